@@ -1,0 +1,1 @@
+"""Command modules behind the CLI, one per command."""

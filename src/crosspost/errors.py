@@ -1,0 +1,107 @@
+"""The one exception tree.
+
+Every error a person can cause or must act on is a :class:`CrosspostError`. Its
+message is one line that says what went wrong and what to do next; its
+``exit_code`` is the one DESIGN.md promises to cron and scripts. The CLI catches
+this base class only; anything else is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+EXIT_OK = 0
+EXIT_CHANNEL_FAILED = 1
+EXIT_BAD_INPUT = 2
+EXIT_UNCONFIRMED = 3
+EXIT_TEMPORARY = 75
+
+
+class CrosspostWarning(UserWarning):
+    """A warning of our own; the test suite turns these into errors."""
+
+
+class CrosspostError(Exception):
+    """Base of every error crosspost reports to a person."""
+
+    exit_code = EXIT_CHANNEL_FAILED
+
+
+# --- bad input or usage: nothing was sent (exit 2) ---------------------------------
+
+
+class UsageError(CrosspostError):
+    """The command line, a file or the configuration is wrong; nothing was sent."""
+
+    exit_code = EXIT_BAD_INPUT
+
+
+class IssueError(UsageError):
+    """An issue document is wrong. Names the file and, when known, the line."""
+
+    def __init__(self, path: Path | str, problem: str, line: int | None = None) -> None:
+        self.path = Path(path)
+        self.line = line
+        self.problem = problem
+        where = f"{self.path}:{line}" if line else str(self.path)
+        super().__init__(f"{where}: {problem}")
+
+
+class ConfigError(UsageError):
+    """The configuration or environment is wrong (missing credential, unknown account)."""
+
+
+# --- trouble on a platform --------------------------------------------------------
+
+
+class ChannelError(CrosspostError):
+    """A platform refused or failed a call.
+
+    ``channel`` names the platform, ``code`` the platform's own error code (WeChat
+    errcode, Zhihu error code or HTTP status) when there is one.
+    """
+
+    exit_code = EXIT_CHANNEL_FAILED
+
+    def __init__(self, message: str, *, channel: str = "", code: int | str | None = None) -> None:
+        self.channel = channel
+        self.code = code
+        super().__init__(message)
+
+
+class TransientError(ChannelError):
+    """Network trouble or a platform hiccup; running again later is safe."""
+
+    exit_code = EXIT_TEMPORARY
+
+
+class RateLimitedError(TransientError):
+    """The platform asks us to slow down; ``retry_after`` is in seconds when known."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        channel: str = "",
+        code: int | str | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message, channel=channel, code=code)
+        self.retry_after = retry_after
+
+
+class AuthError(ChannelError):
+    """Credentials were refused or expired (after the one allowed refresh)."""
+
+
+class PermanentError(ChannelError):
+    """The platform said no for a reason retrying cannot fix; the message says what to do."""
+
+
+class UnconfirmedError(ChannelError):
+    """A call that creates or publishes something may or may not have taken effect.
+
+    Never retried: the next step is to reconcile (ask the platform what happened).
+    """
+
+    exit_code = EXIT_UNCONFIRMED

@@ -1,0 +1,342 @@
+"""The canonical issue document: YAML front matter + Markdown, parsed once into a frozen Issue.
+
+Front matter is normalised by a table of field → parser (``FIELDS``), so adding a field
+is one line, and every error names the file and the line of the offending key. What a
+channel sees is ``issue.settings(channel)``: the top-level fields with that channel's
+block laid over them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import yaml
+
+from crosspost.errors import IssueError
+
+#: Every channel crosspost can render and publish to. Channel modules register
+#: under these names; an issue naming anything else is rejected before any work.
+KNOWN_CHANNELS: tuple[str, ...] = ("wechat", "zhihu")
+
+_FENCE = re.compile(r"^---[ \t]*$")
+_ID_SAFE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+@dataclass(frozen=True)
+class ChannelSettings:
+    """What one channel sees of an issue: top-level fields with its own block laid over."""
+
+    channel: str
+    title: str
+    author: str | None
+    digest: str | None
+    cover: Path | None
+    source_url: str | None
+    #: Channel-only keys (``mode``, ``need_open_comment``, ``topics``, ``column``, …).
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One newsletter issue, validated. Paths are absolute; nothing here touches the network."""
+
+    path: Path
+    id: str
+    title: str
+    body: str
+    #: 1-based line of the file where ``body`` starts, so body problems can name a line.
+    body_line: int
+    author: str | None = None
+    digest: str | None = None
+    cover: Path | None = None
+    source_url: str | None = None
+    publish_at: datetime | None = None
+    #: Channels the issue asks for; empty means "every configured channel".
+    channels: tuple[str, ...] = ()
+    series: str | None = None
+    previous: int = 0
+    #: Per-channel blocks from the front matter, e.g. ``{"wechat": {"title": …}}``.
+    overrides: Mapping[str, Mapping[str, Any]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    #: Line of each front-matter key, for messages about a field (lint, overrides).
+    field_lines: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def folder(self) -> Path:
+        """The folder images and the cover are relative to."""
+        return self.path.parent
+
+    def settings(self, channel: str) -> ChannelSettings:
+        """The fields as ``channel`` should use them (its own block wins)."""
+        block = dict(self.overrides.get(channel, {}))
+        cover = block.pop("cover", None)
+        return ChannelSettings(
+            channel=channel,
+            title=block.pop("title", None) or self.title,
+            author=block.pop("author", None) or self.author,
+            digest=block.pop("digest", None) or self.digest,
+            cover=self.folder / cover if cover else self.cover,
+            source_url=block.pop("source_url", None) or self.source_url,
+            options=MappingProxyType(block),
+        )
+
+    def line_of(self, key: str) -> int | None:
+        """The line a front-matter key stands on (``"wechat.title"`` for nested keys)."""
+        return self.field_lines.get(key) or self.field_lines.get(key.split(".")[0])
+
+
+# --- loading --------------------------------------------------------------------------
+
+
+def load_issue(path: Path | str) -> Issue:
+    """Read and validate one issue file. Raises :class:`IssueError` naming file:line."""
+    path = Path(path)
+    text = _read_text(path)
+    front, front_lines, body, body_line = split_front_matter(path, text)
+    return _build_issue(path, front, front_lines, body, body_line)
+
+
+def read_front_matter(path: Path | str) -> tuple[dict[str, Any], dict[str, int]]:
+    """Only the front matter (for the scheduler, which must not parse 1,000 bodies)."""
+    path = Path(path)
+    text = _read_text(path)
+    front, lines, _, _ = split_front_matter(path, text)
+    return front, lines
+
+
+def _read_text(path: Path) -> str:
+    if path.is_dir():
+        raise IssueError(path, "is a folder, not an issue file; name the .md file inside it")
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise IssueError(path, "no such file; check the path") from None
+    except PermissionError:
+        raise IssueError(path, "cannot be read (permission denied); check its permissions") from None
+    except OSError as error:
+        raise IssueError(path, f"cannot be read ({error.strerror}); check the path") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise IssueError(
+            path, "is not UTF-8 text; save it as UTF-8 (most editors: 'Save with encoding')", line
+        ) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def split_front_matter(
+    path: Path, text: str
+) -> tuple[dict[str, Any], dict[str, int], str, int]:
+    """Split ``---`` front matter from the body; return (data, key lines, body, body line)."""
+    lines = text.split("\n")
+    if not lines or not _FENCE.match(lines[0]):
+        raise IssueError(
+            path,
+            "has no front matter; start the file with a '---' line, 'title: …', and '---'",
+            1,
+        )
+    for index in range(1, len(lines)):
+        if _FENCE.match(lines[index]):
+            end = index
+            break
+    else:
+        raise IssueError(path, "front matter is not closed; add a '---' line after it", 1)
+    source = "\n".join(lines[1:end])
+    try:
+        node = yaml.compose(source, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(source)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = mark.line + 2 if mark else 1
+        problem = error.problem or error.context or "invalid YAML"
+        raise IssueError(path, f"front matter is not valid YAML ({problem}); fix that line", line) from None
+    except yaml.YAMLError as error:
+        raise IssueError(path, f"front matter is not valid YAML ({error})", 1) from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise IssueError(
+            path, "front matter must be 'key: value' lines (a mapping), not a list or text", 2
+        )
+    key_lines = _key_lines(node)
+    body = "\n".join(lines[end + 1 :])
+    return data, key_lines, body, end + 2
+
+
+def _key_lines(node: yaml.Node | None, prefix: str = "") -> dict[str, int]:
+    """Map each key (``wechat.title`` for nested ones) to its 1-based file line."""
+    found: dict[str, int] = {}
+    if not isinstance(node, yaml.MappingNode):
+        return found
+    for key_node, value_node in node.value:
+        key = f"{prefix}{key_node.value}"
+        found[key] = key_node.start_mark.line + 2  # +1 for 1-based, +1 for the '---' line
+        if isinstance(value_node, yaml.MappingNode) and not prefix:
+            found.update(_key_lines(value_node, prefix=f"{key}."))
+    return found
+
+
+# --- field table ----------------------------------------------------------------------
+
+Parser = Callable[[Any, "_Context"], Any]
+
+
+@dataclass(frozen=True)
+class _Context:
+    path: Path
+    lines: Mapping[str, int]
+    key: str
+
+    def fail(self, problem: str) -> IssueError:
+        return IssueError(self.path, f"'{self.key}' {problem}", self.lines.get(self.key))
+
+
+def _text(value: Any, ctx: _Context) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, (dict, list)):
+        raise ctx.fail("must be text, not a list or mapping")
+    text = str(value).strip()
+    return text or None
+
+
+def _url(value: Any, ctx: _Context) -> str | None:
+    text = _text(value, ctx)
+    if text and not (text.startswith(("http://", "https://")) or text.startswith("{")):
+        raise ctx.fail(f"must be an http(s) URL, got {text!r}")
+    return text
+
+
+def _image_path(value: Any, ctx: _Context) -> Path | None:
+    text = _text(value, ctx)
+    if text is None:
+        return None
+    if text.startswith(("http://", "https://")):
+        raise ctx.fail("must be a file next to the issue (download the image first)")
+    image = (ctx.path.parent / text).resolve()
+    if not image.is_file():
+        raise ctx.fail(f"names {text!r}, which does not exist next to the issue; fix the path")
+    return image
+
+
+def _datetime(value: Any, ctx: _Context) -> datetime | None:
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        moment = value
+    else:
+        try:
+            moment = datetime.fromisoformat(str(value).strip())
+        except ValueError:
+            raise ctx.fail(
+                f"is not a date and time ({value!r}); write e.g. 2026-11-23T09:00:00+08:00"
+            ) from None
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ctx.fail("has no timezone; add one, e.g. 2026-11-23T09:00:00+08:00")
+    return moment
+
+
+def _channels(value: Any, ctx: _Context) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ctx.fail("must be a list of channel names, e.g. [wechat, zhihu]")
+    for name in names:
+        if name not in KNOWN_CHANNELS:
+            raise ctx.fail(f"names unknown channel {name!r}; use {', '.join(KNOWN_CHANNELS)}")
+    return tuple(dict.fromkeys(names))
+
+
+def _identifier(value: Any, ctx: _Context) -> str | None:
+    text = _text(value, ctx)
+    if text is not None and not _ID_SAFE.match(text):
+        raise ctx.fail(f"{text!r} may only hold letters, digits, '.', '_' and '-'")
+    return text
+
+
+def _count(value: Any, ctx: _Context) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ctx.fail("must be a whole number of issues, e.g. 3")
+    return value
+
+
+def _channel_block(value: Any, ctx: _Context) -> Mapping[str, Any]:
+    if value is None:
+        return MappingProxyType({})
+    if not isinstance(value, dict):
+        raise ctx.fail("must be a mapping, e.g. {title: …, mode: draft}")
+    block = dict(value)
+    for key in ("title", "author", "digest"):
+        if key in block:
+            block[key] = _text(block[key], _Context(ctx.path, ctx.lines, f"{ctx.key}.{key}"))
+    if "source_url" in block:
+        block["source_url"] = _url(
+            block["source_url"], _Context(ctx.path, ctx.lines, f"{ctx.key}.source_url")
+        )
+    if block.get("cover") is not None:
+        cover_ctx = _Context(ctx.path, ctx.lines, f"{ctx.key}.cover")
+        _image_path(block["cover"], cover_ctx)  # validate existence now, keep it relative
+    return MappingProxyType(block)
+
+
+FIELDS: Mapping[str, Parser] = {
+    "id": _identifier,
+    "title": _text,
+    "author": _text,
+    "digest": _text,
+    "cover": _image_path,
+    "source_url": _url,
+    "publish_at": _datetime,
+    "channels": _channels,
+    "series": _identifier,
+    "previous": _count,
+    **{name: _channel_block for name in KNOWN_CHANNELS},
+}
+
+
+def _build_issue(
+    path: Path, front: dict[str, Any], lines: dict[str, int], body: str, body_line: int
+) -> Issue:
+    unknown = [key for key in front if key not in FIELDS]
+    if unknown:
+        key = str(unknown[0])
+        raise IssueError(
+            path,
+            f"unknown front-matter field '{key}'; known fields: {', '.join(FIELDS)}",
+            lines.get(key),
+        )
+    values = {key: FIELDS[key](front.get(key), _Context(path, lines, key)) for key in FIELDS}
+    if not values["title"]:
+        raise IssueError(path, "front matter has no 'title'; add 'title: …'", lines.get("title", 2))
+    overrides = {name: values.pop(name) for name in KNOWN_CHANNELS if front.get(name) is not None}
+    for name in KNOWN_CHANNELS:
+        values.pop(name, None)
+    issue_id = values.pop("id") or default_issue_id(path)
+    return Issue(
+        path=path.resolve(),
+        id=issue_id,
+        body=body,
+        body_line=body_line,
+        overrides=MappingProxyType(overrides),
+        field_lines=MappingProxyType(dict(lines)),
+        **values,
+    )
+
+
+def default_issue_id(path: Path) -> str:
+    """The file stem, or the folder's name for ``issue.md``/``index.md`` in a folder of its own."""
+    stem = path.stem
+    if stem.lower() in {"issue", "index", "readme"}:
+        stem = path.parent.name
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-") or "issue"
