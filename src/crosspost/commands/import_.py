@@ -1,0 +1,48 @@
+"""``crosspost import FILE [-o ISSUE.md]``: a plain-text digest or a saved article page → an issue."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from crosspost.errors import EXIT_OK, UsageError
+
+_PAGE_SUFFIXES = {".html", ".htm", ".xhtml"}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, help="a plain-text digest (.txt) or a saved page (.html)")
+    parser.add_argument(
+        "-o", "--output", type=Path, help="the issue file to write (default: FILE with .md)"
+    )
+    parser.add_argument("--force", action="store_true", help="overwrite an existing output file")
+
+
+def run(args: argparse.Namespace) -> int:
+    source: Path = args.file
+    output: Path = args.output or source.with_suffix(".md")
+    if output.resolve() == source.resolve():
+        raise UsageError(f"{output}: would overwrite the file being imported; name another with -o")
+    if output.exists() and not args.force:
+        raise UsageError(f"{output}: already exists; pass --force to overwrite or -o another file")
+    if source.suffix.lower() in _PAGE_SUFFIXES:
+        from crosspost.importers.article import import_article
+
+        article = import_article(source, output)
+        document = article.document
+        warnings = [f"{source}: warning: {text}" for text in article.warnings]
+        summary = f"{len(article.images_copied)} images copied"
+    else:
+        from crosspost.importers.digest import import_digest
+
+        digest = import_digest(source)
+        document = digest.document
+        warnings = [f"{source}:{w.line}: warning: {w.message}" for w in digest.warnings]
+        summary = f"{digest.items} items"
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(document, encoding="utf-8")
+    for line in warnings:
+        print(line, file=sys.stderr)
+    print(f"wrote {output} ({summary}, {len(warnings)} warnings)")
+    return EXIT_OK

@@ -1,0 +1,1 @@
+"""Importers: other formats into the canonical issue document."""
