@@ -1,0 +1,273 @@
+"""The one adapter contract every platform implements the same way.
+
+An adapter is the only code that talks to a platform. It is built per account, gets the
+one :class:`~crosspost.channels.http.HttpPolicy` (retries, timeouts, redaction) and an
+injected clock and sleep, and offers the same operations on every platform:
+
+``preflight`` → ``upload_image`` → ``create_draft`` / ``update_draft`` → ``publish`` →
+``poll`` — and ``reconcile`` for the two irreversible steps, ``"draft"`` and
+``"publish"``. The ledger writes an :class:`Intent` before an irreversible call; when the
+call ends in :class:`~crosspost.errors.UnconfirmedError`, ``reconcile(step, intent)`` asks
+the platform what really happened before anything is tried again.
+
+Results are frozen dataclasses that keep the reason and the ids (never a bare bool);
+errors come from :mod:`crosspost.errors`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
+
+from crosspost.images import UploadedAsset
+
+if TYPE_CHECKING:
+    from crosspost.channels.http import HttpPolicy
+    from crosspost.config import Account
+
+# --- the steps the ledger records ---------------------------------------------------
+
+STEP_PREFLIGHT: Final = "preflight"
+STEP_UPLOAD: Final = "upload"
+#: Creates a draft on the platform: irreversible (a blind retry makes a second draft).
+STEP_DRAFT: Final = "draft"
+#: Changes an existing draft in place: repeatable with the same content.
+STEP_UPDATE: Final = "update"
+#: Submits a draft for publication: irreversible (a blind retry publishes twice).
+STEP_PUBLISH: Final = "publish"
+STEP_POLL: Final = "poll"
+
+#: Steps that are never retried after an ambiguous failure; reconcile first.
+IRREVERSIBLE_STEPS: Final = frozenset({STEP_DRAFT, STEP_PUBLISH})
+
+#: Image kinds an adapter uploads ("inline": inside the body; "cover": the post's cover).
+IMAGE_KINDS: Final = frozenset({"inline", "cover"})
+
+
+# --- what adapters receive -----------------------------------------------------------
+
+
+class PreparedImage(Protocol):
+    """An image ready to upload, as the image pipeline hands it over (read-only)."""
+
+    @property
+    def data(self) -> bytes:
+        """The exact bytes to send (already converted and shrunk for the channel)."""
+        ...
+
+    @property
+    def mime(self) -> str:
+        """``image/jpeg``, ``image/png`` or ``image/gif``."""
+        ...
+
+    @property
+    def filename(self) -> str:
+        """A file name with the right extension (platforms reject names without one)."""
+        ...
+
+    @property
+    def width(self) -> int: ...
+
+    @property
+    def height(self) -> int: ...
+
+    @property
+    def digest(self) -> str:
+        """SHA-256 hex of :attr:`data`: the key of the uploaded-image cache."""
+        ...
+
+
+@dataclass(frozen=True)
+class DraftContent:
+    """Everything a platform needs to create or update one post's draft."""
+
+    title: str
+    #: The body in the platform's dialect, image sources already swapped for uploaded URLs.
+    html: str
+    author: str | None = None
+    digest: str | None = None
+    cover: UploadedAsset | None = None
+    #: The cover's pixel size (width, height), for platforms that want crop boxes.
+    cover_size: tuple[int, int] | None = None
+    #: "阅读原文" / original link.
+    source_url: str | None = None
+    #: Channel settings from the issue's front matter (e.g. ``need_open_comment``).
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What the ledger wrote just before an irreversible call: enough to find it later.
+
+    ``started_at`` is the adapter clock's time (seconds since the epoch) before the call.
+    ``known_ids`` lists remote ids that existed before (drafts the ledger already knows),
+    so reconcile never mistakes an older draft for the one in doubt.
+    """
+
+    started_at: float
+    title: str = ""
+    author: str | None = None
+    digest: str | None = None
+    #: For "publish": the draft that was submitted.
+    draft_id: str | None = None
+    #: For "publish": the platform's ticket id, when the submit call answered.
+    ticket_id: str | None = None
+    known_ids: tuple[str, ...] = ()
+
+    @classmethod
+    def for_draft(
+        cls, content: DraftContent, started_at: float, known_ids: tuple[str, ...] = ()
+    ) -> Intent:
+        """The intent to record before ``create_draft(content)``."""
+        return cls(
+            started_at=started_at,
+            title=content.title,
+            author=content.author,
+            digest=content.digest,
+            known_ids=known_ids,
+        )
+
+
+# --- what adapters return ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Preflight:
+    """The account is usable: who it is, and what it may do."""
+
+    account: str
+    #: The platform's name for the account (Zhihu user name, WeChat app id), when known.
+    identity: str | None = None
+    #: False when the account may draft but not publish through the API.
+    can_publish: bool | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class RemoteDraft:
+    """A draft on the platform. ``url`` is its preview link when the platform gives one."""
+
+    id: str
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class PublishTicket:
+    """A submitted publication: poll it until it becomes a :class:`RemotePost`."""
+
+    id: str
+    draft_id: str
+    submitted_at: float
+    #: A post the platform returned at once (platforms that publish synchronously).
+    post: RemotePost | None = None
+
+
+@dataclass(frozen=True)
+class RemotePost:
+    """A published post: its id and its public URL."""
+
+    id: str
+    url: str
+
+
+@dataclass(frozen=True)
+class Reconciliation:
+    """What the platform says about a call whose outcome was unconfirmed.
+
+    ``happened`` is True (it took effect: ``remote_id``/``url`` say where), False (it did
+    not: safe to do it again) or None (the platform cannot tell yet: ask again later).
+    """
+
+    happened: bool | None
+    remote_id: str | None = None
+    url: str | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class ChannelLimits:
+    """A platform's limits, declared once per adapter (the renderer's lint uses them too)."""
+
+    title_max_chars: int
+    title_max_bytes: int | None = None
+    author_max_chars: int | None = None
+    digest_max_chars: int | None = None
+    body_max_chars: int | None = None
+    body_max_bytes: int | None = None
+    #: Largest inline image the cheap upload path accepts; bigger ones take the slow path.
+    inline_image_max_bytes: int = 10 * 1024 * 1024
+    image_max_bytes: int = 10 * 1024 * 1024
+    #: MIME types the platform accepts for images; the pipeline converts everything else.
+    image_types: frozenset[str] = frozenset({"image/jpeg", "image/png"})
+    #: Publication polls allowed per day (a platform quota), None when unlimited.
+    poll_budget_per_day: int | None = None
+
+
+Clock = Callable[[], float]
+Sleep = Callable[[float], None]
+
+
+class Adapter(ABC):
+    """One platform behind the one contract. Subclasses set the class attributes."""
+
+    #: The channel name used in config, the ledger and the CLI ("wechat", "zhihu").
+    channel: ClassVar[str] = ""
+    #: The platform's name for people.
+    display_name: ClassVar[str] = ""
+    #: The body format ``DraftContent.html`` must be in ("html").
+    body_format: ClassVar[str] = "html"
+    limits: ClassVar[ChannelLimits]
+    #: True when ``update_draft`` can change a post that is already published.
+    updates_published: ClassVar[bool] = False
+
+    def __init__(
+        self,
+        account: Account,
+        *,
+        http: HttpPolicy,
+        state_dir: Path,
+        clock: Clock,
+        sleep: Sleep,
+    ) -> None:
+        self.account = account
+        self.http = http
+        self.state_dir = Path(state_dir)
+        self.clock = clock
+        self.sleep = sleep
+        for secret in account.credentials.values():
+            http.register_secret(secret.reveal())
+
+    @abstractmethod
+    def preflight(self) -> Preflight:
+        """Check the credentials work before anything changes (AuthError/ConfigError if not)."""
+
+    @abstractmethod
+    def upload_image(self, prepared: PreparedImage, kind: str) -> UploadedAsset:
+        """Upload one image as ``kind`` ("inline" or "cover"); idempotent, so retried."""
+
+    @abstractmethod
+    def create_draft(self, content: DraftContent) -> RemoteDraft:
+        """Create a draft. Irreversible: an ambiguous failure raises UnconfirmedError."""
+
+    @abstractmethod
+    def update_draft(self, remote_id: str, content: DraftContent) -> RemoteDraft:
+        """Replace the content of an existing draft in place."""
+
+    @abstractmethod
+    def publish(self, draft: RemoteDraft) -> PublishTicket:
+        """Submit a draft. Irreversible: an ambiguous failure raises UnconfirmedError."""
+
+    @abstractmethod
+    def poll(self, ticket: PublishTicket) -> RemotePost | None:
+        """The published post, or None while the platform is still publishing."""
+
+    @abstractmethod
+    def reconcile(self, step: str, intent: Intent) -> Reconciliation:
+        """Ask the platform whether an unconfirmed ``step`` ("draft"/"publish") happened."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.account.key}>"

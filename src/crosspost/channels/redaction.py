@@ -1,0 +1,68 @@
+"""Redaction: no secret (AppSecret, access_token, cookie) leaves crosspost in any text.
+
+Two nets: every value registered with :meth:`Redactor.register` (the account's
+credentials, each token as it is fetched) is replaced wherever it appears, and the value
+of every sensitive ``name=value`` pair, JSON key or Cookie header is hidden even when the
+value was never registered (a token in a URL that some library put in an error message).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+REDACTED = "***"
+
+#: Parameter, form-field and JSON-key names whose values are secrets wherever they appear.
+SENSITIVE_NAMES: tuple[str, ...] = (
+    "access_token",
+    "appsecret",
+    "app_secret",
+    "secret",
+    "z_c0",
+    "_xsrf",
+    "xsrf",
+    "x-xsrftoken",
+    "access_key_secret",
+    "security_token",
+    "signature",
+)
+_NAMES = "|".join(re.escape(name) for name in SENSITIVE_NAMES)
+# access_token=abc (URLs, forms, "key: value" text); "secret": "abc" (JSON); Cookie: headers.
+_PAIR = re.compile(rf"(?i)(?<![\w-])({_NAMES})(\s*[=:]\s*)(?![\s\"'])([^&\s#\"',;)}}\]]+)")
+_JSON_PAIR = re.compile(rf'(?i)("(?:{_NAMES})"\s*:\s*")((?:[^"\\]|\\.)*)(")')
+_COOKIE = re.compile(r"(?im)^(\s*(?:set-)?cookie\s*:\s*)(.+)$")
+#: Registered values shorter than this are not redacted (they would mangle ordinary text).
+_MIN_SECRET_LEN = 6
+
+
+class Redactor:
+    """Hides secrets in any text: sensitive ``name=value`` pairs and registered values."""
+
+    def __init__(self) -> None:
+        self._values: set[str] = set()
+
+    def register(self, value: str | None) -> None:
+        """Remember a secret value (token, AppSecret, cookie) so it never shows."""
+        if value and len(value) >= _MIN_SECRET_LEN:
+            self._values.add(value)
+
+    def __call__(self, text: str) -> str:
+        for value in sorted(self._values, key=len, reverse=True):
+            text = text.replace(value, REDACTED)
+        text = _JSON_PAIR.sub(rf"\g<1>{REDACTED}\g<3>", text)
+        text = _PAIR.sub(rf"\g<1>\g<2>{REDACTED}", text)
+        return _COOKIE.sub(rf"\g<1>{REDACTED}", text)
+
+
+class RedactingFilter(logging.Filter):
+    """A logging filter for handlers: redacts the formatted message of every record."""
+
+    def __init__(self, redactor: Redactor) -> None:
+        super().__init__()
+        self.redactor = redactor
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg = self.redactor(record.getMessage())
+        record.args = None
+        return True
