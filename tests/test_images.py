@@ -1,0 +1,385 @@
+"""The image pipeline: what an editor's images look like once a platform receives them.
+
+Every image is made by Pillow in ``tmp_path``; nothing reaches the network (remote images
+go through an injected fetch function that counts its calls).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from crosspost.errors import IssueError
+from crosspost.images import (
+    GIF,
+    JPEG,
+    PNG,
+    ImagePolicy,
+    JsonAssetStore,
+    PreparedImage,
+    SourceImage,
+    UploadedAsset,
+    collect,
+    prepare,
+    read_source,
+    upload_all,
+)
+
+UPLOADIMG = ImagePolicy("wechat uploadimg", frozenset({JPEG, PNG}), 1_000_000 - 1)
+WITH_GIF = ImagePolicy("zhihu image", frozenset({JPEG, PNG, GIF}), 10_000_000)
+NO_ANIMATION = ImagePolicy("still only", frozenset({JPEG, PNG, GIF}), 10_000_000, animated=False)
+THUMB = ImagePolicy("wechat thumb", frozenset({JPEG}), 64 * 1024)
+
+
+def encoded(image: Image.Image, fmt: str, **params: object) -> bytes:
+    out = io.BytesIO()
+    image.save(out, fmt, **params)
+    return out.getvalue()
+
+
+def source(data: bytes, tmp_path: Path, ref: str = "images/pic.png") -> SourceImage:
+    return SourceImage(ref, data, tmp_path / "issue.md")
+
+
+def noisy(size: tuple[int, int], mode: str = "RGB", seed: int = 1) -> Image.Image:
+    """A photo-like image that compresses badly (the worst case for size limits)."""
+    rng = random.Random(seed)
+    bands = len(mode)
+    pixels = bytes(rng.getrandbits(8) for _ in range(size[0] * size[1] * bands))
+    return Image.frombytes(mode, size, pixels)
+
+
+def decoded(prepared: PreparedImage) -> Image.Image:
+    image = Image.open(io.BytesIO(prepared.data))
+    image.load()
+    return image
+
+
+def test_a_3mb_png_shrinks_under_1mb_and_keeps_its_shape(tmp_path: Path) -> None:
+    big = encoded(noisy((1000, 1000)), "PNG")
+    assert len(big) > 3_000_000
+
+    prepared = prepare(source(big, tmp_path), UPLOADIMG)
+
+    assert prepared.size < 1_000_000
+    assert prepared.mime in (JPEG, PNG)
+    image = decoded(prepared)
+    assert image.size == (prepared.width, prepared.height)
+    assert abs(image.width / image.height - 1.0) < 0.01
+    assert prepared.filename == "pic" + (".jpg" if prepared.mime == JPEG else ".png")
+
+
+def test_a_small_acceptable_image_is_sent_byte_for_byte(tmp_path: Path) -> None:
+    data = encoded(Image.new("RGB", (300, 200), (200, 30, 30)), "JPEG", quality=90)
+
+    prepared = prepare(source(data, tmp_path, "a.jpg"), UPLOADIMG)
+
+    assert prepared.data == data
+    assert (prepared.mime, prepared.width, prepared.height) == (JPEG, 300, 200)
+
+
+def test_a_screenshot_png_too_big_becomes_a_lossless_palette_png(tmp_path: Path) -> None:
+    # Few colours, big canvas: the palette form loses nothing and fits.
+    image = Image.new("RGB", (3000, 3000), "white")
+    rng = random.Random(3)
+    palette = [(rng.randrange(256), rng.randrange(256), rng.randrange(256)) for _ in range(40)]
+    for y in range(0, 3000, 3):
+        for x in range(0, 3000, 50):
+            image.putpixel((x + y % 50, y), palette[(x * y) % 40])
+    data = encoded(image, "PNG", compress_level=0)
+    assert len(data) > 1_000_000
+
+    prepared = prepare(source(data, tmp_path), UPLOADIMG)
+
+    assert prepared.mime == PNG and prepared.size < 1_000_000
+    back = decoded(prepared).convert("RGB")
+    assert back.size == (3000, 3000)
+    assert back.tobytes() == image.tobytes()  # not one pixel changed
+
+
+@pytest.mark.parametrize(
+    ("mode", "lossless", "expected"),
+    [("RGB", False, JPEG), ("RGBA", False, PNG), ("RGB", True, PNG)],
+    ids=["photo-webp-to-jpeg", "transparent-webp-to-png", "lossless-webp-to-png"],
+)
+def test_webp_which_wechat_refuses_becomes_png_or_jpeg(
+    tmp_path: Path, mode: str, lossless: bool, expected: str
+) -> None:
+    image = Image.new(mode, (120, 80), (10, 120, 200, 128)[: len(mode)])
+    data = encoded(image, "WEBP", lossless=lossless, quality=80)
+
+    prepared = prepare(source(data, tmp_path, "photo.webp"), UPLOADIMG)
+
+    assert prepared.mime == expected
+    assert prepared.filename == "photo" + (".jpg" if expected == JPEG else ".png")
+    back = decoded(prepared)
+    assert back.format == ("JPEG" if expected == JPEG else "PNG")
+    assert back.size == (120, 80)
+    if mode == "RGBA":
+        assert back.convert("RGBA").getpixel((5, 5))[3] == 128  # transparency kept
+
+
+@pytest.mark.parametrize("fmt", ["BMP", "TIFF"])
+def test_bmp_and_tiff_become_png_losslessly(tmp_path: Path, fmt: str) -> None:
+    image = noisy((64, 48), seed=7)
+
+    prepared = prepare(source(encoded(image, fmt), tmp_path, f"scan.{fmt.lower()}"), UPLOADIMG)
+
+    assert prepared.mime == PNG
+    assert decoded(prepared).convert("RGB").tobytes() == image.tobytes()
+
+
+def test_an_exif_rotated_jpeg_comes_out_upright_without_the_tag(tmp_path: Path) -> None:
+    # A camera stores a portrait shot as landscape pixels + "rotate 90° clockwise" (6).
+    image = Image.new("RGB", (400, 200), "white")
+    image.paste((255, 0, 0), (0, 0, 200, 200))  # left half red
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    data = encoded(image, "JPEG", exif=exif, quality=95)
+
+    prepared = prepare(source(data, tmp_path, "phone.jpg"), UPLOADIMG)
+
+    back = decoded(prepared)
+    assert (back.width, back.height) == (200, 400) == (prepared.width, prepared.height)
+    assert back.getexif().get(0x0112, 1) == 1
+    red, _, _ = back.getpixel((100, 50))  # type: ignore[misc]
+    assert red > 200  # the left half is now the top half
+    _, green, _ = back.getpixel((100, 350))  # type: ignore[misc]
+    assert green > 200  # and the white half the bottom
+
+
+def test_same_bytes_give_the_same_digest_and_different_bytes_do_not(tmp_path: Path) -> None:
+    data = encoded(Image.new("RGB", (50, 50), "navy"), "PNG")
+    other = encoded(Image.new("RGB", (50, 50), "teal"), "PNG")
+
+    first = prepare(source(data, tmp_path, "a.png"), UPLOADIMG)
+    again = prepare(source(data, tmp_path, "copy/of/a.png"), UPLOADIMG)
+    different = prepare(source(other, tmp_path, "a.png"), UPLOADIMG)
+
+    assert first.digest == again.digest
+    assert len(first.digest) == 64
+    assert different.digest != first.digest
+    # A converted image is reproducible too: same source, same uploaded bytes.
+    webp = encoded(noisy((90, 90)), "WEBP", quality=70)
+    assert prepare(source(webp, tmp_path), UPLOADIMG) == prepare(source(webp, tmp_path), UPLOADIMG)
+
+
+def animated_gif(frames: int = 4, size: tuple[int, int] = (60, 40)) -> bytes:
+    images = [Image.new("P", size, index * 40) for index in range(frames)]
+    out = io.BytesIO()
+    images[0].save(out, "GIF", save_all=True, append_images=images[1:], duration=80, loop=0)
+    return out.getvalue()
+
+
+def test_an_animated_gif_stays_animated_where_gifs_are_allowed(tmp_path: Path) -> None:
+    data = animated_gif()
+
+    prepared = prepare(source(data, tmp_path, "dance.gif"), WITH_GIF)
+
+    assert prepared.data == data
+    assert prepared.mime == GIF and prepared.filename == "dance.gif"
+
+
+def test_an_animated_gif_becomes_its_first_frame_where_gifs_are_refused(tmp_path: Path) -> None:
+    prepared = prepare(source(animated_gif(), tmp_path, "dance.gif"), UPLOADIMG)
+
+    assert prepared.mime == PNG
+    back = decoded(prepared)
+    assert not getattr(back, "is_animated", False)
+    assert (back.width, back.height) == (60, 40)
+
+
+def test_an_animated_gif_where_animation_is_refused_becomes_still(tmp_path: Path) -> None:
+    prepared = prepare(source(animated_gif(), tmp_path, "dance.gif"), NO_ANIMATION)
+
+    assert not getattr(decoded(prepared), "is_animated", False)
+
+
+def test_an_oversized_animated_gif_is_scaled_and_keeps_every_frame(tmp_path: Path) -> None:
+    frames = [noisy((300, 300), seed=s).convert("P") for s in range(3)]
+    out = io.BytesIO()
+    frames[0].save(out, "GIF", save_all=True, append_images=frames[1:], duration=100, loop=0)
+    small_limit = ImagePolicy("tiny gifs", frozenset({GIF, PNG}), 100_000)
+    assert len(out.getvalue()) > 100_000
+
+    prepared = prepare(source(out.getvalue(), tmp_path, "noise.gif"), small_limit)
+
+    back = decoded(prepared)
+    assert prepared.mime == GIF and prepared.size <= 100_000
+    assert getattr(back, "n_frames", 1) == 3
+    assert back.width < 300
+
+
+def test_a_cover_fits_the_64kb_jpeg_thumb_limit(tmp_path: Path) -> None:
+    data = encoded(noisy((900, 383), "RGBA"), "PNG")
+
+    prepared = prepare(source(data, tmp_path, "cover.png"), THUMB)
+
+    assert prepared.mime == JPEG and prepared.size <= 64 * 1024
+    assert prepared.width / prepared.height == pytest.approx(900 / 383, rel=0.01)
+
+
+def test_a_longest_side_limit_scales_the_image_down(tmp_path: Path) -> None:
+    policy = ImagePolicy("capped", frozenset({JPEG, PNG}), 10_000_000, max_side=1000)
+    data = encoded(Image.new("RGB", (4000, 1000), "olive"), "PNG")
+
+    prepared = prepare(source(data, tmp_path), policy)
+
+    assert (prepared.width, prepared.height) == (1000, 250)
+
+
+# --- bad images are the issue's fault: one line naming the file and the image -------------
+
+
+def write_issue_with(tmp_path: Path, ref: str) -> Path:
+    issue = tmp_path / "issue.md"
+    issue.write_text(f"---\ntitle: t\n---\n\n正文第一段。\n\n![图]({ref})\n", "utf-8")
+    return issue
+
+
+def test_a_missing_image_names_the_issue_line_and_the_path(tmp_path: Path) -> None:
+    issue = write_issue_with(tmp_path, "images/gone.png")
+
+    with pytest.raises(IssueError) as caught:
+        read_source("images/gone.png", issue)
+
+    message = str(caught.value)
+    assert message.startswith(f"{issue}:7: image 'images/gone.png' not found at ")
+    assert caught.value.exit_code == 2
+
+
+def test_a_file_that_is_not_an_image_is_refused_with_its_name(tmp_path: Path) -> None:
+    issue = write_issue_with(tmp_path, "notes.png")
+    (tmp_path / "notes.png").write_text("just text", "utf-8")
+
+    with pytest.raises(IssueError, match=r"issue\.md:7: image 'notes\.png' is not an image"):
+        prepare(read_source("notes.png", issue), UPLOADIMG)
+
+
+def test_a_truncated_image_is_refused_with_advice(tmp_path: Path) -> None:
+    issue = write_issue_with(tmp_path, "half.jpg")
+    whole = encoded(noisy((200, 200)), "JPEG")
+    (tmp_path / "half.jpg").write_bytes(whole[: len(whole) // 2])
+
+    with pytest.raises(IssueError, match=r"issue\.md:7: image 'half\.jpg' is damaged or truncated"):
+        prepare(read_source("half.jpg", issue), UPLOADIMG)
+
+
+def test_a_remote_image_needs_a_fetch_function(tmp_path: Path) -> None:
+    issue = write_issue_with(tmp_path, "https://example.org/a.png")
+
+    with pytest.raises(IssueError, match="is remote and fetching is off"):
+        read_source("https://example.org/a.png", issue)
+
+
+def test_a_dead_remote_image_names_the_url(tmp_path: Path) -> None:
+    issue = write_issue_with(tmp_path, "https://example.org/gone.png")
+
+    def fetch(url: str) -> bytes:
+        raise ValueError("HTTP 404")
+
+    with pytest.raises(IssueError, match=r"gone\.png' could not be downloaded \(HTTP 404\)"):
+        read_source("https://example.org/gone.png", issue, fetch)
+
+
+def test_each_remote_url_is_fetched_once(tmp_path: Path) -> None:
+    png = encoded(Image.new("RGB", (10, 10), "red"), "PNG")
+    fetched: list[str] = []
+
+    def fetch(url: str) -> bytes:
+        fetched.append(url)
+        return png
+
+    url = "https://example.org/pic.png"
+    found = collect([url, url, "https://example.org/other.png", url], tmp_path / "i.md", fetch)
+
+    assert fetched == [url, "https://example.org/other.png"]
+    assert found[url].data == png
+
+
+# --- uploading each distinct image once -------------------------------------------------
+
+
+class Uploads:
+    """A platform stand-in at the boundary: records what would have been sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[PreparedImage] = []
+
+    def __call__(self, prepared: PreparedImage) -> UploadedAsset:
+        self.sent.append(prepared)
+        return UploadedAsset(url=f"https://pic.example/{prepared.digest[:12]}", media_id=None)
+
+
+def test_upload_all_sends_each_distinct_image_once_across_runs(tmp_path: Path) -> None:
+    (tmp_path / "img").mkdir()
+    for index in range(3):
+        Image.new("RGB", (20, 20), (index * 80, 0, 0)).save(tmp_path / "img" / f"{index}.png")
+    (tmp_path / "img" / "dup.png").write_bytes((tmp_path / "img" / "0.png").read_bytes())
+    refs = ["img/0.png", "img/1.png", "img/dup.png", "img/2.png", "img/1.png"]
+    store = JsonAssetStore(tmp_path / "state" / "assets.json")
+    uploads = Uploads()
+
+    first = upload_all(
+        refs, issue_path=tmp_path / "issue.md", policy=UPLOADIMG, channel="zhihu",
+        account="main", store=store, upload=uploads,
+    )  # fmt: skip
+    second = upload_all(
+        refs, issue_path=tmp_path / "issue.md", policy=UPLOADIMG, channel="zhihu",
+        account="main", store=JsonAssetStore(tmp_path / "state" / "assets.json"), upload=uploads,
+    )  # fmt: skip
+
+    assert len(uploads.sent) == 3
+    assert first == second
+    assert first["img/0.png"] == first["img/dup.png"]
+    assert set(first) == set(refs)
+
+
+def test_another_account_uploads_again(tmp_path: Path) -> None:
+    Image.new("RGB", (20, 20), "red").save(tmp_path / "a.png")
+    store = JsonAssetStore(tmp_path / "assets.json")
+    uploads = Uploads()
+
+    for account in ("main", "backup", "main"):
+        upload_all(
+            ["a.png"], issue_path=tmp_path / "issue.md", policy=UPLOADIMG, channel="wechat",
+            account=account, store=store, upload=uploads,
+        )  # fmt: skip
+
+    assert len(uploads.sent) == 2
+
+
+def test_images_already_on_the_platform_are_not_uploaded(tmp_path: Path) -> None:
+    policy = ImagePolicy("zhihu", frozenset({JPEG}), 10, native_hosts=("zhimg.com",))
+    uploads = Uploads()
+
+    result = upload_all(
+        ["https://pic4.zhimg.com/v2-abc.png"], issue_path=tmp_path / "issue.md", policy=policy,
+        channel="zhihu", account="main", store=JsonAssetStore(tmp_path / "a.json"), upload=uploads,
+    )  # fmt: skip
+
+    assert uploads.sent == []
+    assert result["https://pic4.zhimg.com/v2-abc.png"].url == "https://pic4.zhimg.com/v2-abc.png"
+
+
+def test_json_store_survives_a_damaged_file_and_writes_atomically(tmp_path: Path) -> None:
+    path = tmp_path / "assets.json"
+    path.write_text("{not json", "utf-8")
+    store = JsonAssetStore(path)
+
+    assert store.find_asset("zhihu", "main", "d" * 64, "inline") is None
+    store.save_asset("zhihu", "main", "d" * 64, "inline", UploadedAsset("https://x/1", "42"))
+    store.save_asset("zhihu", "main", "d" * 64, "inline", UploadedAsset("https://x/1", "42"))
+
+    assert store.find_asset("zhihu", "main", "d" * 64, "inline") == UploadedAsset(
+        "https://x/1", "42"
+    )
+    assert store.find_asset("zhihu", "main", "d" * 64, "cover") is None
+    assert len(json.loads(path.read_text("utf-8"))) == 1
+    assert not [name for name in os.listdir(tmp_path) if name.endswith(".tmp")]
