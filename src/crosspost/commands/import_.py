@@ -1,4 +1,4 @@
-"""``crosspost import FILE [-o ISSUE.md]``: a plain-text digest or a saved article page → an issue."""
+"""``crosspost import FILE [-o ISSUE.md]``: a plain-text digest or a saved page → an issue."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ _PAGE_SUFFIXES = {".html", ".htm", ".xhtml"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path, help="a plain-text digest (.txt) or a saved page (.html)")
+    parser.add_argument(
+        "file", type=Path, help="a plain-text digest (.txt) or a saved page (.html)"
+    )
     parser.add_argument(
         "-o", "--output", type=Path, help="the issue file to write (default: FILE with .md)"
     )

@@ -46,22 +46,15 @@ class ImportedArticle:
     warnings: tuple[str, ...]
 
 
-class _ArticleConverter(MarkdownConverter):  # type: ignore[misc]
-    """markdownify with the lazy-loading image attribute WeChat uses (``data-src``)."""
-
-    def convert_img(self, el: Tag, text: str, *args: object, **kwargs: object) -> str:
-        source = el.get("data-src") or el.get("src") or ""
-        el["src"] = source
-        return str(super().convert_img(el, text, *args, **kwargs))
-
-
 def import_article(path: Path | str, output: Path) -> ImportedArticle:
     """Convert a saved article page; local images are copied to ``output``'s ``images/``."""
     path = Path(path)
     try:
         html = path.read_bytes().decode("utf-8", errors="replace")
     except OSError as error:
-        raise IssueError(path, f"cannot be read ({error.strerror or error}); check the path") from None
+        raise IssueError(
+            path, f"cannot be read ({error.strerror or error}); check the path"
+        ) from None
     soup = BeautifulSoup(html, "html.parser")
     body = _first(soup, _BODY)
     if body is None:
@@ -73,7 +66,9 @@ def import_article(path: Path | str, output: Path) -> ImportedArticle:
         junk.decompose()
     warnings: list[str] = []
     copied = _localise_images(path, body, output, warnings)
-    markdown = _ArticleConverter(heading_style="ATX", bullets="-", strip=["span"]).convert_soup(body)
+    markdown = MarkdownConverter(heading_style="ATX", bullets="-", strip=["span"]).convert_soup(
+        body
+    )
     markdown = re.sub(r"\n{3,}", "\n\n", markdown).strip() + "\n"
     front: dict[str, object] = {"title": _text_of(soup, _TITLE) or path.stem}
     author = _text_of(soup, _AUTHOR)
@@ -129,15 +124,18 @@ def _localise_images(page: Path, body: Tag, output: Path, warnings: list[str]) -
     copied: list[Path] = []
     target_dir = output.parent / "images"
     for image in body.find_all("img"):
-        source = str(image.get("data-src") or image.get("src") or "")
-        if not source or source.startswith("data:"):
-            continue
+        # A browser's "save page" rewrites src to its _files folder but leaves WeChat's
+        # lazy-loading data-src pointing at the CDN: the local copy wins when it exists.
+        source = str(image.get("src") or "")
         parsed = urlparse(source)
-        if parsed.scheme in ("http", "https"):
-            continue  # a remote image stays a URL; the image pipeline fetches it at publish
-        local = (page.parent / unquote(parsed.path)).resolve()
-        if not local.is_file():
-            warnings.append(f"image {source!r} is not in the saved page's folder; kept as written")
+        local = (page.parent / unquote(parsed.path)).resolve() if source else page.parent
+        if not source or parsed.scheme or not local.is_file():
+            remote = image.get("data-src")
+            if source and not parsed.scheme and not source.startswith("data:"):
+                kept = f"kept its web address {remote}" if remote else "kept as written"
+                warnings.append(f"image {source!r} is not in the saved page's folder; {kept}")
+            if remote:
+                image["src"] = remote  # WeChat's lazy loading keeps the real address here
             continue
         target_dir.mkdir(parents=True, exist_ok=True)
         target = target_dir / local.name

@@ -33,8 +33,6 @@ _URL = re.compile(r"https?://[A-Za-z0-9\-._~:/?#\[\]@!$&'*+;=%]+[A-Za-z0-9/\-_~#
 _SEE_ALSO = {"其他人都在看", "往期推荐", "推荐阅读", "相关阅读"}
 # A reading-list entry is a title; a longer line (or one with a URL) is the closing line.
 _SEE_ALSO_MAX = 48
-# Where the title ends and its English original in parentheses begins.
-_ENGLISH_TAIL = re.compile(r"^(?P<title>.*?)\s*[(（](?P<english>[^()（）]*[A-Za-z][^()（）]*)[)）]\s*$")
 
 
 @dataclass(frozen=True)
@@ -80,12 +78,16 @@ def import_digest(path: Path | str) -> ImportResult:
     try:
         raw = path.read_bytes()
     except OSError as error:
-        raise IssueError(path, f"cannot be read ({error.strerror or error}); check the path") from None
+        raise IssueError(
+            path, f"cannot be read ({error.strerror or error}); check the path"
+        ) from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
-        raise IssueError(path, "is not UTF-8 text; save it as UTF-8 and import again", line) from None
+        raise IssueError(
+            path, "is not UTF-8 text; save it as UTF-8 and import again", line
+        ) from None
     return convert_digest(text)
 
 
@@ -174,7 +176,9 @@ def _parse(lines: list[str]) -> _Digest:
         if field_match and item is not None:
             name, value = field_match.groups()
             if name in item.fields:
-                digest.warnings.append(Warning(number, f"second '{name}' in one item; kept as text"))
+                digest.warnings.append(
+                    Warning(number, f"second '{name}' in one item; kept as text")
+                )
                 item.blocks.append(_paragraph(line))
                 continue
             item.fields[name] = value.strip()
@@ -268,10 +272,7 @@ def _front_matter(digest: _Digest) -> str:
 
 
 def _item_markdown(item: _Item) -> str:
-    match = _ENGLISH_TAIL.match(item.title)
     title = _escape(item.title)
-    if match and match.group("title"):
-        title = f"{_escape(match.group('title'))}（{_escape(match.group('english'))}）"
     return "\n\n".join([f"## {item.number}. {title}", *item.blocks])
 
 
