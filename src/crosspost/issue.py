@@ -8,6 +8,7 @@ block laid over them.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -57,14 +58,14 @@ class Issue:
     cover: Path | None = None
     source_url: str | None = None
     publish_at: datetime | None = None
+    #: When the article first ran elsewhere (set by ``crosspost import`` of a saved page).
+    first_published: datetime | None = None
     #: Channels the issue asks for; empty means "every configured channel".
     channels: tuple[str, ...] = ()
     series: str | None = None
     previous: int = 0
     #: Per-channel blocks from the front matter, e.g. ``{"wechat": {"title": …}}``.
-    overrides: Mapping[str, Mapping[str, Any]] = field(
-        default_factory=lambda: MappingProxyType({})
-    )
+    overrides: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     #: Line of each front-matter key, for messages about a field (lint, overrides).
     field_lines: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
@@ -119,7 +120,9 @@ def _read_text(path: Path) -> str:
     except FileNotFoundError:
         raise IssueError(path, "no such file; check the path") from None
     except PermissionError:
-        raise IssueError(path, "cannot be read (permission denied); check its permissions") from None
+        raise IssueError(
+            path, "cannot be read (permission denied); check its permissions"
+        ) from None
     except OSError as error:
         raise IssueError(path, f"cannot be read ({error.strerror}); check the path") from None
     try:
@@ -132,9 +135,7 @@ def _read_text(path: Path) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def split_front_matter(
-    path: Path, text: str
-) -> tuple[dict[str, Any], dict[str, int], str, int]:
+def split_front_matter(path: Path, text: str) -> tuple[dict[str, Any], dict[str, int], str, int]:
     """Split ``---`` front matter from the body; return (data, key lines, body, body line)."""
     lines = text.split("\n")
     if not lines or not _FENCE.match(lines[0]):
@@ -156,31 +157,43 @@ def split_front_matter(
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 2 if mark else 1
-        problem = error.problem or error.context or "invalid YAML"
-        raise IssueError(path, f"front matter is not valid YAML ({problem}); fix that line", line) from None
+        problem = " ".join(str(error.problem or error.context or "invalid YAML").split())
+        raise IssueError(
+            path, f"front matter is not valid YAML ({problem}); fix that line", line
+        ) from None
     except yaml.YAMLError as error:
-        raise IssueError(path, f"front matter is not valid YAML ({error})", 1) from None
+        problem = " ".join(str(error).split())
+        raise IssueError(path, f"front matter is not valid YAML ({problem})", 1) from None
     if data is None:
         data = {}
     if not isinstance(data, dict):
         raise IssueError(
             path, "front matter must be 'key: value' lines (a mapping), not a list or text", 2
         )
-    key_lines = _key_lines(node)
+    key_lines = _key_lines(path, node)
     body = "\n".join(lines[end + 1 :])
     return data, key_lines, body, end + 2
 
 
-def _key_lines(node: yaml.Node | None, prefix: str = "") -> dict[str, int]:
-    """Map each key (``wechat.title`` for nested ones) to its 1-based file line."""
+def _key_lines(path: Path, node: yaml.Node | None, prefix: str = "") -> dict[str, int]:
+    """Map each key (``wechat.title`` for nested ones) to its 1-based file line.
+
+    YAML quietly keeps the last of two equal keys; an editor who wrote ``title`` twice
+    meant one of them, so a duplicate is an error here rather than a silent choice.
+    """
     found: dict[str, int] = {}
     if not isinstance(node, yaml.MappingNode):
         return found
     for key_node, value_node in node.value:
         key = f"{prefix}{key_node.value}"
-        found[key] = key_node.start_mark.line + 2  # +1 for 1-based, +1 for the '---' line
+        line = key_node.start_mark.line + 2  # +1 for 1-based, +1 for the '---' line
+        if key in found:
+            raise IssueError(
+                path, f"'{key}' appears twice (also on line {found[key]}); keep one", line
+            )
+        found[key] = line
         if isinstance(value_node, yaml.MappingNode) and not prefix:
-            found.update(_key_lines(value_node, prefix=f"{key}."))
+            found.update(_key_lines(path, value_node, prefix=f"{key}."))
     return found
 
 
@@ -208,6 +221,14 @@ def _text(value: Any, ctx: _Context) -> str | None:
     return text or None
 
 
+def _line(value: Any, ctx: _Context) -> str | None:
+    """Text that platforms show on one line (title, author): a line break is a mistake."""
+    text = _text(value, ctx)
+    if text and "\n" in text:
+        raise ctx.fail("must be one line; join the lines (YAML '|' or '>' blocks keep breaks)")
+    return text
+
+
 def _url(value: Any, ctx: _Context) -> str | None:
     text = _text(value, ctx)
     if text and not (text.startswith(("http://", "https://")) or text.startswith("{")):
@@ -222,9 +243,17 @@ def _image_path(value: Any, ctx: _Context) -> Path | None:
     if text.startswith(("http://", "https://")):
         raise ctx.fail("must be a file next to the issue (download the image first)")
     image = (ctx.path.parent / text).resolve()
+    if image.is_dir():
+        raise ctx.fail(f"names {text!r}, which is a folder; name the image file inside it")
     if not image.is_file():
         raise ctx.fail(f"names {text!r}, which does not exist next to the issue; fix the path")
     return image
+
+
+def _relative_image(value: Any, ctx: _Context) -> str | None:
+    """A channel's own cover: checked like ``cover`` but kept as written (``settings`` resolves)."""
+    image = _image_path(value, ctx)
+    return None if image is None else str(_text(value, ctx))
 
 
 def _datetime(value: Any, ctx: _Context) -> datetime | None:
@@ -271,33 +300,70 @@ def _count(value: Any, ctx: _Context) -> int:
     return value
 
 
+def _flag(value: Any, ctx: _Context) -> bool | None:
+    if value is None or isinstance(value, bool):
+        return value
+    raise ctx.fail(f"must be true or false, got {value!r}")
+
+
+def _mode(value: Any, ctx: _Context) -> str | None:
+    text = _text(value, ctx)
+    if text is not None and text not in PUBLISH_MODES:
+        raise ctx.fail(f"must be one of {', '.join(PUBLISH_MODES)}, got {text!r}")
+    return text
+
+
+def _names(value: Any, ctx: _Context) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, list) or not all(isinstance(n, (str, int)) for n in names):
+        raise ctx.fail("must be a list of names, e.g. [人工智能, 深度学习]")
+    return tuple(str(n).strip() for n in names if str(n).strip())
+
+
+#: What ``mode`` may say: stop at a draft for a person to publish, or publish.
+PUBLISH_MODES: tuple[str, ...] = ("draft", "publish")
+
+#: Fields a channel block may override (its own value wins in ``settings``).
+_SHARED_OVERRIDES: Mapping[str, Parser] = {
+    "title": _line,
+    "author": _line,
+    "digest": _text,
+    "cover": _relative_image,
+    "source_url": _url,
+}
+
+#: Options of each channel's block. Keys not listed are passed on unchanged (later
+#: features may read them) and ``crosspost check`` warns about them, to catch typos.
+CHANNEL_OPTIONS: Mapping[str, Mapping[str, Parser]] = {
+    "wechat": {"mode": _mode, "need_open_comment": _flag, "only_fans_can_comment": _flag},
+    "zhihu": {"mode": _mode, "topics": _names, "column": _text},
+}
+
+
 def _channel_block(value: Any, ctx: _Context) -> Mapping[str, Any]:
     if value is None:
         return MappingProxyType({})
     if not isinstance(value, dict):
         raise ctx.fail("must be a mapping, e.g. {title: …, mode: draft}")
-    block = dict(value)
-    for key in ("title", "author", "digest"):
+    table = {**_SHARED_OVERRIDES, **CHANNEL_OPTIONS.get(ctx.key, {})}
+    block = {str(key): item for key, item in value.items()}
+    for key, parse in table.items():
         if key in block:
-            block[key] = _text(block[key], _Context(ctx.path, ctx.lines, f"{ctx.key}.{key}"))
-    if "source_url" in block:
-        block["source_url"] = _url(
-            block["source_url"], _Context(ctx.path, ctx.lines, f"{ctx.key}.source_url")
-        )
-    if block.get("cover") is not None:
-        cover_ctx = _Context(ctx.path, ctx.lines, f"{ctx.key}.cover")
-        _image_path(block["cover"], cover_ctx)  # validate existence now, keep it relative
+            block[key] = parse(block[key], _Context(ctx.path, ctx.lines, f"{ctx.key}.{key}"))
     return MappingProxyType(block)
 
 
 FIELDS: Mapping[str, Parser] = {
     "id": _identifier,
-    "title": _text,
-    "author": _text,
+    "title": _line,
+    "author": _line,
     "digest": _text,
     "cover": _image_path,
     "source_url": _url,
     "publish_at": _datetime,
+    "first_published": _datetime,
     "channels": _channels,
     "series": _identifier,
     "previous": _count,
@@ -305,20 +371,34 @@ FIELDS: Mapping[str, Parser] = {
 }
 
 
+def _unknown_field(path: Path, front: dict[str, Any], lines: dict[str, int]) -> IssueError | None:
+    """The error for the first key that is not in ``FIELDS``, with a likely fix."""
+    for raw_key, value in front.items():
+        key = str(raw_key)
+        if key in FIELDS:
+            continue
+        close = difflib.get_close_matches(key, list(FIELDS), n=1, cutoff=0.75)
+        if close:
+            hint = f"did you mean '{close[0]}'?"
+        elif isinstance(value, dict):
+            hint = f"channels are {', '.join(KNOWN_CHANNELS)}"
+            return IssueError(path, f"unknown channel '{key}'; {hint}", lines.get(key))
+        else:
+            hint = f"known fields: {', '.join(FIELDS)}"
+        return IssueError(path, f"unknown front-matter field '{key}'; {hint}", lines.get(key))
+    return None
+
+
 def _build_issue(
     path: Path, front: dict[str, Any], lines: dict[str, int], body: str, body_line: int
 ) -> Issue:
-    unknown = [key for key in front if key not in FIELDS]
+    unknown = _unknown_field(path, front, lines)
     if unknown:
-        key = str(unknown[0])
-        raise IssueError(
-            path,
-            f"unknown front-matter field '{key}'; known fields: {', '.join(FIELDS)}",
-            lines.get(key),
-        )
+        raise unknown
     values = {key: FIELDS[key](front.get(key), _Context(path, lines, key)) for key in FIELDS}
     if not values["title"]:
         raise IssueError(path, "front matter has no 'title'; add 'title: …'", lines.get("title", 2))
+    check_containers(path, body, body_line)
     overrides = {name: values.pop(name) for name in KNOWN_CHANNELS if front.get(name) is not None}
     for name in KNOWN_CHANNELS:
         values.pop(name, None)
@@ -332,6 +412,64 @@ def _build_issue(
         field_lines=MappingProxyType(dict(lines)),
         **values,
     )
+
+
+# --- the body's ``::: only`` blocks -----------------------------------------------------
+
+_FENCE_LINE = re.compile(r"^\s*(:{3,})\s*(.*?)\s*$")
+
+
+def check_containers(path: Path, body: str, body_line: int) -> None:
+    """Every ``::: only CHANNEL`` block names a known channel and is closed.
+
+    A typo here is silent data loss: markdown-it shows an unknown marker as text and
+    closes an open block at the end of the document, so one channel would lose the rest
+    of the issue. Lines inside code blocks are examples, not markers, and are skipped.
+    """
+    from crosspost.render.markdown import new_markdown, only_channel
+
+    tokens = new_markdown().parse(body)
+    markers: set[int] = set()  # body lines (0-based) that open or close a real block
+    in_code: set[int] = set()
+    stack: list[int] = []
+    for token in tokens:
+        if token.type in ("fence", "code_block") and token.map:
+            in_code.update(range(*token.map))
+        elif token.type == "container_only_open" and token.map:
+            start, end = token.map
+            channel = only_channel(token)
+            if channel not in KNOWN_CHANNELS:
+                raise IssueError(
+                    path,
+                    f"'::: only {channel}' names unknown channel '{channel}'; "
+                    f"use {' or '.join(KNOWN_CHANNELS)}",
+                    body_line + start,
+                )
+            markers.add(start)
+            stack.append(start)
+            if end - 1 > start:
+                markers.add(end - 1)
+        elif token.type == "container_only_close":
+            start = stack.pop()
+            if not token.markup:  # markdown-it closed it at the end of the document
+                raise IssueError(
+                    path,
+                    "'::: only' block is never closed; add a ':::' line where it ends "
+                    "(an outer block around another needs a longer fence, '::::')",
+                    body_line + start,
+                )
+    for index, text in enumerate(body.split("\n")):
+        match = _FENCE_LINE.match(text)
+        if not match or index in markers or index in in_code:
+            continue
+        if match.group(2):
+            problem = (
+                f"'{text.strip()}' is not a block crosspost knows; "
+                f"write '::: only wechat' or '::: only zhihu'"
+            )
+        else:
+            problem = "':::' closes no '::: only' block; remove it or open the block above"
+        raise IssueError(path, problem, body_line + index)
 
 
 def default_issue_id(path: Path) -> str:
