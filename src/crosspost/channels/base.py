@@ -23,6 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
 
+from crosspost.errors import PermanentError
 from crosspost.images import UploadedAsset
 
 if TYPE_CHECKING:
@@ -207,6 +208,20 @@ class ChannelLimits:
     poll_budget_per_day: int | None = None
 
 
+class ManualPublishRequired(PermanentError):
+    """The draft exists on the platform, but this account may not publish through the API.
+
+    Not a loss: ``draft`` is the draft that was created (keep it in the ledger); the
+    message says where to publish it by hand.
+    """
+
+    def __init__(
+        self, message: str, *, channel: str, code: int | str | None, draft: RemoteDraft
+    ) -> None:
+        super().__init__(message, channel=channel, code=code)
+        self.draft = draft
+
+
 Clock = Callable[[], float]
 Sleep = Callable[[float], None]
 
@@ -223,6 +238,8 @@ class Adapter(ABC):
     limits: ClassVar[ChannelLimits]
     #: True when ``update_draft`` can change a post that is already published.
     updates_published: ClassVar[bool] = False
+    #: Seconds to wait before each poll in :meth:`wait`; its length caps the polls.
+    poll_delays: ClassVar[tuple[float, ...]] = (3.0, 5.0, 10.0, 20.0, 30.0, 60.0)
 
     def __init__(
         self,
@@ -268,6 +285,21 @@ class Adapter(ABC):
     @abstractmethod
     def reconcile(self, step: str, intent: Intent) -> Reconciliation:
         """Ask the platform whether an unconfirmed ``step`` ("draft"/"publish") happened."""
+
+    def wait(self, ticket: PublishTicket) -> RemotePost | None:
+        """Poll with growing pauses (injected sleep) until the post is out.
+
+        None when the platform is still publishing after the last poll: the ledger keeps
+        the ticket and a later run polls again.
+        """
+        if ticket.post is not None:
+            return ticket.post
+        for delay in self.poll_delays:
+            self.sleep(delay)
+            post = self.poll(ticket)
+            if post is not None:
+                return post
+        return None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.account.key}>"
