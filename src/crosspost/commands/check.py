@@ -1,0 +1,59 @@
+"""``crosspost check FILE... [--json]``: lint issue files against every channel's limits.
+
+Prints one line per problem, ``path:line: [channel] message``, and ``path: ok (…)`` for a
+clean file. Exit 0 when no file has an error (warnings and notes do not fail), 2 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
+from crosspost.issue import KNOWN_CHANNELS
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE", help="issue files (Markdown)")
+    parser.add_argument(
+        "-c",
+        "--channel",
+        action="append",
+        choices=KNOWN_CHANNELS,
+        dest="channels",
+        help="check only this channel (repeatable; default: the issue's channels)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from crosspost.render.lint import ERROR, WARNING, Checked, check_file
+
+    results: list[Checked] = [check_file(path, args.channels or ()) for path in args.files]
+    errors = sum(len(result.errors) for result in results)
+    if args.json:
+        print(json.dumps(_as_json(results, errors, WARNING), ensure_ascii=False, indent=2))
+    else:
+        for result in results:
+            for problem in result.problems:
+                print(problem)
+            if not any(p.severity == ERROR for p in result.problems) and result.issue:
+                print(f"{result.path}: ok ({', '.join(result.rendered)})")
+    return EXIT_BAD_INPUT if errors else EXIT_OK
+
+
+def _as_json(results: list[Any], errors: int, warning: str) -> dict[str, Any]:
+    return {
+        "errors": errors,
+        "warnings": sum(p.severity == warning for r in results for p in r.problems),
+        "files": [
+            {
+                "path": str(result.path),
+                "issue": result.issue.id if result.issue else None,
+                "channels": list(result.rendered),
+                "problems": [problem.as_dict() for problem in result.problems],
+            }
+            for result in results
+        ],
+    }

@@ -1,0 +1,90 @@
+"""``crosspost render FILE [-c CHANNEL]... [-o DIR]``: write each channel's output files.
+
+Writes what :attr:`Rendered.files` holds (``wechat.html``, ``zhihu.md``, ``zhihu.html``)
+into DIR, by default ``build/<issue id>/``. Nothing is written when lint finds an error:
+the problems are printed, one line each, and the exit code is 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, UsageError
+from crosspost.issue import KNOWN_CHANNELS
+
+if TYPE_CHECKING:
+    from crosspost.render import Rendered
+    from crosspost.render.lint import Checked
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="the issue file (Markdown)")
+    add_render_options(parser)
+    parser.add_argument(
+        "-c",
+        "--channel",
+        action="append",
+        choices=KNOWN_CHANNELS,
+        dest="channels",
+        help="render only this channel (repeatable; default: the issue's channels)",
+    )
+
+
+def add_render_options(parser: argparse.ArgumentParser) -> None:
+    """``-o DIR`` and ``--theme``, shared with ``preview``."""
+    parser.add_argument(
+        "-o", "--output", metavar="DIR", type=Path, help="output folder (default: build/<issue id>)"
+    )
+    parser.add_argument("--theme", default="default", help="WeChat CSS theme (default: default)")
+
+
+def run(args: argparse.Namespace) -> int:
+    checked = checked_or_report(args.file, args.channels or (), args.theme)
+    if checked is None:
+        return EXIT_BAD_INPUT
+    folder = output_folder(args.output, checked)
+    for path in write_files(checked.rendered, folder):
+        print(f"wrote {path}")
+    return EXIT_OK
+
+
+def checked_or_report(file: str, channels: Iterable[str], theme: str) -> Checked | None:
+    """Load, render and lint ``file``; print its problems to stderr; ``None`` on errors."""
+    from crosspost.render import RenderContext
+    from crosspost.render.lint import check_file
+
+    checked = check_file(file, tuple(channels), RenderContext(theme=theme))
+    for problem in checked.problems:
+        print(problem, file=sys.stderr)
+    return None if checked.errors else checked
+
+
+def output_folder(requested: Path | None, checked: Checked) -> Path:
+    """``requested``, or ``build/<issue id>``; created if missing, refused if it is a file."""
+    assert checked.issue is not None  # only called for a file that loaded
+    folder = requested if requested is not None else Path("build") / checked.issue.id
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder}: is a file, not a folder; choose another -o DIR")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"{folder}: cannot create the folder ({error.strerror})") from None
+    return folder
+
+
+def write_files(rendered: Mapping[str, Rendered], folder: Path) -> list[Path]:
+    """Write every channel's files into ``folder``; return their paths in channel order."""
+    written: list[Path] = []
+    for output in rendered.values():
+        for name, text in output.files.items():
+            path = folder / name
+            try:
+                path.write_text(text, "utf-8")
+            except OSError as error:
+                raise UsageError(f"{path}: cannot write ({error.strerror})") from None
+            written.append(path)
+    return written

@@ -1,0 +1,483 @@
+"""Lint: what each platform would refuse or change, found before anything is sent.
+
+Checks run on the loaded :class:`~crosspost.issue.Issue` and on each channel's
+:class:`~crosspost.render.Rendered` output, because some limits (WeChat's 20,000
+characters) count the rendered HTML, not the Markdown. Every problem names the file and,
+where there is one, the line. Errors stop ``render`` and ``publish``; warnings say what
+crosspost will change on the way (an image converted or shrunk); notes are for the record.
+
+The numbers come from ``specs/wechat-api.md`` §9 and ``specs/zhihu-api.md`` §6 and sit in
+one table per platform (:data:`LIMITS`), so a platform's limits are read in one place.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from crosspost.errors import IssueError
+from crosspost.issue import CHANNEL_OPTIONS, KNOWN_CHANNELS, Issue, load_issue
+from crosspost.render import RenderContext, Rendered
+
+ERROR, WARNING, INFO = "error", "warning", "info"
+
+MB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing to fix (``error``), to know about (``warning``) or to note (``info``)."""
+
+    path: Path
+    line: int | None
+    #: The channel it concerns; ``None`` when it concerns every channel.
+    channel: str | None
+    #: Stable short name for scripts, e.g. ``title-too-long`` (``--json`` prints it).
+    code: str
+    message: str
+    severity: str = ERROR
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else str(self.path)
+        channel = f" [{self.channel}]" if self.channel else ""
+        label = (
+            "" if self.severity == ERROR else f"{'note' if self.severity == INFO else 'warning'}: "
+        )
+        return f"{where}:{channel} {label}{self.message}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "path": str(self.path),
+            "line": self.line,
+            "channel": self.channel,
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class ChannelLimits:
+    """What one platform accepts. ``None`` means "no limit known"."""
+
+    channel: str
+    title_chars: int
+    title_bytes: int | None = None
+    author_chars: int | None = None
+    #: Above this many UTF-8 bytes an author name was refused in field reports (warning).
+    author_bytes_warn: int | None = None
+    digest_chars: int | None = None
+    source_url_bytes: int | None = None
+    #: The rendered body as sent, tags included: strictly fewer characters / bytes than this.
+    content_chars: int | None = None
+    content_bytes: int | None = None
+    #: Visible text of the rendered body (tags excluded).
+    text_min_chars: int | None = None
+    text_max_chars: int | None = None
+    cover_required: bool = False
+    #: Pillow format names uploaded as they are; others are converted by the image pipeline.
+    image_formats: frozenset[str] = frozenset({"JPEG", "PNG", "GIF"})
+    #: Byte limit per Pillow format for in-article images; larger ones are re-encoded.
+    image_bytes: Mapping[str, int] = field(default_factory=dict)
+    #: Byte limit of the cover upload.
+    cover_bytes: int | None = None
+    #: Width / height the platform crops covers to.
+    cover_ratio: float | None = None
+    #: Characters an uploaded image URL takes in the body (relative sources are shorter).
+    image_url_chars: int = 0
+
+
+LIMITS: Mapping[str, ChannelLimits] = {
+    # wechat-api.md §3, §4, §5, §9: uploadimg takes JPEG/PNG under 1 MB; GIF goes through
+    # add_material (10 MB); title "≤32个字" and 64 UTF-8 bytes; author "≤16个字" (45110
+    # seen far lower: warn on bytes); digest 120 in the editor, 128 by the API.
+    "wechat": ChannelLimits(
+        channel="wechat",
+        title_chars=32,
+        title_bytes=64,
+        author_chars=16,
+        author_bytes_warn=16,
+        digest_chars=120,
+        source_url_bytes=1024,
+        content_chars=20_000,
+        content_bytes=MB,
+        cover_required=True,
+        image_formats=frozenset({"JPEG", "PNG", "GIF"}),
+        image_bytes={"JPEG": MB, "PNG": MB, "GIF": 10 * MB},
+        cover_bytes=10 * MB,
+        cover_ratio=2.35,
+        image_url_chars=110,  # http://mmbiz.qpic.cn/mmbiz_png/<64 chars>/0?wx_fmt=png
+    ),
+    # zhihu-api.md §6: title ≤100, body 9–100,000 characters of plain text; images
+    # jpg/png/gif (bmp and webp only through some tools); no byte limit was found.
+    "zhihu": ChannelLimits(
+        channel="zhihu",
+        title_chars=100,
+        text_min_chars=9,
+        text_max_chars=100_000,
+        image_formats=frozenset({"JPEG", "PNG", "GIF"}),
+    ),
+}
+
+
+# --- load, render and lint one file (what `check`, `render` and `preview` share) ----------
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One issue file after loading, rendering and linting. ``issue`` is None if unloadable."""
+
+    path: Path
+    issue: Issue | None
+    rendered: Mapping[str, Rendered]
+    problems: tuple[Problem, ...]
+
+    @property
+    def errors(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity == ERROR)
+
+
+def check_file(
+    path: Path | str,
+    channels: Sequence[str] = (),
+    context: RenderContext | None = None,
+) -> Checked:
+    """Load, render and lint ``path`` for ``channels`` (default: the issue's, else all).
+
+    Bad input never raises: a file that cannot be loaded, or that a renderer refuses,
+    comes back as an error :class:`Problem`, so a caller checking many files sees them all.
+    """
+    from crosspost.render import render
+
+    try:
+        issue = load_issue(path)
+    except IssueError as error:
+        problem = Problem(error.path, error.line, None, "invalid-issue", error.problem)
+        return Checked(Path(path), None, MappingProxyType({}), (problem,))
+    wanted = tuple(channels) or issue.channels or KNOWN_CHANNELS
+    rendered: dict[str, Rendered] = {}
+    problems: list[Problem] = []
+    for channel in wanted:
+        try:
+            rendered[channel] = render(issue, channel, context)
+        except IssueError as error:
+            problems.append(Problem(error.path, error.line, channel, "render", error.problem))
+    problems += lint(issue, rendered)
+    order = {ERROR: 0, WARNING: 1, INFO: 2}
+    problems.sort(key=lambda p: (p.line or 0, order.get(p.severity, 3)))
+    return Checked(Path(path), issue, MappingProxyType(rendered), tuple(problems))
+
+
+# --- the checks ------------------------------------------------------------------------
+
+
+def lint(issue: Issue, rendered: Mapping[str, Rendered]) -> list[Problem]:
+    """Every problem of ``issue`` for the channels in ``rendered`` (channel → Rendered)."""
+    refs = list(image_refs(issue))
+    images = _ImageInfo(issue.folder)
+    problems: list[Problem] = []
+    for ref in refs:  # a missing file is missing for every channel: report it once
+        found = images.read(ref.path) if ref.path else None
+        if isinstance(found, str):
+            code = "missing-image" if "not found" in found else "bad-image"
+            message = f"image {ref.source!r} {found}"
+            problems.append(Problem(issue.path, ref.line, ref.channel, code, message))
+    for channel, output in rendered.items():
+        limits = LIMITS.get(channel)
+        if limits is None:
+            continue
+        report = _Report(issue, limits)
+        _fields(report)
+        _options(report)
+        _content(report, output.body, len(output.images))
+        _cover(report, images)
+        _body_images(report, refs, images)
+        problems += report.problems
+    return problems
+
+
+@dataclass
+class _Report:
+    """Collects one channel's problems; ``line_of`` prefers the channel's own override."""
+
+    issue: Issue
+    limits: ChannelLimits
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def channel(self) -> str:
+        return self.limits.channel
+
+    def add(self, line: int | None, code: str, message: str, severity: str = ERROR) -> None:
+        self.problems.append(Problem(self.issue.path, line, self.channel, code, message, severity))
+
+    def line_of(self, key: str) -> int | None:
+        if key in self.issue.overrides.get(self.channel, {}):
+            return self.issue.line_of(f"{self.channel}.{key}")
+        return self.issue.line_of(key)
+
+
+def _fields(report: _Report) -> None:
+    limits, channel = report.limits, report.channel
+    settings = report.issue.settings(channel)
+    fix = f"shorten it or set '{channel}: {{title: …}}'"
+    title, title_bytes = len(settings.title), len(settings.title.encode())
+    if title > limits.title_chars:
+        message = f"title has {title} characters, {channel} allows {limits.title_chars}; {fix}"
+        report.add(report.line_of("title"), "title-too-long", message)
+    elif limits.title_bytes and title_bytes > limits.title_bytes:
+        message = (
+            f"title is {title_bytes} UTF-8 bytes, {channel} allows {limits.title_bytes}; {fix}"
+        )
+        report.add(report.line_of("title"), "title-too-long", message)
+    author = settings.author or ""
+    if limits.author_chars and len(author) > limits.author_chars:
+        message = f"author has {len(author)} characters, {channel} allows {limits.author_chars}"
+        report.add(report.line_of("author"), "author-too-long", message + "; shorten it")
+    elif limits.author_bytes_warn and len(author.encode()) > limits.author_bytes_warn:
+        message = (
+            f"author is {len(author.encode())} UTF-8 bytes; {channel} has refused authors over "
+            f"about {limits.author_bytes_warn} bytes (error 45110); consider a shorter one"
+        )
+        report.add(report.line_of("author"), "author-long", message, WARNING)
+    digest = settings.digest or ""
+    if limits.digest_chars and len(digest) > limits.digest_chars:
+        message = f"digest has {len(digest)} characters, {channel} allows {limits.digest_chars}"
+        report.add(report.line_of("digest"), "digest-too-long", message + "; shorten it")
+    elif limits.digest_chars and not digest:
+        message = f"no digest; {channel} will show the first 54 characters of the body instead"
+        report.add(1, "no-digest", message, INFO)
+    url = len((settings.source_url or "").encode())
+    if limits.source_url_bytes and url > limits.source_url_bytes:
+        message = f"source_url is {url} bytes, {channel} allows {limits.source_url_bytes}"
+        report.add(report.line_of("source_url"), "source-url-too-long", message)
+
+
+def _options(report: _Report) -> None:
+    channel = report.channel
+    known = sorted({"title", "author", "digest", "cover", "source_url", *CHANNEL_OPTIONS[channel]})
+    for key in report.issue.overrides.get(channel, {}):
+        if key not in known:
+            message = (
+                f"'{channel}.{key}' is not an option crosspost knows ({', '.join(known)}); "
+                "check the spelling"
+            )
+            report.add(report.issue.line_of(f"{channel}.{key}"), "unknown-option", message, WARNING)
+
+
+def _content(report: _Report, body: str, image_count: int) -> None:
+    limits, channel, line = report.limits, report.channel, report.issue.body_line
+    # Uploaded image URLs are longer than the relative paths in the rendered body.
+    extra = image_count * limits.image_url_chars
+    fix = "split the issue or shorten it"
+    if limits.content_chars and len(body) + extra >= limits.content_chars:
+        message = (
+            f"the {channel} article is {len(body) + extra:,} characters of HTML (uploaded "
+            f"image URLs included), the limit is under {limits.content_chars:,}; {fix}"
+        )
+        report.add(line, "content-too-long", message)
+    size = len(body.encode()) + extra
+    if limits.content_bytes and size >= limits.content_bytes:
+        message = f"the {channel} article is {size:,} bytes, the limit is under "
+        report.add(line, "content-too-large", f"{message}{limits.content_bytes:,}; {fix}")
+    if limits.text_min_chars or limits.text_max_chars:
+        text = len(visible_text(body).strip())
+        if limits.text_min_chars and text < limits.text_min_chars:
+            message = f"the body has {text} characters of text, {channel} needs at least "
+            report.add(line, "body-too-short", f"{message}{limits.text_min_chars}; write more")
+        if limits.text_max_chars and text > limits.text_max_chars:
+            message = f"the body has {text:,} characters of text, {channel} allows "
+            report.add(line, "body-too-long", f"{message}{limits.text_max_chars:,}; {fix}")
+
+
+def _cover(report: _Report, images: _ImageInfo) -> None:
+    limits, channel = report.limits, report.channel
+    cover = report.issue.settings(channel).cover
+    line = report.line_of("cover")
+    if cover is None:
+        if limits.cover_required:
+            message = f"{channel} needs a cover image; add 'cover: images/cover.jpg' (900×383)"
+            report.add(1, "no-cover", message)
+        return
+    found = images.read(cover)
+    if isinstance(found, str):
+        report.add(line, "bad-cover", f"cover {found}")
+        return
+    kind, size, width, height = found
+    if kind not in limits.image_formats:
+        message = f"cover is {kind}; {channel} takes {_formats(limits)}, so it will be converted"
+        report.add(line, "cover-converted", message, WARNING)
+    if limits.cover_bytes and size > limits.cover_bytes:
+        message = f"cover is {size / MB:.1f} MB, {channel} takes {limits.cover_bytes // MB} MB"
+        report.add(line, "cover-shrunk", f"{message}; it will be re-encoded smaller", WARNING)
+    if limits.cover_ratio and height and abs(width / height - limits.cover_ratio) > 0.25:
+        message = f"cover is {width}×{height}; {channel} crops covers to {limits.cover_ratio}:1"
+        report.add(line, "cover-cropped", f"{message} (e.g. 900×383)", INFO)
+
+
+def _body_images(report: _Report, refs: list[ImageRef], images: _ImageInfo) -> None:
+    limits, channel = report.limits, report.channel
+    seen: set[str] = set()
+    for ref in refs:
+        if ref.channel not in (None, channel) or ref.source in seen:
+            continue
+        seen.add(ref.source)
+        if ref.remote:
+            message = (
+                f"image {ref.source} is on another site; it is downloaded and uploaded when "
+                "publishing (keep a copy next to the issue to be safe)"
+            )
+            report.add(ref.line, "external-image", message, INFO)
+            continue
+        found = images.read(ref.path) if ref.path else None
+        if found is None or isinstance(found, str):
+            continue  # not a file, or reported once for every channel by lint()
+        kind, size, _, _ = found
+        name = f"image {ref.source!r}"
+        if kind not in limits.image_formats:
+            message = f"{name} is {kind}; {channel} takes {_formats(limits)}, so it is converted"
+            report.add(ref.line, "image-converted", message, WARNING)
+        elif size > limits.image_bytes.get(kind, size):
+            message = (
+                f"{name} is {size / MB:.1f} MB, {channel} takes "
+                f"{limits.image_bytes[kind] / MB:g} MB for {kind}; it will be re-encoded smaller"
+            )
+            report.add(ref.line, "image-shrunk", message, WARNING)
+
+
+def _formats(limits: ChannelLimits) -> str:
+    return "/".join(sorted(limits.image_formats))
+
+
+# --- images and text of a body ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ImageRef:
+    """One image in the body: its source as written, its file line and its ``only`` channel."""
+
+    source: str
+    line: int
+    channel: str | None
+    #: The file it names, for a local image; ``None`` for URLs and data: URIs.
+    path: Path | None
+
+    @property
+    def remote(self) -> bool:
+        return urlsplit(self.source).scheme in ("http", "https")
+
+
+_HTML_IMG = re.compile(r"""<img\b[^>]*?\bsrc\s*=\s*["']?([^"'\s>]+)""", re.IGNORECASE)
+
+
+def image_refs(issue: Issue) -> Iterator[ImageRef]:
+    """Every image of the body in order (Markdown and raw ``<img>``), with its line."""
+    from crosspost.render.markdown import new_markdown, only_channel
+
+    lines = issue.body.split("\n")
+    channels: list[str] = []
+    for token in new_markdown().parse(issue.body):
+        if token.type == "container_only_open":
+            channels.append(only_channel(token))
+            continue
+        if token.type == "container_only_close":
+            channels.pop()
+            continue
+        if not token.map:
+            continue
+        start, end = token.map
+        sources: list[str] = []
+        if token.type == "inline":
+            for child in token.children or []:
+                if child.type == "image":
+                    sources.append(str(child.attrGet("src") or ""))
+                elif child.type == "html_inline":
+                    sources += _HTML_IMG.findall(child.content)
+        elif token.type == "html_block":
+            sources += _HTML_IMG.findall(token.content)
+        offset = start
+        for source in sources:
+            offset = _line_of(lines, source, offset, end)
+            yield ImageRef(
+                source=source,
+                line=issue.body_line + offset,
+                channel=channels[-1] if channels else None,
+                path=_local_path(issue.folder, source),
+            )
+
+
+def _line_of(lines: list[str], source: str, start: int, end: int) -> int:
+    """The body line (0-based) in [start, end) that mentions ``source``; ``start`` if none."""
+    for needle in (source, unquote(source)):
+        for index in range(start, min(end, len(lines))):
+            if needle in lines[index]:
+                return index
+    return start
+
+
+def _local_path(folder: Path, source: str) -> Path | None:
+    scheme = urlsplit(source).scheme
+    if scheme in ("http", "https", "data") or not source:
+        return None
+    return folder / unquote(source.split("#")[0].split("?")[0])
+
+
+class _ImageInfo:
+    """Format, size and pixel size of image files, read once (Pillow reads headers only)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._seen: dict[Path, tuple[str, int, int, int] | str] = {}
+
+    def read(self, path: Path) -> tuple[str, int, int, int] | str:
+        """(Pillow format, bytes, width, height), or the problem as text."""
+        if path not in self._seen:
+            self._seen[path] = self._read(path)
+        return self._seen[path]
+
+    def _read(self, path: Path) -> tuple[str, int, int, int] | str:
+        from PIL import Image, UnidentifiedImageError
+
+        shown = _shown(path, self.folder)
+        if path.is_dir():
+            return f"names the folder {shown}; name an image file"
+        if not path.is_file():
+            return f"not found at {shown}; fix the path or add the file"
+        try:
+            with Image.open(path) as image:
+                kind, (width, height) = str(image.format), image.size
+        except UnidentifiedImageError:
+            return f"at {shown} is not an image crosspost can read (no SVG); export PNG or JPEG"
+        except OSError as error:
+            return f"at {shown} cannot be read ({error}); export it again"
+        return kind, path.stat().st_size, width, height
+
+
+def _shown(path: Path, folder: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(folder.resolve()))
+    except ValueError:
+        return str(path)
+
+
+class _TextOnly(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def visible_text(html: str) -> str:
+    """The text a reader sees in ``html`` (tags dropped, entities decoded)."""
+    parser = _TextOnly()
+    parser.feed(html)
+    parser.close()
+    return "".join(parser.parts)
