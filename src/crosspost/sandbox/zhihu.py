@@ -138,7 +138,7 @@ class ZhihuEmulator(Emulator):
     name = "zhihu"
 
     def __init__(self, *, clock: Clock = time.time, options: Mapping[str, Any] | None = None):
-        super().__init__(clock=clock, options=options)
+        super().__init__(clock=clock, options=ZhihuOptions.own(options or {}))
         self.settings = ZhihuOptions.from_mapping(self.options)
         # The server is threaded; one lock keeps every request's read-modify-write whole.
         self._lock = threading.RLock()
@@ -182,6 +182,15 @@ class ZhihuEmulator(Emulator):
             "open_oss_put": self.images.oss_put,
             "open_cdn": self.images.serve,
         }
+
+    def update_options(self, values: Mapping[str, Any]) -> None:
+        """Change switches at run time; a bad value changes nothing (UsageError)."""
+        with self._lock:
+            merged = {**self.options, **ZhihuOptions.own(values)}
+            self.settings = ZhihuOptions.from_mapping(merged)
+            self.options = merged
+            self.articles.configure(self.settings)
+            self.images.options = self.settings
 
     def _author(self) -> dict[str, Any]:
         keys = ("id", "url_token", "name", "headline", "type", "user_type", "avatar_url")

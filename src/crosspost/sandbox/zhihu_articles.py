@@ -8,16 +8,25 @@ article read (E14) tell a reconciling client whether a lost publish really happe
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, replace
 from typing import Any
 
 from werkzeug.wrappers import Request, Response
 
+from crosspost.sandbox.zhihu_model import (
+    DEFAULT_TOPICS,
+    Column,
+    Draft,
+    Publication,
+    Topic,
+    article_view,
+    column_view,
+    draft_view,
+    plain_text,
+)
 from crosspost.sandbox.zhihu_wire import (
-    ARTICLE_URL,
     ZhihuError,
     ZhihuOptions,
     field_of,
@@ -27,91 +36,6 @@ from crosspost.sandbox.zhihu_wire import (
     new_id,
     not_found,
 )
-
-#: Topics the autocomplete knows without configuration (the newsletter's usual ones).
-DEFAULT_TOPICS = (
-    "人工智能",
-    "深度学习（Deep Learning）",
-    "深度学习",
-    "机器学习",
-    "分布式系统",
-    "分布式计算",
-    "自然语言处理",
-    "计算机视觉",
-    "大语言模型",
-    "编译器",
-    "GPU",
-    "Python",
-    "开源",
-)
-
-
-@dataclass(frozen=True)
-class Topic:
-    """A Zhihu topic; its id is derived from the name so it is stable across restarts."""
-
-    id: str
-    name: str
-
-    @classmethod
-    def named(cls, name: str) -> Topic:
-        number = int(hashlib.md5(name.encode()).hexdigest()[:8], 16) % 9_000_000
-        return cls(id=str(19_000_000 + number), name=name)
-
-    def view(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name": self.name,
-            "type": "topic",
-            "url": f"https://www.zhihu.com/api/v4/topics/{self.id}",
-            "introduction": "",
-            "excerpt": "",
-            "avatar_url": "https://pic1.zhimg.com/80/v2-topic_l.jpg",
-        }
-
-
-@dataclass(frozen=True)
-class Publication:
-    """What readers see: the draft's title and content as of the last publish."""
-
-    title: str
-    content: str
-    published_at: int
-    updated: int
-    publish_count: int
-    comment_permission: str
-    via: str
-
-
-@dataclass(frozen=True)
-class Draft:
-    """One article as the editor holds it; ``article`` is set once it has been published."""
-
-    id: str
-    title: str = ""
-    content: str = ""
-    title_image: str = ""
-    title_image_full_screen: bool = False
-    table_of_contents: bool = False
-    can_reward: bool = False
-    created: int = 0
-    updated: int = 0
-    topics: tuple[Topic, ...] = ()
-    article: Publication | None = None
-
-
-@dataclass(frozen=True)
-class Column:
-    id: str
-    title: str
-    items: tuple[str, ...] = ()
-
-
-def plain_text(html: str) -> str:
-    """The characters a reader sees; Zhihu's length limits count these, not the tags."""
-    from bs4 import BeautifulSoup
-
-    return BeautifulSoup(html, "html.parser").get_text().strip()
 
 
 def publish_failure(code: int, message: str) -> Response:
@@ -127,11 +51,20 @@ class ArticleDesk:
         self.clock = clock
         self.author = author
         self.drafts: dict[str, Draft] = {}
-        self.topics = {t.id: t for t in map(Topic.named, DEFAULT_TOPICS + options.topics)}
+        self.topics: dict[str, Topic] = {}
         self.columns: dict[str, Column] = {}
+        self.configure(options)
+
+    def configure(self, options: ZhihuOptions) -> None:
+        """Take new options; topics and columns they name are added, never removed."""
+        self.options = options
+        for topic in map(Topic.named, DEFAULT_TOPICS + options.topics):
+            self.topics[topic.id] = topic
+        titles = {c.title for c in self.columns.values()}
         for title in options.columns:
-            column_id = "c_" + new_id(self.columns)
-            self.columns[column_id] = Column(column_id, title)
+            if title not in titles:
+                column_id = "c_" + new_id(self.columns)
+                self.columns[column_id] = Column(column_id, title)
 
     def _now(self) -> int:
         return int(self.clock())
@@ -142,76 +75,9 @@ class ArticleDesk:
             raise not_found("文章不存在或已删除")
         return draft
 
-    # --- views ---------------------------------------------------------------------------
-
-    def draft_view(self, draft: Draft, *, content: str | None = None) -> dict[str, Any]:
-        """The object E2/E3/E4 answer with (the U-API capture's fields)."""
-        return {
-            "id": draft.id,
-            "type": "article_draft",
-            "state": "published" if draft.article else "draft",
-            "title": draft.title,
-            "content": draft.content if content is None else content,
-            "url": ARTICLE_URL.format(id=draft.id),
-            "created": draft.created,
-            "updated": draft.updated,
-            "author": self.author,
-            "topics": [t.view() for t in draft.topics],
-            "image_url": draft.title_image,
-            "title_image": draft.title_image,
-            "title_image_size": {"width": 0, "height": 0},
-            "is_title_image_full_screen": draft.title_image_full_screen,
-            "excerpt": "",
-            "excerpt_title": "",
-            "summary": "",
-            "article_type": "normal",
-            "copyright_permission": "need_review",
-            "comment_permission": "all",
-            "reviewers": [],
-            "has_publishing_draft": False,
-            "content_need_truncated": False,
-            "force_login_when_click_read_more": False,
-            "settings": {
-                "commercial_report_info": {"is_report": False, "commercial_types": []},
-                "commercial_zhitask_bind_info": {},
-                "table_of_contents": {"enabled": draft.table_of_contents},
-            },
-        }
-
-    def article_view(self, draft: Draft) -> dict[str, Any]:
-        """The published article (E14): what readers see, not the pending draft."""
-        article = draft.article
-        assert article is not None
+    def _article_view(self, draft: Draft) -> dict[str, Any]:
         columns = [c for c in self.columns.values() if draft.id in c.items]
-        return {
-            "id": draft.id,
-            "type": "article",
-            "state": "published",
-            "title": article.title,
-            "content": article.content,
-            "excerpt": plain_text(article.content)[:100],
-            "url": ARTICLE_URL.format(id=draft.id),
-            "created": article.published_at,
-            "updated": article.updated,
-            "author": self.author,
-            "topics": [t.view() for t in draft.topics],
-            "image_url": draft.title_image,
-            "comment_permission": article.comment_permission,
-            "column": self.column_view(columns[0]) if columns else None,
-        }
-
-    def column_view(self, column: Column) -> dict[str, Any]:
-        return {
-            "id": column.id,
-            "type": "column",
-            "title": column.title,
-            "url": f"https://www.zhihu.com/column/{column.id}",
-            "intro": "",
-            "comment_permission": "all",
-            "articles_count": len(column.items),
-            "followers": 0,
-            "author": self.author,
-        }
+        return article_view(draft, self.author, columns[0] if columns else None)
 
     # --- E2–E5: drafts -------------------------------------------------------------------
 
@@ -239,7 +105,7 @@ class ArticleDesk:
         draft = self._edit(Draft(id=new_id(self.drafts), created=now), body)
         self.drafts[draft.id] = draft
         content = "" if self.options.blank_create_content else None
-        return json_response(self.draft_view(draft, content=content))
+        return json_response(draft_view(draft, self.author, content=content))
 
     def draft(self, request: Request, article_id: str) -> Response:
         """E4 read, E3 patch, E5 delete of one draft."""
@@ -254,7 +120,7 @@ class ArticleDesk:
                 del self.drafts[article_id]
             # A published article keeps living; only E13 removes it.
             return json_response({"success": True})
-        return json_response(self.draft_view(draft))
+        return json_response(draft_view(draft, self.author))
 
     # --- E6 / E7: publishing -------------------------------------------------------------
 
@@ -357,7 +223,7 @@ class ArticleDesk:
         draft = self._commit(draft, draft.title, draft.content, permission, "legacy")
         if column is not None:
             self._add_to_column(str(column["id"]), draft.id)
-        return json_response(self.draft_view(draft))
+        return json_response(draft_view(draft, self.author))
 
     # --- E13 / E14: published articles ---------------------------------------------------
 
@@ -375,7 +241,7 @@ class ArticleDesk:
                     items = tuple(i for i in column.items if i != article_id)
                     self.columns[column.id] = replace(column, items=items)
             return json_response({"success": True})
-        return json_response(self.article_view(draft))
+        return json_response(self._article_view(draft))
 
     # --- E8–E10: topics ------------------------------------------------------------------
 
@@ -414,7 +280,7 @@ class ArticleDesk:
     def column_list(self, request: Request, url_token: str) -> Response:
         if url_token != self.author["url_token"]:
             raise not_found("用户不存在")
-        data = [{"column": self.column_view(c)} for c in self.columns.values()]
+        data = [{"column": column_view(c, self.author)} for c in self.columns.values()]
         paging = {"is_end": True, "is_start": True, "totals": len(data)}
         return json_response({"data": data, "paging": paging})
 
@@ -444,12 +310,16 @@ class ArticleDesk:
             {
                 **asdict(d),
                 "topics": [t.name for t in d.topics],
-                "state": self.draft_view(d)["state"],
+                "state": draft_view(d, self.author)["state"],
             }
             for d in self.drafts.values()
         ]
         articles = [
-            {**self.article_view(d), "publish_count": d.article.publish_count, "via": d.article.via}
+            {
+                **self._article_view(d),
+                "publish_count": d.article.publish_count,
+                "via": d.article.via,
+            }
             for d in self.drafts.values()
             if d.article is not None
         ]

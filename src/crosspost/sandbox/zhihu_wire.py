@@ -19,6 +19,8 @@ from typing import Any
 
 from werkzeug.wrappers import Request, Response
 
+from crosspost.errors import UsageError
+
 #: The public forms a client stores; they stay real even in the sandbox.
 ARTICLE_URL = "https://zhuanlan.zhihu.com/p/{id}"
 OSS_HOST = "zhihu-pics-upload.zhimg.com"
@@ -159,22 +161,54 @@ class ZhihuOptions:
     topics: tuple[str, ...] = field(default=())
     columns: tuple[str, ...] = ("沙盒专栏",)
 
+    @staticmethod
+    def own(options: Mapping[str, Any]) -> dict[str, Any]:
+        """The Zhihu part of ``options``: ``options["zhihu"]`` when the sandbox's options
+        are keyed by platform, else ``options`` itself."""
+        nested = options.get("zhihu")
+        if isinstance(nested, Mapping):
+            return dict(nested)
+        if "wechat" in options:  # the whole sandbox's options, none of them ours
+            return {}
+        return dict(options)
+
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any]) -> ZhihuOptions:
-        """Read the known keys (a ``zhihu`` sub-mapping wins); unknown keys belong to others."""
-        nested = options.get("zhihu")
-        source: Mapping[str, Any] = nested if isinstance(nested, Mapping) else options
-        values: dict[str, Any] = {}
-        for name, default in cls.__dataclass_fields__.items():
-            if name not in source:
-                continue
-            value = source[name]
-            if name in _CHOICES and value not in _CHOICES[name]:
-                raise ValueError(f"zhihu option {name}={value!r}: use one of {_CHOICES[name]}")
-            if isinstance(default.default, tuple):
-                value = (value,) if isinstance(value, str) else tuple(value)
-            values[name] = value
+        """Read and check the options; a ``{"zhihu": {...}}`` sub-mapping is also accepted.
+
+        A typo must not silently leave a default in place, so an unknown key or a value of
+        the wrong type is a :class:`UsageError` naming the option.
+        """
+        options = cls.own(options)
+        fields = cls.__dataclass_fields__
+        unknown = sorted(set(options) - set(fields))
+        if unknown:
+            raise UsageError(
+                f"unknown zhihu sandbox option {unknown[0]!r}; known: {sorted(fields)}"
+            )
+        values = {name: _checked(name, fields[name].default, v) for name, v in options.items()}
         return cls(**values)
+
+
+def _checked(name: str, default: Any, value: Any) -> Any:
+    """``value`` in the type of the option's default (None allowed where the default is)."""
+    if name in _CHOICES and value not in _CHOICES[name]:
+        raise UsageError(f"zhihu option {name}={value!r}: use one of {list(_CHOICES[name])}")
+    if isinstance(default, tuple):
+        value = [value] if isinstance(value, str) else value
+        if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+            raise UsageError(f"zhihu option {name} takes a list of strings")
+        return tuple(value)
+    if default is None or (isinstance(default, int) and not isinstance(default, bool)):
+        if value is None and default is None:
+            return None
+        kind = int | float if default is None else int
+        if not isinstance(value, kind) or isinstance(value, bool) or value < 0:
+            raise UsageError(f"zhihu option {name} takes a number ≥ 0, not {value!r}")
+        return value
+    if not isinstance(value, type(default)):
+        raise UsageError(f"zhihu option {name} takes a {type(default).__name__}, not {value!r}")
+    return value
 
 
 # --- ids, tickets and tokens ------------------------------------------------------------
