@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 ADAPTERS: Mapping[str, str] = MappingProxyType(
     {
         "wechat": "crosspost.channels.wechat:WeChatAdapter",
+        "zhihu": "crosspost.channels.zhihu:ZhihuAdapter",
     }
 )
 

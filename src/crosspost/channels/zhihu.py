@@ -1,0 +1,435 @@
+"""The Zhihu column (知乎专栏) adapter: the web editor's own calls, made by a program.
+
+Flow (zhihu-api.md §4.1): check the login with ``GET /api/v4/me`` before anything changes;
+upload images by MD5 (I1 → OSS PUT when new → I3 → poll I4); create the draft (E2, the
+one irreversible step besides publishing), fill it (E3: title, content, cover) and attach
+topics (E8 → E9); publish with ``POST /api/v4/content/publish`` and believe it only when
+``code == 0``. A published article is updated in place: patch its draft, publish again.
+
+Zhihu has no public API, no draft listing and no idempotency key. So an E2 whose answer
+was lost cannot be found again (reconcile says so; a lost draft is private and harmless),
+while an E6 whose answer was lost is settled by reading the draft's state (E4).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+from urllib.parse import quote, urlsplit
+
+from crosspost.channels.base import (
+    STEP_DRAFT,
+    STEP_PUBLISH,
+    Adapter,
+    ChannelLimits,
+    Clock,
+    DraftContent,
+    Intent,
+    Preflight,
+    PreparedImage,
+    PublishTicket,
+    Reconciliation,
+    RemoteDraft,
+    RemotePost,
+    Sleep,
+)
+from crosspost.channels.http import AmbiguousOutcome, HttpPolicy, Reply
+from crosspost.channels.zhihu_wire import (
+    ARTICLE_URL,
+    CHANNEL,
+    EDIT_URL,
+    HOSTS,
+    NotFound,
+    browser_headers,
+    check_publish,
+    check_reply,
+    draft_body,
+    publish_body,
+    published_id,
+)
+from crosspost.errors import (
+    ChannelError,
+    ConfigError,
+    PermanentError,
+    TransientError,
+    UnconfirmedError,
+)
+from crosspost.image_codec import GIF, JPEG, PNG
+from crosspost.images import ImagePolicy, UploadedAsset
+
+if TYPE_CHECKING:
+    from crosspost.config import Account
+
+log = logging.getLogger("crosspost.channels.zhihu")
+
+
+class ZhihuAdapter(Adapter):
+    """One Zhihu account, logged in by its ``z_c0`` cookie (and ``_xsrf`` when known)."""
+
+    channel: ClassVar[str] = CHANNEL
+    display_name: ClassVar[str] = "Zhihu column (知乎专栏)"
+    body_format: ClassVar[str] = "html"
+    updates_published: ClassVar[bool] = True
+    # Zhihu publishes synchronously: one E4 read settles it, no long polling.
+    poll_delays: ClassVar[tuple[float, ...]] = (1.0, 3.0, 10.0)
+    #: The image byte limit is undocumented (spec §6); 10 MB matches what the editor
+    #: uploads in practice and WeChat's material limit, so one image fits both.
+    limits: ClassVar[ChannelLimits] = ChannelLimits(
+        title_max_chars=100,
+        body_max_chars=100_000,
+        inline_image_max_bytes=10 * 1024 * 1024,
+        image_max_bytes=10 * 1024 * 1024,
+        image_types=frozenset({JPEG, PNG, GIF}),
+    )
+    #: What the image pipeline makes of every image before :meth:`upload_image`.
+    #: WebP/BMP are converted although some tools send them: not every tool's success is ours.
+    image_policy: ClassVar[ImagePolicy] = ImagePolicy(
+        name="Zhihu image",
+        formats=frozenset({JPEG, PNG, GIF}),
+        max_bytes=10 * 1024 * 1024,
+        native_hosts=("zhimg.com",),
+    )
+
+    # --- plumbing ----------------------------------------------------------------------
+
+    def __init__(
+        self, account: Account, *, http: HttpPolicy, state_dir: Path, clock: Clock, sleep: Sleep
+    ) -> None:
+        super().__init__(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep)
+        #: draft id → the column its issue asks for (publish() only receives the draft).
+        self._columns: dict[str, str] = {}
+
+    def url_for(self, host: str, path: str) -> str:
+        base = self.account.base_url or HOSTS[host]
+        return base.rstrip("/") + path
+
+    def _secret(self, name: str) -> str | None:
+        secret = self.account.credentials.get(name)
+        value = secret.reveal() if secret is not None else None
+        return value or None
+
+    def _env(self, name: str, default: str) -> str:
+        return self.account.credential_env.get(name, default)
+
+    def _headers(self, referer: str | None = None) -> dict[str, str]:
+        z_c0 = self._secret("z_c0")
+        if not z_c0:
+            raise ConfigError(
+                f"{self.account.key} has no Zhihu login: set the environment variable "
+                f"{self._env('z_c0', 'ZHIHU_Z_C0')} to the z_c0 cookie of zhihu.com"
+            )
+        if referer:
+            return browser_headers(z_c0, self._secret("xsrf"), referer=referer)
+        return browser_headers(z_c0, self._secret("xsrf"))
+
+    def _check(self, reply: Reply) -> Any:
+        return check_reply(
+            reply,
+            login_env=self._env("z_c0", "ZHIHU_Z_C0"),
+            xsrf_env=self._env("xsrf", "ZHIHU_XSRF"),
+        )
+
+    def call_api(
+        self,
+        method: str,
+        host: str,
+        path: str,
+        *,
+        idempotent: bool = True,
+        json: Any = None,
+        referer: str | None = None,
+    ) -> Any:
+        return self.http.request(
+            method,
+            self.url_for(host, path),
+            idempotent=idempotent,
+            check=self._check,
+            channel=CHANNEL,
+            json=json,
+            headers=self._headers(referer),
+        )
+
+    # --- the contract --------------------------------------------------------------------
+
+    def preflight(self) -> Preflight:
+        """``GET /api/v4/me``: who the cookie logs in as; stops on an expired login."""
+        me = self.call_api("GET", "www", "/api/v4/me")
+        if not isinstance(me, Mapping) or not me.get("id"):
+            raise PermanentError(
+                "Zhihu GET /api/v4/me answered without a user id; the login cookie is not "
+                f"a full session — copy z_c0 again into {self._env('z_c0', 'ZHIHU_Z_C0')}",
+                channel=CHANNEL,
+                code="me",
+            )
+        name = str(me.get("name") or me.get("url_token") or me["id"])
+        return Preflight(account=self.account.key, identity=name, can_publish=True)
+
+    def upload_image(self, prepared: PreparedImage, kind: str) -> UploadedAsset:
+        """I1 by MD5 → OSS PUT when Zhihu has not got it → I3 → poll I4 until it is ready.
+
+        Every step is idempotent (same bytes, same key), so the HTTP policy may retry it.
+        """
+        from crosspost.channels.zhihu_images import upload
+
+        return upload(self, prepared)
+
+    def create_draft(self, content: DraftContent) -> RemoteDraft:
+        """E2 with the whole content (irreversible: one attempt), then E3 and topics.
+
+        When a later step fails, the draft exists: the error carries it as ``.draft``
+        (like :class:`~crosspost.channels.base.ManualPublishRequired`) so it is kept.
+        """
+        topics = self._find_topics(content)  # before E2: a bad topic creates nothing
+        body = draft_body(content.title, content.html, _cover_url(content))
+        try:
+            created = self.call_api(
+                "POST", "zhuanlan", "/api/articles/drafts", json=body, idempotent=False
+            )
+        except AmbiguousOutcome as unsure:
+            raise UnconfirmedError(
+                f"Zhihu draft creation for {self.account.key}: {unsure.reason} after sending; "
+                "a private draft may exist — reconcile before creating another",
+                channel=CHANNEL,
+                code="draft",
+            ) from None
+        draft_id = _id_of(created)
+        if draft_id is None:
+            raise UnconfirmedError(
+                "Zhihu POST /api/articles/drafts answered without a draft id; "
+                "reconcile before creating another",
+                channel=CHANNEL,
+                code="draft",
+            )
+        draft = RemoteDraft(id=draft_id, url=EDIT_URL.format(id=draft_id))
+        try:
+            self._fill(draft_id, content, topics)
+        except ChannelError as error:
+            error.draft = draft  # type: ignore[attr-defined]
+            error.args = (f"{error} (draft {draft_id} was created; the next run updates it)",)
+            raise
+        return draft
+
+    def update_draft(self, remote_id: str, content: DraftContent) -> RemoteDraft:
+        """E3 patch (title, content, cover) and topics; works on published articles too."""
+        self._fill(remote_id, content, self._find_topics(content))
+        return RemoteDraft(id=remote_id, url=EDIT_URL.format(id=remote_id))
+
+    def publish(self, draft: RemoteDraft) -> PublishTicket:
+        """E6 ``content/publish`` (irreversible: one attempt); success only on ``code == 0``."""
+        before = self._read_draft(draft.id)
+        if before is None:
+            raise PermanentError(
+                f"Zhihu draft {draft.id} does not exist (deleted on Zhihu?); forget its id in "
+                "the ledger so the next run creates a new draft",
+                channel=CHANNEL,
+                code=404,
+            )
+        republish = before.get("state") == "published"
+        column_id = self._column_id(draft.id)
+        started = self.clock()
+        body = publish_body(draft.id, republish=republish, now=started)
+        try:
+            answer = self.http.request(
+                "POST",
+                self.url_for("www", "/api/v4/content/publish"),
+                idempotent=False,
+                check=lambda reply: check_publish(reply, self._check(reply)),
+                channel=CHANNEL,
+                json=body,
+                headers=self._headers(EDIT_URL.format(id=draft.id)),
+            )
+        except AmbiguousOutcome as unsure:
+            raise UnconfirmedError(
+                f"Zhihu publish of draft {draft.id}: {unsure.reason} after sending; the "
+                "article may be live — reconcile before publishing again",
+                channel=CHANNEL,
+                code="publish",
+            ) from None
+        article_id = published_id(answer, draft.id)
+        post = RemotePost(id=article_id, url=ARTICLE_URL.format(id=article_id))
+        if column_id:
+            self._add_to_column(column_id, article_id)
+        return PublishTicket(id=article_id, draft_id=draft.id, submitted_at=started, post=post)
+
+    def poll(self, ticket: PublishTicket) -> RemotePost | None:
+        """Zhihu publishes at once; a ticket without its post is settled by the draft's state."""
+        if ticket.post is not None:
+            return ticket.post
+        state = self._read_draft(ticket.draft_id)
+        if state is not None and state.get("state") == "published":
+            return RemotePost(id=ticket.draft_id, url=ARTICLE_URL.format(id=ticket.draft_id))
+        return None
+
+    def reconcile(self, step: str, intent: Intent) -> Reconciliation:
+        """Did an unconfirmed E2 or E6 take effect? Reads only (E4)."""
+        if step == STEP_PUBLISH:
+            return self._reconcile_publish(intent)
+        if step != STEP_DRAFT:
+            raise ValueError(f"Zhihu has nothing to reconcile for step {step!r}")
+        if intent.draft_id:
+            found = self._read_draft(intent.draft_id)
+            return Reconciliation(
+                happened=found is not None,
+                remote_id=intent.draft_id if found is not None else None,
+                url=EDIT_URL.format(id=intent.draft_id) if found is not None else None,
+                detail="draft found by its id" if found else "no draft with that id",
+            )
+        # Zhihu offers no way to list drafts (spec §2): a lost E2 answer cannot be found.
+        # A draft is private, so creating another can never make a second public post.
+        log.warning(
+            "Zhihu cannot list drafts: if the lost draft creation for %s went through, an "
+            "unused private draft titled %r is in https://zhuanlan.zhihu.com/drafts",
+            self.account.key,
+            intent.title,
+        )
+        return Reconciliation(
+            happened=False,
+            detail="Zhihu cannot list drafts; at worst an unused private draft titled "
+            f"{intent.title!r} remains (delete it in the web editor); creating a new draft "
+            "is safe because drafts are never public",
+        )
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def _reconcile_publish(self, intent: Intent) -> Reconciliation:
+        """E4 says whether the draft is live; E14's ``updated`` says whether *this* attempt
+        made it so (an update of a live article leaves it live either way)."""
+        if not intent.draft_id:
+            return Reconciliation(happened=None, detail="no draft id recorded for the publish")
+        draft_id = intent.draft_id
+        found = self._read_draft(draft_id)
+        if found is None:
+            return Reconciliation(happened=False, detail=f"draft {draft_id} no longer exists")
+        if found.get("state") != "published":
+            return Reconciliation(happened=False, detail=f"draft {draft_id} is not published")
+        url = ARTICLE_URL.format(id=draft_id)
+        try:
+            article = self.call_api("GET", "www", f"/api/v4/articles/{quote(draft_id)}")
+        except PermanentError:  # E14 is unconfirmed on the real site (spec §2): E4 must do
+            article = None
+        updated = article.get("updated") if isinstance(article, Mapping) else None
+        if isinstance(updated, int | float) and updated < int(intent.started_at):
+            return Reconciliation(
+                happened=False,
+                remote_id=draft_id,
+                url=url,
+                detail="the article was live before this attempt and is unchanged since",
+            )
+        return Reconciliation(
+            happened=True, remote_id=draft_id, url=url, detail="the article is published"
+        )
+
+    def _read_draft(self, draft_id: str) -> Mapping[str, Any] | None:
+        """E4, or None when Zhihu does not know the id (404)."""
+        try:
+            found = self.call_api("GET", "zhuanlan", f"/api/articles/{quote(draft_id)}/draft")
+        except NotFound:
+            return None
+        return found if isinstance(found, Mapping) else {}
+
+    def _fill(self, draft_id: str, content: DraftContent, topics: list[Mapping[str, Any]]) -> None:
+        edit = EDIT_URL.format(id=draft_id)
+        column = content.options.get("column")
+        if column:  # remembered for publish(), which only gets the draft's id
+            self._columns[draft_id] = str(column)
+        body = draft_body(content.title, content.html, _cover_url(content), delta_time=30)
+        self.call_api(
+            "PATCH", "zhuanlan", f"/api/articles/{quote(draft_id)}/draft", json=body, referer=edit
+        )
+        for topic in topics:  # attaching an attached topic changes nothing: idempotent
+            self.call_api(
+                "POST",
+                "zhuanlan",
+                f"/api/articles/{quote(draft_id)}/topics",
+                json=dict(topic),
+                referer=edit,
+            )
+
+    def _find_topics(self, content: DraftContent) -> list[Mapping[str, Any]]:
+        """E8 for each topic name in the issue's ``zhihu.topics``; the exact name wins."""
+        wanted = content.options.get("topics") or self.account.options.get("topics") or ()
+        names = [wanted] if isinstance(wanted, str) else [str(name) for name in wanted]
+        found: list[Mapping[str, Any]] = []
+        for name in names:
+            path = (
+                f"/api/autocomplete/topics?token={quote(name)}"
+                "&max_matches=5&use_similar=0&topic_filter=1"
+            )
+            matches = self.call_api("GET", "zhuanlan", path)
+            items = (
+                [m for m in matches if isinstance(m, Mapping)] if isinstance(matches, list) else []
+            )
+            exact = [m for m in items if m.get("name") == name]
+            if not (exact or items):
+                raise PermanentError(
+                    f"Zhihu has no topic named {name!r}; change zhihu.topics in the issue",
+                    channel=CHANNEL,
+                    code="topic",
+                )
+            found.append((exact or items)[0])
+        return found
+
+    def _column_id(self, draft_id: str) -> str | None:
+        """The column to put the article in (issue's ``zhihu.column`` over the account's),
+        as an id: a title is looked up in the user's columns (E11). Checked before E6, so a
+        wrong name stops the run before anything is published."""
+        wanted = self._columns.get(draft_id) or self.account.options.get("column")
+        if not wanted:
+            return None
+        me = self.call_api("GET", "www", "/api/v4/me")
+        token = me.get("url_token") if isinstance(me, Mapping) else None
+        listing = self.call_api(
+            "GET",
+            "www",
+            f"/api/v4/members/{quote(str(token))}/column-contributions"
+            "?include=data[*].column.intro,followers,articles_count&offset=0&limit=20",
+        )
+        rows = listing.get("data", []) if isinstance(listing, Mapping) else []
+        columns = [
+            r["column"]
+            for r in rows
+            if isinstance(r, Mapping) and isinstance(r.get("column"), Mapping)
+        ]
+        for column in columns:
+            if str(wanted) in (str(column.get("id")), str(column.get("title"))):
+                return str(column.get("id"))
+        names = ", ".join(repr(str(c.get("title"))) for c in columns) or "none"
+        raise PermanentError(
+            f"Zhihu column {wanted!r} is not one of this account's columns ({names}); "
+            "fix zhihu.column in the issue or the account's column in the config",
+            channel=CHANNEL,
+            code="column",
+        )
+
+    def _add_to_column(self, column_id: str, article_id: str) -> None:
+        """E12, after publishing: a failure here must not look like a failed publish."""
+        try:
+            self.call_api(
+                "POST",
+                "www",
+                f"/api/v4/columns/{quote(column_id)}/items",
+                json={"type": "article", "id": article_id},
+            )
+        except (PermanentError, TransientError) as error:
+            log.warning(
+                "article %s is published but not in column %s: %s", article_id, column_id, error
+            )
+
+
+def _cover_url(content: DraftContent) -> str | None:
+    return content.cover.url if content.cover is not None else None
+
+
+def _id_of(payload: Any) -> str | None:
+    """A draft id as a string (new ids pass 2^53 and come as strings; old ones as numbers)."""
+    if not isinstance(payload, Mapping):
+        return None
+    value = payload.get("id")
+    if isinstance(value, str | int) and not isinstance(value, bool) and str(value):
+        return str(value)
+    url = payload.get("url")
+    if isinstance(url, str) and "/p/" in url:
+        return urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1] or None
+    return None
