@@ -397,21 +397,23 @@ def load_settings(
         raw: Any = None
         if spec.name in flags:
             raw, origin = flags[spec.name], Origin(f"flag {spec.flag}", cwd)
+            label = origin.where
         elif found := env.get(spec.env):
             raw, origin = found[0], Origin(found[1], cwd)
+            label = origin.where
         else:
             *tables, key = spec.file_key
             if key in config.table(*tables):
                 raw = config.table(*tables)[key]
                 origin = config.origin(tables, key)
-                origin = Origin(f"config file {origin.where}", origin.base)
+                label = f"config file {origin.where}"
         if raw is None:
             if spec.name == "state_dir":
                 values[spec.name], sources[spec.name] = default_state_dir(env, home)
             else:
                 values[spec.name], sources[spec.name] = DEFAULTS[spec.name], "default"
             continue
-        values[spec.name], sources[spec.name] = spec.parse(raw, origin), origin.where
+        values[spec.name], sources[spec.name] = spec.parse(raw, origin), label
 
     urls_env = config.table("notify").get("urls_env", "CROSSPOST_NOTIFY_URLS")
     if not isinstance(urls_env, str) or not ENV_NAME.match(urls_env):

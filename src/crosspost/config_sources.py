@@ -182,15 +182,17 @@ def line_of(text: str, table: Sequence[str], key: str | None = None) -> int | No
     lines = text.splitlines()
     start = 0
     if table:
-        header = "[" + ".".join(table) + "]"
+        header = "[" + ".".join(table)
+        start = -1
         for number, line in enumerate(lines):
-            if re.sub(r"[\s\"']", "", line.split("#")[0]) == header:
+            bare = re.sub(r"[\s\"']", "", line.split("#")[0])
+            if bare == header + "]":
                 start = number + 1
-                if key is None:
-                    return number + 1
                 break
-        else:
-            start = -1
+            if key is None and bare.startswith(header + "."):
+                return number + 1  # [channels.weibo] only exists through a sub-table
+        if key is None:
+            return start if start > 0 else None
     if key is None:
         return None
     pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=")

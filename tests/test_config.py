@@ -1,0 +1,377 @@
+"""The one settings path: what wins, where each value came from, and the messages a user sees.
+
+Every test builds its own folder, environment and home, so none of them can read the
+real ``~/.config/crosspost`` or the real environment of whoever runs the suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import pickle
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from crosspost.config import (
+    Account,
+    Secret,
+    Settings,
+    add_arguments,
+    load_settings,
+    parse_duration,
+    settings_from_args,
+)
+from crosspost.errors import EXIT_BAD_INPUT, ConfigError
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+WECHAT_ACCOUNTS = """
+[channels.wechat]
+need_open_comment = true
+default_account = "main"
+
+[channels.wechat.accounts.main]
+app_id_env = "WECHAT_APP_ID"
+app_secret_env = "WECHAT_APP_SECRET"
+
+[channels.wechat.accounts.backup]
+base_url = "http://127.0.0.1:9999/"
+mode = "publish"
+
+[channels.zhihu.accounts.main]
+cookie_env = "ZHIHU_Z_C0"
+column = "c_42"
+"""
+
+
+@dataclass
+class Place:
+    """A working folder, a home folder and an environment, all private to one test."""
+
+    cwd: Path
+    home: Path
+    environ: dict[str, str]
+
+    def config(self, text: str, name: str = "crosspost.toml") -> Path:
+        path = self.cwd / name
+        path.write_text(text, "utf-8")
+        return path
+
+    def dotenv(self, text: str, folder: Path | None = None) -> Path:
+        path = (folder or self.cwd) / ".env"
+        path.write_text(text, "utf-8")
+        return path
+
+    def load(self, **flags: object) -> Settings:
+        return load_settings(flags, environ=self.environ, cwd=self.cwd, home=self.home)
+
+
+@pytest.fixture
+def place(tmp_path: Path) -> Place:
+    (tmp_path / "work").mkdir()
+    (tmp_path / "home").mkdir()
+    return Place(tmp_path / "work", tmp_path / "home", {})
+
+
+def error_of(place: Place, **flags: object) -> str:
+    with pytest.raises(ConfigError) as caught:
+        place.load(**flags)
+    assert caught.value.exit_code == EXIT_BAD_INPUT
+    return str(caught.value)
+
+
+# --- precedence -----------------------------------------------------------------------------
+
+# (flag, environment, .env, config file) → the value and source the user is told about.
+PRECEDENCE = [
+    ("publish", "draft", "draft", "draft", "publish", "flag --mode"),
+    (None, "publish", "draft", "draft", "publish", "environment CROSSPOST_MODE"),
+    (None, None, "publish", "draft", "publish", ".env {cwd}/.env (CROSSPOST_MODE)"),
+    (None, None, None, "publish", "publish", "config file {cwd}/crosspost.toml:1"),
+    (None, None, None, None, "draft", "default"),
+]
+
+
+@pytest.mark.parametrize(("flag", "env", "dotenv", "file", "value", "source"), PRECEDENCE)
+def test_flag_beats_environment_beats_dotenv_beats_file_beats_default(
+    place: Place,
+    flag: str | None,
+    env: str | None,
+    dotenv: str | None,
+    file: str | None,
+    value: str,
+    source: str,
+) -> None:
+    if env:
+        place.environ["CROSSPOST_MODE"] = env
+    if dotenv:
+        place.dotenv(f"CROSSPOST_MODE={dotenv}\n")
+    if file:
+        place.config(f'mode = "{file}"\n')
+    settings = place.load(mode=flag)
+    assert settings.mode == value
+    assert settings.source_of("mode") == source.format(cwd=place.cwd)
+
+
+def test_state_dir_from_environment_says_so(place: Place) -> None:
+    place.environ["CROSSPOST_STATE_DIR"] = "/srv/crosspost"
+    settings = place.load()
+    assert settings.state_dir == Path("/srv/crosspost")
+    assert settings.source_of("state_dir") == "environment CROSSPOST_STATE_DIR"
+    assert settings.ledger_path == Path("/srv/crosspost/ledger.sqlite3")
+
+
+@pytest.mark.parametrize(
+    ("environ", "expected", "source"),
+    [
+        ({"XDG_STATE_HOME": "/xdg/state"}, "/xdg/state/crosspost", "XDG_STATE_HOME"),
+        ({}, "{home}/.local/state/crosspost", "~/.local/state/crosspost"),
+    ],
+)
+def test_default_state_dir_follows_xdg(
+    place: Place, environ: dict[str, str], expected: str, source: str
+) -> None:
+    place.environ.update(environ)
+    settings = place.load()
+    assert settings.state_dir == Path(expected.format(home=place.home))
+    assert source in settings.source_of("state_dir")
+
+
+def test_relative_paths_in_the_file_are_relative_to_the_file(place: Place) -> None:
+    folder = place.cwd / "conf"
+    folder.mkdir()
+    config = folder / "crosspost.toml"
+    config.write_text('state_dir = "state"\n[schedule]\nissue_dirs = ["issues", "/abs"]\n')
+    settings = place.load(config=str(config))
+    assert settings.state_dir == folder / "state"
+    assert settings.issue_dirs == (folder / "issues", Path("/abs"))
+
+
+def test_env_file_beside_the_config_is_read_and_cwd_env_wins(place: Place) -> None:
+    folder = place.cwd / "conf"
+    folder.mkdir()
+    place.dotenv("CROSSPOST_THEME=far\nCROSSPOST_GRACE=2h\n", folder)
+    place.dotenv("CROSSPOST_THEME=near\n")
+    settings = place.load(config=str(place.config("", "conf/crosspost.toml")))
+    assert (settings.theme, settings.grace) == ("near", timedelta(hours=2))
+    assert settings.env_files == (folder / ".env", place.cwd / ".env")
+
+
+def test_env_file_does_not_leak_into_os_environ(place: Place) -> None:
+    import os
+
+    place.dotenv("CROSSPOST_TEST_LEAK=1\n")
+    place.load()
+    assert "CROSSPOST_TEST_LEAK" not in os.environ
+
+
+def test_config_file_lookup_order(place: Place) -> None:
+    user = place.home / ".config" / "crosspost"
+    user.mkdir(parents=True)
+    (user / "crosspost.toml").write_text('theme = "user"\n')
+    assert place.load().theme == "user"
+    place.config('theme = "local"\n')
+    assert place.load().theme == "local"
+    named = place.config('theme = "named"\n', "other.toml")
+    place.environ["CROSSPOST_CONFIG"] = str(named)
+    assert place.load().theme == "named"
+    flagged = place.config('theme = "flagged"\n', "flagged.toml")
+    settings = place.load(config=str(flagged))
+    assert (settings.theme, settings.config_path) == ("flagged", flagged)
+
+
+def test_settings_from_argparse_flags(place: Place) -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser, "config", "state_dir", "mode", "grace")
+    args = parser.parse_args(["--state-dir", "st", "--mode", "publish", "--grace", "90m"])
+    settings = settings_from_args(args, environ={}, cwd=place.cwd, home=place.home)
+    assert settings.state_dir == place.cwd / "st"
+    assert settings.grace == timedelta(minutes=90)
+    assert settings.source_of("grace") == "flag --grace"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("24h", 86400), ("90m", 5400), ("1d12h", 129600), ("45s", 45), ("3600", 3600), (60, 60)],
+)
+def test_durations(text: str | int, expected: int) -> None:
+    assert parse_duration(text) == timedelta(seconds=expected)
+
+
+# --- accounts ---------------------------------------------------------------------------------
+
+
+def test_accounts_from_the_file_with_credentials_from_named_variables(place: Place) -> None:
+    place.config(WECHAT_ACCOUNTS)
+    place.environ["WECHAT_APP_ID"] = "wx0123456789"
+    place.dotenv("WECHAT_APP_SECRET=s3cr3t-app-secret\n")
+    settings = place.load()
+    assert [a.key for a in settings.accounts] == ["wechat:main", "wechat:backup", "zhihu:main"]
+    main_account = settings.account("wechat:main")
+    assert main_account.credentials["app_secret"].reveal() == "s3cr3t-app-secret"
+    assert main_account.options == {"need_open_comment": True}
+    assert (
+        settings.source_of("wechat:main.app_secret") == f".env {place.cwd}/.env (WECHAT_APP_SECRET)"
+    )
+    backup = settings.account("wechat:backup")
+    assert backup.base_url == "http://127.0.0.1:9999"
+    assert backup.mode == "publish"
+    assert backup.credential_env == {
+        "app_id": "WECHAT_BACKUP_APP_ID",
+        "app_secret": "WECHAT_BACKUP_APP_SECRET",
+    }
+    assert settings.account("wechat") == main_account  # default_account
+    assert settings.account("zhihu").options["column"] == "c_42"
+    assert settings.select(["wechat"]) == settings.accounts_for("wechat")
+    assert [a.key for a in settings.select(["zhihu", "wechat:backup", "zhihu:main"])] == [
+        "zhihu:main",
+        "wechat:backup",
+    ]
+
+
+def test_missing_credential_is_reported_only_for_the_accounts_asked_for(place: Place) -> None:
+    place.config(WECHAT_ACCOUNTS)
+    place.environ.update(WECHAT_APP_ID="wx0123456789", WECHAT_APP_SECRET="s3cr3t-app-secret")
+    settings = place.load()  # the Zhihu cookie is missing: loading must not fail
+    assert settings.require_credentials([settings.account("wechat:main")])
+    with pytest.raises(ConfigError) as caught:
+        settings.require_credentials(settings.select(["zhihu"]))
+    assert str(caught.value) == (
+        f"zhihu:main needs ZHIHU_Z_C0 (z_c0): set it in the environment or in "
+        f"{place.cwd}/.env; nothing was sent"
+    )
+    assert caught.value.exit_code == EXIT_BAD_INPUT
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("wechat:nope", r"no wechat account called 'nope' \(configured: main, backup\)"),
+        ("weibo", "unknown channel 'weibo'; crosspost knows wechat, zhihu"),
+    ],
+)
+def test_unknown_account_or_channel(place: Place, spec: str, message: str) -> None:
+    place.config(WECHAT_ACCOUNTS)
+    with pytest.raises(ConfigError, match=message):
+        place.load().account(spec)
+
+
+def test_two_accounts_and_no_default_asks_to_name_one(place: Place) -> None:
+    place.config(WECHAT_ACCOUNTS.replace('default_account = "main"\n', ""))
+    with pytest.raises(ConfigError, match=r"wechat has 2 accounts \(wechat:main, wechat:backup\)"):
+        place.load().account("wechat")
+
+
+def test_no_config_file_says_where_to_start(place: Place) -> None:
+    with pytest.raises(ConfigError, match=r"no config file was found; create \./crosspost\.toml"):
+        place.load().account("wechat")
+
+
+# --- bad configuration: one line naming file:line -----------------------------------------------
+
+BAD_CONFIGS = [
+    ('mode = "draft"\ntheme = \n', "{path}:2: not valid TOML (Invalid value); fix that line"),
+    ('mode = "pubish"\n', "{path}:1: mode 'pubish' is neither 'draft' nor 'publish'"),
+    ("stat_dir = 'x'\n", "{path}:1: unknown setting 'stat_dir'"),
+    ("[channels.weibo.accounts.main]\nx = 1\n", "{path}:1: unknown channel 'weibo'"),
+    ("[schedule]\ngrace = 'soon'\n", "{path}:2: 'soon' is not a duration"),
+    (
+        '[channels.wechat.accounts.main]\napp_id = "wx1"\napp_secret = "abc123"\n',
+        "{path}:3: 'app_secret' puts a secret in the config file; remove it, put the value in an "
+        'environment variable (or .env) and name that variable with app_secret_env = "..."',
+    ),
+    (
+        '[channels.zhihu.accounts.main]\n\nz_c0 = "2|1:0|10:1700000000"\n',
+        "{path}:3: 'z_c0' puts a secret in the config file; remove it, put the value in an "
+        'environment variable (or .env) and name that variable with cookie_env = "..."',
+    ),
+    (
+        '[channels.zhihu.accounts.main]\ncookie_env = "2|1:0|10:1700000000|4:z_c0"\n',
+        "{path}:2: 'cookie_env' must be the NAME of an environment variable (like ZHIHU_Z_C0), "
+        "not its value",
+    ),
+    ("[notify]\nurls = ['wecombot://KEY']\n", "{path}:2: notification URLs carry tokens"),
+    ('[channels.wechat.accounts.main]\nbase_url = "localhost"\n', "{path}:2: base_url must be"),
+    ("[channels.wechat]\ndefault_account = 'x'\n", "{path}:2: default_account 'x' is not one"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BAD_CONFIGS)
+def test_bad_config_names_file_and_line(place: Place, text: str, message: str) -> None:
+    path = place.config(text)
+    assert error_of(place).startswith(message.format(path=path))
+
+
+def test_a_pasted_secret_is_never_echoed_back(place: Place) -> None:
+    place.config('[channels.zhihu.accounts.main]\ncookie_env = "2|1:0|10:1700000000|4:z_c0"\n')
+    assert "1700000000" not in error_of(place)
+
+
+def test_bad_environment_value_names_the_variable(place: Place) -> None:
+    place.environ["CROSSPOST_TIMEOUT"] = "soon"
+    assert error_of(place) == "environment CROSSPOST_TIMEOUT: 'soon' is not a number of seconds"
+
+
+def test_missing_named_config_file(place: Place) -> None:
+    message = error_of(place, config="nowhere.toml")
+    assert (
+        message
+        == f"flag --config: config file {place.cwd}/nowhere.toml does not exist; check the path"
+    )
+
+
+def test_the_shipped_example_config_loads(place: Place) -> None:
+    example = REPO_ROOT / "config" / "crosspost.example.toml"
+    settings = place.load(config=str(example))
+    assert [a.key for a in settings.accounts] == ["wechat:main", "wechat:backup", "zhihu:main"]
+    assert settings.mode == "draft"
+    env_example = (REPO_ROOT / "config" / ".env.example").read_text()
+    for account in settings.accounts:
+        for variable in account.credential_env.values():
+            assert f"{variable}=" in env_example
+
+
+# --- Secret ---------------------------------------------------------------------------------------
+
+
+def test_secret_never_shows(caplog: pytest.LogCaptureFixture) -> None:
+    secret = Secret("wx-app-secret-123")
+    account = Account("wechat", "main", None, {"app_secret": secret})
+    shown = [repr(secret), str(secret), f"{secret}", f"{secret!r}", f"{secret:>20}", repr(account)]
+    logging.getLogger("crosspost.test").warning("secret %s in %r", secret, account)
+    shown.append(caplog.text)
+    assert all("wx-app-secret-123" not in text for text in shown)
+    assert "***" in caplog.text
+    assert secret.reveal() == "wx-app-secret-123"
+
+
+def test_secret_compares_by_value_and_refuses_pickling() -> None:
+    assert Secret("a-value") == Secret("a-value")
+    assert Secret("a-value") != Secret("other")
+    assert len({Secret("a-value"), Secret("a-value")}) == 1
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        pickle.dumps(Secret("a-value"))
+
+
+def test_notify_urls_are_secrets_from_the_environment(place: Place) -> None:
+    place.config('[notify]\nurls_env = "MY_NOTICES"\non_success = true\n')
+    place.environ["MY_NOTICES"] = "wecombot://KEY123, mailto://u:p@example.org"
+    settings = place.load()
+    assert [u.reveal() for u in settings.notify_urls] == [
+        "wecombot://KEY123",
+        "mailto://u:p@example.org",
+    ]
+    assert settings.notify_on_success is True
+    assert "KEY123" not in repr(settings)
+
+
+def test_pointed_at_swaps_server_and_credentials() -> None:
+    account = Account("zhihu", "main", None, {})
+    sandboxed = account.pointed_at("http://127.0.0.1:5000", {"z_c0": "sandbox-cookie"})
+    assert sandboxed.base_url == "http://127.0.0.1:5000"
+    assert sandboxed.credentials["z_c0"].reveal() == "sandbox-cookie"
+    assert sandboxed.missing_credentials() == ()
+    assert account.missing_credentials() == ("z_c0",)
