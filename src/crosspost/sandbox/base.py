@@ -36,7 +36,9 @@ class Emulator(ABC):
     def handle(self, request: Request) -> Response:
         """Answer one request in the platform's own shape (never a Python traceback)."""
 
-    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+    def __call__(
+        self, environ: dict[str, Any], start_response: Callable[..., Any]
+    ) -> Iterable[bytes]:
         response = self.handle(Request(environ))
         return response(environ, start_response)
 
@@ -49,6 +51,12 @@ class Emulator(ABC):
         """A platform-shaped answer for a platform fault kind (e.g. ``"errcode:-1"``,
         ``"errcode:45009"``, ``"token_expired"``, ``"http:429"``, ``"40362"``,
         ``"publish_code"``); None when the kind means nothing to this platform."""
+
+    def update_options(self, values: Mapping[str, Any]) -> None:
+        """Change options at run time (control endpoint ``POST /__sandbox__/options``).
+
+        Subclasses that derive state from options at construction override this."""
+        self.options.update(values)
 
     def errcode_of(self, response_body: bytes) -> int | str | None:
         """The platform error code in a response body, for the request log."""

@@ -1,0 +1,461 @@
+"""The WeChat Official Account API, emulated (``/cgi-bin/…`` as in specs/wechat-api.md).
+
+One app (AppID + AppSecret) with its tokens, permanent material, in-article images,
+draft box, publish jobs and published articles. Every error is what the platform sends:
+HTTP 200 with ``{"errcode", "errmsg": "… rid: xxxxxxxx-xxxxxxxx-xxxxxxxx"}``. Images come
+back as ``http://mmbiz.qpic.cn/…`` URLs and are served again under
+``<base>/mmbiz.qpic.cn/…`` (see :func:`local_image_url`).
+
+Options (``Sandbox(options={"wechat": {...}})``, ``POST /__sandbox__/options`` or
+``crosspost sandbox --option wechat.KEY=VALUE``); defaults in :data:`DEFAULTS`. Where the
+spec marks a behaviour unconfirmed (§14) the default is the spec's best guess:
+
+* ``app_id``, ``app_secret``: fixed credentials (random ones are made otherwise).
+* ``verified`` (True): False answers 48001 on every ``freepublish/*`` call.
+* ``ip_whitelist`` (None = every caller), ``ip_whitelist_scope`` ("token" | "all", §14.9).
+* ``token_ttl`` 7200, ``token_grace`` 300 (old /token token after a new one),
+  ``stable_renew_before`` 300, ``stable_force_daily`` 20, ``stable_force_spacing`` 30 s
+  (a force refresh sooner returns the current token, §14.10), ``stable_force_grace`` 0
+  (the old stable token dies at once on force refresh, §14.10).
+* ``wrong_secret_errcode`` 40125 (some accounts see 40001).
+* ``quotas`` {path: per day, None = unlimited} over :data:`DAILY_QUOTAS`;
+  ``minute_quotas`` {path: per minute} over :data:`MINUTE_QUOTAS` (45009 / 45011; days
+  start at Beijing midnight, §7).
+* ``uploadimg_max_bytes`` 1 MiB (exclusive), ``image_max_bytes`` 10 MB (§14.3),
+  ``thumb_max_bytes`` 64 KiB, ``voice_max_bytes`` 2 MB, ``video_max_bytes`` 10 MB.
+* ``title_max_chars`` 32, ``title_max_bytes`` 64, ``author_max_chars`` 16,
+  ``digest_max_chars`` 128 (§14.1), ``content_max_chars`` 20,000 and
+  ``content_max_bytes`` 1 MiB (exclusive), ``source_url_max_bytes`` 1024,
+  ``max_articles`` 8 (§14.11), ``auto_digest_chars`` 54.
+* ``external_links`` ("unlink" | "keep" | "reject" → 45166, §14.6), ``image_hosts``
+  (mmbiz.qpic.cn, mmbiz.qlogo.cn: other ``<img>`` are dropped).
+* ``unicode_escapes`` ("accept" | "reject" → 40033, §14.14).
+* ``publish_polls`` 2 (``freepublish/get`` answers status 1 that many times),
+  ``publish_seconds`` 30 (a job also finishes on its own after that much clock time;
+  None = only by polling), ``publish_outcome`` 0 (or 2, 3, 4; 5/6 publish then delete),
+  ``publish_id_type`` ("int" | "str", §14.4), ``article_url_style`` ("short" =
+  ``https://mp.weixin.qq.com/s/<id>`` | "long" = ``/s?__biz=…``, §14.5).
+* ``seed`` (None): a number makes ids and tokens reproducible.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import re
+import string
+import time
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from werkzeug.wrappers import Request, Response
+
+from crosspost.sandbox import wechat_content, wechat_media, wechat_publish
+from crosspost.sandbox.base import Clock, Emulator
+from crosspost.sandbox.wechat_wire import ERRMSG, ApiError, Call, Route
+
+DAILY_QUOTAS: dict[str, int | None] = {
+    "/cgi-bin/token": 2000,
+    "/cgi-bin/stable_token": 500_000,
+    "/cgi-bin/draft/add": 1000,
+    "/cgi-bin/draft/update": 1000,
+    "/cgi-bin/draft/delete": 1000,
+    "/cgi-bin/draft/count": 1000,
+    "/cgi-bin/draft/batchget": 1000,
+    "/cgi-bin/draft/get": 500,
+    "/cgi-bin/freepublish/submit": 100,
+    "/cgi-bin/freepublish/get": 100,
+    "/cgi-bin/freepublish/getarticle": 100,
+    "/cgi-bin/freepublish/batchget": 100,
+    "/cgi-bin/freepublish/delete": 10,
+}
+MINUTE_QUOTAS: dict[str, int | None] = {"/cgi-bin/stable_token": 10_000}
+
+DEFAULTS: dict[str, Any] = {
+    "app_id": None,
+    "app_secret": None,
+    "verified": True,
+    "ip_whitelist": None,
+    "ip_whitelist_scope": "token",
+    "token_ttl": 7200,
+    "token_grace": 300,
+    "stable_renew_before": 300,
+    "stable_force_daily": 20,
+    "stable_force_spacing": 30,
+    "stable_force_grace": 0,
+    "wrong_secret_errcode": 40125,
+    "quotas": {},
+    "minute_quotas": {},
+    "uploadimg_max_bytes": 1024 * 1024,
+    "image_max_bytes": 10 * 1024 * 1024,
+    "thumb_max_bytes": 64 * 1024,
+    "voice_max_bytes": 2 * 1024 * 1024,
+    "video_max_bytes": 10 * 1024 * 1024,
+    "title_max_chars": 32,
+    "title_max_bytes": 64,
+    "author_max_chars": 16,
+    "digest_max_chars": 128,
+    "content_max_chars": 20_000,
+    "content_max_bytes": 1024 * 1024,
+    "source_url_max_bytes": 1024,
+    "max_articles": 8,
+    "auto_digest_chars": 54,
+    "external_links": "unlink",
+    "image_hosts": ["mmbiz.qpic.cn", "mmbiz.qlogo.cn"],
+    "unicode_escapes": "accept",
+    "publish_polls": 2,
+    "publish_seconds": 30,
+    "publish_outcome": 0,
+    "publish_id_type": "int",
+    "article_url_style": "short",
+    "seed": None,
+}
+
+IMAGE_PREFIX = "/mmbiz.qpic.cn/"
+BEIJING = 8 * 3600
+_TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{64,512}$")
+
+
+def local_image_url(url: str, wechat_url: str) -> str:
+    """Where the sandbox serves an ``http://mmbiz.qpic.cn/…`` image it handed out."""
+    parts = urlsplit(url)
+    query = f"?{parts.query}" if parts.query else ""
+    return f"{wechat_url.rstrip('/')}/{parts.hostname}{parts.path}{query}"
+
+
+class WeChatEmulator(Emulator):
+    """The WeChat Official Account API for one app."""
+
+    name = "wechat"
+
+    def __init__(self, *, clock: Clock = time.time, options: Mapping[str, Any] | None = None):
+        super().__init__(clock=clock, options={**DEFAULTS, **(options or {})})
+        seed = self.options["seed"]
+        self.rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
+        hexdigits = "0123456789abcdef"
+        self.app_id: str = self.options["app_id"] or "wx" + self.random_text(16, hexdigits)
+        self.app_secret: str = self.options["app_secret"] or self.random_text(32, hexdigits)
+        #: token value -> {pool, issued_at, expires_at, revoked_at}
+        self.tokens: dict[str, dict[str, Any]] = {}
+        self.current: dict[str, str | None] = {"token": None, "stable": None}
+        self.force_refreshes: list[float] = []
+        self.counters: dict[str, int] = {}
+        self.quota_clears: dict[str, int] = {}
+        #: served image path (under mmbiz.qpic.cn) -> {mime, data, url, kind}
+        self.images: dict[str, dict[str, Any]] = {}
+        self.materials: dict[str, dict[str, Any]] = {}
+        self.drafts: dict[str, dict[str, Any]] = {}
+        self.jobs: dict[str, dict[str, Any]] = {}
+        self.articles: dict[str, dict[str, Any]] = {}
+        self.next_publish_id = 2247483650
+        self.routes: dict[str, Route] = {
+            "/cgi-bin/token": Route("GET", _token, token=False),
+            "/cgi-bin/stable_token": Route("POST", _stable_token, token=False),
+            "/cgi-bin/clear_quota": Route("POST", _clear_quota, mutating=True),
+            "/cgi-bin/openapi/quota/get": Route("POST", _quota_get),
+            **wechat_media.ROUTES,
+            **wechat_content.ROUTES,
+            **wechat_publish.ROUTES,
+        }
+
+    # --- helpers the handler modules share -----------------------------------------------
+
+    def random_text(self, length: int, alphabet: str = string.ascii_letters + string.digits) -> str:
+        return "".join(self.rng.choice(alphabet) for _ in range(length))
+
+    def rid(self) -> str:
+        return "-".join(self.random_text(8, "0123456789abcdef") for _ in range(3))
+
+    def opt(self, key: str) -> Any:
+        return self.options.get(key, DEFAULTS.get(key))
+
+    def reply(self, body: Mapping[str, Any], *, text_plain: bool = False) -> Response:
+        mimetype = "text/plain" if text_plain else "application/json; encoding=utf-8"
+        return Response(json.dumps(body, ensure_ascii=False), status=200, content_type=mimetype)
+
+    def error(
+        self, errcode: int, errmsg: str | None = None, *, text_plain: bool = False
+    ) -> Response:
+        text = errmsg or ERRMSG.get(errcode, "error")
+        body = {"errcode": errcode, "errmsg": f"{text} rid: {self.rid()}"}
+        return self.reply(body, text_plain=text_plain)
+
+    # --- serving ----------------------------------------------------------------------
+
+    def handle(self, request: Request) -> Response:
+        now = self.clock()
+        wechat_publish.advance_jobs(self, now)
+        path = request.path
+        if path.startswith(IMAGE_PREFIX):
+            return wechat_media.serve_image(self, path[len(IMAGE_PREFIX) :])
+        route = self.routes.get(path)
+        if route is None:
+            body = {"errcode": 404, "errmsg": f"no such api {path} rid: {self.rid()}"}
+            return Response(json.dumps(body), status=404, content_type="application/json")
+        try:
+            if request.method != route.method:
+                raise ApiError(43001 if route.method == "GET" else 43002)
+            if route.token and self.opt("ip_whitelist_scope") == "all":
+                self.check_ip(request)
+            token = request.args.get("access_token") if route.token else None
+            if route.token:
+                self.check_token(token, now)
+            if route.verified_only and not self.opt("verified"):
+                raise ApiError(48001)
+            self.count_call(path, now)
+            call = Call(request, path, now, token)
+            if self.opt("unicode_escapes") == "reject" and re.search(
+                rb"\\u[0-9a-fA-F]{4}", request.get_data()
+            ):
+                raise ApiError(40033)
+            return self.reply(route.handler(self, call), text_plain=route.text_plain)
+        except ApiError as error:
+            return self.error(error.errcode, error.errmsg, text_plain=route.text_plain)
+
+    def is_mutating(self, method: str, path: str) -> bool:
+        route = self.routes.get(path)
+        return bool(route and route.mutating and method == route.method)
+
+    def fault_response(self, kind: str, request: Request) -> Response | None:
+        route = self.routes.get(request.path)
+        text_plain = bool(route and route.text_plain)
+        if kind.startswith("errcode:"):
+            try:
+                return self.error(int(kind.split(":", 1)[1]), text_plain=text_plain)
+            except ValueError:
+                return None
+        if kind == "token_expired":
+            token = self.tokens.get(request.args.get("access_token") or "")
+            if token is not None:
+                token["expires_at"] = min(token["expires_at"], self.clock())
+            return self.error(42001, text_plain=text_plain)
+        return None
+
+    def errcode_of(self, response_body: bytes) -> int | str | None:
+        try:
+            data = json.loads(response_body)
+        except ValueError:
+            return None
+        code = data.get("errcode") if isinstance(data, dict) else None
+        return code if isinstance(code, int | str) else None
+
+    # --- tokens -----------------------------------------------------------------------
+
+    def check_ip(self, request: Request) -> None:
+        allowed = self.opt("ip_whitelist")
+        ip = request.remote_addr or ""
+        if allowed is not None and ip not in allowed:
+            raise ApiError(40164, f"invalid ip {ip} ipv6 ::ffff:{ip}, not in whitelist")
+
+    def check_credentials(self, appid: str | None, secret: str | None, grant: str | None) -> None:
+        if not appid:
+            raise ApiError(41002)
+        if not secret:
+            raise ApiError(41004)
+        if grant != "client_credential":
+            raise ApiError(40002)
+        if appid != self.app_id:
+            raise ApiError(40013)
+        if secret != self.app_secret:
+            raise ApiError(int(self.opt("wrong_secret_errcode")))
+
+    def check_token(self, value: str | None, now: float) -> None:
+        """41001 missing, 40014 not a token, 42001 expired, 40001 superseded."""
+        if not value:
+            raise ApiError(41001)
+        token = self.tokens.get(value)
+        if token is None:
+            # Something shaped like a token we never issued (e.g. from before a restart
+            # without --state) reads as "not latest"; anything else is not a token at all.
+            raise ApiError(40001 if _TOKEN_SHAPE.match(value) else 40014)
+        if now >= token["expires_at"]:
+            raise ApiError(42001)
+        if token["revoked_at"] is not None and now >= token["revoked_at"]:
+            raise ApiError(40001)
+
+    def issue_token(self, pool: str, now: float, *, old_grace: float | None) -> dict[str, Any]:
+        """A new token for ``pool``; the previous one dies ``old_grace`` seconds from now."""
+        previous = self.current[pool]
+        if previous and old_grace is not None:
+            old = self.tokens[previous]
+            if old["revoked_at"] is None:
+                old["revoked_at"] = now + old_grace
+        value = self.random_text(136, string.ascii_letters + string.digits + "_-")
+        ttl = float(self.opt("token_ttl"))
+        self.tokens[value] = {
+            "pool": pool,
+            "issued_at": now,
+            "expires_at": now + ttl,
+            "revoked_at": None,
+        }
+        self.current[pool] = value
+        self._forget_dead_tokens(now)
+        return {"access_token": value, "expires_in": int(ttl)}
+
+    def _forget_dead_tokens(self, now: float) -> None:
+        # Keep a day of history so an old token still reads 42001/40001, not 40014.
+        dead = [v for v, t in self.tokens.items() if now - t["expires_at"] > 86400]
+        for value in dead:
+            del self.tokens[value]
+
+    # --- quotas -------------------------------------------------------------------------
+
+    def day(self, now: float) -> int:
+        return int((now + BEIJING) // 86400)
+
+    def limits(self, path: str) -> tuple[int | None, int | None]:
+        daily = {**DAILY_QUOTAS, **(self.opt("quotas") or {})}.get(path)
+        minute = {**MINUTE_QUOTAS, **(self.opt("minute_quotas") or {})}.get(path)
+        return daily, minute
+
+    def count_call(self, path: str, now: float) -> None:
+        daily, minute = self.limits(path)
+        day_key = f"day:{self.day(now)}:{path}"
+        minute_key = f"min:{int(now // 60)}:{path}"
+        if minute is not None and self.counters.get(minute_key, 0) >= minute:
+            raise ApiError(45011)
+        if daily is not None and self.counters.get(day_key, 0) >= daily:
+            if path == "/cgi-bin/token":
+                raise ApiError(
+                    45009,
+                    "reach max api daily quota limit, could get access_token by "
+                    "getStableAccessToken, more details at https://mmbizurl.cn/s/JtxxFh33r",
+                )
+            raise ApiError(45009)
+        for key in (day_key, minute_key):
+            self.counters[key] = self.counters.get(key, 0) + 1
+        # Only this minute's and today's counters matter; drop the rest as time moves on.
+        keep = (f"min:{int(now // 60)}:", f"day:{self.day(now)}:")
+        for key in [k for k in self.counters if not k.startswith(keep)]:
+            del self.counters[key]
+
+    # --- introspection and persistence ---------------------------------------------------
+
+    def credentials(self) -> dict[str, str]:
+        return {"app_id": self.app_id, "app_secret": self.app_secret}
+
+    def secrets(self) -> list[str]:
+        return [self.app_secret, *self.tokens]
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "app_id": self.app_id,
+            "drafts": [{"media_id": k, **v} for k, v in self.drafts.items()],
+            "jobs": list(self.jobs.values()),
+            "published": [{"article_id": k, **v} for k, v in self.articles.items()],
+            "materials": [
+                {"media_id": k, **{f: v for f, v in m.items() if f != "data"}}
+                for k, m in self.materials.items()
+            ],
+            "images": [
+                {"url": i["url"], "kind": i["kind"], "mime": i["mime"], "size": len(i["data"])}
+                for i in self.images.values()
+            ],
+            "tokens_issued": len(self.tokens),
+            "counters": {k: v for k, v in self.counters.items() if k.startswith("day:")},
+        }
+
+    def dump_state(self) -> dict[str, Any]:
+        return {
+            "app_id": self.app_id,
+            "app_secret": self.app_secret,
+            "tokens": self.tokens,
+            "current": self.current,
+            "force_refreshes": self.force_refreshes,
+            "counters": self.counters,
+            "quota_clears": self.quota_clears,
+            "images": {
+                k: {**v, "data": base64.b64encode(v["data"]).decode()}
+                for k, v in self.images.items()
+            },
+            "materials": self.materials,
+            "drafts": self.drafts,
+            "jobs": self.jobs,
+            "articles": self.articles,
+            "next_publish_id": self.next_publish_id,
+        }
+
+    def load_state(self, state: Mapping[str, Any]) -> None:
+        self.app_id = state.get("app_id", self.app_id)
+        self.app_secret = state.get("app_secret", self.app_secret)
+        self.tokens = dict(state.get("tokens", {}))
+        self.current = dict(state.get("current", self.current))
+        self.force_refreshes = list(state.get("force_refreshes", []))
+        self.counters = dict(state.get("counters", {}))
+        self.quota_clears = dict(state.get("quota_clears", {}))
+        self.images = {
+            k: {**v, "data": base64.b64decode(v["data"])}
+            for k, v in state.get("images", {}).items()
+        }
+        self.materials = dict(state.get("materials", {}))
+        self.drafts = dict(state.get("drafts", {}))
+        self.jobs = dict(state.get("jobs", {}))
+        self.articles = dict(state.get("articles", {}))
+        self.next_publish_id = int(state.get("next_publish_id", self.next_publish_id))
+
+
+# --- token and quota endpoints ----------------------------------------------------------
+
+
+def _token(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    args = call.request.args
+    emu.check_credentials(args.get("appid"), args.get("secret"), args.get("grant_type"))
+    emu.check_ip(call.request)
+    return emu.issue_token("token", call.now, old_grace=float(emu.opt("token_grace")))
+
+
+def _stable_token(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    body = call.json()
+    emu.check_credentials(body.get("appid"), body.get("secret"), body.get("grant_type"))
+    emu.check_ip(call.request)
+    now = call.now
+    current = emu.tokens.get(emu.current["stable"] or "")
+    alive = current is not None and current["revoked_at"] is None and now < current["expires_at"]
+    if body.get("force_refresh") in (True, 1, "true"):
+        today = [t for t in emu.force_refreshes if emu.day(t) == emu.day(now)]
+        if len(today) >= int(emu.opt("stable_force_daily")):
+            raise ApiError(45009)
+        spacing = float(emu.opt("stable_force_spacing"))
+        if not (alive and today and now - today[-1] < spacing):
+            emu.force_refreshes = [*today, now]
+            return emu.issue_token("stable", now, old_grace=float(emu.opt("stable_force_grace")))
+    elif (
+        not alive
+        or current is None
+        or current["expires_at"] - now <= float(emu.opt("stable_renew_before"))
+    ):
+        # The old one stays valid until its own expiry, at most the renewal window away.
+        return emu.issue_token("stable", now, old_grace=None)
+    assert current is not None
+    return {"access_token": emu.current["stable"], "expires_in": int(current["expires_at"] - now)}
+
+
+def _clear_quota(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    if call.json().get("appid") != emu.app_id:
+        raise ApiError(40013)
+    month = time.strftime("%Y-%m", time.gmtime(call.now + BEIJING))
+    if emu.quota_clears.get(month, 0) >= 10:
+        raise ApiError(48006)
+    emu.quota_clears[month] = emu.quota_clears.get(month, 0) + 1
+    emu.counters = {k: v for k, v in emu.counters.items() if not k.startswith("day:")}
+    return {"errcode": 0, "errmsg": "ok"}
+
+
+def _quota_get(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    path = call.json().get("cgi_path")
+    if not isinstance(path, str) or path not in emu.routes:
+        raise ApiError(76021)
+    daily, minute = emu.limits(path)
+    used = emu.counters.get(f"day:{emu.day(call.now)}:{path}", 0)
+    return {
+        "errcode": 0,
+        "errmsg": "ok",
+        "quota": {
+            "daily_limit": daily or 0,
+            "used": used,
+            "remain": max((daily or 0) - used, 0),
+        },
+        "rate_limit": {"call_count": minute or 0, "refresh_second": 60},
+    }
