@@ -429,7 +429,7 @@ def check_containers(path: Path, body: str, body_line: int) -> None:
     from crosspost.render.markdown import new_markdown, only_channel
 
     tokens = new_markdown().parse(body)
-    markers: set[int] = set()  # body lines (0-based) that open or close a real block
+    markers: set[int] = set()  # body lines (0-based) opening or closing a real block
     in_code: set[int] = set()
     stack: list[int] = []
     for token in tokens:
@@ -445,10 +445,8 @@ def check_containers(path: Path, body: str, body_line: int) -> None:
                     f"use {' or '.join(KNOWN_CHANNELS)}",
                     body_line + start,
                 )
-            markers.add(start)
+            markers.update((start, end))  # markdown-it's map ends on the closing line
             stack.append(start)
-            if end - 1 > start:
-                markers.add(end - 1)
         elif token.type == "container_only_close":
             start = stack.pop()
             if not token.markup:  # markdown-it closed it at the end of the document

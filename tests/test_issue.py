@@ -1,0 +1,253 @@
+"""The issue loader: what an editor gets back for a good file, and for each kind of bad one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from crosspost.errors import EXIT_BAD_INPUT, IssueError
+from crosspost.issue import load_issue, read_front_matter
+
+WriteIssue = Callable[..., Path]
+
+
+def test_example_issue_loads_with_channel_overrides(example_issue: Path) -> None:
+    issue = load_issue(example_issue)
+    assert issue.id == "ai-systems-48"
+    assert issue.title == "AI系统前沿动态 第48期"
+    assert issue.channels == ("wechat", "zhihu")
+    assert issue.publish_at is not None and issue.publish_at.utcoffset() == timedelta(hours=8)
+    assert issue.cover == example_issue.parent / "images" / "cover.jpg"
+    wechat = issue.settings("wechat")
+    assert wechat.title == "AI系统前沿动态48"  # the channel's own title wins
+    assert wechat.options == {"mode": "draft", "need_open_comment": True}
+    zhihu = issue.settings("zhihu")
+    assert zhihu.title == issue.title
+    assert zhihu.options["topics"] == ("人工智能", "深度学习")
+    assert issue.body.lstrip().startswith("这是oneflow社区发布的第48期")
+    assert issue.body.count("\n## ") == 13  # 12 items and "其他人都在看"
+
+
+def test_id_defaults_to_the_folder_name_of_an_issue_md(write_issue: WriteIssue) -> None:
+    path = write_issue(name="weekly-7/issue.md")
+    (path.parent / "cover.jpg").write_bytes((path.parent.parent / "cover.jpg").read_bytes())
+    assert load_issue(path).id == "weekly-7"
+
+
+def test_body_line_points_at_the_first_body_line(write_issue: WriteIssue) -> None:
+    issue = load_issue(write_issue(body="first\n"))
+    assert issue.body_line == 7
+    assert issue.path.read_text("utf-8").split("\n")[issue.body_line - 1] == "first"
+
+
+def test_channel_cover_override_is_relative_to_the_issue(write_issue: WriteIssue) -> None:
+    path = write_issue(front="title: T\ncover: cover.jpg\nzhihu: {cover: cover.jpg}\n")
+    assert load_issue(path).settings("zhihu").cover == path.parent / "cover.jpg"
+
+
+def test_crlf_and_bom_are_accepted(write_issue: WriteIssue) -> None:
+    raw = "\ufeff---\r\ntitle: 标题\r\n---\r\n正文\r\n".encode()
+    issue = load_issue(write_issue(raw=raw))
+    assert issue.title == "标题"
+    assert issue.body == "正文\n"
+
+
+def test_scheduler_reads_front_matter_without_the_body(write_issue: WriteIssue) -> None:
+    front, lines = read_front_matter(write_issue(front="title: T\npublish_at: 2026-11-23\n"))
+    assert front["title"] == "T"
+    assert lines == {"title": 2, "publish_at": 3}
+
+
+# --- bad input: one line, file:line, what to do --------------------------------------------
+
+CASES = [
+    # (id, file text, expected line, expected message)
+    ("no front matter", "just text\n", 1, "has no front matter; start the file with a '---' line"),
+    ("unclosed front matter", "---\ntitle: T\n", 1, "front matter is not closed"),
+    (
+        "broken yaml",
+        "---\ntitle: T\nauthor: [a, b\n---\nx\n",
+        3,
+        "front matter is not valid YAML (expected ',' or ']', but got '<stream end>')",
+    ),
+    (
+        "not a mapping",
+        "---\n- a\n- b\n---\nx\n",
+        2,
+        "front matter must be 'key: value' lines (a mapping), not a list or text",
+    ),
+    ("missing title", "---\nauthor: A\n---\nx\n", 2, "front matter has no 'title'; add 'title: …'"),
+    ("empty title", "---\ntitle: ''\n---\nx\n", 2, "front matter has no 'title'"),
+    ("title on two lines", "---\ntitle: |\n  a\n  b\n---\nx\n", 2, "'title' must be one line"),
+    (
+        "duplicate key",
+        "---\ntitle: A\ntitle: B\n---\nx\n",
+        3,
+        "'title' appears twice (also on line 2)",
+    ),
+    (
+        "typo in a field",
+        "---\ntitle: T\nauthr: A\n---\n",
+        3,
+        "unknown front-matter field 'authr'; did you mean 'author'?",
+    ),
+    (
+        "unknown field",
+        "---\ntitle: T\nfoo: 1\n---\n",
+        3,
+        "unknown front-matter field 'foo'; known fields: id, title",
+    ),
+    (
+        "unknown channel block",
+        "---\ntitle: T\nweibo: {title: x}\n---\n",
+        3,
+        "unknown channel 'weibo'; channels are wechat, zhihu",
+    ),
+    (
+        "unknown channel in list",
+        "---\ntitle: T\nchannels: [wechat, weibo]\n---\n",
+        3,
+        "'channels' names unknown channel 'weibo'; use wechat, zhihu",
+    ),
+    (
+        "naive datetime",
+        "---\ntitle: T\npublish_at: 2026-11-23 09:00\n---\n",
+        3,
+        "'publish_at' has no timezone; add one, e.g. 2026-11-23T09:00:00+08:00",
+    ),
+    (
+        "date only",
+        "---\ntitle: T\npublish_at: 2026-11-23\n---\n",
+        3,
+        "'publish_at' has no timezone",
+    ),
+    (
+        "not a date",
+        "---\ntitle: T\npublish_at: next monday\n---\n",
+        3,
+        "'publish_at' is not a date and time ('next monday')",
+    ),
+    (
+        "missing cover",
+        "---\ntitle: T\ncover: images/nope.jpg\n---\n",
+        3,
+        "'cover' names 'images/nope.jpg', which does not exist next to the issue; fix the path",
+    ),
+    (
+        "remote cover",
+        "---\ntitle: T\ncover: https://x.test/a.jpg\n---\n",
+        3,
+        "'cover' must be a file next to the issue",
+    ),
+    (
+        "channel cover missing",
+        "---\ntitle: T\nwechat:\n  cover: gone.png\n---\n",
+        4,
+        "'wechat.cover' names 'gone.png', which does not exist",
+    ),
+    (
+        "bad mode",
+        "---\ntitle: T\nwechat: {mode: publsh}\n---\n",
+        3,
+        "'wechat.mode' must be one of draft, publish, got 'publsh'",
+    ),
+    (
+        "flag not bool",
+        "---\ntitle: T\nwechat: {need_open_comment: maybe}\n---\n",
+        3,
+        "'wechat.need_open_comment' must be true or false, got 'maybe'",
+    ),
+    (
+        "channel block not a mapping",
+        "---\ntitle: T\nzhihu: yes\n---\n",
+        3,
+        "'zhihu' must be a mapping",
+    ),
+    (
+        "bad url",
+        "---\ntitle: T\nsource_url: www.x.test\n---\n",
+        3,
+        "'source_url' must be an http(s) URL, got 'www.x.test'",
+    ),
+    (
+        "bad id",
+        "---\ntitle: T\nid: 第48期\n---\n",
+        3,
+        "'id' '第48期' may only hold letters, digits",
+    ),
+    (
+        "only unknown channel",
+        "---\ntitle: T\n---\ntext\n\n::: only weibo\nx\n:::\n",
+        6,
+        "'::: only weibo' names unknown channel 'weibo'; use wechat or zhihu",
+    ),
+    (
+        "only never closed",
+        "---\ntitle: T\n---\n::: only wechat\nx\n\nrest of the issue\n",
+        4,
+        "'::: only' block is never closed; add a ':::' line where it ends",
+    ),
+    (
+        "only without channel",
+        "---\ntitle: T\n---\nx\n\n::: only\ny\n",
+        6,
+        "'::: only' is not a block crosspost knows; write '::: only wechat' or '::: only zhihu'",
+    ),
+    (
+        "stray closing fence",
+        "---\ntitle: T\n---\nx\n\n:::\n",
+        6,
+        "':::' closes no '::: only' block",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_bad_front_matter_names_file_line_and_fix(
+    write_issue: WriteIssue, text: str, line: int, message: str
+) -> None:
+    path = write_issue(raw=text)
+    with pytest.raises(IssueError) as caught:
+        load_issue(path)
+    assert caught.value.line == line
+    assert message in caught.value.problem
+    assert str(caught.value).startswith(f"{path}:{line}: ")
+    assert "\n" not in str(caught.value)
+    assert caught.value.exit_code == EXIT_BAD_INPUT
+
+
+def test_only_markers_inside_code_blocks_are_examples(write_issue: WriteIssue) -> None:
+    body = (
+        "Write this:\n\n```markdown\n::: only weibo\n:::\n```\n\n" + "正文足够长,可以通过检查。\n"
+    )
+    assert "::: only weibo" in load_issue(write_issue(body=body)).body
+
+
+def test_nested_only_blocks_need_a_longer_outer_fence(write_issue: WriteIssue) -> None:
+    body = ":::: only wechat\n::: only wechat\ninner\n:::\n::::\n"
+    assert load_issue(write_issue(body=body)).body == body
+
+
+def test_not_utf8_names_the_line(write_issue: WriteIssue) -> None:
+    path = write_issue(raw="---\ntitle: 标题\n---\n正文\n".encode("gbk"))
+    with pytest.raises(IssueError) as caught:
+        load_issue(path)
+    assert str(caught.value) == (
+        f"{path}:2: is not UTF-8 text; save it as UTF-8 (most editors: 'Save with encoding')"
+    )
+
+
+def test_missing_file_and_folder(tmp_path: Path) -> None:
+    with pytest.raises(IssueError) as missing:
+        load_issue(tmp_path / "nope.md")
+    assert str(missing.value) == f"{tmp_path / 'nope.md'}: no such file; check the path"
+    with pytest.raises(IssueError) as folder:
+        load_issue(tmp_path)
+    assert str(folder.value) == (
+        f"{tmp_path}: is a folder, not an issue file; name the .md file inside it"
+    )
