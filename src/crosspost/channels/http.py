@@ -41,7 +41,12 @@ import tenacity
 import urllib3.exceptions
 
 from crosspost import __version__
-from crosspost.channels.redaction import REDACTED, RedactingFilter, Redactor
+from crosspost.channels.redaction import (
+    REDACTED,
+    RedactingFilter,
+    Redactor,
+    guard_library_loggers,
+)
 from crosspost.errors import (
     AuthError,
     ChannelError,
@@ -184,6 +189,9 @@ class HttpPolicy:
     rng: Callable[[], float] = random.random
     redactor: Redactor = field(default_factory=Redactor)
     user_agent: str = f"crosspost/{__version__}"
+
+    def __post_init__(self) -> None:
+        guard_library_loggers(self.redactor)
 
     def register_secret(self, value: str | None) -> None:
         """Every value registered here is replaced by ``***`` in messages and logs."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+import weakref
 
 REDACTED = "***"
 
@@ -30,7 +31,7 @@ SENSITIVE_NAMES: tuple[str, ...] = (
 _NAMES = "|".join(re.escape(name) for name in SENSITIVE_NAMES)
 # access_token=abc (URLs, forms, "key: value" text); "secret": "abc" (JSON); Cookie: headers.
 _PAIR = re.compile(rf"(?i)(?<![\w-])({_NAMES})(\s*[=:]\s*)(?![\s\"'])([^&\s#\"',;)}}\]]+)")
-_JSON_PAIR = re.compile(rf'(?i)("(?:{_NAMES})"\s*:\s*")((?:[^"\\]|\\.)*)(")')
+_JSON_PAIR = re.compile(rf'(?i)("(?:{_NAMES})"\s*:\s*\[?\s*")((?:[^"\\]|\\.)*)(")')
 _COOKIE = re.compile(r"(?im)^(\s*(?:set-)?cookie\s*:\s*)(.+)$")
 #: Registered values shorter than this are not redacted (they would mangle ordinary text).
 _MIN_SECRET_LEN = 6
@@ -66,3 +67,32 @@ class RedactingFilter(logging.Filter):
         record.msg = self.redactor(record.getMessage())
         record.args = None
         return True
+
+
+#: Libraries that log full URLs (urllib3 logs every request line at DEBUG, query included).
+LIBRARY_LOGGERS = ("urllib3.connectionpool", "urllib3.util.retry", "requests")
+_LIVE: weakref.WeakSet[Redactor] = weakref.WeakSet()
+
+
+class _LibraryFilter(logging.Filter):
+    """Redacts records of third-party loggers with every live redactor."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        for redactor in list(_LIVE):
+            text = redactor(text)
+        record.msg = Redactor()(text)
+        record.args = None
+        return True
+
+
+_LIBRARY_FILTER = _LibraryFilter()
+
+
+def guard_library_loggers(redactor: Redactor) -> None:
+    """Make ``redactor`` apply to the records of :data:`LIBRARY_LOGGERS` too."""
+    _LIVE.add(redactor)
+    for name in LIBRARY_LOGGERS:
+        logger = logging.getLogger(name)
+        if _LIBRARY_FILTER not in logger.filters:
+            logger.addFilter(_LIBRARY_FILTER)

@@ -1,0 +1,390 @@
+"""The one HTTP policy, against a real little server on 127.0.0.1.
+
+The server misbehaves on purpose (5xx, 429 with Retry-After, connection reset, closed
+without an answer); the clock and sleep are fakes, so no test waits.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import struct
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import requests
+
+from crosspost.channels.http import (
+    AmbiguousOutcome,
+    CredentialRejected,
+    HttpPolicy,
+    Redactor,
+    Reply,
+    RetryPolicy,
+    ServerError,
+)
+from crosspost.errors import (
+    AuthError,
+    PermanentError,
+    RateLimitedError,
+    TransientError,
+    UnconfirmedError,
+)
+
+SECRET = "s3cr3t-AppSecret-value"
+
+
+@dataclass
+class FakeTime:
+    """A clock that only moves when the code under test sleeps."""
+
+    now: float = 1000.0
+    sleeps: list[float] = field(default_factory=list)
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+class Misbehaving(BaseHTTPRequestHandler):
+    """``/<behaviour>/<times>``: misbehave the first ``times`` hits, then answer 200."""
+
+    hits: dict[str, int] = {}  # noqa: RUF012 - one server per test, reset by the fixture
+    bodies: list[bytes] = []  # noqa: RUF012
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def _handle(self) -> None:
+        parts = urlsplit(self.path)
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        type(self).bodies.append(body)
+        key = parts.path
+        hits = type(self).hits[key] = type(self).hits.get(key, 0) + 1
+        _, behaviour, times = [*parts.path.split("/"), "", ""][:3]
+        if hits <= int(times or 0):
+            if behaviour == "reset":
+                # RST instead of FIN: the client sees "connection reset by peer".
+                self.connection.setsockopt(
+                    socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0)
+                )
+                self.connection.close()
+                return
+            if behaviour == "drop":
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
+                return
+            if behaviour == "ratelimit":
+                self.send_response(429)
+                self.send_header("Retry-After", "7")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            self.send_response(int(behaviour))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        answer = json.dumps(
+            {"hits": hits, "query": parse_qs(parts.query), "body": body.decode("utf-8")},
+            ensure_ascii=False,
+        ).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(answer)))
+        self.end_headers()
+        self.wfile.write(answer)
+
+    do_GET = _handle
+    do_POST = _handle
+
+
+@pytest.fixture
+def server() -> Iterator[str]:
+    Misbehaving.hits = {}
+    Misbehaving.bodies = []
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Misbehaving)
+    thread = threading.Thread(target=httpd.serve_forever, args=(0.01,), daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture
+def fake() -> FakeTime:
+    return FakeTime()
+
+
+@pytest.fixture
+def policy(fake: FakeTime) -> Iterator[HttpPolicy]:
+    http = HttpPolicy(clock=fake.clock, sleep=fake.sleep, rng=lambda: 0.0)
+    http.register_secret(SECRET)
+    yield http
+    http.close()
+
+
+def ok(reply: Reply) -> dict[str, Any]:
+    data: dict[str, Any] = reply.json()
+    return data
+
+
+def hits(path: str) -> int:
+    return Misbehaving.hits.get(path, 0)
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+# --- idempotent calls recover, and say so in the log ---------------------------------
+
+
+@pytest.mark.parametrize("behaviour", ["500", "502", "503", "reset", "drop"])
+def test_idempotent_call_recovers_from_transient_failures(
+    server: str, policy: HttpPolicy, fake: FakeTime, behaviour: str, caplog: Any
+) -> None:
+    caplog.set_level(logging.INFO, logger="crosspost")
+    data = policy.request("GET", f"{server}/{behaviour}/2", idempotent=True, check=ok)
+    assert data["hits"] == 3
+    assert fake.sleeps == [0.5, 1.0]  # exponential backoff (jitter fixed at 0 here)
+    retries = [r.getMessage() for r in caplog.records if r.getMessage().startswith("retry")]
+    assert retries[0].startswith("retry 2 of 4 after 0.5 s: ")
+    assert retries[0].endswith(f"on GET /{behaviour}/2")
+    assert retries[1].startswith("retry 3 of 4 after 1.0 s: ")
+
+
+def test_log_line_names_the_status_and_the_call(
+    server: str, policy: HttpPolicy, caplog: Any
+) -> None:
+    caplog.set_level(logging.INFO, logger="crosspost")
+    policy.request("POST", f"{server}/503/1?access_token=abc", idempotent=True, check=ok)
+    assert "retry 2 of 4 after 0.5 s: HTTP 503 on POST /503/1" in caplog.messages
+
+
+def test_jitter_spreads_the_waits(server: str, fake: FakeTime) -> None:
+    http = HttpPolicy(clock=fake.clock, sleep=fake.sleep, rng=lambda: 0.5)
+    http.request("GET", f"{server}/503/2", idempotent=True, check=ok)
+    assert fake.sleeps == [0.625, 1.25]
+
+
+def test_attempts_are_capped(server: str, policy: HttpPolicy, fake: FakeTime) -> None:
+    with pytest.raises(ServerError, match=r"HTTP 503 on GET /503/99") as caught:
+        policy.request("GET", f"{server}/503/99", idempotent=True, check=ok)
+    assert caught.value.exit_code == 75
+    assert hits("/503/99") == 4
+    assert len(fake.sleeps) == 3
+
+
+def test_total_time_is_capped(server: str, fake: FakeTime) -> None:
+    http = HttpPolicy(
+        clock=fake.clock,
+        sleep=fake.sleep,
+        rng=lambda: 0.0,
+        retry=RetryPolicy(max_attempts=10, max_total_seconds=5.0, initial_backoff=1.0),
+    )
+    with pytest.raises(ServerError):
+        http.request("GET", f"{server}/503/99", idempotent=True, check=ok)
+    assert sum(fake.sleeps) <= 5.0
+    assert fake.sleeps == [1.0, 2.0]  # the next wait (4 s) would pass the 5 s cap
+
+
+def test_retry_after_is_honoured(server: str, policy: HttpPolicy, fake: FakeTime) -> None:
+    data = policy.request("GET", f"{server}/ratelimit/1", idempotent=True, check=ok)
+    assert data["hits"] == 2
+    assert fake.sleeps == [7.0]
+
+
+def test_retry_after_beyond_the_cap_stops_at_once(server: str, fake: FakeTime) -> None:
+    http = HttpPolicy(clock=fake.clock, sleep=fake.sleep, retry=RetryPolicy(max_total_seconds=5))
+    with pytest.raises(RateLimitedError) as caught:
+        http.request("GET", f"{server}/ratelimit/1", idempotent=True, check=ok)
+    assert caught.value.retry_after == 7.0
+    assert fake.sleeps == []
+    assert hits("/ratelimit/1") == 1
+
+
+def test_check_decides_what_is_transient(server: str, policy: HttpPolicy, fake: FakeTime) -> None:
+    answers = iter([TransientError("busy"), PermanentError("no")])
+
+    def check(reply: Reply) -> None:
+        raise next(answers)
+
+    with pytest.raises(PermanentError, match="no"):
+        policy.request("GET", f"{server}/ok", idempotent=True, check=check)
+    assert hits("/ok") == 2  # the permanent error stopped it after one more attempt
+
+
+# --- non-idempotent calls: one attempt, ambiguity made visible ------------------------
+
+
+@pytest.mark.parametrize("behaviour", ["500", "502", "503", "reset", "drop"])
+def test_non_idempotent_call_is_sent_once_and_reported_unconfirmed(
+    server: str, policy: HttpPolicy, fake: FakeTime, behaviour: str
+) -> None:
+    with pytest.raises(AmbiguousOutcome) as caught:
+        policy.request("POST", f"{server}/{behaviour}/1", idempotent=False, check=ok)
+    assert isinstance(caught.value, UnconfirmedError)
+    assert caught.value.exit_code == 3
+    assert "may or may not have happened" in str(caught.value)
+    assert hits(f"/{behaviour}/1") == 1
+    assert fake.sleeps == []
+
+
+def test_connect_failure_is_safe_not_unconfirmed(policy: HttpPolicy, fake: FakeTime) -> None:
+    url = f"http://127.0.0.1:{closed_port()}/draft/add"
+    with pytest.raises(TransientError, match="nothing was sent") as caught:
+        policy.request("POST", url, idempotent=False, check=ok)
+    assert not isinstance(caught.value, UnconfirmedError)
+    assert fake.sleeps == []
+
+
+def test_connect_failure_of_an_idempotent_call_is_retried(
+    policy: HttpPolicy, fake: FakeTime
+) -> None:
+    with pytest.raises(TransientError, match="cannot connect"):
+        policy.request("GET", f"http://127.0.0.1:{closed_port()}/", idempotent=True, check=ok)
+    assert len(fake.sleeps) == 3
+
+
+# --- the credential: refreshed once, re-sent once, never a loop -----------------------
+
+
+class Tokens:
+    def __init__(self, *values: str) -> None:
+        self.values = list(values)
+        self.invalidated: list[str] = []
+
+    def params(self) -> dict[str, str]:
+        return {"access_token": self.values[0]}
+
+    def invalidate(self, rejected: Any) -> None:
+        self.invalidated.append(rejected["access_token"])
+        if len(self.values) > 1 and self.values[0] == rejected["access_token"]:
+            self.values.pop(0)
+
+
+def refuse(*bad: str) -> Any:
+    def check(reply: Reply) -> dict[str, Any]:
+        data = ok(reply)
+        if data["query"]["access_token"][0] in bad:
+            raise CredentialRejected("token refused (errcode 42001)", code=42001)
+        return data
+
+    return check
+
+
+@pytest.mark.parametrize("idempotent", [True, False])
+def test_refused_token_is_refreshed_once_and_the_call_resent(
+    server: str, policy: HttpPolicy, idempotent: bool
+) -> None:
+    tokens = Tokens("old-token-1", "new-token-2")
+    data = policy.request(
+        "POST",
+        f"{server}/ok",
+        idempotent=idempotent,
+        check=refuse("old-token-1"),
+        credential=tokens,
+    )
+    assert data["query"]["access_token"] == ["new-token-2"]
+    assert tokens.invalidated == ["old-token-1"]
+    assert hits("/ok") == 2
+
+
+def test_token_refused_twice_stops_without_recursing(server: str, policy: HttpPolicy) -> None:
+    tokens = Tokens("old-token-1", "new-token-2")
+    with pytest.raises(AuthError, match="again after a fresh token"):
+        policy.request(
+            "GET",
+            f"{server}/ok",
+            idempotent=True,
+            check=refuse("old-token-1", "new-token-2"),
+            credential=tokens,
+        )
+    assert hits("/ok") == 2
+    assert tokens.invalidated == ["old-token-1"]
+
+
+# --- wire details -----------------------------------------------------------------------
+
+
+def test_json_is_sent_as_real_utf8(server: str, policy: HttpPolicy) -> None:
+    policy.request("POST", f"{server}/ok", idempotent=True, check=ok, json={"title": "作者"})
+    assert Misbehaving.bodies[-1] == '{"title": "作者"}'.encode()
+
+
+def test_reply_json_ignores_content_type(server: str, policy: HttpPolicy) -> None:
+    data = policy.request("GET", f"{server}/ok?x=1", idempotent=True, check=ok)  # text/plain
+    assert data["query"] == {"x": ["1"]}
+
+
+def test_session_is_injectable(server: str, fake: FakeTime) -> None:
+    session = requests.Session()
+    session.headers["X-Test"] = "1"
+    http = HttpPolicy(session=session, clock=fake.clock, sleep=fake.sleep)
+    assert http.request("GET", f"{server}/ok", idempotent=True, check=ok)["hits"] == 1
+
+
+# --- redaction ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "GET /cgi-bin/x?access_token=ABC123&type=image",
+            "GET /cgi-bin/x?access_token=***&type=image",
+        ),
+        ('{"appid": "wx1", "secret": "abc"}', '{"appid": "wx1", "secret": "***"}'),
+        ("appsecret=abc, z_c0=2|1:0|xyz", "appsecret=***, z_c0=***"),
+        ("Cookie: z_c0=abc; _xsrf=def", "Cookie: ***"),
+        (f"the value {SECRET} leaked", "the value *** leaked"),
+        ("access_token missing", "access_token missing"),
+        (
+            "WeChat errcode 45009 on POST /cgi-bin/draft/add",
+            "WeChat errcode 45009 on POST /cgi-bin/draft/add",
+        ),
+    ],
+)
+def test_redactor_hides_secrets(text: str, expected: str) -> None:
+    redact = Redactor()
+    redact.register(SECRET)
+    assert redact(text) == expected
+
+
+def test_no_secret_in_messages_or_logs(
+    server: str, policy: HttpPolicy, caplog: Any, capsys: Any
+) -> None:
+    caplog.set_level(logging.DEBUG)
+
+    def leaky(reply: Reply) -> None:
+        raise PermanentError(f"platform said: {reply.text}")
+
+    with pytest.raises(PermanentError) as caught:
+        policy.request(
+            "POST",
+            f"{server}/ok?access_token=tok-123456789",
+            idempotent=True,
+            check=leaky,
+            json={"secret": SECRET},
+        )
+    with pytest.raises(AmbiguousOutcome) as unconfirmed:
+        policy.request(
+            "POST", f"{server}/503/1?access_token=tok-123456789", idempotent=False, check=ok
+        )
+    seen = " ".join([str(caught.value), str(unconfirmed.value), caplog.text, *capsys.readouterr()])
+    assert "tok-123456789" not in seen
+    assert SECRET not in seen
+    assert "platform said" in str(caught.value)
