@@ -1,0 +1,407 @@
+"""The ledger on real SQLite files: what survives a crash, who wins a race, what is never stored."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from crosspost.config import Secret
+from crosspost.errors import (
+    EXIT_BAD_INPUT,
+    ConfigError,
+    IssueError,
+    PermanentError,
+    TransientError,
+    UnconfirmedError,
+)
+from crosspost.images import AssetStore, UploadedAsset
+from crosspost.ledger import Ledger, PostKey
+from crosspost.ledger_schema import APPLICATION_ID, SCHEMA_VERSION
+
+KEY = PostKey("ai-systems-48", "wechat", "main")
+
+
+class Clock:
+    """A clock tests move by hand."""
+
+    def __init__(self, now: float = 1_700_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "state" / "ledger.sqlite3"
+
+
+@pytest.fixture
+def ledger(path: Path, clock: Clock) -> Iterator[Ledger]:
+    with Ledger.open(path, clock=clock) as opened:
+        yield opened
+
+
+def raw_bytes(path: Path) -> bytes:
+    """Everything SQLite keeps for this ledger on disk (the file and its WAL)."""
+    return b"".join(p.read_bytes() for p in path.parent.glob(path.name + "*"))
+
+
+# --- opening, schema, durability -------------------------------------------------------------
+
+
+def test_a_fresh_ledger_is_created_migrated_and_in_wal_mode(path: Path, clock: Clock) -> None:
+    with Ledger.open(path, clock=clock) as ledger:
+        assert ledger.schema_version == SCHEMA_VERSION
+        assert ledger.journal_mode == "wal"
+        assert ledger.posts() == ()
+    assert path.is_file()
+
+
+def test_an_empty_file_is_migrated(path: Path, clock: Clock) -> None:
+    path.parent.mkdir(parents=True)
+    path.touch()
+    with Ledger.open(path, clock=clock) as ledger:
+        assert ledger.schema_version == SCHEMA_VERSION
+
+
+def test_reopening_keeps_everything(path: Path, clock: Clock) -> None:
+    with Ledger.open(path, clock=clock) as ledger:
+        ledger.ensure(KEY, content_hash="h1")
+        ledger.finish_step(
+            KEY, "publish", state="published", url="https://mp.weixin.qq.com/s/abc", article_id="a1"
+        )
+    with Ledger.open(path, clock=clock) as again:
+        record = again.get(KEY)
+        assert record is not None
+        assert (record.state, record.url, record.published_at) == (
+            "published",
+            "https://mp.weixin.qq.com/s/abc",
+            clock.now,
+        )
+        assert [e.step for e in again.events(KEY)] == ["publish"]
+
+
+def test_foreign_keys_and_busy_timeout_are_on(ledger: Ledger) -> None:
+    db = ledger._db
+    assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 30_000
+
+
+CORRUPT = [
+    (b"this is not a database, it is a grocery list\n" * 100, "the ledger file is damaged"),
+    (b"SQLite format 3\x00" + b"\xff" * 4000, "the ledger file is damaged"),
+]
+
+
+@pytest.mark.parametrize(("content", "message"), CORRUPT)
+def test_a_corrupt_ledger_is_one_clear_line(path: Path, content: bytes, message: str) -> None:
+    path.parent.mkdir(parents=True)
+    path.write_bytes(content)
+    with pytest.raises(ConfigError) as caught:
+        Ledger.open(path)
+    text = str(caught.value)
+    assert text.startswith(f"{path}: {message}")
+    assert f"mv '{path}' '{path}.broken'" in text and "restore it from a backup" in text
+    assert caught.value.exit_code == EXIT_BAD_INPUT
+
+
+def test_a_ledger_from_a_newer_crosspost_is_refused(path: Path) -> None:
+    Ledger.open(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(ConfigError) as caught:
+        Ledger.open(path)
+    assert str(caught.value) == (
+        f"{path}: was written by a newer crosspost (ledger schema {SCHEMA_VERSION + 1}; this "
+        f"version knows up to {SCHEMA_VERSION}); upgrade crosspost (pip install -U crosspost)"
+    )
+
+
+def test_some_other_sqlite_database_is_not_taken_for_a_ledger(path: Path) -> None:
+    path.parent.mkdir(parents=True)
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE photos (name TEXT)")
+    with pytest.raises(ConfigError, match="is an SQLite database but not a crosspost ledger"):
+        Ledger.open(path)
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID
+
+
+def test_an_unusable_state_folder_is_one_clear_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "state"
+    blocker.write_text("a file where the state folder should be")
+    with pytest.raises(ConfigError) as caught:
+        Ledger.open(blocker / "ledger.sqlite3")
+    assert str(caught.value).startswith(f"{blocker}: cannot create the state folder")
+    assert "CROSSPOST_STATE_DIR" in str(caught.value)
+
+
+INTENT_THEN_WAIT = """
+import sys, time
+from crosspost.ledger import Ledger, PostKey
+ledger = Ledger.open(sys.argv[1], clock=lambda: 1700000000.0)
+key = PostKey("ai-systems-48", "wechat", "main")
+ledger.ensure(key, content_hash="h1")
+ledger.begin("create_draft", key, {"title": "AI系统前沿动态48", "known_ids": ["m1"]})
+print("intent written", flush=True)
+time.sleep(600)  # the irreversible call would be here; the test kills us first
+"""
+
+
+@pytest.mark.slow
+def test_an_intent_survives_a_process_killed_right_after_writing_it(path: Path) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(INTENT_THEN_WAIT), str(path)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "intent written"
+    finally:
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+    assert child.returncode == -signal.SIGKILL
+    with Ledger.open(path) as ledger:
+        record = ledger.get(KEY)
+        assert record is not None
+        assert record.pending_step == "create_draft"
+        assert record.pending_intent == {"title": "AI系统前沿动态48", "known_ids": ["m1"]}
+        (event,) = ledger.events(KEY)
+        assert (event.kind, event.step) == ("intent", "create_draft")
+
+
+# --- concurrency ----------------------------------------------------------------------------
+
+
+def _claim_in_process(path: str, owner: str, start: object, results: object) -> None:
+    start.wait()  # type: ignore[attr-defined]
+    with Ledger.open(path) as ledger:  # every process also races the first migration
+        ledger.ensure(KEY)
+        won = ledger.claim(KEY, owner, lease=300) is not None
+    results.put((owner, won))  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_concurrent_claims_from_eight_processes_have_one_winner(path: Path) -> None:
+    context = multiprocessing.get_context("fork")
+    start = context.Barrier(8)
+    results = context.Queue()
+    workers = [
+        context.Process(target=_claim_in_process, args=(str(path), f"run-{n}", start, results))
+        for n in range(8)
+    ]
+    for worker in workers:
+        worker.start()
+    outcomes = dict(results.get(timeout=60) for _ in workers)
+    for worker in workers:
+        worker.join(timeout=60)
+        assert worker.exitcode == 0
+    winners = [owner for owner, won in outcomes.items() if won]
+    assert len(outcomes) == 8 and len(winners) == 1
+    with Ledger.open(path) as ledger:
+        record = ledger.get(KEY)
+        assert record is not None and record.claimed_by == winners[0]
+
+
+def test_a_claim_held_by_a_killed_run_can_be_taken_once_its_lease_runs_out(
+    ledger: Ledger, clock: Clock
+) -> None:
+    ledger.ensure(KEY)
+    assert ledger.claim(KEY, "run-1", lease=60) is not None
+    assert ledger.claim(KEY, "run-2", lease=60) is None
+    assert ledger.claim(KEY, "run-1", lease=60) is not None  # renewing one's own claim
+    clock.now += 61
+    taken = ledger.claim(KEY, "run-2", lease=60)
+    assert taken is not None and taken.claimed_by == "run-2"
+    ledger.release(KEY, "run-1")  # too late: no longer its claim
+    assert ledger.claim(KEY, "run-1", lease=60) is None
+    ledger.release(KEY, "run-2")
+    assert ledger.claim(KEY, "run-1", lease=60) is not None
+
+
+def test_threads_share_one_ledger(ledger: Ledger) -> None:
+    keys = [PostKey(f"issue-{n}", "zhihu", "main") for n in range(20)]
+
+    def work(key: PostKey) -> None:
+        ledger.ensure(key)
+        ledger.begin("create_draft", key, {"title": key.issue_id})
+        ledger.finish_step(key, "create_draft", state="draft_created", draft_id=key.issue_id)
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(work, keys))
+    assert {p.draft_id for p in ledger.posts(state="draft_created")} == {k.issue_id for k in keys}
+
+
+def test_a_failed_transaction_leaves_nothing(ledger: Ledger) -> None:
+    ledger.ensure(KEY)
+    with pytest.raises(RuntimeError), ledger.transaction():
+        ledger.record(KEY, state="draft_created", draft_id="m1")
+        raise RuntimeError("crash between two writes")
+    record = ledger.get(KEY)
+    assert record is not None and (record.state, record.draft_id) == ("rendered", None)
+
+
+# --- the publisher's steps ------------------------------------------------------------------
+
+
+def test_steps_write_intent_then_outcome(ledger: Ledger, clock: Clock) -> None:
+    ledger.ensure(KEY, issue_path="/tmp/issue.md", content_hash="h1")
+    ledger.begin("create_draft", KEY, {"title": "AI系统前沿动态48"})
+    clock.now += 2
+    record = ledger.finish_step(
+        KEY, "create_draft", state="draft_created", draft_id="MEDIA_1", summary="draft MEDIA_1"
+    )
+    assert (record.state, record.draft_id, record.pending_step) == (
+        "draft_created",
+        "MEDIA_1",
+        None,
+    )
+    assert [(e.kind, e.step, e.outcome, e.summary) for e in ledger.events(KEY)] == [
+        ("intent", "create_draft", None, ""),
+        ("outcome", "create_draft", "ok", "draft MEDIA_1"),
+    ]
+    assert record.updated_at == clock.now
+
+
+def test_an_unconfirmed_call_keeps_its_intent_for_reconcile(ledger: Ledger) -> None:
+    ledger.ensure(KEY)
+    ledger.begin("submit", KEY, {"draft_id": "MEDIA_1"})
+    error = UnconfirmedError("connection reset after sending freepublish/submit", channel="wechat")
+    record = ledger.fail(KEY, error, permanent=False)
+    assert (record.state, record.pending_step) == ("unconfirmed", "submit")
+    assert record.pending_intent == {"draft_id": "MEDIA_1"}
+    assert ledger.events(KEY)[-1].outcome == "unconfirmed"
+
+
+def test_failures_plan_the_next_attempt_and_permanent_ones_wait(
+    ledger: Ledger, clock: Clock
+) -> None:
+    later = PostKey("ai-systems-48", "zhihu", "main")
+    for key in (KEY, later):
+        ledger.ensure(key)
+    ledger.fail(
+        KEY, TransientError("HTTP 503", code=503), permanent=False, next_attempt_at=clock.now + 300
+    )
+    ledger.fail(later, PermanentError("40164 IP not whitelisted", code=40164), permanent=True)
+    assert ledger.due(clock.now) == ()
+    (due,) = ledger.due(clock.now + 300)
+    assert (due.key, due.attempts, due.error_code) == (KEY, 1, "503")
+    again = ledger.fail(KEY, TransientError("HTTP 503", code=503), permanent=False)
+    assert again.attempts == 2
+    stopped = ledger.get(later)
+    assert stopped is not None and stopped.error_permanent and stopped.state == "failed"
+
+
+def test_two_files_claiming_one_issue_id_are_stopped(ledger: Ledger, tmp_path: Path) -> None:
+    first, second = tmp_path / "a.md", tmp_path / "b.md"
+    first.write_text("x")
+    second.write_text("y")
+    ledger.ensure(KEY, issue_path=first)
+    with pytest.raises(IssueError) as caught:
+        ledger.ensure(KEY, issue_path=second)
+    assert str(caught.value) == (
+        f"{second}: issue id 'ai-systems-48' is already used by {first}; "
+        "give one of them another 'id:' in its front matter"
+    )
+    first.unlink()  # the file was renamed: that is a move, not a clash
+    assert ledger.ensure(KEY, issue_path=second).issue_path == str(second)
+
+
+def test_events_are_append_only(ledger: Ledger, path: Path) -> None:
+    ledger.ensure(KEY)
+    ledger.note(KEY, "reconcile", "found draft MEDIA_1 on the platform")
+    with sqlite3.connect(path) as db:
+        for statement in ("UPDATE events SET summary = 'edited'", "DELETE FROM events"):
+            with pytest.raises(sqlite3.IntegrityError, match="events are append-only"):
+                db.execute(statement)
+    assert [e.summary for e in ledger.events(KEY)] == ["found draft MEDIA_1 on the platform"]
+
+
+def test_unknown_fields_and_states_are_bugs_not_silence(ledger: Ledger) -> None:
+    ledger.ensure(KEY)
+    with pytest.raises(TypeError, match="no post field"):
+        ledger.record(KEY, mediaid="m1")
+    with pytest.raises(ValueError, match="unknown post state"):
+        ledger.record(KEY, state="done")
+
+
+def test_posts_filter_by_issue_and_channel(ledger: Ledger, clock: Clock) -> None:
+    for n, (issue, channel) in enumerate([("a", "wechat"), ("a", "zhihu"), ("b", "wechat")]):
+        clock.now += n
+        ledger.ensure(PostKey(issue, channel, "main"))
+    assert [p.channel for p in ledger.posts("a")] == ["wechat", "zhihu"]
+    assert [p.issue_id for p in ledger.posts(channel="wechat")] == ["a", "b"]
+    assert ledger.post("b", "zhihu", "main") is None
+
+
+# --- secrets ----------------------------------------------------------------------------------
+
+
+def test_no_secret_reaches_the_file(path: Path, clock: Clock) -> None:
+    app_secret = Secret("f3e1d2c4b5a697887766554433221100")
+    with Ledger.open(path, clock=clock, secrets=[app_secret]) as ledger:
+        ledger.ensure(KEY)
+        ledger.begin(
+            "create_draft",
+            KEY,
+            {
+                "url": "https://api.weixin.qq.com/cgi-bin/draft/add?access_token=TOKEN_abc123xyz",
+                "cookie": "z_c0=2|1:0|10:1700000000|4:z_c0",
+                "secret": app_secret,
+            },
+        )
+        ledger.fail(
+            KEY,
+            PermanentError(
+                f"40125 invalid appsecret {app_secret.reveal()} (GET /cgi-bin/token?"
+                f"appid=wx1&secret={app_secret.reveal()})",
+                code=40125,
+            ),
+            permanent=True,
+        )
+        record = ledger.get(KEY)
+        assert record is not None and record.error_message is not None
+        assert record.error_message.startswith("40125 invalid appsecret ***")
+    stored = raw_bytes(path)
+    for secret in (app_secret.reveal(), "TOKEN_abc123xyz", "1700000000"):
+        assert secret.encode() not in stored
+
+
+# --- the image cache --------------------------------------------------------------------------
+
+
+def test_the_ledger_is_the_image_cache(path: Path, clock: Clock) -> None:
+    with Ledger.open(path, clock=clock) as ledger:
+        store: AssetStore = ledger
+        assert store.find_asset("wechat", "main", "sha256:ab", "inline") is None
+        store.save_asset("wechat", "main", "sha256:ab", "inline", UploadedAsset("https://mmbiz/1"))
+        store.save_asset(
+            "wechat", "main", "sha256:ab", "cover", UploadedAsset("https://mmbiz/2", "M2")
+        )
+        store.save_asset("wechat", "main", "sha256:ab", "inline", UploadedAsset("https://mmbiz/1"))
+    with Ledger.open(path, clock=clock) as again:
+        assert again.find_asset("wechat", "main", "sha256:ab", "inline") == UploadedAsset(
+            "https://mmbiz/1"
+        )
+        assert again.find_asset("wechat", "main", "sha256:ab", "cover") == UploadedAsset(
+            "https://mmbiz/2", "M2"
+        )
+        assert again.find_asset("wechat", "backup", "sha256:ab", "inline") is None
+        assert again._db.execute("SELECT count(*) FROM assets").fetchone()[0] == 2
