@@ -1,0 +1,404 @@
+"""WeChat's markdown-it rules: a renderer that is a table of rules keyed by token type.
+
+It turns one issue's token stream into HTML that WeChat keeps: no in-document anchors,
+no external ``<a>`` (a ``text[n]`` marker and a reference entry instead), lists as
+``<section>`` items with the marker written into the text, code coloured by Pygments,
+tables in a scroll wrapper, raw HTML sanitised. The output still carries ``class``
+attributes: they are only hooks for the theme's CSS, and the inliner in
+:mod:`crosspost.render.wechat` removes them after applying the styles.
+
+Code blocks are not in this HTML: each is a placeholder the inliner replaces at the
+very end, so neither the CSS inliner nor the whitespace clean-up touches them.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexer import Lexer
+from pygments.lexers import TextLexer, get_lexer_by_name
+from pygments.util import ClassNotFound
+
+from crosspost.render.markdown import new_markdown, parse
+from crosspost.render.wechat_raw import RawHtmlSanitiser, Reference, is_mp_link
+
+#: Bullets by nesting depth; deeper lists reuse the last one.
+BULLETS: tuple[str, ...] = ("•", "◦", "▪")
+ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
+#: Characters that join without a space when a Markdown line break falls between them.
+_CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
+
+
+@dataclass
+class Note:
+    """One Markdown footnote, numbered in the same sequence as the references."""
+
+    number: int
+    html: str
+
+
+@dataclass
+class _ListFrame:
+    ordered: bool
+    next_number: int
+
+
+@dataclass
+class RenderState:
+    """What one render collects while the rules run (kept in ``env["wechat"]``)."""
+
+    code_style: str
+    placeholder: str
+    counter: int = 0
+    references: list[Reference] = field(default_factory=list)
+    by_url: dict[str, Reference] = field(default_factory=dict)
+    note_numbers: dict[int, int] = field(default_factory=dict)
+    images: list[str] = field(default_factory=list)
+    code_blocks: list[str] = field(default_factory=list)
+    #: Per open link: its reference entry, or the closing tag to write ("</a>" or "").
+    links: list[Reference | str] = field(default_factory=list)
+    raw_links: list[Reference | str] = field(default_factory=list)
+    lists: list[_ListFrame] = field(default_factory=list)
+    figures: list[bool] = field(default_factory=list)
+    pending_marker: str = ""
+
+    def reference(self, url: str, text: str) -> Reference:
+        """The numbered entry for ``url``; a URL seen before keeps its first number."""
+        known = self.by_url.get(url)
+        if known is not None:
+            if not known.text and text:
+                known.text = text
+            return known
+        self.counter += 1
+        entry = Reference(self.counter, text, url)
+        self.references.append(entry)
+        self.by_url[url] = entry
+        return entry
+
+    def note_number(self, footnote_id: int) -> int:
+        if footnote_id not in self.note_numbers:
+            self.counter += 1
+            self.note_numbers[footnote_id] = self.counter
+        return self.note_numbers[footnote_id]
+
+    def take_marker(self) -> str:
+        marker, self.pending_marker = self.pending_marker, ""
+        return marker
+
+    def code_placeholder(self, code_html: str) -> str:
+        self.code_blocks.append(code_html)
+        return f"{self.placeholder}{len(self.code_blocks) - 1}x"
+
+
+def _state(env: EnvType) -> RenderState:
+    state: RenderState = env["wechat"]
+    return state
+
+
+def _marker_html(text: str) -> str:
+    return f'<span class="list-marker">{html.escape(text)}&nbsp;</span>'
+
+
+def link_text(tokens: Sequence[Token], start: int) -> str:
+    """The plain text between the ``link_open`` at ``start`` and its ``link_close``."""
+    parts: list[str] = []
+    for token in tokens[start + 1 :]:
+        if token.type == "link_close":
+            break
+        if token.type in ("text", "code_inline", "image"):
+            parts.append(token.content)
+        elif token.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+    return ZERO_WIDTH.sub("", "".join(parts)).strip()
+
+
+def is_bare_url(text: str, href: str) -> bool:
+    """Whether a link's text is just its URL (then the URL itself is the useful text)."""
+
+    def plain(url: str) -> str:
+        url = url.strip().lower().removeprefix("mailto:")
+        url = re.sub(r"^https?://", "", url)
+        return url.rstrip("/")
+
+    return bool(text) and plain(text) == plain(href)
+
+
+class WeChatRenderer(RendererHTML):
+    """markdown-it rules for WeChat; each method is the rule of the token type it names."""
+
+    # Block tags come out with no newline after them: WeChat turns one into a gap.
+    def renderToken(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        token = tokens[idx]
+        if token.hidden:
+            return ""
+        if token.nesting == -1:
+            return f"</{token.tag}>"
+        return f"<{token.tag}{self.renderAttrs(token)}>"
+
+    # --- text ------------------------------------------------------------------
+    def text(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+        return html.escape(ZERO_WIDTH.sub("", tokens[idx].content), quote=False)
+
+    def softbreak(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        before = tokens[idx - 1].content[-1:] if idx > 0 else ""
+        after = tokens[idx + 1].content[:1] if idx + 1 < len(tokens) else ""
+        return "" if _CJK.match(before) and _CJK.match(after) else " "
+
+    def hardbreak(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        return "<br>"
+
+    def code_inline(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        content = html.escape(tokens[idx].content, quote=False)
+        return f'<code class="code-inline">{content}</code>'
+
+    # --- paragraphs and figures ---------------------------------------------------
+    def paragraph_open(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        state = _state(env)
+        marker = state.take_marker()
+        if tokens[idx].hidden:  # a tight list item: the marker goes straight before the text
+            return _marker_html(marker) if marker else ""
+        inline = tokens[idx + 1] if idx + 1 < len(tokens) else None
+        figure = bool(
+            inline is not None
+            and inline.children
+            and len(inline.children) == 1
+            and inline.children[0].type == "image"
+        )
+        state.figures.append(figure)
+        if figure:
+            return (_marker_html(marker) if marker else "") + '<figure class="figure">'
+        return "<p>" + (_marker_html(marker) if marker else "")
+
+    def paragraph_close(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        if tokens[idx].hidden:
+            return ""
+        state = _state(env)
+        return "</figure>" if state.figures.pop() else "</p>"
+
+    def image(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+        state = _state(env)
+        token = tokens[idx]
+        src = str(token.attrGet("src") or "")
+        alt = ZERO_WIDTH.sub("", token.content)
+        state.images.append(src)
+        tag = f'<img class="image" src="{html.escape(src)}" alt="{html.escape(alt)}">'
+        if state.figures and state.figures[-1] and alt:
+            tag += f'<figcaption class="figcaption">{html.escape(alt, quote=False)}</figcaption>'
+        return tag
+
+    # --- links and footnotes ------------------------------------------------------
+    def link_open(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        state = _state(env)
+        href = str(tokens[idx].attrGet("href") or "").strip()
+        text = link_text(tokens, idx)
+        if is_mp_link(href):
+            state.links.append("</a>")
+            return f'<a class="link" href="{html.escape(href)}">'
+        if not href or href.startswith("#") or is_bare_url(text, href):
+            state.links.append("")  # dropped: the text stays, nothing to number
+            return ""
+        state.links.append(state.reference(href, text))
+        return ""
+
+    def link_close(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        state = _state(env)
+        entry = state.links.pop() if state.links else ""
+        if isinstance(entry, str):
+            return entry
+        return f'<sup class="footnote-ref">[{entry.number}]</sup>'
+
+    def footnote_ref(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        number = _state(env).note_number(int(tokens[idx].meta["id"]))
+        return f'<sup class="footnote-ref">[{number}]</sup>'
+
+    def footnote_anchor(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        return ""  # the "↩" back-link is an in-document anchor WeChat refuses
+
+    # --- lists: <section> items, the marker written into the text ------------------
+    def bullet_list_open(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        _state(env).lists.append(_ListFrame(ordered=False, next_number=0))
+        return '<section class="list">'
+
+    def ordered_list_open(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        start = int(tokens[idx].attrGet("start") or 1)
+        _state(env).lists.append(_ListFrame(ordered=True, next_number=start))
+        return '<section class="list">'
+
+    def bullet_list_close(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        _state(env).lists.pop()
+        return "</section>"
+
+    ordered_list_close = bullet_list_close
+
+    def list_item_open(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        state = _state(env)
+        frame = state.lists[-1]
+        if frame.ordered:
+            marker = f"{frame.next_number}."
+            frame.next_number += 1
+        else:
+            marker = BULLETS[min(len(state.lists), len(BULLETS)) - 1]
+        following = tokens[idx + 1].type if idx + 1 < len(tokens) else ""
+        if following == "paragraph_open":
+            state.pending_marker = marker
+            return '<section class="list-item">'
+        return '<section class="list-item">' + _marker_html(marker)
+
+    def list_item_close(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        _state(env).pending_marker = ""
+        return "</section>"
+
+    # --- code ---------------------------------------------------------------------
+    def fence(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+        token = tokens[idx]
+        language = token.info.strip().split()[0] if token.info.strip() else ""
+        return self._code(token.content, language, env)
+
+    def code_block(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        return self._code(tokens[idx].content, "", env)
+
+    def _code(self, code: str, language: str, env: EnvType) -> str:
+        state = _state(env)
+        placeholder = state.code_placeholder(highlight_code(code, language, state.code_style))
+        return f'<pre class="code"><code class="code-body">{placeholder}</code></pre>'
+
+    # --- tables -------------------------------------------------------------------
+    def table_open(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        return '<section class="table-scroll"><table class="table">'
+
+    def table_close(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        return "</table></section>"
+
+    # --- raw HTML -----------------------------------------------------------------
+    def html_block(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        return self._raw(tokens[idx].content, env)
+
+    def html_inline(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        return self._raw(tokens[idx].content, env)
+
+    def _raw(self, source: str, env: EnvType) -> str:
+        state = _state(env)
+        return RawHtmlSanitiser(state.images, state.raw_links, state.reference).clean(source)
+
+
+# --- code highlighting ------------------------------------------------------------
+
+_TAG_OR_TEXT = re.compile(r"(<[^>]*>)")
+
+
+@functools.lru_cache(maxsize=64)
+def _lexer(language: str) -> Lexer:
+    if language:
+        try:
+            lexer: Lexer = get_lexer_by_name(language, stripnl=False, ensurenl=False)
+            return lexer
+        except ClassNotFound:
+            pass
+    plain: Lexer = TextLexer(stripnl=False, ensurenl=False)
+    return plain
+
+
+@functools.lru_cache(maxsize=16)
+def _formatter(style: str) -> HtmlFormatter[str]:
+    return HtmlFormatter(style=style, noclasses=True, nowrap=True)
+
+
+def _keep_whitespace(text: str) -> str:
+    # WeChat collapses spaces and ignores white-space:pre, so every space is written out.
+    return text.replace(" ", "&nbsp;").replace("\n", "<br>")
+
+
+def highlight_code(code: str, language: str, style: str) -> str:
+    """Code coloured by Pygments with inline styles only, every space and line kept."""
+    code = code.replace("\t", "    ").rstrip("\n")
+    coloured = highlight(code, _lexer(language.lower()), _formatter(style))
+    coloured = coloured.rstrip("\n")
+    parts = _TAG_OR_TEXT.split(coloured)
+    html_text = "".join(part if part.startswith("<") else _keep_whitespace(part) for part in parts)
+    return f'<span style="display:block">{html_text}</span>'
+
+
+# --- one render -------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def wechat_markdown() -> MarkdownIt:
+    """The issue dialect with WeChat's rules (built once; rendering keeps state in ``env``)."""
+    md = new_markdown()
+    md.renderer = WeChatRenderer(md)
+    # Keep link and image destinations as the issue wrote them: image sources are the
+    # keys the publisher swaps for uploaded URLs, and reference entries are read by people.
+    md.normalizeLink = lambda url: url  # type: ignore[method-assign]
+    return md
+
+
+def render_body(body: str, state: RenderState) -> tuple[str, list[Note]]:
+    """The HTML of ``body`` for WeChat and its footnotes, filling ``state`` on the way."""
+    md = wechat_markdown()
+    tokens = parse(body, "wechat", md)
+    env: EnvType = {"wechat": state}
+    split = next((i for i, t in enumerate(tokens) if t.type == "footnote_block_open"), len(tokens))
+    content = md.renderer.render(tokens[:split], md.options, env)
+    notes: list[Note] = []
+    start, number = 0, 0
+    for index in range(split, len(tokens)):
+        token = tokens[index]
+        if token.type == "footnote_open":
+            start, number = index + 1, state.note_number(int(token.meta["id"]))
+        elif token.type == "footnote_close":
+            # The note's number goes in front of its first paragraph, like a list marker.
+            state.pending_marker = f"[{number}]"
+            notes.append(Note(number, md.renderer.render(tokens[start:index], md.options, env)))
+            state.pending_marker = ""
+    notes.sort(key=lambda note: note.number)
+    return content, notes

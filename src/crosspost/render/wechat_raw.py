@@ -1,0 +1,171 @@
+"""Raw HTML inside an issue, made safe for WeChat.
+
+Markdown lets an editor write HTML; WeChat strips scripts, ignores classes and refuses
+links outside mp.weixin.qq.com. Raw HTML arrives from markdown-it in pieces (an inline
+``<span>`` and its ``</span>`` are separate tokens), so the sanitiser works tag by tag
+on a stream rather than on a tree: it never needs a piece to be balanced.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from html.parser import HTMLParser
+
+MP_LINK = re.compile(r"^https?://mp\.weixin\.qq\.com(?:[/?#]|$)", re.IGNORECASE)
+
+#: Removed together with everything inside them.
+DROP_WITH_CONTENT = frozenset(
+    {
+        "script", "style", "iframe", "frame", "frameset", "object", "embed", "applet",
+        "template", "textarea", "select", "button", "head", "title", "video", "audio",
+    }
+)  # fmt: skip
+#: Removed, their content kept.
+UNWRAP = frozenset({"form", "noscript", "html", "body", "label", "fieldset"})
+#: Void tags removed outright.
+DROP_VOID = frozenset({"input", "meta", "link", "base", "param", "source", "track"})
+#: WeChat keeps ``<section>`` where it drops ``<div>`` and friends.
+AS_SECTION = frozenset({"div", "center", "article", "header", "footer", "aside", "nav", "main"})
+VOID = frozenset({"area", "br", "col", "embed", "hr", "img", "input", "wbr"})
+#: Attributes WeChat ignores or refuses (``on*`` handlers are removed too).
+DROP_ATTRIBUTES = frozenset({"class", "id", "name", "srcset", "contenteditable", "tabindex"})
+
+
+def is_mp_link(url: str) -> bool:
+    """Whether ``url`` is a WeChat article link, the only kind WeChat lets readers follow."""
+    return bool(MP_LINK.match(url.strip()))
+
+
+@dataclass
+class Reference:
+    """One entry of the reference list: ``[number] text: url`` (text may be empty)."""
+
+    number: int
+    text: str
+    url: str
+
+
+def _style_size(value: str) -> str:
+    value = value.strip()
+    return f"{value}px" if value.isdigit() else value
+
+
+class RawHtmlSanitiser(HTMLParser):
+    """Cleans one piece of raw HTML; state that spans pieces lives in the lists passed in.
+
+    ``images`` collects every ``<img src>`` as written, ``links`` is the stack of raw
+    ``<a>`` tags still open (their reference entry, or the closing tag to write), and
+    ``reference(url, text)`` numbers an external link like a Markdown one.
+    """
+
+    def __init__(
+        self,
+        images: list[str],
+        links: list[Reference | str],
+        reference: Callable[[str, str], Reference],
+    ) -> None:
+        super().__init__(convert_charrefs=True)
+        self._images = images
+        self._links = links
+        self._reference = reference
+        self._out: list[str] = []
+        self._skip = 0
+        self._pre = 0
+
+    def clean(self, source: str) -> str:
+        """The sanitised HTML of ``source``."""
+        self.feed(source)
+        self.close()
+        return "".join(self._out)
+
+    # --- tags ---------------------------------------------------------------------
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self._skip or tag in DROP_WITH_CONTENT:
+            if tag in DROP_WITH_CONTENT and tag not in VOID:
+                self._skip += 1
+            return
+        if tag in UNWRAP or tag in DROP_VOID:
+            return
+        kept = {
+            name: value or ""
+            for name, value in attrs
+            if name not in DROP_ATTRIBUTES and not name.startswith("on")
+        }
+        if tag == "a":
+            self._open_link(kept)
+            return
+        if tag == "center":
+            kept["style"] = "text-align:center;" + kept.get("style", "")
+        if tag in AS_SECTION:
+            tag = "section"
+        if tag == "img":
+            self._images.append(kept.get("src", ""))
+            sizes = [
+                f"{key}:{_style_size(kept.pop(key))}" for key in ("width", "height") if key in kept
+            ]
+            if sizes:
+                kept["style"] = ";".join([*sizes, kept.get("style", "")]).rstrip(";")
+            kept["class"] = "image"
+        if tag == "pre":
+            self._pre += 1
+        self._out.append(f"<{tag}{_attributes(kept)}>")
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag not in VOID and tag not in DROP_VOID and not self._skip:
+            self.handle_endtag(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in DROP_WITH_CONTENT:
+            self._skip = max(0, self._skip - 1)
+            return
+        if self._skip or tag in UNWRAP or tag in DROP_VOID or tag in VOID:
+            return
+        if tag == "a":
+            self._close_link()
+            return
+        if tag == "pre":
+            self._pre = max(0, self._pre - 1)
+        self._out.append(f"</{'section' if tag in AS_SECTION else tag}>")
+
+    def _open_link(self, attrs: dict[str, str]) -> None:
+        href = attrs.get("href", "").strip()
+        if is_mp_link(href):
+            self._links.append("</a>")
+            self._out.append(f'<a href="{html.escape(href)}">')
+        elif not href or href.startswith("#") or href.lower().startswith("javascript:"):
+            self._links.append("")
+        else:
+            self._links.append(self._reference(href, attrs.get("title", "")))
+
+    def _close_link(self) -> None:
+        entry = self._links.pop() if self._links else ""
+        if isinstance(entry, str):
+            self._out.append(entry)
+        else:
+            self._out.append(f'<sup class="footnote-ref">[{entry.number}]</sup>')
+
+    # --- text -----------------------------------------------------------------------
+    def handle_data(self, data: str) -> None:
+        if self._skip:
+            return
+        text = html.escape(data, quote=False)
+        if self._pre:  # WeChat ignores white-space:pre; spell out spaces and lines
+            text = text.replace("\t", "    ").replace(" ", "&nbsp;").replace("\n", "<br>")
+        self._out.append(text)
+
+    def handle_comment(self, data: str) -> None:
+        return  # comments are not content
+
+    def handle_decl(self, decl: str) -> None:
+        return
+
+    def handle_pi(self, data: str) -> None:
+        return
+
+
+def _attributes(attrs: dict[str, str]) -> str:
+    return "".join(f' {name}="{html.escape(value)}"' for name, value in attrs.items())
