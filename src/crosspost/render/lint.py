@@ -7,23 +7,23 @@ where there is one, the line. Errors stop ``render`` and ``publish``; warnings s
 crosspost will change on the way (an image converted or shrunk); notes are for the record.
 
 The numbers come from ``specs/wechat-api.md`` §9 and ``specs/zhihu-api.md`` §6 and sit in
-one table per platform (:data:`LIMITS`), so a platform's limits are read in one place.
+the renderer modules, which were written against them; :func:`channel_limits` gathers
+them into one :class:`ChannelLimits` per platform.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 from crosspost.errors import IssueError
 from crosspost.issue import CHANNEL_OPTIONS, KNOWN_CHANNELS, Issue, load_issue
 from crosspost.render import RenderContext, Rendered
+from crosspost.render.image_refs import ImageFile, ImageInfo, ImageRef, image_refs
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 
@@ -69,17 +69,20 @@ class ChannelLimits:
     channel: str
     title_chars: int
     title_bytes: int | None = None
+    #: Above these the platform refuses the author (error) …
     author_chars: int | None = None
-    #: Above this many UTF-8 bytes an author name was refused in field reports (warning).
-    author_bytes_warn: int | None = None
+    #: … and above these it has refused authors in field reports (warning).
+    author_warn_chars: int | None = None
+    author_warn_bytes: int | None = None
     digest_chars: int | None = None
     source_url_bytes: int | None = None
     #: The rendered body as sent, tags included: strictly fewer characters / bytes than this.
     content_chars: int | None = None
     content_bytes: int | None = None
-    #: Visible text of the rendered body (tags excluded).
+    #: Text of the rendered body as the platform counts it (``text_count(body)``).
     text_min_chars: int | None = None
     text_max_chars: int | None = None
+    text_count: Callable[[str], int] | None = None
     cover_required: bool = False
     #: Pillow format names uploaded as they are; others are converted by the image pipeline.
     image_formats: frozenset[str] = frozenset({"JPEG", "PNG", "GIF"})
@@ -93,37 +96,62 @@ class ChannelLimits:
     image_url_chars: int = 0
 
 
-LIMITS: Mapping[str, ChannelLimits] = {
-    # wechat-api.md §3, §4, §5, §9: uploadimg takes JPEG/PNG under 1 MB; GIF goes through
-    # add_material (10 MB); title "≤32个字" and 64 UTF-8 bytes; author "≤16个字" (45110
-    # seen far lower: warn on bytes); digest 120 in the editor, 128 by the API.
-    "wechat": ChannelLimits(
+#: File extension → Pillow format name, for platforms that list extensions.
+_FORMAT_OF = {".jpg": "JPEG", ".jpeg": "JPEG", ".png": "PNG", ".gif": "GIF", ".webp": "WEBP"}
+
+
+def _wechat_limits() -> ChannelLimits:
+    # The renderer holds the numbers it was written against (wechat-api.md §9); the image
+    # and cover figures are §3/§4: uploadimg takes JPEG/PNG under 1 MB, GIFs and the
+    # cover go through add_material (10 MB). The documented author limit is 16
+    # characters; the renderer's stricter 8/16 bytes come from field reports: a warning.
+    from crosspost.render import wechat
+
+    return ChannelLimits(
         channel="wechat",
-        title_chars=32,
-        title_bytes=64,
+        title_chars=wechat.TITLE_MAX_CHARS,
+        title_bytes=wechat.TITLE_MAX_BYTES,
         author_chars=16,
-        author_bytes_warn=16,
-        digest_chars=120,
-        source_url_bytes=1024,
-        content_chars=20_000,
-        content_bytes=MB,
+        author_warn_chars=wechat.AUTHOR_MAX_CHARS,
+        author_warn_bytes=wechat.AUTHOR_MAX_BYTES,
+        digest_chars=wechat.DIGEST_MAX_CHARS,
+        source_url_bytes=wechat.SOURCE_URL_MAX_BYTES,
+        content_chars=wechat.CONTENT_MAX_CHARS,
+        content_bytes=wechat.CONTENT_MAX_BYTES,
         cover_required=True,
         image_formats=frozenset({"JPEG", "PNG", "GIF"}),
         image_bytes={"JPEG": MB, "PNG": MB, "GIF": 10 * MB},
         cover_bytes=10 * MB,
         cover_ratio=2.35,
         image_url_chars=110,  # http://mmbiz.qpic.cn/mmbiz_png/<64 chars>/0?wx_fmt=png
-    ),
-    # zhihu-api.md §6: title ≤100, body 9–100,000 characters of plain text; images
-    # jpg/png/gif (bmp and webp only through some tools); no byte limit was found.
-    "zhihu": ChannelLimits(
+    )
+
+
+def _zhihu_limits() -> ChannelLimits:
+    # zhihu-api.md §6, as the renderer states them; no image byte limit is known.
+    from crosspost.render import zhihu
+
+    return ChannelLimits(
         channel="zhihu",
-        title_chars=100,
-        text_min_chars=9,
-        text_max_chars=100_000,
-        image_formats=frozenset({"JPEG", "PNG", "GIF"}),
-    ),
+        title_chars=zhihu.TITLE_MAX_CHARS,
+        text_min_chars=zhihu.BODY_MIN_CHARS,
+        text_max_chars=zhihu.BODY_MAX_CHARS,
+        text_count=zhihu.body_chars,
+        image_formats=frozenset(_FORMAT_OF[ext] for ext in zhihu.IMAGE_EXTENSIONS),
+    )
+
+
+_LIMIT_TABLES: Mapping[str, Callable[[], ChannelLimits]] = {
+    "wechat": _wechat_limits,
+    "zhihu": _zhihu_limits,
 }
+
+
+@functools.cache
+def channel_limits(channel: str) -> ChannelLimits | None:
+    """The limits lint checks for ``channel`` (``None`` for a channel it knows nothing of)."""
+    table = _LIMIT_TABLES.get(channel)
+    return table() if table else None
 
 
 # --- load, render and lint one file (what `check`, `render` and `preview` share) ----------
@@ -180,7 +208,7 @@ def check_file(
 def lint(issue: Issue, rendered: Mapping[str, Rendered]) -> list[Problem]:
     """Every problem of ``issue`` for the channels in ``rendered`` (channel → Rendered)."""
     refs = list(image_refs(issue))
-    images = _ImageInfo(issue.folder)
+    images = ImageInfo()
     problems: list[Problem] = []
     for ref in refs:  # a missing file is missing for every channel: report it once
         found = images.read(ref.path) if ref.path else None
@@ -189,7 +217,7 @@ def lint(issue: Issue, rendered: Mapping[str, Rendered]) -> list[Problem]:
             message = f"image {ref.source!r} {found}"
             problems.append(Problem(issue.path, ref.line, ref.channel, code, message))
     for channel, output in rendered.items():
-        limits = LIMITS.get(channel)
+        limits = channel_limits(channel)
         if limits is None:
             continue
         report = _Report(issue, limits)
@@ -237,13 +265,17 @@ def _fields(report: _Report) -> None:
         )
         report.add(report.line_of("title"), "title-too-long", message)
     author = settings.author or ""
-    if limits.author_chars and len(author) > limits.author_chars:
-        message = f"author has {len(author)} characters, {channel} allows {limits.author_chars}"
+    chars, size = len(author), len(author.encode())
+    if limits.author_chars and chars > limits.author_chars:
+        message = f"author has {chars} characters, {channel} allows {limits.author_chars}"
         report.add(report.line_of("author"), "author-too-long", message + "; shorten it")
-    elif limits.author_bytes_warn and len(author.encode()) > limits.author_bytes_warn:
+    elif (limits.author_warn_chars and chars > limits.author_warn_chars) or (
+        limits.author_warn_bytes and size > limits.author_warn_bytes
+    ):
         message = (
-            f"author is {len(author.encode())} UTF-8 bytes; {channel} has refused authors over "
-            f"about {limits.author_bytes_warn} bytes (error 45110); consider a shorter one"
+            f"author '{author}' ({chars} characters, {size} bytes) is longer than {channel} "
+            f"has taken in field reports ({limits.author_warn_chars} characters, "
+            f"{limits.author_warn_bytes} bytes; error 45110); set '{channel}: {{author: …}}'"
         )
         report.add(report.line_of("author"), "author-long", message, WARNING)
     digest = settings.digest or ""
@@ -286,8 +318,8 @@ def _content(report: _Report, body: str, image_count: int) -> None:
     if limits.content_bytes and size >= limits.content_bytes:
         message = f"the {channel} article is {size:,} bytes, the limit is under "
         report.add(line, "content-too-large", f"{message}{limits.content_bytes:,}; {fix}")
-    if limits.text_min_chars or limits.text_max_chars:
-        text = len(visible_text(body).strip())
+    if limits.text_count:
+        text = limits.text_count(body)
         if limits.text_min_chars and text < limits.text_min_chars:
             message = f"the body has {text} characters of text, {channel} needs at least "
             report.add(line, "body-too-short", f"{message}{limits.text_min_chars}; write more")
@@ -296,7 +328,7 @@ def _content(report: _Report, body: str, image_count: int) -> None:
             report.add(line, "body-too-long", f"{message}{limits.text_max_chars:,}; {fix}")
 
 
-def _cover(report: _Report, images: _ImageInfo) -> None:
+def _cover(report: _Report, images: ImageInfo) -> None:
     limits, channel = report.limits, report.channel
     cover = report.issue.settings(channel).cover
     line = report.line_of("cover")
@@ -309,7 +341,7 @@ def _cover(report: _Report, images: _ImageInfo) -> None:
     if isinstance(found, str):
         report.add(line, "bad-cover", f"cover {found}")
         return
-    kind, size, width, height = found
+    kind, size, width, height = found.format, found.size, found.width, found.height
     if kind not in limits.image_formats:
         message = f"cover is {kind}; {channel} takes {_formats(limits)}, so it will be converted"
         report.add(line, "cover-converted", message, WARNING)
@@ -321,7 +353,7 @@ def _cover(report: _Report, images: _ImageInfo) -> None:
         report.add(line, "cover-cropped", f"{message} (e.g. 900×383)", INFO)
 
 
-def _body_images(report: _Report, refs: list[ImageRef], images: _ImageInfo) -> None:
+def _body_images(report: _Report, refs: list[ImageRef], images: ImageInfo) -> None:
     limits, channel = report.limits, report.channel
     seen: set[str] = set()
     for ref in refs:
@@ -336,9 +368,9 @@ def _body_images(report: _Report, refs: list[ImageRef], images: _ImageInfo) -> N
             report.add(ref.line, "external-image", message, INFO)
             continue
         found = images.read(ref.path) if ref.path else None
-        if found is None or isinstance(found, str):
+        if not isinstance(found, ImageFile):
             continue  # not a file, or reported once for every channel by lint()
-        kind, size, _, _ = found
+        kind, size = found.format, found.size
         name = f"image {ref.source!r}"
         if kind not in limits.image_formats:
             message = f"{name} is {kind}; {channel} takes {_formats(limits)}, so it is converted"
@@ -353,131 +385,3 @@ def _body_images(report: _Report, refs: list[ImageRef], images: _ImageInfo) -> N
 
 def _formats(limits: ChannelLimits) -> str:
     return "/".join(sorted(limits.image_formats))
-
-
-# --- images and text of a body ---------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ImageRef:
-    """One image in the body: its source as written, its file line and its ``only`` channel."""
-
-    source: str
-    line: int
-    channel: str | None
-    #: The file it names, for a local image; ``None`` for URLs and data: URIs.
-    path: Path | None
-
-    @property
-    def remote(self) -> bool:
-        return urlsplit(self.source).scheme in ("http", "https")
-
-
-_HTML_IMG = re.compile(r"""<img\b[^>]*?\bsrc\s*=\s*["']?([^"'\s>]+)""", re.IGNORECASE)
-
-
-def image_refs(issue: Issue) -> Iterator[ImageRef]:
-    """Every image of the body in order (Markdown and raw ``<img>``), with its line."""
-    from crosspost.render.markdown import new_markdown, only_channel
-
-    lines = issue.body.split("\n")
-    channels: list[str] = []
-    for token in new_markdown().parse(issue.body):
-        if token.type == "container_only_open":
-            channels.append(only_channel(token))
-            continue
-        if token.type == "container_only_close":
-            channels.pop()
-            continue
-        if not token.map:
-            continue
-        start, end = token.map
-        sources: list[str] = []
-        if token.type == "inline":
-            for child in token.children or []:
-                if child.type == "image":
-                    sources.append(str(child.attrGet("src") or ""))
-                elif child.type == "html_inline":
-                    sources += _HTML_IMG.findall(child.content)
-        elif token.type == "html_block":
-            sources += _HTML_IMG.findall(token.content)
-        offset = start
-        for source in sources:
-            offset = _line_of(lines, source, offset, end)
-            yield ImageRef(
-                source=source,
-                line=issue.body_line + offset,
-                channel=channels[-1] if channels else None,
-                path=_local_path(issue.folder, source),
-            )
-
-
-def _line_of(lines: list[str], source: str, start: int, end: int) -> int:
-    """The body line (0-based) in [start, end) that mentions ``source``; ``start`` if none."""
-    for needle in (source, unquote(source)):
-        for index in range(start, min(end, len(lines))):
-            if needle in lines[index]:
-                return index
-    return start
-
-
-def _local_path(folder: Path, source: str) -> Path | None:
-    scheme = urlsplit(source).scheme
-    if scheme in ("http", "https", "data") or not source:
-        return None
-    return folder / unquote(source.split("#")[0].split("?")[0])
-
-
-class _ImageInfo:
-    """Format, size and pixel size of image files, read once (Pillow reads headers only)."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self._seen: dict[Path, tuple[str, int, int, int] | str] = {}
-
-    def read(self, path: Path) -> tuple[str, int, int, int] | str:
-        """(Pillow format, bytes, width, height), or the problem as text."""
-        if path not in self._seen:
-            self._seen[path] = self._read(path)
-        return self._seen[path]
-
-    def _read(self, path: Path) -> tuple[str, int, int, int] | str:
-        from PIL import Image, UnidentifiedImageError
-
-        shown = _shown(path, self.folder)
-        if path.is_dir():
-            return f"names the folder {shown}; name an image file"
-        if not path.is_file():
-            return f"not found at {shown}; fix the path or add the file"
-        try:
-            with Image.open(path) as image:
-                kind, (width, height) = str(image.format), image.size
-        except UnidentifiedImageError:
-            return f"at {shown} is not an image crosspost can read (no SVG); export PNG or JPEG"
-        except OSError as error:
-            return f"at {shown} cannot be read ({error}); export it again"
-        return kind, path.stat().st_size, width, height
-
-
-def _shown(path: Path, folder: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(folder.resolve()))
-    except ValueError:
-        return str(path)
-
-
-class _TextOnly(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-
-    def handle_data(self, data: str) -> None:
-        self.parts.append(data)
-
-
-def visible_text(html: str) -> str:
-    """The text a reader sees in ``html`` (tags dropped, entities decoded)."""
-    parser = _TextOnly()
-    parser.feed(html)
-    parser.close()
-    return "".join(parser.parts)

@@ -1,0 +1,94 @@
+"""``crosspost preview FILE [-o DIR]``: one HTML page showing the issue as each channel will.
+
+The WeChat article sits in a 375 px phone column (with the chat-list card above it),
+the Zhihu article beside it in its column width. Image sources point at the local files,
+relative to the page, so the folder can be zipped and opened elsewhere. Lint errors stop
+it like ``render``; warnings and notes are listed at the top of the page.
+
+The page is written by :func:`write_preview`, which returns its path, so a later flag
+(``--screenshot out.png``) can hand that path to a headless browser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, unquote, urlsplit
+
+from crosspost.commands.render import add_render_options, checked_or_report, output_folder
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, UsageError
+
+if TYPE_CHECKING:
+    from crosspost.issue import Issue
+    from crosspost.render.lint import Checked
+
+PREVIEW_FILE = "preview.html"
+LABELS = {"wechat": "微信公众号", "zhihu": "知乎专栏"}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="the issue file (Markdown)")
+    add_render_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    checked = checked_or_report(args.file, (), args.theme)
+    if checked is None:
+        return EXIT_BAD_INPUT
+    path = write_preview(checked, output_folder(args.output, checked))
+    print(f"wrote {path}")
+    return EXIT_OK
+
+
+def write_preview(checked: Checked, folder: Path, template_dirs: tuple[Path, ...] = ()) -> Path:
+    """Write ``folder/preview.html`` for an issue that rendered; return its path."""
+    from crosspost.render.templates import render_template
+
+    issue = checked.issue
+    assert issue is not None  # only called for a file that loaded
+    articles: list[dict[str, Any]] = []
+    for channel, output in checked.rendered.items():
+        settings = issue.settings(channel)
+        links = {source: _local_link(issue, source, folder) for source in output.images}
+        cover = _local_link(issue, str(settings.cover), folder) if settings.cover else None
+        articles.append(
+            {
+                "channel": channel,
+                "label": LABELS.get(channel, channel),
+                "title": settings.title,
+                "author": settings.author,
+                "digest": settings.digest,
+                "cover": cover,
+                "body": _markup(output.with_image_urls(links).body),
+            }
+        )
+    page = render_template(
+        "preview/preview.html.j2",
+        template_dirs,
+        issue=issue,
+        articles=articles,
+        problems=[str(problem) for problem in checked.problems],
+    )
+    path = folder / PREVIEW_FILE
+    try:
+        path.write_text(page, "utf-8")
+    except OSError as error:
+        raise UsageError(f"{path}: cannot write ({error.strerror})") from None
+    return path
+
+
+def _local_link(issue: Issue, source: str, folder: Path) -> str:
+    """``source`` as the preview page must write it: local files relative to ``folder``."""
+    if urlsplit(source).scheme in ("http", "https", "data"):
+        return source
+    target = issue.folder / unquote(source)
+    relative = os.path.relpath(target.resolve(), folder.resolve())
+    return quote(Path(relative).as_posix())
+
+
+def _markup(html: str) -> Any:
+    from markupsafe import Markup
+
+    return Markup(html)
