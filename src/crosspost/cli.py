@@ -24,6 +24,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("render", "render", "write each channel's output files for an issue"),
     ("preview", "preview", "write one HTML page showing the issue as each channel will"),
     ("import", "import_", "turn a plain-text digest or a saved article page into an issue"),
+    ("sandbox", "sandbox", "run local WeChat and Zhihu emulators for tests and rehearsals"),
 )
 
 

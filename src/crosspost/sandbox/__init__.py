@@ -14,6 +14,7 @@ the platforms' state survives a restart. The Zhihu emulator is optional: without
 from __future__ import annotations
 
 import importlib
+import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -124,8 +125,12 @@ class Sandbox:
     def stop(self) -> None:
         """Stop both servers and save their state (idempotent)."""
         if self._running:
-            for server in self.servers.values():
-                server.stop()
+            # Side by side: each server's loop takes up to one poll interval to notice.
+            stoppers = [threading.Thread(target=s.stop) for s in self.servers.values()]
+            for stopper in stoppers:
+                stopper.start()
+            for stopper in stoppers:
+                stopper.join()
             self._running = False
 
     def __enter__(self) -> Sandbox:
