@@ -249,8 +249,8 @@ class WeChatAdapter(Adapter):
         except PermanentError as error:
             if error.code == 48001:
                 raise ManualPublishRequired(
-                    f"draft created ({draft.id}); this account can only publish from the web "
-                    "console: open 公众号后台 → 内容与互动 → 草稿箱 and publish it there "
+                    "draft created; this account can only publish from the web console: "
+                    f"open 公众号后台 → 内容与互动 → 草稿箱 and publish draft {draft.id} there "
                     "(WeChat errcode 48001: the API publishes only for verified accounts)",
                     channel=CHANNEL,
                     code=48001,

@@ -1,0 +1,360 @@
+"""The WeChat adapter against the WeChat sandbox over 127.0.0.1.
+
+Clock and sleep are one :class:`ManualClock` shared by the sandbox, the HTTP policy and the
+adapter, so tokens expire, publish jobs finish and retries wait without any real waiting.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from crosspost.channels.base import (
+    DraftContent,
+    Intent,
+    ManualPublishRequired,
+    RemoteDraft,
+)
+from crosspost.channels.http import HttpPolicy
+from crosspost.channels.wechat import WeChatAdapter, cover_crops
+from crosspost.channels.wechat_token import PollBudget
+from crosspost.config import Account, Secret
+from crosspost.errors import (
+    AuthError,
+    PermanentError,
+    RateLimitedError,
+    UnconfirmedError,
+)
+from crosspost.images import PreparedImage, UploadedAsset
+from crosspost.sandbox import ManualClock, Sandbox
+
+MakeBox = Callable[..., Sandbox]
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def make_box(clock: ManualClock) -> Iterator[MakeBox]:
+    boxes: list[Sandbox] = []
+
+    def make(**wechat_options: Any) -> Sandbox:
+        box = Sandbox(clock=clock, sleep=clock.sleep, options={"wechat": wechat_options})
+        boxes.append(box.start())
+        return box
+
+    yield make
+    for box in boxes:
+        box.stop()
+
+
+@pytest.fixture
+def box(make_box: MakeBox) -> Sandbox:
+    return make_box()
+
+
+def adapter_for(
+    box: Sandbox, clock: ManualClock, state: Path, *, secret: str | None = None
+) -> WeChatAdapter:
+    creds = box.wechat.credentials()
+    account = Account(
+        channel="wechat",
+        name="main",
+        base_url=box.wechat_url,
+        credentials={
+            "app_id": Secret(creds["app_id"]),
+            "app_secret": Secret(secret or creds["app_secret"]),
+        },
+    )
+    http = HttpPolicy(clock=clock, sleep=clock.sleep, rng=lambda: 0.0)
+    return WeChatAdapter(account, http=http, state_dir=state, clock=clock, sleep=clock.sleep)
+
+
+@pytest.fixture
+def wechat(box: Sandbox, clock: ManualClock, tmp_path: Path) -> WeChatAdapter:
+    return adapter_for(box, clock, tmp_path / "state")
+
+
+def image(size: tuple[int, int] = (90, 38), fmt: str = "JPEG", noise: bool = False) -> PreparedImage:
+    if noise:  # incompressible pixels: a PNG over 1 MB
+        picture = Image.frombytes("RGB", size, os.urandom(size[0] * size[1] * 3))
+    else:
+        picture = Image.new("RGB", size, (40, 90, 160))
+    buffer = io.BytesIO()
+    picture.save(buffer, fmt)
+    data = buffer.getvalue()
+    mime = f"image/{fmt.lower()}"
+    name = "figure." + ("jpg" if fmt == "JPEG" else fmt.lower())
+    return PreparedImage(data, mime, name, hashlib.sha256(data).hexdigest(), *size)
+
+
+def content(wechat: WeChatAdapter, title: str = "AI系统前沿动态48") -> DraftContent:
+    cover = wechat.upload_image(image((900, 383)), "cover")
+    return DraftContent(
+        title=title,
+        html="<section><p>正文</p></section>",
+        author="OneFlow",
+        digest="一句话摘要",
+        cover=cover,
+        cover_size=(900, 383),
+        source_url="https://www.zhihu.com/org/oneflow-17",
+        options={"need_open_comment": True},
+    )
+
+
+def calls(box: Sandbox, path: str) -> int:
+    return sum(1 for r in box.requests if r.path == path)
+
+
+def drafts(box: Sandbox) -> list[dict[str, Any]]:
+    result: list[dict[str, Any]] = box.wechat.snapshot()["drafts"]
+    return result
+
+
+# --- the happy path, in both modes ------------------------------------------------------
+
+
+def test_draft_mode_creates_one_draft_with_preview_link(box: Sandbox, wechat: WeChatAdapter) -> None:
+    assert wechat.preflight().identity == box.wechat.credentials()["app_id"]
+    inline = wechat.upload_image(image(), "inline")
+    assert inline.url.startswith("https://mmbiz.qpic.cn/") and inline.media_id is None
+    draft = wechat.create_draft(content(wechat))
+    assert draft.url and draft.url.startswith("http")
+    [stored] = drafts(box)
+    assert stored["media_id"] == draft.id
+    article = stored["articles"][0]
+    assert article["title"] == "AI系统前沿动态48"
+    assert article["need_open_comment"] == 1
+    assert article["pic_crop_1_1"] == cover_crops(900, 383)["pic_crop_1_1"]
+
+
+def test_publish_mode_polls_until_the_post_url_is_known(
+    box: Sandbox, wechat: WeChatAdapter, clock: ManualClock
+) -> None:
+    draft = wechat.create_draft(content(wechat))
+    ticket = wechat.publish(draft)
+    assert isinstance(ticket.id, str) and ticket.id.isdigit()
+    post = wechat.wait(ticket)
+    assert post is not None and post.url.startswith("https://mp.weixin.qq.com/s")
+    assert clock.sleeps[:3] == [3, 5, 10]  # two answers of "publishing", then done
+    assert drafts(box) == []  # a published draft leaves the draft box
+    assert wechat.polls.used() == 3
+
+
+def test_string_publish_ids_are_accepted(make_box: MakeBox, clock: ManualClock, tmp_path: Path) -> None:
+    box = make_box(publish_id_type="str")
+    wechat = adapter_for(box, clock, tmp_path)
+    ticket = wechat.publish(wechat.create_draft(content(wechat)))
+    assert wechat.wait(ticket) is not None
+
+
+def test_update_draft_changes_it_in_place(box: Sandbox, wechat: WeChatAdapter) -> None:
+    first = wechat.create_draft(content(wechat))
+    again = wechat.update_draft(first.id, content(wechat, title="第48期(修订)"))
+    assert again.id == first.id
+    [stored] = drafts(box)
+    assert stored["articles"][0]["title"] == "第48期(修订)"
+
+
+def test_update_of_a_vanished_draft_says_so(wechat: WeChatAdapter) -> None:
+    with pytest.raises(PermanentError, match="no longer in 草稿箱") as caught:
+        wechat.update_draft("no-such-draft", content(wechat))
+    assert caught.value.code == 40007
+
+
+def test_large_inline_images_go_to_permanent_material(box: Sandbox, wechat: WeChatAdapter) -> None:
+    big = image((700, 700), "PNG", noise=True)
+    assert len(big.data) > 1024 * 1024
+    asset = wechat.upload_image(big, "inline")
+    assert asset.media_id
+    assert calls(box, "/cgi-bin/material/add_material") == 1
+    assert calls(box, "/cgi-bin/media/uploadimg") == 0
+
+
+@pytest.mark.parametrize(
+    ("size", "wide", "square"),
+    [
+        ((940, 400), "0_0_1_1", "0.287234_0_0.712766_1"),
+        ((1000, 1000), "0_0.287234_1_0.712766", "0_0_1_1"),
+        ((400, 800), "0_0.393617_1_0.606383", "0_0.25_1_0.75"),
+        ((2350, 500), "0.25_0_0.75_1", "0.393617_0_0.606383_1"),
+    ],
+)
+def test_cover_crops_are_centred(size: tuple[int, int], wide: str, square: str) -> None:
+    assert cover_crops(*size) == {"pic_crop_235_1": wide, "pic_crop_1_1": square}
+
+
+# --- the token ---------------------------------------------------------------------------
+
+
+def test_token_is_shared_between_processes_and_renewed_early(
+    box: Sandbox, clock: ManualClock, tmp_path: Path
+) -> None:
+    one = adapter_for(box, clock, tmp_path)
+    two = adapter_for(box, clock, tmp_path)  # another process: same state dir
+    one.preflight()
+    two.preflight()
+    assert calls(box, "/cgi-bin/stable_token") == 1
+    clock.advance(7200 - 299)  # inside the last five minutes
+    two.preflight()
+    assert calls(box, "/cgi-bin/stable_token") == 2
+    assert (tmp_path / one.token.path.name).stat().st_mode & 0o777 == 0o600
+
+
+def test_expired_token_is_refreshed_once_and_the_call_sent_once_more(
+    box: Sandbox, wechat: WeChatAdapter
+) -> None:
+    wechat.preflight()
+    box.faults.add("wechat", "/cgi-bin/draft/add", "token_expired", count=1)
+    wechat.create_draft(content(wechat))
+    assert len(drafts(box)) == 1
+    assert calls(box, "/cgi-bin/draft/add") == 2
+
+
+def test_token_refused_twice_stops(box: Sandbox, wechat: WeChatAdapter) -> None:
+    box.faults.add("wechat", "/cgi-bin/media/uploadimg", "token_expired", count=5)
+    with pytest.raises(AuthError, match="42001"):
+        wechat.upload_image(image(), "inline")
+    assert calls(box, "/cgi-bin/media/uploadimg") == 2
+
+
+def test_wrong_secret_names_the_code_and_not_the_secret(
+    box: Sandbox, clock: ManualClock, tmp_path: Path
+) -> None:
+    wechat = adapter_for(box, clock, tmp_path, secret="wrong-secret-123456")
+    with pytest.raises(AuthError, match="40125") as caught:
+        wechat.preflight()
+    assert "wrong-secret-123456" not in str(caught.value)
+    assert calls(box, "/cgi-bin/stable_token") == 1
+
+
+def test_ip_not_whitelisted_prints_the_ip_and_where_to_add_it(
+    make_box: MakeBox, clock: ManualClock, tmp_path: Path
+) -> None:
+    box = make_box(ip_whitelist=["10.0.0.1"])
+    with pytest.raises(PermanentError) as caught:
+        adapter_for(box, clock, tmp_path).preflight()
+    message = str(caught.value)
+    assert "40164" in message and "127.0.0.1" in message
+    assert "公众号后台 → 设置与开发 → 基本配置 → IP白名单" in message
+    assert calls(box, "/cgi-bin/stable_token") == 1
+
+
+def test_unverified_account_keeps_the_draft_and_says_publish_by_hand(
+    make_box: MakeBox, clock: ManualClock, tmp_path: Path
+) -> None:
+    box = make_box(verified=False)
+    wechat = adapter_for(box, clock, tmp_path)
+    draft = wechat.create_draft(content(wechat))
+    with pytest.raises(ManualPublishRequired) as caught:
+        wechat.publish(draft)
+    assert str(caught.value).startswith(
+        "draft created; this account can only publish from the web console"
+    )
+    assert caught.value.draft == draft and caught.value.exit_code == 1
+    assert [d["media_id"] for d in drafts(box)] == [draft.id]
+
+
+def test_poll_budget_is_shared_and_enforced(wechat: WeChatAdapter, clock: ManualClock) -> None:
+    budget = PollBudget(wechat.polls.path, per_day=2, clock=clock)
+    budget.take()
+    budget.take()
+    with pytest.raises(RateLimitedError, match="polls are used up"):
+        budget.take()
+    clock.advance(86400)
+    budget.take()  # a new day
+
+
+def test_no_secret_reaches_logs_messages_or_output(
+    box: Sandbox, wechat: WeChatAdapter, caplog: Any, capsys: Any
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    box.faults.add("wechat", "/cgi-bin/draft/add", "reset", count=1)
+    box.faults.add("wechat", "/cgi-bin/media/uploadimg", "http:503", count=1)
+    box.faults.add("wechat", "/cgi-bin/draft/get", "token_expired", count=1)
+    texts = []
+    wechat.upload_image(image(), "inline")
+    with pytest.raises(UnconfirmedError) as caught:
+        wechat.create_draft(content(wechat))
+    texts.append(str(caught.value))
+    draft = wechat.create_draft(content(wechat))
+    ticket = wechat.publish(draft)
+    wechat.wait(ticket)
+    out, err = capsys.readouterr()
+    seen = "\n".join([*texts, caplog.text, out, err, *(r.line() for r in box.requests)])
+    secrets = box.wechat.secrets()
+    assert len(secrets) >= 2
+    for secret in secrets:
+        assert secret not in seen
+    assert "retry 2 of 4" in caplog.text
+
+
+# --- reconcile finds the truth -------------------------------------------------------
+
+
+def test_reconcile_ignores_drafts_the_ledger_already_knows(
+    box: Sandbox, wechat: WeChatAdapter, clock: ManualClock
+) -> None:
+    known = wechat.create_draft(content(wechat))
+    clock.advance(60)
+    intent = Intent.for_draft(content(wechat), clock(), known_ids=(known.id,))
+    assert wechat.reconcile("draft", intent).happened is False
+    box.faults.add("wechat", "/cgi-bin/draft/add", "commit_then_drop", count=1)
+    with pytest.raises(UnconfirmedError):
+        wechat.create_draft(content(wechat))
+    found = wechat.reconcile("draft", intent)
+    new = {d["media_id"] for d in drafts(box)} - {known.id}
+    assert found.happened is True and {found.remote_id} == new
+    assert found.url
+
+
+def test_reconcile_publish_waits_then_decides(
+    box: Sandbox, wechat: WeChatAdapter, clock: ManualClock
+) -> None:
+    draft = wechat.create_draft(content(wechat))
+    intent = Intent(started_at=clock(), title="AI系统前沿动态48", draft_id=draft.id)
+    box.faults.add("wechat", "/cgi-bin/freepublish/submit", "reset", count=1)
+    with pytest.raises(UnconfirmedError):
+        wechat.publish(draft)
+    assert wechat.reconcile("publish", intent).happened is None  # may still be publishing
+    clock.advance(601)
+    assert wechat.reconcile("publish", intent).happened is False
+
+
+def test_reconcile_publish_with_a_known_ticket(box: Sandbox, wechat: WeChatAdapter, clock: ManualClock) -> None:
+    draft = wechat.create_draft(content(wechat))
+    ticket = wechat.publish(draft)
+    intent = Intent(started_at=clock(), title="AI系统前沿动态48", draft_id=draft.id,
+                    ticket_id=ticket.id)
+    assert wechat.reconcile("publish", intent).happened is True  # still publishing
+    clock.advance(60)
+    done = wechat.reconcile("publish", intent)
+    assert done.happened is True and done.url and done.url.startswith("https://mp.weixin.qq.com/")
+
+
+def test_reconcile_rejects_reversible_steps(wechat: WeChatAdapter) -> None:
+    with pytest.raises(ValueError):
+        wechat.reconcile("upload", Intent(started_at=0))
+
+
+def test_a_draft_without_cover_is_refused_before_sending(box: Sandbox, wechat: WeChatAdapter) -> None:
+    with pytest.raises(Exception, match="cover") as caught:
+        wechat.create_draft(DraftContent(title="t", html="<p>x</p>"))
+    assert getattr(caught.value, "exit_code", None) == 2
+    assert calls(box, "/cgi-bin/draft/add") == 0
+
+
+def test_manual_publish_error_is_a_permanent_error() -> None:
+    error = ManualPublishRequired("x", channel="wechat", code=48001, draft=RemoteDraft("d"))
+    assert isinstance(error, PermanentError)
+    assert UploadedAsset("u").media_id is None
