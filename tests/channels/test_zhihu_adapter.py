@@ -1,0 +1,532 @@
+"""The Zhihu adapter against the Zhihu sandbox over loopback: every call, every fault.
+
+What an editor would notice: the article is published once and its URL is right; a
+network hiccup on a read or an image upload heals by itself; a lost answer to "create
+draft" or "publish" stops with "unconfirmed" and reconcile tells the truth; a refusal
+stops at once with the code in the message; an expired login says how to get a new
+``z_c0``; no cookie ever shows up in logs, errors or the terminal; images go up once.
+
+Time is a :class:`ManualClock` shared by the sandbox, the HTTP policy and the adapter:
+every retry pause and image poll is recorded, none is waited for.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from crosspost.channels import adapter_class
+from crosspost.channels.base import DraftContent, Intent, PublishTicket, RemoteDraft
+from crosspost.channels.http import HttpPolicy, RetryPolicy
+from crosspost.channels.zhihu import ZhihuAdapter
+from crosspost.config import Account, Secret
+from crosspost.errors import (
+    AuthError,
+    ChannelError,
+    CrosspostError,
+    PermanentError,
+    RateLimitedError,
+    UnconfirmedError,
+)
+from crosspost.images import JsonAssetStore, PreparedImage, SourceImage, prepare, upload_all
+from crosspost.sandbox import Sandbox
+from crosspost.sandbox.clock import ManualClock
+
+BODY = "<p>这是一篇足够长的测试文章正文，用来通过知乎的字数检查。</p>"
+CONTENT = DraftContent(title="AI系统前沿动态 第48期", html=BODY, options={"topics": ["人工智能"]})
+
+
+@dataclass
+class World:
+    """One sandbox, one account on it, and what a test needs to look at."""
+
+    box: Sandbox
+    clock: ManualClock
+    adapter: ZhihuAdapter
+    state_dir: Path
+
+    def calls(self, method: str, path_start: str) -> int:
+        """How many requests of this kind reached the sandbox (answered or not)."""
+        return sum(
+            1
+            for entry in self.box.requests
+            if entry.platform == "zhihu"
+            and entry.method == method
+            and entry.path.startswith(path_start)
+        )
+
+    def fault(self, path: str, kind: str, count: int = 1, method: str | None = None) -> None:
+        self.box.faults.add("zhihu", path, kind, count=count, method=method)
+
+    def snapshot(self) -> dict[str, Any]:
+        snap: dict[str, Any] = self.box.zhihu.snapshot()
+        return snap
+
+    def published(self) -> list[dict[str, Any]]:
+        return [a for a in self.snapshot()["articles"] if a.get("state") == "published"]
+
+
+def make_adapter(box: Sandbox, clock: ManualClock, state_dir: Path, **options: Any) -> ZhihuAdapter:
+    creds = box.zhihu.credentials()
+    account = Account(
+        channel="zhihu",
+        name="main",
+        base_url=box.zhihu_url,
+        credentials={"z_c0": Secret(creds["z_c0"]), "xsrf": Secret(creds["xsrf"])},
+        options=options,
+        credential_env={"z_c0": "ZHIHU_Z_C0", "xsrf": "ZHIHU_XSRF"},
+    )
+    http = HttpPolicy(clock=clock, sleep=clock.sleep, rng=lambda: 0.0,
+                      retry=RetryPolicy(max_attempts=4))  # fmt: skip
+    cls = adapter_class("zhihu")
+    assert cls is ZhihuAdapter
+    return ZhihuAdapter(account, http=http, state_dir=state_dir, clock=clock, sleep=clock.sleep)
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[World]:
+    clock = ManualClock()
+    options = {"zhihu": {"topics": ["人工智能", "深度学习"], "xsrf": "required"}}
+    with Sandbox(clock=clock, sleep=clock.sleep, options=options) as box:
+        adapter = make_adapter(box, clock, tmp_path / "state")
+        yield World(box, clock, adapter, tmp_path / "state")
+
+
+def png(seed: int, size: tuple[int, int] = (64, 48)) -> PreparedImage:
+    image = Image.new("RGB", size, (seed * 20 % 256, 90, 200 - seed * 10 % 200))
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    source = SourceImage(f"img/{seed}.png", out.getvalue(), Path("issue.md"))
+    return prepare(source, ZhihuAdapter.image_policy)
+
+
+# --- the happy path, as the publisher drives it ----------------------------------------
+
+
+def test_publish_flow_gives_the_real_article_url_and_one_article(world: World) -> None:
+    me = world.adapter.preflight()
+    cover = world.adapter.upload_image(png(1, (900, 383)), "cover")
+    draft = world.adapter.create_draft(
+        DraftContent(title=CONTENT.title, html=BODY, cover=cover, options=CONTENT.options)
+    )
+    ticket = world.adapter.publish(draft)
+    post = world.adapter.wait(ticket)
+
+    assert me.identity == "沙盒编辑" and me.account == "zhihu:main"
+    assert cover.url.startswith("https://pic") and ".zhimg.com/v2-" in cover.url
+    assert len(draft.id) == 19 and draft.url == f"https://zhuanlan.zhihu.com/p/{draft.id}/edit"
+    assert post is not None and post.url == f"https://zhuanlan.zhihu.com/p/{draft.id}"
+    [article] = world.published()
+    assert article["title"] == CONTENT.title and article["content"] == BODY
+    assert [t["name"] for t in article["topics"]] == ["人工智能"]
+    assert article["image_url"] == cover.url
+    assert world.calls("POST", "/api/articles/drafts") == 1
+    assert world.calls("POST", "/api/v4/content/publish") == 1
+
+
+def test_a_published_article_is_updated_in_place(world: World) -> None:
+    draft = world.adapter.create_draft(CONTENT)
+    first = world.adapter.publish(draft)
+    world.clock.advance(60)
+
+    world.adapter.update_draft(
+        draft.id, DraftContent(title="第48期（修订）", html=BODY + "<p>补</p>")
+    )
+    second = world.adapter.publish(draft)
+
+    assert first.post == second.post
+    [article] = world.published()
+    assert article["title"] == "第48期（修订）" and article["content"].endswith("<p>补</p>")
+    assert world.calls("POST", "/api/articles/drafts") == 1
+
+
+def test_the_article_id_is_read_when_zhihu_sends_the_result_as_an_object(world: World) -> None:
+    world.box.zhihu.update_options({"publish_result": "object"})
+
+    ticket = world.adapter.publish(world.adapter.create_draft(CONTENT))
+
+    assert ticket.post is not None and ticket.post.id == ticket.draft_id
+
+
+def test_the_issue_column_is_found_by_title_and_the_article_put_in_it(world: World) -> None:
+    content = DraftContent(title="收录", html=BODY, options={"column": "沙盒专栏"})
+
+    ticket = world.adapter.publish(world.adapter.create_draft(content))
+
+    [article] = world.published()
+    assert article["column"]["title"] == "沙盒专栏"
+    assert ticket.post is not None
+
+
+def test_an_unknown_column_stops_before_publishing(world: World) -> None:
+    draft = world.adapter.create_draft(
+        DraftContent(title="t", html=BODY, options={"column": "不存在的专栏"})
+    )
+
+    with pytest.raises(PermanentError, match="'不存在的专栏' is not one of this account's columns"):
+        world.adapter.publish(draft)
+
+    assert world.published() == []
+    assert world.calls("POST", "/api/v4/content/publish") == 0
+
+
+def test_an_unknown_topic_stops_before_a_draft_exists(world: World) -> None:
+    with pytest.raises(PermanentError, match="Zhihu has no topic named '量子烹饪'"):
+        world.adapter.create_draft(
+            DraftContent(title="t", html=BODY, options={"topics": ["量子烹饪"]})
+        )
+
+    assert world.snapshot()["drafts"] == []
+
+
+@pytest.mark.parametrize("done", ["success", "completed"])
+def test_image_upload_polls_until_processed_without_waiting(world: World, done: str) -> None:
+    world.box.zhihu.update_options({"image_polls": 3, "image_done_status": done,
+                                    "require_upload_status": False})  # fmt: skip
+    sleeps_before = len(world.clock.sleeps)
+
+    asset = world.adapter.upload_image(png(2), "inline")
+
+    assert asset.media_id and asset.url.endswith(png(2).md5)
+    assert world.calls("PUT", "/v2-") == 1
+    assert len(world.clock.sleeps) >= sleeps_before  # every pause went to the fake clock
+
+
+def test_an_image_zhihu_already_has_is_not_sent_again(world: World) -> None:
+    first = world.adapter.upload_image(png(3), "inline")
+    again = world.adapter.upload_image(png(3), "inline")
+
+    assert first == again
+    assert world.calls("POST", "/images") == 2 and world.calls("PUT", "/v2-") == 1
+
+
+# --- the issue's acceptance: 12 images, published twice, uploaded once -----------------
+
+
+def test_an_issue_with_12_images_published_twice_uploads_each_image_once(
+    world: World, tmp_path: Path
+) -> None:
+    issue = tmp_path / "issue.md"
+    refs = []
+    for index in range(12):
+        path = tmp_path / "images" / f"fig{index}.png"
+        path.parent.mkdir(exist_ok=True)
+        Image.new("RGB", (120 + index, 80), (index * 20, 40, 90)).save(path)
+        refs.append(f"images/fig{index}.png")
+    body = "".join(f'<p>第{i}图</p><img src="{ref}">' for i, ref in enumerate(refs))
+    issue.write_text("---\ntitle: 十二图\n---\n" + "\n".join(f"![]({r})" for r in refs), "utf-8")
+
+    def publish_once() -> str:
+        assets = upload_all(
+            refs + refs[:3],  # an image used twice in one issue is one upload too
+            issue_path=issue,
+            policy=ZhihuAdapter.image_policy,
+            channel="zhihu",
+            account=world.adapter.account.key,
+            store=JsonAssetStore(world.state_dir / "assets.json"),
+            upload=lambda prepared: world.adapter.upload_image(prepared, "inline"),
+        )
+        html = body
+        for ref, asset in assets.items():
+            html = html.replace(f'src="{ref}"', f'src="{asset.url}"')
+        draft = world.adapter.create_draft(DraftContent(title="十二图", html=html))
+        ticket = world.adapter.publish(draft)
+        assert ticket.post is not None
+        return html
+
+    first_html = publish_once()
+    second_html = publish_once()
+
+    assert world.calls("POST", "/images") == 12
+    assert world.calls("PUT", "/v2-") == 12
+    assert first_html == second_html and "images/" not in first_html
+    assert first_html.count("zhimg.com/v2-") == 12
+
+
+def test_a_lost_image_cache_costs_no_second_upload_of_the_bytes(world: World) -> None:
+    for run in range(2):
+        store = JsonAssetStore(world.state_dir / f"fresh-{run}.json")  # the cache is gone
+        asset = world.adapter.upload_image(png(7), "inline")
+        store.save_asset("zhihu", "zhihu:main", png(7).digest, "inline", asset)
+
+    assert world.calls("PUT", "/v2-") == 1  # Zhihu's own MD5 dedup: state 1, no PUT
+
+
+# --- the fault matrix -------------------------------------------------------------------
+
+TRANSIENT_KINDS = ["latency:800", "reset", "http:500", "http:502", "http:503", "http:429",
+                   "commit_then_drop"]  # fmt: skip
+
+Setup = Callable[[World], Any]
+Run = Callable[[World, Any], Any]
+
+
+def _nothing(world: World) -> None:
+    return None
+
+
+def _a_draft(world: World) -> RemoteDraft:
+    return world.adapter.create_draft(CONTENT)
+
+
+def _a_ticket(world: World) -> PublishTicket:
+    ticket = world.adapter.publish(world.adapter.create_draft(CONTENT))
+    return PublishTicket(ticket.id, ticket.draft_id, ticket.submitted_at)  # without its post
+
+
+#: call → (method, path pattern, set-up before the fault is armed, the call itself).
+IDEMPOTENT: dict[str, tuple[str, str, Setup, Run]] = {
+    "preflight": ("GET", "/api/v4/me", _nothing, lambda w, _: w.adapter.preflight()),
+    "announce image": ("POST", "/images", _nothing,
+                       lambda w, _: w.adapter.upload_image(png(4), "inline")),
+    "oss put": ("PUT", "/v2-*", _nothing, lambda w, _: w.adapter.upload_image(png(5), "inline")),
+    "upload status": ("PUT", "/images/*/uploading_status", _nothing,
+                      lambda w, _: w.adapter.upload_image(png(6), "inline")),
+    "image poll": ("GET", "/images/*", _nothing,
+                   lambda w, _: w.adapter.upload_image(png(8), "inline")),
+    "topic search": ("GET", "/api/autocomplete/topics", _nothing,
+                     lambda w, _: w.adapter.create_draft(CONTENT)),
+    "attach topic": ("POST", "/api/articles/*/topics", _a_draft,
+                     lambda w, d: w.adapter.update_draft(d.id, CONTENT)),
+    "patch draft": ("PATCH", "/api/articles/*/draft", _a_draft,
+                    lambda w, d: w.adapter.update_draft(d.id, CONTENT)),
+    "read draft": ("GET", "/api/articles/*/draft", _a_ticket, lambda w, t: w.adapter.poll(t)),
+}  # fmt: skip
+
+
+#: Every (call, fault) pair; the sandbox drops answers only of calls that change something.
+MATRIX = [
+    pytest.param(call, kind, id=f"{call}-{kind}")
+    for call, (method, *_) in IDEMPOTENT.items()
+    for kind in TRANSIENT_KINDS
+    if not (kind == "commit_then_drop" and method == "GET")
+]
+
+
+@pytest.mark.parametrize(("call", "kind"), MATRIX)
+def test_idempotent_calls_recover_from_transient_faults(world: World, call: str, kind: str) -> None:
+    method, path, setup, run = IDEMPOTENT[call]
+    prepared = setup(world)
+    world.box.log.clear()
+    world.fault(path, kind, method=method)
+
+    result = run(world, prepared)
+
+    assert result is not None
+    if kind.startswith("latency"):
+        assert 0.8 in world.clock.sleeps  # the sandbox was slow (on the fake clock) and
+        return  # a slow answer is still an answer: no retry needed
+    hit = [e for e in world.box.requests if e.fault == kind]
+    assert len(hit) == 1  # the fault fired, and the call still succeeded
+    assert world.calls(method, path.split("*")[0]) >= 2  # retried after the fault
+
+
+IRREVERSIBLE = {
+    "create draft": ("POST", "/api/articles/drafts"),
+    "publish": ("POST", "/api/v4/content/publish"),
+}
+
+
+def _attempt(world: World, call: str) -> tuple[Intent, RemoteDraft | None]:
+    """Run the irreversible call the way the publisher does: intent first, then the call."""
+    if call == "create draft":
+        return Intent.for_draft(CONTENT, world.clock()), None
+    draft = world.adapter.create_draft(CONTENT)
+    return Intent(started_at=world.clock(), title=CONTENT.title, draft_id=draft.id), draft
+
+
+@pytest.mark.parametrize(
+    ("kind", "happened"),
+    [("reset", False), ("http:500", False), ("http:502", False), ("commit_then_drop", True)],
+)
+@pytest.mark.parametrize("call", list(IRREVERSIBLE))
+def test_irreversible_calls_are_unconfirmed_and_reconcile_finds_the_truth(
+    world: World, call: str, kind: str, happened: bool
+) -> None:
+    method, path = IRREVERSIBLE[call]
+    intent, draft = _attempt(world, call)
+    world.fault(path, kind)
+
+    with pytest.raises(UnconfirmedError) as caught:
+        if draft is None:
+            world.adapter.create_draft(CONTENT)
+        else:
+            world.adapter.publish(draft)
+
+    assert caught.value.exit_code == 3 and "reconcile" in str(caught.value)
+    assert world.calls(method, path) == 1  # never retried blindly
+    truth = world.adapter.reconcile("draft" if draft is None else "publish", intent)
+    if draft is not None:
+        assert truth.happened is happened
+        assert bool(world.published()) is happened
+        if happened:
+            assert truth.url == f"https://zhuanlan.zhihu.com/p/{draft.id}"
+    else:
+        # Zhihu cannot list drafts: reconcile says so; a lost draft is private.
+        assert truth.happened is False and "cannot list drafts" in truth.detail
+        assert len(world.snapshot()["drafts"]) == (1 if happened else 0)
+        assert world.published() == []
+
+
+def test_a_known_draft_id_is_reconciled_by_reading_it(world: World) -> None:
+    draft = world.adapter.create_draft(CONTENT)
+    intent = Intent(started_at=world.clock(), title=CONTENT.title, draft_id=draft.id)
+
+    assert world.adapter.reconcile("draft", intent).happened is True
+    gone = Intent(started_at=world.clock(), draft_id="1999999999999999999")
+    assert world.adapter.reconcile("draft", gone).happened is False
+
+
+def test_a_lost_update_of_a_live_article_is_reconciled_as_not_done(world: World) -> None:
+    draft = world.adapter.create_draft(CONTENT)
+    world.adapter.publish(draft)
+    world.clock.advance(120)
+    intent = Intent(started_at=world.clock(), draft_id=draft.id, known_ids=(draft.id,))
+    world.fault("/api/v4/content/publish", "reset")
+
+    with pytest.raises(UnconfirmedError):
+        world.adapter.publish(draft)
+
+    assert world.adapter.reconcile("publish", intent).happened is False
+
+
+@pytest.mark.parametrize("call", list(IRREVERSIBLE))
+@pytest.mark.parametrize("kind", ["http:429", "zhihu:40362"])
+def test_irreversible_calls_refused_for_rate_are_retryable_later(
+    world: World, call: str, kind: str
+) -> None:
+    method, path = IRREVERSIBLE[call]
+    _, draft = _attempt(world, call)
+    world.fault(path, kind)
+
+    with pytest.raises(RateLimitedError) as caught:
+        world.adapter.create_draft(CONTENT) if draft is None else world.adapter.publish(draft)
+
+    assert caught.value.exit_code == 75
+    assert world.calls(method, path) == 1
+    assert world.published() == []
+
+
+def test_risk_control_40362_stops_reads_too_and_says_how_long_to_wait(world: World) -> None:
+    world.fault("/api/v4/me", "zhihu:40362", count=5)
+
+    with pytest.raises(RateLimitedError) as caught:
+        world.adapter.preflight()
+
+    assert caught.value.code == 40362 and (caught.value.retry_after or 0) >= 1800
+    assert "Zhihu 40362" in str(caught.value) and "wait at least 30 minutes" in str(caught.value)
+    assert world.calls("GET", "/api/v4/me") == 1  # no hammering a throttled account
+
+
+@pytest.mark.parametrize(
+    ("path", "kind", "code", "words"),
+    [
+        ("/api/v4/me", "zhihu:40352", 40352, "anti-bot check wants a human"),
+        ("/api/articles/drafts", "zhihu:10003", 10003, "refused the shape of this request"),
+        ("/api/v4/content/publish", "publish_code:1", 1, "the article was not published"),
+    ],
+)
+def test_permanent_errors_stop_after_one_attempt_naming_the_code(
+    world: World, path: str, kind: str, code: int, words: str
+) -> None:
+    draft = world.adapter.create_draft(CONTENT) if "publish" in path else None
+    world.fault(path, kind, count=10)
+
+    with pytest.raises(PermanentError) as caught:
+        if path == "/api/v4/me":
+            world.adapter.preflight()
+        elif draft is None:
+            world.adapter.create_draft(CONTENT)
+        else:
+            world.adapter.publish(draft)
+
+    assert (
+        caught.value.code == code and f"{code}" in str(caught.value) and words in str(caught.value)
+    )
+    assert caught.value.exit_code == 1
+    assert world.calls("GET" if path == "/api/v4/me" else "POST", path) == 1
+    assert world.published() == []
+
+
+def test_publish_code_4000_is_unconfirmed_and_reconcile_says_not_published(world: World) -> None:
+    draft = world.adapter.create_draft(CONTENT)
+    intent = Intent(started_at=world.clock(), draft_id=draft.id)
+    world.fault("/api/v4/content/publish", "publish_code")
+
+    with pytest.raises(UnconfirmedError, match="Zhihu publish code 4000"):
+        world.adapter.publish(draft)
+
+    assert world.adapter.reconcile("publish", intent).happened is False
+
+
+def test_an_expired_login_says_how_to_get_a_new_z_c0(world: World) -> None:
+    world.box.zhihu.expire_ticket()
+
+    with pytest.raises(AuthError) as caught:
+        world.adapter.preflight()
+
+    message = str(caught.value)
+    assert "Zhihu 100 (ERR_LOGIN_TICKET_EXPIRED) on GET /api/v4/me" in message
+    assert "devtools → Application → Cookies → https://www.zhihu.com" in message
+    assert "copy the value of z_c0 into the environment variable ZHIHU_Z_C0" in message
+    assert caught.value.exit_code == 1
+    assert world.calls("GET", "/api/v4/me") == 1
+    assert world.snapshot()["drafts"] == []
+
+
+def test_a_failure_after_the_draft_exists_keeps_the_draft(world: World) -> None:
+    world.fault("/api/articles/*/draft", "zhihu:40352", method="PATCH")
+
+    with pytest.raises(ChannelError) as caught:
+        world.adapter.create_draft(CONTENT)
+
+    [draft] = world.snapshot()["drafts"]
+    assert caught.value.draft == RemoteDraft(  # type: ignore[attr-defined]
+        draft["id"], f"https://zhuanlan.zhihu.com/p/{draft['id']}/edit"
+    )
+    assert f"draft {draft['id']} was created" in str(caught.value)
+
+
+# --- secrets -----------------------------------------------------------------------------
+
+
+def test_no_cookie_or_upload_token_reaches_logs_errors_or_the_terminal(
+    world: World, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    messages: list[str] = []
+    world.adapter.preflight()
+    world.adapter.upload_image(png(9), "inline")
+    secrets = list(world.box.zhihu.secrets())  # includes the OSS STS keys handed out
+    for path, kind in [("/api/v4/me", "http:503"), ("/api/articles/drafts", "reset"),
+                       ("/api/v4/content/publish", "commit_then_drop"),
+                       ("/api/v4/me", "zhihu:40352")]:  # fmt: skip
+        world.fault(path, kind, count=8)
+        try:
+            draft = world.adapter.create_draft(CONTENT)
+            world.adapter.publish(draft)
+            world.adapter.preflight()
+        except CrosspostError as error:
+            messages.append(str(error))
+            messages.append(repr(error))
+        world.box.faults.clear()
+    world.box.zhihu.expire_ticket()
+    try:
+        world.adapter.preflight()
+    except CrosspostError as error:
+        messages.append(str(error))
+    print(repr(world.adapter), world.adapter.account)
+
+    captured = capsys.readouterr()
+    text = "\n".join([*messages, caplog.text, captured.out, captured.err])
+    assert len(messages) >= 4 and "ZHIHU_Z_C0" in text
+    assert secrets and all(len(secret) >= 8 for secret in secrets)
+    leaked = [secret[:6] + "…" for secret in secrets if secret in text]
+    assert leaked == []
