@@ -1,0 +1,210 @@
+"""Lint: each platform limit is caught before anything is sent, with the line to fix.
+
+Every case goes through :func:`check_file`, so the real loader and both real renderers run;
+the assertions are on the problems an editor would read.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from crosspost.render.lint import ERROR, INFO, WARNING, Checked, Problem, check_file
+
+WriteIssue = Callable[..., Path]
+
+FRONT = "title: 测试一期\nauthor: 编辑部\ndigest: 一句话摘要\ncover: cover.jpg\n"
+BODY = "这是一段足够长的正文,用来通过知乎的最少字数检查。\n"
+
+
+def codes(checked: Checked, severity: str | None = None) -> set[tuple[str | None, str]]:
+    """(channel, code) of every problem, optionally of one severity."""
+    return {(p.channel, p.code) for p in checked.problems if severity in (None, p.severity)}
+
+
+def only(checked: Checked, code: str) -> Problem:
+    found = [p for p in checked.problems if p.code == code]
+    assert len(found) == 1, checked.problems
+    return found[0]
+
+
+def test_example_issue_has_no_errors(example_issue: Path) -> None:
+    checked = check_file(example_issue)
+    assert checked.errors == ()
+    assert set(checked.rendered) == {"wechat", "zhihu"}
+    # The WeChat body is measured as sent: the whole HTML string, under 20,000 characters.
+    assert len(checked.rendered["wechat"].body) < 20_000
+
+
+def test_clean_issue_has_no_problems(write_issue: WriteIssue) -> None:
+    checked = check_file(write_issue())
+    assert checked.problems == ()
+
+
+@pytest.mark.parametrize(
+    ("title", "message"),
+    [
+        ("一" * 33, "title has 33 characters, wechat allows 32"),
+        ("标题" * 11, "title is 66 UTF-8 bytes, wechat allows 64"),
+    ],
+)
+def test_wechat_title_limit_in_characters_and_bytes(
+    write_issue: WriteIssue, title: str, message: str
+) -> None:
+    checked = check_file(write_issue(front=FRONT.replace("测试一期", title)))
+    problem = only(checked, "title-too-long")
+    assert (problem.channel, problem.line, problem.severity) == ("wechat", 2, ERROR)
+    assert problem.message.startswith(message)
+    assert "set 'wechat: {title: …}'" in problem.message
+
+
+def test_a_wechat_title_override_fixes_the_wechat_title(write_issue: WriteIssue) -> None:
+    front = FRONT.replace("测试一期", "一" * 40) + "wechat: {title: 短标题}\n"
+    assert check_file(write_issue(front=front)).errors == ()
+
+
+def test_override_too_long_points_at_the_override_line(write_issue: WriteIssue) -> None:
+    front = FRONT + "wechat:\n  title: " + "长" * 33 + "\n"
+    assert only(check_file(write_issue(front=front)), "title-too-long").line == 7
+
+
+def test_zhihu_title_limit(write_issue: WriteIssue) -> None:
+    front = FRONT.replace("测试一期", "知" * 101) + "wechat: {title: 短标题}\n"
+    problem = only(check_file(write_issue(front=front)), "title-too-long")
+    assert problem.channel == "zhihu"
+    assert problem.message.startswith("title has 101 characters, zhihu allows 100")
+
+
+def test_author_documented_limit_is_an_error_field_reports_a_warning(
+    write_issue: WriteIssue,
+) -> None:
+    too_long = check_file(write_issue(front=FRONT.replace("编辑部", "作" * 17)))
+    assert only(too_long, "author-too-long").message == (
+        "author has 17 characters, wechat allows 16; shorten it"
+    )
+    risky = check_file(write_issue(front=FRONT.replace("编辑部", "OneFlow社区")))
+    assert risky.errors == ()
+    assert only(risky, "author-long").severity == WARNING
+
+
+def test_digest_limit_and_missing_digest(write_issue: WriteIssue) -> None:
+    long = check_file(write_issue(front=FRONT.replace("一句话摘要", "摘" * 121)))
+    problem = only(long, "digest-too-long")
+    assert (problem.line, problem.message) == (
+        4,
+        "digest has 121 characters, wechat allows 120; shorten it",
+    )
+    missing = check_file(write_issue(front=FRONT.replace("digest: 一句话摘要\n", "")))
+    assert only(missing, "no-digest").severity == INFO
+
+
+def test_wechat_content_limit_counts_the_rendered_html(write_issue: WriteIssue) -> None:
+    body = "".join(f"第{n}段:" + "内容" * 40 + "\n\n" for n in range(260))  # ~21,000 chars
+    checked = check_file(write_issue(body=body))
+    problem = only(checked, "content-too-long")
+    assert problem.channel == "wechat"
+    assert "the limit is under 20,000" in problem.message
+    assert ("zhihu", "content-too-long") not in codes(checked)
+
+
+def test_wechat_needs_a_cover_zhihu_does_not(write_issue: WriteIssue) -> None:
+    front = FRONT.replace("cover: cover.jpg\n", "")
+    both = check_file(write_issue(front=front))
+    assert codes(both, ERROR) == {("wechat", "no-cover")}
+    assert str(only(both, "no-cover")).endswith(
+        ": [wechat] wechat needs a cover image; add 'cover: images/cover.jpg' (900×383)"
+    )
+    zhihu_only = check_file(write_issue(front=front + "channels: [zhihu]\n"))
+    assert zhihu_only.errors == ()
+
+
+def test_zhihu_body_minimum(write_issue: WriteIssue) -> None:
+    problem = only(check_file(write_issue(body="短文。\n")), "body-too-short")
+    assert problem.channel == "zhihu"
+    assert problem.message == (
+        "the body has 3 characters of text, zhihu needs at least 9; write more"
+    )
+
+
+def test_missing_image_names_its_body_line_once(write_issue: WriteIssue) -> None:
+    path = write_issue(body=BODY + "\n![图](images/gone.png)\n")
+    problem = only(check_file(path), "missing-image")
+    assert (problem.line, problem.channel) == (9, None)
+    assert str(problem) == (
+        f"{path}:9: image 'images/gone.png' not found next to the issue; "
+        "fix the path or add the file"
+    )
+
+
+def test_missing_image_inside_an_only_block_names_that_channel(write_issue: WriteIssue) -> None:
+    body = BODY + "\n::: only zhihu\n正文\n\n![图](gone.png)\n:::\n"
+    problem = only(check_file(write_issue(body=body)), "missing-image")
+    assert (problem.line, problem.channel) == (12, "zhihu")
+
+
+def test_image_in_raw_html_is_checked(write_issue: WriteIssue) -> None:
+    body = BODY + '\n<p><img src="nope.jpg" width="100"></p>\n'
+    assert only(check_file(write_issue(body=body)), "missing-image").line == 9
+
+
+def test_image_with_a_chinese_file_name(write_issue: WriteIssue, tmp_path: Path) -> None:
+    Image.new("RGB", (40, 40), "red").save(tmp_path / "图片.png")
+    assert check_file(write_issue(body=BODY + "\n![图](图片.png)\n")).problems == ()
+
+
+def test_svg_is_an_error_webp_a_warning(write_issue: WriteIssue, tmp_path: Path) -> None:
+    (tmp_path / "chart.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>", "utf-8")
+    Image.new("RGB", (40, 40), "blue").save(tmp_path / "photo.webp", "WEBP")
+    checked = check_file(write_issue(body=BODY + "\n![a](chart.svg)\n\n![b](photo.webp)\n"))
+    assert "SVG is not supported" in only(checked, "bad-image").message
+    converted = [p for p in checked.problems if p.code == "image-converted"]
+    assert {(p.channel, p.line, p.severity) for p in converted} == {
+        ("wechat", 11, WARNING),
+        ("zhihu", 11, WARNING),
+    }
+    assert "image 'photo.webp' is WEBP; wechat takes GIF/JPEG/PNG" in converted[0].message
+
+
+def test_png_over_a_megabyte_is_shrunk_for_wechat(write_issue: WriteIssue, tmp_path: Path) -> None:
+    Image.frombytes("RGB", (700, 700), os.urandom(700 * 700 * 3)).save(tmp_path / "noise.png")
+    assert (tmp_path / "noise.png").stat().st_size > 1024 * 1024
+    checked = check_file(write_issue(body=BODY + "\n![n](noise.png)\n"))
+    assert codes(checked) == {("wechat", "image-shrunk")}
+
+
+def test_external_images_are_noted(write_issue: WriteIssue) -> None:
+    checked = check_file(write_issue(body=BODY + "\n![x](https://example.test/x.png)\n"))
+    assert codes(checked, INFO) == {("wechat", "external-image"), ("zhihu", "external-image")}
+    assert checked.errors == ()
+
+
+def test_cover_that_is_not_wechat_shaped_is_noted(write_issue: WriteIssue, tmp_path: Path) -> None:
+    path = write_issue()
+    Image.new("RGB", (400, 400), "green").save(tmp_path / "cover.jpg")
+    problem = only(check_file(path), "cover-cropped")
+    assert (problem.line, problem.severity) == (5, INFO)
+    assert problem.message.startswith("cover is 400×400; wechat crops covers to 2.35:1")
+
+
+def test_unknown_channel_option_is_a_warning(write_issue: WriteIssue) -> None:
+    problem = only(
+        check_file(write_issue(front=FRONT + "zhihu: {topic: [AI]}\n")), "unknown-option"
+    )
+    assert (problem.line, problem.severity) == (6, WARNING)
+    assert problem.message.startswith("'zhihu.topic' is not an option crosspost knows")
+
+
+def test_an_unloadable_file_is_one_error_problem(write_issue: WriteIssue) -> None:
+    checked = check_file(write_issue(raw="---\ntitle: T\nchannels: [weibo]\n---\n"))
+    assert checked.issue is None
+    assert [(p.line, p.code) for p in checked.problems] == [(3, "invalid-issue")]
+
+
+def test_channels_argument_limits_what_is_rendered(write_issue: WriteIssue) -> None:
+    checked = check_file(write_issue(front=FRONT.replace("cover: cover.jpg\n", "")), ["zhihu"])
+    assert list(checked.rendered) == ["zhihu"]
+    assert checked.errors == ()
