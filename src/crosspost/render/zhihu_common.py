@@ -260,7 +260,8 @@ def note_of(children: Sequence[Token]) -> Note:
             text = " ".join((text[: match.start()] + text[match.end() :]).split())
     if not text and not url:
         text = "".join(words).strip()
-    return Note(text=text.strip(" :：-—"), url=url) if text.strip(" :：-—") else Note("", url)
+    text = text.strip(" :：,，;；-—")
+    return Note(text=text, url=url)
 
 
 def explanation_note(target: str, title: str) -> Note:
