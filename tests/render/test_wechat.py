@@ -1,0 +1,492 @@
+"""The WeChat renderer: every rule of issue #2 item 3, on small documents, the example
+and the shared corpus. Structure is checked with BeautifulSoup on the real output."""
+
+from __future__ import annotations
+
+import re
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup, Tag
+
+from crosspost.errors import UsageError
+from crosspost.issue import Issue, load_issue
+from crosspost.render import PreviousIssue, RenderContext, Rendered, render, wechat
+from crosspost.render.markdown import new_markdown, parse
+from crosspost.render.wechat_raw import is_mp_link
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = REPO / ".." / "shared"
+CORPUS = sorted((SHARED / "corpus").glob("*.md")) if (SHARED / "corpus").is_dir() else []
+EXAMPLE = REPO / "examples" / "ai-systems-48" / "issue.md"
+BLOCKS = "section|p|h[1-6]|ul|ol|li|blockquote|pre|table|thead|tbody|tr|td|th|figure|figcaption"
+
+
+def issue_of(body: str, folder: Path = Path("/issues/demo")) -> Issue:
+    return Issue(path=folder / "issue.md", id="demo", title="测试一期", body=body, body_line=1)
+
+
+def render_body(body: str, **context: object) -> tuple[Rendered, BeautifulSoup]:
+    rendered = wechat.render(issue_of(body), RenderContext(**context))  # type: ignore[arg-type]
+    return rendered, BeautifulSoup(rendered.body, "html.parser")
+
+
+def style_of(tag: Tag) -> dict[str, str]:
+    pairs = (part.split(":", 1) for part in str(tag.get("style", "")).split(";") if ":" in part)
+    return {name.strip(): value.strip() for name, value in pairs}
+
+
+def references(soup: BeautifulSoup) -> dict[int, str]:
+    """The reference list at the end: number → the entry's text."""
+    found: dict[int, str] = {}
+    for heading in soup.find_all("h3"):
+        if heading.get_text() == "引用链接":
+            for entry in heading.parent.find_all("p"):
+                text = entry.get_text().replace("\xa0", " ")
+                number = re.match(r"\[(\d+)\]", text)
+                assert number, text
+                found[int(number.group(1))] = text
+    return found
+
+
+def content_text(soup: BeautifulSoup) -> str:
+    return soup.get_text().replace("\xa0", " ")
+
+
+def assert_wechat_safe(body: str) -> None:
+    """What WeChat needs of every article, whatever the document."""
+    soup = BeautifulSoup(body, "html.parser")
+    roots = [node for node in soup.contents if isinstance(node, Tag) or str(node).strip()]
+    assert len(roots) == 1 and roots[0].name == "section", "exactly one root <section>"
+    assert not soup.find_all(["style", "script", "iframe", "form"])
+    for tag in soup.find_all(True):
+        assert "class" not in tag.attrs and "id" not in tag.attrs, tag.name
+        assert not any(name.startswith("on") for name in tag.attrs), tag.attrs
+        if tag.name == "a":
+            assert is_mp_link(str(tag.get("href", ""))), tag
+    assert " class=" not in body and " id=" not in body
+    assert "\n" not in body, "no newline anywhere: WeChat shows gaps between block tags"
+    assert not re.search(rf"</?(?:{BLOCKS})\b[^>]*>\s+<", body), "whitespace between tags"
+    assert "var(" not in body
+
+
+# --- root, inlining, guards -----------------------------------------------------------
+
+
+def test_one_root_section_carries_the_font_and_every_element_has_its_style() -> None:
+    rendered, soup = render_body("# 标题\n\n一段**正文**。\n\n> 引用\n")
+    assert_wechat_safe(rendered.body)
+    root = soup.contents[0]
+    assert isinstance(root, Tag)
+    assert {"font-family", "font-size", "color", "line-height"} <= style_of(root).keys()
+    for name in ("h1", "p", "strong", "blockquote"):
+        assert style_of(soup.find(name)), f"<{name}> got no inline style"
+    assert rendered.files == {"wechat.html": rendered.body}
+    assert rendered.channel == "wechat" and rendered.title == "测试一期"
+
+
+def test_empty_guard_paragraphs_wrap_the_content() -> None:
+    _, soup = render_body("```python\nprint(1)\n```\n")
+    root = soup.contents[0]
+    first, last = root.contents[0], root.contents[-1]
+    for guard in (first, last):
+        assert guard.name == "p" and guard.get_text() == "\xa0"
+        assert style_of(guard)["font-size"] == "0"
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        "<style>p{color:red}</style>\n\n<script>alert(1)</script>\n\n正文",
+        '<div class="box" id="x" onclick="steal()">盒子</div>\n\n正文',
+        '<iframe src="https://example.com"></iframe>\n\n<form><input name="q">表单</form>',
+        'text <span class="hl" onmouseover="x()">inline</span> more',
+    ],
+)
+def test_raw_html_is_sanitised(markdown: str) -> None:
+    rendered, _soup = render_body(markdown)
+    assert_wechat_safe(rendered.body)
+    assert "alert" not in rendered.body and "steal" not in rendered.body
+
+
+def test_raw_div_becomes_section_and_keeps_its_text_and_style() -> None:
+    _, soup = render_body('<div style="color:red">红色\n文字</div>\n\n<center>居中</center>\n')
+    sections = [s for s in soup.find_all("section") if "红色" in s.get_text()]
+    assert sections and style_of(sections[-1])["color"] == "red"
+    assert "红色文字" in soup.get_text()  # the newline between CJK characters joins them
+    centred = [s for s in soup.find_all("section") if s.get_text() == "居中"]
+    assert centred and style_of(centred[0])["text-align"] == "center"
+    assert not soup.find_all(["div", "center"])
+
+
+# --- links ---------------------------------------------------------------------------
+
+LINK_CASES = [
+    # (markdown, visible text, reference entries expected)
+    ("看[官网](https://example.com/a)。", "看官网[1]。", {1: "[1] 官网: https://example.com/a"}),
+    ("<https://example.com/b>", "https://example.com/b", {}),
+    ("[https://example.com/c](https://example.com/c)", "https://example.com/c", {}),
+    ("[example.com/d/](https://example.com/d)", "example.com/d/", {}),
+    ("[跳到第二节](#second)", "跳到第二节", {}),
+    ("[公众号文章](https://mp.weixin.qq.com/s/abc)", "公众号文章", {}),
+    (
+        "[甲](https://a.example) 与 [乙](https://b.example) 再看[甲2](https://a.example)",
+        "甲[1] 与 乙[2] 再看甲2[1]",
+        {1: "[1] 甲: https://a.example", 2: "[2] 乙: https://b.example"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("markdown", "visible", "entries"), LINK_CASES)
+def test_links_become_numbered_references(
+    markdown: str, visible: str, entries: dict[int, str]
+) -> None:
+    rendered, soup = render_body(markdown)
+    assert_wechat_safe(rendered.body)
+    paragraph = soup.find_all("p")[1]  # after the guard
+    assert paragraph.get_text() == visible
+    assert references(soup) == entries
+
+
+def test_mp_weixin_links_stay_clickable() -> None:
+    _, soup = render_body("[往期](https://mp.weixin.qq.com/s/abc) 和 [外链](https://x.example)")
+    links = soup.find_all("a")
+    assert [a["href"] for a in links] == ["https://mp.weixin.qq.com/s/abc"]
+    assert style_of(links[0])["color"]
+    assert "[1]" in soup.find_all("p")[1].get_text()
+
+
+def test_raw_html_links_follow_the_same_policy() -> None:
+    rendered, soup = render_body(
+        'a <a href="https://x.example" title="X站">站</a> b '
+        '<a href="https://mp.weixin.qq.com/s/q">文</a> <a href="#top">顶</a>'
+    )
+    assert_wechat_safe(rendered.body)
+    assert soup.find_all("p")[1].get_text() == "a 站[1] b 文 顶"
+    assert references(soup) == {1: "[1] X站: https://x.example"}
+
+
+def test_footnotes_are_numbered_with_the_links_and_have_no_anchors() -> None:
+    rendered, soup = render_body(
+        "见[文档](https://docs.example)[^n]。\n\n[^n]: 这是脚注，参见 [规范](https://spec.example)。\n"
+    )
+    assert_wechat_safe(rendered.body)
+    assert 'href="#' not in rendered.body and "↩" not in rendered.body
+    assert soup.find_all("p")[1].get_text() == "见文档[1][2]。"
+    notes = next(h for h in soup.find_all("h3") if h.get_text() == "注释").parent
+    assert notes.get_text().replace("\xa0", " ").endswith("[2] 这是脚注，参见 规范[3]。")
+    assert references(soup) == {
+        1: "[1] 文档: https://docs.example",
+        3: "[3] 规范: https://spec.example",
+    }
+
+
+# --- lists ---------------------------------------------------------------------------
+
+
+def test_lists_are_sections_with_markers_in_the_text() -> None:
+    markdown = "- 甲\n- 乙\n  1. 乙一\n  2. 乙二\n     - 更深\n- 丙\n\n3. 三\n4. 四\n"
+    rendered, soup = render_body(markdown)
+    assert_wechat_safe(rendered.body)
+    assert not soup.find_all(["ul", "ol", "li"]), "WeChat adds its own bullets to ul/ol"
+    text = content_text(soup)
+    assert "• 甲" in text and "• 乙" in text and "• 丙" in text
+    assert "1. 乙一" in text and "2. 乙二" in text and "◦ 更深" not in text
+    assert "▪ 更深" in text  # third level: its own bullet
+    assert "3. 三" in text and "4. 四" in text, "an ordered list keeps its start number"
+    nested_item = next(s for s in soup.find_all("section") if s.get_text() == "1.\xa0乙一")
+    assert style_of(nested_item.parent).get("margin-left") == "1.2em", "nested lists indent"
+
+
+def test_loose_list_items_keep_the_marker_in_their_first_paragraph() -> None:
+    _, soup = render_body("1. 第一段\n\n   第二段\n\n2. 下一项\n")
+    paragraphs = [p.get_text().replace("\xa0", " ") for p in soup.find_all("p")]
+    assert "1. 第一段" in paragraphs and "第二段" in paragraphs and "2. 下一项" in paragraphs
+
+
+# --- code ----------------------------------------------------------------------------
+
+CODE = 'def greet(name):\n\tif name:\n        return f"hi {name}"  # comment\n\n    return None\n'
+
+
+def test_code_is_coloured_inline_and_keeps_every_space_and_line() -> None:
+    rendered, soup = render_body(f"```python\n{CODE}```\n")
+    assert_wechat_safe(rendered.body)
+    pre = soup.find("pre")
+    code = pre.find("code")
+    assert style_of(code)["overflow-x"] == "auto" and style_of(code)["white-space"] == "nowrap"
+    coloured = [span for span in code.find_all("span") if "color" in style_of(span)]
+    assert len(coloured) >= 4, "Pygments colours keywords, strings, comments"
+    assert "&nbsp;&nbsp;&nbsp;&nbsp;" in rendered.body and "<br>" in rendered.body
+    for br in code.find_all("br"):
+        br.replace_with("\n")
+    assert code.get_text().replace("\xa0", " ") == CODE.replace("\t", "    ").rstrip("\n")
+
+
+def test_unknown_language_and_indented_code_stay_plain_text() -> None:
+    rendered, soup = render_body("```nosuchlang\na  <b>\n```\n\n    indented\n")
+    codes = soup.find_all("code")
+    assert codes[0].get_text() == "a\xa0\xa0<b>" and codes[1].get_text() == "indented"
+    assert_wechat_safe(rendered.body)
+
+
+def test_code_that_mentions_the_placeholder_word_survives() -> None:
+    _, soup = render_body("crosspostcode0x\n\n```\nx = 1\n```\n")
+    assert "crosspostcode0x" in soup.get_text() and "x\xa0=\xa01" in soup.get_text()
+
+
+# --- tables, images ------------------------------------------------------------------
+
+
+def test_tables_scroll_and_cells_carry_border_and_alignment() -> None:
+    markdown = "| 名 | 数 | 注 |\n| :-- | :-: | --: |\n| 甲 | 1 | 右 |\n"
+    rendered, soup = render_body(markdown)
+    assert_wechat_safe(rendered.body)
+    table = soup.find("table")
+    wrapper = table.parent
+    assert wrapper.name == "section" and style_of(wrapper)["overflow-x"] == "auto"
+    cells = table.find_all(["th", "td"])
+    assert [style_of(cell)["text-align"] for cell in cells] == ["left", "center", "right"] * 2
+    assert all("border" in style_of(cell) for cell in cells)
+
+
+def test_images_keep_their_source_and_move_sizes_into_style() -> None:
+    markdown = (
+        "![图](<images/图 2.png>) 行内\n\n"
+        '<img src="images/raw.png?a=1&amp;b=2" width="120" height="60">\n\n![再](<images/图 2.png>)'
+    )
+    rendered, soup = render_body(markdown)
+    assert_wechat_safe(rendered.body)
+    images = soup.find_all("img")
+    sources = ["images/图 2.png", "images/raw.png?a=1&b=2", "images/图 2.png"]
+    assert [img["src"] for img in images] == sources, "src exactly as the issue wrote it"
+    assert rendered.images == ("images/图 2.png", "images/raw.png?a=1&b=2"), "each once, in order"
+    for img in images:
+        assert style_of(img)["display"] == "block" and style_of(img)["max-width"] == "100%"
+        assert "width" not in img.attrs and "height" not in img.attrs
+    raw = style_of(images[1])
+    assert raw["width"] == "120px" and raw["height"] == "60px"
+    swapped = rendered.with_image_urls({"images/raw.png?a=1&b=2": "https://mmbiz.qpic.cn/x"})
+    assert 'src="https://mmbiz.qpic.cn/x"' in swapped.body
+
+
+def test_an_image_alone_in_its_paragraph_becomes_a_figure_with_caption() -> None:
+    rendered, soup = render_body("![资料图](images/a.png)\n")
+    figure = soup.find("figure")
+    assert figure.find("img")["src"] == "images/a.png"
+    assert figure.find("figcaption").get_text() == "资料图"
+    assert rendered.images == ("images/a.png",)
+
+
+# --- newlines, text, channels --------------------------------------------------------
+
+
+def test_no_newline_between_blocks_even_from_raw_html_and_pre_keeps_its_lines() -> None:
+    markdown = (
+        "<section>\n  <p>一</p>\n  <p>二</p>\n</section>\n\n<pre>a  b\nc</pre>\n\n行一\n行二\n"
+    )
+    rendered, soup = render_body(markdown)
+    assert_wechat_safe(rendered.body)
+    assert "a&nbsp;&nbsp;b<br>c" in rendered.body
+    assert "行一行二" in soup.get_text()  # a soft break between CJK joins without a space
+
+
+def test_soft_breaks_between_latin_words_become_spaces() -> None:
+    _, soup = render_body("hello\nworld ~~gone~~\n")
+    assert "hello world gone" in soup.get_text()
+    assert soup.find("s") is not None and "line-through" in style_of(soup.find("s")).values()
+
+
+def test_only_blocks_for_other_channels_are_left_out() -> None:
+    _, soup = render_body(
+        "共同\n\n::: only zhihu\n知乎专用\n:::\n\n::: only wechat\n微信专用\n:::\n"
+    )
+    text = soup.get_text()
+    assert "共同" in text and "微信专用" in text and "知乎专用" not in text
+
+
+def test_previous_issues_link_only_to_wechat_articles() -> None:
+    previous = (
+        PreviousIssue("ai-47", "第47期", "https://mp.weixin.qq.com/s/p47"),
+        PreviousIssue("ai-46", "第46期", "https://zhuanlan.zhihu.com/p/46"),
+        PreviousIssue("ai-45", "第45期", None),
+    )
+    rendered, soup = render_body("正文", previous=previous)
+    assert_wechat_safe(rendered.body)
+    assert [a.get_text() for a in soup.find_all("a")] == ["第47期"]
+    assert "第46期" in soup.get_text() and "第45期" in soup.get_text()
+
+
+# --- themes and templates ------------------------------------------------------------
+
+
+def test_the_grace_theme_looks_different_and_uses_its_own_code_colours() -> None:
+    body = "## 小节\n\n```python\nimport os\n```\n"
+    _, default = render_body(body)
+    _, grace = render_body(body, theme="grace")
+    assert style_of(default.find("h2")) != style_of(grace.find("h2"))
+    assert style_of(grace.find("h2"))["background"] == "#b35c1e"
+    assert str(default.find("code")) != str(grace.find("code"))
+
+
+def test_unknown_theme_is_a_usage_error_naming_the_themes() -> None:
+    with pytest.raises(
+        UsageError, match=r"unknown wechat theme 'nope'; use one of: .*default.*grace"
+    ):
+        render_body("正文", theme="nope")
+
+
+def test_user_templates_and_themes_override_the_shipped_ones(tmp_path: Path) -> None:
+    (tmp_path / "wechat" / "themes").mkdir(parents=True)
+    (tmp_path / "wechat" / "themes" / "mine.css").write_text(
+        ":root { --accent: #123456; }\np { color: var(--accent); }\n/* pygments-style: monokai */",
+        "utf-8",
+    )
+    (tmp_path / "wechat" / "article.html.j2").write_text(
+        '<section class="article"><h1>{{ settings.title }}</h1>{{ content }}</section>\n', "utf-8"
+    )
+    rendered, soup = render_body("正文", theme="mine", template_dirs=(tmp_path,))
+    assert_wechat_safe(rendered.body)
+    assert soup.find("h1").get_text() == "测试一期"
+    assert style_of(soup.find_all("p")[0])["color"] == "#123456"
+
+
+def test_a_template_with_several_roots_is_wrapped_in_one_section(tmp_path: Path) -> None:
+    (tmp_path / "wechat").mkdir()
+    (tmp_path / "wechat" / "article.html.j2").write_text("<p>前</p>{{ content }}<p>后</p>", "utf-8")
+    rendered, _ = render_body("正文", template_dirs=(tmp_path,))
+    assert_wechat_safe(rendered.body)
+
+
+def test_theme_naming_an_unknown_code_style_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "wechat" / "themes").mkdir(parents=True)
+    (tmp_path / "wechat" / "themes" / "bad.css").write_text("/* pygments-style: nope */", "utf-8")
+    with pytest.raises(UsageError, match="code style 'nope'"):
+        render_body("正文", theme="bad", template_dirs=(tmp_path,))
+
+
+# --- limits ---------------------------------------------------------------------------
+
+
+def test_content_size_counts_characters_and_utf8_bytes_of_the_whole_html() -> None:
+    assert wechat.content_size("<p>中a</p>") == (9, 11)
+    assert wechat.content_fits("x" * 19_999) and not wechat.content_fits("x" * 20_000)
+    assert not wechat.content_fits("中" * 10_000 + "x" * 10_000), "20,000 characters is too many"
+    assert wechat.content_size("😀") == (1, 4)
+    assert (wechat.TITLE_MAX_CHARS, wechat.TITLE_MAX_BYTES, wechat.DIGEST_MAX_CHARS) == (
+        32,
+        64,
+        120,
+    )
+    assert wechat.CONTENT_MAX_CHARS == 20_000 and wechat.CONTENT_MAX_BYTES == 1_048_576
+
+
+# --- real documents: the example and the shared corpus --------------------------------
+
+
+def visible_runs(body: str) -> list[str]:
+    """The text a reader sees in a plain rendering of ``body``, as whitespace-free runs."""
+    md = new_markdown()
+    soup = BeautifulSoup(
+        md.renderer.render(parse(body, "wechat", md), md.options, {}), "html.parser"
+    )
+    for tag in soup.find_all(["script", "style", "iframe", "form", "textarea", "select"]):
+        tag.decompose()
+    for tag in soup.select("sup.footnote-ref, a.footnote-backref"):
+        tag.decompose()
+    runs = (
+        re.sub(r"[\s\u200b\u200c\u200d\u2060\ufeff]+", "", s) for s in soup.find_all(string=True)
+    )
+    return [run for run in runs if run]
+
+
+def assert_text_preserved(source: str, output: str) -> None:
+    text = re.sub(
+        r"[\s\u200b\u200c\u200d\u2060\ufeff]+", "", BeautifulSoup(output, "html.parser").get_text()
+    )
+    cursor = 0
+    for run in visible_runs(source):
+        found = text.find(run, cursor)
+        assert found >= 0, f"text lost or out of order: {run[:60]!r}"
+        cursor = found + len(run)
+
+
+def external_links(source: str) -> set[str]:
+    md = new_markdown()
+    md.normalizeLink = lambda url: url  # type: ignore[method-assign]
+    urls: set[str] = set()
+    for token in parse(source, "wechat", md):
+        children = token.children or []
+        for index, child in enumerate(children):
+            if child.type != "link_open":
+                continue
+            href = str(child.attrGet("href") or "").strip()
+            text = ""
+            for inner in children[index + 1 :]:
+                if inner.type == "link_close":
+                    break
+                text += inner.content
+            bare = re.sub(r"^https?://", "", text.strip().lower()).rstrip("/") == re.sub(
+                r"^https?://", "", href.lower()
+            ).rstrip("/")
+            if href and not href.startswith("#") and not is_mp_link(href) and not bare:
+                urls.add(href)
+    return urls
+
+
+def check_document(issue: Issue) -> Rendered:
+    body = issue.body
+    rendered = wechat.render(issue)
+    assert_wechat_safe(rendered.body)
+    assert_text_preserved(body, rendered.body)
+    soup = BeautifulSoup(rendered.body, "html.parser")
+    entries = references(soup)
+    for url in external_links(body):
+        assert any(
+            entry.endswith(f": {url}") or entry.endswith(f" {url}") for entry in entries.values()
+        ), url
+    sups = {sup.get_text() for sup in soup.find_all("sup")}
+    assert {f"[{n}]" for n in entries} <= sups, "every entry is cited in the text"
+    return rendered
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=[p.name for p in CORPUS])
+def test_every_corpus_document_renders_wechat_safe_with_its_text(path: Path) -> None:
+    text = path.read_text("utf-8")
+    if text.startswith("---\n"):
+        text = text.split("\n---\n", 1)[1]
+    check_document(issue_of(text))
+
+
+def test_corpus_is_there_or_skipped() -> None:
+    if not CORPUS:
+        pytest.skip("../shared/corpus is not beside this checkout")
+    assert len(CORPUS) >= 4
+
+
+@pytest.fixture
+def example() -> Issue:
+    if not EXAMPLE.is_file():
+        pytest.skip("examples/ai-systems-48/issue.md is not there yet")
+    return load_issue(EXAMPLE)
+
+
+def test_the_example_renders_wechat_safe_within_the_size_limits(example: Issue) -> None:
+    rendered = check_document(example)
+    assert rendered.title == example.settings("wechat").title
+    assert wechat.content_fits(rendered.body)
+    assert rendered.images and all(not src.startswith("http") for src in rendered.images)
+    via_registry = render(example, "wechat")
+    assert via_registry.body == rendered.body or via_registry.title == rendered.title
+
+
+def test_rendering_the_example_is_fast(example: Issue) -> None:
+    wechat.render(example)  # warm the caches a long-running process keeps
+    timings = []
+    for _ in range(5):
+        start = time.perf_counter()
+        wechat.render(example)
+        timings.append(time.perf_counter() - start)
+    assert statistics.median(timings) < 0.1, f"median {statistics.median(timings) * 1000:.1f} ms"
