@@ -20,12 +20,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 from PIL import Image
 
 from crosspost.channels import adapter_class
 from crosspost.channels.base import DraftContent, Intent, PublishTicket, RemoteDraft
 from crosspost.channels.http import HttpPolicy, RetryPolicy
 from crosspost.channels.zhihu import ZhihuAdapter
+from crosspost.channels.zhihu_wire import browser_headers, oss_headers
 from crosspost.config import Account, Secret
 from crosspost.errors import (
     AuthError,
@@ -187,16 +189,32 @@ def test_an_unknown_topic_stops_before_a_draft_exists(world: World) -> None:
 
 
 @pytest.mark.parametrize("done", ["success", "completed"])
-def test_image_upload_polls_until_processed_without_waiting(world: World, done: str) -> None:
-    world.box.zhihu.update_options({"image_polls": 3, "image_done_status": done,
-                                    "require_upload_status": False})  # fmt: skip
-    sleeps_before = len(world.clock.sleeps)
+def test_an_image_still_processing_is_polled_on_the_fake_clock(world: World, done: str) -> None:
+    # Another editor's browser sent these bytes and Zhihu is still processing them
+    # (I1 + OSS PUT, no I3): our upload finds the hash known and polls I4 until done.
+    world.box.zhihu.update_options({"image_polls": 3, "image_done_status": done})
+    image = png(2)
+    editor = requests.Session()
+    creds = world.box.zhihu.credentials()
+    editor.headers.update(browser_headers(creds["z_c0"], creds["xsrf"]))
+    announced = editor.post(
+        f"{world.box.zhihu_url}/images", json={"image_hash": image.md5, "source": "article"}
+    ).json()
+    key = announced["upload_file"]["object_key"]
+    put = editor.put(
+        f"{world.box.zhihu_url}/{key}",
+        data=image.data,
+        headers=oss_headers(key, image.mime, announced["upload_token"], now=0),
+    )
+    assert put.status_code == 200
+    world.box.log.clear()
 
-    asset = world.adapter.upload_image(png(2), "inline")
+    asset = world.adapter.upload_image(image, "inline")
 
-    assert asset.media_id and asset.url.endswith(png(2).md5)
-    assert world.calls("PUT", "/v2-") == 1
-    assert len(world.clock.sleeps) >= sleeps_before  # every pause went to the fake clock
+    assert asset.url.endswith(image.md5) and asset.media_id
+    assert world.calls("PUT", "/v2-") == 0  # the bytes were not sent again
+    assert world.calls("GET", "/images/") == 4  # three "processing" answers, then done
+    assert world.clock.sleeps[-3:] == [0.3, 0.5, 1.0]  # growing pauses, none waited for
 
 
 def test_an_image_zhihu_already_has_is_not_sent_again(world: World) -> None:
@@ -229,7 +247,7 @@ def test_an_issue_with_12_images_published_twice_uploads_each_image_once(
             issue_path=issue,
             policy=ZhihuAdapter.image_policy,
             channel="zhihu",
-            account=world.adapter.account.key,
+            account=world.adapter.account.name,
             store=JsonAssetStore(world.state_dir / "assets.json"),
             upload=lambda prepared: world.adapter.upload_image(prepared, "inline"),
         )
@@ -254,7 +272,7 @@ def test_a_lost_image_cache_costs_no_second_upload_of_the_bytes(world: World) ->
     for run in range(2):
         store = JsonAssetStore(world.state_dir / f"fresh-{run}.json")  # the cache is gone
         asset = world.adapter.upload_image(png(7), "inline")
-        store.save_asset("zhihu", "zhihu:main", png(7).digest, "inline", asset)
+        store.save_asset("zhihu", "main", png(7).digest, "inline", asset)
 
     assert world.calls("PUT", "/v2-") == 1  # Zhihu's own MD5 dedup: state 1, no PUT
 
