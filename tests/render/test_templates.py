@@ -1,0 +1,111 @@
+"""The one Jinja2 environment: the override chain, explicit filters, autoescape, themes."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from crosspost.errors import UsageError
+from crosspost.render import templates
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, "utf-8")
+    return path
+
+
+def test_the_shipped_defaults_are_found_in_a_checkout() -> None:
+    shipped = templates.shipped_templates_dir()
+    assert (shipped / "wechat" / "article.html.j2").is_file()
+    assert {"default", "grace"} <= set(templates.available_themes())
+
+
+def test_one_environment_per_chain_is_built_once(tmp_path: Path) -> None:
+    assert templates.environment() is templates.environment(())
+    assert templates.environment([tmp_path]) is templates.environment((tmp_path,))
+    assert templates.environment([tmp_path]) is not templates.environment()
+
+
+def test_user_folders_come_first_and_the_defaults_fill_in(tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    write(first / "x" / "a.html.j2", "first {{ name }}")
+    write(second / "x" / "a.html.j2", "second {{ name }}")
+    write(second / "x" / "b.html.j2", "only second")
+    assert templates.render_template("x/a.html.j2", (first, second), name="甲") == "first 甲"
+    assert templates.render_template("x/b.html.j2", (first, second)) == "only second"
+    shipped = templates.render_template(
+        "wechat/article.html.j2",
+        (first,),
+        content="",
+        notes=[],
+        references=[],
+        previous=[],
+        settings=None,
+        issue=None,
+    )
+    assert shipped.strip().startswith('<section class="article">')
+
+
+def test_html_templates_escape_and_markdown_templates_do_not(tmp_path: Path) -> None:
+    write(tmp_path / "t.html.j2", "{{ value }}")
+    write(tmp_path / "t.md.j2", "{{ value }}")
+    value = "<b>a & b</b>"
+    assert templates.render_template("t.html.j2", (tmp_path,), value=value) == (
+        "&lt;b&gt;a &amp; b&lt;/b&gt;"
+    )
+    assert templates.render_template("t.md.j2", (tmp_path,), value=value) == value
+
+
+def test_filters_are_registered_explicitly(tmp_path: Path) -> None:
+    write(
+        tmp_path / "f.html.j2",
+        "{{ when | date('%Y年%m月%d日') }}|{{ t | utf8_bytes }}|{{ t | nbsp }}",
+    )
+    when = datetime(2026, 11, 23, 9, tzinfo=timezone(timedelta(hours=8)))
+    out = templates.render_template("f.html.j2", (tmp_path,), when=when, t="中 a")
+    assert out == "2026年11月23日|5|中&nbsp;a"
+    assert set(templates.FILTERS) <= set(templates.environment().filters)
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("{% if %}", r"broken\.html\.j2:1: template error: .*; fix the template"),
+        ("\n{{ nosuch.attr }}", r"template broken\.html\.j2: 'nosuch' is undefined"),
+    ],
+)
+def test_a_broken_user_template_is_one_line_naming_it(
+    tmp_path: Path, source: str, message: str
+) -> None:
+    write(tmp_path / "broken.html.j2", source)
+    with pytest.raises(UsageError, match=message) as caught:
+        templates.render_template("broken.html.j2", (tmp_path,))
+    assert "\n" not in str(caught.value)
+
+
+def test_a_missing_template_names_where_it_was_looked_for(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match=r"template 'none\.html\.j2' not found in .*templates"):
+        templates.render_template("none.html.j2", (tmp_path,))
+
+
+def test_themes_follow_the_chain_and_reload_when_edited(tmp_path: Path) -> None:
+    assert "pygments-style" in templates.read_theme("default")
+    theme = write(tmp_path / "wechat" / "themes" / "default.css", "p { color: red; }")
+    assert templates.read_theme("default", (tmp_path,)) == "p { color: red; }"
+    theme.write_text("p { color: blue; }", "utf-8")
+    os.utime(theme, ns=(1, theme.stat().st_mtime_ns + 1_000_000))
+    assert templates.read_theme("default", (tmp_path,)) == "p { color: blue; }"
+    assert templates.read_theme(str(theme)) == "p { color: blue; }", "a path to a .css file"
+    assert "default" in templates.available_themes((tmp_path,))
+
+
+def test_an_unknown_theme_lists_the_known_ones(tmp_path: Path) -> None:
+    write(tmp_path / "wechat" / "themes" / "mine.css", "")
+    with pytest.raises(
+        UsageError, match=r"unknown wechat theme 'x'; use one of: default, grace, mine"
+    ):
+        templates.read_theme("x", (tmp_path,))
