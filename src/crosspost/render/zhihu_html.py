@@ -91,6 +91,9 @@ class ZhihuHtmlRenderer(RendererHTML):
         if not self._frames:
             return ""
         frame = self._frames[-1]
+        if frame.closed:  # more of an item after its sublist: the item goes on after it
+            frame.closed, frame.started = False, True
+            return "<li>"
         was_started, frame.started = frame.started, True
         return "<br>" if was_started else ""
 
