@@ -11,19 +11,15 @@ import requests
 from crosspost.sandbox import Sandbox
 
 
-def image_bytes(fmt: str = "JPEG", size: tuple[int, int] = (40, 30), noise: bool = False) -> bytes:
-    """A real image in ``fmt``; ``noise`` makes it large (incompressible)."""
+def image_bytes(fmt: str = "JPEG", size: tuple[int, int] = (40, 30), pad_to: int = 0) -> bytes:
+    """A real image in ``fmt``; ``pad_to`` appends zero bytes up to that size (platforms
+    judge size by bytes, and decoders ignore what follows the image)."""
     from PIL import Image
 
-    if noise:
-        import os
-
-        image = Image.frombytes("RGB", size, os.urandom(size[0] * size[1] * 3))
-    else:
-        image = Image.new("RGB", size, (200, 60, 30))
     out = io.BytesIO()
-    image.save(out, fmt, **({"quality": 95} if fmt == "JPEG" else {}))
-    return out.getvalue()
+    Image.new("RGB", size, (200, 60, 30)).save(out, fmt)
+    data = out.getvalue()
+    return data + b"\0" * max(0, pad_to - len(data))
 
 
 @dataclass
