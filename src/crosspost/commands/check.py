@@ -1,7 +1,8 @@
 """``crosspost check FILE... [--json]``: lint issue files against every channel's limits.
 
 Prints one line per problem, ``path:line: [channel] message``, and ``path: ok (…)`` for a
-clean file. Exit 0 when no file has an error (warnings and notes do not fail), 2 otherwise.
+file without errors; notes (``note:``) only with ``--verbose``. Exit 0 when no file has
+an error (warnings and notes do not fail), 2 otherwise.
 """
 
 from __future__ import annotations
@@ -25,10 +26,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="check only this channel (repeatable; default: the issue's channels)",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="also print notes (JSON always has them)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    from crosspost.render.lint import ERROR, WARNING, Checked, check_file
+    from crosspost.render.lint import ERROR, INFO, WARNING, Checked, check_file
 
     results: list[Checked] = [check_file(path, args.channels or ()) for path in args.files]
     errors = sum(len(result.errors) for result in results)
@@ -37,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         for result in results:
             for problem in result.problems:
-                print(problem)
+                if args.verbose or problem.severity != INFO:
+                    print(problem)
             if not any(p.severity == ERROR for p in result.problems) and result.issue:
                 print(f"{result.path}: ok ({', '.join(result.rendered)})")
     return EXIT_BAD_INPUT if errors else EXIT_OK

@@ -53,13 +53,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def checked_or_report(file: str, channels: Iterable[str], theme: str) -> Checked | None:
-    """Load, render and lint ``file``; print its problems to stderr; ``None`` on errors."""
+    """Load, render and lint ``file``; print errors and warnings to stderr; ``None`` on errors."""
     from crosspost.render import RenderContext
-    from crosspost.render.lint import check_file
+    from crosspost.render.lint import INFO, check_file
 
     checked = check_file(file, tuple(channels), RenderContext(theme=theme))
     for problem in checked.problems:
-        print(problem, file=sys.stderr)
+        if problem.severity != INFO:  # notes are for `check -v` and the preview page
+            print(problem, file=sys.stderr)
     return None if checked.errors else checked
 
 

@@ -1,0 +1,246 @@
+"""The command line as an editor meets it: ``check``, ``render`` and ``preview``, in-process.
+
+Each test asserts the exact line printed and the exit code; bad input is one line and
+exit 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+
+from crosspost.cli import main
+
+WriteIssue = Callable[..., Path]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str], list[str]]:
+    """(exit code, stdout lines, stderr lines) of ``crosspost ARGV``."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out.splitlines(), err.splitlines()
+
+
+# --- bad input: exactly one line, exit 2 ----------------------------------------------------
+
+BAD_INPUT = [
+    # (id, file text or bytes, expected line after "<path>")
+    (
+        "non-utf8",
+        "---\ntitle: 标题\n---\n".encode("gbk"),
+        ":2: is not UTF-8 text; save it as UTF-8 (most editors: 'Save with encoding')",
+    ),
+    (
+        "broken yaml",
+        "---\ntitle: [T\n---\n",
+        ":2: front matter is not valid YAML (expected ',' or ']', but got '<stream end>'); "
+        "fix that line",
+    ),
+    (
+        "not a mapping",
+        "---\njust a sentence\n---\n",
+        ":2: front matter must be 'key: value' lines (a mapping), not a list or text",
+    ),
+    ("missing title", "---\nauthor: A\n---\n", ":2: front matter has no 'title'; add 'title: …'"),
+    (
+        "unknown channel",
+        "---\ntitle: T\nchannels: [wechat, weibo]\n---\n",
+        ":3: 'channels' names unknown channel 'weibo'; use wechat, zhihu",
+    ),
+    (
+        "missing image",
+        "---\ntitle: T\ncover: c.jpg\n---\n正文正文正文正文正文正文\n\n![图](images/x.png)\n",
+        ":7: image 'images/x.png' not found next to the issue; fix the path or add the file",
+    ),
+]
+
+
+@pytest.mark.parametrize(("raw", "line"), [c[1:] for c in BAD_INPUT], ids=[c[0] for c in BAD_INPUT])
+def test_check_bad_input_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str],
+    write_issue: WriteIssue,
+    raw: str | bytes,
+    line: str,
+) -> None:
+    path = write_issue(raw=raw)
+    (path.parent / "c.jpg").write_bytes((path.parent / "cover.jpg").read_bytes())
+    assert run(capsys, "check", str(path)) == (2, [f"{path}{line}"], [])
+
+
+@pytest.mark.parametrize("command", ["render", "preview"])
+def test_render_and_preview_refuse_bad_input_the_same_way(
+    capsys: pytest.CaptureFixture[str], write_issue: WriteIssue, command: str
+) -> None:
+    path = write_issue(raw="---\n- a list\n---\n")
+    out = path.parent / "out"
+    code, stdout, stderr = run(capsys, command, str(path), "-o", str(out))
+    expected = f"{path}:2: front matter must be 'key: value' lines (a mapping), not a list or text"
+    assert (code, stdout, stderr) == (2, [], [expected])
+    assert not out.exists()
+
+
+def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "nope.md"
+    assert run(capsys, "check", str(path)) == (2, [f"{path}: no such file; check the path"], [])
+
+
+def test_directory_given_as_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    expected = f"{tmp_path}: is a folder, not an issue file; name the .md file inside it"
+    assert run(capsys, "render", str(tmp_path)) == (2, [], [expected])
+
+
+def test_unknown_channel_flag_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], example_issue: Path
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["render", str(example_issue), "-c", "weibo"])
+    assert exit_.value.code == 2
+    assert "invalid choice: 'weibo'" in capsys.readouterr().err
+
+
+def test_no_command_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, stderr = run(capsys)
+    assert code == 2
+    assert stderr[0].startswith("usage: crosspost")
+
+
+# --- check ------------------------------------------------------------------------------
+
+
+def test_check_example_is_ok_with_one_warning(
+    capsys: pytest.CaptureFixture[str], example_issue: Path
+) -> None:
+    code, stdout, stderr = run(capsys, "check", str(example_issue))
+    assert code == 0
+    assert stdout[-1] == f"{example_issue}: ok (wechat, zhihu)"
+    assert stdout[0].startswith(f"{example_issue}:4: [wechat] warning: author 'OneFlow社区'")
+    assert stderr == []
+
+
+def test_check_many_files_reports_each(
+    capsys: pytest.CaptureFixture[str], write_issue: WriteIssue, example_issue: Path
+) -> None:
+    bad = write_issue(raw="---\ntitle: T\n---\n短\n")
+    code, stdout, _ = run(capsys, "check", str(bad), str(example_issue))
+    assert code == 2
+    assert f"{bad}:4: [wechat] wechat needs a cover image" not in stdout  # line 1 names it
+    assert (
+        f"{bad}:1: [wechat] wechat needs a cover image; add 'cover: images/cover.jpg' (900×383)"
+        in stdout
+    )
+    assert (
+        f"{bad}:4: [zhihu] the body has 1 characters of text, zhihu needs at least 9; write more"
+        in stdout
+    )
+    assert stdout[-1] == f"{example_issue}: ok (wechat, zhihu)"
+
+
+def test_check_json(capsys: pytest.CaptureFixture[str], write_issue: WriteIssue) -> None:
+    path = write_issue(body="正文正文正文正文正文正文\n\n![图](gone.png)\n")
+    code = main(["check", "--json", str(path)])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 2
+    assert report["errors"] == 1
+    assert report["files"][0]["issue"] == path.parent.name
+    assert report["files"][0]["channels"] == ["wechat", "zhihu"]
+    assert report["files"][0]["problems"] == [
+        {
+            "path": str(path),
+            "line": 9,
+            "channel": None,
+            "code": "missing-image",
+            "severity": "error",
+            "message": "image 'gone.png' not found next to the issue; fix the path or add the file",
+        }
+    ]
+
+
+# --- render -----------------------------------------------------------------------------
+
+
+def test_render_writes_every_channel_file(
+    capsys: pytest.CaptureFixture[str], example_issue: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    code, stdout, stderr = run(capsys, "render", str(example_issue), "-o", str(out))
+    assert code == 0
+    assert sorted(stdout) == [
+        f"wrote {out / name}" for name in ("wechat.html", "zhihu.html", "zhihu.md")
+    ]
+    assert len(stderr) == 1 and "warning: author" in stderr[0]
+    wechat = (out / "wechat.html").read_text("utf-8")
+    assert wechat.startswith("<section") and "<style" not in wechat and "class=" not in wechat
+    assert "深度学习硬件的过去、现在和未来" in wechat
+    zhihu_md = (out / "zhihu.md").read_text("utf-8")
+    assert "其他人都在看" in zhihu_md
+    assert "<table" not in (out / "zhihu.html").read_text("utf-8")  # the example has none
+
+
+def test_render_defaults_to_build_issue_id(
+    capsys: pytest.CaptureFixture[str],
+    example_issue: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, stdout, _ = run(capsys, "render", str(example_issue), "-c", "zhihu")
+    assert code == 0
+    assert sorted(stdout) == [
+        "wrote build/ai-systems-48/zhihu.html",
+        "wrote build/ai-systems-48/zhihu.md",
+    ]
+    assert sorted(p.name for p in (tmp_path / "build" / "ai-systems-48").iterdir()) == [
+        "zhihu.html",
+        "zhihu.md",
+    ]
+
+
+def test_render_stops_on_lint_errors_and_writes_nothing(
+    capsys: pytest.CaptureFixture[str], write_issue: WriteIssue
+) -> None:
+    path = write_issue(front="title: " + "长" * 40 + "\ncover: cover.jpg\n")
+    out = path.parent / "out"
+    code, stdout, stderr = run(capsys, "render", str(path), "-o", str(out))
+    assert (code, stdout) == (2, [])
+    assert stderr == [
+        f"{path}:2: [wechat] title has 40 characters, wechat allows 32; "
+        "shorten it or set 'wechat: {title: …}'"
+    ]
+    assert not out.exists()
+
+
+def test_render_into_a_file_is_refused(
+    capsys: pytest.CaptureFixture[str], example_issue: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "taken"
+    target.write_text("x", "utf-8")
+    code, _, stderr = run(capsys, "render", str(example_issue), "-o", str(target))
+    assert code == 2
+    assert (
+        stderr[-1] == f"crosspost: error: {target}: is a file, not a folder; choose another -o DIR"
+    )
+
+
+# --- preview ----------------------------------------------------------------------------
+
+
+def test_preview_shows_both_articles_with_local_images(
+    capsys: pytest.CaptureFixture[str], example_issue: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "preview"
+    code, stdout, _ = run(capsys, "preview", str(example_issue), "-o", str(out))
+    assert (code, stdout) == (0, [f"wrote {out / 'preview.html'}"])
+    page = (out / "preview.html").read_text("utf-8")
+    assert "width: 375px" in page
+    assert "AI系统前沿动态48" in page  # the WeChat title override
+    assert "AI系统前沿动态 第48期" in page  # the Zhihu (top-level) title
+    assert page.count("深度学习硬件究竟如何继续提升性能") == 2  # both articles
+    sources = set(re.findall(r'\ssrc="([^"]+)"', page))
+    assert sources, "the example has images"
+    for source in sources:
+        assert (out / unquote(source)).resolve().is_file(), source
