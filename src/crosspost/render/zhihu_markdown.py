@@ -226,7 +226,8 @@ def _footnote_ref(node: SyntaxTreeNode, context: _Context) -> str:
 
 
 def _html_block(node: SyntaxTreeNode, context: _Context) -> str:
-    return context.sanitizer.block(node.content)
+    # One line, so a blank line inside a <pre> cannot end the HTML block early.
+    return context.sanitizer.block(node.content).replace("\n", "&#10;")
 
 
 def _html_inline(node: SyntaxTreeNode, context: _Context) -> str:

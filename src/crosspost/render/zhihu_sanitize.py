@@ -43,6 +43,7 @@ _BLOCKS = frozenset(
      "h5", "h6", "figure", "figcaption", "div", "section", "center", "article", "header",
      "footer", "aside", "main", "nav", "details", "summary", "dl", "dt", "dd", "address"}
 )  # fmt: skip
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _TAG = re.compile(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b([^>]*?)(/?)>$", re.DOTALL)
 
 
@@ -207,8 +208,8 @@ class Sanitizer:
 
     def _image(self, element: Tag) -> str:
         source = str(element.get("src") or "").strip()
-        if not source:
-            return ""
+        if not source or (_SCHEME.match(source) and not is_web_link(source)):
+            return ""  # only web and relative images can be uploaded; never javascript: etc.
         self._on_image(source)
         return image_html(source, str(element.get("alt") or element.get("title") or ""))
 
