@@ -85,7 +85,9 @@ def wechat(box: Sandbox, clock: ManualClock, tmp_path: Path) -> WeChatAdapter:
     return adapter_for(box, clock, tmp_path / "state")
 
 
-def image(size: tuple[int, int] = (90, 38), fmt: str = "JPEG", noise: bool = False) -> PreparedImage:
+def image(
+    size: tuple[int, int] = (90, 38), fmt: str = "JPEG", noise: bool = False
+) -> PreparedImage:
     if noise:  # incompressible pixels: a PNG over 1 MB
         picture = Image.frombytes("RGB", size, os.urandom(size[0] * size[1] * 3))
     else:
@@ -124,7 +126,9 @@ def drafts(box: Sandbox) -> list[dict[str, Any]]:
 # --- the happy path, in both modes ------------------------------------------------------
 
 
-def test_draft_mode_creates_one_draft_with_preview_link(box: Sandbox, wechat: WeChatAdapter) -> None:
+def test_draft_mode_creates_one_draft_with_preview_link(
+    box: Sandbox, wechat: WeChatAdapter
+) -> None:
     assert wechat.preflight().identity == box.wechat.credentials()["app_id"]
     inline = wechat.upload_image(image(), "inline")
     assert inline.url.startswith("https://mmbiz.qpic.cn/") and inline.media_id is None
@@ -151,7 +155,9 @@ def test_publish_mode_polls_until_the_post_url_is_known(
     assert wechat.polls.used() == 3
 
 
-def test_string_publish_ids_are_accepted(make_box: MakeBox, clock: ManualClock, tmp_path: Path) -> None:
+def test_string_publish_ids_are_accepted(
+    make_box: MakeBox, clock: ManualClock, tmp_path: Path
+) -> None:
     box = make_box(publish_id_type="str")
     wechat = adapter_for(box, clock, tmp_path)
     ticket = wechat.publish(wechat.create_draft(content(wechat)))
@@ -331,11 +337,14 @@ def test_reconcile_publish_waits_then_decides(
     assert wechat.reconcile("publish", intent).happened is False
 
 
-def test_reconcile_publish_with_a_known_ticket(box: Sandbox, wechat: WeChatAdapter, clock: ManualClock) -> None:
+def test_reconcile_publish_with_a_known_ticket(
+    box: Sandbox, wechat: WeChatAdapter, clock: ManualClock
+) -> None:
     draft = wechat.create_draft(content(wechat))
     ticket = wechat.publish(draft)
-    intent = Intent(started_at=clock(), title="AI系统前沿动态48", draft_id=draft.id,
-                    ticket_id=ticket.id)
+    intent = Intent(
+        started_at=clock(), title="AI系统前沿动态48", draft_id=draft.id, ticket_id=ticket.id
+    )
     assert wechat.reconcile("publish", intent).happened is True  # still publishing
     clock.advance(60)
     done = wechat.reconcile("publish", intent)
@@ -347,7 +356,9 @@ def test_reconcile_rejects_reversible_steps(wechat: WeChatAdapter) -> None:
         wechat.reconcile("upload", Intent(started_at=0))
 
 
-def test_a_draft_without_cover_is_refused_before_sending(box: Sandbox, wechat: WeChatAdapter) -> None:
+def test_a_draft_without_cover_is_refused_before_sending(
+    box: Sandbox, wechat: WeChatAdapter
+) -> None:
     with pytest.raises(Exception, match="cover") as caught:
         wechat.create_draft(DraftContent(title="t", html="<p>x</p>"))
     assert getattr(caught.value, "exit_code", None) == 2
