@@ -293,6 +293,17 @@ def test_no_newline_between_blocks_even_from_raw_html_and_pre_keeps_its_lines() 
     assert "行一行二" in soup.get_text()  # a soft break between CJK joins without a space
 
 
+def test_soft_breaks_after_markup_between_cjk_join_too() -> None:
+    _, soup = render_body("这是**粗体**\n接着写\n`code`\n结束")
+    assert "这是粗体接着写 code 结束" in soup.get_text()
+
+
+def test_an_empty_issue_body_still_gives_one_root_section() -> None:
+    rendered, soup = render_body("")
+    assert_wechat_safe(rendered.body)
+    assert soup.get_text().strip("\xa0") == "" and rendered.images == ()
+
+
 def test_soft_breaks_between_latin_words_become_spaces() -> None:
     _, soup = render_body("hello\nworld ~~gone~~\n")
     assert "hello world gone" in soup.get_text()
@@ -345,11 +356,14 @@ def test_user_templates_and_themes_override_the_shipped_ones(tmp_path: Path) -> 
         "utf-8",
     )
     (tmp_path / "wechat" / "article.html.j2").write_text(
-        '<section class="article"><h1>{{ settings.title }}</h1>{{ content }}</section>\n', "utf-8"
+        '<section class="article"><h1>{{ settings.title }}</h1>{{ content }}'
+        '<img src="https://cdn.example/qr.png"></section>\n',
+        "utf-8",
     )
-    rendered, soup = render_body("正文", theme="mine", template_dirs=(tmp_path,))
+    rendered, soup = render_body("正文\n\n![图](a.png)", theme="mine", template_dirs=(tmp_path,))
     assert_wechat_safe(rendered.body)
     assert soup.find("h1").get_text() == "测试一期"
+    assert rendered.images == ("a.png", "https://cdn.example/qr.png"), "template images too"
     assert style_of(soup.find_all("p")[0])["color"] == "#123456"
 
 

@@ -240,16 +240,19 @@ def _root_section(page: str) -> lxml.html.HtmlElement:
     return wrapper
 
 
-def _serialise(root: lxml.html.HtmlElement, state: RenderState) -> str:
+def _serialise(root: lxml.html.HtmlElement, state: RenderState) -> tuple[str, list[str]]:
+    """The body as one line of HTML, and every image source in it in order."""
+    images: list[str] = []
     for image in root.iter("img"):
         # lxml's HTML writer percent-encodes src; the publisher needs it as written.
         if "src" in image.attrib:
+            images.append(image.attrib["src"])
             image.set("data-crosspost-src", image.attrib.pop("src"))
     out = lxml.html.tostring(root, encoding="unicode", with_tail=False)
     out = _SRC.sub(lambda m: f' src="{html.escape(html.unescape(m.group(1)))}"', out)
     for index, code in enumerate(state.code_blocks):
         out = out.replace(f"{state.placeholder}{index}x", code, 1)
-    return out.replace("\xa0", "&nbsp;").replace("\r", "").replace("\n", " ")
+    return out.replace("\xa0", "&nbsp;").replace("\r", "").replace("\n", " "), images
 
 
 # --- render -----------------------------------------------------------------------
@@ -292,11 +295,12 @@ def render(issue: Issue, context: RenderContext | None = None) -> Rendered:
     root = _root_section(page)
     _inliner(theme.css).transform(root)
     clean_tree(root)
-    body = _serialise(root, state)
+    body, images = _serialise(root, state)
     return Rendered(
         channel="wechat",
         title=settings.title,
         body=body,
         files={"wechat.html": body},
-        images=tuple(dict.fromkeys(source for source in state.images if source)),
+        # Each source once, in order: the publisher uploads each image once per account.
+        images=tuple(dict.fromkeys(source for source in images if source)),
     )

@@ -23,13 +23,9 @@ from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexer import Lexer
-from pygments.lexers import TextLexer, get_lexer_by_name
-from pygments.util import ClassNotFound
 
 from crosspost.render.markdown import new_markdown, parse
+from crosspost.render.wechat_code import highlight_code
 from crosspost.render.wechat_raw import RawHtmlSanitiser, Reference, is_mp_link
 
 #: Bullets by nesting depth; deeper lists reuse the last one.
@@ -63,7 +59,6 @@ class RenderState:
     references: list[Reference] = field(default_factory=list)
     by_url: dict[str, Reference] = field(default_factory=dict)
     note_numbers: dict[int, int] = field(default_factory=dict)
-    images: list[str] = field(default_factory=list)
     code_blocks: list[str] = field(default_factory=list)
     #: Per open link: its reference entry, or the closing tag to write ("</a>" or "").
     links: list[Reference | str] = field(default_factory=list)
@@ -154,8 +149,8 @@ class WeChatRenderer(RendererHTML):
     def softbreak(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
-        before = tokens[idx - 1].content[-1:] if idx > 0 else ""
-        after = tokens[idx + 1].content[:1] if idx + 1 < len(tokens) else ""
+        before = next((t.content[-1:] for t in reversed(tokens[:idx]) if t.content), "")
+        after = next((t.content[:1] for t in tokens[idx + 1 :] if t.content), "")
         return "" if _CJK.match(before) and _CJK.match(after) else " "
 
     def hardbreak(
@@ -202,7 +197,6 @@ class WeChatRenderer(RendererHTML):
         token = tokens[idx]
         src = str(token.attrGet("src") or "")
         alt = ZERO_WIDTH.sub("", token.content)
-        state.images.append(src)
         tag = f'<img class="image" src="{html.escape(src)}" alt="{html.escape(alt)}">'
         if state.figures and state.figures[-1] and alt:
             tag += f'<figcaption class="figcaption">{html.escape(alt, quote=False)}</figcaption>'
@@ -328,44 +322,7 @@ class WeChatRenderer(RendererHTML):
 
     def _raw(self, source: str, env: EnvType) -> str:
         state = _state(env)
-        return RawHtmlSanitiser(state.images, state.raw_links, state.reference).clean(source)
-
-
-# --- code highlighting ------------------------------------------------------------
-
-_TAG_OR_TEXT = re.compile(r"(<[^>]*>)")
-
-
-@functools.lru_cache(maxsize=64)
-def _lexer(language: str) -> Lexer:
-    if language:
-        try:
-            lexer: Lexer = get_lexer_by_name(language, stripnl=False, ensurenl=False)
-            return lexer
-        except ClassNotFound:
-            pass
-    plain: Lexer = TextLexer(stripnl=False, ensurenl=False)
-    return plain
-
-
-@functools.lru_cache(maxsize=16)
-def _formatter(style: str) -> HtmlFormatter[str]:
-    return HtmlFormatter(style=style, noclasses=True, nowrap=True)
-
-
-def _keep_whitespace(text: str) -> str:
-    # WeChat collapses spaces and ignores white-space:pre, so every space is written out.
-    return text.replace(" ", "&nbsp;").replace("\n", "<br>")
-
-
-def highlight_code(code: str, language: str, style: str) -> str:
-    """Code coloured by Pygments with inline styles only, every space and line kept."""
-    code = code.replace("\t", "    ").rstrip("\n")
-    coloured = highlight(code, _lexer(language.lower()), _formatter(style))
-    coloured = coloured.rstrip("\n")
-    parts = _TAG_OR_TEXT.split(coloured)
-    html_text = "".join(part if part.startswith("<") else _keep_whitespace(part) for part in parts)
-    return f'<span style="display:block">{html_text}</span>'
+        return RawHtmlSanitiser(state.raw_links, state.reference).clean(source)
 
 
 # --- one render -------------------------------------------------------------------

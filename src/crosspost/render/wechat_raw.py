@@ -54,21 +54,17 @@ def _style_size(value: str) -> str:
 
 
 class RawHtmlSanitiser(HTMLParser):
-    """Cleans one piece of raw HTML; state that spans pieces lives in the lists passed in.
+    """Cleans one piece of raw HTML; state that spans pieces lives in what is passed in.
 
-    ``images`` collects every ``<img src>`` as written, ``links`` is the stack of raw
-    ``<a>`` tags still open (their reference entry, or the closing tag to write), and
-    ``reference(url, text)`` numbers an external link like a Markdown one.
+    ``links`` is the stack of raw ``<a>`` tags still open (their reference entry, or the
+    closing tag to write), and ``reference(url, text)`` numbers an external link like a
+    Markdown one.
     """
 
     def __init__(
-        self,
-        images: list[str],
-        links: list[Reference | str],
-        reference: Callable[[str, str], Reference],
+        self, links: list[Reference | str], reference: Callable[[str, str], Reference]
     ) -> None:
         super().__init__(convert_charrefs=True)
-        self._images = images
         self._links = links
         self._reference = reference
         self._out: list[str] = []
@@ -102,7 +98,6 @@ class RawHtmlSanitiser(HTMLParser):
         if tag in AS_SECTION:
             tag = "section"
         if tag == "img":
-            self._images.append(kept.get("src", ""))
             sizes = [
                 f"{key}:{_style_size(kept.pop(key))}" for key in ("width", "height") if key in kept
             ]

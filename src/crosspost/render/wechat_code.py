@@ -1,0 +1,51 @@
+"""Code blocks for WeChat: coloured by Pygments with inline styles, whitespace spelled out.
+
+WeChat collapses runs of spaces and ignores ``white-space: pre``, so every space becomes
+``&nbsp;`` and every line break ``<br>``; tabs become four spaces. The colours come from
+the theme's Pygments style as ``style=""`` on each span (no classes, no stylesheet).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexer import Lexer
+from pygments.lexers import TextLexer, get_lexer_by_name
+from pygments.util import ClassNotFound
+
+_TAG_OR_TEXT = re.compile(r"(<[^>]*>)")
+
+
+@functools.lru_cache(maxsize=64)
+def _lexer(language: str) -> Lexer:
+    if language:
+        try:
+            lexer: Lexer = get_lexer_by_name(language, stripnl=False, ensurenl=False)
+            return lexer
+        except ClassNotFound:
+            pass
+    plain: Lexer = TextLexer(stripnl=False, ensurenl=False)
+    return plain
+
+
+@functools.lru_cache(maxsize=16)
+def _formatter(style: str) -> HtmlFormatter[str]:
+    return HtmlFormatter(style=style, noclasses=True, nowrap=True)
+
+
+def _keep_whitespace(text: str) -> str:
+    # WeChat collapses spaces and ignores white-space:pre, so every space is written out.
+    return text.replace(" ", "&nbsp;").replace("\n", "<br>")
+
+
+def highlight_code(code: str, language: str, style: str) -> str:
+    """Code coloured by Pygments with inline styles only, every space and line kept."""
+    code = code.replace("\t", "    ").rstrip("\n")
+    coloured = highlight(code, _lexer(language.lower()), _formatter(style))
+    coloured = coloured.rstrip("\n")
+    parts = _TAG_OR_TEXT.split(coloured)
+    html_text = "".join(part if part.startswith("<") else _keep_whitespace(part) for part in parts)
+    return f'<span style="display:block">{html_text}</span>'
