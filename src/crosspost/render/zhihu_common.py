@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -54,6 +54,7 @@ LANGUAGE_IDS = {
 
 _WEB_LINK = re.compile(r"^(https?:)?//", re.IGNORECASE)
 _BARE_URL = re.compile(r"https?://[^\s<>\"'）)]+", re.IGNORECASE)
+_BREAK = re.compile(r"^<br\s*/?>$", re.IGNORECASE)
 _UNESCAPED_GT = re.compile(r"(?<!\\)>\s*")
 
 
@@ -151,12 +152,12 @@ def image_html(source: str, caption: str) -> str:
 # --- tables ---------------------------------------------------------------------------
 
 
-def cell_html(children: Sequence[Token]) -> str:
+def cell_html(children: Sequence[Token], notes: Mapping[int, Note] | None = None) -> str:
     """A table cell's inline content as Zhihu keeps it: plain text, ``<br>`` for breaks.
 
     Zhihu keeps no markup inside cells, so emphasis and code lose their marks, a
     formula shows its TeX, and a link keeps its address after its text so the reader
-    can still find it.
+    can still find it; so does a note, which cannot be a reference inside a cell.
     """
     parts: list[str] = []
     href: str | None = None
@@ -172,14 +173,14 @@ def cell_html(children: Sequence[Token]) -> str:
                 parts.append(html.escape(f" ({href})"))
             href = None
             continue
-        piece = _cell_piece(token)
+        piece = _cell_piece(token, notes or {})
         if href is not None and token.type != "hardbreak":
             link_text.append(html.unescape(piece))
         parts.append(piece)
     return "".join(parts).strip()
 
 
-def _cell_piece(token: Token) -> str:
+def _cell_piece(token: Token, notes: Mapping[int, Note]) -> str:
     if token.type in {"text", "code_inline"}:
         return html.escape(token.content)
     if token.type in {"math_inline", "math_inline_double"}:
@@ -191,7 +192,11 @@ def _cell_piece(token: Token) -> str:
     if token.type == "image":
         return html.escape(token.content)
     if token.type == "footnote_ref":
-        return html.escape(f"[{token.meta['id'] + 1}]")
+        note = notes.get(int(token.meta["id"]), Note(""))
+        said = " ".join(part for part in (note.text, note.url) if part)
+        return html.escape(f" ({said})") if said else ""
+    if token.type == "html_inline" and _BREAK.match(token.content):
+        return "<br>"
     return ""
 
 

@@ -81,7 +81,7 @@ class ZhihuHtmlRenderer(RendererHTML):
         self, tokens: Sequence[Token], options: OptionsDict, env: EnvType
     ) -> str:
         if self._in_cell:
-            return cell_html(tokens)
+            return cell_html(tokens, self._notes)
         return super().renderInline(tokens, options, env)
 
     # --- helpers -----------------------------------------------------------------------

@@ -143,7 +143,7 @@ def _table(node: SyntaxTreeNode, context: _Context) -> str:
     for section in node.children:
         for row in section.children:
             cells = "".join(
-                f"<{cell.tag}>{cell_html(_inline_tokens(cell))}</{cell.tag}>"
+                f"<{cell.tag}>{cell_html(_inline_tokens(cell), context.notes)}</{cell.tag}>"
                 for cell in row.children
             )
             rows.append(f"<tr>{cells}</tr>")
