@@ -17,7 +17,7 @@ import logging
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 from crosspost.channels.base import (
     STEP_DRAFT,
@@ -36,6 +36,7 @@ from crosspost.channels.base import (
     Sleep,
 )
 from crosspost.channels.http import AmbiguousOutcome, HttpPolicy, Reply
+from crosspost.channels.zhihu_images import upload
 from crosspost.channels.zhihu_wire import (
     ARTICLE_URL,
     CHANNEL,
@@ -45,7 +46,9 @@ from crosspost.channels.zhihu_wire import (
     browser_headers,
     check_publish,
     check_reply,
+    cover_url,
     draft_body,
+    draft_id_of,
     publish_body,
     published_id,
 )
@@ -171,8 +174,6 @@ class ZhihuAdapter(Adapter):
 
         Every step is idempotent (same bytes, same key), so the HTTP policy may retry it.
         """
-        from crosspost.channels.zhihu_images import upload
-
         return upload(self, prepared)
 
     def create_draft(self, content: DraftContent) -> RemoteDraft:
@@ -182,7 +183,7 @@ class ZhihuAdapter(Adapter):
         (like :class:`~crosspost.channels.base.ManualPublishRequired`) so it is kept.
         """
         topics = self._find_topics(content)  # before E2: a bad topic creates nothing
-        body = draft_body(content.title, content.html, _cover_url(content))
+        body = draft_body(content.title, content.html, cover_url(content))
         try:
             created = self.call_api(
                 "POST", "zhuanlan", "/api/articles/drafts", json=body, idempotent=False
@@ -194,7 +195,7 @@ class ZhihuAdapter(Adapter):
                 channel=CHANNEL,
                 code="draft",
             ) from None
-        draft_id = _id_of(created)
+        draft_id = draft_id_of(created)
         if draft_id is None:
             raise UnconfirmedError(
                 "Zhihu POST /api/articles/drafts answered without a draft id; "
@@ -334,7 +335,7 @@ class ZhihuAdapter(Adapter):
         column = content.options.get("column")
         if column:  # remembered for publish(), which only gets the draft's id
             self._columns[draft_id] = str(column)
-        body = draft_body(content.title, content.html, _cover_url(content), delta_time=30)
+        body = draft_body(content.title, content.html, cover_url(content), delta_time=30)
         self.call_api(
             "PATCH", "zhuanlan", f"/api/articles/{quote(draft_id)}/draft", json=body, referer=edit
         )
@@ -416,20 +417,3 @@ class ZhihuAdapter(Adapter):
             log.warning(
                 "article %s is published but not in column %s: %s", article_id, column_id, error
             )
-
-
-def _cover_url(content: DraftContent) -> str | None:
-    return content.cover.url if content.cover is not None else None
-
-
-def _id_of(payload: Any) -> str | None:
-    """A draft id as a string (new ids pass 2^53 and come as strings; old ones as numbers)."""
-    if not isinstance(payload, Mapping):
-        return None
-    value = payload.get("id")
-    if isinstance(value, str | int) and not isinstance(value, bool) and str(value):
-        return str(value)
-    url = payload.get("url")
-    if isinstance(url, str) and "/p/" in url:
-        return urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1] or None
-    return None

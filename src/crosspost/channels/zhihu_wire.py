@@ -16,7 +16,9 @@ import uuid
 from collections.abc import Mapping
 from email.utils import formatdate
 from typing import Any, Final
+from urllib.parse import urlsplit
 
+from crosspost.channels.base import DraftContent
 from crosspost.channels.http import Reply
 from crosspost.errors import (
     AuthError,
@@ -143,6 +145,24 @@ def publish_body(draft_id: str, *, republish: bool, now: float) -> dict[str, Any
             "hybridInfo": {},
         },
     }
+
+
+def cover_url(content: DraftContent) -> str | None:
+    """The cover's zhimg URL for E2/E3 ``titleImage``, when the issue has a cover."""
+    return content.cover.url if content.cover is not None else None
+
+
+def draft_id_of(payload: Any) -> str | None:
+    """A draft id as a string (new ids pass 2^53 and come as strings; old ones as numbers)."""
+    if not isinstance(payload, Mapping):
+        return None
+    value = payload.get("id")
+    if isinstance(value, str | int) and not isinstance(value, bool) and str(value):
+        return str(value)
+    url = payload.get("url")
+    if isinstance(url, str) and "/p/" in url:
+        return urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1] or None
+    return None
 
 
 def published_id(answer: Mapping[str, Any], fallback: str) -> str:
