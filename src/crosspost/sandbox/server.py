@@ -334,7 +334,8 @@ class _Handler(BaseHTTPRequestHandler):
             environ["CONTENT_TYPE"] = self.headers["Content-Type"]
         for name, value in self.headers.items():
             key = "HTTP_" + name.upper().replace("-", "_")
-            if key not in ("HTTP_CONTENT_TYPE", "HTTP_CONTENT_LENGTH"):
+            # The body is already read (and de-chunked): length and framing are ours.
+            if key not in ("HTTP_CONTENT_TYPE", "HTTP_CONTENT_LENGTH", "HTTP_TRANSFER_ENCODING"):
                 environ[key] = f"{environ[key]},{value}" if key in environ else value
         return environ
 
