@@ -227,10 +227,11 @@ def words(text: str) -> list[str]:
     return _WORDS.findall(text)
 
 
-def source_words(body: str, *, with_notes: bool, title: str = TITLE) -> list[str]:
-    """What a reader of the issue sees, rendered by the plain issue dialect.
+def source_words(body: str, title: str = TITLE) -> tuple[list[str], list[list[str]]]:
+    """What a reader of the issue sees: the text, and each footnote's text apart.
 
-    A first ``# title`` repeating the title is left out: the title is a field of its own.
+    Rendered by the plain issue dialect. A first ``# title`` repeating the title is left
+    out: the title is a field of its own.
     """
     if body.lstrip().startswith(f"# {title}\n"):
         body = body.lstrip()[len(f"# {title}\n") :]
@@ -240,10 +241,10 @@ def source_words(body: str, *, with_notes: bool, title: str = TITLE) -> list[str
     )
     for marker in soup.select("sup.footnote-ref"):
         marker.decompose()  # numbering is the renderer's own notation, not the author's text
-    if not with_notes:
-        for section in soup.select("section.footnotes"):
-            section.decompose()
-    return words(soup.get_text(" "))
+    notes = [words(item.get_text(" ")) for item in soup.select("section.footnotes li")]
+    for section in soup.select("section.footnotes"):
+        section.decompose()
+    return words(soup.get_text(" ")), notes
 
 
 def output_words(body: str) -> list[str]:
@@ -268,8 +269,10 @@ def assert_markdown_keeps_text(source: str, markdown: str, title: str = TITLE) -
     """Reading zhihu.md back gives the source's visible text, in order."""
     md = new_markdown()
     reread = BeautifulSoup(md.render(markdown), "html.parser").get_text(" ")
-    expected = source_words(source, with_notes=True, title=title)
-    assert_in_order(expected, words(reread), "zhihu.md")
+    text, notes = source_words(source, title)
+    assert_in_order(text, words(reread), "zhihu.md")
+    for note in notes:  # in the reference list, or inside a table cell
+        assert_in_order(note, words(reread), "zhihu.md note")
 
 
 def assert_zhihu_dialect(body: str) -> None:
@@ -303,7 +306,7 @@ def assert_faithful(issue: Issue, rendered: Rendered) -> None:
     """Dialect rules hold, visible text survives in order, every link target is there."""
     assert_zhihu_dialect(rendered.body)
     soup = BeautifulSoup(rendered.body, "html.parser")
-    expected = source_words(issue.body, with_notes=False, title=issue.title)
+    expected, _ = source_words(issue.body, issue.title)
     assert_in_order(expected, output_words(rendered.body), "html")
     assert_markdown_keeps_text(issue.body, rendered.files["zhihu.md"], issue.title)
     places = {a["href"] for a in soup.find_all("a")} | {
