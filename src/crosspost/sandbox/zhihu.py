@@ -28,6 +28,8 @@ option                         default          meaning
 ``image_host``                 ``pic1.zhimg.``  CDN host in image URLs
 ``image_max_bytes``            ``None``         OSS refuses bigger bodies (the limit is unknown)
 ``verify_oss_signature``       ``False``        check the OSS V1 ``Authorization`` signature
+``sanitize``                   ``True``         publish keeps only Zhihu's element set (§7/§12)
+                                                and notes each loss as a snapshot ``flags``
 ``error_envelope``             ``"wrapped"``    ``{"error":{…}}``; ``"top_level"`` as U-COOKIE
 ``publish_result``             ``"string"``     E6 ``data.result`` is a JSON string; ``"object"``
                                                 sends it decoded (a changed response, ZO #82)

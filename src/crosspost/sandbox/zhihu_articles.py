@@ -15,6 +15,7 @@ from typing import Any
 
 from werkzeug.wrappers import Request, Response
 
+from crosspost.sandbox.zhihu_content import Cleaned, clean
 from crosspost.sandbox.zhihu_model import (
     DEFAULT_TOPICS,
     Column,
@@ -134,8 +135,12 @@ class ArticleDesk:
         if "\n" in title or "\r" in title:
             raise ZhihuError(400, 400, "标题不能包含换行", "MalformRequestException")
 
-    def _content_problem(self, draft: Draft, content: str) -> str | None:
-        text = plain_text(content)
+    def _clean(self, content: str) -> Cleaned:
+        """What the editor keeps of ``content`` (the ``sanitize`` option can turn it off)."""
+        return clean(content) if self.options.sanitize else Cleaned(content, ())
+
+    def _content_problem(self, draft: Draft, content: Cleaned) -> str | None:
+        text = plain_text(content.html)
         if len(text) < self.options.body_min:
             return f"正文不能少于 {self.options.body_min} 个字"
         if len(text) > self.options.body_max:
@@ -145,11 +150,14 @@ class ArticleDesk:
         return None
 
     def _commit(self, draft: Draft, title: str, content: str, permission: str, via: str) -> Draft:
+        """Publish: readers get the cleaned content, the draft keeps what was sent."""
         now = self._now()
         old = draft.article
+        cleaned = self._clean(content)
         article = Publication(
             title=title,
-            content=content,
+            content=cleaned.html,
+            flags=cleaned.flags,
             published_at=old.published_at if old else now,
             updated=now,
             publish_count=(old.publish_count if old else 0) + 1,
@@ -183,7 +191,7 @@ class ArticleDesk:
         if not isinstance(title, str) or not isinstance(content, str):
             return publish_failure(1, "内容格式错误")
         self._check_title(title)
-        problem = self._content_problem(draft, content)
+        problem = self._content_problem(draft, self._clean(content))
         if problem:
             return publish_failure(1, problem)
         permission = _nested_str(data, "commentsPermission", "comment_permission") or "anyone"
@@ -213,7 +221,7 @@ class ArticleDesk:
         body = json_body(request, empty_ok=True)
         draft = self._draft(article_id)
         self._check_title(draft.title)
-        problem = self._content_problem(draft, draft.content)
+        problem = self._content_problem(draft, self._clean(draft.content))
         if problem:
             raise ZhihuError(400, 400, problem, "MalformRequestException")
         permission = field_of(body, "commentPermission", str) or "anyone"
@@ -319,6 +327,7 @@ class ArticleDesk:
                 **self._article_view(d),
                 "publish_count": d.article.publish_count,
                 "via": d.article.via,
+                "flags": list(d.article.flags),
             }
             for d in self.drafts.values()
             if d.article is not None
@@ -340,6 +349,8 @@ class ArticleDesk:
             values = dict(raw)
             values["topics"] = tuple(Topic(**t) for t in values.get("topics", []))
             article = values.get("article")
+            if article:
+                article = {**article, "flags": tuple(article.get("flags", ()))}
             values["article"] = Publication(**article) if article else None
             self.drafts[values["id"]] = Draft(**values)
         if "columns" in state:

@@ -67,6 +67,8 @@ class Publication:
     publish_count: int
     comment_permission: str
     via: str
+    #: What the editor's clean-up dropped or found doubtful (see ``zhihu_content``).
+    flags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -146,6 +146,7 @@ class ZhihuOptions:
     image_host: str = "pic1.zhimg.com"
     image_max_bytes: int | None = None
     verify_oss_signature: bool = False
+    sanitize: bool = True
     error_envelope: str = "wrapped"
     publish_result: str = "string"
     patch_response: str = "draft"

@@ -1,0 +1,107 @@
+"""What Zhihu's editor keeps of an article's HTML, and what a test should hear about.
+
+Zhihu's editor is Draft.js based: it rebuilds whatever HTML it receives into its own block
+model and silently drops what it does not know (spec §7, §12 "content sanitiser"). The
+emulator does the same at publish time, so the article a test reads back (E14) is what a
+reader would see, and it notes each loss or risk as a *flag* in the snapshot: a renderer
+bug shows up as a flag instead of passing unnoticed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from bs4 import BeautifulSoup
+from bs4.element import Comment, Tag
+
+#: Elements the editor keeps (§12). Headings: h2/h3 are Zhihu's two levels, h4 stays bold.
+KEPT = frozenset(
+    {"p", "br", "h2", "h3", "h4", "b", "strong", "i", "em", "u", "code", "pre", "blockquote",
+     "hr", "ul", "ol", "li", "a", "sup", "img", "figure", "figcaption", "table", "tbody",
+     "tr", "th", "td"}
+)  # fmt: skip
+#: Removed with everything inside (active content; table parts Zhihu cannot show).
+REMOVED = frozenset(
+    {"script", "style", "iframe", "svg", "object", "embed", "thead", "colgroup", "head"}
+)
+#: Attributes kept per element; ``data-*`` is kept where the element is listed in DATA.
+ATTRIBUTES = {
+    "a": {"href", "data-hash"},
+    "pre": {"lang"},
+    "img": {"src", "alt", "eeimg"},
+}
+DATA = frozenset({"a", "img", "sup", "table"})
+_BLOCK_END = re.compile(r"</(p|pre|h2|h3|h4|blockquote|ul|ol|li|table|figure|hr)>\s*\n")
+_STRIKE = frozenset({"del", "s", "strike"})
+
+
+@dataclass(frozen=True)
+class Cleaned:
+    """The HTML as the editor would store it, and what was lost or looks wrong."""
+
+    html: str
+    flags: tuple[str, ...]
+
+
+def clean(html: str) -> Cleaned:
+    """Reduce ``html`` to Zhihu's element set; flags name every change worth a look."""
+    flags: list[str] = []
+
+    def flag(text: str) -> None:
+        if text not in flags:
+            flags.append(text)
+
+    if _BLOCK_END.search(html):
+        flag("a newline between block elements renders as an extra blank line")
+    soup = BeautifulSoup(html, "html.parser")
+    for comment in soup.find_all(string=lambda s: isinstance(s, Comment)):
+        comment.extract()
+    for table in soup.find_all("table"):
+        if table.find("colgroup") is not None:
+            flag("a table with <colgroup> was dropped (Zhihu drops such tables)")
+            table.decompose()
+        elif table.get("data-draft-type") != "table":
+            flag('a table without data-draft-type="table" was dropped')
+            table.decompose()
+    for tag in soup.find_all(True):
+        if not isinstance(tag, Tag) or tag.decomposed:
+            continue
+        name = tag.name
+        if name in REMOVED:
+            flag(f"<{name}> was removed with its content")
+            tag.decompose()
+        elif name in _STRIKE:
+            flag("strikethrough is not supported; the text stays, unstruck")
+            tag.unwrap()
+        elif name not in KEPT:
+            flag(f"<{name}> is not in Zhihu's element set; its text stays")
+            tag.unwrap()
+        else:
+            _keep_attributes(tag, flag)
+    for img in soup.find_all("img"):
+        src = str(img.get("src", ""))
+        host = urlsplit(src if "//" in src else "//" + src).hostname or ""
+        if not img.get("eeimg") and not host.endswith("zhimg.com"):
+            flag(f"image not on zhimg.com (upload it first): {src[:80]}")
+    for paragraph in soup.find_all("p"):
+        if not paragraph.contents:
+            flag("an empty <p></p>; Zhihu's blank paragraph is <p><br></p>")
+        if paragraph.find("a", attrs={"data-draft-type": "link-card"}) is not None:
+            flag("a link card inside <p>; link cards are blocks of their own")
+    return Cleaned(str(soup), tuple(flags))
+
+
+def _keep_attributes(tag: Tag, flag: Callable[[str], None]) -> None:
+    """Strip ``style``, ``class``, ``id``, ``on*`` and every attribute Zhihu ignores."""
+    allowed = ATTRIBUTES.get(tag.name, set())
+    for attribute in list(tag.attrs):
+        keep = attribute in allowed or (tag.name in DATA and attribute.startswith("data-"))
+        if tag.name == "a" and attribute == "class" and tag.get("class") == ["member_mention"]:
+            keep = True
+        if not keep:
+            if attribute in ("style", "class") or attribute.startswith("on"):
+                flag(f"{attribute}= attributes are stripped")
+            del tag.attrs[attribute]
