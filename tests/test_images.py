@@ -383,3 +383,29 @@ def test_json_store_survives_a_damaged_file_and_writes_atomically(tmp_path: Path
     assert store.find_asset("zhihu", "main", "d" * 64, "cover") is None
     assert len(json.loads(path.read_text("utf-8"))) == 1
     assert not [name for name in os.listdir(tmp_path) if name.endswith(".tmp")]
+
+
+def test_an_oversized_jpeg_is_first_reencoded_with_its_own_quality(tmp_path: Path) -> None:
+    # A JPEG saved without entropy optimisation is a little too big: re-encoding it with
+    # its own quantisation tables fits, so not a single quality step is lost.
+    photo = noisy((400, 300), seed=11)
+    data = encoded(photo, "JPEG", quality=75, optimize=False)
+    optimised = encoded(Image.open(io.BytesIO(data)), "JPEG", quality="keep", optimize=True)
+    policy = ImagePolicy("tight", frozenset({JPEG}), (len(data) + len(optimised)) // 2)
+    assert len(optimised) < policy.max_bytes < len(data)
+
+    prepared = prepare(source(data, tmp_path, "photo.jpg"), policy)
+
+    assert prepared.mime == JPEG and prepared.size <= policy.max_bytes
+    assert decoded(prepared).quantization == Image.open(io.BytesIO(data)).quantization  # type: ignore[attr-defined]
+
+
+def test_a_colour_profile_survives_conversion(tmp_path: Path) -> None:
+    from PIL import ImageCms
+
+    profile = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    data = encoded(Image.new("RGB", (80, 60), "orange"), "WEBP", icc_profile=profile)
+
+    prepared = prepare(source(data, tmp_path, "p.webp"), UPLOADIMG)
+
+    assert decoded(prepared).info.get("icc_profile") == profile

@@ -70,16 +70,33 @@ def lossless_webp(data: bytes) -> bool:
     return data[12:16] == b"VP8L" or (data[12:16] == b"VP8X" and b"VP8L" in data[30:4096])
 
 
-def _encode(image: Image, mime: str, quality: int = 92) -> bytes:
+def _encode(image: Image, mime: str, quality: int = 92, icc: bytes | None = None) -> bytes:
+    """Encode with an optimised entropy stage; ``icc`` keeps a wide-gamut photo's colours
+    (Pillow drops the profile when an image is converted or scaled)."""
     out = io.BytesIO()
+    extra = {"icc_profile": icc} if icc else {}
     if mime == JPEG:
         if image.mode not in ("RGB", "L"):
             image = _flatten(image)
-        image.save(out, "JPEG", quality=quality, optimize=True, progressive=True)
+        image.save(out, "JPEG", quality=quality, optimize=True, progressive=True, **extra)
     else:
         if image.mode not in ("RGB", "RGBA", "L", "LA", "P", "1"):
             image = image.convert("RGBA")
-        image.save(out, "PNG", optimize=True)
+        image.save(out, "PNG", optimize=True, **extra)
+    return out.getvalue()
+
+
+def _reencode_jpeg(image: Image, icc: bytes | None) -> bytes | None:
+    """The same JPEG with its own quantisation tables and an optimised Huffman stage:
+    smaller at no visible cost. None when ``image`` is not an untouched decoded JPEG."""
+    if getattr(image, "format", None) != "JPEG":
+        return None
+    out = io.BytesIO()
+    extra = {"icc_profile": icc} if icc else {}
+    try:
+        image.save(out, "JPEG", quality="keep", optimize=True, progressive=True, **extra)
+    except (ValueError, OSError):
+        return None
     return out.getvalue()
 
 
@@ -110,13 +127,17 @@ def shrink_still(
     image: Image, mime: str, max_bytes: int, formats: frozenset[str]
 ) -> tuple[bytes, str, Image]:
     """Smallest quality loss first: optimise, lossless palette, quality steps, then scale."""
-    data = _encode(image, mime)
+    icc = image.info.get("icc_profile")
+    kept = _reencode_jpeg(image, icc) if mime == JPEG else None
+    if kept is not None and len(kept) <= max_bytes:
+        return kept, JPEG, image
+    data = _encode(image, mime, icc=icc)
     if len(data) <= max_bytes:
         return data, mime, image
     if mime == PNG:
         colours = image.convert("RGBA").getcolors(maxcolors=256)
         if colours is not None:  # ≤ 256 colours: a palette PNG loses nothing
-            data = _encode(image.convert("RGBA").quantize(256), PNG)
+            data = _encode(image.convert("RGBA").quantize(256), PNG, icc=icc)
             if len(data) <= max_bytes:
                 return data, PNG, image
         if JPEG in formats and not has_alpha(image):
@@ -124,11 +145,11 @@ def shrink_still(
     while True:
         if mime == JPEG:
             for quality in JPEG_QUALITIES:
-                data = _encode(image, JPEG, quality)
+                data = _encode(image, JPEG, quality, icc)
                 if len(data) <= max_bytes:
                     return data, JPEG, image
         else:
-            data = _encode(image.convert("RGBA").quantize(256), PNG)
+            data = _encode(image.convert("RGBA").quantize(256), PNG, icc=icc)
             if len(data) <= max_bytes:
                 return data, PNG, image
         if min(image.size) <= 16:

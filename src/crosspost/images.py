@@ -262,7 +262,9 @@ def prepare(source: SourceImage, policy: ImagePolicy) -> PreparedImage:
             return _prepared(data, GIF, source.ref, frame)
         if animated:
             image.seek(0)
-        still = fit_side(ImageOps.exif_transpose(image) or image, policy.max_side)
+        # Untouched when upright, so a JPEG can be re-encoded with its own tables.
+        upright = (ImageOps.exif_transpose(image) or image) if rotated else image
+        still = fit_side(upright, policy.max_side)
         if mime in policy.formats and mime in (JPEG, PNG):
             target = mime
         elif PNG in policy.formats and (
