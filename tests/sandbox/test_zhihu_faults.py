@@ -85,6 +85,8 @@ def zhihu(start: Callable[..., Zhihu]) -> Zhihu:
         ("zhihu:40362", 403, 40362),
         ("zhihu:10003", 403, 10003),
         ("zhihu:100", 401, 100),
+        ("zhihu:101", 401, 101),
+        ("zhihu:10001", 403, 10001),
     ],
 )
 def test_zhihu_faults_answer_in_the_error_envelope(
@@ -105,6 +107,13 @@ def test_the_captcha_wall_names_the_page_a_human_must_visit(zhihu: Zhihu) -> Non
     assert error["need_login"] is True
     assert error["redirect"].startswith("https://www.zhihu.com/account/unhuman")
     assert zhihu.box.zhihu.snapshot()["drafts"] == []
+
+
+def test_the_oss_fault_answers_in_aliyun_xml(zhihu: Zhihu) -> None:
+    zhihu.fault("/v2-*", "oss:403")
+    answer = requests.put(f"{zhihu.box.zhihu_url}/v2-{'a' * 32}", data=b"x", timeout=5)
+    assert answer.status_code == 403 and "<Code>SignatureDoesNotMatch</Code>" in answer.text
+    assert zhihu.box.requests[-1].errcode == "SignatureDoesNotMatch"
 
 
 def test_a_429_can_say_when_to_come_back(start: Callable[..., Zhihu]) -> None:
