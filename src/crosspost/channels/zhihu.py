@@ -95,6 +95,11 @@ class ZhihuAdapter(Adapter):
         native_hosts=("zhimg.com",),
     )
 
+    @classmethod
+    def image_policy_for(cls, kind: str) -> ImagePolicy:
+        """What an image of ``kind`` ("inline" or "cover") must be: the same on Zhihu."""
+        return cls.image_policy
+
     # --- plumbing ----------------------------------------------------------------------
 
     def __init__(
