@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from crosspost.issue import Issue, load_issue, split_front_matter
-from crosspost.render import RenderContext, Rendered, render, zhihu
+from crosspost.render import PreviousIssue, RenderContext, Rendered, render, zhihu
 from crosspost.render.markdown import new_markdown, parse
 from crosspost.render.zhihu_common import new_parser
 
@@ -125,6 +125,23 @@ def test_images_are_listed_once_in_order_and_swapped_for_uploaded_urls() -> None
     assert all(img["data-original-src"] == img["src"] for img in pictures)
     formula = soup.find("img", eeimg="1")
     assert isinstance(formula, Tag) and formula["src"] == "//www.zhihu.com/equation?tex=x"
+
+
+def test_earlier_issues_follow_the_body_with_links_where_they_are_on_zhihu() -> None:
+    previous = (
+        PreviousIssue("ai-47", "第47期 *特辑*", "https://zhuanlan.zhihu.com/p/47"),
+        PreviousIssue("ai-46", "第46期", None),
+    )
+    issue = make_issue("正文[^1]\n\n[^1]: 注释\n")
+    rendered = render(issue, "zhihu", RenderContext(previous=previous))
+    assert rendered.body.endswith(
+        '<h3>往期回顾</h3><ul><li><a href="https://zhuanlan.zhihu.com/p/47">第47期 *特辑*</a></li>'
+        "<li>第46期</li></ul>"
+    )
+    assert rendered.files["zhihu.md"] == (
+        "正文\\[1\\]\n\n## 往期回顾\n\n- [第47期 \\*特辑\\*](https://zhuanlan.zhihu.com/p/47)\n"
+        "- 第46期\n\n**参考**\n\n1. 注释\n"
+    )
 
 
 def test_captions_are_cut_to_zhihus_limit() -> None:

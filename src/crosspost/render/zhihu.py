@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from crosspost.render import RenderContext, Rendered
+from crosspost.render import PreviousIssue, RenderContext, Rendered
 from crosspost.render.zhihu_common import CAPTION_MAX_CHARS, zhihu_tokens
 from crosspost.render.zhihu_html import render_html
-from crosspost.render.zhihu_markdown import render_markdown
+from crosspost.render.zhihu_markdown import escape_text, render_markdown
 
 if TYPE_CHECKING:
     from crosspost.issue import Issue
@@ -26,6 +26,7 @@ __all__ = [
     "HEADING_LEVELS",
     "IMAGE_EXTENSIONS",
     "NORMAL_IMAGE_MIN_WIDTH",
+    "PREVIOUS_HEADING",
     "TITLE_MAX_CHARS",
     "body_chars",
     "plain_text",
@@ -44,6 +45,8 @@ IMAGE_EXTENSIONS = frozenset({".jpg", ".jpeg", ".png", ".gif"})
 NORMAL_IMAGE_MIN_WIDTH = 343
 #: Only ``<h2>`` and ``<h3>`` are headings in Zhihu's editor.
 HEADING_LEVELS = 2
+#: Heading of the list of earlier issues (``RenderContext.previous``).
+PREVIOUS_HEADING = "往期回顾"
 
 
 def render(issue: Issue, context: RenderContext) -> Rendered:
@@ -53,8 +56,9 @@ def render(issue: Issue, context: RenderContext) -> Rendered:
     """
     settings = issue.settings(CHANNEL)
     titles = (settings.title, issue.title)
-    body, images = render_html(zhihu_tokens(issue.body, titles))
-    markdown = render_markdown(zhihu_tokens(issue.body, titles))
+    source = with_previous(issue.body, context.previous)
+    body, images = render_html(zhihu_tokens(source, titles))
+    markdown = render_markdown(zhihu_tokens(source, titles))
     return Rendered(
         channel=CHANNEL,
         title=settings.title,
@@ -62,6 +66,23 @@ def render(issue: Issue, context: RenderContext) -> Rendered:
         files={"zhihu.html": body, "zhihu.md": markdown},
         images=images,
     )
+
+
+def with_previous(body: str, previous: tuple[PreviousIssue, ...]) -> str:
+    """The issue body followed by a 往期回顾 list of earlier issues on Zhihu.
+
+    Written as Markdown, so both outputs follow the same rules as the rest of the body;
+    an issue not (yet) on Zhihu is listed without a link.
+    """
+    if not previous:
+        return body
+    items = [
+        f"- [{escape_text(item.title)}](<{item.url}>)"
+        if item.url
+        else f"- {escape_text(item.title)}"
+        for item in previous
+    ]
+    return f"{body.rstrip()}\n\n## {PREVIOUS_HEADING}\n\n" + "\n".join(items) + "\n"
 
 
 def plain_text(body: str) -> str:

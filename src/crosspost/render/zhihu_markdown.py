@@ -167,11 +167,14 @@ def _inline(node: SyntaxTreeNode, context: _Context) -> str:
     return "".join(RENDERERS[child.type](child, context) for child in node.children)
 
 
-def _text(node: SyntaxTreeNode, context: _Context) -> str:
-    if context.sanitizer.dropping:
-        return ""
-    escaped = _ESCAPED.sub(r"\\\1", node.content)
+def escape_text(text: str) -> str:
+    """Text as Markdown that reads back as exactly that text."""
+    escaped = _ESCAPED.sub(r"\\\1", text)
     return _ENTITY.sub(lambda match: "\\" + match.group(0), escaped)
+
+
+def _text(node: SyntaxTreeNode, context: _Context) -> str:
+    return "" if context.sanitizer.dropping else escape_text(node.content)
 
 
 def _code_inline(node: SyntaxTreeNode, context: _Context) -> str:
