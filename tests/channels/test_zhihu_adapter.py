@@ -362,7 +362,13 @@ def _attempt(world: World, call: str) -> tuple[Intent, RemoteDraft | None]:
 
 @pytest.mark.parametrize(
     ("kind", "happened"),
-    [("reset", False), ("http:500", False), ("http:502", False), ("commit_then_drop", True)],
+    [
+        ("reset", False),
+        ("http:500", False),
+        ("http:502", False),
+        ("http:503", False),
+        ("commit_then_drop", True),
+    ],
 )
 @pytest.mark.parametrize("call", list(IRREVERSIBLE))
 def test_irreversible_calls_are_unconfirmed_and_reconcile_finds_the_truth(
@@ -391,6 +397,19 @@ def test_irreversible_calls_are_unconfirmed_and_reconcile_finds_the_truth(
         assert truth.happened is False and "cannot list drafts" in truth.detail
         assert len(world.snapshot()["drafts"]) == (1 if happened else 0)
         assert world.published() == []
+
+
+@pytest.mark.parametrize("call", list(IRREVERSIBLE))
+def test_irreversible_calls_survive_latency_exactly_once(world: World, call: str) -> None:
+    method, path = IRREVERSIBLE[call]
+    _, draft = _attempt(world, call)
+    world.fault(path, "latency:800")
+
+    result = world.adapter.create_draft(CONTENT) if draft is None else world.adapter.publish(draft)
+
+    assert result is not None and 0.8 in world.clock.sleeps
+    assert world.calls(method, path) == 1
+    assert len(world.snapshot()["drafts"]) == 1
 
 
 def test_a_known_draft_id_is_reconciled_by_reading_it(world: World) -> None:
