@@ -164,6 +164,19 @@ def test_string_publish_ids_are_accepted(
     assert wechat.wait(ticket) is not None
 
 
+@pytest.mark.parametrize(("outcome", "reason"), [(3, "publishing failed"), (4, "review rejected")])
+def test_failed_publication_names_the_reason_and_keeps_the_draft(
+    make_box: MakeBox, clock: ManualClock, tmp_path: Path, outcome: int, reason: str
+) -> None:
+    box = make_box(publish_outcome=outcome)
+    wechat = adapter_for(box, clock, tmp_path)
+    draft = wechat.create_draft(content(wechat))
+    with pytest.raises(PermanentError, match=reason) as caught:
+        wechat.wait(wechat.publish(draft))
+    assert "草稿箱" in str(caught.value)
+    assert [d["media_id"] for d in drafts(box)] == [draft.id]
+
+
 def test_update_draft_changes_it_in_place(box: Sandbox, wechat: WeChatAdapter) -> None:
     first = wechat.create_draft(content(wechat))
     again = wechat.update_draft(first.id, content(wechat, title="第48期(修订)"))

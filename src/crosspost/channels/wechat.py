@@ -46,7 +46,7 @@ from crosspost.errors import (
     UnconfirmedError,
     UsageError,
 )
-from crosspost.images import UploadedAsset
+from crosspost.images import ImagePolicy, UploadedAsset
 
 log = logging.getLogger("crosspost.wechat")
 
@@ -54,6 +54,18 @@ REAL_BASE_URL = "https://api.weixin.qq.com"
 #: media/uploadimg takes JPG/PNG up to 1 MB; everything else goes to add_material.
 UPLOADIMG_MAX_BYTES = 1024 * 1024
 _UPLOADIMG_TYPES = frozenset({"image/jpeg", "image/png"})
+#: What the image pipeline makes of an issue's images for WeChat (spec §3, §4, §9).
+INLINE_IMAGES = ImagePolicy(
+    name="WeChat in-article image",
+    formats=frozenset({"image/jpeg", "image/png", "image/gif"}),
+    max_bytes=UPLOADIMG_MAX_BYTES - 1,
+    native_hosts=("mmbiz.qpic.cn",),
+)
+COVER_IMAGES = ImagePolicy(
+    name="WeChat cover",
+    formats=frozenset({"image/jpeg", "image/png"}),
+    max_bytes=10 * 1024 * 1024 - 1,
+)
 _EXTENSIONS = {"image/jpeg": ".jpg", "image/png": ".png", "image/gif": ".gif"}
 _PUBLISH_FAILURES = {
     2: "the originality (原创) declaration failed",
@@ -193,6 +205,12 @@ class WeChatAdapter(Adapter):
         self.token.token()
         return Preflight(account=self.account.key, identity=self.app_id, detail="token OK")
 
+    @classmethod
+    def image_policy_for(cls, kind: str) -> ImagePolicy:
+        """Inline images fit uploadimg (JPG/PNG under 1 MB, or a GIF for add_material);
+        covers are permanent material (up to 10 MB)."""
+        return INLINE_IMAGES if kind == "inline" else COVER_IMAGES
+
     def upload_image(self, prepared: PreparedImage, kind: str) -> UploadedAsset:
         """uploadimg for inline JPG/PNG ≤ 1 MB; add_material (type=image) otherwise and for
         covers, which need a permanent media_id."""
@@ -269,12 +287,12 @@ class WeChatAdapter(Adapter):
     def poll(self, ticket: PublishTicket) -> RemotePost | None:
         """freepublish/get (one poll of today's budget); None while status is 1."""
         data = self.publish_status(ticket.id)
-        status = data.get("publish_status")
+        status = data["publish_status"]
         if status == 1:
             return None
         if status == 0:
             return self.post_from(data)
-        reason = _PUBLISH_FAILURES.get(int(status or -1), f"unknown status {status}")
+        reason = _PUBLISH_FAILURES.get(status, f"unknown status {status}")
         raise PermanentError(
             f"WeChat publication {ticket.id} of draft {ticket.draft_id}: {reason}; "
             "the draft stays in 草稿箱: fix it there, or run again to publish it again",
@@ -334,8 +352,12 @@ class WeChatAdapter(Adapter):
         return str(url) if url else None
 
     def publish_status(self, publish_id: str) -> dict[str, Any]:
+        """freepublish/get, counted against today's poll budget; ``publish_status`` as int."""
         self.polls.take()
-        return self.call("freepublish/get", body={"publish_id": publish_id})
+        data = self.call("freepublish/get", body={"publish_id": publish_id})
+        status = normalise_id(data.get("publish_status"))
+        data["publish_status"] = int(status) if status and status.isdigit() else None
+        return data
 
     def post_from(self, data: Mapping[str, Any]) -> RemotePost:
         article_id = normalise_id(data.get("article_id")) or ""
