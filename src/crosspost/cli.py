@@ -23,6 +23,10 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("check", "check", "lint issue files against every channel's limits"),
     ("render", "render", "write each channel's output files for an issue"),
     ("preview", "preview", "write one HTML page showing the issue as each channel will"),
+    ("publish", "publish", "publish issues to every channel, exactly once"),
+    ("status", "status", "show every post the ledger knows: state, URL, when"),
+    ("urls", "urls", "print an issue's published URLs, one per line"),
+    ("reconcile", "reconcile", "ask the platforms what happened to unconfirmed posts"),
     ("import", "import_", "turn a plain-text digest or a saved article page into an issue"),
     ("sandbox", "sandbox", "run local WeChat and Zhihu emulators for tests and rehearsals"),
 )

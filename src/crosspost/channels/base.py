@@ -24,7 +24,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
 
 from crosspost.errors import PermanentError
-from crosspost.images import UploadedAsset
+from crosspost.images import ImagePolicy, UploadedAsset
 
 if TYPE_CHECKING:
     from crosspost.channels.http import HttpPolicy
@@ -261,6 +261,12 @@ class Adapter(ABC):
     @abstractmethod
     def preflight(self) -> Preflight:
         """Check the credentials work before anything changes (AuthError/ConfigError if not)."""
+
+    @classmethod
+    @abstractmethod
+    def image_policy_for(cls, kind: str) -> ImagePolicy:
+        """What an image of ``kind`` ("inline" or "cover") must be before upload_image:
+        the image pipeline converts and shrinks every image to fit it."""
 
     @abstractmethod
     def upload_image(self, prepared: PreparedImage, kind: str) -> UploadedAsset:

@@ -1,0 +1,153 @@
+"""``crosspost publish FILE...``: every issue on every channel, exactly once."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from crosspost.errors import EXIT_OK
+
+if TYPE_CHECKING:
+    from crosspost.config import Settings
+    from crosspost.publisher import Job, Publisher, PublishOptions, PublishReport
+
+Sleep = Callable[[float], None]
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="issue files")
+    parser.add_argument(
+        "-c",
+        "--channel",
+        action="append",
+        default=[],
+        dest="targets",
+        metavar="CHANNEL[:ACCOUNT]",
+        help="publish only here (repeatable): wechat, zhihu, wechat:main, …",
+    )
+    parser.add_argument(
+        "--mode", choices=("draft", "publish"), help="stop at the draft, or publish"
+    )
+    parser.add_argument("--update", action="store_true", help="edit changed posts in place")
+    parser.add_argument(
+        "--retry-failed", action="store_true", help="retry posts that failed permanently"
+    )
+    parser.add_argument(
+        "--dry-run", action="store_true", help="render, lint and show what would be sent"
+    )
+    parser.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="publish to the built-in WeChat and Zhihu emulators (no credentials needed)",
+    )
+    add_settings_flags(parser)
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+
+
+def add_settings_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags every command that reads the ledger or config shares."""
+    parser.add_argument("--config", type=Path, help="the config file (default: crosspost.toml)")
+    parser.add_argument("--state-dir", type=Path, help="where the ledger lives")
+
+
+def run(args: argparse.Namespace) -> int:
+    from crosspost.config import settings_from_args
+    from crosspost.ledger import Ledger
+    from crosspost.publisher import Publisher, PublishOptions
+
+    settings = settings_from_args(args)
+    options = PublishOptions(
+        targets=tuple(args.targets),
+        mode=args.mode,
+        update=args.update,
+        retry_failed=args.retry_failed,
+    )
+    progress = None if args.quiet or args.json else print_progress
+    with accounts_for_run(settings, sandbox=args.sandbox) as (settings, sleep):
+        secrets = [s for a in settings.accounts for s in a.credentials.values()]
+        settings.state_dir.mkdir(parents=True, exist_ok=True)
+        with Ledger.open(settings.ledger_path, secrets=secrets) as ledger:
+            publisher = Publisher(settings, ledger, sleep=sleep, progress=progress)
+            jobs = publisher.plan(args.files, options)
+            if args.dry_run:
+                return _print_dry_run(publisher, jobs, options, as_json=args.json)
+            report = publisher.run(jobs, options)
+    print_report(report, as_json=args.json)
+    return report.exit_code
+
+
+@contextlib.contextmanager
+def accounts_for_run(settings: Settings, *, sandbox: bool) -> Iterator[tuple[Settings, Sleep]]:
+    """The configured accounts, or with ``--sandbox`` one account per emulator."""
+    import time
+
+    if not sandbox:
+        yield settings, time.sleep
+        return
+    from crosspost.sandbox.session import sandbox_settings
+
+    with sandbox_settings(settings) as sandboxed:
+        yield sandboxed, _sandbox_pace
+
+
+def _sandbox_pace(seconds: float) -> None:
+    """The emulators answer at once: poll them without the real platforms' pauses."""
+    import time
+
+    time.sleep(min(seconds, 0.05))
+
+
+def print_progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def print_report(report: PublishReport, *, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
+        return
+    rows = [
+        (f"{r.key.channel}:{r.key.account}", r.key.issue_id, r.state, r.url or r.message)
+        for r in report.results
+    ]
+    widths = [max([len(h)] + [len(row[i]) for row in rows]) for i, h in enumerate(_HEADER)]
+    for row in (_HEADER, *rows):
+        print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())
+    for result in report.results:
+        if result.exit_code != EXIT_OK:
+            print(f"{result.key.channel}:{result.key.account}: {result.message}", file=sys.stderr)
+
+
+_HEADER = ("channel", "issue", "state", "url")
+
+
+def _print_dry_run(
+    publisher: Publisher, jobs: list[Job], options: PublishOptions, *, as_json: bool
+) -> int:
+    entries = publisher.dry_run(jobs, options)
+    if as_json:
+        data = [
+            {
+                "issue": e.job.key.issue_id,
+                "channel": e.job.key.channel,
+                "account": e.job.key.account,
+                "mode": e.job.mode,
+                "action": e.action,
+                "diff": e.diff,
+            }
+            for e in entries
+        ]
+        print(json.dumps({"dry_run": True, "posts": data}, ensure_ascii=False, indent=2))
+        return EXIT_OK
+    for entry in entries:
+        key = entry.job.key
+        print(f"{key.channel}:{key.account}  {key.issue_id}  {entry.job.mode}: {entry.action}")
+        if entry.diff:
+            print(entry.diff.rstrip())
+    print("dry run: nothing was sent")
+    return EXIT_OK

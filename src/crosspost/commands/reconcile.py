@@ -1,0 +1,34 @@
+"""``crosspost reconcile ISSUE_ID``: ask the platforms what happened to unconfirmed posts."""
+
+from __future__ import annotations
+
+import argparse
+
+from crosspost.commands.publish import (
+    accounts_for_run,
+    print_report,
+    print_progress,
+    add_settings_flags,
+)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("issue_id", metavar="ISSUE_ID")
+    parser.add_argument("--sandbox", action="store_true", help="ask the built-in emulators")
+    add_settings_flags(parser)
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from crosspost.config import settings_from_args
+    from crosspost.ledger import Ledger
+    from crosspost.publisher import Publisher
+
+    settings = settings_from_args(args)
+    with accounts_for_run(settings, sandbox=args.sandbox) as (settings, sleep):
+        secrets = [s for a in settings.accounts for s in a.credentials.values()]
+        with Ledger.open(settings.ledger_path, secrets=secrets) as ledger:
+            publisher = Publisher(settings, ledger, sleep=sleep, progress=print_progress)
+            report = publisher.reconcile(args.issue_id)
+    print_report(report, as_json=args.json)
+    return report.exit_code

@@ -1,0 +1,555 @@
+"""One post's state machine: rendered → assets uploaded → draft created → submitted → published.
+
+Every irreversible call (creating a draft, submitting it) is framed the same way: the
+intent goes into the ledger first, the result right after. When the platform's answer
+is lost (``UnconfirmedError``), the machine asks the platform what happened
+(``adapter.reconcile``) before it does anything else; a call is repeated only when the
+platform says it did not happen. A run killed between intent and result leaves the
+intent behind, and the next run starts by reconciling it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from filelock import FileLock, Timeout
+
+from crosspost.channels import adapter_class
+from crosspost.channels.base import (
+    STEP_DRAFT,
+    STEP_PUBLISH,
+    STEP_UPDATE,
+    STEP_UPLOAD,
+    Adapter,
+    DraftContent,
+    Intent,
+    ManualPublishRequired,
+    PublishTicket,
+    RemoteDraft,
+    RemotePost,
+)
+from crosspost.channels.http import HttpPolicy, Timeouts
+from crosspost.config import Account
+from crosspost.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_CHANNEL_FAILED,
+    EXIT_OK,
+    EXIT_TEMPORARY,
+    EXIT_UNCONFIRMED,
+    ChannelError,
+    CrosspostError,
+    RateLimitedError,
+    TransientError,
+    UnconfirmedError,
+    UsageError,
+)
+from crosspost.images import UploadedAsset, collect, prepare, read_source
+from crosspost.ledger import Ledger, PostRecord
+from crosspost.testing_hooks import checkpoint
+
+if TYPE_CHECKING:
+    from crosspost.publisher import Job, PostResult, Progress, PublishOptions
+
+#: The ledger note that remembers what a permanently failed attempt looked like.
+ATTEMPT_NOTE = "attempt-fingerprint"
+#: How many images of one post upload at once (platforms throttle bursts).
+UPLOAD_WORKERS = 4
+#: Spacing of retries across runs after a temporary failure: 5 min, doubling, ≤ 6 h.
+RETRY_BASE_SECONDS = 300.0
+RETRY_MAX_SECONDS = 6 * 3600.0
+
+
+def retry_delay(attempts: int) -> float:
+    """How long the scheduler waits before trying a temporarily failed post again."""
+    return float(min(RETRY_MAX_SECONDS, RETRY_BASE_SECONDS * 2 ** max(0, attempts - 1)))
+
+
+class PostMachine:
+    """Drives one :class:`~crosspost.publisher.Job` to its end, resumable at every step."""
+
+    def __init__(
+        self,
+        job: Job,
+        *,
+        ledger: Ledger,
+        state_dir: Path,
+        timeout: float,
+        clock: Callable[[], float],
+        sleep: Callable[[float], None],
+        progress: Progress,
+        lock_timeout: float,
+    ) -> None:
+        self.job = job
+        self.key = job.key
+        self.ledger = ledger
+        self.state_dir = Path(state_dir)
+        self.timeout = timeout
+        self.clock = clock
+        self.sleep = sleep
+        self._progress = progress
+        self.lock_timeout = lock_timeout
+        self.sent = False
+
+    # --- the frame: lock, errors, results ------------------------------------------------
+
+    def run(self, options: PublishOptions) -> PostResult:
+        """Make the post; every error becomes a result (and a ledger entry), never a raise."""
+        locks = self.state_dir / "locks"
+        locks.mkdir(parents=True, exist_ok=True)
+        name = re.sub(r"[^A-Za-z0-9._-]", "_", f"{self.key.issue_id}.{self.key.channel}")
+        lock = FileLock(str(locks / f"{name}.{self.key.account}.lock"), timeout=self.lock_timeout)
+        try:
+            with lock:
+                return self._guarded(options)
+        except Timeout:
+            return self._result(
+                "pending",
+                None,
+                "another crosspost run is publishing this post; run again later",
+                EXIT_TEMPORARY,
+            )
+
+    def _guarded(self, options: PublishOptions) -> PostResult:
+        """Run the steps; turn every error into a ledger entry and a result.
+
+        The one rule for doubt: while an irreversible call's intent is open in the ledger
+        (written, neither confirmed nor refused), whatever goes wrong leaves the post
+        ``unconfirmed``, because only the platform can say what happened.
+        """
+        adapter: Adapter | None = None
+        try:
+            adapter = self._adapter()
+            return self._steps(adapter, options)
+        except CrosspostError as error:
+            return self._failed(error)
+        finally:
+            if adapter is not None:
+                adapter.http.close()
+
+    def _failed(self, error: CrosspostError) -> PostResult:
+        record = self.ledger.get(self.key)
+        if record is not None and record.pending_step and not isinstance(error, UnconfirmedError):
+            error = UnconfirmedError(
+                f"could not confirm '{record.pending_step}' on {self.key.channel} ({error})",
+                channel=self.key.channel,
+            )
+        if isinstance(error, UnconfirmedError):
+            self.ledger.fail(self.key, error, permanent=False)
+            message = f"{error}; run 'crosspost reconcile {self.key.issue_id}' or publish again"
+            return self._result("unconfirmed", None, message, EXIT_UNCONFIRMED)
+        if isinstance(error, TransientError):
+            attempts = (record.attempts if record else 0) + 1
+            delay = retry_delay(attempts)
+            if isinstance(error, RateLimitedError) and error.retry_after:
+                delay = max(delay, error.retry_after)
+            self.ledger.fail(self.key, error, permanent=False, next_attempt_at=self.clock() + delay)
+            message = f"{error} (temporary: safe to run again)"
+            return self._result("failed", None, message, EXIT_TEMPORARY)
+        self.ledger.fail(self.key, error, permanent=True)
+        self.ledger.note(self.key, "fail", ATTEMPT_NOTE, {"fingerprint": self._fingerprint()})
+        if isinstance(error, ManualPublishRequired):
+            return self._result("drafted", error.draft.url, str(error), EXIT_CHANNEL_FAILED)
+        code = EXIT_BAD_INPUT if isinstance(error, UsageError) else EXIT_CHANNEL_FAILED
+        return self._result("failed", None, str(error), code)
+
+    def _adapter(self) -> Adapter:
+        return build_adapter(
+            self.job.account,
+            self.state_dir,
+            timeout=self.timeout,
+            clock=self.clock,
+            sleep=self.sleep,
+        )
+
+    def _remember_sent(self) -> None:
+        """Keep the body just sent, for the next ``--dry-run``'s diff (atomic replace)."""
+        from crosspost.publisher import sent_copy
+
+        target = sent_copy(self.state_dir, self.job)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_suffix(".partial")
+        partial.write_text(self.job.rendered.body, encoding="utf-8")
+        partial.replace(target)
+
+    def _record(self) -> PostRecord:
+        record = self.ledger.get(self.key)
+        assert record is not None, "ensure() created it at the start of the run"
+        return record
+
+    def progress(self, text: str) -> None:
+        self._progress(f"{self.key.channel}:{self.key.account}  {self.key.issue_id}: {text}")
+
+    def _result(
+        self, state: str, url: str | None, message: str = "", code: int = EXIT_OK
+    ) -> PostResult:
+        from crosspost.publisher import PostResult
+
+        return PostResult(self.key, state, url, message, code, self.sent)
+
+    # --- the steps -----------------------------------------------------------------------
+
+    def _steps(self, adapter: Adapter, options: PublishOptions) -> PostResult:
+        job = self.job
+        record = self.ledger.ensure(self.key, issue_path=job.issue.path)
+        if record.pending_step:
+            self._reconcile(adapter, record)
+            record = self._record()
+        if record.state == "published":
+            return self._already_published(adapter, record, options)
+        stands = record.state == "failed" and record.error_permanent and not options.retry_failed
+        if stands and self._same_attempt():
+            message = (
+                f"{record.error_message} (not retried: change the issue or the config, "
+                "or pass --retry-failed)"
+            )
+            return self._result("failed", record.url, message, EXIT_CHANNEL_FAILED)
+        if (
+            job.mode == "draft"
+            and record.draft_id
+            and record.state == "draft_created"
+            and record.content_hash == job.content_hash
+        ):
+            return self._result("drafted", record.url, "unchanged since the draft was made")
+
+        adapter.preflight()
+        if record.state == "submitted" and record.publish_id and record.draft_id:
+            ticket = PublishTicket(record.publish_id, record.draft_id, record.updated_at)
+            return self._wait(adapter, ticket)
+        content = self._content(adapter)
+        draft = self._draft(adapter, record, content)
+        if job.mode == "draft":
+            return self._result("drafted", draft.url, f"draft {draft.id} ready for review")
+        return self._publish(adapter, draft)
+
+    def _already_published(
+        self, adapter: Adapter, record: PostRecord, options: PublishOptions
+    ) -> PostResult:
+        if record.content_hash == self.job.content_hash:
+            return self._result("unchanged", record.url, "already published")
+        if not options.update:
+            return self._result(
+                "changed",
+                record.url,
+                "changed since it was published; run with --update to edit it in place",
+            )
+        if not adapter.updates_published or not record.article_id:
+            return self._result(
+                "published",
+                record.url,
+                f"{adapter.display_name} cannot edit a published post through its API; "
+                "edit it in the platform's editor",
+                EXIT_CHANNEL_FAILED,
+            )
+        adapter.preflight()
+        content = self._content(adapter)
+        self.progress(f"updating published post {record.article_id}")
+        draft = adapter.update_draft(record.article_id, content)
+        self.sent = True
+        self.ledger.finish_step(self.key, STEP_UPDATE, summary=f"updated {draft.id}")
+        self._remember_sent()
+        return self._publish(adapter, draft)
+
+    def _same_attempt(self) -> bool:
+        """A permanent failure stands until the issue or the account's config changes."""
+        notes = [e for e in self.ledger.events(self.key) if e.summary == ATTEMPT_NOTE]
+        return bool(notes) and notes[-1].data.get("fingerprint") == self._fingerprint()
+
+    def _fingerprint(self) -> str:
+        account = self.job.account
+        options = sorted((k, str(v)) for k, v in account.options.items())
+        blob = f"{self.job.content_hash}|{account.base_url}|{options}|{self.job.mode}"
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    def _content(self, adapter: Adapter) -> DraftContent:
+        """Upload images (each once per account, several at a time) and build the draft."""
+        job = self.job
+        refs = job.rendered.images
+        urls = self._upload(adapter, refs, "inline") if refs else {}
+        cover: UploadedAsset | None = None
+        cover_size: tuple[int, int] | None = None
+        if job.settings.cover is not None:
+            source = read_source(str(job.settings.cover), job.issue.path)
+            prepared = prepare(source, adapter.image_policy_for("cover"))
+            cover = self._upload_one(adapter, prepared, "cover")
+            cover_size = (prepared.width, prepared.height)
+        rendered = job.rendered.with_image_urls({ref: asset.url for ref, asset in urls.items()})
+        record = self.ledger.get(self.key)
+        if record and record.state == "rendered" and (refs or cover):
+            self.ledger.finish_step(
+                self.key,
+                STEP_UPLOAD,
+                state="assets_uploaded",
+                summary=f"{len(urls)} images, cover: {bool(cover)}",
+            )
+        return DraftContent(
+            title=rendered.title,
+            html=rendered.body,
+            author=job.settings.author,
+            digest=job.settings.digest,
+            cover=cover,
+            cover_size=cover_size,
+            source_url=job.settings.source_url,
+            options=job.settings.options,
+        )
+
+    def _upload(
+        self, adapter: Adapter, refs: tuple[str, ...], kind: str
+    ) -> dict[str, UploadedAsset]:
+        policy = adapter.image_policy_for(kind)
+        result = {ref: UploadedAsset(url=ref) for ref in refs if policy.is_native(ref)}
+        sources = collect([r for r in refs if r not in result], self.job.issue.path)
+        prepared = {ref: prepare(source, policy) for ref, source in sources.items()}
+        self.progress(f"{len(prepared)} images to check against the upload cache")
+        with ThreadPoolExecutor(max_workers=UPLOAD_WORKERS) as pool:
+            uploaded = pool.map(
+                lambda item: (item[0], self._upload_one(adapter, item[1], kind)), prepared.items()
+            )
+            result.update(uploaded)
+        return result
+
+    def _upload_one(self, adapter: Adapter, prepared: Any, kind: str) -> UploadedAsset:
+        channel, account = self.key.channel, self.key.account
+        asset = self.ledger.find_asset(channel, account, prepared.digest, kind)
+        if asset is None:
+            asset = adapter.upload_image(prepared, kind)
+            self.ledger.save_asset(channel, account, prepared.digest, kind, asset)
+            self.sent = True
+        return asset
+
+    def _draft(self, adapter: Adapter, record: PostRecord, content: DraftContent) -> RemoteDraft:
+        """The post's draft: reused, updated in place when the issue changed, or created."""
+        if record.draft_id:
+            if record.content_hash == self.job.content_hash:
+                return RemoteDraft(record.draft_id, record.url)
+            self.progress(f"updating draft {record.draft_id} in place")
+            draft = adapter.update_draft(record.draft_id, content)
+            self.sent = True
+            self.ledger.finish_step(
+                self.key,
+                STEP_UPDATE,
+                state="draft_created",
+                draft_id=draft.id,
+                url=draft.url,
+                content_hash=self.job.content_hash,
+                summary=f"updated draft {draft.id}",
+            )
+            self._remember_sent()
+            return draft
+        known = tuple(
+            r.draft_id
+            for r in self.ledger.posts(channel=self.key.channel)
+            if r.draft_id and r.account == self.key.account
+        )
+        intent = Intent.for_draft(content, self.clock(), known_ids=known)
+        draft = self._irreversible(
+            adapter, STEP_DRAFT, intent, lambda: adapter.create_draft(content)
+        )
+        if draft is None:  # the platform had it although its answer was lost
+            found = self.ledger.get(self.key) or record
+            assert found.draft_id is not None
+            return RemoteDraft(found.draft_id, found.url)
+        self.ledger.finish_step(
+            self.key,
+            STEP_DRAFT,
+            state="draft_created",
+            draft_id=draft.id,
+            url=draft.url,
+            content_hash=self.job.content_hash,
+            summary=f"created draft {draft.id}",
+        )
+        self.progress(f"draft {draft.id} created")
+        self._remember_sent()
+        return draft  # type: ignore[no-any-return]
+
+    def _publish(self, adapter: Adapter, draft: RemoteDraft) -> PostResult:
+        """Submit the draft (irreversible), then wait for the public URL."""
+        intent = Intent(started_at=self.clock(), title=self.job.rendered.title, draft_id=draft.id)
+        ticket = self._irreversible(adapter, STEP_PUBLISH, intent, lambda: adapter.publish(draft))
+        if ticket is None:  # the platform had it although its answer was lost
+            record = self._record()
+            if record.state == "published":
+                return self._result("published", record.url, "published (confirmed by reconcile)")
+            assert record.publish_id is not None
+            ticket = PublishTicket(record.publish_id, draft.id, self.clock())
+        else:
+            self.ledger.finish_step(
+                self.key,
+                STEP_PUBLISH,
+                state="submitted",
+                publish_id=ticket.id,
+                summary=f"submitted {ticket.id}",
+            )
+            self.progress(f"submitted for publication ({ticket.id})")
+        return self._wait(adapter, ticket)
+
+    def _wait(self, adapter: Adapter, ticket: PublishTicket) -> PostResult:
+        checkpoint("before-poll")
+        post = adapter.wait(ticket)
+        if post is None:
+            message = "the platform is still publishing; run again to record the URL"
+            return self._result("pending", None, message, EXIT_TEMPORARY)
+        return self._published(post)
+
+    def _published(self, post: RemotePost) -> PostResult:
+        self.ledger.finish_step(
+            self.key,
+            "poll",
+            state="published",
+            article_id=post.id,
+            url=post.url,
+            content_hash=self.job.content_hash,
+            summary=post.url,
+        )
+        self.progress(f"published {post.url}")
+        return self._result("published", post.url, "published")
+
+    # --- irreversible calls and reconciliation -----------------------------------------
+
+    def _irreversible(
+        self, adapter: Adapter, step: str, intent: Intent, call: Callable[[], Any]
+    ) -> Any:
+        """Intent → call → result, with a lost answer settled by asking the platform.
+
+        Returns the call's result, or None when reconciliation found that the call had
+        taken effect (the ledger then holds its ids). The call is made a second time only
+        when the platform says the first one did not happen.
+        """
+        data = {**dataclasses.asdict(intent), "content_hash": self.job.content_hash}
+        for attempt in (1, 2):
+            self.ledger.begin(step, self.key, data)
+            checkpoint(f"before-{step}")
+            try:
+                result = call()
+            except UnconfirmedError as error:
+                self.sent = True
+                self.progress(f"{step}: the answer was lost ({error}); asking the platform")
+                self.ledger.fail(self.key, error, permanent=False, step=step)
+                happened = self._reconcile(adapter, self._record())
+                if happened or attempt == 2:
+                    return None if happened else _raise(error)
+                continue
+            except CrosspostError as error:  # a definite refusal: nothing happened
+                self.ledger.finish_step(self.key, step, outcome="refused", summary=str(error))
+                raise
+            self.sent = True
+            checkpoint(f"after-{step}")
+            return result
+        return None  # pragma: no cover - the loop always returns or raises
+
+    def _reconcile(self, adapter: Adapter, record: PostRecord) -> bool:
+        return settle(self.ledger, adapter, record, self.progress)
+
+
+def build_adapter(
+    account: Account,
+    state_dir: Path,
+    *,
+    timeout: float,
+    clock: Callable[[], float],
+    sleep: Callable[[float], None],
+) -> Adapter:
+    """The account's adapter with its own HTTP policy (one session per account)."""
+    http = HttpPolicy(timeouts=Timeouts(connect=min(10.0, timeout), read=timeout), sleep=sleep)
+    cls = adapter_class(account.channel)
+    return cls(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep)
+
+
+def reconcile_post(
+    ledger: Ledger, record: PostRecord, adapter: Adapter, progress: Callable[[str], None]
+) -> PostResult:
+    """``crosspost reconcile``: settle an open intent, and ask once more about a submission."""
+    from crosspost.publisher import PostResult
+
+    key = record.key
+    try:
+        if record.pending_step:
+            settle(ledger, adapter, record, progress)
+        current = ledger.get(key) or record
+        if current.state == "submitted" and current.publish_id and current.draft_id:
+            ticket = PublishTicket(current.publish_id, current.draft_id, current.updated_at)
+            post = adapter.poll(ticket)
+            if post is not None:
+                ledger.finish_step(
+                    key,
+                    "poll",
+                    state="published",
+                    article_id=post.id,
+                    url=post.url,
+                    summary=post.url,
+                )
+        current = ledger.get(key) or current
+    except UnconfirmedError as error:
+        return PostResult(key, "unconfirmed", None, str(error), EXIT_UNCONFIRMED)
+    except TransientError as error:
+        return PostResult(
+            key, record.state, record.url, f"{error} (try again later)", EXIT_TEMPORARY
+        )
+    except ChannelError as error:
+        return PostResult(key, record.state, record.url, str(error), EXIT_CHANNEL_FAILED)
+    finally:
+        adapter.http.close()
+    code = EXIT_UNCONFIRMED if current.state == "unconfirmed" else EXIT_OK
+    return PostResult(key, current.state, current.url, current.error_message or "", code)
+
+
+def settle(
+    ledger: Ledger, adapter: Adapter, record: PostRecord, progress: Callable[[str], None]
+) -> bool:
+    """Ask the platform about a post's open intent and write the answer; True if it happened.
+
+    Raises :class:`UnconfirmedError` (the intent stays open) when the platform cannot
+    tell yet.
+    """
+    step = record.pending_step or ""
+    data = dict(record.pending_intent or {})
+    names = {f.name for f in dataclasses.fields(Intent)}
+    values = {k: v for k, v in data.items() if k in names}
+    values["known_ids"] = tuple(values.get("known_ids") or ())
+    answer = adapter.reconcile(step, Intent(**values))
+    progress(f"reconciled '{step}': {answer.detail or answer.happened}")
+    if answer.happened is None:
+        detail = f" ({answer.detail})" if answer.detail else ""
+        raise UnconfirmedError(
+            f"{adapter.display_name} cannot tell yet whether '{step}' took effect{detail}; "
+            f"run 'crosspost reconcile {record.issue_id}' later",
+            channel=record.channel,
+        )
+    sent_hash = data.get("content_hash")
+    summary = answer.detail or ("found it" if answer.happened else "it did not happen")
+    if not answer.happened:
+        back = "draft_created" if step == STEP_PUBLISH else _before_draft(record)
+        ledger.finish_step(record.key, step, outcome="not-happened", state=back, summary=summary)
+        return False
+    changes: dict[str, Any]
+    if step == STEP_DRAFT:
+        changes = {
+            "state": "draft_created",
+            "draft_id": answer.remote_id,
+            "url": answer.url,
+            "content_hash": sent_hash,
+        }
+    elif answer.url:
+        changes = {
+            "state": "published",
+            "article_id": answer.remote_id,
+            "url": answer.url,
+            "content_hash": sent_hash,
+        }
+    else:
+        changes = {"state": "submitted", "publish_id": answer.remote_id}
+    ledger.finish_step(record.key, step, outcome="reconciled", summary=summary, **changes)
+    return True
+
+
+def _raise(error: BaseException) -> Any:
+    raise error
+
+
+def _before_draft(record: PostRecord) -> str:
+    return "rendered" if record.state == "rendered" else "assets_uploaded"

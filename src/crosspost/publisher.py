@@ -1,0 +1,396 @@
+"""The publisher: every issue on every channel exactly once, every step in the ledger.
+
+Two phases (STYLE habit 12). :meth:`Publisher.plan` loads, renders and lints every
+issue and resolves every account before anything is sent: bad input fails there with
+exit 2. :meth:`Publisher.run` then drives one :class:`~crosspost.post_steps.PostMachine`
+per (issue, channel, account), channels concurrently, each under a file lock so that
+eight processes publishing the same issue still make one post.
+
+The machine writes the intent to the ledger before each irreversible call and the
+result right after, so a run killed anywhere is finished by the next one without a
+second post (see :mod:`crosspost.post_steps`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from crosspost.config import Account, Settings
+from crosspost.errors import (
+    EXIT_CHANNEL_FAILED,
+    EXIT_OK,
+    EXIT_TEMPORARY,
+    EXIT_UNCONFIRMED,
+    IssueError,
+    UsageError,
+)
+from crosspost.issue import ChannelSettings, Issue
+from crosspost.ledger import Ledger, PostKey
+from crosspost.render import RenderContext, Rendered
+
+Progress = Callable[[str], None]
+
+MODES = ("draft", "publish")
+
+
+@dataclass(frozen=True)
+class PublishOptions:
+    """What the editor asked for on the command line."""
+
+    #: ``wechat`` or ``wechat:main``; empty: the issue's channels, else every account.
+    targets: tuple[str, ...] = ()
+    #: ``draft`` or ``publish``; None: the issue's, else the account's, else the config's.
+    mode: str | None = None
+    #: Edit a post in place when the issue changed after it was published.
+    update: bool = False
+    #: Retry a post that failed permanently although nothing changed since.
+    retry_failed: bool = False
+
+
+@dataclass(frozen=True)
+class Job:
+    """One post to make: an issue, rendered for its channel, for one account."""
+
+    issue: Issue
+    account: Account
+    rendered: Rendered
+    settings: ChannelSettings
+    mode: str
+    #: Hash of everything the platform will receive for this post (body and fields).
+    content_hash: str
+
+    @property
+    def key(self) -> PostKey:
+        return PostKey(self.issue.id, self.account.channel, self.account.name)
+
+
+@dataclass(frozen=True)
+class PostResult:
+    """How one post ended this run, in words for the editor and a code for cron."""
+
+    key: PostKey
+    #: published, drafted, unchanged, changed, failed, unconfirmed, pending, missing
+    state: str
+    url: str | None
+    message: str = ""
+    exit_code: int = EXIT_OK
+    #: True when this run sent something that changes the platform.
+    sent: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "issue": self.key.issue_id,
+            "channel": self.key.channel,
+            "account": self.key.account,
+            "state": self.state,
+            "url": self.url,
+            "message": self.message,
+            "exit_code": self.exit_code,
+        }
+
+
+@dataclass(frozen=True)
+class PublishReport:
+    """Every post of a run. ``exit_code`` follows DESIGN.md: 3 > 1 > 75 > 0."""
+
+    results: tuple[PostResult, ...] = ()
+    warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def exit_code(self) -> int:
+        codes = {r.exit_code for r in self.results}
+        for code in (EXIT_UNCONFIRMED, EXIT_CHANNEL_FAILED, EXIT_TEMPORARY):
+            if code in codes:
+                return code
+        return EXIT_OK
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "exit_code": self.exit_code,
+            "posts": [r.as_dict() for r in self.results],
+            "warnings": list(self.warnings),
+        }
+
+
+def content_hash(rendered: Rendered, settings: ChannelSettings, mode: str) -> str:
+    """A stable hash of what a post sends: the body and every field the platform shows."""
+    cover_digest = ""
+    if settings.cover and settings.cover.is_file():
+        cover_digest = hashlib.sha256(settings.cover.read_bytes()).hexdigest()
+    fields = {
+        "title": rendered.title,
+        "body": rendered.body,
+        "author": settings.author,
+        "digest": settings.digest,
+        "source_url": settings.source_url,
+        "cover": cover_digest,
+        "options": {k: v for k, v in settings.options.items() if k != "mode"},
+    }
+    blob = json.dumps(fields, ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+class Publisher:
+    """Plans and runs publications against the accounts in ``settings``.
+
+    Everything that varies in a test is injected: the clock and sleep (no test waits),
+    the ledger (a real SQLite file), and the progress callback (a line per step).
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        ledger: Ledger,
+        *,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
+        progress: Progress | None = None,
+        lock_timeout: float = 600.0,
+    ) -> None:
+        self.settings = settings
+        self.ledger = ledger
+        self.clock = clock
+        self.sleep = sleep
+        self.progress: Progress = progress or (lambda line: None)
+        self.lock_timeout = lock_timeout
+
+    # --- phase 1: everything that can fail without sending anything ---------------------
+
+    def plan(self, paths: Sequence[Path | str], options: PublishOptions) -> list[Job]:
+        """Load, render and lint every issue; resolve accounts and credentials.
+
+        Raises :class:`UsageError` (exit 2) for the first thing wrong; nothing is sent.
+        """
+        from crosspost.render.lint import check_file
+
+        if options.mode is not None and options.mode not in MODES:
+            raise UsageError(f"unknown mode {options.mode!r}; use draft or publish")
+        if not paths:
+            raise UsageError("name at least one issue file")
+        seen: dict[str, Path] = {}
+        jobs: list[Job] = []
+        for path in paths:
+            accounts_by_channel = self._accounts(path, options)
+            channels = tuple(dict.fromkeys(a.channel for a in accounts_by_channel))
+            checked = check_file(path, channels, self._context(path, channels))
+            if checked.errors:
+                raise _lint_failed(checked.errors)
+            issue = checked.issue
+            assert issue is not None  # no errors means it loaded
+            if issue.id in seen and seen[issue.id] != issue.path:
+                raise IssueError(
+                    issue.path,
+                    f"issue id '{issue.id}' is also used by {seen[issue.id]}; "
+                    "give one of them another 'id:' in its front matter",
+                    issue.line_of("id"),
+                )
+            seen[issue.id] = issue.path
+            for account in self._for_issue(issue, accounts_by_channel, options):
+                settings = issue.settings(account.channel)
+                rendered = self._rendered_for(issue, account, checked.rendered)
+                mode = self._mode(options, settings, account)
+                jobs.append(
+                    Job(
+                        issue,
+                        account,
+                        rendered,
+                        settings,
+                        mode,
+                        content_hash(rendered, settings, mode),
+                    )
+                )
+        self.settings.require_credentials(job.account for job in jobs)
+        for job in jobs:  # another file that still exists may own this id in the ledger
+            existing = self.ledger.get(job.key)
+            owner = existing.issue_path if existing else None
+            if owner and owner != str(job.issue.path) and Path(owner).exists():
+                raise IssueError(
+                    job.issue.path,
+                    f"issue id '{job.issue.id}' is already published from {owner}; "
+                    "give this file another 'id:'",
+                    job.issue.line_of("id"),
+                )
+        return jobs
+
+    def _accounts(self, path: Path | str, options: PublishOptions) -> tuple[Account, ...]:
+        if options.targets:
+            return self.settings.select(options.targets)
+        if not self.settings.accounts:
+            raise UsageError(
+                "no accounts are configured; copy config/crosspost.example.toml to "
+                "crosspost.toml, or try it with --sandbox"
+            )
+        return self.settings.select(())
+
+    def _for_issue(
+        self, issue: Issue, accounts: Iterable[Account], options: PublishOptions
+    ) -> list[Account]:
+        """The accounts this issue goes to: the issue's channels unless -c says otherwise."""
+        if options.targets or not issue.channels:
+            return list(accounts)
+        return [a for a in accounts if a.channel in issue.channels]
+
+    def _mode(self, options: PublishOptions, settings: ChannelSettings, account: Account) -> str:
+        mode = options.mode or settings.options.get("mode") or account.mode or self.settings.mode
+        if mode not in MODES:
+            raise UsageError(f"{account.key}: unknown mode {mode!r}; use draft or publish")
+        return str(mode)
+
+    def _context(self, path: Path | str, channels: Sequence[str]) -> RenderContext:
+        return RenderContext(
+            theme=self.settings.theme, template_dirs=tuple(self.settings.template_dirs)
+        )
+
+    def _rendered_for(
+        self, issue: Issue, account: Account, rendered: Mapping[str, Rendered]
+    ) -> Rendered:
+        """Render once per channel, except that "往期回顾" links each account's own posts."""
+        if not issue.series or not issue.previous:
+            return rendered[account.channel]
+        from crosspost.render import render
+        from crosspost.series import previous_issues
+
+        context = RenderContext(
+            theme=self.settings.theme,
+            template_dirs=tuple(self.settings.template_dirs),
+            previous=previous_issues(self.ledger, issue, account.channel, account.name),
+        )
+        return render(issue, account.channel, context)
+
+    # --- phase 2: the network ---------------------------------------------------------
+
+    def run(self, jobs: Sequence[Job], options: PublishOptions) -> PublishReport:
+        """Make every post; channels run concurrently, each post under its own lock."""
+        from crosspost.post_steps import PostMachine
+
+        if not jobs:
+            return PublishReport()
+        machines = [
+            PostMachine(
+                job,
+                ledger=self.ledger,
+                state_dir=self.settings.state_dir,
+                timeout=self.settings.timeout,
+                clock=self.clock,
+                sleep=self.sleep,
+                progress=self.progress,
+                lock_timeout=self.lock_timeout,
+            )
+            for job in jobs
+        ]
+        with ThreadPoolExecutor(max_workers=min(8, len(machines))) as pool:
+            results = list(pool.map(lambda m: m.run(options), machines))
+        return PublishReport(tuple(results))
+
+    def reconcile(self, issue_id: str) -> PublishReport:
+        """``crosspost reconcile``: settle every open question about an issue's posts."""
+        from crosspost.post_steps import build_adapter, reconcile_post
+
+        posts = self.ledger.posts(issue_id)
+        if not posts:
+            raise UsageError(
+                f"the ledger {self.ledger.path} has no posts of issue '{issue_id}'; "
+                "'crosspost status' lists the issues it knows"
+            )
+        accounts = [self.settings.account(f"{p.channel}:{p.account}") for p in posts]
+        self.settings.require_credentials(accounts)
+        results = []
+        for record, account in zip(posts, accounts, strict=True):
+            adapter = build_adapter(
+                account,
+                self.settings.state_dir,
+                timeout=self.settings.timeout,
+                clock=self.clock,
+                sleep=self.sleep,
+            )
+            results.append(reconcile_post(self.ledger, record, adapter, self.progress))
+        return PublishReport(tuple(results))
+
+    def dry_run(self, jobs: Sequence[Job], options: PublishOptions) -> list[DryRunEntry]:
+        """What :meth:`run` would do for each job, and a diff against what was last sent."""
+        entries = []
+        for job in jobs:
+            record = self.ledger.get(job.key)
+            last = (
+                sent_copy(self.settings.state_dir, job).read_text(encoding="utf-8")
+                if (sent_copy(self.settings.state_dir, job).is_file())
+                else ""
+            )
+            diff = "".join(
+                difflib.unified_diff(
+                    _lines(last),
+                    _lines(job.rendered.body),
+                    fromfile=f"{job.key.channel}:{job.key.account} last sent",
+                    tofile=f"{job.key.channel}:{job.key.account} now",
+                )
+            )
+            entries.append(DryRunEntry(job, _planned_action(job, record, options), diff))
+        return entries
+
+    def publish(self, paths: Sequence[Path | str], options: PublishOptions) -> PublishReport:
+        """Plan, then run: the whole of ``crosspost publish``."""
+        return self.run(self.plan(paths, options), options)
+
+
+@dataclass(frozen=True)
+class DryRunEntry:
+    """One post in a dry run: what would happen, and how the body differs from last time."""
+
+    job: Job
+    action: str
+    diff: str
+
+
+def sent_copy(state_dir: Path, job: Job) -> Path:
+    """Where the body last sent for a post is kept (rendered, before image upload)."""
+    key = job.key
+    return Path(state_dir) / "sent" / key.issue_id / f"{key.channel}.{key.account}.html"
+
+
+def _lines(html: str) -> list[str]:
+    """Block tags on lines of their own, so a diff of one-line HTML reads like a diff."""
+    import re
+
+    return [
+        line + "\n"
+        for line in re.sub(
+            r"(</(?:p|h\d|li|section|pre|table|tr|blockquote)>)", r"\1\n", html
+        ).splitlines()
+    ]
+
+
+def _planned_action(job: Job, record: Any, options: PublishOptions) -> str:
+    if record is None:
+        return f"create a {job.mode}" if job.mode == "draft" else "create a draft and publish it"
+    if record.pending_step:
+        return f"reconcile the unconfirmed '{record.pending_step}' first"
+    if record.state == "published":
+        if record.content_hash == job.content_hash:
+            return "nothing: already published, unchanged"
+        return (
+            "update the published post in place"
+            if options.update
+            else ("nothing: changed since publishing (pass --update to edit it in place)")
+        )
+    if record.draft_id and record.content_hash != job.content_hash:
+        return f"update draft {record.draft_id} in place" + (
+            "" if job.mode == "draft" else ", then publish it"
+        )
+    if record.draft_id:
+        return "nothing: the draft is up to date" if job.mode == "draft" else "publish draft"
+    return f"resume from '{record.state}'"
+
+
+def _lint_failed(errors: Sequence[Any]) -> UsageError:
+    """One line per problem; the first names the file and line."""
+    lines = [str(problem) for problem in errors]
+    more = f" (and {len(lines) - 1} more; run 'crosspost check')" if len(lines) > 1 else ""
+    return UsageError(f"{lines[0]}{more}")
