@@ -327,13 +327,23 @@ def test_upload_all_sends_each_distinct_image_once_across_runs(tmp_path: Path) -
     uploads = Uploads()
 
     first = upload_all(
-        refs, issue_path=tmp_path / "issue.md", policy=UPLOADIMG, channel="zhihu",
-        account="main", store=store, upload=uploads,
-    )  # fmt: skip
+        refs,
+        issue_path=tmp_path / "issue.md",
+        policy=UPLOADIMG,
+        channel="zhihu",
+        account="main",
+        store=store,
+        upload=uploads,
+    )
     second = upload_all(
-        refs, issue_path=tmp_path / "issue.md", policy=UPLOADIMG, channel="zhihu",
-        account="main", store=JsonAssetStore(tmp_path / "state" / "assets.json"), upload=uploads,
-    )  # fmt: skip
+        refs,
+        issue_path=tmp_path / "issue.md",
+        policy=UPLOADIMG,
+        channel="zhihu",
+        account="main",
+        store=JsonAssetStore(tmp_path / "state" / "assets.json"),
+        upload=uploads,
+    )
 
     assert len(uploads.sent) == 3
     assert first == second
@@ -348,9 +358,14 @@ def test_another_account_uploads_again(tmp_path: Path) -> None:
 
     for account in ("main", "backup", "main"):
         upload_all(
-            ["a.png"], issue_path=tmp_path / "issue.md", policy=UPLOADIMG, channel="wechat",
-            account=account, store=store, upload=uploads,
-        )  # fmt: skip
+            ["a.png"],
+            issue_path=tmp_path / "issue.md",
+            policy=UPLOADIMG,
+            channel="wechat",
+            account=account,
+            store=store,
+            upload=uploads,
+        )
 
     assert len(uploads.sent) == 2
 
@@ -360,9 +375,14 @@ def test_images_already_on_the_platform_are_not_uploaded(tmp_path: Path) -> None
     uploads = Uploads()
 
     result = upload_all(
-        ["https://pic4.zhimg.com/v2-abc.png"], issue_path=tmp_path / "issue.md", policy=policy,
-        channel="zhihu", account="main", store=JsonAssetStore(tmp_path / "a.json"), upload=uploads,
-    )  # fmt: skip
+        ["https://pic4.zhimg.com/v2-abc.png"],
+        issue_path=tmp_path / "issue.md",
+        policy=policy,
+        channel="zhihu",
+        account="main",
+        store=JsonAssetStore(tmp_path / "a.json"),
+        upload=uploads,
+    )
 
     assert uploads.sent == []
     assert result["https://pic4.zhimg.com/v2-abc.png"].url == "https://pic4.zhimg.com/v2-abc.png"

@@ -85,8 +85,9 @@ def make_adapter(box: Sandbox, clock: ManualClock, state_dir: Path, **options: A
         options=options,
         credential_env={"z_c0": "ZHIHU_Z_C0", "xsrf": "ZHIHU_XSRF"},
     )
-    http = HttpPolicy(clock=clock, sleep=clock.sleep, rng=lambda: 0.0,
-                      retry=RetryPolicy(max_attempts=4))  # fmt: skip
+    http = HttpPolicy(
+        clock=clock, sleep=clock.sleep, rng=lambda: 0.0, retry=RetryPolicy(max_attempts=4)
+    )
     cls = adapter_class("zhihu")
     assert cls is ZhihuAdapter
     return ZhihuAdapter(account, http=http, state_dir=state_dir, clock=clock, sleep=clock.sleep)
@@ -279,8 +280,15 @@ def test_a_lost_image_cache_costs_no_second_upload_of_the_bytes(world: World) ->
 
 # --- the fault matrix -------------------------------------------------------------------
 
-TRANSIENT_KINDS = ["latency:800", "reset", "http:500", "http:502", "http:503", "http:429",
-                   "commit_then_drop"]  # fmt: skip
+TRANSIENT_KINDS = [
+    "latency:800",
+    "reset",
+    "http:500",
+    "http:502",
+    "http:503",
+    "http:429",
+    "commit_then_drop",
+]
 
 Setup = Callable[[World], Any]
 Run = Callable[[World, Any], Any]
@@ -302,21 +310,45 @@ def _a_ticket(world: World) -> PublishTicket:
 #: call → (method, path pattern, set-up before the fault is armed, the call itself).
 IDEMPOTENT: dict[str, tuple[str, str, Setup, Run]] = {
     "preflight": ("GET", "/api/v4/me", _nothing, lambda w, _: w.adapter.preflight()),
-    "announce image": ("POST", "/images", _nothing,
-                       lambda w, _: w.adapter.upload_image(png(4), "inline")),
+    "announce image": (
+        "POST",
+        "/images",
+        _nothing,
+        lambda w, _: w.adapter.upload_image(png(4), "inline"),
+    ),
     "oss put": ("PUT", "/v2-*", _nothing, lambda w, _: w.adapter.upload_image(png(5), "inline")),
-    "upload status": ("PUT", "/images/*/uploading_status", _nothing,
-                      lambda w, _: w.adapter.upload_image(png(6), "inline")),
-    "image poll": ("GET", "/images/*", _nothing,
-                   lambda w, _: w.adapter.upload_image(png(8), "inline")),
-    "topic search": ("GET", "/api/autocomplete/topics", _nothing,
-                     lambda w, _: w.adapter.create_draft(CONTENT)),
-    "attach topic": ("POST", "/api/articles/*/topics", _a_draft,
-                     lambda w, d: w.adapter.update_draft(d.id, CONTENT)),
-    "patch draft": ("PATCH", "/api/articles/*/draft", _a_draft,
-                    lambda w, d: w.adapter.update_draft(d.id, CONTENT)),
+    "upload status": (
+        "PUT",
+        "/images/*/uploading_status",
+        _nothing,
+        lambda w, _: w.adapter.upload_image(png(6), "inline"),
+    ),
+    "image poll": (
+        "GET",
+        "/images/*",
+        _nothing,
+        lambda w, _: w.adapter.upload_image(png(8), "inline"),
+    ),
+    "topic search": (
+        "GET",
+        "/api/autocomplete/topics",
+        _nothing,
+        lambda w, _: w.adapter.create_draft(CONTENT),
+    ),
+    "attach topic": (
+        "POST",
+        "/api/articles/*/topics",
+        _a_draft,
+        lambda w, d: w.adapter.update_draft(d.id, CONTENT),
+    ),
+    "patch draft": (
+        "PATCH",
+        "/api/articles/*/draft",
+        _a_draft,
+        lambda w, d: w.adapter.update_draft(d.id, CONTENT),
+    ),
     "read draft": ("GET", "/api/articles/*/draft", _a_ticket, lambda w, t: w.adapter.poll(t)),
-}  # fmt: skip
+}
 
 
 #: Every (call, fault) pair; the sandbox drops answers only of calls that change something.
@@ -542,9 +574,12 @@ def test_no_cookie_or_upload_token_reaches_logs_errors_or_the_terminal(
     world.adapter.preflight()
     world.adapter.upload_image(png(9), "inline")
     secrets = list(world.box.zhihu.secrets())  # includes the OSS STS keys handed out
-    for path, kind in [("/api/v4/me", "http:503"), ("/api/articles/drafts", "reset"),
-                       ("/api/v4/content/publish", "commit_then_drop"),
-                       ("/api/v4/me", "zhihu:40352")]:  # fmt: skip
+    for path, kind in [
+        ("/api/v4/me", "http:503"),
+        ("/api/articles/drafts", "reset"),
+        ("/api/v4/content/publish", "commit_then_drop"),
+        ("/api/v4/me", "zhihu:40352"),
+    ]:
         world.fault(path, kind, count=8)
         try:
             draft = world.adapter.create_draft(CONTENT)
