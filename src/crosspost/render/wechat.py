@@ -232,7 +232,7 @@ def _root_section(page: str) -> lxml.html.HtmlElement:
     children = [child for child in body if isinstance(child.tag, str)]
     if len(children) == 1 and children[0].tag == "section" and not (body.text or "").strip():
         return children[0]
-    wrapper = lxml.html.Element("section")
+    wrapper = lxml.html.Element("section", {"class": "article"})  # the theme's root rules
     wrapper.text, body.text = body.text, None
     for child in list(body):
         wrapper.append(child)
