@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from bs4 import BeautifulSoup
-from bs4.element import Comment, Tag
+if TYPE_CHECKING:  # bs4 costs a tenth of a second; `crosspost sandbox` starts without it
+    from bs4.element import Tag
 
 #: Elements the editor keeps (§12). Headings: h2/h3 are Zhihu's two levels, h4 stays bold.
 KEPT = frozenset(
@@ -48,6 +49,9 @@ class Cleaned:
 
 def clean(html: str) -> Cleaned:
     """Reduce ``html`` to Zhihu's element set; flags name every change worth a look."""
+    from bs4 import BeautifulSoup
+    from bs4.element import Comment, Tag
+
     flags: list[str] = []
 
     def flag(text: str) -> None:
