@@ -4,8 +4,8 @@ The editor-facing folder stays at the top of the repository (where people look f
 it), while an installed crosspost still finds its default templates and themes.
 """
 
-from pathlib import Path
 import shutil
+from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_py import build_py

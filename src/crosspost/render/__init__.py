@@ -60,9 +60,7 @@ class Rendered:
         """Return a copy whose image sources point at uploaded URLs (``urls``: source → URL)."""
         body = self.body
         for source, url in urls.items():
-            body = body.replace(
-                f'src="{html.escape(source)}"', f'src="{html.escape(url)}"'
-            )
+            body = body.replace(f'src="{html.escape(source)}"', f'src="{html.escape(url)}"')
         return replace(self, body=body)
 
 
