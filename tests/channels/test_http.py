@@ -11,6 +11,7 @@ import logging
 import socket
 import struct
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -24,11 +25,13 @@ from crosspost.channels.http import (
     AmbiguousOutcome,
     CredentialRejected,
     HttpPolicy,
+    RedactingFilter,
     Redactor,
     Reply,
     RetryPolicy,
     ServerError,
 )
+from crosspost.channels.http import _retry_after as retry_after
 from crosspost.errors import (
     AuthError,
     PermanentError,
@@ -388,3 +391,22 @@ def test_no_secret_in_messages_or_logs(
     assert "tok-123456789" not in seen
     assert SECRET not in seen
     assert "platform said" in str(caught.value)
+
+
+def test_redacting_filter_cleans_records_for_any_handler() -> None:
+    redact = Redactor()
+    redact.register(SECRET)
+    record = logging.LogRecord(
+        "x", logging.INFO, __file__, 1, "url %s with %s", ("/a?access_token=t0k3n", SECRET), None
+    )
+    assert RedactingFilter(redact).filter(record)
+    assert record.getMessage() == "url /a?access_token=*** with ***"
+
+
+def test_retry_after_accepts_an_http_date() -> None:
+    from email.utils import formatdate
+
+    when = formatdate(time.time() + 120, usegmt=True)
+    assert 100 < (retry_after({"Retry-After": when}) or 0) <= 120
+    assert retry_after({"Retry-After": "soon"}) is None
+    assert retry_after({}) is None

@@ -23,14 +23,16 @@ from crosspost.channels.base import (
     ManualPublishRequired,
     RemoteDraft,
 )
-from crosspost.channels.http import HttpPolicy
+from crosspost.channels.http import HttpPolicy, Reply
 from crosspost.channels.wechat import WeChatAdapter, cover_crops
+from crosspost.channels.wechat_errors import check_reply, describe
 from crosspost.channels.wechat_token import PollBudget
 from crosspost.config import Account, Secret
 from crosspost.errors import (
     AuthError,
     PermanentError,
     RateLimitedError,
+    TransientError,
     UnconfirmedError,
 )
 from crosspost.images import PreparedImage, UploadedAsset
@@ -382,3 +384,29 @@ def test_manual_publish_error_is_a_permanent_error() -> None:
     error = ManualPublishRequired("x", channel="wechat", code=48001, draft=RemoteDraft("d"))
     assert isinstance(error, PermanentError)
     assert UploadedAsset("u").media_id is None
+
+
+def test_reconcile_publish_when_the_draft_left_the_box(
+    box: Sandbox, wechat: WeChatAdapter, clock: ManualClock
+) -> None:
+    draft = wechat.create_draft(content(wechat))
+    intent = Intent(started_at=clock(), title="另一个标题", draft_id=draft.id)
+    del box.wechat.drafts[draft.id]  # the editor deleted (or published) it by hand
+    answer = wechat.reconcile("publish", intent)
+    assert answer.happened is True and "left 草稿箱" in answer.detail
+
+
+@pytest.mark.parametrize(
+    ("irreversible", "error"), [(True, UnconfirmedError), (False, TransientError)]
+)
+def test_an_unreadable_answer_is_unconfirmed_only_for_irreversible_calls(
+    irreversible: bool, error: type[Exception]
+) -> None:
+    reply = Reply("POST", "/cgi-bin/draft/add", 200, {}, b"<html>busy</html>")
+    with pytest.raises(error, match="unreadable answer"):
+        check_reply(reply, clock=lambda: 0.0, irreversible=irreversible)
+
+
+def test_unknown_codes_keep_the_errmsg_without_the_rid() -> None:
+    line = describe(61451, "invalid parameter rid: 68aeab00-21ea7900-3a442400", "POST /x")
+    assert line == "WeChat errcode 61451 (invalid parameter) on POST /x"
