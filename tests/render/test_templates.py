@@ -109,3 +109,11 @@ def test_an_unknown_theme_lists_the_known_ones(tmp_path: Path) -> None:
         UsageError, match=r"unknown wechat theme 'x'; use one of: default, grace, mine"
     ):
         templates.read_theme("x", (tmp_path,))
+
+
+def test_a_theme_that_is_not_utf8_is_one_clear_line(tmp_path: Path) -> None:
+    theme = tmp_path / "wechat" / "themes" / "gbk.css"
+    theme.parent.mkdir(parents=True)
+    theme.write_bytes("p { font-family: 宋体; }".encode("gbk"))
+    with pytest.raises(UsageError, match=r"gbk\.css: theme is not UTF-8 text; save it as UTF-8"):
+        templates.read_theme("gbk", (tmp_path,))

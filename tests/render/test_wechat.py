@@ -183,6 +183,12 @@ def test_footnotes_are_numbered_with_the_links_and_have_no_anchors() -> None:
     }
 
 
+def test_a_footnote_that_starts_with_a_list_keeps_its_number() -> None:
+    _, soup = render_body("正文[^x]\n\n[^x]:\n    - 项一\n    - 项二\n")
+    notes = next(h for h in soup.find_all("h3") if h.get_text() == "注释").parent
+    assert notes.get_text().replace("\xa0", " ") == "注释[1] • 项一• 项二"
+
+
 # --- lists ---------------------------------------------------------------------------
 
 

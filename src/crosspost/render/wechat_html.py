@@ -353,9 +353,15 @@ def render_body(body: str, state: RenderState) -> tuple[str, list[Note]]:
         if token.type == "footnote_open":
             start, number = index + 1, state.note_number(int(token.meta["id"]))
         elif token.type == "footnote_close":
-            # The note's number goes in front of its first paragraph, like a list marker.
-            state.pending_marker = f"[{number}]"
-            notes.append(Note(number, md.renderer.render(tokens[start:index], md.options, env)))
+            # The note's number goes in front of its first paragraph, like a list marker;
+            # a note that starts with anything else gets it on a line of its own.
+            marker = f"[{number}]"
+            first = tokens[start].type if start < index else ""
+            state.pending_marker = marker if first == "paragraph_open" else ""
+            note_html = md.renderer.render(tokens[start:index], md.options, env)
+            if first != "paragraph_open":
+                note_html = _marker_html(marker) + note_html
+            notes.append(Note(number, note_html))
             state.pending_marker = ""
     notes.sort(key=lambda note: note.number)
     return content, notes
