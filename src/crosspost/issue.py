@@ -398,6 +398,8 @@ def _build_issue(
     values = {key: FIELDS[key](front.get(key), _Context(path, lines, key)) for key in FIELDS}
     if not values["title"]:
         raise IssueError(path, "front matter has no 'title'; add 'title: …'", lines.get("title", 2))
+    from crosspost.render.body import check_containers  # parses Markdown: only when loading
+
     check_containers(path, body, body_line)
     overrides = {name: values.pop(name) for name in KNOWN_CHANNELS if front.get(name) is not None}
     for name in KNOWN_CHANNELS:
@@ -412,62 +414,6 @@ def _build_issue(
         field_lines=MappingProxyType(dict(lines)),
         **values,
     )
-
-
-# --- the body's ``::: only`` blocks -----------------------------------------------------
-
-_FENCE_LINE = re.compile(r"^\s*(:{3,})\s*(.*?)\s*$")
-
-
-def check_containers(path: Path, body: str, body_line: int) -> None:
-    """Every ``::: only CHANNEL`` block names a known channel and is closed.
-
-    A typo here is silent data loss: markdown-it shows an unknown marker as text and
-    closes an open block at the end of the document, so one channel would lose the rest
-    of the issue. Lines inside code blocks are examples, not markers, and are skipped.
-    """
-    from crosspost.render.markdown import new_markdown, only_channel
-
-    tokens = new_markdown().parse(body)
-    markers: set[int] = set()  # body lines (0-based) opening or closing a real block
-    in_code: set[int] = set()
-    stack: list[int] = []
-    for token in tokens:
-        if token.type in ("fence", "code_block") and token.map:
-            in_code.update(range(*token.map))
-        elif token.type == "container_only_open" and token.map:
-            start, end = token.map
-            channel = only_channel(token)
-            if channel not in KNOWN_CHANNELS:
-                raise IssueError(
-                    path,
-                    f"'::: only {channel}' names unknown channel '{channel}'; "
-                    f"use {' or '.join(KNOWN_CHANNELS)}",
-                    body_line + start,
-                )
-            markers.update((start, end))  # markdown-it's map ends on the closing line
-            stack.append(start)
-        elif token.type == "container_only_close":
-            start = stack.pop()
-            if not token.markup:  # markdown-it closed it at the end of the document
-                raise IssueError(
-                    path,
-                    "'::: only' block is never closed; add a ':::' line where it ends "
-                    "(an outer block around another needs a longer fence, '::::')",
-                    body_line + start,
-                )
-    for index, text in enumerate(body.split("\n")):
-        match = _FENCE_LINE.match(text)
-        if not match or index in markers or index in in_code:
-            continue
-        if match.group(2):
-            problem = (
-                f"'{text.strip()}' is not a block crosspost knows; "
-                f"write '::: only wechat' or '::: only zhihu'"
-            )
-        else:
-            problem = "':::' closes no '::: only' block; remove it or open the block above"
-        raise IssueError(path, problem, body_line + index)
 
 
 def default_issue_id(path: Path) -> str:

@@ -23,7 +23,7 @@ from typing import Any
 from crosspost.errors import IssueError
 from crosspost.issue import CHANNEL_OPTIONS, KNOWN_CHANNELS, Issue, load_issue
 from crosspost.render import RenderContext, Rendered
-from crosspost.render.image_refs import ImageFile, ImageInfo, ImageRef, image_refs
+from crosspost.render.body import ImageFile, ImageInfo, ImageRef, image_refs
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 

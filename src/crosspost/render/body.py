@@ -1,8 +1,9 @@
-"""Every image an issue body names, with its file line and ``only`` channel, and what
-the file is (format, bytes, pixel size) — read from headers, once per file.
+"""Facts about an issue body found by walking its Markdown tokens, with file lines.
 
-Lint needs the line of each image for its messages and the channel of the ``::: only``
-block around it; the image pipeline needs only the sources, which the renderers report.
+The loader uses :func:`check_containers` (every ``::: only`` block names a known channel
+and is closed); lint uses :func:`image_refs` (every image, with its line and the channel
+of the ``only`` block around it) and :class:`ImageInfo` (what each image file is, read
+from its header once).
 """
 
 from __future__ import annotations
@@ -11,11 +12,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
-if TYPE_CHECKING:
-    from crosspost.issue import Issue
+from crosspost.errors import IssueError
+from crosspost.issue import KNOWN_CHANNELS, Issue
 
 
 @dataclass(frozen=True)
@@ -127,3 +127,59 @@ class ImageInfo:
         except OSError as error:
             return f"cannot be read ({error}); export it again"
         return ImageFile(kind, path.stat().st_size, width, height)
+
+
+# --- ``::: only`` blocks -----------------------------------------------------
+
+_FENCE_LINE = re.compile(r"^\s*(:{3,})\s*(.*?)\s*$")
+
+
+def check_containers(path: Path, body: str, body_line: int) -> None:
+    """Every ``::: only CHANNEL`` block names a known channel and is closed.
+
+    A typo here is silent data loss: markdown-it shows an unknown marker as text and
+    closes an open block at the end of the document, so one channel would lose the rest
+    of the issue. Lines inside code blocks are examples, not markers, and are skipped.
+    """
+    from crosspost.render.markdown import new_markdown, only_channel
+
+    tokens = new_markdown().parse(body)
+    markers: set[int] = set()  # body lines (0-based) opening or closing a real block
+    in_code: set[int] = set()
+    stack: list[int] = []
+    for token in tokens:
+        if token.type in ("fence", "code_block") and token.map:
+            in_code.update(range(*token.map))
+        elif token.type == "container_only_open" and token.map:
+            start, end = token.map
+            channel = only_channel(token)
+            if channel not in KNOWN_CHANNELS:
+                raise IssueError(
+                    path,
+                    f"'::: only {channel}' names unknown channel '{channel}'; "
+                    f"use {' or '.join(KNOWN_CHANNELS)}",
+                    body_line + start,
+                )
+            markers.update((start, end))  # markdown-it's map ends on the closing line
+            stack.append(start)
+        elif token.type == "container_only_close":
+            start = stack.pop()
+            if not token.markup:  # markdown-it closed it at the end of the document
+                raise IssueError(
+                    path,
+                    "'::: only' block is never closed; add a ':::' line where it ends "
+                    "(an outer block around another needs a longer fence, '::::')",
+                    body_line + start,
+                )
+    for index, text in enumerate(body.split("\n")):
+        match = _FENCE_LINE.match(text)
+        if not match or index in markers or index in in_code:
+            continue
+        if match.group(2):
+            problem = (
+                f"'{text.strip()}' is not a block crosspost knows; "
+                f"write '::: only wechat' or '::: only zhihu'"
+            )
+        else:
+            problem = "':::' closes no '::: only' block; remove it or open the block above"
+        raise IssueError(path, problem, body_line + index)
