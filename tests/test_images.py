@@ -85,22 +85,23 @@ def test_a_small_acceptable_image_is_sent_byte_for_byte(tmp_path: Path) -> None:
 
 
 def test_a_screenshot_png_too_big_becomes_a_lossless_palette_png(tmp_path: Path) -> None:
-    # Few colours, big canvas: the palette form loses nothing and fits.
-    image = Image.new("RGB", (3000, 3000), "white")
+    # Few colours: the palette form of the same pixels is half the size and loses nothing.
     rng = random.Random(3)
-    palette = [(rng.randrange(256), rng.randrange(256), rng.randrange(256)) for _ in range(40)]
-    for y in range(0, 3000, 3):
-        for x in range(0, 3000, 50):
-            image.putpixel((x + y % 50, y), palette[(x * y) % 40])
-    data = encoded(image, "PNG", compress_level=0)
-    assert len(data) > 1_000_000
+    colours = [rng.randrange(256) for _ in range(16 * 3)]
+    indexed = Image.new("P", (800, 800))
+    indexed.putpalette(colours)
+    indexed.putdata([rng.randrange(16) for _ in range(800 * 800)])
+    image = indexed.convert("RGB")
+    data = encoded(image, "PNG", optimize=True)
+    policy = ImagePolicy("half a megabyte", frozenset({JPEG, PNG}), 500_000)
+    assert len(data) > policy.max_bytes
 
-    prepared = prepare(source(data, tmp_path), UPLOADIMG)
+    prepared = prepare(source(data, tmp_path), policy)
 
-    assert prepared.mime == PNG and prepared.size < 1_000_000
-    back = decoded(prepared).convert("RGB")
-    assert back.size == (3000, 3000)
-    assert back.tobytes() == image.tobytes()  # not one pixel changed
+    assert prepared.mime == PNG and prepared.size <= policy.max_bytes
+    back = decoded(prepared)
+    assert back.mode == "P" and back.size == (800, 800)
+    assert back.convert("RGB").tobytes() == image.tobytes()  # not one pixel changed
 
 
 @pytest.mark.parametrize(
@@ -429,3 +430,82 @@ def test_a_colour_profile_survives_conversion(tmp_path: Path) -> None:
     prepared = prepare(source(data, tmp_path, "p.webp"), UPLOADIMG)
 
     assert decoded(prepared).info.get("icc_profile") == profile
+
+
+def test_a_transparent_image_too_big_keeps_its_transparency(tmp_path: Path) -> None:
+    policy = ImagePolicy("png only", frozenset({PNG}), 60_000)
+    data = encoded(noisy((300, 300), "RGBA", seed=5), "PNG")
+    assert len(data) > 60_000
+
+    prepared = prepare(source(data, tmp_path), policy)
+
+    assert prepared.mime == PNG and prepared.size <= 60_000
+    assert decoded(prepared).convert("RGBA").getextrema()[3][0] < 255
+
+
+def test_an_image_that_cannot_fit_says_which_platform_refuses_it(tmp_path: Path) -> None:
+    issue = write_issue_with(tmp_path, "huge.png")
+    (tmp_path / "huge.png").write_bytes(encoded(noisy((64, 64)), "PNG"))
+    impossible = ImagePolicy("WeChat thumb", frozenset({JPEG}), 200)
+
+    with pytest.raises(IssueError, match=r"issue\.md:7: image 'huge\.png' is too large for WeChat"):
+        prepare(read_source("huge.png", issue), impossible)
+
+
+def test_a_data_uri_image_is_read_inline(tmp_path: Path) -> None:
+    import base64
+
+    png = encoded(Image.new("RGB", (5, 4), "red"), "PNG")
+    ref = "data:image/png;base64," + base64.b64encode(png).decode()
+
+    prepared = prepare(read_source(ref, tmp_path / "issue.md"), UPLOADIMG)
+
+    assert prepared.data == png and prepared.filename == "image.png"
+
+
+def test_a_folder_named_as_an_image_is_refused(tmp_path: Path) -> None:
+    issue = write_issue_with(tmp_path, "images")
+    (tmp_path / "images").mkdir()
+
+    with pytest.raises(IssueError, match="'images' is a folder; name an image file"):
+        read_source("images", issue)
+
+
+def test_session_fetch_reads_remote_images_over_http(tmp_path: Path) -> None:
+    import threading
+    from functools import partial
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    import requests
+
+    from crosspost.errors import TransientError
+    from crosspost.images import session_fetch
+
+    png = encoded(Image.new("RGB", (9, 9), "blue"), "PNG")
+    (tmp_path / "pic.png").write_bytes(png)
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            if self.path == "/busy.png":
+                self.send_error(503)
+                return
+            super().do_GET()
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    issue = write_issue_with(tmp_path, f"{base}/gone.png")
+    try:
+        with requests.Session() as session:
+            fetch = session_fetch(session, timeout=5)
+            assert read_source(f"{base}/pic.png", issue, fetch).data == png
+            with pytest.raises(IssueError, match=r"gone\.png' could not be downloaded \(HTTP 404"):
+                read_source(f"{base}/gone.png", issue, fetch)
+            with pytest.raises(TransientError, match="HTTP 503"):
+                read_source(f"{base}/busy.png", issue, fetch)
+    finally:
+        server.shutdown()
+        server.server_close()

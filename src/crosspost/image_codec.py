@@ -100,6 +100,13 @@ def _reencode_jpeg(image: Image, icc: bytes | None) -> bytes | None:
     return out.getvalue()
 
 
+def _palette(image: Image) -> Image:
+    """256 colours; exact when the image has no more. Transparency only when it has any."""
+    if has_alpha(image):
+        return image.convert("RGBA").quantize(256)
+    return image.convert("RGB").quantize(256)
+
+
 def _flatten(image: Image) -> Image:
     """RGB on white: JPEG has no alpha, and black behind transparent pixels looks broken."""
     from PIL import Image as PILImage
@@ -137,7 +144,7 @@ def shrink_still(
     if mime == PNG:
         colours = image.convert("RGBA").getcolors(maxcolors=256)
         if colours is not None:  # ≤ 256 colours: a palette PNG loses nothing
-            data = _encode(image.convert("RGBA").quantize(256), PNG, icc=icc)
+            data = _encode(_palette(image), PNG, icc=icc)
             if len(data) <= max_bytes:
                 return data, PNG, image
         if JPEG in formats and not has_alpha(image):
@@ -149,7 +156,7 @@ def shrink_still(
                 if len(data) <= max_bytes:
                     return data, JPEG, image
         else:
-            data = _encode(image.convert("RGBA").quantize(256), PNG, icc=icc)
+            data = _encode(_palette(image), PNG, icc=icc)
             if len(data) <= max_bytes:
                 return data, PNG, image
         if min(image.size) <= 16:
