@@ -232,6 +232,7 @@ class HttpPolicy:
             body = jsonlib.dumps(json, ensure_ascii=False).encode("utf-8")
             all_headers.setdefault("Content-Type", "application/json; charset=utf-8")
         refreshed = False
+        attempts = 0
         used: dict[str, str] = {}
 
         def send_once() -> T:
@@ -247,7 +248,8 @@ class HttpPolicy:
             return check(reply)
 
         def attempt() -> T:
-            nonlocal refreshed
+            nonlocal refreshed, attempts
+            attempts += 1
             try:
                 return send_once()
             except CredentialRejected as rejected:
@@ -278,7 +280,12 @@ class HttpPolicy:
             before_sleep=lambda state: self._log_retry(state, where),
             reraise=True,
         )
-        return self._unwrap(lambda: retrying(attempt))
+        try:
+            return self._unwrap(lambda: retrying(attempt))
+        except TransientError as error:
+            if attempts > 1:
+                error.args = (f"{error} (gave up after {attempts} attempts; run again later)",)
+            raise
 
     # --- one send ---------------------------------------------------------------------
 
