@@ -115,5 +115,5 @@ def test_a_theme_that_is_not_utf8_is_one_clear_line(tmp_path: Path) -> None:
     theme = tmp_path / "wechat" / "themes" / "gbk.css"
     theme.parent.mkdir(parents=True)
     theme.write_bytes("p { font-family: 宋体; }".encode("gbk"))
-    with pytest.raises(UsageError, match=r"gbk\.css: theme is not UTF-8 text; save it as UTF-8"):
+    with pytest.raises(UsageError, match=r"gbk\.css: is not UTF-8 text; save it as UTF-8"):
         templates.read_theme("gbk", (tmp_path,))

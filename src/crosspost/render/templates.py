@@ -154,7 +154,17 @@ def _read_css(path: Path, mtime_ns: int) -> str:
     try:
         return path.read_text("utf-8")
     except UnicodeDecodeError:
-        raise UsageError(f"{path}: theme is not UTF-8 text; save it as UTF-8") from None
+        raise UsageError(f"{path}: is not UTF-8 text; save it as UTF-8") from None
+
+
+def read_shared(relative: str, template_dirs: Iterable[Path | str] = ()) -> str:
+    """The text of the first ``relative`` file along the chain (e.g. ``wechat/base.css``),
+    or "" when no folder has one; cached until the file changes."""
+    for folder in search_path(template_dirs):
+        path = folder / relative
+        if path.is_file():
+            return _read_css(path, path.stat().st_mtime_ns)
+    return ""
 
 
 def read_theme(name: str, template_dirs: Iterable[Path | str] = (), channel: str = "wechat") -> str:

@@ -29,7 +29,7 @@ from pygments.styles import get_all_styles
 from crosspost.errors import UsageError
 from crosspost.issue import Issue
 from crosspost.render import RenderContext, Rendered
-from crosspost.render.templates import read_theme, render_template, search_path
+from crosspost.render.templates import read_shared, read_theme, render_template
 from crosspost.render.wechat_html import RenderState, render_body
 from crosspost.render.wechat_raw import is_mp_link
 
@@ -114,16 +114,8 @@ def _build_theme(name: str, base: str, css: str) -> Theme:
 def load_theme(name: str, template_dirs: Iterable[Path | str] = ()) -> Theme:
     """Theme ``name`` laid over ``wechat/base.css`` (the structural rules every theme needs)."""
     dirs = tuple(template_dirs)
-    base = _read_base(dirs)
+    base = read_shared("wechat/base.css", dirs)
     return _build_theme(name, base, read_theme(name, dirs, "wechat"))
-
-
-def _read_base(template_dirs: tuple[Path | str, ...]) -> str:
-    for folder in search_path(template_dirs):
-        path = folder / "wechat" / "base.css"
-        if path.is_file():
-            return path.read_text("utf-8")
-    return ""
 
 
 class _ThemeInliner(Premailer):  # type: ignore[misc]
