@@ -17,6 +17,9 @@ from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
 _TAG_OR_TEXT = re.compile(r"(<[^>]*>)")
+_STYLE_ATTRIBUTE = re.compile(r'style="([^"]*)"')
+#: Pygments writes "color: #008000; font-weight: bold"; the spaces only cost characters.
+_STYLE_GAP = re.compile(r"\s*([:;])\s*")
 
 
 @functools.lru_cache(maxsize=64)
@@ -36,6 +39,10 @@ def _formatter(style: str) -> HtmlFormatter[str]:
     return HtmlFormatter(style=style, noclasses=True, nowrap=True)
 
 
+def _compact_style(match: re.Match[str]) -> str:
+    return 'style="' + _STYLE_GAP.sub(r"\1", match.group(1)) + '"'
+
+
 def _keep_whitespace(text: str) -> str:
     # WeChat collapses spaces and ignores white-space:pre, so every space is written out.
     return text.replace(" ", "&nbsp;").replace("\n", "<br>")
@@ -47,5 +54,10 @@ def highlight_code(code: str, language: str, style: str) -> str:
     coloured = highlight(code, _lexer(language.lower()), _formatter(style))
     coloured = coloured.rstrip("\n")
     parts = _TAG_OR_TEXT.split(coloured)
-    html_text = "".join(part if part.startswith("<") else _keep_whitespace(part) for part in parts)
+    html_text = "".join(
+        _STYLE_ATTRIBUTE.sub(_compact_style, part)
+        if part.startswith("<")
+        else _keep_whitespace(part)
+        for part in parts
+    )
     return f'<span style="display:block">{html_text}</span>'
