@@ -27,11 +27,17 @@ from crosspost.channels import adapter_class
 from crosspost.channels.base import DraftContent, Intent, PublishTicket, RemoteDraft
 from crosspost.channels.http import HttpPolicy, RetryPolicy
 from crosspost.channels.zhihu import ZhihuAdapter
-from crosspost.channels.zhihu_wire import browser_headers, oss_headers
+from crosspost.channels.zhihu_wire import (
+    browser_headers,
+    draft_id_of,
+    oss_headers,
+    published_id,
+)
 from crosspost.config import Account, Secret
 from crosspost.errors import (
     AuthError,
     ChannelError,
+    ConfigError,
     CrosspostError,
     PermanentError,
     RateLimitedError,
@@ -602,3 +608,126 @@ def test_no_cookie_or_upload_token_reaches_logs_errors_or_the_terminal(
     assert secrets and all(len(secret) >= 8 for secret in secrets)
     leaked = [secret[:6] + "…" for secret in secrets if secret in text]
     assert leaked == []
+
+
+# --- edges an editor meets --------------------------------------------------------------
+
+
+def test_a_missing_login_is_a_config_error_and_nothing_is_sent(world: World) -> None:
+    account = world.adapter.account
+    bare = Account("zhihu", "main", account.base_url, {}, credential_env=account.credential_env)
+    adapter = ZhihuAdapter(
+        bare,
+        http=world.adapter.http,
+        state_dir=world.state_dir,
+        clock=world.clock,
+        sleep=world.clock.sleep,
+    )
+    world.box.log.clear()
+
+    with pytest.raises(ConfigError, match="set the environment variable ZHIHU_Z_C0") as caught:
+        adapter.preflight()
+
+    assert caught.value.exit_code == 2 and world.box.requests == []
+
+
+@pytest.mark.parametrize("envelope", ["wrapped", "top_level"])
+def test_the_expired_login_is_recognised_in_either_error_envelope(
+    world: World, envelope: str
+) -> None:
+    world.box.zhihu.update_options({"error_envelope": envelope})
+    world.box.zhihu.expire_ticket()
+
+    with pytest.raises(AuthError, match=r"Zhihu 100 .*z_c0"):
+        world.adapter.upload_image(png(10), "inline")
+
+
+def test_a_draft_deleted_on_zhihu_stops_publishing_and_reconciles_as_not_done(
+    world: World,
+) -> None:
+    draft = world.adapter.create_draft(CONTENT)
+    intent = Intent(started_at=world.clock(), draft_id=draft.id)
+    editor = requests.Session()
+    creds = world.box.zhihu.credentials()
+    editor.headers.update(browser_headers(creds["z_c0"], creds["xsrf"]))
+    assert editor.delete(f"{world.box.zhihu_url}/api/articles/{draft.id}/draft").ok
+
+    with pytest.raises(PermanentError, match=f"draft {draft.id} does not exist"):
+        world.adapter.publish(draft)
+
+    truth = world.adapter.reconcile("publish", intent)
+    assert truth.happened is False and "no longer exists" in truth.detail
+    assert world.adapter.poll(PublishTicket("x", draft.id, 0.0)) is None
+
+
+def test_reconcile_without_a_draft_id_cannot_tell(world: World) -> None:
+    assert world.adapter.reconcile("publish", Intent(started_at=0.0)).happened is None
+    with pytest.raises(ValueError, match="nothing to reconcile for step 'upload'"):
+        world.adapter.reconcile("upload", Intent(started_at=0.0))
+
+
+def test_an_empty_patch_answer_is_accepted(world: World) -> None:
+    world.box.zhihu.update_options({"patch_response": "no_content"})
+
+    draft = world.adapter.create_draft(CONTENT)
+
+    assert world.adapter.update_draft(draft.id, CONTENT) == draft
+
+
+def test_a_refused_column_leaves_the_article_published_with_a_warning(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    draft = world.adapter.create_draft(
+        DraftContent(title="t", html=BODY, options={"column": "沙盒专栏"})
+    )
+    world.fault("/api/v4/columns/*/items", "zhihu:40352")
+
+    ticket = world.adapter.publish(draft)
+
+    assert ticket.post is not None and len(world.published()) == 1
+    assert "is published but not in column" in caplog.text and "40352" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (
+            {"code": 0, "data": {"result": '{"publish":{"id":"2002529657535345354"}}'}},
+            "2002529657535345354",
+        ),
+        ({"code": 0, "data": {"result": {"publish": {"id": 101553734}}}}, "101553734"),
+        ({"code": 0, "data": {"publish": {"id": "11"}}}, "11"),
+        ({"code": 0, "publish": {"id": "12"}}, "12"),
+        ({"code": 0, "data": {"result": "not json"}}, "draft-id"),
+        ({"code": 0, "data": {"result": '{"publish":{"id":true}}'}}, "draft-id"),
+        ({"code": 0}, "draft-id"),
+    ],
+    ids=[
+        "result-string",
+        "result-object",
+        "data-publish",
+        "top-publish",
+        "garbled",
+        "bool",
+        "empty",
+    ],
+)
+def test_the_published_id_is_read_from_every_shape_zhihu_has_used(
+    answer: dict[str, Any], expected: str
+) -> None:
+    # Zhihu changed this answer once already and a tool printed "undefined" as the URL.
+    assert published_id(answer, "draft-id") == expected
+
+
+@pytest.mark.parametrize(
+    ("payload", "expected"),
+    [
+        ({"id": "2002036615099471373"}, "2002036615099471373"),
+        ({"id": 101553734}, "101553734"),
+        ({"url": "https://zhuanlan.zhihu.com/p/42"}, "42"),
+        ({"id": True}, None),
+        ([], None),
+    ],
+)
+def test_a_draft_id_is_a_string_whatever_zhihu_sends(payload: Any, expected: str | None) -> None:
+    assert draft_id_of(payload) == expected
