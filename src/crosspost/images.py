@@ -70,7 +70,8 @@ class AssetStore(Protocol):
         ...
 
 
-#: Reads a remote image: URL in, bytes out. Raise ``TransientError`` for network trouble.
+#: Reads a remote image: URL in, bytes out. Raises ``TransientError`` for network trouble
+#: (run again later) and ``ValueError`` for a dead link (the issue's fault: exit 2).
 Fetch = Callable[[str], bytes]
 
 _EXTENSIONS = {JPEG: ".jpg", PNG: ".png", GIF: ".gif"}
