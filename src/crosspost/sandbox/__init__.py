@@ -24,7 +24,8 @@ from typing import Any
 from crosspost.sandbox.base import Emulator
 from crosspost.sandbox.clock import ManualClock, OffsetClock
 from crosspost.sandbox.faults import Fault, FaultBook, parse_fault
-from crosspost.sandbox.server import EmulatorServer, LoggedRequest, RequestLog
+from crosspost.sandbox.requestlog import LoggedRequest, RequestLog
+from crosspost.sandbox.server import EmulatorServer
 
 __all__ = [
     "Emulator",

@@ -52,9 +52,9 @@ from urllib.parse import urlsplit
 
 from werkzeug.wrappers import Request, Response
 
-from crosspost.sandbox import wechat_content, wechat_media, wechat_publish
+from crosspost.sandbox import wechat_content, wechat_media, wechat_publish, wechat_tokens
 from crosspost.sandbox.base import Clock, Emulator
-from crosspost.sandbox.wechat_wire import ERRMSG, ApiError, Call, Route
+from crosspost.sandbox.wechat_wire import BEIJING, ERRMSG, ApiError, Call, Route
 
 DAILY_QUOTAS: dict[str, int | None] = {
     "/cgi-bin/token": 2000,
@@ -114,7 +114,6 @@ DEFAULTS: dict[str, Any] = {
 }
 
 IMAGE_PREFIX = "/mmbiz.qpic.cn/"
-BEIJING = 8 * 3600
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{64,512}$")
 
 
@@ -151,10 +150,7 @@ class WeChatEmulator(Emulator):
         self.articles: dict[str, dict[str, Any]] = {}
         self.next_publish_id = 2247483650
         self.routes: dict[str, Route] = {
-            "/cgi-bin/token": Route("GET", _token, token=False),
-            "/cgi-bin/stable_token": Route("POST", _stable_token, token=False),
-            "/cgi-bin/clear_quota": Route("POST", _clear_quota, mutating=True),
-            "/cgi-bin/openapi/quota/get": Route("POST", _quota_get),
+            **wechat_tokens.ROUTES,
             **wechat_media.ROUTES,
             **wechat_content.ROUTES,
             **wechat_publish.ROUTES,
@@ -394,68 +390,3 @@ class WeChatEmulator(Emulator):
         self.jobs = dict(state.get("jobs", {}))
         self.articles = dict(state.get("articles", {}))
         self.next_publish_id = int(state.get("next_publish_id", self.next_publish_id))
-
-
-# --- token and quota endpoints ----------------------------------------------------------
-
-
-def _token(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
-    args = call.request.args
-    emu.check_credentials(args.get("appid"), args.get("secret"), args.get("grant_type"))
-    emu.check_ip(call.request)
-    return emu.issue_token("token", call.now, old_grace=float(emu.opt("token_grace")))
-
-
-def _stable_token(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
-    body = call.json()
-    emu.check_credentials(body.get("appid"), body.get("secret"), body.get("grant_type"))
-    emu.check_ip(call.request)
-    now = call.now
-    current = emu.tokens.get(emu.current["stable"] or "")
-    alive = current is not None and current["revoked_at"] is None and now < current["expires_at"]
-    if body.get("force_refresh") in (True, 1, "true"):
-        today = [t for t in emu.force_refreshes if emu.day(t) == emu.day(now)]
-        if len(today) >= int(emu.opt("stable_force_daily")):
-            raise ApiError(45009)
-        spacing = float(emu.opt("stable_force_spacing"))
-        if not (alive and today and now - today[-1] < spacing):
-            emu.force_refreshes = [*today, now]
-            return emu.issue_token("stable", now, old_grace=float(emu.opt("stable_force_grace")))
-    elif (
-        not alive
-        or current is None
-        or current["expires_at"] - now <= float(emu.opt("stable_renew_before"))
-    ):
-        # The old one stays valid until its own expiry, at most the renewal window away.
-        return emu.issue_token("stable", now, old_grace=None)
-    assert current is not None
-    return {"access_token": emu.current["stable"], "expires_in": int(current["expires_at"] - now)}
-
-
-def _clear_quota(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
-    if call.json().get("appid") != emu.app_id:
-        raise ApiError(40013)
-    month = time.strftime("%Y-%m", time.gmtime(call.now + BEIJING))
-    if emu.quota_clears.get(month, 0) >= 10:
-        raise ApiError(48006)
-    emu.quota_clears[month] = emu.quota_clears.get(month, 0) + 1
-    emu.counters = {k: v for k, v in emu.counters.items() if not k.startswith("day:")}
-    return {"errcode": 0, "errmsg": "ok"}
-
-
-def _quota_get(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
-    path = call.json().get("cgi_path")
-    if not isinstance(path, str) or path not in emu.routes:
-        raise ApiError(76021)
-    daily, minute = emu.limits(path)
-    used = emu.counters.get(f"day:{emu.day(call.now)}:{path}", 0)
-    return {
-        "errcode": 0,
-        "errmsg": "ok",
-        "quota": {
-            "daily_limit": daily or 0,
-            "used": used,
-            "remain": max((daily or 0) - used, 0),
-        },
-        "rate_limit": {"call_count": minute or 0, "refresh_second": 60},
-    }

@@ -59,6 +59,9 @@ ERRMSG: dict[int, str] = {
     76021: "cgi_path not found, please check",
 }
 
+#: Quota days start at midnight in Beijing (UTC+8).
+BEIJING = 8 * 3600
+
 
 class ApiError(Exception):
     """A WeChat error answer (HTTP 200 + errcode/errmsg)."""
