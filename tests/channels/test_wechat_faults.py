@@ -217,6 +217,7 @@ def test_irreversible_calls_are_unconfirmed_and_reconcile_finds_the_truth(
     assert answer.happened is (fault == "commit_then_drop")
     if answer.happened:
         assert {answer.remote_id} == happened
+        assert answer.url and answer.url.startswith("http")
     else:
         assert happened == set()
 

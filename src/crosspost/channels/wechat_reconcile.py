@@ -93,8 +93,14 @@ def reconcile_publish(adapter: WeChatAdapter, intent: Intent) -> Reconciliation:
         article_id = matches(item, intent, "article_id")
         if article_id:
             news = (item.get("content") or {}).get("news_item") or [{}]
-            url = str(news[0].get("url") or "") or None
-            return Reconciliation(True, article_id, url, f"published as article {article_id}")
+            url = str(news[0].get("url") or "") or _article_link(adapter, article_id)
+            return Reconciliation(
+                True,
+                article_id,
+                url,
+                f"published as article {article_id} (WeChat lists only a temporary link; "
+                "the permanent one is in 发表记录)",
+            )
     if intent.draft_id and not _draft_exists(adapter, intent.draft_id):
         return Reconciliation(
             True,
@@ -127,6 +133,12 @@ def _reconcile_ticket(adapter: WeChatAdapter, publish_id: str) -> Reconciliation
     return Reconciliation(
         False, detail=f"publish_id {publish_id} failed (status {status}): the draft is kept"
     )
+
+
+def _article_link(adapter: WeChatAdapter, article_id: str) -> str | None:
+    news = adapter.call("freepublish/getarticle", body={"article_id": article_id})
+    items = news.get("news_item") or [{}]
+    return str(items[0].get("url") or "") or None
 
 
 def _draft_exists(adapter: WeChatAdapter, media_id: str) -> bool:
