@@ -128,7 +128,6 @@ def test_check_many_files_reports_each(
     bad = write_issue(raw="---\ntitle: T\n---\n短\n")
     code, stdout, _ = run(capsys, "check", str(bad), str(example_issue))
     assert code == 2
-    assert f"{bad}:4: [wechat] wechat needs a cover image" not in stdout  # line 1 names it
     assert (
         f"{bad}:1: [wechat] wechat needs a cover image; add 'cover: images/cover.jpg' (900×383)"
         in stdout
@@ -244,3 +243,15 @@ def test_preview_shows_both_articles_with_local_images(
     assert sources, "the example has images"
     for source in sources:
         assert (out / unquote(source)).resolve().is_file(), source
+
+
+def test_problems_name_the_file_as_typed(
+    capsys: pytest.CaptureFixture[str], write_issue: WriteIssue, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write_issue(body="正文正文正文正文正文正文\n\n![图](gone.png)\n")
+    monkeypatch.chdir(path.parent)
+    code, stdout, _ = run(capsys, "check", "issue.md")
+    assert code == 2
+    assert stdout == [
+        "issue.md:9: image 'gone.png' not found next to the issue; fix the path or add the file"
+    ]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -199,7 +199,9 @@ def check_file(
     problems += lint(issue, rendered)
     order = {ERROR: 0, WARNING: 1, INFO: 2}
     problems.sort(key=lambda p: (p.line or 0, order.get(p.severity, 3)))
-    return Checked(Path(path), issue, MappingProxyType(rendered), tuple(problems))
+    # Name the file as the editor typed it (Issue.path is absolute).
+    shown = tuple(replace(p, path=Path(path)) if p.path == issue.path else p for p in problems)
+    return Checked(Path(path), issue, MappingProxyType(rendered), shown)
 
 
 # --- the checks ------------------------------------------------------------------------
