@@ -17,7 +17,7 @@ import functools
 import html
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
@@ -35,7 +35,7 @@ ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
 _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Note:
     """One Markdown footnote, numbered in the same sequence as the references."""
 
@@ -56,7 +56,7 @@ class RenderState:
     code_style: str
     placeholder: str
     counter: int = 0
-    references: list[Reference] = field(default_factory=list)
+    #: Reference entries by URL, in the order of their numbers.
     by_url: dict[str, Reference] = field(default_factory=dict)
     note_numbers: dict[int, int] = field(default_factory=dict)
     code_blocks: list[str] = field(default_factory=list)
@@ -71,14 +71,17 @@ class RenderState:
         """The numbered entry for ``url``; a URL seen before keeps its first number."""
         known = self.by_url.get(url)
         if known is not None:
-            if not known.text and text:
-                known.text = text
+            if not known.text and text:  # a raw <a> had no text; a later link names it
+                self.by_url[url] = known = replace(known, text=text)
             return known
         self.counter += 1
-        entry = Reference(self.counter, text, url)
-        self.references.append(entry)
-        self.by_url[url] = entry
+        self.by_url[url] = entry = Reference(self.counter, text, url)
         return entry
+
+    @property
+    def references(self) -> list[Reference]:
+        """The reference list, ``[1]`` first."""
+        return list(self.by_url.values())
 
     def note_number(self, footnote_id: int) -> int:
         if footnote_id not in self.note_numbers:

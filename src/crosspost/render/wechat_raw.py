@@ -39,7 +39,7 @@ def is_mp_link(url: str) -> bool:
     return bool(MP_LINK.match(url.strip()))
 
 
-@dataclass
+@dataclass(frozen=True)
 class Reference:
     """One entry of the reference list: ``[number] text: url`` (text may be empty)."""
 
