@@ -1,0 +1,186 @@
+"""``crosspost run-due [DIR ...]``: publish every issue whose ``publish_at`` has come (cron).
+
+Cron mails whatever a job prints, so this command is silent when there is nothing new:
+one line per post published or failed, per issue missed, per file with bad input (each
+once per version of the file; ``-v`` repeats them and adds progress). Exit codes follow
+DESIGN.md with the precedence in :mod:`crosspost.scheduler`; a tick that finds another
+one running exits 0 without a word. See ``contrib/`` for crontab, systemd and CI examples.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from crosspost.config_sources import add_arguments
+from crosspost.errors import EXIT_OK, UsageError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from crosspost.config import Settings
+    from crosspost.scheduler import DueReport
+
+#: Log file rotation: five files of 1 MiB keep months of ticks.
+LOG_BYTES = 1 << 20
+LOG_BACKUPS = 5
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "dirs",
+        nargs="*",
+        type=Path,
+        metavar="DIR",
+        help="folders of issue files (default: [schedule] issue_dirs in the config)",
+    )
+    parser.add_argument(
+        "--now",
+        metavar="ISO-8601",
+        help="pretend it is this moment (with a timezone), for rehearsals and tests",
+    )
+    parser.add_argument(
+        "--include-missed",
+        action="store_true",
+        help="also publish issues whose time passed longer ago than the grace",
+    )
+    parser.add_argument("--update", action="store_true", help="edit changed posts in place")
+    parser.add_argument(
+        "--dry-run", action="store_true", help="say what would be sent; send nothing"
+    )
+    parser.add_argument(
+        "--wait", action="store_true", help="wait for a running tick instead of leaving"
+    )
+    parser.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="publish to the built-in WeChat and Zhihu emulators (a rehearsal)",
+    )
+    add_arguments(parser, "config", "state_dir", "grace", "log_file", "mode")
+    parser.add_argument("--json", action="store_true", help="print the whole report as JSON")
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="progress, and repeat known reports"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import time
+
+    from crosspost.config import settings_from_args
+    from crosspost.scheduler import DueOptions, run_due
+
+    clock = _clock(args.now) if args.now else time.time
+    settings = settings_from_args(args)
+    log = _logger(settings, verbose=args.verbose and not args.json)
+    options = DueOptions(
+        dirs=tuple(args.dirs),
+        include_missed=args.include_missed,
+        update=args.update,
+        dry_run=args.dry_run,
+        wait=args.wait,
+        mode=args.mode,
+        sandbox=args.sandbox,
+    )
+    report = run_due(settings, options, clock=clock, progress=log)
+    if args.json:
+        print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
+    else:
+        print_report(report, verbose=args.verbose, log=log)
+    if not args.dry_run and not report.locked:
+        _notify(settings, report, log)
+    return report.exit_code
+
+
+def _clock(text: str) -> Callable[[], float]:
+    """The run's clock: starts at ``--now`` and moves on as real time does."""
+    import time
+
+    try:
+        start = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise UsageError(
+            f"--now {text!r} is not a date and time; write e.g. 2026-11-23T09:00:00+08:00"
+        ) from None
+    if start.utcoffset() is None:
+        raise UsageError(f"--now {text!r} has no timezone; add one, e.g. +08:00 or Z")
+    origin, began = start.timestamp(), time.monotonic()
+    return lambda: origin + (time.monotonic() - began)
+
+
+def _logger(settings: Settings, *, verbose: bool) -> Callable[[str], None]:
+    """Progress goes to the log file (if set, rotated, redacted) and, with -v, to stderr."""
+    import logging
+
+    logger = logging.getLogger("crosspost")
+    if settings.log_file is not None:
+        from logging.handlers import RotatingFileHandler
+
+        from crosspost.channels.redaction import RedactingFilter
+        from crosspost.notify import redactor_for
+
+        settings.log_file.parent.mkdir(parents=True, exist_ok=True)
+        handler = RotatingFileHandler(
+            settings.log_file, maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8"
+        )
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        secrets = [s for a in settings.accounts for s in a.credentials.values()]
+        handler.addFilter(RedactingFilter(redactor_for(secrets, settings.notify_urls)))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+
+    def say(line: str) -> None:
+        logger.info(line)
+        if verbose:
+            print(line, file=sys.stderr, flush=True)
+
+    return say
+
+
+def print_report(report: DueReport, *, verbose: bool, log: Callable[[str], None]) -> None:
+    """One line per thing a person should know; nothing at all when nothing is new."""
+    if report.locked:
+        return
+    for result in report.results:
+        news = result.sent or result.exit_code != EXIT_OK or result.state == "changed"
+        if not (news or verbose):
+            continue  # resumed and found done: nothing new to say
+        where = f"{result.key.channel}:{result.key.account}"
+        detail = result.url if result.exit_code == EXIT_OK and result.url else result.message
+        line = f"{result.state:<11} {where:<14} {result.key.issue_id}  {detail}".rstrip()
+        log(line)
+        print(line, file=sys.stdout if result.exit_code == EXIT_OK else sys.stderr)
+    for entry in report.entries:
+        if (entry.repeat or entry.kind == "waiting") and not verbose:
+            continue
+        if entry.kind == "problem":
+            line = f"problem     {entry.message}"
+        else:
+            line = f"{entry.kind:<11} {entry.account or '':<14} {entry.issue_id}  {entry.message}"
+        log(line)
+        print(line, file=sys.stderr if entry.kind == "problem" else sys.stdout)
+    if verbose:
+        summary = (
+            f"run-due at {report.now.isoformat(timespec='seconds')}: {report.files} files, "
+            f"{report.upcoming} scheduled later, {report.settled} settled"
+        )
+        if report.next_due:
+            summary += f"; next: {report.next_due[0]} at {report.next_due[1].isoformat()}"
+        print(summary, file=sys.stderr)
+
+
+def _notify(settings: Settings, report: DueReport, log: Callable[[str], None]) -> None:
+    if not settings.notify_urls:
+        return
+    from crosspost.notify import run_notice, send
+
+    notice = run_notice(report, on_success=settings.notify_on_success)
+    if notice is None:
+        return
+    secrets = [s for a in settings.accounts for s in a.credentials.values()]
+    for warning in send(notice, settings.notify_urls, secrets=secrets):
+        log(warning)
+        print(f"crosspost: warning: {warning}", file=sys.stderr)

@@ -1,0 +1,153 @@
+"""Notices: tell a person when a scheduled run needs them, through Apprise.
+
+Apprise turns one URL per destination into a message on WeCom, DingTalk, Feishu, Slack,
+Telegram, e-mail and a hundred more; it is the optional extra ``notify``
+(``pip install 'crosspost[notify]'``) and is imported only when a notice is sent, so a
+quiet cron tick never pays for it. The URLs come from the environment variable the
+config names (``[notify] urls_env``, default ``CROSSPOST_NOTIFY_URLS``), because they
+carry tokens.
+
+A notice goes out when a run ends with a post failed or unconfirmed, a temporary
+failure, an issue missed or a file with bad input (each once per version of the file,
+like the terminal report), and, with ``[notify] on_success``, when posts were published.
+Its text passes through a :class:`~crosspost.channels.redaction.Redactor` that knows every
+account credential and every part of the notify URLs themselves, so a notice never
+carries a secret even if an error message did.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from crosspost.errors import EXIT_OK
+
+if TYPE_CHECKING:
+    from crosspost.channels.redaction import Redactor
+    from crosspost.config import Secret
+    from crosspost.scheduler import DueReport
+
+#: Apprise's notify types, by the name we use for a notice.
+KINDS = ("success", "warning", "failure")
+MISSING_APPRISE = (
+    "notices are configured but Apprise is not installed; install it with "
+    "pip install 'crosspost[notify]' (no notice was sent)"
+)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One message for a person: a title line, a body of lines, and how bad it is."""
+
+    title: str
+    body: str
+    kind: str = "failure"
+
+
+def run_notice(report: DueReport, *, on_success: bool = False) -> Notice | None:
+    """The notice a scheduler tick deserves, or None (nothing new, or success unasked)."""
+    trouble = [
+        f"{r.state} {r.key.channel}:{r.key.account} {r.key.issue_id}: {r.message}"
+        for r in report.results
+        if r.exit_code != EXIT_OK
+    ]
+    trouble += [
+        f"{e.kind} {e.account or ''} {e.issue_id or ''}: {e.message}".replace("  ", " ")
+        for e in report.entries
+        if e.kind in ("missed", "problem") and not e.repeat
+    ]
+    if trouble:
+        count = len(trouble)
+        title = f"crosspost: {count} {'thing needs' if count == 1 else 'things need'} you"
+        return Notice(title, "\n".join(trouble), "failure")
+    published = [
+        f"{r.key.channel}:{r.key.account} {r.key.issue_id}: {r.url}"
+        for r in report.results
+        if r.state == "published" and r.sent and r.url
+    ]
+    if on_success and published:
+        count = len(published)
+        return Notice(
+            f"crosspost: {count} post{'s' if count > 1 else ''} published",
+            "\n".join(published),
+            "success",
+        )
+    return None
+
+
+def redactor_for(secrets: Iterable[Any], urls: Sequence[Secret]) -> Redactor:
+    """A redactor that knows the credentials and every token-like part of the notify URLs."""
+    from crosspost.channels.redaction import Redactor
+
+    redactor = Redactor()
+    for secret in secrets:
+        redactor.register(secret.reveal() if hasattr(secret, "reveal") else str(secret))
+    for url in urls:
+        for part in url_parts(url.reveal()):
+            redactor.register(part)
+    return redactor
+
+
+def url_parts(url: str) -> list[str]:
+    """The URL and each piece of it that may be a token: user, password, path, query values."""
+    parts = [url]
+    try:
+        split = urlsplit(url)
+    except ValueError:
+        return parts
+    parts += [unquote(p) for p in (split.username, split.password) if p]
+    # Pieces of the host and path are tokens when they look like one (digits in a long
+    # word, or very long): a Telegram bot token sits where a host would; words such as
+    # "services" or "hooks" stay readable.
+    pieces = re.split(r"[@:]", split.netloc) + split.path.split("/")
+    parts += [
+        unquote(p) for p in pieces if len(p) >= 20 or (len(p) >= 8 and any(c.isdigit() for c in p))
+    ]
+    parts += [value for _, value in parse_qsl(split.query) if value]
+    return parts
+
+
+def send(notice: Notice, urls: Sequence[Secret], *, secrets: Iterable[Any] = ()) -> list[str]:
+    """Send ``notice`` to every URL; return warnings (one line each, never a URL or token).
+
+    A notice that cannot be sent never changes the run's exit code: the run's own report
+    (and cron's mail of it) still says what happened.
+    """
+    if not urls:
+        return []
+    if importlib.util.find_spec("apprise") is None:
+        return [MISSING_APPRISE]
+    import apprise
+
+    redact = redactor_for(secrets, urls)
+    warnings: list[str] = []
+    hub = apprise.Apprise()
+    for number, url in enumerate(urls, 1):
+        if not hub.add(url.reveal()):
+            scheme = url.reveal().split("://", 1)[0] if "://" in url.reveal() else "?"
+            warnings.append(
+                f"notify URL #{number} ({redact(scheme)}://…) is not one Apprise understands; "
+                "check it against https://github.com/caronc/apprise/wiki"
+            )
+    if len(hub) == 0:
+        return warnings
+    kinds = {
+        "success": apprise.NotifyType.SUCCESS,
+        "warning": apprise.NotifyType.WARNING,
+        "failure": apprise.NotifyType.FAILURE,
+    }
+    sent = hub.notify(
+        body=redact(notice.body),
+        title=redact(notice.title),
+        notify_type=kinds.get(notice.kind, apprise.NotifyType.FAILURE),
+    )
+    if not sent:
+        warnings.append(
+            "a notice could not be delivered to every notify URL; check that each "
+            "destination is reachable (details in the log file, if one is set)"
+        )
+    return warnings

@@ -1,0 +1,470 @@
+"""``run-due`` for cron: publish every scheduled issue whose time has come, once.
+
+A tick is four steps:
+
+1. **Scan** the issue folders, reading only front matter (:mod:`crosspost.scheduler_scan`).
+   Nothing due and nothing wrong: return at once, without the lock or the ledger.
+2. **Lock** ``<state_dir>/run-due.lock`` (:func:`~crosspost.scheduler_state.run_lock`): one
+   tick at a time per state dir. A tick that finds it taken does nothing and says nothing
+   (cron must not mail noise); ``wait`` blocks instead. The lock is an ``flock``, so the
+   kernel releases it when its holder dies, even by SIGKILL: a killed tick never leaves a
+   stale lock behind (the lock file itself stays; it is the holder that counts).
+3. **Decide**, per issue and account: already settled for this version of the file
+   (:class:`~crosspost.scheduler_state.SchedulerState`) → skip without rendering; no post
+   yet and ``publish_at`` older than the grace → **missed**, reported, published only with
+   ``include_missed``; a temporary failure whose ``next_attempt_at`` (5 min doubling to
+   6 h, written by the publisher) is still ahead → **waiting**; anything else → planned.
+4. **Publish** through :class:`~crosspost.publisher.Publisher`, which resumes unfinished
+   posts (an unconfirmed step is reconciled first) and never posts twice.
+
+Bad input in one file (unreadable, broken front matter, naive ``publish_at``, lint error)
+becomes a ``problem`` entry naming the file and line; the other issues still go out.
+
+Exit code precedence (most urgent first): 3 unconfirmed > 1 a channel failed > 2 bad input
+> 75 temporary failure > 0. A person must look at 3, 1 and 2; 75 heals by itself on a
+later tick. Missed issues and posts waiting for their retry time exit 0: the tick did
+all it was asked to do now.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from crosspost.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_CHANNEL_FAILED,
+    EXIT_OK,
+    EXIT_TEMPORARY,
+    EXIT_UNCONFIRMED,
+    IssueError,
+    UsageError,
+)
+from crosspost.scheduler_scan import Scan, ScheduledFile, scan
+from crosspost.scheduler_state import (
+    CHANGED,
+    DONE,
+    FAILED,
+    MISSED,
+    SchedulerState,
+    context_digest,
+    fingerprint,
+    run_lock,
+)
+
+if TYPE_CHECKING:
+    from crosspost.config import Account, Settings
+    from crosspost.ledger import Ledger
+    from crosspost.publisher import Job, PostResult, Publisher
+
+Progress = Callable[[str], None]
+EXIT_PRECEDENCE = (EXIT_UNCONFIRMED, EXIT_CHANNEL_FAILED, EXIT_BAD_INPUT, EXIT_TEMPORARY)
+
+
+@dataclass(frozen=True)
+class DueOptions:
+    """What the cron line asked for."""
+
+    #: Folders to scan; empty: the config's ``[schedule] issue_dirs``.
+    dirs: tuple[Path, ...] = ()
+    #: How late an issue may still go out unasked; None: the config's ``grace``.
+    grace: timedelta | None = None
+    include_missed: bool = False
+    #: Edit posts in place when their issue changed after publishing.
+    update: bool = False
+    #: Say what would be sent; send nothing, write nothing, take no lock.
+    dry_run: bool = False
+    #: Block until another tick releases the lock instead of leaving quietly.
+    wait: bool = False
+    #: ``draft`` or ``publish``; None: the issue's, the account's, then the config's.
+    mode: str | None = None
+    #: Run against the built-in emulators (started only when something is due).
+    sandbox: bool = False
+
+
+@dataclass(frozen=True)
+class DueEntry:
+    """A line of the report that is not a post result: missed, problem, waiting, would."""
+
+    kind: str
+    path: Path
+    message: str
+    issue_id: str | None = None
+    account: str | None = None
+    #: Already reported for this version of the file (printed again only with -v).
+    repeat: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "path": str(self.path),
+            "issue": self.issue_id,
+            "account": self.account,
+            "message": self.message,
+            "repeat": self.repeat,
+        }
+
+
+@dataclass(frozen=True)
+class DueReport:
+    """One tick: what was scanned, what happened to each post, what needs a person."""
+
+    now: datetime
+    files: int = 0
+    upcoming: int = 0
+    next_due: tuple[Path, datetime] | None = None
+    #: Past-due issue files skipped because everything about them is settled.
+    settled: int = 0
+    results: tuple[PostResult, ...] = ()
+    entries: tuple[DueEntry, ...] = ()
+    #: Another tick held the lock: nothing was done.
+    locked: bool = False
+
+    def of_kind(self, kind: str) -> tuple[DueEntry, ...]:
+        return tuple(e for e in self.entries if e.kind == kind)
+
+    @property
+    def exit_code(self) -> int:
+        codes = {r.exit_code for r in self.results}
+        if self.of_kind("problem"):
+            codes.add(EXIT_BAD_INPUT)
+        return next((code for code in EXIT_PRECEDENCE if code in codes), EXIT_OK)
+
+    @property
+    def quiet(self) -> bool:
+        """Nothing a person needs to hear about (cron stays silent)."""
+        return not self.results and all(e.repeat or e.kind == "waiting" for e in self.entries)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "now": self.now.isoformat(),
+            "exit_code": self.exit_code,
+            "locked": self.locked,
+            "files": self.files,
+            "upcoming": self.upcoming,
+            "next_due": (
+                {"path": str(self.next_due[0]), "publish_at": self.next_due[1].isoformat()}
+                if self.next_due
+                else None
+            ),
+            "settled": self.settled,
+            "posts": [r.as_dict() for r in self.results],
+            "entries": [e.as_dict() for e in self.entries],
+        }
+
+
+def run_due(
+    settings: Settings,
+    options: DueOptions,
+    *,
+    clock: Callable[[], float] = time.time,
+    sleep: Callable[[float], None] = time.sleep,
+    progress: Progress | None = None,
+) -> DueReport:
+    """One scheduler tick (see the module docstring). ``clock`` is the whole run's clock."""
+    say: Progress = progress or (lambda line: None)
+    now = datetime.fromtimestamp(clock(), tz=UTC)
+    folders = options.dirs or settings.issue_dirs
+    if not folders:
+        raise UsageError(
+            "no folders of issues to scan: name them (crosspost run-due DIR) or set "
+            "issue_dirs under [schedule] in the config (or CROSSPOST_ISSUE_DIRS)"
+        )
+    found = scan(folders, now)
+    base = DueReport(now, found.files, found.upcoming, found.next_due)
+    if not found.past_due and not found.problems:
+        return base
+    lock = _no_lock() if options.dry_run else run_lock(settings.state_dir, wait=options.wait)
+    with lock as mine:
+        if not mine:
+            say("another run-due holds the lock; leaving it to finish")
+            return DueReport(now, found.files, found.upcoming, found.next_due, locked=True)
+        # Fingerprints come from the configured accounts, not the sandbox's fresh ports.
+        context = settings_digest(settings, options.mode)
+        with _accounts(settings, options, sleep) as (settings, sleep):
+            from crosspost.ledger import Ledger
+
+            secrets = [s for a in settings.accounts for s in a.credentials.values()]
+            settings.state_dir.mkdir(parents=True, exist_ok=True)
+            with Ledger.open(settings.ledger_path, clock=clock, secrets=secrets) as ledger:
+                state = SchedulerState.load(settings.state_dir)
+                tick = _Tick(settings, ledger, state, options, now, clock, sleep, say, context)
+                report = tick.run(found)
+                if not options.dry_run:
+                    state.save()
+                return report
+
+
+@contextmanager
+def _no_lock() -> Iterator[bool]:
+    yield True
+
+
+@contextmanager
+def _accounts(
+    settings: Settings, options: DueOptions, sleep: Callable[[float], None]
+) -> Iterator[tuple[Settings, Callable[[float], None]]]:
+    """The configured accounts, or with ``sandbox`` the emulators' (started only now)."""
+    if not options.sandbox:
+        yield settings, sleep
+        return
+    from crosspost.sandbox.session import sandbox_settings
+
+    with sandbox_settings(settings) as sandboxed:
+        # The emulators answer at once: poll them without the real platforms' pauses.
+        yield sandboxed, lambda seconds: time.sleep(min(seconds, 0.05))
+
+
+@dataclass
+class _Tick:
+    """The deciding and publishing part of one tick, under the lock."""
+
+    settings: Settings
+    ledger: Ledger
+    state: SchedulerState
+    options: DueOptions
+    now: datetime
+    clock: Callable[[], float]
+    sleep: Callable[[float], None]
+    say: Progress
+    context: str
+    entries: list[DueEntry] = field(default_factory=list)
+    #: Post key → (issue path, fingerprint), to settle each result on its file.
+    owners: dict[Any, tuple[Path, str]] = field(default_factory=dict)
+    #: (issue path, fingerprint) → the account keys the issue goes to.
+    accounts_of: dict[tuple[Path, str], list[str]] = field(default_factory=dict)
+
+    def run(self, found: Scan) -> DueReport:
+        from crosspost.publisher import Publisher, PublishOptions
+
+        publisher = Publisher(
+            self.settings, self.ledger, clock=self.clock, sleep=self.sleep, progress=self.say
+        )
+        context = self.context
+        for problem in found.problems:
+            self._problem(problem.path, fingerprint(_text_digest(str(problem)), context), problem)
+        jobs: list[Job] = []
+        retry: list[Job] = []
+        settled = 0
+        for entry in found.past_due:
+            print_ = fingerprint(entry.digest, context)
+            if self._settled(entry.path, print_):
+                settled += 1
+                continue
+            planned, retried = self._plan_file(publisher, entry, print_)
+            jobs.extend(planned)
+            retry.extend(retried)
+        self.state.keep_only(
+            {str(f.path) for f in found.past_due} | {str(p.path) for p in found.problems}
+        )
+        results: list[PostResult] = []
+        if self.options.dry_run:
+            self._dry_run(publisher, [*jobs, *retry])
+        else:
+            for batch, again in ((jobs, False), (retry, True)):
+                options = PublishOptions(update=self.options.update, retry_failed=again)
+                results.extend(publisher.run(batch, options).results if batch else ())
+            self._settle(results)
+        report = DueReport(
+            self.now,
+            found.files,
+            found.upcoming,
+            found.next_due,
+            settled,
+            tuple(results),
+            tuple(self.entries),
+        )
+        return report
+
+    def _settled(self, path: Path, print_: str) -> bool:
+        """True when every account of this version of the file needs nothing from us."""
+        known_problem = self.state.problem(path, print_)
+        if known_problem is not None:
+            self.entries.append(DueEntry("problem", path, known_problem, repeat=True))
+            return True
+        outcomes = self.state.complete(path, print_)
+        if outcomes is None:
+            return False
+        if self.options.update and CHANGED in outcomes.values():
+            return False
+        return not (self.options.include_missed and MISSED in outcomes.values())
+
+    def _plan_file(
+        self, publisher: Publisher, entry: ScheduledFile, print_: str
+    ) -> tuple[list[Job], list[Job]]:
+        from crosspost.ledger import PostKey
+        from crosspost.publisher import PublishOptions
+
+        try:
+            entry = entry.loaded()
+        except IssueError as problem:
+            self._problem(entry.path, print_, problem)
+            return [], []
+        issue_id = entry.issue_id
+        accounts = [
+            a for a in self.settings.accounts if not entry.channels or a.channel in entry.channels
+        ]
+        plain: list[str] = []
+        again: list[str] = []
+        for account in accounts:
+            outcome = self.state.outcome(entry.path, print_, account.key)
+            if outcome in (DONE, FAILED) or (outcome == CHANGED and not self.options.update):
+                continue
+            record = self.ledger.get(PostKey(issue_id, account.channel, account.name))
+            if record is None:
+                if self._missed(entry, issue_id, account, print_, outcome):
+                    continue
+            elif (
+                record.state != "published"
+                and not record.pending_step
+                and record.next_attempt_at is not None
+                and record.next_attempt_at > self.clock()
+            ):
+                retry_at = datetime.fromtimestamp(record.next_attempt_at, tz=UTC)
+                self._entry("waiting", entry, issue_id, account, f"next try at {_at(retry_at)}")
+                continue
+            previous = self.state.last(entry.path, account.key)
+            changed_since = previous and previous[0] != print_ and previous[1] == FAILED
+            (again if record and record.error_permanent and changed_since else plain).append(
+                account.key
+            )
+        self.accounts_of[(entry.path, print_)] = [a.key for a in accounts]
+        self._mark_complete(entry.path, print_)
+        planned: list[list[Job]] = []
+        for targets in (plain, again):
+            if not targets:
+                planned.append([])
+                continue
+            wanted = PublishOptions(tuple(targets), self.options.mode, self.options.update)
+            try:
+                jobs = publisher.plan([entry.path], wanted)
+            except UsageError as problem:
+                self._problem(entry.path, print_, problem)
+                return [], []
+            for job in jobs:
+                self.owners[job.key] = (entry.path, print_)
+            planned.append(jobs)
+        return planned[0], planned[1]
+
+    def _missed(
+        self,
+        entry: ScheduledFile,
+        issue_id: str,
+        account: Account,
+        print_: str,
+        outcome: str | None,
+    ) -> bool:
+        """Report a post whose time passed longer ago than the grace; True if it stays out."""
+        grace = self.options.grace if self.options.grace is not None else self.settings.grace
+        late = self.now - entry.publish_at
+        if late <= grace or self.options.include_missed:
+            return False
+        message = (
+            f"publish_at {entry.publish_at.isoformat()} passed {_span(late)} ago, more than "
+            f"the grace of {_span(grace)}; run with --include-missed to publish it"
+        )
+        self._entry("missed", entry, issue_id, account, message, repeat=outcome == MISSED)
+        self.state.settle(entry.path, print_, account.key, MISSED)
+        return True
+
+    def _entry(
+        self,
+        kind: str,
+        entry: ScheduledFile,
+        issue_id: str,
+        account: Account,
+        message: str,
+        *,
+        repeat: bool = False,
+    ) -> None:
+        self.entries.append(DueEntry(kind, entry.path, message, issue_id, account.key, repeat))
+        self.say(f"{account.key}  {issue_id}: {kind}: {message}")
+
+    def _problem(self, path: Path, print_: str, problem: Exception) -> None:
+        message = str(problem)
+        repeat = self.state.problem(path, print_) == message
+        self.entries.append(DueEntry("problem", path, message, repeat=repeat))
+        self.state.mark(path, print_, complete=True, problem=message)
+
+    def _settle(self, results: Sequence[PostResult]) -> None:
+        """Remember outcomes that need nothing from the next tick while nothing changes."""
+        for result in results:
+            owner = self.owners.get(result.key)
+            if owner is None:
+                continue
+            account = f"{result.key.channel}:{result.key.account}"
+            outcome: str | None = None
+            if result.state == "changed":
+                outcome = CHANGED
+            elif result.exit_code == EXIT_OK and result.state in (
+                "published",
+                "unchanged",
+                "drafted",
+            ):
+                outcome = DONE
+            elif result.exit_code in (EXIT_CHANNEL_FAILED, EXIT_BAD_INPUT):
+                outcome = FAILED
+            self.state.settle(owner[0], owner[1], account, outcome)
+        for path, print_ in set(self.owners.values()):
+            self._mark_complete(path, print_)
+
+    def _mark_complete(self, path: Path, print_: str) -> None:
+        """A file is complete when every account it goes to has a settled outcome."""
+        keys = self.accounts_of.get((path, print_), [])
+        every = all(self.state.outcome(path, print_, key) for key in keys)
+        self.state.mark(path, print_, complete=every)
+
+    def _dry_run(self, publisher: Publisher, jobs: Sequence[Job]) -> None:
+        from crosspost.publisher import PublishOptions
+
+        options = PublishOptions(update=self.options.update)
+        for item in publisher.dry_run(jobs, options):
+            key = item.job.key
+            self.entries.append(
+                DueEntry(
+                    "would",
+                    item.job.issue.path,
+                    f"{item.job.mode}: {item.action}",
+                    key.issue_id,
+                    f"{key.channel}:{key.account}",
+                )
+            )
+
+
+def settings_digest(settings: Settings, mode: str | None) -> str:
+    """Config bytes, theme, mode, accounts and (hashed) credentials: a change re-plans."""
+    accounts = sorted(
+        f"{a.key}={a.base_url}="
+        + hashlib.sha256(
+            "|".join(f"{k}:{v.reveal()}" for k, v in sorted(a.credentials.items())).encode()
+        ).hexdigest()
+        for a in settings.accounts
+    )
+    return context_digest(settings.config_path, settings.theme, mode or settings.mode, *accounts)
+
+
+def _text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _at(moment: datetime) -> str:
+    return moment.isoformat(timespec="seconds")
+
+
+def _span(delta: timedelta) -> str:
+    """``2d 3h``, ``5h 10m``, ``45m``: how late, in words cron mail can show."""
+    minutes = int(delta.total_seconds() // 60)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = [f"{days}d"] if days else []
+    if hours:
+        parts.append(f"{hours}h")
+    if minutes and not days:
+        parts.append(f"{minutes}m")
+    return " ".join(parts) or "0m"
