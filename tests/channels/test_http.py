@@ -31,7 +31,7 @@ from crosspost.channels.http import (
     RetryPolicy,
     ServerError,
 )
-from crosspost.channels.http import _retry_after as retry_after
+from crosspost.channels.http_wire import retry_after_seconds as retry_after
 from crosspost.errors import (
     AuthError,
     PermanentError,

@@ -31,16 +31,24 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from email.utils import parsedate_to_datetime
 from types import MappingProxyType
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import requests
 import tenacity
-import urllib3.exceptions
 
 from crosspost import __version__
+from crosspost.channels.http_wire import (
+    AmbiguousOutcome,
+    Credential,
+    CredentialRejected,
+    Reply,
+    ServerError,
+    retry_after_seconds,
+    short_reason,
+    was_sent,
+)
 from crosspost.channels.redaction import (
     REDACTED,
     RedactingFilter,
@@ -74,74 +82,6 @@ __all__ = [
 T = TypeVar("T")
 
 log = logging.getLogger("crosspost.http")
-
-# --- what checks see and raise ------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Reply:
-    """One HTTP response, as an adapter's ``check`` sees it."""
-
-    method: str
-    #: The URL path only (no query string, so no token): safe for messages.
-    path: str
-    status: int
-    headers: Mapping[str, str]
-    body: bytes
-
-    @property
-    def where(self) -> str:
-        """``POST /cgi-bin/draft/add``: how messages name the call."""
-        return f"{self.method} {self.path}"
-
-    def json(self) -> Any:
-        """The body parsed as JSON whatever the Content-Type says (WeChat's uploadimg
-        answers ``text/plain``). Raises ValueError when the body is not JSON."""
-        return jsonlib.loads(self.body.decode("utf-8-sig"))
-
-    @property
-    def text(self) -> str:
-        return self.body.decode("utf-8", errors="replace")
-
-
-class CredentialRejected(AuthError):
-    """Raised by a ``check``: the platform refused the credential (token expired, …).
-
-    The policy drops the cached credential and re-sends once with a fresh one.
-    """
-
-
-class AmbiguousOutcome(UnconfirmedError):
-    """A non-idempotent call failed after it was sent: it may or may not have happened.
-
-    Adapters catch it and raise their own :class:`UnconfirmedError` naming the reconcile
-    step; ``reason`` is a short redacted description ("HTTP 502", "read timeout").
-    """
-
-    def __init__(self, message: str, *, channel: str = "", reason: str = "") -> None:
-        super().__init__(message, channel=channel, code="unconfirmed")
-        self.reason = reason
-
-
-class ServerError(TransientError):
-    """HTTP 5xx on an idempotent call (retried; ``Retry-After`` honoured when sent)."""
-
-    def __init__(self, message: str, *, channel: str, status: int, retry_after: float | None):
-        super().__init__(message, channel=channel, code=status)
-        self.retry_after = retry_after
-
-
-class Credential(Protocol):
-    """A credential sent as query parameters (WeChat's access_token)."""
-
-    def params(self) -> Mapping[str, str]:
-        """The query parameters to add now (may fetch a token through the same policy)."""
-        ...
-
-    def invalidate(self, rejected: Mapping[str, str]) -> None:
-        """Drop the cached credential if it is still the one the platform refused."""
-        ...
-
 
 # --- the policy -----------------------------------------------------------------------
 
@@ -320,15 +260,16 @@ class HttpPolicy:
                 f"no answer within {self.timeouts.read:g} s", where, channel, idempotent
             ) from None
         except (requests.exceptions.ConnectionError, requests.exceptions.ChunkedEncodingError) as e:
-            if not _was_sent(e):
+            if not was_sent(e):
                 raise TransientError(
-                    f"cannot connect for {where} ({_short(e)}); nothing was sent, run again later",
+                    f"cannot connect for {where} ({short_reason(e)}); "
+                    "nothing was sent, run again later",
                     channel=channel,
                     code="connect",
                 ) from None
-            raise self._after_sending(_short(e), where, channel, idempotent) from None
+            raise self._after_sending(short_reason(e), where, channel, idempotent) from None
         except requests.exceptions.RequestException as e:
-            raise ConfigError(self.redact(f"cannot send {where}: {_short(e)}")) from None
+            raise ConfigError(self.redact(f"cannot send {where}: {short_reason(e)}")) from None
         reply = Reply(
             method,
             path,
@@ -338,7 +279,7 @@ class HttpPolicy:
         )
         log.debug("%s -> HTTP %d in %.2f s", where, reply.status, self.clock() - started)
         if reply.status == 429:
-            retry_after = _retry_after(reply.headers)
+            retry_after = retry_after_seconds(reply.headers)
             raise RateLimitedError(
                 f"HTTP 429 (too many requests) on {where}; slow down and run again later",
                 channel=channel,
@@ -352,7 +293,7 @@ class HttpPolicy:
                 f"HTTP {reply.status} on {where}",
                 channel=channel,
                 status=reply.status,
-                retry_after=_retry_after(reply.headers),
+                retry_after=retry_after_seconds(reply.headers),
             )
         return reply
 
@@ -410,48 +351,3 @@ class HttpPolicy:
 
 def _retryable(error: BaseException) -> bool:
     return isinstance(error, TransientError) and not isinstance(error, UnconfirmedError)
-
-
-def _was_sent(error: requests.exceptions.RequestException) -> bool:
-    """False only when the failure happened while connecting (nothing reached the server)."""
-    if isinstance(error, requests.exceptions.ConnectTimeout | requests.exceptions.SSLError):
-        return False
-    inner = error.args[0] if error.args else None
-    if isinstance(inner, urllib3.exceptions.MaxRetryError):
-        inner = inner.reason
-    return not isinstance(
-        inner, urllib3.exceptions.NewConnectionError | urllib3.exceptions.ConnectTimeoutError
-    )
-
-
-def _short(error: BaseException) -> str:
-    """The innermost reason of a requests error, without the URL it carries."""
-    inner: BaseException | None = error
-    while inner is not None and inner.args and isinstance(inner.args[0], BaseException):
-        inner = inner.args[0]
-    if isinstance(inner, urllib3.exceptions.MaxRetryError) and inner.reason is not None:
-        inner = inner.reason
-    name = type(inner).__name__ if inner is not None else type(error).__name__
-    if isinstance(inner, ConnectionResetError) or "reset" in str(inner).lower():
-        return "connection reset"
-    if "RemoteDisconnected" in name or "closed" in str(inner).lower():
-        return "connection closed without an answer"
-    if isinstance(inner, urllib3.exceptions.NewConnectionError):
-        return "connection refused"
-    return name
-
-
-def _retry_after(headers: Mapping[str, str]) -> float | None:
-    """Seconds to wait from a ``Retry-After`` header (delta-seconds or an HTTP date)."""
-    value = next((v for k, v in headers.items() if k.lower() == "retry-after"), None)
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, float(when.timestamp()) - time.time())
