@@ -14,7 +14,6 @@ import dataclasses
 import hashlib
 import re
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +24,6 @@ from crosspost.channels.base import (
     STEP_DRAFT,
     STEP_PUBLISH,
     STEP_UPDATE,
-    STEP_UPLOAD,
     Adapter,
     DraftContent,
     Intent,
@@ -42,15 +40,15 @@ from crosspost.errors import (
     EXIT_OK,
     EXIT_TEMPORARY,
     EXIT_UNCONFIRMED,
-    ChannelError,
     CrosspostError,
     RateLimitedError,
     TransientError,
     UnconfirmedError,
     UsageError,
 )
-from crosspost.images import UploadedAsset, collect, prepare, read_source
 from crosspost.ledger import Ledger, PostRecord
+from crosspost.post_assets import PostAssets
+from crosspost.post_settle import settle
 from crosspost.testing_hooks import checkpoint
 
 if TYPE_CHECKING:
@@ -58,8 +56,6 @@ if TYPE_CHECKING:
 
 #: The ledger note that remembers what a permanently failed attempt looked like.
 ATTEMPT_NOTE = "attempt-fingerprint"
-#: How many images of one post upload at once (platforms throttle bursts).
-UPLOAD_WORKERS = 4
 #: Spacing of retries across runs after a temporary failure: 5 min, doubling, ≤ 6 h.
 RETRY_BASE_SECONDS = 300.0
 RETRY_MAX_SECONDS = 6 * 3600.0
@@ -141,7 +137,9 @@ class PostMachine:
             )
         if isinstance(error, UnconfirmedError):
             self.ledger.fail(self.key, error, permanent=False)
-            message = f"{error}; run 'crosspost reconcile {self.key.issue_id}' or publish again"
+            message = str(error)
+            if "crosspost reconcile" not in message:
+                message += f"; run 'crosspost reconcile {self.key.issue_id}' or publish again"
             return self._result("unconfirmed", None, message, EXIT_UNCONFIRMED)
         if isinstance(error, TransientError):
             attempts = (record.attempts if record else 0) + 1
@@ -200,6 +198,9 @@ class PostMachine:
         if record.pending_step:
             self._reconcile(adapter, record)
             record = self._record()
+            if record.state == "published" and record.content_hash == job.content_hash:
+                self.progress(f"published {record.url or '(see the event log)'}")
+                return self._result("published", record.url, "published (confirmed by reconcile)")
         if record.state == "published":
             return self._already_published(adapter, record, options)
         stands = record.state == "failed" and record.error_permanent and not options.retry_failed
@@ -268,59 +269,11 @@ class PostMachine:
 
     def _content(self, adapter: Adapter) -> DraftContent:
         """Upload images (each once per account, several at a time) and build the draft."""
-        job = self.job
-        refs = job.rendered.images
-        urls = self._upload(adapter, refs, "inline") if refs else {}
-        cover: UploadedAsset | None = None
-        cover_size: tuple[int, int] | None = None
-        if job.settings.cover is not None:
-            source = read_source(str(job.settings.cover), job.issue.path)
-            prepared = prepare(source, adapter.image_policy_for("cover"))
-            cover = self._upload_one(adapter, prepared, "cover")
-            cover_size = (prepared.width, prepared.height)
-        rendered = job.rendered.with_image_urls({ref: asset.url for ref, asset in urls.items()})
-        record = self.ledger.get(self.key)
-        if record and record.state == "rendered" and (refs or cover):
-            self.ledger.finish_step(
-                self.key,
-                STEP_UPLOAD,
-                state="assets_uploaded",
-                summary=f"{len(urls)} images, cover: {bool(cover)}",
-            )
-        return DraftContent(
-            title=rendered.title,
-            html=rendered.body,
-            author=job.settings.author,
-            digest=job.settings.digest,
-            cover=cover,
-            cover_size=cover_size,
-            source_url=job.settings.source_url,
-            options=job.settings.options,
-        )
-
-    def _upload(
-        self, adapter: Adapter, refs: tuple[str, ...], kind: str
-    ) -> dict[str, UploadedAsset]:
-        policy = adapter.image_policy_for(kind)
-        result = {ref: UploadedAsset(url=ref) for ref in refs if policy.is_native(ref)}
-        sources = collect([r for r in refs if r not in result], self.job.issue.path)
-        prepared = {ref: prepare(source, policy) for ref, source in sources.items()}
-        self.progress(f"{len(prepared)} images to check against the upload cache")
-        with ThreadPoolExecutor(max_workers=UPLOAD_WORKERS) as pool:
-            uploaded = pool.map(
-                lambda item: (item[0], self._upload_one(adapter, item[1], kind)), prepared.items()
-            )
-            result.update(uploaded)
-        return result
-
-    def _upload_one(self, adapter: Adapter, prepared: Any, kind: str) -> UploadedAsset:
-        channel, account = self.key.channel, self.key.account
-        asset = self.ledger.find_asset(channel, account, prepared.digest, kind)
-        if asset is None:
-            asset = adapter.upload_image(prepared, kind)
-            self.ledger.save_asset(channel, account, prepared.digest, kind, asset)
-            self.sent = True
-        return asset
+        assets = PostAssets(self.job, self.ledger, self.progress)
+        try:
+            return assets.content(adapter)
+        finally:
+            self.sent = self.sent or assets.sent
 
     def _draft(self, adapter: Adapter, record: PostRecord, content: DraftContent) -> RemoteDraft:
         """The post's draft: reused, updated in place when the issue changed, or created."""
@@ -460,96 +413,5 @@ def build_adapter(
     return cls(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep)
 
 
-def reconcile_post(
-    ledger: Ledger, record: PostRecord, adapter: Adapter, progress: Callable[[str], None]
-) -> PostResult:
-    """``crosspost reconcile``: settle an open intent, and ask once more about a submission."""
-    from crosspost.publisher import PostResult
-
-    key = record.key
-    try:
-        if record.pending_step:
-            settle(ledger, adapter, record, progress)
-        current = ledger.get(key) or record
-        if current.state == "submitted" and current.publish_id and current.draft_id:
-            ticket = PublishTicket(current.publish_id, current.draft_id, current.updated_at)
-            post = adapter.poll(ticket)
-            if post is not None:
-                ledger.finish_step(
-                    key,
-                    "poll",
-                    state="published",
-                    article_id=post.id,
-                    url=post.url,
-                    summary=post.url,
-                )
-        current = ledger.get(key) or current
-    except UnconfirmedError as error:
-        return PostResult(key, "unconfirmed", None, str(error), EXIT_UNCONFIRMED)
-    except TransientError as error:
-        return PostResult(
-            key, record.state, record.url, f"{error} (try again later)", EXIT_TEMPORARY
-        )
-    except ChannelError as error:
-        return PostResult(key, record.state, record.url, str(error), EXIT_CHANNEL_FAILED)
-    finally:
-        adapter.http.close()
-    code = EXIT_UNCONFIRMED if current.state == "unconfirmed" else EXIT_OK
-    return PostResult(key, current.state, current.url, current.error_message or "", code)
-
-
-def settle(
-    ledger: Ledger, adapter: Adapter, record: PostRecord, progress: Callable[[str], None]
-) -> bool:
-    """Ask the platform about a post's open intent and write the answer; True if it happened.
-
-    Raises :class:`UnconfirmedError` (the intent stays open) when the platform cannot
-    tell yet.
-    """
-    step = record.pending_step or ""
-    data = dict(record.pending_intent or {})
-    names = {f.name for f in dataclasses.fields(Intent)}
-    values = {k: v for k, v in data.items() if k in names}
-    values["known_ids"] = tuple(values.get("known_ids") or ())
-    answer = adapter.reconcile(step, Intent(**values))
-    progress(f"reconciled '{step}': {answer.detail or answer.happened}")
-    if answer.happened is None:
-        detail = f" ({answer.detail})" if answer.detail else ""
-        raise UnconfirmedError(
-            f"{adapter.display_name} cannot tell yet whether '{step}' took effect{detail}; "
-            f"run 'crosspost reconcile {record.issue_id}' later",
-            channel=record.channel,
-        )
-    sent_hash = data.get("content_hash")
-    summary = answer.detail or ("found it" if answer.happened else "it did not happen")
-    if not answer.happened:
-        back = "draft_created" if step == STEP_PUBLISH else _before_draft(record)
-        ledger.finish_step(record.key, step, outcome="not-happened", state=back, summary=summary)
-        return False
-    changes: dict[str, Any]
-    if step == STEP_DRAFT:
-        changes = {
-            "state": "draft_created",
-            "draft_id": answer.remote_id,
-            "url": answer.url,
-            "content_hash": sent_hash,
-        }
-    elif answer.url:
-        changes = {
-            "state": "published",
-            "article_id": answer.remote_id,
-            "url": answer.url,
-            "content_hash": sent_hash,
-        }
-    else:
-        changes = {"state": "submitted", "publish_id": answer.remote_id}
-    ledger.finish_step(record.key, step, outcome="reconciled", summary=summary, **changes)
-    return True
-
-
 def _raise(error: BaseException) -> Any:
     raise error
-
-
-def _before_draft(record: PostRecord) -> str:
-    return "rendered" if record.state == "rendered" else "assets_uploaded"

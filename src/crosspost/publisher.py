@@ -292,7 +292,8 @@ class Publisher:
 
     def reconcile(self, issue_id: str) -> PublishReport:
         """``crosspost reconcile``: settle every open question about an issue's posts."""
-        from crosspost.post_steps import build_adapter, reconcile_post
+        from crosspost.post_settle import reconcile_post
+        from crosspost.post_steps import build_adapter
 
         posts = self.ledger.posts(issue_id)
         if not posts:

@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import json
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -60,8 +61,10 @@ def run(args: argparse.Namespace) -> int:
     from crosspost.config import settings_from_args
     from crosspost.ledger import Ledger
     from crosspost.publisher import Publisher, PublishOptions
+    from crosspost.testing_hooks import shifted
 
     settings = settings_from_args(args)
+    clock = shifted(time.time)
     options = PublishOptions(
         targets=tuple(args.targets),
         mode=args.mode,
@@ -72,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
     with accounts_for_run(settings, sandbox=args.sandbox) as (settings, sleep):
         secrets = [s for a in settings.accounts for s in a.credentials.values()]
         settings.state_dir.mkdir(parents=True, exist_ok=True)
-        with Ledger.open(settings.ledger_path, secrets=secrets) as ledger:
-            publisher = Publisher(settings, ledger, sleep=sleep, progress=progress)
+        with Ledger.open(settings.ledger_path, clock=clock, secrets=secrets) as ledger:
+            publisher = Publisher(settings, ledger, clock=clock, sleep=sleep, progress=progress)
             jobs = publisher.plan(args.files, options)
             if args.dry_run:
                 return _print_dry_run(publisher, jobs, options, as_json=args.json)
@@ -87,8 +90,10 @@ def accounts_for_run(settings: Settings, *, sandbox: bool) -> Iterator[tuple[Set
     """The configured accounts, or with ``--sandbox`` one account per emulator."""
     import time
 
+    from crosspost.testing_hooks import paced
+
     if not sandbox:
-        yield settings, time.sleep
+        yield settings, paced(time.sleep)
         return
     from crosspost.sandbox.session import sandbox_settings
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import time
 
 from crosspost.commands.publish import (
     accounts_for_run,
-    print_report,
-    print_progress,
     add_settings_flags,
+    print_progress,
+    print_report,
 )
 
 
@@ -23,12 +24,16 @@ def run(args: argparse.Namespace) -> int:
     from crosspost.config import settings_from_args
     from crosspost.ledger import Ledger
     from crosspost.publisher import Publisher
+    from crosspost.testing_hooks import shifted
 
     settings = settings_from_args(args)
+    clock = shifted(time.time)
     with accounts_for_run(settings, sandbox=args.sandbox) as (settings, sleep):
         secrets = [s for a in settings.accounts for s in a.credentials.values()]
-        with Ledger.open(settings.ledger_path, secrets=secrets) as ledger:
-            publisher = Publisher(settings, ledger, sleep=sleep, progress=print_progress)
+        with Ledger.open(settings.ledger_path, clock=clock, secrets=secrets) as ledger:
+            publisher = Publisher(
+                settings, ledger, clock=clock, sleep=sleep, progress=print_progress
+            )
             report = publisher.reconcile(args.issue_id)
     print_report(report, as_json=args.json)
     return report.exit_code

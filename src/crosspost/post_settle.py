@@ -1,0 +1,123 @@
+"""Settling doubt: ask the platform what happened to an irreversible call, write the answer.
+
+The one rule for doubt: an open intent in the ledger means *unconfirmed*. Only the
+platform can close it, through the adapter's ``reconcile(step, intent)``; this module
+turns its answer into ledger state. Used by a run that finds an open intent (before it
+does anything else), by a run whose call just lost its answer, and by
+``crosspost reconcile``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from crosspost.channels.base import STEP_DRAFT, STEP_PUBLISH, Adapter, Intent, PublishTicket
+from crosspost.errors import (
+    EXIT_CHANNEL_FAILED,
+    EXIT_OK,
+    EXIT_TEMPORARY,
+    EXIT_UNCONFIRMED,
+    ChannelError,
+    TransientError,
+    UnconfirmedError,
+)
+from crosspost.ledger import Ledger, PostRecord
+
+if TYPE_CHECKING:
+    from crosspost.publisher import PostResult
+
+
+def settle(
+    ledger: Ledger, adapter: Adapter, record: PostRecord, progress: Callable[[str], None]
+) -> bool:
+    """Ask the platform about a post's open intent and write the answer; True if it happened.
+
+    Raises :class:`UnconfirmedError` (the intent stays open) when the platform cannot
+    tell yet.
+    """
+    step = record.pending_step or ""
+    data = dict(record.pending_intent or {})
+    names = {f.name for f in dataclasses.fields(Intent)}
+    values = {k: v for k, v in data.items() if k in names}
+    values["known_ids"] = tuple(values.get("known_ids") or ())
+    answer = adapter.reconcile(step, Intent(**values))
+    progress(f"reconciled '{step}': {answer.detail or answer.happened}")
+    if answer.happened is None:
+        detail = f" ({answer.detail})" if answer.detail else ""
+        raise UnconfirmedError(
+            f"{adapter.display_name} cannot tell yet whether '{step}' took effect{detail}; "
+            f"run 'crosspost reconcile {record.issue_id}' later",
+            channel=record.channel,
+        )
+    sent_hash = data.get("content_hash")
+    summary = answer.detail or ("found it" if answer.happened else "it did not happen")
+    if not answer.happened:
+        back = "draft_created" if step == STEP_PUBLISH else _before_draft(record)
+        ledger.finish_step(record.key, step, outcome="not-happened", state=back, summary=summary)
+        return False
+    changes: dict[str, Any]
+    if step == STEP_DRAFT:
+        changes = {
+            "state": "draft_created",
+            "draft_id": answer.remote_id,
+            "url": answer.url,
+            "content_hash": sent_hash,
+        }
+    elif answer.url or not answer.remote_id:
+        # Published. Without a URL or an id (WeChat: the draft left 草稿箱 and no list
+        # shows the article) it is published all the same: submitting again could only
+        # make a second post, so the ledger says published and the event says where to look.
+        changes = {
+            "state": "published",
+            "article_id": answer.remote_id,
+            "url": answer.url,
+            "content_hash": sent_hash,
+        }
+    else:
+        changes = {"state": "submitted", "publish_id": answer.remote_id}
+    ledger.finish_step(record.key, step, outcome="reconciled", summary=summary, **changes)
+    return True
+
+
+def reconcile_post(
+    ledger: Ledger, record: PostRecord, adapter: Adapter, progress: Callable[[str], None]
+) -> PostResult:
+    """``crosspost reconcile``: settle an open intent, and ask once more about a submission."""
+    from crosspost.publisher import PostResult
+
+    key = record.key
+    try:
+        if record.pending_step:
+            settle(ledger, adapter, record, progress)
+        current = ledger.get(key) or record
+        if current.state == "submitted" and current.publish_id and current.draft_id:
+            ticket = PublishTicket(current.publish_id, current.draft_id, current.updated_at)
+            post = adapter.poll(ticket)
+            if post is not None:
+                ledger.finish_step(
+                    key,
+                    "poll",
+                    state="published",
+                    article_id=post.id,
+                    url=post.url,
+                    summary=post.url,
+                )
+        current = ledger.get(key) or current
+    except UnconfirmedError as error:
+        return PostResult(key, "unconfirmed", None, str(error), EXIT_UNCONFIRMED)
+    except TransientError as error:
+        return PostResult(
+            key, record.state, record.url, f"{error} (try again later)", EXIT_TEMPORARY
+        )
+    except ChannelError as error:
+        return PostResult(key, record.state, record.url, str(error), EXIT_CHANNEL_FAILED)
+    finally:
+        adapter.http.close()
+    code = EXIT_UNCONFIRMED if current.state == "unconfirmed" else EXIT_OK
+    return PostResult(key, current.state, current.url, current.error_message or "", code)
+
+
+def _before_draft(record: PostRecord) -> str:
+    return "rendered" if record.state == "rendered" else "assets_uploaded"

@@ -1,0 +1,29 @@
+"""Fixtures of the publisher tests: a :class:`~.world.World` on the real or a manual clock."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from crosspost.sandbox import Sandbox
+from crosspost.sandbox.clock import ManualClock
+
+from .world import World, build_world
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[World]:
+    """A sandbox on the real clock (subprocesses and ``cli.main`` read ``time.time``)."""
+    with Sandbox() as box:
+        yield build_world(tmp_path, box, time.time, lambda seconds: None)
+
+
+@pytest.fixture
+def manual_world(tmp_path: Path) -> Iterator[World]:
+    """A sandbox and a publisher sharing one :class:`ManualClock`: waits cost nothing."""
+    clock = ManualClock(start=time.time())
+    with Sandbox(clock=clock, sleep=clock.sleep) as box:
+        yield build_world(tmp_path, box, clock, clock.sleep)

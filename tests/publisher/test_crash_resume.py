@@ -1,0 +1,69 @@
+"""A publishing process killed with SIGKILL at any step boundary is finished by the next run.
+
+Each case starts ``python -m crosspost publish`` for one channel with the crash switch set
+to one checkpoint (around the two irreversible calls and the poll), checks that it died by
+SIGKILL, then runs the same command for both channels without the switch. Whatever the
+boundary, each platform ends with exactly one post, its URL in the ledger, and no draft
+the ledger cannot account for.
+
+WeChat cannot say at once whether a submit it never answered took effect (no list of
+publish jobs, spec §6): a rerun right after a kill around ``freepublish/submit`` stops as
+unconfirmed (exit 3) and says to ask again later; "later" is simulated by moving the
+sandbox's clock and the publisher's (``CROSSPOST_CLOCK_OFFSET``) ten minutes on.
+"""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+
+from crosspost.errors import EXIT_OK, EXIT_UNCONFIRMED
+from crosspost.testing_hooks import CHECKPOINTS, CLOCK_OFFSET_VARIABLE
+
+from .world import (
+    CREATE_PATHS,
+    PUBLISH_PATHS,
+    World,
+    assert_one_post_per_channel,
+    calls_to,
+)
+
+pytestmark = pytest.mark.slow
+
+#: Kills after which WeChat needs time to tell whether the submit happened.
+WECHAT_IN_DOUBT = {"before-publish", "after-publish"}
+LATER = 700.0  # seconds: past WeChat reconcile's settle time (600 s)
+
+
+def publish(world: World, *extra: str, crash_at: str | None = None) -> tuple[int, str]:
+    done = world.run("publish", str(world.issue), "--mode", "publish", *extra, crash_at=crash_at)
+    return done.returncode, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("channel", ["wechat", "zhihu"])
+@pytest.mark.parametrize("checkpoint", CHECKPOINTS)
+def test_killed_at_a_step_boundary_the_next_run_finishes_with_one_post(
+    world: World, channel: str, checkpoint: str
+) -> None:
+    code, output = publish(world, "-c", channel, crash_at=checkpoint)
+    assert code == -signal.SIGKILL, output
+
+    code, output = publish(world)
+    if channel == "wechat" and checkpoint in WECHAT_IN_DOUBT:
+        assert code == EXIT_UNCONFIRMED, output
+        assert "ask again in a few minutes" in output
+        assert world.published_on("wechat") == [] or checkpoint == "after-publish"
+        assert world.posts()["wechat"].state == "unconfirmed"
+        world.box.clock.advance(LATER)
+        world.env[CLOCK_OFFSET_VARIABLE] = str(LATER)
+        code, output = publish(world)
+
+    assert code == EXIT_OK, output
+    assert_one_post_per_channel(world)
+    assert calls_to(world.box, PUBLISH_PATHS[channel]) == 1
+    # Zhihu cannot list drafts: a draft whose id died with the process is made again
+    # (privately; assert_one_post_per_channel checked the ledger says so).
+    twice = channel == "zhihu" and checkpoint == "after-draft"
+    assert calls_to(world.box, CREATE_PATHS[channel]) == (2 if twice else 1)
+    assert world.posts()[channel].url in output
