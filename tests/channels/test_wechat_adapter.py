@@ -10,6 +10,8 @@ import hashlib
 import io
 import logging
 import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -410,3 +412,29 @@ def test_an_unreadable_answer_is_unconfirmed_only_for_irreversible_calls(
 def test_unknown_codes_keep_the_errmsg_without_the_rid() -> None:
     line = describe(61451, "invalid parameter rid: 68aeab00-21ea7900-3a442400", "POST /x")
     assert line == "WeChat errcode 61451 (invalid parameter) on POST /x"
+
+
+_PREFLIGHT = """
+import sys
+from pathlib import Path
+from crosspost.channels.http import HttpPolicy
+from crosspost.channels.wechat import WeChatAdapter
+from crosspost.config import Account, Secret
+url, app_id, secret, state = sys.argv[1:5]
+account = Account("wechat", "main", url, {"app_id": Secret(app_id), "app_secret": Secret(secret)})
+WeChatAdapter(account, http=HttpPolicy(), state_dir=Path(state)).preflight()
+"""
+
+
+@pytest.mark.slow
+def test_concurrent_processes_fetch_one_token(box: Sandbox, tmp_path: Path) -> None:
+    creds = box.wechat.credentials()
+    argv = [box.wechat_url, creds["app_id"], creds["app_secret"], str(tmp_path / "state")]
+    runs = [
+        subprocess.Popen([sys.executable, "-c", _PREFLIGHT, *argv], stderr=subprocess.PIPE)
+        for _ in range(4)
+    ]
+    for run in runs:
+        _, err = run.communicate(timeout=60)
+        assert run.returncode == 0, err.decode()
+    assert calls(box, "/cgi-bin/stable_token") == 1

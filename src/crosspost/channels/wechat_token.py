@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock
+from filelock import FileLock, Timeout
 
 from crosspost.channels.http import HttpPolicy, Reply
 from crosspost.channels.wechat_errors import CHANNEL, check_reply
-from crosspost.errors import PermanentError, RateLimitedError
+from crosspost.errors import PermanentError, RateLimitedError, TransientError
 
 log = logging.getLogger("crosspost.wechat")
 
@@ -42,8 +42,20 @@ _LOCK_TIMEOUT = 60.0
 def locked(path: Path) -> Iterator[None]:
     """Hold the lock that guards ``path`` across processes."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(path) + ".lock", timeout=_LOCK_TIMEOUT):
+    lock = FileLock(str(path) + ".lock", timeout=_LOCK_TIMEOUT)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise TransientError(
+            f"another crosspost run has held {path.name}.lock for {_LOCK_TIMEOUT:g} s; "
+            "run again when it has finished",
+            channel=CHANNEL,
+            code="lock",
+        ) from None
+    try:
         yield
+    finally:
+        lock.release()
 
 
 def read_json(path: Path) -> dict[str, Any]:
