@@ -450,6 +450,28 @@ def test_irreversible_calls_survive_latency_exactly_once(world: World, call: str
     assert len(world.snapshot()["drafts"]) == 1
 
 
+def test_a_draft_whose_id_never_reached_the_ledger_is_found_in_the_journal(
+    world: World,
+) -> None:
+    # The run was killed after Zhihu answered "draft 123" but before the ledger wrote 123.
+    older = world.adapter.create_draft(CONTENT)  # an earlier draft with the same title
+    world.clock.advance(30)
+    intent = Intent.for_draft(CONTENT, world.clock(), known_ids=(older.id,))
+    created = world.adapter.create_draft(CONTENT)
+    with world.adapter.journal.path.open("a", encoding="utf-8") as journal:
+        journal.write('{"id": "12", "title": "cut sh')  # a line cut short by a crash
+
+    truth = world.adapter.reconcile("draft", intent)
+
+    assert truth.happened is True and truth.remote_id == created.id != older.id
+    assert truth.url == f"https://zhuanlan.zhihu.com/p/{created.id}/edit"
+    deleted = requests.Session()
+    creds = world.box.zhihu.credentials()
+    deleted.headers.update(browser_headers(creds["z_c0"], creds["xsrf"]))
+    assert deleted.delete(f"{world.box.zhihu_url}/api/articles/{created.id}/draft").ok
+    assert world.adapter.reconcile("draft", intent).happened is False  # noted, but gone
+
+
 def test_a_known_draft_id_is_reconciled_by_reading_it(world: World) -> None:
     draft = world.adapter.create_draft(CONTENT)
     intent = Intent(started_at=world.clock(), title=CONTENT.title, draft_id=draft.id)

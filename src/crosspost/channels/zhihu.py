@@ -37,6 +37,7 @@ from crosspost.channels.base import (
 )
 from crosspost.channels.http import AmbiguousOutcome, HttpPolicy, Reply
 from crosspost.channels.zhihu_images import upload
+from crosspost.channels.zhihu_journal import DraftJournal
 from crosspost.channels.zhihu_wire import (
     ARTICLE_URL,
     CHANNEL,
@@ -108,6 +109,8 @@ class ZhihuAdapter(Adapter):
         super().__init__(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep)
         #: draft id → the column its issue asks for (publish() only receives the draft).
         self._columns: dict[str, str] = {}
+        #: Every draft this account created here: Zhihu cannot list them for reconcile.
+        self.journal = DraftJournal(self.state_dir, account.key)
 
     def url_for(self, host: str, path: str) -> str:
         base = self.account.base_url or HOSTS[host]
@@ -208,6 +211,15 @@ class ZhihuAdapter(Adapter):
                 channel=CHANNEL,
                 code="draft",
             )
+        try:
+            self.journal.record(draft_id, content.title, self.clock())
+        except OSError as error:  # the draft exists: losing its note must not lose the id
+            log.warning(
+                "could not note Zhihu draft %s in %s: %s",
+                draft_id,
+                self.journal.path,
+                error.strerror,
+            )
         draft = RemoteDraft(id=draft_id, url=EDIT_URL.format(id=draft_id))
         try:
             self._fill(draft_id, content, topics)
@@ -282,8 +294,17 @@ class ZhihuAdapter(Adapter):
                 url=EDIT_URL.format(id=intent.draft_id) if found is not None else None,
                 detail="draft found by its id" if found else "no draft with that id",
             )
-        # Zhihu offers no way to list drafts (spec §2): a lost E2 answer cannot be found.
-        # A draft is private, so creating another can never make a second public post.
+        # Zhihu cannot list drafts (spec §2): our own journal is the only place to look.
+        for entry in self.journal.candidates(intent.title, intent.started_at, intent.known_ids):
+            if self._read_draft(entry.draft_id) is not None:
+                return Reconciliation(
+                    happened=True,
+                    remote_id=entry.draft_id,
+                    url=EDIT_URL.format(id=entry.draft_id),
+                    detail="draft found in this machine's journal and confirmed on Zhihu",
+                )
+        # No id ever arrived. A draft is private, so creating another can never make a
+        # second public post; at worst an unused draft remains.
         log.warning(
             "Zhihu cannot list drafts: if the lost draft creation for %s went through, an "
             "unused private draft titled %r is in https://zhuanlan.zhihu.com/drafts",
@@ -292,9 +313,9 @@ class ZhihuAdapter(Adapter):
         )
         return Reconciliation(
             happened=False,
-            detail="Zhihu cannot list drafts; at worst an unused private draft titled "
-            f"{intent.title!r} remains (delete it in the web editor); creating a new draft "
-            "is safe because drafts are never public",
+            detail="Zhihu cannot list drafts and none was noted here; at worst an unused "
+            f"private draft titled {intent.title!r} remains (delete it in the web editor); "
+            "creating a new draft is safe because drafts are never public",
         )
 
     # --- helpers ---------------------------------------------------------------------------
