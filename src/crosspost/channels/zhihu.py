@@ -36,6 +36,7 @@ from crosspost.channels.base import (
     Sleep,
 )
 from crosspost.channels.http import AmbiguousOutcome, HttpPolicy, Reply
+from crosspost.channels.zhihu_catalog import add_to_column, find_column, find_topics
 from crosspost.channels.zhihu_images import upload
 from crosspost.channels.zhihu_journal import DraftJournal
 from crosspost.channels.zhihu_wire import (
@@ -57,7 +58,6 @@ from crosspost.errors import (
     ChannelError,
     ConfigError,
     PermanentError,
-    TransientError,
     UnconfirmedError,
 )
 from crosspost.image_codec import GIF, JPEG, PNG
@@ -190,7 +190,9 @@ class ZhihuAdapter(Adapter):
         When a later step fails, the draft exists: the error carries it as ``.draft``
         (like :class:`~crosspost.channels.base.ManualPublishRequired`) so it is kept.
         """
-        topics = self._find_topics(content)  # before E2: a bad topic creates nothing
+        topics = find_topics(
+            self, _topic_names(content, self.account.options)
+        )  # before E2: a bad topic creates nothing
         body = draft_body(content.title, content.html, cover_url(content))
         try:
             created = self.call_api(
@@ -231,7 +233,9 @@ class ZhihuAdapter(Adapter):
 
     def update_draft(self, remote_id: str, content: DraftContent) -> RemoteDraft:
         """E3 patch (title, content, cover) and topics; works on published articles too."""
-        self._fill(remote_id, content, self._find_topics(content))
+        self._fill(
+            remote_id, content, find_topics(self, _topic_names(content, self.account.options))
+        )
         return RemoteDraft(id=remote_id, url=EDIT_URL.format(id=remote_id))
 
     def publish(self, draft: RemoteDraft) -> PublishTicket:
@@ -245,7 +249,9 @@ class ZhihuAdapter(Adapter):
                 code=404,
             )
         republish = before.get("state") == "published"
-        column_id = self._column_id(draft.id)
+        column_id = find_column(
+            self, self._columns.get(draft.id) or self.account.options.get("column")
+        )
         started = self.clock()
         body = publish_body(draft.id, republish=republish, now=started)
         try:
@@ -268,7 +274,7 @@ class ZhihuAdapter(Adapter):
         article_id = published_id(answer, draft.id)
         post = RemotePost(id=article_id, url=ARTICLE_URL.format(id=article_id))
         if column_id:
-            self._add_to_column(column_id, article_id)
+            add_to_column(self, column_id, article_id)
         return PublishTicket(id=article_id, draft_id=draft.id, submitted_at=started, post=post)
 
     def poll(self, ticket: PublishTicket) -> RemotePost | None:
@@ -374,72 +380,8 @@ class ZhihuAdapter(Adapter):
                 referer=edit,
             )
 
-    def _find_topics(self, content: DraftContent) -> list[Mapping[str, Any]]:
-        """E8 for each topic name in the issue's ``zhihu.topics``; the exact name wins."""
-        wanted = content.options.get("topics") or self.account.options.get("topics") or ()
-        names = [wanted] if isinstance(wanted, str) else [str(name) for name in wanted]
-        found: list[Mapping[str, Any]] = []
-        for name in names:
-            path = (
-                f"/api/autocomplete/topics?token={quote(name)}"
-                "&max_matches=5&use_similar=0&topic_filter=1"
-            )
-            matches = self.call_api("GET", "zhuanlan", path)
-            items = (
-                [m for m in matches if isinstance(m, Mapping)] if isinstance(matches, list) else []
-            )
-            exact = [m for m in items if m.get("name") == name]
-            if not (exact or items):
-                raise PermanentError(
-                    f"Zhihu has no topic named {name!r}; change zhihu.topics in the issue",
-                    channel=CHANNEL,
-                    code="topic",
-                )
-            found.append((exact or items)[0])
-        return found
 
-    def _column_id(self, draft_id: str) -> str | None:
-        """The column to put the article in (issue's ``zhihu.column`` over the account's),
-        as an id: a title is looked up in the user's columns (E11). Checked before E6, so a
-        wrong name stops the run before anything is published."""
-        wanted = self._columns.get(draft_id) or self.account.options.get("column")
-        if not wanted:
-            return None
-        me = self.call_api("GET", "www", "/api/v4/me")
-        token = me.get("url_token") if isinstance(me, Mapping) else None
-        listing = self.call_api(
-            "GET",
-            "www",
-            f"/api/v4/members/{quote(str(token))}/column-contributions"
-            "?include=data[*].column.intro,followers,articles_count&offset=0&limit=20",
-        )
-        rows = listing.get("data", []) if isinstance(listing, Mapping) else []
-        columns = [
-            r["column"]
-            for r in rows
-            if isinstance(r, Mapping) and isinstance(r.get("column"), Mapping)
-        ]
-        for column in columns:
-            if str(wanted) in (str(column.get("id")), str(column.get("title"))):
-                return str(column.get("id"))
-        names = ", ".join(repr(str(c.get("title"))) for c in columns) or "none"
-        raise PermanentError(
-            f"Zhihu column {wanted!r} is not one of this account's columns ({names}); "
-            "fix zhihu.column in the issue or the account's column in the config",
-            channel=CHANNEL,
-            code="column",
-        )
-
-    def _add_to_column(self, column_id: str, article_id: str) -> None:
-        """E12, after publishing: a failure here must not look like a failed publish."""
-        try:
-            self.call_api(
-                "POST",
-                "www",
-                f"/api/v4/columns/{quote(column_id)}/items",
-                json={"type": "article", "id": article_id},
-            )
-        except (PermanentError, TransientError) as error:
-            log.warning(
-                "article %s is published but not in column %s: %s", article_id, column_id, error
-            )
+def _topic_names(content: DraftContent, account_options: Mapping[str, Any]) -> list[str]:
+    """The issue's ``zhihu.topics`` (one name or a list), else the account's default."""
+    wanted = content.options.get("topics") or account_options.get("topics") or ()
+    return [wanted] if isinstance(wanted, str) else [str(name) for name in wanted]
