@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sys
 from pathlib import Path
 
 import pytest
@@ -145,3 +146,13 @@ def test_sandbox_options_go_to_their_platform() -> None:
     with Sandbox(options=options) as box:
         assert box.wechat.credentials()["app_id"] == "wx1234567890abcdef"
         assert box.wechat.options["verified"] is False
+
+
+def test_wechat_alone_when_the_zhihu_emulator_is_absent(monkeypatch: pytest.MonkeyPatch) -> None:
+    # None in sys.modules makes the import fail as if the module were not installed.
+    monkeypatch.setitem(sys.modules, "crosspost.sandbox.zhihu", None)
+    with Sandbox() as box:
+        assert set(box.servers) == {"wechat"}
+        assert requests.get(f"{box.wechat_url}{COUNT}", timeout=5).json()["errcode"] == 41001
+        with pytest.raises(RuntimeError, match="zhihu emulator is not installed"):
+            _ = box.zhihu_url
