@@ -124,7 +124,8 @@ def print_report(report: PublishReport, *, as_json: bool) -> None:
     for row in (_HEADER, *rows):
         print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())
     for result in report.results:
-        if result.exit_code != EXIT_OK:
+        # Failures, and advice the editor must see (an edit that needs --update).
+        if result.exit_code != EXIT_OK or result.state == "changed":
             print(f"{result.key.channel}:{result.key.account}: {result.message}", file=sys.stderr)
 
 

@@ -1,0 +1,97 @@
+"""A lost answer on an irreversible call never makes a second post.
+
+The sandbox applies the call, then closes the connection without answering
+(``commit_then_drop``): exactly what a timeout after sending looks like. The run must end
+published once, or unconfirmed until ``crosspost reconcile`` finds the post, and never
+send the call a second time when the first one took effect.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from crosspost.errors import EXIT_OK, EXIT_UNCONFIRMED
+from crosspost.publisher import PublishReport
+from crosspost.sandbox.clock import ManualClock
+from crosspost.testing_hooks import CLOCK_OFFSET_VARIABLE
+
+from .world import (
+    CREATE_PATHS,
+    ISSUE_ID,
+    PUBLISH_PATHS,
+    World,
+    assert_one_post_per_channel,
+    calls_to,
+)
+
+LATER = 700.0  # past WeChat reconcile's settle time (600 s)
+
+CASES = [
+    pytest.param("wechat", CREATE_PATHS["wechat"], id="wechat-draft/add"),
+    pytest.param("wechat", PUBLISH_PATHS["wechat"], id="wechat-freepublish/submit"),
+    pytest.param("zhihu", CREATE_PATHS["zhihu"], id="zhihu-drafts"),
+    pytest.param("zhihu", PUBLISH_PATHS["zhihu"], id="zhihu-content/publish"),
+]
+
+
+def only(report: PublishReport, channel: str) -> tuple[str, int, str]:
+    (result,) = [r for r in report.results if r.key.channel == channel]
+    return result.state, result.exit_code, result.message
+
+
+@pytest.mark.parametrize(("channel", "path"), CASES)
+def test_a_lost_answer_ends_published_once_or_unconfirmed_then_reconciled(
+    manual_world: World, channel: str, path: str
+) -> None:
+    world = manual_world
+    world.box.faults.add(channel, path, kind="commit_then_drop", count=1)
+
+    report, lines = world.publish(mode="publish")
+    state, code, message = only(report, channel)
+    assert any("the answer was lost" in line for line in lines)
+    if state == "unconfirmed":
+        # Only WeChat's submit leaves doubt: it has no list of running publish jobs.
+        assert (channel, path) == ("wechat", PUBLISH_PATHS["wechat"])
+        assert code == EXIT_UNCONFIRMED == report.exit_code
+        assert f"crosspost reconcile {ISSUE_ID}" in message
+        assert message.count("crosspost reconcile") == 1
+        assert world.published_on(channel) == []
+        assert isinstance(world.clock, ManualClock)
+        world.clock.advance(LATER)
+        reconciled, _ = world.with_publisher(lambda p: p.reconcile(ISSUE_ID))
+        assert only(reconciled, channel)[:2] == ("published", EXIT_OK)
+    else:
+        assert (state, code) == ("published", EXIT_OK), message
+    assert_one_post_per_channel(world)
+    assert calls_to(world.box, path) == (2 if path == CREATE_PATHS["zhihu"] else 1)
+    assert calls_to(world.box, PUBLISH_PATHS[channel]) == 1
+
+    again, _ = world.publish(mode="publish")
+    assert {r.state for r in again.results} == {"unchanged"}
+    assert calls_to(world.box, PUBLISH_PATHS[channel]) == 1
+
+
+def test_reconcile_command_settles_a_lost_submit_ten_minutes_later(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same story through ``crosspost publish`` and ``crosspost reconcile``."""
+    from crosspost.cli import main
+
+    world.use_env(monkeypatch)
+    world.box.faults.add("wechat", PUBLISH_PATHS["wechat"], kind="commit_then_drop", count=1)
+    issue = str(world.issue)
+    assert main(["publish", issue, "--mode", "publish", "-c", "wechat"]) == EXIT_UNCONFIRMED
+    out, err = capsys.readouterr()
+    assert "unconfirmed" in out
+    assert f"run 'crosspost reconcile {ISSUE_ID}' later" in err
+
+    assert main(["reconcile", ISSUE_ID]) == EXIT_UNCONFIRMED  # WeChat cannot tell yet
+    capsys.readouterr()
+    world.box.clock.advance(LATER)
+    monkeypatch.setenv(CLOCK_OFFSET_VARIABLE, str(LATER))
+    assert main(["reconcile", ISSUE_ID]) == EXIT_OK
+    out, _ = capsys.readouterr()
+    (record,) = [p for c, p in world.posts().items() if c == "wechat"]
+    assert record.state == "published" and record.url and record.url in out
+    assert len(world.published_on("wechat")) == 1
+    assert calls_to(world.box, PUBLISH_PATHS["wechat"]) == 1

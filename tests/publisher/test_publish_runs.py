@@ -1,0 +1,175 @@
+"""``crosspost publish``, ``status`` and ``urls`` as an editor uses them, in this process.
+
+Each test runs ``crosspost.cli.main`` against a sandbox on loopback with a config file and
+environment in ``tmp_path``; what the platforms received is read from the sandbox.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from crosspost.cli import main
+from crosspost.errors import EXIT_CHANNEL_FAILED, EXIT_OK
+
+from .world import (
+    CREATE_PATHS,
+    ISSUE_ID,
+    REPO_ROOT,
+    World,
+    assert_one_post_per_channel,
+    mutating,
+)
+
+Capsys = pytest.CaptureFixture[str]
+NEW_TEXT = "本期新增的一段话,发布之后才补上。"
+
+
+@pytest.fixture
+def shell(world: World, monkeypatch: pytest.MonkeyPatch) -> World:
+    """The world, with this process's environment and working folder set to it."""
+    world.use_env(monkeypatch)
+    return world
+
+
+def publish(world: World, *extra: str) -> int:
+    return main(["publish", str(world.issue), "--mode", "publish", *extra])
+
+
+def edit_issue(world: World) -> None:
+    text = world.issue.read_text(encoding="utf-8")
+    world.issue.write_text(text.replace("\n## 1.", f"\n{NEW_TEXT}\n\n## 1.", 1), "utf-8")
+
+
+def test_publish_prints_both_urls_and_status_and_urls_show_them(
+    shell: World, capsys: Capsys
+) -> None:
+    assert publish(shell) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert_one_post_per_channel(shell)
+    posts = shell.posts()
+    for channel in ("wechat", "zhihu"):
+        assert f"{channel}:main" in out and str(posts[channel].url) in out
+    assert f"wechat:main  {ISSUE_ID}: draft " in err  # a progress line per step
+    assert main(["status"]) == EXIT_OK
+    status = capsys.readouterr().out
+    assert str(posts["wechat"].url) in status and str(posts["zhihu"].url) in status
+    assert main(["urls", ISSUE_ID]) == EXIT_OK
+    lines = capsys.readouterr().out.splitlines()
+    assert sorted(lines) == sorted(str(p.url) for p in posts.values())
+    assert main(["status", "--json"]) == EXIT_OK
+    rows = json.loads(capsys.readouterr().out)
+    assert {(r["channel"], r["state"], r["url"]) for r in rows} == {
+        (c, "published", p.url) for c, p in posts.items()
+    }
+
+
+def test_publishing_again_sends_nothing_that_changes_a_platform(
+    shell: World, capsys: Capsys
+) -> None:
+    assert publish(shell) == EXIT_OK
+    capsys.readouterr()
+    seen = len(shell.box.requests)
+    before = mutating(shell.box)
+    assert publish(shell, "--json") == EXIT_OK
+    report = json.loads(capsys.readouterr().out)
+    assert mutating(shell.box) == before
+    assert len(shell.box.requests) == seen  # not even a token: the ledger knew it all
+    assert {p["state"] for p in report["posts"]} == {"unchanged"}
+    assert {p["url"] for p in report["posts"]} == {p.url for p in shell.posts().values()}
+
+
+def test_update_edits_the_zhihu_article_in_place(shell: World, capsys: Capsys) -> None:
+    assert publish(shell, "-c", "zhihu") == EXIT_OK
+    first = shell.posts()["zhihu"]
+    edit_issue(shell)
+    assert publish(shell, "-c", "zhihu") == EXIT_OK
+    out, err = capsys.readouterr()
+    assert "changed" in out and "run with --update to edit it in place" in err
+    assert NEW_TEXT not in shell.published_on("zhihu")[0]["content"]
+
+    assert publish(shell, "-c", "zhihu", "--update") == EXIT_OK
+    (article,) = shell.published_on("zhihu")
+    assert NEW_TEXT in article["content"]
+    after = shell.posts()["zhihu"]
+    assert (after.article_id, after.url) == (first.article_id, first.url)
+    assert after.content_hash != first.content_hash
+    assert shell.drafts_on("zhihu") == [first.draft_id]
+    assert publish(shell, "-c", "zhihu", "--update") == EXIT_OK
+    assert "unchanged" in capsys.readouterr().out
+
+
+def test_update_of_a_published_wechat_article_says_wechat_cannot(
+    shell: World, capsys: Capsys
+) -> None:
+    assert publish(shell, "-c", "wechat") == EXIT_OK
+    capsys.readouterr()
+    sent = mutating(shell.box)
+    edit_issue(shell)
+    assert publish(shell, "-c", "wechat", "--update") == EXIT_CHANNEL_FAILED
+    out, err = capsys.readouterr()
+    assert "cannot edit a published post through its API" in err
+    assert mutating(shell.box) == sent
+    assert len(shell.published_on("wechat")) == 1
+
+
+def test_a_changed_wechat_draft_is_updated_in_place(shell: World, capsys: Capsys) -> None:
+    assert main(["publish", str(shell.issue), "-c", "wechat", "--mode", "draft"]) == EXIT_OK
+    first = shell.posts()["wechat"]
+    edit_issue(shell)
+    assert main(["publish", str(shell.issue), "-c", "wechat", "--mode", "draft"]) == EXIT_OK
+    assert "updating draft" in capsys.readouterr().err
+    (draft,) = shell.box.wechat.snapshot()["drafts"]
+    assert draft["media_id"] == first.draft_id == shell.posts()["wechat"].draft_id
+    assert NEW_TEXT in json.dumps(draft, ensure_ascii=False)
+    assert [r.path for r in shell.box.requests].count(CREATE_PATHS["wechat"]) == 1
+    assert any(r.path == "/cgi-bin/draft/update" for r in shell.box.requests)
+
+
+def test_dry_run_sends_nothing_and_shows_the_plan_and_a_diff(shell: World, capsys: Capsys) -> None:
+    assert publish(shell, "--dry-run") == EXIT_OK
+    out = capsys.readouterr().out
+    assert "create a draft and publish it" in out and "dry run: nothing was sent" in out
+    assert shell.box.requests == []
+    assert not (shell.state_dir / "sent").exists()
+
+    assert publish(shell) == EXIT_OK
+    edit_issue(shell)
+    capsys.readouterr()
+    seen = len(shell.box.requests)
+    assert publish(shell, "--dry-run") == EXIT_OK
+    out = capsys.readouterr().out
+    assert "changed since publishing (pass --update" in out
+    assert any(line.startswith("+") and NEW_TEXT in line for line in out.splitlines())
+    assert "last sent" in out
+    assert publish(shell, "--dry-run", "--json", "--update") == EXIT_OK
+    data = json.loads(capsys.readouterr().out)
+    assert data["dry_run"] is True
+    assert {p["action"] for p in data["posts"]} == {"update the published post in place"}
+    assert all(NEW_TEXT in p["diff"] for p in data["posts"])
+    assert len(shell.box.requests) == seen
+
+
+def test_sandbox_demo_from_the_repository(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Capsys
+) -> None:
+    """The README's first command on a fresh machine: no config, no credentials."""
+    for name in ("CROSSPOST_CONFIG", "CROSSPOST_STATE_DIR", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("CROSSPOST_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.chdir(REPO_ROOT)
+    example = "examples/ai-systems-48/issue.md"
+    assert main(["publish", example, "--sandbox"]) == EXIT_OK
+    out = capsys.readouterr().out
+    wechat = [w for w in out.split() if w.startswith(("https://mp.weixin.qq.com/", "http://mp."))]
+    zhihu = [w for w in out.split() if w.startswith("https://zhuanlan.zhihu.com/p/")]
+    assert len(wechat) == 1 and len(zhihu) == 1, out
+    assert main(["status"]) == EXIT_OK
+    status = capsys.readouterr().out
+    assert wechat[0] in status and zhihu[0] in status
+    assert main(["publish", example, "--sandbox"]) == EXIT_OK  # the emulators kept their state
+    again = capsys.readouterr().out
+    assert wechat[0] in again and zhihu[0] in again
