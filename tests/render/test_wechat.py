@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup, Tag
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crosspost.errors import UsageError
 from crosspost.issue import Issue, load_issue
@@ -66,7 +68,7 @@ def assert_wechat_safe(body: str) -> None:
         assert not any(name.startswith("on") for name in tag.attrs), tag.attrs
         if tag.name == "a":
             assert is_mp_link(str(tag.get("href", ""))), tag
-    assert " class=" not in body and " id=" not in body
+    assert not re.search(r"<[a-z][^>]*\s(?:class|id)=", body), "class/id in a tag"
     assert "\n" not in body, "no newline anywhere: WeChat shows gaps between block tags"
     assert not re.search(rf"</?(?:{BLOCKS})\b[^>]*>\s+<", body), "whitespace between tags"
     assert "var(" not in body
@@ -510,3 +512,31 @@ def test_rendering_the_example_is_fast(example: Issue) -> None:
         wechat.render(example)
         timings.append(time.perf_counter() - start)
     assert statistics.median(timings) < 0.1, f"median {statistics.median(timings) * 1000:.1f} ms"
+
+
+# --- any document at all -------------------------------------------------------------
+
+MARKDOWN_PIECES = [
+    "# ", "## ", "- ", "1. ", "3. ", "  ", "    ", "> ", "\n", "\n\n", "```", "```py\n", "~~",
+    "**", "*", "`", "|", "| --- |", "[", "](", ")", "https://x.example", "#a", "![", "<",
+    ">", "<div>", "</div>", "<script>", "<p class=x>", "&amp;", "[^1]", "[^1]: ", "\t", "中文",
+    "text", "mp.weixin.qq.com/s/a", "https://", ":::", " only zhihu", " only wechat", "<pre>",
+    "<img src=a.png width=3>", "</a>", "<a href='https://q.example'>", "<!-- c -->", "<![",
+    "<a href=https://mp.weixin.qq.com/s/x>", "<![CDATA[x", "<br/>", "<table><tr><td>", "\u200b",
+    "&nbsp;", "<center>", "<span/>",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    ["<div><![# ", ">  <div>", "[^1]: - [^1]: ", "```<p class=x>```", "a\xa0\n<b>\xa0</b>"],
+)
+def test_documents_that_once_broke_the_renderer(markdown: str) -> None:
+    assert_wechat_safe(wechat.render(issue_of(markdown)).body)
+
+
+@given(st.lists(st.sampled_from(MARKDOWN_PIECES), max_size=40).map("".join))
+@settings(max_examples=150, deadline=None)
+def test_any_document_renders_wechat_safe(markdown: str) -> None:
+    rendered = wechat.render(issue_of(markdown))
+    assert_wechat_safe(rendered.body)

@@ -162,7 +162,10 @@ BLOCK_TAGS = frozenset(
     }
 )  # fmt: skip
 _FORBIDDEN = ("script", "style", "iframe", "form", "object", "embed", "link", "meta")
-_NEWLINE_RUN = re.compile(r"\s*\n\s*")
+# HTML whitespace only: a no-break space (\xa0) is content (guards, list markers).
+_EDGE_START = re.compile(r"^[ \t\r\n\f]+")
+_EDGE_END = re.compile(r"[ \t\r\n\f]+$")
+_NEWLINE_RUN = re.compile(r"[ \t\r\f]*\n[ \t\r\n\f]*")
 _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
 _STYLE_GAP = re.compile(r"\s*;\s*")
 _SRC = re.compile(r' data-crosspost-src="([^"]*)"')
@@ -173,21 +176,24 @@ def _is_block(element: object) -> bool:
 
 
 def _squash(text: str, drop_start: bool, drop_end: bool) -> str:
-    """Newlines out of a text node: at an edge next to a block tag they vanish (WeChat
-    would show a gap); inside text they become a space, or nothing between CJK."""
+    """Whitespace out of a text node: next to a block tag it vanishes (WeChat would show
+    a gap for a newline); a newline inside text becomes a space, or nothing between CJK."""
+    if drop_start:
+        text = _EDGE_START.sub("", text)
+    if drop_end:
+        text = _EDGE_END.sub("", text)
+    if "\n" not in text:
+        return text
 
     def join(match: re.Match[str]) -> str:
-        start, end = match.start(), match.end()
-        if (start == 0 and drop_start) or (end == len(text) and drop_end):
-            return ""
-        before, after = text[start - 1 : start], text[end : end + 1]
+        before, after = text[match.start() - 1 : match.start()], text[match.end() :][:1]
         return "" if _CJK.match(before) and _CJK.match(after) else " "
 
     return _NEWLINE_RUN.sub(join, text)
 
 
 def clean_tree(root: lxml.html.HtmlElement) -> None:
-    """Remove what WeChat refuses and every newline between tags, in place."""
+    """Remove what WeChat refuses, and whitespace between block tags, in place."""
     etree.strip_elements(root, etree.Comment, *_FORBIDDEN, with_tail=False)
     for element in list(root.iter()):
         for name in list(element.attrib):
@@ -201,14 +207,14 @@ def clean_tree(root: lxml.html.HtmlElement) -> None:
         if element.tag == "a" and not is_mp_link(element.get("href", "")):
             element.drop_tag()  # a last guard; the rules already footnoted external links
     for element in root.iter():
-        if element.text and "\n" in element.text:
+        if element.text:
             first = element[0] if len(element) else None
             element.text = _squash(
                 element.text,
                 drop_start=_is_block(element),
                 drop_end=_is_block(first) if first is not None else _is_block(element),
             )
-        if element.tail and "\n" in element.tail:
+        if element.tail and element is not root:
             following = element.getnext()
             parent = element.getparent()
             element.tail = _squash(

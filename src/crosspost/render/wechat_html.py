@@ -193,7 +193,7 @@ class WeChatRenderer(RendererHTML):
         if tokens[idx].hidden:
             return ""
         state = _state(env)
-        return "</figure>" if state.figures.pop() else "</p>"
+        return "</figure>" if state.figures and state.figures.pop() else "</p>"
 
     def image(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         state = _state(env)
@@ -258,7 +258,9 @@ class WeChatRenderer(RendererHTML):
     def bullet_list_close(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
-        _state(env).lists.pop()
+        lists = _state(env).lists
+        if lists:  # footnote definitions nested in lists can leave a close without its open
+            lists.pop()
         return "</section>"
 
     ordered_list_close = bullet_list_close
@@ -267,7 +269,7 @@ class WeChatRenderer(RendererHTML):
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
         state = _state(env)
-        frame = state.lists[-1]
+        frame = state.lists[-1] if state.lists else _ListFrame(ordered=False, next_number=0)
         if frame.ordered:
             marker = f"{frame.next_number}."
             frame.next_number += 1

@@ -34,6 +34,10 @@ VOID = frozenset({"area", "br", "col", "embed", "hr", "img", "input", "wbr"})
 DROP_ATTRIBUTES = frozenset({"class", "id", "name", "srcset", "contenteditable", "tabindex"})
 
 
+#: "<!" that opens neither a comment, CDATA nor a declaration: text, not markup.
+_STRAY_DECLARATION = re.compile(r"<!(?!--|\[CDATA\[|[A-Za-z])")
+
+
 def is_mp_link(url: str) -> bool:
     """Whether ``url`` is a WeChat article link, the only kind WeChat lets readers follow."""
     return bool(MP_LINK.match(url.strip()))
@@ -73,8 +77,12 @@ class RawHtmlSanitiser(HTMLParser):
 
     def clean(self, source: str) -> str:
         """The sanitised HTML of ``source``."""
-        self.feed(source)
-        self.close()
+        try:
+            self.feed(_STRAY_DECLARATION.sub("&lt;!", source))
+            self.close()
+        except AssertionError:
+            # html.parser gives up on some broken markup ("<![x"): show it as text.
+            return html.escape(source, quote=False).replace("\n", " ")
         return "".join(self._out)
 
     # --- tags ---------------------------------------------------------------------
