@@ -17,7 +17,6 @@ carries a secret even if an error message did.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -119,9 +118,10 @@ def send(notice: Notice, urls: Sequence[Secret], *, secrets: Iterable[Any] = ())
     """
     if not urls:
         return []
-    if importlib.util.find_spec("apprise") is None:
+    try:
+        import apprise
+    except ImportError:
         return [MISSING_APPRISE]
-    import apprise
 
     redact = redactor_for(secrets, urls)
     warnings: list[str] = []

@@ -239,6 +239,7 @@ class _Tick:
     owners: dict[Any, tuple[Path, str]] = field(default_factory=dict)
     #: (issue path, fingerprint) → the account keys the issue goes to.
     accounts_of: dict[tuple[Path, str], list[str]] = field(default_factory=dict)
+    issue_of: dict[Path, str] = field(default_factory=dict)
 
     def run(self, found: Scan) -> DueReport:
         from crosspost.publisher import Publisher, PublishOptions
@@ -293,7 +294,14 @@ class _Tick:
             return False
         if self.options.update and CHANGED in outcomes.values():
             return False
-        return not (self.options.include_missed and MISSED in outcomes.values())
+        if self.options.include_missed and MISSED in outcomes.values():
+            return False
+        for account, outcome in outcomes.items():
+            if outcome == MISSED:  # listed again (for --json and -v), not news
+                message = "missed (reported before); run with --include-missed to publish it"
+                issue_id = self.state.issue_id(path)
+                self.entries.append(DueEntry("missed", path, message, issue_id, account, True))
+        return True
 
     def _plan_file(
         self, publisher: Publisher, entry: ScheduledFile, print_: str
@@ -335,6 +343,7 @@ class _Tick:
                 account.key
             )
         self.accounts_of[(entry.path, print_)] = [a.key for a in accounts]
+        self.issue_of[entry.path] = issue_id
         self._mark_complete(entry.path, print_)
         planned: list[list[Job]] = []
         for targets in (plain, again):
@@ -418,7 +427,7 @@ class _Tick:
         """A file is complete when every account it goes to has a settled outcome."""
         keys = self.accounts_of.get((path, print_), [])
         every = all(self.state.outcome(path, print_, key) for key in keys)
-        self.state.mark(path, print_, complete=every)
+        self.state.mark(path, print_, complete=every, issue_id=self.issue_of.get(path))
 
     def _dry_run(self, publisher: Publisher, jobs: Sequence[Job]) -> None:
         from crosspost.publisher import PublishOptions

@@ -98,15 +98,29 @@ class SchedulerState:
             return None
         return {str(k): str(v) for k, v in entry.get("accounts", {}).items()}
 
-    def mark(self, path: Path, fingerprint: str, *, complete: bool, problem: str = "") -> None:
+    def mark(
+        self,
+        path: Path,
+        fingerprint: str,
+        *,
+        complete: bool,
+        problem: str = "",
+        issue_id: str | None = None,
+    ) -> None:
         """Say whether every account of this version is settled (and the problem, if any)."""
         self.settle(path, fingerprint, "", None)
         entry = self._files[str(path)]
         entry["complete"] = complete
+        if issue_id:
+            entry["issue"] = issue_id
         if problem:
             entry["problem"] = problem
         else:
             entry.pop("problem", None)
+
+    def issue_id(self, path: Path) -> str | None:
+        entry = self._files.get(str(path))
+        return str(entry["issue"]) if entry and entry.get("issue") else None
 
     def problem(self, path: Path, fingerprint: str) -> str | None:
         """The bad-input message already reported for this version of the file."""

@@ -1,0 +1,192 @@
+"""Scheduler ticks on an injected clock against the real sandbox and a real SQLite ledger.
+
+Each test moves one :class:`ManualClock` (shared by the sandbox and the scheduler) the way
+cron would: a tick, time passes, another tick. What the editor would notice is asserted:
+what reached the platforms, what the ledger says, and what the report tells them.
+"""
+
+from __future__ import annotations
+
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_TEMPORARY
+from crosspost.sandbox.clock import ManualClock
+
+from .desk import Desk, at
+
+
+def test_an_issue_not_yet_due_sends_nothing_and_touches_no_state(desk: Desk) -> None:
+    desk.write("49", at(3600))
+    report = desk.tick()
+
+    assert report.exit_code == EXIT_OK
+    assert report.quiet and report.upcoming == 1 and report.files == 1
+    assert report.next_due is not None and report.next_due[0].name == "49.md"
+    assert desk.box.requests == []
+    assert not (desk.state_dir / "ledger.sqlite3").exists()
+
+
+def test_a_due_issue_is_published_once_on_every_channel(desk: Desk) -> None:
+    desk.write("48", at(-60))
+
+    first = desk.tick()
+    assert first.exit_code == EXIT_OK, first.as_dict()
+    assert sorted(r.state for r in first.results) == ["published", "published"]
+    posts = desk.posts()
+    assert posts["48 wechat"].url and posts["48 wechat"].url.startswith(
+        "https://mp.weixin.qq.com/s/"
+    )
+    assert posts["48 zhihu"].url and posts["48 zhihu"].url.startswith(
+        "https://zhuanlan.zhihu.com/p/"
+    )
+
+    sent = len(desk.box.requests)
+    for _ in range(3):
+        desk.box.clock.advance(60)
+        again = desk.tick()
+        assert again.quiet and again.exit_code == EXIT_OK
+        assert again.settled == 1
+    assert len(desk.box.requests) == sent, "a settled issue costs no request at all"
+    assert desk.creates("wechat") == 1 and desk.creates("zhihu") == 1
+
+
+def test_an_issue_without_publish_at_and_a_readme_are_left_alone(desk: Desk) -> None:
+    desk.write("by-hand", None)
+    (desk.issues / "README.md").write_text("# Issues folder\n", encoding="utf-8")
+    report = desk.tick()
+    assert report.quiet and report.files == 2 and report.upcoming == 0
+    assert desk.box.requests == []
+
+
+def test_missed_by_more_than_the_grace_is_reported_not_published(desk: Desk) -> None:
+    desk.write("47", at(-30 * 3600))
+
+    report = desk.tick()
+    missed = report.of_kind("missed")
+    assert [m.account for m in missed] == ["wechat:main", "zhihu:main"]
+    assert "passed 1d 6h ago" in missed[0].message and "--include-missed" in missed[0].message
+    assert not missed[0].repeat and not report.quiet
+    assert report.exit_code == EXIT_OK
+    assert desk.creates("wechat") == 0 and desk.creates("zhihu") == 0
+
+    again = desk.tick()
+    assert [m.repeat for m in again.of_kind("missed")] == [True, True]
+    assert again.quiet, "cron hears about a missed issue once"
+
+    late = desk.tick(include_missed=True)
+    assert sorted(r.state for r in late.results) == ["published", "published"]
+    assert desk.creates("wechat") == 1 and desk.creates("zhihu") == 1
+
+
+def test_within_the_grace_a_late_issue_still_goes_out(desk: Desk) -> None:
+    desk.write("46", at(-5 * 3600))
+    report = desk.tick(grace=__import__("datetime").timedelta(hours=6))
+    assert sorted(r.state for r in report.results) == ["published", "published"]
+
+
+def test_changed_after_publishing_is_reported_not_republished_without_update(desk: Desk) -> None:
+    path = desk.write("45", at(-60), channels="[zhihu]")
+    desk.tick()
+    article = desk.posts()["45 zhihu"].article_id
+    sent = len(desk.box.requests)
+
+    desk.write("45", at(-60), channels="[zhihu]", body="改过的正文,比原来的更长一些,也更准确。\n")
+    changed = desk.tick()
+    assert [(r.state, r.exit_code) for r in changed.results] == [("changed", EXIT_OK)]
+    assert "--update" in changed.results[0].message
+    changes = [r for r in desk.box.requests[sent:] if r.method not in ("GET", "HEAD")]
+    assert changes == [], "a changed issue is not sent without --update"
+
+    assert desk.tick().quiet, "the change is reported once"
+
+    updated = desk.tick(update=True)
+    assert [r.state for r in updated.results] == ["published"]
+    assert desk.posts()["45 zhihu"].article_id == article
+    assert desk.creates("zhihu") == 1, "an update edits the post in place"
+    assert "改过的正文" in str(desk.box.zhihu.snapshot()["articles"])
+    assert path.exists()
+
+
+def test_bad_input_in_one_file_does_not_stop_the_others(desk: Desk) -> None:
+    desk.write("44", at(-60))
+    broken = desk.issues / "broken.md"
+    broken.write_text("---\ntitle: [unclosed\npublish_at: 2026-11-22T09:00:00+08:00\n---\n")
+    naive = desk.issues / "naive.md"
+    naive.write_text("---\ntitle: 无时区\npublish_at: 2026-11-22 09:00:00\n---\n正文。\n")
+    too_long = desk.write("43", at(-60), extra=f"wechat: {{title: {'长' * 40}}}\n")
+
+    report = desk.tick()
+    problems = {p.path.name: p.message for p in report.of_kind("problem")}
+    assert set(problems) == {"broken.md", "naive.md", "43.md"}
+    assert problems["broken.md"].startswith(f"{broken}:")
+    assert problems["naive.md"].startswith(f"{naive}:3: 'publish_at' has no timezone")
+    assert problems["43.md"].startswith(str(too_long))
+    assert sorted(r.state for r in report.results) == ["published", "published"]
+    assert report.exit_code == EXIT_BAD_INPUT
+
+    again = desk.tick()
+    assert again.exit_code == EXIT_BAD_INPUT, "the files are still broken"
+    assert all(p.repeat for p in again.of_kind("problem")) and again.quiet
+
+    naive.write_text(
+        f"---\ntitle: 有时区\nchannels: [zhihu]\npublish_at: {at(-60)}\n---\n"
+        "正文足够长了吗?是的,足够长。\n"
+    )
+    fixed = desk.tick()
+    assert {p.path.name for p in fixed.of_kind("problem")} == {"broken.md", "43.md"}
+    assert any(r.key.issue_id == "naive" and r.state == "published" for r in fixed.results)
+
+
+def test_platform_down_for_three_ticks_is_published_on_the_fourth_with_growing_spacing(
+    desk: Desk,
+) -> None:
+    clock = desk.box.clock
+    assert isinstance(clock, ManualClock)
+    desk.write("42", at(-60), channels="[zhihu]")
+    # Four attempts per tick (the HTTP policy's retries), three ticks' worth of them.
+    desk.box.faults.add("zhihu", "/api/v4/me", "http:503", count=12)
+
+    gaps: list[float] = []
+    for _ in range(3):
+        started = clock()
+        report = desk.tick()
+        assert report.exit_code == EXIT_TEMPORARY, report.as_dict()
+        post = desk.posts()["42 zhihu"]
+        assert post.state == "failed" and post.next_attempt_at is not None
+        gaps.append(post.next_attempt_at - started)
+
+        clock.advance(60)  # the next cron minute: too early to try again
+        before = len(desk.box.requests)
+        waiting = desk.tick()
+        assert waiting.exit_code == EXIT_OK and waiting.quiet
+        assert [e.kind for e in waiting.entries] == ["waiting"]
+        assert len(desk.box.requests) == before, "nothing is sent before next_attempt_at"
+        clock.advance(post.next_attempt_at - clock() + 1)
+
+    assert gaps[0] < gaps[1] < gaps[2], gaps
+    assert 300 <= gaps[0] < 400 and 600 <= gaps[1] < 700 and 1200 <= gaps[2] < 1300
+    fourth = desk.tick()
+    assert [(r.state, r.exit_code) for r in fourth.results] == [("published", EXIT_OK)]
+    assert desk.creates("zhihu") == 1
+
+
+def test_a_permanent_failure_is_not_retried_until_the_issue_changes(desk: Desk) -> None:
+    desk.write("41", at(-60), channels="[wechat]")
+    desk.box.faults.add("wechat", "/cgi-bin/draft/add", "errcode:45002", count=1)
+
+    failed = desk.tick()
+    assert [r.exit_code for r in failed.results] == [1], failed.as_dict()
+    assert desk.tick().quiet, "a permanent failure is reported once, not retried"
+    assert desk.creates("wechat") == 1
+
+    desk.write("41", at(-60), channels="[wechat]", body="缩短后的正文,这次一定能发出去。\n")
+    retried = desk.tick()
+    assert [r.state for r in retried.results] == ["published"]
+
+
+def test_a_dry_run_says_what_it_would_do_and_sends_nothing(desk: Desk) -> None:
+    desk.write("40", at(-60))
+    report = desk.tick(dry_run=True)
+    would = report.of_kind("would")
+    assert [w.account for w in would] == ["wechat:main", "zhihu:main"]
+    assert all("create a draft and publish it" in w.message for w in would)
+    assert desk.box.requests == []
+    assert not (desk.state_dir / "run-due.json").exists()
