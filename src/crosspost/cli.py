@@ -29,6 +29,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("reconcile", "reconcile", "ask the platforms what happened to unconfirmed posts"),
     ("import", "import_", "turn a plain-text digest or a saved article page into an issue"),
     ("sandbox", "sandbox", "run local WeChat and Zhihu emulators for tests and rehearsals"),
+    ("run-due", "run_due", "publish every issue whose publish_at has come (for cron)"),
 )
 
 
