@@ -22,6 +22,7 @@ DEFAULT_PORT = 8765
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the sandbox's flags."""
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument(
         "--port",
@@ -68,6 +69,7 @@ def parse_options(items: list[str]) -> dict[str, dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Serve until Ctrl-C or SIGTERM, then save state and return 0."""
     from crosspost.sandbox import Sandbox, parse_fault
 
     faults = [parse_fault(spec) for spec in args.fault]

@@ -155,10 +155,12 @@ class Sandbox:
 
     @property
     def wechat_url(self) -> str:
+        """Base URL of the WeChat emulator (replaces https://api.weixin.qq.com)."""
         return self._server("wechat").url
 
     @property
     def zhihu_url(self) -> str:
+        """Base URL of the Zhihu emulator (replaces all four Zhihu hosts)."""
         return self._server("zhihu").url
 
     @property

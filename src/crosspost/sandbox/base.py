@@ -39,6 +39,7 @@ class Emulator(ABC):
     def __call__(
         self, environ: dict[str, Any], start_response: Callable[..., Any]
     ) -> Iterable[bytes]:
+        """Serve as a plain WSGI app too (e.g. werkzeug's test client)."""
         response = self.handle(Request(environ))
         return response(environ, start_response)
 

@@ -22,6 +22,7 @@ class ManualClock:
         self.sleeps: list[float] = []
 
     def __call__(self) -> float:
+        """The current time, in seconds since the epoch."""
         with self._lock:
             return self._now
 
@@ -46,6 +47,7 @@ class OffsetClock:
         self._offset = 0.0
 
     def __call__(self) -> float:
+        """The base clock's time plus every advance so far."""
         return self._base() + self._offset
 
     def advance(self, seconds: float) -> float:

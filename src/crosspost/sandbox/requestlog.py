@@ -62,27 +62,37 @@ def redact_query(query: str, secrets: Iterable[str]) -> str:
 
 
 class RequestLog:
-    """The request log shared by the sandbox's servers (thread-safe, append-only)."""
+    """The request log shared by the sandbox's servers (thread-safe, append-only).
 
-    def __init__(self, listener: Callable[[LoggedRequest], None] | None = None) -> None:
+    A long ``crosspost sandbox`` session keeps only the newest ``limit`` entries."""
+
+    def __init__(
+        self, listener: Callable[[LoggedRequest], None] | None = None, limit: int = 10_000
+    ) -> None:
+        self.limit = limit
         self._lock = threading.Lock()
         self._entries: list[LoggedRequest] = []
         self._seq = 0
         self.listener = listener
 
     def add(self, **fields: Any) -> LoggedRequest:
+        """Append one entry (numbered in arrival order) and tell the listener."""
         with self._lock:
             self._seq += 1
             entry = LoggedRequest(seq=self._seq, **fields)
             self._entries.append(entry)
+            if len(self._entries) > self.limit:
+                del self._entries[: len(self._entries) - self.limit]
         if self.listener:
             self.listener(entry)
         return entry
 
     def entries(self, platform: str | None = None) -> list[LoggedRequest]:
+        """Entries in arrival order, of one platform when given."""
         with self._lock:
             return [e for e in self._entries if platform is None or e.platform == platform]
 
     def clear(self, platform: str | None = None) -> None:
+        """Forget the entries (of one platform, when given)."""
         with self._lock:
             self._entries = [e for e in self._entries if platform and e.platform != platform]

@@ -100,6 +100,7 @@ class EmulatorServer:
 
     @property
     def url(self) -> str:
+        """``http://host:port`` of the running server."""
         host, port = self.address()
         return f"http://{host}:{port}"
 

@@ -159,21 +159,26 @@ class WeChatEmulator(Emulator):
     # --- helpers the handler modules share -----------------------------------------------
 
     def random_text(self, length: int, alphabet: str = string.ascii_letters + string.digits) -> str:
+        """Random text for ids and tokens (reproducible with the ``seed`` option)."""
         return "".join(self.rng.choice(alphabet) for _ in range(length))
 
     def rid(self) -> str:
+        """A request id in the platform's ``xxxxxxxx-xxxxxxxx-xxxxxxxx`` form."""
         return "-".join(self.random_text(8, "0123456789abcdef") for _ in range(3))
 
     def opt(self, key: str) -> Any:
+        """An option's current value (options may change at run time)."""
         return self.options.get(key, DEFAULTS.get(key))
 
     def reply(self, body: Mapping[str, Any], *, text_plain: bool = False) -> Response:
+        """A success body; uploadimg answers JSON labelled ``text/plain``."""
         mimetype = "text/plain" if text_plain else "application/json; encoding=utf-8"
         return Response(json.dumps(body, ensure_ascii=False), status=200, content_type=mimetype)
 
     def error(
         self, errcode: int, errmsg: str | None = None, *, text_plain: bool = False
     ) -> Response:
+        """HTTP 200 with errcode and errmsg plus the `` rid: …`` suffix."""
         text = errmsg or ERRMSG.get(errcode, "error")
         body = {"errcode": errcode, "errmsg": f"{text} rid: {self.rid()}"}
         return self.reply(body, text_plain=text_plain)
@@ -181,6 +186,7 @@ class WeChatEmulator(Emulator):
     # --- serving ----------------------------------------------------------------------
 
     def handle(self, request: Request) -> Response:
+        """Route, check method, caller IP, token, account and quota, then answer."""
         now = self.clock()
         wechat_publish.advance_jobs(self, now)
         path = request.path
@@ -211,10 +217,12 @@ class WeChatEmulator(Emulator):
             return self.error(error.errcode, error.errmsg, text_plain=route.text_plain)
 
     def is_mutating(self, method: str, path: str) -> bool:
+        """Calls that change state: the targets of ``commit_then_drop``."""
         route = self.routes.get(path)
         return bool(route and route.mutating and method == route.method)
 
     def fault_response(self, kind: str, request: Request) -> Response | None:
+        """``errcode:<n>`` and ``token_expired`` in WeChat's shape; None otherwise."""
         route = self.routes.get(request.path)
         text_plain = bool(route and route.text_plain)
         if kind.startswith("errcode:"):
@@ -230,6 +238,7 @@ class WeChatEmulator(Emulator):
         return None
 
     def errcode_of(self, response_body: bytes) -> int | str | None:
+        """The ``errcode`` of a JSON reply (None when it has none)."""
         try:
             data = json.loads(response_body)
         except ValueError:
@@ -240,12 +249,14 @@ class WeChatEmulator(Emulator):
     # --- tokens -----------------------------------------------------------------------
 
     def check_ip(self, request: Request) -> None:
+        """40164 naming the caller's IP when a whitelist is set and it is not on it."""
         allowed = self.opt("ip_whitelist")
         ip = request.remote_addr or ""
         if allowed is not None and ip not in allowed:
             raise ApiError(40164, f"invalid ip {ip} ipv6 ::ffff:{ip}, not in whitelist")
 
     def check_credentials(self, appid: str | None, secret: str | None, grant: str | None) -> None:
+        """41002/41004/40002/40013/40125, in that order, for token requests."""
         if not appid:
             raise ApiError(41002)
         if not secret:
@@ -299,14 +310,17 @@ class WeChatEmulator(Emulator):
     # --- quotas -------------------------------------------------------------------------
 
     def day(self, now: float) -> int:
+        """Quota day number; days start at Beijing midnight."""
         return int((now + BEIJING) // 86400)
 
     def limits(self, path: str) -> tuple[int | None, int | None]:
+        """(per day, per minute) limits of a path; None means unlimited."""
         daily = {**DAILY_QUOTAS, **(self.opt("quotas") or {})}.get(path)
         minute = {**MINUTE_QUOTAS, **(self.opt("minute_quotas") or {})}.get(path)
         return daily, minute
 
     def count_call(self, path: str, now: float) -> None:
+        """Count one call: 45011 past the minute's limit, 45009 past the day's."""
         daily, minute = self.limits(path)
         day_key = f"day:{self.day(now)}:{path}"
         minute_key = f"min:{int(now // 60)}:{path}"
@@ -330,12 +344,15 @@ class WeChatEmulator(Emulator):
     # --- introspection and persistence ---------------------------------------------------
 
     def credentials(self) -> dict[str, str]:
+        """AppID and AppSecret that work against this emulator."""
         return {"app_id": self.app_id, "app_secret": self.app_secret}
 
     def secrets(self) -> list[str]:
+        """The AppSecret and every token ever issued: redacted from the request log."""
         return [self.app_secret, *self.tokens]
 
     def snapshot(self) -> dict[str, Any]:
+        """Drafts, jobs, published articles, material and images; no secret, no bytes."""
         return {
             "app_id": self.app_id,
             "drafts": [{"media_id": k, **v} for k, v in self.drafts.items()],
@@ -354,6 +371,7 @@ class WeChatEmulator(Emulator):
         }
 
     def dump_state(self) -> dict[str, Any]:
+        """Everything, image bytes as base64, for ``state_dir``."""
         return {
             "app_id": self.app_id,
             "app_secret": self.app_secret,
@@ -374,6 +392,7 @@ class WeChatEmulator(Emulator):
         }
 
     def load_state(self, state: Mapping[str, Any]) -> None:
+        """Restore what :meth:`dump_state` wrote."""
         self.app_id = state.get("app_id", self.app_id)
         self.app_secret = state.get("app_secret", self.app_secret)
         self.tokens = dict(state.get("tokens", {}))

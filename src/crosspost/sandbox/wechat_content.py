@@ -153,6 +153,7 @@ def preview_url(emu: WeChatEmulator, media_id: str, index: int) -> str:
 def news_items(
     emu: WeChatEmulator, media_id: str, articles: list[dict[str, Any]], *, content: bool = True
 ) -> list[dict[str, Any]]:
+    """Articles as draft/get and batchget list them, with a preview link."""
     items = []
     for index, article in enumerate(articles):
         item = {**article, "url": preview_url(emu, media_id, index)}
@@ -183,6 +184,7 @@ def page(body: dict[str, Any]) -> tuple[int, int, bool]:
 
 
 def draft_add(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``draft/add``: 44003, 45008, then each article's checks; the new media_id."""
     articles = call.json().get("articles")
     if not isinstance(articles, list) or not articles:
         raise ApiError(44003)
@@ -200,11 +202,13 @@ def draft_add(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
 
 
 def draft_get(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``draft/get``: the articles, or 40007 for an unknown (or published) draft."""
     media_id, draft = _draft(emu, call.json())
     return {"news_item": news_items(emu, media_id, draft["articles"])}
 
 
 def draft_update(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``draft/update``: replace one article (0-based ``index``) after the same checks."""
     body = call.json()
     _, draft = _draft(emu, body)
     index = body.get("index")
@@ -222,16 +226,19 @@ def draft_update(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
 
 
 def draft_delete(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``draft/delete``: gone for good; 40007 when unknown."""
     media_id, _ = _draft(emu, call.json())
     del emu.drafts[media_id]
     return {"errcode": 0, "errmsg": "ok"}
 
 
 def draft_count(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``draft/count`` (GET)."""
     return {"total_count": len(emu.drafts)}
 
 
 def draft_batchget(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``draft/batchget``: newest first, ``no_content`` leaves out the HTML."""
     offset, count, no_content = page(call.json())
     ordered = sorted(emu.drafts.items(), key=lambda kv: kv[1]["update_time"], reverse=True)
     items = [

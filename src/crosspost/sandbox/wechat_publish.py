@@ -70,6 +70,7 @@ def advance_jobs(emu: WeChatEmulator, now: float) -> None:
 
 
 def submit(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``freepublish/submit``: accept a job for a draft; it only starts publishing."""
     media_id = call.json().get("media_id")
     if not isinstance(media_id, str) or media_id not in emu.drafts:
         raise ApiError(40007)
@@ -89,6 +90,7 @@ def submit(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
 
 
 def get_status(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``freepublish/get``: status 1 for ``publish_polls`` polls, then the outcome."""
     job = emu.jobs.get(str(call.json().get("publish_id", "")).strip())
     if job is None:
         raise ApiError(53502)
@@ -131,11 +133,13 @@ def _items(
 
 
 def get_article(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``freepublish/getarticle``: the published articles; 53600 when unknown."""
     article_id, article = _article(emu, call.json())
     return {"news_item": _items(emu, article_id, article)}
 
 
 def batchget(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``freepublish/batchget``: published articles not wholly deleted."""
     offset, count, no_content = page(call.json())
     live = [(k, a) for k, a in emu.articles.items() if not all(a["is_deleted"])]
     items = [
@@ -154,6 +158,7 @@ def batchget(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
 
 
 def delete(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``freepublish/delete``: one article (1-based ``index``) or all (0)."""
     body = call.json()
     _, article = _article(emu, body)
     index = body.get("index") or 0

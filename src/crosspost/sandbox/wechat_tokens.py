@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 
 def token(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``GET /cgi-bin/token``: always a new token; the old one has a grace period."""
     args = call.request.args
     emu.check_credentials(args.get("appid"), args.get("secret"), args.get("grant_type"))
     emu.check_ip(call.request)
@@ -26,6 +27,7 @@ def token(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
 
 
 def stable_token(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``POST /cgi-bin/stable_token``: the same token until renewal or a force refresh."""
     body = call.json()
     emu.check_credentials(body.get("appid"), body.get("secret"), body.get("grant_type"))
     emu.check_ip(call.request)
@@ -52,6 +54,7 @@ def stable_token(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
 
 
 def clear_quota(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``clear_quota``: reset today's counters, 10 times a month (then 48006)."""
     if call.json().get("appid") != emu.app_id:
         raise ApiError(40013)
     month = time.strftime("%Y-%m", time.gmtime(call.now + BEIJING))
@@ -63,6 +66,7 @@ def clear_quota(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
 
 
 def quota_get(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``openapi/quota/get``: limit, use and rest of one path's daily quota."""
     path = call.json().get("cgi_path")
     if not isinstance(path, str) or path not in emu.routes:
         raise ApiError(76021)

@@ -100,6 +100,8 @@ Handler = Callable[["WeChatEmulator", Call], dict[str, Any]]
 
 @dataclass(frozen=True)
 class Route:
+    """One endpoint: its method, handler, and what is checked before it runs."""
+
     method: str
     handler: Handler
     token: bool = True
