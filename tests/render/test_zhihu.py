@@ -9,7 +9,6 @@ order) and for every link target.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -198,19 +197,6 @@ def test_the_example_renders_in_the_dialect_with_text_and_links_kept(example_iss
     assert_faithful(issue, rendered)
     assert rendered.images and all(not src.startswith("http") for src in rendered.images)
     assert zhihu.body_chars(rendered.body) >= zhihu.BODY_MIN_CHARS
-
-
-def test_the_example_renders_well_under_100_ms(example_issue: Path) -> None:
-    if not example_issue.is_file():
-        pytest.skip("examples/ai-systems-48/issue.md is not there yet")
-    issue = load_issue(example_issue)
-    render(issue, "zhihu")  # imports and first-use work are not what an editor waits for
-    timings = []
-    for _ in range(5):
-        start = time.perf_counter()
-        render(issue, "zhihu")
-        timings.append(time.perf_counter() - start)
-    assert sorted(timings)[2] < 0.1
 
 
 # --- any document: the dialect holds -----------------------------------------------------
