@@ -653,6 +653,30 @@ def test_a_missing_login_is_a_config_error_and_nothing_is_sent(world: World) -> 
     assert caught.value.exit_code == 2 and world.box.requests == []
 
 
+def test_a_missing_xsrf_cookie_says_which_variable_to_set(world: World) -> None:
+    account = world.adapter.account
+    no_xsrf = Account(
+        "zhihu",
+        "main",
+        account.base_url,
+        {"z_c0": account.credentials["z_c0"]},
+        credential_env=account.credential_env,
+    )
+    adapter = ZhihuAdapter(
+        no_xsrf,
+        http=world.adapter.http,
+        state_dir=world.state_dir,
+        clock=world.clock,
+        sleep=world.clock.sleep,
+    )
+
+    assert adapter.preflight().identity  # reads need no XSRF echo
+    with pytest.raises(AuthError, match=r"Copy the value of the _xsrf cookie .* into ZHIHU_XSRF"):
+        adapter.create_draft(DraftContent(title="t", html=BODY))
+
+    assert world.snapshot()["drafts"] == []
+
+
 @pytest.mark.parametrize("envelope", ["wrapped", "top_level"])
 def test_the_expired_login_is_recognised_in_either_error_envelope(
     world: World, envelope: str

@@ -260,6 +260,14 @@ def classify(
             channel=CHANNEL,
             code=code if code is not None else 401,
         )
+    if reply.status == 403 and "xsrf" in message.lower():
+        return AuthError(
+            f"{where}: Zhihu wants the _xsrf cookie echoed on writes. Copy the value of the "
+            f"_xsrf cookie of zhihu.com (devtools → Application → Cookies) into {xsrf_env}, "
+            "then run again",
+            channel=CHANNEL,
+            code=code if code is not None else 403,
+        )
     if code == 40352:
         return PermanentError(
             f"{where}: Zhihu's anti-bot check wants a human. Open zhihu.com in a browser "
