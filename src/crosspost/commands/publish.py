@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     progress = None if args.quiet or args.json else print_progress
     with accounts_for_run(settings, sandbox=args.sandbox) as (settings, sleep):
         secrets = [s for a in settings.accounts for s in a.credentials.values()]
-        settings.state_dir.mkdir(parents=True, exist_ok=True)
+        make_state_dir(settings.state_dir)
         with Ledger.open(settings.ledger_path, clock=clock, secrets=secrets) as ledger:
             publisher = Publisher(settings, ledger, clock=clock, sleep=sleep, progress=progress)
             jobs = publisher.plan(args.files, options)
@@ -99,6 +99,19 @@ def accounts_for_run(settings: Settings, *, sandbox: bool) -> Iterator[tuple[Set
 
     with sandbox_settings(settings) as sandboxed:
         yield sandboxed, _sandbox_pace
+
+
+def make_state_dir(state_dir: Path) -> None:
+    """Create the state dir, or say in one line why it cannot be (exit 2, nothing sent)."""
+    from crosspost.errors import ConfigError
+
+    try:
+        state_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ConfigError(
+            f"{state_dir}: cannot be used as the state folder ({error.strerror}); "
+            "set CROSSPOST_STATE_DIR or --state-dir to a folder you can write"
+        ) from None
 
 
 def _sandbox_pace(seconds: float) -> None:

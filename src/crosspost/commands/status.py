@@ -32,7 +32,10 @@ def run(args: argparse.Namespace) -> int:
     with Ledger.open(settings.ledger_path) as ledger:
         posts = ledger.posts(args.issue_id)
     if args.issue_id and not posts:
-        raise UsageError(f"the ledger has no posts of issue '{args.issue_id}'")
+        raise UsageError(
+            f"the ledger has no posts of issue '{args.issue_id}'; "
+            "'crosspost status' without an id lists the issues it knows"
+        )
     if args.json:
         rows = [
             {
