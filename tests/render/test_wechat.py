@@ -540,3 +540,18 @@ def test_documents_that_once_broke_the_renderer(markdown: str) -> None:
 def test_any_document_renders_wechat_safe(markdown: str) -> None:
     rendered = wechat.render(issue_of(markdown))
     assert_wechat_safe(rendered.body)
+
+
+TEXT_PIECES = [
+    "# ", "- ", "1. ", "5) ", "  ", "    ", "> ", "\n", "\n\n", "```\n", "~~", "**", "*", "_",
+    "`", "| a | b |\n| - | - |\n", "|", "[", "](", ")", "[t](https://y.example)", "[u](#z)",
+    "![alt](p.png)", "[^1]", "\n\n[^1]: note", "中文", "字", "text", "word", "\\", "\t",
+    "<https://z.example>", "***", "---", "1",
+]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(TEXT_PIECES), max_size=40).map("".join))
+@settings(max_examples=100, deadline=None)
+def test_any_document_keeps_its_visible_text_in_order(markdown: str) -> None:
+    rendered = wechat.render(issue_of(markdown))
+    assert_text_preserved(markdown, rendered.body)
