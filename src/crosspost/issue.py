@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from crosspost.errors import IssueError
+
+if TYPE_CHECKING:
+    import yaml
 
 #: Every channel crosspost can render and publish to. Channel modules register
 #: under these names; an issue naming anything else is rejected before any work.
@@ -151,6 +152,8 @@ def split_front_matter(path: Path, text: str) -> tuple[dict[str, Any], dict[str,
     else:
         raise IssueError(path, "front matter is not closed; add a '---' line after it", 1)
     source = "\n".join(lines[1:end])
+    import yaml  # here, not at the top: `crosspost --help` must not pay for PyYAML
+
     try:
         node = yaml.compose(source, Loader=yaml.SafeLoader)
         data = yaml.safe_load(source)
@@ -181,6 +184,8 @@ def _key_lines(path: Path, node: yaml.Node | None, prefix: str = "") -> dict[str
     YAML quietly keeps the last of two equal keys; an editor who wrote ``title`` twice
     meant one of them, so a duplicate is an error here rather than a silent choice.
     """
+    import yaml
+
     found: dict[str, int] = {}
     if not isinstance(node, yaml.MappingNode):
         return found
