@@ -224,6 +224,26 @@ def test_an_image_still_processing_is_polled_on_the_fake_clock(world: World, don
     assert world.clock.sleeps[-3:] == [0.3, 0.5, 1.0]  # growing pauses, none waited for
 
 
+def test_the_oss_upload_is_signed_as_aliyun_checks_it(world: World) -> None:
+    world.box.zhihu.update_options({"verify_oss_signature": True})
+
+    asset = world.adapter.upload_image(png(11), "inline")
+
+    assert asset.url.endswith(png(11).md5)
+    assert [e.status for e in world.box.requests if e.path.startswith("/v2-")] == [200]
+
+
+def test_a_refused_oss_upload_names_the_oss_code_and_is_not_hammered(world: World) -> None:
+    world.fault("/v2-*", "oss:403", count=5)
+
+    with pytest.raises(
+        PermanentError, match=r"image host refused the upload \(HTTP 403 SignatureDoesNotMatch"
+    ):
+        world.adapter.upload_image(png(12), "inline")
+
+    assert world.calls("PUT", "/v2-") == 1
+
+
 def test_an_image_zhihu_already_has_is_not_sent_again(world: World) -> None:
     first = world.adapter.upload_image(png(3), "inline")
     again = world.adapter.upload_image(png(3), "inline")

@@ -95,7 +95,8 @@ def _check_oss(reply: Reply) -> None:
     code = text.split("<Code>", 1)[1].split("</Code>", 1)[0] if "<Code>" in text else ""
     raise PermanentError(
         f"Zhihu's image host refused the upload (HTTP {reply.status} {code or 'error'} on "
-        f"{reply.where}); the upload token may have expired — run again",
+        f"{reply.where}); run again, which fetches a fresh upload token — if it repeats, "
+        "Zhihu has changed its image upload",
         channel=CHANNEL,
         code=code or reply.status,
     )
