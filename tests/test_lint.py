@@ -208,3 +208,17 @@ def test_channels_argument_limits_what_is_rendered(write_issue: WriteIssue) -> N
     checked = check_file(write_issue(front=FRONT.replace("cover: cover.jpg\n", "")), ["zhihu"])
     assert list(checked.rendered) == ["zhihu"]
     assert checked.errors == ()
+
+
+def test_wechat_size_counts_uploaded_image_urls(write_issue: WriteIssue, tmp_path: Path) -> None:
+    Image.new("RGB", (40, 40), "red").save(tmp_path / "a.png")
+    checked = check_file(write_issue(body=BODY + "\n![](a.png)\n" * 100))
+    body = checked.rendered["wechat"].body
+    assert body.count('src="a.png"') == 100
+    # The HTML as rendered fits; with 100 mmbiz URLs of ~110 characters it does not.
+    expected = len(body) + 100 * (110 - len("a.png"))
+    assert len(body) < 20_000 <= expected
+    assert (
+        f"the wechat article is {expected:,} characters of HTML"
+        in only(checked, "content-too-long").message
+    )

@@ -14,6 +14,7 @@ them into one :class:`ChannelLimits` per platform.
 from __future__ import annotations
 
 import functools
+import html
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -225,7 +226,7 @@ def lint(issue: Issue, rendered: Mapping[str, Rendered]) -> list[Problem]:
         report = _Report(issue, limits)
         _fields(report)
         _options(report)
-        _content(report, output.body, len(output.images))
+        _content(report, output)
         _cover(report, images)
         _body_images(report, refs, images)
         problems += report.problems
@@ -305,10 +306,16 @@ def _options(report: _Report) -> None:
             report.add(report.issue.line_of(f"{channel}.{key}"), "unknown-option", message, WARNING)
 
 
-def _content(report: _Report, body: str, image_count: int) -> None:
+def _content(report: _Report, output: Rendered) -> None:
     limits, channel, line = report.limits, report.channel, report.issue.body_line
-    # Uploaded image URLs are longer than the relative paths in the rendered body.
-    extra = image_count * limits.image_url_chars
+    body = output.body
+    # Each image source becomes a platform URL on upload, usually longer than the path.
+    extra = 0
+    if limits.image_url_chars:
+        for source in output.images:
+            written = html.escape(source)
+            uses = body.count(f'src="{written}"')
+            extra += uses * max(0, limits.image_url_chars - len(written))
     fix = "split the issue or shorten it"
     if limits.content_chars and len(body) + extra >= limits.content_chars:
         message = (
