@@ -255,3 +255,58 @@ def test_problems_name_the_file_as_typed(
     assert stdout == [
         "issue.md:9: image 'gone.png' not found next to the issue; fix the path or add the file"
     ]
+
+
+def test_preview_of_a_zhihu_only_issue_lists_its_warnings(
+    capsys: pytest.CaptureFixture[str], write_issue: WriteIssue, tmp_path: Path
+) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (40, 40), "blue").save(tmp_path / "photo.webp", "WEBP")
+    front = "title: 只发知乎\nchannels: [zhihu]\n"
+    path = write_issue(front=front, body="知乎专栏的正文,足够长。\n\n![p](photo.webp)\n")
+    code, _, stderr = run(capsys, "preview", str(path), "-o", str(tmp_path / "p"))
+    assert code == 0
+    warning = (
+        f"{path}:7: [zhihu] warning: image 'photo.webp' is WEBP; zhihu takes GIF/JPEG/PNG, "
+        "so it is converted"
+    )
+    assert stderr == [warning]
+    page = (tmp_path / "p" / "preview.html").read_text("utf-8")
+    assert 'id="zhihu"' in page and 'id="wechat"' not in page
+    assert "photo.webp&#39; is WEBP" in page  # the warning, listed on the page too
+
+
+def test_unknown_theme_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], example_issue: Path, tmp_path: Path
+) -> None:
+    code, stdout, stderr = run(
+        capsys, "render", str(example_issue), "--theme", "neon", "-o", str(tmp_path)
+    )
+    assert (code, stdout) == (2, [])
+    assert stderr[-1].startswith("crosspost: error: unknown wechat theme 'neon'; use one of: ")
+    assert "default" in stderr[-1] and "grace" in stderr[-1]
+
+
+def test_render_with_another_theme(
+    capsys: pytest.CaptureFixture[str], example_issue: Path, tmp_path: Path
+) -> None:
+    default, grace = tmp_path / "default", tmp_path / "grace"
+    assert run(capsys, "render", str(example_issue), "-c", "wechat", "-o", str(default))[0] == 0
+    assert (
+        run(
+            capsys,
+            "render",
+            str(example_issue),
+            "-c",
+            "wechat",
+            "-o",
+            str(grace),
+            "--theme",
+            "grace",
+        )[0]
+        == 0
+    )
+    assert (default / "wechat.html").read_text("utf-8") != (grace / "wechat.html").read_text(
+        "utf-8"
+    )
