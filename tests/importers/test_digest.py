@@ -166,3 +166,27 @@ def test_seed_keeps_every_chinese_sentence() -> None:
     ]
     missing = [s for s in sentences if s and s not in text]
     assert missing == []
+
+
+@pytest.mark.parametrize("channel", ["wechat", "zhihu"])
+def test_imported_seed_renders_every_item_link_author_and_abstract(
+    channel: str, tmp_path: Path
+) -> None:
+    from bs4 import BeautifulSoup
+
+    from crosspost.render import render
+
+    seed = seed_text()
+    issue_file = tmp_path / "issue.md"
+    issue_file.write_text(convert_digest(seed).document, encoding="utf-8")
+    rendered = render(load_issue(issue_file), channel)
+    text = squash(BeautifulSoup(rendered.body, "html.parser").get_text())
+    for number in range(1, 13):
+        assert f"{number}." in text
+    for url in set(re.findall(r"^链接[:：](\S+)", seed, flags=re.M)):
+        assert url in rendered.body, f"{channel} lost {url}"
+    for line in seed.splitlines():
+        if line.startswith(("作者:", "摘要:")):
+            assert squash(line.split(":", 1)[1]) in text
+    for note in re.findall(r"[(（](?:译注|注)[:：]([^\n)）]{4,30})", seed):
+        assert squash(note) in text
