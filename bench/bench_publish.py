@@ -1,0 +1,197 @@
+"""Publish latency against the protocol's critical path, and request economy.
+
+    python bench/bench_publish.py                 # 12 images, 50 ms per request, 3 runs
+    python bench/bench_publish.py --images 2 --latency 5 --repeat 1   # a smoke run
+
+Part 1 publishes an issue with N images to WeChat and Zhihu (mode publish, a fresh
+sandbox and state directory each run) while the sandbox holds every request for L ms.
+The lower bound is the longest chain of requests that must follow one another, times L;
+the script prints the chain and the ratio wall / bound, beside a run with no latency
+(local work only), a run that publishes one channel after the other, and the strictly
+sequential figure (every request of the log waited for in turn: requests × L + local work).
+
+Part 2 counts the requests of one publish by endpoint, then publishes the same issue again
+(expected: nothing mutating, no upload) and an issue that reuses all but two images
+(expected: two uploads per channel).
+
+Absolute times on a shared machine are noise; the ratios are the result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from issue_factory import write_issue  # noqa: E402
+from publish_world import PLATFORMS, SANDBOX_OPTIONS, Run, rig  # noqa: E402
+
+
+def wechat_chain(images: int) -> list[str]:
+    """WeChat requests that must follow one another (the token is in every URL)."""
+    polls = int(SANDBOX_OPTIONS["wechat"]["publish_polls"]) + 1
+    chain = ["POST /cgi-bin/stable_token (access token)"]
+    if images:
+        chain.append(f"POST /cgi-bin/media/uploadimg ×{images}, all at once")
+    chain += [
+        "POST /cgi-bin/material/add_material (cover)",
+        "POST /cgi-bin/draft/add",
+        "POST /cgi-bin/freepublish/submit",
+    ]
+    chain += [f"POST /cgi-bin/freepublish/get (poll {n} of {polls})" for n in range(1, polls + 1)]
+    return chain
+
+
+def zhihu_chain(images: int) -> list[str]:
+    """Zhihu requests that must follow one another (an image's URL goes into the draft)."""
+    chain = ["GET /api/v4/me (login)"]
+    if images:
+        chain += [
+            f"POST /images (I1) ×{images + 1} with the cover, all at once",
+            "PUT /v2-<md5> on the OSS host (I2)",
+            "PUT /images/{id}/uploading_status (I3)",
+            "GET /images/{id} (I4: I3 ends processing, one poll)",
+        ]
+    return [
+        *chain,
+        "POST /api/articles/drafts (E2)",
+        "PATCH /api/articles/{id}/draft (E3)",
+        "POST /api/articles/{id}/topics (E9, every topic at once)",
+        "POST /api/v4/content/publish (E6)",
+    ]
+
+
+def lower_bound_steps(images: int) -> int:
+    """Channels run side by side, so the longer chain is the bound."""
+    return max(len(wechat_chain(images)), len(zhihu_chain(images)))
+
+
+def timed(
+    issue: Path, latency: int, repeat: int, targets: Sequence[Sequence[str]] = ((),)
+) -> tuple[float, Run]:
+    """Median wall time over ``repeat`` fresh publishes (each target group in turn)."""
+    walls: list[float] = []
+    last: Run | None = None
+    for _ in range(repeat):
+        total = 0.0
+        with rig(latency) as world:
+            for group in targets:
+                last = world.publish(issue, targets=group)
+                total += last.seconds
+        walls.append(total)
+    assert last is not None
+    return statistics.median(walls), last
+
+
+def latency_table(issue: Path, images: int, latency: int, repeat: int, workers: int) -> str:
+    """Part 1 as Markdown: the chain, the bound and every run's wall time as a ratio."""
+    steps = lower_bound_steps(images)
+    bound = steps * latency / 1000
+    concurrent, run = timed(issue, latency, repeat)
+    local, _ = timed(issue, 0, repeat)
+    one_by_one, _ = timed(issue, latency, repeat, targets=(("wechat",), ("zhihu",)))
+    requests = len(run.requests)
+    sequential = requests * latency / 1000 + local
+    rows = [
+        (f"lower bound ({steps} × {latency} ms)", bound),
+        ("publish, channels side by side (as shipped)", concurrent),
+        ("local work only (same publish, 0 ms latency)", local),
+        ("channels one after the other (measured)", one_by_one),
+        (f"strictly sequential ({requests} requests × {latency} ms + local work)", sequential),
+    ]
+    if workers:
+        from crosspost import post_assets
+
+        shipped = post_assets.UPLOAD_WORKERS
+        post_assets.UPLOAD_WORKERS = workers  # the experiment only: what a bigger pool buys
+        try:
+            rows.append((f"experiment: UPLOAD_WORKERS={workers}", timed(issue, latency, repeat)[0]))
+        finally:
+            post_assets.UPLOAD_WORKERS = shipped
+    lines = [
+        f"### Publish latency: {images} images, {latency} ms per request, median of {repeat}",
+        "",
+        f"WeChat chain ({len(wechat_chain(images))} steps): "
+        + " → ".join(wechat_chain(images)),
+        "",
+        f"Zhihu chain ({len(zhihu_chain(images))} steps): " + " → ".join(zhihu_chain(images)),
+        "",
+        "| run | wall (s) | × lower bound |",
+        "|---|---:|---:|",
+        *(f"| {name} | {seconds:.3f} | {seconds / bound:.2f} |" for name, seconds in rows),
+        "",
+        "Requests of one publish, and the span from its first to its last request:",
+        "",
+        "| platform | requests | span (s) | span / L |",
+        "|---|---:|---:|---:|",
+    ]
+    for platform in PLATFORMS:
+        mine = [r for r in run.requests if r.platform == platform]
+        span = (mine[-1].at - mine[0].at + latency / 1000) if mine else 0.0
+        lines.append(
+            f"| {platform} | {len(mine)} | {span:.3f} | {span / (latency / 1000):.1f} |"
+        )
+    return "\n".join(lines)
+
+
+def economy_table(folder: Path, images: int) -> str:
+    """Part 2 as Markdown: requests by endpoint, then a second publish and a reusing issue."""
+    first_issue = write_issue(folder / "first", issue_id="bench-first", images=range(1, images + 1))
+    keep = max(0, images - 2)
+    reused = [*range(1, keep + 1), 1001, 1002][:images] if images >= 2 else [1001]
+    second_issue = write_issue(folder / "second", issue_id="bench-second", images=reused)
+    with rig(0) as world:
+        first = world.publish(first_issue)
+        again = world.publish(first_issue)
+        other = world.publish(second_issue)
+    lines = [
+        f"### Request economy: {images} images and a cover, both channels",
+        "",
+        "| endpoint | requests in the first publish |",
+        "|---|---:|",
+        *(f"| `{name}` | {count} |" for name, count in sorted(first.by_endpoint().items())),
+        f"| **total** | **{len(first.requests)}** |",
+        "",
+        "| publish | requests | mutating | WeChat uploads | Zhihu uploads (I1) | posts |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    for name, run in (
+        (f"first issue ({images} images)", first),
+        ("the same issue again", again),
+        (f"second issue reusing {keep} of its {images} images (same cover)", other),
+    ):
+        lines.append(
+            f"| {name} | {len(run.requests)} | {len(run.mutating)} | {run.uploads('wechat')} "
+            f"| {run.uploads('zhihu')} | {', '.join(run.states)} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--images", type=int, default=12, help="images in the issue (12)")
+    parser.add_argument("--latency", type=int, default=50, help="ms per request (50)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per figure (3)")
+    parser.add_argument(
+        "--upload-workers",
+        type=int,
+        default=16,
+        help="also time a run with this many uploads at once (an experiment; 0: skip)",
+    )
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="crosspost-bench-issue-") as tmp:
+        folder = Path(tmp)
+        issue = write_issue(folder / "timed", images=range(1, args.images + 1))
+        print(latency_table(issue, args.images, args.latency, args.repeat, args.upload_workers))
+        print()
+        print(economy_table(folder, args.images))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
