@@ -27,6 +27,7 @@ from .world import (
     World,
     assert_one_post_per_channel,
     calls_to,
+    private_draft_warnings,
 )
 
 pytestmark = pytest.mark.slow
@@ -62,8 +63,9 @@ def test_killed_at_a_step_boundary_the_next_run_finishes_with_one_post(
     assert code == EXIT_OK, output
     assert_one_post_per_channel(world)
     assert calls_to(world.box, PUBLISH_PATHS[channel]) == 1
-    # Zhihu cannot list drafts: a draft whose id died with the process is made again
-    # (privately; assert_one_post_per_channel checked the ledger says so).
-    twice = channel == "zhihu" and checkpoint == "after-draft"
-    assert calls_to(world.box, CREATE_PATHS[channel]) == (2 if twice else 1)
+    # Zhihu cannot list drafts: when a draft's id may have died with the process, the
+    # ledger says an unused private draft may remain, and a new one may be made.
+    doubt = private_draft_warnings(world, channel)
+    assert doubt <= (1 if (channel, checkpoint[-5:]) == ("zhihu", "draft") else 0)
+    assert 1 <= calls_to(world.box, CREATE_PATHS[channel]) <= 1 + doubt
     assert world.posts()[channel].url in output

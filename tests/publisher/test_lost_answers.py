@@ -22,6 +22,7 @@ from .world import (
     World,
     assert_one_post_per_channel,
     calls_to,
+    private_draft_warnings,
 )
 
 LATER = 700.0  # past WeChat reconcile's settle time (600 s)
@@ -63,7 +64,7 @@ def test_a_lost_answer_ends_published_once_or_unconfirmed_then_reconciled(
     else:
         assert (state, code) == ("published", EXIT_OK), message
     assert_one_post_per_channel(world)
-    assert calls_to(world.box, path) == (2 if path == CREATE_PATHS["zhihu"] else 1)
+    assert 1 <= calls_to(world.box, path) <= 1 + private_draft_warnings(world, channel)
     assert calls_to(world.box, PUBLISH_PATHS[channel]) == 1
 
     again, _ = world.publish(mode="publish")

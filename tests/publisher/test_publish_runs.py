@@ -110,6 +110,7 @@ def test_update_of_a_published_wechat_article_says_wechat_cannot(
     edit_issue(shell)
     assert publish(shell, "-c", "wechat", "--update") == EXIT_CHANNEL_FAILED
     out, err = capsys.readouterr()
+    assert "wechat:main  ai-systems-48  published" in out  # still the post it was
     assert "cannot edit a published post through its API" in err
     assert mutating(shell.box) == sent
     assert len(shell.published_on("wechat")) == 1
