@@ -99,33 +99,43 @@ class ImageFile:
     height: int
 
 
+@dataclass(frozen=True)
+class ImageProblem:
+    """Why an image file cannot be used: ``missing-image`` or ``bad-image``, and the fix."""
+
+    code: str
+    message: str
+
+
 class ImageInfo:
     """Image files read once each; a file that cannot be used comes back as its problem."""
 
     def __init__(self) -> None:
-        self._seen: dict[Path, ImageFile | str] = {}
+        self._seen: dict[Path, ImageFile | ImageProblem] = {}
 
-    def read(self, path: Path) -> ImageFile | str:
-        """The file's :class:`ImageFile`, or what is wrong with it (text for a message)."""
+    def read(self, path: Path) -> ImageFile | ImageProblem:
+        """The file's :class:`ImageFile`, or what is wrong with it."""
         if path not in self._seen:
             self._seen[path] = self._read(path)
         return self._seen[path]
 
     @staticmethod
-    def _read(path: Path) -> ImageFile | str:
+    def _read(path: Path) -> ImageFile | ImageProblem:
         from PIL import Image, UnidentifiedImageError
 
         if path.is_dir():
-            return "is a folder; name an image file"
+            return ImageProblem("bad-image", "is a folder; name an image file")
         if not path.is_file():
-            return "not found next to the issue; fix the path or add the file"
+            fix = "not found next to the issue; fix the path or add the file"
+            return ImageProblem("missing-image", fix)
         try:
             with Image.open(path) as image:
                 kind, (width, height) = str(image.format), image.size
         except UnidentifiedImageError:
-            return "is not an image crosspost can read (SVG is not supported); export PNG or JPEG"
+            fix = "is not an image crosspost can read (SVG is not supported); export PNG or JPEG"
+            return ImageProblem("bad-image", fix)
         except OSError as error:
-            return f"cannot be read ({error}); export it again"
+            return ImageProblem("bad-image", f"cannot be read ({error}); export it again")
         return ImageFile(kind, path.stat().st_size, width, height)
 
 

@@ -24,7 +24,7 @@ from typing import Any
 from crosspost.errors import IssueError
 from crosspost.issue import CHANNEL_OPTIONS, KNOWN_CHANNELS, Issue, load_issue
 from crosspost.render import RenderContext, Rendered
-from crosspost.render.body import ImageFile, ImageInfo, ImageRef, image_refs
+from crosspost.render.body import ImageFile, ImageInfo, ImageProblem, ImageRef, image_refs
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 
@@ -215,10 +215,9 @@ def lint(issue: Issue, rendered: Mapping[str, Rendered]) -> list[Problem]:
     problems: list[Problem] = []
     for ref in refs:  # a missing file is missing for every channel: report it once
         found = images.read(ref.path) if ref.path else None
-        if isinstance(found, str):
-            code = "missing-image" if "not found" in found else "bad-image"
-            message = f"image {ref.source!r} {found}"
-            problems.append(Problem(issue.path, ref.line, ref.channel, code, message))
+        if isinstance(found, ImageProblem):
+            message = f"image {ref.source!r} {found.message}"
+            problems.append(Problem(issue.path, ref.line, ref.channel, found.code, message))
     for channel, output in rendered.items():
         limits = channel_limits(channel)
         if limits is None:
@@ -347,8 +346,8 @@ def _cover(report: _Report, images: ImageInfo) -> None:
             report.add(1, "no-cover", message)
         return
     found = images.read(cover)
-    if isinstance(found, str):
-        report.add(line, "bad-cover", f"cover {found}")
+    if isinstance(found, ImageProblem):
+        report.add(line, "bad-cover", f"cover {found.message}")
         return
     kind, size, width, height = found.format, found.size, found.width, found.height
     if kind not in limits.image_formats:
