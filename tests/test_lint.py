@@ -222,3 +222,14 @@ def test_wechat_size_counts_uploaded_image_urls(write_issue: WriteIssue, tmp_pat
         f"the wechat article is {expected:,} characters of HTML"
         in only(checked, "content-too-long").message
     )
+
+
+def test_cover_that_is_not_an_image_or_is_webp(write_issue: WriteIssue, tmp_path: Path) -> None:
+    (tmp_path / "cover.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>", "utf-8")
+    svg = check_file(write_issue(front=FRONT.replace("cover.jpg", "cover.svg")))
+    problem = only(svg, "bad-cover")
+    assert (problem.channel, problem.line) == (None, 5)  # one file, one problem
+    assert problem.message.startswith("cover is not an image crosspost can read")
+    Image.new("RGB", (900, 383), "navy").save(tmp_path / "cover.webp", "WEBP")
+    webp = check_file(write_issue(front=FRONT.replace("cover.jpg", "cover.webp")))
+    assert codes(webp) == {("wechat", "cover-converted"), ("zhihu", "cover-converted")}

@@ -218,6 +218,7 @@ def lint(issue: Issue, rendered: Mapping[str, Rendered]) -> list[Problem]:
         if isinstance(found, ImageProblem):
             message = f"image {ref.source!r} {found.message}"
             problems.append(Problem(issue.path, ref.line, ref.channel, found.code, message))
+    problems += _bad_covers(issue, rendered, images)
     for channel, output in rendered.items():
         limits = channel_limits(channel)
         if limits is None:
@@ -229,6 +230,25 @@ def lint(issue: Issue, rendered: Mapping[str, Rendered]) -> list[Problem]:
         _cover(report, images)
         _body_images(report, refs, images)
         problems += report.problems
+    return problems
+
+
+def _bad_covers(issue: Issue, rendered: Mapping[str, Rendered], images: ImageInfo) -> list[Problem]:
+    """A cover file that cannot be used, once per file (channels often share one cover)."""
+    users: dict[Path, list[str]] = {}
+    for channel in rendered:
+        cover = issue.settings(channel).cover
+        if cover is not None:
+            users.setdefault(cover, []).append(channel)
+    problems: list[Problem] = []
+    for cover, channels in users.items():
+        found = images.read(cover)
+        if isinstance(found, ImageProblem):
+            own = len(channels) == 1 and "cover" in issue.overrides.get(channels[0], {})
+            line = issue.line_of(f"{channels[0]}.cover" if own else "cover")
+            concerns = channels[0] if own else None
+            message = f"cover {found.message}"
+            problems.append(Problem(issue.path, line, concerns, "bad-cover", message))
     return problems
 
 
@@ -347,8 +367,7 @@ def _cover(report: _Report, images: ImageInfo) -> None:
         return
     found = images.read(cover)
     if isinstance(found, ImageProblem):
-        report.add(line, "bad-cover", f"cover {found.message}")
-        return
+        return  # reported once per file by _bad_covers
     kind, size, width, height = found.format, found.size, found.width, found.height
     if kind not in limits.image_formats:
         message = f"cover is {kind}; {channel} takes {_formats(limits)}, so it will be converted"
