@@ -1,0 +1,173 @@
+"""Render time per document and channel, and the share of WeChat's spent inlining CSS.
+
+    python bench/bench_render.py               # the example and the corpus, 20 runs each
+    python bench/bench_render.py --repeat 2    # a smoke run
+
+Each figure is the median of repeated in-process renders after one warm-up render (the
+first render of a process also loads the theme, the templates and the Markdown parser;
+its time is shown apart). The inlining share comes from cProfile: the cumulative time of
+premailer's ``transform`` over the cumulative time of the WeChat ``render`` call, both
+measured in the same profiled runs. Corpus documents (``<repo>/../shared/corpus``) carry
+no crosspost front matter, so each is copied with one made from its first heading.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import re
+import statistics
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from crosspost.errors import CrosspostError
+from crosspost.issue import Issue, load_issue
+from crosspost.render import RenderContext, render
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLE = REPO / "examples" / "ai-systems-48" / "issue.md"
+CORPUS = REPO / ".." / "shared" / "corpus"
+CHANNELS = ("wechat", "zhihu")
+TARGET_MS = 50.0
+_FRONT = re.compile(r"\A---\n(.*?)\n---\n", re.S)
+
+
+def as_issue(document: Path, folder: Path) -> Path:
+    """A copy of a plain Markdown document with crosspost front matter (title only)."""
+    text = document.read_text(encoding="utf-8")
+    title = document.stem
+    front = _FRONT.match(text)
+    if front:
+        found = re.search(r"^title:\s*['\"]?(.*?)['\"]?\s*$", front.group(1), re.M)
+        title = found.group(1) if found else title
+        text = text[front.end() :]
+    else:
+        heading = re.search(r"^#\s+(.+)$", text, re.M)
+        title = heading.group(1).strip() if heading else title
+    title = title.replace('"', "'")
+    target = folder / document.name
+    target.write_text(f'---\ntitle: "{title}"\n---\n\n{text}', encoding="utf-8")
+    return target
+
+
+def documents(folder: Path, corpus: bool = True) -> list[tuple[str, Issue | str]]:
+    """The example, then every corpus document that exists (or why it does not load)."""
+    found: list[tuple[str, Issue | str]] = [("example (ai-systems-48)", load_issue(EXAMPLE))]
+    if corpus and CORPUS.is_dir():
+        for document in sorted(CORPUS.glob("*.md")):
+            if document.name == "SOURCES.md":
+                continue
+            try:
+                found.append((document.name, load_issue(as_issue(document, folder))))
+            except CrosspostError as error:  # a finding to report, not a reason to stop
+                found.append((document.name, str(error).replace(str(folder) + "/", "")))
+    return found
+
+
+def median_ms(issue: Issue, channel: str, repeat: int) -> float:
+    context = RenderContext()
+    walls = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        render(issue, channel, context)
+        walls.append((time.perf_counter() - started) * 1000)
+    return statistics.median(walls)
+
+
+def inlining_share(issue: Issue, repeat: int) -> tuple[float, pstats.Stats]:
+    """premailer ``transform`` cumulative time / WeChat ``render`` cumulative time."""
+    profile = cProfile.Profile()
+    context = RenderContext()
+    profile.enable()
+    for _ in range(repeat):
+        render(issue, "wechat", context)
+    profile.disable()
+    stats = pstats.Stats(profile)
+    totals = {"transform": 0.0, "render": 0.0}
+    for (filename, _, name), row in stats.stats.items():  # type: ignore[attr-defined]
+        cumulative = row[3]
+        if name == "transform" and "premailer" in filename:
+            totals["transform"] += cumulative
+        if name == "render" and filename.endswith(("render/wechat.py", "render\\wechat.py")):
+            totals["render"] += cumulative
+    share = totals["transform"] / totals["render"] if totals["render"] else 0.0
+    return share, stats
+
+
+def report(repeat: int, corpus: bool = True, profile_lines: int = 0) -> str:
+    """The render section as Markdown."""
+    with tempfile.TemporaryDirectory(prefix="crosspost-bench-render-") as tmp:
+        docs = documents(Path(tmp), corpus)
+        example = docs[0][1]
+        assert isinstance(example, Issue)
+        # The first render of a process, apart (nothing was loaded yet).
+        first = {channel: median_ms(example, channel, 1) for channel in CHANNELS}
+        lines = [
+            f"### Render: median of {repeat} in-process runs (ms)",
+            "",
+            "| document | KiB | WeChat | Zhihu | both | CSS inlining share of WeChat |",
+            "|---|---:|---:|---:|---:|---:|",
+        ]
+        profiles = []
+        skipped = []
+        for name, issue in docs:
+            if isinstance(issue, str):
+                skipped.append(f"{name} does not load as an issue: {issue}")
+                continue
+            wechat = median_ms(issue, "wechat", repeat)
+            zhihu = median_ms(issue, "zhihu", repeat)
+            share, stats = inlining_share(issue, max(1, min(repeat, 5)))
+            profiles.append((name, stats))
+            size = len(issue.body.encode("utf-8")) / 1024
+            lines.append(
+                f"| {name} | {size:.1f} | {wechat:.1f} | {zhihu:.1f} | {wechat + zhihu:.1f} "
+                f"| {share:.0%} |"
+            )
+    both = float(lines[4].split("|")[5])
+    verdict = "met" if both < TARGET_MS else "missed"
+    lines += [""] + [f"Not measured: {note}" for note in skipped]
+    lines += [
+        "",
+        f"Target: the example under {TARGET_MS:.0f} ms for both channels together: "
+        f"{both:.1f} ms, {verdict}. First render of a process (theme, templates, parser "
+        f"loading): WeChat {first['wechat']:.0f} ms, Zhihu {first['zhihu']:.0f} ms.",
+    ]
+    if profile_lines:
+        name, stats = profiles[0]
+        lines += ["", f"cProfile of the WeChat render of {name}, by cumulative time:", "", "```"]
+        lines += _top(stats, profile_lines)
+        lines.append("```")
+    return "\n".join(lines)
+
+
+def _top(stats: pstats.Stats, count: int) -> list[str]:
+    """The ``count`` functions with the most cumulative time, one line each."""
+    rows = sorted(
+        stats.stats.items(),  # type: ignore[attr-defined]
+        key=lambda item: item[1][3],
+        reverse=True,
+    )[:count]
+    out = []
+    for (filename, line, name), row in rows:
+        where = "/".join(Path(filename).parts[-2:])
+        out.append(f"{row[3] * 1000:8.1f} ms cum {row[2] * 1000:7.1f} ms own  {where}:{line} {name}")
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=20, help="renders per figure (20)")
+    parser.add_argument("--no-corpus", action="store_true", help="the example only")
+    parser.add_argument(
+        "--profile", type=int, default=0, metavar="N", help="print the top N of the profile"
+    )
+    args = parser.parse_args(argv)
+    print(report(max(1, args.repeat), corpus=not args.no_corpus, profile_lines=args.profile))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
