@@ -4,16 +4,24 @@ The one rule for doubt: an open intent in the ledger means *unconfirmed*. Only t
 platform can close it, through the adapter's ``reconcile(step, intent)``; this module
 turns its answer into ledger state. Used by a run that finds an open intent (before it
 does anything else), by a run whose call just lost its answer, and by
-``crosspost reconcile``.
+``crosspost reconcile``. Both also share what lives here besides: the lock a post is
+made or reconciled under, and the account's adapter.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from filelock import FileLock
+
+from crosspost.channels import adapter_class
 from crosspost.channels.base import STEP_DRAFT, STEP_PUBLISH, Adapter, Intent, PublishTicket
+from crosspost.channels.http import HttpPolicy, Timeouts
+from crosspost.config import Account
 from crosspost.errors import (
     EXIT_CHANNEL_FAILED,
     EXIT_OK,
@@ -23,7 +31,7 @@ from crosspost.errors import (
     TransientError,
     UnconfirmedError,
 )
-from crosspost.ledger import Ledger, PostRecord
+from crosspost.ledger import Ledger, PostKey, PostRecord
 
 if TYPE_CHECKING:
     from crosspost.publisher import PostResult
@@ -117,6 +125,28 @@ def reconcile_post(
         adapter.http.close()
     code = EXIT_UNCONFIRMED if current.state == "unconfirmed" else EXIT_OK
     return PostResult(key, current.state, current.url, current.error_message or "", code)
+
+
+def post_lock(state_dir: Path, key: PostKey, *, timeout: float) -> FileLock:
+    """The lock one post is made (or reconciled) under, shared by every process."""
+    locks = Path(state_dir) / "locks"
+    locks.mkdir(parents=True, exist_ok=True)
+    name = re.sub(r"[^A-Za-z0-9._-]", "_", f"{key.issue_id}.{key.channel}.{key.account}")
+    return FileLock(str(locks / f"{name}.lock"), timeout=timeout)
+
+
+def build_adapter(
+    account: Account,
+    state_dir: Path,
+    *,
+    timeout: float,
+    clock: Callable[[], float],
+    sleep: Callable[[float], None],
+) -> Adapter:
+    """The account's adapter with its own HTTP policy (one session per account)."""
+    http = HttpPolicy(timeouts=Timeouts(connect=min(10.0, timeout), read=timeout), sleep=sleep)
+    cls = adapter_class(account.channel)
+    return cls(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep)
 
 
 def _before_draft(record: PostRecord) -> str:

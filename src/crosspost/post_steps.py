@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from filelock import FileLock, Timeout
+from filelock import Timeout
 
-from crosspost.channels import adapter_class
 from crosspost.channels.base import (
     STEP_DRAFT,
     STEP_PUBLISH,
@@ -32,8 +30,6 @@ from crosspost.channels.base import (
     RemoteDraft,
     RemotePost,
 )
-from crosspost.channels.http import HttpPolicy, Timeouts
-from crosspost.config import Account
 from crosspost.errors import (
     EXIT_BAD_INPUT,
     EXIT_CHANNEL_FAILED,
@@ -48,7 +44,7 @@ from crosspost.errors import (
 )
 from crosspost.ledger import Ledger, PostRecord
 from crosspost.post_assets import PostAssets
-from crosspost.post_settle import settle
+from crosspost.post_settle import build_adapter, post_lock, settle
 from crosspost.testing_hooks import checkpoint
 
 if TYPE_CHECKING:
@@ -96,10 +92,7 @@ class PostMachine:
 
     def run(self, options: PublishOptions) -> PostResult:
         """Make the post; every error becomes a result (and a ledger entry), never a raise."""
-        locks = self.state_dir / "locks"
-        locks.mkdir(parents=True, exist_ok=True)
-        name = re.sub(r"[^A-Za-z0-9._-]", "_", f"{self.key.issue_id}.{self.key.channel}")
-        lock = FileLock(str(locks / f"{name}.{self.key.account}.lock"), timeout=self.lock_timeout)
+        lock = post_lock(self.state_dir, self.key, timeout=self.lock_timeout)
         try:
             with lock:
                 return self._guarded(options)
@@ -167,7 +160,7 @@ class PostMachine:
 
     def _remember_sent(self) -> None:
         """Keep the body just sent, for the next ``--dry-run``'s diff (atomic replace)."""
-        from crosspost.publisher import sent_copy
+        from crosspost.dry_run import sent_copy
 
         target = sent_copy(self.state_dir, self.job)
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -397,20 +390,6 @@ class PostMachine:
 
     def _reconcile(self, adapter: Adapter, record: PostRecord) -> bool:
         return settle(self.ledger, adapter, record, self.progress)
-
-
-def build_adapter(
-    account: Account,
-    state_dir: Path,
-    *,
-    timeout: float,
-    clock: Callable[[], float],
-    sleep: Callable[[float], None],
-) -> Adapter:
-    """The account's adapter with its own HTTP policy (one session per account)."""
-    http = HttpPolicy(timeouts=Timeouts(connect=min(10.0, timeout), read=timeout), sleep=sleep)
-    cls = adapter_class(account.channel)
-    return cls(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep)
 
 
 def _raise(error: BaseException) -> Any:

@@ -13,7 +13,6 @@ second post (see :mod:`crosspost.post_steps`).
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import time
@@ -21,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crosspost.config import Account, Settings
 from crosspost.errors import (
@@ -33,8 +32,11 @@ from crosspost.errors import (
     UsageError,
 )
 from crosspost.issue import ChannelSettings, Issue
-from crosspost.ledger import Ledger, PostKey
+from crosspost.ledger import Ledger, PostKey, PostRecord
 from crosspost.render import RenderContext, Rendered
+
+if TYPE_CHECKING:
+    from crosspost.dry_run import DryRunEntry
 
 Progress = Callable[[str], None]
 
@@ -291,9 +293,16 @@ class Publisher:
         return PublishReport(tuple(results))
 
     def reconcile(self, issue_id: str) -> PublishReport:
-        """``crosspost reconcile``: settle every open question about an issue's posts."""
-        from crosspost.post_settle import reconcile_post
-        from crosspost.post_steps import build_adapter
+        """``crosspost reconcile``: settle every open question about an issue's posts.
+
+        Only posts in doubt (an open intent, unconfirmed, or submitted without a URL yet)
+        are asked about, each under the same lock a publishing run takes, so a reconcile
+        never second-guesses a call that is still in flight. The others are reported as
+        they stand, even when their account is no longer configured.
+        """
+        from filelock import Timeout
+
+        from crosspost.post_settle import build_adapter, post_lock, reconcile_post
 
         posts = self.ledger.posts(issue_id)
         if not posts:
@@ -301,93 +310,47 @@ class Publisher:
                 f"the ledger {self.ledger.path} has no posts of issue '{issue_id}'; "
                 "'crosspost status' lists the issues it knows"
             )
-        accounts = [self.settings.account(f"{p.channel}:{p.account}") for p in posts]
-        self.settings.require_credentials(accounts)
+        doubtful = [p for p in posts if _in_doubt(p)]
+        accounts = {p.key: self.settings.account(f"{p.channel}:{p.account}") for p in doubtful}
+        self.settings.require_credentials(accounts.values())
         results = []
-        for record, account in zip(posts, accounts, strict=True):
-            adapter = build_adapter(
-                account,
-                self.settings.state_dir,
-                timeout=self.settings.timeout,
-                clock=self.clock,
-                sleep=self.sleep,
-            )
-            results.append(reconcile_post(self.ledger, record, adapter, self.progress))
+        for record in posts:
+            if record.key not in accounts:
+                results.append(PostResult(record.key, record.state, record.url, "nothing in doubt"))
+                continue
+            lock = post_lock(self.settings.state_dir, record.key, timeout=self.lock_timeout)
+            try:
+                with lock:
+                    current = self.ledger.get(record.key) or record
+                    adapter = build_adapter(
+                        accounts[record.key],
+                        self.settings.state_dir,
+                        timeout=self.settings.timeout,
+                        clock=self.clock,
+                        sleep=self.sleep,
+                    )
+                    results.append(reconcile_post(self.ledger, current, adapter, self.progress))
+            except Timeout:
+                message = "another crosspost run is publishing this post; run again later"
+                results.append(
+                    PostResult(record.key, record.state, record.url, message, EXIT_TEMPORARY)
+                )
         return PublishReport(tuple(results))
 
     def dry_run(self, jobs: Sequence[Job], options: PublishOptions) -> list[DryRunEntry]:
         """What :meth:`run` would do for each job, and a diff against what was last sent."""
-        entries = []
-        for job in jobs:
-            record = self.ledger.get(job.key)
-            last = (
-                sent_copy(self.settings.state_dir, job).read_text(encoding="utf-8")
-                if (sent_copy(self.settings.state_dir, job).is_file())
-                else ""
-            )
-            diff = "".join(
-                difflib.unified_diff(
-                    _lines(last),
-                    _lines(job.rendered.body),
-                    fromfile=f"{job.key.channel}:{job.key.account} last sent",
-                    tofile=f"{job.key.channel}:{job.key.account} now",
-                )
-            )
-            entries.append(DryRunEntry(job, _planned_action(job, record, options), diff))
-        return entries
+        from crosspost.dry_run import dry_run
+
+        return dry_run(self.ledger, self.settings.state_dir, jobs, options)
 
     def publish(self, paths: Sequence[Path | str], options: PublishOptions) -> PublishReport:
         """Plan, then run: the whole of ``crosspost publish``."""
         return self.run(self.plan(paths, options), options)
 
 
-@dataclass(frozen=True)
-class DryRunEntry:
-    """One post in a dry run: what would happen, and how the body differs from last time."""
-
-    job: Job
-    action: str
-    diff: str
-
-
-def sent_copy(state_dir: Path, job: Job) -> Path:
-    """Where the body last sent for a post is kept (rendered, before image upload)."""
-    key = job.key
-    return Path(state_dir) / "sent" / key.issue_id / f"{key.channel}.{key.account}.html"
-
-
-def _lines(html: str) -> list[str]:
-    """Block tags on lines of their own, so a diff of one-line HTML reads like a diff."""
-    import re
-
-    return [
-        line + "\n"
-        for line in re.sub(
-            r"(</(?:p|h\d|li|section|pre|table|tr|blockquote)>)", r"\1\n", html
-        ).splitlines()
-    ]
-
-
-def _planned_action(job: Job, record: Any, options: PublishOptions) -> str:
-    if record is None:
-        return f"create a {job.mode}" if job.mode == "draft" else "create a draft and publish it"
-    if record.pending_step:
-        return f"reconcile the unconfirmed '{record.pending_step}' first"
-    if record.state == "published":
-        if record.content_hash == job.content_hash:
-            return "nothing: already published, unchanged"
-        return (
-            "update the published post in place"
-            if options.update
-            else ("nothing: changed since publishing (pass --update to edit it in place)")
-        )
-    if record.draft_id and record.content_hash != job.content_hash:
-        return f"update draft {record.draft_id} in place" + (
-            "" if job.mode == "draft" else ", then publish it"
-        )
-    if record.draft_id:
-        return "nothing: the draft is up to date" if job.mode == "draft" else "publish draft"
-    return f"resume from '{record.state}'"
+def _in_doubt(record: PostRecord) -> bool:
+    """Whether only the platform can say how a post stands (see ``crosspost reconcile``)."""
+    return bool(record.pending_step) or record.state in ("unconfirmed", "submitted")
 
 
 def _lint_failed(errors: Sequence[Any]) -> UsageError:

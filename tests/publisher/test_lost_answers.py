@@ -69,6 +69,9 @@ def test_a_lost_answer_ends_published_once_or_unconfirmed_then_reconciled(
 
     again, _ = world.publish(mode="publish")
     assert {r.state for r in again.results} == {"unchanged"}
+    settled, _ = world.with_publisher(lambda p: p.reconcile(ISSUE_ID))
+    assert {r.message for r in settled.results} == {"nothing in doubt"}
+    assert settled.exit_code == EXIT_OK
     assert calls_to(world.box, PUBLISH_PATHS[channel]) == 1
 
 

@@ -148,7 +148,11 @@ def test_dry_run_sends_nothing_and_shows_the_plan_and_a_diff(shell: World, capsy
     assert publish(shell, "--dry-run", "--json", "--update") == EXIT_OK
     data = json.loads(capsys.readouterr().out)
     assert data["dry_run"] is True
-    assert {p["action"] for p in data["posts"]} == {"update the published post in place"}
+    actions = {p["channel"]: p["action"] for p in data["posts"]}
+    assert actions == {
+        "zhihu": "update the published post in place",
+        "wechat": "nothing: changed since publishing, and this platform cannot edit it",
+    }
     assert all(NEW_TEXT in p["diff"] for p in data["posts"])
     assert len(shell.box.requests) == seen
 
