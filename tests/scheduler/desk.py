@@ -27,6 +27,7 @@ from crosspost.sandbox import Sandbox
 from crosspost.sandbox.clock import ManualClock
 from crosspost.sandbox.session import DEMO_OPTIONS
 from crosspost.scheduler import DueOptions, DueReport, run_due
+from crosspost.testing_hooks import MAX_SLEEP_VARIABLE
 
 #: A body long enough for Zhihu's 9-character minimum.
 MINIMAL_BODY = "这是一段足够长的正文,用来通过知乎的最少字数检查。\n"
@@ -172,6 +173,8 @@ base_url = "{box.zhihu_url}"
         "WECHAT_APP_SECRET": wechat["app_secret"],
         "ZHIHU_Z_C0": zhihu["z_c0"],
         "ZHIHU_XSRF": zhihu["xsrf"],
+        # Processes cannot be handed a fake sleep: cap the publisher's polling pauses.
+        MAX_SLEEP_VARIABLE: "0.01",
     }
     return Desk(root, box, clock, sleep, issues, state_dir, env)
 

@@ -10,20 +10,24 @@ one running exits 0 without a word. See ``contrib/`` for crontab, systemd and CI
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from crosspost.config_sources import add_arguments
-from crosspost.errors import EXIT_OK, UsageError
+from crosspost.errors import EXIT_OK, CrosspostError, UsageError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Iterator
 
     from crosspost.config import Settings
     from crosspost.scheduler import DueReport
+
+Say = Callable[[str], None]
 
 #: Log file rotation: five files of 1 MiB keep months of ticks.
 LOG_BYTES = 1 << 20
@@ -71,11 +75,26 @@ def run(args: argparse.Namespace) -> int:
     import time
 
     from crosspost.config import settings_from_args
-    from crosspost.scheduler import DueOptions, run_due
+    from crosspost.testing_hooks import shifted
 
-    clock = _clock(args.now) if args.now else time.time
+    clock = shifted(_clock(args.now) if args.now else time.time)
     settings = settings_from_args(args)
-    log = _logger(settings, verbose=args.verbose and not args.json)
+    with _logger(settings, verbose=args.verbose and not args.json) as log:
+        try:
+            return _tick(args, settings, clock, log)
+        except CrosspostError as error:
+            log(f"error: {error}")  # the log file tells the whole story of every tick
+            raise
+
+
+def _tick(
+    args: argparse.Namespace, settings: Settings, clock: Callable[[], float], log: Say
+) -> int:
+    import time
+
+    from crosspost.scheduler import DueOptions, run_due
+    from crosspost.testing_hooks import paced
+
     options = DueOptions(
         dirs=tuple(args.dirs),
         include_missed=args.include_missed,
@@ -85,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         mode=args.mode,
         sandbox=args.sandbox,
     )
-    report = run_due(settings, options, clock=clock, progress=log)
+    report = run_due(settings, options, clock=clock, sleep=paced(time.sleep), progress=log)
     if args.json:
         print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
     else:
@@ -111,11 +130,13 @@ def _clock(text: str) -> Callable[[], float]:
     return lambda: origin + (time.monotonic() - began)
 
 
-def _logger(settings: Settings, *, verbose: bool) -> Callable[[str], None]:
+@contextlib.contextmanager
+def _logger(settings: Settings, *, verbose: bool) -> Iterator[Say]:
     """Progress goes to the log file (if set, rotated, redacted) and, with -v, to stderr."""
     import logging
 
     logger = logging.getLogger("crosspost")
+    handler: logging.Handler | None = None
     if settings.log_file is not None:
         from logging.handlers import RotatingFileHandler
 
@@ -130,17 +151,23 @@ def _logger(settings: Settings, *, verbose: bool) -> Callable[[str], None]:
         secrets = [s for a in settings.accounts for s in a.credentials.values()]
         handler.addFilter(RedactingFilter(redactor_for(secrets, settings.notify_urls)))
         logger.addHandler(handler)
-        logger.setLevel(logging.INFO)
+        if logger.level == logging.NOTSET or logger.level > logging.INFO:
+            logger.setLevel(logging.INFO)
 
     def say(line: str) -> None:
         logger.info(line)
         if verbose:
             print(line, file=sys.stderr, flush=True)
 
-    return say
+    try:
+        yield say
+    finally:
+        if handler is not None:
+            logger.removeHandler(handler)
+            handler.close()
 
 
-def print_report(report: DueReport, *, verbose: bool, log: Callable[[str], None]) -> None:
+def print_report(report: DueReport, *, verbose: bool, log: Say) -> None:
     """One line per thing a person should know; nothing at all when nothing is new."""
     if report.locked:
         return
@@ -172,7 +199,7 @@ def print_report(report: DueReport, *, verbose: bool, log: Callable[[str], None]
         print(summary, file=sys.stderr)
 
 
-def _notify(settings: Settings, report: DueReport, log: Callable[[str], None]) -> None:
+def _notify(settings: Settings, report: DueReport, log: Say) -> None:
     if not settings.notify_urls:
         return
     from crosspost.notify import run_notice, send

@@ -1,0 +1,219 @@
+"""``crosspost run-due`` as cron sees it: output, exit codes, the log file and notices.
+
+Notices go through real Apprise to a tiny HTTP server on 127.0.0.1 (Apprise's ``json://``
+URL), which keeps every body it receives; the test reads what a person would read.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from crosspost import cli
+from crosspost.config import Secret
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_CHANNEL_FAILED, EXIT_OK
+from crosspost.notify import MISSING_APPRISE, Notice, send
+
+from .desk import Desk, at
+
+NOTIFY_PASSWORD = "n0tify-pa55word-xyz"
+
+
+class Inbox:
+    """Every JSON body POSTed to the loopback server, in order."""
+
+    def __init__(self) -> None:
+        self.bodies: list[dict[str, str]] = []
+        self.url = ""
+
+
+@pytest.fixture
+def inbox() -> Iterator[Inbox]:
+    box = Inbox()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length", 0))
+            box.bodies.append(json.loads(self.rfile.read(length)))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    box.url = f"json://crosspost:{NOTIFY_PASSWORD}@127.0.0.1:{server.server_port}/hook"
+    yield box
+    server.shutdown()
+    server.server_close()
+
+
+def run_due(desk: Desk, *args: str, now: float = 0) -> int:
+    return cli.main(["run-due", "--now", at(now), *args])
+
+
+def test_nothing_due_is_silent_and_exits_0(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    desk.use_env(monkeypatch)
+    desk.write("49", at(3600))
+    assert run_due(desk) == EXIT_OK
+    assert capsys.readouterr() == ("", "")
+
+    assert run_due(desk, "-v") == EXIT_OK
+    err = capsys.readouterr().err
+    assert "1 files, 1 scheduled later" in err and "49.md at 2026-11-23T10:00:00+08:00" in err
+
+
+def test_a_published_post_is_one_line_and_then_silence(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    desk.use_env(monkeypatch)
+    desk.write("48", at(-60), channels="[zhihu]")
+    assert run_due(desk) == EXIT_OK
+    out, err = capsys.readouterr()
+    url = desk.posts()["48 zhihu"].url
+    assert out.splitlines() == [f"published   zhihu:main     48  {url}"]
+    assert err == ""
+    assert run_due(desk, now=60) == EXIT_OK
+    assert capsys.readouterr() == ("", "")
+
+
+def test_json_report_lists_everything(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    desk.use_env(monkeypatch)
+    desk.write("47", at(-40 * 3600), channels="[zhihu]")
+    assert run_due(desk, "--json") == EXIT_OK
+    report = json.loads(capsys.readouterr().out)
+    assert report["exit_code"] == EXIT_OK and report["posts"] == []
+    assert [(e["kind"], e["issue"], e["account"]) for e in report["entries"]] == [
+        ("missed", "47", "zhihu:main")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--now", "2026-11-23 09:00"], "has no timezone"),
+        (["--now", "tomorrow"], "is not a date and time"),
+        (["/no/such/folder"], "no such folder of issues"),
+        (["--grace", "soon"], "is not a duration"),
+    ],
+)
+def test_bad_arguments_are_one_line_and_exit_2(
+    desk: Desk,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    message: str,
+) -> None:
+    desk.use_env(monkeypatch)
+    assert cli.main(["run-due", *args]) == EXIT_BAD_INPUT
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1 and message in err
+
+
+def test_no_folder_given_or_configured_is_exit_2(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    desk.use_env(monkeypatch)
+    empty = desk.root / "empty.toml"
+    empty.write_text("", encoding="utf-8")
+    assert cli.main(["run-due", "--config", str(empty)]) == EXIT_BAD_INPUT
+    assert "no folders of issues to scan" in capsys.readouterr().err
+
+
+def test_the_log_file_has_the_whole_story_and_no_secret(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    desk.use_env(monkeypatch)
+    desk.write("46", at(-60), channels="[wechat]")
+    log = desk.root / "logs" / "run-due.log"
+    assert run_due(desk, "--log-file", str(log)) == EXIT_OK
+    text = log.read_text(encoding="utf-8")
+    assert "wechat:main  46: draft" in text and "published   wechat:main" in text
+    for secret in desk.secrets():
+        assert secret not in text
+
+
+def test_a_failure_sends_a_notice_without_secrets(
+    desk: Desk,
+    inbox: Inbox,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    desk.env["CROSSPOST_NOTIFY_URLS"] = inbox.url
+    desk.use_env(monkeypatch)
+    desk.write("45", at(-60), channels="[wechat]")
+    desk.box.faults.add("wechat", "/cgi-bin/draft/add", "errcode:45002", count=1)
+
+    assert run_due(desk) == EXIT_CHANNEL_FAILED
+    assert "failed" in capsys.readouterr().err
+    assert len(inbox.bodies) == 1
+    notice = inbox.bodies[0]
+    assert notice["type"] == "failure" and "needs you" in notice["title"]
+    assert notice["message"].startswith("failed wechat:main 45: ")
+    assert "45002" in notice["message"] or "too long" in notice["message"]
+    for secret in [*desk.secrets(), NOTIFY_PASSWORD]:
+        assert secret not in json.dumps(notice, ensure_ascii=False)
+
+    assert run_due(desk, now=60) == EXIT_OK
+    assert len(inbox.bodies) == 1, "a failure that stands is not announced every minute"
+
+
+def test_success_is_announced_only_when_asked(
+    desk: Desk, inbox: Inbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    desk.env["CROSSPOST_NOTIFY_URLS"] = inbox.url
+    desk.use_env(monkeypatch)
+    desk.write("44", at(-60), channels="[zhihu]")
+    desk.write("43", at(-30), channels="[zhihu]")
+    assert run_due(desk) == EXIT_OK
+    assert inbox.bodies == []
+
+    monkeypatch.setenv("CROSSPOST_NOTIFY_ON_SUCCESS", "true")
+    desk.write("42", at(-10), channels="[zhihu]")
+    assert run_due(desk, now=60) == EXIT_OK
+    assert [b["type"] for b in inbox.bodies] == ["success"]
+    url = desk.posts()["42 zhihu"].url
+    assert inbox.bodies[0]["message"] == f"zhihu:main 42: {url}"
+
+
+def test_a_notice_is_redacted_even_when_its_text_holds_a_secret(inbox: Inbox) -> None:
+    leak = Notice("crosspost: trouble", f"token {NOTIFY_PASSWORD} and s3cret-app-value-42")
+    warnings = send(leak, [Secret(inbox.url)], secrets=[Secret("s3cret-app-value-42")])
+    assert warnings == []
+    body = inbox.bodies[0]["message"]
+    assert NOTIFY_PASSWORD not in body and "s3cret-app-value-42" not in body
+    assert body == "token *** and ***"
+
+
+def test_notices_without_apprise_installed_say_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "apprise", None)
+    warnings = send(Notice("t", "b"), [Secret("json://127.0.0.1:9/x")])
+    assert warnings == [MISSING_APPRISE] and "crosspost[notify]" in MISSING_APPRISE
+
+
+def test_a_url_apprise_does_not_know_is_named_by_number_not_by_value(inbox: Inbox) -> None:
+    warnings = send(Notice("t", "b"), [Secret("nosuchscheme://abcdef123456"), Secret(inbox.url)])
+    assert len(warnings) == 1 and "notify URL #1" in warnings[0]
+    assert "abcdef123456" not in warnings[0]
+    assert len(inbox.bodies) == 1
+
+
+def test_help_lists_run_due(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    assert "run-due" in capsys.readouterr().out
+    assert Path(cli.__file__).exists()
