@@ -69,3 +69,25 @@ def test_killed_at_a_step_boundary_the_next_run_finishes_with_one_post(
     assert doubt <= (1 if (channel, checkpoint[-5:]) == ("zhihu", "draft") else 0)
     assert 1 <= calls_to(world.box, CREATE_PATHS[channel]) <= 1 + doubt
     assert world.posts()[channel].url in output
+
+
+@pytest.mark.parametrize("checkpoint", ["before-publish", "after-publish", "before-poll"])
+def test_an_update_killed_halfway_is_finished_on_the_same_zhihu_article(
+    world: World, checkpoint: str
+) -> None:
+    assert publish(world, "-c", "zhihu")[0] == EXIT_OK
+    first = world.posts()["zhihu"]
+    text = world.issue.read_text(encoding="utf-8")
+    world.issue.write_text(text.replace("\n## 1.", "\n更新后补上的一段话。\n\n## 1.", 1), "utf-8")
+
+    code, output = publish(world, "-c", "zhihu", "--update", crash_at=checkpoint)
+    assert code == -signal.SIGKILL, output
+    code, output = publish(world, "-c", "zhihu", "--update")
+    assert code == EXIT_OK, output
+
+    assert_one_post_per_channel(world, ["zhihu"])
+    (article,) = world.published_on("zhihu")
+    assert "更新后补上的一段话" in article["content"]
+    after = world.posts()["zhihu"]
+    assert (after.article_id, after.url) == (first.article_id, first.url)
+    assert calls_to(world.box, CREATE_PATHS["zhihu"]) == 1
