@@ -1,0 +1,106 @@
+"""Which files are due, read from front matter only, and how a wrong schedule is reported."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from crosspost.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_CHANNEL_FAILED,
+    EXIT_OK,
+    EXIT_TEMPORARY,
+    EXIT_UNCONFIRMED,
+)
+from crosspost.ledger import PostKey
+from crosspost.publisher import PostResult
+from crosspost.scheduler import DueEntry, DueReport
+from crosspost.scheduler_scan import scan
+
+NOW = datetime(2026, 11, 23, 1, 0, tzinfo=UTC)
+
+
+def front(*lines: str) -> str:
+    return "---\ntitle: 一期\n" + "".join(f"{line}\n" for line in lines) + "---\n正文。\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (front("publish_at: 2026-11-23T10:00:00+08:00"), "upcoming"),
+        (front("publish_at: 2026-11-23T08:59:00+08:00"), "due"),
+        (front("publish_at: '2026-11-23T00:30:00Z'"), "due"),
+        (front('publish_at: "2026-11-24T08:00:00+00:00"  # after the holiday'), "upcoming"),
+        (front("publish_at: 2026-11-23 09:30:00 +08:00"), "upcoming"),
+        (front("wechat: {title: 短}"), "unscheduled"),
+        (front("wechat:", "  publish_at: 2026-11-22T09:00:00+08:00"), "unscheduled"),
+        ("# Notes about the issues\n", "unscheduled"),
+        (front("publish_at: 2026-11-23 09:00:00"), "problem:3: 'publish_at' has no timezone"),
+        (front("publish_at: 2026-11-23"), "problem:3: 'publish_at' has no timezone"),
+        (front("publish_at: next monday"), "problem:3: 'publish_at' is not a date and time"),
+        (front("publish_at: [1, 2"), "problem:3: front matter is not valid YAML"),
+        ("---\ntitle: x\npublish_at: 2026-11-22T09:00:00+08:00\n", "problem:1: front matter"),
+        (
+            front("publish_at: 2026-11-22T09:00:00+08:00", "publish_at: 2026-11-29T09:00:00+08:00"),
+            "problem:4: 'publish_at' appears twice",
+        ),
+    ],
+)
+def test_a_file_is_due_upcoming_unscheduled_or_a_problem(
+    tmp_path: Path, text: str, expected: str
+) -> None:
+    path = tmp_path / "issue-1.md"
+    path.write_text(text, encoding="utf-8")
+    found = scan([tmp_path], NOW)
+    assert found.files == 1
+    if expected == "due":
+        assert [f.path for f in found.past_due] == [path]
+    elif expected == "upcoming":
+        assert found.upcoming == 1 and found.next_due and found.next_due[0] == path
+    elif expected == "unscheduled":
+        assert (found.past_due, found.problems, found.upcoming) == ((), (), 0)
+    else:
+        where = expected.removeprefix("problem")
+        assert next(str(p) for p in found.problems).startswith(f"{path}{where}")
+
+
+def test_a_file_that_is_not_utf8_is_a_problem_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "gbk.md"
+    path.write_bytes("---\ntitle: 中文\npublish_at: 2026-11-22T09:00:00+08:00\n---\n".encode("gbk"))
+    [problem] = scan([tmp_path], NOW).problems
+    assert str(problem).startswith(f"{path}:2: is not UTF-8")
+
+
+def test_subfolders_are_scanned_hidden_ones_are_not_and_each_file_counts_once(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "2026" / "11").mkdir(parents=True)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "2026" / "11" / "48.md").write_text(front("publish_at: 2026-11-22T09:00:00Z"))
+    (tmp_path / ".git" / "x.md").write_text(front("publish_at: 2026-11-22T09:00:00Z"))
+    found = scan([tmp_path, tmp_path / "2026"], NOW)
+    assert found.files == 1 and len(found.past_due) == 1
+
+
+def _result(code: int) -> PostResult:
+    return PostResult(PostKey("48", "wechat", "main"), "x", None, "", code)
+
+
+@pytest.mark.parametrize(
+    ("codes", "problem", "expected"),
+    [
+        ([], False, EXIT_OK),
+        ([EXIT_OK, EXIT_TEMPORARY], False, EXIT_TEMPORARY),
+        ([EXIT_TEMPORARY], True, EXIT_BAD_INPUT),
+        ([EXIT_CHANNEL_FAILED], True, EXIT_CHANNEL_FAILED),
+        ([EXIT_CHANNEL_FAILED, EXIT_UNCONFIRMED, EXIT_TEMPORARY], True, EXIT_UNCONFIRMED),
+    ],
+)
+def test_exit_code_precedence_puts_what_needs_a_person_first(
+    codes: list[int], problem: bool, expected: int
+) -> None:
+    entries = (DueEntry("problem", Path("x.md"), "x.md:2: broken"),) if problem else ()
+    report = DueReport(NOW, results=tuple(_result(c) for c in codes), entries=entries)
+    assert report.exit_code == expected
