@@ -8,6 +8,8 @@ send the call a second time when the first one took effect.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from crosspost.errors import EXIT_OK, EXIT_UNCONFIRMED
@@ -95,7 +97,34 @@ def test_reconcile_command_settles_a_lost_submit_ten_minutes_later(
     monkeypatch.setenv(CLOCK_OFFSET_VARIABLE, str(LATER))
     assert main(["reconcile", ISSUE_ID]) == EXIT_OK
     out, _ = capsys.readouterr()
+    assert main(["reconcile", ISSUE_ID, "--json"]) == EXIT_OK
+    (post,) = [p for p in json.loads(capsys.readouterr().out)["posts"] if p["channel"] == "wechat"]
+    assert post["state"] == "published" and post["message"] == "nothing in doubt"
     (record,) = [p for c, p in world.posts().items() if c == "wechat"]
     assert record.state == "published" and record.url and record.url in out
     assert len(world.published_on("wechat")) == 1
     assert calls_to(world.box, PUBLISH_PATHS["wechat"]) == 1
+
+
+@pytest.mark.parametrize(("channel", "path"), CASES)
+def test_a_5xx_on_an_irreversible_call_is_repeated_only_after_the_platform_says_no(
+    manual_world: World, channel: str, path: str
+) -> None:
+    """A 503 may come from a proxy after the platform acted, so it is doubt, not a no."""
+    world = manual_world
+    world.box.faults.add(channel, path, kind="http:503", count=1)
+
+    report, lines = world.publish(mode="publish")
+    state, code, message = only(report, channel)
+    if state == "unconfirmed":
+        # WeChat: a submit still shows its draft in 草稿箱 for a while either way.
+        assert (channel, path) == ("wechat", PUBLISH_PATHS["wechat"]), message
+        assert isinstance(world.clock, ManualClock)
+        world.clock.advance(LATER)
+        settled, _ = world.with_publisher(lambda p: p.reconcile(ISSUE_ID))
+        assert only(settled, channel)[0] == "draft_created"  # the platform said: not done
+        report, lines = world.publish(mode="publish")
+        state, code, message = only(report, channel)
+    assert (state, code) == ("published", EXIT_OK), message
+    assert calls_to(world.box, path) == 2  # once refused, once done
+    assert_one_post_per_channel(world)
