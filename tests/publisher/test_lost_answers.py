@@ -114,7 +114,7 @@ def test_a_5xx_on_an_irreversible_call_is_repeated_only_after_the_platform_says_
     world = manual_world
     world.box.faults.add(channel, path, kind="http:503", count=1)
 
-    report, lines = world.publish(mode="publish")
+    report, _ = world.publish(mode="publish")
     state, code, message = only(report, channel)
     if state == "unconfirmed":
         # WeChat: a submit still shows its draft in 草稿箱 for a while either way.
@@ -123,7 +123,7 @@ def test_a_5xx_on_an_irreversible_call_is_repeated_only_after_the_platform_says_
         world.clock.advance(LATER)
         settled, _ = world.with_publisher(lambda p: p.reconcile(ISSUE_ID))
         assert only(settled, channel)[0] == "draft_created"  # the platform said: not done
-        report, lines = world.publish(mode="publish")
+        report, _ = world.publish(mode="publish")
         state, code, message = only(report, channel)
     assert (state, code) == ("published", EXIT_OK), message
     assert calls_to(world.box, path) == 2  # once refused, once done
