@@ -93,9 +93,9 @@ class Scan:
     next_due: tuple[Path, datetime] | None = None
 
 
-def issue_files(folders: Iterable[Path]) -> list[Path]:
+def issue_files(folders: Iterable[Path]) -> list[str]:
     """Every ``*.md`` file under the folders (hidden folders skipped), each once, sorted."""
-    found: dict[Path, None] = {}
+    found: dict[str, None] = {}
     for folder in folders:
         folder = Path(folder).expanduser()
         if not folder.is_dir():
@@ -103,12 +103,13 @@ def issue_files(folders: Iterable[Path]) -> list[Path]:
                 f"{folder}: no such folder of issues; check the path given to run-due "
                 "or [schedule] issue_dirs in the config"
             )
-        for root, dirs, names in os.walk(folder):
+        # Resolve the folder once, not each file: realpath per file was most of a tick.
+        for root, dirs, names in os.walk(folder.resolve()):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(names):
                 if name.endswith(".md") and not name.startswith("."):
-                    found.setdefault(Path(root, name).resolve(), None)
-    return list(found)
+                    found.setdefault(os.path.join(root, name), None)
+    return list(found)  # strings: a Path per file costs more than the rest of the look
 
 
 def scan(folders: Iterable[Path], now: datetime) -> Scan:
@@ -117,7 +118,7 @@ def scan(folders: Iterable[Path], now: datetime) -> Scan:
     past_due: list[ScheduledFile] = []
     problems: list[IssueError] = []
     upcoming = 0
-    next_due: tuple[Path, datetime] | None = None
+    next_due: tuple[str, datetime] | None = None
     for path in files:
         try:
             found = _schedule_of(path, now)
@@ -126,37 +127,44 @@ def scan(folders: Iterable[Path], now: datetime) -> Scan:
             continue
         if found is None:
             continue
-        if found.publish_at > now:
+        if isinstance(found, datetime):
             upcoming += 1
-            if next_due is None or found.publish_at < next_due[1]:
-                next_due = (path, found.publish_at)
+            if next_due is None or found < next_due[1]:
+                next_due = (path, found)
         else:
             past_due.append(found)
-    return Scan(len(files), tuple(past_due), tuple(problems), upcoming, next_due)
+    upcoming_first = (Path(next_due[0]), next_due[1]) if next_due else None
+    return Scan(len(files), tuple(past_due), tuple(problems), upcoming, upcoming_first)
 
 
-def _schedule_of(path: Path, now: datetime) -> ScheduledFile | None:
-    """The file's schedule, None when it is not a scheduled issue."""
+def _schedule_of(name: str, now: datetime) -> ScheduledFile | datetime | None:
+    """The past-due file, the time of an upcoming one, or None when it is not scheduled."""
     try:
-        raw = path.read_bytes()
+        with open(name, "rb") as file:
+            raw = file.read()
     except OSError as error:
         raise IssueError(
-            path, f"cannot be read ({error.strerror}); check its permissions"
+            name, f"cannot be read ({error.strerror}); check its permissions"
         ) from None
     if not raw.startswith((b"---", b"\xef\xbb\xbf---")):
         return None  # not an issue document (a README, notes)
     quick = _quick_publish_at(raw)
     if quick is False:
         return None  # well-formed front matter without publish_at: published by hand
-    digest = hashlib.sha256(raw).hexdigest()
+    path = Path(name)
     if isinstance(quick, datetime) and quick > now:
-        return ScheduledFile(path, quick, digest)
+        return quick
+    digest = hashlib.sha256(raw).hexdigest()
+    if isinstance(quick, datetime):
+        return ScheduledFile(path, quick, digest)  # YAML only if the tick must act on it
     from crosspost.issue import read_front_matter
 
     front, lines = read_front_matter(path)
     publish_at = parse_publish_at(path, front.get("publish_at"), lines.get("publish_at"))
     if publish_at is None:
         return None
+    if publish_at > now:
+        return publish_at
     return ScheduledFile(path, publish_at, digest, front, lines)
 
 
