@@ -87,6 +87,8 @@ class PostMachine:
         self._progress = progress
         self.lock_timeout = lock_timeout
         self.sent = False
+        #: True once the ledger's row is this job's (another file may own the issue id).
+        self._owned = False
 
     # --- the frame: lock, errors, results ------------------------------------------------
 
@@ -122,8 +124,15 @@ class PostMachine:
                 adapter.http.close()
 
     def _failed(self, error: CrosspostError) -> PostResult:
-        record = self.ledger.get(self.key)
-        if record is not None and record.pending_step and not isinstance(error, UnconfirmedError):
+        record = self.ledger.get(self.key) if self._owned else None
+        if record is None:  # refused before this run took the post: the ledger is not ours
+            return self._result("failed", None, str(error), error.exit_code)
+        if record.state == "published" and not record.pending_step:
+            # An update that failed leaves the post as it was: still published, same URL.
+            self.ledger.note(self.key, "update", f"update failed: {error}")
+            message = f"{error} (the published post stays as it was)"
+            return self._result("published", record.url, message, error.exit_code)
+        if record.pending_step and not isinstance(error, UnconfirmedError):
             error = UnconfirmedError(
                 f"could not confirm '{record.pending_step}' on {self.key.channel} ({error})",
                 channel=self.key.channel,
@@ -135,7 +144,7 @@ class PostMachine:
                 message += f"; run 'crosspost reconcile {self.key.issue_id}' or publish again"
             return self._result("unconfirmed", None, message, EXIT_UNCONFIRMED)
         if isinstance(error, TransientError):
-            attempts = (record.attempts if record else 0) + 1
+            attempts = record.attempts + 1
             delay = retry_delay(attempts)
             if isinstance(error, RateLimitedError) and error.retry_after:
                 delay = max(delay, error.retry_after)
@@ -188,6 +197,7 @@ class PostMachine:
     def _steps(self, adapter: Adapter, options: PublishOptions) -> PostResult:
         job = self.job
         record = self.ledger.ensure(self.key, issue_path=job.issue.path)
+        self._owned = True
         if record.pending_step:
             self._reconcile(adapter, record)
             record = self._record()

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from crosspost.config import Account, Settings
 from crosspost.errors import (
+    EXIT_BAD_INPUT,
     EXIT_CHANNEL_FAILED,
     EXIT_OK,
     EXIT_TEMPORARY,
@@ -101,7 +102,8 @@ class PostResult:
 
 @dataclass(frozen=True)
 class PublishReport:
-    """Every post of a run. ``exit_code`` follows DESIGN.md: 3 > 1 > 75 > 0."""
+    """Every post of a run. ``exit_code`` follows DESIGN.md, the most urgent first:
+    3 (reconcile) > 1 (a channel failed) > 2 (bad input) > 75 (try later) > 0."""
 
     results: tuple[PostResult, ...] = ()
     warnings: tuple[str, ...] = field(default=())
@@ -109,7 +111,7 @@ class PublishReport:
     @property
     def exit_code(self) -> int:
         codes = {r.exit_code for r in self.results}
-        for code in (EXIT_UNCONFIRMED, EXIT_CHANNEL_FAILED, EXIT_TEMPORARY):
+        for code in (EXIT_UNCONFIRMED, EXIT_CHANNEL_FAILED, EXIT_BAD_INPUT, EXIT_TEMPORARY):
             if code in codes:
                 return code
         return EXIT_OK

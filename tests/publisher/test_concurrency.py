@@ -7,9 +7,11 @@ ledger already says published.
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
-from crosspost.errors import EXIT_OK
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
 
 from .world import (
     CHANNELS,
@@ -57,3 +59,27 @@ def _urls(out: str) -> list[str]:
     import json
 
     return [p["url"] for p in json.loads(out)["posts"]]
+
+
+def test_a_file_that_loses_the_race_for_an_issue_id_leaves_the_winner_alone(
+    manual_world: World,
+) -> None:
+    """Two files with one id, planned at once: the second to reach a post only says so."""
+    from crosspost.publisher import Publisher, PublishOptions, PublishReport
+
+    world = manual_world
+    twin = world.issue.with_name("twin.md")
+    shutil.copy(world.issue, twin)
+    options = PublishOptions(mode="publish")
+
+    def lose_the_race(publisher: Publisher) -> PublishReport:
+        jobs = publisher.plan([twin], options)  # the ledger is still empty: no clash yet
+        winner, _ = world.publish(mode="publish")  # meanwhile the other file goes out
+        assert winner.exit_code == EXIT_OK
+        return publisher.run(jobs, options)
+
+    report, _ = world.with_publisher(lose_the_race)
+    assert report.exit_code == EXIT_BAD_INPUT
+    assert all("already used by" in r.message for r in report.results)
+    assert_one_post_per_channel(world)
+    assert {p.issue_path for p in world.posts().values()} == {str(world.issue.resolve())}

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from crosspost.cli import main
-from crosspost.errors import EXIT_CHANNEL_FAILED, EXIT_OK
+from crosspost.errors import EXIT_CHANNEL_FAILED, EXIT_OK, EXIT_TEMPORARY
 
 from .world import (
     CREATE_PATHS,
@@ -178,3 +178,30 @@ def test_sandbox_demo_from_the_repository(
     assert main(["publish", example, "--sandbox"]) == EXIT_OK  # the emulators kept their state
     again = capsys.readouterr().out
     assert wechat[0] in again and zhihu[0] in again
+
+
+def test_a_refused_update_leaves_the_post_published_with_its_url(
+    shell: World, capsys: Capsys
+) -> None:
+    assert publish(shell, "-c", "zhihu") == EXIT_OK
+    first = shell.posts()["zhihu"]
+    edit_issue(shell)
+    throttle = "zhihu:40362"  # Zhihu's risk control: wait, do not hammer
+    shell.box.faults.add("zhihu", "/api/articles/*/draft", throttle, count=5, method="PATCH")
+    assert publish(shell, "-c", "zhihu", "--update") == EXIT_TEMPORARY
+    _, err = capsys.readouterr()
+    assert "risk control" in err and "the published post stays as it was" in err
+    after = shell.posts()["zhihu"]
+    assert (after.state, after.url, after.content_hash) == (
+        "published",
+        first.url,
+        first.content_hash,
+    )
+    assert main(["urls", ISSUE_ID]) == EXIT_OK
+    assert capsys.readouterr().out.split() == [first.url]
+    assert NEW_TEXT not in shell.published_on("zhihu")[0]["content"]
+
+    shell.box.faults.clear()
+    assert publish(shell, "-c", "zhihu", "--update") == EXIT_OK
+    assert NEW_TEXT in shell.published_on("zhihu")[0]["content"]
+    assert shell.posts()["zhihu"].url == first.url
