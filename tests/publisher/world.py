@@ -104,15 +104,23 @@ class World:
         )
 
     def with_publisher(
-        self, work: Callable[[Publisher], PublishReport]
+        self, work: Callable[[Publisher], PublishReport], **kwargs: Any
     ) -> tuple[PublishReport, list[str]]:
-        """Run ``work`` with a :class:`Publisher` of this world (fresh settings and ledger)."""
+        """Run ``work`` with a :class:`Publisher` of this world (fresh settings and ledger).
+
+        ``kwargs`` go to the Publisher (e.g. ``lock_timeout``).
+        """
         settings = self.settings()
         lines: list[str] = []
         secrets = [s for a in settings.accounts for s in a.credentials.values()]
         with Ledger.open(settings.ledger_path, clock=self.clock, secrets=secrets) as ledger:
             publisher = Publisher(
-                settings, ledger, clock=self.clock, sleep=self.sleep, progress=lines.append
+                settings,
+                ledger,
+                clock=self.clock,
+                sleep=self.sleep,
+                progress=lines.append,
+                **kwargs,
             )
             return work(publisher), lines
 

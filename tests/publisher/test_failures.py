@@ -1,0 +1,94 @@
+"""How a run ends when a platform says no: for good, for now, or "someone else is on it".
+
+A permanent refusal is recorded and not tried again until the issue or the config
+changes (or ``--retry-failed``): cron must not hammer a platform with the same rejected
+post every few minutes. A temporary one is safe to run again, and the next run finishes.
+"""
+
+from __future__ import annotations
+
+from crosspost.errors import EXIT_CHANNEL_FAILED, EXIT_OK, EXIT_TEMPORARY
+from crosspost.ledger import PostKey
+from crosspost.post_settle import post_lock
+from crosspost.publisher import PublishOptions, PublishReport
+
+from .world import CREATE_PATHS, ISSUE_ID, World, assert_one_post_per_channel, calls_to, mutating
+
+WECHAT_CREATE = CREATE_PATHS["wechat"]
+
+
+def wechat(report: PublishReport) -> tuple[str, int, str]:
+    (result,) = [r for r in report.results if r.key.channel == "wechat"]
+    return result.state, result.exit_code, result.message
+
+
+def test_a_permanent_refusal_stands_until_the_issue_changes(manual_world: World) -> None:
+    world = manual_world
+    world.box.faults.add("wechat", WECHAT_CREATE, kind="errcode:45002", count=1)
+    state, code, message = wechat(world.publish(mode="publish", targets=("wechat",))[0])
+    assert (state, code) == ("failed", EXIT_CHANNEL_FAILED)
+    assert "content too long" in message
+    assert world.posts()["wechat"].pending_step is None  # a definite no closes the intent
+
+    state, code, message = wechat(world.publish(mode="publish", targets=("wechat",))[0])
+    assert (state, code) == ("failed", EXIT_CHANNEL_FAILED)
+    assert "not retried: change the issue or the config, or pass --retry-failed" in message
+    assert calls_to(world.box, WECHAT_CREATE) == 1  # the same post was not sent again
+
+    text = world.issue.read_text(encoding="utf-8")
+    world.issue.write_text(text.replace("## 12.", "## 12 ", 1), encoding="utf-8")
+    state, code, message = wechat(world.publish(mode="publish", targets=("wechat",))[0])
+    assert (state, code) == ("published", EXIT_OK), message
+    assert_one_post_per_channel(world, ["wechat"])
+
+
+def test_retry_failed_tries_an_unchanged_post_again(manual_world: World) -> None:
+    world = manual_world
+    world.box.faults.add("wechat", WECHAT_CREATE, kind="errcode:45166", count=1)
+    assert wechat(world.publish(mode="publish", targets=("wechat",))[0])[1] == EXIT_CHANNEL_FAILED
+    report, _ = world.publish(mode="publish", targets=("wechat",), retry_failed=True)
+    assert wechat(report)[:2] == ("published", EXIT_OK)
+    assert calls_to(world.box, WECHAT_CREATE) == 2
+    assert_one_post_per_channel(world, ["wechat"])
+
+
+def test_a_temporary_refusal_is_safe_to_run_again(manual_world: World) -> None:
+    world = manual_world
+    world.box.faults.add("wechat", WECHAT_CREATE, kind="errcode:45009", count=1)
+    state, code, message = wechat(world.publish(mode="publish", targets=("wechat",))[0])
+    assert (state, code) == ("failed", EXIT_TEMPORARY)
+    assert "temporary: safe to run again" in message
+    record = world.posts()["wechat"]
+    assert record.next_attempt_at is not None and record.next_attempt_at > world.clock()
+
+    report, _ = world.publish(mode="publish", targets=("wechat",))
+    assert wechat(report)[:2] == ("published", EXIT_OK)
+    assert_one_post_per_channel(world, ["wechat"])
+
+
+def test_an_unchanged_draft_is_not_sent_again(manual_world: World) -> None:
+    world = manual_world
+    first, _ = world.publish(mode="draft")
+    assert {r.state for r in first.results} == {"drafted"}
+    before = mutating(world.box)
+    again, _ = world.publish(mode="draft")
+    assert {(r.state, r.message) for r in again.results} == {
+        ("drafted", "unchanged since the draft was made")
+    }
+    assert mutating(world.box) == before
+    assert [r.url for r in again.results] == [r.url for r in first.results]
+
+
+def test_a_post_locked_by_another_run_is_left_to_it(manual_world: World) -> None:
+    world = manual_world
+    options = PublishOptions(mode="publish")
+    key = PostKey(ISSUE_ID, "wechat", "main")
+    with post_lock(world.state_dir, key, timeout=1):  # another run is at work on it
+        report, _ = world.with_publisher(
+            lambda p: p.run(p.plan([world.issue], options), options), lock_timeout=0.1
+        )
+    state, code, message = wechat(report)
+    assert (state, code) == ("pending", EXIT_TEMPORARY)
+    assert "another crosspost run is publishing this post" in message
+    assert calls_to(world.box, WECHAT_CREATE) == 0
+    assert world.posts()["zhihu"].state == "published"  # the other channel went on
