@@ -393,7 +393,6 @@ class _Tick:
         repeat: bool = False,
     ) -> None:
         self.entries.append(DueEntry(kind, entry.path, message, issue_id, account.key, repeat))
-        self.say(f"{account.key}  {issue_id}: {kind}: {message}")
 
     def _problem(self, path: Path, print_: str, problem: Exception) -> None:
         message = str(problem)

@@ -217,3 +217,17 @@ def test_help_lists_run_due(capsys: pytest.CaptureFixture[str]) -> None:
         cli.main(["--help"])
     assert "run-due" in capsys.readouterr().out
     assert Path(cli.__file__).exists()
+
+
+def test_a_rehearsal_against_the_built_in_sandbox(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    desk.use_env(monkeypatch)
+    desk.write("41", at(-60), channels="[zhihu]")
+    code = cli.main(["run-due", "--sandbox", "--now", at(0)])
+    out = capsys.readouterr().out
+    assert code == EXIT_OK, out
+    assert out.startswith("published   zhihu:sandbox  41  https://zhuanlan.zhihu.com/p/")
+    assert desk.creates("zhihu") == 0, "the configured platform saw nothing"
+    assert cli.main(["run-due", "--sandbox", "--now", at(60)]) == EXIT_OK
+    assert capsys.readouterr() == ("", "")

@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             return _tick(args, settings, clock, log)
         except CrosspostError as error:
-            log(f"error: {error}")  # the log file tells the whole story of every tick
+            _record(f"error: {error}")  # the log file tells the whole story of every tick
             raise
 
 
@@ -108,9 +108,9 @@ def _tick(
     if args.json:
         print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
     else:
-        print_report(report, verbose=args.verbose, log=log)
+        print_report(report, verbose=args.verbose)
     if not args.dry_run and not report.locked:
-        _notify(settings, report, log)
+        _notify(settings, report)
     return report.exit_code
 
 
@@ -167,39 +167,45 @@ def _logger(settings: Settings, *, verbose: bool) -> Iterator[Say]:
             handler.close()
 
 
-def print_report(report: DueReport, *, verbose: bool, log: Say) -> None:
+def _record(line: str) -> None:
+    """A line for the log file only (the terminal gets it from print)."""
+    import logging
+
+    logging.getLogger("crosspost.run_due").info(line)
+
+
+def print_report(report: DueReport, *, verbose: bool) -> None:
     """One line per thing a person should know; nothing at all when nothing is new."""
     if report.locked:
         return
     for result in report.results:
-        news = result.sent or result.exit_code != EXIT_OK or result.state == "changed"
-        if not (news or verbose):
-            continue  # resumed and found done: nothing new to say
         where = f"{result.key.channel}:{result.key.account}"
         detail = result.url if result.exit_code == EXIT_OK and result.url else result.message
         line = f"{result.state:<11} {where:<14} {result.key.issue_id}  {detail}".rstrip()
-        log(line)
-        print(line, file=sys.stdout if result.exit_code == EXIT_OK else sys.stderr)
+        _record(line)
+        news = result.sent or result.exit_code != EXIT_OK or result.state == "changed"
+        if news or verbose:  # a resumed post found done is not news
+            print(line, file=sys.stdout if result.exit_code == EXIT_OK else sys.stderr)
     for entry in report.entries:
-        if (entry.repeat or entry.kind == "waiting") and not verbose:
-            continue
         if entry.kind == "problem":
             line = f"problem     {entry.message}"
         else:
             line = f"{entry.kind:<11} {entry.account or '':<14} {entry.issue_id}  {entry.message}"
-        log(line)
-        print(line, file=sys.stderr if entry.kind == "problem" else sys.stdout)
+        _record(line)
+        if not (entry.repeat or entry.kind == "waiting") or verbose:
+            print(line, file=sys.stderr if entry.kind == "problem" else sys.stdout)
+    summary = (
+        f"run-due at {report.now.isoformat(timespec='seconds')}: {report.files} files, "
+        f"{report.upcoming} scheduled later, {report.settled} settled"
+    )
+    if report.next_due:
+        summary += f"; next: {report.next_due[0]} at {report.next_due[1].isoformat()}"
+    _record(summary)
     if verbose:
-        summary = (
-            f"run-due at {report.now.isoformat(timespec='seconds')}: {report.files} files, "
-            f"{report.upcoming} scheduled later, {report.settled} settled"
-        )
-        if report.next_due:
-            summary += f"; next: {report.next_due[0]} at {report.next_due[1].isoformat()}"
         print(summary, file=sys.stderr)
 
 
-def _notify(settings: Settings, report: DueReport, log: Say) -> None:
+def _notify(settings: Settings, report: DueReport) -> None:
     if not settings.notify_urls:
         return
     from crosspost.notify import run_notice, send
@@ -209,5 +215,5 @@ def _notify(settings: Settings, report: DueReport, log: Say) -> None:
         return
     secrets = [s for a in settings.accounts for s in a.credentials.values()]
     for warning in send(notice, settings.notify_urls, secrets=secrets):
-        log(warning)
+        _record(warning)
         print(f"crosspost: warning: {warning}", file=sys.stderr)
