@@ -28,8 +28,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from issue_factory import write_issue  # noqa: E402
-from publish_world import PLATFORMS, SANDBOX_OPTIONS, Run, rig  # noqa: E402
+from issue_factory import write_issue
+from publish_world import PLATFORMS, SANDBOX_OPTIONS, Run, rig
+
+
+def summary_line(figure: str, target: str, measured: str, met: bool | None) -> str:
+    """A line ``run_all.py`` gathers into the targets table (and strips from the section).
+    ``met`` None: no verdict (a run without latency has no bound to compare with)."""
+    verdict = "-" if met is None else "met" if met else "missed"
+    return f"SUMMARY: {figure} | {target} | {measured} | {verdict}"
+
+
+def ratio(part: float, whole: float, form: str = ".2f") -> str:
+    """``part / whole``, or a dash when there is no whole (a run with no latency)."""
+    return format(part / whole, form) if whole else "-"
 
 
 def wechat_chain(images: int) -> list[str]:
@@ -71,6 +83,10 @@ def lower_bound_steps(images: int) -> int:
     return max(len(wechat_chain(images)), len(zhihu_chain(images)))
 
 
+#: Set by ``--in-process``: serve the sandbox from this process (the GIL is then shared).
+IN_PROCESS = False
+
+
 def timed(
     issue: Path, latency: int, repeat: int, targets: Sequence[Sequence[str]] = ((),)
 ) -> tuple[float, Run]:
@@ -79,7 +95,7 @@ def timed(
     last: Run | None = None
     for _ in range(repeat):
         total = 0.0
-        with rig(latency) as world:
+        with rig(latency, in_process=IN_PROCESS) as world:
             for group in targets:
                 last = world.publish(issue, targets=group)
                 total += last.seconds
@@ -92,6 +108,7 @@ def latency_table(issue: Path, images: int, latency: int, repeat: int, workers: 
     """Part 1 as Markdown: the chain, the bound and every run's wall time as a ratio."""
     steps = lower_bound_steps(images)
     bound = steps * latency / 1000
+    timed(issue, 0, 1)  # warm-up: the first publish of a process also imports the adapters
     concurrent, run = timed(issue, latency, repeat)
     local, _ = timed(issue, 0, repeat)
     one_by_one, _ = timed(issue, latency, repeat, targets=(("wechat",), ("zhihu",)))
@@ -103,6 +120,20 @@ def latency_table(issue: Path, images: int, latency: int, repeat: int, workers: 
         ("local work only (same publish, 0 ms latency)", local),
         ("channels one after the other (measured)", one_by_one),
         (f"strictly sequential ({requests} requests × {latency} ms + local work)", sequential),
+    ]
+    summary = [
+        summary_line(
+            "publish wall / lower bound",
+            "≤ 1.30",
+            ratio(concurrent, bound),
+            concurrent / bound <= 1.3 if bound else None,
+        ),
+        summary_line(
+            "strictly sequential / side by side",
+            "far above 1",
+            f"{sequential / concurrent:.1f}",
+            sequential / concurrent >= 2 if bound else None,
+        ),
     ]
     if workers:
         from crosspost import post_assets
@@ -116,14 +147,13 @@ def latency_table(issue: Path, images: int, latency: int, repeat: int, workers: 
     lines = [
         f"### Publish latency: {images} images, {latency} ms per request, median of {repeat}",
         "",
-        f"WeChat chain ({len(wechat_chain(images))} steps): "
-        + " → ".join(wechat_chain(images)),
+        f"WeChat chain ({len(wechat_chain(images))} steps): " + " → ".join(wechat_chain(images)),
         "",
         f"Zhihu chain ({len(zhihu_chain(images))} steps): " + " → ".join(zhihu_chain(images)),
         "",
         "| run | wall (s) | × lower bound |",
         "|---|---:|---:|",
-        *(f"| {name} | {seconds:.3f} | {seconds / bound:.2f} |" for name, seconds in rows),
+        *(f"| {name} | {seconds:.3f} | {ratio(seconds, bound)} |" for name, seconds in rows),
         "",
         "Requests of one publish, and the span from its first to its last request:",
         "",
@@ -134,9 +164,9 @@ def latency_table(issue: Path, images: int, latency: int, repeat: int, workers: 
         mine = [r for r in run.requests if r.platform == platform]
         span = (mine[-1].at - mine[0].at + latency / 1000) if mine else 0.0
         lines.append(
-            f"| {platform} | {len(mine)} | {span:.3f} | {span / (latency / 1000):.1f} |"
+            f"| {platform} | {len(mine)} | {span:.3f} | {ratio(span, latency / 1000, '.1f')} |"
         )
-    return "\n".join(lines)
+    return "\n".join([*lines, *summary])
 
 
 def economy_table(folder: Path, images: int) -> str:
@@ -145,7 +175,7 @@ def economy_table(folder: Path, images: int) -> str:
     keep = max(0, images - 2)
     reused = [*range(1, keep + 1), 1001, 1002][:images] if images >= 2 else [1001]
     second_issue = write_issue(folder / "second", issue_id="bench-second", images=reused)
-    with rig(0) as world:
+    with rig(0, in_process=IN_PROCESS) as world:
         first = world.publish(first_issue)
         again = world.publish(first_issue)
         other = world.publish(second_issue)
@@ -169,7 +199,41 @@ def economy_table(folder: Path, images: int) -> str:
             f"| {name} | {len(run.requests)} | {len(run.mutating)} | {run.uploads('wechat')} "
             f"| {run.uploads('zhihu')} | {', '.join(run.states)} |"
         )
+    lines.append(
+        summary_line(
+            "same issue again: mutating requests, uploads",
+            "0, 0",
+            f"{len(again.mutating)}, {again.uploads('wechat') + again.uploads('zhihu')}",
+            not again.mutating and not (again.uploads("wechat") + again.uploads("zhihu")),
+        )
+    )
+    expected = len(reused) - keep
+    lines.append(
+        summary_line(
+            f"issue reusing {keep} of {images} images: uploads WeChat, Zhihu",
+            f"{expected}, {expected}",
+            f"{other.uploads('wechat')}, {other.uploads('zhihu')}",
+            other.uploads("wechat") == other.uploads("zhihu") == expected,
+        )
+    )
     return "\n".join(lines)
+
+
+def local_profile(issue: Path, lines: int) -> str:
+    """Where a publish's local work goes: every thread sampled, no latency."""
+    from sampler import Sampler
+
+    with rig(0, in_process=IN_PROCESS) as world, Sampler() as sampler:
+        run = world.publish(issue)
+    return "\n".join(
+        [
+            f"### Where the local work goes (one publish, 0 ms latency, {run.seconds:.3f} s)",
+            "",
+            "```",
+            *sampler.table(lines),
+            "```",
+        ]
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -183,13 +247,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=16,
         help="also time a run with this many uploads at once (an experiment; 0: skip)",
     )
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="serve the sandbox from this process (default: a process of its own)",
+    )
+    parser.add_argument(
+        "--profile", type=int, default=0, metavar="N", help="sample a publish; print the top N"
+    )
     args = parser.parse_args(argv)
+    global IN_PROCESS
+    IN_PROCESS = args.in_process
     with tempfile.TemporaryDirectory(prefix="crosspost-bench-issue-") as tmp:
         folder = Path(tmp)
         issue = write_issue(folder / "timed", images=range(1, args.images + 1))
         print(latency_table(issue, args.images, args.latency, args.repeat, args.upload_workers))
         print()
         print(economy_table(folder, args.images))
+        if args.profile:
+            print()
+            print(local_profile(issue, args.profile))
     return 0
 
 

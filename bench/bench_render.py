@@ -113,6 +113,7 @@ def report(repeat: int, corpus: bool = True, profile_lines: int = 0) -> str:
         ]
         profiles = []
         skipped = []
+        shares: list[float] = []
         for name, issue in docs:
             if isinstance(issue, str):
                 skipped.append(f"{name} does not load as an issue: {issue}")
@@ -121,6 +122,7 @@ def report(repeat: int, corpus: bool = True, profile_lines: int = 0) -> str:
             zhihu = median_ms(issue, "zhihu", repeat)
             share, stats = inlining_share(issue, max(1, min(repeat, 5)))
             profiles.append((name, stats))
+            shares.append(share)
             size = len(issue.body.encode("utf-8")) / 1024
             lines.append(
                 f"| {name} | {size:.1f} | {wechat:.1f} | {zhihu:.1f} | {wechat + zhihu:.1f} "
@@ -135,6 +137,14 @@ def report(repeat: int, corpus: bool = True, profile_lines: int = 0) -> str:
         f"{both:.1f} ms, {verdict}. First render of a process (theme, templates, parser "
         f"loading): WeChat {first['wechat']:.0f} ms, Zhihu {first['zhihu']:.0f} ms.",
     ]
+    lines.append(
+        f"SUMMARY: render the example, WeChat + Zhihu | < {TARGET_MS:.0f} ms "
+        f"| {both:.1f} ms | {verdict}"
+    )
+    lines.append(
+        f"SUMMARY: CSS inlining share of the example's WeChat render | (measured) "
+        f"| {shares[0]:.0%} | -"
+    )
     if profile_lines:
         name, stats = profiles[0]
         lines += ["", f"cProfile of the WeChat render of {name}, by cumulative time:", "", "```"]
@@ -153,7 +163,9 @@ def _top(stats: pstats.Stats, count: int) -> list[str]:
     out = []
     for (filename, line, name), row in rows:
         where = "/".join(Path(filename).parts[-2:])
-        out.append(f"{row[3] * 1000:8.1f} ms cum {row[2] * 1000:7.1f} ms own  {where}:{line} {name}")
+        out.append(
+            f"{row[3] * 1000:8.1f} ms cum {row[2] * 1000:7.1f} ms own  {where}:{line} {name}"
+        )
     return out
 
 

@@ -28,6 +28,9 @@ def draw_image(number: int, path: Path) -> Path:
         colour = (rng.randrange(256), rng.randrange(256), rng.randrange(256))
         pen.rectangle((x, y, x + rng.randrange(20, 200), y + rng.randrange(20, 120)), fill=colour)
     pen.text((20, 20), f"figure {number}", fill=(255, 255, 255))
+    # A little grain, so a figure weighs what a screenshot does (about 300 KB as PNG).
+    grain = Image.frombytes("L", SIZE, rng.randbytes(SIZE[0] * SIZE[1])).convert("RGB")
+    image = Image.blend(image, grain, 0.06)
     path.parent.mkdir(parents=True, exist_ok=True)
     image.save(path, format="PNG")
     return path

@@ -1,17 +1,26 @@
 """One publish against a fresh sandbox, timed, with its request log: the publish benchmarks' rig.
 
-Each :func:`publish` starts its own sandbox and state directory, so no token, upload
-cache or ledger row carries over unless the caller passes the same :class:`Rig` again
-(the request-economy benchmark does, to publish a second time). The publisher is the real
-one; only its pauses between polls are zero (the injected ``sleep``), while the sandbox's
-injected latency is a real ``time.sleep`` on the server, so wall time is what an editor
-would wait on a network with that round-trip time.
+Each :func:`rig` starts its own sandbox and state directory, so no token, upload cache or
+ledger row carries over unless the caller publishes twice with the same :class:`Rig` (the
+request-economy benchmark does). The publisher is the real one; only its pauses between
+polls are zero (the injected ``sleep``), while the sandbox's latency is a real
+``time.sleep`` on the server, so wall time is what an editor would wait on a network with
+that round-trip time.
+
+By default the sandbox runs in a process of its own (``python publish_world.py``, which
+prints its URLs and credentials as one JSON line and serves until its stdin closes): the
+platforms' own work then does not compete with the publisher for this process's GIL, as
+it would not in real life. Faults are armed by that process; the request log is read over
+the sandbox's control endpoint.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
+import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -22,10 +31,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+import requests
+
 from crosspost.config import Account, Secret, Settings, load_settings
 from crosspost.ledger import Ledger
 from crosspost.publisher import Publisher, PublishOptions, PublishReport
-from crosspost.sandbox import LoggedRequest, Sandbox
+from crosspost.sandbox import Emulator, LoggedRequest, Sandbox
 
 PLATFORMS = ("wechat", "zhihu")
 #: Sandbox options of the benchmark: the emulators' defaults, spelt out so the chain
@@ -40,6 +51,7 @@ UPLOAD_PATHS = {
     "zhihu": ("/images",),
 }
 _ID = re.compile(r"(?<=/)(?:v2-[0-9a-f]{32}|[0-9]{6,})(?=/|$)")
+_LOG = "/__sandbox__/requests"
 
 
 @dataclass(frozen=True)
@@ -53,9 +65,7 @@ class Run:
 
     def by_endpoint(self) -> Counter[str]:
         """Requests per ``platform METHOD path`` (ids in paths written ``{id}``)."""
-        return Counter(
-            f"{r.platform} {r.method} {_ID.sub('{id}', r.path)}" for r in self.requests
-        )
+        return Counter(f"{r.platform} {r.method} {_ID.sub('{id}', r.path)}" for r in self.requests)
 
     def uploads(self, platform: str) -> int:
         """Images this run uploaded (or announced, on Zhihu) to one platform."""
@@ -69,16 +79,26 @@ class Run:
 
 @dataclass
 class Rig:
-    """A sandbox, settings aimed at it and a state directory, kept across publishes."""
+    """Settings aimed at a running sandbox, a state directory, and the sandbox's log."""
 
-    box: Sandbox
+    urls: dict[str, str]
     settings: Settings
+    #: Emulators that are not served, only asked which calls change something.
+    judges: dict[str, Emulator]
 
-    def publish(
-        self, issue: Path, targets: Sequence[str] = (), mode: str = "publish"
-    ) -> Run:
+    def log(self) -> list[LoggedRequest]:
+        """Both servers' request logs, in time order."""
+        entries = []
+        for url in self.urls.values():
+            answer = requests.get(url + _LOG, timeout=10)
+            answer.raise_for_status()
+            entries += [LoggedRequest(**row) for row in answer.json()["requests"]]
+        return sorted(entries, key=lambda entry: entry.at)
+
+    def publish(self, issue: Path, targets: Sequence[str] = (), mode: str = "publish") -> Run:
         """Plan (not timed: render and lint happen before any request), then run, timed."""
-        self.box.log.clear()
+        for url in self.urls.values():
+            requests.delete(url + _LOG, timeout=10).raise_for_status()
         options = PublishOptions(targets=tuple(targets), mode=mode)
         with Ledger.open(self.settings.ledger_path) as ledger:
             publisher = Publisher(self.settings, ledger, sleep=lambda seconds: None)
@@ -86,43 +106,89 @@ class Rig:
             started = time.perf_counter()
             report: PublishReport = publisher.run(jobs, options)
             seconds = time.perf_counter() - started
-        requests = tuple(self.box.requests)
-        emulators = {"wechat": self.box.wechat, "zhihu": self.box.zhihu}
-        mutating = tuple(
-            r for r in requests if emulators[r.platform].is_mutating(r.method, r.path)
-        )
         for result in report.results:
             if result.exit_code:
                 raise RuntimeError(f"benchmark publish failed: {result.key} {result.message}")
-        return Run(seconds, tuple(r.state for r in report.results), requests, mutating)
+        seen = tuple(self.log())
+        mutating = tuple(r for r in seen if self.judges[r.platform].is_mutating(r.method, r.path))
+        return Run(seconds, tuple(r.state for r in report.results), seen, mutating)
 
 
 @contextmanager
-def rig(latency_ms: int, root: Path | None = None) -> Iterator[Rig]:
+def _start(latency_ms: int, in_process: bool) -> Iterator[tuple[dict[str, str], dict[str, Any]]]:
+    """Yield the sandbox's base URLs and credentials while it runs."""
+    if in_process:
+        with Sandbox(options=SANDBOX_OPTIONS) as box:
+            arm(box, latency_ms)
+            yield (
+                {p: box.url(p) for p in PLATFORMS},
+                {"wechat": box.wechat.credentials(), "zhihu": box.zhihu.credentials()},
+            )
+        return
+    server = subprocess.Popen(
+        [sys.executable, __file__, str(latency_ms)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        hello = json.loads(server.stdout.readline())
+        yield hello["urls"], hello["credentials"]
+    finally:
+        assert server.stdin is not None
+        server.stdin.close()  # the server's signal to stop
+        server.wait(timeout=30)
+
+
+@contextmanager
+def rig(latency_ms: int, *, in_process: bool = False) -> Iterator[Rig]:
     """A fresh sandbox with ``latency_ms`` on every request, and settings with one account
     per platform aimed at it (no config file, no environment of the caller's)."""
-    with tempfile.TemporaryDirectory(prefix="crosspost-bench-", dir=root) as tmp:
+    with tempfile.TemporaryDirectory(prefix="crosspost-bench-") as tmp:
         home = Path(tmp)
-        with Sandbox(options=SANDBOX_OPTIONS) as box:
-            if latency_ms:
-                for platform in PLATFORMS:
-                    box.faults.add(platform, "*", f"latency:{latency_ms}")
+        with _start(latency_ms, in_process) as (urls, credentials):
             environ = {"HOME": str(home), "CROSSPOST_STATE_DIR": str(home / "state")}
             settings = load_settings({}, environ=environ, cwd=home, home=home)
             accounts = tuple(
                 Account(
                     channel=platform,
                     name="bench",
-                    base_url=box.url(platform),
+                    base_url=urls[platform],
                     credentials=MappingProxyType(
-                        {k: Secret(v) for k, v in emulator.credentials().items()}
+                        {k: Secret(v) for k, v in credentials[platform].items()}
                     ),
                 )
-                for platform, emulator in (("wechat", box.wechat), ("zhihu", box.zhihu))
+                for platform in PLATFORMS
             )
+            judges = Sandbox()  # built, never started: only its emulators' judgement is used
             yield Rig(
-                box,
+                urls,
                 dataclasses.replace(
                     settings, accounts=accounts, default_accounts=MappingProxyType({})
                 ),
+                {"wechat": judges.wechat, "zhihu": judges.zhihu},
             )
+
+
+def arm(box: Sandbox, latency_ms: int) -> None:
+    """Hold every request of both platforms for ``latency_ms``."""
+    if latency_ms:
+        for platform in PLATFORMS:
+            box.faults.add(platform, "*", f"latency:{latency_ms}")
+
+
+def serve(latency_ms: int) -> None:
+    """The sandbox process: announce URLs and credentials, serve until stdin closes."""
+    with Sandbox(options=SANDBOX_OPTIONS) as box:
+        arm(box, latency_ms)
+        hello = {
+            "urls": {p: box.url(p) for p in PLATFORMS},
+            "credentials": {"wechat": box.wechat.credentials(), "zhihu": box.zhihu.credentials()},
+        }
+        print(json.dumps(hello), flush=True)
+        sys.stdin.read()
+
+
+if __name__ == "__main__":
+    serve(int(sys.argv[1]))

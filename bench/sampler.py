@@ -1,0 +1,97 @@
+"""A sampling profiler for every thread of this process (cProfile sees only one thread).
+
+The publisher works in thread pools (channels side by side, images a few at a time), so
+the question "where does a publish's local time go" needs every thread's stack. This
+samples ``sys._current_frames()`` every few milliseconds and counts, per function, the
+share of samples in which it is on a stack (cumulative) or on top (own), the way py-spy
+summarises, without a tool to install. Threads blocked on a socket or a lock count as
+waiting, apart from work.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections import Counter
+from pathlib import Path
+from types import FrameType, TracebackType
+
+#: Functions on top of a stack that mean the thread waits rather than works.
+WAITS = frozenset(
+    {"recv_into", "readinto", "recv", "select", "poll", "acquire", "wait", "sleep", "accept"}
+)
+
+
+def _name(frame: FrameType) -> str:
+    code = frame.f_code
+    parts = Path(code.co_filename).parts
+    where = (
+        "/".join(parts[-2:])
+        if "crosspost" not in parts
+        else "/".join(parts[parts.index("crosspost") :])
+    )
+    return f"{where}:{code.co_name}"
+
+
+class Sampler:
+    """``with Sampler() as s: ...`` then :meth:`table`."""
+
+    def __init__(self, interval: float = 0.002) -> None:
+        self.interval = interval
+        self.cumulative: Counter[str] = Counter()
+        self.own: Counter[str] = Counter()
+        self.samples = 0
+        self.waiting = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="sampler", daemon=True)
+
+    def _run(self) -> None:
+        me = threading.get_ident()
+        while not self._stop.wait(self.interval):
+            for ident, frame in sys._current_frames().items():
+                if ident == me:
+                    continue
+                stack = []
+                current: FrameType | None = frame
+                while current is not None:
+                    stack.append(_name(current))
+                    current = current.f_back
+                if frame.f_code.co_name in WAITS:
+                    self.waiting += 1
+                    continue
+                if not any("crosspost" in entry for entry in stack):
+                    continue  # idle pool threads, the interpreter's own
+                self.samples += 1
+                self.own[stack[0]] += 1
+                for entry in set(stack):
+                    self.cumulative[entry] += 1
+
+    def __enter__(self) -> Sampler:
+        self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def table(self, count: int = 15) -> list[str]:
+        """The busiest crosspost functions (on a stack) and the busiest frames (on top), as
+        lines of text; shares are of the samples in which a crosspost thread was working."""
+        total = max(1, self.samples)
+        ours = [(n, h) for n, h in self.cumulative.most_common() if n.startswith("crosspost/")]
+        lines = [
+            f"{self.samples} working samples, {self.waiting} waiting (socket or lock), "
+            f"every {self.interval * 1000:.0f} ms",
+            "",
+            "on the stack  crosspost function",
+            *(f"{hits / total:12.0%}  {name}" for name, hits in ours[:count]),
+            "",
+            "on top       function (where the thread actually was)",
+            *(f"{hits / total:12.0%}  {name}" for name, hits in self.own.most_common(count)),
+        ]
+        return lines
