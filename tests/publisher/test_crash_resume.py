@@ -14,6 +14,7 @@ sandbox's clock and the publisher's (``CROSSPOST_CLOCK_OFFSET``) ten minutes on.
 
 from __future__ import annotations
 
+import re
 import signal
 
 import pytest
@@ -25,6 +26,7 @@ from .world import (
     CREATE_PATHS,
     PUBLISH_PATHS,
     World,
+    assert_drafts_explained,
     assert_one_post_per_channel,
     calls_to,
     private_draft_warnings,
@@ -56,6 +58,8 @@ def test_killed_at_a_step_boundary_the_next_run_finishes_with_one_post(
         assert "ask again in a few minutes" in output
         assert world.published_on("wechat") == [] or checkpoint == "after-publish"
         assert world.posts()["wechat"].state == "unconfirmed"
+        status = world.run("status").stdout
+        assert re.search(r"wechat:main\s+unconfirmed \(in doubt\)", status), status
         world.box.clock.advance(LATER)
         world.env[CLOCK_OFFSET_VARIABLE] = str(LATER)
         code, output = publish(world)
@@ -91,3 +95,20 @@ def test_an_update_killed_halfway_is_finished_on_the_same_zhihu_article(
     after = world.posts()["zhihu"]
     assert (after.article_id, after.url) == (first.article_id, first.url)
     assert calls_to(world.box, CREATE_PATHS["zhihu"]) == 1
+
+
+@pytest.mark.parametrize("channel", ["wechat", "zhihu"])
+def test_a_draft_run_killed_after_the_draft_keeps_one_draft(world: World, channel: str) -> None:
+    def draft(crash_at: str | None = None) -> tuple[int, str]:
+        done = world.run(
+            "publish", str(world.issue), "--mode", "draft", "-c", channel, crash_at=crash_at
+        )
+        return done.returncode, done.stdout + done.stderr
+
+    assert draft("after-draft")[0] == -signal.SIGKILL
+    code, output = draft()
+    assert code == EXIT_OK, output
+    record = world.posts()[channel]
+    assert record.state == "draft_created" and record.draft_id in world.drafts_on(channel)
+    assert world.published_on(channel) == []
+    assert_drafts_explained(world, channel)
