@@ -1,0 +1,106 @@
+"""The benchmark scripts run on tiny inputs and print their tables.
+
+Benchmarks are never pass/fail on speed: these tests only prove that ``python bench/…``
+still works after a change elsewhere (a renamed option, a moved function), and that what
+it prints is the table a reader of bench/README.md expects. They run no latency (no test
+waits): the publish benchmark is driven with 0 ms, which still publishes for real to a
+sandbox and counts every request.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+BENCH = REPO / "bench"
+
+pytestmark = pytest.mark.slow
+
+
+def bench(script: str, *args: str) -> str:
+    """Run one benchmark script as a user would; its standard output."""
+    done = subprocess.run(
+        [sys.executable, str(BENCH / script), *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def test_publish_benchmark_prints_the_chain_the_ratios_and_the_request_economy() -> None:
+    out = bench(
+        "bench_publish.py", "--images", "3", "--latency", "0", "--repeat", "1",
+        "--upload-workers", "2", "--profile", "5",
+    )  # fmt: skip
+    assert "WeChat chain (8 steps): POST /cgi-bin/stable_token" in out
+    assert "Zhihu chain (9 steps): GET /api/v4/me" in out
+    assert "| lower bound (9 × 0 ms) |" in out
+    assert "| experiment: UPLOAD_WORKERS=2 |" in out
+    assert "| `wechat POST /cgi-bin/draft/add` | 1 |" in out
+    assert "| `zhihu POST /api/v4/content/publish` | 1 |" in out
+    # A second publish of the same issue sends nothing; a reusing issue uploads two images.
+    assert "| the same issue again | 0 | 0 | 0 | 0 | unchanged, unchanged |" in out
+    assert "| second issue reusing 1 of its 3 images (same cover) |" in out
+    assert "SUMMARY: issue reusing 1 of 3 images: uploads WeChat, Zhihu | 2, 2 | 2, 2 | met" in out
+    assert "on the stack  crosspost function" in out
+
+
+def test_startup_benchmark_compares_with_bare_python_and_names_heavy_imports() -> None:
+    out = bench("bench_startup.py", "--repeat", "1")
+    assert "| `python -c pass` |" in out
+    assert "| `crosspost --version` |" in out
+    assert "| `crosspost --help` |" in out
+    assert "Heavy libraries imported by `crosspost --help`:" in out
+    assert "SUMMARY: `crosspost --help` over `python -c pass` | ≤ +150 ms |" in out
+
+
+def test_render_benchmark_times_the_example_per_channel_with_the_inlining_share() -> None:
+    out = bench("bench_render.py", "--repeat", "1", "--no-corpus", "--profile", "3")
+    row = next(line for line in out.splitlines() if line.startswith("| example"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert len(cells) == 6 and cells[5].endswith("%"), row
+    assert float(cells[4]) == pytest.approx(float(cells[2]) + float(cells[3]), abs=0.2)
+    assert "SUMMARY: render the example, WeChat + Zhihu | < 50 ms |" in out
+    assert "premailer" in out  # the profile names the inliner
+
+
+def test_render_benchmark_reads_the_corpus_when_it_is_there() -> None:
+    corpus = REPO / ".." / "shared" / "corpus"
+    if not corpus.is_dir():
+        pytest.skip("no shared corpus beside the repository")
+    out = bench("bench_render.py", "--repeat", "1")
+    for document in sorted(corpus.glob("*.md")):
+        if document.name != "SOURCES.md":
+            assert document.name in out  # measured, or named with the reason it was not
+
+
+def test_run_all_rewrites_only_its_block_of_the_readme(tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text(
+        "# Benchmarks\n\n## Scheduler tick\nA teammate's section.\n", encoding="utf-8"
+    )
+    for _ in range(2):  # the second run replaces the first block instead of adding one
+        done = subprocess.run(
+            [sys.executable, str(BENCH / "run_all.py"), "--quick", "--readme", str(readme)],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+    text = readme.read_text(encoding="utf-8")
+    assert text.startswith("# Benchmarks\n\n## Scheduler tick\nA teammate's section.\n")
+    assert text.count("<!-- bench results: start") == 1
+    assert text.count("<!-- bench results: end -->") == 1
+    assert "cores (nproc)" in text and "Python 3." in text
+    assert "Command: `python bench/run_all.py --quick`" in text
+    assert "| figure | target | measured | verdict |" in text
+    for title in ("Publish latency and request economy", "Start-up", "Render"):
+        assert f"## Results: {title}" in text
