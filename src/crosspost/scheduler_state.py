@@ -107,7 +107,11 @@ class SchedulerState:
         problem: str = "",
         issue_id: str | None = None,
     ) -> None:
-        """Say whether every account of this version is settled (and the problem, if any)."""
+        """Say whether every account of this version is settled (and the problem, if any).
+
+        A problem stays with this version of the file: only an edit (a new fingerprint,
+        hence a fresh entry) clears it.
+        """
         self.settle(path, fingerprint, "", None)
         entry = self._files[str(path)]
         entry["complete"] = complete
@@ -115,8 +119,6 @@ class SchedulerState:
             entry["issue"] = issue_id
         if problem:
             entry["problem"] = problem
-        else:
-            entry.pop("problem", None)
 
     def issue_id(self, path: Path) -> str | None:
         entry = self._files.get(str(path))
