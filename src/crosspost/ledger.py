@@ -49,6 +49,7 @@ CHANGEABLE: frozenset[str] = frozenset(
         "state",
         "issue_path",
         "content_hash",
+        "input_hash",
         "draft_id",
         "publish_id",
         "article_id",

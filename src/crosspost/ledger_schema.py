@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sqlite3
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +55,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             state           TEXT NOT NULL CHECK (state IN ({_STATES_SQL})),
             issue_path      TEXT,
             content_hash    TEXT,
+            input_hash      TEXT,
             draft_id        TEXT,
             publish_id      TEXT,
             article_id      TEXT,
@@ -141,6 +143,9 @@ class PostRecord:
     issue_path: str | None
     #: Hash of the rendered content last sent (detects "changed since publishing").
     content_hash: str | None
+    #: Fingerprint of the inputs (issue file, account settings) when the post last failed
+    #: for good: a permanent failure is retried only once this changes.
+    input_hash: str | None
     #: WeChat draft media_id or Zhihu article id.
     draft_id: str | None
     publish_id: str | None
@@ -185,19 +190,17 @@ class Event:
     at: float
 
 
-POST_COLUMNS = (
-    "issue_id, channel, account, state, issue_path, content_hash, draft_id, publish_id, "
-    "article_id, url, attempts, next_attempt_at, error_code, error_message, error_permanent, "
-    "pending_step, pending_intent, claimed_by, claimed_until, created_at, updated_at, published_at"
-)
+#: The columns of ``posts`` a PostRecord holds, in its field order.
+POST_COLUMNS = ", ".join(f.name for f in dataclasses.fields(PostRecord))
 
 
 def post_from_row(row: tuple[Any, ...]) -> PostRecord:
     """A ``SELECT POST_COLUMNS`` row as a PostRecord."""
-    values = list(row)
-    values[14] = bool(values[14])
-    values[16] = MappingProxyType(json.loads(values[16])) if values[16] else None
-    return PostRecord(*values)
+    values = dict(zip(POST_COLUMNS.split(", "), row, strict=True))
+    values["error_permanent"] = bool(values["error_permanent"])
+    intent = values["pending_intent"]
+    values["pending_intent"] = MappingProxyType(json.loads(intent)) if intent else None
+    return PostRecord(**values)
 
 
 def _what_to_do(path: Path) -> str:
@@ -261,15 +264,36 @@ def _configure(connection: sqlite3.Connection, busy_timeout: float) -> None:
     connection.execute("PRAGMA foreign_keys = ON")
     # WAL lets readers (crosspost status) work while a run writes; FULL makes every
     # committed intent survive a power cut, not just a killed process.
-    connection.execute("PRAGMA journal_mode = WAL")
+    _enable_wal(connection, busy_timeout)
     connection.execute("PRAGMA synchronous = FULL")
+
+
+def _enable_wal(connection: sqlite3.Connection, busy_timeout: float) -> None:
+    """Switch a new ledger to WAL, waiting out other processes doing the same.
+
+    Changing the journal mode needs the file to itself, and SQLite answers "database is
+    locked" at once instead of calling the busy handler, so several processes creating
+    the ledger together (eight cron runs at the first tick) would fail. This is a local
+    lock wait bounded by ``busy_timeout``, not a retry of anything sent anywhere.
+    """
+    deadline = time.monotonic() + busy_timeout
+    pause = 0.005
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() >= deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
 
 
 def migrate(connection: sqlite3.Connection, path: Path) -> int:
     """Bring the ledger to :data:`SCHEMA_VERSION`; safe when several processes race."""
     version = _checked_version(connection, path)
     if version == SCHEMA_VERSION:
-        return version
+        return int(version)
     connection.execute("BEGIN IMMEDIATE")
     try:
         # Read again under the write lock: another process may have migrated meanwhile.
@@ -287,11 +311,14 @@ def migrate(connection: sqlite3.Connection, path: Path) -> int:
 
 
 def _checked_version(connection: sqlite3.Connection, path: Path) -> int:
-    version = int(connection.execute("PRAGMA user_version").fetchone()[0])
-    application = int(connection.execute("PRAGMA application_id").fetchone()[0])
-    if application not in (0, APPLICATION_ID) or (
-        application == 0 and connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-    ):
+    # One statement, so one snapshot: another process may commit its migration between
+    # two separate reads, and a half-seen migration looks like somebody else's database.
+    version, application, tables = connection.execute(
+        "SELECT (SELECT user_version FROM pragma_user_version), "
+        "(SELECT application_id FROM pragma_application_id), "
+        "(SELECT count(*) FROM sqlite_master)"
+    ).fetchone()
+    if application not in (0, APPLICATION_ID) or (application == 0 and tables):
         raise ConfigError(
             f"{path}: is an SQLite database but not a crosspost ledger; point "
             "CROSSPOST_STATE_DIR / --state-dir at another folder or move the file aside"
@@ -301,7 +328,7 @@ def _checked_version(connection: sqlite3.Connection, path: Path) -> int:
             f"{path}: was written by a newer crosspost (ledger schema {version}; this version "
             f"knows up to {SCHEMA_VERSION}); upgrade crosspost (pip install -U crosspost)"
         )
-    return version
+    return int(version)
 
 
 # --- what may be written: nothing secret, nothing huge ------------------------------------
