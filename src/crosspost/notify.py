@@ -55,7 +55,9 @@ def run_notice(report: DueReport, *, on_success: bool = False) -> Notice | None:
         if r.exit_code != EXIT_OK
     ]
     trouble += [
-        f"{e.kind} {e.account or ''} {e.issue_id or ''}: {e.message}".replace("  ", " ")
+        f"problem: {e.message}"
+        if e.kind == "problem"
+        else f"missed {e.account} {e.issue_id}: {e.message}"
         for e in report.entries
         if e.kind in ("missed", "problem") and not e.repeat
     ]
@@ -98,10 +100,10 @@ def url_parts(url: str) -> list[str]:
         split = urlsplit(url)
     except ValueError:
         return parts
-    parts += [unquote(p) for p in (split.username, split.password) if p]
-    # Pieces of the host and path are tokens when they look like one (digits in a long
-    # word, or very long): a Telegram bot token sits where a host would; words such as
-    # "services" or "hooks" stay readable.
+    parts += [unquote(split.password)] if split.password else []
+    # Other pieces are tokens when they look like one (digits in a long word, or very
+    # long): a Telegram bot token sits where a host would, a Pushover key where a user
+    # would; words such as "services", "hooks" or a plain user name stay readable.
     pieces = re.split(r"[@:]", split.netloc) + split.path.split("/")
     parts += [
         unquote(p) for p in pieces if len(p) >= 20 or (len(p) >= 8 and any(c.isdigit() for c in p))

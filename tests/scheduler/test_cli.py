@@ -231,3 +231,25 @@ def test_a_rehearsal_against_the_built_in_sandbox(
     assert desk.creates("zhihu") == 0, "the configured platform saw nothing"
     assert cli.main(["run-due", "--sandbox", "--now", at(60)]) == EXIT_OK
     assert capsys.readouterr() == ("", "")
+
+
+def test_a_missed_issue_and_a_broken_file_make_one_notice(
+    desk: Desk, inbox: Inbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    desk.env["CROSSPOST_NOTIFY_URLS"] = inbox.url
+    desk.use_env(monkeypatch)
+    desk.write("40", at(-48 * 3600), channels="[zhihu]")
+    broken = desk.issues / "broken.md"
+    broken.write_text("---\ntitle: 坏了\npublish_at: 2026-11-23 09:00\n---\n", encoding="utf-8")
+
+    assert run_due(desk) == EXIT_BAD_INPUT
+    [notice] = inbox.bodies
+    assert notice["title"] == "crosspost: 2 things need you"
+    assert notice["message"].splitlines() == [
+        f"problem: {broken}:3: 'publish_at' has no timezone, so its moment is ambiguous; "
+        "add one, e.g. 2026-11-23T09:00:00+08:00",
+        f"missed zhihu:main 40: publish_at {at(-48 * 3600)} passed 2d ago, more than the "
+        "grace of 1d; run with --include-missed to publish it",
+    ]
+    assert run_due(desk, now=60) == EXIT_BAD_INPUT
+    assert len(inbox.bodies) == 1, "each is announced once"
