@@ -190,3 +190,16 @@ def test_a_dry_run_says_what_it_would_do_and_sends_nothing(desk: Desk) -> None:
     assert all("create a draft and publish it" in w.message for w in would)
     assert desk.box.requests == []
     assert not (desk.state_dir / "run-due.json").exists()
+
+
+def test_a_permanent_failure_is_retried_once_the_config_changes(desk: Desk) -> None:
+    desk.write("39", at(-60), channels="[wechat]")
+    desk.box.faults.add("wechat", "/cgi-bin/draft/add", "errcode:45002", count=1)
+    assert [r.exit_code for r in desk.tick().results] == [1]
+    assert desk.tick().quiet
+
+    config = desk.root / "crosspost.toml"
+    config.write_text(config.read_text() + "# the IP is on the whitelist now\n")
+    retried = desk.tick()
+    assert [r.state for r in retried.results] == ["published"]
+    assert desk.creates("wechat") == 2
