@@ -375,3 +375,12 @@ def test_pointed_at_swaps_server_and_credentials() -> None:
     assert sandboxed.credentials["z_c0"].reveal() == "sandbox-cookie"
     assert sandboxed.missing_credentials() == ()
     assert account.missing_credentials() == ("z_c0",)
+
+
+def test_fingerprint_changes_with_a_fixed_credential_and_hides_it() -> None:
+    old = Account("wechat", "main", None, {"app_id": Secret("wx1"), "app_secret": Secret("bad")})
+    fixed = old.pointed_at("http://127.0.0.1:1", {"app_id": "wx1", "app_secret": "good"})
+    same = Account("wechat", "main", None, {"app_id": Secret("wx1"), "app_secret": Secret("bad")})
+    assert old.fingerprint() == same.fingerprint()
+    assert old.fingerprint() != fixed.fingerprint()
+    assert len(old.fingerprint()) == 16 and "bad" not in old.fingerprint()

@@ -318,14 +318,16 @@ def test_two_files_claiming_one_issue_id_are_stopped(ledger: Ledger, tmp_path: P
     first.write_text("x")
     second.write_text("y")
     ledger.ensure(KEY, issue_path=first)
-    with pytest.raises(IssueError) as caught:
-        ledger.ensure(KEY, issue_path=second)
+    with pytest.raises(IssueError) as caught:  # even for a channel the first never posted to
+        ledger.ensure(PostKey(KEY.issue_id, "zhihu", "main"), issue_path=second)
     assert str(caught.value) == (
         f"{second}: issue id 'ai-systems-48' is already used by {first}; "
         "give one of them another 'id:' in its front matter"
     )
+    assert ledger.post(KEY.issue_id, "zhihu", "main") is None
     first.unlink()  # the file was renamed: that is a move, not a clash
-    assert ledger.ensure(KEY, issue_path=second).issue_path == str(second)
+    assert ledger.ensure(PostKey(KEY.issue_id, "zhihu", "main"), issue_path=second)
+    assert {p.issue_path for p in ledger.posts(KEY.issue_id)} == {str(second)}
 
 
 def test_events_are_append_only(ledger: Ledger, path: Path) -> None:

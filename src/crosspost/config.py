@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import hmac
+import json
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -148,6 +150,23 @@ class Account:
         """This account aimed at another server (the sandbox) with that server's credentials."""
         secrets = MappingProxyType({k: Secret(v) for k, v in credentials.items()})
         return dataclasses.replace(self, base_url=base_url, credentials=secrets)
+
+    def fingerprint(self) -> str:
+        """A short digest of what shapes this account's posts (server, options, credentials).
+
+        The ledger keeps it with a permanent failure, which is retried only once the
+        fingerprint (or the issue) changes: a fixed AppSecret or IP whitelist entry in
+        ``.env``/config counts as a change. Sixteen hex digits of SHA-256: no secret
+        can be read back from it.
+        """
+        material = {
+            "account": self.key,
+            "base_url": self.base_url,
+            "options": dict(self.options),
+            "credentials": {k: v.reveal() for k, v in sorted(self.credentials.items())},
+        }
+        text = json.dumps(material, sort_keys=True, default=str, ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def __hash__(self) -> int:
         return hash(self.key)

@@ -13,6 +13,7 @@ hook (by default the adapters' :class:`~crosspost.channels.redaction.Redactor`).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 import threading
@@ -43,25 +44,21 @@ from crosspost.ledger_schema import (
 __all__ = ["POST_STATES", "SCHEMA_VERSION", "Event", "Ledger", "PostKey", "PostRecord"]
 
 Clock = Callable[[], float]
+#: Columns only the ledger's own methods set (intents, claims).
+_INTERNAL = frozenset({"pending_step", "pending_intent", "claimed_by", "claimed_until"})
 #: Columns a caller may change with :meth:`Ledger.record` (ids, URL, state, retry plan).
-CHANGEABLE: frozenset[str] = frozenset(
-    {
-        "state",
-        "issue_path",
-        "content_hash",
-        "input_hash",
-        "draft_id",
-        "publish_id",
-        "article_id",
-        "url",
-        "attempts",
-        "next_attempt_at",
-        "error_code",
-        "error_message",
-        "error_permanent",
-        "published_at",
-    }
-)
+CHANGEABLE: frozenset[str] = frozenset(f.name for f in dataclasses.fields(PostRecord)) - {
+    "issue_id",
+    "channel",
+    "account",
+    "created_at",
+    "updated_at",
+    *_INTERNAL,
+}
+
+
+def _json(text: str) -> Mapping[str, Any]:
+    return MappingProxyType(json.loads(text))
 
 
 class Ledger:
@@ -222,17 +219,7 @@ class Ledger:
         with self._lock:
             rows = self._db.execute(sql + " ORDER BY e.id", args).fetchall()
         return tuple(
-            Event(
-                id=r[0],
-                key=PostKey(r[1], r[2], r[3]),
-                step=r[4],
-                kind=r[5],
-                outcome=r[6],
-                summary=r[7],
-                errcode=r[8],
-                data=MappingProxyType(json.loads(r[9])),
-                at=r[10],
-            )
+            Event(r[0], PostKey(r[1], r[2], r[3]), r[4], r[5], r[6], r[7], r[8], _json(r[9]), r[10])
             for r in rows
         )
 
@@ -249,27 +236,37 @@ class Ledger:
         now = self.clock()
         path = str(Path(issue_path).resolve()) if issue_path is not None else None
         with self.transaction():
-            existing = self.get(key)
-            if existing is None:
+            if path is not None:
+                self._check_one_file_per_issue(key, path, now)
+            if self.get(key) is None:
                 self._db.execute(
                     "INSERT INTO posts (issue_id, channel, account, state, issue_path, "
                     "content_hash, created_at, updated_at) "
                     "VALUES (?, ?, ?, 'rendered', ?, ?, ?, ?)",
                     (key.issue_id, key.channel, key.account, path, content_hash, now, now),
                 )
-            elif path and existing.issue_path and existing.issue_path != path:
-                if Path(existing.issue_path).exists():
-                    raise IssueError(
-                        path,
-                        f"issue id '{key.issue_id}' is already used by {existing.issue_path}; "
-                        "give one of them another 'id:' in its front matter",
-                    )
-                self._update(key, {"issue_path": path}, now)
-            elif path and not existing.issue_path:
-                self._update(key, {"issue_path": path}, now)
             record = self.get(key)
         assert record is not None
         return record
+
+    def _check_one_file_per_issue(self, key: PostKey, path: str, now: float) -> None:
+        rows = self._db.execute(
+            "SELECT DISTINCT issue_path FROM posts WHERE issue_id = ? AND issue_path IS NOT NULL",
+            (key.issue_id,),
+        ).fetchall()
+        for (other,) in rows:
+            if other != path and Path(other).exists():
+                raise IssueError(
+                    path,
+                    f"issue id '{key.issue_id}' is already used by {other}; "
+                    "give one of them another 'id:' in its front matter",
+                )
+        # Any other path is gone: the file was moved or renamed, so its posts follow it.
+        self._db.execute(
+            "UPDATE posts SET issue_path = ?, updated_at = ? WHERE issue_id = ? "
+            "AND (issue_path IS NULL OR issue_path != ?)",
+            (path, now, key.issue_id, path),
+        )
 
     def record(self, key: PostKey, **changes: Any) -> PostRecord:
         """Change columns of a post (see :data:`CHANGEABLE`) and return the new row."""
@@ -431,8 +428,7 @@ class Ledger:
     # --- internals -----------------------------------------------------------------------
 
     def _update(self, key: PostKey, changes: Mapping[str, Any], now: float) -> None:
-        internal = {"pending_step", "pending_intent", "claimed_by", "claimed_until"}
-        unknown = set(changes) - CHANGEABLE - internal
+        unknown = set(changes) - CHANGEABLE - _INTERNAL
         if unknown:
             raise TypeError(f"the ledger has no post field(s) {sorted(unknown)}")
         if "state" in changes and changes["state"] not in POST_STATES:
