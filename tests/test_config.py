@@ -384,3 +384,20 @@ def test_fingerprint_changes_with_a_fixed_credential_and_hides_it() -> None:
     assert old.fingerprint() == same.fingerprint()
     assert old.fingerprint() != fixed.fingerprint()
     assert len(old.fingerprint()) == 16 and "bad" not in old.fingerprint()
+
+
+@pytest.mark.parametrize(
+    ("flag", "issue_mode", "account_mode", "expected"),
+    [
+        ("draft", "publish", "publish", "draft"),
+        (None, "publish", "draft", "publish"),
+        (None, None, "publish", "publish"),
+        (None, None, None, "draft"),
+    ],
+)
+def test_mode_for_an_account_most_specific_wins(
+    place: Place, flag: str | None, issue_mode: str | None, account_mode: str | None, expected: str
+) -> None:
+    options = {"mode": account_mode} if account_mode else {}
+    account = Account("wechat", "main", None, {}, options)
+    assert place.load(mode=flag).mode_for(account, issue_mode) == expected

@@ -274,6 +274,20 @@ class Settings:
             )
         return accounts
 
+    def mode_for(self, account: Account, issue_mode: str | None = None) -> str:
+        """``draft`` or ``publish`` for one account: the most specific word wins.
+
+        ``--mode`` on the command line, then the issue's own ``mode`` (its channel block),
+        then the account's ``mode`` in the config file, then the general mode (from the
+        environment, the file or the default ``draft``).
+        """
+        if self.sources.get("mode", "").startswith("flag "):
+            return self.mode
+        for candidate in (issue_mode, account.mode):
+            if candidate in MODES:
+                return str(candidate)
+        return self.mode
+
     def _config_name(self) -> str:
         return str(self.config_path) if self.config_path else f"./{CONFIG_NAME}"
 
@@ -286,6 +300,8 @@ class Settings:
         return f"add [channels.{channel}.accounts.main] to {self.config_path}"
 
     def _env_hint(self) -> str:
+        if self.env_files:
+            return str(self.env_files[-1])
         folder = self.config_path.parent if self.config_path else Path.cwd()
         return str(folder / ".env")
 
