@@ -11,15 +11,12 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NoReturn
-
-from dotenv import dotenv_values
 
 from crosspost.errors import ConfigError
 
@@ -222,6 +219,8 @@ class ConfigFile:
             raise ConfigError(
                 f"{path}: cannot be read ({error.strerror}); check the path"
             ) from None
+        import tomllib  # here, not at the top: commands import add_arguments to start fast
+
         try:
             self.data = tomllib.loads(self.text)
         except tomllib.TOMLDecodeError as error:
@@ -251,6 +250,8 @@ class Environment:
         self.environ = environ
         self.files = tuple(env_files)
         self.dotenv: dict[str, tuple[str, Path]] = {}
+        from dotenv import dotenv_values  # here, not at the top: see ConfigFile
+
         for path in self.files:  # most local last, so it wins
             try:
                 values = dotenv_values(path, interpolate=False)
