@@ -253,3 +253,29 @@ def test_a_missed_issue_and_a_broken_file_make_one_notice(
     ]
     assert run_due(desk, now=60) == EXIT_BAD_INPUT
     assert len(inbox.bodies) == 1, "each is announced once"
+
+
+def test_wechat_unreachable_for_three_ticks_spaced_by_now_then_published(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from crosspost.errors import EXIT_TEMPORARY
+
+    desk.use_env(monkeypatch)
+    desk.write("38", at(-60), channels="[wechat]")
+    # The token call is retried four times per tick by the HTTP policy: three ticks' worth.
+    desk.box.faults.add("wechat", "/cgi-bin/stable_token", "reset", count=12)
+
+    now, gaps = 0.0, []
+    for _ in range(3):
+        assert run_due(desk, now=now) == EXIT_TEMPORARY
+        assert "temporary" in capsys.readouterr().err
+        retry_at = desk.posts()["38 wechat"].next_attempt_at
+        assert retry_at is not None
+        gaps.append(retry_at - (desk.clock() + now))
+        assert run_due(desk, now=now + 60) == EXIT_OK, "too early: nothing is tried"
+        assert capsys.readouterr() == ("", "")
+        now = retry_at - desk.clock() + 1
+    assert gaps[0] < gaps[1] < gaps[2]
+    assert run_due(desk, now=now) == EXIT_OK
+    assert capsys.readouterr().out.startswith("published   wechat:main    38  https://")
+    assert desk.creates("wechat") == 1
