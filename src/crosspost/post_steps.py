@@ -11,7 +11,6 @@ intent behind, and the next run starts by reconciling it.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,41 +24,26 @@ from crosspost.channels.base import (
     Adapter,
     DraftContent,
     Intent,
-    ManualPublishRequired,
     PublishTicket,
     RemoteDraft,
     RemotePost,
 )
 from crosspost.errors import (
-    EXIT_BAD_INPUT,
     EXIT_CHANNEL_FAILED,
     EXIT_OK,
     EXIT_TEMPORARY,
-    EXIT_UNCONFIRMED,
     CrosspostError,
-    RateLimitedError,
-    TransientError,
+    PermanentError,
     UnconfirmedError,
-    UsageError,
 )
 from crosspost.ledger import Ledger, PostRecord
 from crosspost.post_assets import PostAssets
+from crosspost.post_failures import record_failure, same_attempt
 from crosspost.post_settle import build_adapter, post_lock, settle
 from crosspost.testing_hooks import checkpoint
 
 if TYPE_CHECKING:
     from crosspost.publisher import Job, PostResult, Progress, PublishOptions
-
-#: The ledger note that remembers what a permanently failed attempt looked like.
-ATTEMPT_NOTE = "attempt-fingerprint"
-#: Spacing of retries across runs after a temporary failure: 5 min, doubling, ≤ 6 h.
-RETRY_BASE_SECONDS = 300.0
-RETRY_MAX_SECONDS = 6 * 3600.0
-
-
-def retry_delay(attempts: int) -> float:
-    """How long the scheduler waits before trying a temporarily failed post again."""
-    return float(min(RETRY_MAX_SECONDS, RETRY_BASE_SECONDS * 2 ** max(0, attempts - 1)))
 
 
 class PostMachine:
@@ -124,39 +108,10 @@ class PostMachine:
                 adapter.http.close()
 
     def _failed(self, error: CrosspostError) -> PostResult:
-        record = self.ledger.get(self.key) if self._owned else None
-        if record is None:  # refused before this run took the post: the ledger is not ours
+        if not self._owned:  # refused before this run took the post: the ledger is not ours
             return self._result("failed", None, str(error), error.exit_code)
-        if record.state == "published" and not record.pending_step:
-            # An update that failed leaves the post as it was: still published, same URL.
-            self.ledger.note(self.key, "update", f"update failed: {error}")
-            message = f"{error} (the published post stays as it was)"
-            return self._result("published", record.url, message, error.exit_code)
-        if record.pending_step and not isinstance(error, UnconfirmedError):
-            error = UnconfirmedError(
-                f"could not confirm '{record.pending_step}' on {self.key.channel} ({error})",
-                channel=self.key.channel,
-            )
-        if isinstance(error, UnconfirmedError):
-            self.ledger.fail(self.key, error, permanent=False)
-            message = str(error)
-            if "crosspost reconcile" not in message:
-                message += f"; run 'crosspost reconcile {self.key.issue_id}' or publish again"
-            return self._result("unconfirmed", None, message, EXIT_UNCONFIRMED)
-        if isinstance(error, TransientError):
-            attempts = record.attempts + 1
-            delay = retry_delay(attempts)
-            if isinstance(error, RateLimitedError) and error.retry_after:
-                delay = max(delay, error.retry_after)
-            self.ledger.fail(self.key, error, permanent=False, next_attempt_at=self.clock() + delay)
-            message = f"{error} (temporary: safe to run again)"
-            return self._result("failed", None, message, EXIT_TEMPORARY)
-        self.ledger.fail(self.key, error, permanent=True)
-        self.ledger.note(self.key, "fail", ATTEMPT_NOTE, {"fingerprint": self._fingerprint()})
-        if isinstance(error, ManualPublishRequired):
-            return self._result("drafted", error.draft.url, str(error), EXIT_CHANNEL_FAILED)
-        code = EXIT_BAD_INPUT if isinstance(error, UsageError) else EXIT_CHANNEL_FAILED
-        return self._result("failed", None, str(error), code)
+        outcome = record_failure(self.ledger, self.job, error, self.clock)
+        return self._result(outcome.state, outcome.url, outcome.message, outcome.exit_code)
 
     def _adapter(self) -> Adapter:
         return build_adapter(
@@ -207,7 +162,7 @@ class PostMachine:
         if record.state == "published":
             return self._already_published(adapter, record, options)
         stands = record.state == "failed" and record.error_permanent and not options.retry_failed
-        if stands and self._same_attempt():
+        if stands and same_attempt(self.ledger, job):
             message = (
                 f"{record.error_message} (not retried: change the issue or the config, "
                 "or pass --retry-failed)"
@@ -226,10 +181,48 @@ class PostMachine:
             ticket = PublishTicket(record.publish_id, record.draft_id, record.updated_at)
             return self._wait(adapter, ticket)
         content = self._content(adapter)
+        try:
+            return self._draft_then_publish(adapter, record, content)
+        except PermanentError as error:
+            if not self._draft_vanished(adapter, error):
+                raise
+        return self._draft_then_publish(adapter, self._record(), content)
+
+    def _draft_then_publish(
+        self, adapter: Adapter, record: PostRecord, content: DraftContent
+    ) -> PostResult:
         draft = self._draft(adapter, record, content)
-        if job.mode == "draft":
+        if self.job.mode == "draft":
             return self._result("drafted", draft.url, f"draft {draft.id} ready for review")
         return self._publish(adapter, draft)
+
+    def _draft_vanished(self, adapter: Adapter, error: PermanentError) -> bool:
+        """Forget a known draft the platform confirms it no longer has (deleted by hand).
+
+        Only on "not found" (404) and only when ``reconcile`` confirms there is no such
+        draft. A WeChat draft that left 草稿箱 may have been published by hand, so there
+        the error stands: making a new draft and publishing it could post twice.
+        """
+        record = self._record()
+        if not record.draft_id or str(error.code) != "404":
+            return False
+        intent = Intent(record.created_at, self.job.rendered.title, draft_id=record.draft_id)
+        answer = adapter.reconcile(STEP_DRAFT, intent)
+        if answer.happened is not False:
+            return False
+        summary = f"draft {record.draft_id} is gone ({answer.detail}); making a new one"
+        self.progress(summary)
+        self.ledger.finish_step(
+            self.key,
+            STEP_DRAFT,
+            outcome="vanished",
+            state="assets_uploaded",
+            draft_id=None,
+            url=None,
+            content_hash=None,
+            summary=summary,
+        )
+        return True
 
     def _already_published(
         self, adapter: Adapter, record: PostRecord, options: PublishOptions
@@ -258,17 +251,6 @@ class PostMachine:
         self.ledger.finish_step(self.key, STEP_UPDATE, summary=f"updated {draft.id}")
         self._remember_sent()
         return self._publish(adapter, draft)
-
-    def _same_attempt(self) -> bool:
-        """A permanent failure stands until the issue or the account's config changes."""
-        notes = [e for e in self.ledger.events(self.key) if e.summary == ATTEMPT_NOTE]
-        return bool(notes) and notes[-1].data.get("fingerprint") == self._fingerprint()
-
-    def _fingerprint(self) -> str:
-        account = self.job.account
-        options = sorted((k, str(v)) for k, v in account.options.items())
-        blob = f"{self.job.content_hash}|{account.base_url}|{options}|{self.job.mode}"
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def _content(self, adapter: Adapter) -> DraftContent:
         """Upload images (each once per account, several at a time) and build the draft."""

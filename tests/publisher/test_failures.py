@@ -92,3 +92,30 @@ def test_a_post_locked_by_another_run_is_left_to_it(manual_world: World) -> None
     assert "another crosspost run is publishing this post" in message
     assert calls_to(world.box, WECHAT_CREATE) == 0
     assert world.posts()["zhihu"].state == "published"  # the other channel went on
+
+
+def test_a_zhihu_draft_deleted_by_hand_is_replaced_by_a_new_one(manual_world: World) -> None:
+    world = manual_world
+    world.publish(mode="draft", targets=("zhihu",))
+    gone = world.posts()["zhihu"].draft_id
+    world.box.zhihu.articles.drafts.pop(gone)  # the editor deleted it in the web editor
+
+    report, lines = world.publish(mode="publish", targets=("zhihu",))
+    assert [(r.state, r.exit_code) for r in report.results] == [("published", EXIT_OK)]
+    assert any(f"draft {gone} is gone" in line for line in lines)
+    record = world.posts()["zhihu"]
+    assert record.draft_id != gone
+    assert_one_post_per_channel(world, ["zhihu"])
+
+
+def test_a_wechat_draft_gone_from_the_draft_box_is_not_replaced(manual_world: World) -> None:
+    """It may have been published by hand: a new draft could make a second post."""
+    world = manual_world
+    world.publish(mode="draft", targets=("wechat",))
+    world.box.wechat.drafts.pop(world.posts()["wechat"].draft_id)
+
+    state, code, message = wechat(world.publish(mode="publish", targets=("wechat",))[0])
+    assert (state, code) == ("failed", EXIT_CHANNEL_FAILED)
+    assert "40007" in message
+    assert calls_to(world.box, WECHAT_CREATE) == 1
+    assert world.published_on("wechat") == []
