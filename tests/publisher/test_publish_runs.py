@@ -205,3 +205,19 @@ def test_a_refused_update_leaves_the_post_published_with_its_url(
     assert publish(shell, "-c", "zhihu", "--update") == EXIT_OK
     assert NEW_TEXT in shell.published_on("zhihu")[0]["content"]
     assert shell.posts()["zhihu"].url == first.url
+
+
+def test_two_issues_in_one_run_each_get_one_post_per_channel(shell: World, capsys: Capsys) -> None:
+    other = shell.issue.with_name("other.md")
+    text = shell.issue.read_text(encoding="utf-8")
+    text = text.replace(f"id: {ISSUE_ID}", "id: ai-systems-49", 1)
+    other.write_text(text.replace("第48期", "第49期").replace("动态48", "动态49"), "utf-8")
+    assert main(["publish", str(shell.issue), str(other), "--mode", "publish"]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert len(shell.published_on("wechat")) == 2 and len(shell.published_on("zhihu")) == 2
+    with shell.ledger() as ledger:
+        posts = ledger.posts(state="published")
+    assert {(p.issue_id, p.channel) for p in posts} == {
+        (i, c) for i in (ISSUE_ID, "ai-systems-49") for c in ("wechat", "zhihu")
+    }
+    assert all(str(p.url) in out for p in posts)
