@@ -52,3 +52,20 @@ def test_each_channel_links_the_earlier_issue_on_itself(manual_world: World) -> 
         assert "AI系统前沿动态" in body and "47" in body
         assert str(urls[channel]) in body, f"{channel} does not link 47 on {channel}"
         assert str(urls[other]) not in body
+
+
+def test_an_earlier_issue_does_not_change_when_a_later_one_is_published(
+    manual_world: World,
+) -> None:
+    """Cron publishes every issue file again and again: 47 must stay unchanged after 48."""
+    world = manual_world
+    make_earlier_issue(world)
+    earlier = world.issue.parent / "earlier.md"
+    text = earlier.read_text(encoding="utf-8")
+    earlier.write_text(text.replace("series: ai-systems", "series: ai-systems\nprevious: 1"))
+    assert world.publish([earlier], mode="publish")[0].exit_code == EXIT_OK
+    world.clock.advance(7 * 86400)  # a week later
+    assert world.publish(mode="publish")[0].exit_code == EXIT_OK
+
+    again, _ = world.publish([earlier, world.issue], mode="publish")
+    assert {r.state for r in again.results} == {"unchanged"}
