@@ -98,7 +98,7 @@ def test_adapter_declares_its_platform(name: str) -> None:
     assert cls.display_name
     assert cls.body_format in {"html", "markdown"}
     assert isinstance(cls.limits, ChannelLimits)
-    assert cls.limits.title_max_chars > 0
+    assert cls.limits.image_max_bytes >= cls.limits.inline_image_max_bytes > 0
     assert cls.limits.image_types and all(t.startswith("image/") for t in cls.limits.image_types)
     assert cls.poll_delays and all(d > 0 for d in cls.poll_delays)
 

@@ -191,14 +191,13 @@ class Reconciliation:
 
 @dataclass(frozen=True)
 class ChannelLimits:
-    """A platform's limits, declared once per adapter (the renderer's lint uses them too)."""
+    """What an adapter itself must respect while sending: images and poll quotas.
 
-    title_max_chars: int
-    title_max_bytes: int | None = None
-    author_max_chars: int | None = None
-    digest_max_chars: int | None = None
-    body_max_chars: int | None = None
-    body_max_bytes: int | None = None
+    Limits on the text (title, author, digest, body size) are the renderer's: each
+    renderer module declares them and ``render.lint`` checks them before anything is
+    sent, so they are not repeated here.
+    """
+
     #: Largest inline image the cheap upload path accepts; bigger ones take the slow path.
     inline_image_max_bytes: int = 10 * 1024 * 1024
     image_max_bytes: int = 10 * 1024 * 1024

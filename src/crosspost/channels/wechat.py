@@ -114,12 +114,6 @@ class WeChatAdapter(Adapter):
     display_name: ClassVar[str] = "WeChat Official Account"
     body_format: ClassVar[str] = "html"
     limits: ClassVar[ChannelLimits] = ChannelLimits(
-        title_max_chars=32,
-        title_max_bytes=64,
-        author_max_chars=8,
-        digest_max_chars=120,
-        body_max_chars=20_000,
-        body_max_bytes=1024 * 1024,
         inline_image_max_bytes=UPLOADIMG_MAX_BYTES,
         image_max_bytes=10 * 1024 * 1024,
         image_types=frozenset({"image/jpeg", "image/png", "image/gif"}),

@@ -81,8 +81,6 @@ class ZhihuAdapter(Adapter):
     #: The image byte limit is undocumented (spec §6); 10 MB matches what the editor
     #: uploads in practice and WeChat's material limit, so one image fits both.
     limits: ClassVar[ChannelLimits] = ChannelLimits(
-        title_max_chars=100,
-        body_max_chars=100_000,
         inline_image_max_bytes=10 * 1024 * 1024,
         image_max_bytes=10 * 1024 * 1024,
         image_types=frozenset({JPEG, PNG, GIF}),
