@@ -100,7 +100,7 @@ class Issue:
 def load_issue(path: Path | str) -> Issue:
     """Read and validate one issue file. Raises :class:`IssueError` naming file:line."""
     path = Path(path)
-    text = _read_text(path)
+    text = read_text(path)
     front, front_lines, body, body_line = split_front_matter(path, text)
     return _build_issue(path, front, front_lines, body, body_line)
 
@@ -108,12 +108,13 @@ def load_issue(path: Path | str) -> Issue:
 def read_front_matter(path: Path | str) -> tuple[dict[str, Any], dict[str, int]]:
     """Only the front matter (for the scheduler, which must not parse 1,000 bodies)."""
     path = Path(path)
-    text = _read_text(path)
+    text = read_text(path)
     front, lines, _, _ = split_front_matter(path, text)
     return front, lines
 
 
-def _read_text(path: Path) -> str:
+def read_text(path: Path) -> str:
+    """A text file as str with Unix line ends; IssueError (file:line, the fix) if it isn't."""
     if path.is_dir():
         raise IssueError(path, "is a folder, not an issue file; name the .md file inside it")
     try:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from crosspost.errors import IssueError
+from crosspost.issue import read_text
 
 _CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 _ITEM = re.compile(rf"^\s*(?:(\d{{1,3}})\s*[.、．)）]|([{_CIRCLED}]))\s*(\S.*)$")
@@ -74,21 +74,7 @@ class _Digest:
 
 def import_digest(path: Path | str) -> ImportResult:
     """Read a plain-text digest file and return a canonical issue document."""
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise IssueError(
-            path, f"cannot be read ({error.strerror or error}); check the path"
-        ) from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        raise IssueError(
-            path, "is not UTF-8 text; save it as UTF-8 and import again", line
-        ) from None
-    return convert_digest(text)
+    return convert_digest(read_text(Path(path)))
 
 
 def convert_digest(text: str) -> ImportResult:
