@@ -206,6 +206,12 @@ def _status_unknown_issue(w: World, m: pytest.MonkeyPatch) -> list[str]:
     return ["status", "no-such-issue"]
 
 
+def _urls_of_an_unknown_issue(w: World, m: pytest.MonkeyPatch) -> list[str]:
+    with Ledger.open(w.state_dir / "ledger.sqlite3"):
+        pass
+    return ["urls", "no-such-issue"]
+
+
 def _urls_without_ledger(w: World, m: pytest.MonkeyPatch) -> list[str]:
     return ["urls", ISSUE_ID]
 
@@ -245,6 +251,7 @@ CASES: dict[str, Case] = {
     "naive publish_at": Case(_naive_publish_at, r"issue\.md:\d+: .*publish_at"),
     "reconcile of an unknown issue": Case(_reconcile_unknown_issue, r"no posts of issue"),
     "status of an unknown issue": Case(_status_unknown_issue, r"no posts of issue 'no-such-issue'"),
+    "urls of an unknown issue": Case(_urls_of_an_unknown_issue, r"no posts of issue"),
     "urls before any publish": Case(_urls_without_ledger, r"no ledger at"),
 }
 

@@ -22,6 +22,11 @@ def run(args: argparse.Namespace) -> int:
     if not settings.ledger_path.exists():
         raise UsageError(f"no ledger at {settings.ledger_path}; nothing was published yet")
     with Ledger.open(settings.ledger_path) as ledger:
+        if not ledger.posts(args.issue_id):
+            raise UsageError(
+                f"the ledger has no posts of issue '{args.issue_id}'; "
+                "'crosspost status' lists the issues it knows"
+            )
         posts = ledger.posts(args.issue_id, channel=args.channel, state="published")
     for post in posts:
         if post.url:
