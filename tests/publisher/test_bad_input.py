@@ -200,6 +200,10 @@ def _reconcile_unknown_issue(w: World, m: pytest.MonkeyPatch) -> list[str]:
     return ["reconcile", "no-such-issue"]
 
 
+def _reconcile_before_any_publish(w: World, m: pytest.MonkeyPatch) -> list[str]:
+    return ["reconcile", ISSUE_ID]
+
+
 def _status_unknown_issue(w: World, m: pytest.MonkeyPatch) -> list[str]:
     with Ledger.open(w.state_dir / "ledger.sqlite3"):
         pass
@@ -250,6 +254,7 @@ CASES: dict[str, Case] = {
     "unknown front-matter field": Case(_unknown_front_matter_field, r"issue\.md:\d+: .*colour"),
     "naive publish_at": Case(_naive_publish_at, r"issue\.md:\d+: .*publish_at"),
     "reconcile of an unknown issue": Case(_reconcile_unknown_issue, r"no posts of issue"),
+    "reconcile before any publish": Case(_reconcile_before_any_publish, r"no ledger at"),
     "status of an unknown issue": Case(_status_unknown_issue, r"no posts of issue 'no-such-issue'"),
     "urls of an unknown issue": Case(_urls_of_an_unknown_issue, r"no posts of issue"),
     "urls before any publish": Case(_urls_without_ledger, r"no ledger at"),
@@ -277,6 +282,8 @@ def test_bad_input_is_one_line_exit_2_and_nothing_is_sent(
     assert len(lines) == 1 or lines[0].startswith("usage:"), err
     assert "Traceback" not in err and out == ""
     assert world.box.requests == []
+    if "before any publish" in name:
+        assert not (world.state_dir / "ledger.sqlite3").exists()  # not even an empty ledger
 
 
 def test_there_are_at_least_twenty_cases() -> None:

@@ -11,6 +11,7 @@ from crosspost.commands.publish import (
     print_progress,
     print_report,
 )
+from crosspost.errors import UsageError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -27,6 +28,8 @@ def run(args: argparse.Namespace) -> int:
     from crosspost.testing_hooks import shifted
 
     settings = settings_from_args(args)
+    if not settings.ledger_path.exists():
+        raise UsageError(f"no ledger at {settings.ledger_path}; nothing was published yet")
     clock = shifted(time.time)
     with accounts_for_run(settings, sandbox=args.sandbox) as (settings, sleep):
         secrets = [s for a in settings.accounts for s in a.credentials.values()]
