@@ -13,6 +13,7 @@ import pytest
 
 from crosspost.cli import main
 from crosspost.errors import EXIT_CHANNEL_FAILED, EXIT_OK, EXIT_TEMPORARY
+from crosspost.testing_hooks import MAX_SLEEP_VARIABLE
 
 from .world import (
     CREATE_PATHS,
@@ -165,6 +166,7 @@ def test_sandbox_demo_from_the_repository(
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("CROSSPOST_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setenv(MAX_SLEEP_VARIABLE, "0")
     monkeypatch.chdir(REPO_ROOT)
     example = "examples/ai-systems-48/issue.md"
     assert main(["publish", example, "--sandbox"]) == EXIT_OK

@@ -98,7 +98,7 @@ def accounts_for_run(settings: Settings, *, sandbox: bool) -> Iterator[tuple[Set
     from crosspost.sandbox.session import sandbox_settings
 
     with sandbox_settings(settings) as sandboxed:
-        yield sandboxed, _sandbox_pace
+        yield sandboxed, paced(_sandbox_pace)
 
 
 def make_state_dir(state_dir: Path) -> None:
