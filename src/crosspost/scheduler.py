@@ -148,6 +148,10 @@ class _Tick:
     #: (issue path, fingerprint) → the account keys the issue goes to.
     accounts_of: dict[tuple[Path, str], list[str]] = field(default_factory=dict)
     issue_of: dict[Path, str] = field(default_factory=dict)
+    #: (issue id, account) → the outcome settled before this tick, on any version.
+    before: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    #: Results that tell nothing new (see :meth:`DueReport.is_news`).
+    repeats: set[tuple[str, str]] = field(default_factory=set)
 
     def run(self, found: Scan) -> DueReport:
         from crosspost.publisher import Publisher, PublishOptions
@@ -188,6 +192,7 @@ class _Tick:
             settled,
             tuple(results),
             tuple(self.entries),
+            repeats=frozenset(self.repeats),
         )
         return report
 
@@ -246,6 +251,7 @@ class _Tick:
                 self._entry("waiting", entry, issue_id, account, f"next try at {_at(retry_at)}")
                 continue
             previous = self.state.last(entry.path, account.key)
+            self.before[(issue_id, account.key)] = previous[1] if previous else None
             changed_since = previous and previous[0] != print_ and previous[1] == FAILED
             (again if record and record.error_permanent and changed_since else plain).append(
                 account.key
@@ -315,6 +321,9 @@ class _Tick:
             if owner is None:
                 continue
             account = f"{result.key.channel}:{result.key.account}"
+            known = self.before.get((result.key.issue_id, account)) == DONE
+            if result.state == "unchanged" or (known and not result.sent and not result.exit_code):
+                self.repeats.add((result.key.issue_id, account))
             outcome: str | None = None
             if result.state == "changed":
                 outcome = CHANGED

@@ -85,6 +85,8 @@ class DueReport:
     entries: tuple[DueEntry, ...] = ()
     #: Another tick held the lock: nothing was done.
     locked: bool = False
+    #: (issue id, account) of results that repeat what an earlier tick reported.
+    repeats: frozenset[tuple[str, str]] = frozenset()
 
     def of_kind(self, kind: str) -> tuple[DueEntry, ...]:
         return tuple(e for e in self.entries if e.kind == kind)
@@ -99,7 +101,15 @@ class DueReport:
     @property
     def quiet(self) -> bool:
         """Nothing a person needs to hear about (cron stays silent)."""
-        return not self.results and all(e.repeat or e.kind == "waiting" for e in self.entries)
+        return not any(self.is_news(r) for r in self.results) and all(
+            e.repeat or e.kind == "waiting" for e in self.entries
+        )
+
+    def is_news(self, result: PostResult) -> bool:
+        """False for a post found as it was already reported (resumed, nothing changed)."""
+        return (result.key.issue_id, f"{result.key.channel}:{result.key.account}") not in (
+            self.repeats
+        )
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -114,6 +124,6 @@ class DueReport:
                 else None
             ),
             "settled": self.settled,
-            "posts": [r.as_dict() for r in self.results],
+            "posts": [{**r.as_dict(), "news": self.is_news(r)} for r in self.results],
             "entries": [e.as_dict() for e in self.entries],
         }

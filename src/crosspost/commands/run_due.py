@@ -192,8 +192,7 @@ def print_report(report: DueReport, *, verbose: bool) -> None:
         detail = result.url if result.exit_code == EXIT_OK and result.url else result.message
         line = f"{result.state:<11} {where:<14} {result.key.issue_id}  {detail}".rstrip()
         _record(line)
-        news = result.sent or result.exit_code != EXIT_OK or result.state == "changed"
-        if news or verbose:  # a resumed post found done is not news
+        if report.is_news(result) or verbose:  # a resumed post found done is not news
             print(line, file=sys.stdout if result.exit_code == EXIT_OK else sys.stderr)
     for entry in report.entries:
         if entry.kind == "problem":
