@@ -203,3 +203,21 @@ def test_a_permanent_failure_is_retried_once_the_config_changes(desk: Desk) -> N
     retried = desk.tick()
     assert [r.state for r in retried.results] == ["published"]
     assert desk.creates("wechat") == 2
+
+
+def test_a_publication_still_running_is_confirmed_and_announced_by_a_later_tick(
+    desk: Desk,
+) -> None:
+    desk.write("37", at(-60), channels="[wechat]")
+    # More polls than one tick makes, and no finishing on the clock alone.
+    desk.box.wechat.options.update(publish_polls=16, publish_seconds=None)
+
+    first = desk.tick()
+    assert [(r.state, r.exit_code) for r in first.results] == [("pending", EXIT_TEMPORARY)]
+    desk.box.clock.advance(60)
+    second = desk.tick()
+    [result] = second.results
+    assert (result.state, result.sent) == ("published", False)
+    assert second.is_news(result) and not second.quiet, "the URL is new to the editor"
+    assert desk.tick().quiet
+    assert desk.creates("wechat") == 1
