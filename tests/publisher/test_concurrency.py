@@ -17,10 +17,10 @@ from .world import (
     CHANNELS,
     CREATE_PATHS,
     PUBLISH_PATHS,
-    SUBPROCESS_TIMEOUT,
     World,
     assert_one_post_per_channel,
     calls_to,
+    finish,
 )
 
 pytestmark = pytest.mark.slow
@@ -34,7 +34,7 @@ def test_eight_processes_publishing_the_same_issue_make_one_post_per_channel(
         world.spawn("publish", str(world.issue), "--mode", "publish", "--json")
         for _ in range(PROCESSES)
     ]
-    outputs = [run.communicate(timeout=SUBPROCESS_TIMEOUT) for run in runs]
+    outputs = [finish(run) for run in runs]
     codes = [run.returncode for run in runs]
     assert codes == [EXIT_OK] * PROCESSES, [err for _, err in outputs]
 

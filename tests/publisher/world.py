@@ -65,6 +65,16 @@ def mutating(box: Sandbox) -> list[str]:
     ]
 
 
+def finish(process: subprocess.Popen[str]) -> tuple[str, str]:
+    """Wait (bounded) for a process and return its output; a hung one is killed, and fails."""
+    try:
+        return process.communicate(timeout=SUBPROCESS_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise
+
+
 def calls_to(box: Sandbox, path: str) -> int:
     """How many times a path was called (delivered or not)."""
     return sum(1 for r in box.requests if r.path == path)
@@ -150,7 +160,7 @@ class World:
     def run(self, *args: str, crash_at: str | None = None) -> subprocess.CompletedProcess[str]:
         """Run ``python -m crosspost ARGS`` to its end (bounded) and return what it printed."""
         process = self.spawn(*args, crash_at=crash_at)
-        out, err = process.communicate(timeout=SUBPROCESS_TIMEOUT)
+        out, err = finish(process)
         return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
     # --- what the platforms and the ledger say -----------------------------------------
