@@ -233,13 +233,20 @@ class _Tick:
         ]
         plain: list[str] = []
         again: list[str] = []
+        # What each account had settled on any version of the file, read before this
+        # version's entry replaces it.
+        before = {a.key: self.state.last(entry.path, a.key) for a in accounts}
         for account in accounts:
             outcome = self.state.outcome(entry.path, print_, account.key)
             if outcome in (DONE, FAILED) or (outcome == CHANGED and not self.options.update):
                 continue
+            previous = before[account.key]
+            self.before[(issue_id, account.key)] = previous[1] if previous else None
             record = self.ledger.get(PostKey(issue_id, account.channel, account.name))
             if record is None:
-                if self._missed(entry, issue_id, account, print_, outcome):
+                # Still missed after an edit (or a config change) is not news either.
+                known = bool(previous and previous[1] == MISSED)
+                if self._missed(entry, issue_id, account, print_, known):
                     continue
             elif (
                 record.state != "published"
@@ -250,8 +257,6 @@ class _Tick:
                 retry_at = datetime.fromtimestamp(record.next_attempt_at, tz=UTC)
                 self._entry("waiting", entry, issue_id, account, f"next try at {_at(retry_at)}")
                 continue
-            previous = self.state.last(entry.path, account.key)
-            self.before[(issue_id, account.key)] = previous[1] if previous else None
             changed_since = previous and previous[0] != print_ and previous[1] == FAILED
             (again if record and record.error_permanent and changed_since else plain).append(
                 account.key
@@ -281,7 +286,7 @@ class _Tick:
         issue_id: str,
         account: Account,
         print_: str,
-        outcome: str | None,
+        known: bool,
     ) -> bool:
         """Report a post whose time passed longer ago than the grace; True if it stays out."""
         grace = self.options.grace if self.options.grace is not None else self.settings.grace
@@ -292,7 +297,7 @@ class _Tick:
             f"publish_at {entry.publish_at.isoformat()} passed {_span(late)} ago, more than "
             f"the grace of {_span(grace)}; run with --include-missed to publish it"
         )
-        self._entry("missed", entry, issue_id, account, message, repeat=outcome == MISSED)
+        self._entry("missed", entry, issue_id, account, message, repeat=known)
         self.state.settle(entry.path, print_, account.key, MISSED)
         return True
 

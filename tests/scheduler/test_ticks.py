@@ -221,3 +221,12 @@ def test_a_publication_still_running_is_confirmed_and_announced_by_a_later_tick(
     assert second.is_news(result) and not second.quiet, "the URL is new to the editor"
     assert desk.tick().quiet
     assert desk.creates("wechat") == 1
+
+
+def test_a_missed_issue_is_not_announced_again_after_the_config_changes(desk: Desk) -> None:
+    desk.write("36", at(-30 * 3600), channels="[zhihu]")
+    assert not desk.tick().quiet
+    config = desk.root / "crosspost.toml"
+    config.write_text(config.read_text() + "# a comment\n")
+    again = desk.tick()
+    assert [(e.kind, e.repeat) for e in again.entries] == [("missed", True)] and again.quiet
