@@ -326,8 +326,11 @@ class _Tick:
             if owner is None:
                 continue
             account = f"{result.key.channel}:{result.key.account}"
+            # Found as an earlier tick reported it: resumed after a lost state file, or the
+            # file changed in a way the post does not show.
             known = self.before.get((result.key.issue_id, account)) == DONE
-            if result.state == "unchanged" or (known and not result.sent and not result.exit_code):
+            quiet_states = ("unchanged", "published", "drafted") if known else ("unchanged",)
+            if result.state in quiet_states and not result.sent and result.exit_code == EXIT_OK:
                 self.repeats.add((result.key.issue_id, account))
             outcome: str | None = None
             if result.state == "changed":

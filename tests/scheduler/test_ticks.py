@@ -91,6 +91,7 @@ def test_changed_after_publishing_is_reported_not_republished_without_update(des
     desk.write("45", at(-60), channels="[zhihu]", body="改过的正文,比原来的更长一些,也更准确。\n")
     changed = desk.tick()
     assert [(r.state, r.exit_code) for r in changed.results] == [("changed", EXIT_OK)]
+    assert changed.is_news(changed.results[0]) and not changed.quiet
     assert "--update" in changed.results[0].message
     changes = [r for r in desk.box.requests[sent:] if r.method not in ("GET", "HEAD")]
     assert changes == [], "a changed issue is not sent without --update"
