@@ -166,17 +166,17 @@ time.sleep(600)  # the irreversible call would be here; the test kills us first
 
 @pytest.mark.slow
 def test_an_intent_survives_a_process_killed_right_after_writing_it(path: Path) -> None:
-    child = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(INTENT_THEN_WAIT), str(path)],
         stdout=subprocess.PIPE,
         text=True,
-    )
-    try:
-        assert child.stdout is not None
-        assert child.stdout.readline().strip() == "intent written"
-    finally:
-        os.kill(child.pid, signal.SIGKILL)
-        child.wait()
+    ) as child:
+        try:
+            assert child.stdout is not None
+            assert child.stdout.readline().strip() == "intent written"
+        finally:
+            os.kill(child.pid, signal.SIGKILL)
+            child.wait()
     assert child.returncode == -signal.SIGKILL
     with Ledger.open(path) as ledger:
         record = ledger.get(KEY)
