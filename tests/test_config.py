@@ -401,3 +401,17 @@ def test_mode_for_an_account_most_specific_wins(
     options = {"mode": account_mode} if account_mode else {}
     account = Account("wechat", "main", None, {}, options)
     assert place.load(mode=flag).mode_for(account, issue_mode) == expected
+
+
+def test_unreadable_files_are_one_clear_line(place: Place) -> None:
+    path = place.cwd / "crosspost.toml"
+    path.write_bytes(b'theme = "\xff\xfe"\n')
+    assert error_of(place) == f"{path}: not UTF-8 text; save it as UTF-8"
+    path.write_text("")
+    (place.cwd / ".env").write_bytes(b"CROSSPOST_THEME=\xff\n")
+    assert error_of(place).startswith(f"{place.cwd}/.env: cannot be read")
+
+
+def test_asking_for_a_setting_that_does_not_exist(place: Place) -> None:
+    with pytest.raises(ConfigError, match="there is no setting called 'stat_dir'"):
+        place.load().source_of("stat_dir")

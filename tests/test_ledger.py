@@ -411,3 +411,9 @@ def test_the_ledger_is_the_image_cache(path: Path, clock: Clock) -> None:
         )
         assert again.find_asset("wechat", "backup", "sha256:ab", "inline") is None
         assert again._db.execute("SELECT count(*) FROM assets").fetchone()[0] == 2
+
+
+def test_a_folder_where_the_ledger_file_should_be(path: Path) -> None:
+    path.mkdir(parents=True)
+    with pytest.raises(ConfigError, match="is a folder, not a ledger file; move it aside"):
+        Ledger.open(path)
