@@ -147,7 +147,14 @@ def report(repeat: int, corpus: bool = True, profile_lines: int = 0) -> str:
     )
     if profile_lines:
         name, stats = profiles[0]
-        lines += ["", f"cProfile of the WeChat render of {name}, by cumulative time:", "", "```"]
+        runs = max(1, min(repeat, 5))
+        lines += [
+            "",
+            f"cProfile of {runs} WeChat renders of {name}, by cumulative time (the profiler "
+            "slows Python code more than C code, so shares matter more than times):",
+            "",
+            "```",
+        ]
         lines += _top(stats, profile_lines)
         lines.append("```")
     return "\n".join(lines)

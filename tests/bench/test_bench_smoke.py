@@ -62,7 +62,7 @@ def test_startup_benchmark_compares_with_bare_python_and_names_heavy_imports() -
 
 
 def test_render_benchmark_times_the_example_per_channel_with_the_inlining_share() -> None:
-    out = bench("bench_render.py", "--repeat", "1", "--no-corpus", "--profile", "3")
+    out = bench("bench_render.py", "--repeat", "1", "--no-corpus", "--profile", "25")
     row = next(line for line in out.splitlines() if line.startswith("| example"))
     cells = [cell.strip() for cell in row.strip("|").split("|")]
     assert len(cells) == 6 and cells[5].endswith("%"), row
@@ -102,5 +102,8 @@ def test_run_all_rewrites_only_its_block_of_the_readme(tmp_path: Path) -> None:
     assert "cores (nproc)" in text and "Python 3." in text
     assert "Command: `python bench/run_all.py --quick`" in text
     assert "| figure | target | measured | verdict |" in text
-    for title in ("Publish latency and request economy", "Start-up", "Render"):
+    titles = ["Publish latency and request economy", "Start-up", "Render"]
+    if (BENCH / "bench_run_due.py").is_file():
+        titles.append("Scheduler tick (run-due)")
+    for title in titles:
         assert f"## Results: {title}" in text
