@@ -28,12 +28,11 @@ all it was asked to do now.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,7 +43,14 @@ from crosspost.errors import (
     IssueError,
     UsageError,
 )
-from crosspost.scheduler_report import EXIT_PRECEDENCE, DueEntry, DueOptions, DueReport
+from crosspost.scheduler_report import (
+    EXIT_PRECEDENCE,
+    DueEntry,
+    DueOptions,
+    DueReport,
+    at,
+    span,
+)
 from crosspost.scheduler_scan import Scan, ScheduledFile, scan
 from crosspost.scheduler_state import (
     CHANGED,
@@ -52,9 +58,10 @@ from crosspost.scheduler_state import (
     FAILED,
     MISSED,
     SchedulerState,
-    context_digest,
     fingerprint,
     run_lock,
+    settings_digest,
+    text_digest,
 )
 
 if TYPE_CHECKING:
@@ -152,6 +159,8 @@ class _Tick:
     before: dict[tuple[str, str], str | None] = field(default_factory=dict)
     #: Results that tell nothing new (see :meth:`DueReport.is_news`).
     repeats: set[tuple[str, str]] = field(default_factory=set)
+    #: Accounts left out of this tick for want of credentials.
+    unusable: set[str] = field(default_factory=set)
 
     def run(self, found: Scan) -> DueReport:
         from crosspost.publisher import Publisher, PublishOptions
@@ -161,7 +170,9 @@ class _Tick:
         )
         context = self.context
         for problem in found.problems:
-            self._problem(problem.path, fingerprint(_text_digest(str(problem)), context), problem)
+            self._problem(problem.path, fingerprint(text_digest(str(problem)), context), problem)
+        kept = {str(f.path) for f in found.past_due} | {str(p.path) for p in found.problems}
+        kept |= self._accounts_without_credentials()
         jobs: list[Job] = []
         retry: list[Job] = []
         settled = 0
@@ -173,9 +184,7 @@ class _Tick:
             planned, retried = self._plan_file(publisher, entry, print_)
             jobs.extend(planned)
             retry.extend(retried)
-        self.state.keep_only(
-            {str(f.path) for f in found.past_due} | {str(p.path) for p in found.problems}
-        )
+        self.state.keep_only(kept)
         results: list[PostResult] = []
         if self.options.dry_run:
             self._dry_run(publisher, [*jobs, *retry])
@@ -195,6 +204,28 @@ class _Tick:
             repeats=frozenset(self.repeats),
         )
         return report
+
+    def _accounts_without_credentials(self) -> set[str]:
+        """Report each account whose credentials are missing; its posts wait, others go.
+
+        One broken account (a variable missing from ``.env``) must not hold back every
+        other channel. Returns the state-file keys of these reports, to keep them.
+        """
+        from crosspost.errors import ConfigError
+
+        keys: set[str] = set()
+        for account in self.settings.accounts:
+            try:
+                self.settings.require_credentials([account])
+            except ConfigError as problem:
+                self.unusable.add(account.key)
+                message = str(problem).removesuffix("; nothing was sent")
+                problem = ConfigError(f"{message}; {account.key}'s scheduled posts wait for it")
+                where = self.settings.config_path or Path("crosspost.toml")
+                key = Path(f"{where}#{account.key}")
+                self._problem(key, fingerprint(text_digest(str(problem)), self.context), problem)
+                keys.add(str(key))
+        return keys
 
     def _settled(self, path: Path, print_: str) -> bool:
         """True when every account of this version of the file needs nothing from us."""
@@ -229,7 +260,9 @@ class _Tick:
             return [], []
         issue_id = entry.issue_id
         accounts = [
-            a for a in self.settings.accounts if not entry.channels or a.channel in entry.channels
+            a
+            for a in self.settings.accounts
+            if (not entry.channels or a.channel in entry.channels) and a.key not in self.unusable
         ]
         plain: list[str] = []
         again: list[str] = []
@@ -255,7 +288,7 @@ class _Tick:
                 and record.next_attempt_at > self.clock()
             ):
                 retry_at = datetime.fromtimestamp(record.next_attempt_at, tz=UTC)
-                self._entry("waiting", entry, issue_id, account, f"next try at {_at(retry_at)}")
+                self._entry("waiting", entry, issue_id, account, f"next try at {at(retry_at)}")
                 continue
             changed_since = previous and previous[0] != print_ and previous[1] == FAILED
             (again if record and record.error_permanent and changed_since else plain).append(
@@ -294,8 +327,8 @@ class _Tick:
         if late <= grace or self.options.include_missed:
             return False
         message = (
-            f"publish_at {entry.publish_at.isoformat()} passed {_span(late)} ago, more than "
-            f"the grace of {_span(grace)}; run with --include-missed to publish it"
+            f"publish_at {entry.publish_at.isoformat()} passed {span(late)} ago, more than "
+            f"the grace of {span(grace)}; run with --include-missed to publish it"
         )
         self._entry("missed", entry, issue_id, account, message, repeat=known)
         self.state.settle(entry.path, print_, account.key, MISSED)
@@ -368,36 +401,3 @@ class _Tick:
                     f"{key.channel}:{key.account}",
                 )
             )
-
-
-def settings_digest(settings: Settings, mode: str | None) -> str:
-    """Config bytes, theme, mode, accounts and (hashed) credentials: a change re-plans."""
-    accounts = sorted(
-        f"{a.key}={a.base_url}="
-        + hashlib.sha256(
-            "|".join(f"{k}:{v.reveal()}" for k, v in sorted(a.credentials.items())).encode()
-        ).hexdigest()
-        for a in settings.accounts
-    )
-    return context_digest(settings.config_path, settings.theme, mode or settings.mode, *accounts)
-
-
-def _text_digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _at(moment: datetime) -> str:
-    return moment.isoformat(timespec="seconds")
-
-
-def _span(delta: timedelta) -> str:
-    """``2d 3h``, ``5h 10m``, ``45m``: how late, in words cron mail can show."""
-    minutes = int(delta.total_seconds() // 60)
-    days, rest = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(rest, 60)
-    parts = [f"{days}d"] if days else []
-    if hours:
-        parts.append(f"{hours}h")
-    if minutes and not days:
-        parts.append(f"{minutes}m")
-    return " ".join(parts) or "0m"

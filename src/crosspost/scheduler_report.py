@@ -127,3 +127,21 @@ class DueReport:
             "posts": [{**r.as_dict(), "news": self.is_news(r)} for r in self.results],
             "entries": [e.as_dict() for e in self.entries],
         }
+
+
+def at(moment: datetime) -> str:
+    """A moment as the report shows it (seconds, with its offset)."""
+    return moment.isoformat(timespec="seconds")
+
+
+def span(delta: timedelta) -> str:
+    """``2d 3h``, ``5h 10m``, ``45m``: how late, in words cron mail can show."""
+    minutes = int(delta.total_seconds() // 60)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = [f"{days}d"] if days else []
+    if hours:
+        parts.append(f"{hours}h")
+    if minutes and not days:
+        parts.append(f"{minutes}m")
+    return " ".join(parts) or "0m"

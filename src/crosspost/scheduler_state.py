@@ -26,7 +26,10 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from crosspost.config import Settings
 
 LOCK_NAME = "run-due.lock"
 STATE_NAME = "run-due.json"
@@ -172,3 +175,23 @@ def context_digest(config_path: Path | None, *parts: str) -> str:
 
 def fingerprint(file_digest: str, context: str) -> str:
     return hashlib.sha256(f"{file_digest}|{context}".encode()).hexdigest()[:24]
+
+
+def settings_digest(settings: Settings, mode: str | None) -> str:
+    """Config bytes, theme, mode, accounts and (hashed) credentials: a change re-plans.
+
+    Credentials enter only as a hash of a hash mixed with everything else, so the state
+    file holds nothing a secret could be read back from.
+    """
+    accounts = sorted(
+        f"{a.key}={a.base_url}="
+        + hashlib.sha256(
+            "|".join(f"{k}:{v.reveal()}" for k, v in sorted(a.credentials.items())).encode()
+        ).hexdigest()
+        for a in settings.accounts
+    )
+    return context_digest(settings.config_path, settings.theme, mode or settings.mode, *accounts)
+
+
+def text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -231,3 +231,24 @@ def test_a_missed_issue_is_not_announced_again_after_the_config_changes(desk: De
     config.write_text(config.read_text() + "# a comment\n")
     again = desk.tick()
     assert [(e.kind, e.repeat) for e in again.entries] == [("missed", True)] and again.quiet
+
+
+def test_an_account_without_credentials_does_not_hold_back_the_others(desk: Desk) -> None:
+    cookie = desk.env.pop("ZHIHU_Z_C0")
+    desk.write("35", at(-60))
+
+    first = desk.tick()
+    assert [(r.key.channel, r.state) for r in first.results] == [("wechat", "published")]
+    [problem] = first.of_kind("problem")
+    assert "zhihu:main needs ZHIHU_Z_C0" in problem.message
+    assert problem.message.endswith("zhihu:main's scheduled posts wait for it")
+    assert first.exit_code == EXIT_BAD_INPUT
+
+    again = desk.tick()
+    assert again.exit_code == EXIT_BAD_INPUT and again.quiet, "said once, still exit 2"
+
+    desk.env["ZHIHU_Z_C0"] = cookie
+    fixed = desk.tick()
+    news = [(r.key.channel, r.state) for r in fixed.results if fixed.is_news(r)]
+    assert news == [("zhihu", "published")], "WeChat's post is looked at again, not news"
+    assert fixed.exit_code == EXIT_OK and desk.creates("wechat") == 1
