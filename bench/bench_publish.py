@@ -1,7 +1,7 @@
 """Publish latency against the protocol's critical path, and request economy.
 
-    python bench/bench_publish.py                 # 12 images, 50 ms per request, 3 runs
-    python bench/bench_publish.py --images 2 --latency 5 --repeat 1   # a smoke run
+    python bench/bench_publish.py                 # 12 images, 50 ms per request, 5 runs
+    python bench/bench_publish.py --images 3 --latency 0 --repeat 1   # a smoke run
 
 Part 1 publishes an issue with N images to WeChat and Zhihu (mode publish, a fresh
 sandbox and state directory each run) while the sandbox holds every request for L ms.
@@ -63,16 +63,12 @@ def wechat_chain(images: int) -> list[str]:
 
 def zhihu_chain(images: int) -> list[str]:
     """Zhihu requests that must follow one another (an image's URL goes into the draft)."""
-    chain = ["GET /api/v4/me (login)"]
-    if images:
-        chain += [
-            f"POST /images (I1) ×{images + 1} with the cover, all at once",
-            "PUT /v2-<md5> on the OSS host (I2)",
-            "PUT /images/{id}/uploading_status (I3)",
-            "GET /images/{id} (I4: I3 ends processing, one poll)",
-        ]
     return [
-        *chain,
+        "GET /api/v4/me (login)",
+        f"POST /images (I1) ×{images + 1} with the cover, all at once",
+        "PUT /v2-<md5> on the OSS host (I2)",
+        "PUT /images/{id}/uploading_status (I3)",
+        "GET /images/{id} (I4: I3 ends processing, one poll)",
         "POST /api/articles/drafts (E2)",
         "PATCH /api/articles/{id}/draft (E3)",
         "POST /api/articles/{id}/topics (E9, every topic at once)",
