@@ -325,8 +325,13 @@ class ZhihuAdapter(Adapter):
     # --- helpers ---------------------------------------------------------------------------
 
     def _reconcile_publish(self, intent: Intent) -> Reconciliation:
-        """E4 says whether the draft is live; E14's ``updated`` says whether *this* attempt
-        made it so (an update of a live article leaves it live either way)."""
+        """E4 says whether the draft is live; E14's ``updated`` whether *this* attempt made it so.
+
+        Publishing a draft that is already live updates the article in place: it never
+        makes a second post. So when the times cannot prove this attempt went through
+        (E14 missing, or ``updated`` not after the attempt began — Zhihu counts whole
+        seconds), the safe answer is "did not happen": doing it again costs one call.
+        """
         if not intent.draft_id:
             return Reconciliation(happened=None, detail="no draft id recorded for the publish")
         draft_id = intent.draft_id
@@ -341,15 +346,16 @@ class ZhihuAdapter(Adapter):
         except PermanentError:  # E14 is unconfirmed on the real site (spec §2): E4 must do
             article = None
         updated = article.get("updated") if isinstance(article, Mapping) else None
-        if isinstance(updated, int | float) and updated < int(intent.started_at):
+        if isinstance(updated, int | float) and updated > intent.started_at:
             return Reconciliation(
-                happened=False,
-                remote_id=draft_id,
-                url=url,
-                detail="the article was live before this attempt and is unchanged since",
+                happened=True, remote_id=draft_id, url=url, detail="the article is published"
             )
         return Reconciliation(
-            happened=True, remote_id=draft_id, url=url, detail="the article is published"
+            happened=False,
+            remote_id=draft_id,
+            url=url,
+            detail="the article is live, but nothing shows this attempt reached it; "
+            "publishing it again updates it in place",
         )
 
     def _read_draft(self, draft_id: str) -> Mapping[str, Any] | None:
