@@ -99,6 +99,13 @@ class Desk:
         with Ledger.open(self.state_dir / "ledger.sqlite3", clock=self.clock) as ledger:
             return {f"{p.issue_id} {p.channel}": p for p in ledger.posts()}
 
+    def events(self, issue_id: str, channel: str) -> list[Any]:
+        """The ledger's events of one post."""
+        with Ledger.open(self.state_dir / "ledger.sqlite3", clock=self.clock) as ledger:
+            return [
+                e for e in ledger.events() if (e.key.issue_id, e.key.channel) == (issue_id, channel)
+            ]
+
     def creates(self, channel: str) -> int:
         return sum(1 for r in self.box.requests if r.path == CREATES[channel])
 
