@@ -21,7 +21,7 @@ from filelock import FileLock
 from crosspost.channels import adapter_class
 from crosspost.channels.base import STEP_DRAFT, STEP_PUBLISH, Adapter, Intent, PublishTicket
 from crosspost.channels.http import HttpPolicy, Timeouts
-from crosspost.config import Account
+from crosspost.config import Account, Settings
 from crosspost.errors import (
     EXIT_CHANNEL_FAILED,
     EXIT_OK,
@@ -125,6 +125,67 @@ def reconcile_post(
         adapter.http.close()
     code = EXIT_UNCONFIRMED if current.state == "unconfirmed" else EXIT_OK
     return PostResult(key, current.state, current.url, current.error_message or "", code)
+
+
+def reconcile_issue(
+    settings: Settings,
+    ledger: Ledger,
+    issue_id: str,
+    *,
+    clock: Callable[[], float],
+    sleep: Callable[[float], None],
+    progress: Callable[[str], None],
+    lock_timeout: float,
+) -> tuple[PostResult, ...]:
+    """``crosspost reconcile``: settle every open question about an issue's posts.
+
+    Only posts in doubt (an open intent, unconfirmed, or submitted without a URL yet)
+    are asked about, each under the same lock a publishing run takes, so a reconcile
+    never second-guesses a call that is still in flight. The others are reported as
+    they stand, even when their account is no longer configured.
+    """
+    from filelock import Timeout
+
+    from crosspost.errors import UsageError
+    from crosspost.publisher import PostResult
+
+    posts = ledger.posts(issue_id)
+    if not posts:
+        raise UsageError(
+            f"the ledger {ledger.path} has no posts of issue '{issue_id}'; "
+            "'crosspost status' lists the issues it knows"
+        )
+    doubtful = [p for p in posts if _in_doubt(p)]
+    accounts = {p.key: settings.account(f"{p.channel}:{p.account}") for p in doubtful}
+    settings.require_credentials(accounts.values())
+    results = []
+    for record in posts:
+        if record.key not in accounts:
+            results.append(PostResult(record.key, record.state, record.url, "nothing in doubt"))
+            continue
+        lock = post_lock(settings.state_dir, record.key, timeout=lock_timeout)
+        try:
+            with lock:
+                current = ledger.get(record.key) or record
+                adapter = build_adapter(
+                    accounts[record.key],
+                    settings.state_dir,
+                    timeout=settings.timeout,
+                    clock=clock,
+                    sleep=sleep,
+                )
+                results.append(reconcile_post(ledger, current, adapter, progress))
+        except Timeout:
+            message = "another crosspost run is publishing this post; run again later"
+            results.append(
+                PostResult(record.key, record.state, record.url, message, EXIT_TEMPORARY)
+            )
+    return tuple(results)
+
+
+def _in_doubt(record: PostRecord) -> bool:
+    """Whether only the platform can say how a post stands (see ``crosspost reconcile``)."""
+    return bool(record.pending_step) or record.state in ("unconfirmed", "submitted")
 
 
 def post_lock(state_dir: Path, key: PostKey, *, timeout: float) -> FileLock:

@@ -18,7 +18,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +33,8 @@ from crosspost.errors import (
     UsageError,
 )
 from crosspost.issue import ChannelSettings, Issue
-from crosspost.ledger import Ledger, PostKey, PostRecord
+from crosspost.ledger import Ledger, PostKey
+from crosspost.references import Link
 from crosspost.render import RenderContext, Rendered
 
 if TYPE_CHECKING:
@@ -56,6 +57,8 @@ class PublishOptions:
     update: bool = False
     #: Retry a post that failed permanently although nothing changed since.
     retry_failed: bool = False
+    #: Forget the recorded draft and make a new one (a WeChat draft deleted by hand).
+    new_draft: bool = False
 
 
 @dataclass(frozen=True)
@@ -69,10 +72,17 @@ class Job:
     mode: str
     #: Hash of everything the platform will receive for this post (body and fields).
     content_hash: str
+    #: Channel references (``{zhihu.url}``) in the fields this post sees.
+    links: tuple[Link, ...] = ()
 
     @property
     def key(self) -> PostKey:
         return PostKey(self.issue.id, self.account.channel, self.account.name)
+
+    @property
+    def waits_for(self) -> tuple[PostKey, ...]:
+        """The posts of this run whose URL this one needs before it can be rendered."""
+        return tuple(dict.fromkeys(link.target for link in self.links if link.url is None))
 
 
 @dataclass(frozen=True)
@@ -80,7 +90,8 @@ class PostResult:
     """How one post ended this run, in words for the editor and a code for cron."""
 
     key: PostKey
-    #: published, drafted, unchanged, changed, failed, unconfirmed, pending, missing
+    #: published, drafted, unchanged, changed, failed, unconfirmed, pending, missing,
+    #: skipped (not attempted: a post whose URL it needs did not come out)
     state: str
     url: str | None
     message: str = ""
@@ -173,6 +184,7 @@ class Publisher:
 
         Raises :class:`UsageError` (exit 2) for the first thing wrong; nothing is sent.
         """
+        from crosspost.references import link
         from crosspost.render.lint import check_file
 
         if options.mode is not None and options.mode not in MODES:
@@ -197,20 +209,15 @@ class Publisher:
                     issue.line_of("id"),
                 )
             seen[issue.id] = issue.path
-            for account in self._for_issue(issue, accounts_by_channel, options):
-                settings = issue.settings(account.channel)
-                rendered = self._rendered_for(issue, account, checked.rendered)
-                mode = self._mode(options, settings, account)
-                jobs.append(
-                    Job(
-                        issue,
-                        account,
-                        rendered,
-                        settings,
-                        mode,
-                        content_hash(rendered, settings, mode),
-                    )
-                )
+            accounts = self._for_issue(issue, accounts_by_channel, options)
+            planned: dict[str, list[tuple[str, str]]] = {}
+            for account in accounts:
+                mode = self._mode(options, issue.settings(account.channel), account)
+                planned.setdefault(account.channel, []).append((account.name, mode))
+            links = link(issue, planned, self.ledger)
+            for account in accounts:
+                found = links.get(account.channel, ())
+                jobs.append(self._job(issue, account, options, checked.rendered, found))
         self.settings.require_credentials(job.account for job in jobs)
         for job in jobs:  # another file that still exists may own this id in the ledger
             existing = self.ledger.get(job.key)
@@ -222,7 +229,34 @@ class Publisher:
                     "give this file another 'id:'",
                     job.issue.line_of("id"),
                 )
+            if options.new_draft and existing and existing.state in ("published", "submitted"):
+                raise UsageError(
+                    f"{job.account.key}: '{job.issue.id}' is {existing.state}; --new-draft "
+                    "only replaces the draft of a post not yet published: select the stuck "
+                    "post with -c (and run 'crosspost reconcile' if it is submitted)"
+                )
         return jobs
+
+    def _job(
+        self,
+        issue: Issue,
+        account: Account,
+        options: PublishOptions,
+        rendered: Mapping[str, Rendered] | None,
+        links: tuple[Link, ...] = (),
+    ) -> Job:
+        """One post's job; references the ledger can answer are filled in before rendering."""
+        from crosspost.references import resolve
+
+        known = {found.reference.text: found.url for found in links if found.url}
+        if known:
+            issue, rendered = resolve(issue, account.channel, known), None
+        settings = issue.settings(account.channel)
+        output = self._rendered_for(issue, account, rendered)
+        mode = self._mode(options, settings, account)
+        return Job(
+            issue, account, output, settings, mode, content_hash(output, settings, mode), links
+        )
 
     def _accounts(self, path: Path | str, options: PublishOptions) -> tuple[Account, ...]:
         if options.targets:
@@ -254,10 +288,11 @@ class Publisher:
         )
 
     def _rendered_for(
-        self, issue: Issue, account: Account, rendered: Mapping[str, Rendered]
+        self, issue: Issue, account: Account, rendered: Mapping[str, Rendered] | None
     ) -> Rendered:
-        """Render once per channel, except that "往期回顾" links each account's own posts."""
-        if not issue.series or not issue.previous:
+        """Render once per channel, except that "往期回顾" links each account's own posts
+        (and an issue with a reference filled in is rendered again, ``rendered=None``)."""
+        if rendered is not None and (not issue.series or not issue.previous):
             return rendered[account.channel]
         from crosspost.render import render
         from crosspost.series import previous_issues
@@ -272,87 +307,82 @@ class Publisher:
     # --- phase 2: the network ---------------------------------------------------------
 
     def run(self, jobs: Sequence[Job], options: PublishOptions) -> PublishReport:
-        """Make every post; channels run concurrently, each post under its own lock."""
+        """Make every post; channels run concurrently, each post under its own lock.
+
+        A post that needs another's URL (``{zhihu.url}``) waits for it: posts without
+        such needs go first, together; the others follow once the URL is in the ledger,
+        rendered again with it. One whose referenced post did not come out is skipped.
+        """
         from crosspost.post_steps import PostMachine
+        from crosspost.references import fill_links
 
         if not jobs:
             return PublishReport()
-        machines = [
-            PostMachine(
-                job,
-                ledger=self.ledger,
-                state_dir=self.settings.state_dir,
-                timeout=self.settings.timeout,
-                clock=self.clock,
-                sleep=self.sleep,
-                progress=self.progress,
-                lock_timeout=self.lock_timeout,
-            )
-            for job in jobs
-        ]
-        with ThreadPoolExecutor(max_workers=min(8, len(machines))) as pool:
-            results = list(pool.map(lambda m: m.run(options), machines))
-        return PublishReport(tuple(results))
+        results: dict[PostKey, PostResult] = {}
+        waiting = list(jobs)
+        with ThreadPoolExecutor(max_workers=min(8, len(jobs))) as pool:
+            while waiting:
+                ready = [j for j in waiting if all(k in results for k in j.waits_for)]
+                ready = ready or waiting  # never stuck: plan has refused every cycle
+                waiting = [j for j in waiting if all(j is not r for r in ready)]
+                runnable: list[Job] = []
+                for job in ready:
+                    filled = fill_links(job, results, self.ledger, self._rendered_for)
+                    if isinstance(filled, PostResult):
+                        results[job.key] = filled
+                    else:
+                        runnable.append(filled)
+                machines = [
+                    PostMachine(
+                        job,
+                        ledger=self.ledger,
+                        state_dir=self.settings.state_dir,
+                        timeout=self.settings.timeout,
+                        clock=self.clock,
+                        sleep=self.sleep,
+                        progress=self.progress,
+                        lock_timeout=self.lock_timeout,
+                    )
+                    for job in runnable
+                ]
+                done = pool.map(lambda m: m.run(options), machines)
+                for machine, result in zip(machines, done, strict=True):
+                    results[machine.key] = result
+        return PublishReport(tuple(results[job.key] for job in jobs))
 
     def reconcile(self, issue_id: str) -> PublishReport:
         """``crosspost reconcile``: settle every open question about an issue's posts.
 
-        Only posts in doubt (an open intent, unconfirmed, or submitted without a URL yet)
-        are asked about, each under the same lock a publishing run takes, so a reconcile
-        never second-guesses a call that is still in flight. The others are reported as
-        they stand, even when their account is no longer configured.
+        Only posts in doubt are asked about, each under the lock a publishing run takes
+        (see :func:`crosspost.post_settle.reconcile_issue`).
         """
-        from filelock import Timeout
+        from crosspost.post_settle import reconcile_issue
 
-        from crosspost.post_settle import build_adapter, post_lock, reconcile_post
-
-        posts = self.ledger.posts(issue_id)
-        if not posts:
-            raise UsageError(
-                f"the ledger {self.ledger.path} has no posts of issue '{issue_id}'; "
-                "'crosspost status' lists the issues it knows"
-            )
-        doubtful = [p for p in posts if _in_doubt(p)]
-        accounts = {p.key: self.settings.account(f"{p.channel}:{p.account}") for p in doubtful}
-        self.settings.require_credentials(accounts.values())
-        results = []
-        for record in posts:
-            if record.key not in accounts:
-                results.append(PostResult(record.key, record.state, record.url, "nothing in doubt"))
-                continue
-            lock = post_lock(self.settings.state_dir, record.key, timeout=self.lock_timeout)
-            try:
-                with lock:
-                    current = self.ledger.get(record.key) or record
-                    adapter = build_adapter(
-                        accounts[record.key],
-                        self.settings.state_dir,
-                        timeout=self.settings.timeout,
-                        clock=self.clock,
-                        sleep=self.sleep,
-                    )
-                    results.append(reconcile_post(self.ledger, current, adapter, self.progress))
-            except Timeout:
-                message = "another crosspost run is publishing this post; run again later"
-                results.append(
-                    PostResult(record.key, record.state, record.url, message, EXIT_TEMPORARY)
-                )
-        return PublishReport(tuple(results))
+        results = reconcile_issue(
+            self.settings,
+            self.ledger,
+            issue_id,
+            clock=self.clock,
+            sleep=self.sleep,
+            progress=self.progress,
+            lock_timeout=self.lock_timeout,
+        )
+        return PublishReport(results)
 
     def dry_run(self, jobs: Sequence[Job], options: PublishOptions) -> list[DryRunEntry]:
         """What :meth:`run` would do for each job, and a diff against what was last sent."""
         from crosspost.dry_run import dry_run
+        from crosspost.references import describe_links
 
-        return dry_run(self.ledger, self.settings.state_dir, jobs, options)
+        entries = dry_run(self.ledger, self.settings.state_dir, jobs, options)
+        return [
+            replace(e, action=f"{e.action}; {describe_links(e.job)}") if e.job.links else e
+            for e in entries
+        ]
 
     def publish(self, paths: Sequence[Path | str], options: PublishOptions) -> PublishReport:
         """Plan, then run: the whole of ``crosspost publish``."""
         return self.run(self.plan(paths, options), options)
-
-
-def _in_doubt(record: PostRecord) -> bool:
-    """Whether only the platform can say how a post stands (see ``crosspost reconcile``)."""
-    return bool(record.pending_step) or record.state in ("unconfirmed", "submitted")
 
 
 def _lint_failed(errors: Sequence[Any]) -> UsageError:
