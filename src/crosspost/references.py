@@ -187,8 +187,9 @@ def _check_cycles(issue: Issue, by_channel: Mapping[str, Iterable[Reference]]) -
     """A channel waiting (through others) for its own URL can never be published."""
     edges = {c: [r for r in refs if r.channel in KNOWN_CHANNELS] for c, refs in by_channel.items()}
 
-    def visit(channel: str, path: tuple[str, ...]) -> None:
+    def visit(channel: str, path: tuple[str, ...], first: Reference | None) -> None:
         for ref in edges.get(channel, ()):
+            head = first or ref  # the error names the field where the cycle starts
             if ref.channel == path[0]:
                 chain = " → ".join((*path, ref.channel))
                 hint = (
@@ -197,12 +198,12 @@ def _check_cycles(issue: Issue, by_channel: Mapping[str, Iterable[Reference]]) -
                     if len(path) == 1
                     else "one of them must name a URL without waiting for the other"
                 )
-                raise _error(issue, ref, f"makes a cycle ({chain}); {hint}")
+                raise _error(issue, head, f"makes a cycle ({chain}); {hint}")
             if ref.channel not in path:
-                visit(ref.channel, (*path, ref.channel))
+                visit(ref.channel, (*path, ref.channel), head)
 
     for channel in edges:
-        visit(channel, (channel,))
+        visit(channel, (channel,), None)
 
 
 def _error(issue: Issue, ref: Reference, problem: str) -> IssueError:

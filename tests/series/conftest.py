@@ -13,10 +13,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from publisher.world import EXAMPLE_DIR, World, build_world
 
 from crosspost.sandbox import Sandbox
 from crosspost.sandbox.clock import ManualClock
+from publisher.world import EXAMPLE_DIR, World, build_world
 
 #: A body long enough for Zhihu's minimum, with nothing a channel refuses.
 BODY = "这是本期的正文,介绍几篇值得一读的论文,足够长,可以通过知乎的最少字数检查。\n"

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from bs4 import BeautifulSoup
-from publisher.world import World, post_urls
 
 from crosspost.errors import EXIT_OK
+from publisher.world import World, post_urls
 
 from .conftest import WriteIssue
 
