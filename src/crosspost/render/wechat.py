@@ -29,6 +29,7 @@ from pygments.styles import get_all_styles
 from crosspost.errors import UsageError
 from crosspost.issue import Issue
 from crosspost.render import RenderContext, Rendered
+from crosspost.render.markdown import CJK
 from crosspost.render.templates import read_shared, read_theme, render_template
 from crosspost.render.wechat_html import RenderState, render_body
 from crosspost.render.wechat_raw import is_mp_link
@@ -166,7 +167,6 @@ _FORBIDDEN = ("script", "style", "iframe", "form", "object", "embed", "link", "m
 _EDGE_START = re.compile(r"^[ \t\r\n\f]+")
 _EDGE_END = re.compile(r"[ \t\r\n\f]+$")
 _NEWLINE_RUN = re.compile(r"[ \t\r\f]*\n[ \t\r\n\f]*")
-_CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
 _STYLE_GAP = re.compile(r"\s*;\s*")
 _SRC = re.compile(r' data-crosspost-src="([^"]*)"')
 
@@ -187,7 +187,7 @@ def _squash(text: str, drop_start: bool, drop_end: bool) -> str:
 
     def join(match: re.Match[str]) -> str:
         before, after = text[match.start() - 1 : match.start()], text[match.end() :][:1]
-        return "" if _CJK.match(before) and _CJK.match(after) else " "
+        return "" if CJK.match(before) and CJK.match(after) else " "
 
     return _NEWLINE_RUN.sub(join, text)
 
@@ -274,7 +274,7 @@ def render(issue: Issue, context: RenderContext | None = None) -> Rendered:
     settings = issue.settings("wechat")
     theme = load_theme(context.theme, context.template_dirs)
     state = RenderState(code_style=theme.code_style, placeholder=_placeholder(issue.body))
-    content, notes = render_body(issue.body, state)
+    content, notes = render_body(issue.body, state, (settings.title, issue.title))
     previous = [
         {
             "id": item.id,

@@ -24,15 +24,13 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from crosspost.render.markdown import new_markdown, parse
+from crosspost.render.markdown import drop_title_heading, join_softbreak, new_markdown, parse
 from crosspost.render.wechat_code import highlight_code
 from crosspost.render.wechat_raw import RawHtmlSanitiser, Reference, is_mp_link
 
 #: Bullets by nesting depth; deeper lists reuse the last one.
 BULLETS: tuple[str, ...] = ("•", "◦", "▪")
 ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
-#: Characters that join without a space when a Markdown line break falls between them.
-_CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
 
 
 @dataclass(frozen=True)
@@ -152,9 +150,7 @@ class WeChatRenderer(RendererHTML):
     def softbreak(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
-        before = next((t.content[-1:] for t in reversed(tokens[:idx]) if t.content), "")
-        after = next((t.content[:1] for t in tokens[idx + 1 :] if t.content), "")
-        return "" if _CJK.match(before) and _CJK.match(after) else " "
+        return join_softbreak(tokens, idx)
 
     def hardbreak(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
@@ -344,10 +340,15 @@ def wechat_markdown() -> MarkdownIt:
     return md
 
 
-def render_body(body: str, state: RenderState) -> tuple[str, list[Note]]:
-    """The HTML of ``body`` for WeChat and its footnotes, filling ``state`` on the way."""
+def render_body(
+    body: str, state: RenderState, titles: Sequence[str] = ()
+) -> tuple[str, list[Note]]:
+    """The HTML of ``body`` for WeChat and its footnotes, filling ``state`` on the way.
+
+    A leading ``# heading`` equal to one of ``titles`` is left out: the title is shown
+    by WeChat above the article already."""
     md = wechat_markdown()
-    tokens = parse(body, "wechat", md)
+    tokens = drop_title_heading(parse(body, "wechat", md), titles)
     env: EnvType = {"wechat": state}
     split = next((i for i, t in enumerate(tokens) if t.type == "footnote_block_open"), len(tokens))
     content = md.renderer.render(tokens[:split], md.options, env)

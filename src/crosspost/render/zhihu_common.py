@@ -18,7 +18,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from crosspost.render.markdown import new_markdown, parse
+from crosspost.render.markdown import drop_title_heading, new_markdown, parse
 
 #: Longest image caption (``data-caption``) Zhihu keeps (§6, single source).
 CAPTION_MAX_CHARS = 140
@@ -77,20 +77,8 @@ def new_parser() -> MarkdownIt:
 
 
 def zhihu_tokens(body: str, titles: Sequence[str]) -> list[Token]:
-    """Tokens of ``body`` as Zhihu sees it, without a leading ``# title``.
-
-    The title is a separate field of a Zhihu article; a body that repeats it as its
-    first heading would show it twice (VSCode-Zhihu's convention, §7.1).
-    """
-    tokens = parse(body, "zhihu", new_parser())
-    if (
-        len(tokens) >= 3
-        and tokens[0].type == "heading_open"
-        and tokens[0].tag == "h1"
-        and tokens[1].content.strip() in {title.strip() for title in titles}
-    ):
-        return tokens[3:]
-    return tokens
+    """Tokens of ``body`` as Zhihu sees it, without a leading ``# title``."""
+    return drop_title_heading(parse(body, "zhihu", new_parser()), titles)
 
 
 def is_web_link(href: str) -> bool:

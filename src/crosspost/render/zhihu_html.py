@@ -11,7 +11,6 @@ blocks, since the editor turns each one into a blank line (Z5).
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,6 +20,7 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
+from crosspost.render.markdown import join_softbreak
 from crosspost.render.zhihu_common import (
     TABLE_CLOSE,
     TABLE_OPEN,
@@ -34,8 +34,6 @@ from crosspost.render.zhihu_common import (
     is_web_link,
 )
 from crosspost.render.zhihu_sanitize import Sanitizer
-
-_CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\u3000-\u303f\uff00-\uffef]")
 
 
 def render_html(tokens: list[Token]) -> tuple[str, tuple[str, ...]]:
@@ -231,9 +229,7 @@ class ZhihuHtmlRenderer(RendererHTML):
 
     def softbreak(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
         """A space, except between two CJK characters, where a space would show."""
-        before = tokens[idx - 1].content[-1:] if idx > 0 else ""
-        after = tokens[idx + 1].content[:1] if idx + 1 < len(tokens) else ""
-        return "" if _CJK.match(before) and _CJK.match(after) else " "
+        return join_softbreak(tokens, idx)
 
     def hardbreak(self, *_: object) -> str:
         return "<br>"

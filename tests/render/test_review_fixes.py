@@ -1,0 +1,48 @@
+"""Findings of the renderer review, each as what an editor would see in the output."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+
+from crosspost.issue import Issue
+from crosspost.render import RenderContext, Rendered, render
+
+TITLE = "测试一期"
+
+
+def issue_of(body: str, title: str = TITLE) -> Issue:
+    return Issue(path=Path("/issues/demo/issue.md"), id="demo", title=title, body=body, body_line=1)
+
+
+def rendered(channel: str, body: str) -> Rendered:
+    return render(issue_of(body), channel, RenderContext())
+
+
+def text_of(channel: str, body: str) -> str:
+    return BeautifulSoup(rendered(channel, body).body, "html.parser").get_text()
+
+
+# --- line breaks between CJK characters (findings 10, 21) -------------------------------
+
+
+def test_a_line_break_after_bold_cjk_adds_no_space_on_either_channel() -> None:
+    for channel in ("wechat", "zhihu"):
+        assert "粗体接着写" in text_of(channel, "这是**粗体**\n接着写"), channel
+
+
+def test_compatibility_ideographs_join_without_a_space_on_either_channel() -> None:
+    for channel in ("wechat", "zhihu"):
+        assert "豈\ufa00" in text_of(channel, "豈\n\ufa00"), channel
+
+
+# --- a leading heading that repeats the title (finding 13) -------------------------------
+
+
+def test_a_leading_title_heading_is_dropped_on_both_channels() -> None:
+    for channel in ("wechat", "zhihu"):
+        text = text_of(channel, f"# {TITLE}\n\n正文在这里。")
+        assert TITLE not in text, channel
+        assert "正文在这里" in text
+    assert "另一个标题" in text_of("wechat", "# 另一个标题\n\n正文")
