@@ -368,10 +368,20 @@ def test_no_secret_reaches_the_file(path: Path, clock: Clock) -> None:
             "create_draft",
             KEY,
             {
-                "url": "https://api.weixin.qq.com/cgi-bin/draft/add?access_token=TOKEN_abc123xyz",
+                "title": "The secret: scaling laws",
+                "access_token": "TOKEN_abc123xyz",
                 "cookie": "z_c0=2|1:0|10:1700000000|4:z_c0",
                 "secret": app_secret,
             },
+        )
+        begun = ledger.get(KEY)
+        assert begun is not None and begun.pending_intent is not None
+        assert begun.pending_intent["title"] == "The secret: scaling laws"  # verbatim
+        ledger.note(
+            KEY,
+            "reconcile",
+            "asked https://api.weixin.qq.com/cgi-bin/draft/batchget?access_token=TOKEN_abc123xyz",
+            {"url": "https://api.weixin.qq.com/cgi-bin/draft/add?access_token=TOKEN_abc123xyz"},
         )
         ledger.fail(
             KEY,

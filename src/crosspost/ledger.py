@@ -7,8 +7,9 @@ and outcome; an asset table remembers uploaded images. The publisher writes the 
 (:meth:`Ledger.finish_step`), so a run killed at any instant leaves enough on disk to
 reconcile instead of posting twice.
 
-Nothing secret is stored: every message and every intent passes through a redaction
-hook (by default the adapters' :class:`~crosspost.channels.redaction.Redactor`).
+Nothing secret is stored: every message passes through a redaction hook; intents are
+kept verbatim (they are the issue's public text) except values under secret key names.
+The hook is by default the adapters' :class:`~crosspost.channels.redaction.Redactor`.
 """
 
 from __future__ import annotations
@@ -284,14 +285,14 @@ class Ledger:
         reconcile needs later to recognise the call's effect on the platform. It stays
         on the post as ``pending_step``/``pending_intent`` until :meth:`finish_step`.
         """
-        data = clean(self.redact, as_mapping(intent))
+        data = clean(None, as_mapping(intent))
         with self.transaction():
             self._update(
                 key,
                 {"pending_step": step, "pending_intent": json.dumps(data, ensure_ascii=False)},
                 self.clock(),
             )
-            return self._append(key, step, "intent", None, "", None, data)
+            return self._append(key, step, "intent", None, "", None, data, verbatim=True)
 
     def finish_step(
         self,
@@ -452,6 +453,8 @@ class Ledger:
         summary: str,
         errcode: str | None,
         data: Mapping[str, Any],
+        *,
+        verbatim: bool = False,
     ) -> Event:
         row = self._db.execute(
             "SELECT id FROM posts WHERE issue_id = ? AND channel = ? AND account = ?",
@@ -461,7 +464,7 @@ class Ledger:
             raise KeyError(f"no post {key} in the ledger; call ensure() first")
         at = self.clock()
         summary = cap(self.redact, summary)
-        payload = json.dumps(clean(self.redact, data), ensure_ascii=False)
+        payload = json.dumps(clean(None if verbatim else self.redact, data), ensure_ascii=False)
         cursor = self._db.execute(
             "INSERT INTO events (post_id, step, kind, outcome, summary, errcode, data, at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

@@ -343,8 +343,15 @@ def cap(redact: Callable[[str], str], text: str) -> str:
     return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 1] + "…"
 
 
-def clean(redact: Callable[[str], str], value: Any) -> Any:
-    """A JSON-ready copy with secrets hidden: by key name, and inside every string."""
+def clean(redact: Callable[[str], str] | None, value: Any) -> Any:
+    """A JSON-ready copy with secrets hidden: by key name, and inside every string.
+
+    With ``redact=None`` strings are kept verbatim and only values under a secret key
+    name are hidden: an intent's title, author and digest are the issue's own public text,
+    and reconcile compares them exactly with what the platform holds — a redactor that
+    turned "The secret: scaling laws" into "The secret: *** laws" would make reconcile
+    miss the draft and create a second one.
+    """
     if isinstance(value, Mapping):
         return {
             str(k): REDACTED if str(k).lower() in _SECRET_KEYS else clean(redact, v)
@@ -354,7 +361,7 @@ def clean(redact: Callable[[str], str], value: Any) -> Any:
         return [clean(redact, item) for item in value]
     if value is None or isinstance(value, bool | int | float):
         return value
-    return cap(redact, str(value))
+    return str(value) if redact is None else cap(redact, str(value))
 
 
 def as_mapping(intent: Mapping[str, Any] | Any) -> Mapping[str, Any]:

@@ -6,6 +6,7 @@ adapter, so tokens expire, publish jobs finish and retries wait without any real
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import logging
@@ -438,3 +439,38 @@ def test_concurrent_processes_fetch_one_token(box: Sandbox, tmp_path: Path) -> N
         _, err = run.communicate(timeout=60)
         assert run.returncode == 0, err.decode()
     assert calls(box, "/cgi-bin/stable_token") == 1
+
+
+def test_an_intent_round_trips_the_ledger_verbatim_and_reconcile_finds_the_draft(
+    box: Sandbox, wechat: WeChatAdapter, clock: ManualClock, tmp_path: Path
+) -> None:
+    """A title with "secret", "signature:" and the public app_id is the issue's own text:
+    the ledger keeps it exactly, so reconcile recognises the draft instead of making a
+    second one."""
+    from crosspost.ledger import Ledger, PostKey
+
+    app_id = box.wechat.credentials()["app_id"]
+    title = f"secret: {app_id}论文"
+    digest = "The secret: scaling laws; signature: 论文精选"
+    secrets = list(wechat.account.credentials.values())
+    key = PostKey("ai-systems-48", "wechat", "main")
+    sent = dataclasses.replace(content(wechat, title=title), digest=digest)
+    with Ledger.open(tmp_path / "ledger.sqlite3", clock=clock, secrets=secrets) as ledger:
+        ledger.ensure(key)
+        ledger.begin("draft", key, Intent.for_draft(sent, clock()))
+        box.faults.add("wechat", "/cgi-bin/draft/add", "commit_then_drop", count=1)
+        with pytest.raises(UnconfirmedError):
+            wechat.create_draft(sent)
+        record = ledger.get(key)
+    assert record is not None and record.pending_intent is not None
+    stored = dict(record.pending_intent)
+    assert (stored["title"], stored["digest"]) == (title, digest)
+    intent = Intent(
+        started_at=stored["started_at"],
+        title=stored["title"],
+        author=stored["author"],
+        digest=stored["digest"],
+    )
+    found = wechat.reconcile("draft", intent)
+    assert found.happened is True
+    assert [d["media_id"] for d in drafts(box)] == [found.remote_id]
