@@ -34,6 +34,7 @@ from crosspost.channels.http import (
 from crosspost.channels.http_wire import retry_after_seconds as retry_after
 from crosspost.errors import (
     AuthError,
+    ConfigError,
     PermanentError,
     RateLimitedError,
     TransientError,
@@ -86,6 +87,14 @@ class Misbehaving(BaseHTTPRequestHandler):
             if behaviour == "drop":
                 self.close_connection = True
                 self.connection.shutdown(socket.SHUT_RDWR)
+                return
+            if behaviour == "badgzip":  # the platform acted, then sent an undecodable body
+                junk = b"this is not gzip at all"
+                self.send_response(200)
+                self.send_header("Content-Encoding", "gzip")
+                self.send_header("Content-Length", str(len(junk)))
+                self.end_headers()
+                self.wfile.write(junk)
                 return
             if behaviour == "ratelimit":
                 self.send_response(429)
@@ -244,6 +253,22 @@ def test_non_idempotent_call_is_sent_once_and_reported_unconfirmed(
     assert "may or may not have happened" in str(caught.value)
     assert hits(f"/{behaviour}/1") == 1
     assert fake.sleeps == []
+
+
+def test_an_undecodable_answer_to_an_irreversible_call_is_unconfirmed_not_bad_config(
+    server: str, policy: HttpPolicy, fake: FakeTime
+) -> None:
+    with pytest.raises(UnconfirmedError, match="may or may not have happened") as caught:
+        policy.request("POST", f"{server}/badgzip/1", idempotent=False, check=ok)
+    assert caught.value.exit_code == 3
+    assert hits("/badgzip/1") == 1
+    assert policy.request("GET", f"{server}/badgzip/1", idempotent=True, check=ok)["hits"] == 2
+
+
+def test_a_malformed_url_is_a_settings_error(policy: HttpPolicy) -> None:
+    with pytest.raises(ConfigError, match="cannot send") as caught:
+        policy.request("POST", "127.0.0.1:1/draft/add", idempotent=False, check=ok)
+    assert caught.value.exit_code == 2
 
 
 def test_connect_failure_is_safe_not_unconfirmed(policy: HttpPolicy, fake: FakeTime) -> None:

@@ -268,8 +268,12 @@ class HttpPolicy:
                     code="connect",
                 ) from None
             raise self._after_sending(short_reason(e), where, channel, idempotent) from None
-        except requests.exceptions.RequestException as e:
+        except _BEFORE_SENDING as e:
             raise ConfigError(self.redact(f"cannot send {where}: {short_reason(e)}")) from None
+        except requests.exceptions.RequestException as e:
+            # Anything else (a broken gzip answer, too many redirects…) happened after the
+            # platform received the request: ambiguous for an irreversible call.
+            raise self._after_sending(short_reason(e), where, channel, idempotent) from None
         reply = Reply(
             method,
             path,
@@ -347,6 +351,16 @@ class HttpPolicy:
                 f"{state.upcoming_sleep:.1f} s: {reason}"
             ),
         )
+
+
+#: requests errors raised while preparing a request, before a byte leaves: bad settings.
+_BEFORE_SENDING = (
+    requests.exceptions.MissingSchema,
+    requests.exceptions.InvalidSchema,
+    requests.exceptions.InvalidURL,
+    requests.exceptions.InvalidHeader,
+    requests.exceptions.URLRequired,
+)
 
 
 def _retryable(error: BaseException) -> bool:
