@@ -46,3 +46,12 @@ def test_a_leading_title_heading_is_dropped_on_both_channels() -> None:
         assert TITLE not in text, channel
         assert "正文在这里" in text
     assert "另一个标题" in text_of("wechat", "# 另一个标题\n\n正文")
+
+
+# --- whitespace beside an inline image (finding 14) --------------------------------------
+
+
+def test_the_space_beside_an_inline_image_stays() -> None:
+    body = rendered("wechat", "see ![icon](a.png) here").body
+    assert 'src="a.png"> here' in body
+    assert "see <img" in body

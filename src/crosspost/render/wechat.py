@@ -159,9 +159,11 @@ BLOCK_TAGS = frozenset(
     {
         "section", "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote",
         "pre", "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "figure",
-        "figcaption", "hr", "br", "img", "details", "summary", "dl", "dt", "dd", "svg",
+        "figcaption", "hr", "br", "details", "summary", "dl", "dt", "dd", "svg",
     }
 )  # fmt: skip
+# ``br`` is not a block, but a browser drops the whitespace at the start and end of a
+# line all the same, so it is listed. ``img`` is inline: the space beside it is a word gap.
 _FORBIDDEN = ("script", "style", "iframe", "form", "object", "embed", "link", "meta")
 # HTML whitespace only: a no-break space (\xa0) is content (guards, list markers).
 _EDGE_START = re.compile(r"^[ \t\r\n\f]+")
