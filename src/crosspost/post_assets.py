@@ -1,5 +1,7 @@
 """A post's images and cover, uploaded once per account, and the draft content built on them.
 
+Images the issue names by ``http(s)`` URL are fetched first, through a session of the
+post's own (fetching a public image is not a platform call, so it is not the adapter's).
 Image uploads are idempotent (the platforms deduplicate by content, and the ledger's
 asset cache remembers every upload per account by the hash of the bytes sent), so this
 part of a post needs no intent in the ledger: a run killed halfway uploads what is
@@ -14,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from crosspost.channels.base import STEP_UPLOAD, Adapter, DraftContent, PreparedImage
-from crosspost.images import UploadedAsset, collect, prepare, read_source
+from crosspost.images import Fetch, UploadedAsset, collect, prepare, read_source, session_fetch
 from crosspost.ledger import Ledger
 
 if TYPE_CHECKING:
@@ -27,8 +29,17 @@ UPLOAD_WORKERS = 4
 class PostAssets:
     """Uploads what one post needs and says whether anything was sent this run."""
 
-    def __init__(self, job: Job, ledger: Ledger, progress: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        job: Job,
+        ledger: Ledger,
+        progress: Callable[[str], None],
+        *,
+        timeout: float = 30.0,
+    ) -> None:
         self.job = job
+        #: Seconds to wait for a remote image (the run's ``timeout`` setting).
+        self.timeout = timeout
         self.key = job.key
         self.ledger = ledger
         self.progress = progress
@@ -37,13 +48,19 @@ class PostAssets:
 
     def content(self, adapter: Adapter) -> DraftContent:
         """Upload the inline images and the cover, then build the draft that uses them."""
+        import requests
+
+        with requests.Session() as session:
+            return self._content(adapter, session_fetch(session, timeout=self.timeout))
+
+    def _content(self, adapter: Adapter, fetch: Fetch) -> DraftContent:
         job = self.job
         refs = job.rendered.images
-        urls = self._upload_all(adapter, refs, "inline") if refs else {}
+        urls = self._upload_all(adapter, refs, "inline", fetch) if refs else {}
         cover: UploadedAsset | None = None
         cover_size: tuple[int, int] | None = None
         if job.settings.cover is not None:
-            source = read_source(str(job.settings.cover), job.issue.path)
+            source = read_source(str(job.settings.cover), job.issue.path, fetch)
             prepared = prepare(source, adapter.image_policy_for("cover"))
             cover = self._upload_one(adapter, prepared, "cover")
             cover_size = (prepared.width, prepared.height)
@@ -68,11 +85,11 @@ class PostAssets:
         )
 
     def _upload_all(
-        self, adapter: Adapter, refs: tuple[str, ...], kind: str
+        self, adapter: Adapter, refs: tuple[str, ...], kind: str, fetch: Fetch
     ) -> dict[str, UploadedAsset]:
         policy = adapter.image_policy_for(kind)
         result = {ref: UploadedAsset(url=ref) for ref in refs if policy.is_native(ref)}
-        sources = collect([r for r in refs if r not in result], self.job.issue.path)
+        sources = collect([r for r in refs if r not in result], self.job.issue.path, fetch)
         prepared = {ref: prepare(source, policy) for ref, source in sources.items()}
         self.progress(f"{len(prepared)} images to check against the upload cache")
         with ThreadPoolExecutor(max_workers=UPLOAD_WORKERS) as pool:

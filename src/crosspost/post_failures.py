@@ -55,10 +55,9 @@ def retry_delay(attempts: int) -> float:
 
 
 def fingerprint(job: Job) -> str:
-    """What an attempt depended on: the content sent, the account's settings, the mode."""
-    account = job.account
-    options = sorted((k, str(v)) for k, v in account.options.items())
-    blob = f"{job.content_hash}|{account.base_url}|{options}|{job.mode}"
+    """What an attempt depended on: the content sent, the account (server, options and
+    credentials: a fixed AppSecret in ``.env`` counts as a change), the mode."""
+    blob = f"{job.content_hash}|{job.account.fingerprint()}|{job.mode}"
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 

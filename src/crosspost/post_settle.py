@@ -127,6 +127,20 @@ def reconcile_post(
     return PostResult(key, current.state, current.url, current.error_message or "", code)
 
 
+def forget_draft(ledger: Ledger, key: PostKey, outcome: str, summary: str) -> PostRecord:
+    """Drop a post's recorded draft (gone from the platform), so the next step makes one."""
+    return ledger.finish_step(
+        key,
+        STEP_DRAFT,
+        outcome=outcome,
+        state="assets_uploaded",
+        draft_id=None,
+        url=None,
+        content_hash=None,
+        summary=summary,
+    )
+
+
 def reconcile_issue(
     settings: Settings,
     ledger: Ledger,

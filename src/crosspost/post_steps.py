@@ -39,7 +39,7 @@ from crosspost.errors import (
 from crosspost.ledger import Ledger, PostRecord
 from crosspost.post_assets import PostAssets
 from crosspost.post_failures import record_failure, same_attempt
-from crosspost.post_settle import build_adapter, post_lock, settle
+from crosspost.post_settle import build_adapter, forget_draft, post_lock, settle
 from crosspost.testing_hooks import checkpoint
 
 if TYPE_CHECKING:
@@ -157,11 +157,13 @@ class PostMachine:
             self._reconcile(adapter, record)
             record = self._record()
             if record.state == "published" and record.content_hash == job.content_hash:
-                self.progress(f"published {record.url or '(see the event log)'}")
-                return self._result("published", record.url, "published (confirmed by reconcile)")
+                return self._confirmed(record)
         if record.state == "published":
             return self._already_published(adapter, record, options)
-        stands = record.state == "failed" and record.error_permanent and not options.retry_failed
+        if options.new_draft and record.draft_id and record.state != "submitted":
+            record = self._forget_draft(record)
+        retry = options.retry_failed or options.new_draft
+        stands = record.state == "failed" and record.error_permanent and not retry
         if stands and same_attempt(self.ledger, job):
             message = (
                 f"{record.error_message} (not retried: change the issue or the config, "
@@ -212,17 +214,26 @@ class PostMachine:
             return False
         summary = f"draft {record.draft_id} is gone ({answer.detail}); making a new one"
         self.progress(summary)
-        self.ledger.finish_step(
-            self.key,
-            STEP_DRAFT,
-            outcome="vanished",
-            state="assets_uploaded",
-            draft_id=None,
-            url=None,
-            content_hash=None,
-            summary=summary,
-        )
+        forget_draft(self.ledger, self.key, "vanished", summary)
         return True
+
+    def _forget_draft(self, record: PostRecord) -> PostRecord:
+        """``--new-draft``: the editor says the recorded draft is gone; make a new one."""
+        summary = f"draft {record.draft_id} forgotten (--new-draft); making a new one"
+        self.progress(summary)
+        return forget_draft(self.ledger, self.key, "forgotten", summary)
+
+    def _confirmed(self, record: PostRecord) -> PostResult:
+        """Published, as reconciling found; WeChat may not say where (URL unknown)."""
+        if record.url:
+            self.progress(f"published {record.url}")
+            return self._result("published", record.url, "published (confirmed by reconcile)")
+        message = (
+            "published, URL unknown: the draft left 草稿箱 and WeChat lists no matching "
+            "article; find it in 发表记录 (公众号后台) — it is not submitted again"
+        )
+        self.progress(message)
+        return self._result("published", None, message)
 
     def _already_published(
         self, adapter: Adapter, record: PostRecord, options: PublishOptions
@@ -254,7 +265,7 @@ class PostMachine:
 
     def _content(self, adapter: Adapter) -> DraftContent:
         """Upload images (each once per account, several at a time) and build the draft."""
-        assets = PostAssets(self.job, self.ledger, self.progress)
+        assets = PostAssets(self.job, self.ledger, self.progress, timeout=self.timeout)
         try:
             return assets.content(adapter)
         finally:
@@ -312,7 +323,7 @@ class PostMachine:
         if ticket is None:  # the platform had it although its answer was lost
             record = self._record()
             if record.state == "published":
-                return self._result("published", record.url, "published (confirmed by reconcile)")
+                return self._confirmed(record)
             assert record.publish_id is not None
             ticket = PublishTicket(record.publish_id, draft.id, self.clock())
         else:

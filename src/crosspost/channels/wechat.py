@@ -51,6 +51,8 @@ from crosspost.images import ImagePolicy, UploadedAsset
 log = logging.getLogger("crosspost.wechat")
 
 REAL_BASE_URL = "https://api.weixin.qq.com"
+#: What an editor does when a draft crosspost recorded is gone from 草稿箱 (40007).
+DRAFT_GONE = "the draft was published by hand or deleted; check 发表记录, then run with --new-draft"
 #: media/uploadimg takes JPG/PNG up to 1 MB; everything else goes to add_material.
 UPLOADIMG_MAX_BYTES = 1024 * 1024
 _UPLOADIMG_TYPES = frozenset({"image/jpeg", "image/png"})
@@ -246,8 +248,7 @@ class WeChatAdapter(Adapter):
         except PermanentError as error:
             if error.code == 40007:
                 raise PermanentError(
-                    f"WeChat draft {remote_id} is no longer in 草稿箱 (published or deleted); "
-                    "run again to create a new draft",
+                    f"WeChat draft {remote_id} is no longer in 草稿箱: {DRAFT_GONE}",
                     channel=CHANNEL,
                     code=40007,
                 ) from None
@@ -259,6 +260,12 @@ class WeChatAdapter(Adapter):
         try:
             data = self.call("freepublish/submit", body={"media_id": draft.id}, irreversible=True)
         except PermanentError as error:
+            if error.code == 40007:
+                raise PermanentError(
+                    f"WeChat draft {draft.id} is no longer in 草稿箱: {DRAFT_GONE}",
+                    channel=CHANNEL,
+                    code=40007,
+                ) from None
             if error.code == 48001:
                 raise ManualPublishRequired(
                     "draft created; this account can only publish from the web console: "

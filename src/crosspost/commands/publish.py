@@ -39,6 +39,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--retry-failed", action="store_true", help="retry posts that failed permanently"
     )
     parser.add_argument(
+        "--new-draft",
+        action="store_true",
+        help="forget the recorded draft (deleted or published by hand) and make a new one",
+    )
+    parser.add_argument(
         "--dry-run", action="store_true", help="render, lint and show what would be sent"
     )
     parser.add_argument(
@@ -70,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         mode=args.mode,
         update=args.update,
         retry_failed=args.retry_failed,
+        new_draft=args.new_draft,
     )
     progress = None if args.quiet or args.json else print_progress
     with accounts_for_run(settings, sandbox=args.sandbox) as (settings, sleep):
