@@ -758,6 +758,21 @@ def test_a_refused_column_leaves_the_article_published_with_a_warning(
     assert "is published but not in column" in caplog.text and "40352" in caplog.text
 
 
+def test_a_login_refused_while_filing_in_the_column_still_reports_the_published_article(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    draft = world.adapter.create_draft(
+        DraftContent(title="t", html=BODY, options={"column": "沙盒专栏"})
+    )
+    world.fault("/api/v4/columns/*/items", "zhihu:100")
+
+    ticket = world.adapter.publish(draft)
+
+    assert ticket.post is not None and ticket.post.url.startswith("https://zhuanlan.zhihu.com/p/")
+    assert len(world.published()) == 1
+    assert "is published but not in column" in caplog.text
+
+
 @pytest.mark.parametrize(
     ("answer", "expected"),
     [

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from crosspost.channels.zhihu_wire import CHANNEL
-from crosspost.errors import PermanentError, TransientError
+from crosspost.errors import ChannelError, PermanentError
 
 if TYPE_CHECKING:
     from crosspost.channels.zhihu import ZhihuAdapter
@@ -73,7 +73,11 @@ def find_column(adapter: ZhihuAdapter, wanted: Any) -> str | None:
 
 
 def add_to_column(adapter: ZhihuAdapter, column_id: str, article_id: str) -> None:
-    """E12, after publishing: a failure here only warns, never looks like a failed publish."""
+    """E12, after publishing: a failure here only warns, never looks like a failed publish.
+
+    Any channel error (an expired login included) is caught: the article is live, and its
+    URL must still reach the ledger.
+    """
     try:
         adapter.call_api(
             "POST",
@@ -81,7 +85,7 @@ def add_to_column(adapter: ZhihuAdapter, column_id: str, article_id: str) -> Non
             f"/api/v4/columns/{quote(column_id)}/items",
             json={"type": "article", "id": article_id},
         )
-    except (PermanentError, TransientError) as error:
+    except ChannelError as error:
         log.warning(
             "article %s is published but not in column %s: %s", article_id, column_id, error
         )
