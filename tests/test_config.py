@@ -278,6 +278,13 @@ BAD_CONFIGS = [
     ("stat_dir = 'x'\n", "{path}:1: unknown setting 'stat_dir'"),
     ("[channels.weibo.accounts.main]\nx = 1\n", "{path}:1: unknown channel 'weibo'"),
     ("[schedule]\ngrace = 'soon'\n", "{path}:2: 'soon' is not a duration"),
+    ("[schedule]\ngrace = inf\n", "{path}:2: inf is too long a duration; at most 366d"),
+    ("[schedule]\ngrace = nan\n", "{path}:2: nan is not a duration"),
+    ("[schedule]\ngrace = '99999999999999d'\n", "{path}:2: '99999999999999d' is too long"),
+    ("[schedule]\ngrace = 9223372036854775807\n", "{path}:2: 9223372036854775807 is too long"),
+    ("timeout = nan\n", "{path}:1: nan is not a number of seconds"),
+    ("timeout = inf\n", "{path}:1: inf is not a number of seconds"),
+    ("timeout = 1e300\n", "{path}:1: 1e+300 seconds is too long"),
     (
         '[channels.wechat.accounts.main]\napp_id = "wx1"\napp_secret = "abc123"\n',
         "{path}:3: 'app_secret' puts a secret in the config file; remove it, put the value in an "
@@ -303,6 +310,20 @@ BAD_CONFIGS = [
 def test_bad_config_names_file_and_line(place: Place, text: str, message: str) -> None:
     path = place.config(text)
     assert error_of(place).startswith(message.format(path=path))
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("CROSSPOST_TIMEOUT", "1e400", "environment CROSSPOST_TIMEOUT: '1e400' is not a number"),
+        ("CROSSPOST_GRACE", "9" * 400, "environment CROSSPOST_GRACE: '999"),
+    ],
+)
+def test_an_endless_number_in_the_environment_names_the_variable(
+    place: Place, name: str, value: str, message: str
+) -> None:
+    place.environ[name] = value
+    assert error_of(place).startswith(message)
 
 
 def test_a_pasted_secret_is_never_echoed_back(place: Place) -> None:

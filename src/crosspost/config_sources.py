@@ -9,6 +9,7 @@ exporting them into ``os.environ``.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -105,13 +106,24 @@ def _text(raw: Any, origin: Origin) -> str:
     return raw.strip()
 
 
+#: The longest network timeout that makes sense (a day); inf/nan/huge values are typos.
+MAX_TIMEOUT_SECONDS = 86_400.0
+#: The longest duration accepted (a year): far beyond any grace period, far below the
+#: point where ``timedelta`` overflows.
+MAX_DURATION_SECONDS = 366 * 86_400.0
+
+
 def _seconds(raw: Any, origin: Origin) -> float:
     try:
         value = float(raw)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
+        origin.fail(f"{raw!r} is not a number of seconds")
+    if not math.isfinite(value):
         origin.fail(f"{raw!r} is not a number of seconds")
     if value <= 0:
         origin.fail("must be more than 0 seconds")
+    if value > MAX_TIMEOUT_SECONDS:
+        origin.fail(f"{raw!r} seconds is too long; at most {MAX_TIMEOUT_SECONDS:g}")
     return value
 
 
@@ -119,14 +131,21 @@ def parse_duration(raw: Any, origin_words: str = "duration") -> timedelta:
     """``"24h"``, ``"90m"``, ``"1d12h"``, ``"45s"`` or a number of seconds, as a timedelta."""
     origin = Origin(origin_words, Path.cwd())
     is_number = isinstance(raw, int | float) and not isinstance(raw, bool)
-    if is_number or (isinstance(raw, str) and re.fullmatch(r"\s*\d+(\.\d+)?\s*", raw)):
-        seconds = float(raw)
-    elif isinstance(raw, str) and re.fullmatch(rf"\s*({_DURATION.pattern}\s*)+", raw):
-        seconds = sum(float(n) * _DURATION_UNITS[u] for n, u in _DURATION.findall(raw))
-    else:
+    try:
+        if is_number or (isinstance(raw, str) and re.fullmatch(r"\s*\d+(\.\d+)?\s*", raw)):
+            seconds = float(raw)
+        elif isinstance(raw, str) and re.fullmatch(rf"\s*({_DURATION.pattern}\s*)+", raw):
+            seconds = sum(float(n) * _DURATION_UNITS[u] for n, u in _DURATION.findall(raw))
+        else:
+            origin.fail(f"{raw!r} is not a duration; write e.g. 24h, 90m, 1d12h or 3600")
+    except OverflowError:  # an int too large for a float
+        seconds = math.inf
+    if math.isnan(seconds):
         origin.fail(f"{raw!r} is not a duration; write e.g. 24h, 90m, 1d12h or 3600")
     if seconds < 0:
         origin.fail("a duration cannot be negative")
+    if seconds > MAX_DURATION_SECONDS:
+        origin.fail(f"{raw!r} is too long a duration; at most 366d")
     return timedelta(seconds=seconds)
 
 
