@@ -55,3 +55,31 @@ def test_the_space_beside_an_inline_image_stays() -> None:
     body = rendered("wechat", "see ![icon](a.png) here").body
     assert 'src="a.png"> here' in body
     assert "see <img" in body
+
+
+# --- raw HTML on WeChat (findings 5, 16, 17) ---------------------------------------------
+
+
+def test_an_inline_script_or_style_in_a_paragraph_shows_none_of_its_code() -> None:
+    body = "前文 <script>alert('x')</script> 中间 <style>p{color:red}</style> 后文"
+    text = text_of("wechat", body)
+    assert "alert" not in text and "color:red" not in text
+    assert "前文" in text and "中间" in text and "后文" in text
+
+
+def test_raw_pre_does_not_start_with_an_empty_line() -> None:
+    body = rendered("wechat", "<pre>\nline one\nline two</pre>\n").body
+    pre = body[body.index("<pre") :]
+    assert pre[pre.index(">") + 1 :].startswith("line&nbsp;one"), pre
+    assert "line&nbsp;one<br>line&nbsp;two" in body
+
+
+def test_a_raw_external_link_is_listed_by_its_text_not_its_title() -> None:
+    for body in (
+        '<p><a href="https://x.example/a" title="提示">可见文字</a></p>\n',
+        '行内 <a href="https://x.example/a" title="提示">可见文字</a> 链接\n',
+    ):
+        text = text_of("wechat", body)
+        assert "[1] 可见文字: https://x.example/a" in text.replace("\xa0", " "), text
+    untitled = text_of("wechat", '行内 <a href="https://x.example/b" title="提示"></a> 链接\n')
+    assert "提示" in untitled

@@ -61,6 +61,9 @@ class RenderState:
     #: Per open link: its reference entry, or the closing tag to write ("</a>" or "").
     links: list[Reference | str] = field(default_factory=list)
     raw_links: list[Reference | str] = field(default_factory=list)
+    #: How deep inside raw ``<script>``/``<style>``/… the stream is: their content is
+    #: dropped even when it arrives as Markdown text between two inline HTML pieces.
+    raw_drop: int = 0
     lists: list[_ListFrame] = field(default_factory=list)
     figures: list[bool] = field(default_factory=list)
     pending_marker: str = ""
@@ -118,6 +121,23 @@ def link_text(tokens: Sequence[Token], start: int) -> str:
     return ZERO_WIDTH.sub("", "".join(parts)).strip()
 
 
+_RAW_LINK_OPEN = re.compile(r"<a[\s>]", re.IGNORECASE)
+_RAW_LINK_CLOSE = re.compile(r"</a\s*>", re.IGNORECASE)
+
+
+def raw_link_text(tokens: Sequence[Token], start: int) -> str:
+    """The plain text between an inline raw ``<a …>`` at ``start`` and its ``</a>``."""
+    parts: list[str] = []
+    for token in tokens[start + 1 :]:
+        if token.type == "html_inline" and _RAW_LINK_CLOSE.match(token.content):
+            break
+        if token.type in ("text", "code_inline"):
+            parts.append(token.content)
+        elif token.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+    return " ".join(ZERO_WIDTH.sub("", "".join(parts)).split())
+
+
 def is_bare_url(text: str, href: str) -> bool:
     """Whether a link's text is just its URL (then the URL itself is the useful text)."""
 
@@ -145,6 +165,8 @@ class WeChatRenderer(RendererHTML):
 
     # --- text ------------------------------------------------------------------
     def text(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+        if _state(env).raw_drop:
+            return ""
         return html.escape(ZERO_WIDTH.sub("", tokens[idx].content), quote=False)
 
     def softbreak(
@@ -160,6 +182,8 @@ class WeChatRenderer(RendererHTML):
     def code_inline(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
+        if _state(env).raw_drop:
+            return ""
         content = html.escape(tokens[idx].content, quote=False)
         return f'<code class="code-inline">{content}</code>'
 
@@ -319,11 +343,18 @@ class WeChatRenderer(RendererHTML):
     def html_inline(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
-        return self._raw(tokens[idx].content, env)
+        source = tokens[idx].content
+        text = raw_link_text(tokens, idx) if _RAW_LINK_OPEN.match(source) else ""
+        return self._raw(source, env, link_text=text)
 
-    def _raw(self, source: str, env: EnvType) -> str:
+    def _raw(self, source: str, env: EnvType, link_text: str = "") -> str:
         state = _state(env)
-        return RawHtmlSanitiser(state.raw_links, state.reference).clean(source)
+        sanitiser = RawHtmlSanitiser(
+            state.raw_links, state.reference, skip=state.raw_drop, link_text=link_text
+        )
+        cleaned = sanitiser.clean(source)
+        state.raw_drop = sanitiser.skip
+        return cleaned
 
 
 # --- one render -------------------------------------------------------------------

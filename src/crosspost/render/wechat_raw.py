@@ -62,18 +62,36 @@ class RawHtmlSanitiser(HTMLParser):
 
     ``links`` is the stack of raw ``<a>`` tags still open (their reference entry, or the
     closing tag to write), and ``reference(url, text)`` numbers an external link like a
-    Markdown one.
+    Markdown one. ``skip`` is how deep inside dropped elements (``<script>``, ``<style>``,
+    …) the piece starts: an inline ``<script>`` and its ``</script>`` arrive as separate
+    pieces, with the Markdown text between them; :attr:`skip` says where this one ended.
+    ``link_text`` names a raw ``<a>`` whose text lies outside this piece (inline HTML).
     """
 
     def __init__(
-        self, links: list[Reference | str], reference: Callable[[str, str], Reference]
+        self,
+        links: list[Reference | str],
+        reference: Callable[[str, str], Reference],
+        *,
+        skip: int = 0,
+        link_text: str = "",
     ) -> None:
         super().__init__(convert_charrefs=True)
         self._links = links
         self._reference = reference
         self._out: list[str] = []
-        self._skip = 0
+        self._skip = skip
         self._pre = 0
+        self._pre_opened = False
+        self._link_text = link_text
+        #: Links opened in this piece, innermost last: (href, title, text so far), or
+        #: None for a link that is not numbered.
+        self._open: list[tuple[str, str, list[str]] | None] = []
+
+    @property
+    def skip(self) -> int:
+        """How deep inside dropped elements the piece ended."""
+        return self._skip
 
     def clean(self, source: str) -> str:
         """The sanitised HTML of ``source``."""
@@ -83,6 +101,10 @@ class RawHtmlSanitiser(HTMLParser):
         except AssertionError:
             # html.parser gives up on some broken markup ("<![x"): show it as text.
             return html.escape(source, quote=False).replace("\n", " ")
+        for link in self._open:  # closed in a later piece: named by the text given
+            if link is not None:
+                href, title, _ = link
+                self._reference(href, self._link_text or title)
         return "".join(self._out)
 
     # --- tags ---------------------------------------------------------------------
@@ -112,6 +134,7 @@ class RawHtmlSanitiser(HTMLParser):
             if sizes:
                 kept["style"] = ";".join([*sizes, kept.get("style", "")]).rstrip(";")
             kept["class"] = "image"
+        self._pre_opened = tag == "pre"
         if tag == "pre":
             self._pre += 1
         self._out.append(f"<{tag}{_attributes(kept)}>")
@@ -130,6 +153,7 @@ class RawHtmlSanitiser(HTMLParser):
         if tag == "a":
             self._close_link()
             return
+        self._pre_opened = False
         if tag == "pre":
             self._pre = max(0, self._pre - 1)
         self._out.append(f"</{'section' if tag in AS_SECTION else tag}>")
@@ -139,12 +163,20 @@ class RawHtmlSanitiser(HTMLParser):
         if is_mp_link(href):
             self._links.append("</a>")
             self._out.append(f'<a href="{html.escape(href)}">')
+            self._open.append(None)
         elif not href or href.startswith("#") or href.lower().startswith("javascript:"):
             self._links.append("")
+            self._open.append(None)
         else:
-            self._links.append(self._reference(href, attrs.get("title", "")))
+            # Numbered now (references keep document order), named once its text is known.
+            self._links.append(self._reference(href, ""))
+            self._open.append((href, attrs.get("title", "").strip(), []))
 
     def _close_link(self) -> None:
+        link = self._open.pop() if self._open else None
+        if link is not None:  # opened in this piece: its text is what it enclosed
+            href, title, parts = link
+            self._reference(href, " ".join("".join(parts).split()) or title)
         entry = self._links.pop() if self._links else ""
         if isinstance(entry, str):
             self._out.append(entry)
@@ -155,6 +187,12 @@ class RawHtmlSanitiser(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._skip:
             return
+        if self._pre_opened and data.startswith("\n"):
+            data = data[1:]  # HTML ignores the newline right after <pre>
+        self._pre_opened = False
+        for link in self._open:
+            if link is not None:
+                link[2].append(data)
         text = html.escape(data, quote=False)
         if self._pre:  # WeChat ignores white-space:pre; spell out spaces and lines
             text = text.replace("\t", "    ").replace(" ", "&nbsp;").replace("\n", "<br>")
