@@ -36,6 +36,12 @@ from crosspost.channels.base import (
 )
 from crosspost.channels.http import AmbiguousOutcome, HttpPolicy, Reply
 from crosspost.channels.wechat_errors import CHANNEL, check_reply
+from crosspost.channels.wechat_limits import (
+    COVER_IMAGES,
+    EXTENSIONS,
+    INLINE_IMAGES,
+    UPLOADIMG_TYPES,
+)
 from crosspost.channels.wechat_reconcile import normalise_id, reconcile_draft, reconcile_publish
 from crosspost.channels.wechat_token import PollBudget, StableToken, state_key
 from crosspost.config import Account
@@ -53,22 +59,6 @@ log = logging.getLogger("crosspost.wechat")
 REAL_BASE_URL = "https://api.weixin.qq.com"
 #: What an editor does when a draft crosspost recorded is gone from 草稿箱 (40007).
 DRAFT_GONE = "the draft was published by hand or deleted; check 发表记录, then run with --new-draft"
-#: media/uploadimg takes JPG/PNG up to 1 MB; everything else goes to add_material.
-UPLOADIMG_MAX_BYTES = 1024 * 1024
-_UPLOADIMG_TYPES = frozenset({"image/jpeg", "image/png"})
-#: What the image pipeline makes of an issue's images for WeChat (spec §3, §4, §9).
-INLINE_IMAGES = ImagePolicy(
-    name="WeChat in-article image",
-    formats=frozenset({"image/jpeg", "image/png", "image/gif"}),
-    max_bytes=UPLOADIMG_MAX_BYTES - 1,
-    native_hosts=("mmbiz.qpic.cn",),
-)
-COVER_IMAGES = ImagePolicy(
-    name="WeChat cover",
-    formats=frozenset({"image/jpeg", "image/png"}),
-    max_bytes=10 * 1024 * 1024 - 1,
-)
-_EXTENSIONS = {"image/jpeg": ".jpg", "image/png": ".png", "image/gif": ".gif"}
 _PUBLISH_FAILURES = {
     2: "the originality (原创) declaration failed",
     3: "publishing failed (WeChat gives no reason)",
@@ -114,10 +104,7 @@ class WeChatAdapter(Adapter):
 
     channel: ClassVar[str] = "wechat"
     display_name: ClassVar[str] = "WeChat Official Account"
-    body_format: ClassVar[str] = "html"
     limits: ClassVar[ChannelLimits] = ChannelLimits(
-        inline_image_max_bytes=UPLOADIMG_MAX_BYTES,
-        image_max_bytes=10 * 1024 * 1024,
         image_types=frozenset({"image/jpeg", "image/png", "image/gif"}),
         poll_budget_per_day=100,
     )
@@ -204,23 +191,24 @@ class WeChatAdapter(Adapter):
     @classmethod
     def image_policy_for(cls, kind: str) -> ImagePolicy:
         """Inline images fit uploadimg (JPG/PNG under 1 MB, or a GIF for add_material);
-        covers are permanent material (up to 10 MB)."""
+        covers are permanent material (under 10 MB). See :mod:`.wechat_limits`."""
         return INLINE_IMAGES if kind == "inline" else COVER_IMAGES
 
     def upload_image(self, prepared: PreparedImage, kind: str) -> UploadedAsset:
-        """uploadimg for inline JPG/PNG ≤ 1 MB; add_material (type=image) otherwise and for
-        covers, which need a permanent media_id."""
+        """uploadimg for inline JPG/PNG within ``INLINE_IMAGES.max_bytes`` (WeChat's limit
+        is "< 1 MB"); add_material (type=image) otherwise and for covers, which need a
+        permanent media_id."""
         if kind not in IMAGE_KINDS:
             raise ValueError(f"unknown image kind {kind!r}")
         mime = prepared.mime
         if mime not in self.limits.image_types:
             raise UsageError(f"{prepared.filename}: WeChat takes JPG, PNG or GIF, not {mime}")
         name = prepared.filename
-        if not name.lower().endswith(_EXTENSIONS[mime]) and not name.lower().endswith(".jpeg"):
-            name += _EXTENSIONS[mime]  # WeChat refuses file names without the right extension
+        if not name.lower().endswith(EXTENSIONS[mime]):
+            name += EXTENSIONS[mime][0]  # WeChat refuses file names without the right extension
         files = {"media": (name, prepared.data, mime)}
-        small = len(prepared.data) <= UPLOADIMG_MAX_BYTES
-        if kind == "inline" and mime in _UPLOADIMG_TYPES and small:
+        small = len(prepared.data) <= INLINE_IMAGES.max_bytes
+        if kind == "inline" and mime in UPLOADIMG_TYPES and small:
             data = self.call("media/uploadimg", files=files)
             return UploadedAsset(url=_https(self._field(data, "url", "media/uploadimg")))
         data = self.call("material/add_material", params={"type": "image"}, files=files)
@@ -248,7 +236,7 @@ class WeChatAdapter(Adapter):
         except PermanentError as error:
             if error.code == 40007:
                 raise PermanentError(
-                    f"WeChat draft {remote_id} is no longer in 草稿箱: {DRAFT_GONE}",
+                    f"WeChat draft {remote_id} is no longer in 草稿箱 (40007): {DRAFT_GONE}",
                     channel=CHANNEL,
                     code=40007,
                 ) from None
@@ -262,7 +250,7 @@ class WeChatAdapter(Adapter):
         except PermanentError as error:
             if error.code == 40007:
                 raise PermanentError(
-                    f"WeChat draft {draft.id} is no longer in 草稿箱: {DRAFT_GONE}",
+                    f"WeChat draft {draft.id} is no longer in 草稿箱 (40007): {DRAFT_GONE}",
                     channel=CHANNEL,
                     code=40007,
                 ) from None
