@@ -83,3 +83,25 @@ def test_a_raw_external_link_is_listed_by_its_text_not_its_title() -> None:
         assert "[1] 可见文字: https://x.example/a" in text.replace("\xa0", " "), text
     untitled = text_of("wechat", '行内 <a href="https://x.example/b" title="提示"></a> 链接\n')
     assert "提示" in untitled
+
+
+# --- Zhihu images and formulas (findings 9, 11, 12) --------------------------------------
+
+
+def test_a_linked_image_on_zhihu_is_a_block_of_its_own_followed_by_its_address() -> None:
+    body = rendered("zhihu", "文字 [![图](b.png)](https://y.example) 后").body
+    soup = BeautifulSoup(body, "html.parser")
+    image = soup.find("img")
+    assert image is not None and image.parent is soup, body  # not inside a <p>
+    assert '<a href="https://y.example">https://y.example</a> 后' in body
+
+
+def test_zhihu_markdown_alt_text_keeps_words_inside_emphasis() -> None:
+    assert "![粗 字](a.png)" in rendered("zhihu", "![**粗** 字](a.png)").files["zhihu.md"]
+
+
+def test_zhihu_markdown_inline_formula_is_written_like_the_html_one() -> None:
+    out = rendered("zhihu", "比较 $a>b$ 与 $$x>y$$ 两式")
+    assert "$a\\gt b$" in out.files["zhihu.md"]
+    assert "$$x\\gt y$$" in out.files["zhihu.md"]
+    assert 'alt="a\\gt b"' in out.body

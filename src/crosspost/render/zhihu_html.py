@@ -56,7 +56,8 @@ class _Frame:
 
 @dataclass(frozen=True)
 class _Link:
-    mode: str  # "a": a real link; "after": link around an image; "note"; "text"
+    mode: str  # "a": a real link; "after": link around an image; "url": the address of a
+    # link whose image was lifted out before it; "note"; "text"
     href: str = ""
     note: Note | None = None
 
@@ -277,6 +278,9 @@ class ZhihuHtmlRenderer(RendererHTML):
         token = tokens[idx]
         href = str(token.attrGet("href") or "").strip()
         if is_web_link(href):
+            if token.meta.get("lifted_image"):  # its image went before as a block
+                self._links.append(_Link("url", href))
+                return ""
             if _wraps_image(tokens, idx):
                 self._links.append(_Link("after", href))  # Zhihu has no linked images
                 return ""
@@ -293,6 +297,8 @@ class ZhihuHtmlRenderer(RendererHTML):
         link = self._links.pop() if self._links else _Link("text")
         if link.mode == "a":
             return "</a>"
+        if link.mode == "url":
+            return f'<a href="{html.escape(link.href)}">{escapeHtml(link.href)}</a>'
         if link.mode == "after":
             return f' <a href="{html.escape(link.href)}">{escapeHtml(link.href)}</a>'
         if link.mode == "note" and link.note is not None:
@@ -349,9 +355,15 @@ def _paragraph_pieces(opening: Token, inline: Token, closing: Token) -> list[Tok
 
     for child in inline.children or []:
         depth += {"link_open": 1, "link_close": -1}.get(child.type, 0)
-        if child.type == "image" and depth == 0:
+        # A linked image is lifted too when it opens its link: the link's address then
+        # follows it in a paragraph of its own (Zhihu has no linked images).
+        opens_link = depth == 1 and bool(run) and run[-1].type == "link_open"
+        if child.type == "image" and (depth == 0 or opens_link):
+            link = run.pop() if opens_link else None
             flush()
             pieces.append(Token("zhihu_image", "img", 0, children=[child]))
+            if link is not None:
+                run.append(link.copy(meta={**link.meta, "lifted_image": True}))
         else:
             run.append(child)
     flush()
