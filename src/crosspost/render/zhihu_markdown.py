@@ -201,8 +201,15 @@ def _link(node: SyntaxTreeNode, context: _Context) -> str:
 
 def _image(node: SyntaxTreeNode, context: _Context) -> str:
     source = str(node.attrs.get("src", ""))
-    alt = _ESCAPED.sub(r"\\\1", "".join(child.content for child in node.children))
+    alt = _ESCAPED.sub(r"\\\1", _plain(node))
     return f"![{alt}]({_destination(source)}{_title(node)})"
+
+
+def _plain(node: SyntaxTreeNode) -> str:
+    """The words under ``node``, emphasis and all (an image's alt text keeps them)."""
+    return "".join(
+        child.content if not child.children else _plain(child) for child in node.children
+    )
 
 
 def _destination(url: str) -> str:
@@ -264,7 +271,7 @@ RENDERERS: Mapping[str, Render] = {
     "image": _image,
     "code_inline": _code_inline,
     "html_inline": _html_inline,
-    "math_inline": lambda node, context: f"${node.content}$",
-    "math_inline_double": lambda node, context: f"$${node.content}$$",
+    "math_inline": lambda node, context: f"${zhihu_tex(node.content, display=False)}$",
+    "math_inline_double": lambda node, context: f"$${zhihu_tex(node.content, display=False)}$$",
     "footnote_ref": _footnote_ref,
 }
