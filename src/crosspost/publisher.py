@@ -320,9 +320,14 @@ class Publisher:
             return PublishReport()
         results: dict[PostKey, PostResult] = {}
         waiting = list(jobs)
+        # A post named by a reference but not run now (the scheduler runs what is due)
+        # is not waited for: its URL is in the ledger, or the dependant is skipped.
+        in_run = {job.key for job in jobs}
         with ThreadPoolExecutor(max_workers=min(8, len(jobs))) as pool:
             while waiting:
-                ready = [j for j in waiting if all(k in results for k in j.waits_for)]
+                ready = [
+                    j for j in waiting if all(k in results or k not in in_run for k in j.waits_for)
+                ]
                 ready = ready or waiting  # never stuck: plan has refused every cycle
                 waiting = [j for j in waiting if all(j is not r for r in ready)]
                 runnable: list[Job] = []

@@ -135,3 +135,18 @@ def test_a_reference_inside_text_is_filled_in_too(world: World, write_issue: Wri
     with world.ledger() as ledger:
         url = next(p.url for p in ledger.posts("weekly-8") if p.channel == "zhihu")
     assert [a["digest"] for a in wechat_articles(world)] == [f"也可在知乎阅读: {url}"]
+
+
+def test_a_url_the_ledger_has_serves_a_later_run_of_the_other_channel(
+    world: World, write_issue: WriteIssue
+) -> None:
+    issue = write_issue(9, front=REFERENCE)
+    first, _ = world.publish([issue], mode="publish", targets=("zhihu",))
+    assert first.exit_code == EXIT_OK
+    assert world.box.wechat.snapshot()["drafts"] == []
+    with world.ledger() as ledger:
+        (zhihu,) = ledger.posts("weekly-9")
+
+    later, _ = world.publish([issue], mode="publish", targets=("wechat",))
+    assert [r.state for r in later.results] == ["published"], later.as_dict()
+    assert wechat_source_urls(world) == [zhihu.url]
