@@ -233,3 +233,24 @@ def test_cover_that_is_not_an_image_or_is_webp(write_issue: WriteIssue, tmp_path
     Image.new("RGB", (900, 383), "navy").save(tmp_path / "cover.webp", "WEBP")
     webp = check_file(write_issue(front=FRONT.replace("cover.jpg", "cover.webp")))
     assert codes(webp) == {("wechat", "cover-converted"), ("zhihu", "cover-converted")}
+
+
+def test_remote_svg_image_is_an_error_and_an_unknown_format_a_warning(
+    write_issue: WriteIssue,
+) -> None:
+    body = BODY + "\n![x](https://example.test/logo.svg)\n\n![y](https://example.test/y.bmp)\n"
+    checked = check_file(write_issue(body=body))
+    assert codes(checked, ERROR) == {("wechat", "image-svg"), ("zhihu", "image-svg")}
+    svg = next(p for p in checked.errors if p.channel == "zhihu")
+    assert svg.line == 9 and "is SVG, which zhihu does not take" in svg.message
+    assert codes(checked, WARNING) == {
+        ("wechat", "external-image-format"),
+        ("zhihu", "external-image-format"),
+    }
+
+
+def test_an_empty_footnote_is_an_error_on_its_line(write_issue: WriteIssue) -> None:
+    checked = check_file(write_issue(body=BODY + "见注释[^1]。\n\n[^1]:\n"))
+    problem = only(checked, "empty-footnote")
+    assert (problem.line, problem.severity, problem.channel) == (10, ERROR, None)
+    assert "footnote [^1] has no text" in str(problem)

@@ -8,6 +8,7 @@ from its header once).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -193,3 +194,23 @@ def check_containers(path: Path, body: str, body_line: int) -> None:
         else:
             problem = "':::' closes no '::: only' block; remove it or open the block above"
         raise IssueError(path, problem, body_line + index)
+
+
+def empty_footnotes(issue: Issue) -> list[tuple[str, int | None]]:
+    """(label, line) of every footnote defined with no text, such as a bare ``[^1]:``."""
+    from crosspost.render.markdown import new_markdown
+
+    tokens = new_markdown().parse(issue.body)
+    lines = issue.body.split("\n")
+    found: list[tuple[str, int | None]] = []
+    for index, token in enumerate(tokens):
+        if token.type != "footnote_open":
+            continue
+        inside = itertools.takewhile(lambda t: t.type != "footnote_close", tokens[index + 1 :])
+        if any(inner.type != "footnote_anchor" for inner in inside):
+            continue
+        label = str(token.meta.get("label", ""))
+        definition = re.compile(rf"^\s*\[\^{re.escape(label)}\]:")
+        offset = next((n for n, text in enumerate(lines) if definition.match(text)), None)
+        found.append((label, issue.body_line + offset if offset is not None else None))
+    return found

@@ -20,11 +20,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+from urllib.parse import urlsplit
 
 from crosspost.errors import IssueError
 from crosspost.issue import CHANNEL_OPTIONS, KNOWN_CHANNELS, Issue, load_issue
 from crosspost.render import RenderContext, Rendered
-from crosspost.render.body import ImageFile, ImageInfo, ImageProblem, ImageRef, image_refs
+from crosspost.render.body import (
+    ImageFile,
+    ImageInfo,
+    ImageProblem,
+    ImageRef,
+    empty_footnotes,
+    image_refs,
+)
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 
@@ -99,6 +107,13 @@ class ChannelLimits:
 
 #: File extension → Pillow format name, for platforms that list extensions.
 _FORMAT_OF = {".jpg": "JPEG", ".jpeg": "JPEG", ".png": "PNG", ".gif": "GIF", ".webp": "WEBP"}
+#: Extensions a remote image's URL may end in, by format: only the name says what it is
+#: before the download. SVG is refused by both platforms and cannot be converted.
+_REMOTE_FORMAT_OF = {
+    **_FORMAT_OF,
+    ".svg": "SVG", ".bmp": "BMP", ".tif": "TIFF", ".tiff": "TIFF", ".avif": "AVIF",
+    ".heic": "HEIF", ".ico": "ICO",
+}  # fmt: skip
 
 
 def _wechat_limits() -> ChannelLimits:
@@ -219,6 +234,7 @@ def lint(issue: Issue, rendered: Mapping[str, Rendered]) -> list[Problem]:
             message = f"image {ref.source!r} {found.message}"
             problems.append(Problem(issue.path, ref.line, ref.channel, found.code, message))
     problems += _bad_covers(issue, rendered, images)
+    problems += _empty_footnotes(issue)
     for channel, output in rendered.items():
         limits = channel_limits(channel)
         if limits is None:
@@ -388,11 +404,7 @@ def _body_images(report: _Report, refs: list[ImageRef], images: ImageInfo) -> No
             continue
         seen.add(ref.source)
         if ref.remote:
-            message = (
-                f"image {ref.source} is on another site; it is downloaded and uploaded when "
-                "publishing (keep a copy next to the issue to be safe)"
-            )
-            report.add(ref.line, "external-image", message, INFO)
+            _remote_image(report, ref)
             continue
         found = images.read(ref.path) if ref.path else None
         if not isinstance(found, ImageFile):
@@ -408,6 +420,46 @@ def _body_images(report: _Report, refs: list[ImageRef], images: ImageInfo) -> No
                 f"{limits.image_bytes[kind] / MB:g} MB for {kind}; it will be re-encoded smaller"
             )
             report.add(ref.line, "image-shrunk", message, WARNING)
+
+
+def _remote_image(report: _Report, ref: ImageRef) -> None:
+    """A remote image: judged by the extension of its URL, all there is before download."""
+    limits, channel = report.limits, report.channel
+    suffix = Path(urlsplit(ref.source).path).suffix.lower()
+    kind = _REMOTE_FORMAT_OF.get(suffix)
+    if kind == "SVG":
+        message = (
+            f"image {ref.source} is SVG, which {channel} does not take; "
+            f"export it as PNG and link that instead"
+        )
+        report.add(ref.line, "image-svg", message)
+    elif kind is not None and kind not in limits.image_formats:
+        message = (
+            f"image {ref.source} is {kind}; {channel} takes {_formats(limits)}, so it may be "
+            "refused (keep a PNG or JPEG copy next to the issue to be safe)"
+        )
+        report.add(ref.line, "external-image-format", message, WARNING)
+    else:
+        message = (
+            f"image {ref.source} is on another site; it is downloaded and uploaded when "
+            "publishing (keep a copy next to the issue to be safe)"
+        )
+        report.add(ref.line, "external-image", message, INFO)
+
+
+def _empty_footnotes(issue: Issue) -> list[Problem]:
+    """A footnote defined with no text: Zhihu refuses an empty reference, WeChat shows an
+    empty note. Reported once, for every channel."""
+    return [
+        Problem(
+            issue.path,
+            line,
+            None,
+            "empty-footnote",
+            f"footnote [^{label}] has no text; write the note after '[^{label}]:'",
+        )
+        for label, line in empty_footnotes(issue)
+    ]
 
 
 def _formats(limits: ChannelLimits) -> str:
