@@ -100,10 +100,13 @@ def test_adapter_declares_its_platform(name: str) -> None:
     assert issubclass(cls, Adapter) and not inspect.isabstract(cls)
     assert cls.channel == name
     assert cls.display_name
-    assert cls.body_format in {"html", "markdown"}
     assert isinstance(cls.limits, ChannelLimits)
-    assert cls.limits.image_max_bytes >= cls.limits.inline_image_max_bytes > 0
     assert cls.limits.image_types and all(t.startswith("image/") for t in cls.limits.image_types)
+    for kind in ("inline", "cover"):
+        # Whatever the image pipeline makes for this channel, the adapter accepts.
+        policy = cls.image_policy_for(kind)
+        assert policy.max_bytes > 0
+        assert policy.formats <= cls.limits.image_types
     assert cls.poll_delays and all(d > 0 for d in cls.poll_delays)
 
 

@@ -205,6 +205,32 @@ def test_large_inline_images_go_to_permanent_material(box: Sandbox, wechat: WeCh
     assert calls(box, "/cgi-bin/media/uploadimg") == 0
 
 
+def test_an_inline_image_of_exactly_one_mib_is_not_sent_to_uploadimg(
+    box: Sandbox, wechat: WeChatAdapter
+) -> None:
+    small = image()
+    data = small.data + b"\0" * (1024 * 1024 - len(small.data))  # uploadimg wants < 1 MB
+    exact = PreparedImage(data, "image/jpeg", "x.jpg", hashlib.sha256(data).hexdigest(), 90, 38)
+    assert wechat.upload_image(exact, "inline").media_id
+    assert calls(box, "/cgi-bin/media/uploadimg") == 0
+
+
+def test_a_png_named_jpeg_gets_the_extension_of_its_type(
+    box: Sandbox, wechat: WeChatAdapter
+) -> None:
+    png = image(fmt="PNG")
+    named = PreparedImage(png.data, "image/png", "figure.jpeg", png.digest, 90, 38)
+    # WeChat judges a file by its extension and its bytes: "figure.jpeg" holding PNG
+    # bytes is refused (40005); crosspost sends it as "figure.jpeg.png".
+    assert "/mmbiz_png/" in wechat.upload_image(named, "inline").url
+
+
+def test_image_too_large_advice_quotes_the_limits_wechat_enforces() -> None:
+    assert "uploadimg < 1 MB, material < 10 MB" in describe(
+        40009, "", "POST /cgi-bin/media/uploadimg"
+    )
+
+
 @pytest.mark.parametrize(
     ("size", "wide", "square"),
     [

@@ -191,16 +191,14 @@ class Reconciliation:
 
 @dataclass(frozen=True)
 class ChannelLimits:
-    """What an adapter itself must respect while sending: images and poll quotas.
+    """What an adapter itself must respect while sending: image types and poll quotas.
 
     Limits on the text (title, author, digest, body size) are the renderer's: each
     renderer module declares them and ``render.lint`` checks them before anything is
-    sent, so they are not repeated here.
+    sent, so they are not repeated here. Image byte limits live in the adapter's
+    :class:`~crosspost.images.ImagePolicy` (``image_policy_for``), their one source.
     """
 
-    #: Largest inline image the cheap upload path accepts; bigger ones take the slow path.
-    inline_image_max_bytes: int = 10 * 1024 * 1024
-    image_max_bytes: int = 10 * 1024 * 1024
     #: MIME types the platform accepts for images; the pipeline converts everything else.
     image_types: frozenset[str] = frozenset({"image/jpeg", "image/png"})
     #: Publication polls allowed per day (a platform quota), None when unlimited.
@@ -232,8 +230,6 @@ class Adapter(ABC):
     channel: ClassVar[str] = ""
     #: The platform's name for people.
     display_name: ClassVar[str] = ""
-    #: The body format ``DraftContent.html`` must be in ("html").
-    body_format: ClassVar[str] = "html"
     limits: ClassVar[ChannelLimits]
     #: True when ``update_draft`` can change a post that is already published.
     updates_published: ClassVar[bool] = False

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from crosspost.channels.http import CredentialRejected, Reply
+from crosspost.channels.wechat_limits import COVER_IMAGES, INLINE_IMAGES, under
 from crosspost.errors import (
     AuthError,
     ChannelError,
@@ -20,6 +21,15 @@ from crosspost.errors import (
     RateLimitedError,
     TransientError,
     UnconfirmedError,
+)
+from crosspost.render.wechat import (
+    AUTHOR_MAX_CHARS,
+    CONTENT_MAX_BYTES,
+    CONTENT_MAX_CHARS,
+    DIGEST_MAX_CHARS,
+    SOURCE_URL_MAX_BYTES,
+    TITLE_MAX_BYTES,
+    TITLE_MAX_CHARS,
 )
 
 CHANNEL = "wechat"
@@ -43,7 +53,10 @@ MEANINGS: dict[int, tuple[str, str]] = {
     40005: ("invalid file type", "use a JPG or PNG image"),
     40006: ("invalid file size", "use a smaller image"),
     40007: ("invalid media_id", "the draft or cover no longer exists on WeChat; run again"),
-    40009: ("image too large", "use a smaller image (uploadimg ≤ 1 MB, material ≤ 10 MB)"),
+    40009: (
+        "image too large",
+        f"use a smaller image (uploadimg {under(INLINE_IMAGES)}, material {under(COVER_IMAGES)})",
+    ),
     40012: ("thumbnail too large", "use a smaller cover"),
     40013: ("invalid AppID", "check the account's app_id"),
     40033: ("\\uXXXX escapes in the request", "report this as a crosspost bug"),
@@ -52,14 +65,21 @@ MEANINGS: dict[int, tuple[str, str]] = {
     40243: ("AppSecret frozen", "unfreeze or reset the AppSecret in 公众号后台 → 基本配置"),
     41005: ("image data missing", "report this as a crosspost bug"),
     44003: ("empty article", "give the issue a title and a body"),
-    45002: ("content too long", "shorten the issue: under 20,000 characters and 1 MB of HTML"),
-    45003: ("title too long", "shorten the title (≤ 32 characters, ≤ 64 UTF-8 bytes)"),
-    45004: ("digest too long", "shorten the digest (≤ 120 characters)"),
-    45005: ("link too long", "shorten source_url (≤ 1 KB)"),
+    45002: (
+        "content too long",
+        f"shorten the issue: under {CONTENT_MAX_CHARS:,} characters and "
+        f"{CONTENT_MAX_BYTES / (1024 * 1024):g} MB of HTML",
+    ),
+    45003: (
+        "title too long",
+        f"shorten the title (≤ {TITLE_MAX_CHARS} characters, ≤ {TITLE_MAX_BYTES} UTF-8 bytes)",
+    ),
+    45004: ("digest too long", f"shorten the digest (≤ {DIGEST_MAX_CHARS} characters)"),
+    45005: ("link too long", f"shorten source_url (≤ {SOURCE_URL_MAX_BYTES} bytes)"),
     45008: ("too many articles in the draft", "report this as a crosspost bug"),
     45009: ("daily API quota used up", "run again tomorrow (quotas reset at 00:00 Beijing time)"),
     45011: ("per-minute API quota reached", "run again in a minute"),
-    45110: ("author too long", "shorten the author (≤ 8 characters)"),
+    45110: ("author too long", f"shorten the author (≤ {AUTHOR_MAX_CHARS} characters)"),
     45166: ("content rejected as invalid", "remove unusual links or markup and run again"),
     47001: ("malformed request body", "report this as a crosspost bug"),
     48001: ("API not authorised for this account", "verify (认证) the account"),

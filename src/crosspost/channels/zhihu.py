@@ -74,17 +74,11 @@ class ZhihuAdapter(Adapter):
 
     channel: ClassVar[str] = CHANNEL
     display_name: ClassVar[str] = "Zhihu column (知乎专栏)"
-    body_format: ClassVar[str] = "html"
     updates_published: ClassVar[bool] = True
     # Zhihu publishes synchronously: one E4 read settles it, no long polling.
     poll_delays: ClassVar[tuple[float, ...]] = (1.0, 3.0, 10.0)
-    #: The image byte limit is undocumented (spec §6); 10 MB matches what the editor
-    #: uploads in practice and WeChat's material limit, so one image fits both.
-    limits: ClassVar[ChannelLimits] = ChannelLimits(
-        inline_image_max_bytes=10 * 1024 * 1024,
-        image_max_bytes=10 * 1024 * 1024,
-        image_types=frozenset({JPEG, PNG, GIF}),
-    )
+    #: Image byte limits live in the image policies (see :meth:`image_policy_for`).
+    limits: ClassVar[ChannelLimits] = ChannelLimits(image_types=frozenset({JPEG, PNG, GIF}))
     #: What the image pipeline makes of every image before :meth:`upload_image`.
     #: WebP/BMP are converted although some tools send them: not every tool's success is ours.
     image_policy: ClassVar[ImagePolicy] = ImagePolicy(
