@@ -105,3 +105,17 @@ def test_zhihu_markdown_inline_formula_is_written_like_the_html_one() -> None:
     assert "$a\\gt b$" in out.files["zhihu.md"]
     assert "$$x\\gt y$$" in out.files["zhihu.md"]
     assert 'alt="a\\gt b"' in out.body
+
+
+# --- one renderer signature (finding 23) ----------------------------------------------
+
+
+def test_every_channel_renderer_takes_the_issue_and_a_required_context() -> None:
+    import inspect
+
+    from crosspost.render import RENDERERS, renderer_for
+
+    for channel in RENDERERS:
+        parameters = list(inspect.signature(renderer_for(channel)).parameters.values())
+        assert [p.name for p in parameters] == ["issue", "context"], channel
+        assert all(p.default is inspect.Parameter.empty for p in parameters), channel

@@ -459,7 +459,7 @@ def external_links(source: str) -> set[str]:
 
 def check_document(issue: Issue) -> Rendered:
     body = issue.body
-    rendered = wechat.render(issue)
+    rendered = wechat.render(issue, RenderContext())
     assert_wechat_safe(rendered.body)
     assert_text_preserved(body, rendered.body)
     soup = BeautifulSoup(rendered.body, "html.parser")
@@ -522,13 +522,13 @@ MARKDOWN_PIECES = [
     ["<div><![# ", ">  <div>", "[^1]: - [^1]: ", "```<p class=x>```", "a\xa0\n<b>\xa0</b>"],
 )
 def test_documents_that_once_broke_the_renderer(markdown: str) -> None:
-    assert_wechat_safe(wechat.render(issue_of(markdown)).body)
+    assert_wechat_safe(wechat.render(issue_of(markdown), RenderContext()).body)
 
 
 @given(st.lists(st.sampled_from(MARKDOWN_PIECES), max_size=40).map("".join))
 @settings(max_examples=150, deadline=None)
 def test_any_document_renders_wechat_safe(markdown: str) -> None:
-    rendered = wechat.render(issue_of(markdown))
+    rendered = wechat.render(issue_of(markdown), RenderContext())
     assert_wechat_safe(rendered.body)
 
 
@@ -543,5 +543,5 @@ TEXT_PIECES = [
 @given(st.lists(st.sampled_from(TEXT_PIECES), max_size=40).map("".join))
 @settings(max_examples=100, deadline=None)
 def test_any_document_keeps_its_visible_text_in_order(markdown: str) -> None:
-    rendered = wechat.render(issue_of(markdown))
+    rendered = wechat.render(issue_of(markdown), RenderContext())
     assert_text_preserved(markdown, rendered.body)

@@ -16,7 +16,7 @@ import pytest
 from markdown_it.utils import read_fixture_file
 
 from crosspost.issue import Issue
-from crosspost.render import wechat
+from crosspost.render import RenderContext, wechat
 
 FIXTURES = Path(__file__).parent / "fixtures" / "wechat" / "skeleton.txt"
 _STYLE = re.compile(r'<(\w+)([^>]*?) style="([^"]*)"')
@@ -48,7 +48,7 @@ def skeleton(body: str) -> str:
 
 def render_skeleton(markdown: str) -> str:
     issue = Issue(path=Path("/issues/x/issue.md"), id="x", title="t", body=markdown, body_line=1)
-    return skeleton(wechat.render(issue).body)
+    return skeleton(wechat.render(issue, RenderContext()).body)
 
 
 @pytest.mark.parametrize(

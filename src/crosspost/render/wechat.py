@@ -270,9 +270,12 @@ def _placeholder(body: str) -> str:
     return marker
 
 
-def render(issue: Issue, context: RenderContext | None = None) -> Rendered:
-    """Render ``issue`` for WeChat: files ``{"wechat.html": body}``."""
-    context = context or RenderContext()
+def render(issue: Issue, context: RenderContext) -> Rendered:
+    """Render ``issue`` for WeChat: files ``{"wechat.html": body}``.
+
+    The signature is :class:`~crosspost.render.Renderer`'s, like every channel's;
+    ``crosspost.render.render`` supplies a default context.
+    """
     settings = issue.settings("wechat")
     theme = load_theme(context.theme, context.template_dirs)
     state = RenderState(code_style=theme.code_style, placeholder=_placeholder(issue.body))
