@@ -2,7 +2,9 @@
 
 Renderers never touch the network, the ledger or the clock. What they need from the
 outside world (earlier issues' URLs, the theme, the user's template folder) arrives in
-the :class:`RenderContext`. Image ``src`` attributes keep the value written in the
+the :class:`RenderContext`. They do read files: templates and CSS themes, through the one
+Jinja2 environment (:mod:`crosspost.render.templates`), which loads and caches them; the
+same issue, context and template files give the same output. Image ``src`` attributes keep the value written in the
 issue; the publisher swaps in each account's uploaded URLs with
 :meth:`Rendered.with_image_urls`, so one render serves every account of a channel.
 """

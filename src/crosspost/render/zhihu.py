@@ -1,6 +1,7 @@
 """The Zhihu renderer: an issue as Zhihu's HTML dialect (API) and Zhihu Markdown (import).
 
-``render`` is pure: no network, no disk, no clock. The body keeps every image source
+``render`` touches no network, no ledger and no clock, and reads no file of its own
+(Zhihu has no theme; the issue arrives loaded). The body keeps every image source
 as the issue wrote it; the publisher swaps in uploaded zhimg URLs with
 ``Rendered.with_image_urls``. The platform's limits live here as constants so the
 linter checks the same numbers the renderer was written against (``specs/zhihu-api.md``
