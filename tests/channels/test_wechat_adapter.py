@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import io
+import json
 import logging
 import os
 import subprocess
@@ -323,6 +324,37 @@ def test_poll_budget_is_shared_and_enforced(wechat: WeChatAdapter, clock: Manual
         budget.take()
     clock.advance(86400)
     budget.take()  # a new day
+
+
+@pytest.mark.parametrize(
+    "damaged",
+    [
+        {"access_token": "abcdefgh", "expires_at": "later"},
+        {"access_token": ["abcdefgh"], "expires_at": 1e12},
+        {"access_token": "abcdefgh", "expires_at": None},
+    ],
+)
+def test_a_token_file_of_the_wrong_shape_is_fetched_again_and_rewritten(
+    box: Sandbox, wechat: WeChatAdapter, damaged: dict[str, Any]
+) -> None:
+    wechat.token.path.parent.mkdir(parents=True, exist_ok=True)
+    wechat.token.path.write_text(json.dumps(damaged))
+    assert wechat.preflight().detail == "token OK"
+    assert calls(box, "/cgi-bin/stable_token") == 1
+    rewritten = json.loads(wechat.token.path.read_text())
+    assert isinstance(rewritten["expires_at"], float) and rewritten["access_token"] != "abcdefgh"
+
+
+@pytest.mark.parametrize("used", ["3", None, True, [1]])
+def test_a_poll_budget_file_of_the_wrong_shape_counts_as_unused(
+    wechat: WeChatAdapter, clock: ManualClock, used: Any
+) -> None:
+    budget = PollBudget(wechat.polls.path, per_day=2, clock=clock)
+    budget.take()
+    day = json.loads(budget.path.read_text())["day"]
+    budget.path.write_text(json.dumps({"day": day, "used": used}))
+    budget.take()
+    assert json.loads(budget.path.read_text()) == {"day": day, "used": 1}
 
 
 def test_no_secret_reaches_logs_messages_or_output(

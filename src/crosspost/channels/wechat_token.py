@@ -18,6 +18,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import math
 import os
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
@@ -97,6 +98,23 @@ class _Token:
     expires_at: float
 
 
+def _cached(data: Mapping[str, Any]) -> _Token | None:
+    """The token in the shared file, or None when it is missing or of the wrong shape (a
+    file damaged by hand or by another tool is fetched again and rewritten, never a crash)."""
+    value, expires_at = data.get("access_token"), data.get("expires_at")
+    if not isinstance(value, str) or not value or not _is_number(expires_at):
+        return None
+    return _Token(value, float(expires_at))
+
+
+def _is_number(value: Any) -> bool:
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(float(value))
+    )
+
+
 class StableToken:
     """The :class:`~crosspost.channels.http.Credential` of a WeChat account."""
 
@@ -141,9 +159,8 @@ class StableToken:
         if self._memo and self._fresh(self._memo):
             return self._memo.value
         with locked(self.path):
-            cached = read_json(self.path)
-            token = _Token(str(cached.get("access_token", "")), float(cached.get("expires_at", 0)))
-            if token.value and token.value != self._rejected and self._fresh(token):
+            token = _cached(read_json(self.path))
+            if token and token.value != self._rejected and self._fresh(token):
                 self._http.register_secret(token.value)
                 self._memo = token
                 return token.value
@@ -201,7 +218,11 @@ class PollBudget:
 
     def used(self) -> int:
         state = read_json(self.path)
-        return int(state.get("used", 0)) if state.get("day") == self._day() else 0
+        used = state.get("used")
+        # Another day, or a file of the wrong shape: nothing counted (take() rewrites it).
+        if state.get("day") != self._day() or not isinstance(used, int) or isinstance(used, bool):
+            return 0
+        return max(0, used)
 
     def take(self) -> None:
         """Count one poll, or raise RateLimitedError when today's budget is spent."""
