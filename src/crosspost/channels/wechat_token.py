@@ -102,17 +102,11 @@ def _cached(data: Mapping[str, Any]) -> _Token | None:
     """The token in the shared file, or None when it is missing or of the wrong shape (a
     file damaged by hand or by another tool is fetched again and rewritten, never a crash)."""
     value, expires_at = data.get("access_token"), data.get("expires_at")
-    if not isinstance(value, str) or not value or not _is_number(expires_at):
+    if not isinstance(value, str) or not value or isinstance(expires_at, bool):
+        return None
+    if not isinstance(expires_at, int | float) or not math.isfinite(expires_at):
         return None
     return _Token(value, float(expires_at))
-
-
-def _is_number(value: Any) -> bool:
-    return (
-        isinstance(value, int | float)
-        and not isinstance(value, bool)
-        and math.isfinite(float(value))
-    )
 
 
 class StableToken:
