@@ -116,7 +116,8 @@ CASES = [
         "naive datetime",
         "---\ntitle: T\npublish_at: 2026-11-23 09:00\n---\n",
         3,
-        "'publish_at' has no timezone; add one, e.g. 2026-11-23T09:00:00+08:00",
+        "'publish_at' has no timezone, so its moment is ambiguous; "
+        "add one, e.g. 2026-11-23T09:00:00+08:00",
     ),
     (
         "date only",
@@ -251,3 +252,27 @@ def test_missing_file_and_folder(tmp_path: Path) -> None:
     assert str(folder.value) == (
         f"{tmp_path}: is a folder, not an issue file; name the .md file inside it"
     )
+
+
+def test_the_scheduler_and_the_loader_say_the_same_about_a_naive_publish_at(
+    write_issue: WriteIssue,
+) -> None:
+    from datetime import UTC, datetime
+
+    from crosspost.scheduler_scan import scan
+
+    path = write_issue(front="title: T\npublish_at: '2026-11-23 09:00'\n")
+    with pytest.raises(IssueError) as loaded:
+        load_issue(path)
+    found = scan([path.parent], datetime(2026, 11, 24, tzinfo=UTC))
+    assert [str(problem) for problem in found.problems] == [str(loaded.value)]
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("两会.md", "两会"), ("三中全会/issue.md", "三中全会"), ("AI 周刊 48.md", "AI-周刊-48")],
+)
+def test_default_id_keeps_cjk_letters_so_two_files_get_two_ids(
+    write_issue: WriteIssue, name: str, expected: str
+) -> None:
+    assert load_issue(write_issue(name=name, front="title: T\n")).id == expected

@@ -155,9 +155,11 @@ def split_front_matter(path: Path, text: str) -> tuple[dict[str, Any], dict[str,
     source = "\n".join(lines[1:end])
     import yaml  # here, not at the top: `crosspost --help` must not pay for PyYAML
 
+    loader = yaml.SafeLoader(source)
     try:
-        node = yaml.compose(source, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(source)
+        # One parse: the node tree gives each key's line, the data is built from it.
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 2 if mark else 1
@@ -168,6 +170,8 @@ def split_front_matter(path: Path, text: str) -> tuple[dict[str, Any], dict[str,
     except yaml.YAMLError as error:
         problem = " ".join(str(error).split())
         raise IssueError(path, f"front matter is not valid YAML ({problem})", 1) from None
+    finally:
+        loader.dispose()
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -262,7 +266,17 @@ def _relative_image(value: Any, ctx: _Context) -> str | None:
     return None if image is None else str(_text(value, ctx))
 
 
-def _datetime(value: Any, ctx: _Context) -> datetime | None:
+#: How a moment with its timezone is written, for messages.
+MOMENT_EXAMPLE = "2026-11-23T09:00:00+08:00"
+
+
+def parse_moment(path: Path | str, key: str, value: Any, line: int | None) -> datetime | None:
+    """A front-matter date and time (``publish_at``, …) as an aware datetime.
+
+    The one rule for every reader of these fields (the loader and the scheduler's scan):
+    ISO 8601 with a timezone, since a time without one names a different moment on the
+    editor's laptop and on the cron server. Raises :class:`IssueError` naming file:line.
+    """
     if value is None:
         return None
     if isinstance(value, datetime):
@@ -271,12 +285,22 @@ def _datetime(value: Any, ctx: _Context) -> datetime | None:
         try:
             moment = datetime.fromisoformat(str(value).strip())
         except ValueError:
-            raise ctx.fail(
-                f"is not a date and time ({value!r}); write e.g. 2026-11-23T09:00:00+08:00"
+            raise IssueError(
+                path,
+                f"'{key}' is not a date and time ({value!r}); write e.g. {MOMENT_EXAMPLE}",
+                line,
             ) from None
-    if moment.tzinfo is None or moment.utcoffset() is None:
-        raise ctx.fail("has no timezone; add one, e.g. 2026-11-23T09:00:00+08:00")
+    if moment.utcoffset() is None:
+        raise IssueError(
+            path,
+            f"'{key}' has no timezone, so its moment is ambiguous; add one, e.g. {MOMENT_EXAMPLE}",
+            line,
+        )
     return moment
+
+
+def _datetime(value: Any, ctx: _Context) -> datetime | None:
+    return parse_moment(ctx.path, ctx.key, value, ctx.lines.get(ctx.key))
 
 
 def _channels(value: Any, ctx: _Context) -> tuple[str, ...]:
@@ -427,4 +451,6 @@ def default_issue_id(path: Path) -> str:
     stem = path.stem
     if stem.lower() in {"issue", "index", "readme"}:
         stem = path.parent.name
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-") or "issue"
+    # Letters of any script stay (两会.md and 三中全会.md are two issues, not one "issue");
+    # path separators, spaces and punctuation become "-", and no id starts with a dot.
+    return re.sub(r"[^\w.-]+", "-", stem).strip("-.") or "issue"

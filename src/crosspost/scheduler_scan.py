@@ -31,7 +31,6 @@ from crosspost.errors import IssueError, UsageError
 _FRONT = re.compile(r"\A\ufeff?---[ \t]*\r?\n(.*?)^---[ \t]*\r?$", re.S | re.M)
 #: A top-level ``publish_at:`` key (column 0, so never inside a channel block).
 _PUBLISH_AT = re.compile(r"""^["']?publish_at["']?[ \t]*:[ \t]*(.*?)[ \t]*\r?$""", re.M)
-_EXAMPLE = "2026-11-23T09:00:00+08:00"
 
 
 @dataclass(frozen=True)
@@ -157,10 +156,10 @@ def _schedule_of(name: str, now: datetime) -> ScheduledFile | datetime | None:
     digest = hashlib.sha256(raw).hexdigest()
     if isinstance(quick, datetime):
         return ScheduledFile(path, quick, digest)  # YAML only if the tick must act on it
-    from crosspost.issue import read_front_matter
+    from crosspost.issue import parse_moment, read_front_matter
 
     front, lines = read_front_matter(path)
-    publish_at = parse_publish_at(path, front.get("publish_at"), lines.get("publish_at"))
+    publish_at = parse_moment(path, "publish_at", front.get("publish_at"), lines.get("publish_at"))
     if publish_at is None:
         return None
     if publish_at > now:
@@ -188,27 +187,3 @@ def _quick_publish_at(raw: bytes) -> datetime | bool | None:
     except ValueError:
         return None
     return moment if moment.utcoffset() is not None else None
-
-
-def parse_publish_at(path: Path, value: Any, line: int | None) -> datetime | None:
-    """A ``publish_at`` value from YAML as an aware datetime; IssueError when it is not one."""
-    if value is None:
-        return None
-    if isinstance(value, datetime):
-        moment = value
-    else:
-        try:
-            moment = datetime.fromisoformat(str(value).strip())
-        except ValueError:
-            raise IssueError(
-                path,
-                f"'publish_at' is not a date and time ({value!r}); write e.g. {_EXAMPLE}",
-                line,
-            ) from None
-    if moment.utcoffset() is None:
-        raise IssueError(
-            path,
-            f"'publish_at' has no timezone, so its moment is ambiguous; add one, e.g. {_EXAMPLE}",
-            line,
-        )
-    return moment
