@@ -183,6 +183,21 @@ def test_failed_publication_names_the_reason_and_keeps_the_draft(
     assert [d["media_id"] for d in drafts(box)] == [draft.id]
 
 
+def test_an_unknown_publish_status_is_not_taken_for_a_failure(
+    make_box: MakeBox, clock: ManualClock, tmp_path: Path
+) -> None:
+    """A status WeChat has not documented says neither "published" nor "failed": the
+    editor is never told to publish again (a second post), and reconcile waits."""
+    box = make_box(publish_outcome=7)
+    wechat = adapter_for(box, clock, tmp_path)
+    draft = wechat.create_draft(content(wechat))
+    ticket = wechat.publish(draft)
+    clock.advance(60)
+    assert wechat.poll(ticket) is None
+    intent = Intent(started_at=0, title="AI系统前沿动态48", draft_id=draft.id, ticket_id=ticket.id)
+    assert wechat.reconcile("publish", intent).happened is None
+
+
 def test_update_draft_changes_it_in_place(box: Sandbox, wechat: WeChatAdapter) -> None:
     first = wechat.create_draft(content(wechat))
     again = wechat.update_draft(first.id, content(wechat, title="第48期(修订)"))

@@ -157,12 +157,15 @@ class HttpPolicy:
         files: Mapping[str, tuple[str, bytes, str]] | None = None,
         headers: Mapping[str, str] | None = None,
         credential: Credential | None = None,
+        retry: bool = True,
     ) -> T:
         """Send one call and return what ``check`` makes of the reply.
 
         ``json`` is sent as real UTF-8 (WeChat refuses ``\\uXXXX`` escapes). Raises the
         errors ``check`` raises, :class:`TransientError` when the network fails and every
         permitted retry is spent, or :class:`AmbiguousOutcome` (non-idempotent calls).
+        ``retry=False`` sends an idempotent call once (a refused token is still renewed
+        once): for calls counted against a quota, where the next poll is the retry.
         """
         path = urlsplit(url).path or "/"
         where = f"{method} {path}"
@@ -209,7 +212,7 @@ class HttpPolicy:
                         code=again.code,
                     ) from None
 
-        if not idempotent:
+        if not idempotent or not retry:
             return self._unwrap(attempt)
         start = self.clock()
         retrying = tenacity.Retrying(

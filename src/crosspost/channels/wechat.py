@@ -49,6 +49,7 @@ from crosspost.errors import (
     ConfigError,
     CrosspostError,
     PermanentError,
+    TransientError,
     UnconfirmedError,
     UsageError,
 )
@@ -153,8 +154,9 @@ class WeChatAdapter(Adapter):
         files: Mapping[str, tuple[str, bytes, str]] | None = None,
         method: str = "POST",
         irreversible: bool = False,
+        retry: bool = True,
     ) -> dict[str, Any]:
-        """One API call; irreversible ones are sent once and never retried."""
+        """One API call; irreversible ones (and ``retry=False``) are sent once."""
 
         def check(reply: Reply) -> dict[str, Any]:
             return check_reply(reply, clock=self.clock, irreversible=irreversible)
@@ -170,6 +172,7 @@ class WeChatAdapter(Adapter):
                 json=body,
                 files=files,
                 credential=self.token,
+                retry=retry,
             )
         except AmbiguousOutcome as error:
             what = "draft" if path == "draft/add" else "publication"
@@ -274,14 +277,28 @@ class WeChatAdapter(Adapter):
         return PublishTicket(id=publish_id, draft_id=draft.id, submitted_at=self.clock())
 
     def poll(self, ticket: PublishTicket) -> RemotePost | None:
-        """freepublish/get (one poll of today's budget); None while status is 1."""
-        data = self.publish_status(ticket.id)
-        status = data["publish_status"]
-        if status == 1:
+        """freepublish/get (one poll of today's budget); None while status is 1, while the
+        status is missing or unknown, and after a transient failure (the next poll is the
+        retry: polls are never retried inside, each attempt costs budget)."""
+        try:
+            data = self.publish_status(ticket.id)
+        except TransientError as error:
+            if error.code in (45009, "45009"):  # today's quota is gone: stop polling
+                raise
+            log.warning(
+                "poll of WeChat publication %s failed, will poll again: %s", ticket.id, error
+            )
             return None
+        status = data["publish_status"]
         if status == 0:
             return self.post_from(data)
-        reason = _PUBLISH_FAILURES.get(status, f"unknown status {status}")
+        if status not in _PUBLISH_FAILURES:  # 1 (publishing), missing or unknown: not a no
+            if status != 1:
+                log.warning(
+                    "WeChat sent publish_status %r for %s; polling again", status, ticket.id
+                )
+            return None
+        reason = _PUBLISH_FAILURES[status]
         raise PermanentError(
             f"WeChat publication {ticket.id} of draft {ticket.draft_id}: {reason}; "
             "the draft stays in 草稿箱: fix it there, or run again to publish it again",
@@ -341,9 +358,14 @@ class WeChatAdapter(Adapter):
         return str(url) if url else None
 
     def publish_status(self, publish_id: str) -> dict[str, Any]:
-        """freepublish/get, counted against today's poll budget; ``publish_status`` as int."""
+        """freepublish/get, counted against today's poll budget; ``publish_status`` as int
+        (None when missing or not a number).
+
+        Sent once, without the HTTP policy's retries: each attempt is one poll of the
+        daily budget, and the next poll is the retry.
+        """
         self.polls.take()
-        data = self.call("freepublish/get", body={"publish_id": publish_id})
+        data = self.call("freepublish/get", body={"publish_id": publish_id}, retry=False)
         status = normalise_id(data.get("publish_status"))
         data["publish_status"] = int(status) if status and status.isdigit() else None
         return data

@@ -26,6 +26,8 @@ RECONCILE_SLACK_SECONDS = 120.0
 #: After an unconfirmed submit, how long a draft still in 草稿箱 may mean "still publishing".
 PUBLISH_SETTLE_SECONDS = 600.0
 _MAX_LIST_PAGES = 50
+#: ``publish_status`` values that mean the submit ended without a publication (spec §7).
+PUBLISH_FAILED = frozenset({2, 3, 4, 5, 6})
 
 
 def normalise_id(value: Any) -> str | None:
@@ -130,6 +132,10 @@ def _reconcile_ticket(adapter: WeChatAdapter, publish_id: str) -> Reconciliation
         return Reconciliation(True, post.id, post.url, f"published as article {post.id}")
     if status == 1:
         return Reconciliation(True, publish_id, None, f"publish_id {publish_id} in progress")
+    if status not in PUBLISH_FAILED:  # missing or unknown: WeChat has not said "no"
+        return Reconciliation(
+            None, detail=f"publish_id {publish_id} has status {status!r}; ask again later"
+        )
     return Reconciliation(
         False, detail=f"publish_id {publish_id} failed (status {status}): the draft is kept"
     )
