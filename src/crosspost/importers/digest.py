@@ -7,7 +7,7 @@ parentheses (``(译注:…)``, ``(注:…)``, possibly over several lines), a
 full-width punctuation are the same to it.
 
 The importer never drops text: whatever it cannot place is kept as a paragraph and
-reported as a :class:`Warning` with its line number, so the editor can look.
+reported as a :class:`DigestWarning` with its line number, so the editor can look.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ _SEE_ALSO_MAX = 48
 
 
 @dataclass(frozen=True)
-class Warning:
+class DigestWarning:
     """Something the importer kept but could not place with confidence."""
 
     line: int
@@ -48,7 +48,7 @@ class ImportResult:
     """The canonical issue document and what the editor should look at."""
 
     document: str
-    warnings: tuple[Warning, ...] = ()
+    warnings: tuple[DigestWarning, ...] = ()
     items: int = 0
 
 
@@ -69,7 +69,7 @@ class _Digest:
     see_also: list[str] = field(default_factory=list)
     closing: list[str] = field(default_factory=list)
     keywords: list[str] = field(default_factory=list)
-    warnings: list[Warning] = field(default_factory=list)
+    warnings: list[DigestWarning] = field(default_factory=list)
 
 
 def import_digest(path: Path | str) -> ImportResult:
@@ -108,7 +108,9 @@ def _logical_lines(lines: list[str], digest: _Digest) -> Iterator[tuple[int, str
             continue
         yield number, line
     if pending:
-        digest.warnings.append(Warning(start, "a note's parenthesis is never closed; kept as text"))
+        digest.warnings.append(
+            DigestWarning(start, "a note's parenthesis is never closed; kept as text")
+        )
         yield start, "\n".join(pending)
 
 
@@ -148,12 +150,16 @@ def _parse(lines: list[str]) -> _Digest:
                 expected = int(label) + 1
                 continue
             digest.warnings.append(
-                Warning(number, f"'{label}.' does not continue the numbering; kept as a paragraph")
+                DigestWarning(
+                    number, f"'{label}.' does not continue the numbering; kept as a paragraph"
+                )
             )
         placeholder = _PLACEHOLDER.match(line)
         if placeholder:
             digest.warnings.append(
-                Warning(number, f"image placeholder ({placeholder.group(1)}): add the image here")
+                DigestWarning(
+                    number, f"image placeholder ({placeholder.group(1)}): add the image here"
+                )
             )
             block = f"<!-- {line}: an image belongs here -->"
             (item.blocks if item else digest.intro).append(block)
@@ -163,7 +169,7 @@ def _parse(lines: list[str]) -> _Digest:
             name, value = field_match.groups()
             if name in item.fields:
                 digest.warnings.append(
-                    Warning(number, f"second '{name}' in one item; kept as text")
+                    DigestWarning(number, f"second '{name}' in one item; kept as text")
                 )
                 item.blocks.append(_paragraph(line))
                 continue
@@ -177,7 +183,7 @@ def _parse(lines: list[str]) -> _Digest:
         else:
             item.blocks.extend(_split_trailing_note(line))
     if section == "see_also" and not digest.see_also:
-        digest.warnings.append(Warning(len(lines), "an empty reading list heading; kept"))
+        digest.warnings.append(DigestWarning(len(lines), "an empty reading list heading; kept"))
     return digest
 
 
