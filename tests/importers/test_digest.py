@@ -190,3 +190,25 @@ def test_imported_seed_renders_every_item_link_author_and_abstract(
             assert squash(line.split(":", 1)[1]) in text
     for note in re.findall(r"[(（](?:译注|注)[:：]([^\n)）]{4,30})", seed):
         assert squash(note) in text
+
+
+def test_import_into_a_path_that_cannot_be_written_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "digest.txt"
+    source.write_text("标题\n\n1. 一篇文章\n", encoding="utf-8")
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file where a folder should be", encoding="utf-8")
+    assert main(["import", str(source), "-o", str(blocker / "issue.md")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Traceback" not in err[0]
+    assert f"{blocker / 'issue.md'}: cannot write (" in err[0]
+    assert err[0].endswith("; check the folder exists, is a folder and may be written, "
+                           "or choose another with -o")  # fmt: skip
+
+
+def test_digest_warnings_are_not_named_like_the_builtin() -> None:
+    import crosspost.importers.digest as digest
+
+    assert not hasattr(digest, "Warning")
+    assert digest.DigestWarning(3, "x").line == 3

@@ -31,7 +31,10 @@ def run(args: argparse.Namespace) -> int:
     if source.suffix.lower() in _PAGE_SUFFIXES:
         from crosspost.importers.article import import_article
 
-        article = import_article(source, output)
+        try:
+            article = import_article(source, output)
+        except OSError as error:  # copying an image beside the output
+            raise _cannot_write(Path(error.filename or output), error) from None
         document = article.document
         warnings = [f"{source}: warning: {text}" for text in article.warnings]
         summary = f"{len(article.images_copied)} images copied"
@@ -42,9 +45,19 @@ def run(args: argparse.Namespace) -> int:
         document = digest.document
         warnings = [f"{source}:{w.line}: warning: {w.message}" for w in digest.warnings]
         summary = f"{digest.items} items"
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(document, encoding="utf-8")
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(document, encoding="utf-8")
+    except OSError as error:
+        raise _cannot_write(output, error) from None
     for line in warnings:
         print(line, file=sys.stderr)
     print(f"wrote {output} ({summary}, {len(warnings)} warnings)")
     return EXIT_OK
+
+
+def _cannot_write(path: Path, error: OSError) -> UsageError:
+    return UsageError(
+        f"{path}: cannot write ({error.strerror or error}); "
+        "check the folder exists, is a folder and may be written, or choose another with -o"
+    )
