@@ -71,3 +71,53 @@ def test_page_without_an_article_is_a_clear_error(tmp_path: Path) -> None:
     page.write_text("<html><body><p>nothing</p></body></html>", encoding="utf-8")
     with pytest.raises(IssueError, match="has no article body"):
         import_article(page, tmp_path / "out.md")
+
+
+def _page(folder: Path, name: str, image: str, colour: str) -> Path:
+    """A saved WeChat page whose one image is ``<name>_files/<image>`` in ``colour``."""
+    files = folder / f"{name}_files"
+    files.mkdir(parents=True)
+    Image.new("RGB", (8, 8), colour).save(files / image)
+    page = folder / f"{name}.html"
+    page.write_text(
+        f'<html><body><h1 id="activity-name">{name}</h1><div id="js_content">'
+        f'<p>正文</p><img src="{name}_files/{image}"></div></body></html>',
+        encoding="utf-8",
+    )
+    return page
+
+
+def test_a_second_article_with_a_same_named_picture_keeps_its_own(tmp_path: Path) -> None:
+    issues = tmp_path / "issues"
+    first = import_article(_page(tmp_path, "one", "640.png", "red"), issues / "one.md")
+    second = import_article(_page(tmp_path, "two", "640.png", "blue"), issues / "two.md")
+    assert "![](images/640.png)" in first.document
+    (copy,) = second.images_copied
+    assert copy.name != "640.png" and f"![](images/{copy.name})" in second.document
+    assert Image.open(copy).getpixel((0, 0)) == (0, 0, 255)
+    assert Image.open(issues / "images" / "640.png").getpixel((0, 0)) == (255, 0, 0)
+    again = import_article(tmp_path / "two.html", issues / "two.md")
+    assert again.images_copied == ()  # the same picture is already there: nothing copied
+    assert f"![](images/{copy.name})" in again.document
+
+
+def test_a_gbk_page_with_meta_charset_imports_as_readable_chinese(tmp_path: Path) -> None:
+    page = tmp_path / "gbk.html"
+    html = (
+        '<html><head><meta charset="gb2312"><title>x</title></head><body>'
+        '<h1 id="activity-name">深度学习周刊</h1><div id="js_content"><p>分布式训练的论文。</p>'
+        "</div></body></html>"
+    )
+    page.write_bytes(html.encode("gbk"))
+    article = import_article(page, tmp_path / "out.md")
+    assert "title: 深度学习周刊" in article.document
+    assert "分布式训练的论文。" in article.document
+
+
+def test_a_page_that_is_not_utf8_and_declares_nothing_is_one_clear_error(
+    tmp_path: Path,
+) -> None:
+    page = tmp_path / "bad.html"
+    page.write_bytes('<div id="js_content"><p>分布式</p></div>'.encode("gbk"))
+    with pytest.raises(IssueError, match=r"is not valid utf-8 text .*save the page again as UTF-8"):
+        import_article(page, tmp_path / "out.md")

@@ -8,6 +8,7 @@ images the saved page kept locally are copied next to the new issue.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from urllib.parse import unquote, urlparse
 
 import yaml
 from bs4 import BeautifulSoup, Tag
+from bs4.dammit import EncodingDetector
 from markdownify import MarkdownConverter
 
 from crosspost.errors import IssueError
@@ -50,11 +52,12 @@ def import_article(path: Path | str, output: Path) -> ImportedArticle:
     """Convert a saved article page; local images are copied to ``output``'s ``images/``."""
     path = Path(path)
     try:
-        html = path.read_bytes().decode("utf-8", errors="replace")
+        raw = path.read_bytes()
     except OSError as error:
         raise IssueError(
             path, f"cannot be read ({error.strerror or error}); check the path"
         ) from None
+    html = _decode(path, raw)
     soup = BeautifulSoup(html, "html.parser")
     body = _first(soup, _BODY)
     if body is None:
@@ -82,6 +85,31 @@ def import_article(path: Path | str, output: Path) -> ImportedArticle:
         front["source_url"] = str(canonical["content"])
     header = yaml.safe_dump(front, allow_unicode=True, sort_keys=False, width=1000)
     return ImportedArticle(f"---\n{header}---\n\n{markdown}", tuple(copied), tuple(warnings))
+
+
+#: Declared charsets read as the superset browsers use for them (WHATWG Encoding).
+_SUPERSET = {"gb2312": "gb18030", "gbk": "gb18030", "x-gbk": "gb18030", "iso-8859-1": "cp1252"}
+
+
+def _decode(path: Path, raw: bytes) -> str:
+    """The page as text, in the charset it declares (a BOM or ``<meta charset>``), else UTF-8.
+
+    Saved Chinese pages are often GBK; read as UTF-8 they would become mojibake in the
+    new issue, silently. A page that is not what it says is one clear error instead.
+    """
+    detector = EncodingDetector(raw, is_html=True)
+    declared = detector.sniffed_encoding or EncodingDetector.find_declared_encoding(
+        raw, is_html=True, search_entire_document=True
+    )
+    encoding = _SUPERSET.get((declared or "utf-8").lower(), declared or "utf-8")
+    try:
+        return raw.decode(encoding).removeprefix("\ufeff")
+    except LookupError:
+        problem = f"declares the unknown charset {declared!r}"
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        problem = f"is not valid {encoding} text (line {line})"
+    raise IssueError(path, f"{problem}; save the page again as UTF-8, or fix its <meta charset>")
 
 
 def _first(soup: BeautifulSoup, selectors: tuple[str, ...]) -> Tag | None:
@@ -138,11 +166,26 @@ def _localise_images(page: Path, body: Tag, output: Path, warnings: list[str]) -
                 image["src"] = remote  # WeChat's lazy loading keeps the real address here
             continue
         target_dir.mkdir(parents=True, exist_ok=True)
-        target = target_dir / local.name
+        target = _target_for(local, target_dir)
         if not target.exists():
             shutil.copyfile(local, target)
-        copied.append(target)
-        image["src"] = f"images/{local.name}"
+            copied.append(target)
+        image["src"] = f"images/{target.name}"
         if image.get("data-src"):
             del image["data-src"]
     return copied
+
+
+def _target_for(local: Path, target_dir: Path) -> Path:
+    """Where ``local`` goes in ``images/``: its own name, unless a different picture is
+    already there under that name (every WeChat image is ``640.png``), then the name with
+    a piece of its content hash. An identical file there is reused, not copied again."""
+    target = target_dir / local.name
+    if not target.exists() or _same_bytes(local, target):
+        return target
+    digest = hashlib.sha256(local.read_bytes()).hexdigest()[:10]
+    return target_dir / f"{local.stem}-{digest}{local.suffix}"
+
+
+def _same_bytes(one: Path, other: Path) -> bool:
+    return one.stat().st_size == other.stat().st_size and one.read_bytes() == other.read_bytes()
