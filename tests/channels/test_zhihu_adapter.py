@@ -174,6 +174,19 @@ def test_the_issue_column_is_found_by_title_and_the_article_put_in_it(world: Wor
     assert ticket.post is not None
 
 
+def test_a_later_run_that_only_knows_the_draft_id_still_files_it_in_the_issue_column(
+    world: World,
+) -> None:
+    content = DraftContent(title="收录", html=BODY, options={"column": "沙盒专栏"})
+    draft = world.adapter.create_draft(content)
+    later = make_adapter(world.box, world.clock, world.state_dir)  # a new process
+
+    later.publish(RemoteDraft(draft.id, draft.url))
+
+    [article] = world.published()
+    assert article["column"]["title"] == "沙盒专栏"
+
+
 def test_an_unknown_column_stops_before_publishing(world: World) -> None:
     draft = world.adapter.create_draft(
         DraftContent(title="t", html=BODY, options={"column": "不存在的专栏"})

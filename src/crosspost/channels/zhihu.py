@@ -99,9 +99,8 @@ class ZhihuAdapter(Adapter):
         self, account: Account, *, http: HttpPolicy, state_dir: Path, clock: Clock, sleep: Sleep
     ) -> None:
         super().__init__(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep)
-        #: draft id → the column its issue asks for (publish() only receives the draft).
-        self._columns: dict[str, str] = {}
-        #: Every draft this account created here: Zhihu cannot list them for reconcile.
+        #: Every draft this account created here (Zhihu cannot list them for reconcile),
+        #: and the column each one's issue asks for (publish() only receives the id).
         self.journal = DraftJournal(self.state_dir, account.key)
 
     def url_for(self, host: str, path: str) -> str:
@@ -241,9 +240,8 @@ class ZhihuAdapter(Adapter):
                 code=404,
             )
         republish = before.get("state") == "published"
-        column_id = find_column(
-            self, self._columns.get(draft.id) or self.account.options.get("column")
-        )
+        wanted = self.journal.column_for(draft.id) or self.account.options.get("column")
+        column_id = find_column(self, wanted)
         started = self.clock()
         body = publish_body(draft.id, republish=republish, now=started)
         try:
@@ -363,8 +361,10 @@ class ZhihuAdapter(Adapter):
     def _fill(self, draft_id: str, content: DraftContent, topics: list[Mapping[str, Any]]) -> None:
         edit = EDIT_URL.format(id=draft_id)
         column = content.options.get("column")
-        if column:  # remembered for publish(), which only gets the draft's id
-            self._columns[draft_id] = str(column)
+        try:  # noted for publish(), which may run in a later process with only the id
+            self.journal.record_column(draft_id, str(column) if column else None)
+        except OSError as error:
+            log.warning("could not note the column of Zhihu draft %s: %s", draft_id, error)
         body = draft_body(content.title, content.html, cover_url(content), delta_time=30)
         self.call_api(
             "PATCH", "zhuanlan", f"/api/articles/{quote(draft_id)}/draft", json=body, referer=edit
