@@ -310,3 +310,39 @@ def test_render_with_another_theme(
     assert (default / "wechat.html").read_text("utf-8") != (grace / "wechat.html").read_text(
         "utf-8"
     )
+
+
+# --- the configured theme and templates are what check and render use (finding 1) -------
+
+
+def _config_with_own_theme(tmp_path: Path) -> Path:
+    """A config whose theme lives in its own template folder and colours text #123456."""
+    themes = tmp_path / "mytemplates" / "wechat" / "themes"
+    themes.mkdir(parents=True)
+    (themes / "house.css").write_text(".article p { color: #123456; }\n", "utf-8")
+    config = tmp_path / "crosspost.toml"
+    config.write_text('theme = "house"\ntemplate_dirs = ["mytemplates"]\n', "utf-8")
+    return config
+
+
+def test_render_uses_the_configured_theme_and_template_folder(
+    capsys: pytest.CaptureFixture[str], example_issue: Path, tmp_path: Path
+) -> None:
+    config, out = _config_with_own_theme(tmp_path), tmp_path / "out"
+    argv = ["render", str(example_issue), "-c", "wechat", "-o", str(out), "--config", str(config)]
+    assert run(capsys, *argv)[0] == 0
+    assert "color:#123456" in (out / "wechat.html").read_text("utf-8")
+    assert run(capsys, *argv, "--theme", "grace")[0] == 0  # the flag still wins
+    assert "color:#123456" not in (out / "wechat.html").read_text("utf-8")
+
+
+def test_check_renders_with_the_configured_theme(
+    capsys: pytest.CaptureFixture[str], write_issue: WriteIssue, tmp_path: Path
+) -> None:
+    config = _config_with_own_theme(tmp_path)
+    (config.parent / "mytemplates" / "wechat" / "themes" / "house.css").write_text(
+        "/* pygments-style: nosuchstyle */\n", "utf-8"
+    )
+    code, _, stderr = run(capsys, "check", str(write_issue()), "--config", str(config))
+    assert code == 2
+    assert "WeChat theme 'house' names code style 'nosuchstyle'" in stderr[-1]

@@ -11,6 +11,7 @@ import argparse
 import json
 from typing import Any
 
+from crosspost.commands.render import add_theme_and_settings_flags
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
 from crosspost.issue import KNOWN_CHANNELS
 
@@ -26,15 +27,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="check only this channel (repeatable; default: the issue's channels)",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_theme_and_settings_flags(parser)
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="also print notes (JSON always has them)"
     )
 
 
 def run(args: argparse.Namespace) -> int:
+    from crosspost.commands.render import settings_of
+    from crosspost.render.context import render_context
     from crosspost.render.lint import ERROR, INFO, WARNING, Checked, check_file
 
-    results: list[Checked] = [check_file(path, args.channels or ()) for path in args.files]
+    # What is checked is what `publish` sends: the configured theme and templates.
+    context = render_context(settings_of(args), args.theme)
+    results: list[Checked] = [check_file(path, args.channels or (), context) for path in args.files]
     errors = sum(len(result.errors) for result in results)
     if args.json:
         print(json.dumps(_as_json(results, errors, WARNING), ensure_ascii=False, indent=2))

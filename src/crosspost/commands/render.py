@@ -17,6 +17,7 @@ from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, UsageError
 from crosspost.issue import KNOWN_CHANNELS
 
 if TYPE_CHECKING:
+    from crosspost.config import Settings
     from crosspost.render import Rendered
     from crosspost.render.lint import Checked
 
@@ -35,15 +36,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def add_render_options(parser: argparse.ArgumentParser) -> None:
-    """``-o DIR`` and ``--theme``, shared with ``preview``."""
+    """``-o DIR``, ``--theme``, ``--config`` and ``--state-dir``, shared with ``preview``
+    and ``check``: the theme and template folders are the configured ones, as for
+    ``publish``, unless ``--theme`` names another."""
     parser.add_argument(
         "-o", "--output", metavar="DIR", type=Path, help="output folder (default: build/<issue id>)"
     )
-    parser.add_argument("--theme", default="default", help="WeChat CSS theme (default: default)")
+    add_theme_and_settings_flags(parser)
+
+
+def add_theme_and_settings_flags(parser: argparse.ArgumentParser) -> None:
+    """``--theme`` (default: the configured theme) and the settings flags of ``publish``."""
+    from crosspost.commands.publish import add_settings_flags
+
+    parser.add_argument(
+        "--theme", default=None, help="WeChat CSS theme (default: the configured one)"
+    )
+    add_settings_flags(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    checked = checked_or_report(args.file, args.channels or (), args.theme)
+    checked = checked_or_report(args.file, args.channels or (), args.theme, settings_of(args))
     if checked is None:
         return EXIT_BAD_INPUT
     folder = output_folder(args.output, checked)
@@ -52,12 +65,26 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def checked_or_report(file: str, channels: Iterable[str], theme: str) -> Checked | None:
-    """Load, render and lint ``file``; print errors and warnings to stderr; ``None`` on errors."""
-    from crosspost.render import RenderContext
+def settings_of(args: argparse.Namespace) -> Settings:
+    """The resolved settings of a command with the render options."""
+    from crosspost.config import settings_from_args
+
+    return settings_from_args(args)
+
+
+def checked_or_report(
+    file: str, channels: Iterable[str], theme: str | None, settings: Settings | None = None
+) -> Checked | None:
+    """Load, render and lint ``file`` as ``publish`` would render it (the configured theme
+    and template folders; ``theme`` overrides the theme); print errors and warnings to
+    stderr; ``None`` on errors."""
+    from crosspost.config import load_settings
+    from crosspost.render.context import render_context
     from crosspost.render.lint import INFO, check_file
 
-    checked = check_file(file, tuple(channels), RenderContext(theme=theme))
+    if settings is None:
+        settings = load_settings({"theme": theme})
+    checked = check_file(file, tuple(channels), render_context(settings, theme))
     for problem in checked.problems:
         if problem.severity != INFO:  # notes are for `check -v` and the preview page
             print(problem, file=sys.stderr)

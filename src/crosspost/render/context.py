@@ -1,0 +1,38 @@
+"""The one way from resolved settings to a :class:`~crosspost.render.RenderContext`.
+
+``check``, ``render``, ``preview`` and ``publish`` must render an issue the same way, or
+what the editor checked is not what is sent: the theme and template folders come from
+the same settings path (flag > environment > config file > default) for all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from crosspost.render import PreviousIssue, RenderContext
+
+if TYPE_CHECKING:
+    from crosspost.config import Settings
+
+
+def render_context(
+    settings: Settings,
+    theme: str | None = None,
+    *,
+    previous: tuple[PreviousIssue, ...] = (),
+    resolved: Mapping[str, str] | None = None,
+) -> RenderContext:
+    """The context for rendering under ``settings``; ``theme`` (a ``--theme`` flag) wins
+    over the configured one when given."""
+    context = RenderContext(
+        theme=theme or settings.theme,
+        template_dirs=tuple(settings.template_dirs),
+        previous=previous,
+    )
+    if resolved is not None:
+        from dataclasses import replace
+        from types import MappingProxyType
+
+        context = replace(context, resolved=MappingProxyType(dict(resolved)))
+    return context
