@@ -7,6 +7,7 @@ import json
 from datetime import datetime
 
 from crosspost.commands.publish import add_settings_flags
+from crosspost.commands.table import print_table
 from crosspost.errors import EXIT_OK, UsageError
 
 HEADER = ("issue", "channel", "state", "url / last error", "when")
@@ -64,9 +65,7 @@ def run(args: argparse.Namespace) -> int:
         )
         for p in posts
     ]
-    widths = [max([len(h)] + [len(r[i]) for r in table]) for i, h in enumerate(HEADER)]
-    for row in (HEADER, *table):
-        print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())
+    print_table(HEADER, table)
     return EXIT_OK
 
 

@@ -1,0 +1,50 @@
+"""Plain-text tables for the terminal, aligned by display width.
+
+``str.ljust`` counts characters, but a terminal gives a CJK character (an issue title,
+a Zhihu error message) two columns, so ljust-padded rows drift apart. Every command that
+prints a table uses :func:`print_table`.
+"""
+
+from __future__ import annotations
+
+import sys
+import unicodedata
+from collections.abc import Sequence
+from typing import TextIO
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: wide and full-width characters take two,
+    combining marks none."""
+    width = 0
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` followed by spaces up to ``width`` columns."""
+    return text + " " * max(0, width - display_width(text))
+
+
+def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], gap: int = 2) -> list[str]:
+    """The lines of a table: each column as wide as its widest cell, no trailing spaces."""
+    widths = [display_width(title) for title in header]
+    for row in rows:
+        for index, cell in enumerate(row):
+            widths[index] = max(widths[index], display_width(cell))
+    separator = " " * gap
+    return [
+        separator.join(pad(cell, widths[index]) for index, cell in enumerate(row)).rstrip()
+        for row in (header, *rows)
+    ]
+
+
+def print_table(
+    header: Sequence[str], rows: Sequence[Sequence[str]], file: TextIO | None = None
+) -> None:
+    """Print a table (header first) aligned for a terminal, CJK included."""
+    for line in format_table(header, rows):
+        print(line, file=file or sys.stdout)
