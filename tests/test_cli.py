@@ -346,3 +346,60 @@ def test_check_renders_with_the_configured_theme(
     code, _, stderr = run(capsys, "check", str(write_issue()), "--config", str(config))
     assert code == 2
     assert "WeChat theme 'house' names code style 'nosuchstyle'" in stderr[-1]
+
+
+# --- status and urls read the ledger (findings 22, 25) -----------------------------------
+
+
+@pytest.fixture
+def ledger_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A state folder whose ledger holds three published posts, one of a CJK-named issue."""
+    from crosspost.ledger import Ledger
+    from crosspost.ledger_schema import PostKey
+
+    monkeypatch.setenv("HOME", str(tmp_path))  # no user config is read
+    monkeypatch.chdir(tmp_path)
+    state = tmp_path / "state"
+    state.mkdir()
+    with Ledger.open(state / "ledger.sqlite3") as ledger:
+        for issue, channel, account, url in [
+            ("两会特刊", "wechat", "main", "https://mp.weixin.qq.com/s/aaa"),
+            ("ai-48", "zhihu", "main", "https://zhuanlan.zhihu.com/p/1"),
+            ("ai-48", "zhihu", "备用号", "https://zhuanlan.zhihu.com/p/2"),
+        ]:
+            key = PostKey(issue, channel, account)
+            ledger.ensure(key)
+            ledger.record(key, state="published", url=url)
+    return state
+
+
+def test_status_columns_line_up_with_cjk_issue_ids_and_accounts(
+    capsys: pytest.CaptureFixture[str], ledger_state: Path
+) -> None:
+    from crosspost.commands.table import display_width
+
+    code, stdout, _ = run(capsys, "status", "--state-dir", str(ledger_state))
+    assert code == 0 and len(stdout) == 4
+    starts = set()
+    for line in stdout:
+        word = "state" if line.startswith("issue") else "published"
+        starts.add(display_width(line[: line.index(word)]))
+    assert len(starts) == 1, stdout  # the state column starts at one terminal column
+
+
+def test_urls_filters_by_channel_or_account_and_refuses_an_unknown_channel(
+    capsys: pytest.CaptureFixture[str], ledger_state: Path
+) -> None:
+    state = ("--state-dir", str(ledger_state))
+    assert run(capsys, "urls", "ai-48", "-c", "zhihu", *state)[1] == [
+        "https://zhuanlan.zhihu.com/p/1",
+        "https://zhuanlan.zhihu.com/p/2",
+    ]
+    assert run(capsys, "urls", "ai-48", "-c", "zhihu:备用号", *state)[1] == [
+        "https://zhuanlan.zhihu.com/p/2"
+    ]
+    assert run(capsys, "urls", "ai-48", "-c", "wechat", *state)[:2] == (0, [])
+    with pytest.raises(SystemExit) as exited:
+        main(["urls", "ai-48", "-c", "weibo", *state])
+    assert exited.value.code == 2
+    assert "'weibo' is not a channel; use one of wechat, zhihu" in capsys.readouterr().err

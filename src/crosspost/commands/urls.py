@@ -1,4 +1,5 @@
-"""``crosspost urls ISSUE_ID``: the published URLs of an issue, one per line, for scripts."""
+"""``crosspost urls ISSUE_ID [-c CHANNEL[:ACCOUNT]]``: the published URLs of an issue, one
+per line, for scripts."""
 
 from __future__ import annotations
 
@@ -6,11 +7,30 @@ import argparse
 
 from crosspost.commands.publish import add_settings_flags
 from crosspost.errors import EXIT_OK, UsageError
+from crosspost.issue import KNOWN_CHANNELS
+
+
+def channel_filter(text: str) -> tuple[str, str | None]:
+    """``wechat`` or ``wechat:main`` as (channel, account or None); anything else is a
+    usage error argparse reports with the flag's name (exit 2)."""
+    channel, _, account = text.partition(":")
+    if channel not in KNOWN_CHANNELS or (":" in text and not account):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a channel; use one of {', '.join(KNOWN_CHANNELS)}, "
+            "optionally with ':ACCOUNT' (e.g. wechat:main)"
+        )
+    return channel, account or None
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("issue_id", metavar="ISSUE_ID")
-    parser.add_argument("-c", "--channel", help="only this channel's URLs")
+    parser.add_argument(
+        "-c",
+        "--channel",
+        type=channel_filter,
+        metavar="CHANNEL[:ACCOUNT]",
+        help=f"only this channel's URLs ({', '.join(KNOWN_CHANNELS)}), or one account's",
+    )
     add_settings_flags(parser)
 
 
@@ -22,13 +42,19 @@ def run(args: argparse.Namespace) -> int:
     if not settings.ledger_path.exists():
         raise UsageError(f"no ledger at {settings.ledger_path}; nothing was published yet")
     with Ledger.open(settings.ledger_path) as ledger:
-        if not ledger.posts(args.issue_id):
-            raise UsageError(
-                f"the ledger has no posts of issue '{args.issue_id}'; "
-                "'crosspost status' lists the issues it knows"
-            )
-        posts = ledger.posts(args.issue_id, channel=args.channel, state="published")
+        posts = ledger.posts(args.issue_id)
+    if not posts:
+        raise UsageError(
+            f"the ledger has no posts of issue '{args.issue_id}'; "
+            "'crosspost status' lists the issues it knows"
+        )
+    channel, account = args.channel or (None, None)
     for post in posts:
-        if post.url:
-            print(post.url)
+        if post.state != "published" or not post.url:
+            continue
+        if channel is not None and post.channel != channel:
+            continue
+        if account is not None and post.account != account:
+            continue
+        print(post.url)
     return EXIT_OK
