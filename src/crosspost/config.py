@@ -52,6 +52,7 @@ from crosspost.issue import KNOWN_CHANNELS
 __all__ = [
     "FLAG_NAMES",
     "MODES",
+    "SECRET_CREDENTIALS",
     "Account",
     "Secret",
     "Settings",
@@ -70,6 +71,9 @@ REQUIRED_CREDENTIALS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 OPTIONAL_CREDENTIALS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {"wechat": (), "zhihu": ("xsrf",)}
 )
+#: Credential keys whose values are secret. WeChat's app_id is public (it is printed in
+#: messages an operator needs, e.g. which IP whitelist to edit), so it is not among them.
+SECRET_CREDENTIALS = frozenset({"app_secret", "z_c0", "xsrf"})
 
 
 class Secret:
@@ -140,6 +144,11 @@ class Account:
         """The account's own ``draft``/``publish`` default, when the config sets one."""
         value = self.options.get("mode")
         return str(value) if value is not None else None
+
+    @property
+    def secrets(self) -> tuple[Secret, ...]:
+        """The credentials to hide in every message and log (not the public app_id)."""
+        return tuple(v for k, v in self.credentials.items() if k in SECRET_CREDENTIALS)
 
     def missing_credentials(self) -> tuple[str, ...]:
         """Required credential keys that no environment variable provided."""

@@ -304,6 +304,30 @@ def test_wrong_secret_names_the_code_and_not_the_secret(
     assert calls(box, "/cgi-bin/stable_token") == 1
 
 
+def test_the_public_app_id_stays_readable_and_the_secret_does_not(
+    box: Sandbox, wechat: WeChatAdapter
+) -> None:
+    creds = box.wechat.credentials()
+    shown = wechat.http.redact(f"account {creds['app_id']} with {creds['app_secret']}")
+    assert shown == f"account {creds['app_id']} with ***"
+
+
+def test_a_token_fetched_mid_run_is_hidden_in_the_ledger_sharing_the_runs_redactor(
+    wechat: WeChatAdapter, clock: ManualClock, tmp_path: Path
+) -> None:
+    from crosspost.ledger import Ledger, PostKey
+
+    token = wechat.token.token()  # fetched at run time: known only to the run's redactor
+    key = PostKey("ai-systems-48", "wechat", "main")
+    path = tmp_path / "ledger.sqlite3"
+    with Ledger.open(path, clock=clock, redact=wechat.http.redactor) as ledger:
+        ledger.ensure(key)
+        ledger.fail(key, PermanentError(f"refused {token} on draft/add"), permanent=True)
+        record = ledger.get(key)
+    assert record is not None and record.error_message == "refused *** on draft/add"
+    assert token.encode() not in b"".join(p.read_bytes() for p in tmp_path.glob("ledger*"))
+
+
 def test_ip_not_whitelisted_prints_the_ip_and_where_to_add_it(
     make_box: MakeBox, clock: ManualClock, tmp_path: Path
 ) -> None:

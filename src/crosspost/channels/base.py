@@ -250,7 +250,7 @@ class Adapter(ABC):
         self.state_dir = Path(state_dir)
         self.clock = clock
         self.sleep = sleep
-        for secret in account.credentials.values():
+        for secret in account.secrets:  # not the public app_id: operators need to read it
             http.register_secret(secret.reveal())
 
     @abstractmethod
