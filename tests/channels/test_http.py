@@ -380,6 +380,14 @@ def test_session_is_injectable(server: str, fake: FakeTime) -> None:
         ("Cookie: z_c0=abc; _xsrf=def", "Cookie: ***"),
         (f"the value {SECRET} leaked", "the value *** leaked"),
         ("access_token missing", "access_token missing"),
+        ("{'access_token': 'T0KEN-x'}", "{'access_token': '***'}"),
+        ('secret: "T0KEN-x"', 'secret: "***"'),
+        ("x-oss-security-token:STS.T0KEN", "x-oss-security-token:***"),
+        (
+            '{"AccessKeySecret": "k3y", "SecurityToken": "t0k"}',
+            '{"AccessKeySecret": "***", "SecurityToken": "***"}',
+        ),
+        ("Authorization: OSS LTAI:c2lnbmF0dXJl", "Authorization: ***"),
         (
             "WeChat errcode 45009 on POST /cgi-bin/draft/add",
             "WeChat errcode 45009 on POST /cgi-bin/draft/add",

@@ -2,8 +2,13 @@
 
 Two nets: every value registered with :meth:`Redactor.register` (the account's
 credentials, each token as it is fetched) is replaced wherever it appears, and the value
-of every sensitive ``name=value`` pair, JSON key or Cookie header is hidden even when the
-value was never registered (a token in a URL that some library put in an error message).
+of every sensitive ``name=value`` pair, quoted key (JSON, a Python repr, YAML), Cookie or
+Authorization header is hidden even when the value was never registered (a token in a URL
+that some library put in an error message).
+
+Share ONE :class:`Redactor` per run: give it to the HTTP policy (``HttpPolicy(redactor=)``),
+the ledger (``Ledger.open(redact=)``) and the log handlers (:class:`RedactingFilter`), so a
+token fetched mid-run is hidden in all three.
 """
 
 from __future__ import annotations
@@ -25,14 +30,25 @@ SENSITIVE_NAMES: tuple[str, ...] = (
     "xsrf",
     "x-xsrftoken",
     "access_key_secret",
+    "accesskeysecret",
+    "access_key",
     "security_token",
+    "securitytoken",
+    "security-token",
+    "x-oss-security-token",
+    "upload_token",
+    "authorization",
     "signature",
 )
-_NAMES = "|".join(re.escape(name) for name in SENSITIVE_NAMES)
-# access_token=abc (URLs, forms, "key: value" text); "secret": "abc" (JSON); Cookie: headers.
+# Longest first, so "x-oss-security-token" wins over "security-token".
+_NAMES = "|".join(re.escape(n) for n in sorted(SENSITIVE_NAMES, key=len, reverse=True))
+# access_token=abc (URLs, forms, "key: value" text, x-oss-security-token:abc headers).
 _PAIR = re.compile(rf"(?i)(?<![\w-])({_NAMES})(\s*[=:]\s*)(?![\s\"'])([^&\s#\"',;)}}\]]+)")
-_JSON_PAIR = re.compile(rf'(?i)("(?:{_NAMES})"\s*:\s*\[?\s*")((?:[^"\\]|\\.)*)(")')
-_COOKIE = re.compile(r"(?im)^(\s*(?:set-)?cookie\s*:\s*)(.+)$")
+# "secret": "abc" (JSON), {'access_token': 'abc'} (a repr), secret: "abc" (YAML, TOML).
+_QUOTED_PAIR = re.compile(
+    rf"""(?i)(?<![\w-])(["']?)({_NAMES})\1(\s*[=:]\s*\[?\s*)(["'])((?:(?!\4)[^\\]|\\.)*)\4"""
+)
+_HEADER_LINE = re.compile(r"(?im)^(\s*(?:(?:set-)?cookie|authorization)\s*:\s*)(.+)$")
 #: Registered values shorter than this are not redacted (they would mangle ordinary text).
 _MIN_SECRET_LEN = 6
 
@@ -51,9 +67,9 @@ class Redactor:
     def __call__(self, text: str) -> str:
         for value in sorted(self._values, key=len, reverse=True):
             text = text.replace(value, REDACTED)
-        text = _JSON_PAIR.sub(rf"\g<1>{REDACTED}\g<3>", text)
+        text = _QUOTED_PAIR.sub(rf"\g<1>\g<2>\g<1>\g<3>\g<4>{REDACTED}\g<4>", text)
         text = _PAIR.sub(rf"\g<1>\g<2>{REDACTED}", text)
-        return _COOKIE.sub(rf"\g<1>{REDACTED}", text)
+        return _HEADER_LINE.sub(rf"\g<1>{REDACTED}", text)
 
 
 class RedactingFilter(logging.Filter):
