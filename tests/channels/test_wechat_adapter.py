@@ -439,6 +439,20 @@ def test_reconcile_ignores_drafts_the_ledger_already_knows(
     assert found.url
 
 
+def test_reconcile_finds_the_draft_when_no_content_would_drop_the_whole_listing(
+    make_box: MakeBox, clock: ManualClock, tmp_path: Path
+) -> None:
+    box = make_box(no_content_drops="content")
+    wechat = adapter_for(box, clock, tmp_path)
+    intent = Intent.for_draft(content(wechat), clock())
+    box.faults.add("wechat", "/cgi-bin/draft/add", "commit_then_drop", count=1)
+    with pytest.raises(UnconfirmedError):
+        wechat.create_draft(content(wechat))
+    found = wechat.reconcile("draft", intent)
+    assert found.happened is True
+    assert [d["media_id"] for d in drafts(box)] == [found.remote_id]
+
+
 def test_reconcile_publish_waits_then_decides(
     box: Sandbox, wechat: WeChatAdapter, clock: ManualClock
 ) -> None:

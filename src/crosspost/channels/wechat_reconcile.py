@@ -44,7 +44,10 @@ def pages(adapter: WeChatAdapter, path: str) -> Iterator[dict[str, Any]]:
     """Every item of draft/batchget or freepublish/batchget, 20 at a time."""
     offset = 0
     for _ in range(_MAX_LIST_PAGES):
-        data = adapter.call(path, body={"offset": offset, "count": 20, "no_content": 1})
+        # no_content 0: WeChat's docs leave open whether 1 drops only the HTML or the
+        # whole ``content`` (titles included); without titles reconcile would miss the
+        # draft and a second one would be made.
+        data = adapter.call(path, body={"offset": offset, "count": 20, "no_content": 0})
         items = [i for i in data.get("item") or [] if isinstance(i, dict)]
         yield from items
         offset += len(items)

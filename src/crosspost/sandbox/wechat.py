@@ -35,6 +35,8 @@ spec marks a behaviour unconfirmed (§14) the default is the spec's best guess:
   None = only by polling), ``publish_outcome`` 0 (or 2, 3, 4; 5/6 publish then delete),
   ``publish_id_type`` ("int" | "str", §14.4), ``article_url_style`` ("short" =
   ``https://mp.weixin.qq.com/s/<id>`` | "long" = ``/s?__biz=…``, §14.5).
+* ``no_content_drops`` ("html" | "content"): what ``no_content=1`` leaves out of a
+  batchget listing (the spec is ambiguous, §5.6).
 * ``seed`` (None): a number makes ids and tokens reproducible.
 """
 
@@ -110,6 +112,7 @@ DEFAULTS: dict[str, Any] = {
     "publish_outcome": 0,
     "publish_id_type": "int",
     "article_url_style": "short",
+    "no_content_drops": "html",
     "seed": None,
 }
 

@@ -237,20 +237,41 @@ def draft_count(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
     return {"total_count": len(emu.drafts)}
 
 
+def listed(
+    emu: WeChatEmulator, id_key: str, item_id: str, record: dict[str, Any], news: Any
+) -> dict[str, Any]:
+    """One item of a batchget listing. With ``no_content`` set, what is left out depends on
+    the ``no_content_drops`` option: the articles' HTML ("html", the reading the emulator
+    defaults to) or the whole ``content`` object ("content"): the spec allows both."""
+    item: dict[str, Any] = {id_key: item_id, "update_time": record["update_time"]}
+    if news is not None:
+        item["content"] = {
+            "news_item": news,
+            "create_time": record["create_time"],
+            "update_time": record["update_time"],
+        }
+    return item
+
+
+def drops_content(emu: WeChatEmulator, no_content: bool) -> bool:
+    """True when this listing leaves out ``content`` altogether."""
+    return no_content and emu.opt("no_content_drops") == "content"
+
+
 def draft_batchget(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
     """``draft/batchget``: newest first, ``no_content`` leaves out the HTML."""
     offset, count, no_content = page(call.json())
     ordered = sorted(emu.drafts.items(), key=lambda kv: kv[1]["update_time"], reverse=True)
     items = [
-        {
-            "media_id": media_id,
-            "content": {
-                "news_item": news_items(emu, media_id, draft["articles"], content=not no_content),
-                "create_time": draft["create_time"],
-                "update_time": draft["update_time"],
-            },
-            "update_time": draft["update_time"],
-        }
+        listed(
+            emu,
+            "media_id",
+            media_id,
+            draft,
+            None
+            if drops_content(emu, no_content)
+            else news_items(emu, media_id, draft["articles"], content=not no_content),
+        )
         for media_id, draft in ordered[offset : offset + count]
     ]
     return {"total_count": len(ordered), "item_count": len(items), "item": items}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import string
 from typing import TYPE_CHECKING, Any
 
-from crosspost.sandbox.wechat_content import MP_HOST, news_items, page
+from crosspost.sandbox.wechat_content import MP_HOST, drops_content, listed, news_items, page
 from crosspost.sandbox.wechat_wire import ApiError, Call, Route
 
 if TYPE_CHECKING:
@@ -143,15 +143,15 @@ def batchget(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
     offset, count, no_content = page(call.json())
     live = [(k, a) for k, a in emu.articles.items() if not all(a["is_deleted"])]
     items = [
-        {
-            "article_id": article_id,
-            "content": {
-                "news_item": _items(emu, article_id, article, content=not no_content),
-                "create_time": article["create_time"],
-                "update_time": article["update_time"],
-            },
-            "update_time": article["update_time"],
-        }
+        listed(
+            emu,
+            "article_id",
+            article_id,
+            article,
+            None
+            if drops_content(emu, no_content)
+            else _items(emu, article_id, article, content=not no_content),
+        )
         for article_id, article in live[offset : offset + count]
     ]
     return {"total_count": len(live), "item_count": len(items), "item": items}
