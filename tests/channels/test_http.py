@@ -11,7 +11,6 @@ import logging
 import socket
 import struct
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -439,7 +438,38 @@ def test_redacting_filter_cleans_records_for_any_handler() -> None:
 def test_retry_after_accepts_an_http_date() -> None:
     from email.utils import formatdate
 
-    when = formatdate(time.time() + 120, usegmt=True)
-    assert 100 < (retry_after({"Retry-After": when}) or 0) <= 120
+    now = 1_700_000_000.0
+    when = formatdate(now + 120, usegmt=True)
+    assert retry_after({"Retry-After": when}, lambda: now) == 120
+    assert retry_after({"Retry-After": when}, lambda: now + 500) == 0
     assert retry_after({"Retry-After": "soon"}) is None
+    assert retry_after({"Retry-After": "inf"}) is None
     assert retry_after({}) is None
+
+
+def test_a_retry_after_date_is_measured_on_the_injected_wall_clock(
+    server: str, fake: FakeTime
+) -> None:
+    from email.utils import formatdate
+
+    class DatedLimit(Misbehaving):
+        def _handle(self) -> None:
+            self.send_response(429)
+            self.send_header("Retry-After", formatdate(1_700_000_030.0, usegmt=True))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        do_POST = _handle
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), DatedLimit)
+    threading.Thread(target=httpd.serve_forever, args=(0.01,), daemon=True).start()
+    http = HttpPolicy(clock=fake.clock, sleep=fake.sleep, wall_clock=lambda: 1_700_000_000.0)
+    try:
+        with pytest.raises(RateLimitedError) as caught:
+            url = f"http://127.0.0.1:{httpd.server_address[1]}/x"
+            http.request("POST", url, idempotent=False, check=ok)
+        assert caught.value.retry_after == 30
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        http.close()

@@ -127,6 +127,8 @@ class HttpPolicy:
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep
     rng: Callable[[], float] = random.random
+    #: Wall-clock seconds since the epoch, for ``Retry-After`` given as an HTTP date.
+    wall_clock: Callable[[], float] = time.time
     redactor: Redactor = field(default_factory=Redactor)
     user_agent: str = f"crosspost/{__version__}"
 
@@ -286,7 +288,7 @@ class HttpPolicy:
         )
         log.debug("%s -> HTTP %d in %.2f s", where, reply.status, self.clock() - started)
         if reply.status == 429:
-            retry_after = retry_after_seconds(reply.headers)
+            retry_after = retry_after_seconds(reply.headers, self.wall_clock)
             raise RateLimitedError(
                 f"HTTP 429 (too many requests) on {where}; slow down and run again later",
                 channel=channel,
@@ -300,7 +302,7 @@ class HttpPolicy:
                 f"HTTP {reply.status} on {where}",
                 channel=channel,
                 status=reply.status,
-                retry_after=retry_after_seconds(reply.headers),
+                retry_after=retry_after_seconds(reply.headers, self.wall_clock),
             )
         return reply
 

@@ -8,8 +8,9 @@ module stays about the policy.
 from __future__ import annotations
 
 import json as jsonlib
+import math
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any, Protocol
@@ -117,17 +118,25 @@ def short_reason(error: BaseException) -> str:
     return name
 
 
-def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
-    """Seconds to wait from a ``Retry-After`` header (delta-seconds or an HTTP date)."""
+def retry_after_seconds(
+    headers: Mapping[str, str], now: Callable[[], float] = time.time
+) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (delta-seconds or an HTTP date).
+
+    ``now`` is the wall clock (seconds since the epoch) an HTTP date is measured from;
+    injected so tests never depend on the real time.
+    """
     value = next((v for k, v in headers.items() if k.lower() == "retry-after"), None)
     if not value:
         return None
     try:
-        return max(0.0, float(value))
+        seconds = float(value)
     except ValueError:
         pass
+    else:
+        return max(0.0, seconds) if math.isfinite(seconds) else None
     try:
         when = parsedate_to_datetime(value)
     except (TypeError, ValueError):
         return None
-    return max(0.0, float(when.timestamp()) - time.time())
+    return max(0.0, float(when.timestamp()) - now())
