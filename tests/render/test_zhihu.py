@@ -242,9 +242,20 @@ def source_words(body: str, title: str = TITLE) -> tuple[list[str], list[list[st
     soup = BeautifulSoup(
         md.renderer.render(parse(body, "zhihu", md), md.options, {}), "html.parser"
     )
+    # A note counts when a reader can reach it: referenced from the text, or from a note
+    # that is (one referenced only from itself is never shown).
+    items = {str(item.get("id")): item for item in soup.select("section.footnotes li")}
+    reached: list[str] = []
+    pending = [sup for sup in soup.select("sup.footnote-ref") if not sup.find_parent("section")]
+    while pending:
+        link = pending.pop(0).find("a")
+        target = str(link.get("href", "")).lstrip("#") if link else ""
+        if target in items and target not in reached:
+            reached.append(target)
+            pending += items[target].select("sup.footnote-ref")
     for marker in soup.select("sup.footnote-ref"):
         marker.decompose()  # numbering is the renderer's own notation, not the author's text
-    notes = [words(item.get_text(" ")) for item in soup.select("section.footnotes li")]
+    notes = [words(items[target].get_text(" ")) for target in reached]
     for section in soup.select("section.footnotes"):
         section.decompose()
     return words(soup.get_text(" ")), notes
