@@ -4,9 +4,9 @@ Renderers never touch the network, the ledger or the clock. What they need from 
 outside world (earlier issues' URLs, the theme, the user's template folder) arrives in
 the :class:`RenderContext`. They do read files: templates and CSS themes, through the one
 Jinja2 environment (:mod:`crosspost.render.templates`), which loads and caches them; the
-same issue, context and template files give the same output. Image ``src`` attributes keep the value written in the
-issue; the publisher swaps in each account's uploaded URLs with
-:meth:`Rendered.with_image_urls`, so one render serves every account of a channel.
+same issue, context and template files give the same output. Image ``src`` attributes
+keep the value written in the issue; the publisher swaps in each account's uploaded URLs
+with :meth:`Rendered.with_image_urls`, so one render serves every account of a channel.
 """
 
 from __future__ import annotations
