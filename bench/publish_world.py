@@ -34,8 +34,9 @@ from typing import Any
 import requests
 
 from crosspost.config import Account, Secret, Settings, load_settings
+from crosspost.jobs import PublishOptions, PublishReport
 from crosspost.ledger import Ledger
-from crosspost.publisher import Publisher, PublishOptions, PublishReport
+from crosspost.publisher import Publisher
 from crosspost.sandbox import Emulator, LoggedRequest, Sandbox
 
 PLATFORMS = ("wechat", "zhihu")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from crosspost.ledger import Ledger, PostRecord
 
 if TYPE_CHECKING:
-    from crosspost.publisher import Job, PublishOptions
+    from crosspost.jobs import Job, PublishOptions
 
 #: Closing tags after which the diff starts a new line (rendered bodies are one line).
 _BLOCK_END = re.compile(r"(</(?:p|h\d|li|section|pre|table|tr|blockquote|figure)>)")

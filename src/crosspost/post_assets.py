@@ -5,8 +5,9 @@ post's own (fetching a public image is not a platform call, so it is not the ada
 Image uploads are idempotent (the platforms deduplicate by content, and the ledger's
 asset cache remembers every upload per account by the hash of the bytes sent), so this
 part of a post needs no intent in the ledger: a run killed halfway uploads what is
-missing next time and reuses the rest. Several images of one post upload at once, a
-few at a time, because the platforms throttle bursts.
+missing next time and reuses the rest. All of a post's images, the cover with them, are
+prepared and uploaded in one wave (up to :data:`UPLOAD_WORKERS` at once): the uploads do
+not depend on one another, so the post waits for the slowest image, not for their sum.
 """
 
 from __future__ import annotations
@@ -16,14 +17,23 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from crosspost.channels.base import STEP_UPLOAD, Adapter, DraftContent, PreparedImage
-from crosspost.images import Fetch, UploadedAsset, collect, prepare, read_source, session_fetch
+from crosspost.images import (
+    Fetch,
+    SourceImage,
+    UploadedAsset,
+    collect,
+    prepare,
+    read_source,
+    session_fetch,
+)
 from crosspost.ledger import Ledger
 
 if TYPE_CHECKING:
-    from crosspost.publisher import Job
+    from crosspost.jobs import Job
 
-#: How many images of one post upload at once (platforms throttle bursts).
-UPLOAD_WORKERS = 4
+#: How many images of one post are prepared and uploaded at once. requests keeps ten
+#: connections per host, so more threads would only open and drop extra ones.
+UPLOAD_WORKERS = 10
 
 
 class PostAssets:
@@ -56,22 +66,36 @@ class PostAssets:
     def _content(self, adapter: Adapter, fetch: Fetch) -> DraftContent:
         job = self.job
         refs = job.rendered.images
-        urls = self._upload_all(adapter, refs, "inline", fetch) if refs else {}
+        inline = adapter.image_policy_for("inline")
+        result = {ref: UploadedAsset(url=ref) for ref in refs if inline.is_native(ref)}
+        sources = collect([r for r in refs if r not in result], job.issue.path, fetch)
+        # One wave: every inline image and the cover, each read, converted and uploaded in
+        # its own worker. The key None stands for the cover.
+        wave: list[tuple[str | None, SourceImage, str]] = [
+            (ref, source, "inline") for ref, source in sources.items()
+        ]
+        if job.settings.cover is not None:
+            cover_source = read_source(str(job.settings.cover), job.issue.path, fetch)
+            wave.append((None, cover_source, "cover"))
+        self.progress(f"{len(wave)} image(s) to check against the upload cache")
         cover: UploadedAsset | None = None
         cover_size: tuple[int, int] | None = None
-        if job.settings.cover is not None:
-            source = read_source(str(job.settings.cover), job.issue.path, fetch)
-            prepared = prepare(source, adapter.image_policy_for("cover"))
-            cover = self._upload_one(adapter, prepared, "cover")
-            cover_size = (prepared.width, prepared.height)
-        rendered = job.rendered.with_image_urls({ref: asset.url for ref, asset in urls.items()})
+        if wave:
+            with ThreadPoolExecutor(max_workers=min(UPLOAD_WORKERS, len(wave))) as pool:
+                done = pool.map(lambda item: self._prepare_and_upload(adapter, *item), wave)
+                for ref, asset, size in done:
+                    if ref is None:
+                        cover, cover_size = asset, size
+                    else:
+                        result[ref] = asset
+        rendered = job.rendered.with_image_urls({ref: asset.url for ref, asset in result.items()})
         record = self.ledger.get(self.key)
         if record and record.state == "rendered" and (refs or cover):
             self.ledger.finish_step(
                 self.key,
                 STEP_UPLOAD,
                 state="assets_uploaded",
-                summary=f"{len(urls)} images, cover: {bool(cover)}",
+                summary=f"{len(result)} images, cover: {bool(cover)}",
             )
         return DraftContent(
             title=rendered.title,
@@ -84,20 +108,12 @@ class PostAssets:
             options=job.settings.options,
         )
 
-    def _upload_all(
-        self, adapter: Adapter, refs: tuple[str, ...], kind: str, fetch: Fetch
-    ) -> dict[str, UploadedAsset]:
-        policy = adapter.image_policy_for(kind)
-        result = {ref: UploadedAsset(url=ref) for ref in refs if policy.is_native(ref)}
-        sources = collect([r for r in refs if r not in result], self.job.issue.path, fetch)
-        prepared = {ref: prepare(source, policy) for ref, source in sources.items()}
-        self.progress(f"{len(prepared)} images to check against the upload cache")
-        with ThreadPoolExecutor(max_workers=UPLOAD_WORKERS) as pool:
-            uploaded = pool.map(
-                lambda item: (item[0], self._upload_one(adapter, item[1], kind)), prepared.items()
-            )
-            result.update(uploaded)
-        return result
+    def _prepare_and_upload(
+        self, adapter: Adapter, ref: str | None, source: SourceImage, kind: str
+    ) -> tuple[str | None, UploadedAsset, tuple[int, int]]:
+        prepared = prepare(source, adapter.image_policy_for(kind))
+        asset = self._upload_one(adapter, prepared, kind)
+        return ref, asset, (prepared.width, prepared.height)
 
     def _upload_one(self, adapter: Adapter, prepared: PreparedImage, kind: str) -> UploadedAsset:
         """The cached upload of these exact bytes for this account, or a new one."""

@@ -30,7 +30,7 @@ from crosspost.errors import (
 from crosspost.ledger import Ledger
 
 if TYPE_CHECKING:
-    from crosspost.publisher import Job
+    from crosspost.jobs import Job
 
 #: The ledger note that remembers what a permanently failed attempt looked like.
 ATTEMPT_NOTE = "attempt-fingerprint"

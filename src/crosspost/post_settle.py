@@ -34,7 +34,7 @@ from crosspost.errors import (
 from crosspost.ledger import Ledger, PostKey, PostRecord
 
 if TYPE_CHECKING:
-    from crosspost.publisher import PostResult
+    from crosspost.jobs import PostResult
 
 
 def settle(
@@ -93,7 +93,7 @@ def reconcile_post(
     ledger: Ledger, record: PostRecord, adapter: Adapter, progress: Callable[[str], None]
 ) -> PostResult:
     """``crosspost reconcile``: settle an open intent, and ask once more about a submission."""
-    from crosspost.publisher import PostResult
+    from crosspost.jobs import PostResult
 
     key = record.key
     try:
@@ -161,7 +161,7 @@ def reconcile_issue(
     from filelock import Timeout
 
     from crosspost.errors import UsageError
-    from crosspost.publisher import PostResult
+    from crosspost.jobs import PostResult
 
     posts = ledger.posts(issue_id)
     if not posts:

@@ -43,7 +43,7 @@ from crosspost.post_settle import build_adapter, forget_draft, post_lock, settle
 from crosspost.testing_hooks import checkpoint
 
 if TYPE_CHECKING:
-    from crosspost.publisher import Job, PostResult, Progress, PublishOptions
+    from crosspost.jobs import Job, PostResult, Progress, PublishOptions
 
 
 class PostMachine:
@@ -143,7 +143,7 @@ class PostMachine:
     def _result(
         self, state: str, url: str | None, message: str = "", code: int = EXIT_OK
     ) -> PostResult:
-        from crosspost.publisher import PostResult
+        from crosspost.jobs import PostResult
 
         return PostResult(self.key, state, url, message, code, self.sent)
 
@@ -261,7 +261,7 @@ class PostMachine:
         self.sent = True
         self.ledger.finish_step(self.key, STEP_UPDATE, summary=f"updated {draft.id}")
         self._remember_sent()
-        return self._publish(adapter, draft)
+        return self._publish(adapter, draft, live_before=True)
 
     def _content(self, adapter: Adapter) -> DraftContent:
         """Upload images (each once per account, several at a time) and build the draft."""
@@ -316,9 +316,20 @@ class PostMachine:
         self._remember_sent()
         return draft  # type: ignore[no-any-return]
 
-    def _publish(self, adapter: Adapter, draft: RemoteDraft) -> PostResult:
-        """Submit the draft (irreversible), then wait for the public URL."""
-        intent = Intent(started_at=self.clock(), title=self.job.rendered.title, draft_id=draft.id)
+    def _publish(
+        self, adapter: Adapter, draft: RemoteDraft, *, live_before: bool = False
+    ) -> PostResult:
+        """Submit the draft (irreversible), then wait for the public URL.
+
+        ``live_before``: the post was already public (an update): the intent lists it
+        among the ids that existed before, so reconcile knows "live" alone proves nothing.
+        """
+        intent = Intent(
+            started_at=self.clock(),
+            title=self.job.rendered.title,
+            draft_id=draft.id,
+            known_ids=(draft.id,) if live_before else (),
+        )
         ticket = self._irreversible(adapter, STEP_PUBLISH, intent, lambda: adapter.publish(draft))
         if ticket is None:  # the platform had it although its answer was lost
             record = self._record()

@@ -13,144 +13,34 @@ second post (see :mod:`crosspost.post_steps`).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from crosspost.config import Account, Settings
 from crosspost.errors import (
-    EXIT_BAD_INPUT,
-    EXIT_CHANNEL_FAILED,
-    EXIT_OK,
-    EXIT_TEMPORARY,
-    EXIT_UNCONFIRMED,
     IssueError,
     UsageError,
 )
-from crosspost.issue import ChannelSettings, Issue
+from crosspost.issue import ChannelSettings, Issue, load_issue
+from crosspost.jobs import (
+    MODES,
+    Job,
+    PostResult,
+    Progress,
+    PublishOptions,
+    PublishReport,
+    content_hash,
+)
 from crosspost.ledger import Ledger, PostKey
 from crosspost.references import Link
 from crosspost.render import RenderContext, Rendered
 
 if TYPE_CHECKING:
     from crosspost.dry_run import DryRunEntry
-
-Progress = Callable[[str], None]
-
-MODES = ("draft", "publish")
-
-
-@dataclass(frozen=True)
-class PublishOptions:
-    """What the editor asked for on the command line."""
-
-    #: ``wechat`` or ``wechat:main``; empty: the issue's channels, else every account.
-    targets: tuple[str, ...] = ()
-    #: ``draft`` or ``publish``; None: the issue's, else the account's, else the config's.
-    mode: str | None = None
-    #: Edit a post in place when the issue changed after it was published.
-    update: bool = False
-    #: Retry a post that failed permanently although nothing changed since.
-    retry_failed: bool = False
-    #: Forget the recorded draft and make a new one (a WeChat draft deleted by hand).
-    new_draft: bool = False
-
-
-@dataclass(frozen=True)
-class Job:
-    """One post to make: an issue, rendered for its channel, for one account."""
-
-    issue: Issue
-    account: Account
-    rendered: Rendered
-    settings: ChannelSettings
-    mode: str
-    #: Hash of everything the platform will receive for this post (body and fields).
-    content_hash: str
-    #: Channel references (``{zhihu.url}``) in the fields this post sees.
-    links: tuple[Link, ...] = ()
-
-    @property
-    def key(self) -> PostKey:
-        return PostKey(self.issue.id, self.account.channel, self.account.name)
-
-    @property
-    def waits_for(self) -> tuple[PostKey, ...]:
-        """The posts of this run whose URL this one needs before it can be rendered."""
-        return tuple(dict.fromkeys(link.target for link in self.links if link.url is None))
-
-
-@dataclass(frozen=True)
-class PostResult:
-    """How one post ended this run, in words for the editor and a code for cron."""
-
-    key: PostKey
-    #: published, drafted, unchanged, changed, failed, unconfirmed, pending, missing,
-    #: skipped (not attempted: a post whose URL it needs did not come out)
-    state: str
-    url: str | None
-    message: str = ""
-    exit_code: int = EXIT_OK
-    #: True when this run sent something that changes the platform.
-    sent: bool = False
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "issue": self.key.issue_id,
-            "channel": self.key.channel,
-            "account": self.key.account,
-            "state": self.state,
-            "url": self.url,
-            "message": self.message,
-            "exit_code": self.exit_code,
-        }
-
-
-@dataclass(frozen=True)
-class PublishReport:
-    """Every post of a run. ``exit_code`` follows DESIGN.md, the most urgent first:
-    3 (reconcile) > 1 (a channel failed) > 2 (bad input) > 75 (try later) > 0."""
-
-    results: tuple[PostResult, ...] = ()
-    warnings: tuple[str, ...] = field(default=())
-
-    @property
-    def exit_code(self) -> int:
-        codes = {r.exit_code for r in self.results}
-        for code in (EXIT_UNCONFIRMED, EXIT_CHANNEL_FAILED, EXIT_BAD_INPUT, EXIT_TEMPORARY):
-            if code in codes:
-                return code
-        return EXIT_OK
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "exit_code": self.exit_code,
-            "posts": [r.as_dict() for r in self.results],
-            "warnings": list(self.warnings),
-        }
-
-
-def content_hash(rendered: Rendered, settings: ChannelSettings, mode: str) -> str:
-    """A stable hash of what a post sends: the body and every field the platform shows."""
-    cover_digest = ""
-    if settings.cover and settings.cover.is_file():
-        cover_digest = hashlib.sha256(settings.cover.read_bytes()).hexdigest()
-    fields = {
-        "title": rendered.title,
-        "body": rendered.body,
-        "author": settings.author,
-        "digest": settings.digest,
-        "source_url": settings.source_url,
-        "cover": cover_digest,
-        "options": {k: v for k, v in settings.options.items() if k != "mode"},
-    }
-    blob = json.dumps(fields, ensure_ascii=False, sort_keys=True, default=str)
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
 class Publisher:
@@ -195,7 +85,7 @@ class Publisher:
         jobs: list[Job] = []
         for path in paths:
             accounts_by_channel = self._accounts(path, options)
-            channels = tuple(dict.fromkeys(a.channel for a in accounts_by_channel))
+            channels = self._channels_of(path, accounts_by_channel, options)
             checked = check_file(path, channels, self._context(path, channels))
             if checked.errors:
                 raise _lint_failed(checked.errors)
@@ -253,10 +143,43 @@ class Publisher:
             issue, rendered = resolve(issue, account.channel, known), None
         settings = issue.settings(account.channel)
         output = self._rendered_for(issue, account, rendered)
+        if rendered is None or output is not rendered.get(account.channel):
+            self._lint_again(issue, account.channel, output)
         mode = self._mode(options, settings, account)
         return Job(
             issue, account, output, settings, mode, content_hash(output, settings, mode), links
         )
+
+    def _lint_again(self, issue: Issue, channel: str, output: Rendered) -> None:
+        """A body rendered again (往期回顾, a resolved link) is checked again: it is longer."""
+        errors = _lint_errors(issue, channel, output)
+        if errors:
+            raise _lint_failed(errors)
+
+    def _channels_of(
+        self, path: Path | str, accounts: Sequence[Account], options: PublishOptions
+    ) -> tuple[str, ...]:
+        """The channels to lint: the configured ones the issue asks for (``-c`` wins).
+
+        An issue meant for Zhihu alone must not fail for lacking WeChat's cover.
+        """
+        configured = tuple(dict.fromkeys(a.channel for a in accounts))
+        if options.targets:
+            return configured
+        try:
+            wanted = load_issue(path).channels
+        except IssueError:
+            return configured  # check_file reports what is wrong with the file
+        if not wanted:
+            return configured
+        chosen = tuple(c for c in configured if c in wanted)
+        if not chosen:
+            raise UsageError(
+                f"{path}: asks for {', '.join(wanted)}, but no account of "
+                f"{'that channel' if len(wanted) == 1 else 'those channels'} is configured; "
+                "add one to crosspost.toml (see config/crosspost.example.toml)"
+            )
+        return chosen
 
     def _accounts(self, path: Path | str, options: PublishOptions) -> tuple[Account, ...]:
         if options.targets:
@@ -388,6 +311,12 @@ class Publisher:
     def publish(self, paths: Sequence[Path | str], options: PublishOptions) -> PublishReport:
         """Plan, then run: the whole of ``crosspost publish``."""
         return self.run(self.plan(paths, options), options)
+
+
+def _lint_errors(issue: Issue, channel: str, output: Rendered) -> list[Any]:
+    from crosspost.render.lint import ERROR, lint
+
+    return [p for p in lint(issue, {channel: output}) if p.severity == ERROR]
 
 
 def _lint_failed(errors: Sequence[Any]) -> UsageError:

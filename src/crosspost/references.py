@@ -31,7 +31,7 @@ from crosspost.ledger import Ledger, PostKey
 
 if TYPE_CHECKING:
     from crosspost.config import Account
-    from crosspost.publisher import Job, PostResult
+    from crosspost.jobs import Job, PostResult
     from crosspost.render import Rendered
 
 #: ``{zhihu.url}`` or ``{zhihu:main.url}``.
@@ -221,7 +221,7 @@ def fill_links(
     Called once the posts it names have run: their URLs are in the ledger now, or
     their results say why not (the skipped post then reports that, with its exit code).
     """
-    from crosspost.publisher import PostResult, content_hash
+    from crosspost.jobs import PostResult, content_hash
 
     if not job.waits_for:
         return job

@@ -66,8 +66,9 @@ from crosspost.scheduler_state import (
 
 if TYPE_CHECKING:
     from crosspost.config import Account, Settings
+    from crosspost.jobs import Job, PostResult
     from crosspost.ledger import Ledger
-    from crosspost.publisher import Job, PostResult, Publisher
+    from crosspost.publisher import Publisher
 
 __all__ = ["EXIT_PRECEDENCE", "DueEntry", "DueOptions", "DueReport", "run_due"]
 
@@ -163,7 +164,8 @@ class _Tick:
     unusable: set[str] = field(default_factory=set)
 
     def run(self, found: Scan) -> DueReport:
-        from crosspost.publisher import Publisher, PublishOptions
+        from crosspost.jobs import PublishOptions
+        from crosspost.publisher import Publisher
 
         publisher = Publisher(
             self.settings, self.ledger, clock=self.clock, sleep=self.sleep, progress=self.say
@@ -250,8 +252,8 @@ class _Tick:
     def _plan_file(
         self, publisher: Publisher, entry: ScheduledFile, print_: str
     ) -> tuple[list[Job], list[Job]]:
+        from crosspost.jobs import PublishOptions
         from crosspost.ledger import PostKey
-        from crosspost.publisher import PublishOptions
 
         try:
             entry = entry.loaded()
@@ -387,7 +389,7 @@ class _Tick:
         self.state.mark(path, print_, complete=every, issue_id=self.issue_of.get(path))
 
     def _dry_run(self, publisher: Publisher, jobs: Sequence[Job]) -> None:
-        from crosspost.publisher import PublishOptions
+        from crosspost.jobs import PublishOptions
 
         options = PublishOptions(update=self.options.update)
         for item in publisher.dry_run(jobs, options):

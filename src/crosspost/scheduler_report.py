@@ -22,7 +22,7 @@ from crosspost.errors import (
 )
 
 if TYPE_CHECKING:
-    from crosspost.publisher import PostResult
+    from crosspost.jobs import PostResult
 
 EXIT_PRECEDENCE = (EXIT_UNCONFIRMED, EXIT_CHANNEL_FAILED, EXIT_BAD_INPUT, EXIT_TEMPORARY)
 

@@ -13,7 +13,7 @@ import json
 import pytest
 
 from crosspost.errors import EXIT_OK, EXIT_UNCONFIRMED
-from crosspost.publisher import PublishReport
+from crosspost.jobs import PublishReport
 from crosspost.sandbox.clock import ManualClock
 from crosspost.testing_hooks import CLOCK_OFFSET_VARIABLE
 

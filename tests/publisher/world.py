@@ -22,8 +22,9 @@ from typing import Any
 import pytest
 
 from crosspost.config import Settings, load_settings
+from crosspost.jobs import PublishOptions, PublishReport
 from crosspost.ledger import Ledger, PostRecord
-from crosspost.publisher import Publisher, PublishOptions, PublishReport
+from crosspost.publisher import Publisher
 from crosspost.sandbox import Sandbox
 from crosspost.testing_hooks import MAX_SLEEP_VARIABLE
 

@@ -14,8 +14,8 @@ from crosspost.errors import (
     EXIT_TEMPORARY,
     EXIT_UNCONFIRMED,
 )
+from crosspost.jobs import PostResult
 from crosspost.ledger import PostKey
-from crosspost.publisher import PostResult
 from crosspost.scheduler import DueEntry, DueReport
 from crosspost.scheduler_scan import scan
 

@@ -317,12 +317,14 @@ class ZhihuAdapter(Adapter):
     # --- helpers ---------------------------------------------------------------------------
 
     def _reconcile_publish(self, intent: Intent) -> Reconciliation:
-        """E4 says whether the draft is live; E14's ``updated`` whether *this* attempt made it so.
+        """E4 says whether the draft is live; for an article that was live before the
+        attempt (its id in ``intent.known_ids``), E14's ``updated`` says whether *this*
+        attempt reached it.
 
         Publishing a draft that is already live updates the article in place: it never
-        makes a second post. So when the times cannot prove this attempt went through
-        (E14 missing, or ``updated`` not after the attempt began — Zhihu counts whole
-        seconds), the safe answer is "did not happen": doing it again costs one call.
+        makes a second post. So when the times cannot prove an update went through (E14
+        missing, or ``updated`` not after the attempt began — Zhihu counts whole seconds),
+        the safe answer is "did not happen": doing it again costs one call.
         """
         if not intent.draft_id:
             return Reconciliation(happened=None, detail="no draft id recorded for the publish")
@@ -333,6 +335,10 @@ class ZhihuAdapter(Adapter):
         if found.get("state") != "published":
             return Reconciliation(happened=False, detail=f"draft {draft_id} is not published")
         url = ARTICLE_URL.format(id=draft_id)
+        if draft_id not in intent.known_ids:  # it was a draft before: this attempt made it live
+            return Reconciliation(
+                happened=True, remote_id=draft_id, url=url, detail="the article is published"
+            )
         try:
             article = self.call_api("GET", "www", f"/api/v4/articles/{quote(draft_id)}")
         except PermanentError:  # E14 is unconfirmed on the real site (spec §2): E4 must do
@@ -340,7 +346,7 @@ class ZhihuAdapter(Adapter):
         updated = article.get("updated") if isinstance(article, Mapping) else None
         if isinstance(updated, int | float) and updated > intent.started_at:
             return Reconciliation(
-                happened=True, remote_id=draft_id, url=url, detail="the article is published"
+                happened=True, remote_id=draft_id, url=url, detail="the article was updated"
             )
         return Reconciliation(
             happened=False,

@@ -15,7 +15,8 @@ from crosspost.errors import EXIT_OK
 
 if TYPE_CHECKING:
     from crosspost.config import Settings
-    from crosspost.publisher import Job, Publisher, PublishOptions, PublishReport
+    from crosspost.jobs import Job, PublishOptions, PublishReport
+    from crosspost.publisher import Publisher
 
 Sleep = Callable[[float], None]
 
@@ -64,8 +65,9 @@ def add_settings_flags(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from crosspost.config import settings_from_args
+    from crosspost.jobs import PublishOptions
     from crosspost.ledger import Ledger
-    from crosspost.publisher import Publisher, PublishOptions
+    from crosspost.publisher import Publisher
     from crosspost.testing_hooks import shifted
 
     settings = settings_from_args(args)
