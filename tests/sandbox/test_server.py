@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 import socket
+import struct
 import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -98,6 +102,36 @@ def test_state_survives_a_restart(tmp_path: Path) -> None:
         assert again.post("/cgi-bin/draft/get", {"media_id": media_id})["news_item"]
         served = requests.get(second.wechat_image_url(image["url"]), timeout=5)
         assert served.content == image_bytes("PNG")
+
+
+def test_the_saved_state_is_the_newest_after_concurrent_changes(tmp_path: Path) -> None:
+    """Every change is saved; a slower save of an older state never lands last."""
+    clock = ManualClock()
+    with Sandbox(clock=clock, sleep=clock.sleep, state_dir=tmp_path) as box:
+        token = WeChat(box).fetch_token()
+
+        def add(_: int) -> str:
+            return WeChat(box, token=token).add_draft()
+
+        with ThreadPoolExecutor(max_workers=12) as pool:
+            made = set(pool.map(add, range(36)))
+        saved = json.loads((tmp_path / "wechat.json").read_text("utf-8"))
+        assert set(saved["drafts"]) == made
+
+
+def test_a_client_hanging_up_mid_request_prints_no_traceback(
+    sandbox: Sandbox, capfd: pytest.CaptureFixture[str]
+) -> None:
+    host, port = sandbox.servers["wechat"].address()
+    for _ in range(5):
+        with socket.create_connection((host, port)) as client:
+            client.sendall(b"POST /cgi-bin/draft/add HTTP/1.1\r\nContent-Length: 999\r\n\r\n{")
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    deadline = time.monotonic() + 5
+    while threading.active_count() > 2 + len(sandbox.servers) and time.monotonic() < deadline:
+        time.sleep(0.01)  # let the handler threads notice the reset
+    assert requests.get(f"{sandbox.wechat_url}{COUNT}", timeout=5).json()["errcode"] == 41001
+    assert "Traceback" not in capfd.readouterr().err
 
 
 def test_unreadable_state_is_one_clear_error(tmp_path: Path) -> None:

@@ -85,6 +85,11 @@ class EmulatorServer:
         self.clock = clock or emulator.clock
         # One request at a time inside the emulator: its state is plain dicts.
         self.lock = threading.RLock()
+        # State dumps are numbered under ``lock`` and written in order under ``_write``,
+        # so an older dump can never replace a newer one on disk.
+        self._write = threading.Lock()
+        self._dumped = 0
+        self._written = 0
         self._host, self._port = host, port
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -117,7 +122,7 @@ class EmulatorServer:
             self.emulator.load_state(state)
         handler = type("Handler", (_Handler,), {"owner": self})
         try:
-            self._httpd = ThreadingHTTPServer((self._host, self._port), handler)
+            self._httpd = _Server((self._host, self._port), handler)
         except OSError as error:
             raise UsageError(
                 f"cannot listen on {self._host}:{self._port} ({error.strerror}); "
@@ -149,11 +154,17 @@ class EmulatorServer:
             return
         with self.lock:
             text = json.dumps(self.emulator.dump_state(), ensure_ascii=False)
-        self.state_file.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.state_file.parent, prefix=".state-")
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(tmp, self.state_file)
+            self._dumped += 1
+            number = self._dumped
+        with self._write:
+            if number < self._written:  # a newer dump is already on disk
+                return
+            self.state_file.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.state_file.parent, prefix=".state-")
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(tmp, self.state_file)
+            self._written = number
 
     # --- one request -------------------------------------------------------------------
 
@@ -212,6 +223,16 @@ def _body(request: Request) -> Any:
         return json.loads(request.get_data() or b"{}")
     except ValueError:
         raise UsageError("control body is not JSON") from None
+
+
+class _Server(ThreadingHTTPServer):
+    """A client that hangs up mid-request is normal (timeouts, killed runs, reset faults):
+    no traceback on the terminal for it; anything else is still reported."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], BrokenPipeError | ConnectionResetError):
+            return
+        super().handle_error(request, client_address)
 
 
 class _Handler(BaseHTTPRequestHandler):
