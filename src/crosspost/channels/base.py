@@ -81,6 +81,11 @@ class PreparedImage(Protocol):
         """SHA-256 hex of :attr:`data`: the key of the uploaded-image cache."""
         ...
 
+    @property
+    def md5(self) -> str:
+        """MD5 hex of :attr:`data`: Zhihu names uploaded images by it (``v2-<md5>``)."""
+        ...
+
 
 @dataclass(frozen=True)
 class DraftContent:

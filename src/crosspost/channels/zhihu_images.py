@@ -35,7 +35,7 @@ CDN: Final = "https://pic4.zhimg.com"
 
 def upload(adapter: ZhihuAdapter, prepared: PreparedImage) -> UploadedAsset:
     """Upload one prepared image for ``adapter``'s account; return its zhimg URL and id."""
-    md5 = _md5(prepared)
+    md5 = prepared.md5
     announced = adapter.call_api(
         "POST", "api", "/images", json={"image_hash": md5, "source": "article"}
     )
@@ -132,12 +132,6 @@ def _url_of(status: Mapping[str, Any], object_key: str, mime: str) -> str:
             return url
     key = str(status.get("original_hash") or object_key)
     return f"{CDN}/{key}{'.gif' if mime == GIF and not key.endswith('.gif') else ''}"
-
-
-def _md5(prepared: PreparedImage) -> str:
-    import hashlib
-
-    return hashlib.md5(prepared.data, usedforsecurity=False).hexdigest()
 
 
 def _int(value: Any) -> int | None:
