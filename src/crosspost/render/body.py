@@ -214,3 +214,17 @@ def empty_footnotes(issue: Issue) -> list[tuple[str, int | None]]:
         offset = next((n for n, text in enumerate(lines) if definition.match(text)), None)
         found.append((label, issue.body_line + offset if offset is not None else None))
     return found
+
+
+#: Extensions a remote image's URL may end in, by Pillow format: before the download the
+#: name is all there is. SVG is refused by both platforms and cannot be converted.
+_REMOTE_FORMAT_OF = {
+    ".jpg": "JPEG", ".jpeg": "JPEG", ".png": "PNG", ".gif": "GIF", ".webp": "WEBP",
+    ".svg": "SVG", ".bmp": "BMP", ".tif": "TIFF", ".tiff": "TIFF", ".avif": "AVIF",
+    ".heic": "HEIF", ".ico": "ICO",
+}  # fmt: skip
+
+
+def remote_format(url: str) -> str | None:
+    """The image format a remote image's URL names by its extension (None: it names none)."""
+    return _REMOTE_FORMAT_OF.get(Path(urlsplit(url).path).suffix.lower())

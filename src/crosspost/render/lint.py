@@ -20,7 +20,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
-from urllib.parse import urlsplit
 
 from crosspost.errors import IssueError
 from crosspost.issue import CHANNEL_OPTIONS, KNOWN_CHANNELS, Issue, load_issue
@@ -32,6 +31,7 @@ from crosspost.render.body import (
     ImageRef,
     empty_footnotes,
     image_refs,
+    remote_format,
 )
 
 ERROR, WARNING, INFO = "error", "warning", "info"
@@ -107,13 +107,6 @@ class ChannelLimits:
 
 #: File extension → Pillow format name, for platforms that list extensions.
 _FORMAT_OF = {".jpg": "JPEG", ".jpeg": "JPEG", ".png": "PNG", ".gif": "GIF", ".webp": "WEBP"}
-#: Extensions a remote image's URL may end in, by format: only the name says what it is
-#: before the download. SVG is refused by both platforms and cannot be converted.
-_REMOTE_FORMAT_OF = {
-    **_FORMAT_OF,
-    ".svg": "SVG", ".bmp": "BMP", ".tif": "TIFF", ".tiff": "TIFF", ".avif": "AVIF",
-    ".heic": "HEIF", ".ico": "ICO",
-}  # fmt: skip
 
 
 def _wechat_limits() -> ChannelLimits:
@@ -234,7 +227,9 @@ def lint(issue: Issue, rendered: Mapping[str, Rendered]) -> list[Problem]:
             message = f"image {ref.source!r} {found.message}"
             problems.append(Problem(issue.path, ref.line, ref.channel, found.code, message))
     problems += _bad_covers(issue, rendered, images)
-    problems += _empty_footnotes(issue)
+    for label, line in empty_footnotes(issue):  # Zhihu refuses it; WeChat shows a blank note
+        message = f"footnote [^{label}] has no text; write the note after '[^{label}]:'"
+        problems.append(Problem(issue.path, line, None, "empty-footnote", message))
     for channel, output in rendered.items():
         limits = channel_limits(channel)
         if limits is None:
@@ -425,8 +420,7 @@ def _body_images(report: _Report, refs: list[ImageRef], images: ImageInfo) -> No
 def _remote_image(report: _Report, ref: ImageRef) -> None:
     """A remote image: judged by the extension of its URL, all there is before download."""
     limits, channel = report.limits, report.channel
-    suffix = Path(urlsplit(ref.source).path).suffix.lower()
-    kind = _REMOTE_FORMAT_OF.get(suffix)
+    kind = remote_format(ref.source)
     if kind == "SVG":
         message = (
             f"image {ref.source} is SVG, which {channel} does not take; "
@@ -445,21 +439,6 @@ def _remote_image(report: _Report, ref: ImageRef) -> None:
             "publishing (keep a copy next to the issue to be safe)"
         )
         report.add(ref.line, "external-image", message, INFO)
-
-
-def _empty_footnotes(issue: Issue) -> list[Problem]:
-    """A footnote defined with no text: Zhihu refuses an empty reference, WeChat shows an
-    empty note. Reported once, for every channel."""
-    return [
-        Problem(
-            issue.path,
-            line,
-            None,
-            "empty-footnote",
-            f"footnote [^{label}] has no text; write the note after '[^{label}]:'",
-        )
-        for label, line in empty_footnotes(issue)
-    ]
 
 
 def _formats(limits: ChannelLimits) -> str:
