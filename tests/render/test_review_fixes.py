@@ -65,6 +65,8 @@ def test_an_inline_script_or_style_in_a_paragraph_shows_none_of_its_code() -> No
     text = text_of("wechat", body)
     assert "alert" not in text and "color:red" not in text
     assert "前文" in text and "中间" in text and "后文" in text
+    sneaky = rendered("wechat", '前 <script>var a = "[x](https://evil.example) **b**"</script> 后')
+    assert "evil" not in sneaky.body and "[1]" not in sneaky.body
 
 
 def test_raw_pre_does_not_start_with_an_empty_line() -> None:

@@ -164,9 +164,25 @@ class WeChatRenderer(RendererHTML):
         return f"<{token.tag}{self.renderAttrs(token)}>"
 
     # --- text ------------------------------------------------------------------
+    def renderInline(  # markdown-it's name
+        self, tokens: Sequence[Token], options: OptionsDict, env: EnvType
+    ) -> str:
+        """Inline tokens, except those inside a raw ``<script>``/``<style>``/… that spans
+        several tokens: its contents are dropped, links and emphasis in them included."""
+        state = _state(env)
+        out: list[str] = []
+        for index, token in enumerate(tokens):
+            if state.raw_drop and token.type != "html_inline":
+                continue
+            rule = self.rules.get(token.type)
+            out.append(
+                rule(tokens, index, options, env)
+                if rule
+                else self.renderToken(tokens, index, options, env)
+            )
+        return "".join(out)
+
     def text(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
-        if _state(env).raw_drop:
-            return ""
         return html.escape(ZERO_WIDTH.sub("", tokens[idx].content), quote=False)
 
     def softbreak(
@@ -182,8 +198,6 @@ class WeChatRenderer(RendererHTML):
     def code_inline(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
-        if _state(env).raw_drop:
-            return ""
         content = html.escape(tokens[idx].content, quote=False)
         return f'<code class="code-inline">{content}</code>'
 
