@@ -489,7 +489,7 @@ def test_session_fetch_reads_remote_images_over_http(tmp_path: Path) -> None:
             pass
 
         def do_GET(self) -> None:
-            if self.path == "/busy.png":
+            if self.path.split("?")[0] == "/busy.png":
                 self.send_error(503)
                 return
             super().do_GET()
@@ -504,8 +504,15 @@ def test_session_fetch_reads_remote_images_over_http(tmp_path: Path) -> None:
             assert read_source(f"{base}/pic.png", issue, fetch).data == png
             with pytest.raises(IssueError, match=r"gone\.png' could not be downloaded \(HTTP 404"):
                 read_source(f"{base}/gone.png", issue, fetch)
-            with pytest.raises(TransientError, match="HTTP 503"):
-                read_source(f"{base}/busy.png", issue, fetch)
+            with pytest.raises(TransientError, match="HTTP 503") as busy:
+                read_source(f"{base}/busy.png?X-Amz-Signature=s1gn3d", issue, fetch)
+            assert "s1gn3d" not in str(busy.value)
+            with pytest.raises(IssueError, match=r"could not be downloaded \(HTTP 404") as gone:
+                read_source(f"{base}/gone.png?Signature=s1gn3d&Expires=1", issue, fetch)
+            assert "s1gn3d" not in str(gone.value)
+            small = session_fetch(session, timeout=5, max_bytes=len(png) - 1)
+            with pytest.raises(IssueError, match=r"is larger than .* MB; link a smaller image"):
+                read_source(f"{base}/pic.png", issue, small)
     finally:
         server.shutdown()
         server.server_close()

@@ -152,8 +152,18 @@ def _issue_line(issue_path: Path, ref: str) -> int | None:
 
 
 def image_error(issue_path: Path, ref: str, problem: str) -> IssueError:
-    """An ``IssueError`` for one image: names the issue file, its line and the image."""
-    return IssueError(issue_path, f"image {ref!r} {problem}", _issue_line(issue_path, ref))
+    """An ``IssueError`` for one image: names the issue file, its line and the image
+    (a URL without its query string: signed URLs carry their signature there)."""
+    line = _issue_line(issue_path, ref)
+    return IssueError(issue_path, f"image {without_query(ref)!r} {problem}", line)
+
+
+def without_query(url: str) -> str:
+    """``url`` without ``?query`` and ``#fragment``, for messages."""
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in ("http", "https") or not (parts.query or parts.fragment):
+        return url
+    return parts._replace(query="", fragment="").geturl() + "?…"
 
 
 def read_source(ref: str, issue_path: Path, fetch: Fetch | None = None) -> SourceImage:
@@ -199,23 +209,53 @@ def collect(
     return found
 
 
-def session_fetch(session: requests.Session, timeout: float = 30.0) -> Fetch:
-    """A :data:`Fetch` over a ``requests.Session`` (the caller owns the session)."""
+#: The largest remote image read (it is shrunk for the platform afterwards); a link to
+#: something bigger is a mistake in the issue, not something to hold in memory.
+MAX_REMOTE_IMAGE_BYTES = 50 * 1024 * 1024
+
+
+def session_fetch(
+    session: requests.Session,
+    timeout: float = 30.0,
+    max_bytes: int = MAX_REMOTE_IMAGE_BYTES,
+) -> Fetch:
+    """A :data:`Fetch` over a ``requests.Session`` (the caller owns the session).
+
+    Reads at most ``max_bytes`` (more is the issue's problem: ValueError, which the
+    caller reports with the file and line). Messages never show the URL's query string.
+    """
     import requests
 
     def fetch(url: str) -> bytes:
+        shown = without_query(url)
         try:
-            response = session.get(url, timeout=timeout)
+            with session.get(url, timeout=timeout, stream=True) as response:
+                status = response.status_code
+                if status >= 500 or status == 429:
+                    raise TransientError(f"could not fetch image {shown}: HTTP {status}")
+                if status >= 400:
+                    # A dead link is the issue's problem; the caller names the file.
+                    raise ValueError(f"HTTP {status}")
+                return _capped(response, max_bytes)
         except requests.RequestException as error:
-            raise TransientError(f"could not fetch image {url}: {type(error).__name__}") from None
-        if response.status_code >= 500 or response.status_code == 429:
-            raise TransientError(f"could not fetch image {url}: HTTP {response.status_code}")
-        if response.status_code >= 400:
-            # A dead link is the issue's problem; the caller names the file.
-            raise ValueError(f"HTTP {response.status_code}")
-        return response.content
+            raise TransientError(f"could not fetch image {shown}: {type(error).__name__}") from None
 
     return fetch
+
+
+def _capped(response: requests.Response, max_bytes: int) -> bytes:
+    too_big = f"it is larger than {max_bytes / (1024 * 1024):g} MB; link a smaller image"
+    declared = response.headers.get("Content-Length", "")
+    if declared.isdigit() and int(declared) > max_bytes:
+        raise ValueError(too_big)
+    chunks: list[bytes] = []
+    total = 0
+    for chunk in response.iter_content(64 * 1024):
+        total += len(chunk)
+        if total > max_bytes:
+            raise ValueError(too_big)
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _filename(ref: str, mime: str) -> str:
