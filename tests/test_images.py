@@ -7,8 +7,6 @@ go through an injected fetch function that counts its calls).
 from __future__ import annotations
 
 import io
-import json
-import os
 import random
 from pathlib import Path
 
@@ -21,14 +19,11 @@ from crosspost.images import (
     JPEG,
     PNG,
     ImagePolicy,
-    JsonAssetStore,
     PreparedImage,
     SourceImage,
-    UploadedAsset,
     collect,
     prepare,
     read_source,
-    upload_all,
 )
 
 UPLOADIMG = ImagePolicy("wechat uploadimg", frozenset({JPEG, PNG}), 1_000_000 - 1)
@@ -307,103 +302,36 @@ def test_each_remote_url_is_fetched_once(tmp_path: Path) -> None:
 # --- uploading each distinct image once -------------------------------------------------
 
 
-class Uploads:
-    """A platform stand-in at the boundary: records what would have been sent."""
+def test_each_distinct_image_is_uploaded_once_per_account_across_issues_and_runs(
+    tmp_path: Path,
+) -> None:
+    """The live path (publisher → PostAssets → the ledger as asset cache), on the sandbox:
+    an image used twice in one issue, and again by the next issue, is uploaded once."""
+    from crosspost.sandbox import ManualClock, Sandbox
+    from publisher.world import build_world, calls_to
 
-    def __init__(self) -> None:
-        self.sent: list[PreparedImage] = []
-
-    def __call__(self, prepared: PreparedImage) -> UploadedAsset:
-        self.sent.append(prepared)
-        return UploadedAsset(url=f"https://pic.example/{prepared.digest[:12]}", media_id=None)
-
-
-def test_upload_all_sends_each_distinct_image_once_across_runs(tmp_path: Path) -> None:
-    (tmp_path / "img").mkdir()
-    for index in range(3):
-        Image.new("RGB", (20, 20), (index * 80, 0, 0)).save(tmp_path / "img" / f"{index}.png")
-    (tmp_path / "img" / "dup.png").write_bytes((tmp_path / "img" / "0.png").read_bytes())
-    refs = ["img/0.png", "img/1.png", "img/dup.png", "img/2.png", "img/1.png"]
-    store = JsonAssetStore(tmp_path / "state" / "assets.json")
-    uploads = Uploads()
-
-    first = upload_all(
-        refs,
-        issue_path=tmp_path / "issue.md",
-        policy=UPLOADIMG,
-        channel="zhihu",
-        account="main",
-        store=store,
-        upload=uploads,
-    )
-    second = upload_all(
-        refs,
-        issue_path=tmp_path / "issue.md",
-        policy=UPLOADIMG,
-        channel="zhihu",
-        account="main",
-        store=JsonAssetStore(tmp_path / "state" / "assets.json"),
-        upload=uploads,
-    )
-
-    assert len(uploads.sent) == 3
-    assert first == second
-    assert first["img/0.png"] == first["img/dup.png"]
-    assert set(first) == set(refs)
-
-
-def test_another_account_uploads_again(tmp_path: Path) -> None:
-    Image.new("RGB", (20, 20), "red").save(tmp_path / "a.png")
-    store = JsonAssetStore(tmp_path / "assets.json")
-    uploads = Uploads()
-
-    for account in ("main", "backup", "main"):
-        upload_all(
-            ["a.png"],
-            issue_path=tmp_path / "issue.md",
-            policy=UPLOADIMG,
-            channel="wechat",
-            account=account,
-            store=store,
-            upload=uploads,
+    clock = ManualClock()
+    with Sandbox(clock=clock, sleep=clock.sleep) as box:
+        world = build_world(tmp_path, box, clock, clock.sleep)
+        text = world.issue.read_text("utf-8")
+        world.issue.write_text(text + "\n![又一次](images/hardware.png)\n", "utf-8")
+        world.publish(targets=("wechat",))
+        later = world.issue.with_name("issue-49.md")
+        later.write_text(
+            text.replace("id: ai-systems-48", "id: ai-systems-49").replace("第48期", "第49期"),
+            "utf-8",
         )
+        world.publish([later], targets=("wechat",))
 
-    assert len(uploads.sent) == 2
+        assert len(box.wechat.snapshot()["drafts"]) == 2
+        assert calls_to(box, "/cgi-bin/media/uploadimg") == 1
+        assert calls_to(box, "/cgi-bin/material/add_material") == 1  # the cover
 
 
-def test_images_already_on_the_platform_are_not_uploaded(tmp_path: Path) -> None:
+def test_images_already_on_the_platform_are_recognised() -> None:
     policy = ImagePolicy("zhihu", frozenset({JPEG}), 10, native_hosts=("zhimg.com",))
-    uploads = Uploads()
-
-    result = upload_all(
-        ["https://pic4.zhimg.com/v2-abc.png"],
-        issue_path=tmp_path / "issue.md",
-        policy=policy,
-        channel="zhihu",
-        account="main",
-        store=JsonAssetStore(tmp_path / "a.json"),
-        upload=uploads,
-    )
-
-    assert uploads.sent == []
-    assert result["https://pic4.zhimg.com/v2-abc.png"].url == "https://pic4.zhimg.com/v2-abc.png"
-
-
-def test_json_store_survives_a_damaged_file_and_writes_atomically(tmp_path: Path) -> None:
-    path = tmp_path / "assets.json"
-    path.write_text("{not json", "utf-8")
-    store = JsonAssetStore(path)
-
-    assert store.find_asset("zhihu", "main", "d" * 64, "inline") is None
-    store.save_asset("zhihu", "main", "d" * 64, "inline", UploadedAsset("https://x/1", "42"))
-    store.save_asset("zhihu", "main", "d" * 64, "inline", UploadedAsset("https://x/1", "42"))
-
-    assert store.find_asset("zhihu", "main", "d" * 64, "inline") == UploadedAsset(
-        "https://x/1", "42"
-    )
-    assert store.find_asset("zhihu", "main", "d" * 64, "cover") is None
-    assert len(json.loads(path.read_text("utf-8"))) == 1
-    assert not [name for name in os.listdir(tmp_path) if name.endswith(".tmp")]
+    assert policy.is_native("https://pic4.zhimg.com/v2-abc.png")
+    assert not policy.is_native("https://zhimg.com.example.org/v2-abc.png")
 
 
 def test_an_oversized_jpeg_is_first_reencoded_with_its_own_quality(tmp_path: Path) -> None:

@@ -2,8 +2,8 @@
 
 Every image is keyed by the SHA-256 of the bytes that are actually uploaded, so one
 image goes to a (channel, account) once, across runs and across issues. The cache of
-what was uploaded lives behind :class:`AssetStore` (the ledger implements it;
-:class:`JsonAssetStore` stands in until it exists).
+what was uploaded lives behind :class:`AssetStore`: the ledger implements it, and the
+publisher's ``PostAssets`` consults it before every upload.
 
 Remote images (``http(s)`` URLs) are read through an injected ``fetch`` function, so
 this module never opens a connection by itself and tests never reach the internet.
@@ -14,13 +14,10 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
-import os
-import tempfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import unquote, urlsplit
 
 from crosspost.errors import IssueError, TransientError
@@ -335,92 +332,3 @@ def _prepared(data: bytes, mime: str, ref: str, image: Image) -> PreparedImage:
         width=image.width,
         height=image.height,
     )
-
-
-# --- uploading each distinct image once --------------------------------------------------
-
-
-def upload_all(
-    refs: Iterable[str],
-    *,
-    issue_path: Path,
-    policy: ImagePolicy,
-    channel: str,
-    account: str,
-    store: AssetStore,
-    upload: Callable[[PreparedImage], UploadedAsset],
-    kind: str = "inline",
-    fetch: Fetch | None = None,
-) -> dict[str, UploadedAsset]:
-    """Upload every image of an issue that this (channel, account) does not have yet.
-
-    Returns ``ref → UploadedAsset`` for every reference (what
-    :meth:`Rendered.with_image_urls` needs, via ``.url``). Images already on the platform
-    (``policy.native_hosts``) are passed through; the same bytes referenced twice, or
-    uploaded by an earlier run, are never sent again.
-    """
-    refs = list(dict.fromkeys(refs))
-    result: dict[str, UploadedAsset] = {}
-    remote = [ref for ref in refs if not policy.is_native(ref)]
-    for ref in refs:
-        if policy.is_native(ref):
-            result[ref] = UploadedAsset(url=ref)
-    for ref, source in collect(remote, issue_path, fetch).items():
-        prepared = prepare(source, policy)
-        asset = store.find_asset(channel, account, prepared.digest, kind)
-        if asset is None:
-            asset = upload(prepared)
-            store.save_asset(channel, account, prepared.digest, kind, asset)
-        result[ref] = asset
-    return result
-
-
-class JsonAssetStore:
-    """An :class:`AssetStore` in one JSON file, for use before (or without) the ledger.
-
-    Writes go to a temporary file that replaces the old one, under a file lock, so two
-    processes never lose each other's uploads and a crash never leaves half a file.
-    """
-
-    def __init__(self, path: Path | str) -> None:
-        self.path = Path(path)
-
-    @staticmethod
-    def _key(channel: str, account: str, digest: str, kind: str) -> str:
-        return f"{channel}:{account}:{kind}:{digest}"
-
-    def _read(self) -> dict[str, Any]:
-        try:
-            loaded = json.loads(self.path.read_text("utf-8"))
-        except FileNotFoundError:
-            return {}
-        except (OSError, ValueError):
-            # A cache, not a record: losing it costs one re-upload, never a wrong post.
-            return {}
-        return loaded if isinstance(loaded, dict) else {}
-
-    def find_asset(
-        self, channel: str, account: str, digest: str, kind: str
-    ) -> UploadedAsset | None:
-        row = self._read().get(self._key(channel, account, digest, kind))
-        if not isinstance(row, Mapping) or not isinstance(row.get("url"), str):
-            return None
-        media_id = row.get("media_id")
-        return UploadedAsset(url=row["url"], media_id=str(media_id) if media_id else None)
-
-    def save_asset(
-        self, channel: str, account: str, digest: str, kind: str, asset: UploadedAsset
-    ) -> None:
-        from filelock import FileLock
-
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with FileLock(str(self.path) + ".lock"):
-            rows = self._read()
-            rows[self._key(channel, account, digest, kind)] = {
-                "url": asset.url,
-                "media_id": asset.media_id,
-            }
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".assets-", suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(rows, handle, ensure_ascii=False, indent=1, sort_keys=True)
-            os.replace(tmp, self.path)

@@ -3,7 +3,7 @@ OSS with the short-lived STS token Zhihu hands out, confirm, then poll until pro
 
 Every step is idempotent — Zhihu keys the image by the MD5 of its bytes and the OSS
 object by ``v2-<md5>`` — so the HTTP policy may retry each one. Across runs the
-:class:`~crosspost.images.AssetStore` keeps us from even asking (see ``upload_all``).
+:class:`~crosspost.images.AssetStore` (the ledger) keeps us from even asking.
 """
 
 from __future__ import annotations
