@@ -24,7 +24,13 @@ import requests
 from PIL import Image
 
 from crosspost.channels import adapter_class
-from crosspost.channels.base import DraftContent, Intent, PublishTicket, RemoteDraft
+from crosspost.channels.base import (
+    DraftContent,
+    DraftLeftBehind,
+    Intent,
+    PublishTicket,
+    RemoteDraft,
+)
 from crosspost.channels.http import HttpPolicy, RetryPolicy
 from crosspost.channels.zhihu import ZhihuAdapter
 from crosspost.channels.zhihu_wire import (
@@ -618,14 +624,16 @@ def test_an_expired_login_says_how_to_get_a_new_z_c0(world: World) -> None:
 def test_a_failure_after_the_draft_exists_keeps_the_draft(world: World) -> None:
     world.fault("/api/articles/*/draft", "zhihu:40352", method="PATCH")
 
-    with pytest.raises(ChannelError) as caught:
+    with pytest.raises(DraftLeftBehind) as caught:
         world.adapter.create_draft(CONTENT)
 
     [draft] = world.snapshot()["drafts"]
-    assert caught.value.draft == RemoteDraft(  # type: ignore[attr-defined]
+    assert caught.value.draft == RemoteDraft(
         draft["id"], f"https://zhuanlan.zhihu.com/p/{draft['id']}/edit"
     )
     assert f"draft {draft['id']} was created" in str(caught.value)
+    assert caught.value.exit_code == 3  # never create again: reconcile finds it
+    assert isinstance(caught.value.cause, ChannelError) and caught.value.cause.code == 40352
 
 
 # --- secrets -----------------------------------------------------------------------------

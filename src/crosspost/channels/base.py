@@ -23,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
 
-from crosspost.errors import PermanentError
+from crosspost.errors import ChannelError, PermanentError, UnconfirmedError
 from crosspost.images import ImagePolicy, UploadedAsset
 
 if TYPE_CHECKING:
@@ -221,6 +221,18 @@ class ManualPublishRequired(PermanentError):
         self, message: str, *, channel: str, code: int | str | None, draft: RemoteDraft
     ) -> None:
         super().__init__(message, channel=channel, code=code)
+        self.draft = draft
+
+
+class DraftLeftBehind(UnconfirmedError):
+    """``create_draft`` made the draft, then a later step of it (filling it in, topics)
+    failed. Never create again: ``draft`` is the draft that exists, ``cause`` the error
+    of the step that failed; the next run finds the draft by reconciling.
+    """
+
+    def __init__(self, message: str, *, cause: ChannelError, draft: RemoteDraft) -> None:
+        super().__init__(message, channel=cause.channel, code=cause.code)
+        self.cause = cause
         self.draft = draft
 
 

@@ -307,6 +307,12 @@ class WeChatAdapter(Adapter):
         )
 
     def reconcile(self, step: str, intent: Intent) -> Reconciliation:
+        """Ask WeChat whether an unconfirmed draft/add or freepublish/submit took effect.
+
+        "draft": a draft in 草稿箱 with the intent's title, author and digest, changed since
+        the intent and not already known. "publish": the ticket's status, else the
+        published list, else whether the draft left 草稿箱 (see :mod:`.wechat_reconcile`).
+        """
         if step == STEP_DRAFT:
             return reconcile_draft(self, intent)
         if step == STEP_PUBLISH:

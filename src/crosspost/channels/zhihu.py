@@ -26,6 +26,7 @@ from crosspost.channels.base import (
     ChannelLimits,
     Clock,
     DraftContent,
+    DraftLeftBehind,
     Intent,
     Preflight,
     PreparedImage,
@@ -217,9 +218,11 @@ class ZhihuAdapter(Adapter):
         try:
             self._fill(draft_id, content, topics)
         except ChannelError as error:
-            error.draft = draft  # type: ignore[attr-defined]
-            error.args = (f"{error} (draft {draft_id} was created; the next run updates it)",)
-            raise
+            raise DraftLeftBehind(
+                f"{error} (draft {draft_id} was created; the next run updates it)",
+                cause=error,
+                draft=draft,
+            ) from None
         return draft
 
     def update_draft(self, remote_id: str, content: DraftContent) -> RemoteDraft:
@@ -288,7 +291,7 @@ class ZhihuAdapter(Adapter):
                 happened=found is not None,
                 remote_id=intent.draft_id if found is not None else None,
                 url=EDIT_URL.format(id=intent.draft_id) if found is not None else None,
-                detail="draft found by its id" if found else "no draft with that id",
+                detail="draft found by its id" if found is not None else "no draft with that id",
             )
         # Zhihu cannot list drafts (spec §2): our own journal is the only place to look.
         for entry in self.journal.candidates(intent.title, intent.started_at, intent.known_ids):
