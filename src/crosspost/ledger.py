@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import sqlite3
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -29,7 +28,6 @@ from crosspost.channels.redaction import Redactor
 from crosspost.errors import ChannelError, IssueError, UnconfirmedError
 from crosspost.images import UploadedAsset
 from crosspost.ledger_schema import (
-    POST_COLUMNS,
     POST_STATES,
     SCHEMA_VERSION,
     Event,
@@ -39,8 +37,8 @@ from crosspost.ledger_schema import (
     cap,
     clean,
     connect,
-    post_from_row,
 )
+from crosspost.ledger_view import LedgerView
 
 __all__ = ["POST_STATES", "SCHEMA_VERSION", "Event", "Ledger", "PostKey", "PostRecord"]
 
@@ -58,15 +56,12 @@ CHANGEABLE: frozenset[str] = frozenset(f.name for f in dataclasses.fields(PostRe
 }
 
 
-def _json(text: str) -> Mapping[str, Any]:
-    return MappingProxyType(json.loads(text))
-
-
-class Ledger:
+class Ledger(LedgerView):
     """The SQLite ledger. Use :meth:`open`; close it, or use it as a context manager.
 
     One connection, shared by the publisher's threads behind a lock; across processes
     SQLite's own locking (WAL, ``busy_timeout``, ``BEGIN IMMEDIATE``) keeps writers apart.
+    The reading half lives in :class:`~crosspost.ledger_view.LedgerView`.
     """
 
     def __init__(
@@ -77,11 +72,9 @@ class Ledger:
         clock: Clock = time.time,
         redact: Callable[[str], str] | None = None,
     ) -> None:
-        self._db = connection
-        self.path = path
+        super().__init__(connection, path)
         self.clock = clock
         self.redact: Callable[[str], str] = redact or Redactor()
-        self._lock = threading.RLock()
         self._depth = 0
 
     @classmethod
@@ -123,14 +116,6 @@ class Ledger:
     ) -> None:
         self.close()
 
-    @property
-    def schema_version(self) -> int:
-        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
-
-    @property
-    def journal_mode(self) -> str:
-        return str(self._db.execute("PRAGMA journal_mode").fetchone()[0])
-
     # --- transactions --------------------------------------------------------------------
 
     @contextmanager
@@ -160,69 +145,6 @@ class Ledger:
                 self._db.execute("COMMIT")
             finally:
                 self._depth = 0
-
-    # --- reading -------------------------------------------------------------------------
-
-    def post(self, issue_id: str, channel: str, account: str) -> PostRecord | None:
-        """The post for (issue, channel, account), or None if nothing was recorded yet."""
-        return self.get(PostKey(issue_id, channel, account))
-
-    def get(self, key: PostKey) -> PostRecord | None:
-        with self._lock:
-            row = self._db.execute(
-                f"SELECT {POST_COLUMNS} FROM posts WHERE issue_id = ? AND channel = ? "
-                "AND account = ?",
-                (key.issue_id, key.channel, key.account),
-            ).fetchone()
-        return post_from_row(row) if row else None
-
-    def posts(
-        self, issue_id: str | None = None, *, channel: str | None = None, state: str | None = None
-    ) -> tuple[PostRecord, ...]:
-        """Posts, optionally of one issue / channel / state, oldest first."""
-        where, args = [], []
-        for column, value in (("issue_id", issue_id), ("channel", channel), ("state", state)):
-            if value is not None:
-                where.append(f"{column} = ?")
-                args.append(value)
-        clause = f" WHERE {' AND '.join(where)}" if where else ""
-        with self._lock:
-            rows = self._db.execute(
-                f"SELECT {POST_COLUMNS} FROM posts{clause} ORDER BY created_at, id", args
-            ).fetchall()
-        return tuple(post_from_row(row) for row in rows)
-
-    def due(self, now: float) -> tuple[PostRecord, ...]:
-        """Unfinished posts whose retry time has come (what the scheduler's next tick resumes).
-
-        Published posts and permanent failures are left out; a permanent failure waits
-        until the issue or the config changes and the publisher resets it.
-        """
-        with self._lock:
-            rows = self._db.execute(
-                f"SELECT {POST_COLUMNS} FROM posts WHERE state != 'published' "
-                "AND error_permanent = 0 AND (next_attempt_at IS NULL OR next_attempt_at <= ?) "
-                "ORDER BY created_at, id",
-                (now,),
-            ).fetchall()
-        return tuple(post_from_row(row) for row in rows)
-
-    def events(self, key: PostKey | None = None) -> tuple[Event, ...]:
-        """The audit trail, oldest first: of one post, or all of it."""
-        sql = (
-            "SELECT e.id, p.issue_id, p.channel, p.account, e.step, e.kind, e.outcome, "
-            "e.summary, e.errcode, e.data, e.at FROM events e JOIN posts p ON p.id = e.post_id"
-        )
-        args: tuple[str, ...] = ()
-        if key is not None:
-            sql += " WHERE p.issue_id = ? AND p.channel = ? AND p.account = ?"
-            args = (key.issue_id, key.channel, key.account)
-        with self._lock:
-            rows = self._db.execute(sql + " ORDER BY e.id", args).fetchall()
-        return tuple(
-            Event(r[0], PostKey(r[1], r[2], r[3]), r[4], r[5], r[6], r[7], r[8], _json(r[9]), r[10])
-            for r in rows
-        )
 
     # --- writing -------------------------------------------------------------------------
 
@@ -401,17 +323,6 @@ class Ledger:
                 self._update(key, {"claimed_by": None, "claimed_until": None}, self.clock())
 
     # --- the image cache (crosspost.images.AssetStore) ------------------------------------
-
-    def find_asset(
-        self, channel: str, account: str, digest: str, kind: str
-    ) -> UploadedAsset | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT url, media_id FROM assets WHERE channel = ? AND account = ? "
-                "AND digest = ? AND kind = ?",
-                (channel, account, digest, kind),
-            ).fetchone()
-        return UploadedAsset(url=row[0], media_id=row[1]) if row else None
 
     def save_asset(
         self, channel: str, account: str, digest: str, kind: str, asset: UploadedAsset
