@@ -17,16 +17,14 @@ carries a secret even if an error message did.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qsl, unquote, urlsplit
 
+from crosspost.channels.redaction import redactor_for
 from crosspost.errors import EXIT_OK
 
 if TYPE_CHECKING:
-    from crosspost.channels.redaction import Redactor
     from crosspost.config import Secret
     from crosspost.scheduler import DueReport
 
@@ -78,38 +76,6 @@ def run_notice(report: DueReport, *, on_success: bool = False) -> Notice | None:
             "success",
         )
     return None
-
-
-def redactor_for(secrets: Iterable[Any], urls: Sequence[Secret]) -> Redactor:
-    """A redactor that knows the credentials and every token-like part of the notify URLs."""
-    from crosspost.channels.redaction import Redactor
-
-    redactor = Redactor()
-    for secret in secrets:
-        redactor.register(secret.reveal() if hasattr(secret, "reveal") else str(secret))
-    for url in urls:
-        for part in url_parts(url.reveal()):
-            redactor.register(part)
-    return redactor
-
-
-def url_parts(url: str) -> list[str]:
-    """The URL and each piece of it that may be a token: user, password, path, query values."""
-    parts = [url]
-    try:
-        split = urlsplit(url)
-    except ValueError:
-        return parts
-    parts += [unquote(split.password)] if split.password else []
-    # Other pieces are tokens when they look like one (digits in a long word, or very
-    # long): a Telegram bot token sits where a host would, a Pushover key where a user
-    # would; words such as "services", "hooks" or a plain user name stay readable.
-    pieces = re.split(r"[@:]", split.netloc) + split.path.split("/")
-    parts += [
-        unquote(p) for p in pieces if len(p) >= 20 or (len(p) >= 8 and any(c.isdigit() for c in p))
-    ]
-    parts += [value for _, value in parse_qsl(split.query) if value]
-    return parts
 
 
 def send(notice: Notice, urls: Sequence[Secret], *, secrets: Iterable[Any] = ()) -> list[str]:

@@ -21,6 +21,7 @@ from filelock import FileLock
 from crosspost.channels import adapter_class
 from crosspost.channels.base import STEP_DRAFT, STEP_PUBLISH, Adapter, Intent, PublishTicket
 from crosspost.channels.http import HttpPolicy, Timeouts
+from crosspost.channels.redaction import Redactor
 from crosspost.config import Account, Settings
 from crosspost.errors import (
     EXIT_CHANNEL_FAILED,
@@ -187,6 +188,7 @@ def reconcile_issue(
                     timeout=settings.timeout,
                     clock=clock,
                     sleep=sleep,
+                    redactor=run_redactor(ledger),
                 )
                 results.append(reconcile_post(ledger, current, adapter, progress))
         except Timeout:
@@ -217,11 +219,22 @@ def build_adapter(
     timeout: float,
     clock: Callable[[], float],
     sleep: Callable[[float], None],
+    redactor: Redactor | None = None,
 ) -> Adapter:
-    """The account's adapter with its own HTTP policy (one session per account)."""
-    http = HttpPolicy(timeouts=Timeouts(connect=min(10.0, timeout), read=timeout), sleep=sleep)
+    """The account's adapter with its own HTTP policy (one session per account).
+
+    ``redactor`` is the run's: tokens the adapter fetches are registered there, so the
+    ledger and the log hide them too, not only the HTTP policy's own messages.
+    """
+    timeouts = Timeouts(connect=min(10.0, timeout), read=timeout)
+    http = HttpPolicy(timeouts=timeouts, sleep=sleep, redactor=redactor or Redactor())
     cls = adapter_class(account.channel)
     return cls(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep)
+
+
+def run_redactor(ledger: Ledger) -> Redactor | None:
+    """The redactor the ledger was opened with, when it is one (the run's shared one)."""
+    return ledger.redact if isinstance(ledger.redact, Redactor) else None
 
 
 def _before_draft(record: PostRecord) -> str:

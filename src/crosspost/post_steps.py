@@ -39,7 +39,7 @@ from crosspost.errors import (
 from crosspost.ledger import Ledger, PostRecord
 from crosspost.post_assets import PostAssets
 from crosspost.post_failures import record_failure, same_attempt
-from crosspost.post_settle import build_adapter, forget_draft, post_lock, settle
+from crosspost.post_settle import build_adapter, forget_draft, post_lock, run_redactor, settle
 from crosspost.testing_hooks import checkpoint
 
 if TYPE_CHECKING:
@@ -120,6 +120,7 @@ class PostMachine:
             timeout=self.timeout,
             clock=self.clock,
             sleep=self.sleep,
+            redactor=run_redactor(self.ledger),
         )
 
     def _remember_sent(self) -> None:

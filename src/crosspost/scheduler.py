@@ -36,6 +36,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from crosspost.channels.redaction import Redactor
 from crosspost.errors import (
     EXIT_BAD_INPUT,
     EXIT_CHANNEL_FAILED,
@@ -82,8 +83,13 @@ def run_due(
     clock: Callable[[], float] = time.time,
     sleep: Callable[[float], None] = time.sleep,
     progress: Progress | None = None,
+    redactor: Redactor | None = None,
 ) -> DueReport:
-    """One scheduler tick (see the module docstring). ``clock`` is the whole run's clock."""
+    """One scheduler tick (see the module docstring). ``clock`` is the whole run's clock.
+
+    ``redactor`` is the run's (the log file's filter uses it too): the accounts' secrets
+    and every token the adapters fetch are hidden in the ledger and the log alike.
+    """
     say: Progress = progress or (lambda line: None)
     now = datetime.fromtimestamp(clock(), tz=UTC)
     folders = options.dirs or settings.issue_dirs
@@ -106,9 +112,12 @@ def run_due(
         with _accounts(settings, options, sleep) as (settings, sleep):
             from crosspost.ledger import Ledger
 
-            secrets = [s for a in settings.accounts for s in a.credentials.values()]
+            redactor = redactor or Redactor()
+            for account in settings.accounts:  # --sandbox brings accounts of its own
+                for secret in account.secrets:
+                    redactor.register(secret.reveal())
             settings.state_dir.mkdir(parents=True, exist_ok=True)
-            with Ledger.open(settings.ledger_path, clock=clock, secrets=secrets) as ledger:
+            with Ledger.open(settings.ledger_path, clock=clock, redact=redactor) as ledger:
                 state = SchedulerState.load(settings.state_dir)
                 tick = _Tick(settings, ledger, state, options, now, clock, sleep, say, context)
                 report = tick.run(found)

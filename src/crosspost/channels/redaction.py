@@ -15,7 +15,14 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 import weakref
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+if TYPE_CHECKING:
+    from crosspost.accounts import Secret
 
 REDACTED = "***"
 
@@ -58,14 +65,20 @@ class Redactor:
 
     def __init__(self) -> None:
         self._values: set[str] = set()
+        # One redactor serves a whole run: the ledger, the log and every adapter's
+        # threads register and redact at once.
+        self._lock = threading.Lock()
 
     def register(self, value: str | None) -> None:
         """Remember a secret value (token, AppSecret, cookie) so it never shows."""
         if value and len(value) >= _MIN_SECRET_LEN:
-            self._values.add(value)
+            with self._lock:
+                self._values.add(value)
 
     def __call__(self, text: str) -> str:
-        for value in sorted(self._values, key=len, reverse=True):
+        with self._lock:
+            values = sorted(self._values, key=len, reverse=True)
+        for value in values:
             text = text.replace(value, REDACTED)
         text = _QUOTED_PAIR.sub(rf"\g<1>\g<2>\g<1>\g<3>\g<4>{REDACTED}\g<4>", text)
         text = _PAIR.sub(rf"\g<1>\g<2>{REDACTED}", text)
@@ -112,3 +125,34 @@ def guard_library_loggers(redactor: Redactor) -> None:
         logger = logging.getLogger(name)
         if _LIBRARY_FILTER not in logger.filters:
             logger.addFilter(_LIBRARY_FILTER)
+
+
+def redactor_for(secrets: Iterable[Any], urls: Sequence[Secret] = ()) -> Redactor:
+    """A run's redactor: it knows every credential and each token-like part of the notify
+    URLs; the adapters teach it the tokens they fetch while the run goes on."""
+    redactor = Redactor()
+    for secret in secrets:
+        redactor.register(secret.reveal() if hasattr(secret, "reveal") else str(secret))
+    for url in urls:
+        for part in url_parts(url.reveal()):
+            redactor.register(part)
+    return redactor
+
+
+def url_parts(url: str) -> list[str]:
+    """The URL and each piece of it that may be a token: user, password, path, query values."""
+    parts = [url]
+    try:
+        split = urlsplit(url)
+    except ValueError:
+        return parts
+    parts += [unquote(split.password)] if split.password else []
+    # Other pieces are tokens when they look like one (digits in a long word, or very
+    # long): a Telegram bot token sits where a host would, a Pushover key where a user
+    # would; words such as "services", "hooks" or a plain user name stay readable.
+    pieces = re.split(r"[@:]", split.netloc) + split.path.split("/")
+    parts += [
+        unquote(p) for p in pieces if len(p) >= 20 or (len(p) >= 8 and any(c.isdigit() for c in p))
+    ]
+    parts += [value for _, value in parse_qsl(split.query) if value]
+    return parts

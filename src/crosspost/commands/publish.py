@@ -81,9 +81,11 @@ def run(args: argparse.Namespace) -> int:
     )
     progress = None if args.quiet or args.json else print_progress
     with accounts_for_run(settings, sandbox=args.sandbox) as (settings, sleep):
-        secrets = [s for a in settings.accounts for s in a.credentials.values()]
+        from crosspost.channels.redaction import redactor_for
+
+        redactor = redactor_for([s for a in settings.accounts for s in a.secrets])
         make_state_dir(settings.state_dir)
-        with Ledger.open(settings.ledger_path, clock=clock, secrets=secrets) as ledger:
+        with Ledger.open(settings.ledger_path, clock=clock, redact=redactor) as ledger:
             publisher = Publisher(settings, ledger, clock=clock, sleep=sleep, progress=progress)
             jobs = publisher.plan(args.files, options)
             if args.dry_run:

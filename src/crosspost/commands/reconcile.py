@@ -32,8 +32,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"no ledger at {settings.ledger_path}; nothing was published yet")
     clock = shifted(time.time)
     with accounts_for_run(settings, sandbox=args.sandbox) as (settings, sleep):
-        secrets = [s for a in settings.accounts for s in a.credentials.values()]
-        with Ledger.open(settings.ledger_path, clock=clock, secrets=secrets) as ledger:
+        from crosspost.channels.redaction import redactor_for
+
+        redactor = redactor_for([s for a in settings.accounts for s in a.secrets])
+        with Ledger.open(settings.ledger_path, clock=clock, redact=redactor) as ledger:
             publisher = Publisher(
                 settings, ledger, clock=clock, sleep=sleep, progress=print_progress
             )

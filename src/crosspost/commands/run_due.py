@@ -23,6 +23,7 @@ from crosspost.errors import EXIT_OK, CrosspostError, UsageError
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from crosspost.channels.redaction import Redactor
     from crosspost.config import Settings
     from crosspost.scheduler import DueReport
 
@@ -83,21 +84,30 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import time
 
+    from crosspost.channels.redaction import redactor_for
     from crosspost.config import settings_from_args
     from crosspost.testing_hooks import shifted
 
     clock = shifted(_clock(args.now) if args.now else time.time)
     settings = settings_from_args(args)
-    with _logger(settings, verbose=args.verbose and not args.json) as log:
+    # One redactor for the tick: the log file, the ledger and the adapters share it, so a
+    # token fetched mid-run is hidden everywhere, not only in the HTTP policy's messages.
+    secrets = [s for a in settings.accounts for s in a.secrets]
+    redactor = redactor_for(secrets, settings.notify_urls)
+    with _logger(settings, redactor, verbose=args.verbose and not args.json) as log:
         try:
-            return _tick(args, settings, clock, log)
+            return _tick(args, settings, clock, log, redactor)
         except CrosspostError as error:
             _record(f"error: {error}")  # the log file tells the whole story of every tick
             raise
 
 
 def _tick(
-    args: argparse.Namespace, settings: Settings, clock: Callable[[], float], log: Say
+    args: argparse.Namespace,
+    settings: Settings,
+    clock: Callable[[], float],
+    log: Say,
+    redactor: Redactor,
 ) -> int:
     import time
 
@@ -113,7 +123,14 @@ def _tick(
         mode=args.mode,
         sandbox=args.sandbox,
     )
-    report = run_due(settings, options, clock=clock, sleep=paced(time.sleep), progress=log)
+    report = run_due(
+        settings,
+        options,
+        clock=clock,
+        sleep=paced(time.sleep),
+        progress=log,
+        redactor=redactor,
+    )
     if args.json:
         print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
     else:
@@ -140,7 +157,7 @@ def _clock(text: str) -> Callable[[], float]:
 
 
 @contextlib.contextmanager
-def _logger(settings: Settings, *, verbose: bool) -> Iterator[Say]:
+def _logger(settings: Settings, redactor: Redactor, *, verbose: bool) -> Iterator[Say]:
     """Progress goes to the log file (if set, rotated, redacted) and, with -v, to stderr."""
     import logging
 
@@ -150,15 +167,13 @@ def _logger(settings: Settings, *, verbose: bool) -> Iterator[Say]:
         from logging.handlers import RotatingFileHandler
 
         from crosspost.channels.redaction import RedactingFilter
-        from crosspost.notify import redactor_for
 
         settings.log_file.parent.mkdir(parents=True, exist_ok=True)
         handler = RotatingFileHandler(
             settings.log_file, maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8"
         )
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-        secrets = [s for a in settings.accounts for s in a.credentials.values()]
-        handler.addFilter(RedactingFilter(redactor_for(secrets, settings.notify_urls)))
+        handler.addFilter(RedactingFilter(redactor))
         logger.addHandler(handler)
         if logger.level == logging.NOTSET or logger.level > logging.INFO:
             logger.setLevel(logging.INFO)
@@ -221,7 +236,7 @@ def _notify(settings: Settings, report: DueReport) -> None:
     notice = run_notice(report, on_success=settings.notify_on_success)
     if notice is None:
         return
-    secrets = [s for a in settings.accounts for s in a.credentials.values()]
+    secrets = [s for a in settings.accounts for s in a.secrets]
     for warning in send(notice, settings.notify_urls, secrets=secrets):
         _record(warning)
         print(f"crosspost: warning: {warning}", file=sys.stderr)
