@@ -743,12 +743,36 @@ def test_a_draft_deleted_on_zhihu_stops_publishing_and_reconciles_as_not_done(
     editor.headers.update(browser_headers(creds["z_c0"], creds["xsrf"]))
     assert editor.delete(f"{world.box.zhihu_url}/api/articles/{draft.id}/draft").ok
 
+    later_run = make_adapter(world.box, world.clock, world.state_dir)  # a new process
     with pytest.raises(PermanentError, match=f"draft {draft.id} does not exist"):
-        world.adapter.publish(draft)
+        later_run.publish(draft)
 
     truth = world.adapter.reconcile("publish", intent)
     assert truth.happened is False and "no longer exists" in truth.detail
     assert world.adapter.poll(PublishTicket("x", draft.id, 0.0)) is None
+
+
+def test_publishing_a_draft_just_created_skips_reading_it_back(world: World) -> None:
+    draft = world.adapter.create_draft(CONTENT)
+    reads_before = world.calls("GET", f"/api/articles/{draft.id}/draft")
+
+    world.adapter.publish(draft)
+
+    assert world.calls("GET", f"/api/articles/{draft.id}/draft") == reads_before
+    assert world.calls("POST", "/api/v4/content/publish") == 1
+
+
+def test_a_draft_deleted_right_after_this_run_created_it_fails_cleanly(world: World) -> None:
+    draft = world.adapter.create_draft(CONTENT)
+    editor = requests.Session()
+    creds = world.box.zhihu.credentials()
+    editor.headers.update(browser_headers(creds["z_c0"], creds["xsrf"]))
+    assert editor.delete(f"{world.box.zhihu_url}/api/articles/{draft.id}/draft").ok
+
+    with pytest.raises(ChannelError, match="4000"):
+        world.adapter.publish(draft)
+
+    assert world.box.zhihu.snapshot()["articles"] == []
 
 
 def test_reconcile_without_a_draft_id_cannot_tell(world: World) -> None:

@@ -37,7 +37,12 @@ from crosspost.channels.base import (
     Sleep,
 )
 from crosspost.channels.http import AmbiguousOutcome, HttpPolicy, Reply
-from crosspost.channels.zhihu_catalog import add_to_column, find_column, find_topics
+from crosspost.channels.zhihu_catalog import (
+    add_to_column,
+    attach_topics,
+    find_column,
+    find_topics,
+)
 from crosspost.channels.zhihu_images import upload
 from crosspost.channels.zhihu_journal import DraftJournal
 from crosspost.channels.zhihu_wire import (
@@ -103,6 +108,9 @@ class ZhihuAdapter(Adapter):
         #: Every draft this account created here (Zhihu cannot list them for reconcile),
         #: and the column each one's issue asks for (publish() only receives the id).
         self.journal = DraftJournal(self.state_dir, account.key)
+        #: Drafts E2 created through this adapter: never published yet, so publish() need
+        #: not read their state back (E4) to know it is a first publish.
+        self._created: set[str] = set()
 
     def url_for(self, host: str, path: str) -> str:
         base = self.account.base_url or HOSTS[host]
@@ -215,6 +223,7 @@ class ZhihuAdapter(Adapter):
                 error.strerror,
             )
         draft = RemoteDraft(id=draft_id, url=EDIT_URL.format(id=draft_id))
+        self._created.add(draft_id)
         try:
             self._fill(draft_id, content, topics)
         except ChannelError as error:
@@ -234,7 +243,9 @@ class ZhihuAdapter(Adapter):
 
     def publish(self, draft: RemoteDraft) -> PublishTicket:
         """E6 ``content/publish`` (irreversible: one attempt); success only on ``code == 0``."""
-        before = self._read_draft(draft.id)
+        # A draft created by this adapter a moment ago exists and is not live; any other
+        # may have been deleted or published on Zhihu since, so E4 asks.
+        before = {"state": "draft"} if draft.id in self._created else self._read_draft(draft.id)
         if before is None:
             raise PermanentError(
                 f"Zhihu draft {draft.id} does not exist (deleted on Zhihu?); forget its id in "
@@ -378,14 +389,7 @@ class ZhihuAdapter(Adapter):
         self.call_api(
             "PATCH", "zhuanlan", f"/api/articles/{quote(draft_id)}/draft", json=body, referer=edit
         )
-        for topic in topics:  # attaching an attached topic changes nothing: idempotent
-            self.call_api(
-                "POST",
-                "zhuanlan",
-                f"/api/articles/{quote(draft_id)}/topics",
-                json=dict(topic),
-                referer=edit,
-            )
+        attach_topics(self, draft_id, topics, edit)
 
 
 def _topic_names(content: DraftContent, account_options: Mapping[str, Any]) -> list[str]:

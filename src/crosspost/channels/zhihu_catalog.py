@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -20,25 +21,53 @@ log = logging.getLogger("crosspost.channels.zhihu")
 
 
 def find_topics(adapter: ZhihuAdapter, names: list[str]) -> list[Mapping[str, Any]]:
-    """E8 for each topic name; the exact name wins, else Zhihu's best match (as ZO does).
-    Run before the draft exists, so a topic Zhihu does not know creates nothing."""
-    found: list[Mapping[str, Any]] = []
-    for name in names:
-        path = (
-            f"/api/autocomplete/topics?token={quote(name)}"
-            "&max_matches=5&use_similar=0&topic_filter=1"
+    """E8 for each topic name, all at once (reads, independent of one another); the exact
+    name wins, else Zhihu's best match (as ZO does). Run before the draft exists, so a
+    topic Zhihu does not know creates nothing."""
+    if len(names) < 2:
+        return [_find_topic(adapter, name) for name in names]
+    with ThreadPoolExecutor(max_workers=len(names)) as pool:
+        return list(pool.map(lambda name: _find_topic(adapter, name), names))
+
+
+def attach_topics(
+    adapter: ZhihuAdapter, draft_id: str, topics: list[Mapping[str, Any]], referer: str
+) -> None:
+    """E9 for every topic at once: attaching a topic that is already attached changes
+    nothing (idempotent), and each call names one topic, so their order does not matter."""
+
+    def attach(topic: Mapping[str, Any]) -> None:
+        adapter.call_api(
+            "POST",
+            "zhuanlan",
+            f"/api/articles/{quote(draft_id)}/topics",
+            json=dict(topic),
+            referer=referer,
         )
-        matches = adapter.call_api("GET", "zhuanlan", path)
-        items = [m for m in matches if isinstance(m, Mapping)] if isinstance(matches, list) else []
-        exact = [m for m in items if m.get("name") == name]
-        if not (exact or items):
-            raise PermanentError(
-                f"Zhihu has no topic named {name!r}; change zhihu.topics in the issue",
-                channel=CHANNEL,
-                code="topic",
-            )
-        found.append((exact or items)[0])
-    return found
+
+    if len(topics) < 2:
+        for topic in topics:
+            attach(topic)
+        return
+    with ThreadPoolExecutor(max_workers=len(topics)) as pool:
+        list(pool.map(attach, topics))
+
+
+def _find_topic(adapter: ZhihuAdapter, name: str) -> Mapping[str, Any]:
+    """E8 for one name: the exact name, else Zhihu's first match; unknown is permanent."""
+    path = (
+        f"/api/autocomplete/topics?token={quote(name)}&max_matches=5&use_similar=0&topic_filter=1"
+    )
+    matches = adapter.call_api("GET", "zhuanlan", path)
+    items = [m for m in matches if isinstance(m, Mapping)] if isinstance(matches, list) else []
+    exact = [m for m in items if m.get("name") == name]
+    if not (exact or items):
+        raise PermanentError(
+            f"Zhihu has no topic named {name!r}; change zhihu.topics in the issue",
+            channel=CHANNEL,
+            code="topic",
+        )
+    return (exact or items)[0]
 
 
 def find_column(adapter: ZhihuAdapter, wanted: Any) -> str | None:
