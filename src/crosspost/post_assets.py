@@ -80,14 +80,18 @@ class PostAssets:
         self.progress(f"{len(wave)} image(s) to check against the upload cache")
         cover: UploadedAsset | None = None
         cover_size: tuple[int, int] | None = None
-        if wave:
-            with ThreadPoolExecutor(max_workers=min(UPLOAD_WORKERS, len(wave))) as pool:
-                done = pool.map(lambda item: self._prepare_and_upload(adapter, *item), wave)
-                for ref, asset, size in done:
-                    if ref is None:
-                        cover, cover_size = asset, size
-                    else:
-                        result[ref] = asset
+        # Reads the draft step will need (Zhihu: its topics) go out beside the uploads.
+        with ThreadPoolExecutor(max_workers=1) as ahead:
+            looked_ahead = ahead.submit(adapter.look_ahead, job.settings.options)
+            if wave:
+                with ThreadPoolExecutor(max_workers=min(UPLOAD_WORKERS, len(wave))) as pool:
+                    done = pool.map(lambda item: self._prepare_and_upload(adapter, *item), wave)
+                    for ref, asset, size in done:
+                        if ref is None:
+                            cover, cover_size = asset, size
+                        else:
+                            result[ref] = asset
+            looked_ahead.result()
         rendered = job.rendered.with_image_urls({ref: asset.url for ref, asset in result.items()})
         record = self.ledger.get(self.key)
         if record and record.state == "rendered" and (refs or cover):

@@ -215,6 +215,31 @@ def test_an_unknown_topic_stops_before_a_draft_exists(world: World) -> None:
     assert world.snapshot()["drafts"] == []
 
 
+def test_topics_looked_up_ahead_are_not_searched_again_for_the_draft(world: World) -> None:
+    two = {"topics": ["人工智能", "深度学习"]}
+    world.adapter.look_ahead(two)
+    assert world.calls("GET", "/api/autocomplete/topics") == 2
+
+    draft = world.adapter.create_draft(DraftContent(title="t", html=BODY, options=two))
+
+    assert world.calls("GET", "/api/autocomplete/topics") == 2
+    assert world.calls("POST", f"/api/articles/{draft.id}/topics") == 2
+    (made,) = world.snapshot()["drafts"]
+    assert sorted(made["topics"]) == ["人工智能", "深度学习"]
+
+
+def test_an_unknown_topic_looked_up_ahead_still_stops_before_a_draft_exists(
+    world: World,
+) -> None:
+    unknown = {"topics": ["量子烹饪"]}
+    world.adapter.look_ahead(unknown)  # never fatal: the draft step reports it
+
+    with pytest.raises(PermanentError, match="Zhihu has no topic named '量子烹饪'"):
+        world.adapter.create_draft(DraftContent(title="t", html=BODY, options=unknown))
+
+    assert world.snapshot()["drafts"] == []
+
+
 @pytest.mark.parametrize("done", ["success", "completed"])
 def test_an_image_still_processing_is_polled_on_the_fake_clock(world: World, done: str) -> None:
     # Another editor's browser sent these bytes and Zhihu is still processing them

@@ -304,6 +304,15 @@ class Adapter(ABC):
     def reconcile(self, step: str, intent: Intent) -> Reconciliation:
         """Ask the platform whether an unconfirmed ``step`` ("draft"/"publish") happened."""
 
+    def look_ahead(self, options: Mapping[str, Any]) -> None:
+        """Reads a later step will need (``options``: the issue's settings for this
+        channel), made while the post's images upload so they are off the critical path.
+
+        Only reads, and never fatal: whatever it cannot find, the step that needs it asks
+        for again and reports. The default has nothing to read ahead.
+        """
+        return None
+
     def wait(self, ticket: PublishTicket) -> RemotePost | None:
         """Poll with growing pauses (injected sleep) until the post is out.
 

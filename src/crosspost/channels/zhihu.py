@@ -42,6 +42,7 @@ from crosspost.channels.zhihu_catalog import (
     attach_topics,
     find_column,
     find_topics,
+    topic_names,
 )
 from crosspost.channels.zhihu_images import upload
 from crosspost.channels.zhihu_journal import DraftJournal
@@ -111,6 +112,8 @@ class ZhihuAdapter(Adapter):
         #: Drafts E2 created through this adapter: never published yet, so publish() need
         #: not read their state back (E4) to know it is a first publish.
         self._created: set[str] = set()
+        #: Topics found by look_ahead(), by the names asked for (E8 is a read).
+        self._topics: dict[tuple[str, ...], list[Mapping[str, Any]]] = {}
 
     def url_for(self, host: str, path: str) -> str:
         base = self.account.base_url or HOSTS[host]
@@ -177,6 +180,17 @@ class ZhihuAdapter(Adapter):
         name = str(me.get("name") or me.get("url_token") or me["id"])
         return Preflight(account=self.account.key, identity=name, can_publish=True)
 
+    def look_ahead(self, options: Mapping[str, Any]) -> None:
+        """E8 for the issue's topics while the images upload; create_draft then uses them.
+        A failure is left for create_draft, which looks again and stops before E2."""
+        names = topic_names(options, self.account.options)
+        if not names:
+            return
+        try:
+            self._topics[tuple(names)] = find_topics(self, names)
+        except ChannelError as error:
+            log.debug("topic look-up ahead of the draft failed (asked again): %s", error)
+
     def upload_image(self, prepared: PreparedImage, kind: str) -> UploadedAsset:
         """I1 by MD5 → OSS PUT when Zhihu has not got it → I3 → poll I4 until it is ready.
 
@@ -190,9 +204,7 @@ class ZhihuAdapter(Adapter):
         When a later step fails, the draft exists: the error carries it as ``.draft``
         (like :class:`~crosspost.channels.base.ManualPublishRequired`) so it is kept.
         """
-        topics = find_topics(
-            self, _topic_names(content, self.account.options)
-        )  # before E2: a bad topic creates nothing
+        topics = self._find_topics(content)  # before E2: a bad topic creates nothing
         body = draft_body(content.title, content.html, cover_url(content))
         try:
             created = self.call_api(
@@ -236,9 +248,7 @@ class ZhihuAdapter(Adapter):
 
     def update_draft(self, remote_id: str, content: DraftContent) -> RemoteDraft:
         """E3 patch (title, content, cover) and topics; works on published articles too."""
-        self._fill(
-            remote_id, content, find_topics(self, _topic_names(content, self.account.options))
-        )
+        self._fill(remote_id, content, self._find_topics(content))
         return RemoteDraft(id=remote_id, url=EDIT_URL.format(id=remote_id))
 
     def publish(self, draft: RemoteDraft) -> PublishTicket:
@@ -370,6 +380,12 @@ class ZhihuAdapter(Adapter):
             "publishing it again updates it in place",
         )
 
+    def _find_topics(self, content: DraftContent) -> list[Mapping[str, Any]]:
+        """The topics look_ahead() found for these names, else E8 now."""
+        names = topic_names(content.options, self.account.options)
+        found = self._topics.get(tuple(names))
+        return found if found is not None else find_topics(self, names)
+
     def _read_draft(self, draft_id: str) -> Mapping[str, Any] | None:
         """E4, or None when Zhihu does not know the id (404)."""
         try:
@@ -390,9 +406,3 @@ class ZhihuAdapter(Adapter):
             "PATCH", "zhuanlan", f"/api/articles/{quote(draft_id)}/draft", json=body, referer=edit
         )
         attach_topics(self, draft_id, topics, edit)
-
-
-def _topic_names(content: DraftContent, account_options: Mapping[str, Any]) -> list[str]:
-    """The issue's ``zhihu.topics`` (one name or a list), else the account's default."""
-    wanted = content.options.get("topics") or account_options.get("topics") or ()
-    return [wanted] if isinstance(wanted, str) else [str(name) for name in wanted]

@@ -30,6 +30,12 @@ def find_topics(adapter: ZhihuAdapter, names: list[str]) -> list[Mapping[str, An
         return list(pool.map(lambda name: _find_topic(adapter, name), names))
 
 
+def topic_names(options: Mapping[str, Any], account_options: Mapping[str, Any]) -> list[str]:
+    """The issue's ``zhihu.topics`` (one name or a list), else the account's default."""
+    wanted = options.get("topics") or account_options.get("topics") or ()
+    return [wanted] if isinstance(wanted, str) else [str(name) for name in wanted]
+
+
 def attach_topics(
     adapter: ZhihuAdapter, draft_id: str, topics: list[Mapping[str, Any]], referer: str
 ) -> None:
