@@ -444,3 +444,52 @@ def test_session_fetch_reads_remote_images_over_http(tmp_path: Path) -> None:
     finally:
         server.shutdown()
         server.server_close()
+
+
+# --- one decode per image per process, shared by both channels ---------------------------
+
+
+def test_both_channels_preparing_the_same_images_at_once_get_the_same_answers(
+    tmp_path: Path,
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    pictures = [encoded(noisy((120, 90), seed=seed), "PNG") for seed in range(6)]
+    jobs = [(data, policy) for data in pictures for policy in (UPLOADIMG, WITH_GIF) * 3]
+
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        done = list(pool.map(lambda job: prepare(source(job[0], tmp_path), job[1]), jobs))
+
+    for (data, _), prepared in zip(jobs, done, strict=True):
+        assert prepared.data == data  # small PNGs go as they are, to either platform
+        assert (prepared.mime, prepared.width, prepared.height) == (PNG, 120, 90)
+        assert prepared.filename == "pic.png"
+
+
+def test_an_image_seen_before_is_still_converted_for_a_stricter_channel(tmp_path: Path) -> None:
+    data = encoded(noisy((300, 300)), "PNG")
+    assert prepare(source(data, tmp_path), WITH_GIF).data == data
+
+    thumb = prepare(source(data, tmp_path, "images/cover.png"), THUMB)
+
+    assert thumb.mime == JPEG and thumb.size <= 64 * 1024
+    assert thumb.filename == "cover.jpg"
+
+
+def test_a_damaged_image_is_reported_to_every_channel_that_prepares_it(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    issue = write_issue_with(tmp_path, "half.jpg")
+    whole = encoded(noisy((200, 200), seed=7), "JPEG")
+    (tmp_path / "half.jpg").write_bytes(whole[: len(whole) // 2])
+    half = read_source("half.jpg", issue)
+
+    def attempt(policy: ImagePolicy) -> str:
+        with pytest.raises(IssueError) as caught:
+            prepare(half, policy)
+        return str(caught.value)
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        messages = list(pool.map(attempt, [UPLOADIMG, WITH_GIF] * 2))
+
+    assert all("issue.md:7: image 'half.jpg' is damaged or truncated" in m for m in messages)

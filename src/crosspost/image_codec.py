@@ -7,6 +7,9 @@ knows *how* to get there with the least visible loss. Pillow is imported on firs
 from __future__ import annotations
 
 import io
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -38,6 +41,71 @@ def open_image(data: bytes) -> Image:
     except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as error:
         raise BadImage(str(error), damaged=True) from None
     return image
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What one full decode of an image told: enough to see it needs no conversion."""
+
+    format: str
+    width: int
+    height: int
+    animated: bool
+    orientation: int
+
+
+#: How many images' probes a process remembers (a few dozen bytes each).
+PROBES_KEPT = 4096
+_probes: OrderedDict[str, Probe] = OrderedDict()
+_decoding: dict[str, threading.Event] = {}
+_probes_lock = threading.Lock()
+
+
+def probe(data: bytes, digest: str) -> tuple[Probe, Image | None]:
+    """Decode ``data`` (SHA-256 ``digest``) once per process and remember what it is;
+    the decoded image comes too when this call did the decoding (else None).
+
+    Both channels of a publish prepare the same images at the same moment: the first
+    thread decodes, the other waits for its answer instead of decoding again. A decode
+    that fails is not remembered (every caller then decodes and raises for itself).
+    """
+    while True:
+        with _probes_lock:
+            known = _probes.get(digest)
+            if known is not None:
+                _probes.move_to_end(digest)
+                return known, None
+            busy = _decoding.get(digest)
+            if busy is None:
+                _decoding[digest] = threading.Event()
+                break
+        busy.wait()
+        with _probes_lock:
+            failed = digest not in _probes
+        if failed:  # the other decode failed: find out why ourselves
+            image = open_image(data)
+            return _probe_of(image), image
+    try:
+        image = open_image(data)
+        found = _probe_of(image)
+        with _probes_lock:
+            _probes[digest] = found
+            while len(_probes) > PROBES_KEPT:
+                _probes.popitem(last=False)
+        return found, image
+    finally:
+        with _probes_lock:
+            _decoding.pop(digest).set()
+
+
+def _probe_of(image: Image) -> Probe:
+    return Probe(
+        format=(image.format or "").upper(),
+        width=image.width,
+        height=image.height,
+        animated=is_animated(image),
+        orientation=orientation(image),
+    )
 
 
 def _register_optional_plugins() -> None:

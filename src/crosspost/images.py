@@ -29,10 +29,9 @@ from crosspost.image_codec import (
     animated_gif,
     fit_side,
     has_alpha,
-    is_animated,
     lossless_webp,
     open_image,
-    orientation,
+    probe,
     shrink_still,
 )
 
@@ -271,8 +270,10 @@ def prepare(source: SourceImage, policy: ImagePolicy) -> PreparedImage:
     """
     from PIL import ImageOps
 
+    digest = hashlib.sha256(source.data).hexdigest()
     try:
-        image = open_image(source.data)
+        # Decoded once per process: the other channel's prepare of these bytes reuses it.
+        seen, decoded = probe(source.data, digest)
     except BadImage as error:
         problem = (
             f"is damaged or truncated ({error}); export it again"
@@ -280,11 +281,11 @@ def prepare(source: SourceImage, policy: ImagePolicy) -> PreparedImage:
             else "is not an image Pillow can read; use a JPEG, PNG or GIF file"
         )
         raise image_error(source.issue_path, source.ref, problem) from None
-    fmt = (image.format or "").upper()
+    fmt = seen.format
     mime = _MIMES.get(fmt, "")
-    animated = is_animated(image)
-    rotated = orientation(image) != 1
-    fits_side = not policy.max_side or max(image.size) <= policy.max_side
+    animated = seen.animated
+    rotated = seen.orientation != 1
+    fits_side = not policy.max_side or max(seen.width, seen.height) <= policy.max_side
     keep_animation = animated and policy.animated and GIF in policy.formats
     if (
         mime in policy.formats
@@ -293,7 +294,17 @@ def prepare(source: SourceImage, policy: ImagePolicy) -> PreparedImage:
         and fits_side
         and (not animated or (keep_animation and mime == GIF))
     ):
-        return _prepared(source.data, mime, source.ref, image)
+        return PreparedImage(
+            data=source.data,
+            mime=mime,
+            filename=_filename(source.ref, mime),
+            digest=digest,
+            width=seen.width,
+            height=seen.height,
+        )
+    # To be converted: the pixels themselves are needed (decoded again if another thread
+    # did the first decode).
+    image = decoded if decoded is not None else open_image(source.data)
     try:
         if keep_animation:
             data, frame = animated_gif(image, policy.max_bytes)
