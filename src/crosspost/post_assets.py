@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from crosspost.channels.base import STEP_UPLOAD, Adapter, DraftContent, PreparedImage
+from crosspost.channels.base import STEP_UPLOAD, Adapter, DraftContent
 from crosspost.images import (
     Fetch,
     SourceImage,
@@ -83,14 +84,11 @@ class PostAssets:
         # Reads the draft step will need (Zhihu: its topics) go out beside the uploads.
         with ThreadPoolExecutor(max_workers=1) as ahead:
             looked_ahead = ahead.submit(adapter.look_ahead, job.settings.options)
-            if wave:
-                with ThreadPoolExecutor(max_workers=min(UPLOAD_WORKERS, len(wave))) as pool:
-                    done = pool.map(lambda item: self._prepare_and_upload(adapter, *item), wave)
-                    for ref, asset, size in done:
-                        if ref is None:
-                            cover, cover_size = asset, size
-                        else:
-                            result[ref] = asset
+            for ref, asset, size in self._upload_wave(adapter, wave):
+                if ref is None:
+                    cover, cover_size = asset, size
+                else:
+                    result[ref] = asset
             looked_ahead.result()
         rendered = job.rendered.with_image_urls({ref: asset.url for ref, asset in result.items()})
         record = self.ledger.get(self.key)
@@ -112,19 +110,56 @@ class PostAssets:
             options=job.settings.options,
         )
 
-    def _prepare_and_upload(
-        self, adapter: Adapter, ref: str | None, source: SourceImage, kind: str
-    ) -> tuple[str | None, UploadedAsset, tuple[int, int]]:
-        prepared = prepare(source, adapter.image_policy_for(kind))
-        asset = self._upload_one(adapter, prepared, kind)
-        return ref, asset, (prepared.width, prepared.height)
+    def _upload_wave(
+        self, adapter: Adapter, wave: list[tuple[str | None, SourceImage, str]]
+    ) -> list[tuple[str | None, UploadedAsset, tuple[int, int]]]:
+        """Prepare and upload every image of ``wave`` at once; then remember the new
+        uploads in one ledger transaction (one commit, instead of one per image that
+        every other upload thread would queue behind), those that succeeded even when
+        another failed. A run killed before that commit uploads them again next time,
+        which the platforms take as the same image (uploads are idempotent)."""
+        if not wave:
+            return []
+        with ThreadPoolExecutor(max_workers=min(UPLOAD_WORKERS, len(wave))) as pool:
+            outcomes = list(pool.map(lambda item: self._attempt(adapter, *item), wave))
+        fresh = [o for o in outcomes if isinstance(o, _Upload) and o.new]
+        if fresh:
+            channel, account = self.key.channel, self.key.account
+            with self.ledger.transaction():
+                for upload in fresh:
+                    self.ledger.save_asset(
+                        channel, account, upload.digest, upload.kind, upload.asset
+                    )
+        for outcome in outcomes:  # the first failure in the issue's order, as before
+            if isinstance(outcome, Exception):
+                raise outcome
+        return [(o.ref, o.asset, o.size) for o in outcomes if isinstance(o, _Upload)]
 
-    def _upload_one(self, adapter: Adapter, prepared: PreparedImage, kind: str) -> UploadedAsset:
-        """The cached upload of these exact bytes for this account, or a new one."""
-        channel, account = self.key.channel, self.key.account
-        asset = self.ledger.find_asset(channel, account, prepared.digest, kind)
-        if asset is None:
-            asset = adapter.upload_image(prepared, kind)
-            self.ledger.save_asset(channel, account, prepared.digest, kind, asset)
-            self.sent = True
-        return asset
+    def _attempt(
+        self, adapter: Adapter, ref: str | None, source: SourceImage, kind: str
+    ) -> _Upload | Exception:
+        """One image of the wave; its error is returned, so the others' uploads are kept."""
+        try:
+            prepared = prepare(source, adapter.image_policy_for(kind))
+            channel, account = self.key.channel, self.key.account
+            asset = self.ledger.find_asset(channel, account, prepared.digest, kind)
+            new = asset is None
+            if asset is None:
+                asset = adapter.upload_image(prepared, kind)
+                self.sent = True
+        except Exception as error:  # handed back: _upload_wave raises it after saving
+            return error
+        size = (prepared.width, prepared.height)
+        return _Upload(ref, kind, prepared.digest, asset, size, new)
+
+
+@dataclass(frozen=True)
+class _Upload:
+    """One image of a wave: where it went, and whether this run uploaded it."""
+
+    ref: str | None
+    kind: str
+    digest: str
+    asset: UploadedAsset
+    size: tuple[int, int]
+    new: bool
