@@ -32,9 +32,10 @@ from crosspost.ledger import Ledger
 if TYPE_CHECKING:
     from crosspost.jobs import Job
 
-#: How many images of one post are prepared and uploaded at once. requests keeps ten
-#: connections per host, so more threads would only open and drop extra ones.
-UPLOAD_WORKERS = 10
+#: How many images of one post are prepared and uploaded at once: enough for a dozen
+#: images and the cover in one wave (the adapters' HTTP policy keeps more connections
+#: per host than this, so none is opened only to be dropped).
+UPLOAD_WORKERS = 16
 
 
 class PostAssets:

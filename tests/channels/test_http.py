@@ -473,3 +473,38 @@ def test_a_retry_after_date_is_measured_on_the_injected_wall_clock(
         httpd.shutdown()
         httpd.server_close()
         http.close()
+
+
+def test_a_wave_of_uploads_at_once_warns_of_no_full_connection_pool(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from crosspost.channels.zhihu_wire import browser_headers
+    from crosspost.post_assets import UPLOAD_WORKERS
+    from crosspost.sandbox import Sandbox
+
+    at_once = UPLOAD_WORKERS + 4  # a full upload wave and the reads beside it
+    everyone_in = threading.Barrier(at_once)
+
+    def hold(seconds: float) -> None:  # the sandbox's latency: wait until all are in flight
+        everyone_in.wait(timeout=10)
+
+    with Sandbox(sleep=hold) as box:
+        box.faults.add("zhihu", "*", "latency:50")
+        http = HttpPolicy(sleep=lambda seconds: None)
+        url = box.zhihu_url + "/api/autocomplete/topics?token=x"
+        creds = box.zhihu.credentials()
+        login = browser_headers(creds["z_c0"], creds["xsrf"])
+        with caplog.at_level(logging.WARNING), ThreadPoolExecutor(at_once) as pool:
+            answers = list(
+                pool.map(
+                    lambda _: http.request(
+                        "GET", url, idempotent=True, check=lambda r: r.status, headers=login
+                    ),
+                    range(at_once),
+                )
+            )
+
+    assert answers == [200] * at_once
+    assert not [r.getMessage() for r in caplog.records if "pool is full" in r.getMessage()]

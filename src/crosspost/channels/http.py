@@ -113,6 +113,22 @@ class _Final(Exception):
         self.error = error
 
 
+#: Connections kept open per host: above a post's upload threads (post_assets'
+#: UPLOAD_WORKERS) plus the reads made beside them, so no upload waits for or throws
+#: away a connection (requests' default keeps ten).
+CONNECTIONS_PER_HOST = 32
+
+
+def pooled_session() -> requests.Session:
+    """A session whose connection pools hold :data:`CONNECTIONS_PER_HOST` per host."""
+    from requests.adapters import HTTPAdapter
+
+    session = requests.Session()
+    for prefix in ("https://", "http://"):
+        session.mount(prefix, HTTPAdapter(pool_maxsize=CONNECTIONS_PER_HOST))
+    return session
+
+
 @dataclass
 class HttpPolicy:
     """Session, timeouts, retries, credential refresh and redaction for every adapter.
@@ -121,7 +137,7 @@ class HttpPolicy:
     ``rng`` gives the jitter (returns a float in [0, 1)).
     """
 
-    session: requests.Session = field(default_factory=requests.Session)
+    session: requests.Session = field(default_factory=pooled_session)
     timeouts: Timeouts = field(default_factory=Timeouts)
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     clock: Callable[[], float] = time.monotonic
