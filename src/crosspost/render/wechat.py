@@ -270,12 +270,11 @@ def _placeholder(body: str) -> str:
     return marker
 
 
-def render(issue: Issue, context: RenderContext) -> Rendered:
-    """Render ``issue`` for WeChat: files ``{"wechat.html": body}``.
-
-    The signature is :class:`~crosspost.render.Renderer`'s, like every channel's;
-    ``crosspost.render.render`` supplies a default context.
-    """
+def _article(
+    issue: Issue, context: RenderContext
+) -> tuple[lxml.html.HtmlElement, RenderState, Theme]:
+    """The article's root ``<section>`` as the template wrote it, classes and all, before
+    the theme is inlined; with the render state (code blocks) and the theme."""
     settings = issue.settings("wechat")
     theme = load_theme(context.theme, context.template_dirs)
     state = RenderState(code_style=theme.code_style, placeholder=_placeholder(issue.body))
@@ -298,7 +297,35 @@ def render(issue: Issue, context: RenderContext) -> Rendered:
         settings=settings,
         issue=issue,
     )
-    root = _root_section(page)
+    return _root_section(page), state, theme
+
+
+def styled_document(issue: Issue, context: RenderContext) -> str:
+    """The themed article as a browser sees it before inlining: a whole HTML page with the
+    theme's stylesheet in a ``<style>`` and the classes still on the elements.
+
+    This is the look the theme means; the fidelity tests load it and :func:`render`'s
+    output side by side in Chromium and require every computed style to match.
+    """
+    root, state, theme = _article(issue, context)
+    out = lxml.html.tostring(root, encoding="unicode", with_tail=False)
+    for index, code in enumerate(state.code_blocks):
+        out = out.replace(f"{state.placeholder}{index}x", code, 1)
+    css = theme.css.replace("</", "<\\/")
+    return (
+        '<!DOCTYPE html><html><head><meta charset="utf-8">'
+        f"<style>{css}</style></head><body>{out}</body></html>"
+    )
+
+
+def render(issue: Issue, context: RenderContext) -> Rendered:
+    """Render ``issue`` for WeChat: files ``{"wechat.html": body}``.
+
+    The signature is :class:`~crosspost.render.Renderer`'s, like every channel's;
+    ``crosspost.render.render`` supplies a default context.
+    """
+    settings = issue.settings("wechat")
+    root, state, theme = _article(issue, context)
     _inliner(theme.css).transform(root)
     clean_tree(root)
     body, images = _serialise(root, state)
