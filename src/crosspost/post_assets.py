@@ -109,6 +109,7 @@ class PostAssets:
             cover_size=cover_size,
             source_url=job.settings.source_url,
             options=job.settings.options,
+            preview=job.mode == "draft",
         )
 
     def _upload_wave(

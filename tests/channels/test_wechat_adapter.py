@@ -355,6 +355,23 @@ def test_unverified_account_keeps_the_draft_and_says_publish_by_hand(
     assert [d["media_id"] for d in drafts(box)] == [draft.id]
 
 
+def test_a_draft_published_at_once_skips_the_preview_read_until_an_editor_needs_it(
+    make_box: MakeBox, clock: ManualClock, tmp_path: Path
+) -> None:
+    box = make_box(verified=False)
+    wechat = adapter_for(box, clock, tmp_path)
+    at_once = dataclasses.replace(content(wechat), preview=False)
+
+    draft = wechat.create_draft(at_once)
+
+    assert draft.url is None and calls(box, "/cgi-bin/draft/get") == 0
+    with pytest.raises(ManualPublishRequired) as caught:  # publish by hand: link wanted now
+        wechat.publish(draft)
+    assert caught.value.draft.id == draft.id
+    assert caught.value.draft.url and caught.value.draft.url.startswith("http")
+    assert calls(box, "/cgi-bin/draft/get") == 1
+
+
 def test_poll_budget_is_shared_and_enforced(wechat: WeChatAdapter, clock: ManualClock) -> None:
     budget = PollBudget(wechat.polls.path, per_day=2, clock=clock)
     budget.take()

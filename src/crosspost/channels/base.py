@@ -103,6 +103,9 @@ class DraftContent:
     source_url: str | None = None
     #: Channel settings from the issue's front matter (e.g. ``need_open_comment``).
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    #: Whether an editor reviews the draft before it goes out (mode ``draft``): only then
+    #: is a platform's preview link worth a request of its own.
+    preview: bool = True
 
 
 @dataclass(frozen=True)

@@ -219,7 +219,8 @@ class WeChatAdapter(Adapter):
         return UploadedAsset(url=_https(str(data.get("url") or "")), media_id=media_id)
 
     def create_draft(self, content: DraftContent) -> RemoteDraft:
-        """draft/add (once), then draft/get for the preview link."""
+        """draft/add (once), then draft/get for the preview link when an editor will
+        review the draft (a draft published at once needs none: one round fewer)."""
         article = self._article(content)
         data = self.call("draft/add", body={"articles": [article]}, irreversible=True)
         media_id = normalise_id(data.get("media_id"))
@@ -229,7 +230,7 @@ class WeChatAdapter(Adapter):
                 channel=CHANNEL,
             )
         log.info("created WeChat draft %s on %s", media_id, self.account.key)
-        return RemoteDraft(media_id, self.preview_url(media_id))
+        return RemoteDraft(media_id, self.preview_url(media_id) if content.preview else None)
 
     def update_draft(self, remote_id: str, content: DraftContent) -> RemoteDraft:
         """draft/update in place (same content, same result: safe to retry)."""
@@ -258,6 +259,8 @@ class WeChatAdapter(Adapter):
                     code=40007,
                 ) from None
             if error.code == 48001:
+                # The editor publishes it by hand: now the preview link is worth a read.
+                draft = RemoteDraft(draft.id, draft.url or self.preview_url(draft.id))
                 raise ManualPublishRequired(
                     "draft created; this account can only publish from the web console: "
                     f"open 公众号后台 → 内容与互动 → 草稿箱 and publish draft {draft.id} there "
