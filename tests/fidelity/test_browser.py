@@ -137,16 +137,16 @@ def compare(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[D
     return differences
 
 
-def fidelity(browser: Browser, issue: Issue) -> tuple[int, list[Difference]]:
-    """(elements compared, differences) for one issue."""
-    context = RenderContext()
+def fidelity(browser: Browser, issue: Issue, theme: str) -> tuple[int, list[Difference]]:
+    """(elements compared, differences) for one issue in one theme."""
+    context = RenderContext(theme=theme)
     before = computed(browser, wechat.styled_document(issue, context))
     after = computed(browser, as_wechat_shows_it(wechat.render(issue, context).body))
     return len(before), compare(before, after)
 
 
-def assert_same_look(browser: Browser, issue: Issue) -> None:
-    count, differences = fidelity(browser, issue)
+def assert_same_look(browser: Browser, issue: Issue, theme: str = "default") -> None:
+    count, differences = fidelity(browser, issue, theme)
     assert count > 3, "the article root has almost no elements; the page did not load"
     report = "\n".join(str(d) for d in differences[:80])
     assert not differences, f"{len(differences)} style differences in {issue.path}:\n{report}"
@@ -158,8 +158,9 @@ def test_the_example_looks_the_same_after_inlining(browser: Browser) -> None:
     assert_same_look(browser, load_issue(EXAMPLE))
 
 
-def test_a_document_with_every_construct_looks_the_same(browser: Browser) -> None:
-    assert_same_look(browser, load_issue(EVERYTHING))
+@pytest.mark.parametrize("theme", ["default", "grace"])
+def test_a_document_with_every_construct_looks_the_same(browser: Browser, theme: str) -> None:
+    assert_same_look(browser, load_issue(EVERYTHING), theme)
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=[p.name for p in CORPUS])
