@@ -403,3 +403,12 @@ def test_urls_filters_by_channel_or_account_and_refuses_an_unknown_channel(
         main(["urls", "ai-48", "-c", "weibo", *state])
     assert exited.value.code == 2
     assert "'weibo' is not a channel; use one of wechat, zhihu" in capsys.readouterr().err
+
+
+def test_preview_uses_the_configured_theme(
+    capsys: pytest.CaptureFixture[str], example_issue: Path, tmp_path: Path
+) -> None:
+    config, out = _config_with_own_theme(tmp_path), tmp_path / "out"
+    argv = ["preview", str(example_issue), "-o", str(out), "--config", str(config)]
+    assert run(capsys, *argv)[0] == 0
+    assert "#123456" in (out / "preview.html").read_text("utf-8")

@@ -17,7 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote, urlsplit
 
-from crosspost.commands.render import add_render_options, checked_or_report, output_folder
+from crosspost.commands.render import (
+    add_render_options,
+    checked_or_report,
+    output_folder,
+    settings_of,
+)
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, UsageError
 
 if TYPE_CHECKING:
@@ -31,14 +36,31 @@ LABELS = {"wechat": "微信公众号", "zhihu": "知乎专栏"}
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="the issue file (Markdown)")
     add_render_options(parser)
+    parser.add_argument(
+        "--screenshot",
+        metavar="PNG",
+        type=Path,
+        help="also photograph the page in headless Chromium (apt-get install chromium) to this PNG",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    checked = checked_or_report(args.file, (), args.theme)
+    shot: Path | None = args.screenshot
+    if shot is not None:
+        from crosspost.screenshot import check_png_path
+
+        check_png_path(shot)  # before rendering: a wrong name should not cost a render
+    settings = settings_of(args)
+    checked = checked_or_report(args.file, (), args.theme, settings)
     if checked is None:
         return EXIT_BAD_INPUT
-    path = write_preview(checked, output_folder(args.output, checked))
+    folder = output_folder(args.output, checked)
+    path = write_preview(checked, folder, tuple(settings.template_dirs))
     print(f"wrote {path}")
+    if shot is not None:
+        from crosspost.screenshot import screenshot
+
+        print(f"wrote {screenshot(path, shot)}")
     return EXIT_OK
 
 
