@@ -44,9 +44,12 @@ def chromium() -> Path:
     return found
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium: Path) -> Iterator[Browser]:
-    """One headless Chromium for the whole session (starting it costs about a second)."""
+    """One headless Chromium per test module (starting it costs about a second).
+
+    Per module, not per session: Playwright's sync driver runs one at a time in a thread,
+    and the ``preview --screenshot`` tests start their own through the CLI."""
     from crosspost.screenshot import open_browser
 
     with open_browser(chromium) as running:
