@@ -175,9 +175,9 @@ CASES = [
     ),
     (
         "bad id",
-        "---\ntitle: T\nid: 第48期\n---\n",
+        "---\ntitle: T\nid: 第48期/草稿\n---\n",
         3,
-        "'id' '第48期' may only hold letters, digits",
+        "'id' '第48期/草稿' may only hold letters, digits",
     ),
     (
         "only unknown channel",

@@ -27,7 +27,9 @@ if TYPE_CHECKING:
 KNOWN_CHANNELS: tuple[str, ...] = ("wechat", "zhihu")
 
 _FENCE = re.compile(r"^---[ \t]*$")
-_ID_SAFE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+# The same rule as default ids: letters of any script, digits, '.', '_', '-'; no leading
+# dot (the id names files in the state dir).
+_ID_SAFE = re.compile(r"^[^\W_][\w.-]*$")
 
 
 @dataclass(frozen=True)

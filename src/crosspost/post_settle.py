@@ -11,6 +11,7 @@ made or reconciled under, and the account's adapter.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -208,8 +209,12 @@ def post_lock(state_dir: Path, key: PostKey, *, timeout: float) -> FileLock:
     """The lock one post is made (or reconciled) under, shared by every process."""
     locks = Path(state_dir) / "locks"
     locks.mkdir(parents=True, exist_ok=True)
-    name = re.sub(r"[^A-Za-z0-9._-]", "_", f"{key.issue_id}.{key.channel}.{key.account}")
-    return FileLock(str(locks / f"{name}.lock"), timeout=timeout)
+    full = f"{key.issue_id}.{key.channel}.{key.account}"
+    # A readable name, made unique by a hash of the real key: two CJK ids of one length
+    # would otherwise share a file and wait for each other.
+    readable = re.sub(r"[^A-Za-z0-9._-]", "_", full)[:80]
+    digest = hashlib.sha256(full.encode("utf-8")).hexdigest()[:12]
+    return FileLock(str(locks / f"{readable}.{digest}.lock"), timeout=timeout)
 
 
 def build_adapter(

@@ -38,6 +38,7 @@ from crosspost.jobs import (
 from crosspost.ledger import Ledger, PostKey
 from crosspost.references import Link
 from crosspost.render import RenderContext, Rendered
+from crosspost.render.context import render_context
 
 if TYPE_CHECKING:
     from crosspost.dry_run import DryRunEntry
@@ -206,9 +207,7 @@ class Publisher:
         return str(mode)
 
     def _context(self, path: Path | str, channels: Sequence[str]) -> RenderContext:
-        return RenderContext(
-            theme=self.settings.theme, template_dirs=tuple(self.settings.template_dirs)
-        )
+        return render_context(self.settings)
 
     def _rendered_for(
         self, issue: Issue, account: Account, rendered: Mapping[str, Rendered] | None
@@ -220,9 +219,8 @@ class Publisher:
         from crosspost.render import render
         from crosspost.series import previous_issues
 
-        context = RenderContext(
-            theme=self.settings.theme,
-            template_dirs=tuple(self.settings.template_dirs),
+        context = render_context(
+            self.settings,
             previous=previous_issues(self.ledger, issue, account.channel, account.name),
         )
         return render(issue, account.channel, context)

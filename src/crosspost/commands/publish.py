@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from crosspost.commands.table import print_table
 from crosspost.errors import EXIT_OK
 
 if TYPE_CHECKING:
@@ -98,8 +99,6 @@ def run(args: argparse.Namespace) -> int:
 @contextlib.contextmanager
 def accounts_for_run(settings: Settings, *, sandbox: bool) -> Iterator[tuple[Settings, Sleep]]:
     """The configured accounts, or with ``--sandbox`` one account per emulator."""
-    import time
-
     from crosspost.testing_hooks import paced
 
     if not sandbox:
@@ -126,8 +125,6 @@ def make_state_dir(state_dir: Path) -> None:
 
 def _sandbox_pace(seconds: float) -> None:
     """The emulators answer at once: poll them without the real platforms' pauses."""
-    import time
-
     time.sleep(min(seconds, 0.05))
 
 
@@ -143,9 +140,7 @@ def print_report(report: PublishReport, *, as_json: bool) -> None:
         (f"{r.key.channel}:{r.key.account}", r.key.issue_id, r.state, r.url or r.message)
         for r in report.results
     ]
-    widths = [max([len(h)] + [len(row[i]) for row in rows]) for i, h in enumerate(_HEADER)]
-    for row in (_HEADER, *rows):
-        print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())
+    print_table(_HEADER, rows)
     for result in report.results:
         # Failures, and advice the editor must see (an edit that needs --update).
         if result.exit_code != EXIT_OK or result.state == "changed":
