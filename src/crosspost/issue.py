@@ -1,16 +1,17 @@
 """The canonical issue document: YAML front matter + Markdown, parsed once into a frozen Issue.
 
-Front matter is normalised by a table of field → parser (``FIELDS``), so adding a field
-is one line, and every error names the file and the line of the offending key. What a
-channel sees is ``issue.settings(channel)``: the top-level fields with that channel's
-block laid over them.
+Front matter is normalised by a table of field → parser (``FIELDS``, in
+:mod:`crosspost.issue_fields`), so adding a field is one line, and every error names the
+file and the line of the offending key. What a channel sees is
+``issue.settings(channel)``: the top-level fields with that channel's block laid over
+them.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -18,18 +19,33 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from crosspost.errors import IssueError
+from crosspost.issue_fields import (
+    CHANNEL_OPTIONS,
+    FIELDS,
+    KNOWN_CHANNELS,
+    PUBLISH_MODES,
+    FieldContext,
+    parse_moment,
+)
+
+__all__ = [
+    "CHANNEL_OPTIONS",
+    "KNOWN_CHANNELS",
+    "PUBLISH_MODES",
+    "ChannelSettings",
+    "Issue",
+    "default_issue_id",
+    "load_issue",
+    "parse_moment",
+    "read_front_matter",
+    "read_text",
+    "split_front_matter",
+]
 
 if TYPE_CHECKING:
     import yaml
 
-#: Every channel crosspost can render and publish to. Channel modules register
-#: under these names; an issue naming anything else is rejected before any work.
-KNOWN_CHANNELS: tuple[str, ...] = ("wechat", "zhihu")
-
 _FENCE = re.compile(r"^---[ \t]*$")
-# The same rule as default ids: letters of any script, digits, '.', '_', '-'; no leading
-# dot (the id names files in the state dir).
-_ID_SAFE = re.compile(r"^[^\W_][\w.-]*$")
 
 
 @dataclass(frozen=True)
@@ -209,200 +225,6 @@ def _key_lines(path: Path, node: yaml.Node | None, prefix: str = "") -> dict[str
     return found
 
 
-# --- field table ----------------------------------------------------------------------
-
-Parser = Callable[[Any, "_Context"], Any]
-
-
-@dataclass(frozen=True)
-class _Context:
-    path: Path
-    lines: Mapping[str, int]
-    key: str
-
-    def fail(self, problem: str) -> IssueError:
-        return IssueError(self.path, f"'{self.key}' {problem}", self.lines.get(self.key))
-
-
-def _text(value: Any, ctx: _Context) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, (dict, list)):
-        raise ctx.fail("must be text, not a list or mapping")
-    text = str(value).strip()
-    return text or None
-
-
-def _line(value: Any, ctx: _Context) -> str | None:
-    """Text that platforms show on one line (title, author): a line break is a mistake."""
-    text = _text(value, ctx)
-    if text and "\n" in text:
-        raise ctx.fail("must be one line; join the lines (YAML '|' or '>' blocks keep breaks)")
-    return text
-
-
-def _url(value: Any, ctx: _Context) -> str | None:
-    text = _text(value, ctx)
-    if text and not (text.startswith(("http://", "https://")) or text.startswith("{")):
-        raise ctx.fail(f"must be an http(s) URL, got {text!r}")
-    return text
-
-
-def _image_path(value: Any, ctx: _Context) -> Path | None:
-    text = _text(value, ctx)
-    if text is None:
-        return None
-    if text.startswith(("http://", "https://")):
-        raise ctx.fail("must be a file next to the issue (download the image first)")
-    image = (ctx.path.parent / text).resolve()
-    if image.is_dir():
-        raise ctx.fail(f"names {text!r}, which is a folder; name the image file inside it")
-    if not image.is_file():
-        raise ctx.fail(f"names {text!r}, which does not exist next to the issue; fix the path")
-    return image
-
-
-def _relative_image(value: Any, ctx: _Context) -> str | None:
-    """A channel's own cover: checked like ``cover`` but kept as written (``settings`` resolves)."""
-    image = _image_path(value, ctx)
-    return None if image is None else str(_text(value, ctx))
-
-
-#: How a moment with its timezone is written, for messages.
-MOMENT_EXAMPLE = "2026-11-23T09:00:00+08:00"
-
-
-def parse_moment(path: Path | str, key: str, value: Any, line: int | None) -> datetime | None:
-    """A front-matter date and time (``publish_at``, …) as an aware datetime.
-
-    The one rule for every reader of these fields (the loader and the scheduler's scan):
-    ISO 8601 with a timezone, since a time without one names a different moment on the
-    editor's laptop and on the cron server. Raises :class:`IssueError` naming file:line.
-    """
-    if value is None:
-        return None
-    if isinstance(value, datetime):
-        moment = value
-    else:
-        try:
-            moment = datetime.fromisoformat(str(value).strip())
-        except ValueError:
-            raise IssueError(
-                path,
-                f"'{key}' is not a date and time ({value!r}); write e.g. {MOMENT_EXAMPLE}",
-                line,
-            ) from None
-    if moment.utcoffset() is None:
-        raise IssueError(
-            path,
-            f"'{key}' has no timezone, so its moment is ambiguous; add one, e.g. {MOMENT_EXAMPLE}",
-            line,
-        )
-    return moment
-
-
-def _datetime(value: Any, ctx: _Context) -> datetime | None:
-    return parse_moment(ctx.path, ctx.key, value, ctx.lines.get(ctx.key))
-
-
-def _channels(value: Any, ctx: _Context) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    names = [value] if isinstance(value, str) else value
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise ctx.fail("must be a list of channel names, e.g. [wechat, zhihu]")
-    for name in names:
-        if name not in KNOWN_CHANNELS:
-            raise ctx.fail(f"names unknown channel {name!r}; use {', '.join(KNOWN_CHANNELS)}")
-    return tuple(dict.fromkeys(names))
-
-
-def _identifier(value: Any, ctx: _Context) -> str | None:
-    text = _text(value, ctx)
-    if text is not None and not _ID_SAFE.match(text):
-        raise ctx.fail(f"{text!r} may only hold letters, digits, '.', '_' and '-'")
-    return text
-
-
-def _count(value: Any, ctx: _Context) -> int:
-    if value is None:
-        return 0
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ctx.fail("must be a whole number of issues, e.g. 3")
-    return value
-
-
-def _flag(value: Any, ctx: _Context) -> bool | None:
-    if value is None or isinstance(value, bool):
-        return value
-    raise ctx.fail(f"must be true or false, got {value!r}")
-
-
-def _mode(value: Any, ctx: _Context) -> str | None:
-    text = _text(value, ctx)
-    if text is not None and text not in PUBLISH_MODES:
-        raise ctx.fail(f"must be one of {', '.join(PUBLISH_MODES)}, got {text!r}")
-    return text
-
-
-def _names(value: Any, ctx: _Context) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    names = [value] if isinstance(value, str) else value
-    if not isinstance(names, list) or not all(isinstance(n, (str, int)) for n in names):
-        raise ctx.fail("must be a list of names, e.g. [人工智能, 深度学习]")
-    return tuple(str(n).strip() for n in names if str(n).strip())
-
-
-#: What ``mode`` may say: stop at a draft for a person to publish, or publish.
-PUBLISH_MODES: tuple[str, ...] = ("draft", "publish")
-
-#: Fields a channel block may override (its own value wins in ``settings``).
-_SHARED_OVERRIDES: Mapping[str, Parser] = {
-    "title": _line,
-    "author": _line,
-    "digest": _text,
-    "cover": _relative_image,
-    "source_url": _url,
-}
-
-#: Options of each channel's block. Keys not listed are passed on unchanged (later
-#: features may read them) and ``crosspost check`` warns about them, to catch typos.
-CHANNEL_OPTIONS: Mapping[str, Mapping[str, Parser]] = {
-    "wechat": {"mode": _mode, "need_open_comment": _flag, "only_fans_can_comment": _flag},
-    "zhihu": {"mode": _mode, "topics": _names, "column": _text},
-}
-
-
-def _channel_block(value: Any, ctx: _Context) -> Mapping[str, Any]:
-    if value is None:
-        return MappingProxyType({})
-    if not isinstance(value, dict):
-        raise ctx.fail("must be a mapping, e.g. {title: …, mode: draft}")
-    table = {**_SHARED_OVERRIDES, **CHANNEL_OPTIONS.get(ctx.key, {})}
-    block = {str(key): item for key, item in value.items()}
-    for key, parse in table.items():
-        if key in block:
-            block[key] = parse(block[key], _Context(ctx.path, ctx.lines, f"{ctx.key}.{key}"))
-    return MappingProxyType(block)
-
-
-FIELDS: Mapping[str, Parser] = {
-    "id": _identifier,
-    "title": _line,
-    "author": _line,
-    "digest": _text,
-    "cover": _image_path,
-    "source_url": _url,
-    "publish_at": _datetime,
-    "first_published": _datetime,
-    "channels": _channels,
-    "series": _identifier,
-    "previous": _count,
-    **{name: _channel_block for name in KNOWN_CHANNELS},
-}
-
-
 def _unknown_field(path: Path, front: dict[str, Any], lines: dict[str, int]) -> IssueError | None:
     """The error for the first key that is not in ``FIELDS``, with a likely fix."""
     for raw_key, value in front.items():
@@ -427,7 +249,7 @@ def _build_issue(
     unknown = _unknown_field(path, front, lines)
     if unknown:
         raise unknown
-    values = {key: FIELDS[key](front.get(key), _Context(path, lines, key)) for key in FIELDS}
+    values = {key: FIELDS[key](front.get(key), FieldContext(path, lines, key)) for key in FIELDS}
     if not values["title"]:
         raise IssueError(path, "front matter has no 'title'; add 'title: …'", lines.get("title", 2))
     from crosspost.render.body import check_containers  # parses Markdown: only when loading
