@@ -280,17 +280,7 @@ class PostMachine:
             self.progress(f"updating draft {record.draft_id} in place")
             draft = adapter.update_draft(record.draft_id, content)
             self.sent = True
-            self.ledger.finish_step(
-                self.key,
-                STEP_UPDATE,
-                state="draft_created",
-                draft_id=draft.id,
-                url=draft.url,
-                content_hash=self.job.content_hash,
-                summary=f"updated draft {draft.id}",
-            )
-            self._remember_sent()
-            return draft
+            return self._draft_recorded(STEP_UPDATE, draft, f"updated draft {draft.id}")
         known = tuple(
             r.draft_id
             for r in self.ledger.posts(channel=self.key.channel)
@@ -304,18 +294,22 @@ class PostMachine:
             found = self.ledger.get(self.key) or record
             assert found.draft_id is not None
             return RemoteDraft(found.draft_id, found.url)
+        self.progress(f"draft {draft.id} created")
+        return self._draft_recorded(STEP_DRAFT, draft, f"created draft {draft.id}")
+
+    def _draft_recorded(self, step: str, draft: RemoteDraft, summary: str) -> RemoteDraft:
+        """The ledger learns the draft and what it holds; the body is kept for --dry-run."""
         self.ledger.finish_step(
             self.key,
-            STEP_DRAFT,
+            step,
             state="draft_created",
             draft_id=draft.id,
             url=draft.url,
             content_hash=self.job.content_hash,
-            summary=f"created draft {draft.id}",
+            summary=summary,
         )
-        self.progress(f"draft {draft.id} created")
         self._remember_sent()
-        return draft  # type: ignore[no-any-return]
+        return draft
 
     def _publish(
         self, adapter: Adapter, draft: RemoteDraft, *, live_before: bool = False
