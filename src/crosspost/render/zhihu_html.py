@@ -71,7 +71,9 @@ class ZhihuHtmlRenderer(RendererHTML):
         self._notes = notes
         self._numeros: dict[object, int] = {}
         self._frames: list[_Frame] = []
-        self._quote_depth = 0
+        #: One entry per open quote: whether it opened a ``<blockquote>`` (else it joined
+        #: its parent quote's text), so each close undoes exactly what its open did.
+        self._quote_opened: list[bool] = []
         self._links: list[_Link] = []
         self._in_cell = False
         self._sanitizer = Sanitizer(self.images.append)
@@ -128,14 +130,14 @@ class ZhihuHtmlRenderer(RendererHTML):
 
     def blockquote_open(self, *_: object) -> str:
         if self._frames and self._frames[-1].kind == "quote":
-            self._quote_depth += 1  # a quote in a quote joins its parent's text
+            self._quote_opened.append(False)  # a quote in a quote joins its parent's text
             return ""
+        self._quote_opened.append(True)
         self._frames.append(_Frame("quote"))
         return "<blockquote>"
 
     def blockquote_close(self, *_: object) -> str:
-        if self._quote_depth:
-            self._quote_depth -= 1
+        if not self._quote_opened.pop():
             return ""
         self._frames.pop()
         return "</blockquote>"
