@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 from bs4 import BeautifulSoup, Tag
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from crosspost.issue import Issue
@@ -198,6 +198,7 @@ def test_wechat_keeps_every_platform_rule(body: str) -> None:
 
 @SETTINGS
 @given(documents())
+@example("> > - a\n> >\n> >   > b\n")  # once left a <blockquote> open
 def test_zhihu_keeps_its_dialect(body: str) -> None:
     _, rendered = both(body)
     soup = BeautifulSoup(rendered.body, "html.parser")
