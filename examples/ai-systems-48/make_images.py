@@ -30,9 +30,11 @@ def cover() -> Image.Image:
     """900×383 (2.35:1, WeChat's cover crop) with the series name and issue number."""
     image = _gradient((900, 383), (18, 32, 74), (40, 98, 170))
     draw = ImageDraw.Draw(image)
-    for step in range(12):  # a row of "chips": the issue is about AI systems and hardware
+    number = ImageFont.load_default(size=22)
+    for step in range(12):  # one numbered chip per item of the issue
         x = 60 + step * 66
-        draw.rounded_rectangle([x, 250, x + 48, 298], radius=8, outline=(150, 200, 255), width=3)
+        draw.rounded_rectangle([x, 250, x + 48, 298], radius=8, fill=(150, 200, 255))
+        draw.text((x + 24, 274), str(step + 1), font=number, fill=(18, 32, 74), anchor="mm")
     draw.text((60, 80), "AI Systems Frontier", font=ImageFont.load_default(size=56), fill="white")
     draw.text((60, 160), "Issue 48", font=ImageFont.load_default(size=44), fill=(190, 220, 255))
     return image
