@@ -137,16 +137,11 @@ class World:
 
     def use_env(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """Make this process look like a shell in this world, for ``cli.main`` tests."""
-        for name in list(os.environ):
-            if name.startswith(("CROSSPOST_", "WECHAT_", "ZHIHU_", "XDG_")):
-                monkeypatch.delenv(name)
-        for name, value in self.env.items():
-            monkeypatch.setenv(name, value)
-        monkeypatch.chdir(self.root)
+        use_env(self.env, self.root, monkeypatch)
 
     def spawn(self, *args: str, crash_at: str | None = None) -> subprocess.Popen[str]:
         """Start ``python -m crosspost ARGS`` in this world (optionally with the crash switch)."""
-        env = {**_base_env(), **self.env}
+        env = {**base_env(), **self.env}
         if crash_at:
             env["CROSSPOST_CRASH_AT"] = crash_at
         return subprocess.Popen(
@@ -185,23 +180,58 @@ class World:
 
     def secrets(self) -> list[str]:
         """Every secret the sandbox handed out: AppSecret, access tokens, z_c0, _xsrf."""
-        found = [*self.box.wechat.secrets(), *self.box.zhihu.secrets()]
-        return [s for s in found if s and len(s) >= 8]
+        return sandbox_secrets(self.box)
 
 
-def _base_env() -> dict[str, str]:
+def use_env(env: dict[str, str], root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """This process as a shell with ``env`` in ``root``: none of the user's own settings."""
+    for name in list(os.environ):
+        if name.startswith(("CROSSPOST_", "WECHAT_", "ZHIHU_", "XDG_")):
+            monkeypatch.delenv(name)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(root)
+
+
+def sandbox_secrets(box: Sandbox) -> list[str]:
+    """Every secret the sandbox handed out: AppSecret, access tokens, z_c0, _xsrf."""
+    found = [*box.wechat.secrets(), *box.zhihu.secrets()]
+    return [s for s in found if s and len(s) >= 8]
+
+
+def sandbox_env(root: Path, box: Sandbox, config: Path, *, max_sleep: str) -> dict[str, str]:
+    """The environment of a shell aimed at the sandbox: its credentials, our config."""
+    wechat, zhihu = box.wechat.credentials(), box.zhihu.credentials()
+    return {
+        "HOME": str(root),
+        "XDG_CONFIG_HOME": str(root / ".config"),
+        "XDG_STATE_HOME": str(root / ".state"),
+        "CROSSPOST_CONFIG": str(config),
+        "WECHAT_APP_ID": wechat["app_id"],
+        "WECHAT_APP_SECRET": wechat["app_secret"],
+        "ZHIHU_Z_C0": zhihu["z_c0"],
+        "ZHIHU_XSRF": zhihu["xsrf"],
+        # Processes cannot be handed a fake sleep: cap the publisher's polling pauses.
+        MAX_SLEEP_VARIABLE: max_sleep,
+    }
+
+
+def base_env() -> dict[str, str]:
     """What a subprocess keeps of this process's environment: how to run Python, no config."""
     keep = ("PATH", "LANG", "LC_ALL", "PYTHONPATH", "VIRTUAL_ENV", "SYSTEMROOT", "TMPDIR")
     return {name: os.environ[name] for name in keep if name in os.environ}
 
 
-def write_config(root: Path, box: Sandbox, extra: str = "") -> Path:
-    """A config file with one WeChat and one Zhihu account aimed at the sandbox."""
+def write_config(root: Path, box: Sandbox, extra: str = "", *, top: str = "") -> Path:
+    """A config file with one WeChat and one Zhihu account aimed at the sandbox.
+
+    ``top`` goes before the tables (top-level keys, other tables), ``extra`` after them.
+    """
     config = root / "crosspost.toml"
     config.write_text(
         f"""mode = "publish"
 timeout = 10
-
+{top}
 [channels.wechat.accounts.main]
 app_id_env = "WECHAT_APP_ID"
 app_secret_env = "WECHAT_APP_SECRET"
@@ -225,21 +255,9 @@ def copy_example(root: Path) -> Path:
 
 
 def build_world(root: Path, box: Sandbox, clock: Callable[[], float], sleep: Any) -> World:
-    wechat, zhihu = box.wechat.credentials(), box.zhihu.credentials()
     state_dir = root / "state"
-    env = {
-        "HOME": str(root),
-        "XDG_CONFIG_HOME": str(root / ".config"),
-        "XDG_STATE_HOME": str(root / ".state"),
-        "CROSSPOST_CONFIG": str(write_config(root, box)),
-        "CROSSPOST_STATE_DIR": str(state_dir),
-        "WECHAT_APP_ID": wechat["app_id"],
-        "WECHAT_APP_SECRET": wechat["app_secret"],
-        "ZHIHU_Z_C0": zhihu["z_c0"],
-        "ZHIHU_XSRF": zhihu["xsrf"],
-        # The platforms' pauses between polls cost nothing against the sandbox.
-        MAX_SLEEP_VARIABLE: "0",
-    }
+    env = sandbox_env(root, box, write_config(root, box), max_sleep="0")
+    env["CROSSPOST_STATE_DIR"] = str(state_dir)
     return World(
         root=root,
         box=box,

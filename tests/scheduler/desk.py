@@ -9,7 +9,6 @@ as ``python -m crosspost run-due`` processes (overlap, SIGKILL).
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -27,7 +26,7 @@ from crosspost.sandbox import Sandbox
 from crosspost.sandbox.clock import ManualClock
 from crosspost.sandbox.session import DEMO_OPTIONS
 from crosspost.scheduler import DueOptions, DueReport, run_due
-from crosspost.testing_hooks import MAX_SLEEP_VARIABLE
+from publisher.world import base_env, sandbox_env, sandbox_secrets, use_env, write_config
 
 #: A body long enough for Zhihu's 9-character minimum.
 MINIMAL_BODY = "这是一段足够长的正文,用来通过知乎的最少字数检查。\n"
@@ -110,22 +109,15 @@ class Desk:
         return sum(1 for r in self.box.requests if r.path == CREATES[channel])
 
     def secrets(self) -> list[str]:
-        found = [*self.box.wechat.secrets(), *self.box.zhihu.secrets()]
-        return [s for s in found if s and len(s) >= 8]
+        return sandbox_secrets(self.box)
 
     def use_env(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """Make this process a shell at the desk, for ``cli.main`` tests."""
-        for name in list(os.environ):
-            if name.startswith(("CROSSPOST_", "WECHAT_", "ZHIHU_", "XDG_")):
-                monkeypatch.delenv(name)
-        for name, value in self.env.items():
-            monkeypatch.setenv(name, value)
-        monkeypatch.chdir(self.root)
+        use_env(self.env, self.root, monkeypatch)
 
     def spawn(self, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
         """``python -m crosspost run-due ARGS`` as a process of its own."""
-        keep = ("PATH", "LANG", "LC_ALL", "PYTHONPATH", "VIRTUAL_ENV", "TMPDIR")
-        full = {n: os.environ[n] for n in keep if n in os.environ}
+        full = base_env()
         full.update(self.env)
         full.update(env or {})
         return subprocess.Popen(
@@ -151,38 +143,10 @@ def build_desk(
     issues = root / "issues"
     issues.mkdir()
     state_dir = root / "state"
-    (root / "crosspost.toml").write_text(
-        f"""mode = "publish"
-timeout = 10
-state_dir = "{state_dir}"
-
-[schedule]
-issue_dirs = ["{issues}"]
-grace = "24h"
-
-[channels.wechat.accounts.main]
-app_id_env = "WECHAT_APP_ID"
-app_secret_env = "WECHAT_APP_SECRET"
-base_url = "{box.wechat_url}"
-
-[channels.zhihu.accounts.main]
-cookie_env = "ZHIHU_Z_C0"
-xsrf_env = "ZHIHU_XSRF"
-base_url = "{box.zhihu_url}"
-""",
-        encoding="utf-8",
+    schedule = (
+        f'state_dir = "{state_dir}"\n\n[schedule]\nissue_dirs = ["{issues}"]\ngrace = "24h"\n'
     )
-    wechat, zhihu = box.wechat.credentials(), box.zhihu.credentials()
-    env = {
-        "HOME": str(root),
-        "CROSSPOST_CONFIG": str(root / "crosspost.toml"),
-        "WECHAT_APP_ID": wechat["app_id"],
-        "WECHAT_APP_SECRET": wechat["app_secret"],
-        "ZHIHU_Z_C0": zhihu["z_c0"],
-        "ZHIHU_XSRF": zhihu["xsrf"],
-        # Processes cannot be handed a fake sleep: cap the publisher's polling pauses.
-        MAX_SLEEP_VARIABLE: "0.01",
-    }
+    env = sandbox_env(root, box, write_config(root, box, top=schedule), max_sleep="0.01")
     return Desk(root, box, clock, sleep, issues, state_dir, env)
 
 
