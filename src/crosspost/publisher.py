@@ -201,10 +201,9 @@ class Publisher:
         return [a for a in accounts if a.channel in issue.channels]
 
     def _mode(self, options: PublishOptions, settings: ChannelSettings, account: Account) -> str:
-        mode = options.mode or settings.options.get("mode") or account.mode or self.settings.mode
-        if mode not in MODES:
-            raise UsageError(f"{account.key}: unknown mode {mode!r}; use draft or publish")
-        return str(mode)
+        """``--mode``, else the issue's, the account's, the config's (``Settings.mode_for``)."""
+        issue_mode = settings.options.get("mode")
+        return options.mode or self.settings.mode_for(account, issue_mode)
 
     def _context(self, path: Path | str, channels: Sequence[str]) -> RenderContext:
         return render_context(self.settings)
