@@ -44,7 +44,7 @@ __all__ = ["POST_STATES", "SCHEMA_VERSION", "Event", "Ledger", "PostKey", "PostR
 
 Clock = Callable[[], float]
 #: Columns only the ledger's own methods set (intents, claims).
-_INTERNAL = frozenset({"pending_step", "pending_intent", "claimed_by", "claimed_until"})
+_INTERNAL = frozenset({"pending_step", "pending_intent"})
 #: Columns a caller may change with :meth:`Ledger.record` (ids, URL, state, retry plan).
 CHANGEABLE: frozenset[str] = frozenset(f.name for f in dataclasses.fields(PostRecord)) - {
     "issue_id",
@@ -297,30 +297,6 @@ class Ledger(LedgerView):
         """Append an event that changes no state (e.g. "reconciled: found draft 42")."""
         with self.transaction():
             return self._append(key, step, "note", None, summary, None, data or {})
-
-    def claim(self, key: PostKey, owner: str, *, lease: float) -> PostRecord | None:
-        """Take the post for this run for ``lease`` seconds; None if another run holds it.
-
-        Atomic across processes (``BEGIN IMMEDIATE``); a claim whose lease ran out (its
-        run was killed) can be taken over.
-        """
-        now = self.clock()
-        with self.transaction():
-            current = self.get(key)
-            if current is None:
-                raise KeyError(f"no post {key} in the ledger; call ensure() first")
-            held = current.claimed_by not in (None, owner)
-            if held and (current.claimed_until or 0) > now:
-                return None
-            self._update(key, {"claimed_by": owner, "claimed_until": now + lease}, now)
-            return self.get(key)
-
-    def release(self, key: PostKey, owner: str) -> None:
-        """Give the post back (only if this run still holds it)."""
-        with self.transaction():
-            current = self.get(key)
-            if current is not None and current.claimed_by == owner:
-                self._update(key, {"claimed_by": None, "claimed_until": None}, self.clock())
 
     # --- the image cache (crosspost.images.AssetStore) ------------------------------------
 

@@ -55,7 +55,6 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             state           TEXT NOT NULL CHECK (state IN ({_STATES_SQL})),
             issue_path      TEXT,
             content_hash    TEXT,
-            input_hash      TEXT,
             draft_id        TEXT,
             publish_id      TEXT,
             article_id      TEXT,
@@ -67,8 +66,6 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             error_permanent INTEGER NOT NULL DEFAULT 0,
             pending_step    TEXT,
             pending_intent  TEXT,
-            claimed_by      TEXT,
-            claimed_until   REAL,
             created_at      REAL NOT NULL,
             updated_at      REAL NOT NULL,
             published_at    REAL,
@@ -143,9 +140,6 @@ class PostRecord:
     issue_path: str | None
     #: Hash of the rendered content last sent (detects "changed since publishing").
     content_hash: str | None
-    #: Fingerprint of the inputs (issue file, account settings) when the post last failed
-    #: for good: a permanent failure is retried only once this changes.
-    input_hash: str | None
     #: WeChat draft media_id or Zhihu article id.
     draft_id: str | None
     publish_id: str | None
@@ -159,8 +153,6 @@ class PostRecord:
     #: The step whose intent was written but whose outcome was not (a crash or a doubt).
     pending_step: str | None
     pending_intent: Mapping[str, Any] | None
-    claimed_by: str | None
-    claimed_until: float | None
     created_at: float
     updated_at: float
     published_at: float | None

@@ -69,21 +69,6 @@ class LedgerView:
             ).fetchall()
         return tuple(post_from_row(row) for row in rows)
 
-    def due(self, now: float) -> tuple[PostRecord, ...]:
-        """Unfinished posts whose retry time has come (what the scheduler's next tick resumes).
-
-        Published posts and permanent failures are left out; a permanent failure waits
-        until the issue or the config changes and the publisher resets it.
-        """
-        with self._lock:
-            rows = self._db.execute(
-                f"SELECT {POST_COLUMNS} FROM posts WHERE state != 'published' "
-                "AND error_permanent = 0 AND (next_attempt_at IS NULL OR next_attempt_at <= ?) "
-                "ORDER BY created_at, id",
-                (now,),
-            ).fetchall()
-        return tuple(post_from_row(row) for row in rows)
-
     def events(self, key: PostKey | None = None) -> tuple[Event, ...]:
         """The audit trail, oldest first: of one post, or all of it."""
         sql = (

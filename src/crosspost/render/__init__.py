@@ -41,8 +41,6 @@ class RenderContext:
     template_dirs: tuple[Path, ...] = ()
     #: Earlier issues of the series for this channel, newest first.
     previous: tuple[PreviousIssue, ...] = ()
-    #: Channel settings resolved by the publisher (e.g. ``source_url`` from ``{zhihu.url}``).
-    resolved: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,6 @@ the same settings path (flag > environment > config file > default) for all of t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from crosspost.render import PreviousIssue, RenderContext
@@ -21,18 +20,11 @@ def render_context(
     theme: str | None = None,
     *,
     previous: tuple[PreviousIssue, ...] = (),
-    resolved: Mapping[str, str] | None = None,
 ) -> RenderContext:
     """The context for rendering under ``settings``; ``theme`` (a ``--theme`` flag) wins
     over the configured one when given."""
-    context = RenderContext(
+    return RenderContext(
         theme=theme or settings.theme,
         template_dirs=tuple(settings.template_dirs),
         previous=previous,
     )
-    if resolved is not None:
-        from dataclasses import replace
-        from types import MappingProxyType
-
-        context = replace(context, resolved=MappingProxyType(dict(resolved)))
-    return context
