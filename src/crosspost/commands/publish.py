@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from crosspost.commands.table import print_table
+from crosspost.config_sources import add_arguments
 from crosspost.errors import EXIT_OK
 
 if TYPE_CHECKING:
@@ -33,9 +34,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="CHANNEL[:ACCOUNT]",
         help="publish only here (repeatable): wechat, zhihu, wechat:main, …",
     )
-    parser.add_argument(
-        "--mode", choices=("draft", "publish"), help="stop at the draft, or publish"
-    )
     parser.add_argument("--update", action="store_true", help="edit changed posts in place")
     parser.add_argument(
         "--retry-failed", action="store_true", help="retry posts that failed permanently"
@@ -53,15 +51,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="publish to the built-in WeChat and Zhihu emulators (no credentials needed)",
     )
-    add_settings_flags(parser)
+    add_arguments(parser, "config", "state_dir", "mode")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
-
-
-def add_settings_flags(parser: argparse.ArgumentParser) -> None:
-    """The flags every command that reads the ledger or config shares."""
-    parser.add_argument("--config", type=Path, help="the config file (default: crosspost.toml)")
-    parser.add_argument("--state-dir", type=Path, help="where the ledger lives")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,17 +7,17 @@ import time
 
 from crosspost.commands.publish import (
     accounts_for_run,
-    add_settings_flags,
     print_progress,
     print_report,
 )
+from crosspost.config_sources import add_arguments
 from crosspost.errors import UsageError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("issue_id", metavar="ISSUE_ID")
     parser.add_argument("--sandbox", action="store_true", help="ask the built-in emulators")
-    add_settings_flags(parser)
+    add_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from crosspost.config_sources import add_arguments
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, UsageError
 from crosspost.issue import KNOWN_CHANNELS
 
@@ -47,12 +48,7 @@ def add_render_options(parser: argparse.ArgumentParser) -> None:
 
 def add_theme_and_settings_flags(parser: argparse.ArgumentParser) -> None:
     """``--theme`` (default: the configured theme) and the settings flags of ``publish``."""
-    from crosspost.commands.publish import add_settings_flags
-
-    parser.add_argument(
-        "--theme", default=None, help="WeChat CSS theme (default: the configured one)"
-    )
-    add_settings_flags(parser)
+    add_arguments(parser, "theme", "config", "state_dir")
 
 
 def run(args: argparse.Namespace) -> int:

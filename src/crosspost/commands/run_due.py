@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from crosspost.config_sources import add_arguments
 from crosspost.errors import EXIT_OK, CrosspostError, UsageError
 
 if TYPE_CHECKING:
@@ -64,17 +65,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="publish to the built-in WeChat and Zhihu emulators (a rehearsal)",
     )
-    # The shared settings flags, by the names settings_from_args reads (declared here
-    # rather than imported: importing the config machinery would slow every command's start).
-    parser.add_argument("--config", type=Path, help="the config file (default: crosspost.toml)")
-    parser.add_argument("--state-dir", type=Path, help="where the ledger and the lock live")
-    parser.add_argument(
-        "--grace", help="how late an issue may still go out unasked, e.g. 24h (default: config)"
-    )
-    parser.add_argument("--log-file", type=Path, help="also log every tick here (rotated)")
-    parser.add_argument(
-        "--mode", choices=("draft", "publish"), help="stop at the draft, or publish"
-    )
+    add_arguments(parser, "config", "state_dir", "grace", "log_file", "mode")
     parser.add_argument("--json", action="store_true", help="print the whole report as JSON")
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="progress, and repeat known reports"

@@ -6,8 +6,8 @@ import argparse
 import json
 from datetime import datetime
 
-from crosspost.commands.publish import add_settings_flags
 from crosspost.commands.table import print_table
+from crosspost.config_sources import add_arguments
 from crosspost.errors import EXIT_OK, UsageError
 
 HEADER = ("issue", "channel", "state", "url / last error", "when")
@@ -15,7 +15,7 @@ HEADER = ("issue", "channel", "state", "url / last error", "when")
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("issue_id", nargs="?", metavar="ISSUE_ID", help="only this issue")
-    add_settings_flags(parser)
+    add_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the posts as JSON")
 
 

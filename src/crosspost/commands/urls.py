@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from crosspost.commands.publish import add_settings_flags
+from crosspost.config_sources import add_arguments
 from crosspost.errors import EXIT_OK, UsageError
 from crosspost.issue import KNOWN_CHANNELS
 
@@ -31,7 +31,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="CHANNEL[:ACCOUNT]",
         help=f"only this channel's URLs ({', '.join(KNOWN_CHANNELS)}), or one account's",
     )
-    add_settings_flags(parser)
+    add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
