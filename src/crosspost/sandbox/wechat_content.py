@@ -13,7 +13,7 @@ import string
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from crosspost.sandbox.wechat_wire import ApiError, Call, Route
+from crosspost.sandbox.wechat_wire import ApiError, Call, Route, stored
 
 if TYPE_CHECKING:
     from crosspost.sandbox.wechat import WeChatEmulator
@@ -164,12 +164,7 @@ def news_items(
 
 
 def _draft(emu: WeChatEmulator, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    media_id = body.get("media_id")
-    draft = emu.drafts.get(media_id) if isinstance(media_id, str) else None
-    if draft is None:
-        raise ApiError(40007)
-    assert isinstance(media_id, str)
-    return media_id, draft
+    return stored(emu.drafts, body, "media_id", 40007)
 
 
 def page(body: dict[str, Any]) -> tuple[int, int, bool]:

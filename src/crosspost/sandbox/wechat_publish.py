@@ -14,7 +14,7 @@ import string
 from typing import TYPE_CHECKING, Any
 
 from crosspost.sandbox.wechat_content import MP_HOST, drops_content, listed, news_items, page
-from crosspost.sandbox.wechat_wire import ApiError, Call, Route
+from crosspost.sandbox.wechat_wire import ApiError, Call, Route, stored
 
 if TYPE_CHECKING:
     from crosspost.sandbox.wechat import WeChatEmulator
@@ -115,12 +115,7 @@ def get_status(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
 
 
 def _article(emu: WeChatEmulator, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    article_id = body.get("article_id")
-    article = emu.articles.get(article_id) if isinstance(article_id, str) else None
-    if article is None:
-        raise ApiError(53600)
-    assert isinstance(article_id, str)
-    return article_id, article
+    return stored(emu.articles, body, "article_id", 53600)
 
 
 def _items(

@@ -8,7 +8,7 @@ import it without importing the emulator that imports them.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -108,3 +108,14 @@ class Route:
     mutating: bool = False
     text_plain: bool = False
     verified_only: bool = False
+
+
+def stored(
+    table: Mapping[str, dict[str, Any]], body: Mapping[str, Any], field: str, errcode: int
+) -> tuple[str, dict[str, Any]]:
+    """The record ``body[field]`` names in ``table``, or the platform's error for a bad id."""
+    key = body.get(field)
+    record = table.get(key) if isinstance(key, str) else None
+    if not isinstance(key, str) or record is None:
+        raise ApiError(errcode)
+    return key, record
