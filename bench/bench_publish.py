@@ -157,7 +157,7 @@ def latency_table(issue: Path, images: int, latency: int, repeat: int, workers: 
         ),
     ]
     if workers:
-        from crosspost import post_assets
+        from crosspost.publish import assets as post_assets
 
         shipped = post_assets.UPLOAD_WORKERS
         post_assets.UPLOAD_WORKERS = workers  # the experiment only: what a bigger pool buys

@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from crosspost.errors import CrosspostError
-from crosspost.issue import Issue, load_issue
-from crosspost.render import RenderContext, render
+from crosspost.issue.model import Issue, load_issue
+from crosspost.render.rendered import RenderContext, render
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "ai-systems-48" / "issue.md"

@@ -33,11 +33,11 @@ from typing import Any
 
 import requests
 
-from crosspost.config import Account, Secret, Settings, load_settings
-from crosspost.jobs import PublishOptions, PublishReport
-from crosspost.ledger import Ledger
-from crosspost.publisher import Publisher
-from crosspost.sandbox import Emulator, LoggedRequest, Sandbox
+from crosspost.config.settings import Account, Secret, Settings, load_settings
+from crosspost.ledger.store import Ledger
+from crosspost.publish.jobs import PublishOptions, PublishReport
+from crosspost.publish.runner import Publisher
+from crosspost.sandbox.box import Emulator, LoggedRequest, Sandbox
 
 PLATFORMS = ("wechat", "zhihu")
 #: Sandbox options of the benchmark: the emulators' defaults, spelt out so the chain

@@ -354,8 +354,8 @@ def test_check_renders_with_the_configured_theme(
 @pytest.fixture
 def ledger_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A state folder whose ledger holds three published posts, one of a CJK-named issue."""
-    from crosspost.ledger import Ledger
-    from crosspost.ledger_schema import PostKey
+    from crosspost.ledger.schema import PostKey
+    from crosspost.ledger.store import Ledger
 
     monkeypatch.setenv("HOME", str(tmp_path))  # no user config is read
     monkeypatch.chdir(tmp_path)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from crosspost.config import (
+from crosspost.config.settings import (
     Account,
     Secret,
     Settings,

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from crosspost.errors import IssueError
-from crosspost.images import (
+from crosspost.images.pipeline import (
     GIF,
     JPEG,
     PNG,
@@ -307,7 +307,7 @@ def test_each_distinct_image_is_uploaded_once_per_account_across_issues_and_runs
 ) -> None:
     """The live path (publisher → PostAssets → the ledger as asset cache), on the sandbox:
     an image used twice in one issue, and again by the next issue, is uploaded once."""
-    from crosspost.sandbox import ManualClock, Sandbox
+    from crosspost.sandbox.box import ManualClock, Sandbox
     from publisher.world import build_world, calls_to
 
     clock = ManualClock()
@@ -407,7 +407,7 @@ def test_session_fetch_reads_remote_images_over_http(tmp_path: Path) -> None:
     import requests
 
     from crosspost.errors import TransientError
-    from crosspost.images import session_fetch
+    from crosspost.images.pipeline import session_fetch
 
     png = encoded(Image.new("RGB", (9, 9), "blue"), "PNG")
     (tmp_path / "pic.png").write_bytes(png)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from crosspost.errors import EXIT_BAD_INPUT, IssueError
-from crosspost.issue import load_issue, read_front_matter
+from crosspost.issue.model import load_issue, read_front_matter
 
 WriteIssue = Callable[..., Path]
 
@@ -259,7 +259,7 @@ def test_the_scheduler_and_the_loader_say_the_same_about_a_naive_publish_at(
 ) -> None:
     from datetime import UTC, datetime
 
-    from crosspost.scheduler_scan import scan
+    from crosspost.schedule.scan import scan
 
     path = write_issue(front="title: T\npublish_at: '2026-11-23 09:00'\n")
     with pytest.raises(IssueError) as loaded:

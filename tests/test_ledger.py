@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from crosspost.config import Secret
+from crosspost.config.settings import Secret
 from crosspost.errors import (
     EXIT_BAD_INPUT,
     ConfigError,
@@ -24,9 +24,9 @@ from crosspost.errors import (
     TransientError,
     UnconfirmedError,
 )
-from crosspost.images import AssetStore, UploadedAsset
-from crosspost.ledger import Ledger, PostKey
-from crosspost.ledger_schema import APPLICATION_ID, SCHEMA_VERSION
+from crosspost.images.pipeline import AssetStore, UploadedAsset
+from crosspost.ledger.schema import APPLICATION_ID, SCHEMA_VERSION
+from crosspost.ledger.store import Ledger, PostKey
 
 KEY = PostKey("ai-systems-48", "wechat", "main")
 
@@ -154,7 +154,7 @@ def test_an_unusable_state_folder_is_one_clear_line(tmp_path: Path) -> None:
 
 INTENT_THEN_WAIT = """
 import sys, time
-from crosspost.ledger import Ledger, PostKey
+from crosspost.ledger.store import Ledger, PostKey
 ledger = Ledger.open(sys.argv[1], clock=lambda: 1700000000.0)
 key = PostKey("ai-systems-48", "wechat", "main")
 ledger.ensure(key, content_hash="h1")

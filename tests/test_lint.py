@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from crosspost.render.lint import ERROR, INFO, WARNING, Checked, Problem, check_file
+from crosspost.check.lint import ERROR, INFO, WARNING, Checked, Problem, check_file
 
 WriteIssue = Callable[..., Path]
 

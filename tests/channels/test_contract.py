@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from crosspost.channels import ADAPTERS, adapter_class, channel_names
 from crosspost.channels.base import (
     Adapter,
     ChannelLimits,
@@ -32,11 +31,12 @@ from crosspost.channels.base import (
     RemoteDraft,
     RemotePost,
 )
-from crosspost.channels.http import HttpPolicy
-from crosspost.config import Account, Secret
+from crosspost.channels.http.policy import HttpPolicy
+from crosspost.channels.registry import ADAPTERS, adapter_class, channel_names
+from crosspost.config.settings import Account, Secret
 from crosspost.errors import ConfigError, UnconfirmedError
-from crosspost.images import PreparedImage, UploadedAsset
-from crosspost.sandbox import ManualClock, Sandbox
+from crosspost.images.pipeline import PreparedImage, UploadedAsset
+from crosspost.sandbox.box import ManualClock, Sandbox
 
 
 @dataclass(frozen=True)
@@ -87,11 +87,11 @@ def test_unknown_channel_is_a_usage_error() -> None:
 
 def test_the_registry_imports_no_adapter_until_asked() -> None:
     code = (
-        "import crosspost.channels, sys; "
+        "import crosspost.channels.registry, sys; "
         "print(sorted(m for m in sys.modules if m.startswith('crosspost.channels.')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+    assert out.stdout.strip() == "['crosspost.channels.registry']"
 
 
 @pytest.mark.parametrize("name", CHANNELS)

@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
-from crosspost.channels.http import (
+from crosspost.channels.http.policy import (
     AmbiguousOutcome,
     CredentialRejected,
     HttpPolicy,
@@ -30,7 +30,7 @@ from crosspost.channels.http import (
     RetryPolicy,
     ServerError,
 )
-from crosspost.channels.http_wire import retry_after_seconds as retry_after
+from crosspost.channels.http.wire import retry_after_seconds as retry_after
 from crosspost.errors import (
     AuthError,
     ConfigError,
@@ -480,9 +480,9 @@ def test_a_wave_of_uploads_at_once_warns_of_no_full_connection_pool(
 ) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    from crosspost.channels.zhihu_wire import browser_headers
-    from crosspost.post_assets import UPLOAD_WORKERS
-    from crosspost.sandbox import Sandbox
+    from crosspost.channels.zhihu.wire import browser_headers
+    from crosspost.publish.assets import UPLOAD_WORKERS
+    from crosspost.sandbox.box import Sandbox
 
     at_once = UPLOAD_WORKERS + 4  # a full upload wave and the reads beside it
     everyone_in = threading.Barrier(at_once)

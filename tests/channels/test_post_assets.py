@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from crosspost.sandbox import Sandbox
+from crosspost.sandbox.box import Sandbox
 from publisher.world import World, build_world, calls_to
 
 

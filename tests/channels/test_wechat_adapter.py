@@ -27,11 +27,11 @@ from crosspost.channels.base import (
     ManualPublishRequired,
     RemoteDraft,
 )
-from crosspost.channels.http import HttpPolicy, Reply
-from crosspost.channels.wechat import WeChatAdapter, cover_crops
-from crosspost.channels.wechat_errors import check_reply, describe
-from crosspost.channels.wechat_token import PollBudget
-from crosspost.config import Account, Secret
+from crosspost.channels.http.policy import HttpPolicy, Reply
+from crosspost.channels.wechat.adapter import WeChatAdapter, cover_crops
+from crosspost.channels.wechat.errors import check_reply, describe
+from crosspost.channels.wechat.token import PollBudget
+from crosspost.config.settings import Account, Secret
 from crosspost.errors import (
     AuthError,
     PermanentError,
@@ -39,8 +39,8 @@ from crosspost.errors import (
     TransientError,
     UnconfirmedError,
 )
-from crosspost.images import PreparedImage, UploadedAsset
-from crosspost.sandbox import ManualClock, Sandbox
+from crosspost.images.pipeline import PreparedImage, UploadedAsset
+from crosspost.sandbox.box import ManualClock, Sandbox
 
 MakeBox = Callable[..., Sandbox]
 
@@ -315,7 +315,7 @@ def test_the_public_app_id_stays_readable_and_the_secret_does_not(
 def test_a_token_fetched_mid_run_is_hidden_in_the_ledger_sharing_the_runs_redactor(
     wechat: WeChatAdapter, clock: ManualClock, tmp_path: Path
 ) -> None:
-    from crosspost.ledger import Ledger, PostKey
+    from crosspost.ledger.store import Ledger, PostKey
 
     token = wechat.token.token()  # fetched at run time: known only to the run's redactor
     key = PostKey("ai-systems-48", "wechat", "main")
@@ -546,9 +546,9 @@ def test_unknown_codes_keep_the_errmsg_without_the_rid() -> None:
 _PREFLIGHT = """
 import sys
 from pathlib import Path
-from crosspost.channels.http import HttpPolicy
-from crosspost.channels.wechat import WeChatAdapter
-from crosspost.config import Account, Secret
+from crosspost.channels.http.policy import HttpPolicy
+from crosspost.channels.wechat.adapter import WeChatAdapter
+from crosspost.config.settings import Account, Secret
 url, app_id, secret, state = sys.argv[1:5]
 account = Account("wechat", "main", url, {"app_id": Secret(app_id), "app_secret": Secret(secret)})
 WeChatAdapter(account, http=HttpPolicy(), state_dir=Path(state)).preflight()
@@ -575,7 +575,7 @@ def test_an_intent_round_trips_the_ledger_verbatim_and_reconcile_finds_the_draft
     """A title with "secret", "signature:" and the public app_id is the issue's own text:
     the ledger keeps it exactly, so reconcile recognises the draft instead of making a
     second one."""
-    from crosspost.ledger import Ledger, PostKey
+    from crosspost.ledger.store import Ledger, PostKey
 
     app_id = box.wechat.credentials()["app_id"]
     title = f"secret: {app_id}论文"

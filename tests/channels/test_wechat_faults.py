@@ -16,7 +16,7 @@ import pytest
 
 from crosspost.channels.base import Intent, PublishTicket, RemoteDraft
 from crosspost.errors import PermanentError, RateLimitedError, UnconfirmedError
-from crosspost.sandbox import ManualClock, Sandbox
+from crosspost.sandbox.box import ManualClock, Sandbox
 
 from .test_wechat_adapter import adapter_for, content, image
 

@@ -23,7 +23,6 @@ import pytest
 import requests
 from PIL import Image
 
-from crosspost.channels import adapter_class
 from crosspost.channels.base import (
     DraftContent,
     DraftLeftBehind,
@@ -31,15 +30,16 @@ from crosspost.channels.base import (
     PublishTicket,
     RemoteDraft,
 )
-from crosspost.channels.http import HttpPolicy, RetryPolicy
-from crosspost.channels.zhihu import ZhihuAdapter
-from crosspost.channels.zhihu_wire import (
+from crosspost.channels.http.policy import HttpPolicy, RetryPolicy
+from crosspost.channels.registry import adapter_class
+from crosspost.channels.zhihu.adapter import ZhihuAdapter
+from crosspost.channels.zhihu.wire import (
     browser_headers,
     draft_id_of,
     oss_headers,
     published_id,
 )
-from crosspost.config import Account, Secret
+from crosspost.config.settings import Account, Secret
 from crosspost.errors import (
     AuthError,
     ChannelError,
@@ -49,9 +49,9 @@ from crosspost.errors import (
     RateLimitedError,
     UnconfirmedError,
 )
-from crosspost.images import PreparedImage, SourceImage, prepare, read_source
-from crosspost.ledger import Ledger
-from crosspost.sandbox import Sandbox
+from crosspost.images.pipeline import PreparedImage, SourceImage, prepare, read_source
+from crosspost.ledger.store import Ledger
+from crosspost.sandbox.box import Sandbox
 from crosspost.sandbox.clock import ManualClock
 
 BODY = "<p>这是一篇足够长的测试文章正文，用来通过知乎的字数检查。</p>"

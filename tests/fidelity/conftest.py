@@ -26,7 +26,7 @@ REQUIRE_ENV = "CROSSPOST_REQUIRE_BROWSER"
 @pytest.fixture(scope="session")
 def chromium() -> Path:
     """The Chromium binary; skips (or fails under ``CROSSPOST_REQUIRE_BROWSER=1``) if none."""
-    from crosspost.screenshot import find_chromium
+    from crosspost.preview.screenshot import find_chromium
 
     try:
         found = find_chromium()
@@ -50,7 +50,7 @@ def browser(chromium: Path) -> Iterator[Browser]:
 
     Per module, not per session: Playwright's sync driver runs one at a time in a thread,
     and the ``preview --screenshot`` tests start their own through the CLI."""
-    from crosspost.screenshot import open_browser
+    from crosspost.preview.screenshot import open_browser
 
     with open_browser(chromium) as running:
         yield running

@@ -1,6 +1,6 @@
 """WeChat output looks like the theme: Chromium computes both and every style must match.
 
-(a) the themed article before inlining (:func:`crosspost.render.wechat.styled_document`:
+(a) the themed article before inlining (:func:`crosspost.render.wechat.document.styled_document`:
 classes plus the theme's ``<style>``) and (b) the final WeChat HTML with every ``<style>``,
 ``class`` and ``id`` removed, as WeChat does, are loaded at 375 px. The elements under the
 article's root ``<section>`` are paired by document order. Inlining and the clean-up after
@@ -22,8 +22,9 @@ import lxml.html
 import pytest
 from lxml import etree
 
-from crosspost.issue import Issue, load_issue
-from crosspost.render import RenderContext, wechat
+from crosspost.issue.model import Issue, load_issue
+from crosspost.render.rendered import RenderContext
+from crosspost.render.wechat import document as wechat
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -101,7 +102,7 @@ def as_wechat_shows_it(body: str) -> str:
 
 def computed(browser: Browser, document: str) -> list[dict[str, Any]]:
     """Every article element's computed styles, as Chromium lays the page out at 375 px."""
-    from crosspost.screenshot import new_page
+    from crosspost.preview.screenshot import new_page
 
     page = new_page(browser, PHONE_WIDTH)
     try:

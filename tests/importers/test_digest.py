@@ -11,7 +11,7 @@ from markdown_it import MarkdownIt
 
 from crosspost.cli import main
 from crosspost.importers.digest import convert_digest, import_digest
-from crosspost.issue import load_issue
+from crosspost.issue.model import load_issue
 
 SEED = Path(__file__).resolve().parents[2].parent / "shared" / "seeds" / "000_c5131b8f50e07dec.txt"
 
@@ -174,7 +174,7 @@ def test_imported_seed_renders_every_item_link_author_and_abstract(
 ) -> None:
     from bs4 import BeautifulSoup
 
-    from crosspost.render import render
+    from crosspost.render.rendered import render
 
     seed = seed_text()
     issue_file = tmp_path / "issue.md"

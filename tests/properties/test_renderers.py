@@ -19,11 +19,12 @@ from bs4 import BeautifulSoup, Tag
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from crosspost.issue import Issue
-from crosspost.render import RenderContext, Rendered, render, wechat
-from crosspost.render.lint import lint
-from crosspost.render.markdown import new_markdown, parse
-from crosspost.render.wechat_raw import is_mp_link
+from crosspost.check.lint import lint
+from crosspost.issue.dialect import new_markdown, parse
+from crosspost.issue.model import Issue
+from crosspost.render.rendered import RenderContext, Rendered, render
+from crosspost.render.wechat import document as wechat
+from crosspost.render.wechat.raw import is_mp_link
 
 TITLE = "本期标题"
 SETTINGS = settings(

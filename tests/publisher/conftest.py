@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from crosspost.sandbox import Sandbox
+from crosspost.sandbox.box import Sandbox
 from crosspost.sandbox.clock import ManualClock
 
 from .world import World, build_world

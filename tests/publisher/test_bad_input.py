@@ -19,7 +19,7 @@ import pytest
 
 from crosspost.cli import main
 from crosspost.errors import EXIT_BAD_INPUT
-from crosspost.ledger import Ledger, PostKey
+from crosspost.ledger.store import Ledger, PostKey
 
 from .world import ISSUE_ID, World
 

@@ -65,8 +65,8 @@ def test_a_file_that_loses_the_race_for_an_issue_id_leaves_the_winner_alone(
     manual_world: World,
 ) -> None:
     """Two files with one id, planned at once: the second to reach a post only says so."""
-    from crosspost.jobs import PublishOptions, PublishReport
-    from crosspost.publisher import Publisher
+    from crosspost.publish.jobs import PublishOptions, PublishReport
+    from crosspost.publish.runner import Publisher
 
     world = manual_world
     twin = world.issue.with_name("twin.md")

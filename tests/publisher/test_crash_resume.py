@@ -20,7 +20,7 @@ import signal
 import pytest
 
 from crosspost.errors import EXIT_OK, EXIT_UNCONFIRMED
-from crosspost.testing_hooks import CHECKPOINTS, CLOCK_OFFSET_VARIABLE
+from crosspost.publish.hooks import CHECKPOINTS, CLOCK_OFFSET_VARIABLE
 
 from .world import (
     CREATE_PATHS,

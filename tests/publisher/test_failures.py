@@ -8,9 +8,9 @@ post every few minutes. A temporary one is safe to run again, and the next run f
 from __future__ import annotations
 
 from crosspost.errors import EXIT_CHANNEL_FAILED, EXIT_OK, EXIT_TEMPORARY
-from crosspost.jobs import PublishOptions, PublishReport
-from crosspost.ledger import PostKey
-from crosspost.post_settle import post_lock
+from crosspost.ledger.store import PostKey
+from crosspost.publish.jobs import PublishOptions, PublishReport
+from crosspost.publish.settle import post_lock
 
 from .world import CREATE_PATHS, ISSUE_ID, World, assert_one_post_per_channel, calls_to, mutating
 

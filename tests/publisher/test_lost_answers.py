@@ -13,9 +13,9 @@ import json
 import pytest
 
 from crosspost.errors import EXIT_OK, EXIT_UNCONFIRMED
-from crosspost.jobs import PublishReport
+from crosspost.publish.hooks import CLOCK_OFFSET_VARIABLE
+from crosspost.publish.jobs import PublishReport
 from crosspost.sandbox.clock import ManualClock
-from crosspost.testing_hooks import CLOCK_OFFSET_VARIABLE
 
 from .world import (
     CREATE_PATHS,

@@ -13,7 +13,7 @@ import pytest
 
 from crosspost.cli import main
 from crosspost.errors import EXIT_CHANNEL_FAILED, EXIT_OK, EXIT_TEMPORARY
-from crosspost.testing_hooks import MAX_SLEEP_VARIABLE
+from crosspost.publish.hooks import MAX_SLEEP_VARIABLE
 
 from .world import (
     CREATE_PATHS,

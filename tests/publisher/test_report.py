@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from crosspost.jobs import PostResult, PublishReport
-from crosspost.ledger import PostKey
+from crosspost.ledger.store import PostKey
+from crosspost.publish.jobs import PostResult, PublishReport
 
 
 def report(*codes: int) -> PublishReport:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from crosspost.channels.redaction import Redactor
-from crosspost.ledger import Ledger, PostKey
-from crosspost.post_settle import build_adapter, run_redactor
+from crosspost.config.redaction import Redactor
+from crosspost.ledger.store import Ledger, PostKey
+from crosspost.publish.settle import build_adapter, run_redactor
 from publisher.world import World
 
 

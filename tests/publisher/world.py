@@ -2,7 +2,7 @@
 
 Nothing here reads the user's real configuration or environment: the config file, the
 ``.env``-free environment, ``HOME`` and the state dir all live in ``tmp_path``. The same
-:class:`World` drives the publisher three ways: through :class:`~crosspost.publisher.
+:class:`World` drives the publisher three ways: through :class:`~crosspost.publish.runner.
 Publisher` (injected clock and sleep), through ``crosspost.cli.main`` in this process
 (``monkeypatch`` sets the environment), and as ``python -m crosspost`` subprocesses
 (:meth:`World.spawn`), which is how the crash tests kill a run at an exact step.
@@ -21,12 +21,12 @@ from typing import Any
 
 import pytest
 
-from crosspost.config import Settings, load_settings
-from crosspost.jobs import PublishOptions, PublishReport
-from crosspost.ledger import Ledger, PostRecord
-from crosspost.publisher import Publisher
-from crosspost.sandbox import Sandbox
-from crosspost.testing_hooks import MAX_SLEEP_VARIABLE
+from crosspost.config.settings import Settings, load_settings
+from crosspost.ledger.store import Ledger, PostRecord
+from crosspost.publish.hooks import MAX_SLEEP_VARIABLE
+from crosspost.publish.jobs import PublishOptions, PublishReport
+from crosspost.publish.runner import Publisher
+from crosspost.sandbox.box import Sandbox
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_DIR = REPO_ROOT / "examples" / "ai-systems-48"

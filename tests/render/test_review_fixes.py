@@ -6,8 +6,8 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
-from crosspost.issue import Issue
-from crosspost.render import RenderContext, Rendered, render
+from crosspost.issue.model import Issue
+from crosspost.render.rendered import RenderContext, Rendered, render
 
 TITLE = "测试一期"
 
@@ -115,7 +115,7 @@ def test_zhihu_markdown_inline_formula_is_written_like_the_html_one() -> None:
 def test_every_channel_renderer_takes_the_issue_and_a_required_context() -> None:
     import inspect
 
-    from crosspost.render import RENDERERS, renderer_for
+    from crosspost.render.rendered import RENDERERS, renderer_for
 
     for channel in RENDERERS:
         parameters = list(inspect.signature(renderer_for(channel)).parameters.values())

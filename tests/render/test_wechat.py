@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crosspost.errors import UsageError
-from crosspost.issue import Issue, load_issue
-from crosspost.render import PreviousIssue, RenderContext, Rendered, render, wechat
-from crosspost.render.markdown import new_markdown, parse
-from crosspost.render.wechat_raw import is_mp_link
+from crosspost.issue.dialect import new_markdown, parse
+from crosspost.issue.model import Issue, load_issue
+from crosspost.render.rendered import PreviousIssue, RenderContext, Rendered, render
+from crosspost.render.wechat import document as wechat
+from crosspost.render.wechat.raw import is_mp_link
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO / ".." / "shared"

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from markdown_it.utils import read_fixture_file
 
-from crosspost.issue import Issue
-from crosspost.render import RenderContext, wechat
+from crosspost.issue.model import Issue
+from crosspost.render.rendered import RenderContext
+from crosspost.render.wechat import document as wechat
 
 FIXTURES = Path(__file__).parent / "fixtures" / "wechat" / "skeleton.txt"
 _STYLE = re.compile(r'<(\w+)([^>]*?) style="([^"]*)"')

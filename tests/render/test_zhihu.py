@@ -18,10 +18,11 @@ from bs4.element import NavigableString, Tag
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from crosspost.issue import Issue, load_issue, split_front_matter
-from crosspost.render import PreviousIssue, RenderContext, Rendered, render, zhihu
-from crosspost.render.markdown import new_markdown, parse
-from crosspost.render.zhihu_common import new_parser
+from crosspost.issue.dialect import new_markdown, parse
+from crosspost.issue.model import Issue, load_issue, split_front_matter
+from crosspost.render.rendered import PreviousIssue, RenderContext, Rendered, render
+from crosspost.render.zhihu import document as zhihu
+from crosspost.render.zhihu.common import new_parser
 
 FIXTURES = Path(__file__).parent / "fixtures" / "zhihu"
 REPO_ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from crosspost.sandbox import Sandbox
+from crosspost.sandbox.box import Sandbox
 from crosspost.sandbox.clock import ManualClock
 from crosspost.sandbox.pytest_plugin import sandbox, sandbox_clock  # noqa: F401
 

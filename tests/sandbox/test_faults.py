@@ -6,7 +6,7 @@ import pytest
 import requests
 
 from crosspost.errors import UsageError
-from crosspost.sandbox import ManualClock, Sandbox, parse_fault
+from crosspost.sandbox.box import ManualClock, Sandbox, parse_fault
 from crosspost.sandbox.faults import Fault
 
 from .wechat_client import WeChat

@@ -15,7 +15,7 @@ import pytest
 import requests
 
 from crosspost.errors import UsageError
-from crosspost.sandbox import ManualClock, Sandbox
+from crosspost.sandbox.box import ManualClock, Sandbox
 
 from .wechat_client import WeChat, image_bytes
 
@@ -184,7 +184,7 @@ def test_sandbox_options_go_to_their_platform() -> None:
 
 def test_wechat_alone_when_the_zhihu_emulator_is_absent(monkeypatch: pytest.MonkeyPatch) -> None:
     # None in sys.modules makes the import fail as if the module were not installed.
-    monkeypatch.setitem(sys.modules, "crosspost.sandbox.zhihu", None)
+    monkeypatch.setitem(sys.modules, "crosspost.sandbox.zhihu.app", None)
     with Sandbox() as box:
         assert set(box.servers) == {"wechat"}
         assert requests.get(f"{box.wechat_url}{COUNT}", timeout=5).json()["errcode"] == 41001

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 import requests
 
-from crosspost.sandbox import Sandbox
+from crosspost.sandbox.box import Sandbox
 
 from .wechat_client import WeChat
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from crosspost.sandbox import Sandbox
+from crosspost.sandbox.box import Sandbox
 
 from .wechat_client import WeChat, image_bytes
 

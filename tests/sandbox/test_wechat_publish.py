@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from crosspost.sandbox import ManualClock, Sandbox
+from crosspost.sandbox.box import ManualClock, Sandbox
 
 from .wechat_client import WeChat
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 import requests
 
-from crosspost.sandbox import ManualClock, Sandbox
+from crosspost.sandbox.box import ManualClock, Sandbox
 
 from .wechat_client import WeChat
 

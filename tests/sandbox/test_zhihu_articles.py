@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import requests
 
-from crosspost.sandbox import ManualClock, Sandbox
+from crosspost.sandbox.box import ManualClock, Sandbox
 
 BODY = "<p>这是一段足够长的正文，用来发布到知乎专栏。</p>"
 

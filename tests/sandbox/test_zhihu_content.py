@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 import requests
 
-from crosspost.sandbox import ManualClock, Sandbox
-from crosspost.sandbox.zhihu_content import clean
+from crosspost.sandbox.box import ManualClock, Sandbox
+from crosspost.sandbox.zhihu.content import clean
 
 GOOD_TABLE = (
     '<table data-draft-node="block" data-draft-type="table" data-size="normal">'

@@ -17,8 +17,8 @@ from werkzeug.test import EnvironBuilder
 from werkzeug.wrappers import Request
 
 from crosspost.errors import UsageError
-from crosspost.sandbox import ManualClock, Sandbox
-from crosspost.sandbox.zhihu import ZhihuEmulator
+from crosspost.sandbox.box import ManualClock, Sandbox
+from crosspost.sandbox.zhihu.app import ZhihuEmulator
 
 BODY = "<p>这是一段足够长的正文，用来发布到知乎专栏。</p>"
 PUBLISH = "/api/v4/content/publish"

@@ -16,7 +16,7 @@ import pytest
 import requests
 from PIL import Image
 
-from crosspost.sandbox import ManualClock, Sandbox
+from crosspost.sandbox.box import ManualClock, Sandbox
 
 OSS_DATE = "Tue, 03 Feb 2026 08:00:00 GMT"
 OSS_AGENT = "aliyun-sdk-js/6.8.0"

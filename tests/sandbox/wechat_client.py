@@ -8,7 +8,7 @@ from typing import Any
 
 import requests
 
-from crosspost.sandbox import Sandbox
+from crosspost.sandbox.box import Sandbox
 
 
 def image_bytes(fmt: str = "JPEG", size: tuple[int, int] = (40, 30), pad_to: int = 0) -> bytes:

@@ -20,12 +20,12 @@ from typing import Any
 
 import pytest
 
-from crosspost.config import Settings, load_settings
-from crosspost.ledger import Ledger, PostRecord
-from crosspost.sandbox import Sandbox
+from crosspost.config.settings import Settings, load_settings
+from crosspost.ledger.store import Ledger, PostRecord
+from crosspost.sandbox.box import Sandbox
 from crosspost.sandbox.clock import ManualClock
 from crosspost.sandbox.session import DEMO_OPTIONS
-from crosspost.scheduler import DueOptions, DueReport, run_due
+from crosspost.schedule.tick import DueOptions, DueReport, run_due
 from publisher.world import base_env, sandbox_env, sandbox_secrets, use_env, write_config
 
 #: A body long enough for Zhihu's 9-character minimum.

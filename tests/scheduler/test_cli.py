@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from crosspost import cli
-from crosspost.config import Secret
+from crosspost.config.settings import Secret
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_CHANNEL_FAILED, EXIT_OK
-from crosspost.notify import MISSING_APPRISE, Notice, send
+from crosspost.schedule.notify import MISSING_APPRISE, Notice, send
 
 from .desk import Desk, at
 

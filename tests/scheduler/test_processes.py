@@ -53,7 +53,7 @@ def test_a_lock_holder_killed_with_sigkill_does_not_block_the_next_tick(live_des
                 f"""
                 import time
                 from pathlib import Path
-                from crosspost.scheduler_state import run_lock
+                from crosspost.schedule.state import run_lock
                 with run_lock(Path({str(desk.state_dir)!r}), wait=False) as mine:
                     print("held" if mine else "taken", flush=True)
                     time.sleep(120)

@@ -14,10 +14,10 @@ from crosspost.errors import (
     EXIT_TEMPORARY,
     EXIT_UNCONFIRMED,
 )
-from crosspost.jobs import PostResult
-from crosspost.ledger import PostKey
-from crosspost.scheduler import DueEntry, DueReport
-from crosspost.scheduler_scan import scan
+from crosspost.ledger.store import PostKey
+from crosspost.publish.jobs import PostResult
+from crosspost.schedule.scan import scan
+from crosspost.schedule.tick import DueEntry, DueReport
 
 NOW = datetime(2026, 11, 23, 1, 0, tzinfo=UTC)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from crosspost.sandbox import Sandbox
+from crosspost.sandbox.box import Sandbox
 from crosspost.sandbox.clock import ManualClock
 from publisher.world import EXAMPLE_DIR, World, build_world
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from crosspost.check.lint import check_file
 from crosspost.errors import UsageError
-from crosspost.jobs import PublishOptions, PublishReport
-from crosspost.publisher import Publisher
-from crosspost.render.lint import check_file
+from crosspost.publish.jobs import PublishOptions, PublishReport
+from crosspost.publish.runner import Publisher
 from publisher.world import World, mutating
 from series.conftest import BODY, WriteIssue
 

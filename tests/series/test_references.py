@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, IssueError
-from crosspost.jobs import PublishOptions
+from crosspost.publish.jobs import PublishOptions
 from publisher.world import World, mutating
 
 from .conftest import WriteIssue

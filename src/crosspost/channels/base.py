@@ -1,7 +1,7 @@
 """The one adapter contract every platform implements the same way.
 
 An adapter is the only code that talks to a platform. It is built per account, gets the
-one :class:`~crosspost.channels.http.HttpPolicy` (retries, timeouts, redaction) and an
+one :class:`~crosspost.channels.http.policy.HttpPolicy` (retries, timeouts, redaction) and an
 injected clock and sleep, and offers the same operations on every platform:
 
 ``preflight`` → ``upload_image`` → ``create_draft`` / ``update_draft`` → ``publish`` →
@@ -24,11 +24,11 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
 
 from crosspost.errors import ChannelError, PermanentError, UnconfirmedError
-from crosspost.images import ImagePolicy, UploadedAsset
+from crosspost.images.pipeline import ImagePolicy, UploadedAsset
 
 if TYPE_CHECKING:
-    from crosspost.channels.http import HttpPolicy
-    from crosspost.config import Account
+    from crosspost.channels.http.policy import HttpPolicy
+    from crosspost.config.settings import Account
 
 # --- the steps the ledger records ---------------------------------------------------
 
@@ -204,7 +204,7 @@ class ChannelLimits:
     Limits on the text (title, author, digest, body size) are the renderer's: each
     renderer module declares them and ``render.lint`` checks them before anything is
     sent, so they are not repeated here. Image byte limits live in the adapter's
-    :class:`~crosspost.images.ImagePolicy` (``image_policy_for``), their one source.
+    :class:`~crosspost.images.pipeline.ImagePolicy` (``image_policy_for``), their one source.
     """
 
     #: MIME types the platform accepts for images; the pipeline converts everything else.

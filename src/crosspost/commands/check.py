@@ -13,7 +13,7 @@ from typing import Any
 
 from crosspost.commands.render import add_theme_and_settings_flags
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
-from crosspost.issue import KNOWN_CHANNELS
+from crosspost.issue.model import KNOWN_CHANNELS
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -34,9 +34,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from crosspost.check.lint import ERROR, INFO, WARNING, Checked, check_file
     from crosspost.commands.render import settings_of
     from crosspost.render.context import render_context
-    from crosspost.render.lint import ERROR, INFO, WARNING, Checked, check_file
 
     # What is checked is what `publish` sends: the configured theme and templates.
     context = render_context(settings_of(args), args.theme)

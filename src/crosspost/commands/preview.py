@@ -26,8 +26,8 @@ from crosspost.commands.render import (
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, UsageError
 
 if TYPE_CHECKING:
-    from crosspost.issue import Issue
-    from crosspost.render.lint import Checked
+    from crosspost.check.lint import Checked
+    from crosspost.issue.model import Issue
 
 PREVIEW_FILE = "preview.html"
 LABELS = {"wechat": "微信公众号", "zhihu": "知乎专栏"}
@@ -47,7 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     shot: Path | None = args.screenshot
     if shot is not None:
-        from crosspost.screenshot import check_png_path
+        from crosspost.preview.screenshot import check_png_path
 
         check_png_path(shot)  # before rendering: a wrong name should not cost a render
     settings = settings_of(args)
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     path = write_preview(checked, folder, tuple(settings.template_dirs))
     print(f"wrote {path}")
     if shot is not None:
-        from crosspost.screenshot import screenshot
+        from crosspost.preview.screenshot import screenshot
 
         print(f"wrote {screenshot(path, shot)}")
     return EXIT_OK

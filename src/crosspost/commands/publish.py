@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from crosspost.commands.table import print_table
-from crosspost.config_sources import add_arguments
+from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK
 
 if TYPE_CHECKING:
-    from crosspost.config import Settings
-    from crosspost.jobs import Job, PublishOptions, PublishReport
-    from crosspost.publisher import Publisher
+    from crosspost.config.settings import Settings
+    from crosspost.publish.jobs import Job, PublishOptions, PublishReport
+    from crosspost.publish.runner import Publisher
 
 Sleep = Callable[[float], None]
 
@@ -57,11 +57,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from crosspost.config import settings_from_args
-    from crosspost.jobs import PublishOptions
-    from crosspost.ledger import Ledger
-    from crosspost.publisher import Publisher
-    from crosspost.testing_hooks import shifted
+    from crosspost.config.settings import settings_from_args
+    from crosspost.ledger.store import Ledger
+    from crosspost.publish.hooks import shifted
+    from crosspost.publish.jobs import PublishOptions
+    from crosspost.publish.runner import Publisher
 
     settings = settings_from_args(args)
     clock = shifted(time.time)
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     )
     progress = None if args.quiet or args.json else print_progress
     with accounts_for_run(settings, sandbox=args.sandbox) as (settings, sleep):
-        from crosspost.channels.redaction import redactor_for
+        from crosspost.config.redaction import redactor_for
 
         redactor = redactor_for([s for a in settings.accounts for s in a.secrets])
         make_state_dir(settings.state_dir)
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
 @contextlib.contextmanager
 def accounts_for_run(settings: Settings, *, sandbox: bool) -> Iterator[tuple[Settings, Sleep]]:
     """The configured accounts, or with ``--sandbox`` one account per emulator."""
-    from crosspost.testing_hooks import paced
+    from crosspost.publish.hooks import paced
 
     if not sandbox:
         yield settings, paced(time.sleep)

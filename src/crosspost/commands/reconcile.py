@@ -10,7 +10,7 @@ from crosspost.commands.publish import (
     print_progress,
     print_report,
 )
-from crosspost.config_sources import add_arguments
+from crosspost.config.sources import add_arguments
 from crosspost.errors import UsageError
 
 
@@ -22,17 +22,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from crosspost.config import settings_from_args
-    from crosspost.ledger import Ledger
-    from crosspost.publisher import Publisher
-    from crosspost.testing_hooks import shifted
+    from crosspost.config.settings import settings_from_args
+    from crosspost.ledger.store import Ledger
+    from crosspost.publish.hooks import shifted
+    from crosspost.publish.runner import Publisher
 
     settings = settings_from_args(args)
     if not settings.ledger_path.exists():
         raise UsageError(f"no ledger at {settings.ledger_path}; nothing was published yet")
     clock = shifted(time.time)
     with accounts_for_run(settings, sandbox=args.sandbox) as (settings, sleep):
-        from crosspost.channels.redaction import redactor_for
+        from crosspost.config.redaction import redactor_for
 
         redactor = redactor_for([s for a in settings.accounts for s in a.secrets])
         with Ledger.open(settings.ledger_path, clock=clock, redact=redactor) as ledger:

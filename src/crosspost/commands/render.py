@@ -13,14 +13,14 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from crosspost.config_sources import add_arguments
+from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, UsageError
-from crosspost.issue import KNOWN_CHANNELS
+from crosspost.issue.model import KNOWN_CHANNELS
 
 if TYPE_CHECKING:
-    from crosspost.config import Settings
-    from crosspost.render import Rendered
-    from crosspost.render.lint import Checked
+    from crosspost.check.lint import Checked
+    from crosspost.config.settings import Settings
+    from crosspost.render.rendered import Rendered
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
 
 def settings_of(args: argparse.Namespace) -> Settings:
     """The resolved settings of a command with the render options."""
-    from crosspost.config import settings_from_args
+    from crosspost.config.settings import settings_from_args
 
     return settings_from_args(args)
 
@@ -74,9 +74,9 @@ def checked_or_report(
     """Load, render and lint ``file`` as ``publish`` would render it (the configured theme
     and template folders; ``theme`` overrides the theme); print errors and warnings to
     stderr; ``None`` on errors."""
-    from crosspost.config import load_settings
+    from crosspost.check.lint import INFO, check_file
+    from crosspost.config.settings import load_settings
     from crosspost.render.context import render_context
-    from crosspost.render.lint import INFO, check_file
 
     if settings is None:
         settings = load_settings({"theme": theme})

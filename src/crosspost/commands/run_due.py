@@ -3,7 +3,7 @@
 Cron mails whatever a job prints, so this command is silent when there is nothing new:
 one line per post published or failed, per issue missed, per file with bad input (each
 once per version of the file; ``-v`` repeats them and adds progress). Exit codes follow
-DESIGN.md with the precedence in :mod:`crosspost.scheduler`; a tick that finds another
+DESIGN.md with the precedence in :mod:`crosspost.schedule.tick`; a tick that finds another
 one running exits 0 without a word. See ``contrib/`` for crontab, systemd and CI examples.
 """
 
@@ -18,15 +18,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from crosspost.config_sources import add_arguments
+from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK, CrosspostError, UsageError
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from crosspost.channels.redaction import Redactor
-    from crosspost.config import Settings
-    from crosspost.scheduler import DueReport
+    from crosspost.config.redaction import Redactor
+    from crosspost.config.settings import Settings
+    from crosspost.schedule.tick import DueReport
 
 Say = Callable[[str], None]
 
@@ -75,9 +75,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import time
 
-    from crosspost.channels.redaction import redactor_for
-    from crosspost.config import settings_from_args
-    from crosspost.testing_hooks import shifted
+    from crosspost.config.redaction import redactor_for
+    from crosspost.config.settings import settings_from_args
+    from crosspost.publish.hooks import shifted
 
     clock = shifted(_clock(args.now) if args.now else time.time)
     settings = settings_from_args(args)
@@ -102,8 +102,8 @@ def _tick(
 ) -> int:
     import time
 
-    from crosspost.scheduler import DueOptions, run_due
-    from crosspost.testing_hooks import paced
+    from crosspost.publish.hooks import paced
+    from crosspost.schedule.tick import DueOptions, run_due
 
     options = DueOptions(
         dirs=tuple(args.dirs),
@@ -157,7 +157,7 @@ def _logger(settings: Settings, redactor: Redactor, *, verbose: bool) -> Iterato
     if settings.log_file is not None:
         from logging.handlers import RotatingFileHandler
 
-        from crosspost.channels.redaction import RedactingFilter
+        from crosspost.config.redaction import RedactingFilter
 
         settings.log_file.parent.mkdir(parents=True, exist_ok=True)
         handler = RotatingFileHandler(
@@ -222,7 +222,7 @@ def print_report(report: DueReport, *, verbose: bool) -> None:
 def _notify(settings: Settings, report: DueReport) -> None:
     if not settings.notify_urls:
         return
-    from crosspost.notify import run_notice, send
+    from crosspost.schedule.notify import run_notice, send
 
     notice = run_notice(report, on_success=settings.notify_on_success)
     if notice is None:

@@ -70,7 +70,7 @@ def parse_options(items: list[str]) -> dict[str, dict[str, Any]]:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until Ctrl-C or SIGTERM, then save state and return 0."""
-    from crosspost.sandbox import Sandbox, parse_fault
+    from crosspost.sandbox.box import Sandbox, parse_fault
 
     faults = [parse_fault(spec) for spec in args.fault]
     port = args.port

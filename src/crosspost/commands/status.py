@@ -7,7 +7,7 @@ import json
 from datetime import datetime
 
 from crosspost.commands.table import print_table
-from crosspost.config_sources import add_arguments
+from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK, UsageError
 
 HEADER = ("issue", "channel", "state", "url / last error", "when")
@@ -20,8 +20,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from crosspost.config import settings_from_args
-    from crosspost.ledger import Ledger
+    from crosspost.config.settings import settings_from_args
+    from crosspost.ledger.store import Ledger
 
     settings = settings_from_args(args)
     if not settings.ledger_path.exists():

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import argparse
 
-from crosspost.config_sources import add_arguments
+from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK, UsageError
-from crosspost.issue import KNOWN_CHANNELS
+from crosspost.issue.model import KNOWN_CHANNELS
 
 
 def channel_filter(text: str) -> tuple[str, str | None]:
@@ -35,8 +35,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from crosspost.config import settings_from_args
-    from crosspost.ledger import Ledger
+    from crosspost.config.settings import settings_from_args
+    from crosspost.ledger.store import Ledger
 
     settings = settings_from_args(args)
     if not settings.ledger_path.exists():

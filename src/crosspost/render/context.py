@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from crosspost.render import PreviousIssue, RenderContext
+from crosspost.render.rendered import PreviousIssue, RenderContext
 
 if TYPE_CHECKING:
-    from crosspost.config import Settings
+    from crosspost.config.settings import Settings
 
 
 def render_context(

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from crosspost.sandbox import Sandbox
+from crosspost.sandbox.box import Sandbox
 from crosspost.sandbox.clock import ManualClock
 
 

@@ -1,0 +1,388 @@
+"""The one HTTP policy: the only place in crosspost that retries, times out or redacts.
+
+Every adapter sends every request through :meth:`HttpPolicy.request` and declares, call by
+call, whether it is idempotent:
+
+* **idempotent** (token, reads, polls, image uploads keyed by hash): transient failures
+  (connection trouble, timeouts, HTTP 5xx/429, platform "busy" codes the adapter's
+  ``check`` raises as :class:`~crosspost.errors.TransientError`) are retried by tenacity
+  with exponential backoff and jitter, ``Retry-After`` and the adapter's ``retry_after``
+  honoured, under a hard cap on attempts and on total time.
+* **not idempotent** (create a draft, publish): exactly one attempt. A failure that may
+  have happened after the platform acted (read timeout, connection reset or closed after
+  sending, HTTP 5xx) raises :class:`AmbiguousOutcome`, which the adapter turns into its own
+  :class:`~crosspost.errors.UnconfirmedError` message; a failure before anything was sent
+  (cannot connect) is a plain :class:`~crosspost.errors.TransientError`.
+
+Either kind may re-send once after the platform refused the credential (the ``check``
+raises :class:`CredentialRejected`): the policy drops the cached credential, fetches a
+fresh one and tries again exactly once. A refused credential means nothing was done.
+
+What each platform's error codes mean is not known here: the adapter's ``check`` turns a
+:class:`Reply` into a value or a typed error. Every URL, log record and exception text that
+leaves this module is redacted: sensitive query parameters and every registered secret.
+"""
+
+from __future__ import annotations
+
+import json as jsonlib
+import logging
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+import requests
+import tenacity
+
+from crosspost import __version__
+from crosspost.channels.http.wire import (
+    AmbiguousOutcome,
+    Credential,
+    CredentialRejected,
+    Reply,
+    ServerError,
+    retry_after_seconds,
+    short_reason,
+    was_sent,
+)
+from crosspost.config.redaction import (
+    REDACTED,
+    RedactingFilter,
+    Redactor,
+    guard_library_loggers,
+)
+from crosspost.errors import (
+    AuthError,
+    ChannelError,
+    ConfigError,
+    CrosspostError,
+    RateLimitedError,
+    TransientError,
+    UnconfirmedError,
+)
+
+__all__ = [
+    "REDACTED",
+    "AmbiguousOutcome",
+    "Credential",
+    "CredentialRejected",
+    "HttpPolicy",
+    "RedactingFilter",
+    "Redactor",
+    "Reply",
+    "RetryPolicy",
+    "ServerError",
+    "Timeouts",
+]
+
+T = TypeVar("T")
+
+log = logging.getLogger("crosspost.http")
+
+# --- the policy -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How hard idempotent calls try. Backoff: ``initial * 2**(n-1)``, capped, plus jitter."""
+
+    max_attempts: int = 4
+    #: Hard cap on one call's total time, waits included (seconds, by the policy's clock).
+    max_total_seconds: float = 90.0
+    initial_backoff: float = 0.5
+    max_backoff: float = 20.0
+    #: Up to this fraction of the backoff is added at random (spreads cron jobs apart).
+    jitter: float = 0.5
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    connect: float = 10.0
+    read: float = 60.0
+
+
+class _Final(Exception):
+    """Carries an error that must not be retried again (it already was, deeper down)."""
+
+    def __init__(self, error: CrosspostError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+#: Connections kept open per host: above a post's upload threads (post_assets'
+#: UPLOAD_WORKERS) plus the reads made beside them, so no upload waits for or throws
+#: away a connection (requests' default keeps ten).
+CONNECTIONS_PER_HOST = 32
+
+
+def pooled_session() -> requests.Session:
+    """A session whose connection pools hold :data:`CONNECTIONS_PER_HOST` per host."""
+    from requests.adapters import HTTPAdapter
+
+    session = requests.Session()
+    for prefix in ("https://", "http://"):
+        session.mount(prefix, HTTPAdapter(pool_maxsize=CONNECTIONS_PER_HOST))
+    return session
+
+
+@dataclass
+class HttpPolicy:
+    """Session, timeouts, retries, credential refresh and redaction for every adapter.
+
+    ``clock`` (monotonic seconds) and ``sleep`` are injected so tests never wait;
+    ``rng`` gives the jitter (returns a float in [0, 1)).
+    """
+
+    session: requests.Session = field(default_factory=pooled_session)
+    timeouts: Timeouts = field(default_factory=Timeouts)
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    clock: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], None] = time.sleep
+    rng: Callable[[], float] = random.random
+    #: Wall-clock seconds since the epoch, for ``Retry-After`` given as an HTTP date.
+    wall_clock: Callable[[], float] = time.time
+    redactor: Redactor = field(default_factory=Redactor)
+    user_agent: str = f"crosspost/{__version__}"
+
+    def __post_init__(self) -> None:
+        guard_library_loggers(self.redactor)
+
+    def register_secret(self, value: str | None) -> None:
+        """Every value registered here is replaced by ``***`` in messages and logs."""
+        self.redactor.register(value)
+
+    def redact(self, text: str) -> str:
+        return self.redactor(text)
+
+    def close(self) -> None:
+        self.session.close()
+
+    def request(
+        self,
+        method: str,
+        url: str,
+        *,
+        idempotent: bool,
+        check: Callable[[Reply], T],
+        channel: str = "",
+        params: Mapping[str, str] | None = None,
+        json: Any = None,
+        data: bytes | Mapping[str, str] | None = None,
+        files: Mapping[str, tuple[str, bytes, str]] | None = None,
+        headers: Mapping[str, str] | None = None,
+        credential: Credential | None = None,
+        retry: bool = True,
+    ) -> T:
+        """Send one call and return what ``check`` makes of the reply.
+
+        ``json`` is sent as real UTF-8 (WeChat refuses ``\\uXXXX`` escapes). Raises the
+        errors ``check`` raises, :class:`TransientError` when the network fails and every
+        permitted retry is spent, or :class:`AmbiguousOutcome` (non-idempotent calls).
+        ``retry=False`` sends an idempotent call once (a refused token is still renewed
+        once): for calls counted against a quota, where the next poll is the retry.
+        """
+        path = urlsplit(url).path or "/"
+        where = f"{method} {path}"
+        body: bytes | Mapping[str, str] | None = data
+        all_headers = {"User-Agent": self.user_agent, **(headers or {})}
+        if json is not None:
+            body = jsonlib.dumps(json, ensure_ascii=False).encode("utf-8")
+            all_headers.setdefault("Content-Type", "application/json; charset=utf-8")
+        refreshed = False
+        attempts = 0
+        used: dict[str, str] = {}
+
+        def send_once() -> T:
+            try:
+                auth = dict(credential.params()) if credential else {}
+            except CrosspostError as error:  # the token call already retried what it could
+                raise _Final(error) from None
+            used.clear()
+            used.update(auth)
+            reply = self._send(
+                method, url, path, channel, idempotent, params, auth, body, files, all_headers
+            )
+            return check(reply)
+
+        def attempt() -> T:
+            nonlocal refreshed, attempts
+            attempts += 1
+            try:
+                return send_once()
+            except CredentialRejected as rejected:
+                if credential is None or refreshed:
+                    raise AuthError(
+                        self.redact(str(rejected)), channel=channel, code=rejected.code
+                    ) from None
+                refreshed = True
+                log.info("%s", self.redact(f"credential refused on {where}; refreshing it once"))
+                credential.invalidate(dict(used))
+                try:
+                    return send_once()
+                except CredentialRejected as again:
+                    raise AuthError(
+                        self.redact(f"{again} (again after a fresh token; check the account)"),
+                        channel=channel,
+                        code=again.code,
+                    ) from None
+
+        if not idempotent or not retry:
+            return self._unwrap(attempt)
+        start = self.clock()
+        retrying = tenacity.Retrying(
+            sleep=self.sleep,
+            stop=lambda state: self._stop(state, start),
+            wait=self._wait,
+            retry=tenacity.retry_if_exception(_retryable),
+            before_sleep=lambda state: self._log_retry(state, where),
+            reraise=True,
+        )
+        try:
+            return self._unwrap(lambda: retrying(attempt))
+        except TransientError as error:
+            if attempts > 1:
+                error.args = (f"{error} (gave up after {attempts} attempts; run again later)",)
+            raise
+
+    # --- one send ---------------------------------------------------------------------
+
+    def _send(
+        self,
+        method: str,
+        url: str,
+        path: str,
+        channel: str,
+        idempotent: bool,
+        params: Mapping[str, str] | None,
+        auth: Mapping[str, str],
+        body: bytes | Mapping[str, str] | None,
+        files: Mapping[str, tuple[str, bytes, str]] | None,
+        headers: Mapping[str, str],
+    ) -> Reply:
+        where = f"{method} {path}"
+        started = self.clock()
+        try:
+            response = self.session.request(
+                method,
+                url,
+                params={**(params or {}), **auth} or None,
+                data=body,
+                files=dict(files) if files else None,
+                headers=dict(headers),
+                timeout=(self.timeouts.connect, self.timeouts.read),
+                allow_redirects=False,
+            )
+        except requests.exceptions.ReadTimeout:
+            raise self._after_sending(
+                f"no answer within {self.timeouts.read:g} s", where, channel, idempotent
+            ) from None
+        except (requests.exceptions.ConnectionError, requests.exceptions.ChunkedEncodingError) as e:
+            if not was_sent(e):
+                raise TransientError(
+                    f"cannot connect for {where} ({short_reason(e)}); "
+                    "nothing was sent, run again later",
+                    channel=channel,
+                    code="connect",
+                ) from None
+            raise self._after_sending(short_reason(e), where, channel, idempotent) from None
+        except _BEFORE_SENDING as e:
+            raise ConfigError(self.redact(f"cannot send {where}: {short_reason(e)}")) from None
+        except requests.exceptions.RequestException as e:
+            # Anything else (a broken gzip answer, too many redirects…) happened after the
+            # platform received the request: ambiguous for an irreversible call.
+            raise self._after_sending(short_reason(e), where, channel, idempotent) from None
+        reply = Reply(
+            method,
+            path,
+            response.status_code,
+            MappingProxyType(dict(response.headers)),
+            response.content,
+        )
+        log.debug("%s -> HTTP %d in %.2f s", where, reply.status, self.clock() - started)
+        if reply.status == 429:
+            retry_after = retry_after_seconds(reply.headers, self.wall_clock)
+            raise RateLimitedError(
+                f"HTTP 429 (too many requests) on {where}; slow down and run again later",
+                channel=channel,
+                code=429,
+                retry_after=retry_after,
+            )
+        if reply.status >= 500:
+            if not idempotent:
+                raise self._after_sending(f"HTTP {reply.status}", where, channel, False)
+            raise ServerError(
+                f"HTTP {reply.status} on {where}",
+                channel=channel,
+                status=reply.status,
+                retry_after=retry_after_seconds(reply.headers, self.wall_clock),
+            )
+        return reply
+
+    def _after_sending(self, reason: str, where: str, channel: str, idempotent: bool) -> Exception:
+        reason = self.redact(reason)
+        if idempotent:
+            return TransientError(f"{reason} on {where}", channel=channel, code="network")
+        return AmbiguousOutcome(
+            f"{reason} on {where} after the request was sent: it may or may not have happened",
+            channel=channel,
+            reason=reason,
+        )
+
+    def _unwrap(self, call: Callable[[], T]) -> T:
+        try:
+            return call()
+        except _Final as final:
+            raise final.error from None
+        except ChannelError as error:
+            # A check may have put response text in the message: redact once more.
+            clean = self.redact(str(error))
+            if clean != str(error):
+                error.args = (clean,)
+            raise
+
+    # --- tenacity hooks ---------------------------------------------------------------
+
+    def _wait(self, state: tenacity.RetryCallState) -> float:
+        n = state.attempt_number
+        backoff = min(self.retry.max_backoff, self.retry.initial_backoff * 2.0 ** (n - 1))
+        backoff += backoff * self.retry.jitter * self.rng()
+        error = state.outcome.exception() if state.outcome else None
+        asked = getattr(error, "retry_after", None)
+        return max(backoff, float(asked)) if asked is not None else backoff
+
+    def _stop(self, state: tenacity.RetryCallState, start: float) -> bool:
+        if state.attempt_number >= self.retry.max_attempts:
+            return True
+        upcoming = state.upcoming_sleep or 0.0
+        return self.clock() - start + upcoming > self.retry.max_total_seconds
+
+    def _log_retry(self, state: tenacity.RetryCallState, where: str) -> None:
+        error = state.outcome.exception() if state.outcome else None
+        reason = str(error) if error else "?"
+        if f"on {where}" not in reason:
+            reason = f"{reason} on {where}"
+        log.warning(
+            "%s",
+            self.redact(
+                f"retry {state.attempt_number + 1} of {self.retry.max_attempts} after "
+                f"{state.upcoming_sleep:.1f} s: {reason}"
+            ),
+        )
+
+
+#: requests errors raised while preparing a request, before a byte leaves: bad settings.
+_BEFORE_SENDING = (
+    requests.exceptions.MissingSchema,
+    requests.exceptions.InvalidSchema,
+    requests.exceptions.InvalidURL,
+    requests.exceptions.InvalidHeader,
+    requests.exceptions.URLRequired,
+)
+
+
+def _retryable(error: BaseException) -> bool:
+    return isinstance(error, TransientError) and not isinstance(error, UnconfirmedError)

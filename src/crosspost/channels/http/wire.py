@@ -1,0 +1,142 @@
+"""What an adapter's ``check`` sees (:class:`Reply`) and raises, and how transport failures
+read: was the request sent, in a few words why it failed, how long the server asks to wait.
+
+Split from :mod:`crosspost.channels.http.policy` (which re-exports the public names) so the policy
+module stays about the policy.
+"""
+
+from __future__ import annotations
+
+import json as jsonlib
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
+from typing import Any, Protocol
+
+import requests
+import urllib3.exceptions
+
+from crosspost.errors import AuthError, TransientError, UnconfirmedError
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One HTTP response, as an adapter's ``check`` sees it."""
+
+    method: str
+    #: The URL path only (no query string, so no token): safe for messages.
+    path: str
+    status: int
+    headers: Mapping[str, str]
+    body: bytes
+
+    @property
+    def where(self) -> str:
+        """``POST /cgi-bin/draft/add``: how messages name the call."""
+        return f"{self.method} {self.path}"
+
+    def json(self) -> Any:
+        """The body parsed as JSON whatever the Content-Type says (WeChat's uploadimg
+        answers ``text/plain``). Raises ValueError when the body is not JSON."""
+        return jsonlib.loads(self.body.decode("utf-8-sig"))
+
+    @property
+    def text(self) -> str:
+        return self.body.decode("utf-8", errors="replace")
+
+
+class CredentialRejected(AuthError):
+    """Raised by a ``check``: the platform refused the credential (token expired, …).
+
+    The policy drops the cached credential and re-sends once with a fresh one.
+    """
+
+
+class AmbiguousOutcome(UnconfirmedError):
+    """A non-idempotent call failed after it was sent: it may or may not have happened.
+
+    Adapters catch it and raise their own :class:`UnconfirmedError` naming the reconcile
+    step; ``reason`` is a short redacted description ("HTTP 502", "read timeout").
+    """
+
+    def __init__(self, message: str, *, channel: str = "", reason: str = "") -> None:
+        super().__init__(message, channel=channel, code="unconfirmed")
+        self.reason = reason
+
+
+class ServerError(TransientError):
+    """HTTP 5xx on an idempotent call (retried; ``Retry-After`` honoured when sent)."""
+
+    def __init__(self, message: str, *, channel: str, status: int, retry_after: float | None):
+        super().__init__(message, channel=channel, code=status)
+        self.retry_after = retry_after
+
+
+class Credential(Protocol):
+    """A credential sent as query parameters (WeChat's access_token)."""
+
+    def params(self) -> Mapping[str, str]:
+        """The query parameters to add now (may fetch a token through the same policy)."""
+        ...
+
+    def invalidate(self, rejected: Mapping[str, str]) -> None:
+        """Drop the cached credential if it is still the one the platform refused."""
+        ...
+
+
+# --- transport failures ----------------------------------------------------------------
+
+
+def was_sent(error: requests.exceptions.RequestException) -> bool:
+    """False only when the failure happened while connecting (nothing reached the server)."""
+    if isinstance(error, requests.exceptions.ConnectTimeout | requests.exceptions.SSLError):
+        return False
+    inner = error.args[0] if error.args else None
+    if isinstance(inner, urllib3.exceptions.MaxRetryError):
+        inner = inner.reason
+    return not isinstance(
+        inner, urllib3.exceptions.NewConnectionError | urllib3.exceptions.ConnectTimeoutError
+    )
+
+
+def short_reason(error: BaseException) -> str:
+    """The innermost reason of a requests error, without the URL it carries."""
+    inner: BaseException | None = error
+    while inner is not None and inner.args and isinstance(inner.args[0], BaseException):
+        inner = inner.args[0]
+    if isinstance(inner, urllib3.exceptions.MaxRetryError) and inner.reason is not None:
+        inner = inner.reason
+    name = type(inner).__name__ if inner is not None else type(error).__name__
+    if isinstance(inner, ConnectionResetError) or "reset" in str(inner).lower():
+        return "connection reset"
+    if "RemoteDisconnected" in name or "closed" in str(inner).lower():
+        return "connection closed without an answer"
+    if isinstance(inner, urllib3.exceptions.NewConnectionError):
+        return "connection refused"
+    return name
+
+
+def retry_after_seconds(
+    headers: Mapping[str, str], now: Callable[[], float] = time.time
+) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (delta-seconds or an HTTP date).
+
+    ``now`` is the wall clock (seconds since the epoch) an HTTP date is measured from;
+    injected so tests never depend on the real time.
+    """
+    value = next((v for k, v in headers.items() if k.lower() == "retry-after"), None)
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        pass
+    else:
+        return max(0.0, seconds) if math.isfinite(seconds) else None
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, float(when.timestamp()) - now())

@@ -1,0 +1,390 @@
+"""The WeChat Official Account (微信公众号) adapter: images, drafts, publishing, reconcile.
+
+Paths and fields follow ``specs/wechat-api.md``. Every call goes through the one HTTP
+policy with the account's :class:`~crosspost.channels.wechat.token.StableToken`; what an
+``errcode`` means lives in :mod:`crosspost.channels.wechat.errors`. The two irreversible
+calls, ``draft/add`` and ``freepublish/submit``, are sent exactly once: when their outcome
+is unknown they raise :class:`UnconfirmedError`, and :meth:`WeChatAdapter.reconcile` asks
+WeChat (draft list, published list, the draft itself) what really happened.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+from crosspost.channels.base import (
+    IMAGE_KINDS,
+    STEP_DRAFT,
+    STEP_PUBLISH,
+    Adapter,
+    ChannelLimits,
+    Clock,
+    DraftContent,
+    Intent,
+    ManualPublishRequired,
+    Preflight,
+    PreparedImage,
+    PublishTicket,
+    Reconciliation,
+    RemoteDraft,
+    RemotePost,
+    Sleep,
+)
+from crosspost.channels.http.policy import AmbiguousOutcome, HttpPolicy, Reply
+from crosspost.channels.wechat.errors import CHANNEL, check_reply
+from crosspost.channels.wechat.limits import (
+    COVER_IMAGES,
+    EXTENSIONS,
+    INLINE_IMAGES,
+    UPLOADIMG_TYPES,
+)
+from crosspost.channels.wechat.reconcile import normalise_id, reconcile_draft, reconcile_publish
+from crosspost.channels.wechat.token import PollBudget, StableToken, state_key
+from crosspost.config.settings import Account
+from crosspost.errors import (
+    ConfigError,
+    CrosspostError,
+    PermanentError,
+    TransientError,
+    UnconfirmedError,
+    UsageError,
+)
+from crosspost.images.pipeline import ImagePolicy, UploadedAsset
+
+log = logging.getLogger("crosspost.wechat")
+
+REAL_BASE_URL = "https://api.weixin.qq.com"
+#: What an editor does when a draft crosspost recorded is gone from 草稿箱 (40007).
+DRAFT_GONE = "the draft was published by hand or deleted; check 发表记录, then run with --new-draft"
+_PUBLISH_FAILURES = {
+    2: "the originality (原创) declaration failed",
+    3: "publishing failed (WeChat gives no reason)",
+    4: "WeChat's review rejected it",
+    5: "it was published, then every article was deleted",
+    6: "it was published, then WeChat banned every article",
+}
+
+
+def cover_crops(width: int, height: int) -> dict[str, str]:
+    """``pic_crop_235_1`` and ``pic_crop_1_1``: centred crop boxes on the cover.
+
+    The format is ``X1_Y1_X2_Y2`` in [0, 1] relative to the image, at most 6 decimals
+    (spec §5.1); the widest 2.35:1 and 1:1 boxes that fit, centred.
+    """
+    if width <= 0 or height <= 0:
+        raise ValueError(f"cover size must be positive, got {width}x{height}")
+
+    def box(ratio: float) -> str:
+        if width / height > ratio:  # too wide: trim left and right
+            margin = (1 - height * ratio / width) / 2
+            coords = (margin, 0.0, 1 - margin, 1.0)
+        else:  # too tall: trim top and bottom
+            margin = (1 - width / ratio / height) / 2
+            coords = (0.0, margin, 1.0, 1 - margin)
+        return "_".join(_decimal(c) for c in coords)
+
+    return {"pic_crop_235_1": box(2.35), "pic_crop_1_1": box(1.0)}
+
+
+def _decimal(value: float) -> str:
+    text = f"{min(1.0, max(0.0, value)):.6f}".rstrip("0").rstrip(".")
+    return text or "0"
+
+
+def _https(url: str) -> str:
+    """WeChat hands out ``http://mmbiz.qpic.cn`` URLs; its pages load them over https."""
+    return "https://" + url[len("http://") :] if url.startswith("http://mmbiz.") else url
+
+
+class WeChatAdapter(Adapter):
+    """One WeChat Official Account behind the adapter contract."""
+
+    channel: ClassVar[str] = "wechat"
+    display_name: ClassVar[str] = "WeChat Official Account"
+    limits: ClassVar[ChannelLimits] = ChannelLimits(
+        image_types=frozenset({"image/jpeg", "image/png", "image/gif"}),
+        poll_budget_per_day=100,
+    )
+    # ≤ 10 polls per article: the publish-status quota is 100 a day (spec §12.7).
+    poll_delays: ClassVar[tuple[float, ...]] = (3, 5, 10, 20, 30, 60, 60, 60, 60, 60)
+
+    def __init__(
+        self,
+        account: Account,
+        *,
+        http: HttpPolicy,
+        state_dir: Path,
+        clock: Clock = time.time,
+        sleep: Sleep = time.sleep,
+    ) -> None:
+        super().__init__(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep)
+        missing = account.missing_credentials()
+        if missing:
+            names = ", ".join(account.credential_env.get(key, key) for key in missing)
+            raise ConfigError(f"{account.key}: missing credential(s) {names}; set them in .env")
+        self.base_url = (account.base_url or REAL_BASE_URL).rstrip("/")
+        self.app_id = account.credentials["app_id"].reveal()
+        self.token = StableToken(
+            app_id=self.app_id,
+            app_secret=account.credentials["app_secret"].reveal(),
+            base_url=self.base_url,
+            http=http,
+            state_dir=self.state_dir,
+            clock=clock,
+        )
+        key = state_key(self.base_url, self.app_id)
+        self.polls = PollBudget(
+            self.state_dir / f"wechat-polls-{key}.json",
+            per_day=self.limits.poll_budget_per_day or 100,
+            clock=clock,
+        )
+
+    # --- the one way to call WeChat ---------------------------------------------------
+
+    def call(
+        self,
+        path: str,
+        *,
+        body: Any = None,
+        params: Mapping[str, str] | None = None,
+        files: Mapping[str, tuple[str, bytes, str]] | None = None,
+        method: str = "POST",
+        irreversible: bool = False,
+        retry: bool = True,
+    ) -> dict[str, Any]:
+        """One API call; irreversible ones (and ``retry=False``) are sent once."""
+
+        def check(reply: Reply) -> dict[str, Any]:
+            return check_reply(reply, clock=self.clock, irreversible=irreversible)
+
+        try:
+            return self.http.request(
+                method,
+                f"{self.base_url}/cgi-bin/{path}",
+                idempotent=not irreversible,
+                check=check,
+                channel=CHANNEL,
+                params=params,
+                json=body,
+                files=files,
+                credential=self.token,
+                retry=retry,
+            )
+        except AmbiguousOutcome as error:
+            what = "draft" if path == "draft/add" else "publication"
+            raise UnconfirmedError(
+                f"{error.reason} on POST /cgi-bin/{path} after it was sent, so the {what} "
+                f"may or may not exist on {self.account.key}; run crosspost again: it asks "
+                "WeChat what happened before it tries again",
+                channel=CHANNEL,
+                code="unconfirmed",
+            ) from None
+
+    # --- the contract -------------------------------------------------------------------
+
+    def preflight(self) -> Preflight:
+        """Fetch (or reuse) the access token: proves AppID, AppSecret and the IP whitelist."""
+        self.token.token()
+        return Preflight(account=self.account.key, identity=self.app_id, detail="token OK")
+
+    @classmethod
+    def image_policy_for(cls, kind: str) -> ImagePolicy:
+        """Inline images fit uploadimg (JPG/PNG under 1 MB, or a GIF for add_material);
+        covers are permanent material (under 10 MB). See :mod:`.wechat_limits`."""
+        return INLINE_IMAGES if kind == "inline" else COVER_IMAGES
+
+    def upload_image(self, prepared: PreparedImage, kind: str) -> UploadedAsset:
+        """uploadimg for inline JPG/PNG within ``INLINE_IMAGES.max_bytes`` (WeChat's limit
+        is "< 1 MB"); add_material (type=image) otherwise and for covers, which need a
+        permanent media_id."""
+        if kind not in IMAGE_KINDS:
+            raise ValueError(f"unknown image kind {kind!r}")
+        mime = prepared.mime
+        if mime not in self.limits.image_types:
+            raise UsageError(f"{prepared.filename}: WeChat takes JPG, PNG or GIF, not {mime}")
+        name = prepared.filename
+        if not name.lower().endswith(EXTENSIONS[mime]):
+            name += EXTENSIONS[mime][0]  # WeChat refuses file names without the right extension
+        files = {"media": (name, prepared.data, mime)}
+        small = len(prepared.data) <= INLINE_IMAGES.max_bytes
+        if kind == "inline" and mime in UPLOADIMG_TYPES and small:
+            data = self.call("media/uploadimg", files=files)
+            return UploadedAsset(url=_https(self._field(data, "url", "media/uploadimg")))
+        data = self.call("material/add_material", params={"type": "image"}, files=files)
+        media_id = self._field(data, "media_id", "material/add_material")
+        return UploadedAsset(url=_https(str(data.get("url") or "")), media_id=media_id)
+
+    def create_draft(self, content: DraftContent) -> RemoteDraft:
+        """draft/add (once), then draft/get for the preview link when an editor will
+        review the draft (a draft published at once needs none: one round fewer)."""
+        article = self._article(content)
+        data = self.call("draft/add", body={"articles": [article]}, irreversible=True)
+        media_id = normalise_id(data.get("media_id"))
+        if media_id is None:
+            raise UnconfirmedError(
+                "WeChat accepted draft/add but sent no media_id; run again to reconcile",
+                channel=CHANNEL,
+            )
+        log.info("created WeChat draft %s on %s", media_id, self.account.key)
+        return RemoteDraft(media_id, self.preview_url(media_id) if content.preview else None)
+
+    def update_draft(self, remote_id: str, content: DraftContent) -> RemoteDraft:
+        """draft/update in place (same content, same result: safe to retry)."""
+        body = {"media_id": remote_id, "index": 0, "articles": self._article(content)}
+        try:
+            self.call("draft/update", body=body)
+        except PermanentError as error:
+            if error.code == 40007:
+                raise PermanentError(
+                    f"WeChat draft {remote_id} is no longer in 草稿箱 (40007): {DRAFT_GONE}",
+                    channel=CHANNEL,
+                    code=40007,
+                ) from None
+            raise
+        return RemoteDraft(remote_id, self.preview_url(remote_id))
+
+    def publish(self, draft: RemoteDraft) -> PublishTicket:
+        """freepublish/submit (once). 48001 keeps the draft and says where to publish it."""
+        try:
+            data = self.call("freepublish/submit", body={"media_id": draft.id}, irreversible=True)
+        except PermanentError as error:
+            if error.code == 40007:
+                raise PermanentError(
+                    f"WeChat draft {draft.id} is no longer in 草稿箱 (40007): {DRAFT_GONE}",
+                    channel=CHANNEL,
+                    code=40007,
+                ) from None
+            if error.code == 48001:
+                # The editor publishes it by hand: now the preview link is worth a read.
+                draft = RemoteDraft(draft.id, draft.url or self.preview_url(draft.id))
+                raise ManualPublishRequired(
+                    "draft created; this account can only publish from the web console: "
+                    f"open 公众号后台 → 内容与互动 → 草稿箱 and publish draft {draft.id} there "
+                    "(WeChat errcode 48001: the API publishes only for verified accounts)",
+                    channel=CHANNEL,
+                    code=48001,
+                    draft=draft,
+                ) from None
+            raise
+        publish_id = normalise_id(data.get("publish_id"))
+        if publish_id is None:
+            raise UnconfirmedError(
+                "WeChat accepted freepublish/submit but sent no publish_id; run again to reconcile",
+                channel=CHANNEL,
+            )
+        log.info("submitted WeChat draft %s: publish_id %s", draft.id, publish_id)
+        return PublishTicket(id=publish_id, draft_id=draft.id, submitted_at=self.clock())
+
+    def poll(self, ticket: PublishTicket) -> RemotePost | None:
+        """freepublish/get (one poll of today's budget); None while status is 1, while the
+        status is missing or unknown, and after a transient failure (the next poll is the
+        retry: polls are never retried inside, each attempt costs budget)."""
+        try:
+            data = self.publish_status(ticket.id)
+        except TransientError as error:
+            if error.code in (45009, "45009"):  # today's quota is gone: stop polling
+                raise
+            log.warning(
+                "poll of WeChat publication %s failed, will poll again: %s", ticket.id, error
+            )
+            return None
+        status = data["publish_status"]
+        if status == 0:
+            return self.post_from(data)
+        if status not in _PUBLISH_FAILURES:  # 1 (publishing), missing or unknown: not a no
+            if status != 1:
+                log.warning(
+                    "WeChat sent publish_status %r for %s; polling again", status, ticket.id
+                )
+            return None
+        reason = _PUBLISH_FAILURES[status]
+        raise PermanentError(
+            f"WeChat publication {ticket.id} of draft {ticket.draft_id}: {reason}; "
+            "the draft stays in 草稿箱: fix it there, or run again to publish it again",
+            channel=CHANNEL,
+            code=f"publish_status {status}",
+        )
+
+    def reconcile(self, step: str, intent: Intent) -> Reconciliation:
+        """Ask WeChat whether an unconfirmed draft/add or freepublish/submit took effect.
+
+        "draft": a draft in 草稿箱 with the intent's title, author and digest, changed since
+        the intent and not already known. "publish": the ticket's status, else the
+        published list, else whether the draft left 草稿箱 (see :mod:`.wechat_reconcile`).
+        """
+        if step == STEP_DRAFT:
+            return reconcile_draft(self, intent)
+        if step == STEP_PUBLISH:
+            return reconcile_publish(self, intent)
+        raise ValueError(f"only the irreversible steps need reconciling, not {step!r}")
+
+    # --- pieces ---------------------------------------------------------------------------
+
+    def _article(self, content: DraftContent) -> dict[str, Any]:
+        cover = content.cover
+        if cover is None or not cover.media_id:
+            raise UsageError(
+                "a WeChat article needs a cover image: set `cover:` in the issue's front matter"
+            )
+        options = content.options
+        article: dict[str, Any] = {
+            "article_type": "news",
+            "title": content.title,
+            "content": content.html,
+            "thumb_media_id": cover.media_id,
+            "need_open_comment": int(bool(options.get("need_open_comment", False))),
+            "only_fans_can_comment": int(bool(options.get("only_fans_can_comment", False))),
+        }
+        if content.author:
+            article["author"] = content.author
+        if content.digest:
+            article["digest"] = content.digest
+        if content.source_url:
+            article["content_source_url"] = content.source_url
+        if content.cover_size:
+            article.update(cover_crops(*content.cover_size))
+        return article
+
+    @staticmethod
+    def _field(data: Mapping[str, Any], name: str, path: str) -> str:
+        value = normalise_id(data.get(name))
+        if value is None:
+            raise PermanentError(f"WeChat's {path} answer has no {name}", channel=CHANNEL)
+        return value
+
+    def preview_url(self, media_id: str) -> str | None:
+        """The draft's temporary preview link; None (not an error) when WeChat will not say."""
+        try:
+            items = self.call("draft/get", body={"media_id": media_id}).get("news_item") or []
+        except CrosspostError as error:
+            log.warning("no preview link for WeChat draft %s: %s", media_id, error)
+            return None
+        url = items[0].get("url") if items and isinstance(items[0], dict) else None
+        return str(url) if url else None
+
+    def publish_status(self, publish_id: str) -> dict[str, Any]:
+        """freepublish/get, counted against today's poll budget; ``publish_status`` as int
+        (None when missing or not a number).
+
+        Sent once, without the HTTP policy's retries: each attempt is one poll of the
+        daily budget, and the next poll is the retry.
+        """
+        self.polls.take()
+        data = self.call("freepublish/get", body={"publish_id": publish_id}, retry=False)
+        status = normalise_id(data.get("publish_status"))
+        data["publish_status"] = int(status) if status and status.isdigit() else None
+        return data
+
+    def post_from(self, data: Mapping[str, Any]) -> RemotePost:
+        article_id = normalise_id(data.get("article_id")) or ""
+        items = (data.get("article_detail") or {}).get("item") or []
+        first = next((i for i in items if i.get("idx") in (1, "1")), items[0] if items else {})
+        url = str(first.get("article_url") or "")
+        if not url and article_id:
+            news = self.call("freepublish/getarticle", body={"article_id": article_id})
+            url = str(((news.get("news_item") or [{}])[0]).get("url") or "")
+        return RemotePost(id=article_id, url=url)

@@ -1,0 +1,186 @@
+"""What WeChat's ``errcode`` values mean, and what the editor should do about each.
+
+WeChat answers HTTP 200 with ``{"errcode": N, "errmsg": "…"}`` for its own errors (spec
+§0, §10). :func:`check_reply` turns one reply into its JSON payload or a typed error from
+:mod:`crosspost.errors`; :mod:`crosspost.channels.http.policy` then retries what is transient
+(idempotent calls only) and refreshes the token once on :class:`CredentialRejected`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from crosspost.channels.http.policy import CredentialRejected, Reply
+from crosspost.channels.wechat.limits import COVER_IMAGES, INLINE_IMAGES, under
+from crosspost.errors import (
+    AuthError,
+    ChannelError,
+    PermanentError,
+    RateLimitedError,
+    TransientError,
+    UnconfirmedError,
+)
+from crosspost.render.wechat.document import (
+    AUTHOR_MAX_CHARS,
+    CONTENT_MAX_BYTES,
+    CONTENT_MAX_CHARS,
+    DIGEST_MAX_CHARS,
+    SOURCE_URL_MAX_BYTES,
+    TITLE_MAX_BYTES,
+    TITLE_MAX_CHARS,
+)
+
+CHANNEL = "wechat"
+
+#: The access token was refused: refresh it once and re-send once (spec §2.3).
+TOKEN_CODES = frozenset({40001, 40014, 42001})
+#: Refused credentials at the token endpoint itself: fix the configuration.
+_AUTH_CODES = frozenset({40001, 40002, 40013, 40125, 40243, 41002, 41004})
+#: Beijing midnight, when daily quotas reset, is 16:00 UTC.
+_QUOTA_RESET_UTC_SECONDS = 16 * 3600
+_WHITELIST_HELP = "公众号后台 → 设置与开发 → 基本配置 → IP白名单"
+_IP = re.compile(r"invalid ip ([0-9A-Fa-f.:]+)")
+_FIX_REQUEST = "fix the issue and run again"
+
+#: errcode → (what it means, what to do).
+MEANINGS: dict[int, tuple[str, str]] = {
+    -1: ("WeChat system busy", "run again in a few minutes"),
+    40001: ("AppSecret refused or access token not valid", "check the account's app_secret"),
+    40002: ("invalid grant_type", "report this as a crosspost bug"),
+    40004: ("invalid media type", "report this as a crosspost bug"),
+    40005: ("invalid file type", "use a JPG or PNG image"),
+    40006: ("invalid file size", "use a smaller image"),
+    40007: ("invalid media_id", "the draft or cover no longer exists on WeChat; run again"),
+    40009: (
+        "image too large",
+        f"use a smaller image (uploadimg {under(INLINE_IMAGES)}, material {under(COVER_IMAGES)})",
+    ),
+    40012: ("thumbnail too large", "use a smaller cover"),
+    40013: ("invalid AppID", "check the account's app_id"),
+    40033: ("\\uXXXX escapes in the request", "report this as a crosspost bug"),
+    40125: ("invalid AppSecret", "check the account's app_secret (公众号后台 → 基本配置)"),
+    40137: ("unsupported image format", "re-save the image as JPG or PNG"),
+    40243: ("AppSecret frozen", "unfreeze or reset the AppSecret in 公众号后台 → 基本配置"),
+    41005: ("image data missing", "report this as a crosspost bug"),
+    44003: ("empty article", "give the issue a title and a body"),
+    45002: (
+        "content too long",
+        f"shorten the issue: under {CONTENT_MAX_CHARS:,} characters and "
+        f"{CONTENT_MAX_BYTES / (1024 * 1024):g} MB of HTML",
+    ),
+    45003: (
+        "title too long",
+        f"shorten the title (≤ {TITLE_MAX_CHARS} characters, ≤ {TITLE_MAX_BYTES} UTF-8 bytes)",
+    ),
+    45004: ("digest too long", f"shorten the digest (≤ {DIGEST_MAX_CHARS} characters)"),
+    45005: ("link too long", f"shorten source_url (≤ {SOURCE_URL_MAX_BYTES} bytes)"),
+    45008: ("too many articles in the draft", "report this as a crosspost bug"),
+    45009: ("daily API quota used up", "run again tomorrow (quotas reset at 00:00 Beijing time)"),
+    45011: ("per-minute API quota reached", "run again in a minute"),
+    45110: ("author too long", f"shorten the author (≤ {AUTHOR_MAX_CHARS} characters)"),
+    45166: ("content rejected as invalid", "remove unusual links or markup and run again"),
+    47001: ("malformed request body", "report this as a crosspost bug"),
+    48001: ("API not authorised for this account", "verify (认证) the account"),
+    48004: ("API banned for irregularities", "see the notice in 公众号后台"),
+    50002: ("account restricted", "see the notice in 公众号后台"),
+    53500: ("publishing banned for this account", "see the notice in 公众号后台"),
+    53501: ("publishing too often", "run again later"),
+    53502: ("unknown publish_id", "run again; crosspost will reconcile"),
+    53503: ("draft failed WeChat's pre-publish check", "open the draft in 草稿箱 and fix it"),
+    53504: ("draft must be used in the web console", "publish it from 草稿箱"),
+    53505: ("draft must be saved by hand first", "open it in 草稿箱, save it, then publish"),
+    53600: ("unknown article_id", "run again; crosspost will reconcile"),
+    89501: ("IP awaiting the administrator's confirmation", "confirm it in the WeChat app"),
+    89503: ("this call needs the administrator's confirmation", "confirm it in the WeChat app"),
+    89506: ("IP rejected twice by the administrator", "wait 24 hours, then run again"),
+    89507: ("IP rejected by the administrator", "wait one hour, then run again"),
+}
+
+
+def describe(code: int, errmsg: str, where: str) -> str:
+    """One line naming the code, what it means and what to do."""
+    meaning, todo = MEANINGS.get(code, (errmsg.split(" rid:")[0].strip() or "error", ""))
+    line = f"WeChat errcode {code} ({meaning}) on {where}"
+    if code == 40164:
+        match = _IP.search(errmsg)
+        ip = match.group(1) if match else "this machine's address"
+        return (
+            f"WeChat errcode 40164 (caller IP not whitelisted) on {where}: WeChat saw the call "
+            f"from {ip}; add {ip} in {_WHITELIST_HELP}, then run again"
+        )
+    return f"{line}; {todo}" if todo else line
+
+
+def seconds_to_next_minute(now: float) -> float:
+    """45011 asks to 'retry next minute': wait until just after the minute turns."""
+    return 60.0 - (now % 60.0) + 1.0
+
+
+def seconds_to_quota_reset(now: float) -> float:
+    """Daily quotas reset at Beijing midnight (the spec's best guess)."""
+    left = (_QUOTA_RESET_UTC_SECONDS - now % 86400.0) % 86400.0
+    return left or 86400.0
+
+
+def check_reply(
+    reply: Reply,
+    *,
+    clock: Callable[[], float],
+    irreversible: bool = False,
+    token_call: bool = False,
+) -> dict[str, Any]:
+    """The JSON payload of a successful reply, or the typed error it stands for.
+
+    ``irreversible``: the call creates or publishes something; a reply that does not say
+    clearly whether it happened becomes :class:`UnconfirmedError`. ``token_call``: the
+    reply comes from the token endpoint, where 40001 means a wrong AppSecret.
+    """
+    try:
+        data = reply.json()
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        problem = f"WeChat gave an unreadable answer (HTTP {reply.status}) on {reply.where}"
+        if irreversible:
+            raise UnconfirmedError(f"{problem}; it may or may not have happened", channel=CHANNEL)
+        raise TransientError(f"{problem}; run again later", channel=CHANNEL, code=reply.status)
+    try:
+        code = int(data.get("errcode") or 0)
+    except (TypeError, ValueError):
+        code = -1
+    if code == 0:
+        return data
+    raise error_for(
+        code, str(data.get("errmsg", "")), reply.where, clock(), irreversible, token_call
+    )
+
+
+def error_for(
+    code: int, errmsg: str, where: str, now: float, irreversible: bool, token_call: bool
+) -> ChannelError:
+    """The typed error for one errcode (spec §10's classes)."""
+    message = describe(code, errmsg, where)
+    if code in TOKEN_CODES and not token_call:
+        return CredentialRejected(message, channel=CHANNEL, code=code)
+    if code in _AUTH_CODES:
+        return AuthError(message, channel=CHANNEL, code=code)
+    if code == -1:
+        if irreversible:
+            return UnconfirmedError(
+                f"{message}: it may or may not have happened", channel=CHANNEL, code=code
+            )
+        return TransientError(message, channel=CHANNEL, code=code)
+    if code == 45011:
+        return RateLimitedError(
+            message, channel=CHANNEL, code=code, retry_after=seconds_to_next_minute(now)
+        )
+    if code == 45009:
+        return RateLimitedError(
+            message, channel=CHANNEL, code=code, retry_after=seconds_to_quota_reset(now)
+        )
+    if code in (53501, 89501, 89503):
+        # Needs time or a person, not a quick retry: the hour puts it past the retry cap.
+        return RateLimitedError(message, channel=CHANNEL, code=code, retry_after=3600.0)
+    return PermanentError(message, channel=CHANNEL, code=code)

@@ -1,0 +1,232 @@
+"""WeChat's access token, shared by every crosspost process on the machine, and the poll budget.
+
+WeChat recommends ``/cgi-bin/stable_token`` (spec §2.2): in normal mode it returns the same
+token for its whole life, so cron jobs and an editor's run do not invalidate each other.
+The token is cached in a file in the state dir (atomic replace, under a file lock) and
+fetched again 5 minutes before it expires. When a business call reports the token refused
+(40001/40014/42001), :meth:`StableToken.invalidate` drops it; the next fetch uses normal
+mode and, only if WeChat hands back the very token it just refused, one ``force_refresh``
+(limited to 20 a day by WeChat, so never more than that once).
+
+``freepublish/get`` polls count against a daily quota of 100 (spec §7): :class:`PollBudget`
+keeps the day's count in the state dir so several runs share it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import math
+import os
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock, Timeout
+
+from crosspost.channels.http.policy import HttpPolicy, Reply
+from crosspost.channels.wechat.errors import CHANNEL, check_reply
+from crosspost.errors import PermanentError, RateLimitedError, TransientError
+
+log = logging.getLogger("crosspost.wechat")
+
+#: Fetch a new token this long before the cached one expires (WeChat rotates at 5 minutes).
+REFRESH_EARLY_SECONDS = 300.0
+_LOCK_TIMEOUT = 60.0
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold the lock that guards ``path`` across processes."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(path) + ".lock", timeout=_LOCK_TIMEOUT)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise TransientError(
+            f"another crosspost run has held {path.name}.lock for {_LOCK_TIMEOUT:g} s; "
+            "run again when it has finished",
+            channel=CHANNEL,
+            code="lock",
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def read_json(path: Path) -> dict[str, Any]:
+    """The JSON object in ``path``; empty when the file is missing or damaged."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def write_json(path: Path, data: Mapping[str, Any]) -> None:
+    """Replace ``path`` atomically (readers see the old or the new file, never half), 0600."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(dict(data), handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def state_key(base_url: str, app_id: str) -> str:
+    """A file-name-safe key per (platform, app): the sandbox and the real API never mix."""
+    digest = hashlib.sha256(f"{base_url}|{app_id}".encode()).hexdigest()[:10]
+    safe = "".join(c for c in app_id if c.isalnum() or c in "-_")[:40]
+    return f"{safe}-{digest}"
+
+
+@dataclass(frozen=True)
+class _Token:
+    value: str
+    expires_at: float
+
+
+def _cached(data: Mapping[str, Any]) -> _Token | None:
+    """The token in the shared file, or None when it is missing or of the wrong shape (a
+    file damaged by hand or by another tool is fetched again and rewritten, never a crash)."""
+    value, expires_at = data.get("access_token"), data.get("expires_at")
+    if not isinstance(value, str) or not value or isinstance(expires_at, bool):
+        return None
+    if not isinstance(expires_at, int | float) or not math.isfinite(expires_at):
+        return None
+    return _Token(value, float(expires_at))
+
+
+class StableToken:
+    """The :class:`~crosspost.channels.http.policy.Credential` of a WeChat account."""
+
+    def __init__(
+        self,
+        *,
+        app_id: str,
+        app_secret: str,
+        base_url: str,
+        http: HttpPolicy,
+        state_dir: Path,
+        clock: Callable[[], float],
+    ) -> None:
+        self._app_id = app_id
+        self._app_secret = app_secret
+        self._url = base_url.rstrip("/") + "/cgi-bin/stable_token"
+        self._http = http
+        self._clock = clock
+        self.path = Path(state_dir) / f"wechat-token-{state_key(base_url, app_id)}.json"
+        self._memo: _Token | None = None
+        self._rejected: str | None = None
+        http.register_secret(app_secret)
+
+    # --- Credential ---------------------------------------------------------------------
+
+    def params(self) -> Mapping[str, str]:
+        return {"access_token": self.token()}
+
+    def invalidate(self, rejected: Mapping[str, str]) -> None:
+        """Forget the refused token, here and in the shared file if it is still there."""
+        value = rejected.get("access_token")
+        self._memo = None
+        self._rejected = value
+        with locked(self.path):
+            if read_json(self.path).get("access_token") == value:
+                self.path.unlink(missing_ok=True)
+
+    # --- the token ----------------------------------------------------------------------
+
+    def token(self) -> str:
+        """A token valid for at least 5 more minutes, fetched only when none is cached."""
+        if self._memo and self._fresh(self._memo):
+            return self._memo.value
+        with locked(self.path):
+            token = _cached(read_json(self.path))
+            if token and token.value != self._rejected and self._fresh(token):
+                self._http.register_secret(token.value)
+                self._memo = token
+                return token.value
+            token = self._fetch(force=False)
+            if token.value == self._rejected:
+                log.info("WeChat returned the refused token again; forcing a new one")
+                token = self._fetch(force=True)
+            self._rejected = None
+            write_json(self.path, {"access_token": token.value, "expires_at": token.expires_at})
+            self._memo = token
+            return token.value
+
+    def _fresh(self, token: _Token) -> bool:
+        return token.expires_at - self._clock() > REFRESH_EARLY_SECONDS
+
+    def _fetch(self, *, force: bool) -> _Token:
+        body = {
+            "grant_type": "client_credential",
+            "appid": self._app_id,
+            "secret": self._app_secret,
+            "force_refresh": force,
+        }
+
+        def check(reply: Reply) -> dict[str, Any]:
+            return check_reply(reply, clock=self._clock, token_call=True)
+
+        data = self._http.request(
+            "POST", self._url, idempotent=True, check=check, channel=CHANNEL, json=body
+        )
+        value = data.get("access_token")
+        if not isinstance(value, str) or not value:
+            raise PermanentError(
+                "WeChat's stable_token answer has no access_token", channel=CHANNEL
+            )
+        self._http.register_secret(value)
+        try:
+            lifetime = float(data.get("expires_in", 7200))
+        except (TypeError, ValueError):
+            lifetime = 7200.0
+        log.info("fetched a WeChat access token for %s, valid %d s", self._app_id, lifetime)
+        return _Token(value, self._clock() + lifetime)
+
+
+class PollBudget:
+    """How many ``freepublish/get`` polls are left today (shared by every run)."""
+
+    def __init__(self, path: Path, *, per_day: int, clock: Callable[[], float]) -> None:
+        self.path = path
+        self.per_day = per_day
+        self._clock = clock
+
+    def _day(self) -> int:
+        # WeChat's day is Beijing's (UTC+8).
+        return int((self._clock() + 8 * 3600) // 86400)
+
+    def used(self) -> int:
+        state = read_json(self.path)
+        used = state.get("used")
+        # Another day, or a file of the wrong shape: nothing counted (take() rewrites it).
+        if state.get("day") != self._day() or not isinstance(used, int) or isinstance(used, bool):
+            return 0
+        return max(0, used)
+
+    def take(self) -> None:
+        """Count one poll, or raise RateLimitedError when today's budget is spent."""
+        with locked(self.path):
+            used = self.used()
+            if used >= self.per_day:
+                raise RateLimitedError(
+                    f"today's {self.per_day} WeChat publish-status polls are used up; "
+                    "run again tomorrow to learn the post's URL",
+                    channel=CHANNEL,
+                    code=45009,
+                )
+            write_json(self.path, {"day": self._day(), "used": used + 1})

@@ -1,0 +1,408 @@
+"""The Zhihu column (知乎专栏) adapter: the web editor's own calls, made by a program.
+
+Flow (zhihu-api.md §4.1): check the login with ``GET /api/v4/me`` before anything changes;
+upload images by MD5 (I1 → OSS PUT when new → I3 → poll I4); create the draft (E2, the
+one irreversible step besides publishing), fill it (E3: title, content, cover) and attach
+topics (E8 → E9); publish with ``POST /api/v4/content/publish`` and believe it only when
+``code == 0``. A published article is updated in place: patch its draft, publish again.
+
+Zhihu has no public API, no draft listing and no idempotency key. So an E2 whose answer
+was lost cannot be found again (reconcile says so; a lost draft is private and harmless),
+while an E6 whose answer was lost is settled by reading the draft's state (E4).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+from urllib.parse import quote
+
+from crosspost.channels.base import (
+    STEP_DRAFT,
+    STEP_PUBLISH,
+    Adapter,
+    ChannelLimits,
+    Clock,
+    DraftContent,
+    DraftLeftBehind,
+    Intent,
+    Preflight,
+    PreparedImage,
+    PublishTicket,
+    Reconciliation,
+    RemoteDraft,
+    RemotePost,
+    Sleep,
+)
+from crosspost.channels.http.policy import AmbiguousOutcome, HttpPolicy, Reply
+from crosspost.channels.zhihu.catalog import (
+    add_to_column,
+    attach_topics,
+    find_column,
+    find_topics,
+    topic_names,
+)
+from crosspost.channels.zhihu.images import upload
+from crosspost.channels.zhihu.journal import DraftJournal
+from crosspost.channels.zhihu.wire import (
+    ARTICLE_URL,
+    CHANNEL,
+    EDIT_URL,
+    HOSTS,
+    NotFound,
+    browser_headers,
+    check_publish,
+    check_reply,
+    cover_url,
+    draft_body,
+    draft_id_of,
+    publish_body,
+    published_id,
+)
+from crosspost.errors import (
+    ChannelError,
+    ConfigError,
+    PermanentError,
+    UnconfirmedError,
+)
+from crosspost.images.codec import GIF, JPEG, PNG
+from crosspost.images.pipeline import ImagePolicy, UploadedAsset
+
+if TYPE_CHECKING:
+    from crosspost.config.settings import Account
+
+log = logging.getLogger("crosspost.channels.zhihu.adapter")
+
+
+class ZhihuAdapter(Adapter):
+    """One Zhihu account, logged in by its ``z_c0`` cookie (and ``_xsrf`` when known)."""
+
+    channel: ClassVar[str] = CHANNEL
+    display_name: ClassVar[str] = "Zhihu column (知乎专栏)"
+    updates_published: ClassVar[bool] = True
+    # Zhihu publishes synchronously: one E4 read settles it, no long polling.
+    poll_delays: ClassVar[tuple[float, ...]] = (1.0, 3.0, 10.0)
+    #: Image byte limits live in the image policies (see :meth:`image_policy_for`).
+    limits: ClassVar[ChannelLimits] = ChannelLimits(image_types=frozenset({JPEG, PNG, GIF}))
+    #: What the image pipeline makes of every image before :meth:`upload_image`.
+    #: WebP/BMP are converted although some tools send them: not every tool's success is ours.
+    image_policy: ClassVar[ImagePolicy] = ImagePolicy(
+        name="Zhihu image",
+        formats=frozenset({JPEG, PNG, GIF}),
+        max_bytes=10 * 1024 * 1024,
+        native_hosts=("zhimg.com",),
+    )
+
+    @classmethod
+    def image_policy_for(cls, kind: str) -> ImagePolicy:
+        """What an image of ``kind`` ("inline" or "cover") must be: the same on Zhihu."""
+        return cls.image_policy
+
+    # --- plumbing ----------------------------------------------------------------------
+
+    def __init__(
+        self, account: Account, *, http: HttpPolicy, state_dir: Path, clock: Clock, sleep: Sleep
+    ) -> None:
+        super().__init__(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep)
+        #: Every draft this account created here (Zhihu cannot list them for reconcile),
+        #: and the column each one's issue asks for (publish() only receives the id).
+        self.journal = DraftJournal(self.state_dir, account.key)
+        #: Drafts E2 created through this adapter: never published yet, so publish() need
+        #: not read their state back (E4) to know it is a first publish.
+        self._created: set[str] = set()
+        #: Topics found by look_ahead(), by the names asked for (E8 is a read).
+        self._topics: dict[tuple[str, ...], list[Mapping[str, Any]]] = {}
+
+    def url_for(self, host: str, path: str) -> str:
+        base = self.account.base_url or HOSTS[host]
+        return base.rstrip("/") + path
+
+    def _secret(self, name: str) -> str | None:
+        secret = self.account.credentials.get(name)
+        value = secret.reveal() if secret is not None else None
+        return value or None
+
+    def _env(self, name: str, default: str) -> str:
+        return self.account.credential_env.get(name, default)
+
+    def _headers(self, referer: str | None = None) -> dict[str, str]:
+        z_c0 = self._secret("z_c0")
+        if not z_c0:
+            raise ConfigError(
+                f"{self.account.key} has no Zhihu login: set the environment variable "
+                f"{self._env('z_c0', 'ZHIHU_Z_C0')} to the z_c0 cookie of zhihu.com"
+            )
+        if referer:
+            return browser_headers(z_c0, self._secret("xsrf"), referer=referer)
+        return browser_headers(z_c0, self._secret("xsrf"))
+
+    def _check(self, reply: Reply) -> Any:
+        return check_reply(
+            reply,
+            login_env=self._env("z_c0", "ZHIHU_Z_C0"),
+            xsrf_env=self._env("xsrf", "ZHIHU_XSRF"),
+        )
+
+    def call_api(
+        self,
+        method: str,
+        host: str,
+        path: str,
+        *,
+        idempotent: bool = True,
+        json: Any = None,
+        referer: str | None = None,
+    ) -> Any:
+        return self.http.request(
+            method,
+            self.url_for(host, path),
+            idempotent=idempotent,
+            check=self._check,
+            channel=CHANNEL,
+            json=json,
+            headers=self._headers(referer),
+        )
+
+    # --- the contract --------------------------------------------------------------------
+
+    def preflight(self) -> Preflight:
+        """``GET /api/v4/me``: who the cookie logs in as; stops on an expired login."""
+        me = self.call_api("GET", "www", "/api/v4/me")
+        if not isinstance(me, Mapping) or not me.get("id"):
+            raise PermanentError(
+                "Zhihu GET /api/v4/me answered without a user id; the login cookie is not "
+                f"a full session — copy z_c0 again into {self._env('z_c0', 'ZHIHU_Z_C0')}",
+                channel=CHANNEL,
+                code="me",
+            )
+        name = str(me.get("name") or me.get("url_token") or me["id"])
+        return Preflight(account=self.account.key, identity=name, can_publish=True)
+
+    def look_ahead(self, options: Mapping[str, Any]) -> None:
+        """E8 for the issue's topics while the images upload; create_draft then uses them.
+        A failure is left for create_draft, which looks again and stops before E2."""
+        names = topic_names(options, self.account.options)
+        if not names:
+            return
+        try:
+            self._topics[tuple(names)] = find_topics(self, names)
+        except ChannelError as error:
+            log.debug("topic look-up ahead of the draft failed (asked again): %s", error)
+
+    def upload_image(self, prepared: PreparedImage, kind: str) -> UploadedAsset:
+        """I1 by MD5 → OSS PUT when Zhihu has not got it → I3 → poll I4 until it is ready.
+
+        Every step is idempotent (same bytes, same key), so the HTTP policy may retry it.
+        """
+        return upload(self, prepared)
+
+    def create_draft(self, content: DraftContent) -> RemoteDraft:
+        """E2 with the whole content (irreversible: one attempt), then E3 and topics.
+
+        When a later step fails, the draft exists: the error carries it as ``.draft``
+        (like :class:`~crosspost.channels.base.ManualPublishRequired`) so it is kept.
+        """
+        topics = self._find_topics(content)  # before E2: a bad topic creates nothing
+        body = draft_body(content.title, content.html, cover_url(content))
+        try:
+            created = self.call_api(
+                "POST", "zhuanlan", "/api/articles/drafts", json=body, idempotent=False
+            )
+        except AmbiguousOutcome as unsure:
+            raise UnconfirmedError(
+                f"Zhihu draft creation for {self.account.key}: {unsure.reason} after sending; "
+                "a private draft may exist — reconcile before creating another",
+                channel=CHANNEL,
+                code="draft",
+            ) from None
+        draft_id = draft_id_of(created)
+        if draft_id is None:
+            raise UnconfirmedError(
+                "Zhihu POST /api/articles/drafts answered without a draft id; "
+                "reconcile before creating another",
+                channel=CHANNEL,
+                code="draft",
+            )
+        try:
+            self.journal.record(draft_id, content.title, self.clock())
+        except OSError as error:  # the draft exists: losing its note must not lose the id
+            log.warning(
+                "could not note Zhihu draft %s in %s: %s",
+                draft_id,
+                self.journal.path,
+                error.strerror,
+            )
+        draft = RemoteDraft(id=draft_id, url=EDIT_URL.format(id=draft_id))
+        self._created.add(draft_id)
+        try:
+            self._fill(draft_id, content, topics)
+        except ChannelError as error:
+            raise DraftLeftBehind(
+                f"{error} (draft {draft_id} was created; the next run updates it)",
+                cause=error,
+                draft=draft,
+            ) from None
+        return draft
+
+    def update_draft(self, remote_id: str, content: DraftContent) -> RemoteDraft:
+        """E3 patch (title, content, cover) and topics; works on published articles too."""
+        self._fill(remote_id, content, self._find_topics(content))
+        return RemoteDraft(id=remote_id, url=EDIT_URL.format(id=remote_id))
+
+    def publish(self, draft: RemoteDraft) -> PublishTicket:
+        """E6 ``content/publish`` (irreversible: one attempt); success only on ``code == 0``."""
+        # A draft created by this adapter a moment ago exists and is not live; any other
+        # may have been deleted or published on Zhihu since, so E4 asks.
+        before = {"state": "draft"} if draft.id in self._created else self._read_draft(draft.id)
+        if before is None:
+            raise PermanentError(
+                f"Zhihu draft {draft.id} does not exist (deleted on Zhihu?); forget its id in "
+                "the ledger so the next run creates a new draft",
+                channel=CHANNEL,
+                code=404,
+            )
+        republish = before.get("state") == "published"
+        wanted = self.journal.column_for(draft.id) or self.account.options.get("column")
+        column_id = find_column(self, wanted)
+        started = self.clock()
+        body = publish_body(draft.id, republish=republish, now=started)
+        try:
+            answer = self.http.request(
+                "POST",
+                self.url_for("www", "/api/v4/content/publish"),
+                idempotent=False,
+                check=lambda reply: check_publish(reply, self._check(reply)),
+                channel=CHANNEL,
+                json=body,
+                headers=self._headers(EDIT_URL.format(id=draft.id)),
+            )
+        except AmbiguousOutcome as unsure:
+            raise UnconfirmedError(
+                f"Zhihu publish of draft {draft.id}: {unsure.reason} after sending; the "
+                "article may be live — reconcile before publishing again",
+                channel=CHANNEL,
+                code="publish",
+            ) from None
+        article_id = published_id(answer, draft.id)
+        post = RemotePost(id=article_id, url=ARTICLE_URL.format(id=article_id))
+        if column_id:
+            add_to_column(self, column_id, article_id)
+        return PublishTicket(id=article_id, draft_id=draft.id, submitted_at=started, post=post)
+
+    def poll(self, ticket: PublishTicket) -> RemotePost | None:
+        """Zhihu publishes at once; a ticket without its post is settled by the draft's state."""
+        if ticket.post is not None:
+            return ticket.post
+        state = self._read_draft(ticket.draft_id)
+        if state is not None and state.get("state") == "published":
+            return RemotePost(id=ticket.draft_id, url=ARTICLE_URL.format(id=ticket.draft_id))
+        return None
+
+    def reconcile(self, step: str, intent: Intent) -> Reconciliation:
+        """Did an unconfirmed E2 or E6 take effect? Reads only (E4)."""
+        if step == STEP_PUBLISH:
+            return self._reconcile_publish(intent)
+        if step != STEP_DRAFT:
+            raise ValueError(f"Zhihu has nothing to reconcile for step {step!r}")
+        if intent.draft_id:
+            found = self._read_draft(intent.draft_id)
+            return Reconciliation(
+                happened=found is not None,
+                remote_id=intent.draft_id if found is not None else None,
+                url=EDIT_URL.format(id=intent.draft_id) if found is not None else None,
+                detail="draft found by its id" if found is not None else "no draft with that id",
+            )
+        # Zhihu cannot list drafts (spec §2): our own journal is the only place to look.
+        for entry in self.journal.candidates(intent.title, intent.started_at, intent.known_ids):
+            if self._read_draft(entry.draft_id) is not None:
+                return Reconciliation(
+                    happened=True,
+                    remote_id=entry.draft_id,
+                    url=EDIT_URL.format(id=entry.draft_id),
+                    detail="draft found in this machine's journal and confirmed on Zhihu",
+                )
+        # No id ever arrived. A draft is private, so creating another can never make a
+        # second public post; at worst an unused draft remains.
+        log.warning(
+            "Zhihu cannot list drafts: if the lost draft creation for %s went through, an "
+            "unused private draft titled %r is in https://zhuanlan.zhihu.com/drafts",
+            self.account.key,
+            intent.title,
+        )
+        return Reconciliation(
+            happened=False,
+            detail="Zhihu cannot list drafts and none was noted here; at worst an unused "
+            f"private draft titled {intent.title!r} remains (delete it in the web editor); "
+            "creating a new draft is safe because drafts are never public",
+        )
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def _reconcile_publish(self, intent: Intent) -> Reconciliation:
+        """E4 says whether the draft is live; for an article that was live before the
+        attempt (its id in ``intent.known_ids``), E14's ``updated`` says whether *this*
+        attempt reached it.
+
+        Publishing a draft that is already live updates the article in place: it never
+        makes a second post. So when the times cannot prove an update went through (E14
+        missing, or ``updated`` not after the attempt began — Zhihu counts whole seconds),
+        the safe answer is "did not happen": doing it again costs one call.
+        """
+        if not intent.draft_id:
+            return Reconciliation(happened=None, detail="no draft id recorded for the publish")
+        draft_id = intent.draft_id
+        found = self._read_draft(draft_id)
+        if found is None:
+            return Reconciliation(happened=False, detail=f"draft {draft_id} no longer exists")
+        if found.get("state") != "published":
+            return Reconciliation(happened=False, detail=f"draft {draft_id} is not published")
+        url = ARTICLE_URL.format(id=draft_id)
+        if draft_id not in intent.known_ids:  # it was a draft before: this attempt made it live
+            return Reconciliation(
+                happened=True, remote_id=draft_id, url=url, detail="the article is published"
+            )
+        try:
+            article = self.call_api("GET", "www", f"/api/v4/articles/{quote(draft_id)}")
+        except PermanentError:  # E14 is unconfirmed on the real site (spec §2): E4 must do
+            article = None
+        updated = article.get("updated") if isinstance(article, Mapping) else None
+        if isinstance(updated, int | float) and updated > intent.started_at:
+            return Reconciliation(
+                happened=True, remote_id=draft_id, url=url, detail="the article was updated"
+            )
+        return Reconciliation(
+            happened=False,
+            remote_id=draft_id,
+            url=url,
+            detail="the article is live, but nothing shows this attempt reached it; "
+            "publishing it again updates it in place",
+        )
+
+    def _find_topics(self, content: DraftContent) -> list[Mapping[str, Any]]:
+        """The topics look_ahead() found for these names, else E8 now."""
+        names = topic_names(content.options, self.account.options)
+        found = self._topics.get(tuple(names))
+        return found if found is not None else find_topics(self, names)
+
+    def _read_draft(self, draft_id: str) -> Mapping[str, Any] | None:
+        """E4, or None when Zhihu does not know the id (404)."""
+        try:
+            found = self.call_api("GET", "zhuanlan", f"/api/articles/{quote(draft_id)}/draft")
+        except NotFound:
+            return None
+        return found if isinstance(found, Mapping) else {}
+
+    def _fill(self, draft_id: str, content: DraftContent, topics: list[Mapping[str, Any]]) -> None:
+        edit = EDIT_URL.format(id=draft_id)
+        column = content.options.get("column")
+        try:  # noted for publish(), which may run in a later process with only the id
+            self.journal.record_column(draft_id, str(column) if column else None)
+        except OSError as error:
+            log.warning("could not note the column of Zhihu draft %s: %s", draft_id, error)
+        body = draft_body(content.title, content.html, cover_url(content), delta_time=30)
+        self.call_api(
+            "PATCH", "zhuanlan", f"/api/articles/{quote(draft_id)}/draft", json=body, referer=edit
+        )
+        attach_topics(self, draft_id, topics, edit)

@@ -1,0 +1,126 @@
+"""Where a Zhihu article is filed: its topics (E8 search → E9 attach) and its column
+(E11 the user's columns → E12 add). Split from :mod:`crosspost.channels.zhihu.adapter` to keep the
+publishing flow readable; every call goes through the adapter's one HTTP policy.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from crosspost.channels.zhihu.wire import CHANNEL
+from crosspost.errors import ChannelError, PermanentError
+
+if TYPE_CHECKING:
+    from crosspost.channels.zhihu.adapter import ZhihuAdapter
+
+log = logging.getLogger("crosspost.channels.zhihu.adapter")
+
+
+def find_topics(adapter: ZhihuAdapter, names: list[str]) -> list[Mapping[str, Any]]:
+    """E8 for each topic name, all at once (reads, independent of one another); the exact
+    name wins, else Zhihu's best match (as ZO does). Run before the draft exists, so a
+    topic Zhihu does not know creates nothing."""
+    if len(names) < 2:
+        return [_find_topic(adapter, name) for name in names]
+    with ThreadPoolExecutor(max_workers=len(names)) as pool:
+        return list(pool.map(lambda name: _find_topic(adapter, name), names))
+
+
+def topic_names(options: Mapping[str, Any], account_options: Mapping[str, Any]) -> list[str]:
+    """The issue's ``zhihu.topics`` (one name or a list), else the account's default."""
+    wanted = options.get("topics") or account_options.get("topics") or ()
+    return [wanted] if isinstance(wanted, str) else [str(name) for name in wanted]
+
+
+def attach_topics(
+    adapter: ZhihuAdapter, draft_id: str, topics: list[Mapping[str, Any]], referer: str
+) -> None:
+    """E9 for every topic at once: attaching a topic that is already attached changes
+    nothing (idempotent), and each call names one topic, so their order does not matter."""
+
+    def attach(topic: Mapping[str, Any]) -> None:
+        adapter.call_api(
+            "POST",
+            "zhuanlan",
+            f"/api/articles/{quote(draft_id)}/topics",
+            json=dict(topic),
+            referer=referer,
+        )
+
+    if len(topics) < 2:
+        for topic in topics:
+            attach(topic)
+        return
+    with ThreadPoolExecutor(max_workers=len(topics)) as pool:
+        list(pool.map(attach, topics))
+
+
+def _find_topic(adapter: ZhihuAdapter, name: str) -> Mapping[str, Any]:
+    """E8 for one name: the exact name, else Zhihu's first match; unknown is permanent."""
+    path = (
+        f"/api/autocomplete/topics?token={quote(name)}&max_matches=5&use_similar=0&topic_filter=1"
+    )
+    matches = adapter.call_api("GET", "zhuanlan", path)
+    items = [m for m in matches if isinstance(m, Mapping)] if isinstance(matches, list) else []
+    exact = [m for m in items if m.get("name") == name]
+    if not (exact or items):
+        raise PermanentError(
+            f"Zhihu has no topic named {name!r}; change zhihu.topics in the issue",
+            channel=CHANNEL,
+            code="topic",
+        )
+    return (exact or items)[0]
+
+
+def find_column(adapter: ZhihuAdapter, wanted: Any) -> str | None:
+    """The id of the column ``wanted`` names (its id or its title) among the user's columns
+    (E11). Checked before E6, so a wrong name stops the run before anything is published."""
+    if not wanted:
+        return None
+    me = adapter.call_api("GET", "www", "/api/v4/me")
+    token = me.get("url_token") if isinstance(me, Mapping) else None
+    listing = adapter.call_api(
+        "GET",
+        "www",
+        f"/api/v4/members/{quote(str(token))}/column-contributions"
+        "?include=data[*].column.intro,followers,articles_count&offset=0&limit=20",
+    )
+    rows = listing.get("data", []) if isinstance(listing, Mapping) else []
+    columns = [
+        row["column"]
+        for row in rows
+        if isinstance(row, Mapping) and isinstance(row.get("column"), Mapping)
+    ]
+    for column in columns:
+        if str(wanted) in (str(column.get("id")), str(column.get("title"))):
+            return str(column.get("id"))
+    names = ", ".join(repr(str(c.get("title"))) for c in columns) or "none"
+    raise PermanentError(
+        f"Zhihu column {wanted!r} is not one of this account's columns ({names}); "
+        "fix zhihu.column in the issue or the account's column in the config",
+        channel=CHANNEL,
+        code="column",
+    )
+
+
+def add_to_column(adapter: ZhihuAdapter, column_id: str, article_id: str) -> None:
+    """E12, after publishing: a failure here only warns, never looks like a failed publish.
+
+    Any channel error (an expired login included) is caught: the article is live, and its
+    URL must still reach the ledger.
+    """
+    try:
+        adapter.call_api(
+            "POST",
+            "www",
+            f"/api/v4/columns/{quote(column_id)}/items",
+            json={"type": "article", "id": article_id},
+        )
+    except ChannelError as error:
+        log.warning(
+            "article %s is published but not in column %s: %s", article_id, column_id, error
+        )

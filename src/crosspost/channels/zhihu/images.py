@@ -1,0 +1,141 @@
+"""Zhihu image upload (zhihu-api.md §3 I1–I4): announce by MD5, put the bytes on Aliyun
+OSS with the short-lived STS token Zhihu hands out, confirm, then poll until processed.
+
+Every step is idempotent — Zhihu keys the image by the MD5 of its bytes and the OSS
+object by ``v2-<md5>`` — so the HTTP policy may retry each one. Across runs the
+:class:`~crosspost.images.pipeline.AssetStore` (the ledger) keeps us from even asking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import quote, urlsplit
+
+from crosspost.channels.base import PreparedImage
+from crosspost.channels.http.policy import Reply
+from crosspost.channels.zhihu.wire import CHANNEL, browser_headers, oss_headers
+from crosspost.errors import PermanentError, TransientError
+from crosspost.images.codec import GIF
+from crosspost.images.pipeline import UploadedAsset
+
+if TYPE_CHECKING:
+    from crosspost.channels.zhihu.adapter import ZhihuAdapter
+
+#: I1 ``upload_file.state``: 1 = Zhihu already has these bytes, 2 = send them.
+STATE_KNOWN: Final = 1
+STATE_NEW: Final = 2
+#: I4 answers that mean "ready" (spec §11: "success" per ZO, "completed" per WS2).
+DONE: Final = frozenset({"success", "completed"})
+#: Seconds before each I4 poll; its length caps the polls (WS1 polls every 0.3 s, ZO 10 × 2 s).
+POLL_DELAYS: Final = (0.0, 0.3, 0.5, 1.0, 2.0, 2.0, 3.0, 5.0, 5.0)
+#: The CDN host for URLs derived from the object key (any pic1–4/x host serves it).
+CDN: Final = "https://pic4.zhimg.com"
+
+
+def upload(adapter: ZhihuAdapter, prepared: PreparedImage) -> UploadedAsset:
+    """Upload one prepared image for ``adapter``'s account; return its zhimg URL and id."""
+    md5 = prepared.md5
+    announced = adapter.call_api(
+        "POST", "api", "/images", json={"image_hash": md5, "source": "article"}
+    )
+    upload_file = announced.get("upload_file") if isinstance(announced, Mapping) else None
+    if not isinstance(upload_file, Mapping) or not upload_file.get("image_id"):
+        raise PermanentError(
+            "Zhihu POST /images answered without upload_file.image_id; Zhihu may have changed "
+            "its image upload (zhihu-api.md §11)",
+            channel=CHANNEL,
+            code="images",
+        )
+    image_id = str(upload_file["image_id"])
+    object_key = str(upload_file.get("object_key") or f"v2-{md5}")
+    if _int(upload_file.get("state")) != STATE_KNOWN:
+        token = announced.get("upload_token")
+        if not isinstance(token, Mapping):
+            raise PermanentError(
+                "Zhihu POST /images asked for an upload but gave no upload_token",
+                channel=CHANNEL,
+                code="images",
+            )
+        _put(adapter, prepared, object_key, token)
+        adapter.call_api(
+            "PUT",
+            "api",
+            f"/images/{quote(image_id)}/uploading_status",
+            json={"upload_result": "success"},
+        )
+    status = _wait(adapter, image_id)
+    return UploadedAsset(url=_url_of(status, object_key, prepared.mime), media_id=image_id)
+
+
+def _put(
+    adapter: ZhihuAdapter, prepared: PreparedImage, object_key: str, token: Mapping[str, Any]
+) -> None:
+    """I2: one signed PUT to the OSS host. No Zhihu cookie goes to the OSS host."""
+    for name in ("access_key", "access_token"):
+        adapter.http.register_secret(str(token.get(name) or ""))
+    headers = oss_headers(object_key, prepared.mime, token, now=adapter.clock())
+    headers["User-Agent"] = browser_headers("-", None)["User-Agent"]
+    adapter.http.request(
+        "PUT",
+        adapter.url_for("oss", "/" + quote(object_key)),
+        idempotent=True,
+        check=_check_oss,
+        channel=CHANNEL,
+        data=prepared.data,
+        headers=headers,
+    )
+
+
+def _check_oss(reply: Reply) -> None:
+    """OSS speaks XML: 2xx is done; anything else names its ``<Code>``."""
+    if reply.status < 300:
+        return
+    text = reply.text
+    code = text.split("<Code>", 1)[1].split("</Code>", 1)[0] if "<Code>" in text else ""
+    raise PermanentError(
+        f"Zhihu's image host refused the upload (HTTP {reply.status} {code or 'error'} on "
+        f"{reply.where}); run again, which fetches a fresh upload token — if it repeats, "
+        "Zhihu has changed its image upload",
+        channel=CHANNEL,
+        code=code or reply.status,
+    )
+
+
+def _wait(adapter: ZhihuAdapter, image_id: str) -> Mapping[str, Any]:
+    """I4 until the image is processed (injected sleep, growing pauses)."""
+    status: Any = None
+    for delay in POLL_DELAYS:
+        if delay:
+            adapter.sleep(delay)
+        status = adapter.call_api("GET", "api", f"/images/{quote(image_id)}")
+        if isinstance(status, Mapping) and (
+            status.get("status") in DONE
+            or (status.get("status") not in ("init", "processing") and status.get("original_hash"))
+        ):
+            return status
+    raise TransientError(
+        f"Zhihu is still processing image {image_id} after {len(POLL_DELAYS)} checks "
+        f"(last status {status.get('status') if isinstance(status, Mapping) else None!r}); "
+        "run again later, the upload is not repeated",
+        channel=CHANNEL,
+        code="image-processing",
+    )
+
+
+def _url_of(status: Mapping[str, Any], object_key: str, mime: str) -> str:
+    """``original_src`` when it is a plain CDN URL; else the URL every tool derives from the
+    hash (signed ``auth_key`` URLs of first-time GIFs expire, so they are never kept)."""
+    for name in ("original_src", "src"):
+        url = status.get(name)
+        if isinstance(url, str) and url.startswith("http") and not urlsplit(url).query:
+            return url
+    key = str(status.get("original_hash") or object_key)
+    return f"{CDN}/{key}{'.gif' if mime == GIF and not key.endswith('.gif') else ''}"
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None

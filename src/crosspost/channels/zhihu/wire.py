@@ -1,0 +1,335 @@
+"""What goes over the wire to Zhihu: hosts, headers, request bodies, the OSS signature,
+and what Zhihu's answers mean (zhihu-api.md §1–§5).
+
+Kept apart from :mod:`crosspost.channels.zhihu.adapter` so the adapter reads as the publishing
+flow, and so every Zhihu error code is classified in one table. Zhihu has no public API:
+everything here is the web editor's own traffic, parsed as defensively as the spec asks.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import uuid
+from collections.abc import Mapping
+from email.utils import formatdate
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+from crosspost.channels.base import DraftContent
+from crosspost.channels.http.policy import Reply
+from crosspost.errors import (
+    AuthError,
+    ChannelError,
+    PermanentError,
+    RateLimitedError,
+    UnconfirmedError,
+)
+
+CHANNEL: Final = "zhihu"
+
+#: The real hosts (spec §2). An account's ``base_url`` replaces every one of them.
+HOSTS: Final = {
+    "www": "https://www.zhihu.com",
+    "zhuanlan": "https://zhuanlan.zhihu.com",
+    "api": "https://api.zhihu.com",
+    "oss": "https://zhihu-pics-upload.zhimg.com",
+}
+ARTICLE_URL: Final = "https://zhuanlan.zhihu.com/p/{id}"
+EDIT_URL: Final = "https://zhuanlan.zhihu.com/p/{id}/edit"
+OSS_BUCKET: Final = "zhihu-pics"
+
+#: A mainstream desktop browser: Zhihu refuses unusual clients with 10001 (spec §1.2).
+USER_AGENT: Final = (
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
+    "(KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
+)
+OSS_USER_AGENT: Final = "aliyun-sdk-js/6.8.0 Chrome 131.0.0.0 on Windows 10 64-bit"
+
+#: How long a 40362 risk-control throttle is waited out (spec §5: minutes to hours).
+THROTTLE_SECONDS: Final = 30 * 60
+
+
+class NotFound(PermanentError):
+    """HTTP 404: Zhihu does not know the draft, article or column (deleted, or never was)."""
+
+
+def browser_headers(
+    z_c0: str, xsrf: str | None, *, referer: str = "https://zhuanlan.zhihu.com/write"
+) -> dict[str, str]:
+    """The headers of the web editor's own calls: cookie, UA, fetch marker, XSRF echo."""
+    cookie = f"z_c0={z_c0}"
+    headers = {
+        "User-Agent": USER_AGENT,
+        "x-requested-with": "fetch",
+        "Origin": "https://zhuanlan.zhihu.com",
+        "Referer": referer,
+        "Accept": "application/json, text/plain, */*",
+    }
+    if xsrf:
+        cookie += f"; _xsrf={xsrf}"
+        headers["x-xsrftoken"] = xsrf
+    headers["Cookie"] = cookie
+    return headers
+
+
+def oss_headers(
+    object_key: str, mime: str, token: Mapping[str, Any], *, now: float
+) -> dict[str, str]:
+    """Headers of the OSS PUT (Aliyun V1 signature over the STS credentials of I1)."""
+    date = formatdate(now, usegmt=True)
+    security_token = str(token.get("access_token", ""))
+    to_sign = (
+        f"PUT\n\n{mime}\n{date}\nx-oss-date:{date}\nx-oss-security-token:{security_token}\n"
+        f"x-oss-user-agent:{OSS_USER_AGENT}\n/{OSS_BUCKET}/{object_key}"
+    )
+    key = str(token.get("access_key", "")).encode()
+    signature = base64.b64encode(hmac.new(key, to_sign.encode(), hashlib.sha1).digest()).decode()
+    return {
+        "Content-Type": mime,
+        "x-oss-date": date,
+        "x-oss-security-token": security_token,
+        "x-oss-user-agent": OSS_USER_AGENT,
+        "Authorization": f"OSS {token.get('access_id', '')}:{signature}",
+        "Origin": "https://zhuanlan.zhihu.com",
+        "Referer": "https://zhuanlan.zhihu.com/",
+    }
+
+
+def draft_body(
+    title: str, html: str, cover_url: str | None, *, delta_time: int = 0
+) -> dict[str, Any]:
+    """E2/E3 body: both field spellings Zhihu mixes (camelCase cover, snake_case rest)."""
+    body: dict[str, Any] = {
+        "title": title,
+        "content": html,
+        "table_of_contents": False,
+        "delta_time": delta_time,
+        "can_reward": False,
+    }
+    if cover_url:
+        body["titleImage"] = cover_url
+        body["isTitleImageFullScreen"] = False
+    return body
+
+
+def publish_body(draft_id: str, *, republish: bool, now: float) -> dict[str, Any]:
+    """E6 body as the 2025–26 editor sends it, minus ``hybrid``: Zhihu publishes the saved
+    draft (the E3 patch just before), as ZO and ZN do. ``hybridInfo`` must be an object."""
+    business = {
+        "commentPermission": "anyone",
+        "disclaimer_type": "none",
+        "disclaimer_status": "close",
+        "table_of_contents_enabled": False,
+        "commercial_report_info": {"commercial_types": []},
+        "commercial_zhitask_bind_info": None,
+        "canReward": False,
+        "column": None,
+    }
+    return {
+        "action": "article",
+        "data": {
+            "publish": {"traceId": f"{int(now * 1000)},{uuid.uuid4()}"},
+            "extra_info": {
+                "publisher": "pc",
+                "pc_business_params": json.dumps(business, ensure_ascii=False),
+            },
+            "draft": {"disabled": 1, "id": draft_id, "isPublished": republish},
+            "commentsPermission": {"comment_permission": "anyone"},
+            "creationStatement": {"disclaimer_type": "none", "disclaimer_status": "close"},
+            "contentsTables": {"table_of_contents_enabled": False},
+            "commercialReportInfo": {"isReport": 0},
+            "appreciate": {"can_reward": False, "tagline": ""},
+            "hybridInfo": {},
+        },
+    }
+
+
+def cover_url(content: DraftContent) -> str | None:
+    """The cover's zhimg URL for E2/E3 ``titleImage``, when the issue has a cover."""
+    return content.cover.url if content.cover is not None else None
+
+
+def draft_id_of(payload: Any) -> str | None:
+    """A draft id as a string (new ids pass 2^53 and come as strings; old ones as numbers)."""
+    if not isinstance(payload, Mapping):
+        return None
+    value = payload.get("id")
+    if isinstance(value, str | int) and not isinstance(value, bool) and str(value):
+        return str(value)
+    url = payload.get("url")
+    if isinstance(url, str) and "/p/" in url:
+        return urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1] or None
+    return None
+
+
+def published_id(answer: Mapping[str, Any], fallback: str) -> str:
+    """The article id in an E6 answer, wherever this month's shape keeps it (spec §3 E6):
+    ``data.result`` (a JSON string, or an object) → ``publish.id``, then ``data.publish.id``,
+    then ``publish.id``; the draft id when none is there (Zhihu keeps one id for both)."""
+    data = answer.get("data")
+    candidates: list[Any] = []
+    if isinstance(data, Mapping):
+        result = data.get("result")
+        if isinstance(result, str):
+            try:
+                result = json.loads(result)
+            except ValueError:
+                result = None
+        if isinstance(result, Mapping):
+            candidates.append(_dig(result, "publish", "id"))
+        candidates.append(_dig(data, "publish", "id"))
+    candidates.append(_dig(answer, "publish", "id"))
+    for candidate in candidates:
+        if isinstance(candidate, str | int) and not isinstance(candidate, bool) and candidate:
+            return str(candidate)
+    return fallback
+
+
+def _dig(mapping: Mapping[str, Any], *keys: str) -> Any:
+    value: Any = mapping
+    for key in keys:
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(key)
+    return value
+
+
+# --- what Zhihu's answers mean ----------------------------------------------------------
+
+
+def decode(reply: Reply) -> Any:
+    """The JSON of a reply (None for an empty body), or PermanentError naming the call."""
+    if not reply.body.strip():
+        return None
+    try:
+        return reply.json()
+    except ValueError:
+        raise PermanentError(
+            f"Zhihu answered {reply.where} with HTTP {reply.status} and a body that is not "
+            "JSON; Zhihu may have changed this endpoint (see zhihu-api.md §11)",
+            channel=CHANNEL,
+            code=reply.status,
+        ) from None
+
+
+def error_of(payload: Any) -> tuple[int | None, str]:
+    """(code, message) of Zhihu's ``{"error": {…}}`` envelope or its top-level variant."""
+    if not isinstance(payload, Mapping):
+        return None, ""
+    error = payload.get("error")
+    source: Mapping[str, Any] = error if isinstance(error, Mapping) else payload
+    code = source.get("code")
+    message = str(source.get("message") or source.get("name") or "")
+    try:
+        return (int(code) if code is not None else None), message
+    except (TypeError, ValueError):
+        return None, message
+
+
+def check_reply(reply: Reply, *, login_env: str, xsrf_env: str) -> Any:
+    """The decoded JSON of a successful reply; a typed, advice-carrying error otherwise.
+
+    Raised errors never contain the cookie (the HTTP policy redacts again on the way out).
+    """
+    payload = decode(reply)
+    failed = reply.status >= 400 or (
+        isinstance(payload, Mapping) and isinstance(payload.get("error"), Mapping)
+    )
+    if not failed:
+        return payload
+    code, message = error_of(payload)
+    raise classify(reply, code, message, login_env=login_env, xsrf_env=xsrf_env)
+
+
+def classify(
+    reply: Reply, code: int | None, message: str, *, login_env: str, xsrf_env: str
+) -> ChannelError:
+    """One Zhihu refusal as the error a person can act on (spec §5)."""
+    said = f"Zhihu {code if code is not None else reply.status}"
+    said += f" ({message})" if message else ""
+    where = f"{said} on {reply.where}"
+    if reply.status == 401 or code in (100, 101):
+        return AuthError(
+            f"{where}: the Zhihu login (z_c0 cookie) has expired or is not accepted. Log in "
+            "to zhihu.com in a browser, open devtools → Application → Cookies → "
+            f"https://www.zhihu.com, copy the value of z_c0 into the environment variable "
+            f"{login_env} (and _xsrf into {xsrf_env}), then run again",
+            channel=CHANNEL,
+            code=code if code is not None else 401,
+        )
+    if reply.status == 403 and "xsrf" in message.lower():
+        return AuthError(
+            f"{where}: Zhihu wants the _xsrf cookie echoed on writes. Copy the value of the "
+            f"_xsrf cookie of zhihu.com (devtools → Application → Cookies) into {xsrf_env}, "
+            "then run again",
+            channel=CHANNEL,
+            code=code if code is not None else 403,
+        )
+    if code == 40352:
+        return PermanentError(
+            f"{where}: Zhihu's anti-bot check wants a human. Open zhihu.com in a browser "
+            "logged in as this account, pass the verification, then run again",
+            channel=CHANNEL,
+            code=code,
+        )
+    if code == 40362:
+        return RateLimitedError(
+            f"{where}: Zhihu's risk control is limiting this account; wait at least "
+            f"{THROTTLE_SECONDS // 60} minutes before running again",
+            channel=CHANNEL,
+            code=code,
+            retry_after=THROTTLE_SECONDS,
+        )
+    if code in (10001, 10003):
+        return PermanentError(
+            f"{where}: Zhihu refused the shape of this request (signature or client check); "
+            "retrying will not help — Zhihu may have changed the endpoint, report it",
+            channel=CHANNEL,
+            code=code,
+        )
+    if reply.status == 404:
+        return NotFound(
+            f"{where}: the draft or article does not exist (deleted on Zhihu?); "
+            "forget its id in the ledger so the next run creates a new one",
+            channel=CHANNEL,
+            code=code if code is not None else 404,
+        )
+    return PermanentError(
+        f"{where}: Zhihu refused the request (HTTP {reply.status}); fix what the message "
+        "says and run again",
+        channel=CHANNEL,
+        code=code if code is not None else reply.status,
+    )
+
+
+def check_publish(reply: Reply, payload: Any) -> Mapping[str, Any]:
+    """E6 succeeds only with ``code == 0`` (HTTP 200 alone means nothing, spec §3 E6)."""
+    if not isinstance(payload, Mapping):
+        raise UnconfirmedError(
+            f"Zhihu answered {reply.where} without a result; the article may or may not be "
+            "published — reconcile before trying again",
+            channel=CHANNEL,
+            code="no-result",
+        )
+    code = payload.get("code")
+    if code == 0 or (code is None and payload.get("message") == "success"):
+        return payload
+    message = str(payload.get("message") or payload.get("toast_message") or "")
+    where = f"Zhihu publish code {code} ({message}) on {reply.where}"
+    if code == 4000:
+        # "发布失败，请稍后再试" may be transient, but publishing is irreversible: look first.
+        raise UnconfirmedError(
+            f"{where}: Zhihu says publishing failed; reconcile (check the article's state) "
+            "before trying again",
+            channel=CHANNEL,
+            code=code,
+        )
+    raise PermanentError(
+        f"{where}: the article was not published; fix what the message says "
+        "(title ≤ 100 characters, body ≥ 9 characters, a topic) and run again",
+        channel=CHANNEL,
+        code=code if isinstance(code, int | str) else "publish",
+    )

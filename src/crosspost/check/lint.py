@@ -1,0 +1,445 @@
+"""Lint: what each platform would refuse or change, found before anything is sent.
+
+Checks run on the loaded :class:`~crosspost.issue.model.Issue` and on each channel's
+:class:`~crosspost.render.Rendered` output, because some limits (WeChat's 20,000
+characters) count the rendered HTML, not the Markdown. Every problem names the file and,
+where there is one, the line. Errors stop ``render`` and ``publish``; warnings say what
+crosspost will change on the way (an image converted or shrunk); notes are for the record.
+
+The numbers come from ``specs/wechat-api.md`` §9 and ``specs/zhihu-api.md`` §6 and sit in
+the renderer modules, which were written against them; :func:`channel_limits` gathers
+them into one :class:`ChannelLimits` per platform.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from crosspost.errors import IssueError
+from crosspost.issue.body import (
+    ImageFile,
+    ImageInfo,
+    ImageProblem,
+    ImageRef,
+    empty_footnotes,
+    image_refs,
+    remote_format,
+)
+from crosspost.issue.model import CHANNEL_OPTIONS, KNOWN_CHANNELS, Issue, load_issue
+from crosspost.render.rendered import RenderContext, Rendered
+
+ERROR, WARNING, INFO = "error", "warning", "info"
+
+MB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing to fix (``error``), to know about (``warning``) or to note (``info``)."""
+
+    path: Path
+    line: int | None
+    #: The channel it concerns; ``None`` when it concerns every channel.
+    channel: str | None
+    #: Stable short name for scripts, e.g. ``title-too-long`` (``--json`` prints it).
+    code: str
+    message: str
+    severity: str = ERROR
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else str(self.path)
+        channel = f" [{self.channel}]" if self.channel else ""
+        label = (
+            "" if self.severity == ERROR else f"{'note' if self.severity == INFO else 'warning'}: "
+        )
+        return f"{where}:{channel} {label}{self.message}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "path": str(self.path),
+            "line": self.line,
+            "channel": self.channel,
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class ChannelLimits:
+    """What one platform accepts. ``None`` means "no limit known"."""
+
+    channel: str
+    title_chars: int
+    title_bytes: int | None = None
+    #: Above these the platform refuses the author (error) …
+    author_chars: int | None = None
+    #: … and above these it has refused authors in field reports (warning).
+    author_warn_chars: int | None = None
+    author_warn_bytes: int | None = None
+    digest_chars: int | None = None
+    source_url_bytes: int | None = None
+    #: The rendered body as sent, tags included: strictly fewer characters / bytes than this.
+    content_chars: int | None = None
+    content_bytes: int | None = None
+    #: Text of the rendered body as the platform counts it (``text_count(body)``).
+    text_min_chars: int | None = None
+    text_max_chars: int | None = None
+    text_count: Callable[[str], int] | None = None
+    cover_required: bool = False
+    #: Pillow format names uploaded as they are; others are converted by the image pipeline.
+    image_formats: frozenset[str] = frozenset({"JPEG", "PNG", "GIF"})
+    #: Byte limit per Pillow format for in-article images; larger ones are re-encoded.
+    image_bytes: Mapping[str, int] = field(default_factory=dict)
+    #: Byte limit of the cover upload.
+    cover_bytes: int | None = None
+    #: Width / height the platform crops covers to.
+    cover_ratio: float | None = None
+    #: Characters an uploaded image URL takes in the body (relative sources are shorter).
+    image_url_chars: int = 0
+
+
+#: File extension → Pillow format name, for platforms that list extensions.
+_FORMAT_OF = {".jpg": "JPEG", ".jpeg": "JPEG", ".png": "PNG", ".gif": "GIF", ".webp": "WEBP"}
+
+
+def _wechat_limits() -> ChannelLimits:
+    # The renderer holds the numbers it was written against (wechat-api.md §9); the image
+    # and cover figures are §3/§4: uploadimg takes JPEG/PNG under 1 MB, GIFs and the
+    # cover go through add_material (10 MB). The documented author limit is 16
+    # characters; the renderer's stricter 8/16 bytes come from field reports: a warning.
+    from crosspost.render.wechat import document as wechat
+
+    return ChannelLimits(
+        channel="wechat",
+        title_chars=wechat.TITLE_MAX_CHARS,
+        title_bytes=wechat.TITLE_MAX_BYTES,
+        author_chars=16,
+        author_warn_chars=wechat.AUTHOR_MAX_CHARS,
+        author_warn_bytes=wechat.AUTHOR_MAX_BYTES,
+        digest_chars=wechat.DIGEST_MAX_CHARS,
+        source_url_bytes=wechat.SOURCE_URL_MAX_BYTES,
+        content_chars=wechat.CONTENT_MAX_CHARS,
+        content_bytes=wechat.CONTENT_MAX_BYTES,
+        cover_required=True,
+        image_formats=frozenset({"JPEG", "PNG", "GIF"}),
+        image_bytes={"JPEG": MB, "PNG": MB, "GIF": 10 * MB},
+        cover_bytes=10 * MB,
+        cover_ratio=2.35,
+        image_url_chars=110,  # http://mmbiz.qpic.cn/mmbiz_png/<64 chars>/0?wx_fmt=png
+    )
+
+
+def _zhihu_limits() -> ChannelLimits:
+    # zhihu-api.md §6, as the renderer states them; no image byte limit is known.
+    from crosspost.render.zhihu import document as zhihu
+
+    return ChannelLimits(
+        channel="zhihu",
+        title_chars=zhihu.TITLE_MAX_CHARS,
+        text_min_chars=zhihu.BODY_MIN_CHARS,
+        text_max_chars=zhihu.BODY_MAX_CHARS,
+        text_count=zhihu.body_chars,
+        image_formats=frozenset(_FORMAT_OF[ext] for ext in zhihu.IMAGE_EXTENSIONS),
+    )
+
+
+_LIMIT_TABLES: Mapping[str, Callable[[], ChannelLimits]] = {
+    "wechat": _wechat_limits,
+    "zhihu": _zhihu_limits,
+}
+
+
+@functools.cache
+def channel_limits(channel: str) -> ChannelLimits | None:
+    """The limits lint checks for ``channel`` (``None`` for a channel it knows nothing of)."""
+    table = _LIMIT_TABLES.get(channel)
+    return table() if table else None
+
+
+# --- load, render and lint one file (what `check`, `render` and `preview` share) ----------
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One issue file after loading, rendering and linting. ``issue`` is None if unloadable."""
+
+    path: Path
+    issue: Issue | None
+    rendered: Mapping[str, Rendered]
+    problems: tuple[Problem, ...]
+
+    @property
+    def errors(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity == ERROR)
+
+
+def check_file(
+    path: Path | str,
+    channels: Sequence[str] = (),
+    context: RenderContext | None = None,
+) -> Checked:
+    """Load, render and lint ``path`` for ``channels`` (default: the issue's, else all).
+
+    Bad input never raises: a file that cannot be loaded, or that a renderer refuses,
+    comes back as an error :class:`Problem`, so a caller checking many files sees them all.
+    """
+    from crosspost.render.rendered import render
+
+    try:
+        issue = load_issue(path)
+    except IssueError as error:
+        problem = Problem(error.path, error.line, None, "invalid-issue", error.problem)
+        return Checked(Path(path), None, MappingProxyType({}), (problem,))
+    wanted = tuple(channels) or issue.channels or KNOWN_CHANNELS
+    rendered: dict[str, Rendered] = {}
+    problems: list[Problem] = []
+    for channel in wanted:
+        try:
+            rendered[channel] = render(issue, channel, context)
+        except IssueError as error:
+            problems.append(Problem(error.path, error.line, channel, "render", error.problem))
+    problems += lint(issue, rendered)
+    order = {ERROR: 0, WARNING: 1, INFO: 2}
+    problems.sort(key=lambda p: (p.line or 0, order.get(p.severity, 3)))
+    # Name the file as the editor typed it (Issue.path is absolute).
+    shown = tuple(replace(p, path=Path(path)) if p.path == issue.path else p for p in problems)
+    return Checked(Path(path), issue, MappingProxyType(rendered), shown)
+
+
+# --- the checks ------------------------------------------------------------------------
+
+
+def lint(issue: Issue, rendered: Mapping[str, Rendered]) -> list[Problem]:
+    """Every problem of ``issue`` for the channels in ``rendered`` (channel → Rendered)."""
+    refs = list(image_refs(issue))
+    images = ImageInfo()
+    problems: list[Problem] = []
+    for ref in refs:  # a missing file is missing for every channel: report it once
+        found = images.read(ref.path) if ref.path else None
+        if isinstance(found, ImageProblem):
+            message = f"image {ref.source!r} {found.message}"
+            problems.append(Problem(issue.path, ref.line, ref.channel, found.code, message))
+    problems += _bad_covers(issue, rendered, images)
+    for label, line in empty_footnotes(issue):  # Zhihu refuses it; WeChat shows a blank note
+        message = f"footnote [^{label}] has no text; write the note after '[^{label}]:'"
+        problems.append(Problem(issue.path, line, None, "empty-footnote", message))
+    for channel, output in rendered.items():
+        limits = channel_limits(channel)
+        if limits is None:
+            continue
+        report = _Report(issue, limits)
+        _fields(report)
+        _options(report)
+        _content(report, output)
+        _cover(report, images)
+        _body_images(report, refs, images)
+        problems += report.problems
+    return problems
+
+
+def _bad_covers(issue: Issue, rendered: Mapping[str, Rendered], images: ImageInfo) -> list[Problem]:
+    """A cover file that cannot be used, once per file (channels often share one cover)."""
+    users: dict[Path, list[str]] = {}
+    for channel in rendered:
+        cover = issue.settings(channel).cover
+        if cover is not None:
+            users.setdefault(cover, []).append(channel)
+    problems: list[Problem] = []
+    for cover, channels in users.items():
+        found = images.read(cover)
+        if isinstance(found, ImageProblem):
+            own = len(channels) == 1 and "cover" in issue.overrides.get(channels[0], {})
+            line = issue.line_of(f"{channels[0]}.cover" if own else "cover")
+            concerns = channels[0] if own else None
+            message = f"cover {found.message}"
+            problems.append(Problem(issue.path, line, concerns, "bad-cover", message))
+    return problems
+
+
+@dataclass
+class _Report:
+    """Collects one channel's problems; ``line_of`` prefers the channel's own override."""
+
+    issue: Issue
+    limits: ChannelLimits
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def channel(self) -> str:
+        return self.limits.channel
+
+    def add(self, line: int | None, code: str, message: str, severity: str = ERROR) -> None:
+        self.problems.append(Problem(self.issue.path, line, self.channel, code, message, severity))
+
+    def line_of(self, key: str) -> int | None:
+        if key in self.issue.overrides.get(self.channel, {}):
+            return self.issue.line_of(f"{self.channel}.{key}")
+        return self.issue.line_of(key)
+
+
+def _fields(report: _Report) -> None:
+    limits, channel = report.limits, report.channel
+    settings = report.issue.settings(channel)
+    fix = f"shorten it or set '{channel}: {{title: …}}'"
+    title, title_bytes = len(settings.title), len(settings.title.encode())
+    if title > limits.title_chars:
+        message = f"title has {title} characters, {channel} allows {limits.title_chars}; {fix}"
+        report.add(report.line_of("title"), "title-too-long", message)
+    elif limits.title_bytes and title_bytes > limits.title_bytes:
+        message = (
+            f"title is {title_bytes} UTF-8 bytes, {channel} allows {limits.title_bytes}; {fix}"
+        )
+        report.add(report.line_of("title"), "title-too-long", message)
+    author = settings.author or ""
+    chars, size = len(author), len(author.encode())
+    if limits.author_chars and chars > limits.author_chars:
+        message = f"author has {chars} characters, {channel} allows {limits.author_chars}"
+        report.add(report.line_of("author"), "author-too-long", message + "; shorten it")
+    elif (limits.author_warn_chars and chars > limits.author_warn_chars) or (
+        limits.author_warn_bytes and size > limits.author_warn_bytes
+    ):
+        message = (
+            f"author '{author}' ({chars} characters, {size} bytes) is longer than {channel} "
+            f"has taken in field reports ({limits.author_warn_chars} characters, "
+            f"{limits.author_warn_bytes} bytes; error 45110); set '{channel}: {{author: …}}'"
+        )
+        report.add(report.line_of("author"), "author-long", message, WARNING)
+    digest = settings.digest or ""
+    if limits.digest_chars and len(digest) > limits.digest_chars:
+        message = f"digest has {len(digest)} characters, {channel} allows {limits.digest_chars}"
+        report.add(report.line_of("digest"), "digest-too-long", message + "; shorten it")
+    elif limits.digest_chars and not digest:
+        message = f"no digest; {channel} will show the first 54 characters of the body instead"
+        report.add(1, "no-digest", message, INFO)
+    url = len((settings.source_url or "").encode())
+    if limits.source_url_bytes and url > limits.source_url_bytes:
+        message = f"source_url is {url} bytes, {channel} allows {limits.source_url_bytes}"
+        report.add(report.line_of("source_url"), "source-url-too-long", message)
+
+
+def _options(report: _Report) -> None:
+    channel = report.channel
+    known = sorted({"title", "author", "digest", "cover", "source_url", *CHANNEL_OPTIONS[channel]})
+    for key in report.issue.overrides.get(channel, {}):
+        if key not in known:
+            message = (
+                f"'{channel}.{key}' is not an option crosspost knows ({', '.join(known)}); "
+                "check the spelling"
+            )
+            report.add(report.issue.line_of(f"{channel}.{key}"), "unknown-option", message, WARNING)
+
+
+def _content(report: _Report, output: Rendered) -> None:
+    limits, channel, line = report.limits, report.channel, report.issue.body_line
+    body = output.body
+    # Each image source becomes a platform URL on upload, usually longer than the path.
+    extra = 0
+    if limits.image_url_chars:
+        for source in output.images:
+            written = html.escape(source)
+            uses = body.count(f'src="{written}"')
+            extra += uses * max(0, limits.image_url_chars - len(written))
+    fix = "split the issue or shorten it"
+    if limits.content_chars and len(body) + extra >= limits.content_chars:
+        message = (
+            f"the {channel} article is {len(body) + extra:,} characters of HTML (uploaded "
+            f"image URLs included), the limit is under {limits.content_chars:,}; {fix}"
+        )
+        report.add(line, "content-too-long", message)
+    size = len(body.encode()) + extra
+    if limits.content_bytes and size >= limits.content_bytes:
+        message = f"the {channel} article is {size:,} bytes, the limit is under "
+        report.add(line, "content-too-large", f"{message}{limits.content_bytes:,}; {fix}")
+    if limits.text_count:
+        text = limits.text_count(body)
+        if limits.text_min_chars and text < limits.text_min_chars:
+            message = f"the body has {text} characters of text, {channel} needs at least "
+            report.add(line, "body-too-short", f"{message}{limits.text_min_chars}; write more")
+        if limits.text_max_chars and text > limits.text_max_chars:
+            message = f"the body has {text:,} characters of text, {channel} allows "
+            report.add(line, "body-too-long", f"{message}{limits.text_max_chars:,}; {fix}")
+
+
+def _cover(report: _Report, images: ImageInfo) -> None:
+    limits, channel = report.limits, report.channel
+    cover = report.issue.settings(channel).cover
+    line = report.line_of("cover")
+    if cover is None:
+        if limits.cover_required:
+            message = f"{channel} needs a cover image; add 'cover: images/cover.jpg' (900×383)"
+            report.add(1, "no-cover", message)
+        return
+    found = images.read(cover)
+    if isinstance(found, ImageProblem):
+        return  # reported once per file by _bad_covers
+    kind, size, width, height = found.format, found.size, found.width, found.height
+    if kind not in limits.image_formats:
+        message = f"cover is {kind}; {channel} takes {_formats(limits)}, so it will be converted"
+        report.add(line, "cover-converted", message, WARNING)
+    if limits.cover_bytes and size > limits.cover_bytes:
+        message = f"cover is {size / MB:.1f} MB, {channel} takes {limits.cover_bytes // MB} MB"
+        report.add(line, "cover-shrunk", f"{message}; it will be re-encoded smaller", WARNING)
+    if limits.cover_ratio and height and abs(width / height - limits.cover_ratio) > 0.25:
+        message = f"cover is {width}×{height}; {channel} crops covers to {limits.cover_ratio}:1"
+        report.add(line, "cover-cropped", f"{message} (e.g. 900×383)", INFO)
+
+
+def _body_images(report: _Report, refs: list[ImageRef], images: ImageInfo) -> None:
+    limits, channel = report.limits, report.channel
+    seen: set[str] = set()
+    for ref in refs:
+        if ref.channel not in (None, channel) or ref.source in seen:
+            continue
+        seen.add(ref.source)
+        if ref.remote:
+            _remote_image(report, ref)
+            continue
+        found = images.read(ref.path) if ref.path else None
+        if not isinstance(found, ImageFile):
+            continue  # not a file, or reported once for every channel by lint()
+        kind, size = found.format, found.size
+        name = f"image {ref.source!r}"
+        if kind not in limits.image_formats:
+            message = f"{name} is {kind}; {channel} takes {_formats(limits)}, so it is converted"
+            report.add(ref.line, "image-converted", message, WARNING)
+        elif size > limits.image_bytes.get(kind, size):
+            message = (
+                f"{name} is {size / MB:.1f} MB, {channel} takes "
+                f"{limits.image_bytes[kind] / MB:g} MB for {kind}; it will be re-encoded smaller"
+            )
+            report.add(ref.line, "image-shrunk", message, WARNING)
+
+
+def _remote_image(report: _Report, ref: ImageRef) -> None:
+    """A remote image: judged by the extension of its URL, all there is before download."""
+    limits, channel = report.limits, report.channel
+    kind = remote_format(ref.source)
+    if kind == "SVG":
+        message = (
+            f"image {ref.source} is SVG, which {channel} does not take; "
+            f"export it as PNG and link that instead"
+        )
+        report.add(ref.line, "image-svg", message)
+    elif kind is not None and kind not in limits.image_formats:
+        message = (
+            f"image {ref.source} is {kind}; {channel} takes {_formats(limits)}, so it may be "
+            "refused (keep a PNG or JPEG copy next to the issue to be safe)"
+        )
+        report.add(ref.line, "external-image-format", message, WARNING)
+    else:
+        message = (
+            f"image {ref.source} is on another site; it is downloaded and uploaded when "
+            "publishing (keep a copy next to the issue to be safe)"
+        )
+        report.add(ref.line, "external-image", message, INFO)
+
+
+def _formats(limits: ChannelLimits) -> str:
+    return "/".join(sorted(limits.image_formats))

@@ -1,0 +1,142 @@
+"""An account and its credentials: the types every other module is handed.
+
+:class:`Secret` hides a credential by construction (``repr``, ``str`` and f-strings show
+``***``); :class:`Account` is one account on one channel, as the settings resolved it.
+The settings (:mod:`crosspost.config.settings`) build them; everything downstream only
+reads them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, NoReturn
+
+__all__ = [
+    "OPTIONAL_CREDENTIALS",
+    "REQUIRED_CREDENTIALS",
+    "SECRET_CREDENTIALS",
+    "Account",
+    "Secret",
+]
+
+#: Credential keys each channel's adapter needs, and the ones it can do without.
+REQUIRED_CREDENTIALS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {"wechat": ("app_id", "app_secret"), "zhihu": ("z_c0",)}
+)
+OPTIONAL_CREDENTIALS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {"wechat": (), "zhihu": ("xsrf",)}
+)
+#: Credential keys whose values are secret. WeChat's app_id is public (it is printed in
+#: messages an operator needs, e.g. which IP whitelist to edit), so it is not among them.
+SECRET_CREDENTIALS = frozenset({"app_secret", "z_c0", "xsrf"})
+
+
+class Secret:
+    """A credential whose value only :meth:`reveal` hands out.
+
+    ``repr``, ``str`` and every f-string show ``***``, so a secret that slips into a log
+    line, an exception or a test snapshot shows nothing. Pickling is refused, because a
+    pickle is a log by other means (multiprocessing queues, caches).
+    """
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        """The real value, for the one place that sends it (an HTTP request)."""
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret('***')"
+
+    def __str__(self) -> str:
+        return "***"
+
+    def __format__(self, spec: str) -> str:
+        return "***"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Secret):
+            return NotImplemented
+        return hmac.compare_digest(self._value.encode(), other._value.encode())
+
+    def __hash__(self) -> int:
+        return hash((Secret, self._value))
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __reduce__(self) -> NoReturn:
+        raise TypeError("a Secret cannot be pickled; pass the account's name and resolve it again")
+
+
+@dataclass(frozen=True)
+class Account:
+    """One account on one channel, e.g. the ``main`` WeChat Official Account.
+
+    ``base_url`` None means the real platform; a URL (the sandbox, a proxy) replaces the
+    platform's hosts with the same paths. ``options`` holds the account's other keys from
+    the config file (``mode``, ``column``, ``author``, …) over the channel's defaults.
+    """
+
+    channel: str
+    name: str
+    base_url: str | None
+    credentials: Mapping[str, Secret]
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    #: Credential key → the environment variable it is read from (for messages only).
+    credential_env: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def key(self) -> str:
+        """``"wechat:main"``: how the ledger, the CLI and messages name this account."""
+        return f"{self.channel}:{self.name}"
+
+    @property
+    def mode(self) -> str | None:
+        """The account's own ``draft``/``publish`` default, when the config sets one."""
+        value = self.options.get("mode")
+        return str(value) if value is not None else None
+
+    @property
+    def secrets(self) -> tuple[Secret, ...]:
+        """The credentials to hide in every message and log (not the public app_id)."""
+        return tuple(v for k, v in self.credentials.items() if k in SECRET_CREDENTIALS)
+
+    def missing_credentials(self) -> tuple[str, ...]:
+        """Required credential keys that no environment variable provided."""
+        required = REQUIRED_CREDENTIALS.get(self.channel, ())
+        return tuple(k for k in required if not self.credentials.get(k))
+
+    def pointed_at(self, base_url: str, credentials: Mapping[str, str]) -> Account:
+        """This account aimed at another server (the sandbox) with that server's credentials."""
+        secrets = MappingProxyType({k: Secret(v) for k, v in credentials.items()})
+        return dataclasses.replace(self, base_url=base_url, credentials=secrets)
+
+    def fingerprint(self) -> str:
+        """A short digest of what shapes this account's posts (server, options, credentials).
+
+        The ledger keeps it with a permanent failure, which is retried only once the
+        fingerprint (or the issue) changes: a fixed AppSecret or IP whitelist entry in
+        ``.env``/config counts as a change. Sixteen hex digits of SHA-256: no secret
+        can be read back from it.
+        """
+        material = {
+            "account": self.key,
+            "base_url": self.base_url,
+            "options": dict(self.options),
+            "credentials": {k: v.reveal() for k, v in sorted(self.credentials.items())},
+        }
+        text = json.dumps(material, sort_keys=True, default=str, ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def __hash__(self) -> int:
+        return hash(self.key)

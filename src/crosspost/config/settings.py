@@ -1,0 +1,371 @@
+"""The one settings path: CLI flag > environment > ``.env`` > config file > default.
+
+Everything crosspost can be told (where the ledger lives, the default mode, the accounts
+of each channel) is resolved here, once, by :func:`load_settings`, and every value
+remembers where it came from (:meth:`Settings.source_of`), so "why is it publishing to
+that account?" has a one-line answer. Secrets never live in the config file: an account
+names the environment variables that hold its credentials, and those are wrapped in
+:class:`Secret` the moment they are read. Nothing here prompts, ever: cron has no one to
+answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from crosspost.config.accounts import (
+    SECRET_CREDENTIALS,
+    Account,
+    Secret,
+)
+from crosspost.config.sources import (
+    ACCOUNT_NAME,
+    CONFIG_NAME,
+    CREDENTIAL_KEYS,
+    DEFAULTS,
+    ENV_NAME,
+    FIELDS,
+    FLAG_NAMES,
+    MODES,
+    ConfigFile,
+    Environment,
+    Origin,
+    add_arguments,
+    check_known_keys,
+    default_env_name,
+    default_state_dir,
+    find_config,
+    parse_duration,
+    parse_mode,
+    refuse_inline_secrets,
+)
+from crosspost.errors import ConfigError
+from crosspost.issue.model import KNOWN_CHANNELS
+
+__all__ = [
+    "FLAG_NAMES",
+    "MODES",
+    "SECRET_CREDENTIALS",
+    "Account",
+    "Secret",
+    "Settings",
+    "add_arguments",
+    "load_settings",
+    "parse_duration",
+    "settings_from_args",
+]
+
+LEDGER_NAME = "ledger.sqlite3"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything crosspost was told, resolved once, each value with its source."""
+
+    state_dir: Path
+    mode: str
+    theme: str
+    template_dirs: tuple[Path, ...]
+    issue_dirs: tuple[Path, ...]
+    grace: timedelta
+    log_file: Path | None
+    timeout: float
+    notify_urls: tuple[Secret, ...]
+    notify_on_success: bool
+    accounts: tuple[Account, ...] = ()
+    #: The config file that was read, if any (named in messages about accounts).
+    config_path: Path | None = None
+    #: ``.env`` files that were read, most local last.
+    env_files: tuple[Path, ...] = ()
+    #: Channel → the account ``-c wechat`` means when the channel has several.
+    default_accounts: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: Setting name (or ``"wechat:main.app_secret"``) → where its value came from.
+    sources: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def ledger_path(self) -> Path:
+        """Where the ledger lives: ``<state_dir>/ledger.sqlite3``."""
+        return self.state_dir / LEDGER_NAME
+
+    def source_of(self, name: str) -> str:
+        """Where a setting came from, e.g. ``"environment CROSSPOST_STATE_DIR"``."""
+        try:
+            return self.sources[name]
+        except KeyError:
+            raise ConfigError(f"there is no setting called '{name}'") from None
+
+    def accounts_for(self, channel: str) -> tuple[Account, ...]:
+        """Every configured account of ``channel``, in config-file order."""
+        _known_channel(channel)
+        return tuple(a for a in self.accounts if a.channel == channel)
+
+    def account(self, spec: str) -> Account:
+        """The one account ``"wechat:main"`` (or ``"wechat"``, when that is unambiguous)."""
+        channel, _, name = spec.partition(":")
+        accounts = self.accounts_for(channel)
+        if not accounts:
+            raise ConfigError(f"no {channel} account is configured; {self._where_to_add(channel)}")
+        if not name:
+            if len(accounts) == 1:
+                return accounts[0]
+            name = self.default_accounts.get(channel, "")
+            if not name:
+                names = ", ".join(f"{channel}:{a.name}" for a in accounts)
+                raise ConfigError(
+                    f"{channel} has {len(accounts)} accounts ({names}); name one, or set "
+                    f"default_account under [channels.{channel}] in {self._config_name()}"
+                )
+        for account in accounts:
+            if account.name == name:
+                return account
+        names = ", ".join(a.name for a in accounts)
+        raise ConfigError(
+            f"no {channel} account called '{name}' (configured: {names}); "
+            f"check the spelling or add [channels.{channel}.accounts.{name}]"
+        )
+
+    def select(self, specs: Iterable[str] = ()) -> tuple[Account, ...]:
+        """Accounts for ``-c`` flags: ``wechat`` means all its accounts; none means all."""
+        chosen: list[Account] = []
+        for spec in specs or [a.key for a in self.accounts]:
+            channel, _, name = spec.partition(":")
+            if name:
+                found: tuple[Account, ...] = (self.account(spec),)
+            else:
+                found = self.accounts_for(channel)
+                if not found:
+                    raise ConfigError(
+                        f"no {channel} account is configured; {self._where_to_add(channel)}"
+                    )
+            chosen.extend(a for a in found if a not in chosen)
+        return tuple(chosen)
+
+    def require_credentials(self, accounts: Iterable[Account]) -> tuple[Account, ...]:
+        """The accounts, after checking each has every credential its channel needs.
+
+        Checked per requested account, so a missing Zhihu cookie does not stop a
+        WeChat-only run. Raises one :class:`ConfigError` naming every missing variable.
+        """
+        accounts = tuple(accounts)
+        missing = [
+            f"{a.key} needs {a.credential_env.get(k, k.upper())} ({k})"
+            for a in accounts
+            for k in a.missing_credentials()
+        ]
+        if missing:
+            raise ConfigError(
+                "; ".join(missing) + f": set {'them' if len(missing) > 1 else 'it'} in the "
+                f"environment or in {self._env_hint()}; "
+                "nothing was sent"
+            )
+        return accounts
+
+    def mode_for(self, account: Account, issue_mode: str | None = None) -> str:
+        """``draft`` or ``publish`` for one account: the most specific word wins.
+
+        ``--mode`` on the command line, then the issue's own ``mode`` (its channel block),
+        then the account's ``mode`` in the config file, then the general mode (from the
+        environment, the file or the default ``draft``).
+        """
+        if self.sources.get("mode", "").startswith("flag "):
+            return self.mode
+        for candidate in (issue_mode, account.mode):
+            if candidate in MODES:
+                return str(candidate)
+        return self.mode
+
+    def _config_name(self) -> str:
+        return str(self.config_path) if self.config_path else f"./{CONFIG_NAME}"
+
+    def _where_to_add(self, channel: str) -> str:
+        if self.config_path is None:
+            return (
+                f"no config file was found; create ./{CONFIG_NAME} from "
+                "config/crosspost.example.toml (or pass --config)"
+            )
+        return f"add [channels.{channel}.accounts.main] to {self.config_path}"
+
+    def _env_hint(self) -> str:
+        if self.env_files:
+            return str(self.env_files[-1])
+        folder = self.config_path.parent if self.config_path else Path.cwd()
+        return str(folder / ".env")
+
+
+def _known_channel(channel: str) -> None:
+    if channel not in KNOWN_CHANNELS:
+        raise ConfigError(
+            f"unknown channel '{channel}'; crosspost knows {', '.join(KNOWN_CHANNELS)}"
+        )
+
+
+# --- the loader -----------------------------------------------------------------------------
+
+
+def _account(
+    config: ConfigFile,
+    env: Environment,
+    channel: str,
+    name: str,
+    body: dict[str, Any],
+    sources: dict[str, str],
+) -> Account:
+    table = ("channels", channel, "accounts", name)
+    key = f"{channel}:{name}"
+    credentials: dict[str, Secret] = {}
+    credential_env: dict[str, str] = {}
+    for credential, env_key in CREDENTIAL_KEYS[channel].items():
+        inline = body.pop(credential, None)  # only reachable for app_id: the rest are refused
+        env_name = body.pop(env_key, None) or default_env_name(channel, name, credential)
+        if not isinstance(env_name, str) or not ENV_NAME.match(env_name):
+            # Never echo the value: someone may have pasted the secret itself here.
+            config.origin(table, env_key).fail(
+                f"'{env_key}' must be the NAME of an environment variable (like "
+                f"{default_env_name(channel, name, credential)}), not its value"
+            )
+        credential_env[credential] = env_name
+        if inline is not None:
+            credentials[credential] = Secret(str(inline))
+            sources[f"{key}.{credential}"] = f"config file {config.origin(table, credential).where}"
+            continue
+        found = env.get(env_name)
+        if found:
+            credentials[credential] = Secret(found[0])
+            sources[f"{key}.{credential}"] = found[1]
+    base_url = body.pop("base_url", None)
+    if base_url is not None:
+        if not isinstance(base_url, str) or not re.match(r"^https?://[^/\s]+", base_url):
+            config.origin(table, "base_url").fail(
+                "base_url must be an http:// or https:// URL, e.g. http://127.0.0.1:8765"
+            )
+        base_url = base_url.rstrip("/")
+    if "mode" in body:
+        parse_mode(body["mode"], config.origin(table, "mode"))
+    return Account(
+        channel=channel,
+        name=name,
+        base_url=base_url,
+        credentials=MappingProxyType(credentials),
+        options=MappingProxyType(body),
+        credential_env=MappingProxyType(credential_env),
+    )
+
+
+def _accounts(
+    config: ConfigFile, env: Environment, sources: dict[str, str]
+) -> tuple[tuple[Account, ...], dict[str, str]]:
+    accounts: list[Account] = []
+    defaults: dict[str, str] = {}
+    for channel in config.table("channels"):
+        if channel not in KNOWN_CHANNELS:
+            config.origin(("channels", channel)).fail(
+                f"unknown channel '{channel}'; crosspost knows {', '.join(KNOWN_CHANNELS)}"
+            )
+        shared = config.table("channels", channel)
+        shared.pop("accounts", None)
+        refuse_inline_secrets(config, ("channels", channel), shared)
+        default_account = shared.pop("default_account", None)
+        names = config.table("channels", channel, "accounts")
+        for name in names:
+            table = ("channels", channel, "accounts", name)
+            if not ACCOUNT_NAME.match(name):
+                config.origin(table).fail(
+                    f"account name '{name}' should be letters, digits, '-' or '_'"
+                )
+            body = config.table(*table)
+            refuse_inline_secrets(config, table, body)
+            accounts.append(_account(config, env, channel, name, {**shared, **body}, sources))
+        if default_account is not None:
+            if default_account not in names:
+                config.origin(("channels", channel), "default_account").fail(
+                    f"default_account '{default_account}' is not one of the {channel} accounts"
+                )
+            defaults[channel] = str(default_account)
+    return tuple(accounts), defaults
+
+
+def load_settings(
+    flags: Mapping[str, Any] | None = None,
+    *,
+    environ: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+    home: Path | None = None,
+) -> Settings:
+    """Resolve every setting: flag > environment > ``.env`` > config file > default.
+
+    ``flags`` maps setting names (see :data:`FLAG_NAMES`) to values, None meaning "not
+    given". ``environ``, ``cwd`` and ``home`` default to the process's own; tests pass
+    their own so they never read the user's real configuration. ``.env`` files (beside
+    the config file, then in ``cwd``, which wins) are read without touching ``os.environ``.
+    """
+    flags = {k: v for k, v in (flags or {}).items() if v is not None}
+    environ = os.environ if environ is None else environ
+    cwd = cwd or Path.cwd()
+    home = home or (Path(environ["HOME"]) if environ.get("HOME") else Path.home())
+    local_env = [cwd / ".env"] if (cwd / ".env").is_file() else []
+    env = Environment(environ, local_env)
+    config_path, _ = find_config(flags.get("config"), env, cwd, home)
+    if config_path is not None:
+        beside = config_path.parent / ".env"
+        if beside.is_file() and beside.resolve() not in {p.resolve() for p in local_env}:
+            env = Environment(environ, [beside, *local_env])
+    config = ConfigFile(config_path)
+    check_known_keys(config)
+
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    for spec in FIELDS:
+        raw: Any = None
+        if spec.name in flags:
+            raw, origin = flags[spec.name], Origin(f"flag {spec.flag}", cwd)
+            label = origin.where
+        elif found := env.get(spec.env):
+            raw, origin = found[0], Origin(found[1], cwd)
+            label = origin.where
+        else:
+            *tables, key = spec.file_key
+            if key in config.table(*tables):
+                raw = config.table(*tables)[key]
+                origin = config.origin(tables, key)
+                label = f"config file {origin.where}"
+        if raw is None:
+            if spec.name == "state_dir":
+                values[spec.name], sources[spec.name] = default_state_dir(env, home)
+            else:
+                values[spec.name], sources[spec.name] = DEFAULTS[spec.name], "default"
+            continue
+        values[spec.name], sources[spec.name] = spec.parse(raw, origin), label
+
+    urls_env = config.table("notify").get("urls_env", "CROSSPOST_NOTIFY_URLS")
+    if not isinstance(urls_env, str) or not ENV_NAME.match(urls_env):
+        config.origin(("notify",), "urls_env").fail(
+            "urls_env must be the NAME of an environment variable, e.g. CROSSPOST_NOTIFY_URLS"
+        )
+    found_urls = env.get(urls_env)
+    urls = re.split(r"[\s,]+", found_urls[0].strip()) if found_urls else []
+    sources["notify_urls"] = found_urls[1] if found_urls else "default"
+
+    accounts, default_accounts = _accounts(config, env, sources)
+    return Settings(
+        **values,
+        notify_urls=tuple(Secret(u) for u in urls if u),
+        accounts=accounts,
+        config_path=config_path,
+        env_files=env.files,
+        default_accounts=MappingProxyType(default_accounts),
+        sources=MappingProxyType(sources),
+    )
+
+
+def settings_from_args(args: argparse.Namespace, **kwargs: Any) -> Settings:
+    """:func:`load_settings` with whatever of :data:`FLAG_NAMES` a command's parser defined."""
+    flags = {name: getattr(args, name, None) for name in FLAG_NAMES}
+    return load_settings(flags, **kwargs)

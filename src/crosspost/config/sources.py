@@ -1,0 +1,362 @@
+"""Where settings come from: the config file, the environment and ``.env``, and their parsers.
+
+:mod:`crosspost.config.settings` decides precedence and builds the accounts; this module knows
+the shapes: the table of settings (flag, variable, place in the file, parser), how to
+read TOML so every problem names ``file:line``, and how to read ``.env`` files without
+exporting them into ``os.environ``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, NoReturn
+
+from crosspost.errors import ConfigError
+
+MODES = ("draft", "publish")
+CONFIG_NAME = "crosspost.toml"
+
+#: Keys that would put a secret in the config file itself. AppID is public, so inline is fine.
+SECRET_KEY = re.compile(
+    r"^(app_?secret|secret|cookie|z_c0|_?xsrf|token|access_token|password)$"
+    r"|_(secret|token|cookie|password)$"
+)
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+ACCOUNT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([dhms])")
+_DURATION_UNITS = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0}
+_TOP_LEVEL = {"state_dir", "mode", "theme", "template_dirs", "log_file", "timeout"}
+_TABLES = {"schedule": {"issue_dirs", "grace"}, "notify": {"urls_env", "on_success"}}
+
+
+#: How an account's credentials are named in the config file, per channel:
+#: credential key → the ``*_env`` key naming its environment variable.
+CREDENTIAL_KEYS: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {
+        "wechat": MappingProxyType({"app_id": "app_id_env", "app_secret": "app_secret_env"}),
+        "zhihu": MappingProxyType({"z_c0": "cookie_env", "xsrf": "xsrf_env"}),
+    }
+)
+
+
+def refuse_inline_secrets(
+    config: ConfigFile, table: tuple[str, ...], body: Mapping[str, Any]
+) -> None:
+    """Stop at a key that would hold a secret in the file itself, saying which *_env to use."""
+    for key in body:
+        if SECRET_KEY.search(key) and not key.endswith("_env"):
+            channel = table[1]
+            env_key = {"z_c0": "cookie_env", "cookie": "cookie_env"}.get(key, f"{key}_env")
+            if channel == "wechat" and key in {"secret", "appsecret"}:
+                env_key = "app_secret_env"
+            config.origin(table, key).fail(
+                f"'{key}' puts a secret in the config file; remove it, put the value in an "
+                f'environment variable (or .env) and name that variable with {env_key} = "..."'
+            )
+
+
+def default_env_name(channel: str, account: str, credential: str) -> str:
+    """``WECHAT_APP_SECRET`` for the ``main`` account, ``WECHAT_BACKUP_APP_SECRET`` for others."""
+    middle = "" if account == "main" else re.sub(r"\W", "_", account).upper() + "_"
+    return f"{channel.upper()}_{middle}{credential.upper()}"
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a raw value was found: the words for messages and the folder for relative paths."""
+
+    where: str
+    base: Path
+
+    def fail(self, problem: str) -> NoReturn:
+        raise ConfigError(f"{self.where}: {problem}")
+
+
+def _path(raw: Any, origin: Origin) -> Path:
+    if not isinstance(raw, str | Path) or not str(raw).strip():
+        origin.fail("expected a path")
+    path = Path(str(raw)).expanduser()
+    return path if path.is_absolute() else origin.base / path
+
+
+def _paths(raw: Any, origin: Origin) -> tuple[Path, ...]:
+    items = raw.split(os.pathsep) if isinstance(raw, str) else raw
+    if not isinstance(items, list | tuple):
+        origin.fail("expected a list of paths")
+    return tuple(_path(item, origin) for item in items if str(item).strip())
+
+
+def parse_mode(raw: Any, origin: Origin) -> str:
+    if raw not in MODES:
+        origin.fail(f"mode {raw!r} is neither 'draft' nor 'publish'")
+    return str(raw)
+
+
+def _text(raw: Any, origin: Origin) -> str:
+    if not isinstance(raw, str) or not raw.strip():
+        origin.fail("expected a non-empty string")
+    return raw.strip()
+
+
+#: The longest network timeout that makes sense (a day); inf/nan/huge values are typos.
+MAX_TIMEOUT_SECONDS = 86_400.0
+#: The longest duration accepted (a year): far beyond any grace period, far below the
+#: point where ``timedelta`` overflows.
+MAX_DURATION_SECONDS = 366 * 86_400.0
+
+
+def _seconds(raw: Any, origin: Origin) -> float:
+    try:
+        value = float(raw)
+    except (TypeError, ValueError, OverflowError):
+        origin.fail(f"{raw!r} is not a number of seconds")
+    if not math.isfinite(value):
+        origin.fail(f"{raw!r} is not a number of seconds")
+    if value <= 0:
+        origin.fail("must be more than 0 seconds")
+    if value > MAX_TIMEOUT_SECONDS:
+        origin.fail(f"{raw!r} seconds is too long; at most {MAX_TIMEOUT_SECONDS:g}")
+    return value
+
+
+def parse_duration(raw: Any, origin_words: str = "duration") -> timedelta:
+    """``"24h"``, ``"90m"``, ``"1d12h"``, ``"45s"`` or a number of seconds, as a timedelta."""
+    origin = Origin(origin_words, Path.cwd())
+    is_number = isinstance(raw, int | float) and not isinstance(raw, bool)
+    try:
+        if is_number or (isinstance(raw, str) and re.fullmatch(r"\s*\d+(\.\d+)?\s*", raw)):
+            seconds = float(raw)
+        elif isinstance(raw, str) and re.fullmatch(rf"\s*({_DURATION.pattern}\s*)+", raw):
+            seconds = sum(float(n) * _DURATION_UNITS[u] for n, u in _DURATION.findall(raw))
+        else:
+            origin.fail(f"{raw!r} is not a duration; write e.g. 24h, 90m, 1d12h or 3600")
+    except OverflowError:  # an int too large for a float
+        seconds = math.inf
+    if math.isnan(seconds):
+        origin.fail(f"{raw!r} is not a duration; write e.g. 24h, 90m, 1d12h or 3600")
+    if seconds < 0:
+        origin.fail("a duration cannot be negative")
+    if seconds > MAX_DURATION_SECONDS:
+        origin.fail(f"{raw!r} is too long a duration; at most 366d")
+    return timedelta(seconds=seconds)
+
+
+def _duration(raw: Any, origin: Origin) -> timedelta:
+    return parse_duration(raw, origin.where)
+
+
+def _flag(raw: Any, origin: Origin) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    word = str(raw).strip().lower()
+    if word in {"1", "true", "yes", "on"}:
+        return True
+    if word in {"0", "false", "no", "off"}:
+        return False
+    origin.fail(f"{raw!r} is not true or false")
+
+
+@dataclass(frozen=True)
+class _Field:
+    """One setting: its flag, environment variable, place in the config file and parser."""
+
+    name: str
+    env: str
+    file_key: tuple[str, ...]
+    parse: Callable[[Any, Origin], Any]
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+FIELDS: tuple[_Field, ...] = (
+    _Field("state_dir", "CROSSPOST_STATE_DIR", ("state_dir",), _path),
+    _Field("mode", "CROSSPOST_MODE", ("mode",), parse_mode),
+    _Field("theme", "CROSSPOST_THEME", ("theme",), _text),
+    _Field("template_dirs", "CROSSPOST_TEMPLATE_DIRS", ("template_dirs",), _paths),
+    _Field("issue_dirs", "CROSSPOST_ISSUE_DIRS", ("schedule", "issue_dirs"), _paths),
+    _Field("grace", "CROSSPOST_GRACE", ("schedule", "grace"), _duration),
+    _Field("log_file", "CROSSPOST_LOG_FILE", ("log_file",), _path),
+    _Field("timeout", "CROSSPOST_TIMEOUT", ("timeout",), _seconds),
+    _Field("notify_on_success", "CROSSPOST_NOTIFY_ON_SUCCESS", ("notify", "on_success"), _flag),
+)
+#: Argparse destinations :func:`settings_from_args` reads (``config`` picks the file).
+FLAG_NAMES: tuple[str, ...] = ("config", *(f.name for f in FIELDS))
+
+
+def line_of(text: str, table: Sequence[str], key: str | None = None) -> int | None:
+    """Best-effort 1-based line of ``key`` in ``[table]`` (or of the header itself)."""
+    lines = text.splitlines()
+    start = 0
+    if table:
+        header = "[" + ".".join(table)
+        start = -1
+        for number, line in enumerate(lines):
+            bare = re.sub(r"[\s\"']", "", line.split("#")[0])
+            if bare == header + "]":
+                start = number + 1
+                break
+            if key is None and bare.startswith(header + "."):
+                return number + 1  # [channels.weibo] only exists through a sub-table
+        if key is None:
+            return start if start > 0 else None
+    if key is None:
+        return None
+    pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=")
+    if start >= 0:
+        for number in range(start, len(lines)):
+            if lines[number].lstrip().startswith("["):
+                break
+            if pattern.match(lines[number]):
+                return number + 1
+    return next((n + 1 for n, line in enumerate(lines) if pattern.match(line)), None)
+
+
+class ConfigFile:
+    """The parsed TOML with its text, so every problem can name ``file:line``."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.text = ""
+        self.data: dict[str, Any] = {}
+        if path is None:
+            return
+        try:
+            self.text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise ConfigError(f"{path}: not UTF-8 text; save it as UTF-8") from None
+        except OSError as error:
+            raise ConfigError(
+                f"{path}: cannot be read ({error.strerror}); check the path"
+            ) from None
+        import tomllib  # here, not at the top: commands import add_arguments to start fast
+
+        try:
+            self.data = tomllib.loads(self.text)
+        except tomllib.TOMLDecodeError as error:
+            found = re.search(r"\(at line (\d+), column (\d+)\)", str(error))
+            problem = re.sub(r"\s*\(at line.*\)", "", str(error))
+            where = f"{path}:{found.group(1)}" if found else str(path)
+            raise ConfigError(f"{where}: not valid TOML ({problem}); fix that line") from None
+
+    def origin(self, table: Sequence[str], key: str | None = None) -> Origin:
+        assert self.path is not None
+        line = line_of(self.text, table, key)
+        return Origin(f"{self.path}:{line}" if line else str(self.path), self.path.parent)
+
+    def table(self, *keys: str) -> dict[str, Any]:
+        node: Any = self.data
+        for depth, key in enumerate(keys):
+            node = node.get(key, {})
+            if not isinstance(node, dict):
+                self.origin(keys[:depth], key).fail(f"'{key}' must be a table ([{key}])")
+        return dict(node)
+
+
+class Environment:
+    """The real environment over the ``.env`` files, which are read but never exported."""
+
+    def __init__(self, environ: Mapping[str, str], env_files: Sequence[Path]) -> None:
+        self.environ = environ
+        self.files = tuple(env_files)
+        self.dotenv: dict[str, tuple[str, Path]] = {}
+        from dotenv import dotenv_values  # here, not at the top: see ConfigFile
+
+        for path in self.files:  # most local last, so it wins
+            try:
+                values = dotenv_values(path, interpolate=False)
+            except (OSError, UnicodeDecodeError) as error:
+                raise ConfigError(f"{path}: cannot be read ({error}); fix or remove it") from None
+            self.dotenv.update({k: (v, path) for k, v in values.items() if v})
+
+    def get(self, name: str) -> tuple[str, str] | None:
+        """(value, where it came from) or None; an empty variable counts as unset."""
+        if self.environ.get(name):
+            return self.environ[name], f"environment {name}"
+        if name in self.dotenv:
+            value, path = self.dotenv[name]
+            return value, f".env {path} ({name})"
+        return None
+
+
+def find_config(flag: Any, env: Environment, cwd: Path, home: Path) -> tuple[Path | None, str]:
+    """The config file and why it was chosen: flag, CROSSPOST_CONFIG, ./, then ~/.config."""
+    explicit = (str(flag), "flag --config") if flag else env.get("CROSSPOST_CONFIG")
+    if explicit:
+        path = Path(explicit[0]).expanduser()
+        path = path if path.is_absolute() else cwd / path
+        if not path.is_file():
+            raise ConfigError(f"{explicit[1]}: config file {path} does not exist; check the path")
+        return path, explicit[1]
+    xdg = env.get("XDG_CONFIG_HOME")
+    user_dir = Path(xdg[0]) if xdg else home / ".config"
+    for candidate in (cwd / CONFIG_NAME, user_dir / "crosspost" / CONFIG_NAME):
+        if candidate.is_file():
+            return candidate, "found"
+    return None, "none found"
+
+
+def default_state_dir(env: Environment, home: Path) -> tuple[Path, str]:
+    xdg = env.get("XDG_STATE_HOME")
+    if xdg:
+        return Path(xdg[0]) / "crosspost", f"default ($XDG_STATE_HOME/crosspost, from {xdg[1]})"
+    return home / ".local" / "state" / "crosspost", "default (~/.local/state/crosspost)"
+
+
+DEFAULTS: Mapping[str, Any] = MappingProxyType(
+    {
+        "mode": "draft",
+        "theme": "default",
+        "template_dirs": (),
+        "issue_dirs": (),
+        "grace": timedelta(hours=24),
+        "log_file": None,
+        "timeout": 30.0,
+        "notify_on_success": False,
+    }
+)
+
+
+def check_known_keys(config: ConfigFile) -> None:
+    for key in config.data:
+        if key not in _TOP_LEVEL and key not in _TABLES and key != "channels":
+            known = ", ".join(sorted(_TOP_LEVEL | set(_TABLES) | {"channels"}))
+            config.origin((), key).fail(f"unknown setting '{key}'; known: {known}")
+    for table, keys in _TABLES.items():
+        for key in config.table(table):
+            if key == "urls" and table == "notify":
+                config.origin((table,), key).fail(
+                    "notification URLs carry tokens, so they are not written here; put them in "
+                    "an environment variable (or .env) and name it with urls_env = "
+                    '"CROSSPOST_NOTIFY_URLS"'
+                )
+            if key not in keys:
+                config.origin((table,), key).fail(
+                    f"unknown setting '{key}' in [{table}]; known: {', '.join(sorted(keys))}"
+                )
+
+
+def add_arguments(parser: argparse.ArgumentParser, *names: str) -> None:
+    """Add the shared settings flags (``--config``, ``--state-dir``, …) a command wants."""
+    helps = {
+        "config": "config file (default: $CROSSPOST_CONFIG, ./crosspost.toml, ~/.config/…)",
+        "state_dir": "where the ledger and locks live (default: $CROSSPOST_STATE_DIR)",
+        "mode": "draft: leave drafts for review; publish: publish them (default: draft)",
+        "theme": "rendering theme name or CSS file",
+        "grace": "how late a scheduled issue may still be published, e.g. 24h",
+        "log_file": "also write the log to this file",
+        "timeout": "seconds to wait for a platform before giving up on a request",
+    }
+    for name in names or ("config", "state_dir"):
+        flag = "--" + name.replace("_", "-")
+        choices = MODES if name == "mode" else None
+        parser.add_argument(flag, dest=name, default=None, choices=choices, help=helps.get(name))

@@ -1,0 +1,221 @@
+"""The front-matter field table: each field's parser and validator, keyed by name.
+
+A field is one line in :data:`FIELDS` (pelican's metadata processors, typed): a
+function that turns the YAML value into what :class:`~crosspost.issue.model.Issue` holds, or
+an :class:`~crosspost.errors.IssueError` naming the file, the key's line and the fix.
+Channel blocks (``wechat:``, ``zhihu:``) have a table of their own options.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from crosspost.errors import IssueError
+
+#: Every channel crosspost can render and publish to. Channel modules register
+#: under these names; an issue naming anything else is rejected before any work.
+KNOWN_CHANNELS: tuple[str, ...] = ("wechat", "zhihu")
+
+# The same rule as default ids: letters of any script, digits, '.', '_', '-'; no leading
+# dot (the id names files in the state dir).
+_ID_SAFE = re.compile(r"^[^\W_][\w.-]*$")
+
+
+Parser = Callable[[Any, "FieldContext"], Any]
+
+
+@dataclass(frozen=True)
+class FieldContext:
+    """Where a value stands (file, key, the lines of every key), for its error message."""
+
+    path: Path
+    lines: Mapping[str, int]
+    key: str
+
+    def fail(self, problem: str) -> IssueError:
+        return IssueError(self.path, f"'{self.key}' {problem}", self.lines.get(self.key))
+
+
+def _text(value: Any, ctx: FieldContext) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, (dict, list)):
+        raise ctx.fail("must be text, not a list or mapping")
+    text = str(value).strip()
+    return text or None
+
+
+def _line(value: Any, ctx: FieldContext) -> str | None:
+    """Text that platforms show on one line (title, author): a line break is a mistake."""
+    text = _text(value, ctx)
+    if text and "\n" in text:
+        raise ctx.fail("must be one line; join the lines (YAML '|' or '>' blocks keep breaks)")
+    return text
+
+
+def _url(value: Any, ctx: FieldContext) -> str | None:
+    text = _text(value, ctx)
+    if text and not (text.startswith(("http://", "https://")) or text.startswith("{")):
+        raise ctx.fail(f"must be an http(s) URL, got {text!r}")
+    return text
+
+
+def _image_path(value: Any, ctx: FieldContext) -> Path | None:
+    text = _text(value, ctx)
+    if text is None:
+        return None
+    if text.startswith(("http://", "https://")):
+        raise ctx.fail("must be a file next to the issue (download the image first)")
+    image = (ctx.path.parent / text).resolve()
+    if image.is_dir():
+        raise ctx.fail(f"names {text!r}, which is a folder; name the image file inside it")
+    if not image.is_file():
+        raise ctx.fail(f"names {text!r}, which does not exist next to the issue; fix the path")
+    return image
+
+
+def _relative_image(value: Any, ctx: FieldContext) -> str | None:
+    """A channel's own cover: checked like ``cover`` but kept as written (``settings`` resolves)."""
+    image = _image_path(value, ctx)
+    return None if image is None else str(_text(value, ctx))
+
+
+#: How a moment with its timezone is written, for messages.
+MOMENT_EXAMPLE = "2026-11-23T09:00:00+08:00"
+
+
+def parse_moment(path: Path | str, key: str, value: Any, line: int | None) -> datetime | None:
+    """A front-matter date and time (``publish_at``, …) as an aware datetime.
+
+    The one rule for every reader of these fields (the loader and the scheduler's scan):
+    ISO 8601 with a timezone, since a time without one names a different moment on the
+    editor's laptop and on the cron server. Raises :class:`IssueError` naming file:line.
+    """
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        moment = value
+    else:
+        try:
+            moment = datetime.fromisoformat(str(value).strip())
+        except ValueError:
+            raise IssueError(
+                path,
+                f"'{key}' is not a date and time ({value!r}); write e.g. {MOMENT_EXAMPLE}",
+                line,
+            ) from None
+    if moment.utcoffset() is None:
+        raise IssueError(
+            path,
+            f"'{key}' has no timezone, so its moment is ambiguous; add one, e.g. {MOMENT_EXAMPLE}",
+            line,
+        )
+    return moment
+
+
+def _datetime(value: Any, ctx: FieldContext) -> datetime | None:
+    return parse_moment(ctx.path, ctx.key, value, ctx.lines.get(ctx.key))
+
+
+def _channels(value: Any, ctx: FieldContext) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ctx.fail("must be a list of channel names, e.g. [wechat, zhihu]")
+    for name in names:
+        if name not in KNOWN_CHANNELS:
+            raise ctx.fail(f"names unknown channel {name!r}; use {', '.join(KNOWN_CHANNELS)}")
+    return tuple(dict.fromkeys(names))
+
+
+def _identifier(value: Any, ctx: FieldContext) -> str | None:
+    text = _text(value, ctx)
+    if text is not None and not _ID_SAFE.match(text):
+        raise ctx.fail(f"{text!r} may only hold letters, digits, '.', '_' and '-'")
+    return text
+
+
+def _count(value: Any, ctx: FieldContext) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ctx.fail("must be a whole number of issues, e.g. 3")
+    return value
+
+
+def _flag(value: Any, ctx: FieldContext) -> bool | None:
+    if value is None or isinstance(value, bool):
+        return value
+    raise ctx.fail(f"must be true or false, got {value!r}")
+
+
+def _mode(value: Any, ctx: FieldContext) -> str | None:
+    text = _text(value, ctx)
+    if text is not None and text not in PUBLISH_MODES:
+        raise ctx.fail(f"must be one of {', '.join(PUBLISH_MODES)}, got {text!r}")
+    return text
+
+
+def _names(value: Any, ctx: FieldContext) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, list) or not all(isinstance(n, (str, int)) for n in names):
+        raise ctx.fail("must be a list of names, e.g. [人工智能, 深度学习]")
+    return tuple(str(n).strip() for n in names if str(n).strip())
+
+
+#: What ``mode`` may say: stop at a draft for a person to publish, or publish.
+PUBLISH_MODES: tuple[str, ...] = ("draft", "publish")
+
+#: Fields a channel block may override (its own value wins in ``settings``).
+_SHARED_OVERRIDES: Mapping[str, Parser] = {
+    "title": _line,
+    "author": _line,
+    "digest": _text,
+    "cover": _relative_image,
+    "source_url": _url,
+}
+
+#: Options of each channel's block. Keys not listed are passed on unchanged (later
+#: features may read them) and ``crosspost check`` warns about them, to catch typos.
+CHANNEL_OPTIONS: Mapping[str, Mapping[str, Parser]] = {
+    "wechat": {"mode": _mode, "need_open_comment": _flag, "only_fans_can_comment": _flag},
+    "zhihu": {"mode": _mode, "topics": _names, "column": _text},
+}
+
+
+def _channel_block(value: Any, ctx: FieldContext) -> Mapping[str, Any]:
+    if value is None:
+        return MappingProxyType({})
+    if not isinstance(value, dict):
+        raise ctx.fail("must be a mapping, e.g. {title: …, mode: draft}")
+    table = {**_SHARED_OVERRIDES, **CHANNEL_OPTIONS.get(ctx.key, {})}
+    block = {str(key): item for key, item in value.items()}
+    for key, parse in table.items():
+        if key in block:
+            block[key] = parse(block[key], FieldContext(ctx.path, ctx.lines, f"{ctx.key}.{key}"))
+    return MappingProxyType(block)
+
+
+FIELDS: Mapping[str, Parser] = {
+    "id": _identifier,
+    "title": _line,
+    "author": _line,
+    "digest": _text,
+    "cover": _image_path,
+    "source_url": _url,
+    "publish_at": _datetime,
+    "first_published": _datetime,
+    "channels": _channels,
+    "series": _identifier,
+    "previous": _count,
+    **{name: _channel_block for name in KNOWN_CHANNELS},
+}

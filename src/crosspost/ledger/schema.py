@@ -1,0 +1,365 @@
+"""The ledger's SQLite schema and migrations, its rows as dataclasses, and opening it safely.
+
+The schema version lives in ``PRAGMA user_version``; ``MIGRATIONS[n]`` takes a ledger
+from version ``n`` to ``n + 1``. Migrations only ever append: a released migration is
+never edited, so every ledger on every machine walks the same path. ``application_id``
+marks the file as ours, so a stray SQLite database given as a ledger is refused instead
+of being "migrated".
+
+Every way opening can fail (missing folder without permission, a file that is not a
+database, a ledger from a newer crosspost) becomes one :class:`ConfigError` line that
+names the file and says what to do.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from crosspost.config.redaction import REDACTED, SENSITIVE_NAMES
+from crosspost.errors import ConfigError
+
+#: "XPST": marks a SQLite file as a crosspost ledger (``PRAGMA application_id``).
+APPLICATION_ID = 0x58505354
+
+POST_STATES: tuple[str, ...] = (
+    "rendered",
+    "assets_uploaded",
+    "draft_created",
+    "submitted",
+    "published",
+    "failed",
+    "unconfirmed",
+)
+EVENT_KINDS: tuple[str, ...] = ("intent", "outcome", "note")
+
+_STATES_SQL = ", ".join(f"'{state}'" for state in POST_STATES)
+_KINDS_SQL = ", ".join(f"'{kind}'" for kind in EVENT_KINDS)
+
+#: One tuple of statements per schema version; index n migrates version n → n + 1.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        f"""
+        CREATE TABLE posts (
+            id              INTEGER PRIMARY KEY,
+            issue_id        TEXT NOT NULL,
+            channel         TEXT NOT NULL,
+            account         TEXT NOT NULL,
+            state           TEXT NOT NULL CHECK (state IN ({_STATES_SQL})),
+            issue_path      TEXT,
+            content_hash    TEXT,
+            draft_id        TEXT,
+            publish_id      TEXT,
+            article_id      TEXT,
+            url             TEXT,
+            attempts        INTEGER NOT NULL DEFAULT 0,
+            next_attempt_at REAL,
+            error_code      TEXT,
+            error_message   TEXT,
+            error_permanent INTEGER NOT NULL DEFAULT 0,
+            pending_step    TEXT,
+            pending_intent  TEXT,
+            created_at      REAL NOT NULL,
+            updated_at      REAL NOT NULL,
+            published_at    REAL,
+            UNIQUE (issue_id, channel, account)
+        )
+        """,
+        "CREATE INDEX posts_by_state ON posts (state, next_attempt_at)",
+        f"""
+        CREATE TABLE events (
+            id       INTEGER PRIMARY KEY AUTOINCREMENT,
+            post_id  INTEGER NOT NULL REFERENCES posts (id) ON DELETE RESTRICT,
+            step     TEXT NOT NULL,
+            kind     TEXT NOT NULL CHECK (kind IN ({_KINDS_SQL})),
+            outcome  TEXT,
+            summary  TEXT NOT NULL DEFAULT '',
+            errcode  TEXT,
+            data     TEXT NOT NULL DEFAULT '{{}}',
+            at       REAL NOT NULL
+        )
+        """,
+        "CREATE INDEX events_by_post ON events (post_id, id)",
+        # The audit trail is append-only, enforced by the database itself.
+        """
+        CREATE TRIGGER events_are_append_only_update BEFORE UPDATE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END
+        """,
+        """
+        CREATE TRIGGER events_are_append_only_delete BEFORE DELETE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END
+        """,
+        """
+        CREATE TABLE assets (
+            channel    TEXT NOT NULL,
+            account    TEXT NOT NULL,
+            digest     TEXT NOT NULL,
+            kind       TEXT NOT NULL,
+            url        TEXT NOT NULL,
+            media_id   TEXT,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (channel, account, digest, kind)
+        )
+        """,
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+# --- rows ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, order=True)
+class PostKey:
+    """Which post: one issue on one account of one channel."""
+
+    issue_id: str
+    channel: str
+    account: str
+
+    def __str__(self) -> str:
+        return f"{self.issue_id} → {self.channel}:{self.account}"
+
+
+@dataclass(frozen=True)
+class PostRecord:
+    """One post as the ledger knows it. Times are seconds since the epoch."""
+
+    issue_id: str
+    channel: str
+    account: str
+    state: str
+    issue_path: str | None
+    #: Hash of the rendered content last sent (detects "changed since publishing").
+    content_hash: str | None
+    #: WeChat draft media_id or Zhihu article id.
+    draft_id: str | None
+    publish_id: str | None
+    article_id: str | None
+    url: str | None
+    attempts: int
+    next_attempt_at: float | None
+    error_code: str | None
+    error_message: str | None
+    error_permanent: bool
+    #: The step whose intent was written but whose outcome was not (a crash or a doubt).
+    pending_step: str | None
+    pending_intent: Mapping[str, Any] | None
+    created_at: float
+    updated_at: float
+    published_at: float | None
+
+    @property
+    def key(self) -> PostKey:
+        return PostKey(self.issue_id, self.channel, self.account)
+
+    @property
+    def is_published(self) -> bool:
+        return self.state == "published"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of the append-only audit trail."""
+
+    id: int
+    key: PostKey
+    step: str
+    #: "intent" (written before a call), "outcome" (after it) or "note".
+    kind: str
+    outcome: str | None
+    summary: str
+    errcode: str | None
+    data: Mapping[str, Any]
+    at: float
+
+
+#: The columns of ``posts`` a PostRecord holds, in its field order.
+POST_COLUMNS = ", ".join(f.name for f in dataclasses.fields(PostRecord))
+
+
+def post_from_row(row: tuple[Any, ...]) -> PostRecord:
+    """A ``SELECT POST_COLUMNS`` row as a PostRecord."""
+    values = dict(zip(POST_COLUMNS.split(", "), row, strict=True))
+    values["error_permanent"] = bool(values["error_permanent"])
+    intent = values["pending_intent"]
+    values["pending_intent"] = MappingProxyType(json.loads(intent)) if intent else None
+    return PostRecord(**values)
+
+
+def _what_to_do(path: Path) -> str:
+    return (
+        f"move it aside (mv '{path}' '{path}.broken') and run again to start a fresh ledger, "
+        "or restore it from a backup"
+    )
+
+
+def connect(path: Path, *, busy_timeout: float) -> sqlite3.Connection:
+    """Open (creating if needed) and migrate the ledger at ``path``; ConfigError if unusable."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ConfigError(
+            f"{path.parent}: cannot create the state folder ({error.strerror}); "
+            "fix its permissions or set CROSSPOST_STATE_DIR / --state-dir elsewhere"
+        ) from None
+    if path.is_dir():
+        raise ConfigError(f"{path}: is a folder, not a ledger file; move it aside")
+    try:
+        connection = sqlite3.connect(
+            path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
+        )
+    except sqlite3.Error as error:
+        raise ConfigError(
+            f"{path}: cannot open the ledger ({error}); check that the file and its folder "
+            "are readable and writable"
+        ) from None
+    try:
+        _configure(connection, busy_timeout)
+        migrate(connection, path)
+    except sqlite3.DatabaseError as error:
+        connection.close()
+        raise ConfigError(_explain(path, error)) from None
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def _explain(path: Path, error: sqlite3.DatabaseError) -> str:
+    text = str(error)
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return f"{path}: the ledger file is damaged ({text}); {_what_to_do(path)}"
+    if "readonly" in text or "unable to open" in text or "disk I/O" in text:
+        return (
+            f"{path}: the ledger cannot be written ({text}); check the permissions of the "
+            "file and of its folder (SQLite writes a -wal file beside it)"
+        )
+    if "locked" in text or "busy" in text:
+        return (
+            f"{path}: the ledger stayed locked by another crosspost run ({text}); "
+            "wait for it to finish and run again"
+        )
+    return f"{path}: the ledger cannot be used ({text}); {_what_to_do(path)}"
+
+
+def _configure(connection: sqlite3.Connection, busy_timeout: float) -> None:
+    connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+    connection.execute("PRAGMA foreign_keys = ON")
+    # WAL lets readers (crosspost status) work while a run writes; FULL makes every
+    # committed intent survive a power cut, not just a killed process.
+    _enable_wal(connection, busy_timeout)
+    connection.execute("PRAGMA synchronous = FULL")
+
+
+def _enable_wal(connection: sqlite3.Connection, busy_timeout: float) -> None:
+    """Switch a new ledger to WAL, waiting out other processes doing the same.
+
+    Changing the journal mode needs the file to itself, and SQLite answers "database is
+    locked" at once instead of calling the busy handler, so several processes creating
+    the ledger together (eight cron runs at the first tick) would fail. This is a local
+    lock wait bounded by ``busy_timeout``, not a retry of anything sent anywhere.
+    """
+    deadline = time.monotonic() + busy_timeout
+    pause = 0.005
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() >= deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
+
+
+def migrate(connection: sqlite3.Connection, path: Path) -> int:
+    """Bring the ledger to :data:`SCHEMA_VERSION`; safe when several processes race."""
+    version = _checked_version(connection, path)
+    if version == SCHEMA_VERSION:
+        return int(version)
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        # Read again under the write lock: another process may have migrated meanwhile.
+        version = _checked_version(connection, path)
+        for number in range(version, SCHEMA_VERSION):
+            for statement in MIGRATIONS[number]:
+                connection.execute(statement)
+        connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    return SCHEMA_VERSION
+
+
+def _checked_version(connection: sqlite3.Connection, path: Path) -> int:
+    # One statement, so one snapshot: another process may commit its migration between
+    # two separate reads, and a half-seen migration looks like somebody else's database.
+    version, application, tables = connection.execute(
+        "SELECT (SELECT user_version FROM pragma_user_version), "
+        "(SELECT application_id FROM pragma_application_id), "
+        "(SELECT count(*) FROM sqlite_master)"
+    ).fetchone()
+    if application not in (0, APPLICATION_ID) or (application == 0 and tables):
+        raise ConfigError(
+            f"{path}: is an SQLite database but not a crosspost ledger; point "
+            "CROSSPOST_STATE_DIR / --state-dir at another folder or move the file aside"
+        )
+    if version > SCHEMA_VERSION:
+        raise ConfigError(
+            f"{path}: was written by a newer crosspost (ledger schema {version}; this version "
+            f"knows up to {SCHEMA_VERSION}); upgrade crosspost (pip install -U crosspost)"
+        )
+    return int(version)
+
+
+# --- what may be written: nothing secret, nothing huge ------------------------------------
+
+_MAX_TEXT = 2000
+_SECRET_KEYS = {name.lower() for name in SENSITIVE_NAMES} | {"cookie", "token", "password"}
+
+
+def cap(redact: Callable[[str], str], text: str) -> str:
+    """``text`` redacted and cut to a length fit for a ledger column."""
+    text = redact(text)
+    return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 1] + "…"
+
+
+def clean(redact: Callable[[str], str] | None, value: Any) -> Any:
+    """A JSON-ready copy with secrets hidden: by key name, and inside every string.
+
+    With ``redact=None`` strings are kept verbatim and only values under a secret key
+    name are hidden: an intent's title, author and digest are the issue's own public text,
+    and reconcile compares them exactly with what the platform holds — a redactor that
+    turned "The secret: scaling laws" into "The secret: *** laws" would make reconcile
+    miss the draft and create a second one.
+    """
+    if isinstance(value, Mapping):
+        return {
+            str(k): REDACTED if str(k).lower() in _SECRET_KEYS else clean(redact, v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list | tuple | set | frozenset):
+        return [clean(redact, item) for item in value]
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    return str(value) if redact is None else cap(redact, str(value))
+
+
+def as_mapping(intent: Mapping[str, Any] | Any) -> Mapping[str, Any]:
+    """An intent given as a mapping or a dataclass (``channels.base.Intent``), as a mapping."""
+    if isinstance(intent, Mapping):
+        return intent
+    if dataclasses.is_dataclass(intent) and not isinstance(intent, type):
+        return dataclasses.asdict(intent)
+    raise TypeError(f"an intent is a mapping or a dataclass, not {type(intent).__name__}")

@@ -1,0 +1,370 @@
+"""The ledger: what crosspost did, on which platform, under which id — durably.
+
+One row per post (issue × channel × account) holds its state, the platform's ids, the
+URL and the hash of what was sent; an append-only event log holds every step's intent
+and outcome; an asset table remembers uploaded images. The publisher writes the intent
+*before* each irreversible call (:meth:`Ledger.begin`) and the outcome right after
+(:meth:`Ledger.finish_step`), so a run killed at any instant leaves enough on disk to
+reconcile instead of posting twice.
+
+Nothing secret is stored: every message passes through a redaction hook; intents are
+kept verbatim (they are the issue's public text) except values under secret key names.
+The hook is by default the adapters' :class:`~crosspost.config.redaction.Redactor`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from types import MappingProxyType, TracebackType
+from typing import Any
+
+from crosspost.config.redaction import Redactor
+from crosspost.errors import ChannelError, IssueError, UnconfirmedError
+from crosspost.images.pipeline import UploadedAsset
+from crosspost.ledger.schema import (
+    POST_STATES,
+    SCHEMA_VERSION,
+    Event,
+    PostKey,
+    PostRecord,
+    as_mapping,
+    cap,
+    clean,
+    connect,
+)
+from crosspost.ledger.view import LedgerView
+
+__all__ = ["POST_STATES", "SCHEMA_VERSION", "Event", "Ledger", "PostKey", "PostRecord"]
+
+Clock = Callable[[], float]
+#: Columns only the ledger's own methods set (intents, claims).
+_INTERNAL = frozenset({"pending_step", "pending_intent"})
+#: Columns a caller may change with :meth:`Ledger.record` (ids, URL, state, retry plan).
+CHANGEABLE: frozenset[str] = frozenset(f.name for f in dataclasses.fields(PostRecord)) - {
+    "issue_id",
+    "channel",
+    "account",
+    "created_at",
+    "updated_at",
+    *_INTERNAL,
+}
+
+
+class Ledger(LedgerView):
+    """The SQLite ledger. Use :meth:`open`; close it, or use it as a context manager.
+
+    One connection, shared by the publisher's threads behind a lock; across processes
+    SQLite's own locking (WAL, ``busy_timeout``, ``BEGIN IMMEDIATE``) keeps writers apart.
+    The reading half lives in :class:`~crosspost.ledger.view.LedgerView`.
+    """
+
+    def __init__(
+        self,
+        connection: sqlite3.Connection,
+        path: Path,
+        *,
+        clock: Clock = time.time,
+        redact: Callable[[str], str] | None = None,
+    ) -> None:
+        super().__init__(connection, path)
+        self.clock = clock
+        self.redact: Callable[[str], str] = redact or Redactor()
+        self._depth = 0
+
+    @classmethod
+    def open(
+        cls,
+        path: Path | str,
+        *,
+        clock: Clock = time.time,
+        redact: Callable[[str], str] | None = None,
+        secrets: Iterable[Any] = (),
+        busy_timeout: float = 30.0,
+    ) -> Ledger:
+        """Open (creating and migrating as needed); ConfigError naming the file if unusable.
+
+        ``redact`` is the hook every stored message passes through (the adapters' own
+        :class:`Redactor`, ideally); without one, a fresh Redactor is used, taught the
+        ``secrets`` given (``Secret`` objects or strings: the accounts' credentials).
+        """
+        path = Path(path)
+        if redact is None:
+            redactor = Redactor()
+            for secret in secrets:
+                redactor.register(secret.reveal() if hasattr(secret, "reveal") else str(secret))
+            redact = redactor
+        return cls(connect(path, busy_timeout=busy_timeout), path, clock=clock, redact=redact)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # --- transactions --------------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[Ledger]:
+        """All writes inside happen at once or not at all, under SQLite's write lock.
+
+        ``BEGIN IMMEDIATE`` takes the lock at the start, so read-then-write (a claim, a
+        state check) cannot interleave with another process. Nests: inner blocks join
+        the outer transaction.
+        """
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield self
+                finally:
+                    self._depth -= 1
+                return
+            self._db.execute("BEGIN IMMEDIATE")
+            self._depth = 1
+            try:
+                yield self
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            else:
+                self._db.execute("COMMIT")
+            finally:
+                self._depth = 0
+
+    # --- writing -------------------------------------------------------------------------
+
+    def ensure(
+        self, key: PostKey, *, issue_path: Path | str | None = None, content_hash: str | None = None
+    ) -> PostRecord:
+        """The post's row, created in state ``rendered`` if new.
+
+        Raises :class:`IssueError` when another file that still exists already claimed
+        this issue id (two files, one id); a file that moved just updates the path.
+        """
+        now = self.clock()
+        path = str(Path(issue_path).resolve()) if issue_path is not None else None
+        with self.transaction():
+            if path is not None:
+                self._check_one_file_per_issue(key, path, now)
+            if self.get(key) is None:
+                self._db.execute(
+                    "INSERT INTO posts (issue_id, channel, account, state, issue_path, "
+                    "content_hash, created_at, updated_at) "
+                    "VALUES (?, ?, ?, 'rendered', ?, ?, ?, ?)",
+                    (key.issue_id, key.channel, key.account, path, content_hash, now, now),
+                )
+            record = self.get(key)
+        assert record is not None
+        return record
+
+    def _check_one_file_per_issue(self, key: PostKey, path: str, now: float) -> None:
+        rows = self._db.execute(
+            "SELECT DISTINCT issue_path FROM posts WHERE issue_id = ? AND issue_path IS NOT NULL",
+            (key.issue_id,),
+        ).fetchall()
+        for (other,) in rows:
+            if other != path and Path(other).exists():
+                raise IssueError(
+                    path,
+                    f"issue id '{key.issue_id}' is already used by {other}; "
+                    "give one of them another 'id:' in its front matter",
+                )
+        # Any other path is gone: the file was moved or renamed, so its posts follow it.
+        self._db.execute(
+            "UPDATE posts SET issue_path = ?, updated_at = ? WHERE issue_id = ? "
+            "AND (issue_path IS NULL OR issue_path != ?)",
+            (path, now, key.issue_id, path),
+        )
+
+    def record(self, key: PostKey, **changes: Any) -> PostRecord:
+        """Change columns of a post (see :data:`CHANGEABLE`) and return the new row."""
+        with self.transaction():
+            self._update(key, changes, self.clock())
+            record = self.get(key)
+        if record is None:
+            raise KeyError(f"no post {key} in the ledger; call ensure() first")
+        return record
+
+    def begin(self, step: str, key: PostKey, intent: Mapping[str, Any] | Any) -> Event:
+        """Durably write that ``step`` is about to run, BEFORE the irreversible call.
+
+        ``intent`` (a mapping or a dataclass such as ``channels.base.Intent``) is what
+        reconcile needs later to recognise the call's effect on the platform. It stays
+        on the post as ``pending_step``/``pending_intent`` until :meth:`finish_step`.
+        """
+        data = clean(None, as_mapping(intent))
+        with self.transaction():
+            self._update(
+                key,
+                {"pending_step": step, "pending_intent": json.dumps(data, ensure_ascii=False)},
+                self.clock(),
+            )
+            return self._append(key, step, "intent", None, "", None, data, verbatim=True)
+
+    def finish_step(
+        self,
+        key: PostKey,
+        step: str,
+        *,
+        outcome: str = "ok",
+        summary: str = "",
+        data: Mapping[str, Any] | None = None,
+        **changes: Any,
+    ) -> PostRecord:
+        """Record a step's result and the post's new ids/state in one transaction.
+
+        Clears the pending intent and any earlier error; ``state="published"`` also
+        stamps ``published_at``.
+        """
+        now = self.clock()
+        changes = {"error_code": None, "error_message": None, "error_permanent": False, **changes}
+        if changes.get("state") == "published":
+            changes.setdefault("published_at", now)
+            changes.setdefault("next_attempt_at", None)
+        with self.transaction():
+            self._update(key, {**changes, "pending_step": None, "pending_intent": None}, now)
+            self._append(key, step, "outcome", outcome, summary, None, data or {})
+            record = self.get(key)
+        assert record is not None
+        return record
+
+    def fail(
+        self,
+        key: PostKey,
+        error: BaseException | str,
+        *,
+        permanent: bool,
+        next_attempt_at: float | None = None,
+        step: str | None = None,
+        code: int | str | None = None,
+    ) -> PostRecord:
+        """Record a failure: state, error code and (redacted) message, one more attempt.
+
+        An :class:`UnconfirmedError` sets state ``unconfirmed`` and keeps the pending
+        intent, because reconcile needs it; anything else sets ``failed``.
+        """
+        if code is None and isinstance(error, ChannelError):
+            code = error.code
+        unconfirmed = isinstance(error, UnconfirmedError)
+        message = cap(self.redact, str(error) or type(error).__name__)
+        now = self.clock()
+        with self.transaction():
+            current = self.get(key)
+            if current is None:
+                raise KeyError(f"no post {key} in the ledger; call ensure() first")
+            changes: dict[str, Any] = {
+                "state": "unconfirmed" if unconfirmed else "failed",
+                "error_code": None if code is None else str(code),
+                "error_message": message,
+                "error_permanent": permanent,
+                "next_attempt_at": next_attempt_at,
+                "attempts": current.attempts + 1,
+            }
+            if not unconfirmed:
+                changes.update(pending_step=None, pending_intent=None)
+            self._update(key, changes, now)
+            self._append(
+                key,
+                step or current.pending_step or current.state,
+                "outcome",
+                "unconfirmed" if unconfirmed else "failed",
+                message,
+                changes["error_code"],
+                {"permanent": permanent, "next_attempt_at": next_attempt_at},
+            )
+            record = self.get(key)
+        assert record is not None
+        return record
+
+    def note(
+        self, key: PostKey, step: str, summary: str, data: Mapping[str, Any] | None = None
+    ) -> Event:
+        """Append an event that changes no state (e.g. "reconciled: found draft 42")."""
+        with self.transaction():
+            return self._append(key, step, "note", None, summary, None, data or {})
+
+    # --- the image cache (crosspost.images.pipeline.AssetStore) ---
+
+    def save_asset(
+        self, channel: str, account: str, digest: str, kind: str, asset: UploadedAsset
+    ) -> None:
+        now = self.clock()
+        with self.transaction():
+            self._db.execute(
+                "INSERT INTO assets (channel, account, digest, kind, url, media_id, created_at, "
+                "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT "
+                "(channel, account, digest, kind) DO UPDATE SET url = excluded.url, "
+                "media_id = excluded.media_id, updated_at = excluded.updated_at",
+                (channel, account, digest, kind, asset.url, asset.media_id, now, now),
+            )
+
+    # --- internals -----------------------------------------------------------------------
+
+    def _update(self, key: PostKey, changes: Mapping[str, Any], now: float) -> None:
+        unknown = set(changes) - CHANGEABLE - _INTERNAL
+        if unknown:
+            raise TypeError(f"the ledger has no post field(s) {sorted(unknown)}")
+        if "state" in changes and changes["state"] not in POST_STATES:
+            raise ValueError(f"unknown post state {changes['state']!r}; one of {POST_STATES}")
+        values = dict(changes)
+        if values.get("error_message"):
+            values["error_message"] = cap(self.redact, str(values["error_message"]))
+        assignments = ", ".join(f"{column} = ?" for column in values)
+        self._db.execute(
+            f"UPDATE posts SET {assignments}, updated_at = ? WHERE issue_id = ? AND channel = ? "
+            "AND account = ?",
+            (*values.values(), now, key.issue_id, key.channel, key.account),
+        )
+
+    def _append(
+        self,
+        key: PostKey,
+        step: str,
+        kind: str,
+        outcome: str | None,
+        summary: str,
+        errcode: str | None,
+        data: Mapping[str, Any],
+        *,
+        verbatim: bool = False,
+    ) -> Event:
+        row = self._db.execute(
+            "SELECT id FROM posts WHERE issue_id = ? AND channel = ? AND account = ?",
+            (key.issue_id, key.channel, key.account),
+        ).fetchone()
+        if row is None:
+            raise KeyError(f"no post {key} in the ledger; call ensure() first")
+        at = self.clock()
+        summary = cap(self.redact, summary)
+        payload = json.dumps(clean(None if verbatim else self.redact, data), ensure_ascii=False)
+        cursor = self._db.execute(
+            "INSERT INTO events (post_id, step, kind, outcome, summary, errcode, data, at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (row[0], step, kind, outcome, summary, errcode, payload, at),
+        )
+        return Event(
+            int(cursor.lastrowid or 0),
+            key,
+            step,
+            kind,
+            outcome,
+            summary,
+            errcode,
+            MappingProxyType(json.loads(payload)),
+            at,
+        )

@@ -1,0 +1,167 @@
+"""A post's images and cover, uploaded once per account, and the draft content built on them.
+
+Images the issue names by ``http(s)`` URL are fetched first, through a session of the
+post's own (fetching a public image is not a platform call, so it is not the adapter's).
+Image uploads are idempotent (the platforms deduplicate by content, and the ledger's
+asset cache remembers every upload per account by the hash of the bytes sent), so this
+part of a post needs no intent in the ledger: a run killed halfway uploads what is
+missing next time and reuses the rest. All of a post's images, the cover with them, are
+prepared and uploaded in one wave (up to :data:`UPLOAD_WORKERS` at once): the uploads do
+not depend on one another, so the post waits for the slowest image, not for their sum.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from crosspost.channels.base import STEP_UPLOAD, Adapter, DraftContent
+from crosspost.images.pipeline import (
+    Fetch,
+    SourceImage,
+    UploadedAsset,
+    collect,
+    prepare,
+    read_source,
+    session_fetch,
+)
+from crosspost.ledger.store import Ledger
+
+if TYPE_CHECKING:
+    from crosspost.publish.jobs import Job
+
+#: How many images of one post are prepared and uploaded at once: enough for a dozen
+#: images and the cover in one wave (the adapters' HTTP policy keeps more connections
+#: per host than this, so none is opened only to be dropped).
+UPLOAD_WORKERS = 16
+
+
+class PostAssets:
+    """Uploads what one post needs and says whether anything was sent this run."""
+
+    def __init__(
+        self,
+        job: Job,
+        ledger: Ledger,
+        progress: Callable[[str], None],
+        *,
+        timeout: float = 30.0,
+    ) -> None:
+        self.job = job
+        #: Seconds to wait for a remote image (the run's ``timeout`` setting).
+        self.timeout = timeout
+        self.key = job.key
+        self.ledger = ledger
+        self.progress = progress
+        #: True once an upload reached the platform (the run then "sent" something).
+        self.sent = False
+
+    def content(self, adapter: Adapter) -> DraftContent:
+        """Upload the inline images and the cover, then build the draft that uses them."""
+        import requests
+
+        with requests.Session() as session:
+            return self._content(adapter, session_fetch(session, timeout=self.timeout))
+
+    def _content(self, adapter: Adapter, fetch: Fetch) -> DraftContent:
+        job = self.job
+        refs = job.rendered.images
+        inline = adapter.image_policy_for("inline")
+        result = {ref: UploadedAsset(url=ref) for ref in refs if inline.is_native(ref)}
+        sources = collect([r for r in refs if r not in result], job.issue.path, fetch)
+        # One wave: every inline image and the cover, each read, converted and uploaded in
+        # its own worker. The key None stands for the cover.
+        wave: list[tuple[str | None, SourceImage, str]] = [
+            (ref, source, "inline") for ref, source in sources.items()
+        ]
+        if job.settings.cover is not None:
+            cover_source = read_source(str(job.settings.cover), job.issue.path, fetch)
+            wave.append((None, cover_source, "cover"))
+        self.progress(f"{len(wave)} image(s) to check against the upload cache")
+        cover: UploadedAsset | None = None
+        cover_size: tuple[int, int] | None = None
+        # Reads the draft step will need (Zhihu: its topics) go out beside the uploads.
+        with ThreadPoolExecutor(max_workers=1) as ahead:
+            looked_ahead = ahead.submit(adapter.look_ahead, job.settings.options)
+            for ref, asset, size in self._upload_wave(adapter, wave):
+                if ref is None:
+                    cover, cover_size = asset, size
+                else:
+                    result[ref] = asset
+            looked_ahead.result()
+        rendered = job.rendered.with_image_urls({ref: asset.url for ref, asset in result.items()})
+        record = self.ledger.get(self.key)
+        if record and record.state == "rendered" and (refs or cover):
+            self.ledger.finish_step(
+                self.key,
+                STEP_UPLOAD,
+                state="assets_uploaded",
+                summary=f"{len(result)} images, cover: {bool(cover)}",
+            )
+        return DraftContent(
+            title=rendered.title,
+            html=rendered.body,
+            author=job.settings.author,
+            digest=job.settings.digest,
+            cover=cover,
+            cover_size=cover_size,
+            source_url=job.settings.source_url,
+            options=job.settings.options,
+            preview=job.mode == "draft",
+        )
+
+    def _upload_wave(
+        self, adapter: Adapter, wave: list[tuple[str | None, SourceImage, str]]
+    ) -> list[tuple[str | None, UploadedAsset, tuple[int, int]]]:
+        """Prepare and upload every image of ``wave`` at once; then remember the new
+        uploads in one ledger transaction (one commit, instead of one per image that
+        every other upload thread would queue behind), those that succeeded even when
+        another failed. A run killed before that commit uploads them again next time,
+        which the platforms take as the same image (uploads are idempotent)."""
+        if not wave:
+            return []
+        with ThreadPoolExecutor(max_workers=min(UPLOAD_WORKERS, len(wave))) as pool:
+            outcomes = list(pool.map(lambda item: self._attempt(adapter, *item), wave))
+        fresh = [o for o in outcomes if isinstance(o, _Upload) and o.new]
+        if fresh:
+            channel, account = self.key.channel, self.key.account
+            with self.ledger.transaction():
+                for upload in fresh:
+                    self.ledger.save_asset(
+                        channel, account, upload.digest, upload.kind, upload.asset
+                    )
+        for outcome in outcomes:  # the first failure in the issue's order, as before
+            if isinstance(outcome, Exception):
+                raise outcome
+        return [(o.ref, o.asset, o.size) for o in outcomes if isinstance(o, _Upload)]
+
+    def _attempt(
+        self, adapter: Adapter, ref: str | None, source: SourceImage, kind: str
+    ) -> _Upload | Exception:
+        """One image of the wave; its error is returned, so the others' uploads are kept."""
+        try:
+            prepared = prepare(source, adapter.image_policy_for(kind))
+            channel, account = self.key.channel, self.key.account
+            asset = self.ledger.find_asset(channel, account, prepared.digest, kind)
+            new = asset is None
+            if asset is None:
+                asset = adapter.upload_image(prepared, kind)
+                self.sent = True
+        except Exception as error:  # handed back: _upload_wave raises it after saving
+            return error
+        size = (prepared.width, prepared.height)
+        return _Upload(ref, kind, prepared.digest, asset, size, new)
+
+
+@dataclass(frozen=True)
+class _Upload:
+    """One image of a wave: where it went, and whether this run uploaded it."""
+
+    ref: str | None
+    kind: str
+    digest: str
+    asset: UploadedAsset
+    size: tuple[int, int]
+    new: bool

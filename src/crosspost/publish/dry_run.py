@@ -1,0 +1,92 @@
+"""``crosspost publish --dry-run``: what a run would do for each post, sending nothing.
+
+The plan (phase 1 of the publisher) has already loaded, rendered and linted everything;
+this module only reads the ledger and the copy of the body last sent for each post
+(kept in ``<state dir>/sent/``), and words the next step and the difference.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from crosspost.ledger.store import Ledger, PostRecord
+
+if TYPE_CHECKING:
+    from crosspost.publish.jobs import Job, PublishOptions
+
+#: Closing tags after which the diff starts a new line (rendered bodies are one line).
+_BLOCK_END = re.compile(r"(</(?:p|h\d|li|section|pre|table|tr|blockquote|figure)>)")
+
+
+@dataclass(frozen=True)
+class DryRunEntry:
+    """One post in a dry run: what would happen, and how the body differs from last time."""
+
+    job: Job
+    action: str
+    diff: str
+
+
+def sent_copy(state_dir: Path, job: Job) -> Path:
+    """Where the body last sent for a post is kept (rendered, before image upload)."""
+    key = job.key
+    return Path(state_dir) / "sent" / key.issue_id / f"{key.channel}.{key.account}.html"
+
+
+def dry_run(
+    ledger: Ledger, state_dir: Path, jobs: Sequence[Job], options: PublishOptions
+) -> list[DryRunEntry]:
+    """The planned action for each job, and a unified diff against the body last sent."""
+    entries = []
+    for job in jobs:
+        copy = sent_copy(state_dir, job)
+        last = copy.read_text(encoding="utf-8") if copy.is_file() else ""
+        where = f"{job.key.channel}:{job.key.account}"
+        diff = "".join(
+            difflib.unified_diff(
+                _lines(last),
+                _lines(job.rendered.body),
+                fromfile=f"{where} last sent",
+                tofile=f"{where} now",
+            )
+        )
+        entries.append(DryRunEntry(job, planned_action(job, ledger.get(job.key), options), diff))
+    return entries
+
+
+def planned_action(job: Job, record: PostRecord | None, options: PublishOptions) -> str:
+    """The next step of a post, in the words the run's progress lines would use."""
+    if record is None:
+        return f"create a {job.mode}" if job.mode == "draft" else "create a draft and publish it"
+    if record.pending_step:
+        return f"reconcile the unconfirmed '{record.pending_step}' first"
+    if record.state == "published":
+        if record.content_hash == job.content_hash:
+            return "nothing: already published, unchanged"
+        if not options.update:
+            return "nothing: changed since publishing (pass --update to edit it in place)"
+        if not _edits_published(job.key.channel):
+            return "nothing: changed since publishing, and this platform cannot edit it"
+        return "update the published post in place"
+    if record.draft_id and record.content_hash != job.content_hash:
+        then = "" if job.mode == "draft" else ", then publish it"
+        return f"update draft {record.draft_id} in place{then}"
+    if record.draft_id:
+        return "nothing: the draft is up to date" if job.mode == "draft" else "publish draft"
+    return f"resume from '{record.state}'"
+
+
+def _edits_published(channel: str) -> bool:
+    from crosspost.channels.registry import adapter_class
+
+    return bool(adapter_class(channel).updates_published)
+
+
+def _lines(html: str) -> list[str]:
+    """Block tags on lines of their own, so a diff of one-line HTML reads like a diff."""
+    return [line + "\n" for line in _BLOCK_END.sub(r"\1\n", html).splitlines()]

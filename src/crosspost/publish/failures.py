@@ -1,0 +1,103 @@
+"""How a failed post is written down, and when a permanent failure may be tried again.
+
+Every error of a post's run ends here, sorted by what the editor (or cron) should do:
+
+* an open intent in the ledger means *unconfirmed*, whatever the error: only the
+  platform can say what happened (exit 3, ``crosspost reconcile``);
+* a post that is already published stays published with its URL (a failed update);
+* a temporary failure gets a time before which the scheduler will not retry (exit 75);
+* a permanent one is recorded with a fingerprint of the attempt, and stands until the
+  issue or the account's config changes (or ``--retry-failed``): cron must not send the
+  same refused post every few minutes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from crosspost.channels.base import ManualPublishRequired
+from crosspost.errors import (
+    EXIT_TEMPORARY,
+    EXIT_UNCONFIRMED,
+    CrosspostError,
+    RateLimitedError,
+    TransientError,
+    UnconfirmedError,
+)
+from crosspost.ledger.store import Ledger
+
+if TYPE_CHECKING:
+    from crosspost.publish.jobs import Job
+
+#: The ledger note that remembers what a permanently failed attempt looked like.
+ATTEMPT_NOTE = "attempt-fingerprint"
+#: Spacing of retries across runs after a temporary failure: 5 min, doubling, ≤ 6 h.
+RETRY_BASE_SECONDS = 300.0
+RETRY_MAX_SECONDS = 6 * 3600.0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How the post stands after the failure, in words for the editor and a code for cron."""
+
+    state: str
+    url: str | None
+    message: str
+    exit_code: int
+
+
+def retry_delay(attempts: int) -> float:
+    """How long the scheduler waits before trying a temporarily failed post again."""
+    return float(min(RETRY_MAX_SECONDS, RETRY_BASE_SECONDS * 2 ** max(0, attempts - 1)))
+
+
+def fingerprint(job: Job) -> str:
+    """What an attempt depended on: the content sent, the account (server, options and
+    credentials: a fixed AppSecret in ``.env`` counts as a change), the mode."""
+    blob = f"{job.content_hash}|{job.account.fingerprint()}|{job.mode}"
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def same_attempt(ledger: Ledger, job: Job) -> bool:
+    """True when the last permanent failure was this very attempt (nothing changed since)."""
+    notes = [e for e in ledger.events(job.key) if e.summary == ATTEMPT_NOTE]
+    return bool(notes) and notes[-1].data.get("fingerprint") == fingerprint(job)
+
+
+def record_failure(
+    ledger: Ledger, job: Job, error: CrosspostError, clock: Callable[[], float]
+) -> Outcome:
+    """Write the failure to the ledger (redacted there) and say how the post stands."""
+    key = job.key
+    record = ledger.get(key)
+    assert record is not None, "the post's row exists once its run has started"
+    if record.state == "published" and not record.pending_step:
+        # An update that failed leaves the post as it was: still published, same URL.
+        ledger.note(key, "update", f"update failed: {error}")
+        message = f"{error} (the published post stays as it was)"
+        return Outcome("published", record.url, message, error.exit_code)
+    if record.pending_step and not isinstance(error, UnconfirmedError):
+        error = UnconfirmedError(
+            f"could not confirm '{record.pending_step}' on {key.channel} ({error})",
+            channel=key.channel,
+        )
+    if isinstance(error, UnconfirmedError):
+        ledger.fail(key, error, permanent=False)
+        message = str(error)
+        if "crosspost reconcile" not in message:
+            message += f"; run 'crosspost reconcile {key.issue_id}' or publish again"
+        return Outcome("unconfirmed", None, message, EXIT_UNCONFIRMED)
+    if isinstance(error, TransientError):
+        delay = retry_delay(record.attempts + 1)
+        if isinstance(error, RateLimitedError) and error.retry_after:
+            delay = max(delay, error.retry_after)
+        ledger.fail(key, error, permanent=False, next_attempt_at=clock() + delay)
+        return Outcome("failed", None, f"{error} (temporary: safe to run again)", EXIT_TEMPORARY)
+    ledger.fail(key, error, permanent=True)
+    ledger.note(key, "fail", ATTEMPT_NOTE, {"fingerprint": fingerprint(job)})
+    if isinstance(error, ManualPublishRequired):
+        return Outcome("drafted", error.draft.url, str(error), error.exit_code)
+    return Outcome("failed", None, str(error), error.exit_code)

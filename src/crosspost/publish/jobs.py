@@ -1,0 +1,138 @@
+"""What the publisher plans and what it reports: options, jobs, results.
+
+Plain data, shared by the publisher, the per-post machine, the scheduler and the
+commands, so none of them imports another just for a type.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from crosspost.config.settings import Account
+from crosspost.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_CHANNEL_FAILED,
+    EXIT_OK,
+    EXIT_TEMPORARY,
+    EXIT_UNCONFIRMED,
+)
+from crosspost.issue.model import ChannelSettings, Issue
+from crosspost.ledger.store import PostKey
+from crosspost.publish.references import Link
+from crosspost.render.rendered import Rendered
+
+Progress = Callable[[str], None]
+
+MODES = ("draft", "publish")
+
+
+@dataclass(frozen=True)
+class PublishOptions:
+    """What the editor asked for on the command line."""
+
+    #: ``wechat`` or ``wechat:main``; empty: the issue's channels, else every account.
+    targets: tuple[str, ...] = ()
+    #: ``draft`` or ``publish``; None: the issue's, else the account's, else the config's.
+    mode: str | None = None
+    #: Edit a post in place when the issue changed after it was published.
+    update: bool = False
+    #: Retry a post that failed permanently although nothing changed since.
+    retry_failed: bool = False
+    #: Forget the recorded draft and make a new one (a WeChat draft deleted by hand).
+    new_draft: bool = False
+
+
+@dataclass(frozen=True)
+class Job:
+    """One post to make: an issue, rendered for its channel, for one account."""
+
+    issue: Issue
+    account: Account
+    rendered: Rendered
+    settings: ChannelSettings
+    mode: str
+    #: Hash of everything the platform will receive for this post (body and fields).
+    content_hash: str
+    #: Channel references (``{zhihu.url}``) in the fields this post sees.
+    links: tuple[Link, ...] = ()
+
+    @property
+    def key(self) -> PostKey:
+        return PostKey(self.issue.id, self.account.channel, self.account.name)
+
+    @property
+    def waits_for(self) -> tuple[PostKey, ...]:
+        """The posts of this run whose URL this one needs before it can be rendered."""
+        return tuple(dict.fromkeys(link.target for link in self.links if link.url is None))
+
+
+@dataclass(frozen=True)
+class PostResult:
+    """How one post ended this run, in words for the editor and a code for cron."""
+
+    key: PostKey
+    #: published, drafted, unchanged, changed, failed, unconfirmed, pending, missing,
+    #: skipped (not attempted: a post whose URL it needs did not come out)
+    state: str
+    url: str | None
+    message: str = ""
+    exit_code: int = EXIT_OK
+    #: True when this run sent something that changes the platform.
+    sent: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "issue": self.key.issue_id,
+            "channel": self.key.channel,
+            "account": self.key.account,
+            "state": self.state,
+            "url": self.url,
+            "message": self.message,
+            "exit_code": self.exit_code,
+        }
+
+
+@dataclass(frozen=True)
+class PublishReport:
+    """Every post of a run. ``exit_code`` follows DESIGN.md, the most urgent first:
+    3 (reconcile) > 1 (a channel failed) > 2 (bad input) > 75 (try later) > 0."""
+
+    results: tuple[PostResult, ...] = ()
+    warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def exit_code(self) -> int:
+        codes = {r.exit_code for r in self.results}
+        for code in (EXIT_UNCONFIRMED, EXIT_CHANNEL_FAILED, EXIT_BAD_INPUT, EXIT_TEMPORARY):
+            if code in codes:
+                return code
+        return EXIT_OK
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "exit_code": self.exit_code,
+            "posts": [r.as_dict() for r in self.results],
+            "warnings": list(self.warnings),
+        }
+
+
+def content_hash(rendered: Rendered, settings: ChannelSettings, mode: str) -> str:
+    """A stable hash of what a post sends: the body and every field the platform shows."""
+    cover_digest = ""
+    if settings.cover and settings.cover.is_file():
+        cover_digest = hashlib.sha256(settings.cover.read_bytes()).hexdigest()
+    fields = {
+        "title": rendered.title,
+        "body": rendered.body,
+        "author": settings.author,
+        "digest": settings.digest,
+        "source_url": settings.source_url,
+        "cover": cover_digest,
+        "options": {k: v for k, v in settings.options.items() if k != "mode"},
+    }
+    blob = json.dumps(fields, ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()

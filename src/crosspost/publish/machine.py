@@ -1,0 +1,405 @@
+"""One post's state machine: rendered → assets uploaded → draft created → submitted → published.
+
+Every irreversible call (creating a draft, submitting it) is framed the same way: the
+intent goes into the ledger first, the result right after. When the platform's answer
+is lost (``UnconfirmedError``), the machine asks the platform what happened
+(``adapter.reconcile``) before it does anything else; a call is repeated only when the
+platform says it did not happen. A run killed between intent and result leaves the
+intent behind, and the next run starts by reconciling it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from filelock import Timeout
+
+from crosspost.channels.base import (
+    STEP_DRAFT,
+    STEP_PUBLISH,
+    STEP_UPDATE,
+    Adapter,
+    DraftContent,
+    Intent,
+    PublishTicket,
+    RemoteDraft,
+    RemotePost,
+)
+from crosspost.errors import (
+    EXIT_CHANNEL_FAILED,
+    EXIT_OK,
+    EXIT_TEMPORARY,
+    CrosspostError,
+    PermanentError,
+    UnconfirmedError,
+)
+from crosspost.ledger.store import Ledger, PostRecord
+from crosspost.publish.assets import PostAssets
+from crosspost.publish.failures import record_failure, same_attempt
+from crosspost.publish.hooks import checkpoint
+from crosspost.publish.settle import build_adapter, forget_draft, post_lock, run_redactor, settle
+
+if TYPE_CHECKING:
+    from crosspost.publish.jobs import Job, PostResult, Progress, PublishOptions
+
+
+class PostMachine:
+    """Drives one :class:`~crosspost.publish.runner.Job` to its end, resumable at every step."""
+
+    def __init__(
+        self,
+        job: Job,
+        *,
+        ledger: Ledger,
+        state_dir: Path,
+        timeout: float,
+        clock: Callable[[], float],
+        sleep: Callable[[float], None],
+        progress: Progress,
+        lock_timeout: float,
+    ) -> None:
+        self.job = job
+        self.key = job.key
+        self.ledger = ledger
+        self.state_dir = Path(state_dir)
+        self.timeout = timeout
+        self.clock = clock
+        self.sleep = sleep
+        self._progress = progress
+        self.lock_timeout = lock_timeout
+        self.sent = False
+        #: True once the ledger's row is this job's (another file may own the issue id).
+        self._owned = False
+
+    # --- the frame: lock, errors, results ------------------------------------------------
+
+    def run(self, options: PublishOptions) -> PostResult:
+        """Make the post; every error becomes a result (and a ledger entry), never a raise."""
+        lock = post_lock(self.state_dir, self.key, timeout=self.lock_timeout)
+        try:
+            with lock:
+                return self._guarded(options)
+        except Timeout:
+            return self._result(
+                "pending",
+                None,
+                "another crosspost run is publishing this post; run again later",
+                EXIT_TEMPORARY,
+            )
+
+    def _guarded(self, options: PublishOptions) -> PostResult:
+        """Run the steps; turn every error into a ledger entry and a result.
+
+        The one rule for doubt: while an irreversible call's intent is open in the ledger
+        (written, neither confirmed nor refused), whatever goes wrong leaves the post
+        ``unconfirmed``, because only the platform can say what happened.
+        """
+        adapter: Adapter | None = None
+        try:
+            adapter = self._adapter()
+            return self._steps(adapter, options)
+        except CrosspostError as error:
+            return self._failed(error)
+        finally:
+            if adapter is not None:
+                adapter.http.close()
+
+    def _failed(self, error: CrosspostError) -> PostResult:
+        if not self._owned:  # refused before this run took the post: the ledger is not ours
+            return self._result("failed", None, str(error), error.exit_code)
+        outcome = record_failure(self.ledger, self.job, error, self.clock)
+        return self._result(outcome.state, outcome.url, outcome.message, outcome.exit_code)
+
+    def _adapter(self) -> Adapter:
+        return build_adapter(
+            self.job.account,
+            self.state_dir,
+            timeout=self.timeout,
+            clock=self.clock,
+            sleep=self.sleep,
+            redactor=run_redactor(self.ledger),
+        )
+
+    def _remember_sent(self) -> None:
+        """Keep the body just sent, for the next ``--dry-run``'s diff (atomic replace)."""
+        from crosspost.publish.dry_run import sent_copy
+
+        target = sent_copy(self.state_dir, self.job)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_suffix(".partial")
+        partial.write_text(self.job.rendered.body, encoding="utf-8")
+        partial.replace(target)
+
+    def _record(self) -> PostRecord:
+        record = self.ledger.get(self.key)
+        assert record is not None, "ensure() created it at the start of the run"
+        return record
+
+    def progress(self, text: str) -> None:
+        self._progress(f"{self.key.channel}:{self.key.account}  {self.key.issue_id}: {text}")
+
+    def _result(
+        self, state: str, url: str | None, message: str = "", code: int = EXIT_OK
+    ) -> PostResult:
+        from crosspost.publish.jobs import PostResult
+
+        return PostResult(self.key, state, url, message, code, self.sent)
+
+    # --- the steps -----------------------------------------------------------------------
+
+    def _steps(self, adapter: Adapter, options: PublishOptions) -> PostResult:
+        job = self.job
+        record = self.ledger.ensure(self.key, issue_path=job.issue.path)
+        self._owned = True
+        if record.pending_step:
+            self._reconcile(adapter, record)
+            record = self._record()
+            if record.state == "published" and record.content_hash == job.content_hash:
+                return self._confirmed(record)
+        if record.state == "published":
+            return self._already_published(adapter, record, options)
+        if options.new_draft and record.draft_id and record.state != "submitted":
+            record = self._forget_draft(record)
+        retry = options.retry_failed or options.new_draft
+        stands = record.state == "failed" and record.error_permanent and not retry
+        if stands and same_attempt(self.ledger, job):
+            message = (
+                f"{record.error_message} (not retried: change the issue or the config, "
+                "or pass --retry-failed)"
+            )
+            return self._result("failed", record.url, message, EXIT_CHANNEL_FAILED)
+        if (
+            job.mode == "draft"
+            and record.draft_id
+            and record.state == "draft_created"
+            and record.content_hash == job.content_hash
+        ):
+            return self._result("drafted", record.url, "unchanged since the draft was made")
+
+        adapter.preflight()
+        if record.state == "submitted" and record.publish_id and record.draft_id:
+            ticket = PublishTicket(record.publish_id, record.draft_id, record.updated_at)
+            return self._wait(adapter, ticket)
+        content = self._content(adapter)
+        try:
+            return self._draft_then_publish(adapter, record, content)
+        except PermanentError as error:
+            if not self._draft_vanished(adapter, error):
+                raise
+        return self._draft_then_publish(adapter, self._record(), content)
+
+    def _draft_then_publish(
+        self, adapter: Adapter, record: PostRecord, content: DraftContent
+    ) -> PostResult:
+        draft = self._draft(adapter, record, content)
+        if self.job.mode == "draft":
+            return self._result("drafted", draft.url, f"draft {draft.id} ready for review")
+        return self._publish(adapter, draft)
+
+    def _draft_vanished(self, adapter: Adapter, error: PermanentError) -> bool:
+        """Forget a known draft the platform confirms it no longer has (deleted by hand).
+
+        Only on "not found" (404) and only when ``reconcile`` confirms there is no such
+        draft. A WeChat draft that left 草稿箱 may have been published by hand, so there
+        the error stands: making a new draft and publishing it could post twice.
+        """
+        record = self._record()
+        if not record.draft_id or str(error.code) != "404":
+            return False
+        intent = Intent(record.created_at, self.job.rendered.title, draft_id=record.draft_id)
+        answer = adapter.reconcile(STEP_DRAFT, intent)
+        if answer.happened is not False:
+            return False
+        summary = f"draft {record.draft_id} is gone ({answer.detail}); making a new one"
+        self.progress(summary)
+        forget_draft(self.ledger, self.key, "vanished", summary)
+        return True
+
+    def _forget_draft(self, record: PostRecord) -> PostRecord:
+        """``--new-draft``: the editor says the recorded draft is gone; make a new one."""
+        summary = f"draft {record.draft_id} forgotten (--new-draft); making a new one"
+        self.progress(summary)
+        return forget_draft(self.ledger, self.key, "forgotten", summary)
+
+    def _confirmed(self, record: PostRecord) -> PostResult:
+        """Published, as reconciling found; WeChat may not say where (URL unknown)."""
+        if record.url:
+            self.progress(f"published {record.url}")
+            return self._result("published", record.url, "published (confirmed by reconcile)")
+        message = (
+            "published, URL unknown: the draft left 草稿箱 and WeChat lists no matching "
+            "article; find it in 发表记录 (公众号后台) — it is not submitted again"
+        )
+        self.progress(message)
+        return self._result("published", None, message)
+
+    def _already_published(
+        self, adapter: Adapter, record: PostRecord, options: PublishOptions
+    ) -> PostResult:
+        if record.content_hash == self.job.content_hash:
+            return self._result("unchanged", record.url, "already published")
+        if not options.update:
+            return self._result(
+                "changed",
+                record.url,
+                "changed since it was published; run with --update to edit it in place",
+            )
+        if not adapter.updates_published or not record.article_id:
+            return self._result(
+                "published",
+                record.url,
+                f"{adapter.display_name} cannot edit a published post through its API; "
+                "edit it in the platform's editor",
+                EXIT_CHANNEL_FAILED,
+            )
+        adapter.preflight()
+        content = self._content(adapter)
+        self.progress(f"updating published post {record.article_id}")
+        draft = adapter.update_draft(record.article_id, content)
+        self.sent = True
+        self.ledger.finish_step(self.key, STEP_UPDATE, summary=f"updated {draft.id}")
+        self._remember_sent()
+        return self._publish(adapter, draft, live_before=True)
+
+    def _content(self, adapter: Adapter) -> DraftContent:
+        """Upload images (each once per account, several at a time) and build the draft."""
+        assets = PostAssets(self.job, self.ledger, self.progress, timeout=self.timeout)
+        try:
+            return assets.content(adapter)
+        finally:
+            self.sent = self.sent or assets.sent
+
+    def _draft(self, adapter: Adapter, record: PostRecord, content: DraftContent) -> RemoteDraft:
+        """The post's draft: reused, updated in place when the issue changed, or created."""
+        if record.draft_id:
+            if record.content_hash == self.job.content_hash:
+                return RemoteDraft(record.draft_id, record.url)
+            self.progress(f"updating draft {record.draft_id} in place")
+            draft = adapter.update_draft(record.draft_id, content)
+            self.sent = True
+            return self._draft_recorded(STEP_UPDATE, draft, f"updated draft {draft.id}")
+        known = tuple(
+            r.draft_id
+            for r in self.ledger.posts(channel=self.key.channel)
+            if r.draft_id and r.account == self.key.account
+        )
+        intent = Intent.for_draft(content, self.clock(), known_ids=known)
+        draft = self._irreversible(
+            adapter, STEP_DRAFT, intent, lambda: adapter.create_draft(content)
+        )
+        if draft is None:  # the platform had it although its answer was lost
+            found = self.ledger.get(self.key) or record
+            assert found.draft_id is not None
+            return RemoteDraft(found.draft_id, found.url)
+        self.progress(f"draft {draft.id} created")
+        return self._draft_recorded(STEP_DRAFT, draft, f"created draft {draft.id}")
+
+    def _draft_recorded(self, step: str, draft: RemoteDraft, summary: str) -> RemoteDraft:
+        """The ledger learns the draft and what it holds; the body is kept for --dry-run."""
+        self.ledger.finish_step(
+            self.key,
+            step,
+            state="draft_created",
+            draft_id=draft.id,
+            url=draft.url,
+            content_hash=self.job.content_hash,
+            summary=summary,
+        )
+        self._remember_sent()
+        return draft
+
+    def _publish(
+        self, adapter: Adapter, draft: RemoteDraft, *, live_before: bool = False
+    ) -> PostResult:
+        """Submit the draft (irreversible), then wait for the public URL.
+
+        ``live_before``: the post was already public (an update): the intent lists it
+        among the ids that existed before, so reconcile knows "live" alone proves nothing.
+        """
+        intent = Intent(
+            started_at=self.clock(),
+            title=self.job.rendered.title,
+            draft_id=draft.id,
+            known_ids=(draft.id,) if live_before else (),
+        )
+        ticket = self._irreversible(adapter, STEP_PUBLISH, intent, lambda: adapter.publish(draft))
+        if ticket is None:  # the platform had it although its answer was lost
+            record = self._record()
+            if record.state == "published":
+                return self._confirmed(record)
+            assert record.publish_id is not None
+            ticket = PublishTicket(record.publish_id, draft.id, self.clock())
+        else:
+            self.ledger.finish_step(
+                self.key,
+                STEP_PUBLISH,
+                state="submitted",
+                publish_id=ticket.id,
+                summary=f"submitted {ticket.id}",
+            )
+            self.progress(f"submitted for publication ({ticket.id})")
+        return self._wait(adapter, ticket)
+
+    def _wait(self, adapter: Adapter, ticket: PublishTicket) -> PostResult:
+        checkpoint("before-poll")
+        post = adapter.wait(ticket)
+        if post is None:
+            message = "the platform is still publishing; run again to record the URL"
+            return self._result("pending", None, message, EXIT_TEMPORARY)
+        return self._published(post)
+
+    def _published(self, post: RemotePost) -> PostResult:
+        self.ledger.finish_step(
+            self.key,
+            "poll",
+            state="published",
+            article_id=post.id,
+            url=post.url,
+            content_hash=self.job.content_hash,
+            summary=post.url,
+        )
+        self.progress(f"published {post.url}")
+        return self._result("published", post.url, "published")
+
+    # --- irreversible calls and reconciliation -----------------------------------------
+
+    def _irreversible(
+        self, adapter: Adapter, step: str, intent: Intent, call: Callable[[], Any]
+    ) -> Any:
+        """Intent → call → result, with a lost answer settled by asking the platform.
+
+        Returns the call's result, or None when reconciliation found that the call had
+        taken effect (the ledger then holds its ids). The call is made a second time only
+        when the platform says the first one did not happen.
+        """
+        data = {**dataclasses.asdict(intent), "content_hash": self.job.content_hash}
+        for attempt in (1, 2):
+            self.ledger.begin(step, self.key, data)
+            checkpoint(f"before-{step}")
+            try:
+                result = call()
+            except UnconfirmedError as error:
+                self.sent = True
+                self.progress(f"{step}: the answer was lost ({error}); asking the platform")
+                self.ledger.fail(self.key, error, permanent=False, step=step)
+                happened = self._reconcile(adapter, self._record())
+                if happened or attempt == 2:
+                    return None if happened else _raise(error)
+                continue
+            except CrosspostError as error:  # a definite refusal: nothing happened
+                self.ledger.finish_step(self.key, step, outcome="refused", summary=str(error))
+                raise
+            self.sent = True
+            checkpoint(f"after-{step}")
+            return result
+        return None  # pragma: no cover - the loop always returns or raises
+
+    def _reconcile(self, adapter: Adapter, record: PostRecord) -> bool:
+        return settle(self.ledger, adapter, record, self.progress)
+
+
+def _raise(error: BaseException) -> Any:
+    raise error

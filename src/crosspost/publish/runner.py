@@ -1,0 +1,323 @@
+"""The publisher: every issue on every channel exactly once, every step in the ledger.
+
+Two phases (STYLE habit 12). :meth:`Publisher.plan` loads, renders and lints every
+issue and resolves every account before anything is sent: bad input fails there with
+exit 2. :meth:`Publisher.run` then drives one :class:`~crosspost.publish.machine.PostMachine`
+per (issue, channel, account), channels concurrently, each under a file lock so that
+eight processes publishing the same issue still make one post.
+
+The machine writes the intent to the ledger before each irreversible call and the
+result right after, so a run killed anywhere is finished by the next one without a
+second post (see :mod:`crosspost.publish.machine`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from crosspost.config.settings import Account, Settings
+from crosspost.errors import (
+    IssueError,
+    UsageError,
+)
+from crosspost.issue.model import ChannelSettings, Issue, load_issue
+from crosspost.ledger.store import Ledger, PostKey
+from crosspost.publish.jobs import (
+    MODES,
+    Job,
+    PostResult,
+    Progress,
+    PublishOptions,
+    PublishReport,
+    content_hash,
+)
+from crosspost.publish.references import Link
+from crosspost.render.context import render_context
+from crosspost.render.rendered import RenderContext, Rendered
+
+if TYPE_CHECKING:
+    from crosspost.publish.dry_run import DryRunEntry
+
+
+class Publisher:
+    """Plans and runs publications against the accounts in ``settings``.
+
+    Everything that varies in a test is injected: the clock and sleep (no test waits),
+    the ledger (a real SQLite file), and the progress callback (a line per step).
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        ledger: Ledger,
+        *,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
+        progress: Progress | None = None,
+        lock_timeout: float = 600.0,
+    ) -> None:
+        self.settings = settings
+        self.ledger = ledger
+        self.clock = clock
+        self.sleep = sleep
+        self.progress: Progress = progress or (lambda line: None)
+        self.lock_timeout = lock_timeout
+
+    # --- phase 1: everything that can fail without sending anything ---------------------
+
+    def plan(self, paths: Sequence[Path | str], options: PublishOptions) -> list[Job]:
+        """Load, render and lint every issue; resolve accounts and credentials.
+
+        Raises :class:`UsageError` (exit 2) for the first thing wrong; nothing is sent.
+        """
+        from crosspost.check.lint import check_file
+        from crosspost.publish.references import link
+
+        if options.mode is not None and options.mode not in MODES:
+            raise UsageError(f"unknown mode {options.mode!r}; use draft or publish")
+        if not paths:
+            raise UsageError("name at least one issue file")
+        seen: dict[str, Path] = {}
+        jobs: list[Job] = []
+        for path in paths:
+            accounts_by_channel = self._accounts(path, options)
+            channels = self._channels_of(path, accounts_by_channel, options)
+            checked = check_file(path, channels, self._context(path, channels))
+            if checked.errors:
+                raise _lint_failed(checked.errors)
+            issue = checked.issue
+            assert issue is not None  # no errors means it loaded
+            if issue.id in seen and seen[issue.id] != issue.path:
+                raise IssueError(
+                    issue.path,
+                    f"issue id '{issue.id}' is also used by {seen[issue.id]}; "
+                    "give one of them another 'id:' in its front matter",
+                    issue.line_of("id"),
+                )
+            seen[issue.id] = issue.path
+            accounts = self._for_issue(issue, accounts_by_channel, options)
+            planned: dict[str, list[tuple[str, str]]] = {}
+            for account in accounts:
+                mode = self._mode(options, issue.settings(account.channel), account)
+                planned.setdefault(account.channel, []).append((account.name, mode))
+            links = link(issue, planned, self.ledger)
+            for account in accounts:
+                found = links.get(account.channel, ())
+                jobs.append(self._job(issue, account, options, checked.rendered, found))
+        self.settings.require_credentials(job.account for job in jobs)
+        for job in jobs:  # another file that still exists may own this id in the ledger
+            existing = self.ledger.get(job.key)
+            owner = existing.issue_path if existing else None
+            if owner and owner != str(job.issue.path) and Path(owner).exists():
+                raise IssueError(
+                    job.issue.path,
+                    f"issue id '{job.issue.id}' is already published from {owner}; "
+                    "give this file another 'id:'",
+                    job.issue.line_of("id"),
+                )
+            if options.new_draft and existing and existing.state in ("published", "submitted"):
+                raise UsageError(
+                    f"{job.account.key}: '{job.issue.id}' is {existing.state}; --new-draft "
+                    "only replaces the draft of a post not yet published: select the stuck "
+                    "post with -c (and run 'crosspost reconcile' if it is submitted)"
+                )
+        return jobs
+
+    def _job(
+        self,
+        issue: Issue,
+        account: Account,
+        options: PublishOptions,
+        rendered: Mapping[str, Rendered] | None,
+        links: tuple[Link, ...] = (),
+    ) -> Job:
+        """One post's job; references the ledger can answer are filled in before rendering."""
+        from crosspost.publish.references import resolve
+
+        known = {found.reference.text: found.url for found in links if found.url}
+        if known:
+            issue, rendered = resolve(issue, account.channel, known), None
+        settings = issue.settings(account.channel)
+        output = self._rendered_for(issue, account, rendered)
+        if rendered is None or output is not rendered.get(account.channel):
+            self._lint_again(issue, account.channel, output)
+        mode = self._mode(options, settings, account)
+        return Job(
+            issue, account, output, settings, mode, content_hash(output, settings, mode), links
+        )
+
+    def _lint_again(self, issue: Issue, channel: str, output: Rendered) -> None:
+        """A body rendered again (往期回顾, a resolved link) is checked again: it is longer."""
+        errors = _lint_errors(issue, channel, output)
+        if errors:
+            raise _lint_failed(errors)
+
+    def _channels_of(
+        self, path: Path | str, accounts: Sequence[Account], options: PublishOptions
+    ) -> tuple[str, ...]:
+        """The channels to lint: the configured ones the issue asks for (``-c`` wins).
+
+        An issue meant for Zhihu alone must not fail for lacking WeChat's cover.
+        """
+        configured = tuple(dict.fromkeys(a.channel for a in accounts))
+        if options.targets:
+            return configured
+        try:
+            wanted = load_issue(path).channels
+        except IssueError:
+            return configured  # check_file reports what is wrong with the file
+        if not wanted:
+            return configured
+        chosen = tuple(c for c in configured if c in wanted)
+        if not chosen:
+            raise UsageError(
+                f"{path}: asks for {', '.join(wanted)}, but no account of "
+                f"{'that channel' if len(wanted) == 1 else 'those channels'} is configured; "
+                "add one to crosspost.toml (see config/crosspost.example.toml)"
+            )
+        return chosen
+
+    def _accounts(self, path: Path | str, options: PublishOptions) -> tuple[Account, ...]:
+        if options.targets:
+            return self.settings.select(options.targets)
+        if not self.settings.accounts:
+            raise UsageError(
+                "no accounts are configured; copy config/crosspost.example.toml to "
+                "crosspost.toml, or try it with --sandbox"
+            )
+        return self.settings.select(())
+
+    def _for_issue(
+        self, issue: Issue, accounts: Iterable[Account], options: PublishOptions
+    ) -> list[Account]:
+        """The accounts this issue goes to: the issue's channels unless -c says otherwise."""
+        if options.targets or not issue.channels:
+            return list(accounts)
+        return [a for a in accounts if a.channel in issue.channels]
+
+    def _mode(self, options: PublishOptions, settings: ChannelSettings, account: Account) -> str:
+        """``--mode``, else the issue's, the account's, the config's (``Settings.mode_for``)."""
+        issue_mode = settings.options.get("mode")
+        return options.mode or self.settings.mode_for(account, issue_mode)
+
+    def _context(self, path: Path | str, channels: Sequence[str]) -> RenderContext:
+        return render_context(self.settings)
+
+    def _rendered_for(
+        self, issue: Issue, account: Account, rendered: Mapping[str, Rendered] | None
+    ) -> Rendered:
+        """Render once per channel, except that "往期回顾" links each account's own posts
+        (and an issue with a reference filled in is rendered again, ``rendered=None``)."""
+        if rendered is not None and (not issue.series or not issue.previous):
+            return rendered[account.channel]
+        from crosspost.publish.series import previous_issues
+        from crosspost.render.rendered import render
+
+        context = render_context(
+            self.settings,
+            previous=previous_issues(self.ledger, issue, account.channel, account.name),
+        )
+        return render(issue, account.channel, context)
+
+    # --- phase 2: the network ---------------------------------------------------------
+
+    def run(self, jobs: Sequence[Job], options: PublishOptions) -> PublishReport:
+        """Make every post; channels run concurrently, each post under its own lock.
+
+        A post that needs another's URL (``{zhihu.url}``) waits for it: posts without
+        such needs go first, together; the others follow once the URL is in the ledger,
+        rendered again with it. One whose referenced post did not come out is skipped.
+        """
+        from crosspost.publish.machine import PostMachine
+        from crosspost.publish.references import fill_links
+
+        if not jobs:
+            return PublishReport()
+        results: dict[PostKey, PostResult] = {}
+        waiting = list(jobs)
+        # A post named by a reference but not run now (the scheduler runs what is due)
+        # is not waited for: its URL is in the ledger, or the dependant is skipped.
+        in_run = {job.key for job in jobs}
+        with ThreadPoolExecutor(max_workers=min(8, len(jobs))) as pool:
+            while waiting:
+                ready = [
+                    j for j in waiting if all(k in results or k not in in_run for k in j.waits_for)
+                ]
+                ready = ready or waiting  # never stuck: plan has refused every cycle
+                waiting = [j for j in waiting if all(j is not r for r in ready)]
+                runnable: list[Job] = []
+                for job in ready:
+                    filled = fill_links(job, results, self.ledger, self._rendered_for)
+                    if isinstance(filled, PostResult):
+                        results[job.key] = filled
+                    else:
+                        runnable.append(filled)
+                machines = [
+                    PostMachine(
+                        job,
+                        ledger=self.ledger,
+                        state_dir=self.settings.state_dir,
+                        timeout=self.settings.timeout,
+                        clock=self.clock,
+                        sleep=self.sleep,
+                        progress=self.progress,
+                        lock_timeout=self.lock_timeout,
+                    )
+                    for job in runnable
+                ]
+                done = pool.map(lambda m: m.run(options), machines)
+                for machine, result in zip(machines, done, strict=True):
+                    results[machine.key] = result
+        return PublishReport(tuple(results[job.key] for job in jobs))
+
+    def reconcile(self, issue_id: str) -> PublishReport:
+        """``crosspost reconcile``: settle every open question about an issue's posts.
+
+        Only posts in doubt are asked about, each under the lock a publishing run takes
+        (see :func:`crosspost.publish.settle.reconcile_issue`).
+        """
+        from crosspost.publish.settle import reconcile_issue
+
+        results = reconcile_issue(
+            self.settings,
+            self.ledger,
+            issue_id,
+            clock=self.clock,
+            sleep=self.sleep,
+            progress=self.progress,
+            lock_timeout=self.lock_timeout,
+        )
+        return PublishReport(results)
+
+    def dry_run(self, jobs: Sequence[Job], options: PublishOptions) -> list[DryRunEntry]:
+        """What :meth:`run` would do for each job, and a diff against what was last sent."""
+        from crosspost.publish.dry_run import dry_run
+        from crosspost.publish.references import describe_links
+
+        entries = dry_run(self.ledger, self.settings.state_dir, jobs, options)
+        return [
+            replace(e, action=f"{e.action}; {describe_links(e.job)}") if e.job.links else e
+            for e in entries
+        ]
+
+    def publish(self, paths: Sequence[Path | str], options: PublishOptions) -> PublishReport:
+        """Plan, then run: the whole of ``crosspost publish``."""
+        return self.run(self.plan(paths, options), options)
+
+
+def _lint_errors(issue: Issue, channel: str, output: Rendered) -> list[Any]:
+    from crosspost.check.lint import ERROR, lint
+
+    return [p for p in lint(issue, {channel: output}) if p.severity == ERROR]
+
+
+def _lint_failed(errors: Sequence[Any]) -> UsageError:
+    """One line per problem; the first names the file and line."""
+    lines = [str(problem) for problem in errors]
+    more = f" (and {len(lines) - 1} more; run 'crosspost check')" if len(lines) > 1 else ""
+    return UsageError(f"{lines[0]}{more}")

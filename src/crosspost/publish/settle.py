@@ -1,0 +1,246 @@
+"""Settling doubt: ask the platform what happened to an irreversible call, write the answer.
+
+The one rule for doubt: an open intent in the ledger means *unconfirmed*. Only the
+platform can close it, through the adapter's ``reconcile(step, intent)``; this module
+turns its answer into ledger state. Used by a run that finds an open intent (before it
+does anything else), by a run whose call just lost its answer, and by
+``crosspost reconcile``. Both also share what lives here besides: the lock a post is
+made or reconciled under, and the account's adapter.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from filelock import FileLock
+
+from crosspost.channels.base import STEP_DRAFT, STEP_PUBLISH, Adapter, Intent, PublishTicket
+from crosspost.channels.http.policy import HttpPolicy, Timeouts
+from crosspost.channels.registry import adapter_class
+from crosspost.config.redaction import Redactor
+from crosspost.config.settings import Account, Settings
+from crosspost.errors import (
+    EXIT_CHANNEL_FAILED,
+    EXIT_OK,
+    EXIT_TEMPORARY,
+    EXIT_UNCONFIRMED,
+    ChannelError,
+    TransientError,
+    UnconfirmedError,
+)
+from crosspost.ledger.store import Ledger, PostKey, PostRecord
+
+if TYPE_CHECKING:
+    from crosspost.publish.jobs import PostResult
+
+
+def settle(
+    ledger: Ledger, adapter: Adapter, record: PostRecord, progress: Callable[[str], None]
+) -> bool:
+    """Ask the platform about a post's open intent and write the answer; True if it happened.
+
+    Raises :class:`UnconfirmedError` (the intent stays open) when the platform cannot
+    tell yet.
+    """
+    step = record.pending_step or ""
+    data = dict(record.pending_intent or {})
+    names = {f.name for f in dataclasses.fields(Intent)}
+    values = {k: v for k, v in data.items() if k in names}
+    values["known_ids"] = tuple(values.get("known_ids") or ())
+    answer = adapter.reconcile(step, Intent(**values))
+    progress(f"reconciled '{step}': {answer.detail or answer.happened}")
+    if answer.happened is None:
+        detail = f" ({answer.detail})" if answer.detail else ""
+        raise UnconfirmedError(
+            f"{adapter.display_name} cannot tell yet whether '{step}' took effect{detail}; "
+            f"run 'crosspost reconcile {record.issue_id}' later",
+            channel=record.channel,
+        )
+    sent_hash = data.get("content_hash")
+    summary = answer.detail or ("found it" if answer.happened else "it did not happen")
+    if not answer.happened:
+        back = "draft_created" if step == STEP_PUBLISH else _before_draft(record)
+        ledger.finish_step(record.key, step, outcome="not-happened", state=back, summary=summary)
+        return False
+    changes: dict[str, Any]
+    if step == STEP_DRAFT:
+        changes = {
+            "state": "draft_created",
+            "draft_id": answer.remote_id,
+            "url": answer.url,
+            "content_hash": sent_hash,
+        }
+    elif answer.url or not answer.remote_id:
+        # Published. Without a URL or an id (WeChat: the draft left 草稿箱 and no list
+        # shows the article) it is published all the same: submitting again could only
+        # make a second post, so the ledger says published and the event says where to look.
+        changes = {
+            "state": "published",
+            "article_id": answer.remote_id,
+            "url": answer.url,
+            "content_hash": sent_hash,
+        }
+    else:
+        changes = {"state": "submitted", "publish_id": answer.remote_id}
+    ledger.finish_step(record.key, step, outcome="reconciled", summary=summary, **changes)
+    return True
+
+
+def reconcile_post(
+    ledger: Ledger, record: PostRecord, adapter: Adapter, progress: Callable[[str], None]
+) -> PostResult:
+    """``crosspost reconcile``: settle an open intent, and ask once more about a submission."""
+    from crosspost.publish.jobs import PostResult
+
+    key = record.key
+    try:
+        if record.pending_step:
+            settle(ledger, adapter, record, progress)
+        current = ledger.get(key) or record
+        if current.state == "submitted" and current.publish_id and current.draft_id:
+            ticket = PublishTicket(current.publish_id, current.draft_id, current.updated_at)
+            post = adapter.poll(ticket)
+            if post is not None:
+                ledger.finish_step(
+                    key,
+                    "poll",
+                    state="published",
+                    article_id=post.id,
+                    url=post.url,
+                    summary=post.url,
+                )
+        current = ledger.get(key) or current
+    except UnconfirmedError as error:
+        return PostResult(key, "unconfirmed", None, str(error), EXIT_UNCONFIRMED)
+    except TransientError as error:
+        return PostResult(
+            key, record.state, record.url, f"{error} (try again later)", EXIT_TEMPORARY
+        )
+    except ChannelError as error:
+        return PostResult(key, record.state, record.url, str(error), EXIT_CHANNEL_FAILED)
+    finally:
+        adapter.http.close()
+    code = EXIT_UNCONFIRMED if current.state == "unconfirmed" else EXIT_OK
+    return PostResult(key, current.state, current.url, current.error_message or "", code)
+
+
+def forget_draft(ledger: Ledger, key: PostKey, outcome: str, summary: str) -> PostRecord:
+    """Drop a post's recorded draft (gone from the platform), so the next step makes one."""
+    return ledger.finish_step(
+        key,
+        STEP_DRAFT,
+        outcome=outcome,
+        state="assets_uploaded",
+        draft_id=None,
+        url=None,
+        content_hash=None,
+        summary=summary,
+    )
+
+
+def reconcile_issue(
+    settings: Settings,
+    ledger: Ledger,
+    issue_id: str,
+    *,
+    clock: Callable[[], float],
+    sleep: Callable[[float], None],
+    progress: Callable[[str], None],
+    lock_timeout: float,
+) -> tuple[PostResult, ...]:
+    """``crosspost reconcile``: settle every open question about an issue's posts.
+
+    Only posts in doubt (an open intent, unconfirmed, or submitted without a URL yet)
+    are asked about, each under the same lock a publishing run takes, so a reconcile
+    never second-guesses a call that is still in flight. The others are reported as
+    they stand, even when their account is no longer configured.
+    """
+    from filelock import Timeout
+
+    from crosspost.errors import UsageError
+    from crosspost.publish.jobs import PostResult
+
+    posts = ledger.posts(issue_id)
+    if not posts:
+        raise UsageError(
+            f"the ledger {ledger.path} has no posts of issue '{issue_id}'; "
+            "'crosspost status' lists the issues it knows"
+        )
+    doubtful = [p for p in posts if _in_doubt(p)]
+    accounts = {p.key: settings.account(f"{p.channel}:{p.account}") for p in doubtful}
+    settings.require_credentials(accounts.values())
+    results = []
+    for record in posts:
+        if record.key not in accounts:
+            results.append(PostResult(record.key, record.state, record.url, "nothing in doubt"))
+            continue
+        lock = post_lock(settings.state_dir, record.key, timeout=lock_timeout)
+        try:
+            with lock:
+                current = ledger.get(record.key) or record
+                adapter = build_adapter(
+                    accounts[record.key],
+                    settings.state_dir,
+                    timeout=settings.timeout,
+                    clock=clock,
+                    sleep=sleep,
+                    redactor=run_redactor(ledger),
+                )
+                results.append(reconcile_post(ledger, current, adapter, progress))
+        except Timeout:
+            message = "another crosspost run is publishing this post; run again later"
+            results.append(
+                PostResult(record.key, record.state, record.url, message, EXIT_TEMPORARY)
+            )
+    return tuple(results)
+
+
+def _in_doubt(record: PostRecord) -> bool:
+    """Whether only the platform can say how a post stands (see ``crosspost reconcile``)."""
+    return bool(record.pending_step) or record.state in ("unconfirmed", "submitted")
+
+
+def post_lock(state_dir: Path, key: PostKey, *, timeout: float) -> FileLock:
+    """The lock one post is made (or reconciled) under, shared by every process."""
+    locks = Path(state_dir) / "locks"
+    locks.mkdir(parents=True, exist_ok=True)
+    full = f"{key.issue_id}.{key.channel}.{key.account}"
+    # A readable name, made unique by a hash of the real key: two CJK ids of one length
+    # would otherwise share a file and wait for each other.
+    readable = re.sub(r"[^A-Za-z0-9._-]", "_", full)[:80]
+    digest = hashlib.sha256(full.encode("utf-8")).hexdigest()[:12]
+    return FileLock(str(locks / f"{readable}.{digest}.lock"), timeout=timeout)
+
+
+def build_adapter(
+    account: Account,
+    state_dir: Path,
+    *,
+    timeout: float,
+    clock: Callable[[], float],
+    sleep: Callable[[float], None],
+    redactor: Redactor | None = None,
+) -> Adapter:
+    """The account's adapter with its own HTTP policy (one session per account).
+
+    ``redactor`` is the run's: tokens the adapter fetches are registered there, so the
+    ledger and the log hide them too, not only the HTTP policy's own messages.
+    """
+    timeouts = Timeouts(connect=min(10.0, timeout), read=timeout)
+    http = HttpPolicy(timeouts=timeouts, sleep=sleep, redactor=redactor or Redactor())
+    cls = adapter_class(account.channel)
+    return cls(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep)
+
+
+def run_redactor(ledger: Ledger) -> Redactor | None:
+    """The redactor the ledger was opened with, when it is one (the run's shared one)."""
+    return ledger.redact if isinstance(ledger.redact, Redactor) else None
+
+
+def _before_draft(record: PostRecord) -> str:
+    return "rendered" if record.state == "rendered" else "assets_uploaded"

@@ -1,0 +1,89 @@
+"""Rendering: a pure function per channel from (Issue, RenderContext) to Rendered.
+
+Renderers never touch the network, the ledger or the clock. What they need from the
+outside world (earlier issues' URLs, the theme, the user's template folder) arrives in
+the :class:`RenderContext`. They do read files: templates and CSS themes, through the one
+Jinja2 environment (:mod:`crosspost.render.templates`), which loads and caches them; the
+same issue, context and template files give the same output. Image ``src`` attributes
+keep the value written in the issue; the publisher swaps in each account's uploaded URLs
+with :meth:`Rendered.with_image_urls`, so one render serves every account of a channel.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from crosspost.issue.model import Issue
+
+
+@dataclass(frozen=True)
+class PreviousIssue:
+    """An earlier issue of the same series, as one channel knows it (for 往期回顾)."""
+
+    id: str
+    title: str
+    url: str | None  # None: not (yet) on this channel; listed without a link
+
+
+@dataclass(frozen=True)
+class RenderContext:
+    """Everything a renderer may know besides the issue itself."""
+
+    theme: str = "default"
+    #: The user's template folders, searched before the shipped defaults.
+    template_dirs: tuple[Path, ...] = ()
+    #: Earlier issues of the series for this channel, newest first.
+    previous: tuple[PreviousIssue, ...] = ()
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """One channel's output for one issue."""
+
+    channel: str
+    title: str
+    #: What the platform's API receives (WeChat HTML, Zhihu HTML).
+    body: str
+    #: Files ``crosspost render`` writes, by name (``wechat.html``, ``zhihu.md``, …).
+    files: Mapping[str, str]
+    #: Every image source in ``body`` as the issue wrote it (relative path or URL), in order.
+    images: tuple[str, ...] = ()
+
+    def with_image_urls(self, urls: Mapping[str, str]) -> Rendered:
+        """Return a copy whose image sources point at uploaded URLs (``urls``: source → URL)."""
+        body = self.body
+        for source, url in urls.items():
+            body = body.replace(f'src="{html.escape(source)}"', f'src="{html.escape(url)}"')
+        return replace(self, body=body)
+
+
+class Renderer(Protocol):
+    def __call__(self, issue: Issue, context: RenderContext) -> Rendered: ...
+
+
+#: channel name → "module:function". Explicit, so a new channel is one line here.
+RENDERERS: Mapping[str, str] = MappingProxyType(
+    {
+        "wechat": "crosspost.render.wechat.document:render",
+        "zhihu": "crosspost.render.zhihu.document:render",
+    }
+)
+
+
+def renderer_for(channel: str) -> Renderer:
+    """The render function of ``channel`` (imported on first use)."""
+    module, _, function = RENDERERS[channel].partition(":")
+    renderer: Renderer = getattr(importlib.import_module(module), function)
+    return renderer
+
+
+def render(issue: Issue, channel: str, context: RenderContext | None = None) -> Rendered:
+    """Render ``issue`` for ``channel``."""
+    return renderer_for(channel)(issue, context or RenderContext())

@@ -1,0 +1,339 @@
+"""The WeChat renderer: an issue as the HTML a WeChat Official Account article accepts.
+
+Four steps, each done by a library: markdown-it rules (:mod:`.wechat_html`) write the
+body, the Jinja2 template ``wechat/article.html.j2`` lays out the article (one root
+``<section>``, notes, references), premailer inlines the theme's CSS into ``style=""``
+attributes, and a last pass over the lxml tree removes what WeChat refuses or turns
+into gaps (classes, ids, external links, newlines between tags).
+
+The platform's limits are module constants so the linter checks the same numbers.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import logging
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import lxml.html
+from lxml import etree
+from markupsafe import Markup
+from premailer import Premailer
+from pygments.styles import get_all_styles
+
+from crosspost.errors import UsageError
+from crosspost.issue.dialect import CJK
+from crosspost.issue.model import Issue
+from crosspost.render.rendered import RenderContext, Rendered
+from crosspost.render.templates import read_shared, read_theme, render_template
+from crosspost.render.wechat.raw import is_mp_link
+from crosspost.render.wechat.rules import RenderState, render_body
+
+# --- the platform's numbers (specs/wechat-api.md §9; the linter imports these) ------
+
+#: Title: "≤32个字"; field reports also hit a byte limit, so both are checked.
+TITLE_MAX_CHARS = 32
+TITLE_MAX_BYTES = 64
+#: Author: documented 16 characters, but 45110 is reported from ~8 chars / ~20 bytes on;
+#: the conservative pre-check the spec recommends.
+AUTHOR_MAX_CHARS = 8
+AUTHOR_MAX_BYTES = 16
+#: Digest: documented 128, the web editor stops at 120.
+DIGEST_MAX_CHARS = 120
+#: Content: "必须少于2万字符，小于1M", counted over the whole HTML string (tags included).
+#: Both are exclusive: a body must be *shorter* than these (see :func:`content_fits`).
+CONTENT_MAX_CHARS = 20_000
+CONTENT_MAX_BYTES = 1_048_576
+#: content_source_url ("阅读原文"): at most 1 KB.
+SOURCE_URL_MAX_BYTES = 1024
+#: Width of WeChat's article column; wider images and tables scroll or shrink.
+CONTENT_WIDTH_PX = 677
+
+
+def content_size(body: str) -> tuple[int, int]:
+    """(characters, UTF-8 bytes) of an article body, as WeChat counts them: the whole
+    HTML string, tags and attributes included."""
+    return len(body), len(body.encode("utf-8"))
+
+
+def content_fits(body: str) -> bool:
+    """Whether WeChat accepts a body of this size (else draft/add fails with 45002)."""
+    chars, size = content_size(body)
+    return chars < CONTENT_MAX_CHARS and size < CONTENT_MAX_BYTES
+
+
+# --- themes -----------------------------------------------------------------------
+
+_ROOT_BLOCK = re.compile(r":root\s*\{([^}]*)\}")
+_CUSTOM_PROPERTY = re.compile(r"(--[\w-]+)\s*:\s*([^;]+);?")
+_VAR = re.compile(r"var\(\s*(--[\w-]+)\s*(?:,\s*([^()]*))?\)")
+_CODE_STYLE = re.compile(r"pygments-style\s*:\s*([\w-]+)")
+DEFAULT_CODE_STYLE = "friendly"
+
+
+@dataclass(frozen=True)
+class Theme:
+    """A WeChat theme ready to inline: CSS with variables resolved, and its code colours."""
+
+    name: str
+    css: str
+    code_style: str
+
+
+def resolve_css_variables(css: str) -> str:
+    """Replace ``var(--x)`` with the values declared in ``:root {}`` and drop the
+    declarations: WeChat keeps no stylesheet, so a variable would stay unresolved."""
+    values: dict[str, str] = {}
+    for block in _ROOT_BLOCK.findall(css):
+        values.update((name, value.strip()) for name, value in _CUSTOM_PROPERTY.findall(block))
+    css = _ROOT_BLOCK.sub("", css)
+    for _ in range(8):  # variables may refer to variables; a few rounds resolve any sane theme
+        resolved = _VAR.sub(lambda m: values.get(m.group(1), (m.group(2) or "").strip()), css)
+        if resolved == css:
+            break
+        css = resolved
+    return css
+
+
+@functools.lru_cache(maxsize=16)
+def _build_theme(name: str, base: str, css: str) -> Theme:
+    style = _CODE_STYLE.search(css)
+    code_style = style.group(1) if style else DEFAULT_CODE_STYLE
+    if code_style not in set(get_all_styles()):
+        raise UsageError(
+            f"WeChat theme {name!r} names code style {code_style!r}, which Pygments does not "
+            f"have; use one of: {', '.join(sorted(get_all_styles()))}"
+        )
+    return Theme(name, resolve_css_variables(base + "\n" + css), code_style)
+
+
+def load_theme(name: str, template_dirs: Iterable[Path | str] = ()) -> Theme:
+    """Theme ``name`` laid over ``wechat/base.css`` (the structural rules every theme needs)."""
+    dirs = tuple(template_dirs)
+    base = read_shared("wechat/base.css", dirs)
+    return _build_theme(name, base, read_theme(name, dirs, "wechat"))
+
+
+class _ThemeInliner(Premailer):  # type: ignore[misc]
+    """premailer with the theme's parsed rules kept between renders.
+
+    premailer re-serialises every declaration of the stylesheet on each ``transform``;
+    for one theme that is the same work every time and about half of the inlining cost.
+    The cache sits on ``_parse_style_rules`` (premailer 3.x internals: css text and
+    ruleset index in, immutable rule tuples out).
+    """
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._rules: dict[tuple[str, int], Any] = {}
+
+    def _parse_style_rules(self, css_body: str, ruleset_index: int) -> Any:
+        key = (css_body, ruleset_index)
+        if key not in self._rules:
+            self._rules[key] = super()._parse_style_rules(css_body, ruleset_index)
+        return self._rules[key]
+
+
+@functools.lru_cache(maxsize=16)
+def _inliner(css: str) -> Premailer:
+    return _ThemeInliner(
+        css_text=[css],
+        remove_classes=True,
+        disable_leftover_css=True,  # pseudo-classes and @media cannot be inlined; WeChat drops them
+        disable_validation=True,
+        disable_basic_attributes=["align", "valign", "bgcolor", "width", "height"],
+        align_floating_images=False,
+        allow_network=False,
+        cssutils_logging_level=logging.CRITICAL,
+    )
+
+
+# --- the clean-up after inlining ----------------------------------------------------
+
+BLOCK_TAGS = frozenset(
+    {
+        "section", "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote",
+        "pre", "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "figure",
+        "figcaption", "hr", "br", "details", "summary", "dl", "dt", "dd", "svg",
+    }
+)  # fmt: skip
+# ``br`` is not a block, but a browser drops the whitespace at the start and end of a
+# line all the same, so it is listed. ``img`` is inline: the space beside it is a word gap.
+_FORBIDDEN = ("script", "style", "iframe", "form", "object", "embed", "link", "meta")
+# HTML whitespace only: a no-break space (\xa0) is content (guards, list markers).
+_EDGE_START = re.compile(r"^[ \t\r\n\f]+")
+_EDGE_END = re.compile(r"[ \t\r\n\f]+$")
+_NEWLINE_RUN = re.compile(r"[ \t\r\f]*\n[ \t\r\n\f]*")
+_STYLE_GAP = re.compile(r"\s*;\s*")
+_SRC = re.compile(r' data-crosspost-src="([^"]*)"')
+
+
+def _is_block(element: object) -> bool:
+    return isinstance(element, etree._Element) and element.tag in BLOCK_TAGS
+
+
+def _squash(text: str, drop_start: bool, drop_end: bool) -> str:
+    """Whitespace out of a text node: next to a block tag it vanishes (WeChat would show
+    a gap for a newline); a newline inside text becomes a space, or nothing between CJK."""
+    if drop_start:
+        text = _EDGE_START.sub("", text)
+    if drop_end:
+        text = _EDGE_END.sub("", text)
+    if "\n" not in text:
+        return text
+
+    def join(match: re.Match[str]) -> str:
+        before, after = text[match.start() - 1 : match.start()], text[match.end() :][:1]
+        return "" if CJK.match(before) and CJK.match(after) else " "
+
+    return _NEWLINE_RUN.sub(join, text)
+
+
+def clean_tree(root: lxml.html.HtmlElement) -> None:
+    """Remove what WeChat refuses, and whitespace between block tags, in place."""
+    etree.strip_elements(root, etree.Comment, *_FORBIDDEN, with_tail=False)
+    for element in list(root.iter()):
+        for name in list(element.attrib):
+            if name in ("class", "id") or name.startswith("on"):
+                del element.attrib[name]
+        style = element.get("style")
+        if style:
+            # Every character counts against WeChat's 20,000; font names in single quotes
+            # keep the attribute itself in double quotes.
+            element.set("style", _STYLE_GAP.sub(";", style).replace('"', "'"))
+        if element.tag == "a" and not is_mp_link(element.get("href", "")):
+            element.drop_tag()  # a last guard; the rules already footnoted external links
+    for element in root.iter():
+        if element.text:
+            first = element[0] if len(element) else None
+            element.text = _squash(
+                element.text,
+                drop_start=_is_block(element),
+                drop_end=_is_block(first) if first is not None else _is_block(element),
+            )
+        if element.tail and element is not root:
+            following = element.getnext()
+            parent = element.getparent()
+            element.tail = _squash(
+                element.tail,
+                drop_start=_is_block(element),
+                drop_end=_is_block(following) if following is not None else _is_block(parent),
+            )
+
+
+def _root_section(page: str) -> lxml.html.HtmlElement:
+    """The article's one root ``<section>`` (everything is wrapped in one if a template
+    produced several roots)."""
+    document = lxml.html.document_fromstring(f"<html><body>{page}</body></html>")
+    body = document.find("body")
+    assert body is not None  # the document above always has one
+    children = [child for child in body if isinstance(child.tag, str)]
+    if len(children) == 1 and children[0].tag == "section" and not (body.text or "").strip():
+        return children[0]
+    wrapper = lxml.html.Element("section", {"class": "article"})  # the theme's root rules
+    wrapper.text, body.text = body.text, None
+    for child in list(body):
+        wrapper.append(child)
+    body.append(wrapper)
+    return wrapper
+
+
+def _serialise(root: lxml.html.HtmlElement, state: RenderState) -> tuple[str, list[str]]:
+    """The body as one line of HTML, and every image source in it in order."""
+    images: list[str] = []
+    for image in root.iter("img"):
+        # lxml's HTML writer percent-encodes src; the publisher needs it as written.
+        if "src" in image.attrib:
+            images.append(image.attrib["src"])
+            image.set("data-crosspost-src", image.attrib.pop("src"))
+    out = lxml.html.tostring(root, encoding="unicode", with_tail=False)
+    out = _SRC.sub(lambda m: f' src="{html.escape(html.unescape(m.group(1)))}"', out)
+    for index, code in enumerate(state.code_blocks):
+        out = out.replace(f"{state.placeholder}{index}x", code, 1)
+    return out.replace("\xa0", "&nbsp;").replace("\r", "").replace("\n", " "), images
+
+
+# --- render -----------------------------------------------------------------------
+
+
+def _placeholder(body: str) -> str:
+    """A marker for code blocks that cannot occur in the issue's own text."""
+    marker, round_ = "crosspostcode", 0
+    while marker in body:
+        round_ += 1
+        marker = f"crosspostcode{round_}q"
+    return marker
+
+
+def _article(
+    issue: Issue, context: RenderContext
+) -> tuple[lxml.html.HtmlElement, RenderState, Theme]:
+    """The article's root ``<section>`` as the template wrote it, classes and all, before
+    the theme is inlined; with the render state (code blocks) and the theme."""
+    settings = issue.settings("wechat")
+    theme = load_theme(context.theme, context.template_dirs)
+    state = RenderState(code_style=theme.code_style, placeholder=_placeholder(issue.body))
+    content, notes = render_body(issue.body, state, (settings.title, issue.title))
+    previous = [
+        {
+            "id": item.id,
+            "title": item.title,
+            "url": item.url if is_mp_link(item.url or "") else None,
+        }
+        for item in context.previous
+    ]
+    page = render_template(
+        "wechat/article.html.j2",
+        context.template_dirs,
+        content=Markup(content),
+        notes=[{"number": note.number, "html": Markup(note.html)} for note in notes],
+        references=state.references,
+        previous=previous,
+        settings=settings,
+        issue=issue,
+    )
+    return _root_section(page), state, theme
+
+
+def styled_document(issue: Issue, context: RenderContext) -> str:
+    """The themed article as a browser sees it before inlining: a whole HTML page with the
+    theme's stylesheet in a ``<style>`` and the classes still on the elements.
+
+    This is the look the theme means; the fidelity tests load it and :func:`render`'s
+    output side by side in Chromium and require every computed style to match.
+    """
+    root, state, theme = _article(issue, context)
+    out = lxml.html.tostring(root, encoding="unicode", with_tail=False)
+    for index, code in enumerate(state.code_blocks):
+        out = out.replace(f"{state.placeholder}{index}x", code, 1)
+    css = theme.css.replace("</", "<\\/")
+    return (
+        '<!DOCTYPE html><html><head><meta charset="utf-8">'
+        f"<style>{css}</style></head><body>{out}</body></html>"
+    )
+
+
+def render(issue: Issue, context: RenderContext) -> Rendered:
+    """Render ``issue`` for WeChat: files ``{"wechat.html": body}``.
+
+    The signature is :class:`~crosspost.render.Renderer`'s, like every channel's;
+    ``crosspost.render.render`` supplies a default context.
+    """
+    settings = issue.settings("wechat")
+    root, state, theme = _article(issue, context)
+    _inliner(theme.css).transform(root)
+    clean_tree(root)
+    body, images = _serialise(root, state)
+    return Rendered(
+        channel="wechat",
+        title=settings.title,
+        body=body,
+        files={"wechat.html": body},
+        # Each source once, in order: the publisher uploads each image once per account.
+        images=tuple(dict.fromkeys(source for source in images if source)),
+    )

@@ -1,0 +1,418 @@
+"""WeChat's markdown-it rules: a renderer that is a table of rules keyed by token type.
+
+It turns one issue's token stream into HTML that WeChat keeps: no in-document anchors,
+no external ``<a>`` (a ``text[n]`` marker and a reference entry instead), lists as
+``<section>`` items with the marker written into the text, code coloured by Pygments,
+tables in a scroll wrapper, raw HTML sanitised. The output still carries ``class``
+attributes: they are only hooks for the theme's CSS, and the inliner in
+:mod:`crosspost.render.wechat.document` removes them after applying the styles.
+
+Code blocks are not in this HTML: each is a placeholder the inliner replaces at the
+very end, so neither the CSS inliner nor the whitespace clean-up touches them.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
+
+from crosspost.issue.dialect import drop_title_heading, join_softbreak, new_markdown, parse
+from crosspost.render.wechat.code import highlight_code
+from crosspost.render.wechat.raw import RawHtmlSanitiser, Reference, is_mp_link
+
+#: Bullets by nesting depth; deeper lists reuse the last one.
+BULLETS: tuple[str, ...] = ("•", "◦", "▪")
+ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
+
+
+@dataclass(frozen=True)
+class Note:
+    """One Markdown footnote, numbered in the same sequence as the references."""
+
+    number: int
+    html: str
+
+
+@dataclass
+class _ListFrame:
+    ordered: bool
+    next_number: int
+
+
+@dataclass
+class RenderState:
+    """What one render collects while the rules run (kept in ``env["wechat"]``)."""
+
+    code_style: str
+    placeholder: str
+    counter: int = 0
+    #: Reference entries by URL, in the order of their numbers.
+    by_url: dict[str, Reference] = field(default_factory=dict)
+    note_numbers: dict[int, int] = field(default_factory=dict)
+    code_blocks: list[str] = field(default_factory=list)
+    #: Per open link: its reference entry, or the closing tag to write ("</a>" or "").
+    links: list[Reference | str] = field(default_factory=list)
+    raw_links: list[Reference | str] = field(default_factory=list)
+    #: How deep inside raw ``<script>``/``<style>``/… the stream is: their content is
+    #: dropped even when it arrives as Markdown text between two inline HTML pieces.
+    raw_drop: int = 0
+    lists: list[_ListFrame] = field(default_factory=list)
+    figures: list[bool] = field(default_factory=list)
+    pending_marker: str = ""
+
+    def reference(self, url: str, text: str) -> Reference:
+        """The numbered entry for ``url``; a URL seen before keeps its first number."""
+        known = self.by_url.get(url)
+        if known is not None:
+            if not known.text and text:  # a raw <a> had no text; a later link names it
+                self.by_url[url] = known = replace(known, text=text)
+            return known
+        self.counter += 1
+        self.by_url[url] = entry = Reference(self.counter, text, url)
+        return entry
+
+    @property
+    def references(self) -> list[Reference]:
+        """The reference list, ``[1]`` first."""
+        return list(self.by_url.values())
+
+    def note_number(self, footnote_id: int) -> int:
+        if footnote_id not in self.note_numbers:
+            self.counter += 1
+            self.note_numbers[footnote_id] = self.counter
+        return self.note_numbers[footnote_id]
+
+    def take_marker(self) -> str:
+        marker, self.pending_marker = self.pending_marker, ""
+        return marker
+
+    def code_placeholder(self, code_html: str) -> str:
+        self.code_blocks.append(code_html)
+        return f"{self.placeholder}{len(self.code_blocks) - 1}x"
+
+
+def _state(env: EnvType) -> RenderState:
+    state: RenderState = env["wechat"]
+    return state
+
+
+def _marker_html(text: str) -> str:
+    return f'<span class="list-marker">{html.escape(text)}&nbsp;</span>'
+
+
+def link_text(tokens: Sequence[Token], start: int) -> str:
+    """The plain text between the ``link_open`` at ``start`` and its ``link_close``."""
+    parts: list[str] = []
+    for token in tokens[start + 1 :]:
+        if token.type == "link_close":
+            break
+        if token.type in ("text", "code_inline", "image"):
+            parts.append(token.content)
+        elif token.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+    return ZERO_WIDTH.sub("", "".join(parts)).strip()
+
+
+_RAW_LINK_OPEN = re.compile(r"<a[\s>]", re.IGNORECASE)
+_RAW_LINK_CLOSE = re.compile(r"</a\s*>", re.IGNORECASE)
+
+
+def raw_link_text(tokens: Sequence[Token], start: int) -> str:
+    """The plain text between an inline raw ``<a …>`` at ``start`` and its ``</a>``."""
+    parts: list[str] = []
+    for token in tokens[start + 1 :]:
+        if token.type == "html_inline" and _RAW_LINK_CLOSE.match(token.content):
+            break
+        if token.type in ("text", "code_inline"):
+            parts.append(token.content)
+        elif token.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+    return " ".join(ZERO_WIDTH.sub("", "".join(parts)).split())
+
+
+def is_bare_url(text: str, href: str) -> bool:
+    """Whether a link's text is just its URL (then the URL itself is the useful text)."""
+
+    def plain(url: str) -> str:
+        url = url.strip().lower().removeprefix("mailto:")
+        url = re.sub(r"^https?://", "", url)
+        return url.rstrip("/")
+
+    return bool(text) and plain(text) == plain(href)
+
+
+class WeChatRenderer(RendererHTML):
+    """markdown-it rules for WeChat; each method is the rule of the token type it names."""
+
+    # Block tags come out with no newline after them: WeChat turns one into a gap.
+    def renderToken(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        token = tokens[idx]
+        if token.hidden:
+            return ""
+        if token.nesting == -1:
+            return f"</{token.tag}>"
+        return f"<{token.tag}{self.renderAttrs(token)}>"
+
+    # --- text ------------------------------------------------------------------
+    def renderInline(  # markdown-it's name
+        self, tokens: Sequence[Token], options: OptionsDict, env: EnvType
+    ) -> str:
+        """Inline tokens, except those inside a raw ``<script>``/``<style>``/… that spans
+        several tokens: its contents are dropped, links and emphasis in them included."""
+        state = _state(env)
+        out: list[str] = []
+        for index, token in enumerate(tokens):
+            if state.raw_drop and token.type != "html_inline":
+                continue
+            rule = self.rules.get(token.type)
+            out.append(
+                rule(tokens, index, options, env)
+                if rule
+                else self.renderToken(tokens, index, options, env)
+            )
+        return "".join(out)
+
+    def text(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+        return html.escape(ZERO_WIDTH.sub("", tokens[idx].content), quote=False)
+
+    def softbreak(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        return join_softbreak(tokens, idx)
+
+    def hardbreak(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        return "<br>"
+
+    def code_inline(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        content = html.escape(tokens[idx].content, quote=False)
+        return f'<code class="code-inline">{content}</code>'
+
+    # --- paragraphs and figures ---------------------------------------------------
+    def paragraph_open(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        state = _state(env)
+        marker = state.take_marker()
+        if tokens[idx].hidden:  # a tight list item: the marker goes straight before the text
+            return _marker_html(marker) if marker else ""
+        inline = tokens[idx + 1] if idx + 1 < len(tokens) else None
+        figure = bool(
+            inline is not None
+            and inline.children
+            and len(inline.children) == 1
+            and inline.children[0].type == "image"
+        )
+        state.figures.append(figure)
+        if figure:
+            return (_marker_html(marker) if marker else "") + '<figure class="figure">'
+        return "<p>" + (_marker_html(marker) if marker else "")
+
+    def paragraph_close(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        if tokens[idx].hidden:
+            return ""
+        state = _state(env)
+        return "</figure>" if state.figures and state.figures.pop() else "</p>"
+
+    def image(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+        state = _state(env)
+        token = tokens[idx]
+        src = str(token.attrGet("src") or "")
+        alt = ZERO_WIDTH.sub("", token.content)
+        tag = f'<img class="image" src="{html.escape(src)}" alt="{html.escape(alt)}">'
+        if state.figures and state.figures[-1] and alt:
+            tag += f'<figcaption class="figcaption">{html.escape(alt, quote=False)}</figcaption>'
+        return tag
+
+    # --- links and footnotes ------------------------------------------------------
+    def link_open(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        state = _state(env)
+        href = str(tokens[idx].attrGet("href") or "").strip()
+        text = link_text(tokens, idx)
+        if is_mp_link(href):
+            state.links.append("</a>")
+            return f'<a class="link" href="{html.escape(href)}">'
+        if not href or href.startswith("#") or is_bare_url(text, href):
+            state.links.append("")  # dropped: the text stays, nothing to number
+            return ""
+        state.links.append(state.reference(href, text))
+        return ""
+
+    def link_close(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        state = _state(env)
+        entry = state.links.pop() if state.links else ""
+        if isinstance(entry, str):
+            return entry
+        return f'<sup class="footnote-ref">[{entry.number}]</sup>'
+
+    def footnote_ref(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        number = _state(env).note_number(int(tokens[idx].meta["id"]))
+        return f'<sup class="footnote-ref">[{number}]</sup>'
+
+    def footnote_anchor(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        return ""  # the "↩" back-link is an in-document anchor WeChat refuses
+
+    # --- lists: <section> items, the marker written into the text ------------------
+    def bullet_list_open(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        _state(env).lists.append(_ListFrame(ordered=False, next_number=0))
+        return '<section class="list">'
+
+    def ordered_list_open(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        start = int(tokens[idx].attrGet("start") or 1)
+        _state(env).lists.append(_ListFrame(ordered=True, next_number=start))
+        return '<section class="list">'
+
+    def bullet_list_close(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        lists = _state(env).lists
+        if lists:  # footnote definitions nested in lists can leave a close without its open
+            lists.pop()
+        return "</section>"
+
+    ordered_list_close = bullet_list_close
+
+    def list_item_open(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        state = _state(env)
+        frame = state.lists[-1] if state.lists else _ListFrame(ordered=False, next_number=0)
+        if frame.ordered:
+            marker = f"{frame.next_number}."
+            frame.next_number += 1
+        else:
+            marker = BULLETS[min(len(state.lists), len(BULLETS)) - 1]
+        following = tokens[idx + 1].type if idx + 1 < len(tokens) else ""
+        if following == "paragraph_open":
+            state.pending_marker = marker
+            return '<section class="list-item">'
+        return '<section class="list-item">' + _marker_html(marker)
+
+    def list_item_close(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        _state(env).pending_marker = ""
+        return "</section>"
+
+    # --- code ---------------------------------------------------------------------
+    def fence(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+        token = tokens[idx]
+        language = token.info.strip().split()[0] if token.info.strip() else ""
+        return self._code(token.content, language, env)
+
+    def code_block(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        return self._code(tokens[idx].content, "", env)
+
+    def _code(self, code: str, language: str, env: EnvType) -> str:
+        state = _state(env)
+        placeholder = state.code_placeholder(highlight_code(code, language, state.code_style))
+        return f'<pre class="code"><code class="code-body">{placeholder}</code></pre>'
+
+    # --- tables -------------------------------------------------------------------
+    def table_open(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        return '<section class="table-scroll"><table class="table">'
+
+    def table_close(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        return "</table></section>"
+
+    # --- raw HTML -----------------------------------------------------------------
+    def html_block(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        return self._raw(tokens[idx].content, env)
+
+    def html_inline(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        source = tokens[idx].content
+        text = raw_link_text(tokens, idx) if _RAW_LINK_OPEN.match(source) else ""
+        return self._raw(source, env, link_text=text)
+
+    def _raw(self, source: str, env: EnvType, link_text: str = "") -> str:
+        state = _state(env)
+        sanitiser = RawHtmlSanitiser(
+            state.raw_links, state.reference, skip=state.raw_drop, link_text=link_text
+        )
+        cleaned = sanitiser.clean(source)
+        state.raw_drop = sanitiser.skip
+        return cleaned
+
+
+# --- one render -------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def wechat_markdown() -> MarkdownIt:
+    """The issue dialect with WeChat's rules (built once; rendering keeps state in ``env``)."""
+    md = new_markdown()
+    md.renderer = WeChatRenderer(md)
+    # Keep link and image destinations as the issue wrote them: image sources are the
+    # keys the publisher swaps for uploaded URLs, and reference entries are read by people.
+    md.normalizeLink = lambda url: url  # type: ignore[method-assign]
+    return md
+
+
+def render_body(
+    body: str, state: RenderState, titles: Sequence[str] = ()
+) -> tuple[str, list[Note]]:
+    """The HTML of ``body`` for WeChat and its footnotes, filling ``state`` on the way.
+
+    A leading ``# heading`` equal to one of ``titles`` is left out: the title is shown
+    by WeChat above the article already."""
+    md = wechat_markdown()
+    tokens = drop_title_heading(parse(body, "wechat", md), titles)
+    env: EnvType = {"wechat": state}
+    split = next((i for i, t in enumerate(tokens) if t.type == "footnote_block_open"), len(tokens))
+    content = md.renderer.render(tokens[:split], md.options, env)
+    notes: list[Note] = []
+    start, number = 0, 0
+    for index in range(split, len(tokens)):
+        token = tokens[index]
+        if token.type == "footnote_open":
+            start, number = index + 1, state.note_number(int(token.meta["id"]))
+        elif token.type == "footnote_close":
+            # The note's number goes in front of its first paragraph, like a list marker;
+            # a note that starts with anything else gets it on a line of its own.
+            marker = f"[{number}]"
+            first = tokens[start].type if start < index else ""
+            state.pending_marker = marker if first == "paragraph_open" else ""
+            note_html = md.renderer.render(tokens[start:index], md.options, env)
+            if first != "paragraph_open":
+                note_html = _marker_html(marker) + note_html
+            notes.append(Note(number, note_html))
+            state.pending_marker = ""
+    notes.sort(key=lambda note: note.number)
+    return content, notes

@@ -1,0 +1,269 @@
+"""What Zhihu's two outputs (API HTML and importer Markdown) share.
+
+The parser the Zhihu channel reads an issue with, how a formula becomes Zhihu's
+equation image, how a table becomes the one table shape Zhihu keeps, and how notes
+(footnotes and links that carry an explanation instead of a URL) are collected.
+Facts come from ``specs/zhihu-api.md`` §7.1 and ``anchors-and-rendering-rules.md`` Z1–Z5.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+from crosspost.issue.dialect import drop_title_heading, new_markdown, parse
+
+#: Longest image caption (``data-caption``) Zhihu keeps (§6, single source).
+CAPTION_MAX_CHARS = 140
+
+#: The editor's own, protocol-relative form of the formula renderer (§7.1).
+EQUATION_URL = "//www.zhihu.com/equation?tex="
+
+#: The attributes that make Zhihu's Draft.js editor keep a table (§7.1, Z2).
+TABLE_OPEN = (
+    '<table data-draft-node="block" data-draft-type="table" data-size="normal"'
+    ' data-row-style="normal"><tbody>'
+)
+TABLE_CLOSE = "</tbody></table>"
+
+#: Display names people write after ``` → the language ids Zhihu highlights by (§7.1).
+LANGUAGE_IDS = {
+    "c++": "cpp",
+    "c#": "csharp",
+    "cs": "csharp",
+    "py": "python",
+    "python3": "python",
+    "js": "javascript",
+    "ts": "typescript",
+    "sh": "bash",
+    "shell": "bash",
+    "zsh": "bash",
+    "objective-c": "objectivec",
+    "objc": "objectivec",
+    "golang": "go",
+    "yml": "yaml",
+    "md": "markdown",
+}
+
+_WEB_LINK = re.compile(r"^(https?:)?//", re.IGNORECASE)
+_BARE_URL = re.compile(r"https?://[^\s<>\"'）)]+", re.IGNORECASE)
+_BREAK = re.compile(r"^<br\s*/?>$", re.IGNORECASE)
+_UNESCAPED_GT = re.compile(r"(?<!\\)>\s*")
+
+
+def _verbatim(url: str) -> str:
+    return url
+
+
+def new_parser() -> MarkdownIt:
+    """The issue dialect plus ``$…$``/``$$…$$`` math, with link targets kept verbatim.
+
+    Math is Zhihu-only (its editor renders formulas; WeChat's does not). The dollar
+    rules are strict so that prices such as "$5 and $10" stay text. markdown-it would
+    percent-encode non-ASCII link targets; we keep what the author wrote so that
+    ``Rendered.images`` names each image exactly as the issue does.
+    """
+    md = new_markdown()
+    md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
+    md.normalizeLink = _verbatim  # type: ignore[method-assign]
+    return md
+
+
+def zhihu_tokens(body: str, titles: Sequence[str]) -> list[Token]:
+    """Tokens of ``body`` as Zhihu sees it, without a leading ``# title``."""
+    return drop_title_heading(parse(body, "zhihu", new_parser()), titles)
+
+
+def is_web_link(href: str) -> bool:
+    """Whether a link target is a web address a reader can follow."""
+    return bool(_WEB_LINK.match(href.strip()))
+
+
+def code_language(info: str) -> str:
+    """The language id for a fence's info string (``""`` when none was given)."""
+    word = info.strip().split(maxsplit=1)[0].lower() if info.strip() else ""
+    return LANGUAGE_IDS.get(word, word)
+
+
+# --- formulas -------------------------------------------------------------------------
+
+
+def zhihu_tex(tex: str, *, display: bool) -> str:
+    """TeX as Zhihu's formula renderer needs it.
+
+    Newlines become spaces (they turn into ``<br>`` inside formulas), an unescaped
+    ``>`` becomes ``\\gt`` (a raw ``>`` in ``alt`` breaks a following ``\\}``), and a
+    display formula ends in ``\\\\``, which is how Zhihu knows to centre it, unless it
+    is numbered with ``\\tag``.
+    """
+    one_line = " ".join(part.strip() for part in tex.strip().splitlines() if part.strip())
+    one_line = _UNESCAPED_GT.sub(r"\\gt ", one_line)
+    if display and not one_line.endswith("\\\\") and "\\tag" not in one_line:
+        one_line += "\\\\"
+    return one_line
+
+
+def equation_html(tex: str, *, display: bool) -> str:
+    """An equation image (``eeimg="2"`` for display formulas, ``"1"`` inline)."""
+    source = zhihu_tex(tex, display=display)
+    encoded = quote(source, safe="!~*'()")  # what encodeURIComponent leaves alone
+    mark = "2" if display else "1"
+    return f'<img eeimg="{mark}" src="{EQUATION_URL}{encoded}" alt="{html.escape(source)}">'
+
+
+# --- images ---------------------------------------------------------------------------
+
+
+def image_html(source: str, caption: str) -> str:
+    """An image in the form Zhihu's editor stores (§7.1, Z4).
+
+    ``data-original-src`` repeats ``src`` on purpose: ``Rendered.with_image_urls``
+    replaces every ``src="…"``, so both end up pointing at the uploaded copy. Width and
+    height are unknown to a pure renderer, so ``data-size`` is ``normal``.
+    """
+    src = html.escape(source)
+    text = html.escape(" ".join(caption.split())[:CAPTION_MAX_CHARS])
+    return (
+        f'<img src="{src}" data-caption="{text}" data-size="normal"'
+        f' data-watermark="original" data-original-src="{src}"'
+        ' data-watermark-src="" data-private-watermark-src="">'
+    )
+
+
+# --- tables ---------------------------------------------------------------------------
+
+
+def cell_html(children: Sequence[Token], notes: Mapping[int, Note] | None = None) -> str:
+    """A table cell's inline content as Zhihu keeps it: plain text, ``<br>`` for breaks.
+
+    Zhihu keeps no markup inside cells, so emphasis and code lose their marks, a
+    formula shows its TeX, and a link keeps its address after its text so the reader
+    can still find it; so does a note, which cannot be a reference inside a cell.
+    """
+    parts: list[str] = []
+    href: str | None = None
+    link_text: list[str] = []
+    for token in children:
+        if token.type == "link_open":
+            href = str(token.attrGet("href") or "")
+            link_text = []
+            continue
+        if token.type == "link_close":
+            shown = "".join(link_text)
+            if href and is_web_link(href) and shown.strip() != href.strip():
+                parts.append(html.escape(f" ({href})"))
+            href = None
+            continue
+        piece = _cell_piece(token, notes or {})
+        if href is not None and token.type != "hardbreak":
+            link_text.append(html.unescape(piece))
+        parts.append(piece)
+    return "".join(parts).strip()
+
+
+def _cell_piece(token: Token, notes: Mapping[int, Note]) -> str:
+    if token.type in {"text", "code_inline"}:
+        return html.escape(token.content)
+    if token.type in {"math_inline", "math_inline_double"}:
+        return html.escape(f"${token.content}$")
+    if token.type == "softbreak":
+        return " "
+    if token.type == "hardbreak":
+        return "<br>"
+    if token.type == "image":
+        return html.escape(token.content)
+    if token.type == "footnote_ref":
+        note = notes.get(int(token.meta["id"]), Note(""))
+        said = " ".join(part for part in (note.text, note.url) if part)
+        return html.escape(f" ({said})") if said else ""
+    if token.type == "html_inline" and _BREAK.match(token.content):
+        return "<br>"
+    return ""
+
+
+# --- notes (footnotes and explanation links) -------------------------------------------
+
+
+@dataclass(frozen=True)
+class Note:
+    """One entry of Zhihu's reference list: what it says, and where it points."""
+
+    text: str
+    url: str = ""
+
+
+def cut_footnotes(tokens: list[Token]) -> tuple[list[Token], dict[int, Note], dict[int, Token]]:
+    """Split the footnote block off the token stream.
+
+    Returns the tokens without it, each note's text and URL by footnote id (for the
+    API's reference ``<sup>``), and each note's content as one ``inline`` token (for
+    the Markdown reference list).
+    """
+    kept: list[Token] = []
+    notes: dict[int, Note] = {}
+    bodies: dict[int, Token] = {}
+    current: int | None = None
+    inside = False
+    for token in tokens:
+        if token.type == "footnote_block_open":
+            inside = True
+        elif token.type == "footnote_block_close":
+            inside = False
+        elif token.type == "footnote_open":
+            current = int(token.meta["id"])
+            bodies[current] = Token("inline", "", 0, children=[])
+        elif token.type == "footnote_close":
+            current = None
+        elif current is not None and token.type == "inline":
+            children = bodies[current].children or []
+            if children:
+                children.append(Token("hardbreak", "br", 0))
+            children.extend(token.children or [])
+            bodies[current].children = children
+        elif not inside:
+            kept.append(token)
+    for key, body in bodies.items():
+        notes[key] = note_of(body.children or [])
+    return kept, notes, bodies
+
+
+def note_of(children: Sequence[Token]) -> Note:
+    """A note's text and the first web address in it (a link's target or a bare URL)."""
+    url = ""
+    words: list[str] = []
+    for token in children:
+        if token.type == "link_open" and not url and is_web_link(str(token.attrGet("href"))):
+            url = str(token.attrGet("href"))
+        elif token.type in {"text", "code_inline", "math_inline", "math_inline_double"}:
+            words.append(token.content)
+        elif token.type in {"softbreak", "hardbreak"}:
+            words.append(" ")
+    text = " ".join("".join(words).split())
+    if not url:
+        match = _BARE_URL.search(text)
+        if match:
+            url = match.group(0)
+            text = " ".join((text[: match.start()] + text[match.end() :]).split())
+    if not text and not url:
+        text = "".join(words).strip()
+    text = text.strip(" :：,，;；-—")
+    return Note(text=text, url=url)
+
+
+def explanation_note(target: str, title: str) -> Note:
+    """The note a link stands for when its target is not a web address.
+
+    mdnice writes footnotes as ``[term](explanation "name")``; a relative path is
+    meaningless on Zhihu too. Either way the reader gets the target as a note.
+    """
+    text = target.strip()
+    if title.strip() and title.strip() != text:
+        text = f"{title.strip()}：{text}"
+    return Note(text=text)

@@ -1,0 +1,224 @@
+"""Raw HTML in an issue, reduced to what Zhihu's editor keeps.
+
+Zhihu's Draft.js editor drops unknown markup and strips ``style``, ``class`` and ``id``
+(§7). Passing raw HTML through would make the article differ from what the editor
+previewed, so raw HTML is mapped onto the Zhihu element set: known elements are
+rebuilt without attributes, layout wrappers (``div``, ``span``, ``center``, ``font``…)
+give way to their content, and active content (scripts, frames, forms, SVG) goes
+away with everything inside it.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+
+from bs4 import BeautifulSoup
+from bs4.element import Comment, NavigableString, Tag
+
+from crosspost.render.zhihu.common import (
+    TABLE_CLOSE,
+    TABLE_OPEN,
+    code_language,
+    image_html,
+    is_web_link,
+)
+
+#: Removed together with their content (U-SPEC's list, plus other active content).
+DROPPED = frozenset(
+    {
+        "script", "style", "iframe", "frame", "frameset", "object", "embed", "applet",
+        "svg", "math", "canvas", "form", "input", "button", "textarea", "select",
+        "option", "link", "meta", "base", "noscript", "template", "head", "title",
+        "video", "audio", "source", "track", "dialog",
+    }
+)  # fmt: skip
+#: Inline elements Zhihu keeps, written back without attributes.
+INLINE = {"b": "b", "strong": "b", "i": "i", "em": "i", "u": "u", "code": "code",
+          "sup": "sup", "sub": "sub"}  # fmt: skip
+_HEADINGS = {"h1": "h2", "h2": "h3"}
+_BLOCKS = frozenset(
+    {"p", "blockquote", "ul", "ol", "li", "pre", "hr", "table", "h1", "h2", "h3", "h4",
+     "h5", "h6", "figure", "figcaption", "div", "section", "center", "article", "header",
+     "footer", "aside", "main", "nav", "details", "summary", "dl", "dt", "dd", "address"}
+)  # fmt: skip
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_TAG = re.compile(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b([^>]*?)(/?)>$", re.DOTALL)
+
+
+def _trim_br(value: str) -> str:
+    value = value.strip()
+    while value.endswith("<br>"):
+        value = value[: -len("<br>")].rstrip()
+    return value
+
+
+def _text(value: str) -> str:
+    """Text with its whitespace collapsed: raw HTML's line breaks are layout, not content."""
+    return html.escape(re.sub(r"\s+", " ", value))
+
+
+class Sanitizer:
+    """Maps raw HTML (blocks and single inline tags) onto Zhihu's element set.
+
+    ``on_image`` receives every image source met, so the caller can list it in
+    ``Rendered.images``.
+    """
+
+    def __init__(self, on_image: Callable[[str], None]) -> None:
+        self._on_image = on_image
+        #: Open raw inline tags, so each closing tag is written only if its opening was.
+        self._open: list[str] = []
+        #: Inside a raw inline ``<script>``-like element: text is swallowed until it closes.
+        self.dropping = 0
+
+    # --- inline tags (markdown-it splits inline HTML into one token per tag) ---------
+
+    def inline_tag(self, raw: str) -> str:
+        """One raw inline tag (``html_inline`` token) as Zhihu HTML, often ``""``."""
+        match = _TAG.match(raw.strip())
+        if not match:
+            return ""  # comments, declarations, processing instructions
+        closing, name = match.group(1), match.group(2)
+        name = name.lower()
+        if name in DROPPED:
+            if closing:
+                self.dropping = max(0, self.dropping - 1)
+            elif not raw.rstrip().endswith("/>"):
+                self.dropping += 1
+            return ""
+        if closing:
+            if name in self._open:
+                index = len(self._open) - 1 - self._open[::-1].index(name)
+                del self._open[index]
+                return self._close(name)
+            return ""
+        soup = BeautifulSoup(raw, "html.parser")
+        element = soup.find(name)
+        if not isinstance(element, Tag):
+            return ""
+        if name == "br":
+            return "<br>"
+        if name == "img":
+            return self._image(element)
+        if name in INLINE:
+            self._open.append(name)
+            return f"<{INLINE[name]}>"
+        if name == "a":
+            href = str(element.get("href") or "")
+            if is_web_link(href):
+                self._open.append(name)
+                return f'<a href="{html.escape(href)}">'
+        return ""
+
+    def _close(self, name: str) -> str:
+        if name in INLINE:
+            return f"</{INLINE[name]}>"
+        return "</a>" if name == "a" else ""
+
+    # --- blocks ----------------------------------------------------------------------
+
+    def block(self, raw: str) -> str:
+        """A raw HTML block as Zhihu blocks; loose text is wrapped in ``<p>``."""
+        soup = BeautifulSoup(raw, "html.parser")
+        out: list[str] = []
+        run: list[str] = []
+        self._blocks(soup, out, run)
+        self._flush(out, run)
+        return "".join(out)
+
+    def _flush(self, out: list[str], run: list[str]) -> None:
+        text = "".join(run).strip()
+        run.clear()
+        if not text:
+            return
+        if text.startswith("<img") and text.endswith(">") and text.count("<img") == 1:
+            out.append(text)  # a standalone image is a block of its own (§7.1)
+        else:
+            out.append(f"<p>{text}</p>")
+
+    def _blocks(self, parent: Tag, out: list[str], run: list[str]) -> None:
+        for node in parent.children:
+            if isinstance(node, Comment):
+                continue
+            if isinstance(node, NavigableString):
+                run.append(_text(str(node)))
+                continue
+            if not isinstance(node, Tag):
+                continue
+            name = node.name.lower()
+            if name in DROPPED:
+                continue
+            if name not in _BLOCKS:
+                run.append(self._inline(node))
+                continue
+            self._flush(out, run)
+            if name in {"p", "figcaption", "summary", "dt", "address"}:
+                self._flush(out, [_trim_br(self._inline_children(node))])
+            elif name in _HEADINGS:
+                out.append(
+                    f"<{_HEADINGS[name]}>{self._inline_children(node).strip()}</{_HEADINGS[name]}>"
+                )
+            elif name in {"h3", "h4", "h5", "h6"}:
+                out.append(f"<p><b>{self._inline_children(node).strip()}</b></p>")
+            elif name == "blockquote":
+                out.append(f"<blockquote>{_trim_br(self._inline_children(node))}</blockquote>")
+            elif name in {"ul", "ol"}:
+                items = "".join(
+                    f"<li>{_trim_br(self._inline_children(li))}</li>"
+                    for li in node.find_all("li", recursive=False)
+                )
+                out.append(f"<{name}>{items}</{name}>")
+            elif name == "pre":
+                language = code_language(str(node.get("lang") or ""))
+                code = node.get_text().rstrip("\n")
+                out.append(f'<pre lang="{html.escape(language)}">{html.escape(code)}</pre>')
+            elif name == "hr":
+                out.append("<hr>")
+            elif name == "table":
+                out.append(self._table(node))
+            else:  # layout wrappers: their content stands in their place
+                self._blocks(node, out, run)
+                self._flush(out, run)
+
+    def _inline_children(self, parent: Tag) -> str:
+        return "".join(
+            _text(str(node)) if isinstance(node, NavigableString) else self._inline(node)
+            for node in parent.children
+            if not isinstance(node, Comment) and isinstance(node, NavigableString | Tag)
+        )
+
+    def _inline(self, node: Tag) -> str:
+        name = node.name.lower()
+        if name in DROPPED:
+            return ""
+        if name == "br":
+            return "<br>"
+        if name == "img":
+            return self._image(node)
+        inner = self._inline_children(node)
+        if name in INLINE:
+            return f"<{INLINE[name]}>{inner}</{INLINE[name]}>"
+        if name == "a" and is_web_link(str(node.get("href") or "")):
+            return f'<a href="{html.escape(str(node.get("href")))}">{inner}</a>'
+        if name in _BLOCKS and inner.strip():
+            return f"{inner}<br>" if name in {"p", "div", "li"} else inner
+        return inner
+
+    def _image(self, element: Tag) -> str:
+        source = str(element.get("src") or "").strip()
+        if not source or (_SCHEME.match(source) and not is_web_link(source)):
+            return ""  # only web and relative images can be uploaded; never javascript: etc.
+        self._on_image(source)
+        return image_html(source, str(element.get("alt") or element.get("title") or ""))
+
+    def _table(self, table: Tag) -> str:
+        rows: list[str] = []
+        for row in table.find_all("tr"):
+            cells = "".join(
+                f"<{cell.name}>{_text(cell.get_text(' '))}</{cell.name}>"
+                for cell in row.find_all(["th", "td"], recursive=False)
+            )
+            rows.append(f"<tr>{cells}</tr>")
+        return f"{TABLE_OPEN}{''.join(rows)}{TABLE_CLOSE}"

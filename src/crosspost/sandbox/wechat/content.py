@@ -1,0 +1,282 @@
+"""The WeChat draft box: ``draft/add|get|update|delete|count|batchget`` (spec §5, §8).
+
+Articles are checked in the platform's order (44003 empty → 45003 title → 45110 author →
+45004 digest → 45002 content → 45005 source URL → 40007 cover) and stored the way the
+platform keeps them: scripts and ``on*`` handlers removed, ``<img>`` from outside the
+mmbiz hosts dropped, outside links unlinked (option ``external_links``), the digest
+filled from the first 54 characters of text when left empty.
+"""
+
+from __future__ import annotations
+
+import string
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from crosspost.sandbox.wechat.wire import ApiError, Call, Route, stored
+
+if TYPE_CHECKING:
+    from crosspost.sandbox.wechat.app import WeChatEmulator
+
+MP_HOST = "mp.weixin.qq.com"
+FLAGS = ("need_open_comment", "only_fans_can_comment")
+OPTIONAL_TEXT = ("pic_crop_235_1", "pic_crop_1_1")
+
+
+def _text(article: dict[str, Any], key: str) -> str:
+    value = article.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ApiError(47001)
+    return value
+
+
+def sanitise(emu: WeChatEmulator, content: str) -> str:
+    """What the platform keeps of the HTML; the input unchanged when nothing is removed."""
+    from bs4 import BeautifulSoup, Tag
+
+    soup = BeautifulSoup(content, "html.parser")
+    changed = False
+    for script in soup.find_all(["script", "noscript"]):
+        script.decompose()
+        changed = True
+    hosts = set(emu.opt("image_hosts"))
+    links = emu.opt("external_links")
+    for tag in soup.find_all(True):
+        if not isinstance(tag, Tag) or tag.decomposed:
+            continue
+        for attr in list(tag.attrs):
+            value = str(tag.attrs[attr]).strip().lower()
+            if attr.lower().startswith("on") or value.startswith("javascript:"):
+                del tag.attrs[attr]
+                changed = True
+        if tag.name == "img" and urlsplit(str(tag.get("src", ""))).hostname not in hosts:
+            tag.decompose()
+            changed = True
+        elif tag.name == "a" and tag.get("href"):
+            parts = urlsplit(str(tag["href"]))
+            external = parts.scheme in ("http", "https") and parts.hostname != MP_HOST
+            if external and links == "reject":
+                raise ApiError(45166)
+            if external and links == "unlink":
+                del tag.attrs["href"]
+                changed = True
+    return str(soup) if changed else content
+
+
+def _plain_text(content: str) -> str:
+    from bs4 import BeautifulSoup
+
+    return " ".join(BeautifulSoup(content, "html.parser").get_text(" ").split())
+
+
+def check_article(emu: WeChatEmulator, article: Any) -> dict[str, Any]:
+    """One article as stored, or the ApiError the platform answers with."""
+    if not isinstance(article, dict):
+        raise ApiError(44003)
+    kind = article.get("article_type") or "news"
+    if kind not in ("news", "newspic"):
+        raise ApiError(40097)
+    title, content = _text(article, "title"), _text(article, "content")
+    if not title.strip() or not content.strip():
+        raise ApiError(44003)
+    if len(title) > int(emu.opt("title_max_chars")) or len(title.encode()) > int(
+        emu.opt("title_max_bytes")
+    ):
+        raise ApiError(45003)
+    author, digest = _text(article, "author"), _text(article, "digest")
+    if len(author) > int(emu.opt("author_max_chars")):
+        raise ApiError(45110)
+    if len(digest) > int(emu.opt("digest_max_chars")):
+        raise ApiError(45004)
+    if len(content) >= int(emu.opt("content_max_chars")) or len(content.encode()) >= int(
+        emu.opt("content_max_bytes")
+    ):
+        raise ApiError(45002)
+    source_url = _text(article, "content_source_url")
+    if len(source_url.encode()) > int(emu.opt("source_url_max_bytes")):
+        raise ApiError(45005)
+    thumb_id = _text(article, "thumb_media_id")
+    thumb = emu.materials.get(thumb_id)
+    if kind == "news" and (thumb is None or thumb["type"] not in ("image", "thumb")):
+        raise ApiError(40007)
+    stored: dict[str, Any] = {
+        "article_type": kind,
+        "title": title,
+        "author": author,
+        "digest": digest,
+        "content": sanitise(emu, content),
+        "content_source_url": source_url,
+        "thumb_media_id": thumb_id,
+        "show_cover_pic": 0,
+        "thumb_url": (thumb["url"] or "") if thumb else "",
+    }
+    for flag in FLAGS:
+        stored[flag] = 1 if article.get(flag) in (1, True, "1") else 0
+    for key in OPTIONAL_TEXT:
+        if article.get(key):
+            stored[key] = _text(article, key)
+    if kind == "newspic":
+        stored["image_info"] = _image_info(emu, article.get("image_info"))
+    return stored
+
+
+def _image_info(emu: WeChatEmulator, info: Any) -> dict[str, Any]:
+    images = info.get("image_list") if isinstance(info, dict) else None
+    if not isinstance(images, list) or not images:
+        raise ApiError(44003)
+    if len(images) > 20:
+        raise ApiError(45008)
+    for image in images:
+        if not isinstance(image, dict) or image.get("image_media_id") not in emu.materials:
+            raise ApiError(40007)
+    return {"image_list": images}
+
+
+def _fill_digests(emu: WeChatEmulator, articles: list[dict[str, Any]]) -> None:
+    """Only a single-article draft has a digest; an empty one is taken from the text."""
+    if len(articles) == 1 and not articles[0]["digest"]:
+        text = _plain_text(articles[0]["content"])
+        articles[0]["digest"] = text[: int(emu.opt("auto_digest_chars"))]
+    elif len(articles) > 1:
+        for article in articles:
+            article["digest"] = ""
+
+
+def preview_url(emu: WeChatEmulator, media_id: str, index: int) -> str:
+    """The temporary link draft/get hands out (not the permanent article URL)."""
+    biz = emu.app_id.encode().hex()[:16]
+    return f"http://{MP_HOST}/s?__biz={biz}&tempkey={media_id[:24]}&idx={index + 1}#rd"
+
+
+def news_items(
+    emu: WeChatEmulator, media_id: str, articles: list[dict[str, Any]], *, content: bool = True
+) -> list[dict[str, Any]]:
+    """Articles as draft/get and batchget list them, with a preview link."""
+    items = []
+    for index, article in enumerate(articles):
+        item = {**article, "url": preview_url(emu, media_id, index)}
+        if not content:
+            item.pop("content", None)
+        items.append(item)
+    return items
+
+
+def _draft(emu: WeChatEmulator, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    return stored(emu.drafts, body, "media_id", 40007)
+
+
+def page(body: dict[str, Any]) -> tuple[int, int, bool]:
+    """(offset, count, no_content) of a batchget body: count 1–20, else 40097."""
+    try:
+        offset, count = int(body.get("offset", 0)), int(body.get("count", 0))
+    except (TypeError, ValueError):
+        raise ApiError(40097) from None
+    if offset < 0 or not 1 <= count <= 20:
+        raise ApiError(40097)
+    return offset, count, body.get("no_content") in (1, True, "1")
+
+
+def draft_add(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``draft/add``: 44003, 45008, then each article's checks; the new media_id."""
+    articles = call.json().get("articles")
+    if not isinstance(articles, list) or not articles:
+        raise ApiError(44003)
+    if len(articles) > int(emu.opt("max_articles")):
+        raise ApiError(45008)
+    stored = [check_article(emu, article) for article in articles]
+    _fill_digests(emu, stored)
+    while True:
+        media_id = emu.random_text(43, string.ascii_letters + string.digits + "_-")
+        if media_id not in emu.drafts:
+            break
+    now = int(call.now)
+    emu.drafts[media_id] = {"articles": stored, "create_time": now, "update_time": now}
+    return {"media_id": media_id}
+
+
+def draft_get(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``draft/get``: the articles, or 40007 for an unknown (or published) draft."""
+    media_id, draft = _draft(emu, call.json())
+    return {"news_item": news_items(emu, media_id, draft["articles"])}
+
+
+def draft_update(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``draft/update``: replace one article (0-based ``index``) after the same checks."""
+    body = call.json()
+    _, draft = _draft(emu, body)
+    index = body.get("index")
+    if not isinstance(index, int) or not 0 <= index < len(draft["articles"]):
+        raise ApiError(40097)
+    article = body.get("articles")
+    if not isinstance(article, dict) or not article:
+        raise ApiError(44003)
+    articles = list(draft["articles"])
+    articles[index] = check_article(emu, article)
+    _fill_digests(emu, articles)
+    draft["articles"] = articles
+    draft["update_time"] = int(call.now)
+    return {"errcode": 0, "errmsg": "ok"}
+
+
+def draft_delete(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``draft/delete``: gone for good; 40007 when unknown."""
+    media_id, _ = _draft(emu, call.json())
+    del emu.drafts[media_id]
+    return {"errcode": 0, "errmsg": "ok"}
+
+
+def draft_count(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``draft/count`` (GET)."""
+    return {"total_count": len(emu.drafts)}
+
+
+def listed(
+    emu: WeChatEmulator, id_key: str, item_id: str, record: dict[str, Any], news: Any
+) -> dict[str, Any]:
+    """One item of a batchget listing. With ``no_content`` set, what is left out depends on
+    the ``no_content_drops`` option: the articles' HTML ("html", the reading the emulator
+    defaults to) or the whole ``content`` object ("content"): the spec allows both."""
+    item: dict[str, Any] = {id_key: item_id, "update_time": record["update_time"]}
+    if news is not None:
+        item["content"] = {
+            "news_item": news,
+            "create_time": record["create_time"],
+            "update_time": record["update_time"],
+        }
+    return item
+
+
+def drops_content(emu: WeChatEmulator, no_content: bool) -> bool:
+    """True when this listing leaves out ``content`` altogether."""
+    return no_content and emu.opt("no_content_drops") == "content"
+
+
+def draft_batchget(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``draft/batchget``: newest first, ``no_content`` leaves out the HTML."""
+    offset, count, no_content = page(call.json())
+    ordered = sorted(emu.drafts.items(), key=lambda kv: kv[1]["update_time"], reverse=True)
+    items = [
+        listed(
+            emu,
+            "media_id",
+            media_id,
+            draft,
+            None
+            if drops_content(emu, no_content)
+            else news_items(emu, media_id, draft["articles"], content=not no_content),
+        )
+        for media_id, draft in ordered[offset : offset + count]
+    ]
+    return {"total_count": len(ordered), "item_count": len(items), "item": items}
+
+
+ROUTES: dict[str, Route] = {
+    "/cgi-bin/draft/add": Route("POST", draft_add, mutating=True),
+    "/cgi-bin/draft/get": Route("POST", draft_get),
+    "/cgi-bin/draft/update": Route("POST", draft_update, mutating=True),
+    "/cgi-bin/draft/delete": Route("POST", draft_delete, mutating=True),
+    "/cgi-bin/draft/count": Route("GET", draft_count),
+    "/cgi-bin/draft/batchget": Route("POST", draft_batchget),
+}

@@ -1,0 +1,92 @@
+"""WeChat tokens and quotas: ``/cgi-bin/token``, ``stable_token``, ``clear_quota``,
+``openapi/quota/get`` (spec §2, §7).
+
+``/token`` always issues a new token and gives the previous one ``token_grace`` seconds;
+``stable_token`` is a separate pool that hands out the same token until
+``stable_renew_before`` seconds before it expires, unless ``force_refresh`` asks (20 a
+day, 30 s apart) for a new one.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from crosspost.sandbox.wechat.wire import BEIJING, ApiError, Call, Route
+
+if TYPE_CHECKING:
+    from crosspost.sandbox.wechat.app import WeChatEmulator
+
+
+def token(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``GET /cgi-bin/token``: always a new token; the old one has a grace period."""
+    args = call.request.args
+    emu.check_credentials(args.get("appid"), args.get("secret"), args.get("grant_type"))
+    emu.check_ip(call.request)
+    return emu.issue_token("token", call.now, old_grace=float(emu.opt("token_grace")))
+
+
+def stable_token(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``POST /cgi-bin/stable_token``: the same token until renewal or a force refresh."""
+    body = call.json()
+    emu.check_credentials(body.get("appid"), body.get("secret"), body.get("grant_type"))
+    emu.check_ip(call.request)
+    now = call.now
+    current = emu.tokens.get(emu.current["stable"] or "")
+    alive = current is not None and current["revoked_at"] is None and now < current["expires_at"]
+    if body.get("force_refresh") in (True, 1, "true"):
+        today = [t for t in emu.force_refreshes if emu.day(t) == emu.day(now)]
+        if len(today) >= int(emu.opt("stable_force_daily")):
+            raise ApiError(45009)
+        spacing = float(emu.opt("stable_force_spacing"))
+        if not (alive and today and now - today[-1] < spacing):
+            emu.force_refreshes = [*today, now]
+            return emu.issue_token("stable", now, old_grace=float(emu.opt("stable_force_grace")))
+    elif (
+        not alive
+        or current is None
+        or current["expires_at"] - now <= float(emu.opt("stable_renew_before"))
+    ):
+        # The old one stays valid until its own expiry, at most the renewal window away.
+        return emu.issue_token("stable", now, old_grace=None)
+    assert current is not None
+    return {"access_token": emu.current["stable"], "expires_in": int(current["expires_at"] - now)}
+
+
+def clear_quota(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``clear_quota``: reset today's counters, 10 times a month (then 48006)."""
+    if call.json().get("appid") != emu.app_id:
+        raise ApiError(40013)
+    month = time.strftime("%Y-%m", time.gmtime(call.now + BEIJING))
+    if emu.quota_clears.get(month, 0) >= 10:
+        raise ApiError(48006)
+    emu.quota_clears[month] = emu.quota_clears.get(month, 0) + 1
+    emu.counters = {k: v for k, v in emu.counters.items() if not k.startswith("day:")}
+    return {"errcode": 0, "errmsg": "ok"}
+
+
+def quota_get(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+    """``openapi/quota/get``: limit, use and rest of one path's daily quota."""
+    path = call.json().get("cgi_path")
+    if not isinstance(path, str) or path not in emu.routes:
+        raise ApiError(76021)
+    daily, minute = emu.limits(path)
+    used = emu.counters.get(f"day:{emu.day(call.now)}:{path}", 0)
+    return {
+        "errcode": 0,
+        "errmsg": "ok",
+        "quota": {
+            "daily_limit": daily or 0,
+            "used": used,
+            "remain": max((daily or 0) - used, 0),
+        },
+        "rate_limit": {"call_count": minute or 0, "refresh_second": 60},
+    }
+
+
+ROUTES: dict[str, Route] = {
+    "/cgi-bin/token": Route("GET", token, token=False),
+    "/cgi-bin/stable_token": Route("POST", stable_token, token=False),
+    "/cgi-bin/clear_quota": Route("POST", clear_quota, mutating=True),
+    "/cgi-bin/openapi/quota/get": Route("POST", quota_get),
+}

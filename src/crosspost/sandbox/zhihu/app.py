@@ -1,0 +1,353 @@
+"""A local Zhihu (知乎专栏) for tests and rehearsals, faithful to zhihu-api.md §2–§7 and §12.
+
+One WSGI app answers for all four Zhihu hosts on one base URL, because their paths never
+collide: ``/api/v4/...`` (www), ``/api/articles/...``, ``/api/autocomplete/...`` and
+``/api/uploaded_images`` (zhuanlan), ``/images...`` (api) and ``/v2-<md5>`` (the OSS upload
+host's object key; a GET of the same path, with an optional ``_720w``-style suffix, an
+extension or a ``/80/`` prefix, serves the bytes the way ``pic1.zhimg.com`` does).
+
+Every call but the OSS PUT and the CDN GET needs the ``z_c0`` cookie: none or an unknown
+one answers 401 code 101, one not in the real ``2|1:0|10:<ts>|4:z_c0|…`` layout 401 code
+100 ``ERR_PARSE_LOGIN_TICKET``, an expired one 401 code 100 ``ERR_LOGIN_TICKET_EXPIRED``.
+
+Options (``ZhihuEmulator(options={...})``; a nested ``{"zhihu": {...}}`` also works). Each
+unconfirmed behaviour of spec §11 has one; the default is the spec's best evidence:
+
+=============================  ===============  ===============================================
+option                         default          meaning
+=============================  ===============  ===============================================
+``xsrf``                       ``"off"``        ``"if_present"``: an ``x-xsrftoken`` header on a
+                                                write must equal the ``_xsrf`` cookie (403);
+                                                ``"required"``: and it must be there
+``legacy_publish``             ``False``        serve E7 ``PUT /api/articles/{id}/publish``
+                                                (its current status is unknown; 404 when off)
+``require_topics``             ``False``        E6 refuses (code 1) an article without a topic
+``image_polls``                ``1``            I4 polls answering ``processing`` after upload
+``require_upload_status``      ``False``        images stay ``processing`` until I3 arrives
+``image_done_status``          ``"success"``    or ``"completed"`` (WS2's reading)
+``image_host``                 ``pic1.zhimg.``  CDN host in image URLs
+``image_max_bytes``            ``None``         OSS refuses bigger bodies (the limit is unknown)
+``verify_oss_signature``       ``False``        check the OSS V1 ``Authorization`` signature
+``sanitize``                   ``True``         publish keeps only Zhihu's element set (§7/§12)
+                                                and notes each loss as a snapshot ``flags``
+``error_envelope``             ``"wrapped"``    ``{"error":{…}}``; ``"top_level"`` as U-COOKIE
+``publish_result``             ``"string"``     E6 ``data.result`` is a JSON string; ``"object"``
+                                                sends it decoded (a changed response, ZO #82)
+``patch_response``             ``"draft"``      E3 answers the draft; ``"no_content"``: 204
+``blank_create_content``       ``True``         E2 echoes ``content: ""`` (as captured)
+``block_zhuanlan_article_read`` ``False``       E14 on zhuanlan answers 403 code 10003
+``blocked_user_agents``        ``()``           UA substrings answered 403 code 10001
+``ticket_ttl``                 ``None``         seconds a ``z_c0`` lives (``None``: forever)
+``anti_bot_status``            ``403``          HTTP status of 40352/40362 answers
+``retry_after``                ``None``         ``Retry-After`` seconds on the 429 fault
+``title_max``/``body_min``/    100/9/100000     limits of spec §6 (characters of plain text)
+``body_max``
+``topics``                     ``()``           extra topic names for autocomplete
+``columns``                    ``("沙盒专栏",)``  the user's column titles
+=============================  ===============  ===============================================
+
+Faults whose shape is Zhihu's (:meth:`ZhihuEmulator.fault_response`): ``http:429``,
+``zhihu:40352``, ``zhihu:40362``, ``zhihu:10001``, ``zhihu:10003``, ``zhihu:100``,
+``zhihu:101``, ``publish_code[:<n>]`` (on ``/api/v4/content/publish`` only) and
+``oss:403``. See docs/sandbox-zhihu.md for the walk-through.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import secrets
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
+from werkzeug.routing import BaseConverter, Map, Rule
+from werkzeug.wrappers import Request, Response
+
+from crosspost.sandbox.base import Clock, Emulator
+from crosspost.sandbox.zhihu.articles import ArticleDesk, publish_failure
+from crosspost.sandbox.zhihu.images import ImageDesk
+from crosspost.sandbox.zhihu.wire import (
+    OssError,
+    ZhihuError,
+    ZhihuOptions,
+    anti_bot,
+    client_rejected,
+    json_response,
+    new_ticket,
+    new_xsrf,
+    no_login,
+    not_found,
+    ticket_expired,
+    ticket_issued_at,
+    ticket_unparsable,
+    too_many_requests,
+)
+
+log = logging.getLogger(__name__)
+
+PUBLISH_PATH = "/api/v4/content/publish"
+_SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_PUBLISH_MESSAGES = {1: "内容格式错误", 4000: "发布失败，请稍后再试"}
+
+
+class _IdConverter(BaseConverter):
+    """Article, topic and image ids: decimal strings (19 digits today, fewer in old ones)."""
+
+    regex = r"\d{1,25}"
+
+
+class _ObjectKeyConverter(BaseConverter):
+    regex = r"v2-[0-9a-f]{32}"
+
+
+class _PictureConverter(BaseConverter):
+    regex = r"v2-[0-9a-f]{32}(?:_[0-9a-z]+)?(?:\.[a-z]{3,4})?"
+
+
+def _rules() -> list[Rule]:
+    """(path, methods, endpoint); endpoints starting with ``open_`` need no cookie."""
+    table = (
+        ("/api/v4/me", ["GET"], "me"),
+        ("/api/articles/drafts", ["POST"], "create"),
+        ("/api/articles/<id:article_id>/draft", ["GET", "PATCH", "DELETE"], "draft"),
+        ("/api/articles/<id:article_id>/publish", ["PUT"], "legacy_publish"),
+        ("/api/articles/<id:article_id>/topics", ["POST"], "topic_attach"),
+        ("/api/articles/<id:article_id>/topics/<id:topic_id>", ["DELETE"], "topic_detach"),
+        ("/api/articles/<id:article_id>", ["GET"], "article_z"),
+        ("/api/autocomplete/topics", ["GET"], "topic_search"),
+        ("/api/uploaded_images", ["POST"], "image_by_url"),
+        (PUBLISH_PATH, ["POST"], "publish"),
+        ("/api/v4/articles/<id:article_id>", ["GET", "DELETE"], "article"),
+        ("/api/v4/members/<url_token>/column-contributions", ["GET"], "column_list"),
+        ("/api/v4/columns/<column_id>/items", ["POST"], "column_add"),
+        ("/images", ["POST"], "image_announce"),
+        ("/images/<id:image_id>", ["GET"], "image_poll"),
+        ("/images/<id:image_id>/uploading_status", ["PUT"], "image_confirm"),
+        ("/<key:object_key>", ["PUT"], "open_oss_put"),
+        ("/<pic:name>", ["GET"], "open_cdn"),
+        ("/<int:size>/<pic:name>", ["GET"], "open_cdn"),
+    )
+    return [Rule(path, methods=methods, endpoint=endpoint) for path, methods, endpoint in table]
+
+
+class ZhihuEmulator(Emulator):
+    """Zhihu's article, topic, column and image APIs with one logged-in user."""
+
+    name = "zhihu"
+
+    def __init__(self, *, clock: Clock = time.time, options: Mapping[str, Any] | None = None):
+        super().__init__(clock=clock, options=ZhihuOptions.own(options or {}))
+        self.settings = ZhihuOptions.from_mapping(self.options)
+        # The server is threaded; one lock keeps every request's read-modify-write whole.
+        self._lock = threading.RLock()
+        self.user: dict[str, Any] = {
+            "id": secrets.token_hex(16),
+            "uid": str(10**17 + secrets.randbelow(9 * 10**17)),
+            "url_token": "sandbox-editor",
+            "name": "沙盒编辑",
+            "headline": "crosspost sandbox",
+            "type": "people",
+            "user_type": "people",
+            "avatar_url": "https://pica.zhimg.com/v2-sandbox_xl.jpg",
+            "is_realname": True,
+        }
+        self.ticket = new_ticket(clock())
+        self.xsrf = new_xsrf()
+        self.expired: set[str] = set()
+        self.articles = ArticleDesk(self.settings, clock, self._author())
+        self.images = ImageDesk(self.settings, clock)
+        converters = {"id": _IdConverter, "key": _ObjectKeyConverter, "pic": _PictureConverter}
+        self.url_map = Map(_rules(), converters=converters, strict_slashes=False)
+        self._handlers: dict[str, Callable[..., Response]] = {
+            "me": self._me,
+            "create": self.articles.create,
+            "draft": self.articles.draft,
+            "legacy_publish": self.articles.legacy_publish,
+            "topic_attach": self.articles.topic_attach,
+            "topic_detach": self.articles.topic_detach,
+            "article_z": lambda request, article_id: self.articles.article(
+                request, article_id, zhuanlan=True
+            ),
+            "article": self.articles.article,
+            "topic_search": self.articles.topic_search,
+            "publish": self.articles.publish,
+            "column_list": self.articles.column_list,
+            "column_add": self.articles.column_add,
+            "image_by_url": self.images.by_url,
+            "image_announce": self.images.announce,
+            "image_poll": self.images.poll,
+            "image_confirm": self.images.confirm,
+            "open_oss_put": self.images.oss_put,
+            "open_cdn": self.images.serve,
+        }
+
+    def update_options(self, values: Mapping[str, Any]) -> None:
+        """Change switches at run time; a bad value changes nothing (UsageError)."""
+        with self._lock:
+            merged = {**self.options, **ZhihuOptions.own(values)}
+            self.settings = ZhihuOptions.from_mapping(merged)
+            self.options = merged
+            self.articles.configure(self.settings)
+            self.images.options = self.settings
+
+    def _author(self) -> dict[str, Any]:
+        keys = ("id", "url_token", "name", "headline", "type", "user_type", "avatar_url")
+        return {key: self.user[key] for key in keys}
+
+    # --- serving -------------------------------------------------------------------------
+
+    def handle(self, request: Request) -> Response:
+        with self._lock:
+            try:
+                endpoint, args = self.url_map.bind_to_environ(request.environ).match()
+                if not endpoint.startswith("open_"):
+                    self._admit(request)
+                return self._handlers[endpoint](request, **args)
+            except ZhihuError as refusal:
+                return self._error(refusal)
+            except OssError as refusal:
+                return refusal.response()
+            except MethodNotAllowed:
+                return self._error(ZhihuError(405, 405, "请求方法不被允许", "MethodNotAllowed"))
+            except HTTPException as exc:
+                if exc.code == 404:
+                    return self._error(not_found())
+                message = exc.description or "请求错误"
+                return self._error(ZhihuError(exc.code or 400, exc.code or 400, message))
+            except Exception:  # the WSGI boundary: a bug must still answer in Zhihu's shape
+                log.exception("zhihu emulator failed on %s %s", request.method, request.path)
+                return self._error(ZhihuError(500, 500, "服务器开小差了，请稍后再试"))
+
+    def _admit(self, request: Request) -> None:
+        """Client checks, then the ``z_c0`` login ticket, then the optional XSRF pairing."""
+        agent = request.headers.get("User-Agent", "")
+        if any(blocked in agent for blocked in self.settings.blocked_user_agents):
+            raise client_rejected(10001)
+        ticket = request.cookies.get("z_c0", "").strip('"')
+        if not ticket:
+            raise no_login()
+        issued = ticket_issued_at(ticket)
+        if issued is None:
+            raise ticket_unparsable()
+        ttl = self.settings.ticket_ttl
+        if ticket in self.expired or (ttl is not None and self.clock() - issued > ttl):
+            raise ticket_expired()
+        if ticket != self.ticket:
+            raise no_login()
+        if request.method in _SAFE_METHODS or self.settings.xsrf == "off":
+            return
+        header = request.headers.get("x-xsrftoken")
+        if header is None and self.settings.xsrf == "if_present":
+            return
+        if header is None or header != request.cookies.get("_xsrf"):
+            raise ZhihuError(403, 403, "XSRF 校验失败：x-xsrftoken 须与 _xsrf cookie 一致")
+
+    def _error(self, refusal: ZhihuError) -> Response:
+        headers = {}
+        if refusal.status == 429 and self.settings.retry_after is not None:
+            headers["Retry-After"] = str(self.settings.retry_after)
+        body = refusal.body(self.settings.error_envelope)
+        return json_response(body, refusal.status, headers)
+
+    def _me(self, request: Request) -> Response:
+        published = [d for d in self.articles.drafts.values() if d.article is not None]
+        counts = {"articles_count": len(published), "columns_count": len(self.articles.columns)}
+        return json_response({**self.user, **counts})
+
+    def is_mutating(self, method: str, path: str) -> bool:
+        """Every write the emulator routes: drafts, publish, topics, columns, image uploads."""
+        if method.upper() in _SAFE_METHODS:
+            return False
+        try:
+            self.url_map.bind("sandbox").match(path.split("?", 1)[0], method.upper())
+        except HTTPException:
+            return False
+        return True
+
+    def fault_response(self, kind: str, request: Request) -> Response | None:
+        """Zhihu-shaped answers for Zhihu fault kinds; None for other platforms' kinds."""
+        if kind == "http:429":
+            return self._error(too_many_requests())
+        if kind == "oss:403":
+            message = "The request signature we calculated does not match the signature."
+            return OssError(403, "SignatureDoesNotMatch", message).response()
+        name, _, value = kind.partition(":")
+        if name == "publish_code":
+            if request.path != PUBLISH_PATH:
+                return None
+            code = int(value) if value.lstrip("-").isdigit() else 4000
+            return publish_failure(code, _PUBLISH_MESSAGES.get(code, "发布失败"))
+        if name != "zhihu" or not value.isdigit():
+            return None
+        code = int(value)
+        refusal = {
+            40352: lambda: anti_bot(40352, self.settings.anti_bot_status),
+            40362: lambda: anti_bot(40362, self.settings.anti_bot_status),
+            10001: lambda: client_rejected(10001),
+            10003: lambda: client_rejected(10003),
+            100: ticket_expired,
+            101: no_login,
+        }.get(code)
+        return self._error(refusal()) if refusal else None
+
+    def errcode_of(self, response_body: bytes) -> int | str | None:
+        """``error.code`` of a refusal, ``code`` of an E6 envelope, ``<Code>`` of OSS XML."""
+        try:
+            body = json.loads(response_body)
+        except ValueError:
+            match = re.search(rb"<Code>([^<]+)</Code>", response_body)
+            return match.group(1).decode() if match else None
+        if not isinstance(body, dict):
+            return None
+        error = body.get("error")
+        code = error.get("code") if isinstance(error, dict) else body.get("code")
+        return code if isinstance(code, int | str) and not isinstance(code, bool) else None
+
+    # --- what tests, demos and the CLI see -----------------------------------------------
+
+    def credentials(self) -> dict[str, str]:
+        """The ``z_c0`` cookie, and ``xsrf``: the ``_xsrf`` cookie / ``x-xsrftoken`` value."""
+        return {"z_c0": self.ticket, "xsrf": self.xsrf}
+
+    def expire_ticket(self) -> str:
+        """Expire the current ``z_c0`` (answers 401 code 100 from now on); return a new one."""
+        with self._lock:
+            self.expired.add(self.ticket)
+            self.ticket = new_ticket(self.clock())
+            return self.ticket
+
+    def secrets(self) -> list[str]:
+        return [self.ticket, self.xsrf, *sorted(self.expired), *self.images.secrets()]
+
+    def snapshot(self) -> dict[str, Any]:
+        with self._lock:
+            return {
+                "user": self._author(),
+                **self.articles.snapshot(),
+                "images": self.images.snapshot(),
+            }
+
+    def dump_state(self) -> dict[str, Any]:
+        with self._lock:
+            return {
+                "user": dict(self.user),
+                "ticket": self.ticket,
+                "xsrf": self.xsrf,
+                "expired": sorted(self.expired),
+                **self.articles.dump(),
+                **self.images.dump(),
+            }
+
+    def load_state(self, state: Mapping[str, Any]) -> None:
+        with self._lock:
+            self.user = dict(state.get("user", self.user))
+            self.ticket = str(state.get("ticket", self.ticket))
+            self.xsrf = str(state.get("xsrf", self.xsrf))
+            self.expired = set(state.get("expired", ()))
+            self.articles.author = self._author()
+            self.articles.load(state)
+            self.images.load(state)

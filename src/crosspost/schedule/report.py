@@ -1,0 +1,147 @@
+"""What a ``run-due`` tick was asked to do and what it found: options, entries, the report.
+
+Kept apart from :mod:`crosspost.schedule.tick` so that the command, notices and tests can
+read a report without the machinery that makes one. The exit code precedence lives here
+(most urgent first): 3 unconfirmed > 1 a channel failed > 2 bad input > 75 temporary
+failure > 0. A person must look at 3, 1 and 2; 75 heals by itself on a later tick.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from crosspost.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_CHANNEL_FAILED,
+    EXIT_OK,
+    EXIT_TEMPORARY,
+    EXIT_UNCONFIRMED,
+)
+
+if TYPE_CHECKING:
+    from crosspost.publish.jobs import PostResult
+
+EXIT_PRECEDENCE = (EXIT_UNCONFIRMED, EXIT_CHANNEL_FAILED, EXIT_BAD_INPUT, EXIT_TEMPORARY)
+
+
+@dataclass(frozen=True)
+class DueOptions:
+    """What the cron line asked for."""
+
+    #: Folders to scan; empty: the config's ``[schedule] issue_dirs``.
+    dirs: tuple[Path, ...] = ()
+    #: How late an issue may still go out unasked; None: the config's ``grace``.
+    grace: timedelta | None = None
+    include_missed: bool = False
+    #: Edit posts in place when their issue changed after publishing.
+    update: bool = False
+    #: Say what would be sent; send nothing, write nothing, take no lock.
+    dry_run: bool = False
+    #: Block until another tick releases the lock instead of leaving quietly.
+    wait: bool = False
+    #: ``draft`` or ``publish``; None: the issue's, the account's, then the config's.
+    mode: str | None = None
+    #: Run against the built-in emulators (started only when something is due).
+    sandbox: bool = False
+
+
+@dataclass(frozen=True)
+class DueEntry:
+    """A line of the report that is not a post result: missed, problem, waiting, would."""
+
+    kind: str
+    path: Path
+    message: str
+    issue_id: str | None = None
+    account: str | None = None
+    #: Already reported for this version of the file (printed again only with -v).
+    repeat: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "path": str(self.path),
+            "issue": self.issue_id,
+            "account": self.account,
+            "message": self.message,
+            "repeat": self.repeat,
+        }
+
+
+@dataclass(frozen=True)
+class DueReport:
+    """One tick: what was scanned, what happened to each post, what needs a person."""
+
+    now: datetime
+    files: int = 0
+    upcoming: int = 0
+    next_due: tuple[Path, datetime] | None = None
+    #: Past-due issue files skipped because everything about them is settled.
+    settled: int = 0
+    results: tuple[PostResult, ...] = ()
+    entries: tuple[DueEntry, ...] = ()
+    #: Another tick held the lock: nothing was done.
+    locked: bool = False
+    #: (issue id, account) of results that repeat what an earlier tick reported.
+    repeats: frozenset[tuple[str, str]] = frozenset()
+
+    def of_kind(self, kind: str) -> tuple[DueEntry, ...]:
+        return tuple(e for e in self.entries if e.kind == kind)
+
+    @property
+    def exit_code(self) -> int:
+        codes = {r.exit_code for r in self.results}
+        if self.of_kind("problem"):
+            codes.add(EXIT_BAD_INPUT)
+        return next((code for code in EXIT_PRECEDENCE if code in codes), EXIT_OK)
+
+    @property
+    def quiet(self) -> bool:
+        """Nothing a person needs to hear about (cron stays silent)."""
+        return not any(self.is_news(r) for r in self.results) and all(
+            e.repeat or e.kind == "waiting" for e in self.entries
+        )
+
+    def is_news(self, result: PostResult) -> bool:
+        """False for a post found as it was already reported (resumed, nothing changed)."""
+        return (result.key.issue_id, f"{result.key.channel}:{result.key.account}") not in (
+            self.repeats
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "now": self.now.isoformat(),
+            "exit_code": self.exit_code,
+            "locked": self.locked,
+            "files": self.files,
+            "upcoming": self.upcoming,
+            "next_due": (
+                {"path": str(self.next_due[0]), "publish_at": self.next_due[1].isoformat()}
+                if self.next_due
+                else None
+            ),
+            "settled": self.settled,
+            "posts": [{**r.as_dict(), "news": self.is_news(r)} for r in self.results],
+            "entries": [e.as_dict() for e in self.entries],
+        }
+
+
+def at(moment: datetime) -> str:
+    """A moment as the report shows it (seconds, with its offset)."""
+    return moment.isoformat(timespec="seconds")
+
+
+def span(delta: timedelta) -> str:
+    """``2d 3h``, ``5h 10m``, ``45m``: how late, in words cron mail can show."""
+    minutes = int(delta.total_seconds() // 60)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = [f"{days}d"] if days else []
+    if hours:
+        parts.append(f"{hours}h")
+    if minutes and not days:
+        parts.append(f"{minutes}m")
+    return " ".join(parts) or "0m"

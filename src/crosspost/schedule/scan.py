@@ -1,0 +1,189 @@
+"""What is due: every issue file's ``publish_at``, read as cheaply as it can be read.
+
+A cron tick that finds nothing due should cost next to nothing, even with a thousand
+issue files in the folder. So a file is first looked at without YAML: its front matter
+is found with one regular expression and a top-level ``publish_at:`` line is read with
+``datetime.fromisoformat``. When that gives a timezone-aware time still in the future,
+the file is simply not due and nothing more is read. Only when the quick look is unsure
+(a quoted or unusual value, a naive time, a duplicate key, broken front matter) or the
+time has come is the front matter parsed properly (:func:`crosspost.issue.model.read_front_matter`),
+so every problem is reported with the file and line the loader names.
+
+What is skipped without a word: files that do not start with a ``---`` line (a README in
+the issue folder is not an issue) and issues without ``publish_at`` (they are published
+by hand). A broken file whose quick look says "not yet" is checked whole when it comes due.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from crosspost.errors import IssueError, UsageError
+
+#: The front matter block of an issue file: from the first ``---`` line to the next one.
+_FRONT = re.compile(r"\A\ufeff?---[ \t]*\r?\n(.*?)^---[ \t]*\r?$", re.S | re.M)
+#: A top-level ``publish_at:`` key (column 0, so never inside a channel block).
+_PUBLISH_AT = re.compile(r"""^["']?publish_at["']?[ \t]*:[ \t]*(.*?)[ \t]*\r?$""", re.M)
+
+
+@dataclass(frozen=True)
+class ScheduledFile:
+    """An issue file whose ``publish_at`` has come, with what the scheduler needs of it."""
+
+    path: Path
+    publish_at: datetime
+    #: sha256 of the file's bytes: an edit changes it (see the scheduler's state file).
+    digest: str
+    #: The parsed front matter and key lines, or None while only the quick look was done.
+    front: Mapping[str, Any] | None = None
+    lines: Mapping[str, int] = field(default_factory=dict)
+
+    def loaded(self) -> ScheduledFile:
+        """This file with its front matter parsed (raises :class:`IssueError`)."""
+        if self.front is not None:
+            return self
+        from crosspost.issue.model import read_front_matter
+
+        front, lines = read_front_matter(self.path)
+        return ScheduledFile(self.path, self.publish_at, self.digest, front, lines)
+
+    @property
+    def issue_id(self) -> str:
+        """The ``id:`` of the front matter, else the name the loader derives from the path."""
+        value = (self.front or {}).get("id")
+        if isinstance(value, str | int) and str(value).strip():
+            return str(value).strip()
+        from crosspost.issue.model import default_issue_id
+
+        return default_issue_id(self.path)
+
+    @property
+    def channels(self) -> tuple[str, ...]:
+        """The ``channels:`` the issue asks for; empty means every configured channel."""
+        value = (self.front or {}).get("channels")
+        names = [value] if isinstance(value, str) else value
+        if isinstance(names, list) and all(isinstance(n, str) for n in names):
+            return tuple(names)
+        return ()  # malformed: the publisher's plan reports it with its line
+
+    def line_of(self, key: str) -> int | None:
+        return self.lines.get(key)
+
+
+@dataclass(frozen=True)
+class Scan:
+    """Every issue file under the folders, sorted into what the tick must look at."""
+
+    #: How many ``*.md`` files were looked at.
+    files: int = 0
+    #: Scheduled issues whose time has come (published or not).
+    past_due: tuple[ScheduledFile, ...] = ()
+    #: Files that could not be read or whose ``publish_at`` is wrong (exit 2, path:line).
+    problems: tuple[IssueError, ...] = ()
+    #: Scheduled issues still in the future, and the earliest of them.
+    upcoming: int = 0
+    next_due: tuple[Path, datetime] | None = None
+
+
+def issue_files(folders: Iterable[Path]) -> list[str]:
+    """Every ``*.md`` file under the folders (hidden folders skipped), each once, sorted."""
+    found: dict[str, None] = {}
+    for folder in folders:
+        folder = Path(folder).expanduser()
+        if not folder.is_dir():
+            raise UsageError(
+                f"{folder}: no such folder of issues; check the path given to run-due "
+                "or [schedule] issue_dirs in the config"
+            )
+        # Resolve the folder once, not each file: realpath per file was most of a tick.
+        for root, dirs, names in os.walk(folder.resolve()):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(names):
+                if name.endswith(".md") and not name.startswith("."):
+                    found.setdefault(os.path.join(root, name), None)
+    return list(found)  # strings: a Path per file costs more than the rest of the look
+
+
+def scan(folders: Iterable[Path], now: datetime) -> Scan:
+    """Sort every issue file under ``folders`` by its schedule relative to ``now``."""
+    files = issue_files(folders)
+    past_due: list[ScheduledFile] = []
+    problems: list[IssueError] = []
+    upcoming = 0
+    next_due: tuple[str, datetime] | None = None
+    for path in files:
+        try:
+            found = _schedule_of(path, now)
+        except IssueError as problem:
+            problems.append(problem)
+            continue
+        if found is None:
+            continue
+        if isinstance(found, datetime):
+            upcoming += 1
+            if next_due is None or found < next_due[1]:
+                next_due = (path, found)
+        else:
+            past_due.append(found)
+    upcoming_first = (Path(next_due[0]), next_due[1]) if next_due else None
+    return Scan(len(files), tuple(past_due), tuple(problems), upcoming, upcoming_first)
+
+
+def _schedule_of(name: str, now: datetime) -> ScheduledFile | datetime | None:
+    """The past-due file, the time of an upcoming one, or None when it is not scheduled."""
+    try:
+        with open(name, "rb") as file:
+            raw = file.read()
+    except OSError as error:
+        raise IssueError(
+            name, f"cannot be read ({error.strerror}); check its permissions"
+        ) from None
+    if not raw.startswith((b"---", b"\xef\xbb\xbf---")):
+        return None  # not an issue document (a README, notes)
+    quick = _quick_publish_at(raw)
+    if quick is False:
+        return None  # well-formed front matter without publish_at: published by hand
+    path = Path(name)
+    if isinstance(quick, datetime) and quick > now:
+        return quick
+    digest = hashlib.sha256(raw).hexdigest()
+    if isinstance(quick, datetime):
+        return ScheduledFile(path, quick, digest)  # YAML only if the tick must act on it
+    from crosspost.issue.model import parse_moment, read_front_matter
+
+    front, lines = read_front_matter(path)
+    publish_at = parse_moment(path, "publish_at", front.get("publish_at"), lines.get("publish_at"))
+    if publish_at is None:
+        return None
+    if publish_at > now:
+        return publish_at
+    return ScheduledFile(path, publish_at, digest, front, lines)
+
+
+def _quick_publish_at(raw: bytes) -> datetime | bool | None:
+    """``publish_at`` without YAML: a datetime, False (surely none), None (unsure)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    front = _FRONT.match(text)
+    if front is None:
+        return None
+    values = _PUBLISH_AT.findall(front.group(1))
+    if not values:
+        return False
+    if len(values) > 1:
+        return None
+    value = values[0].split(" #", 1)[0].strip().strip("\"'")
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return moment if moment.utcoffset() is not None else None

@@ -1,0 +1,197 @@
+"""The scheduler's own memory: one run at a time, and what it already settled or reported.
+
+**The lock.** ``<state_dir>/run-due.lock`` is taken with :mod:`filelock`, which on Linux and
+macOS uses ``flock(2)``: the lock belongs to the open file, and the kernel closes every
+file of a process that dies, however it dies (an exception, ``kill -9``, the OOM killer, a
+power cut ends the whole machine anyway). So a stale lock cannot outlive its holder: the
+lock *file* may stay on disk, but nobody holds it, and the next tick takes it at once.
+There is no PID file to clean up and no timeout to guess. Only a hung (not dead) run
+keeps the lock; the next ticks then exit quietly until it ends or is killed.
+
+**The state file.** ``<state_dir>/run-due.json`` remembers, per issue file and account,
+the outcome the scheduler need not act on again while the file is unchanged: published,
+drafted, changed after publishing (waits for ``--update``), failed for good (waits for an
+edit or a config change), missed (waits for ``--include-missed``), and bad input it
+already reported. It is what makes a tick over a year of published issues cheap (no
+rendering) and keeps cron from mailing the same line every minute. It is written
+atomically, only under the lock; losing it costs one slower tick and one repeated report,
+never a second post (the ledger decides that).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from crosspost.config.settings import Settings
+
+LOCK_NAME = "run-due.lock"
+STATE_NAME = "run-due.json"
+STATE_VERSION = 1
+
+#: Outcomes that need no action from the next tick while nothing changes.
+DONE, CHANGED, FAILED, MISSED, PROBLEM = "done", "changed", "failed", "missed", "problem"
+
+
+@contextlib.contextmanager
+def run_lock(state_dir: Path, *, wait: bool) -> Iterator[bool]:
+    """Hold ``<state_dir>/run-due.lock`` for the block; yields False when another run has it.
+
+    ``wait`` blocks until the other run ends instead of giving up at once.
+    """
+    from filelock import FileLock, Timeout
+
+    state_dir.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(state_dir / LOCK_NAME), timeout=-1 if wait else 0)
+    try:
+        lock.acquire()
+    except Timeout:
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        lock.release()
+
+
+class SchedulerState:
+    """``run-due.json``: per issue path, the fingerprint and each account's settled outcome."""
+
+    def __init__(self, path: Path, data: dict[str, Any]) -> None:
+        self.path = path
+        self._files: dict[str, dict[str, Any]] = data
+
+    @classmethod
+    def load(cls, state_dir: Path) -> SchedulerState:
+        """The saved state; an unreadable or foreign file is treated as empty (see above)."""
+        path = state_dir / STATE_NAME
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return cls(path, {})
+        if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+            return cls(path, {})
+        files = data.get("files")
+        return cls(path, files if isinstance(files, dict) else {})
+
+    def outcome(self, path: Path, fingerprint: str, account: str) -> str | None:
+        """What was settled for this account and this exact version of the file, if anything."""
+        entry = self._files.get(str(path))
+        if not entry or entry.get("fingerprint") != fingerprint:
+            return None
+        value = entry.get("accounts", {}).get(account)
+        return str(value) if value else None
+
+    def last(self, path: Path, account: str) -> tuple[str, str] | None:
+        """(fingerprint, outcome) last settled for the account, whatever version of the file."""
+        entry = self._files.get(str(path))
+        value = entry.get("accounts", {}).get(account) if entry else None
+        return (str(entry["fingerprint"]), str(value)) if entry and value else None
+
+    def complete(self, path: Path, fingerprint: str) -> dict[str, str] | None:
+        """Every account's outcome when all of them were settled for this version, else None."""
+        entry = self._files.get(str(path))
+        if not entry or entry.get("fingerprint") != fingerprint or not entry.get("complete"):
+            return None
+        return {str(k): str(v) for k, v in entry.get("accounts", {}).items()}
+
+    def mark(
+        self,
+        path: Path,
+        fingerprint: str,
+        *,
+        complete: bool,
+        problem: str = "",
+        issue_id: str | None = None,
+    ) -> None:
+        """Say whether every account of this version is settled (and the problem, if any).
+
+        A problem stays with this version of the file: only an edit (a new fingerprint,
+        hence a fresh entry) clears it.
+        """
+        self.settle(path, fingerprint, "", None)
+        entry = self._files[str(path)]
+        entry["complete"] = complete
+        if issue_id:
+            entry["issue"] = issue_id
+        if problem:
+            entry["problem"] = problem
+
+    def issue_id(self, path: Path) -> str | None:
+        entry = self._files.get(str(path))
+        return str(entry["issue"]) if entry and entry.get("issue") else None
+
+    def problem(self, path: Path, fingerprint: str) -> str | None:
+        """The bad-input message already reported for this version of the file."""
+        entry = self._files.get(str(path))
+        if entry and entry.get("fingerprint") == fingerprint and entry.get("problem"):
+            return str(entry["problem"])
+        return None
+
+    def settle(self, path: Path, fingerprint: str, account: str, outcome: str | None) -> None:
+        """Remember (or with None, forget) an account's outcome for this version of the file."""
+        entry = self._files.get(str(path))
+        if not entry or entry.get("fingerprint") != fingerprint:
+            entry = {"fingerprint": fingerprint, "accounts": {}}
+            self._files[str(path)] = entry
+        if outcome is None:
+            entry["accounts"].pop(account, None)
+        else:
+            entry["accounts"][account] = outcome
+
+    def keep_only(self, paths: set[str]) -> None:
+        """Drop files that are gone or no longer scheduled, so the file does not grow forever."""
+        for stale in set(self._files) - paths:
+            del self._files[stale]
+
+    def save(self) -> None:
+        """Write atomically: a crash leaves the old file or the new one, never half of one."""
+        partial = self.path.with_name(f".{self.path.name}.{os.getpid()}")
+        body = {"version": STATE_VERSION, "files": self._files}
+        partial.write_text(json.dumps(body, ensure_ascii=False, indent=1), encoding="utf-8")
+        partial.replace(self.path)
+
+
+def context_digest(config_path: Path | None, *parts: str) -> str:
+    """The part of every fingerprint that is not the issue file: config bytes, theme, mode.
+
+    A permanent failure is retried when the issue file *or the config* changes, and a
+    settled post is looked at again when either does.
+    """
+    digest = hashlib.sha256()
+    if config_path is not None:
+        with contextlib.suppress(OSError):
+            digest.update(config_path.read_bytes())
+    for part in parts:
+        digest.update(b"\0" + part.encode("utf-8"))
+    return digest.hexdigest()
+
+
+def fingerprint(file_digest: str, context: str) -> str:
+    return hashlib.sha256(f"{file_digest}|{context}".encode()).hexdigest()[:24]
+
+
+def settings_digest(settings: Settings, mode: str | None) -> str:
+    """Config bytes, theme, mode, accounts and (hashed) credentials: a change re-plans.
+
+    Credentials enter only as a hash of a hash mixed with everything else, so the state
+    file holds nothing a secret could be read back from.
+    """
+    accounts = sorted(
+        f"{a.key}={a.base_url}="
+        + hashlib.sha256(
+            "|".join(f"{k}:{v.reveal()}" for k, v in sorted(a.credentials.items())).encode()
+        ).hexdigest()
+        for a in settings.accounts
+    )
+    return context_digest(settings.config_path, settings.theme, mode or settings.mode, *accounts)
+
+
+def text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -1,0 +1,414 @@
+"""``run-due`` for cron: publish every scheduled issue whose time has come, once.
+
+A tick is four steps:
+
+1. **Scan** the issue folders, reading only front matter (:mod:`crosspost.schedule.scan`).
+   Nothing due and nothing wrong: return at once, without the lock or the ledger.
+2. **Lock** ``<state_dir>/run-due.lock`` (:func:`~crosspost.schedule.state.run_lock`): one
+   tick at a time per state dir. A tick that finds it taken does nothing and says nothing
+   (cron must not mail noise); ``wait`` blocks instead. The lock is an ``flock``, so the
+   kernel releases it when its holder dies, even by SIGKILL: a killed tick never leaves a
+   stale lock behind (the lock file itself stays; it is the holder that counts).
+3. **Decide**, per issue and account: already settled for this version of the file
+   (:class:`~crosspost.schedule.state.SchedulerState`) → skip without rendering; no post
+   yet and ``publish_at`` older than the grace → **missed**, reported, published only with
+   ``include_missed``; a temporary failure whose ``next_attempt_at`` (5 min doubling to
+   6 h, written by the publisher) is still ahead → **waiting**; anything else → planned.
+4. **Publish** through :class:`~crosspost.publish.runner.Publisher`, which resumes unfinished
+   posts (an unconfirmed step is reconciled first) and never posts twice.
+
+Bad input in one file (unreadable, broken front matter, naive ``publish_at``, lint error)
+becomes a ``problem`` entry naming the file and line; the other issues still go out.
+
+Exit code precedence (most urgent first): 3 unconfirmed > 1 a channel failed > 2 bad input
+> 75 temporary failure > 0. A person must look at 3, 1 and 2; 75 heals by itself on a
+later tick. Missed issues and posts waiting for their retry time exit 0: the tick did
+all it was asked to do now.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from crosspost.config.redaction import Redactor
+from crosspost.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_CHANNEL_FAILED,
+    EXIT_OK,
+    IssueError,
+    UsageError,
+)
+from crosspost.schedule.report import (
+    EXIT_PRECEDENCE,
+    DueEntry,
+    DueOptions,
+    DueReport,
+    at,
+    span,
+)
+from crosspost.schedule.scan import Scan, ScheduledFile, scan
+from crosspost.schedule.state import (
+    CHANGED,
+    DONE,
+    FAILED,
+    MISSED,
+    SchedulerState,
+    fingerprint,
+    run_lock,
+    settings_digest,
+    text_digest,
+)
+
+if TYPE_CHECKING:
+    from crosspost.config.settings import Account, Settings
+    from crosspost.ledger.store import Ledger
+    from crosspost.publish.jobs import Job, PostResult
+    from crosspost.publish.runner import Publisher
+
+__all__ = ["EXIT_PRECEDENCE", "DueEntry", "DueOptions", "DueReport", "run_due"]
+
+Progress = Callable[[str], None]
+
+
+def run_due(
+    settings: Settings,
+    options: DueOptions,
+    *,
+    clock: Callable[[], float] = time.time,
+    sleep: Callable[[float], None] = time.sleep,
+    progress: Progress | None = None,
+    redactor: Redactor | None = None,
+) -> DueReport:
+    """One scheduler tick (see the module docstring). ``clock`` is the whole run's clock.
+
+    ``redactor`` is the run's (the log file's filter uses it too): the accounts' secrets
+    and every token the adapters fetch are hidden in the ledger and the log alike.
+    """
+    say: Progress = progress or (lambda line: None)
+    now = datetime.fromtimestamp(clock(), tz=UTC)
+    folders = options.dirs or settings.issue_dirs
+    if not folders:
+        raise UsageError(
+            "no folders of issues to scan: name them (crosspost run-due DIR) or set "
+            "issue_dirs under [schedule] in the config (or CROSSPOST_ISSUE_DIRS)"
+        )
+    found = scan(folders, now)
+    base = DueReport(now, found.files, found.upcoming, found.next_due)
+    if not found.past_due and not found.problems:
+        return base
+    lock = _no_lock() if options.dry_run else run_lock(settings.state_dir, wait=options.wait)
+    with lock as mine:
+        if not mine:
+            say("another run-due holds the lock; leaving it to finish")
+            return DueReport(now, found.files, found.upcoming, found.next_due, locked=True)
+        # Fingerprints come from the configured accounts, not the sandbox's fresh ports.
+        context = settings_digest(settings, options.mode)
+        with _accounts(settings, options, sleep) as (settings, sleep):
+            from crosspost.ledger.store import Ledger
+
+            redactor = redactor or Redactor()
+            for account in settings.accounts:  # --sandbox brings accounts of its own
+                for secret in account.secrets:
+                    redactor.register(secret.reveal())
+            settings.state_dir.mkdir(parents=True, exist_ok=True)
+            with Ledger.open(settings.ledger_path, clock=clock, redact=redactor) as ledger:
+                state = SchedulerState.load(settings.state_dir)
+                tick = _Tick(settings, ledger, state, options, now, clock, sleep, say, context)
+                report = tick.run(found)
+                if not options.dry_run:
+                    state.save()
+                return report
+
+
+@contextmanager
+def _no_lock() -> Iterator[bool]:
+    yield True
+
+
+@contextmanager
+def _accounts(
+    settings: Settings, options: DueOptions, sleep: Callable[[float], None]
+) -> Iterator[tuple[Settings, Callable[[float], None]]]:
+    """The configured accounts, or with ``sandbox`` the emulators' (started only now)."""
+    if not options.sandbox:
+        yield settings, sleep
+        return
+    from crosspost.sandbox.session import sandbox_settings
+
+    with sandbox_settings(settings) as sandboxed:
+        # The emulators answer at once: poll them without the real platforms' pauses.
+        yield sandboxed, lambda seconds: time.sleep(min(seconds, 0.05))
+
+
+@dataclass
+class _Tick:
+    """The deciding and publishing part of one tick, under the lock."""
+
+    settings: Settings
+    ledger: Ledger
+    state: SchedulerState
+    options: DueOptions
+    now: datetime
+    clock: Callable[[], float]
+    sleep: Callable[[float], None]
+    say: Progress
+    context: str
+    entries: list[DueEntry] = field(default_factory=list)
+    #: Post key → (issue path, fingerprint), to settle each result on its file.
+    owners: dict[Any, tuple[Path, str]] = field(default_factory=dict)
+    #: (issue path, fingerprint) → the account keys the issue goes to.
+    accounts_of: dict[tuple[Path, str], list[str]] = field(default_factory=dict)
+    issue_of: dict[Path, str] = field(default_factory=dict)
+    #: (issue id, account) → the outcome settled before this tick, on any version.
+    before: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    #: Results that tell nothing new (see :meth:`DueReport.is_news`).
+    repeats: set[tuple[str, str]] = field(default_factory=set)
+    #: Accounts left out of this tick for want of credentials.
+    unusable: set[str] = field(default_factory=set)
+
+    def run(self, found: Scan) -> DueReport:
+        from crosspost.publish.jobs import PublishOptions
+        from crosspost.publish.runner import Publisher
+
+        publisher = Publisher(
+            self.settings, self.ledger, clock=self.clock, sleep=self.sleep, progress=self.say
+        )
+        context = self.context
+        for problem in found.problems:
+            self._problem(problem.path, fingerprint(text_digest(str(problem)), context), problem)
+        kept = {str(f.path) for f in found.past_due} | {str(p.path) for p in found.problems}
+        kept |= self._accounts_without_credentials()
+        jobs: list[Job] = []
+        retry: list[Job] = []
+        settled = 0
+        for entry in found.past_due:
+            print_ = fingerprint(entry.digest, context)
+            if self._settled(entry.path, print_):
+                settled += 1
+                continue
+            planned, retried = self._plan_file(publisher, entry, print_)
+            jobs.extend(planned)
+            retry.extend(retried)
+        self.state.keep_only(kept)
+        results: list[PostResult] = []
+        if self.options.dry_run:
+            self._dry_run(publisher, [*jobs, *retry])
+        else:
+            for batch, again in ((jobs, False), (retry, True)):
+                options = PublishOptions(update=self.options.update, retry_failed=again)
+                results.extend(publisher.run(batch, options).results if batch else ())
+            self._settle(results)
+        report = DueReport(
+            self.now,
+            found.files,
+            found.upcoming,
+            found.next_due,
+            settled,
+            tuple(results),
+            tuple(self.entries),
+            repeats=frozenset(self.repeats),
+        )
+        return report
+
+    def _accounts_without_credentials(self) -> set[str]:
+        """Report each account whose credentials are missing; its posts wait, others go.
+
+        One broken account (a variable missing from ``.env``) must not hold back every
+        other channel. Returns the state-file keys of these reports, to keep them.
+        """
+        from crosspost.errors import ConfigError
+
+        keys: set[str] = set()
+        for account in self.settings.accounts:
+            try:
+                self.settings.require_credentials([account])
+            except ConfigError as problem:
+                self.unusable.add(account.key)
+                message = str(problem).removesuffix("; nothing was sent")
+                problem = ConfigError(f"{message}; {account.key}'s scheduled posts wait for it")
+                where = self.settings.config_path or Path("crosspost.toml")
+                key = Path(f"{where}#{account.key}")
+                self._problem(key, fingerprint(text_digest(str(problem)), self.context), problem)
+                keys.add(str(key))
+        return keys
+
+    def _settled(self, path: Path, print_: str) -> bool:
+        """True when every account of this version of the file needs nothing from us."""
+        known_problem = self.state.problem(path, print_)
+        if known_problem is not None:
+            self.entries.append(DueEntry("problem", path, known_problem, repeat=True))
+            return True
+        outcomes = self.state.complete(path, print_)
+        if outcomes is None:
+            return False
+        if self.options.update and CHANGED in outcomes.values():
+            return False
+        if self.options.include_missed and MISSED in outcomes.values():
+            return False
+        for account, outcome in outcomes.items():
+            if outcome == MISSED:  # listed again (for --json and -v), not news
+                message = "missed (reported before); run with --include-missed to publish it"
+                issue_id = self.state.issue_id(path)
+                self.entries.append(DueEntry("missed", path, message, issue_id, account, True))
+        return True
+
+    def _plan_file(
+        self, publisher: Publisher, entry: ScheduledFile, print_: str
+    ) -> tuple[list[Job], list[Job]]:
+        from crosspost.ledger.store import PostKey
+        from crosspost.publish.jobs import PublishOptions
+
+        try:
+            entry = entry.loaded()
+        except IssueError as problem:
+            self._problem(entry.path, print_, problem)
+            return [], []
+        issue_id = entry.issue_id
+        accounts = [
+            a
+            for a in self.settings.accounts
+            if (not entry.channels or a.channel in entry.channels) and a.key not in self.unusable
+        ]
+        plain: list[str] = []
+        again: list[str] = []
+        # What each account had settled on any version of the file, read before this
+        # version's entry replaces it.
+        before = {a.key: self.state.last(entry.path, a.key) for a in accounts}
+        for account in accounts:
+            outcome = self.state.outcome(entry.path, print_, account.key)
+            if outcome in (DONE, FAILED) or (outcome == CHANGED and not self.options.update):
+                continue
+            previous = before[account.key]
+            self.before[(issue_id, account.key)] = previous[1] if previous else None
+            record = self.ledger.get(PostKey(issue_id, account.channel, account.name))
+            if record is None:
+                # Still missed after an edit (or a config change) is not news either.
+                known = bool(previous and previous[1] == MISSED)
+                if self._missed(entry, issue_id, account, print_, known):
+                    continue
+            elif (
+                record.state != "published"
+                and not record.pending_step
+                and record.next_attempt_at is not None
+                and record.next_attempt_at > self.clock()
+            ):
+                retry_at = datetime.fromtimestamp(record.next_attempt_at, tz=UTC)
+                self._entry("waiting", entry, issue_id, account, f"next try at {at(retry_at)}")
+                continue
+            changed_since = previous and previous[0] != print_ and previous[1] == FAILED
+            (again if record and record.error_permanent and changed_since else plain).append(
+                account.key
+            )
+        self.accounts_of[(entry.path, print_)] = [a.key for a in accounts]
+        self.issue_of[entry.path] = issue_id
+        self._mark_complete(entry.path, print_)
+        planned: list[list[Job]] = []
+        for targets in (plain, again):
+            if not targets:
+                planned.append([])
+                continue
+            wanted = PublishOptions(tuple(targets), self.options.mode, self.options.update)
+            try:
+                jobs = publisher.plan([entry.path], wanted)
+            except UsageError as problem:
+                self._problem(entry.path, print_, problem)
+                return [], []
+            for job in jobs:
+                self.owners[job.key] = (entry.path, print_)
+            planned.append(jobs)
+        return planned[0], planned[1]
+
+    def _missed(
+        self,
+        entry: ScheduledFile,
+        issue_id: str,
+        account: Account,
+        print_: str,
+        known: bool,
+    ) -> bool:
+        """Report a post whose time passed longer ago than the grace; True if it stays out."""
+        grace = self.options.grace if self.options.grace is not None else self.settings.grace
+        late = self.now - entry.publish_at
+        if late <= grace or self.options.include_missed:
+            return False
+        message = (
+            f"publish_at {entry.publish_at.isoformat()} passed {span(late)} ago, more than "
+            f"the grace of {span(grace)}; run with --include-missed to publish it"
+        )
+        self._entry("missed", entry, issue_id, account, message, repeat=known)
+        self.state.settle(entry.path, print_, account.key, MISSED)
+        return True
+
+    def _entry(
+        self,
+        kind: str,
+        entry: ScheduledFile,
+        issue_id: str,
+        account: Account,
+        message: str,
+        *,
+        repeat: bool = False,
+    ) -> None:
+        self.entries.append(DueEntry(kind, entry.path, message, issue_id, account.key, repeat))
+
+    def _problem(self, path: Path, print_: str, problem: Exception) -> None:
+        message = str(problem)
+        repeat = self.state.problem(path, print_) == message
+        self.entries.append(DueEntry("problem", path, message, repeat=repeat))
+        self.state.mark(path, print_, complete=True, problem=message)
+
+    def _settle(self, results: Sequence[PostResult]) -> None:
+        """Remember outcomes that need nothing from the next tick while nothing changes."""
+        for result in results:
+            owner = self.owners.get(result.key)
+            if owner is None:
+                continue
+            account = f"{result.key.channel}:{result.key.account}"
+            # Found as an earlier tick reported it: resumed after a lost state file, or the
+            # file changed in a way the post does not show.
+            known = self.before.get((result.key.issue_id, account)) == DONE
+            quiet_states = ("unchanged", "published", "drafted") if known else ("unchanged",)
+            if result.state in quiet_states and not result.sent and result.exit_code == EXIT_OK:
+                self.repeats.add((result.key.issue_id, account))
+            outcome: str | None = None
+            if result.state == "changed":
+                outcome = CHANGED
+            elif result.exit_code == EXIT_OK and result.state in (
+                "published",
+                "unchanged",
+                "drafted",
+            ):
+                outcome = DONE
+            elif result.exit_code in (EXIT_CHANNEL_FAILED, EXIT_BAD_INPUT):
+                outcome = FAILED
+            self.state.settle(owner[0], owner[1], account, outcome)
+        for path, print_ in set(self.owners.values()):
+            self._mark_complete(path, print_)
+
+    def _mark_complete(self, path: Path, print_: str) -> None:
+        """A file is complete when every account it goes to has a settled outcome."""
+        keys = self.accounts_of.get((path, print_), [])
+        every = all(self.state.outcome(path, print_, key) for key in keys)
+        self.state.mark(path, print_, complete=every, issue_id=self.issue_of.get(path))
+
+    def _dry_run(self, publisher: Publisher, jobs: Sequence[Job]) -> None:
+        from crosspost.publish.jobs import PublishOptions
+
+        options = PublishOptions(update=self.options.update)
+        for item in publisher.dry_run(jobs, options):
+            key = item.job.key
+            self.entries.append(
+                DueEntry(
+                    "would",
+                    item.job.issue.path,
+                    f"{item.job.mode}: {item.action}",
+                    key.issue_id,
+                    f"{key.channel}:{key.account}",
+                )
+            )
