@@ -14,6 +14,16 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Our own warnings fail the test that raises them.
+
+    Registered here rather than in ``pyproject.toml``: an ini filter naming
+    ``crosspost.errors.CrosspostWarning`` imports :mod:`crosspost.errors` while pytest
+    loads its plugins, before coverage starts, and the module then reads as untested.
+    """
+    config.addinivalue_line("filterwarnings", "error::crosspost.errors.CrosspostWarning")
+
 #: A front matter that passes every check; tests override single fields.
 MINIMAL_FRONT = "title: 测试一期\nauthor: 编辑部\ndigest: 一句话摘要\ncover: cover.jpg\n"
 
