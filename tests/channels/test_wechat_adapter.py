@@ -39,7 +39,8 @@ from crosspost.errors import (
     TransientError,
     UnconfirmedError,
 )
-from crosspost.images.pipeline import PreparedImage, UploadedAsset
+from crosspost.images.pipeline import PreparedImage
+from crosspost.ledger.assets import UploadedAsset
 from crosspost.sandbox.box import ManualClock, Sandbox
 
 MakeBox = Callable[..., Sandbox]

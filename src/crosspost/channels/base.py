@@ -26,7 +26,8 @@ from typing import Any, ClassVar, Final, Protocol
 from crosspost.channels.http.policy import HttpPolicy
 from crosspost.config.settings import Account
 from crosspost.errors import ChannelError, PermanentError, UnconfirmedError
-from crosspost.images.pipeline import ImagePolicy, UploadedAsset
+from crosspost.images.pipeline import ImagePolicy
+from crosspost.ledger.assets import UploadedAsset
 
 # --- the steps the ledger records ---------------------------------------------------
 

@@ -54,7 +54,8 @@ from crosspost.errors import (
     UnconfirmedError,
     UsageError,
 )
-from crosspost.images.pipeline import ImagePolicy, UploadedAsset
+from crosspost.images.pipeline import ImagePolicy
+from crosspost.ledger.assets import UploadedAsset
 
 log = logging.getLogger("crosspost.wechat")
 

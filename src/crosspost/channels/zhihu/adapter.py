@@ -59,7 +59,8 @@ from crosspost.channels.zhihu.wire import (
 from crosspost.config.settings import Account
 from crosspost.errors import ChannelError, PermanentError, UnconfirmedError
 from crosspost.images.codec import GIF, JPEG, PNG
-from crosspost.images.pipeline import ImagePolicy, UploadedAsset
+from crosspost.images.pipeline import ImagePolicy
+from crosspost.ledger.assets import UploadedAsset
 
 log = logging.getLogger("crosspost.channels.zhihu.adapter")
 

@@ -3,7 +3,7 @@ OSS with the short-lived STS token Zhihu hands out, confirm, then poll until pro
 
 Every step is idempotent — Zhihu keys the image by the MD5 of its bytes and the OSS
 object by ``v2-<md5>`` — so the HTTP policy may retry each one. Across runs the
-:class:`~crosspost.images.pipeline.AssetStore` (the ledger) keeps us from even asking.
+:class:`~crosspost.ledger.assets.AssetStore` (the ledger) keeps us from even asking.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from crosspost.channels.zhihu.api import ZhihuApi
 from crosspost.channels.zhihu.wire import CHANNEL, browser_headers, oss_headers
 from crosspost.errors import PermanentError, TransientError
 from crosspost.images.codec import GIF
-from crosspost.images.pipeline import UploadedAsset
+from crosspost.ledger.assets import UploadedAsset
 
 #: I1 ``upload_file.state``: 1 = Zhihu already has these bytes, 2 = send them.
 STATE_KNOWN: Final = 1
