@@ -213,6 +213,16 @@ def test_update_of_a_vanished_draft_says_so(wechat: WeChatAdapter) -> None:
     assert caught.value.code == 40007
 
 
+def test_publishing_a_vanished_draft_says_what_updating_it_says(wechat: WeChatAdapter) -> None:
+    """One handler for 40007 on a draft crosspost made: the same advice on every call."""
+    with pytest.raises(PermanentError) as updating:
+        wechat.update_draft("no-such-draft", content(wechat))
+    with pytest.raises(PermanentError) as publishing:
+        wechat.publish(RemoteDraft("no-such-draft"))
+    assert str(publishing.value) == str(updating.value)
+    assert "--new-draft" in str(publishing.value)
+
+
 def test_large_inline_images_go_to_permanent_material(box: Sandbox, wechat: WeChatAdapter) -> None:
     big = image((700, 700), "PNG", noise=True)
     assert len(big.data) > 1024 * 1024
