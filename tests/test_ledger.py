@@ -24,7 +24,7 @@ from crosspost.errors import (
     TransientError,
     UnconfirmedError,
 )
-from crosspost.images.pipeline import AssetStore, UploadedAsset
+from crosspost.ledger.assets import AssetStore, UploadedAsset
 from crosspost.ledger.schema import APPLICATION_ID, SCHEMA_VERSION
 from crosspost.ledger.store import Ledger, PostKey
 

@@ -35,7 +35,8 @@ from crosspost.channels.http.policy import HttpPolicy
 from crosspost.channels.registry import ADAPTERS, adapter_class, channel_names
 from crosspost.config.settings import Account, Secret
 from crosspost.errors import ConfigError, UnconfirmedError
-from crosspost.images.pipeline import PreparedImage, UploadedAsset
+from crosspost.images.pipeline import PreparedImage
+from crosspost.ledger.assets import UploadedAsset
 from crosspost.sandbox.box import ManualClock, Sandbox
 
 

@@ -39,7 +39,8 @@ from crosspost.errors import (
     TransientError,
     UnconfirmedError,
 )
-from crosspost.images.pipeline import PreparedImage, UploadedAsset
+from crosspost.images.pipeline import PreparedImage
+from crosspost.ledger.assets import UploadedAsset
 from crosspost.sandbox.box import ManualClock, Sandbox
 
 MakeBox = Callable[..., Sandbox]
@@ -158,7 +159,7 @@ def test_publish_mode_polls_until_the_post_url_is_known(
     assert post is not None and post.url.startswith("https://mp.weixin.qq.com/s")
     assert clock.sleeps[:3] == [3, 5, 10]  # two answers of "publishing", then done
     assert drafts(box) == []  # a published draft leaves the draft box
-    assert wechat.polls.used() == 3
+    assert wechat.api.polls.used() == 3
 
 
 def test_string_publish_ids_are_accepted(
@@ -210,6 +211,16 @@ def test_update_of_a_vanished_draft_says_so(wechat: WeChatAdapter) -> None:
     with pytest.raises(PermanentError, match="no longer in 草稿箱") as caught:
         wechat.update_draft("no-such-draft", content(wechat))
     assert caught.value.code == 40007
+
+
+def test_publishing_a_vanished_draft_says_what_updating_it_says(wechat: WeChatAdapter) -> None:
+    """One handler for 40007 on a draft crosspost made: the same advice on every call."""
+    with pytest.raises(PermanentError) as updating:
+        wechat.update_draft("no-such-draft", content(wechat))
+    with pytest.raises(PermanentError) as publishing:
+        wechat.publish(RemoteDraft("no-such-draft"))
+    assert str(publishing.value) == str(updating.value)
+    assert "--new-draft" in str(publishing.value)
 
 
 def test_large_inline_images_go_to_permanent_material(box: Sandbox, wechat: WeChatAdapter) -> None:
@@ -274,7 +285,7 @@ def test_token_is_shared_between_processes_and_renewed_early(
     clock.advance(7200 - 299)  # inside the last five minutes
     two.preflight()
     assert calls(box, "/cgi-bin/stable_token") == 2
-    assert (tmp_path / one.token.path.name).stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / one.api.token.path.name).stat().st_mode & 0o777 == 0o600
 
 
 def test_expired_token_is_refreshed_once_and_the_call_sent_once_more(
@@ -317,7 +328,7 @@ def test_a_token_fetched_mid_run_is_hidden_in_the_ledger_sharing_the_runs_redact
 ) -> None:
     from crosspost.ledger.store import Ledger, PostKey
 
-    token = wechat.token.token()  # fetched at run time: known only to the run's redactor
+    token = wechat.api.token.token()  # fetched at run time: known only to the run's redactor
     key = PostKey("ai-systems-48", "wechat", "main")
     path = tmp_path / "ledger.sqlite3"
     with Ledger.open(path, clock=clock, redact=wechat.http.redactor) as ledger:
@@ -373,7 +384,7 @@ def test_a_draft_published_at_once_skips_the_preview_read_until_an_editor_needs_
 
 
 def test_poll_budget_is_shared_and_enforced(wechat: WeChatAdapter, clock: ManualClock) -> None:
-    budget = PollBudget(wechat.polls.path, per_day=2, clock=clock)
+    budget = PollBudget(wechat.api.polls.path, per_day=2, clock=clock)
     budget.take()
     budget.take()
     with pytest.raises(RateLimitedError, match="polls are used up"):
@@ -393,11 +404,11 @@ def test_poll_budget_is_shared_and_enforced(wechat: WeChatAdapter, clock: Manual
 def test_a_token_file_of_the_wrong_shape_is_fetched_again_and_rewritten(
     box: Sandbox, wechat: WeChatAdapter, damaged: dict[str, Any]
 ) -> None:
-    wechat.token.path.parent.mkdir(parents=True, exist_ok=True)
-    wechat.token.path.write_text(json.dumps(damaged))
+    wechat.api.token.path.parent.mkdir(parents=True, exist_ok=True)
+    wechat.api.token.path.write_text(json.dumps(damaged))
     assert wechat.preflight().detail == "token OK"
     assert calls(box, "/cgi-bin/stable_token") == 1
-    rewritten = json.loads(wechat.token.path.read_text())
+    rewritten = json.loads(wechat.api.token.path.read_text())
     assert isinstance(rewritten["expires_at"], float) and rewritten["access_token"] != "abcdefgh"
 
 
@@ -405,7 +416,7 @@ def test_a_token_file_of_the_wrong_shape_is_fetched_again_and_rewritten(
 def test_a_poll_budget_file_of_the_wrong_shape_counts_as_unused(
     wechat: WeChatAdapter, clock: ManualClock, used: Any
 ) -> None:
-    budget = PollBudget(wechat.polls.path, per_day=2, clock=clock)
+    budget = PollBudget(wechat.api.polls.path, per_day=2, clock=clock)
     budget.take()
     day = json.loads(budget.path.read_text())["day"]
     budget.path.write_text(json.dumps({"day": day, "used": used}))

@@ -70,7 +70,7 @@ IDEMPOTENT: dict[str, tuple[str, Op, Callable[[Any], bool]]] = {
     "stable_token": (
         "/cgi-bin/stable_token",
         lambda w: (
-            w.wechat.token.invalidate({"access_token": w.wechat.token.token()}),
+            w.wechat.api.token.invalidate({"access_token": w.wechat.api.token.token()}),
             w.wechat.preflight(),
         ),
         lambda result: True,
@@ -92,7 +92,7 @@ IDEMPOTENT: dict[str, tuple[str, Op, Callable[[Any], bool]]] = {
     ),
     "draft/get": (
         "/cgi-bin/draft/get",
-        lambda w: w.wechat.preview_url(w.draft.id),
+        lambda w: w.wechat.api.preview_url(w.draft.id),
         lambda url: bool(url),
     ),
     "freepublish/get": (
@@ -140,12 +140,12 @@ def test_every_publish_status_request_is_one_poll_of_the_daily_budget(
     world: World, fault: str
 ) -> None:
     world.box.faults.add("wechat", "/cgi-bin/freepublish/get", fault, count=1)
-    used = world.wechat.polls.used()
+    used = world.wechat.api.polls.used()
     before = world.calls("/cgi-bin/freepublish/get")
     assert world.wechat.poll(world.ticket) is None  # failed: the next poll is the retry
     assert world.wechat.poll(world.ticket) is not None
     sent = world.calls("/cgi-bin/freepublish/get") - before
-    assert sent == 2 and world.wechat.polls.used() - used == sent
+    assert sent == 2 and world.wechat.api.polls.used() - used == sent
 
 
 @pytest.mark.parametrize(
@@ -272,7 +272,7 @@ def test_irreversible_calls_survive_latency_and_token_expiry_exactly_once(
     world.box.faults.add("wechat", path, fault, count=1)
     op(world)
     world.clock.advance(60)
-    world.wechat.preview_url(world.draft.id)  # any call lets a running publish finish
+    world.wechat.api.preview_url(world.draft.id)  # any call lets a running publish finish
     assert len(truth(world, call, intent)) == 1
 
 

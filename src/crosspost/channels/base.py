@@ -21,14 +21,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
+from typing import Any, ClassVar, Final, Protocol
 
+from crosspost.channels.http.policy import HttpPolicy
+from crosspost.config.settings import Account
 from crosspost.errors import ChannelError, PermanentError, UnconfirmedError
-from crosspost.images.pipeline import ImagePolicy, UploadedAsset
-
-if TYPE_CHECKING:
-    from crosspost.channels.http.policy import HttpPolicy
-    from crosspost.config.settings import Account
+from crosspost.images.pipeline import ImagePolicy
+from crosspost.ledger.assets import UploadedAsset
 
 # --- the steps the ledger records ---------------------------------------------------
 

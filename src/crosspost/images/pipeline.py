@@ -2,8 +2,8 @@
 
 Every image is keyed by the SHA-256 of the bytes that are actually uploaded, so one
 image goes to a (channel, account) once, across runs and across issues. The cache of
-what was uploaded lives behind :class:`AssetStore`: the ledger implements it, and the
-publisher's ``PostAssets`` consults it before every upload.
+what was uploaded is the ledger's (:mod:`crosspost.ledger.assets`), and the publisher
+consults it before every upload.
 
 Remote images (``http(s)`` URLs) are read through an injected ``fetch`` function, so
 this module never opens a connection by itself and tests never reach the internet.
@@ -17,7 +17,7 @@ import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from crosspost.errors import IssueError, TransientError
@@ -38,32 +38,6 @@ from crosspost.images.codec import (
 if TYPE_CHECKING:
     import requests
     from PIL.Image import Image
-
-
-@dataclass(frozen=True)
-class UploadedAsset:
-    """An image as a platform knows it after upload."""
-
-    #: The URL to put in ``<img src>`` (WeChat mmbiz URL, Zhihu zhimg URL).
-    url: str
-    #: The platform's media id when it has one (WeChat permanent material, Zhihu image id).
-    media_id: str | None = None
-
-
-class AssetStore(Protocol):
-    """Where uploaded images are remembered, per channel and account, by content hash."""
-
-    def find_asset(
-        self, channel: str, account: str, digest: str, kind: str
-    ) -> UploadedAsset | None:
-        """The earlier upload of these bytes as ``kind`` ("inline" or "cover"), if any."""
-        ...
-
-    def save_asset(
-        self, channel: str, account: str, digest: str, kind: str, asset: UploadedAsset
-    ) -> None:
-        """Remember an upload (idempotent: saving the same key twice keeps one row)."""
-        ...
 
 
 #: Reads a remote image: URL in, bytes out. Raises ``TransientError`` for network trouble

@@ -10,6 +10,9 @@ reconcile instead of posting twice.
 Nothing secret is stored: every message passes through a redaction hook; intents are
 kept verbatim (they are the issue's public text) except values under secret key names.
 The hook is by default the adapters' :class:`~crosspost.config.redaction.Redactor`.
+
+The ledger imports only :mod:`crosspost.errors` and :mod:`crosspost.config`: it stores
+what the other stages tell it, so none of them is below it.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -26,8 +30,9 @@ from typing import Any
 
 from crosspost.config.redaction import Redactor
 from crosspost.errors import ChannelError, IssueError, UnconfirmedError
-from crosspost.images.pipeline import UploadedAsset
+from crosspost.ledger.assets import UploadedAsset
 from crosspost.ledger.schema import (
+    POST_COLUMNS,
     POST_STATES,
     SCHEMA_VERSION,
     Event,
@@ -37,8 +42,8 @@ from crosspost.ledger.schema import (
     cap,
     clean,
     connect,
+    post_from_row,
 )
-from crosspost.ledger.view import LedgerView
 
 __all__ = ["POST_STATES", "SCHEMA_VERSION", "Event", "Ledger", "PostKey", "PostRecord"]
 
@@ -56,12 +61,16 @@ CHANGEABLE: frozenset[str] = frozenset(f.name for f in dataclasses.fields(PostRe
 }
 
 
-class Ledger(LedgerView):
+def _json(text: str) -> Mapping[str, Any]:
+    return MappingProxyType(json.loads(text))
+
+
+class Ledger:
     """The SQLite ledger. Use :meth:`open`; close it, or use it as a context manager.
 
     One connection, shared by the publisher's threads behind a lock; across processes
     SQLite's own locking (WAL, ``busy_timeout``, ``BEGIN IMMEDIATE``) keeps writers apart.
-    The reading half lives in :class:`~crosspost.ledger.view.LedgerView`.
+    Commands that only report (``status``, ``urls``) use the reads and never write.
     """
 
     def __init__(
@@ -72,7 +81,9 @@ class Ledger(LedgerView):
         clock: Clock = time.time,
         redact: Callable[[str], str] | None = None,
     ) -> None:
-        super().__init__(connection, path)
+        self._db = connection
+        self.path = path
+        self._lock = threading.RLock()
         self.clock = clock
         self.redact: Callable[[str], str] = redact or Redactor()
         self._depth = 0
@@ -115,6 +126,62 @@ class Ledger(LedgerView):
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+    @property
+    def schema_version(self) -> int:
+        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    @property
+    def journal_mode(self) -> str:
+        return str(self._db.execute("PRAGMA journal_mode").fetchone()[0])
+
+    # --- reading -------------------------------------------------------------------------
+
+    def post(self, issue_id: str, channel: str, account: str) -> PostRecord | None:
+        """The post for (issue, channel, account), or None if nothing was recorded yet."""
+        return self.get(PostKey(issue_id, channel, account))
+
+    def get(self, key: PostKey) -> PostRecord | None:
+        with self._lock:
+            row = self._db.execute(
+                f"SELECT {POST_COLUMNS} FROM posts WHERE issue_id = ? AND channel = ? "
+                "AND account = ?",
+                (key.issue_id, key.channel, key.account),
+            ).fetchone()
+        return post_from_row(row) if row else None
+
+    def posts(
+        self, issue_id: str | None = None, *, channel: str | None = None, state: str | None = None
+    ) -> tuple[PostRecord, ...]:
+        """Posts, optionally of one issue / channel / state, oldest first."""
+        where, args = [], []
+        for column, value in (("issue_id", issue_id), ("channel", channel), ("state", state)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                args.append(value)
+        clause = f" WHERE {' AND '.join(where)}" if where else ""
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {POST_COLUMNS} FROM posts{clause} ORDER BY created_at, id", args
+            ).fetchall()
+        return tuple(post_from_row(row) for row in rows)
+
+    def events(self, key: PostKey | None = None) -> tuple[Event, ...]:
+        """The audit trail, oldest first: of one post, or all of it."""
+        sql = (
+            "SELECT e.id, p.issue_id, p.channel, p.account, e.step, e.kind, e.outcome, "
+            "e.summary, e.errcode, e.data, e.at FROM events e JOIN posts p ON p.id = e.post_id"
+        )
+        args: tuple[str, ...] = ()
+        if key is not None:
+            sql += " WHERE p.issue_id = ? AND p.channel = ? AND p.account = ?"
+            args = (key.issue_id, key.channel, key.account)
+        with self._lock:
+            rows = self._db.execute(sql + " ORDER BY e.id", args).fetchall()
+        return tuple(
+            Event(r[0], PostKey(r[1], r[2], r[3]), r[4], r[5], r[6], r[7], r[8], _json(r[9]), r[10])
+            for r in rows
+        )
 
     # --- transactions --------------------------------------------------------------------
 
@@ -298,7 +365,18 @@ class Ledger(LedgerView):
         with self.transaction():
             return self._append(key, step, "note", None, summary, None, data or {})
 
-    # --- the image cache (crosspost.images.pipeline.AssetStore) ---
+    # --- the image cache (crosspost.ledger.assets.AssetStore) ---
+
+    def find_asset(
+        self, channel: str, account: str, digest: str, kind: str
+    ) -> UploadedAsset | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT url, media_id FROM assets WHERE channel = ? AND account = ? "
+                "AND digest = ? AND kind = ?",
+                (channel, account, digest, kind),
+            ).fetchone()
+        return UploadedAsset(url=row[0], media_id=row[1]) if row else None
 
     def save_asset(
         self, channel: str, account: str, digest: str, kind: str, asset: UploadedAsset

@@ -21,12 +21,12 @@ from crosspost.channels.base import STEP_UPLOAD, Adapter, DraftContent
 from crosspost.images.pipeline import (
     Fetch,
     SourceImage,
-    UploadedAsset,
     collect,
     prepare,
     read_source,
     session_fetch,
 )
+from crosspost.ledger.assets import UploadedAsset
 from crosspost.ledger.store import Ledger
 
 if TYPE_CHECKING:

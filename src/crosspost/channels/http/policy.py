@@ -37,6 +37,7 @@ from urllib.parse import urlsplit
 
 import requests
 import tenacity
+from requests.adapters import HTTPAdapter
 
 from crosspost import __version__
 from crosspost.channels.http.wire import (
@@ -121,8 +122,6 @@ CONNECTIONS_PER_HOST = 32
 
 def pooled_session() -> requests.Session:
     """A session whose connection pools hold :data:`CONNECTIONS_PER_HOST` per host."""
-    from requests.adapters import HTTPAdapter
-
     session = requests.Session()
     for prefix in ("https://", "http://"):
         session.mount(prefix, HTTPAdapter(pool_maxsize=CONNECTIONS_PER_HOST))

@@ -1,11 +1,12 @@
 """The WeChat Official Account (微信公众号) adapter: images, drafts, publishing, reconcile.
 
-Paths and fields follow ``specs/wechat-api.md``. Every call goes through the one HTTP
-policy with the account's :class:`~crosspost.channels.wechat.token.StableToken`; what an
-``errcode`` means lives in :mod:`crosspost.channels.wechat.errors`. The two irreversible
-calls, ``draft/add`` and ``freepublish/submit``, are sent exactly once: when their outcome
-is unknown they raise :class:`UnconfirmedError`, and :meth:`WeChatAdapter.reconcile` asks
-WeChat (draft list, published list, the draft itself) what really happened.
+The adapter turns the contract into WeChat's calls; the calls themselves (paths, the one
+HTTP policy, the account's token) are :class:`~crosspost.channels.wechat.api.WeChatApi`'s,
+and what an ``errcode`` means lives in :mod:`crosspost.channels.wechat.errors`. The two
+irreversible calls, ``draft/add`` and ``freepublish/submit``, are sent exactly once: when
+their outcome is unknown they raise :class:`UnconfirmedError`, and
+:meth:`WeChatAdapter.reconcile` asks WeChat (draft list, published list, the draft itself)
+what really happened.
 """
 
 from __future__ import annotations
@@ -34,32 +35,30 @@ from crosspost.channels.base import (
     RemotePost,
     Sleep,
 )
-from crosspost.channels.http.policy import AmbiguousOutcome, HttpPolicy, Reply
-from crosspost.channels.wechat.errors import CHANNEL, check_reply
+from crosspost.channels.http.policy import HttpPolicy
+from crosspost.channels.wechat.api import REAL_BASE_URL, WeChatApi, normalise_id
+from crosspost.channels.wechat.errors import CHANNEL
 from crosspost.channels.wechat.limits import (
     COVER_IMAGES,
     EXTENSIONS,
     INLINE_IMAGES,
     UPLOADIMG_TYPES,
 )
-from crosspost.channels.wechat.reconcile import normalise_id, reconcile_draft, reconcile_publish
+from crosspost.channels.wechat.reconcile import reconcile_draft, reconcile_publish
 from crosspost.channels.wechat.token import PollBudget, StableToken, state_key
 from crosspost.config.settings import Account
 from crosspost.errors import (
     ConfigError,
-    CrosspostError,
     PermanentError,
     TransientError,
     UnconfirmedError,
     UsageError,
 )
-from crosspost.images.pipeline import ImagePolicy, UploadedAsset
+from crosspost.images.pipeline import ImagePolicy
+from crosspost.ledger.assets import UploadedAsset
 
 log = logging.getLogger("crosspost.wechat")
 
-REAL_BASE_URL = "https://api.weixin.qq.com"
-#: What an editor does when a draft crosspost recorded is gone from 草稿箱 (40007).
-DRAFT_GONE = "the draft was published by hand or deleted; check 发表记录, then run with --new-draft"
 _PUBLISH_FAILURES = {
     2: "the originality (原创) declaration failed",
     3: "publishing failed (WeChat gives no reason)",
@@ -126,75 +125,41 @@ class WeChatAdapter(Adapter):
         if missing:
             names = ", ".join(account.credential_env.get(key, key) for key in missing)
             raise ConfigError(f"{account.key}: missing credential(s) {names}; set them in .env")
-        self.base_url = (account.base_url or REAL_BASE_URL).rstrip("/")
+        base_url = (account.base_url or REAL_BASE_URL).rstrip("/")
         self.app_id = account.credentials["app_id"].reveal()
-        self.token = StableToken(
+        token = StableToken(
             app_id=self.app_id,
             app_secret=account.credentials["app_secret"].reveal(),
-            base_url=self.base_url,
+            base_url=base_url,
             http=http,
             state_dir=self.state_dir,
             clock=clock,
         )
-        key = state_key(self.base_url, self.app_id)
-        self.polls = PollBudget(
-            self.state_dir / f"wechat-polls-{key}.json",
+        polls = PollBudget(
+            self.state_dir / f"wechat-polls-{state_key(base_url, self.app_id)}.json",
             per_day=self.limits.poll_budget_per_day or 100,
             clock=clock,
         )
-
-    # --- the one way to call WeChat ---------------------------------------------------
-
-    def call(
-        self,
-        path: str,
-        *,
-        body: Any = None,
-        params: Mapping[str, str] | None = None,
-        files: Mapping[str, tuple[str, bytes, str]] | None = None,
-        method: str = "POST",
-        irreversible: bool = False,
-        retry: bool = True,
-    ) -> dict[str, Any]:
-        """One API call; irreversible ones (and ``retry=False``) are sent once."""
-
-        def check(reply: Reply) -> dict[str, Any]:
-            return check_reply(reply, clock=self.clock, irreversible=irreversible)
-
-        try:
-            return self.http.request(
-                method,
-                f"{self.base_url}/cgi-bin/{path}",
-                idempotent=not irreversible,
-                check=check,
-                channel=CHANNEL,
-                params=params,
-                json=body,
-                files=files,
-                credential=self.token,
-                retry=retry,
-            )
-        except AmbiguousOutcome as error:
-            what = "draft" if path == "draft/add" else "publication"
-            raise UnconfirmedError(
-                f"{error.reason} on POST /cgi-bin/{path} after it was sent, so the {what} "
-                f"may or may not exist on {self.account.key}; run crosspost again: it asks "
-                "WeChat what happened before it tries again",
-                channel=CHANNEL,
-                code="unconfirmed",
-            ) from None
+        self.api = WeChatApi(
+            account_key=account.key,
+            base_url=base_url,
+            http=http,
+            token=token,
+            polls=polls,
+            clock=clock,
+        )
 
     # --- the contract -------------------------------------------------------------------
 
     def preflight(self) -> Preflight:
         """Fetch (or reuse) the access token: proves AppID, AppSecret and the IP whitelist."""
-        self.token.token()
+        self.api.token.token()
         return Preflight(account=self.account.key, identity=self.app_id, detail="token OK")
 
     @classmethod
     def image_policy_for(cls, kind: str) -> ImagePolicy:
         """Inline images fit uploadimg (JPG/PNG under 1 MB, or a GIF for add_material);
-        covers are permanent material (under 10 MB). See :mod:`.wechat_limits`."""
+        covers are permanent material (under 10 MB). See :mod:`.limits`."""
         return INLINE_IMAGES if kind == "inline" else COVER_IMAGES
 
     def upload_image(self, prepared: PreparedImage, kind: str) -> UploadedAsset:
@@ -212,9 +177,9 @@ class WeChatAdapter(Adapter):
         files = {"media": (name, prepared.data, mime)}
         small = len(prepared.data) <= INLINE_IMAGES.max_bytes
         if kind == "inline" and mime in UPLOADIMG_TYPES and small:
-            data = self.call("media/uploadimg", files=files)
+            data = self.api.upload_image(files)
             return UploadedAsset(url=_https(self._field(data, "url", "media/uploadimg")))
-        data = self.call("material/add_material", params={"type": "image"}, files=files)
+        data = self.api.add_material(files)
         media_id = self._field(data, "media_id", "material/add_material")
         return UploadedAsset(url=_https(str(data.get("url") or "")), media_id=media_id)
 
@@ -222,7 +187,7 @@ class WeChatAdapter(Adapter):
         """draft/add (once), then draft/get for the preview link when an editor will
         review the draft (a draft published at once needs none: one round fewer)."""
         article = self._article(content)
-        data = self.call("draft/add", body={"articles": [article]}, irreversible=True)
+        data = self.api.add_draft(article)
         media_id = normalise_id(data.get("media_id"))
         if media_id is None:
             raise UnconfirmedError(
@@ -230,37 +195,21 @@ class WeChatAdapter(Adapter):
                 channel=CHANNEL,
             )
         log.info("created WeChat draft %s on %s", media_id, self.account.key)
-        return RemoteDraft(media_id, self.preview_url(media_id) if content.preview else None)
+        return RemoteDraft(media_id, self.api.preview_url(media_id) if content.preview else None)
 
     def update_draft(self, remote_id: str, content: DraftContent) -> RemoteDraft:
         """draft/update in place (same content, same result: safe to retry)."""
-        body = {"media_id": remote_id, "index": 0, "articles": self._article(content)}
-        try:
-            self.call("draft/update", body=body)
-        except PermanentError as error:
-            if error.code == 40007:
-                raise PermanentError(
-                    f"WeChat draft {remote_id} is no longer in 草稿箱 (40007): {DRAFT_GONE}",
-                    channel=CHANNEL,
-                    code=40007,
-                ) from None
-            raise
-        return RemoteDraft(remote_id, self.preview_url(remote_id))
+        self.api.update_draft(remote_id, self._article(content))
+        return RemoteDraft(remote_id, self.api.preview_url(remote_id))
 
     def publish(self, draft: RemoteDraft) -> PublishTicket:
         """freepublish/submit (once). 48001 keeps the draft and says where to publish it."""
         try:
-            data = self.call("freepublish/submit", body={"media_id": draft.id}, irreversible=True)
+            data = self.api.submit(draft.id)
         except PermanentError as error:
-            if error.code == 40007:
-                raise PermanentError(
-                    f"WeChat draft {draft.id} is no longer in 草稿箱 (40007): {DRAFT_GONE}",
-                    channel=CHANNEL,
-                    code=40007,
-                ) from None
             if error.code == 48001:
                 # The editor publishes it by hand: now the preview link is worth a read.
-                draft = RemoteDraft(draft.id, draft.url or self.preview_url(draft.id))
+                draft = RemoteDraft(draft.id, draft.url or self.api.preview_url(draft.id))
                 raise ManualPublishRequired(
                     "draft created; this account can only publish from the web console: "
                     f"open 公众号后台 → 内容与互动 → 草稿箱 and publish draft {draft.id} there "
@@ -284,7 +233,7 @@ class WeChatAdapter(Adapter):
         status is missing or unknown, and after a transient failure (the next poll is the
         retry: polls are never retried inside, each attempt costs budget)."""
         try:
-            data = self.publish_status(ticket.id)
+            data = self.api.publish_status(ticket.id)
         except TransientError as error:
             if error.code in (45009, "45009"):  # today's quota is gone: stop polling
                 raise
@@ -294,7 +243,7 @@ class WeChatAdapter(Adapter):
             return None
         status = data["publish_status"]
         if status == 0:
-            return self.post_from(data)
+            return self.api.post_from(data)
         if status not in _PUBLISH_FAILURES:  # 1 (publishing), missing or unknown: not a no
             if status != 1:
                 log.warning(
@@ -314,12 +263,12 @@ class WeChatAdapter(Adapter):
 
         "draft": a draft in 草稿箱 with the intent's title, author and digest, changed since
         the intent and not already known. "publish": the ticket's status, else the
-        published list, else whether the draft left 草稿箱 (see :mod:`.wechat_reconcile`).
+        published list, else whether the draft left 草稿箱 (see :mod:`.reconcile`).
         """
         if step == STEP_DRAFT:
-            return reconcile_draft(self, intent)
+            return reconcile_draft(self.api, intent)
         if step == STEP_PUBLISH:
-            return reconcile_publish(self, intent)
+            return reconcile_publish(self.api, intent)
         raise ValueError(f"only the irreversible steps need reconciling, not {step!r}")
 
     # --- pieces ---------------------------------------------------------------------------
@@ -355,36 +304,3 @@ class WeChatAdapter(Adapter):
         if value is None:
             raise PermanentError(f"WeChat's {path} answer has no {name}", channel=CHANNEL)
         return value
-
-    def preview_url(self, media_id: str) -> str | None:
-        """The draft's temporary preview link; None (not an error) when WeChat will not say."""
-        try:
-            items = self.call("draft/get", body={"media_id": media_id}).get("news_item") or []
-        except CrosspostError as error:
-            log.warning("no preview link for WeChat draft %s: %s", media_id, error)
-            return None
-        url = items[0].get("url") if items and isinstance(items[0], dict) else None
-        return str(url) if url else None
-
-    def publish_status(self, publish_id: str) -> dict[str, Any]:
-        """freepublish/get, counted against today's poll budget; ``publish_status`` as int
-        (None when missing or not a number).
-
-        Sent once, without the HTTP policy's retries: each attempt is one poll of the
-        daily budget, and the next poll is the retry.
-        """
-        self.polls.take()
-        data = self.call("freepublish/get", body={"publish_id": publish_id}, retry=False)
-        status = normalise_id(data.get("publish_status"))
-        data["publish_status"] = int(status) if status and status.isdigit() else None
-        return data
-
-    def post_from(self, data: Mapping[str, Any]) -> RemotePost:
-        article_id = normalise_id(data.get("article_id")) or ""
-        items = (data.get("article_detail") or {}).get("item") or []
-        first = next((i for i in items if i.get("idx") in (1, "1")), items[0] if items else {})
-        url = str(first.get("article_url") or "")
-        if not url and article_id:
-            news = self.call("freepublish/getarticle", body={"article_id": article_id})
-            url = str(((news.get("news_item") or [{}])[0]).get("url") or "")
-        return RemotePost(id=article_id, url=url)

@@ -22,15 +22,6 @@ from crosspost.errors import (
     TransientError,
     UnconfirmedError,
 )
-from crosspost.render.wechat.document import (
-    AUTHOR_MAX_CHARS,
-    CONTENT_MAX_BYTES,
-    CONTENT_MAX_CHARS,
-    DIGEST_MAX_CHARS,
-    SOURCE_URL_MAX_BYTES,
-    TITLE_MAX_BYTES,
-    TITLE_MAX_CHARS,
-)
 
 CHANNEL = "wechat"
 
@@ -42,7 +33,13 @@ _AUTH_CODES = frozenset({40001, 40002, 40013, 40125, 40243, 41002, 41004})
 _QUOTA_RESET_UTC_SECONDS = 16 * 3600
 _WHITELIST_HELP = "公众号后台 → 设置与开发 → 基本配置 → IP白名单"
 _IP = re.compile(r"invalid ip ([0-9A-Fa-f.:]+)")
-_FIX_REQUEST = "fix the issue and run again"
+#: The limits behind 45002–45110 are declared once, for the renderer and lint; this table
+#: sits below both, so it points at the check that states them instead of copying them.
+_SHORTEN = "and run again (`crosspost check` names WeChat's documented limit)"
+#: errcode of a media_id WeChat does not know (a draft or material that left the account).
+DRAFT_GONE_CODE = 40007
+#: What an editor does when a draft crosspost recorded is gone from 草稿箱 (40007).
+DRAFT_GONE = "the draft was published by hand or deleted; check 发表记录, then run with --new-draft"
 
 #: errcode → (what it means, what to do).
 MEANINGS: dict[int, tuple[str, str]] = {
@@ -65,21 +62,14 @@ MEANINGS: dict[int, tuple[str, str]] = {
     40243: ("AppSecret frozen", "unfreeze or reset the AppSecret in 公众号后台 → 基本配置"),
     41005: ("image data missing", "report this as a crosspost bug"),
     44003: ("empty article", "give the issue a title and a body"),
-    45002: (
-        "content too long",
-        f"shorten the issue: under {CONTENT_MAX_CHARS:,} characters and "
-        f"{CONTENT_MAX_BYTES / (1024 * 1024):g} MB of HTML",
-    ),
-    45003: (
-        "title too long",
-        f"shorten the title (≤ {TITLE_MAX_CHARS} characters, ≤ {TITLE_MAX_BYTES} UTF-8 bytes)",
-    ),
-    45004: ("digest too long", f"shorten the digest (≤ {DIGEST_MAX_CHARS} characters)"),
-    45005: ("link too long", f"shorten source_url (≤ {SOURCE_URL_MAX_BYTES} bytes)"),
+    45002: ("content too long", f"shorten the issue {_SHORTEN}"),
+    45003: ("title too long", f"shorten the title {_SHORTEN}"),
+    45004: ("digest too long", f"shorten the digest {_SHORTEN}"),
+    45005: ("link too long", f"shorten source_url {_SHORTEN}"),
     45008: ("too many articles in the draft", "report this as a crosspost bug"),
     45009: ("daily API quota used up", "run again tomorrow (quotas reset at 00:00 Beijing time)"),
     45011: ("per-minute API quota reached", "run again in a minute"),
-    45110: ("author too long", f"shorten the author (≤ {AUTHOR_MAX_CHARS} characters)"),
+    45110: ("author too long", f"shorten the author {_SHORTEN}"),
     45166: ("content rejected as invalid", "remove unusual links or markup and run again"),
     47001: ("malformed request body", "report this as a crosspost bug"),
     48001: ("API not authorised for this account", "verify (认证) the account"),
@@ -111,6 +101,15 @@ def describe(code: int, errmsg: str, where: str) -> str:
             f"from {ip}; add {ip} in {_WHITELIST_HELP}, then run again"
         )
     return f"{line}; {todo}" if todo else line
+
+
+def draft_gone(media_id: str) -> PermanentError:
+    """The one error for a draft crosspost made that is no longer in 草稿箱."""
+    return PermanentError(
+        f"WeChat draft {media_id} is no longer in 草稿箱 ({DRAFT_GONE_CODE}): {DRAFT_GONE}",
+        channel=CHANNEL,
+        code=DRAFT_GONE_CODE,
+    )
 
 
 def seconds_to_next_minute(now: float) -> float:

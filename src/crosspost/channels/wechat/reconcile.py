@@ -12,47 +12,19 @@ WeChat what really happened before anything is sent again.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 from crosspost.channels.base import Intent, Reconciliation
+from crosspost.channels.wechat.api import WeChatApi, normalise_id
 from crosspost.errors import PermanentError
-
-if TYPE_CHECKING:
-    from crosspost.channels.wechat.adapter import WeChatAdapter
 
 #: Platform clocks differ from ours: a draft changed this long before the intent still counts.
 RECONCILE_SLACK_SECONDS = 120.0
 #: After an unconfirmed submit, how long a draft still in 草稿箱 may mean "still publishing".
 PUBLISH_SETTLE_SECONDS = 600.0
-_MAX_LIST_PAGES = 50
 #: ``publish_status`` values that mean the submit ended without a publication (spec §7).
 PUBLISH_FAILED = frozenset({2, 3, 4, 5, 6})
-
-
-def normalise_id(value: Any) -> str | None:
-    """publish_id and friends arrive as numbers or strings (spec §6.1): always a str."""
-    if value is None or isinstance(value, bool):
-        return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    text = str(value).strip()
-    return text or None
-
-
-def pages(adapter: WeChatAdapter, path: str) -> Iterator[dict[str, Any]]:
-    """Every item of draft/batchget or freepublish/batchget, 20 at a time."""
-    offset = 0
-    for _ in range(_MAX_LIST_PAGES):
-        # no_content 0: WeChat's docs leave open whether 1 drops only the HTML or the
-        # whole ``content`` (titles included); without titles reconcile would miss the
-        # draft and a second one would be made.
-        data = adapter.call(path, body={"offset": offset, "count": 20, "no_content": 0})
-        items = [i for i in data.get("item") or [] if isinstance(i, dict)]
-        yield from items
-        offset += len(items)
-        if not items or offset >= int(data.get("total_count") or 0):
-            return
 
 
 def matches(item: Mapping[str, Any], intent: Intent, id_key: str) -> str | None:
@@ -75,30 +47,31 @@ def matches(item: Mapping[str, Any], intent: Intent, id_key: str) -> str | None:
     return remote_id
 
 
-def reconcile_draft(adapter: WeChatAdapter, intent: Intent) -> Reconciliation:
-    found = [
-        m for m in (matches(i, intent, "media_id") for i in pages(adapter, "draft/batchget")) if m
-    ]
+def reconcile_draft(api: WeChatApi, intent: Intent) -> Reconciliation:
+    """Whether an unconfirmed draft/add made the intent's draft (draft/batchget)."""
+    listed = (matches(item, intent, "media_id") for item in api.listing("draft/batchget"))
+    found = [media_id for media_id in listed if media_id]
     if not found:
         return Reconciliation(
             False, detail=f"no draft titled {intent.title!r} appeared in 草稿箱: not created"
         )
     more = f" ({len(found) - 1} more alike; using the first listed)" if len(found) > 1 else ""
     return Reconciliation(
-        True, found[0], adapter.preview_url(found[0]), f"draft {found[0]} exists{more}"
+        True, found[0], api.preview_url(found[0]), f"draft {found[0]} exists{more}"
     )
 
 
-def reconcile_publish(adapter: WeChatAdapter, intent: Intent) -> Reconciliation:
+def reconcile_publish(api: WeChatApi, intent: Intent) -> Reconciliation:
+    """Whether an unconfirmed freepublish/submit published the intent's draft."""
     if intent.ticket_id:
-        answer = _reconcile_ticket(adapter, intent.ticket_id)
+        answer = _reconcile_ticket(api, intent.ticket_id)
         if answer is not None:
             return answer
-    for item in pages(adapter, "freepublish/batchget"):
+    for item in api.listing("freepublish/batchget"):
         article_id = matches(item, intent, "article_id")
         if article_id:
             news = (item.get("content") or {}).get("news_item") or [{}]
-            url = str(news[0].get("url") or "") or _article_link(adapter, article_id)
+            url = str(news[0].get("url") or "") or api.article_url(article_id)
             return Reconciliation(
                 True,
                 article_id,
@@ -106,13 +79,13 @@ def reconcile_publish(adapter: WeChatAdapter, intent: Intent) -> Reconciliation:
                 f"published as article {article_id} (WeChat lists only a temporary link; "
                 "the permanent one is in 发表记录)",
             )
-    if intent.draft_id and not _draft_exists(adapter, intent.draft_id):
+    if intent.draft_id and not api.draft_exists(intent.draft_id):
         return Reconciliation(
             True,
             detail=f"draft {intent.draft_id} left 草稿箱: published (or deleted by hand); "
             "see 发表记录 in 公众号后台",
         )
-    if adapter.clock() - intent.started_at < PUBLISH_SETTLE_SECONDS:
+    if api.clock() - intent.started_at < PUBLISH_SETTLE_SECONDS:
         return Reconciliation(
             None,
             detail="the draft is still in 草稿箱: WeChat may still be publishing it; "
@@ -124,14 +97,14 @@ def reconcile_publish(adapter: WeChatAdapter, intent: Intent) -> Reconciliation:
     )
 
 
-def _reconcile_ticket(adapter: WeChatAdapter, publish_id: str) -> Reconciliation | None:
+def _reconcile_ticket(api: WeChatApi, publish_id: str) -> Reconciliation | None:
     try:
-        data = adapter.publish_status(publish_id)
+        data = api.publish_status(publish_id)
     except PermanentError:  # 53502: WeChat does not know this publish_id
         return None
     status = data.get("publish_status")
     if status == 0:
-        post = adapter.post_from(data)
+        post = api.post_from(data)
         return Reconciliation(True, post.id, post.url, f"published as article {post.id}")
     if status == 1:
         return Reconciliation(True, publish_id, None, f"publish_id {publish_id} in progress")
@@ -142,19 +115,3 @@ def _reconcile_ticket(adapter: WeChatAdapter, publish_id: str) -> Reconciliation
     return Reconciliation(
         False, detail=f"publish_id {publish_id} failed (status {status}): the draft is kept"
     )
-
-
-def _article_link(adapter: WeChatAdapter, article_id: str) -> str | None:
-    news = adapter.call("freepublish/getarticle", body={"article_id": article_id})
-    items = news.get("news_item") or [{}]
-    return str(items[0].get("url") or "") or None
-
-
-def _draft_exists(adapter: WeChatAdapter, media_id: str) -> bool:
-    try:
-        adapter.call("draft/get", body={"media_id": media_id})
-    except PermanentError as error:
-        if error.code == 40007:
-            return False
-        raise
-    return True

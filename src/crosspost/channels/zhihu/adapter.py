@@ -16,8 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
-from urllib.parse import quote
+from typing import Any, ClassVar
 
 from crosspost.channels.base import (
     STEP_DRAFT,
@@ -36,7 +35,8 @@ from crosspost.channels.base import (
     RemotePost,
     Sleep,
 )
-from crosspost.channels.http.policy import AmbiguousOutcome, HttpPolicy, Reply
+from crosspost.channels.http.policy import AmbiguousOutcome, HttpPolicy
+from crosspost.channels.zhihu.api import LOGIN_ENV, XSRF_ENV, ZhihuApi
 from crosspost.channels.zhihu.catalog import (
     add_to_column,
     attach_topics,
@@ -50,28 +50,17 @@ from crosspost.channels.zhihu.wire import (
     ARTICLE_URL,
     CHANNEL,
     EDIT_URL,
-    HOSTS,
-    NotFound,
-    browser_headers,
-    check_publish,
-    check_reply,
     cover_url,
     draft_body,
     draft_id_of,
     publish_body,
     published_id,
 )
-from crosspost.errors import (
-    ChannelError,
-    ConfigError,
-    PermanentError,
-    UnconfirmedError,
-)
+from crosspost.config.settings import Account
+from crosspost.errors import ChannelError, PermanentError, UnconfirmedError
 from crosspost.images.codec import GIF, JPEG, PNG
-from crosspost.images.pipeline import ImagePolicy, UploadedAsset
-
-if TYPE_CHECKING:
-    from crosspost.config.settings import Account
+from crosspost.images.pipeline import ImagePolicy
+from crosspost.ledger.assets import UploadedAsset
 
 log = logging.getLogger("crosspost.channels.zhihu.adapter")
 
@@ -114,66 +103,33 @@ class ZhihuAdapter(Adapter):
         self._created: set[str] = set()
         #: Topics found by look_ahead(), by the names asked for (E8 is a read).
         self._topics: dict[tuple[str, ...], list[Mapping[str, Any]]] = {}
-
-    def url_for(self, host: str, path: str) -> str:
-        base = self.account.base_url or HOSTS[host]
-        return base.rstrip("/") + path
+        #: Every Zhihu call this account makes.
+        self.api = ZhihuApi(
+            account_key=account.key,
+            http=http,
+            z_c0=self._secret("z_c0"),
+            xsrf=self._secret("xsrf"),
+            base_url=account.base_url,
+            login_env=account.credential_env.get("z_c0", LOGIN_ENV),
+            xsrf_env=account.credential_env.get("xsrf", XSRF_ENV),
+            clock=clock,
+            sleep=sleep,
+        )
 
     def _secret(self, name: str) -> str | None:
         secret = self.account.credentials.get(name)
         value = secret.reveal() if secret is not None else None
         return value or None
 
-    def _env(self, name: str, default: str) -> str:
-        return self.account.credential_env.get(name, default)
-
-    def _headers(self, referer: str | None = None) -> dict[str, str]:
-        z_c0 = self._secret("z_c0")
-        if not z_c0:
-            raise ConfigError(
-                f"{self.account.key} has no Zhihu login: set the environment variable "
-                f"{self._env('z_c0', 'ZHIHU_Z_C0')} to the z_c0 cookie of zhihu.com"
-            )
-        if referer:
-            return browser_headers(z_c0, self._secret("xsrf"), referer=referer)
-        return browser_headers(z_c0, self._secret("xsrf"))
-
-    def _check(self, reply: Reply) -> Any:
-        return check_reply(
-            reply,
-            login_env=self._env("z_c0", "ZHIHU_Z_C0"),
-            xsrf_env=self._env("xsrf", "ZHIHU_XSRF"),
-        )
-
-    def call_api(
-        self,
-        method: str,
-        host: str,
-        path: str,
-        *,
-        idempotent: bool = True,
-        json: Any = None,
-        referer: str | None = None,
-    ) -> Any:
-        return self.http.request(
-            method,
-            self.url_for(host, path),
-            idempotent=idempotent,
-            check=self._check,
-            channel=CHANNEL,
-            json=json,
-            headers=self._headers(referer),
-        )
-
     # --- the contract --------------------------------------------------------------------
 
     def preflight(self) -> Preflight:
         """``GET /api/v4/me``: who the cookie logs in as; stops on an expired login."""
-        me = self.call_api("GET", "www", "/api/v4/me")
+        me = self.api.me()
         if not isinstance(me, Mapping) or not me.get("id"):
             raise PermanentError(
                 "Zhihu GET /api/v4/me answered without a user id; the login cookie is not "
-                f"a full session — copy z_c0 again into {self._env('z_c0', 'ZHIHU_Z_C0')}",
+                f"a full session — copy z_c0 again into {self.api.login_env}",
                 channel=CHANNEL,
                 code="me",
             )
@@ -187,7 +143,7 @@ class ZhihuAdapter(Adapter):
         if not names:
             return
         try:
-            self._topics[tuple(names)] = find_topics(self, names)
+            self._topics[tuple(names)] = find_topics(self.api, names)
         except ChannelError as error:
             log.debug("topic look-up ahead of the draft failed (asked again): %s", error)
 
@@ -196,7 +152,7 @@ class ZhihuAdapter(Adapter):
 
         Every step is idempotent (same bytes, same key), so the HTTP policy may retry it.
         """
-        return upload(self, prepared)
+        return upload(self.api, prepared)
 
     def create_draft(self, content: DraftContent) -> RemoteDraft:
         """E2 with the whole content (irreversible: one attempt), then E3 and topics.
@@ -207,9 +163,7 @@ class ZhihuAdapter(Adapter):
         topics = self._find_topics(content)  # before E2: a bad topic creates nothing
         body = draft_body(content.title, content.html, cover_url(content))
         try:
-            created = self.call_api(
-                "POST", "zhuanlan", "/api/articles/drafts", json=body, idempotent=False
-            )
+            created = self.api.create_draft(body)
         except AmbiguousOutcome as unsure:
             raise UnconfirmedError(
                 f"Zhihu draft creation for {self.account.key}: {unsure.reason} after sending; "
@@ -255,7 +209,7 @@ class ZhihuAdapter(Adapter):
         """E6 ``content/publish`` (irreversible: one attempt); success only on ``code == 0``."""
         # A draft created by this adapter a moment ago exists and is not live; any other
         # may have been deleted or published on Zhihu since, so E4 asks.
-        before = {"state": "draft"} if draft.id in self._created else self._read_draft(draft.id)
+        before = {"state": "draft"} if draft.id in self._created else self.api.read_draft(draft.id)
         if before is None:
             raise PermanentError(
                 f"Zhihu draft {draft.id} does not exist (deleted on Zhihu?); forget its id in "
@@ -265,19 +219,11 @@ class ZhihuAdapter(Adapter):
             )
         republish = before.get("state") == "published"
         wanted = self.journal.column_for(draft.id) or self.account.options.get("column")
-        column_id = find_column(self, wanted)
+        column_id = find_column(self.api, wanted)
         started = self.clock()
         body = publish_body(draft.id, republish=republish, now=started)
         try:
-            answer = self.http.request(
-                "POST",
-                self.url_for("www", "/api/v4/content/publish"),
-                idempotent=False,
-                check=lambda reply: check_publish(reply, self._check(reply)),
-                channel=CHANNEL,
-                json=body,
-                headers=self._headers(EDIT_URL.format(id=draft.id)),
-            )
+            answer = self.api.publish(body, referer=EDIT_URL.format(id=draft.id))
         except AmbiguousOutcome as unsure:
             raise UnconfirmedError(
                 f"Zhihu publish of draft {draft.id}: {unsure.reason} after sending; the "
@@ -288,14 +234,14 @@ class ZhihuAdapter(Adapter):
         article_id = published_id(answer, draft.id)
         post = RemotePost(id=article_id, url=ARTICLE_URL.format(id=article_id))
         if column_id:
-            add_to_column(self, column_id, article_id)
+            add_to_column(self.api, column_id, article_id)
         return PublishTicket(id=article_id, draft_id=draft.id, submitted_at=started, post=post)
 
     def poll(self, ticket: PublishTicket) -> RemotePost | None:
         """Zhihu publishes at once; a ticket without its post is settled by the draft's state."""
         if ticket.post is not None:
             return ticket.post
-        state = self._read_draft(ticket.draft_id)
+        state = self.api.read_draft(ticket.draft_id)
         if state is not None and state.get("state") == "published":
             return RemotePost(id=ticket.draft_id, url=ARTICLE_URL.format(id=ticket.draft_id))
         return None
@@ -307,7 +253,7 @@ class ZhihuAdapter(Adapter):
         if step != STEP_DRAFT:
             raise ValueError(f"Zhihu has nothing to reconcile for step {step!r}")
         if intent.draft_id:
-            found = self._read_draft(intent.draft_id)
+            found = self.api.read_draft(intent.draft_id)
             return Reconciliation(
                 happened=found is not None,
                 remote_id=intent.draft_id if found is not None else None,
@@ -316,7 +262,7 @@ class ZhihuAdapter(Adapter):
             )
         # Zhihu cannot list drafts (spec §2): our own journal is the only place to look.
         for entry in self.journal.candidates(intent.title, intent.started_at, intent.known_ids):
-            if self._read_draft(entry.draft_id) is not None:
+            if self.api.read_draft(entry.draft_id) is not None:
                 return Reconciliation(
                     happened=True,
                     remote_id=entry.draft_id,
@@ -353,7 +299,7 @@ class ZhihuAdapter(Adapter):
         if not intent.draft_id:
             return Reconciliation(happened=None, detail="no draft id recorded for the publish")
         draft_id = intent.draft_id
-        found = self._read_draft(draft_id)
+        found = self.api.read_draft(draft_id)
         if found is None:
             return Reconciliation(happened=False, detail=f"draft {draft_id} no longer exists")
         if found.get("state") != "published":
@@ -364,7 +310,7 @@ class ZhihuAdapter(Adapter):
                 happened=True, remote_id=draft_id, url=url, detail="the article is published"
             )
         try:
-            article = self.call_api("GET", "www", f"/api/v4/articles/{quote(draft_id)}")
+            article = self.api.article(draft_id)
         except PermanentError:  # E14 is unconfirmed on the real site (spec §2): E4 must do
             article = None
         updated = article.get("updated") if isinstance(article, Mapping) else None
@@ -384,15 +330,7 @@ class ZhihuAdapter(Adapter):
         """The topics look_ahead() found for these names, else E8 now."""
         names = topic_names(content.options, self.account.options)
         found = self._topics.get(tuple(names))
-        return found if found is not None else find_topics(self, names)
-
-    def _read_draft(self, draft_id: str) -> Mapping[str, Any] | None:
-        """E4, or None when Zhihu does not know the id (404)."""
-        try:
-            found = self.call_api("GET", "zhuanlan", f"/api/articles/{quote(draft_id)}/draft")
-        except NotFound:
-            return None
-        return found if isinstance(found, Mapping) else {}
+        return found if found is not None else find_topics(self.api, names)
 
     def _fill(self, draft_id: str, content: DraftContent, topics: list[Mapping[str, Any]]) -> None:
         edit = EDIT_URL.format(id=draft_id)
@@ -402,7 +340,5 @@ class ZhihuAdapter(Adapter):
         except OSError as error:
             log.warning("could not note the column of Zhihu draft %s: %s", draft_id, error)
         body = draft_body(content.title, content.html, cover_url(content), delta_time=30)
-        self.call_api(
-            "PATCH", "zhuanlan", f"/api/articles/{quote(draft_id)}/draft", json=body, referer=edit
-        )
-        attach_topics(self, draft_id, topics, edit)
+        self.api.patch_draft(draft_id, body, referer=edit)
+        attach_topics(self.api, draft_id, topics, edit)

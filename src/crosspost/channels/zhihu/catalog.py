@@ -1,6 +1,7 @@
 """Where a Zhihu article is filed: its topics (E8 search → E9 attach) and its column
-(E11 the user's columns → E12 add). Split from :mod:`crosspost.channels.zhihu.adapter` to keep the
-publishing flow readable; every call goes through the adapter's one HTTP policy.
+(E11 the user's columns → E12 add): steps of Zhihu's protocol that need only the
+:class:`~crosspost.channels.zhihu.api.ZhihuApi`, so the adapter's publishing flow stays
+about publishing.
 """
 
 from __future__ import annotations
@@ -8,26 +9,23 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
+from typing import Any
 
+from crosspost.channels.zhihu.api import ZhihuApi
 from crosspost.channels.zhihu.wire import CHANNEL
 from crosspost.errors import ChannelError, PermanentError
-
-if TYPE_CHECKING:
-    from crosspost.channels.zhihu.adapter import ZhihuAdapter
 
 log = logging.getLogger("crosspost.channels.zhihu.adapter")
 
 
-def find_topics(adapter: ZhihuAdapter, names: list[str]) -> list[Mapping[str, Any]]:
+def find_topics(api: ZhihuApi, names: list[str]) -> list[Mapping[str, Any]]:
     """E8 for each topic name, all at once (reads, independent of one another); the exact
     name wins, else Zhihu's best match (as ZO does). Run before the draft exists, so a
     topic Zhihu does not know creates nothing."""
     if len(names) < 2:
-        return [_find_topic(adapter, name) for name in names]
+        return [_find_topic(api, name) for name in names]
     with ThreadPoolExecutor(max_workers=len(names)) as pool:
-        return list(pool.map(lambda name: _find_topic(adapter, name), names))
+        return list(pool.map(lambda name: _find_topic(api, name), names))
 
 
 def topic_names(options: Mapping[str, Any], account_options: Mapping[str, Any]) -> list[str]:
@@ -37,19 +35,13 @@ def topic_names(options: Mapping[str, Any], account_options: Mapping[str, Any]) 
 
 
 def attach_topics(
-    adapter: ZhihuAdapter, draft_id: str, topics: list[Mapping[str, Any]], referer: str
+    api: ZhihuApi, draft_id: str, topics: list[Mapping[str, Any]], referer: str
 ) -> None:
     """E9 for every topic at once: attaching a topic that is already attached changes
     nothing (idempotent), and each call names one topic, so their order does not matter."""
 
     def attach(topic: Mapping[str, Any]) -> None:
-        adapter.call_api(
-            "POST",
-            "zhuanlan",
-            f"/api/articles/{quote(draft_id)}/topics",
-            json=dict(topic),
-            referer=referer,
-        )
+        api.attach_topic(draft_id, topic, referer=referer)
 
     if len(topics) < 2:
         for topic in topics:
@@ -59,12 +51,9 @@ def attach_topics(
         list(pool.map(attach, topics))
 
 
-def _find_topic(adapter: ZhihuAdapter, name: str) -> Mapping[str, Any]:
+def _find_topic(api: ZhihuApi, name: str) -> Mapping[str, Any]:
     """E8 for one name: the exact name, else Zhihu's first match; unknown is permanent."""
-    path = (
-        f"/api/autocomplete/topics?token={quote(name)}&max_matches=5&use_similar=0&topic_filter=1"
-    )
-    matches = adapter.call_api("GET", "zhuanlan", path)
+    matches = api.search_topics(name)
     items = [m for m in matches if isinstance(m, Mapping)] if isinstance(matches, list) else []
     exact = [m for m in items if m.get("name") == name]
     if not (exact or items):
@@ -76,19 +65,14 @@ def _find_topic(adapter: ZhihuAdapter, name: str) -> Mapping[str, Any]:
     return (exact or items)[0]
 
 
-def find_column(adapter: ZhihuAdapter, wanted: Any) -> str | None:
+def find_column(api: ZhihuApi, wanted: Any) -> str | None:
     """The id of the column ``wanted`` names (its id or its title) among the user's columns
     (E11). Checked before E6, so a wrong name stops the run before anything is published."""
     if not wanted:
         return None
-    me = adapter.call_api("GET", "www", "/api/v4/me")
+    me = api.me()
     token = me.get("url_token") if isinstance(me, Mapping) else None
-    listing = adapter.call_api(
-        "GET",
-        "www",
-        f"/api/v4/members/{quote(str(token))}/column-contributions"
-        "?include=data[*].column.intro,followers,articles_count&offset=0&limit=20",
-    )
+    listing = api.columns(str(token))
     rows = listing.get("data", []) if isinstance(listing, Mapping) else []
     columns = [
         row["column"]
@@ -107,19 +91,14 @@ def find_column(adapter: ZhihuAdapter, wanted: Any) -> str | None:
     )
 
 
-def add_to_column(adapter: ZhihuAdapter, column_id: str, article_id: str) -> None:
+def add_to_column(api: ZhihuApi, column_id: str, article_id: str) -> None:
     """E12, after publishing: a failure here only warns, never looks like a failed publish.
 
     Any channel error (an expired login included) is caught: the article is live, and its
     URL must still reach the ledger.
     """
     try:
-        adapter.call_api(
-            "POST",
-            "www",
-            f"/api/v4/columns/{quote(column_id)}/items",
-            json={"type": "article", "id": article_id},
-        )
+        api.add_to_column(column_id, article_id)
     except ChannelError as error:
         log.warning(
             "article %s is published but not in column %s: %s", article_id, column_id, error

@@ -3,24 +3,21 @@ OSS with the short-lived STS token Zhihu hands out, confirm, then poll until pro
 
 Every step is idempotent — Zhihu keys the image by the MD5 of its bytes and the OSS
 object by ``v2-<md5>`` — so the HTTP policy may retry each one. Across runs the
-:class:`~crosspost.images.pipeline.AssetStore` (the ledger) keeps us from even asking.
+:class:`~crosspost.ledger.assets.AssetStore` (the ledger) keeps us from even asking.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final
-from urllib.parse import quote, urlsplit
+from typing import Any, Final
+from urllib.parse import urlsplit
 
 from crosspost.channels.base import PreparedImage
-from crosspost.channels.http.policy import Reply
+from crosspost.channels.zhihu.api import ZhihuApi
 from crosspost.channels.zhihu.wire import CHANNEL, browser_headers, oss_headers
 from crosspost.errors import PermanentError, TransientError
 from crosspost.images.codec import GIF
-from crosspost.images.pipeline import UploadedAsset
-
-if TYPE_CHECKING:
-    from crosspost.channels.zhihu.adapter import ZhihuAdapter
+from crosspost.ledger.assets import UploadedAsset
 
 #: I1 ``upload_file.state``: 1 = Zhihu already has these bytes, 2 = send them.
 STATE_KNOWN: Final = 1
@@ -33,12 +30,10 @@ POLL_DELAYS: Final = (0.0, 0.3, 0.5, 1.0, 2.0, 2.0, 3.0, 5.0, 5.0)
 CDN: Final = "https://pic4.zhimg.com"
 
 
-def upload(adapter: ZhihuAdapter, prepared: PreparedImage) -> UploadedAsset:
-    """Upload one prepared image for ``adapter``'s account; return its zhimg URL and id."""
+def upload(api: ZhihuApi, prepared: PreparedImage) -> UploadedAsset:
+    """Upload one prepared image for ``api``'s account; return its zhimg URL and id."""
     md5 = prepared.md5
-    announced = adapter.call_api(
-        "POST", "api", "/images", json={"image_hash": md5, "source": "article"}
-    )
+    announced = api.announce_image(md5)
     upload_file = announced.get("upload_file") if isinstance(announced, Mapping) else None
     if not isinstance(upload_file, Mapping) or not upload_file.get("image_id"):
         raise PermanentError(
@@ -57,58 +52,28 @@ def upload(adapter: ZhihuAdapter, prepared: PreparedImage) -> UploadedAsset:
                 channel=CHANNEL,
                 code="images",
             )
-        _put(adapter, prepared, object_key, token)
-        adapter.call_api(
-            "PUT",
-            "api",
-            f"/images/{quote(image_id)}/uploading_status",
-            json={"upload_result": "success"},
-        )
-    status = _wait(adapter, image_id)
+        _put(api, prepared, object_key, token)
+        api.confirm_image(image_id)
+    status = _wait(api, image_id)
     return UploadedAsset(url=_url_of(status, object_key, prepared.mime), media_id=image_id)
 
 
-def _put(
-    adapter: ZhihuAdapter, prepared: PreparedImage, object_key: str, token: Mapping[str, Any]
-) -> None:
-    """I2: one signed PUT to the OSS host. No Zhihu cookie goes to the OSS host."""
+def _put(api: ZhihuApi, prepared: PreparedImage, object_key: str, token: Mapping[str, Any]) -> None:
+    """I2 with the short-lived STS token I1 handed out, which is a secret from now on."""
     for name in ("access_key", "access_token"):
-        adapter.http.register_secret(str(token.get(name) or ""))
-    headers = oss_headers(object_key, prepared.mime, token, now=adapter.clock())
+        api.http.register_secret(str(token.get(name) or ""))
+    headers = oss_headers(object_key, prepared.mime, token, now=api.clock())
     headers["User-Agent"] = browser_headers("-", None)["User-Agent"]
-    adapter.http.request(
-        "PUT",
-        adapter.url_for("oss", "/" + quote(object_key)),
-        idempotent=True,
-        check=_check_oss,
-        channel=CHANNEL,
-        data=prepared.data,
-        headers=headers,
-    )
+    api.put_image(object_key, prepared.data, headers)
 
 
-def _check_oss(reply: Reply) -> None:
-    """OSS speaks XML: 2xx is done; anything else names its ``<Code>``."""
-    if reply.status < 300:
-        return
-    text = reply.text
-    code = text.split("<Code>", 1)[1].split("</Code>", 1)[0] if "<Code>" in text else ""
-    raise PermanentError(
-        f"Zhihu's image host refused the upload (HTTP {reply.status} {code or 'error'} on "
-        f"{reply.where}); run again, which fetches a fresh upload token — if it repeats, "
-        "Zhihu has changed its image upload",
-        channel=CHANNEL,
-        code=code or reply.status,
-    )
-
-
-def _wait(adapter: ZhihuAdapter, image_id: str) -> Mapping[str, Any]:
+def _wait(api: ZhihuApi, image_id: str) -> Mapping[str, Any]:
     """I4 until the image is processed (injected sleep, growing pauses)."""
     status: Any = None
     for delay in POLL_DELAYS:
         if delay:
-            adapter.sleep(delay)
-        status = adapter.call_api("GET", "api", f"/images/{quote(image_id)}")
+            api.sleep(delay)
+        status = api.image_status(image_id)
         if isinstance(status, Mapping) and (
             status.get("status") in DONE
             or (status.get("status") not in ("init", "processing") and status.get("original_hash"))

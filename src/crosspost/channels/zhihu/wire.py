@@ -1,9 +1,10 @@
 """What goes over the wire to Zhihu: hosts, headers, request bodies, the OSS signature,
 and what Zhihu's answers mean (zhihu-api.md §1–§5).
 
-Kept apart from :mod:`crosspost.channels.zhihu.adapter` so the adapter reads as the publishing
-flow, and so every Zhihu error code is classified in one table. Zhihu has no public API:
-everything here is the web editor's own traffic, parsed as defensively as the spec asks.
+Kept apart from :mod:`crosspost.channels.zhihu.api` (which sends the calls) so every Zhihu
+error code is classified in one table, and the bodies can be tested without a network.
+Zhihu has no public API: everything here is the web editor's own traffic, parsed as
+defensively as the spec asks.
 """
 
 from __future__ import annotations
@@ -302,6 +303,21 @@ def classify(
         "says and run again",
         channel=CHANNEL,
         code=code if code is not None else reply.status,
+    )
+
+
+def check_oss(reply: Reply) -> None:
+    """OSS speaks XML: 2xx is done; anything else names its ``<Code>``."""
+    if reply.status < 300:
+        return
+    text = reply.text
+    code = text.split("<Code>", 1)[1].split("</Code>", 1)[0] if "<Code>" in text else ""
+    raise PermanentError(
+        f"Zhihu's image host refused the upload (HTTP {reply.status} {code or 'error'} on "
+        f"{reply.where}); run again, which fetches a fresh upload token — if it repeats, "
+        "Zhihu has changed its image upload",
+        channel=CHANNEL,
+        code=code or reply.status,
     )
 
 

@@ -1,0 +1,210 @@
+"""WeChat's HTTP API as crosspost uses it: one method per call, nothing about posts.
+
+:class:`WeChatApi` holds what every call needs (the one HTTP policy, the account's
+:class:`~crosspost.channels.wechat.token.StableToken`, the base URL, the poll budget) so
+that the adapter and the reconcile steps share one way to reach WeChat without knowing
+each other. Paths and fields follow ``specs/wechat-api.md``. The two irreversible calls,
+``draft/add`` and ``freepublish/submit``, are sent exactly once: when their outcome is
+unknown they raise :class:`~crosspost.errors.UnconfirmedError`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from crosspost.channels.base import RemotePost
+from crosspost.channels.http.policy import AmbiguousOutcome, HttpPolicy, Reply
+from crosspost.channels.wechat.errors import CHANNEL, DRAFT_GONE_CODE, check_reply, draft_gone
+from crosspost.channels.wechat.token import PollBudget, StableToken
+from crosspost.errors import CrosspostError, PermanentError, UnconfirmedError
+
+log = logging.getLogger("crosspost.wechat")
+
+REAL_BASE_URL = "https://api.weixin.qq.com"
+#: How many items a listing call returns at most (draft/batchget, freepublish/batchget).
+PAGE_SIZE = 20
+#: Listings stop after this many pages, whatever WeChat says its total is.
+MAX_LIST_PAGES = 50
+
+Files = Mapping[str, tuple[str, bytes, str]]
+
+
+def normalise_id(value: Any) -> str | None:
+    """publish_id and friends arrive as numbers or strings (spec §6.1): always a str."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = str(value).strip()
+    return text or None
+
+
+class WeChatApi:
+    """One account's way to WeChat: every method is one API call (or one listing)."""
+
+    def __init__(
+        self,
+        *,
+        account_key: str,
+        base_url: str,
+        http: HttpPolicy,
+        token: StableToken,
+        polls: PollBudget,
+        clock: Callable[[], float],
+    ) -> None:
+        self.account_key = account_key
+        self.base_url = base_url.rstrip("/")
+        self.http = http
+        self.token = token
+        self.polls = polls
+        self.clock = clock
+
+    def call(
+        self,
+        path: str,
+        *,
+        body: Any = None,
+        params: Mapping[str, str] | None = None,
+        files: Files | None = None,
+        irreversible: bool = False,
+        retry: bool = True,
+    ) -> dict[str, Any]:
+        """One POST to ``/cgi-bin/<path>``; irreversible ones (and ``retry=False``) are
+        sent once."""
+
+        def check(reply: Reply) -> dict[str, Any]:
+            return check_reply(reply, clock=self.clock, irreversible=irreversible)
+
+        try:
+            return self.http.request(
+                "POST",
+                f"{self.base_url}/cgi-bin/{path}",
+                idempotent=not irreversible,
+                check=check,
+                channel=CHANNEL,
+                params=params,
+                json=body,
+                files=files,
+                credential=self.token,
+                retry=retry,
+            )
+        except AmbiguousOutcome as error:
+            what = "draft" if path == "draft/add" else "publication"
+            raise UnconfirmedError(
+                f"{error.reason} on POST /cgi-bin/{path} after it was sent, so the {what} "
+                f"may or may not exist on {self.account_key}; run crosspost again: it asks "
+                "WeChat what happened before it tries again",
+                channel=CHANNEL,
+                code="unconfirmed",
+            ) from None
+
+    def _on_draft(
+        self, path: str, media_id: str, body: Any, *, irreversible: bool = False
+    ) -> dict[str, Any]:
+        """A call naming a draft crosspost made: 40007 means the draft left 草稿箱."""
+        try:
+            return self.call(path, body=body, irreversible=irreversible)
+        except PermanentError as error:
+            if error.code == DRAFT_GONE_CODE:
+                raise draft_gone(media_id) from None
+            raise
+
+    # --- images ---------------------------------------------------------------------------
+
+    def upload_image(self, files: Files) -> dict[str, Any]:
+        """media/uploadimg: an in-article JPG/PNG under 1 MB; answers its ``url``."""
+        return self.call("media/uploadimg", files=files)
+
+    def add_material(self, files: Files) -> dict[str, Any]:
+        """material/add_material (type=image): permanent material, with a ``media_id``."""
+        return self.call("material/add_material", params={"type": "image"}, files=files)
+
+    # --- drafts ---------------------------------------------------------------------------
+
+    def add_draft(self, article: Mapping[str, Any]) -> dict[str, Any]:
+        """draft/add (irreversible: sent once)."""
+        return self.call("draft/add", body={"articles": [dict(article)]}, irreversible=True)
+
+    def update_draft(self, media_id: str, article: Mapping[str, Any]) -> dict[str, Any]:
+        """draft/update of the first article (same content, same result: retried)."""
+        body = {"media_id": media_id, "index": 0, "articles": dict(article)}
+        return self._on_draft("draft/update", media_id, body)
+
+    def get_draft(self, media_id: str) -> dict[str, Any]:
+        """draft/get."""
+        return self._on_draft("draft/get", media_id, {"media_id": media_id})
+
+    def draft_exists(self, media_id: str) -> bool:
+        """Whether the draft is still in 草稿箱 (draft/get answers 40007 once it left)."""
+        try:
+            self.get_draft(media_id)
+        except PermanentError as error:
+            if error.code == DRAFT_GONE_CODE:
+                return False
+            raise
+        return True
+
+    def preview_url(self, media_id: str) -> str | None:
+        """The draft's temporary preview link; None (not an error) when WeChat will not say."""
+        try:
+            items = self.get_draft(media_id).get("news_item") or []
+        except CrosspostError as error:
+            log.warning("no preview link for WeChat draft %s: %s", media_id, error)
+            return None
+        url = items[0].get("url") if items and isinstance(items[0], dict) else None
+        return str(url) if url else None
+
+    def listing(self, path: str) -> Iterator[dict[str, Any]]:
+        """Every item of draft/batchget or freepublish/batchget, a page at a time."""
+        offset = 0
+        for _ in range(MAX_LIST_PAGES):
+            # no_content 0: WeChat's docs leave open whether 1 drops only the HTML or the
+            # whole ``content`` (titles included); without titles reconcile would miss the
+            # draft and a second one would be made.
+            body = {"offset": offset, "count": PAGE_SIZE, "no_content": 0}
+            data = self.call(path, body=body)
+            items = [i for i in data.get("item") or [] if isinstance(i, dict)]
+            yield from items
+            offset += len(items)
+            if not items or offset >= int(data.get("total_count") or 0):
+                return
+
+    # --- publishing -----------------------------------------------------------------------
+
+    def submit(self, media_id: str) -> dict[str, Any]:
+        """freepublish/submit (irreversible: sent once)."""
+        return self._on_draft(
+            "freepublish/submit", media_id, {"media_id": media_id}, irreversible=True
+        )
+
+    def publish_status(self, publish_id: str) -> dict[str, Any]:
+        """freepublish/get, counted against today's poll budget; ``publish_status`` as int
+        (None when missing or not a number).
+
+        Sent once, without the HTTP policy's retries: each attempt is one poll of the
+        daily budget, and the next poll is the retry.
+        """
+        self.polls.take()
+        data = self.call("freepublish/get", body={"publish_id": publish_id}, retry=False)
+        status = normalise_id(data.get("publish_status"))
+        data["publish_status"] = int(status) if status and status.isdigit() else None
+        return data
+
+    def article_url(self, article_id: str) -> str | None:
+        """freepublish/getarticle: the published article's link, when WeChat gives one."""
+        news = self.call("freepublish/getarticle", body={"article_id": article_id})
+        items = news.get("news_item") or [{}]
+        return str(items[0].get("url") or "") or None
+
+    def post_from(self, data: Mapping[str, Any]) -> RemotePost:
+        """The post a successful freepublish/get answer describes (its link looked up
+        with freepublish/getarticle when the answer carries none)."""
+        article_id = normalise_id(data.get("article_id")) or ""
+        items = (data.get("article_detail") or {}).get("item") or []
+        first = next((i for i in items if i.get("idx") in (1, "1")), items[0] if items else {})
+        url = str(first.get("article_url") or "")
+        if not url and article_id:
+            url = self.article_url(article_id) or ""
+        return RemotePost(id=article_id, url=url)
