@@ -241,13 +241,18 @@ class Sanitizer:
     def _cell_children(self, parent: Tag) -> str:
         """A cell's content as Zhihu keeps it (§7.1): text, line breaks, links and
         images; other marks give way to their text, and a table nested in the cell to
-        its rows, one line each."""
+        its rows, one line each (Zhihu has no nested tables)."""
         out: list[str] = []
         for node in parent.children:
             if isinstance(node, Comment):
                 continue
             if isinstance(node, NavigableString):
                 out.append(_text(str(node)))
+            elif isinstance(node, Tag) and node.name == "table":
+                lines = [_CELL_TAGS.sub("", " ".join(self._cells(row))) for row in _rows(node)]
+                before = _trim_br("".join(out))
+                out = [before, "<br>"] if before else []
+                out.append("<br>".join(line.strip() for line in lines))
             elif isinstance(node, Tag):
                 out.append(self._cell_node(node))
         return "".join(out)
@@ -258,9 +263,6 @@ class Sanitizer:
             return "<br>"
         if name == "img":
             return self._image(node)
-        if name == "table":
-            lines = (" ".join(self._cells(row)) for row in _rows(node))
-            return "<br>".join(_CELL_TAGS.sub("", line).strip() for line in lines)
         inner = self._cell_children(node)
         if name == "a" and is_web_link(str(node.get("href") or "")):
             return f'<a href="{html.escape(str(node.get("href")))}">{inner}</a>'
