@@ -8,6 +8,9 @@ elements (``<source>``, ``<input>``, ``<br>``) never swallow what follows, unclo
 HTML that the channel's own code can then map onto its dialect. Being an allowlist,
 anything a channel did not name (``<marquee>``, ``<canvas>``, an ``onclick``) is gone,
 and its text stays unless the channel asked for the element to go with its content.
+nh3 rather than bs4 with html5lib: sanitising is its whole job (URL schemes, CSS
+properties, foreign SVG content included), so none of that is ours to get right, and
+it is fast enough to run once per inline tag.
 
 markdown-it hands inline HTML over one tag at a time (``<span>``, then Markdown text,
 then ``</span>``), which no parser can balance on its own; :class:`TagStream` keeps the
