@@ -1,9 +1,13 @@
 """Raw HTML inside an issue, made safe for WeChat.
 
 Markdown lets an editor write HTML; WeChat strips scripts, ignores classes and refuses
-links outside mp.weixin.qq.com. Raw HTML arrives from markdown-it in pieces (an inline
-``<span>`` and its ``</span>`` are separate tokens), so the sanitiser works tag by tag
-on a stream rather than on a tree: it never needs a piece to be balanced.
+links outside mp.weixin.qq.com. Raw HTML is first cut down to :data:`ALLOWLIST` by the
+shared sanitiser (:mod:`crosspost.render.sanitize`): what WeChat shows, including
+inline SVG (how formulas and diagrams reach WeChat), and nothing active. Then
+:class:`RawHtmlSanitiser` maps what is left onto WeChat's habits (``<section>`` for
+``<div>``, image sizes as styles, external links as numbered references). Raw HTML
+arrives from markdown-it in pieces (an inline ``<span>`` and its ``</span>`` are
+separate tokens), so that mapping works tag by tag on a stream rather than on a tree.
 """
 
 from __future__ import annotations
@@ -14,28 +18,76 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
+from crosspost.render.sanitize import VOID, Allowlist
+
 MP_LINK = re.compile(r"^https?://mp\.weixin\.qq\.com(?:[/?#]|$)", re.IGNORECASE)
 
-#: Removed together with everything inside them.
-DROP_WITH_CONTENT = frozenset(
-    {
-        "script", "style", "iframe", "frame", "frameset", "object", "embed", "applet",
-        "template", "textarea", "select", "button", "head", "title", "video", "audio",
-    }
-)  # fmt: skip
-#: Removed, their content kept.
-UNWRAP = frozenset({"form", "noscript", "html", "body", "label", "fieldset"})
-#: Void tags removed outright.
-DROP_VOID = frozenset({"input", "meta", "link", "base", "param", "source", "track"})
 #: WeChat keeps ``<section>`` where it drops ``<div>`` and friends.
 AS_SECTION = frozenset({"div", "center", "article", "header", "footer", "aside", "nav", "main"})
-VOID = frozenset({"area", "br", "col", "embed", "hr", "img", "input", "wbr"})
-#: Attributes WeChat ignores or refuses (``on*`` handlers are removed too).
-DROP_ATTRIBUTES = frozenset({"class", "id", "name", "srcset", "contenteditable", "tabindex"})
 
+#: The drawing elements of inline SVG (no ``defs``/``use``/``foreignObject``: WeChat
+#: strips ids, so nothing could refer to them, and drops HTML inside SVG).
+SVG_TAGS = frozenset(
+    {"svg", "g", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "text",
+     "tspan"}
+)  # fmt: skip
+SVG_ATTRIBUTES = frozenset(
+    {"viewBox", "width", "height", "xmlns", "version", "preserveAspectRatio", "fill",
+     "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-linecap",
+     "stroke-linejoin", "stroke-dasharray", "stroke-opacity", "opacity", "transform", "d",
+     "x", "y", "x1", "y1", "x2", "y2", "dx", "dy", "cx", "cy", "r", "rx", "ry", "points",
+     "font-size", "font-family", "font-weight", "text-anchor", "dominant-baseline", "role",
+     "aria-hidden", "aria-label", "focusable"}
+)  # fmt: skip
 
-#: "<!" that opens neither a comment, CDATA nor a declaration: text, not markup.
-_STRAY_DECLARATION = re.compile(r"<!(?!--|\[CDATA\[|[A-Za-z])")
+#: CSS properties WeChat renders; positioning, animation and the like are left out.
+STYLES = frozenset(
+    {"color", "background", "background-color", "font", "font-size", "font-weight",
+     "font-style", "font-family", "text-align", "text-decoration", "text-indent",
+     "line-height", "letter-spacing", "word-spacing", "word-break", "overflow-wrap",
+     "white-space", "vertical-align", "display", "width", "height", "max-width",
+     "min-width", "max-height", "min-height", "margin", "margin-top", "margin-right",
+     "margin-bottom", "margin-left", "padding", "padding-top", "padding-right",
+     "padding-bottom", "padding-left", "border", "border-top", "border-right",
+     "border-bottom", "border-left", "border-color", "border-style", "border-width",
+     "border-radius", "border-collapse", "box-sizing", "overflow", "overflow-x",
+     "list-style", "list-style-type", "fill", "stroke", "stroke-width", "opacity"}
+)  # fmt: skip
+
+#: The HTML elements WeChat shows (``AS_SECTION`` wrappers come in to become sections;
+#: ``<form>``, ``<label>``, ``<marquee>`` and other unknown elements give way to their text).
+HTML_TAGS = frozenset(
+    {"section", "p", "span", "strong", "b", "em", "i", "u", "s", "del", "ins", "mark",
+     "small", "big", "sub", "sup", "code", "kbd", "samp", "var", "abbr", "cite", "q", "dfn",
+     "time", "a", "img", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li",
+     "dl", "dt", "dd", "blockquote", "pre", "figure", "figcaption", "table", "caption",
+     "thead", "tbody", "tfoot", "tr", "th", "td", "colgroup", "col", "ruby", "rt", "rp"}
+)  # fmt: skip
+#: Removed with everything inside them: active content, media, form controls, MathML.
+DROPPED = frozenset(
+    {"iframe", "frame", "frameset", "object", "embed", "applet", "template", "textarea",
+     "select", "button", "head", "title", "video", "audio", "canvas", "math", "noscript"}
+)  # fmt: skip
+
+#: What raw HTML may bring to WeChat.
+ALLOWLIST = Allowlist(
+    tags=HTML_TAGS | AS_SECTION | SVG_TAGS,
+    attributes={
+        "*": frozenset({"style", "title", "align", "dir"}),
+        "a": frozenset({"href"}),
+        "img": frozenset({"src", "alt", "width", "height"}),
+        "ol": frozenset({"start", "type", "reversed"}),
+        "li": frozenset({"value"}),
+        "table": frozenset({"border", "cellpadding", "cellspacing", "width"}),
+        "td": frozenset({"colspan", "rowspan", "valign", "width"}),
+        "th": frozenset({"colspan", "rowspan", "valign", "width"}),
+        "col": frozenset({"span", "width"}),
+        "colgroup": frozenset({"span", "width"}),
+        **{tag: SVG_ATTRIBUTES for tag in SVG_TAGS},
+    },
+    dropped=DROPPED,
+    styles=STYLES,
+)
 
 
 def is_mp_link(url: str) -> bool:
@@ -58,13 +110,11 @@ def _style_size(value: str) -> str:
 
 
 class RawHtmlSanitiser(HTMLParser):
-    """Cleans one piece of raw HTML; state that spans pieces lives in what is passed in.
+    """Maps one piece of already cleaned raw HTML onto WeChat's habits.
 
-    ``links`` is the stack of raw ``<a>`` tags still open (their reference entry, or the
-    closing tag to write), and ``reference(url, text)`` numbers an external link like a
-    Markdown one. ``skip`` is how deep inside dropped elements (``<script>``, ``<style>``,
-    …) the piece starts: an inline ``<script>`` and its ``</script>`` arrive as separate
-    pieces, with the Markdown text between them; :attr:`skip` says where this one ended.
+    State that spans pieces lives in what is passed in: ``links`` is the stack of raw
+    ``<a>`` tags still open (their reference entry, or the closing tag to write), and
+    ``reference(url, text)`` numbers an external link like a Markdown one.
     ``link_text`` names a raw ``<a>`` whose text lies outside this piece (inline HTML).
     """
 
@@ -73,34 +123,22 @@ class RawHtmlSanitiser(HTMLParser):
         links: list[Reference | str],
         reference: Callable[[str, str], Reference],
         *,
-        skip: int = 0,
         link_text: str = "",
     ) -> None:
         super().__init__(convert_charrefs=True)
         self._links = links
         self._reference = reference
         self._out: list[str] = []
-        self._skip = skip
         self._pre = 0
-        self._pre_opened = False
         self._link_text = link_text
         #: Links opened in this piece, innermost last: (href, title, text so far), or
         #: None for a link that is not numbered.
         self._open: list[tuple[str, str, list[str]] | None] = []
 
-    @property
-    def skip(self) -> int:
-        """How deep inside dropped elements the piece ended."""
-        return self._skip
-
-    def clean(self, source: str) -> str:
-        """The sanitised HTML of ``source``."""
-        try:
-            self.feed(_STRAY_DECLARATION.sub("&lt;!", source))
-            self.close()
-        except AssertionError:
-            # html.parser gives up on some broken markup ("<![x"): show it as text.
-            return html.escape(source, quote=False).replace("\n", " ")
+    def clean(self, cleaned: str) -> str:
+        """WeChat's HTML for ``cleaned``, the output of the shared sanitiser."""
+        self.feed(cleaned)
+        self.close()
         for link in self._open:  # closed in a later piece: named by the text given
             if link is not None:
                 href, title, _ = link
@@ -109,17 +147,7 @@ class RawHtmlSanitiser(HTMLParser):
 
     # --- tags ---------------------------------------------------------------------
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self._skip or tag in DROP_WITH_CONTENT:
-            if tag in DROP_WITH_CONTENT and tag not in VOID:
-                self._skip += 1
-            return
-        if tag in UNWRAP or tag in DROP_VOID:
-            return
-        kept = {
-            name: value or ""
-            for name, value in attrs
-            if name not in DROP_ATTRIBUTES and not name.startswith("on")
-        }
+        kept = {name: value or "" for name, value in attrs if name != "style" or value}
         if tag == "a":
             self._open_link(kept)
             return
@@ -128,32 +156,29 @@ class RawHtmlSanitiser(HTMLParser):
         if tag in AS_SECTION:
             tag = "section"
         if tag == "img":
+            if not kept.get("src"):
+                return  # its source was not a URL WeChat may load (javascript:, …)
             sizes = [
                 f"{key}:{_style_size(kept.pop(key))}" for key in ("width", "height") if key in kept
             ]
             if sizes:
                 kept["style"] = ";".join([*sizes, kept.get("style", "")]).rstrip(";")
             kept["class"] = "image"
-        self._pre_opened = tag == "pre"
         if tag == "pre":
             self._pre += 1
         self._out.append(f"<{tag}{_attributes(kept)}>")
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
-        if tag not in VOID and tag not in DROP_VOID and not self._skip:
+        if tag not in VOID:
             self.handle_endtag(tag)
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in DROP_WITH_CONTENT:
-            self._skip = max(0, self._skip - 1)
-            return
-        if self._skip or tag in UNWRAP or tag in DROP_VOID or tag in VOID:
+        if tag in VOID:
             return
         if tag == "a":
             self._close_link()
             return
-        self._pre_opened = False
         if tag == "pre":
             self._pre = max(0, self._pre - 1)
         self._out.append(f"</{'section' if tag in AS_SECTION else tag}>")
@@ -164,7 +189,7 @@ class RawHtmlSanitiser(HTMLParser):
             self._links.append("</a>")
             self._out.append(f'<a href="{html.escape(href)}">')
             self._open.append(None)
-        elif not href or href.startswith("#") or href.lower().startswith("javascript:"):
+        elif not href or href.startswith("#"):  # javascript: hrefs are gone already
             self._links.append("")
             self._open.append(None)
         else:
@@ -185,11 +210,7 @@ class RawHtmlSanitiser(HTMLParser):
 
     # --- text -----------------------------------------------------------------------
     def handle_data(self, data: str) -> None:
-        if self._skip:
-            return
-        if self._pre_opened and data.startswith("\n"):
-            data = data[1:]  # HTML ignores the newline right after <pre>
-        self._pre_opened = False
+        # No newline to drop after <pre>: the sanitiser's parser has dropped it already.
         for link in self._open:
             if link is not None:
                 link[2].append(data)
@@ -197,15 +218,6 @@ class RawHtmlSanitiser(HTMLParser):
         if self._pre:  # WeChat ignores white-space:pre; spell out spaces and lines
             text = text.replace("\t", "    ").replace(" ", "&nbsp;").replace("\n", "<br>")
         self._out.append(text)
-
-    def handle_comment(self, data: str) -> None:
-        return  # comments are not content
-
-    def handle_decl(self, decl: str) -> None:
-        return
-
-    def handle_pi(self, data: str) -> None:
-        return
 
 
 def _attributes(attrs: dict[str, str]) -> str:

@@ -25,8 +25,9 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
 from crosspost.issue.dialect import drop_title_heading, join_softbreak, new_markdown, parse
+from crosspost.render.sanitize import TagStream, clean
 from crosspost.render.wechat.code import highlight_code
-from crosspost.render.wechat.raw import RawHtmlSanitiser, Reference, is_mp_link
+from crosspost.render.wechat.raw import ALLOWLIST, RawHtmlSanitiser, Reference, is_mp_link
 
 #: Bullets by nesting depth; deeper lists reuse the last one.
 BULLETS: tuple[str, ...] = ("•", "◦", "▪")
@@ -61,9 +62,10 @@ class RenderState:
     #: Per open link: its reference entry, or the closing tag to write ("</a>" or "").
     links: list[Reference | str] = field(default_factory=list)
     raw_links: list[Reference | str] = field(default_factory=list)
-    #: How deep inside raw ``<script>``/``<style>``/… the stream is: their content is
-    #: dropped even when it arrives as Markdown text between two inline HTML pieces.
-    raw_drop: int = 0
+    #: Inline raw HTML, cleaned tag by tag; it knows how deep inside a raw ``<script>``,
+    #: ``<video>``… the stream is: their content is dropped even when it arrives as
+    #: Markdown text between two inline HTML pieces.
+    raw_tags: TagStream = field(default_factory=lambda: TagStream(ALLOWLIST))
     lists: list[_ListFrame] = field(default_factory=list)
     figures: list[bool] = field(default_factory=list)
     pending_marker: str = ""
@@ -172,7 +174,7 @@ class WeChatRenderer(RendererHTML):
         state = _state(env)
         out: list[str] = []
         for index, token in enumerate(tokens):
-            if state.raw_drop and token.type != "html_inline":
+            if state.raw_tags.dropping and token.type != "html_inline":
                 continue
             rule = self.rules.get(token.type)
             out.append(
@@ -352,23 +354,18 @@ class WeChatRenderer(RendererHTML):
     def html_block(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
-        return self._raw(tokens[idx].content, env)
+        state = _state(env)
+        sanitiser = RawHtmlSanitiser(state.raw_links, state.reference)
+        return sanitiser.clean(clean(tokens[idx].content, ALLOWLIST))
 
     def html_inline(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
+        state = _state(env)
         source = tokens[idx].content
         text = raw_link_text(tokens, idx) if _RAW_LINK_OPEN.match(source) else ""
-        return self._raw(source, env, link_text=text)
-
-    def _raw(self, source: str, env: EnvType, link_text: str = "") -> str:
-        state = _state(env)
-        sanitiser = RawHtmlSanitiser(
-            state.raw_links, state.reference, skip=state.raw_drop, link_text=link_text
-        )
-        cleaned = sanitiser.clean(source)
-        state.raw_drop = sanitiser.skip
-        return cleaned
+        sanitiser = RawHtmlSanitiser(state.raw_links, state.reference, link_text=text)
+        return sanitiser.clean(state.raw_tags.tag(source))
 
 
 # --- one render -------------------------------------------------------------------

@@ -2,10 +2,11 @@
 
 Zhihu's Draft.js editor drops unknown markup and strips ``style``, ``class`` and ``id``
 (§7). Passing raw HTML through would make the article differ from what the editor
-previewed, so raw HTML is mapped onto the Zhihu element set: known elements are
-rebuilt without attributes, layout wrappers (``div``, ``span``, ``center``, ``font``…)
-give way to their content, and active content (scripts, frames, forms, SVG) goes
-away with everything inside it.
+previewed, so raw HTML is first cut down to :data:`ALLOWLIST` by the shared sanitiser
+(:mod:`crosspost.render.sanitize`) and then mapped onto the Zhihu element set: known
+elements are rebuilt without attributes, layout wrappers (``div``, ``section``,
+``center``…) give way to their content, and active content (scripts, frames, forms,
+SVG, media) goes away with everything inside it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from bs4 import BeautifulSoup
 from bs4.element import Comment, NavigableString, Tag
 
+from crosspost.render.sanitize import Allowlist, TagStream, clean
 from crosspost.render.zhihu.common import (
     TABLE_CLOSE,
     TABLE_OPEN,
@@ -43,8 +45,24 @@ _BLOCKS = frozenset(
      "h5", "h6", "figure", "figcaption", "div", "section", "center", "article", "header",
      "footer", "aside", "main", "nav", "details", "summary", "dl", "dt", "dd", "address"}
 )  # fmt: skip
+
+#: What raw HTML may bring to Zhihu: the elements mapped below, the attributes they keep.
+#: Wrappers such as ``div`` are let in only so that their blocks stay apart.
+ALLOWLIST = Allowlist(
+    tags=frozenset(
+        {*INLINE, *_BLOCKS, "a", "img", "br", "thead", "tbody", "tfoot", "tr", "th", "td"}
+    ),
+    attributes={
+        "a": frozenset({"href"}),
+        "img": frozenset({"src", "alt", "title"}),
+        "pre": frozenset({"lang"}),
+    },
+    url_schemes=frozenset({"http", "https"}),
+    dropped=DROPPED,
+)
+
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-_TAG = re.compile(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b([^>]*?)(/?)>$", re.DOTALL)
+_TAG = re.compile(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b", re.DOTALL)
 
 
 def _trim_br(value: str) -> str:
@@ -68,34 +86,33 @@ class Sanitizer:
 
     def __init__(self, on_image: Callable[[str], None]) -> None:
         self._on_image = on_image
-        #: Open raw inline tags, so each closing tag is written only if its opening was.
+        self._stream = TagStream(ALLOWLIST)
+        #: Raw inline tags written out, so each closing tag is written only if its
+        #: opening was (an ``<a>`` to a non-web address is not).
         self._open: list[str] = []
-        #: Inside a raw inline ``<script>``-like element: text is swallowed until it closes.
-        self.dropping = 0
+
+    @property
+    def dropping(self) -> int:
+        """How deep inside a raw inline ``<script>``-like element the text is (then it
+        is swallowed until the element closes)."""
+        return self._stream.dropping
 
     # --- inline tags (markdown-it splits inline HTML into one token per tag) ---------
 
     def inline_tag(self, raw: str) -> str:
         """One raw inline tag (``html_inline`` token) as Zhihu HTML, often ``""``."""
-        match = _TAG.match(raw.strip())
+        cleaned = self._stream.tag(raw)
+        match = _TAG.match(cleaned)
         if not match:
-            return ""  # comments, declarations, processing instructions
-        closing, name = match.group(1), match.group(2)
-        name = name.lower()
-        if name in DROPPED:
-            if closing:
-                self.dropping = max(0, self.dropping - 1)
-            elif not raw.rstrip().endswith("/>"):
-                self.dropping += 1
             return ""
+        closing, name = match.group(1), match.group(2).lower()
         if closing:
             if name in self._open:
                 index = len(self._open) - 1 - self._open[::-1].index(name)
                 del self._open[index]
                 return self._close(name)
             return ""
-        soup = BeautifulSoup(raw, "html.parser")
-        element = soup.find(name)
+        element = BeautifulSoup(cleaned, "html.parser").find(name)
         if not isinstance(element, Tag):
             return ""
         if name == "br":
@@ -121,7 +138,9 @@ class Sanitizer:
 
     def block(self, raw: str) -> str:
         """A raw HTML block as Zhihu blocks; loose text is wrapped in ``<p>``."""
-        soup = BeautifulSoup(raw, "html.parser")
+        # nh3's output is balanced HTML5, so the forgiving html.parser reads it as a
+        # browser would have read the raw source.
+        soup = BeautifulSoup(clean(raw, ALLOWLIST), "html.parser")
         out: list[str] = []
         run: list[str] = []
         self._blocks(soup, out, run)
@@ -148,8 +167,6 @@ class Sanitizer:
             if not isinstance(node, Tag):
                 continue
             name = node.name.lower()
-            if name in DROPPED:
-                continue
             if name not in _BLOCKS:
                 run.append(self._inline(node))
                 continue
@@ -191,8 +208,6 @@ class Sanitizer:
 
     def _inline(self, node: Tag) -> str:
         name = node.name.lower()
-        if name in DROPPED:
-            return ""
         if name == "br":
             return "<br>"
         if name == "img":
@@ -214,11 +229,55 @@ class Sanitizer:
         return image_html(source, str(element.get("alt") or element.get("title") or ""))
 
     def _table(self, table: Tag) -> str:
-        rows: list[str] = []
-        for row in table.find_all("tr"):
-            cells = "".join(
-                f"<{cell.name}>{_text(cell.get_text(' '))}</{cell.name}>"
-                for cell in row.find_all(["th", "td"], recursive=False)
-            )
-            rows.append(f"<tr>{cells}</tr>")
-        return f"{TABLE_OPEN}{''.join(rows)}{TABLE_CLOSE}"
+        rows = "".join(f"<tr>{''.join(self._cells(row))}</tr>" for row in _rows(table))
+        return f"{TABLE_OPEN}{rows}{TABLE_CLOSE}"
+
+    def _cells(self, row: Tag) -> list[str]:
+        return [
+            f"<{cell.name}>{self._cell_children(cell)}</{cell.name}>"
+            for cell in row.find_all(["th", "td"], recursive=False)
+        ]
+
+    def _cell_children(self, parent: Tag) -> str:
+        """A cell's content as Zhihu keeps it (§7.1): text, line breaks, links and
+        images; other marks give way to their text, and a table nested in the cell to
+        its rows, one line each (Zhihu has no nested tables)."""
+        out: list[str] = []
+        for node in parent.children:
+            if isinstance(node, Comment):
+                continue
+            if isinstance(node, NavigableString):
+                out.append(_text(str(node)))
+            elif isinstance(node, Tag) and node.name == "table":
+                lines = [_CELL_TAGS.sub("", " ".join(self._cells(row))) for row in _rows(node)]
+                before = _trim_br("".join(out))
+                out = [before, "<br>"] if before else []
+                out.append("<br>".join(line.strip() for line in lines))
+            elif isinstance(node, Tag):
+                out.append(self._cell_node(node))
+        return "".join(out)
+
+    def _cell_node(self, node: Tag) -> str:
+        name = node.name.lower()
+        if name == "br":
+            return "<br>"
+        if name == "img":
+            return self._image(node)
+        inner = self._cell_children(node)
+        if name == "a" and is_web_link(str(node.get("href") or "")):
+            return f'<a href="{html.escape(str(node.get("href")))}">{inner}</a>'
+        return inner
+
+
+_CELL_TAGS = re.compile(r"</?t[hd]>")
+
+
+def _rows(table: Tag) -> list[Tag]:
+    """The rows of ``table`` itself, not those of a table nested in one of its cells."""
+    rows: list[Tag] = []
+    for child in table.find_all(["thead", "tbody", "tfoot", "tr"], recursive=False):
+        if child.name == "tr":
+            rows.append(child)
+        else:
+            rows.extend(child.find_all("tr", recursive=False))
+    return rows

@@ -1,0 +1,88 @@
+"""The shared raw-HTML sanitiser: one mechanism, each channel's allowlist.
+
+The channels' own output for raw HTML is pinned by the fixture files
+(``fixtures/wechat/skeleton.txt``, ``fixtures/zhihu/*.txt``); these cases pin the
+mechanism itself, table-driven, with WeChat's and Zhihu's real allowlists.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from crosspost.render.sanitize import Allowlist, TagStream, clean
+from crosspost.render.wechat.raw import ALLOWLIST as WECHAT
+from crosspost.render.zhihu.sanitize import ALLOWLIST as ZHIHU
+
+SMALL = Allowlist(
+    tags=frozenset({"p", "a", "img", "span", "br"}),
+    attributes={"a": frozenset({"href"}), "img": frozenset({"src"}), "*": frozenset({"style"})},
+    dropped=frozenset({"video"}),
+    styles=frozenset({"color"}),
+)
+
+
+@pytest.mark.parametrize(
+    ("fragment", "expected"),
+    [
+        ("<p>a<br>b</p>", "<p>a<br>b</p>"),
+        ('<video><source src="a.mp4"></video>after', "after"),
+        ('<input type="checkbox"> a', " a"),
+        ("<p>one<p>two", "<p>one</p><p>two</p>"),
+        ("<marquee>m</marquee><canvas>c</canvas>", "mc"),
+        ("<script>x()</script><style>p{}</style>text", "text"),
+        ('<a href="javascript:x()">j</a><a href="vbscript:x">v</a>', "<a>j</a><a>v</a>"),
+        ('<a href="data:text/html,x">d</a>', "<a>d</a>"),
+        ('<img src="data:image/png;base64,AA">', '<img src="data:image/png;base64,AA">'),
+        ('<span src="data:image/png;base64,AA">s</span>', "<span>s</span>"),
+        ('<a href="images/x.png" onclick="x()">r</a>', '<a href="images/x.png">r</a>'),
+        ('<span style="color:red;position:fixed">c</span>', '<span style="color:red">c</span>'),
+        ("<!-- note -->kept", "kept"),
+    ],
+)
+def test_clean_keeps_only_the_allowlist(fragment: str, expected: str) -> None:
+    assert clean(fragment, SMALL) == expected
+
+
+def test_a_void_tag_in_a_stream_opens_nothing() -> None:
+    stream = TagStream(SMALL)
+    pieces = ["<video>", '<source src="a.mp4">', "</video>", '<input type="checkbox">']
+    assert [stream.tag(piece) for piece in pieces] == ["", "", "", ""]
+    assert stream.dropping == 0
+
+
+def test_a_dropped_element_in_a_stream_hides_the_text_until_it_closes() -> None:
+    stream = TagStream(SMALL)
+    assert stream.tag("<video controls>") == "" and stream.dropping == 1
+    assert stream.tag('<span style="color:red">') == ""  # inside the video: gone
+    assert stream.tag("</video>") == "" and stream.dropping == 0
+
+
+def test_a_stream_closes_only_what_it_opened() -> None:
+    stream = TagStream(SMALL)
+    assert stream.tag('<span style="color:red" onclick="x()">') == '<span style="color:red">'
+    assert stream.tag("</span>") == "</span>"
+    assert stream.tag("</span>") == ""
+    assert stream.tag("<marquee>") == "" and stream.tag("</marquee>") == ""
+    assert stream.tag('<img src="javascript:x()">') == "<img>"
+    assert stream.tag("<br/>") == "<br>"
+
+
+def test_wechat_keeps_inline_svg_tag_by_tag() -> None:
+    stream = TagStream(WECHAT)
+    pieces = ['<svg viewBox="0 0 8 8" onload="x()">', '<g fill="currentColor">',
+              '<path d="M0 0L8 8"/>', "</g>", "</svg>"]  # fmt: skip
+    assert "".join(stream.tag(piece) for piece in pieces) == (
+        '<svg viewBox="0 0 8 8"><g fill="currentColor"><path d="M0 0L8 8"></path></g></svg>'
+    )
+
+
+@pytest.mark.parametrize(
+    ("allowlist", "expected"),
+    [
+        (WECHAT, '<svg viewBox="0 0 8 8"><path d="M0 0"></path><text>x</text></svg>'),
+        (ZHIHU, ""),
+    ],
+)
+def test_svg_is_a_per_channel_choice(allowlist: Allowlist, expected: str) -> None:
+    svg = '<svg viewBox="0 0 8 8"><path d="M0 0"/><text>x</text></svg>'
+    assert clean(svg, allowlist) == expected
