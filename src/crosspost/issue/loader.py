@@ -1,42 +1,28 @@
-"""The canonical issue document: YAML front matter + Markdown, parsed once into a frozen Issue.
+"""Reading an issue file: front matter and body, validated into a frozen Issue.
 
 Front matter is normalised by a table of field → parser (``FIELDS``, in
 :mod:`crosspost.issue.fields`), so adding a field is one line, and every error names the
-file and the line of the offending key. What a channel sees is
-``issue.settings(channel)``: the top-level fields with that channel's block laid over
-them.
+file and the line of the offending key. The body's ``::: only`` blocks are checked here
+too, on the one parse of the body that lint and the renderers share.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from crosspost.errors import IssueError
-from crosspost.issue.fields import (
-    CHANNEL_OPTIONS,
-    FIELDS,
-    KNOWN_CHANNELS,
-    PUBLISH_MODES,
-    FieldContext,
-    parse_moment,
-)
+from crosspost.issue.body import check_containers
+from crosspost.issue.dialect import parse_document
+from crosspost.issue.fields import FIELDS, KNOWN_CHANNELS, FieldContext
+from crosspost.issue.model import Issue
 
 __all__ = [
-    "CHANNEL_OPTIONS",
-    "KNOWN_CHANNELS",
-    "PUBLISH_MODES",
-    "ChannelSettings",
-    "Issue",
     "default_issue_id",
     "load_issue",
-    "parse_moment",
     "read_front_matter",
     "read_text",
     "split_front_matter",
@@ -46,70 +32,6 @@ if TYPE_CHECKING:
     import yaml
 
 _FENCE = re.compile(r"^---[ \t]*$")
-
-
-@dataclass(frozen=True)
-class ChannelSettings:
-    """What one channel sees of an issue: top-level fields with its own block laid over."""
-
-    channel: str
-    title: str
-    author: str | None
-    digest: str | None
-    cover: Path | None
-    source_url: str | None
-    #: Channel-only keys (``mode``, ``need_open_comment``, ``topics``, ``column``, …).
-    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-
-
-@dataclass(frozen=True)
-class Issue:
-    """One newsletter issue, validated. Paths are absolute; nothing here touches the network."""
-
-    path: Path
-    id: str
-    title: str
-    body: str
-    #: 1-based line of the file where ``body`` starts, so body problems can name a line.
-    body_line: int
-    author: str | None = None
-    digest: str | None = None
-    cover: Path | None = None
-    source_url: str | None = None
-    publish_at: datetime | None = None
-    #: When the article first ran elsewhere (set by ``crosspost import`` of a saved page).
-    first_published: datetime | None = None
-    #: Channels the issue asks for; empty means "every configured channel".
-    channels: tuple[str, ...] = ()
-    series: str | None = None
-    previous: int = 0
-    #: Per-channel blocks from the front matter, e.g. ``{"wechat": {"title": …}}``.
-    overrides: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
-    #: Line of each front-matter key, for messages about a field (lint, overrides).
-    field_lines: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
-
-    @property
-    def folder(self) -> Path:
-        """The folder images and the cover are relative to."""
-        return self.path.parent
-
-    def settings(self, channel: str) -> ChannelSettings:
-        """The fields as ``channel`` should use them (its own block wins)."""
-        block = dict(self.overrides.get(channel, {}))
-        cover = block.pop("cover", None)
-        return ChannelSettings(
-            channel=channel,
-            title=block.pop("title", None) or self.title,
-            author=block.pop("author", None) or self.author,
-            digest=block.pop("digest", None) or self.digest,
-            cover=self.folder / cover if cover else self.cover,
-            source_url=block.pop("source_url", None) or self.source_url,
-            options=MappingProxyType(block),
-        )
-
-    def line_of(self, key: str) -> int | None:
-        """The line a front-matter key stands on (``"wechat.title"`` for nested keys)."""
-        return self.field_lines.get(key) or self.field_lines.get(key.split(".")[0])
 
 
 # --- loading --------------------------------------------------------------------------
@@ -252,9 +174,7 @@ def _build_issue(
     values = {key: FIELDS[key](front.get(key), FieldContext(path, lines, key)) for key in FIELDS}
     if not values["title"]:
         raise IssueError(path, "front matter has no 'title'; add 'title: …'", lines.get("title", 2))
-    from crosspost.issue.body import check_containers  # parses Markdown: only when loading
-
-    check_containers(path, body, body_line)
+    check_containers(path, parse_document(body), body_line)
     overrides = {name: values.pop(name) for name in KNOWN_CHANNELS if front.get(name) is not None}
     for name in KNOWN_CHANNELS:
         values.pop(name, None)

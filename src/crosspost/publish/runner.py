@@ -25,7 +25,8 @@ from crosspost.errors import (
     IssueError,
     UsageError,
 )
-from crosspost.issue.model import ChannelSettings, Issue, load_issue
+from crosspost.issue.loader import load_issue
+from crosspost.issue.model import ChannelSettings, Issue
 from crosspost.ledger.store import Ledger, PostKey
 from crosspost.publish.jobs import (
     MODES,
