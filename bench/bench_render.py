@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from crosspost.errors import CrosspostError
-from crosspost.issue.model import Issue, load_issue
+from crosspost.issue.loader import load_issue
+from crosspost.issue.model import Issue
 from crosspost.render.rendered import RenderContext, render
 
 REPO = Path(__file__).resolve().parents[1]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from crosspost.issue.model import load_issue
+from crosspost.issue.loader import load_issue
 
 SEED = "seeds/000_c5131b8f50e07dec.txt"
 

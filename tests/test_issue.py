@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from crosspost.errors import EXIT_BAD_INPUT, IssueError
-from crosspost.issue.model import load_issue, read_front_matter
+from crosspost.issue.loader import load_issue, read_front_matter
 
 WriteIssue = Callable[..., Path]
 

@@ -22,7 +22,8 @@ import lxml.html
 import pytest
 from lxml import etree
 
-from crosspost.issue.model import Issue, load_issue
+from crosspost.issue.loader import load_issue
+from crosspost.issue.model import Issue
 from crosspost.render.rendered import RenderContext
 from crosspost.render.wechat import document as wechat
 

@@ -10,7 +10,7 @@ from PIL import Image
 
 from crosspost.errors import IssueError
 from crosspost.importers.article import import_article
-from crosspost.issue.model import load_issue
+from crosspost.issue.loader import load_issue
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

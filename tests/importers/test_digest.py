@@ -11,7 +11,7 @@ from markdown_it import MarkdownIt
 
 from crosspost.cli import main
 from crosspost.importers.digest import convert_digest, import_digest
-from crosspost.issue.model import load_issue
+from crosspost.issue.loader import load_issue
 
 SEED = Path(__file__).resolve().parents[2].parent / "shared" / "seeds" / "000_c5131b8f50e07dec.txt"
 

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from crosspost.errors import UsageError
 from crosspost.issue.dialect import new_markdown, parse
-from crosspost.issue.model import Issue, load_issue
+from crosspost.issue.loader import load_issue
+from crosspost.issue.model import Issue
 from crosspost.render.rendered import PreviousIssue, RenderContext, Rendered, render
 from crosspost.render.wechat import document as wechat
 from crosspost.render.wechat.raw import is_mp_link

@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from crosspost.issue.dialect import new_markdown, parse
-from crosspost.issue.model import Issue, load_issue, split_front_matter
+from crosspost.issue.loader import load_issue, split_front_matter
+from crosspost.issue.model import Issue
 from crosspost.render.rendered import PreviousIssue, RenderContext, Rendered, render
 from crosspost.render.zhihu import document as zhihu
-from crosspost.render.zhihu.common import new_parser
 
 FIXTURES = Path(__file__).parent / "fixtures" / "zhihu"
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -328,7 +328,7 @@ def assert_faithful(issue: Issue, rendered: Rendered) -> None:
         sup["data-url"] for sup in soup.find_all("sup") if sup.get("data-url")
     }
     text = zhihu.plain_text(rendered.body)
-    tokens = parse(issue.body, "zhihu", new_parser())
+    tokens = parse(issue.body, "zhihu")
     for token in tokens:
         for child in token.children or []:
             href = str(child.attrGet("href") or "")

@@ -21,18 +21,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from crosspost.check.images import ImageFile, ImageInfo, ImageProblem, remote_format
 from crosspost.errors import IssueError
-from crosspost.issue.body import (
-    ImageFile,
-    ImageInfo,
-    ImageProblem,
-    ImageRef,
-    empty_footnotes,
-    image_refs,
-    remote_format,
-)
-from crosspost.issue.model import CHANNEL_OPTIONS, KNOWN_CHANNELS, Issue, load_issue
-from crosspost.render.rendered import RenderContext, Rendered
+from crosspost.issue.body import ImageRef, empty_footnotes, image_refs
+from crosspost.issue.fields import CHANNEL_OPTIONS, KNOWN_CHANNELS
+from crosspost.issue.loader import load_issue
+from crosspost.issue.model import Issue
+from crosspost.render.rendered import RenderContext, Rendered, render
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 
@@ -190,8 +185,6 @@ def check_file(
     Bad input never raises: a file that cannot be loaded, or that a renderer refuses,
     comes back as an error :class:`Problem`, so a caller checking many files sees them all.
     """
-    from crosspost.render.rendered import render
-
     try:
         issue = load_issue(path)
     except IssueError as error:

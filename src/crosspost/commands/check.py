@@ -13,7 +13,7 @@ from typing import Any
 
 from crosspost.commands.render import add_theme_and_settings_flags
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
-from crosspost.issue.model import KNOWN_CHANNELS
+from crosspost.issue.fields import KNOWN_CHANNELS
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, UsageError
-from crosspost.issue.model import KNOWN_CHANNELS
+from crosspost.issue.fields import KNOWN_CHANNELS
 
 if TYPE_CHECKING:
     from crosspost.check.lint import Checked

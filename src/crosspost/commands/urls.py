@@ -7,7 +7,7 @@ import argparse
 
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK, UsageError
-from crosspost.issue.model import KNOWN_CHANNELS
+from crosspost.issue.fields import KNOWN_CHANNELS
 
 
 def channel_filter(text: str) -> tuple[str, str | None]:

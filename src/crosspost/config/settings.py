@@ -48,7 +48,7 @@ from crosspost.config.sources import (
     refuse_inline_secrets,
 )
 from crosspost.errors import ConfigError
-from crosspost.issue.model import KNOWN_CHANNELS
+from crosspost.issue.fields import KNOWN_CHANNELS
 
 __all__ = [
     "FLAG_NAMES",

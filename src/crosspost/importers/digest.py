@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from crosspost.issue.model import read_text
+from crosspost.issue.loader import read_text
 
 _CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 _ITEM = re.compile(rf"^\s*(?:(\d{{1,3}})\s*[.、．)）]|([{_CIRCLED}]))\s*(\S.*)$")

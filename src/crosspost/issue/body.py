@@ -1,9 +1,9 @@
-"""Facts about an issue body found by walking its Markdown tokens, with file lines.
+"""Facts about an issue body found by walking its one parsed token stream, with file lines.
 
 The loader uses :func:`check_containers` (every ``::: only`` block names a known channel
 and is closed); lint uses :func:`image_refs` (every image, with its line and the channel
-of the ``only`` block around it) and :class:`ImageInfo` (what each image file is, read
-from its header once).
+of the ``only`` block around it) and :func:`empty_footnotes`. Nothing here reads a file:
+what an image file is, lint learns in :mod:`crosspost.check.images`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from crosspost.errors import IssueError
-from crosspost.issue.model import KNOWN_CHANNELS, Issue
+from crosspost.issue.dialect import Document, only_channel
+from crosspost.issue.fields import KNOWN_CHANNELS
+from crosspost.issue.model import Issue
 
 
 @dataclass(frozen=True)
@@ -39,11 +41,9 @@ _HTML_IMG = re.compile(r"""<img\b[^>]*?\bsrc\s*=\s*["']?([^"'\s>]+)""", re.IGNOR
 
 def image_refs(issue: Issue) -> Iterator[ImageRef]:
     """Every image of the body in order (Markdown and raw ``<img>``), with its line."""
-    from crosspost.issue.dialect import new_markdown, only_channel
-
     lines = issue.body.split("\n")
     channels: list[str] = []
-    for token in new_markdown().parse(issue.body):
+    for token in issue.document.tokens:
         if token.type == "container_only_open":
             channels.append(only_channel(token))
             continue
@@ -89,77 +89,23 @@ def _local_path(folder: Path, source: str) -> Path | None:
     return folder / unquote(source.split("#")[0].split("?")[0])
 
 
-@dataclass(frozen=True)
-class ImageFile:
-    """What an image file is, from its header."""
-
-    #: Pillow's format name: ``JPEG``, ``PNG``, ``GIF``, ``WEBP``, ``BMP``, …
-    format: str
-    size: int
-    width: int
-    height: int
-
-
-@dataclass(frozen=True)
-class ImageProblem:
-    """Why an image file cannot be used: ``missing-image`` or ``bad-image``, and the fix."""
-
-    code: str
-    message: str
-
-
-class ImageInfo:
-    """Image files read once each; a file that cannot be used comes back as its problem."""
-
-    def __init__(self) -> None:
-        self._seen: dict[Path, ImageFile | ImageProblem] = {}
-
-    def read(self, path: Path) -> ImageFile | ImageProblem:
-        """The file's :class:`ImageFile`, or what is wrong with it."""
-        if path not in self._seen:
-            self._seen[path] = self._read(path)
-        return self._seen[path]
-
-    @staticmethod
-    def _read(path: Path) -> ImageFile | ImageProblem:
-        from PIL import Image, UnidentifiedImageError
-
-        if path.is_dir():
-            return ImageProblem("bad-image", "is a folder; name an image file")
-        if not path.is_file():
-            fix = "not found next to the issue; fix the path or add the file"
-            return ImageProblem("missing-image", fix)
-        try:
-            with Image.open(path) as image:
-                kind, (width, height) = str(image.format), image.size
-        except UnidentifiedImageError:
-            fix = "is not an image crosspost can read (SVG is not supported); export PNG or JPEG"
-            return ImageProblem("bad-image", fix)
-        except OSError as error:
-            return ImageProblem("bad-image", f"cannot be read ({error}); export it again")
-        return ImageFile(kind, path.stat().st_size, width, height)
-
-
 # --- ``::: only`` blocks -----------------------------------------------------
 
 _FENCE_LINE = re.compile(r"^\s*(:{3,})\s*(.*?)\s*$")
 
 
-def check_containers(path: Path, body: str, body_line: int) -> None:
+def check_containers(path: Path, document: Document, body_line: int) -> None:
     """Every ``::: only CHANNEL`` block names a known channel and is closed.
 
     A typo here is silent data loss: markdown-it shows an unknown marker as text and
     closes an open block at the end of the document, so one channel would lose the rest
     of the issue. Lines inside code blocks are examples, not markers, and are skipped.
     """
-    from crosspost.issue.dialect import new_markdown, only_channel
-
-    tokens = new_markdown().parse(body)
     markers: set[int] = set()  # body lines (0-based) opening or closing a real block
     in_code: set[int] = set()
     stack: list[int] = []
-    for token in tokens:
-        if token.type in ("fence", "code_block") and token.map:
+    for token in document.tokens:
+        if token.type in ("fence", "code_block", "math_block", "math_block_label") and token.map:
             in_code.update(range(*token.map))
         elif token.type == "container_only_open" and token.map:
             start, end = token.map
@@ -182,7 +128,7 @@ def check_containers(path: Path, body: str, body_line: int) -> None:
                     "(an outer block around another needs a longer fence, '::::')",
                     body_line + start,
                 )
-    for index, text in enumerate(body.split("\n")):
+    for index, text in enumerate(document.body.split("\n")):
         match = _FENCE_LINE.match(text)
         if not match or index in markers or index in in_code:
             continue
@@ -198,9 +144,7 @@ def check_containers(path: Path, body: str, body_line: int) -> None:
 
 def empty_footnotes(issue: Issue) -> list[tuple[str, int | None]]:
     """(label, line) of every footnote defined with no text, such as a bare ``[^1]:``."""
-    from crosspost.issue.dialect import new_markdown
-
-    tokens = new_markdown().parse(issue.body)
+    tokens = issue.document.tokens
     lines = issue.body.split("\n")
     found: list[tuple[str, int | None]] = []
     for index, token in enumerate(tokens):
@@ -214,17 +158,3 @@ def empty_footnotes(issue: Issue) -> list[tuple[str, int | None]]:
         offset = next((n for n, text in enumerate(lines) if definition.match(text)), None)
         found.append((label, issue.body_line + offset if offset is not None else None))
     return found
-
-
-#: Extensions a remote image's URL may end in, by Pillow format: before the download the
-#: name is all there is. SVG is refused by both platforms and cannot be converted.
-_REMOTE_FORMAT_OF = {
-    ".jpg": "JPEG", ".jpeg": "JPEG", ".png": "PNG", ".gif": "GIF", ".webp": "WEBP",
-    ".svg": "SVG", ".bmp": "BMP", ".tif": "TIFF", ".tiff": "TIFF", ".avif": "AVIF",
-    ".heic": "HEIF", ".ico": "ICO",
-}  # fmt: skip
-
-
-def remote_format(url: str) -> str | None:
-    """The image format a remote image's URL names by its extension (None: it names none)."""
-    return _REMOTE_FORMAT_OF.get(Path(urlsplit(url).path).suffix.lower())

@@ -26,7 +26,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from crosspost.errors import EXIT_CHANNEL_FAILED, CrosspostError, IssueError
-from crosspost.issue.model import KNOWN_CHANNELS, Issue
+from crosspost.issue.fields import KNOWN_CHANNELS
+from crosspost.issue.model import Issue
 from crosspost.ledger.store import Ledger, PostKey
 
 if TYPE_CHECKING:

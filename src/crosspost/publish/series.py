@@ -11,7 +11,8 @@ import math
 from pathlib import Path
 
 from crosspost.errors import IssueError
-from crosspost.issue.model import Issue, read_front_matter
+from crosspost.issue.loader import read_front_matter
+from crosspost.issue.model import Issue
 from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.render.rendered import PreviousIssue
 

@@ -7,12 +7,8 @@ the same settings path (flag > environment > config file > default) for all of t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from crosspost.config.settings import Settings
 from crosspost.render.rendered import PreviousIssue, RenderContext
-
-if TYPE_CHECKING:
-    from crosspost.config.settings import Settings
 
 
 def render_context(

@@ -17,10 +17,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from crosspost.issue.model import Issue
+from crosspost.issue.model import Issue
 
 
 @dataclass(frozen=True)

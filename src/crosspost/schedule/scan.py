@@ -6,8 +6,9 @@ is found with one regular expression and a top-level ``publish_at:`` line is rea
 ``datetime.fromisoformat``. When that gives a timezone-aware time still in the future,
 the file is simply not due and nothing more is read. Only when the quick look is unsure
 (a quoted or unusual value, a naive time, a duplicate key, broken front matter) or the
-time has come is the front matter parsed properly (:func:`crosspost.issue.model.read_front_matter`),
-so every problem is reported with the file and line the loader names.
+time has come is the front matter parsed properly
+(:func:`crosspost.issue.loader.read_front_matter`), so every problem is reported with
+the file and line the loader names.
 
 What is skipped without a word: files that do not start with a ``---`` line (a README in
 the issue folder is not an issue) and issues without ``publish_at`` (they are published
@@ -49,7 +50,7 @@ class ScheduledFile:
         """This file with its front matter parsed (raises :class:`IssueError`)."""
         if self.front is not None:
             return self
-        from crosspost.issue.model import read_front_matter
+        from crosspost.issue.loader import read_front_matter
 
         front, lines = read_front_matter(self.path)
         return ScheduledFile(self.path, self.publish_at, self.digest, front, lines)
@@ -60,7 +61,7 @@ class ScheduledFile:
         value = (self.front or {}).get("id")
         if isinstance(value, str | int) and str(value).strip():
             return str(value).strip()
-        from crosspost.issue.model import default_issue_id
+        from crosspost.issue.loader import default_issue_id
 
         return default_issue_id(self.path)
 
@@ -156,7 +157,8 @@ def _schedule_of(name: str, now: datetime) -> ScheduledFile | datetime | None:
     digest = hashlib.sha256(raw).hexdigest()
     if isinstance(quick, datetime):
         return ScheduledFile(path, quick, digest)  # YAML only if the tick must act on it
-    from crosspost.issue.model import parse_moment, read_front_matter
+    from crosspost.issue.fields import parse_moment
+    from crosspost.issue.loader import read_front_matter
 
     front, lines = read_front_matter(path)
     publish_at = parse_moment(path, "publish_at", front.get("publish_at"), lines.get("publish_at"))

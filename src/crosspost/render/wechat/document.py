@@ -278,7 +278,8 @@ def _article(
     settings = issue.settings("wechat")
     theme = load_theme(context.theme, context.template_dirs)
     state = RenderState(code_style=theme.code_style, placeholder=_placeholder(issue.body))
-    content, notes = render_body(issue.body, state, (settings.title, issue.title))
+    tokens = issue.document.for_channel("wechat")
+    content, notes = render_body(tokens, state, (settings.title, issue.title))
     previous = [
         {
             "id": item.id,

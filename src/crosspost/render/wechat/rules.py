@@ -24,7 +24,7 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from crosspost.issue.dialect import drop_title_heading, join_softbreak, new_markdown, parse
+from crosspost.issue.dialect import drop_title_heading, join_softbreak, new_markdown
 from crosspost.render.sanitize import TagStream, clean
 from crosspost.render.wechat.code import highlight_code
 from crosspost.render.wechat.raw import ALLOWLIST, RawHtmlSanitiser, Reference, is_mp_link
@@ -339,6 +339,26 @@ class WeChatRenderer(RendererHTML):
         placeholder = state.code_placeholder(highlight_code(code, language, state.code_style))
         return f'<pre class="code"><code class="code-body">{placeholder}</code></pre>'
 
+    # --- formulas: WeChat's editor draws none, so the reader sees the TeX as written ---
+    def math_inline(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        token = tokens[idx]
+        return html.escape(f"{token.markup}{token.content}{token.markup}", quote=False)
+
+    math_inline_double = math_inline
+
+    def math_block(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        # Its line breaks become spaces (or nothing between CJK) in the clean-up, as the
+        # soft breaks of a paragraph do.
+        token = tokens[idx]
+        label = f" ({token.info})" if token.info else ""
+        return f"<p>{html.escape(f'$${token.content}$${label}', quote=False)}</p>"
+
+    math_block_label = math_block
+
     # --- tables -------------------------------------------------------------------
     def table_open(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
@@ -376,21 +396,19 @@ def wechat_markdown() -> MarkdownIt:
     """The issue dialect with WeChat's rules (built once; rendering keeps state in ``env``)."""
     md = new_markdown()
     md.renderer = WeChatRenderer(md)
-    # Keep link and image destinations as the issue wrote them: image sources are the
-    # keys the publisher swaps for uploaded URLs, and reference entries are read by people.
-    md.normalizeLink = lambda url: url  # type: ignore[method-assign]
     return md
 
 
 def render_body(
-    body: str, state: RenderState, titles: Sequence[str] = ()
+    tokens: list[Token], state: RenderState, titles: Sequence[str] = ()
 ) -> tuple[str, list[Note]]:
-    """The HTML of ``body`` for WeChat and its footnotes, filling ``state`` on the way.
+    """The HTML of the body's ``tokens`` (WeChat's own copy) and its footnotes, filling
+    ``state`` on the way.
 
     A leading ``# heading`` equal to one of ``titles`` is left out: the title is shown
     by WeChat above the article already."""
     md = wechat_markdown()
-    tokens = drop_title_heading(parse(body, "wechat", md), titles)
+    tokens = drop_title_heading(tokens, titles)
     env: EnvType = {"wechat": state}
     split = next((i for i, t in enumerate(tokens) if t.type == "footnote_block_open"), len(tokens))
     content = md.renderer.render(tokens[:split], md.options, env)

@@ -1,6 +1,6 @@
 """What Zhihu's two outputs (API HTML and importer Markdown) share.
 
-The parser the Zhihu channel reads an issue with, how a formula becomes Zhihu's
+The tokens the Zhihu channel reads an issue as, how a formula becomes Zhihu's
 equation image, how a table becomes the one table shape Zhihu keeps, and how notes
 (footnotes and links that carry an explanation instead of a URL) are collected.
 Facts come from ``specs/zhihu-api.md`` §7.1 and ``anchors-and-rendering-rules.md`` Z1–Z5.
@@ -14,11 +14,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from crosspost.issue.dialect import drop_title_heading, new_markdown, parse
+from crosspost.issue.dialect import Document, drop_title_heading
+
+CHANNEL = "zhihu"
 
 #: Longest image caption (``data-caption``) Zhihu keeps (§6, single source).
 CAPTION_MAX_CHARS = 140
@@ -58,27 +58,18 @@ _BREAK = re.compile(r"^<br\s*/?>$", re.IGNORECASE)
 _UNESCAPED_GT = re.compile(r"(?<!\\)>\s*")
 
 
-def _verbatim(url: str) -> str:
-    return url
-
-
-def new_parser() -> MarkdownIt:
-    """The issue dialect plus ``$…$``/``$$…$$`` math, with link targets kept verbatim.
-
-    Math is Zhihu-only (its editor renders formulas; WeChat's does not). The dollar
-    rules are strict so that prices such as "$5 and $10" stay text. markdown-it would
-    percent-encode non-ASCII link targets; we keep what the author wrote so that
-    ``Rendered.images`` names each image exactly as the issue does.
-    """
-    md = new_markdown()
-    md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
-    md.normalizeLink = _verbatim  # type: ignore[method-assign]
-    return md
-
-
-def zhihu_tokens(body: str, titles: Sequence[str]) -> list[Token]:
-    """Tokens of ``body`` as Zhihu sees it, without a leading ``# title``."""
-    return drop_title_heading(parse(body, "zhihu", new_parser()), titles)
+def zhihu_tokens(
+    document: Document, titles: Sequence[str], tail: Document | None = None
+) -> list[Token]:
+    """A fresh copy of the body's tokens as Zhihu sees it, without a leading ``# title``,
+    and with ``tail``'s tokens (a section crosspost adds, such as 往期回顾) after the text
+    and before the footnotes, which close the article."""
+    tokens = drop_title_heading(document.for_channel(CHANNEL), titles)
+    if tail is None:
+        return tokens
+    notes = next((i for i, t in enumerate(tokens) if t.type == "footnote_block_open"), None)
+    at = len(tokens) if notes is None else notes
+    return tokens[:at] + tail.for_channel(CHANNEL) + tokens[at:]
 
 
 def is_web_link(href: str) -> bool:

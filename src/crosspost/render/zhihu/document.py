@@ -10,15 +10,14 @@ linter checks the same numbers the renderer was written against (``specs/zhihu-a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from bs4 import BeautifulSoup
 
+from crosspost.issue.dialect import Document, parse_document
+from crosspost.issue.model import Issue
 from crosspost.render.rendered import PreviousIssue, RenderContext, Rendered
-from crosspost.render.zhihu.common import CAPTION_MAX_CHARS, zhihu_tokens
+from crosspost.render.zhihu.common import CAPTION_MAX_CHARS, CHANNEL, zhihu_tokens
 from crosspost.render.zhihu.html import render_html
 from crosspost.render.zhihu.markdown import escape_text, render_markdown
-
-if TYPE_CHECKING:
-    from crosspost.issue.model import Issue
 
 __all__ = [
     "BODY_MAX_CHARS",
@@ -34,7 +33,6 @@ __all__ = [
     "render",
 ]
 
-CHANNEL = "zhihu"
 #: Article title: required, one line, at most this many characters (a longer one got a 400).
 TITLE_MAX_CHARS = 100
 #: Article body, counted as plain text without tags.
@@ -53,13 +51,13 @@ PREVIOUS_HEADING = "往期回顾"
 def render(issue: Issue, context: RenderContext) -> Rendered:
     """Render ``issue`` for Zhihu: ``body`` is the API HTML; files hold both outputs.
 
-    Each output parses the body itself, since rendering may change tokens.
+    Each output works on its own copy of the issue's tokens, since rendering may change them.
     """
     settings = issue.settings(CHANNEL)
     titles = (settings.title, issue.title)
-    source = with_previous(issue.body, context.previous)
-    body, images = render_html(zhihu_tokens(source, titles))
-    markdown = render_markdown(zhihu_tokens(source, titles))
+    tail = previous_section(context.previous)
+    body, images = render_html(zhihu_tokens(issue.document, titles, tail))
+    markdown = render_markdown(zhihu_tokens(issue.document, titles, tail))
     return Rendered(
         channel=CHANNEL,
         title=settings.title,
@@ -69,27 +67,27 @@ def render(issue: Issue, context: RenderContext) -> Rendered:
     )
 
 
-def with_previous(body: str, previous: tuple[PreviousIssue, ...]) -> str:
-    """The issue body followed by a 往期回顾 list of earlier issues on Zhihu.
+def previous_section(previous: tuple[PreviousIssue, ...]) -> Document | None:
+    """The 往期回顾 list of earlier issues on Zhihu, to follow the issue's text.
 
     Written as Markdown, so both outputs follow the same rules as the rest of the body;
-    an issue not (yet) on Zhihu is listed without a link.
+    an issue not (yet) on Zhihu is listed without a link. It is a document of its own,
+    not appended to the body's text: the body keeps its one parse, and a code block the
+    body leaves open cannot swallow the list.
     """
     if not previous:
-        return body
+        return None
     items = [
         f"- [{escape_text(item.title)}](<{item.url}>)"
         if item.url
         else f"- {escape_text(item.title)}"
         for item in previous
     ]
-    return f"{body.rstrip()}\n\n## {PREVIOUS_HEADING}\n\n" + "\n".join(items) + "\n"
+    return parse_document(f"## {PREVIOUS_HEADING}\n\n" + "\n".join(items) + "\n")
 
 
 def plain_text(body: str) -> str:
     """The words of a Zhihu HTML body, as a reader sees them (formulas by their TeX)."""
-    from bs4 import BeautifulSoup
-
     soup = BeautifulSoup(body, "html.parser")
     for formula in soup.find_all("img", attrs={"eeimg": True}):
         formula.replace_with(str(formula.get("alt") or ""))
