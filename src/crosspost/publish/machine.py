@@ -28,6 +28,7 @@ from crosspost.channels.base import (
     RemoteDraft,
     RemotePost,
 )
+from crosspost.config.files import write_atomic
 from crosspost.errors import (
     EXIT_CHANNEL_FAILED,
     EXIT_OK,
@@ -127,11 +128,7 @@ class PostMachine:
         """Keep the body just sent, for the next ``--dry-run``'s diff (atomic replace)."""
         from crosspost.publish.dry_run import sent_copy
 
-        target = sent_copy(self.state_dir, self.job)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_suffix(".partial")
-        partial.write_text(self.job.rendered.body, encoding="utf-8")
-        partial.replace(target)
+        write_atomic(sent_copy(self.state_dir, self.job), self.job.rendered.body)
 
     def _record(self) -> PostRecord:
         record = self.ledger.get(self.key)

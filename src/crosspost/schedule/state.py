@@ -23,10 +23,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from crosspost.config.files import write_atomic
 
 if TYPE_CHECKING:
     from crosspost.config.settings import Settings
@@ -152,10 +153,8 @@ class SchedulerState:
 
     def save(self) -> None:
         """Write atomically: a crash leaves the old file or the new one, never half of one."""
-        partial = self.path.with_name(f".{self.path.name}.{os.getpid()}")
         body = {"version": STATE_VERSION, "files": self._files}
-        partial.write_text(json.dumps(body, ensure_ascii=False, indent=1), encoding="utf-8")
-        partial.replace(self.path)
+        write_atomic(self.path, json.dumps(body, ensure_ascii=False, indent=1))
 
 
 def context_digest(config_path: Path | None, *parts: str) -> str:
