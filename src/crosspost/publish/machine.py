@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from filelock import Timeout
 
@@ -39,16 +39,15 @@ from crosspost.errors import (
 )
 from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.publish.assets import PostAssets
+from crosspost.publish.dry_run import sent_copy
 from crosspost.publish.failures import record_failure, same_attempt
 from crosspost.publish.hooks import checkpoint
+from crosspost.publish.jobs import Job, PostResult, Progress, PublishOptions
 from crosspost.publish.settle import build_adapter, forget_draft, post_lock, run_redactor, settle
-
-if TYPE_CHECKING:
-    from crosspost.publish.jobs import Job, PostResult, Progress, PublishOptions
 
 
 class PostMachine:
-    """Drives one :class:`~crosspost.publish.runner.Job` to its end, resumable at every step."""
+    """Drives one :class:`~crosspost.publish.jobs.Job` to its end, resumable at every step."""
 
     def __init__(
         self,
@@ -126,8 +125,6 @@ class PostMachine:
 
     def _remember_sent(self) -> None:
         """Keep the body just sent, for the next ``--dry-run``'s diff (atomic replace)."""
-        from crosspost.publish.dry_run import sent_copy
-
         write_atomic(sent_copy(self.state_dir, self.job), self.job.rendered.body)
 
     def _record(self) -> PostRecord:
@@ -141,8 +138,6 @@ class PostMachine:
     def _result(
         self, state: str, url: str | None, message: str = "", code: int = EXIT_OK
     ) -> PostResult:
-        from crosspost.publish.jobs import PostResult
-
         return PostResult(self.key, state, url, message, code, self.sent)
 
     # --- the steps -----------------------------------------------------------------------

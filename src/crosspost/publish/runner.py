@@ -18,8 +18,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from crosspost.check.lint import ERROR, check_file, lint
 from crosspost.config.settings import Account, Settings
 from crosspost.errors import (
     IssueError,
@@ -27,6 +28,7 @@ from crosspost.errors import (
 )
 from crosspost.issue.model import ChannelSettings, Issue, load_issue
 from crosspost.ledger.store import Ledger, PostKey
+from crosspost.publish.dry_run import DryRunEntry, dry_run
 from crosspost.publish.jobs import (
     MODES,
     Job,
@@ -35,13 +37,15 @@ from crosspost.publish.jobs import (
     PublishOptions,
     PublishReport,
     content_hash,
+    describe_links,
+    fill_links,
 )
-from crosspost.publish.references import Link
+from crosspost.publish.machine import PostMachine
+from crosspost.publish.references import Link, link, resolve
+from crosspost.publish.series import previous_issues
+from crosspost.publish.settle import reconcile_issue
 from crosspost.render.context import render_context
-from crosspost.render.rendered import RenderContext, Rendered
-
-if TYPE_CHECKING:
-    from crosspost.publish.dry_run import DryRunEntry
+from crosspost.render.rendered import RenderContext, Rendered, render
 
 
 class Publisher:
@@ -75,9 +79,6 @@ class Publisher:
 
         Raises :class:`UsageError` (exit 2) for the first thing wrong; nothing is sent.
         """
-        from crosspost.check.lint import check_file
-        from crosspost.publish.references import link
-
         if options.mode is not None and options.mode not in MODES:
             raise UsageError(f"unknown mode {options.mode!r}; use draft or publish")
         if not paths:
@@ -137,8 +138,6 @@ class Publisher:
         links: tuple[Link, ...] = (),
     ) -> Job:
         """One post's job; references the ledger can answer are filled in before rendering."""
-        from crosspost.publish.references import resolve
-
         known = {found.reference.text: found.url for found in links if found.url}
         if known:
             issue, rendered = resolve(issue, account.channel, known), None
@@ -215,9 +214,6 @@ class Publisher:
         (and an issue with a reference filled in is rendered again, ``rendered=None``)."""
         if rendered is not None and (not issue.series or not issue.previous):
             return rendered[account.channel]
-        from crosspost.publish.series import previous_issues
-        from crosspost.render.rendered import render
-
         context = render_context(
             self.settings,
             previous=previous_issues(self.ledger, issue, account.channel, account.name),
@@ -233,9 +229,6 @@ class Publisher:
         such needs go first, together; the others follow once the URL is in the ledger,
         rendered again with it. One whose referenced post did not come out is skipped.
         """
-        from crosspost.publish.machine import PostMachine
-        from crosspost.publish.references import fill_links
-
         if not jobs:
             return PublishReport()
         results: dict[PostKey, PostResult] = {}
@@ -281,8 +274,6 @@ class Publisher:
         Only posts in doubt are asked about, each under the lock a publishing run takes
         (see :func:`crosspost.publish.settle.reconcile_issue`).
         """
-        from crosspost.publish.settle import reconcile_issue
-
         results = reconcile_issue(
             self.settings,
             self.ledger,
@@ -296,9 +287,6 @@ class Publisher:
 
     def dry_run(self, jobs: Sequence[Job], options: PublishOptions) -> list[DryRunEntry]:
         """What :meth:`run` would do for each job, and a diff against what was last sent."""
-        from crosspost.publish.dry_run import dry_run
-        from crosspost.publish.references import describe_links
-
         entries = dry_run(self.ledger, self.settings.state_dir, jobs, options)
         return [
             replace(e, action=f"{e.action}; {describe_links(e.job)}") if e.job.links else e
@@ -311,8 +299,6 @@ class Publisher:
 
 
 def _lint_errors(issue: Issue, channel: str, output: Rendered) -> list[Any]:
-    from crosspost.check.lint import ERROR, lint
-
     return [p for p in lint(issue, {channel: output}) if p.severity == ERROR]
 
 
