@@ -41,9 +41,18 @@ from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.publish.assets import PostAssets
 from crosspost.publish.dry_run import sent_copy
 from crosspost.publish.failures import record_failure, same_attempt
-from crosspost.publish.hooks import checkpoint
 from crosspost.publish.jobs import Job, PostResult, Progress, PublishOptions
 from crosspost.publish.settle import build_adapter, forget_draft, post_lock, run_redactor, settle
+
+#: Where a run can be told (and a test can kill it): the boundaries around the two
+#: irreversible calls and the poll. A checkpoint is called with one of these names.
+CHECKPOINTS = ("before-draft", "after-draft", "before-publish", "after-publish", "before-poll")
+
+Checkpoint = Callable[[str], None]
+
+
+def no_checkpoint(name: str) -> None:
+    """The production checkpoint: nothing happens at a boundary."""
 
 
 class PostMachine:
@@ -60,6 +69,7 @@ class PostMachine:
         sleep: Callable[[float], None],
         progress: Progress,
         lock_timeout: float,
+        checkpoint: Checkpoint = no_checkpoint,
     ) -> None:
         self.job = job
         self.key = job.key
@@ -70,6 +80,7 @@ class PostMachine:
         self.sleep = sleep
         self._progress = progress
         self.lock_timeout = lock_timeout
+        self.checkpoint = checkpoint
         self.sent = False
         #: True once the ledger's row is this job's (another file may own the issue id).
         self._owned = False
@@ -336,7 +347,7 @@ class PostMachine:
         return self._wait(adapter, ticket)
 
     def _wait(self, adapter: Adapter, ticket: PublishTicket) -> PostResult:
-        checkpoint("before-poll")
+        self.checkpoint("before-poll")
         post = adapter.wait(ticket)
         if post is None:
             message = "the platform is still publishing; run again to record the URL"
@@ -370,7 +381,7 @@ class PostMachine:
         data = {**dataclasses.asdict(intent), "content_hash": self.job.content_hash}
         for attempt in (1, 2):
             self.ledger.begin(step, self.key, data)
-            checkpoint(f"before-{step}")
+            self.checkpoint(f"before-{step}")
             try:
                 result = call()
             except UnconfirmedError as error:
@@ -385,7 +396,7 @@ class PostMachine:
                 self.ledger.finish_step(self.key, step, outcome="refused", summary=str(error))
                 raise
             self.sent = True
-            checkpoint(f"after-{step}")
+            self.checkpoint(f"after-{step}")
             return result
         return None  # pragma: no cover - the loop always returns or raises
 

@@ -25,12 +25,12 @@ import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from filelock import FileLock, Timeout
 
 from crosspost.config.files import write_atomic
-
-if TYPE_CHECKING:
-    from crosspost.config.settings import Settings
+from crosspost.config.settings import Settings
 
 LOCK_NAME = "run-due.lock"
 STATE_NAME = "run-due.json"
@@ -46,8 +46,6 @@ def run_lock(state_dir: Path, *, wait: bool) -> Iterator[bool]:
 
     ``wait`` blocks until the other run ends instead of giving up at once.
     """
-    from filelock import FileLock, Timeout
-
     state_dir.mkdir(parents=True, exist_ok=True)
     lock = FileLock(str(state_dir / LOCK_NAME), timeout=-1 if wait else 0)
     try:
