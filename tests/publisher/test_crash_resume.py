@@ -19,8 +19,9 @@ import signal
 
 import pytest
 
+from crosspost.commands.switches import CLOCK_OFFSET_VARIABLE
 from crosspost.errors import EXIT_OK, EXIT_UNCONFIRMED
-from crosspost.publish.hooks import CHECKPOINTS, CLOCK_OFFSET_VARIABLE
+from crosspost.publish.machine import CHECKPOINTS
 
 from .world import (
     CREATE_PATHS,

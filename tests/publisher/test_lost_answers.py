@@ -12,8 +12,8 @@ import json
 
 import pytest
 
+from crosspost.commands.switches import CLOCK_OFFSET_VARIABLE
 from crosspost.errors import EXIT_OK, EXIT_UNCONFIRMED
-from crosspost.publish.hooks import CLOCK_OFFSET_VARIABLE
 from crosspost.publish.jobs import PublishReport
 from crosspost.sandbox.clock import ManualClock
 

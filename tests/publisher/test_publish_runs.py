@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from crosspost.cli import main
+from crosspost.commands.switches import MAX_SLEEP_VARIABLE
 from crosspost.errors import EXIT_CHANNEL_FAILED, EXIT_OK, EXIT_TEMPORARY
-from crosspost.publish.hooks import MAX_SLEEP_VARIABLE
 
 from .world import (
     CREATE_PATHS,

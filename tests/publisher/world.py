@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
+from crosspost.commands.switches import MAX_SLEEP_VARIABLE
 from crosspost.config.settings import Settings, load_settings
 from crosspost.ledger.store import Ledger, PostRecord
-from crosspost.publish.hooks import MAX_SLEEP_VARIABLE
 from crosspost.publish.jobs import PublishOptions, PublishReport
 from crosspost.publish.runner import Publisher
 from crosspost.sandbox.box import Sandbox

@@ -11,21 +11,13 @@ import argparse
 import json
 from typing import Any
 
-from crosspost.commands.render import add_theme_and_settings_flags
+from crosspost.commands.render import add_channel_flag, add_theme_and_settings_flags
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
-from crosspost.issue.fields import KNOWN_CHANNELS
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="issue files (Markdown)")
-    parser.add_argument(
-        "-c",
-        "--channel",
-        action="append",
-        choices=KNOWN_CHANNELS,
-        dest="channels",
-        help="check only this channel (repeatable; default: the issue's channels)",
-    )
+    add_channel_flag(parser, "check")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     add_theme_and_settings_flags(parser)
     parser.add_argument(

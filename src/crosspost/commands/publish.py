@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from crosspost.commands.switches import Switches
 from crosspost.commands.table import print_table
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK
@@ -59,12 +60,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from crosspost.config.settings import settings_from_args
     from crosspost.ledger.store import Ledger
-    from crosspost.publish.hooks import shifted
     from crosspost.publish.jobs import PublishOptions
     from crosspost.publish.runner import Publisher
 
     settings = settings_from_args(args)
-    clock = shifted(time.time)
+    switches = Switches.from_environment()
+    clock = switches.clock(time.time)
     options = PublishOptions(
         targets=tuple(args.targets),
         mode=args.mode,
@@ -73,13 +74,20 @@ def run(args: argparse.Namespace) -> int:
         new_draft=args.new_draft,
     )
     progress = None if args.quiet or args.json else print_progress
-    with accounts_for_run(settings, sandbox=args.sandbox) as (settings, sleep):
+    with accounts_for_run(settings, sandbox=args.sandbox, switches=switches) as (settings, sleep):
         from crosspost.config.redaction import redactor_for
 
         redactor = redactor_for([s for a in settings.accounts for s in a.secrets])
         make_state_dir(settings.state_dir)
         with Ledger.open(settings.ledger_path, clock=clock, redact=redactor) as ledger:
-            publisher = Publisher(settings, ledger, clock=clock, sleep=sleep, progress=progress)
+            publisher = Publisher(
+                settings,
+                ledger,
+                clock=clock,
+                sleep=sleep,
+                progress=progress,
+                checkpoint=switches.checkpoint,
+            )
             jobs = publisher.plan(args.files, options)
             if args.dry_run:
                 return _print_dry_run(publisher, jobs, options, as_json=args.json)
@@ -89,17 +97,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 @contextlib.contextmanager
-def accounts_for_run(settings: Settings, *, sandbox: bool) -> Iterator[tuple[Settings, Sleep]]:
-    """The configured accounts, or with ``--sandbox`` one account per emulator."""
-    from crosspost.publish.hooks import paced
-
+def accounts_for_run(
+    settings: Settings, *, sandbox: bool, switches: Switches
+) -> Iterator[tuple[Settings, Sleep]]:
+    """The configured accounts, or with ``--sandbox`` one account per emulator; and the
+    run's sleep (capped by the test switch when it is set)."""
     if not sandbox:
-        yield settings, paced(time.sleep)
+        yield settings, switches.sleep(time.sleep)
         return
     from crosspost.sandbox.session import sandbox_settings
 
     with sandbox_settings(settings) as sandboxed:
-        yield sandboxed, paced(_sandbox_pace)
+        yield sandboxed, switches.sleep(sandbox_pace)
 
 
 def make_state_dir(state_dir: Path) -> None:
@@ -115,7 +124,7 @@ def make_state_dir(state_dir: Path) -> None:
         ) from None
 
 
-def _sandbox_pace(seconds: float) -> None:
+def sandbox_pace(seconds: float) -> None:
     """The emulators answer at once: poll them without the real platforms' pauses."""
     time.sleep(min(seconds, 0.05))
 

@@ -10,6 +10,7 @@ from crosspost.commands.publish import (
     print_progress,
     print_report,
 )
+from crosspost.commands.switches import Switches
 from crosspost.config.sources import add_arguments
 from crosspost.errors import UsageError
 
@@ -24,14 +25,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from crosspost.config.settings import settings_from_args
     from crosspost.ledger.store import Ledger
-    from crosspost.publish.hooks import shifted
     from crosspost.publish.runner import Publisher
 
     settings = settings_from_args(args)
     if not settings.ledger_path.exists():
         raise UsageError(f"no ledger at {settings.ledger_path}; nothing was published yet")
-    clock = shifted(time.time)
-    with accounts_for_run(settings, sandbox=args.sandbox) as (settings, sleep):
+    switches = Switches.from_environment()
+    clock = switches.clock(time.time)
+    with accounts_for_run(settings, sandbox=args.sandbox, switches=switches) as (settings, sleep):
         from crosspost.config.redaction import redactor_for
 
         redactor = redactor_for([s for a in settings.accounts for s in a.secrets])

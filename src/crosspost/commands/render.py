@@ -26,13 +26,19 @@ if TYPE_CHECKING:
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="the issue file (Markdown)")
     add_render_options(parser)
+    add_channel_flag(parser, "render")
+
+
+def add_channel_flag(parser: argparse.ArgumentParser, verb: str) -> None:
+    """``-c CHANNEL``, repeatable, shared with ``check``: channels of the issue, no accounts
+    (``publish -c`` and ``urls -c`` also take ``CHANNEL:ACCOUNT``)."""
     parser.add_argument(
         "-c",
         "--channel",
         action="append",
         choices=KNOWN_CHANNELS,
         dest="channels",
-        help="render only this channel (repeatable; default: the issue's channels)",
+        help=f"{verb} only this channel (repeatable; default: the issue's channels)",
     )
 
 

@@ -14,10 +14,11 @@ import contextlib
 import json
 import sys
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from crosspost.commands.switches import Switches
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK, CrosspostError, UsageError
 
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
 
     from crosspost.config.redaction import Redactor
     from crosspost.config.settings import Settings
-    from crosspost.schedule.tick import DueReport
+    from crosspost.schedule.report import DueOptions, DueReport
+    from crosspost.schedule.scan import Scan
 
 Say = Callable[[str], None]
 
@@ -77,9 +79,9 @@ def run(args: argparse.Namespace) -> int:
 
     from crosspost.config.redaction import redactor_for
     from crosspost.config.settings import settings_from_args
-    from crosspost.publish.hooks import shifted
 
-    clock = shifted(_clock(args.now) if args.now else time.time)
+    switches = Switches.from_environment()
+    clock = switches.clock(_clock(args.now) if args.now else time.time)
     settings = settings_from_args(args)
     # One redactor for the tick: the log file, the ledger and the adapters share it, so a
     # token fetched mid-run is hidden everywhere, not only in the HTTP policy's messages.
@@ -87,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     redactor = redactor_for(secrets, settings.notify_urls)
     with _logger(settings, redactor, verbose=args.verbose and not args.json) as log:
         try:
-            return _tick(args, settings, clock, log, redactor)
+            return _tick(args, settings, clock, switches, log, redactor)
         except CrosspostError as error:
             _record(f"error: {error}")  # the log file tells the whole story of every tick
             raise
@@ -97,13 +99,12 @@ def _tick(
     args: argparse.Namespace,
     settings: Settings,
     clock: Callable[[], float],
+    switches: Switches,
     log: Say,
     redactor: Redactor,
 ) -> int:
-    import time
-
-    from crosspost.publish.hooks import paced
-    from crosspost.schedule.tick import DueOptions, run_due
+    from crosspost.schedule.report import DueOptions, DueReport
+    from crosspost.schedule.scan import look
 
     options = DueOptions(
         dirs=tuple(args.dirs),
@@ -112,16 +113,14 @@ def _tick(
         dry_run=args.dry_run,
         wait=args.wait,
         mode=args.mode,
-        sandbox=args.sandbox,
     )
-    report = run_due(
-        settings,
-        options,
-        clock=clock,
-        sleep=paced(time.sleep),
-        progress=log,
-        redactor=redactor,
-    )
+    # Most ticks find nothing due: they look, and never load the publisher.
+    now = datetime.fromtimestamp(clock(), tz=UTC)
+    found = look(options.dirs or settings.issue_dirs, now)
+    if found.idle:
+        report = DueReport.of_scan(now, found)
+    else:
+        report = _publish_due(args, settings, options, found, clock, switches, log, redactor)
     if args.json:
         print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
     else:
@@ -129,6 +128,41 @@ def _tick(
     if not args.dry_run and not report.locked:
         _notify(settings, report)
     return report.exit_code
+
+
+def _publish_due(
+    args: argparse.Namespace,
+    settings: Settings,
+    options: DueOptions,
+    found: Scan,
+    clock: Callable[[], float],
+    switches: Switches,
+    log: Say,
+    redactor: Redactor,
+) -> DueReport:
+    """The rest of the tick, with the accounts and pauses ``--sandbox`` and the switches ask for."""
+    import time
+
+    from crosspost.commands.publish import sandbox_pace
+    from crosspost.schedule.tick import Accounts, run_due
+
+    accounts: Accounts | None = None
+    sleep: Callable[[float], None] = time.sleep
+    if args.sandbox:  # the emulators start inside the tick, once it holds the lock
+        from crosspost.sandbox.session import sandbox_settings
+
+        accounts, sleep = sandbox_settings, sandbox_pace
+    return run_due(
+        settings,
+        options,
+        clock=clock,
+        sleep=switches.sleep(sleep),
+        progress=log,
+        redactor=redactor,
+        checkpoint=switches.checkpoint,
+        accounts=accounts,
+        found=found,
+    )
 
 
 def _clock(text: str) -> Callable[[], float]:

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+
+import requests
 
 from crosspost.channels.base import STEP_UPLOAD, Adapter, DraftContent
 from crosspost.images.pipeline import (
@@ -28,9 +29,7 @@ from crosspost.images.pipeline import (
 )
 from crosspost.ledger.assets import UploadedAsset
 from crosspost.ledger.store import Ledger
-
-if TYPE_CHECKING:
-    from crosspost.publish.jobs import Job
+from crosspost.publish.jobs import Job
 
 #: How many images of one post are prepared and uploaded at once: enough for a dozen
 #: images and the cover in one wave (the adapters' HTTP policy keeps more connections
@@ -60,8 +59,6 @@ class PostAssets:
 
     def content(self, adapter: Adapter) -> DraftContent:
         """Upload the inline images and the cover, then build the draft that uses them."""
-        import requests
-
         with requests.Session() as session:
             return self._content(adapter, session_fetch(session, timeout=self.timeout))
 

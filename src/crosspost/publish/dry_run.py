@@ -12,12 +12,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from crosspost.channels.registry import adapter_class
 from crosspost.ledger.store import Ledger, PostRecord
-
-if TYPE_CHECKING:
-    from crosspost.publish.jobs import Job, PublishOptions
+from crosspost.publish.jobs import Job, PublishOptions
 
 #: Closing tags after which the diff starts a new line (rendered bodies are one line).
 _BLOCK_END = re.compile(r"(</(?:p|h\d|li|section|pre|table|tr|blockquote|figure)>)")
@@ -82,8 +80,6 @@ def planned_action(job: Job, record: PostRecord | None, options: PublishOptions)
 
 
 def _edits_published(channel: str) -> bool:
-    from crosspost.channels.registry import adapter_class
-
     return bool(adapter_class(channel).updates_published)
 
 

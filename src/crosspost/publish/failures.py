@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from crosspost.channels.base import ManualPublishRequired
 from crosspost.errors import (
@@ -28,9 +27,7 @@ from crosspost.errors import (
     UnconfirmedError,
 )
 from crosspost.ledger.store import Ledger
-
-if TYPE_CHECKING:
-    from crosspost.publish.jobs import Job
+from crosspost.publish.jobs import Job
 
 #: The ledger note that remembers what a permanently failed attempt looked like.
 ATTEMPT_NOTE = "attempt-fingerprint"

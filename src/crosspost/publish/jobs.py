@@ -1,15 +1,18 @@
 """What the publisher plans and what it reports: options, jobs, results.
 
 Plain data, shared by the publisher, the per-post machine, the scheduler and the
-commands, so none of them imports another just for a type.
+commands, so none of them imports another just for a type; and the two things done to
+a job whose fields name another post's URL (:func:`fill_links`, :func:`describe_links`).
+The rules for such references live one layer down, in :mod:`crosspost.publish.references`,
+which knows nothing of jobs.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from crosspost.config.settings import Account
@@ -19,10 +22,11 @@ from crosspost.errors import (
     EXIT_OK,
     EXIT_TEMPORARY,
     EXIT_UNCONFIRMED,
+    CrosspostError,
 )
 from crosspost.issue.model import ChannelSettings, Issue
-from crosspost.ledger.store import PostKey
-from crosspost.publish.references import Link
+from crosspost.ledger.store import Ledger, PostKey
+from crosspost.publish.references import Link, resolve
 from crosspost.render.rendered import Rendered
 
 Progress = Callable[[str], None]
@@ -136,3 +140,65 @@ def content_hash(rendered: Rendered, settings: ChannelSettings, mode: str) -> st
     }
     blob = json.dumps(fields, ensure_ascii=False, sort_keys=True, default=str)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def fill_links(
+    job: Job,
+    results: Mapping[PostKey, PostResult],
+    ledger: Ledger,
+    render: Callable[[Issue, Account, None], Rendered],
+) -> Job | PostResult:
+    """``job`` rendered again with the URLs it waited for, or why it cannot be made.
+
+    Called once the posts it names have run: their URLs are in the ledger now, or
+    their results say why not (the skipped post then reports that, with its exit code).
+    """
+    if not job.waits_for:
+        return job
+    filled: list[Link] = []
+    for found in job.links:
+        record = ledger.get(found.target) if found.url is None else None
+        if record is not None and record.is_published and record.url:
+            found = replace(found, url=record.url)
+        if found.url is None:
+            target = found.target
+            before = results.get(target)
+            why = f"{before.state}: {before.message}" if before else "it was not made"
+            code = before.exit_code if before and before.exit_code else EXIT_CHANNEL_FAILED
+            message = (
+                f"not attempted: '{found.reference.field}' needs the URL of "
+                f"{target.channel}:{target.account}, which has none ({why})"
+            )
+            return PostResult(job.key, "skipped", None, message, code)
+        filled.append(found)
+    urls = {found.reference.text: str(found.url) for found in filled}
+    try:
+        issue = resolve(job.issue, job.key.channel, urls)
+        rendered = render(issue, job.account, None)
+    except CrosspostError as error:
+        return PostResult(job.key, "failed", None, str(error), error.exit_code)
+    settings = issue.settings(job.key.channel)
+    digest = content_hash(rendered, settings, job.mode)
+    return replace(
+        job,
+        issue=issue,
+        rendered=rendered,
+        settings=settings,
+        content_hash=digest,
+        links=tuple(filled),
+    )
+
+
+def describe_links(job: Job) -> str:
+    """How ``--dry-run`` shows a post's references: from the ledger, or waiting."""
+    parts = []
+    for found in job.links:
+        target = f"{found.target.channel}:{found.target.account}"
+        if found.url:
+            parts.append(f"{found.reference.field} {found.reference.text} = {found.url} (ledger)")
+        else:
+            parts.append(
+                f"{found.reference.field} {found.reference.text} not resolved yet: "
+                f"{target} is published first in this run"
+            )
+    return "; ".join(parts)

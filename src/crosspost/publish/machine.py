@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from filelock import Timeout
 
@@ -28,6 +28,7 @@ from crosspost.channels.base import (
     RemoteDraft,
     RemotePost,
 )
+from crosspost.config.files import write_atomic
 from crosspost.errors import (
     EXIT_CHANNEL_FAILED,
     EXIT_OK,
@@ -38,16 +39,24 @@ from crosspost.errors import (
 )
 from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.publish.assets import PostAssets
+from crosspost.publish.dry_run import sent_copy
 from crosspost.publish.failures import record_failure, same_attempt
-from crosspost.publish.hooks import checkpoint
+from crosspost.publish.jobs import Job, PostResult, Progress, PublishOptions
 from crosspost.publish.settle import build_adapter, forget_draft, post_lock, run_redactor, settle
 
-if TYPE_CHECKING:
-    from crosspost.publish.jobs import Job, PostResult, Progress, PublishOptions
+#: Where a run can be told (and a test can kill it): the boundaries around the two
+#: irreversible calls and the poll. A checkpoint is called with one of these names.
+CHECKPOINTS = ("before-draft", "after-draft", "before-publish", "after-publish", "before-poll")
+
+Checkpoint = Callable[[str], None]
+
+
+def no_checkpoint(name: str) -> None:
+    """The production checkpoint: nothing happens at a boundary."""
 
 
 class PostMachine:
-    """Drives one :class:`~crosspost.publish.runner.Job` to its end, resumable at every step."""
+    """Drives one :class:`~crosspost.publish.jobs.Job` to its end, resumable at every step."""
 
     def __init__(
         self,
@@ -60,6 +69,7 @@ class PostMachine:
         sleep: Callable[[float], None],
         progress: Progress,
         lock_timeout: float,
+        checkpoint: Checkpoint = no_checkpoint,
     ) -> None:
         self.job = job
         self.key = job.key
@@ -70,6 +80,7 @@ class PostMachine:
         self.sleep = sleep
         self._progress = progress
         self.lock_timeout = lock_timeout
+        self.checkpoint = checkpoint
         self.sent = False
         #: True once the ledger's row is this job's (another file may own the issue id).
         self._owned = False
@@ -125,13 +136,7 @@ class PostMachine:
 
     def _remember_sent(self) -> None:
         """Keep the body just sent, for the next ``--dry-run``'s diff (atomic replace)."""
-        from crosspost.publish.dry_run import sent_copy
-
-        target = sent_copy(self.state_dir, self.job)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_suffix(".partial")
-        partial.write_text(self.job.rendered.body, encoding="utf-8")
-        partial.replace(target)
+        write_atomic(sent_copy(self.state_dir, self.job), self.job.rendered.body)
 
     def _record(self) -> PostRecord:
         record = self.ledger.get(self.key)
@@ -144,8 +149,6 @@ class PostMachine:
     def _result(
         self, state: str, url: str | None, message: str = "", code: int = EXIT_OK
     ) -> PostResult:
-        from crosspost.publish.jobs import PostResult
-
         return PostResult(self.key, state, url, message, code, self.sent)
 
     # --- the steps -----------------------------------------------------------------------
@@ -344,7 +347,7 @@ class PostMachine:
         return self._wait(adapter, ticket)
 
     def _wait(self, adapter: Adapter, ticket: PublishTicket) -> PostResult:
-        checkpoint("before-poll")
+        self.checkpoint("before-poll")
         post = adapter.wait(ticket)
         if post is None:
             message = "the platform is still publishing; run again to record the URL"
@@ -378,7 +381,7 @@ class PostMachine:
         data = {**dataclasses.asdict(intent), "content_hash": self.job.content_hash}
         for attempt in (1, 2):
             self.ledger.begin(step, self.key, data)
-            checkpoint(f"before-{step}")
+            self.checkpoint(f"before-{step}")
             try:
                 result = call()
             except UnconfirmedError as error:
@@ -393,7 +396,7 @@ class PostMachine:
                 self.ledger.finish_step(self.key, step, outcome="refused", summary=str(error))
                 raise
             self.sent = True
-            checkpoint(f"after-{step}")
+            self.checkpoint(f"after-{step}")
             return result
         return None  # pragma: no cover - the loop always returns or raises
 

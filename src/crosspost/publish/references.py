@@ -20,20 +20,14 @@ URL (:func:`resolve`), never the ledger.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
-from crosspost.errors import EXIT_CHANNEL_FAILED, CrosspostError, IssueError
+from crosspost.errors import IssueError
 from crosspost.issue.fields import KNOWN_CHANNELS
 from crosspost.issue.model import Issue
 from crosspost.ledger.store import Ledger, PostKey
-
-if TYPE_CHECKING:
-    from crosspost.config.settings import Account
-    from crosspost.publish.jobs import Job, PostResult
-    from crosspost.render.rendered import Rendered
 
 #: ``{zhihu.url}`` or ``{zhihu:main.url}``.
 PATTERN = re.compile(r"\{([A-Za-z]+)(?::([A-Za-z0-9._-]+))?\.url\}")
@@ -209,67 +203,3 @@ def _check_cycles(issue: Issue, by_channel: Mapping[str, Iterable[Reference]]) -
 
 def _error(issue: Issue, ref: Reference, problem: str) -> IssueError:
     return IssueError(issue.path, f"'{ref.field}': {ref.text} {problem}", ref.line)
-
-
-def fill_links(
-    job: Job,
-    results: Mapping[PostKey, PostResult],
-    ledger: Ledger,
-    render: Callable[[Issue, Account, None], Rendered],
-) -> Job | PostResult:
-    """``job`` rendered again with the URLs it waited for, or why it cannot be made.
-
-    Called once the posts it names have run: their URLs are in the ledger now, or
-    their results say why not (the skipped post then reports that, with its exit code).
-    """
-    from crosspost.publish.jobs import PostResult, content_hash
-
-    if not job.waits_for:
-        return job
-    filled: list[Link] = []
-    for found in job.links:
-        record = ledger.get(found.target) if found.url is None else None
-        if record is not None and record.is_published and record.url:
-            found = replace(found, url=record.url)
-        if found.url is None:
-            target = found.target
-            before = results.get(target)
-            why = f"{before.state}: {before.message}" if before else "it was not made"
-            code = before.exit_code if before and before.exit_code else EXIT_CHANNEL_FAILED
-            message = (
-                f"not attempted: '{found.reference.field}' needs the URL of "
-                f"{target.channel}:{target.account}, which has none ({why})"
-            )
-            return PostResult(job.key, "skipped", None, message, code)
-        filled.append(found)
-    urls = {found.reference.text: str(found.url) for found in filled}
-    try:
-        issue = resolve(job.issue, job.key.channel, urls)
-        rendered = render(issue, job.account, None)
-    except CrosspostError as error:
-        return PostResult(job.key, "failed", None, str(error), error.exit_code)
-    settings = issue.settings(job.key.channel)
-    digest = content_hash(rendered, settings, job.mode)
-    return replace(
-        job,
-        issue=issue,
-        rendered=rendered,
-        settings=settings,
-        content_hash=digest,
-        links=tuple(filled),
-    )
-
-
-def describe_links(job: Job) -> str:
-    """How ``--dry-run`` shows a post's references: from the ledger, or waiting."""
-    parts = []
-    for found in job.links:
-        target = f"{found.target.channel}:{found.target.account}"
-        if found.url:
-            parts.append(f"{found.reference.field} {found.reference.text} = {found.url} (ledger)")
-        else:
-            parts.append(
-                f"{found.reference.field} {found.reference.text} not resolved yet: "
-                f"{target} is published first in this run"
-            )
-    return "; ".join(parts)

@@ -37,9 +37,11 @@ from crosspost.publish.jobs import (
     PublishOptions,
     PublishReport,
     content_hash,
+    describe_links,
+    fill_links,
 )
-from crosspost.publish.machine import PostMachine
-from crosspost.publish.references import Link, describe_links, fill_links, link, resolve
+from crosspost.publish.machine import Checkpoint, PostMachine, no_checkpoint
+from crosspost.publish.references import Link, link, resolve
 from crosspost.publish.series import previous_issues
 from crosspost.publish.settle import reconcile_issue
 from crosspost.render.context import render_context
@@ -50,7 +52,8 @@ class Publisher:
     """Plans and runs publications against the accounts in ``settings``.
 
     Everything that varies in a test is injected: the clock and sleep (no test waits),
-    the ledger (a real SQLite file), and the progress callback (a line per step).
+    the ledger (a real SQLite file), the progress callback (a line per step), and the
+    checkpoint each post passes at its step boundaries (a crash test kills a process there).
     """
 
     def __init__(
@@ -62,6 +65,7 @@ class Publisher:
         sleep: Callable[[float], None] = time.sleep,
         progress: Progress | None = None,
         lock_timeout: float = 600.0,
+        checkpoint: Checkpoint = no_checkpoint,
     ) -> None:
         self.settings = settings
         self.ledger = ledger
@@ -69,6 +73,7 @@ class Publisher:
         self.sleep = sleep
         self.progress: Progress = progress or (lambda line: None)
         self.lock_timeout = lock_timeout
+        self.checkpoint = checkpoint
 
     # --- phase 1: everything that can fail without sending anything ---------------------
 
@@ -258,6 +263,7 @@ class Publisher:
                         sleep=self.sleep,
                         progress=self.progress,
                         lock_timeout=self.lock_timeout,
+                        checkpoint=self.checkpoint,
                     )
                     for job in runnable
                 ]

@@ -15,9 +15,9 @@ import hashlib
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from filelock import FileLock
+from filelock import FileLock, Timeout
 
 from crosspost.channels.base import STEP_DRAFT, STEP_PUBLISH, Adapter, Intent, PublishTicket
 from crosspost.channels.http.policy import HttpPolicy, Timeouts
@@ -32,11 +32,10 @@ from crosspost.errors import (
     ChannelError,
     TransientError,
     UnconfirmedError,
+    UsageError,
 )
 from crosspost.ledger.store import Ledger, PostKey, PostRecord
-
-if TYPE_CHECKING:
-    from crosspost.publish.jobs import PostResult
+from crosspost.publish.jobs import PostResult
 
 
 def settle(
@@ -95,8 +94,6 @@ def reconcile_post(
     ledger: Ledger, record: PostRecord, adapter: Adapter, progress: Callable[[str], None]
 ) -> PostResult:
     """``crosspost reconcile``: settle an open intent, and ask once more about a submission."""
-    from crosspost.publish.jobs import PostResult
-
     key = record.key
     try:
         if record.pending_step:
@@ -160,11 +157,6 @@ def reconcile_issue(
     never second-guesses a call that is still in flight. The others are reported as
     they stand, even when their account is no longer configured.
     """
-    from filelock import Timeout
-
-    from crosspost.errors import UsageError
-    from crosspost.publish.jobs import PostResult
-
     posts = ledger.posts(issue_id)
     if not posts:
         raise UsageError(

@@ -18,11 +18,9 @@ so that a test in another process can script a run over plain HTTP.
 from __future__ import annotations
 
 import json
-import os
 import socket
 import struct
 import sys
-import tempfile
 import threading
 import traceback
 from collections.abc import Callable, Mapping
@@ -35,6 +33,7 @@ from urllib.parse import unquote
 
 from werkzeug.wrappers import Request, Response
 
+from crosspost.config.files import write_atomic
 from crosspost.errors import UsageError
 from crosspost.sandbox.base import Emulator
 from crosspost.sandbox.faults import FaultBook, fault_from_json
@@ -159,11 +158,7 @@ class EmulatorServer:
         with self._write:
             if number < self._written:  # a newer dump is already on disk
                 return
-            self.state_file.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.state_file.parent, prefix=".state-")
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.replace(tmp, self.state_file)
+            write_atomic(self.state_file, text)
             self._written = number
 
     # --- one request -------------------------------------------------------------------

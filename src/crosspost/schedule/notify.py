@@ -19,14 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from crosspost.config.redaction import redactor_for
+from crosspost.config.settings import Secret
 from crosspost.errors import EXIT_OK
-
-if TYPE_CHECKING:
-    from crosspost.config.settings import Secret
-    from crosspost.schedule.tick import DueReport
+from crosspost.schedule.report import DueReport
 
 #: Apprise's notify types, by the name we use for a notice.
 KINDS = ("success", "warning", "failure")

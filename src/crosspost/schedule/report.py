@@ -20,8 +20,9 @@ from crosspost.errors import (
     EXIT_TEMPORARY,
     EXIT_UNCONFIRMED,
 )
+from crosspost.schedule.scan import Scan
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a type only: a tick that finds nothing due never loads the publisher
     from crosspost.publish.jobs import PostResult
 
 EXIT_PRECEDENCE = (EXIT_UNCONFIRMED, EXIT_CHANNEL_FAILED, EXIT_BAD_INPUT, EXIT_TEMPORARY)
@@ -44,8 +45,6 @@ class DueOptions:
     wait: bool = False
     #: ``draft`` or ``publish``; None: the issue's, the account's, then the config's.
     mode: str | None = None
-    #: Run against the built-in emulators (started only when something is due).
-    sandbox: bool = False
 
 
 @dataclass(frozen=True)
@@ -87,6 +86,11 @@ class DueReport:
     locked: bool = False
     #: (issue id, account) of results that repeat what an earlier tick reported.
     repeats: frozenset[tuple[str, str]] = frozenset()
+
+    @classmethod
+    def of_scan(cls, now: datetime, found: Scan, *, locked: bool = False) -> DueReport:
+        """A tick that did no more than look: nothing due, or another tick had the lock."""
+        return cls(now, found.files, found.upcoming, found.next_due, locked=locked)
 
     def of_kind(self, kind: str) -> tuple[DueEntry, ...]:
         return tuple(e for e in self.entries if e.kind == kind)

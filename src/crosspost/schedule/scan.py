@@ -20,13 +20,15 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from crosspost.errors import IssueError, UsageError
+from crosspost.issue.fields import parse_moment
+from crosspost.issue.loader import default_issue_id, read_front_matter
 
 #: The front matter block of an issue file: from the first ``---`` line to the next one.
 _FRONT = re.compile(r"\A\ufeff?---[ \t]*\r?\n(.*?)^---[ \t]*\r?$", re.S | re.M)
@@ -50,8 +52,6 @@ class ScheduledFile:
         """This file with its front matter parsed (raises :class:`IssueError`)."""
         if self.front is not None:
             return self
-        from crosspost.issue.loader import read_front_matter
-
         front, lines = read_front_matter(self.path)
         return ScheduledFile(self.path, self.publish_at, self.digest, front, lines)
 
@@ -61,8 +61,6 @@ class ScheduledFile:
         value = (self.front or {}).get("id")
         if isinstance(value, str | int) and str(value).strip():
             return str(value).strip()
-        from crosspost.issue.loader import default_issue_id
-
         return default_issue_id(self.path)
 
     @property
@@ -91,6 +89,25 @@ class Scan:
     #: Scheduled issues still in the future, and the earliest of them.
     upcoming: int = 0
     next_due: tuple[Path, datetime] | None = None
+
+    @property
+    def idle(self) -> bool:
+        """Nothing due and nothing wrong: the tick ends here, without lock or ledger."""
+        return not self.past_due and not self.problems
+
+
+def look(folders: Sequence[Path], now: datetime) -> Scan:
+    """The first step of every tick: :func:`scan` the folders of issues, which must be named.
+
+    Cheap on purpose (see the module docstring), and importing this module is cheap too:
+    the command looks first and loads the publishing machinery only when something is due.
+    """
+    if not folders:
+        raise UsageError(
+            "no folders of issues to scan: name them (crosspost run-due DIR) or set "
+            "issue_dirs under [schedule] in the config (or CROSSPOST_ISSUE_DIRS)"
+        )
+    return scan(folders, now)
 
 
 def issue_files(folders: Iterable[Path]) -> list[str]:
@@ -157,9 +174,6 @@ def _schedule_of(name: str, now: datetime) -> ScheduledFile | datetime | None:
     digest = hashlib.sha256(raw).hexdigest()
     if isinstance(quick, datetime):
         return ScheduledFile(path, quick, digest)  # YAML only if the tick must act on it
-    from crosspost.issue.fields import parse_moment
-    from crosspost.issue.loader import read_front_matter
-
     front, lines = read_front_matter(path)
     publish_at = parse_moment(path, "publish_at", front.get("publish_at"), lines.get("publish_at"))
     if publish_at is None:

@@ -23,13 +23,14 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from crosspost.config.settings import Settings
+from filelock import FileLock, Timeout
+
+from crosspost.config.files import write_atomic
+from crosspost.config.settings import Settings
 
 LOCK_NAME = "run-due.lock"
 STATE_NAME = "run-due.json"
@@ -45,8 +46,6 @@ def run_lock(state_dir: Path, *, wait: bool) -> Iterator[bool]:
 
     ``wait`` blocks until the other run ends instead of giving up at once.
     """
-    from filelock import FileLock, Timeout
-
     state_dir.mkdir(parents=True, exist_ok=True)
     lock = FileLock(str(state_dir / LOCK_NAME), timeout=-1 if wait else 0)
     try:
@@ -152,10 +151,8 @@ class SchedulerState:
 
     def save(self) -> None:
         """Write atomically: a crash leaves the old file or the new one, never half of one."""
-        partial = self.path.with_name(f".{self.path.name}.{os.getpid()}")
         body = {"version": STATE_VERSION, "files": self._files}
-        partial.write_text(json.dumps(body, ensure_ascii=False, indent=1), encoding="utf-8")
-        partial.replace(self.path)
+        write_atomic(self.path, json.dumps(body, ensure_ascii=False, indent=1))
 
 
 def context_digest(config_path: Path | None, *parts: str) -> str:

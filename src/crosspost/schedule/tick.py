@@ -30,20 +30,26 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from crosspost.config.redaction import Redactor
+from crosspost.config.settings import Account, Settings
 from crosspost.errors import (
     EXIT_BAD_INPUT,
     EXIT_CHANNEL_FAILED,
     EXIT_OK,
+    ConfigError,
     IssueError,
     UsageError,
 )
+from crosspost.ledger.store import Ledger, PostKey
+from crosspost.publish.jobs import Job, PostResult, PublishOptions
+from crosspost.publish.machine import Checkpoint, no_checkpoint
+from crosspost.publish.runner import Publisher
 from crosspost.schedule.report import (
     EXIT_PRECEDENCE,
     DueEntry,
@@ -52,7 +58,7 @@ from crosspost.schedule.report import (
     at,
     span,
 )
-from crosspost.schedule.scan import Scan, ScheduledFile, scan
+from crosspost.schedule.scan import Scan, ScheduledFile, look
 from crosspost.schedule.state import (
     CHANGED,
     DONE,
@@ -65,15 +71,12 @@ from crosspost.schedule.state import (
     text_digest,
 )
 
-if TYPE_CHECKING:
-    from crosspost.config.settings import Account, Settings
-    from crosspost.ledger.store import Ledger
-    from crosspost.publish.jobs import Job, PostResult
-    from crosspost.publish.runner import Publisher
-
-__all__ = ["EXIT_PRECEDENCE", "DueEntry", "DueOptions", "DueReport", "run_due"]
+__all__ = ["EXIT_PRECEDENCE", "Accounts", "DueEntry", "DueOptions", "DueReport", "run_due"]
 
 Progress = Callable[[str], None]
+#: Swaps in the accounts a tick publishes to, for as long as it runs (``--sandbox``: the
+#: emulators'). Entered only once something is due, so an idle tick starts nothing.
+Accounts = Callable[[Settings], AbstractContextManager[Settings]]
 
 
 def run_due(
@@ -84,34 +87,33 @@ def run_due(
     sleep: Callable[[float], None] = time.sleep,
     progress: Progress | None = None,
     redactor: Redactor | None = None,
+    checkpoint: Checkpoint = no_checkpoint,
+    accounts: Accounts | None = None,
+    found: Scan | None = None,
 ) -> DueReport:
     """One scheduler tick (see the module docstring). ``clock`` is the whole run's clock.
 
     ``redactor`` is the run's (the log file's filter uses it too): the accounts' secrets
     and every token the adapters fetch are hidden in the ledger and the log alike.
+    ``checkpoint`` goes to the publisher (see :class:`~crosspost.publish.runner.Publisher`);
+    ``accounts`` replaces the configured accounts while the tick publishes (see
+    :data:`Accounts`); the command chooses it, so the scheduler knows no emulator.
+    ``found`` is the tick's :func:`~crosspost.schedule.scan.look`, when the caller took it.
     """
     say: Progress = progress or (lambda line: None)
     now = datetime.fromtimestamp(clock(), tz=UTC)
-    folders = options.dirs or settings.issue_dirs
-    if not folders:
-        raise UsageError(
-            "no folders of issues to scan: name them (crosspost run-due DIR) or set "
-            "issue_dirs under [schedule] in the config (or CROSSPOST_ISSUE_DIRS)"
-        )
-    found = scan(folders, now)
-    base = DueReport(now, found.files, found.upcoming, found.next_due)
-    if not found.past_due and not found.problems:
-        return base
+    if found is None:
+        found = look(options.dirs or settings.issue_dirs, now)
+    if found.idle:
+        return DueReport.of_scan(now, found)
     lock = _no_lock() if options.dry_run else run_lock(settings.state_dir, wait=options.wait)
     with lock as mine:
         if not mine:
             say("another run-due holds the lock; leaving it to finish")
-            return DueReport(now, found.files, found.upcoming, found.next_due, locked=True)
+            return DueReport.of_scan(now, found, locked=True)
         # Fingerprints come from the configured accounts, not the sandbox's fresh ports.
         context = settings_digest(settings, options.mode)
-        with _accounts(settings, options, sleep) as (settings, sleep):
-            from crosspost.ledger.store import Ledger
-
+        with (accounts or nullcontext)(settings) as settings:
             redactor = redactor or Redactor()
             for account in settings.accounts:  # --sandbox brings accounts of its own
                 for secret in account.secrets:
@@ -119,7 +121,9 @@ def run_due(
             settings.state_dir.mkdir(parents=True, exist_ok=True)
             with Ledger.open(settings.ledger_path, clock=clock, redact=redactor) as ledger:
                 state = SchedulerState.load(settings.state_dir)
-                tick = _Tick(settings, ledger, state, options, now, clock, sleep, say, context)
+                tick = _Tick(
+                    settings, ledger, state, options, now, clock, sleep, checkpoint, say, context
+                )
                 report = tick.run(found)
                 if not options.dry_run:
                     state.save()
@@ -129,21 +133,6 @@ def run_due(
 @contextmanager
 def _no_lock() -> Iterator[bool]:
     yield True
-
-
-@contextmanager
-def _accounts(
-    settings: Settings, options: DueOptions, sleep: Callable[[float], None]
-) -> Iterator[tuple[Settings, Callable[[float], None]]]:
-    """The configured accounts, or with ``sandbox`` the emulators' (started only now)."""
-    if not options.sandbox:
-        yield settings, sleep
-        return
-    from crosspost.sandbox.session import sandbox_settings
-
-    with sandbox_settings(settings) as sandboxed:
-        # The emulators answer at once: poll them without the real platforms' pauses.
-        yield sandboxed, lambda seconds: time.sleep(min(seconds, 0.05))
 
 
 @dataclass
@@ -157,6 +146,7 @@ class _Tick:
     now: datetime
     clock: Callable[[], float]
     sleep: Callable[[float], None]
+    checkpoint: Checkpoint
     say: Progress
     context: str
     entries: list[DueEntry] = field(default_factory=list)
@@ -173,11 +163,13 @@ class _Tick:
     unusable: set[str] = field(default_factory=set)
 
     def run(self, found: Scan) -> DueReport:
-        from crosspost.publish.jobs import PublishOptions
-        from crosspost.publish.runner import Publisher
-
         publisher = Publisher(
-            self.settings, self.ledger, clock=self.clock, sleep=self.sleep, progress=self.say
+            self.settings,
+            self.ledger,
+            clock=self.clock,
+            sleep=self.sleep,
+            progress=self.say,
+            checkpoint=self.checkpoint,
         )
         context = self.context
         for problem in found.problems:
@@ -222,8 +214,6 @@ class _Tick:
         One broken account (a variable missing from ``.env``) must not hold back every
         other channel. Returns the state-file keys of these reports, to keep them.
         """
-        from crosspost.errors import ConfigError
-
         keys: set[str] = set()
         for account in self.settings.accounts:
             try:
@@ -261,9 +251,6 @@ class _Tick:
     def _plan_file(
         self, publisher: Publisher, entry: ScheduledFile, print_: str
     ) -> tuple[list[Job], list[Job]]:
-        from crosspost.ledger.store import PostKey
-        from crosspost.publish.jobs import PublishOptions
-
         try:
             entry = entry.loaded()
         except IssueError as problem:
@@ -398,8 +385,6 @@ class _Tick:
         self.state.mark(path, print_, complete=every, issue_id=self.issue_of.get(path))
 
     def _dry_run(self, publisher: Publisher, jobs: Sequence[Job]) -> None:
-        from crosspost.publish.jobs import PublishOptions
-
         options = PublishOptions(update=self.options.update)
         for item in publisher.dry_run(jobs, options):
             key = item.job.key

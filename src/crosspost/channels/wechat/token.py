@@ -19,8 +19,6 @@ import hashlib
 import json
 import logging
 import math
-import os
-import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +28,7 @@ from filelock import FileLock, Timeout
 
 from crosspost.channels.http.policy import HttpPolicy, Reply
 from crosspost.channels.wechat.errors import CHANNEL, check_reply
+from crosspost.config.files import write_atomic
 from crosspost.errors import PermanentError, RateLimitedError, TransientError
 
 log = logging.getLogger("crosspost.wechat")
@@ -70,19 +69,7 @@ def read_json(path: Path) -> dict[str, Any]:
 
 def write_json(path: Path, data: Mapping[str, Any]) -> None:
     """Replace ``path`` atomically (readers see the old or the new file, never half), 0600."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(dict(data), handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    write_atomic(path, json.dumps(dict(data)), mode=0o600)
 
 
 def state_key(base_url: str, app_id: str) -> str:
