@@ -16,11 +16,11 @@ from markdown_it import MarkdownIt
 
 from crosspost.check.lint import lint
 from crosspost.cli import main
+from crosspost.commands.switches import MAX_SLEEP_VARIABLE
 from crosspost.errors import EXIT_OK
 from crosspost.issue.dialect import parse_document
 from crosspost.issue.loader import load_issue
 from crosspost.issue.model import Issue
-from crosspost.publish.hooks import MAX_SLEEP_VARIABLE
 from crosspost.render.rendered import PreviousIssue, RenderContext, render
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
