@@ -13,7 +13,7 @@ from typing import Any
 
 from crosspost.commands.render import add_theme_and_settings_flags
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
-from crosspost.issue.model import KNOWN_CHANNELS
+from crosspost.platforms.registry import platform_names
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -22,7 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "-c",
         "--channel",
         action="append",
-        choices=KNOWN_CHANNELS,
+        choices=platform_names(),
         dest="channels",
         help="check only this channel (repeatable; default: the issue's channels)",
     )

@@ -16,7 +16,8 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from crosspost.errors import IssueError
-from crosspost.issue.model import KNOWN_CHANNELS, Issue
+from crosspost.issue.model import Issue
+from crosspost.platforms.registry import PLATFORMS, platform_names
 
 
 @dataclass(frozen=True)
@@ -164,11 +165,11 @@ def check_containers(path: Path, body: str, body_line: int) -> None:
         elif token.type == "container_only_open" and token.map:
             start, end = token.map
             channel = only_channel(token)
-            if channel not in KNOWN_CHANNELS:
+            if channel not in PLATFORMS:
                 raise IssueError(
                     path,
                     f"'::: only {channel}' names unknown channel '{channel}'; "
-                    f"use {' or '.join(KNOWN_CHANNELS)}",
+                    f"use {' or '.join(platform_names())}",
                     body_line + start,
                 )
             markers.update((start, end))  # markdown-it's map ends on the closing line

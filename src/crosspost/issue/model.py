@@ -20,18 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 from crosspost.errors import IssueError
 from crosspost.issue.fields import (
-    CHANNEL_OPTIONS,
     FIELDS,
-    KNOWN_CHANNELS,
-    PUBLISH_MODES,
     FieldContext,
     parse_moment,
 )
+from crosspost.platforms.registry import PLATFORMS, platform_names
 
 __all__ = [
-    "CHANNEL_OPTIONS",
-    "KNOWN_CHANNELS",
-    "PUBLISH_MODES",
     "ChannelSettings",
     "Issue",
     "default_issue_id",
@@ -235,7 +230,7 @@ def _unknown_field(path: Path, front: dict[str, Any], lines: dict[str, int]) -> 
         if close:
             hint = f"did you mean '{close[0]}'?"
         elif isinstance(value, dict):
-            hint = f"channels are {', '.join(KNOWN_CHANNELS)}"
+            hint = f"channels are {', '.join(platform_names())}"
             return IssueError(path, f"unknown channel '{key}'; {hint}", lines.get(key))
         else:
             hint = f"known fields: {', '.join(FIELDS)}"
@@ -255,8 +250,8 @@ def _build_issue(
     from crosspost.issue.body import check_containers  # parses Markdown: only when loading
 
     check_containers(path, body, body_line)
-    overrides = {name: values.pop(name) for name in KNOWN_CHANNELS if front.get(name) is not None}
-    for name in KNOWN_CHANNELS:
+    overrides = {name: values.pop(name) for name in PLATFORMS if front.get(name) is not None}
+    for name in PLATFORMS:
         values.pop(name, None)
     issue_id = values.pop("id") or default_issue_id(path)
     return Issue(

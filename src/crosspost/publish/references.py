@@ -26,8 +26,9 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from crosspost.errors import EXIT_CHANNEL_FAILED, CrosspostError, IssueError
-from crosspost.issue.model import KNOWN_CHANNELS, Issue
+from crosspost.issue.model import Issue
 from crosspost.ledger.store import Ledger, PostKey
+from crosspost.platforms.registry import PLATFORMS, platform_names
 
 if TYPE_CHECKING:
     from crosspost.config.settings import Account
@@ -127,12 +128,12 @@ def link(
     by_channel = {channel: references(issue, channel) for channel in planned}
     for found in by_channel.values():
         for ref in found:
-            if ref.channel not in KNOWN_CHANNELS:
+            if ref.channel not in PLATFORMS:
                 raise _error(
                     issue,
                     ref,
                     f"names unknown channel '{ref.channel}'; use "
-                    + " or ".join(f"{{{c}.url}}" for c in KNOWN_CHANNELS),
+                    + " or ".join(f"{{{c}.url}}" for c in platform_names()),
                 )
     if not any(by_channel.values()):
         return {}
@@ -185,7 +186,7 @@ def _link(
 
 def _check_cycles(issue: Issue, by_channel: Mapping[str, Iterable[Reference]]) -> None:
     """A channel waiting (through others) for its own URL can never be published."""
-    edges = {c: [r for r in refs if r.channel in KNOWN_CHANNELS] for c, refs in by_channel.items()}
+    edges = {c: [r for r in refs if r.channel in PLATFORMS] for c, refs in by_channel.items()}
 
     def visit(channel: str, path: tuple[str, ...], first: Reference | None) -> None:
         for ref in edges.get(channel, ()):

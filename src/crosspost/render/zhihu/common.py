@@ -19,9 +19,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from crosspost.issue.dialect import drop_title_heading, new_markdown, parse
-
-#: Longest image caption (``data-caption``) Zhihu keeps (§6, single source).
-CAPTION_MAX_CHARS = 140
+from crosspost.platforms.zhihu import ZHIHU
 
 #: The editor's own, protocol-relative form of the formula renderer (§7.1).
 EQUATION_URL = "//www.zhihu.com/equation?tex="
@@ -129,7 +127,7 @@ def image_html(source: str, caption: str) -> str:
     height are unknown to a pure renderer, so ``data-size`` is ``normal``.
     """
     src = html.escape(source)
-    text = html.escape(" ".join(caption.split())[:CAPTION_MAX_CHARS])
+    text = html.escape(" ".join(caption.split())[: ZHIHU.limits.caption_chars])
     return (
         f'<img src="{src}" data-caption="{text}" data-size="normal"'
         f' data-watermark="original" data-original-src="{src}"'
