@@ -24,6 +24,7 @@ def pytest_configure(config: pytest.Config) -> None:
     """
     config.addinivalue_line("filterwarnings", "error::crosspost.errors.CrosspostWarning")
 
+
 #: A front matter that passes every check; tests override single fields.
 MINIMAL_FRONT = "title: 测试一期\nauthor: 编辑部\ndigest: 一句话摘要\ncover: cover.jpg\n"
 
