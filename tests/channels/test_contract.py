@@ -1,6 +1,6 @@
 """The adapter contract, checked the same way for every registered channel.
 
-A new platform joins by adding one line to ``crosspost.channels.ADAPTERS`` and one row to
+A new platform joins by its declaration in ``crosspost.platforms`` and one row to
 :data:`PLATFORMS` below (how to log in to its sandbox, and its two irreversible paths).
 """
 
@@ -22,7 +22,6 @@ from PIL import Image
 
 from crosspost.channels.base import (
     Adapter,
-    ChannelLimits,
     DraftContent,
     Intent,
     Preflight,
@@ -37,6 +36,7 @@ from crosspost.config.settings import Account, Secret
 from crosspost.errors import ConfigError, UnconfirmedError
 from crosspost.images.pipeline import PreparedImage
 from crosspost.ledger.assets import UploadedAsset
+from crosspost.platforms.registry import platform
 from crosspost.sandbox.box import ManualClock, Sandbox
 
 
@@ -101,13 +101,14 @@ def test_adapter_declares_its_platform(name: str) -> None:
     assert issubclass(cls, Adapter) and not inspect.isabstract(cls)
     assert cls.channel == name
     assert cls.display_name
-    assert isinstance(cls.limits, ChannelLimits)
-    assert cls.limits.image_types and all(t.startswith("image/") for t in cls.limits.image_types)
+    assert cls.platform is platform(name)
+    image_types = cls.platform.limits.image_formats | cls.platform.limits.cover_formats
+    assert image_types and all(t.startswith("image/") for t in image_types)
     for kind in ("inline", "cover"):
         # Whatever the image pipeline makes for this channel, the adapter accepts.
         policy = cls.image_policy_for(kind)
         assert policy.max_bytes > 0
-        assert policy.formats <= cls.limits.image_types
+        assert policy.formats <= image_types
     assert cls.poll_delays and all(d > 0 for d in cls.poll_delays)
 
 

@@ -15,6 +15,7 @@ from crosspost.errors import UsageError
 from crosspost.issue.dialect import new_markdown, parse
 from crosspost.issue.loader import load_issue
 from crosspost.issue.model import Issue
+from crosspost.platforms.wechat import WECHAT
 from crosspost.render.rendered import PreviousIssue, RenderContext, Rendered, render
 from crosspost.render.wechat import document as wechat
 from crosspost.render.wechat.raw import is_mp_link
@@ -398,12 +399,9 @@ def test_content_size_counts_characters_and_utf8_bytes_of_the_whole_html() -> No
     assert wechat.content_fits("x" * 19_999) and not wechat.content_fits("x" * 20_000)
     assert not wechat.content_fits("中" * 10_000 + "x" * 10_000), "20,000 characters is too many"
     assert wechat.content_size("😀") == (1, 4)
-    assert (wechat.TITLE_MAX_CHARS, wechat.TITLE_MAX_BYTES, wechat.DIGEST_MAX_CHARS) == (
-        32,
-        64,
-        120,
-    )
-    assert wechat.CONTENT_MAX_CHARS == 20_000 and wechat.CONTENT_MAX_BYTES == 1_048_576
+    limits = WECHAT.limits
+    assert (limits.title_chars, limits.title_bytes, limits.digest_chars) == (32, 64, 120)
+    assert limits.content_chars == 20_000 and limits.content_bytes == 1_048_576
 
 
 # --- real documents: the example and the shared corpus --------------------------------

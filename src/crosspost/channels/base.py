@@ -21,13 +21,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ClassVar, Final, Protocol
+from typing import Any, ClassVar, Final
 
 from crosspost.channels.http.policy import HttpPolicy
 from crosspost.config.settings import Account
 from crosspost.errors import ChannelError, PermanentError, UnconfirmedError
-from crosspost.images.pipeline import ImagePolicy
+from crosspost.images.pipeline import PreparedImage
 from crosspost.ledger.assets import UploadedAsset
+from crosspost.platforms.base import ImagePolicy, Platform
 
 # --- the steps the ledger records ---------------------------------------------------
 
@@ -49,41 +50,6 @@ IMAGE_KINDS: Final = frozenset({"inline", "cover"})
 
 
 # --- what adapters receive -----------------------------------------------------------
-
-
-class PreparedImage(Protocol):
-    """An image ready to upload, as the image pipeline hands it over (read-only)."""
-
-    @property
-    def data(self) -> bytes:
-        """The exact bytes to send (already converted and shrunk for the channel)."""
-        ...
-
-    @property
-    def mime(self) -> str:
-        """``image/jpeg``, ``image/png`` or ``image/gif``."""
-        ...
-
-    @property
-    def filename(self) -> str:
-        """A file name with the right extension (platforms reject names without one)."""
-        ...
-
-    @property
-    def width(self) -> int: ...
-
-    @property
-    def height(self) -> int: ...
-
-    @property
-    def digest(self) -> str:
-        """SHA-256 hex of :attr:`data`: the key of the uploaded-image cache."""
-        ...
-
-    @property
-    def md5(self) -> str:
-        """MD5 hex of :attr:`data`: Zhihu names uploaded images by it (``v2-<md5>``)."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -196,22 +162,6 @@ class Reconciliation:
     detail: str = ""
 
 
-@dataclass(frozen=True)
-class ChannelLimits:
-    """What an adapter itself must respect while sending: image types and poll quotas.
-
-    Limits on the text (title, author, digest, body size) are the renderer's: each
-    renderer module declares them and ``render.lint`` checks them before anything is
-    sent, so they are not repeated here. Image byte limits live in the adapter's
-    :class:`~crosspost.images.pipeline.ImagePolicy` (``image_policy_for``), their one source.
-    """
-
-    #: MIME types the platform accepts for images; the pipeline converts everything else.
-    image_types: frozenset[str] = frozenset({"image/jpeg", "image/png"})
-    #: Publication polls allowed per day (a platform quota), None when unlimited.
-    poll_budget_per_day: int | None = None
-
-
 class ManualPublishRequired(PermanentError):
     """The draft exists on the platform, but this account may not publish through the API.
 
@@ -245,11 +195,12 @@ Sleep = Callable[[float], None]
 class Adapter(ABC):
     """One platform behind the one contract. Subclasses set the class attributes."""
 
+    #: The platform's declaration: its limits, image rules and options.
+    platform: ClassVar[Platform]
     #: The channel name used in config, the ledger and the CLI ("wechat", "zhihu").
     channel: ClassVar[str] = ""
     #: The platform's name for people.
     display_name: ClassVar[str] = ""
-    limits: ClassVar[ChannelLimits]
     #: True when ``update_draft`` can change a post that is already published.
     updates_published: ClassVar[bool] = False
     #: Seconds to wait before each poll in :meth:`wait`; its length caps the polls.
@@ -277,10 +228,10 @@ class Adapter(ABC):
         """Check the credentials work before anything changes (AuthError/ConfigError if not)."""
 
     @classmethod
-    @abstractmethod
     def image_policy_for(cls, kind: str) -> ImagePolicy:
         """What an image of ``kind`` ("inline" or "cover") must be before upload_image:
         the image pipeline converts and shrinks every image to fit it."""
+        return cls.platform.image_policy(kind)
 
     @abstractmethod
     def upload_image(self, prepared: PreparedImage, kind: str) -> UploadedAsset:

@@ -6,16 +6,15 @@ characters) count the rendered HTML, not the Markdown. Every problem names the f
 where there is one, the line. Errors stop ``render`` and ``publish``; warnings say what
 crosspost will change on the way (an image converted or shrunk); notes are for the record.
 
-The numbers come from ``specs/wechat-api.md`` §9 and ``specs/zhihu-api.md`` §6 and sit in
-the renderer modules, which were written against them; :func:`channel_limits` gathers
-them into one :class:`ChannelLimits` per platform.
+The numbers are the platform declarations' (:mod:`crosspost.platforms`), the same ones
+the image pipeline and the adapters keep to; :func:`lint` takes other declarations (made
+with ``Platform.with_overrides``) when an account's limits differ.
 """
 
 from __future__ import annotations
 
-import functools
 import html
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -24,14 +23,13 @@ from typing import Any
 from crosspost.check.images import ImageFile, ImageInfo, ImageProblem, remote_format
 from crosspost.errors import IssueError
 from crosspost.issue.body import ImageRef, empty_footnotes, image_refs
-from crosspost.issue.fields import CHANNEL_OPTIONS, KNOWN_CHANNELS
 from crosspost.issue.loader import load_issue
 from crosspost.issue.model import Issue
+from crosspost.platforms.base import MB, Limits, Platform, megabytes
+from crosspost.platforms.registry import PLATFORMS, platform_names
 from crosspost.render.rendered import RenderContext, Rendered, render
 
 ERROR, WARNING, INFO = "error", "warning", "info"
-
-MB = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -66,96 +64,15 @@ class Problem:
         }
 
 
-@dataclass(frozen=True)
-class ChannelLimits:
-    """What one platform accepts. ``None`` means "no limit known"."""
+#: MIME type → the Pillow format name lint reads image files as.
+_PILLOW_FORMATS = {"image/jpeg": "JPEG", "image/png": "PNG", "image/gif": "GIF"}
 
-    channel: str
-    title_chars: int
-    title_bytes: int | None = None
-    #: Above these the platform refuses the author (error) …
-    author_chars: int | None = None
-    #: … and above these it has refused authors in field reports (warning).
-    author_warn_chars: int | None = None
-    author_warn_bytes: int | None = None
-    digest_chars: int | None = None
-    source_url_bytes: int | None = None
-    #: The rendered body as sent, tags included: strictly fewer characters / bytes than this.
-    content_chars: int | None = None
-    content_bytes: int | None = None
-    #: Text of the rendered body as the platform counts it (``text_count(body)``).
-    text_min_chars: int | None = None
-    text_max_chars: int | None = None
-    text_count: Callable[[str], int] | None = None
-    cover_required: bool = False
-    #: Pillow format names uploaded as they are; others are converted by the image pipeline.
-    image_formats: frozenset[str] = frozenset({"JPEG", "PNG", "GIF"})
-    #: Byte limit per Pillow format for in-article images; larger ones are re-encoded.
-    image_bytes: Mapping[str, int] = field(default_factory=dict)
-    #: Byte limit of the cover upload.
-    cover_bytes: int | None = None
-    #: Width / height the platform crops covers to.
-    cover_ratio: float | None = None
-    #: Characters an uploaded image URL takes in the body (relative sources are shorter).
-    image_url_chars: int = 0
+#: The fields an issue's channel block shares with the top level.
+_SHARED_KEYS = ("title", "author", "digest", "cover", "source_url")
 
 
-#: File extension → Pillow format name, for platforms that list extensions.
-_FORMAT_OF = {".jpg": "JPEG", ".jpeg": "JPEG", ".png": "PNG", ".gif": "GIF", ".webp": "WEBP"}
-
-
-def _wechat_limits() -> ChannelLimits:
-    # The renderer holds the numbers it was written against (wechat-api.md §9); the image
-    # and cover figures are §3/§4: uploadimg takes JPEG/PNG under 1 MB, GIFs and the
-    # cover go through add_material (10 MB). The documented author limit is 16
-    # characters; the renderer's stricter 8/16 bytes come from field reports: a warning.
-    from crosspost.render.wechat import document as wechat
-
-    return ChannelLimits(
-        channel="wechat",
-        title_chars=wechat.TITLE_MAX_CHARS,
-        title_bytes=wechat.TITLE_MAX_BYTES,
-        author_chars=16,
-        author_warn_chars=wechat.AUTHOR_MAX_CHARS,
-        author_warn_bytes=wechat.AUTHOR_MAX_BYTES,
-        digest_chars=wechat.DIGEST_MAX_CHARS,
-        source_url_bytes=wechat.SOURCE_URL_MAX_BYTES,
-        content_chars=wechat.CONTENT_MAX_CHARS,
-        content_bytes=wechat.CONTENT_MAX_BYTES,
-        cover_required=True,
-        image_formats=frozenset({"JPEG", "PNG", "GIF"}),
-        image_bytes={"JPEG": MB, "PNG": MB, "GIF": 10 * MB},
-        cover_bytes=10 * MB,
-        cover_ratio=2.35,
-        image_url_chars=110,  # http://mmbiz.qpic.cn/mmbiz_png/<64 chars>/0?wx_fmt=png
-    )
-
-
-def _zhihu_limits() -> ChannelLimits:
-    # zhihu-api.md §6, as the renderer states them; no image byte limit is known.
-    from crosspost.render.zhihu import document as zhihu
-
-    return ChannelLimits(
-        channel="zhihu",
-        title_chars=zhihu.TITLE_MAX_CHARS,
-        text_min_chars=zhihu.BODY_MIN_CHARS,
-        text_max_chars=zhihu.BODY_MAX_CHARS,
-        text_count=zhihu.body_chars,
-        image_formats=frozenset(_FORMAT_OF[ext] for ext in zhihu.IMAGE_EXTENSIONS),
-    )
-
-
-_LIMIT_TABLES: Mapping[str, Callable[[], ChannelLimits]] = {
-    "wechat": _wechat_limits,
-    "zhihu": _zhihu_limits,
-}
-
-
-@functools.cache
-def channel_limits(channel: str) -> ChannelLimits | None:
-    """The limits lint checks for ``channel`` (``None`` for a channel it knows nothing of)."""
-    table = _LIMIT_TABLES.get(channel)
-    return table() if table else None
+def _pillow(formats: frozenset[str]) -> frozenset[str]:
+    return frozenset(_PILLOW_FORMATS.get(mime, mime) for mime in formats)
 
 
 # --- load, render and lint one file (what `check`, `render` and `preview` share) ----------
@@ -190,7 +107,7 @@ def check_file(
     except IssueError as error:
         problem = Problem(error.path, error.line, None, "invalid-issue", error.problem)
         return Checked(Path(path), None, MappingProxyType({}), (problem,))
-    wanted = tuple(channels) or issue.channels or KNOWN_CHANNELS
+    wanted = tuple(channels) or issue.channels or platform_names()
     rendered: dict[str, Rendered] = {}
     problems: list[Problem] = []
     for channel in wanted:
@@ -209,8 +126,13 @@ def check_file(
 # --- the checks ------------------------------------------------------------------------
 
 
-def lint(issue: Issue, rendered: Mapping[str, Rendered]) -> list[Problem]:
-    """Every problem of ``issue`` for the channels in ``rendered`` (channel → Rendered)."""
+def lint(
+    issue: Issue,
+    rendered: Mapping[str, Rendered],
+    platforms: Mapping[str, Platform] = PLATFORMS,
+) -> list[Problem]:
+    """Every problem of ``issue`` for the channels in ``rendered`` (channel → Rendered),
+    judged by ``platforms`` (channel → declaration; the shipped ones by default)."""
     refs = list(image_refs(issue))
     images = ImageInfo()
     problems: list[Problem] = []
@@ -224,10 +146,10 @@ def lint(issue: Issue, rendered: Mapping[str, Rendered]) -> list[Problem]:
         message = f"footnote [^{label}] has no text; write the note after '[^{label}]:'"
         problems.append(Problem(issue.path, line, None, "empty-footnote", message))
     for channel, output in rendered.items():
-        limits = channel_limits(channel)
-        if limits is None:
+        declared = platforms.get(channel)
+        if declared is None:
             continue
-        report = _Report(issue, limits)
+        report = _Report(issue, declared)
         _fields(report)
         _options(report)
         _content(report, output)
@@ -261,12 +183,16 @@ class _Report:
     """Collects one channel's problems; ``line_of`` prefers the channel's own override."""
 
     issue: Issue
-    limits: ChannelLimits
+    platform: Platform
     problems: list[Problem] = field(default_factory=list)
 
     @property
     def channel(self) -> str:
-        return self.limits.channel
+        return self.platform.name
+
+    @property
+    def limits(self) -> Limits:
+        return self.platform.limits
 
     def add(self, line: int | None, code: str, message: str, severity: str = ERROR) -> None:
         self.problems.append(Problem(self.issue.path, line, self.channel, code, message, severity))
@@ -309,7 +235,9 @@ def _fields(report: _Report) -> None:
         message = f"digest has {len(digest)} characters, {channel} allows {limits.digest_chars}"
         report.add(report.line_of("digest"), "digest-too-long", message + "; shorten it")
     elif limits.digest_chars and not digest:
-        message = f"no digest; {channel} will show the first 54 characters of the body instead"
+        shown = limits.digest_shown_chars
+        start = f"the first {shown} characters" if shown else "the start"
+        message = f"no digest; {channel} will show {start} of the body instead"
         report.add(1, "no-digest", message, INFO)
     url = len((settings.source_url or "").encode())
     if limits.source_url_bytes and url > limits.source_url_bytes:
@@ -319,7 +247,7 @@ def _fields(report: _Report) -> None:
 
 def _options(report: _Report) -> None:
     channel = report.channel
-    known = sorted({"title", "author", "digest", "cover", "source_url", *CHANNEL_OPTIONS[channel]})
+    known = sorted({*_SHARED_KEYS, *(option.name for option in report.platform.options)})
     for key in report.issue.overrides.get(channel, {}):
         if key not in known:
             message = (
@@ -350,8 +278,9 @@ def _content(report: _Report, output: Rendered) -> None:
     if limits.content_bytes and size >= limits.content_bytes:
         message = f"the {channel} article is {size:,} bytes, the limit is under "
         report.add(line, "content-too-large", f"{message}{limits.content_bytes:,}; {fix}")
-    if limits.text_count:
-        text = limits.text_count(body)
+    count = report.platform.counter()
+    if count:
+        text = count(body)
         if limits.text_min_chars and text < limits.text_min_chars:
             message = f"the body has {text} characters of text, {channel} needs at least "
             report.add(line, "body-too-short", f"{message}{limits.text_min_chars}; write more")
@@ -373,11 +302,12 @@ def _cover(report: _Report, images: ImageInfo) -> None:
     if isinstance(found, ImageProblem):
         return  # reported once per file by _bad_covers
     kind, size, width, height = found.format, found.size, found.width, found.height
-    if kind not in limits.image_formats:
-        message = f"cover is {kind}; {channel} takes {_formats(limits)}, so it will be converted"
+    formats = _pillow(limits.cover_formats)
+    if kind not in formats:
+        message = f"cover is {kind}; {channel} takes {_listed(formats)}, so it will be converted"
         report.add(line, "cover-converted", message, WARNING)
-    if limits.cover_bytes and size > limits.cover_bytes:
-        message = f"cover is {size / MB:.1f} MB, {channel} takes {limits.cover_bytes // MB} MB"
+    if limits.cover_bytes is not None and size > limits.cover_bytes:
+        message = f"cover is {size / MB:.1f} MB, {channel} takes {megabytes(limits.cover_bytes)}"
         report.add(line, "cover-shrunk", f"{message}; it will be re-encoded smaller", WARNING)
     if limits.cover_ratio and height and abs(width / height - limits.cover_ratio) > 0.25:
         message = f"cover is {width}×{height}; {channel} crops covers to {limits.cover_ratio}:1"
@@ -386,6 +316,7 @@ def _cover(report: _Report, images: ImageInfo) -> None:
 
 def _body_images(report: _Report, refs: list[ImageRef], images: ImageInfo) -> None:
     limits, channel = report.limits, report.channel
+    formats = _pillow(limits.image_formats)
     seen: set[str] = set()
     for ref in refs:
         if ref.channel not in (None, channel) or ref.source in seen:
@@ -399,20 +330,21 @@ def _body_images(report: _Report, refs: list[ImageRef], images: ImageInfo) -> No
             continue  # not a file, or reported once for every channel by lint()
         kind, size = found.format, found.size
         name = f"image {ref.source!r}"
-        if kind not in limits.image_formats:
-            message = f"{name} is {kind}; {channel} takes {_formats(limits)}, so it is converted"
+        if kind not in formats:
+            message = f"{name} is {kind}; {channel} takes {_listed(formats)}, so it is converted"
             report.add(ref.line, "image-converted", message, WARNING)
-        elif size > limits.image_bytes.get(kind, size):
+        elif limits.image_bytes is not None and size > limits.image_bytes:
             message = (
-                f"{name} is {size / MB:.1f} MB, {channel} takes "
-                f"{limits.image_bytes[kind] / MB:g} MB for {kind}; it will be re-encoded smaller"
+                f"{name} is {size / MB:.1f} MB, {channel} takes {megabytes(limits.image_bytes)} "
+                f"for {kind}; it will be re-encoded smaller"
             )
             report.add(ref.line, "image-shrunk", message, WARNING)
 
 
 def _remote_image(report: _Report, ref: ImageRef) -> None:
     """A remote image: judged by the extension of its URL, all there is before download."""
-    limits, channel = report.limits, report.channel
+    channel = report.channel
+    formats = _pillow(report.limits.image_formats)
     kind = remote_format(ref.source)
     if kind == "SVG":
         message = (
@@ -420,9 +352,9 @@ def _remote_image(report: _Report, ref: ImageRef) -> None:
             f"export it as PNG and link that instead"
         )
         report.add(ref.line, "image-svg", message)
-    elif kind is not None and kind not in limits.image_formats:
+    elif kind is not None and kind not in formats:
         message = (
-            f"image {ref.source} is {kind}; {channel} takes {_formats(limits)}, so it may be "
+            f"image {ref.source} is {kind}; {channel} takes {_listed(formats)}, so it may be "
             "refused (keep a PNG or JPEG copy next to the issue to be safe)"
         )
         report.add(ref.line, "external-image-format", message, WARNING)
@@ -434,5 +366,5 @@ def _remote_image(report: _Report, ref: ImageRef) -> None:
         report.add(ref.line, "external-image", message, INFO)
 
 
-def _formats(limits: ChannelLimits) -> str:
-    return "/".join(sorted(limits.image_formats))
+def _listed(formats: frozenset[str]) -> str:
+    return "/".join(sorted(formats))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, UsageError
-from crosspost.issue.fields import KNOWN_CHANNELS
+from crosspost.platforms.registry import platform_names
 
 if TYPE_CHECKING:
     from crosspost.check.lint import Checked
@@ -36,7 +36,7 @@ def add_channel_flag(parser: argparse.ArgumentParser, verb: str) -> None:
         "-c",
         "--channel",
         action="append",
-        choices=KNOWN_CHANNELS,
+        choices=platform_names(),
         dest="channels",
         help=f"{verb} only this channel (repeatable; default: the issue's channels)",
     )

@@ -7,16 +7,16 @@ import argparse
 
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK, UsageError
-from crosspost.issue.fields import KNOWN_CHANNELS
+from crosspost.platforms.registry import PLATFORMS, platform_names
 
 
 def channel_filter(text: str) -> tuple[str, str | None]:
     """``wechat`` or ``wechat:main`` as (channel, account or None); anything else is a
     usage error argparse reports with the flag's name (exit 2)."""
     channel, _, account = text.partition(":")
-    if channel not in KNOWN_CHANNELS or (":" in text and not account):
+    if channel not in PLATFORMS or (":" in text and not account):
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a channel; use one of {', '.join(KNOWN_CHANNELS)}, "
+            f"{text!r} is not a channel; use one of {', '.join(platform_names())}, "
             "optionally with ':ACCOUNT' (e.g. wechat:main)"
         )
     return channel, account or None
@@ -29,7 +29,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--channel",
         type=channel_filter,
         metavar="CHANNEL[:ACCOUNT]",
-        help=f"only this channel's URLs ({', '.join(KNOWN_CHANNELS)}), or one account's",
+        help=f"only this channel's URLs ({', '.join(platform_names())}), or one account's",
     )
     add_arguments(parser)
 

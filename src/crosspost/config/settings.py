@@ -48,7 +48,7 @@ from crosspost.config.sources import (
     refuse_inline_secrets,
 )
 from crosspost.errors import ConfigError
-from crosspost.issue.fields import KNOWN_CHANNELS
+from crosspost.platforms.registry import PLATFORMS, platform_names
 
 __all__ = [
     "FLAG_NAMES",
@@ -201,9 +201,9 @@ class Settings:
 
 
 def _known_channel(channel: str) -> None:
-    if channel not in KNOWN_CHANNELS:
+    if channel not in PLATFORMS:
         raise ConfigError(
-            f"unknown channel '{channel}'; crosspost knows {', '.join(KNOWN_CHANNELS)}"
+            f"unknown channel '{channel}'; crosspost knows {', '.join(platform_names())}"
         )
 
 
@@ -265,9 +265,9 @@ def _accounts(
     accounts: list[Account] = []
     defaults: dict[str, str] = {}
     for channel in config.table("channels"):
-        if channel not in KNOWN_CHANNELS:
+        if channel not in PLATFORMS:
             config.origin(("channels", channel)).fail(
-                f"unknown channel '{channel}'; crosspost knows {', '.join(KNOWN_CHANNELS)}"
+                f"unknown channel '{channel}'; crosspost knows {', '.join(platform_names())}"
             )
         shared = config.table("channels", channel)
         shared.pop("accounts", None)

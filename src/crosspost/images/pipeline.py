@@ -34,6 +34,7 @@ from crosspost.images.codec import (
     probe,
     shrink_still,
 )
+from crosspost.platforms.base import ImagePolicy
 
 if TYPE_CHECKING:
     import requests
@@ -52,29 +53,6 @@ _LOSSY_FORMATS = {"JPEG", "MPO", "HEIF", "JPEG2000"}
 
 
 @dataclass(frozen=True)
-class ImagePolicy:
-    """What one platform accepts for one kind of upload. Each adapter declares its own."""
-
-    #: Short name used in messages, e.g. ``"zhihu image"`` or ``"wechat uploadimg"``.
-    name: str
-    #: MIME types uploaded as they are; anything else is converted to PNG or JPEG.
-    formats: frozenset[str]
-    #: Hard byte limit of an upload (strictly below WeChat's "< 1 MB": use 1_000_000 - 1).
-    max_bytes: int
-    #: Whether an animated GIF may stay animated (else its first frame is used).
-    animated: bool = True
-    #: Longest side in pixels, when the platform has one.
-    max_side: int | None = None
-    #: Hosts whose images are already on the platform and are used as they are.
-    native_hosts: tuple[str, ...] = ()
-
-    def is_native(self, source: str) -> bool:
-        """True when ``source`` already points at this platform's image hosting."""
-        host = urlsplit(source).hostname or ""
-        return any(host == h or host.endswith("." + h) for h in self.native_hosts)
-
-
-@dataclass(frozen=True)
 class SourceImage:
     """An image as the issue names it, with its original bytes."""
 
@@ -87,11 +65,16 @@ class SourceImage:
 
 @dataclass(frozen=True)
 class PreparedImage:
-    """The bytes to upload, ready for one platform, keyed by their SHA-256."""
+    """The bytes to upload, ready for one platform, keyed by their SHA-256: what the image
+    pipeline hands every adapter's ``upload_image``."""
 
+    #: The exact bytes to send (already converted and shrunk for the channel).
     data: bytes
+    #: ``image/jpeg``, ``image/png`` or ``image/gif``.
     mime: str
+    #: A file name with the right extension (platforms reject names without one).
     filename: str
+    #: SHA-256 hex of :attr:`data`: the key of the uploaded-image cache.
     digest: str
     width: int
     height: int

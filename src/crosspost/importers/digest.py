@@ -20,6 +20,7 @@ from pathlib import Path
 import yaml
 
 from crosspost.issue.loader import read_text
+from crosspost.platforms.registry import PLATFORMS
 
 _CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 _ITEM = re.compile(rf"^\s*(?:(\d{{1,3}})\s*[.、．)）]|([{_CIRCLED}]))\s*(\S.*)$")
@@ -249,6 +250,10 @@ def _title(digest: _Digest) -> str:
     return "Untitled issue"
 
 
+#: The digest is cut to the shortest any platform takes, so every channel accepts it.
+_DIGEST_CHARS = min(p.limits.digest_chars for p in PLATFORMS.values() if p.limits.digest_chars)
+
+
 def _front_matter(digest: _Digest) -> str:
     data: dict[str, object] = {"title": _title(digest)}
     intro = " ".join(digest.intro)
@@ -256,7 +261,7 @@ def _front_matter(digest: _Digest) -> str:
     if source:
         data["source_url"] = source.group(0).rstrip("。.,，)")
     if digest.items:
-        data["digest"] = ";".join(i.title for i in digest.items[:2])[:120]
+        data["digest"] = ";".join(i.title for i in digest.items[:2])[:_DIGEST_CHARS]
     if digest.keywords:
         data["zhihu"] = {"topics": digest.keywords}
     dumped = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000)

@@ -17,8 +17,8 @@ from urllib.parse import unquote, urlsplit
 
 from crosspost.errors import IssueError
 from crosspost.issue.dialect import Document, only_channel
-from crosspost.issue.fields import KNOWN_CHANNELS
 from crosspost.issue.model import Issue
+from crosspost.platforms.registry import PLATFORMS, platform_names
 
 
 @dataclass(frozen=True)
@@ -110,11 +110,11 @@ def check_containers(path: Path, document: Document, body_line: int) -> None:
         elif token.type == "container_only_open" and token.map:
             start, end = token.map
             channel = only_channel(token)
-            if channel not in KNOWN_CHANNELS:
+            if channel not in PLATFORMS:
                 raise IssueError(
                     path,
                     f"'::: only {channel}' names unknown channel '{channel}'; "
-                    f"use {' or '.join(KNOWN_CHANNELS)}",
+                    f"use {' or '.join(platform_names())}",
                     body_line + start,
                 )
             markers.update((start, end))  # markdown-it's map ends on the closing line

@@ -3,7 +3,8 @@
 A field is one line in :data:`FIELDS` (pelican's metadata processors, typed): a
 function that turns the YAML value into what :class:`~crosspost.issue.model.Issue` holds, or
 an :class:`~crosspost.errors.IssueError` naming the file, the key's line and the fix.
-Channel blocks (``wechat:``, ``zhihu:``) have a table of their own options.
+Channel blocks (``wechat:``, ``zhihu:``) read their options from the platform
+declarations (:mod:`crosspost.platforms`): each option's kind picks its parser here.
 """
 
 from __future__ import annotations
@@ -17,10 +18,8 @@ from types import MappingProxyType
 from typing import Any
 
 from crosspost.errors import IssueError
-
-#: Every channel crosspost can render and publish to. Channel modules register
-#: under these names; an issue naming anything else is rejected before any work.
-KNOWN_CHANNELS: tuple[str, ...] = ("wechat", "zhihu")
+from crosspost.platforms.base import Option, OptionKind
+from crosspost.platforms.registry import PLATFORMS, platform_names
 
 # The same rule as default ids: letters of any script, digits, '.', '_', '-'; no leading
 # dot (the id names files in the state dir).
@@ -130,8 +129,8 @@ def _channels(value: Any, ctx: FieldContext) -> tuple[str, ...]:
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise ctx.fail("must be a list of channel names, e.g. [wechat, zhihu]")
     for name in names:
-        if name not in KNOWN_CHANNELS:
-            raise ctx.fail(f"names unknown channel {name!r}; use {', '.join(KNOWN_CHANNELS)}")
+        if name not in PLATFORMS:
+            raise ctx.fail(f"names unknown channel {name!r}; use {', '.join(platform_names())}")
     return tuple(dict.fromkeys(names))
 
 
@@ -156,11 +155,16 @@ def _flag(value: Any, ctx: FieldContext) -> bool | None:
     raise ctx.fail(f"must be true or false, got {value!r}")
 
 
-def _mode(value: Any, ctx: FieldContext) -> str | None:
-    text = _text(value, ctx)
-    if text is not None and text not in PUBLISH_MODES:
-        raise ctx.fail(f"must be one of {', '.join(PUBLISH_MODES)}, got {text!r}")
-    return text
+def _choice(choices: tuple[str, ...]) -> Parser:
+    """A parser for text that must be one of ``choices`` (e.g. ``mode``)."""
+
+    def parse(value: Any, ctx: FieldContext) -> str | None:
+        text = _text(value, ctx)
+        if text is not None and text not in choices:
+            raise ctx.fail(f"must be one of {', '.join(choices)}, got {text!r}")
+        return text
+
+    return parse
 
 
 def _names(value: Any, ctx: FieldContext) -> tuple[str, ...]:
@@ -172,9 +176,6 @@ def _names(value: Any, ctx: FieldContext) -> tuple[str, ...]:
     return tuple(str(n).strip() for n in names if str(n).strip())
 
 
-#: What ``mode`` may say: stop at a draft for a person to publish, or publish.
-PUBLISH_MODES: tuple[str, ...] = ("draft", "publish")
-
 #: Fields a channel block may override (its own value wins in ``settings``).
 _SHARED_OVERRIDES: Mapping[str, Parser] = {
     "title": _line,
@@ -184,12 +185,23 @@ _SHARED_OVERRIDES: Mapping[str, Parser] = {
     "source_url": _url,
 }
 
-#: Options of each channel's block. Keys not listed are passed on unchanged (later
-#: features may read them) and ``crosspost check`` warns about them, to catch typos.
-CHANNEL_OPTIONS: Mapping[str, Mapping[str, Parser]] = {
-    "wechat": {"mode": _mode, "need_open_comment": _flag, "only_fans_can_comment": _flag},
-    "zhihu": {"mode": _mode, "topics": _names, "column": _text},
-}
+#: How each kind of declared option is read.
+_OPTION_PARSERS: Mapping[OptionKind, Parser] = {"text": _text, "flag": _flag, "names": _names}
+
+
+def _option_parser(option: Option) -> Parser:
+    return _choice(option.choices) if option.kind == "choice" else _OPTION_PARSERS[option.kind]
+
+
+#: Options of each channel's block, as its platform declares them. Keys not listed are
+#: passed on unchanged (later features may read them) and ``crosspost check`` warns about
+#: them, to catch typos.
+CHANNEL_OPTIONS: Mapping[str, Mapping[str, Parser]] = MappingProxyType(
+    {
+        name: MappingProxyType({o.name: _option_parser(o) for o in declared.options})
+        for name, declared in PLATFORMS.items()
+    }
+)
 
 
 def _channel_block(value: Any, ctx: FieldContext) -> Mapping[str, Any]:
@@ -217,5 +229,5 @@ FIELDS: Mapping[str, Parser] = {
     "channels": _channels,
     "series": _identifier,
     "previous": _count,
-    **{name: _channel_block for name in KNOWN_CHANNELS},
+    **{name: _channel_block for name in PLATFORMS},
 }

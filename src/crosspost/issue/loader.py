@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 from crosspost.errors import IssueError
 from crosspost.issue.body import check_containers
 from crosspost.issue.dialect import parse_document
-from crosspost.issue.fields import FIELDS, KNOWN_CHANNELS, FieldContext
+from crosspost.issue.fields import FIELDS, FieldContext
 from crosspost.issue.model import Issue
+from crosspost.platforms.registry import PLATFORMS, platform_names
 
 __all__ = [
     "default_issue_id",
@@ -157,7 +158,7 @@ def _unknown_field(path: Path, front: dict[str, Any], lines: dict[str, int]) -> 
         if close:
             hint = f"did you mean '{close[0]}'?"
         elif isinstance(value, dict):
-            hint = f"channels are {', '.join(KNOWN_CHANNELS)}"
+            hint = f"channels are {', '.join(platform_names())}"
             return IssueError(path, f"unknown channel '{key}'; {hint}", lines.get(key))
         else:
             hint = f"known fields: {', '.join(FIELDS)}"
@@ -175,8 +176,8 @@ def _build_issue(
     if not values["title"]:
         raise IssueError(path, "front matter has no 'title'; add 'title: …'", lines.get("title", 2))
     check_containers(path, parse_document(body), body_line)
-    overrides = {name: values.pop(name) for name in KNOWN_CHANNELS if front.get(name) is not None}
-    for name in KNOWN_CHANNELS:
+    overrides = {name: values.pop(name) for name in PLATFORMS if front.get(name) is not None}
+    for name in PLATFORMS:
         values.pop(name, None)
     issue_id = values.pop("id") or default_issue_id(path)
     return Issue(

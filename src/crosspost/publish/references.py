@@ -25,9 +25,9 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from crosspost.errors import IssueError
-from crosspost.issue.fields import KNOWN_CHANNELS
 from crosspost.issue.model import Issue
 from crosspost.ledger.store import Ledger, PostKey
+from crosspost.platforms.registry import PLATFORMS, platform_names
 
 #: ``{zhihu.url}`` or ``{zhihu:main.url}``.
 PATTERN = re.compile(r"\{([A-Za-z]+)(?::([A-Za-z0-9._-]+))?\.url\}")
@@ -122,12 +122,12 @@ def link(
     by_channel = {channel: references(issue, channel) for channel in planned}
     for found in by_channel.values():
         for ref in found:
-            if ref.channel not in KNOWN_CHANNELS:
+            if ref.channel not in PLATFORMS:
                 raise _error(
                     issue,
                     ref,
                     f"names unknown channel '{ref.channel}'; use "
-                    + " or ".join(f"{{{c}.url}}" for c in KNOWN_CHANNELS),
+                    + " or ".join(f"{{{c}.url}}" for c in platform_names()),
                 )
     if not any(by_channel.values()):
         return {}
@@ -180,7 +180,7 @@ def _link(
 
 def _check_cycles(issue: Issue, by_channel: Mapping[str, Iterable[Reference]]) -> None:
     """A channel waiting (through others) for its own URL can never be published."""
-    edges = {c: [r for r in refs if r.channel in KNOWN_CHANNELS] for c, refs in by_channel.items()}
+    edges = {c: [r for r in refs if r.channel in PLATFORMS] for c, refs in by_channel.items()}
 
     def visit(channel: str, path: tuple[str, ...], first: Reference | None) -> None:
         for ref in edges.get(channel, ()):

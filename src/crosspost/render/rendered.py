@@ -12,7 +12,6 @@ with :meth:`Rendered.with_image_urls`, so one render serves every account of a c
 from __future__ import annotations
 
 import html
-import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -20,6 +19,8 @@ from types import MappingProxyType
 from typing import Protocol
 
 from crosspost.issue.model import Issue
+from crosspost.platforms.base import load
+from crosspost.platforms.registry import PLATFORMS, platform
 
 
 @dataclass(frozen=True)
@@ -67,19 +68,13 @@ class Renderer(Protocol):
     def __call__(self, issue: Issue, context: RenderContext) -> Rendered: ...
 
 
-#: channel name → "module:function". Explicit, so a new channel is one line here.
-RENDERERS: Mapping[str, str] = MappingProxyType(
-    {
-        "wechat": "crosspost.render.wechat.document:render",
-        "zhihu": "crosspost.render.zhihu.document:render",
-    }
-)
+#: channel name → "module:function", as the platform declarations name them.
+RENDERERS: Mapping[str, str] = MappingProxyType({p.name: p.renderer for p in PLATFORMS.values()})
 
 
 def renderer_for(channel: str) -> Renderer:
     """The render function of ``channel`` (imported on first use)."""
-    module, _, function = RENDERERS[channel].partition(":")
-    renderer: Renderer = getattr(importlib.import_module(module), function)
+    renderer: Renderer = load(platform(channel).renderer)
     return renderer
 
 

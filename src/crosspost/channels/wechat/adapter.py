@@ -22,13 +22,11 @@ from crosspost.channels.base import (
     STEP_DRAFT,
     STEP_PUBLISH,
     Adapter,
-    ChannelLimits,
     Clock,
     DraftContent,
     Intent,
     ManualPublishRequired,
     Preflight,
-    PreparedImage,
     PublishTicket,
     Reconciliation,
     RemoteDraft,
@@ -38,12 +36,6 @@ from crosspost.channels.base import (
 from crosspost.channels.http.policy import HttpPolicy
 from crosspost.channels.wechat.api import REAL_BASE_URL, WeChatApi, normalise_id
 from crosspost.channels.wechat.errors import CHANNEL
-from crosspost.channels.wechat.limits import (
-    COVER_IMAGES,
-    EXTENSIONS,
-    INLINE_IMAGES,
-    UPLOADIMG_TYPES,
-)
 from crosspost.channels.wechat.reconcile import reconcile_draft, reconcile_publish
 from crosspost.channels.wechat.token import PollBudget, StableToken, state_key
 from crosspost.config.settings import Account
@@ -54,8 +46,10 @@ from crosspost.errors import (
     UnconfirmedError,
     UsageError,
 )
-from crosspost.images.pipeline import ImagePolicy
+from crosspost.images.pipeline import PreparedImage
 from crosspost.ledger.assets import UploadedAsset
+from crosspost.platforms.base import Platform
+from crosspost.platforms.wechat import EXTENSIONS, UPLOADIMG_TYPES, WECHAT
 
 log = logging.getLogger("crosspost.wechat")
 
@@ -72,7 +66,7 @@ def cover_crops(width: int, height: int) -> dict[str, str]:
     """``pic_crop_235_1`` and ``pic_crop_1_1``: centred crop boxes on the cover.
 
     The format is ``X1_Y1_X2_Y2`` in [0, 1] relative to the image, at most 6 decimals
-    (spec §5.1); the widest 2.35:1 and 1:1 boxes that fit, centred.
+    (spec §5.1); the widest boxes of WeChat's cover ratio (2.35:1) and 1:1 that fit, centred.
     """
     if width <= 0 or height <= 0:
         raise ValueError(f"cover size must be positive, got {width}x{height}")
@@ -86,7 +80,8 @@ def cover_crops(width: int, height: int) -> dict[str, str]:
             coords = (0.0, margin, 1.0, 1 - margin)
         return "_".join(_decimal(c) for c in coords)
 
-    return {"pic_crop_235_1": box(2.35), "pic_crop_1_1": box(1.0)}
+    wide = WECHAT.limits.cover_ratio or 1.0
+    return {"pic_crop_235_1": box(wide), "pic_crop_1_1": box(1.0)}
 
 
 def _decimal(value: float) -> str:
@@ -102,12 +97,9 @@ def _https(url: str) -> str:
 class WeChatAdapter(Adapter):
     """One WeChat Official Account behind the adapter contract."""
 
-    channel: ClassVar[str] = "wechat"
-    display_name: ClassVar[str] = "WeChat Official Account"
-    limits: ClassVar[ChannelLimits] = ChannelLimits(
-        image_types=frozenset({"image/jpeg", "image/png", "image/gif"}),
-        poll_budget_per_day=100,
-    )
+    platform: ClassVar[Platform] = WECHAT
+    channel: ClassVar[str] = WECHAT.name
+    display_name: ClassVar[str] = WECHAT.display_name
     # ≤ 10 polls per article: the publish-status quota is 100 a day (spec §12.7).
     poll_delays: ClassVar[tuple[float, ...]] = (3, 5, 10, 20, 30, 60, 60, 60, 60, 60)
 
@@ -137,7 +129,7 @@ class WeChatAdapter(Adapter):
         )
         polls = PollBudget(
             self.state_dir / f"wechat-polls-{state_key(base_url, self.app_id)}.json",
-            per_day=self.limits.poll_budget_per_day or 100,
+            per_day=self.platform.limits.poll_budget_per_day,
             clock=clock,
         )
         self.api = WeChatApi(
@@ -156,26 +148,20 @@ class WeChatAdapter(Adapter):
         self.api.token.token()
         return Preflight(account=self.account.key, identity=self.app_id, detail="token OK")
 
-    @classmethod
-    def image_policy_for(cls, kind: str) -> ImagePolicy:
-        """Inline images fit uploadimg (JPG/PNG under 1 MB, or a GIF for add_material);
-        covers are permanent material (under 10 MB). See :mod:`.limits`."""
-        return INLINE_IMAGES if kind == "inline" else COVER_IMAGES
-
     def upload_image(self, prepared: PreparedImage, kind: str) -> UploadedAsset:
-        """uploadimg for inline JPG/PNG within ``INLINE_IMAGES.max_bytes`` (WeChat's limit
-        is "< 1 MB"); add_material (type=image) otherwise and for covers, which need a
+        """uploadimg for inline JPG/PNG within the inline image limit (WeChat's "< 1 MB");
+        add_material (type=image) otherwise and for covers, which need a
         permanent media_id."""
         if kind not in IMAGE_KINDS:
             raise ValueError(f"unknown image kind {kind!r}")
         mime = prepared.mime
-        if mime not in self.limits.image_types:
+        if mime not in self.platform.limits.image_formats:
             raise UsageError(f"{prepared.filename}: WeChat takes JPG, PNG or GIF, not {mime}")
         name = prepared.filename
         if not name.lower().endswith(EXTENSIONS[mime]):
             name += EXTENSIONS[mime][0]  # WeChat refuses file names without the right extension
         files = {"media": (name, prepared.data, mime)}
-        small = len(prepared.data) <= INLINE_IMAGES.max_bytes
+        small = len(prepared.data) <= self.image_policy_for("inline").max_bytes
         if kind == "inline" and mime in UPLOADIMG_TYPES and small:
             data = self.api.upload_image(files)
             return UploadedAsset(url=_https(self._field(data, "url", "media/uploadimg")))

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 from crosspost.channels.http.policy import CredentialRejected, Reply
-from crosspost.channels.wechat.limits import COVER_IMAGES, INLINE_IMAGES, under
 from crosspost.errors import (
     AuthError,
     ChannelError,
@@ -22,8 +21,10 @@ from crosspost.errors import (
     TransientError,
     UnconfirmedError,
 )
+from crosspost.platforms.base import megabytes
+from crosspost.platforms.wechat import WECHAT, under
 
-CHANNEL = "wechat"
+CHANNEL = WECHAT.name
 
 #: The access token was refused: refresh it once and re-send once (spec §2.3).
 TOKEN_CODES = frozenset({40001, 40014, 42001})
@@ -33,13 +34,13 @@ _AUTH_CODES = frozenset({40001, 40002, 40013, 40125, 40243, 41002, 41004})
 _QUOTA_RESET_UTC_SECONDS = 16 * 3600
 _WHITELIST_HELP = "公众号后台 → 设置与开发 → 基本配置 → IP白名单"
 _IP = re.compile(r"invalid ip ([0-9A-Fa-f.:]+)")
-#: The limits behind 45002–45110 are declared once, for the renderer and lint; this table
-#: sits below both, so it points at the check that states them instead of copying them.
-_SHORTEN = "and run again (`crosspost check` names WeChat's documented limit)"
 #: errcode of a media_id WeChat does not know (a draft or material that left the account).
 DRAFT_GONE_CODE = 40007
 #: What an editor does when a draft crosspost recorded is gone from 草稿箱 (40007).
 DRAFT_GONE = "the draft was published by hand or deleted; check 发表记录, then run with --new-draft"
+
+_LIMITS = WECHAT.limits
+_INLINE, _COVER = WECHAT.image_policy("inline"), WECHAT.image_policy("cover")
 
 #: errcode → (what it means, what to do).
 MEANINGS: dict[int, tuple[str, str]] = {
@@ -52,7 +53,7 @@ MEANINGS: dict[int, tuple[str, str]] = {
     40007: ("invalid media_id", "the draft or cover no longer exists on WeChat; run again"),
     40009: (
         "image too large",
-        f"use a smaller image (uploadimg {under(INLINE_IMAGES)}, material {under(COVER_IMAGES)})",
+        f"use a smaller image (uploadimg {under(_INLINE)}, material {under(_COVER)})",
     ),
     40012: ("thumbnail too large", "use a smaller cover"),
     40013: ("invalid AppID", "check the account's app_id"),
@@ -62,14 +63,22 @@ MEANINGS: dict[int, tuple[str, str]] = {
     40243: ("AppSecret frozen", "unfreeze or reset the AppSecret in 公众号后台 → 基本配置"),
     41005: ("image data missing", "report this as a crosspost bug"),
     44003: ("empty article", "give the issue a title and a body"),
-    45002: ("content too long", f"shorten the issue {_SHORTEN}"),
-    45003: ("title too long", f"shorten the title {_SHORTEN}"),
-    45004: ("digest too long", f"shorten the digest {_SHORTEN}"),
-    45005: ("link too long", f"shorten source_url {_SHORTEN}"),
+    45002: (
+        "content too long",
+        f"shorten the issue: under {_LIMITS.content_chars:,} characters and "
+        f"{megabytes(_LIMITS.content_bytes or 0)} of HTML",
+    ),
+    45003: (
+        "title too long",
+        f"shorten the title (≤ {_LIMITS.title_chars} characters, "
+        f"≤ {_LIMITS.title_bytes} UTF-8 bytes)",
+    ),
+    45004: ("digest too long", f"shorten the digest (≤ {_LIMITS.digest_chars} characters)"),
+    45005: ("link too long", f"shorten source_url (≤ {_LIMITS.source_url_bytes} bytes)"),
     45008: ("too many articles in the draft", "report this as a crosspost bug"),
     45009: ("daily API quota used up", "run again tomorrow (quotas reset at 00:00 Beijing time)"),
     45011: ("per-minute API quota reached", "run again in a minute"),
-    45110: ("author too long", f"shorten the author {_SHORTEN}"),
+    45110: ("author too long", f"shorten the author (≤ {_LIMITS.author_warn_chars} characters)"),
     45166: ("content rejected as invalid", "remove unusual links or markup and run again"),
     47001: ("malformed request body", "report this as a crosspost bug"),
     48001: ("API not authorised for this account", "verify (认证) the account"),

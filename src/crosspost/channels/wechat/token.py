@@ -188,7 +188,7 @@ class StableToken:
 class PollBudget:
     """How many ``freepublish/get`` polls are left today (shared by every run)."""
 
-    def __init__(self, path: Path, *, per_day: int, clock: Callable[[], float]) -> None:
+    def __init__(self, path: Path, *, per_day: int | None, clock: Callable[[], float]) -> None:
         self.path = path
         self.per_day = per_day
         self._clock = clock
@@ -209,7 +209,7 @@ class PollBudget:
         """Count one poll, or raise RateLimitedError when today's budget is spent."""
         with locked(self.path):
             used = self.used()
-            if used >= self.per_day:
+            if self.per_day is not None and used >= self.per_day:  # None: no quota
                 raise RateLimitedError(
                     f"today's {self.per_day} WeChat publish-status polls are used up; "
                     "run again tomorrow to learn the post's URL",

@@ -22,13 +22,11 @@ from crosspost.channels.base import (
     STEP_DRAFT,
     STEP_PUBLISH,
     Adapter,
-    ChannelLimits,
     Clock,
     DraftContent,
     DraftLeftBehind,
     Intent,
     Preflight,
-    PreparedImage,
     PublishTicket,
     Reconciliation,
     RemoteDraft,
@@ -58,9 +56,10 @@ from crosspost.channels.zhihu.wire import (
 )
 from crosspost.config.settings import Account
 from crosspost.errors import ChannelError, PermanentError, UnconfirmedError
-from crosspost.images.codec import GIF, JPEG, PNG
-from crosspost.images.pipeline import ImagePolicy
+from crosspost.images.pipeline import PreparedImage
 from crosspost.ledger.assets import UploadedAsset
+from crosspost.platforms.base import Platform
+from crosspost.platforms.zhihu import ZHIHU
 
 log = logging.getLogger("crosspost.channels.zhihu.adapter")
 
@@ -68,27 +67,12 @@ log = logging.getLogger("crosspost.channels.zhihu.adapter")
 class ZhihuAdapter(Adapter):
     """One Zhihu account, logged in by its ``z_c0`` cookie (and ``_xsrf`` when known)."""
 
+    platform: ClassVar[Platform] = ZHIHU
     channel: ClassVar[str] = CHANNEL
-    display_name: ClassVar[str] = "Zhihu column (知乎专栏)"
+    display_name: ClassVar[str] = ZHIHU.display_name
     updates_published: ClassVar[bool] = True
     # Zhihu publishes synchronously: one E4 read settles it, no long polling.
     poll_delays: ClassVar[tuple[float, ...]] = (1.0, 3.0, 10.0)
-    #: Image byte limits live in the image policies (see :meth:`image_policy_for`).
-    limits: ClassVar[ChannelLimits] = ChannelLimits(image_types=frozenset({JPEG, PNG, GIF}))
-    #: What the image pipeline makes of every image before :meth:`upload_image`.
-    #: WebP/BMP are converted although some tools send them: not every tool's success is ours.
-    image_policy: ClassVar[ImagePolicy] = ImagePolicy(
-        name="Zhihu image",
-        formats=frozenset({JPEG, PNG, GIF}),
-        max_bytes=10 * 1024 * 1024,
-        native_hosts=("zhimg.com",),
-    )
-
-    @classmethod
-    def image_policy_for(cls, kind: str) -> ImagePolicy:
-        """What an image of ``kind`` ("inline" or "cover") must be: the same on Zhihu."""
-        return cls.image_policy
-
     # --- plumbing ----------------------------------------------------------------------
 
     def __init__(

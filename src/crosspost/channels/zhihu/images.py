@@ -12,11 +12,11 @@ from collections.abc import Mapping
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-from crosspost.channels.base import PreparedImage
 from crosspost.channels.zhihu.api import ZhihuApi
 from crosspost.channels.zhihu.wire import CHANNEL, browser_headers, oss_headers
 from crosspost.errors import PermanentError, TransientError
 from crosspost.images.codec import GIF
+from crosspost.images.pipeline import PreparedImage
 from crosspost.ledger.assets import UploadedAsset
 
 #: I1 ``upload_file.state``: 1 = Zhihu already has these bytes, 2 = send them.

@@ -28,8 +28,9 @@ from crosspost.errors import (
     RateLimitedError,
     UnconfirmedError,
 )
+from crosspost.platforms.zhihu import ZHIHU
 
-CHANNEL: Final = "zhihu"
+CHANNEL: Final = ZHIHU.name
 
 #: The real hosts (spec §2). An account's ``base_url`` replaces every one of them.
 HOSTS: Final = {
@@ -345,7 +346,8 @@ def check_publish(reply: Reply, payload: Any) -> Mapping[str, Any]:
         )
     raise PermanentError(
         f"{where}: the article was not published; fix what the message says "
-        "(title ≤ 100 characters, body ≥ 9 characters, a topic) and run again",
+        f"(title ≤ {ZHIHU.limits.title_chars} characters, body ≥ "
+        f"{ZHIHU.limits.text_min_chars} characters, a topic) and run again",
         channel=CHANNEL,
         code=code if isinstance(code, int | str) else "publish",
     )

@@ -6,7 +6,7 @@ body, the Jinja2 template ``wechat/article.html.j2`` lays out the article (one r
 attributes, and a last pass over the lxml tree removes what WeChat refuses or turns
 into gaps (classes, ids, external links, newlines between tags).
 
-The platform's limits are module constants so the linter checks the same numbers.
+The platform's limits are its declaration's (:mod:`crosspost.platforms.wechat`).
 """
 
 from __future__ import annotations
@@ -29,28 +29,15 @@ from pygments.styles import get_all_styles
 from crosspost.errors import UsageError
 from crosspost.issue.dialect import CJK
 from crosspost.issue.model import Issue
+from crosspost.platforms.base import Limits
+from crosspost.platforms.wechat import WECHAT
 from crosspost.render.rendered import RenderContext, Rendered
 from crosspost.render.templates import read_shared, read_theme, render_template
 from crosspost.render.wechat.raw import is_mp_link
 from crosspost.render.wechat.rules import RenderState, render_body
 
-# --- the platform's numbers (specs/wechat-api.md §9; the linter imports these) ------
+# --- the platform's numbers (crosspost.platforms.wechat declares its limits) ---------
 
-#: Title: "≤32个字"; field reports also hit a byte limit, so both are checked.
-TITLE_MAX_CHARS = 32
-TITLE_MAX_BYTES = 64
-#: Author: documented 16 characters, but 45110 is reported from ~8 chars / ~20 bytes on;
-#: the conservative pre-check the spec recommends.
-AUTHOR_MAX_CHARS = 8
-AUTHOR_MAX_BYTES = 16
-#: Digest: documented 128, the web editor stops at 120.
-DIGEST_MAX_CHARS = 120
-#: Content: "必须少于2万字符，小于1M", counted over the whole HTML string (tags included).
-#: Both are exclusive: a body must be *shorter* than these (see :func:`content_fits`).
-CONTENT_MAX_CHARS = 20_000
-CONTENT_MAX_BYTES = 1_048_576
-#: content_source_url ("阅读原文"): at most 1 KB.
-SOURCE_URL_MAX_BYTES = 1024
 #: Width of WeChat's article column; wider images and tables scroll or shrink.
 CONTENT_WIDTH_PX = 677
 
@@ -61,10 +48,14 @@ def content_size(body: str) -> tuple[int, int]:
     return len(body), len(body.encode("utf-8"))
 
 
-def content_fits(body: str) -> bool:
-    """Whether WeChat accepts a body of this size (else draft/add fails with 45002)."""
+def content_fits(body: str, limits: Limits = WECHAT.limits) -> bool:
+    """Whether WeChat accepts a body of this size (else draft/add fails with 45002).
+
+    Both limits are exclusive: a body must be *shorter* than them.
+    """
     chars, size = content_size(body)
-    return chars < CONTENT_MAX_CHARS and size < CONTENT_MAX_BYTES
+    fits_chars = limits.content_chars is None or chars < limits.content_chars
+    return fits_chars and (limits.content_bytes is None or size < limits.content_bytes)
 
 
 # --- themes -----------------------------------------------------------------------

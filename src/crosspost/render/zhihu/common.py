@@ -17,11 +17,9 @@ from urllib.parse import quote
 from markdown_it.token import Token
 
 from crosspost.issue.dialect import Document, drop_title_heading
+from crosspost.platforms.zhihu import ZHIHU
 
-CHANNEL = "zhihu"
-
-#: Longest image caption (``data-caption``) Zhihu keeps (§6, single source).
-CAPTION_MAX_CHARS = 140
+CHANNEL = ZHIHU.name
 
 #: The editor's own, protocol-relative form of the formula renderer (§7.1).
 EQUATION_URL = "//www.zhihu.com/equation?tex="
@@ -120,7 +118,7 @@ def image_html(source: str, caption: str) -> str:
     height are unknown to a pure renderer, so ``data-size`` is ``normal``.
     """
     src = html.escape(source)
-    text = html.escape(" ".join(caption.split())[:CAPTION_MAX_CHARS])
+    text = html.escape(" ".join(caption.split())[: ZHIHU.limits.caption_chars])
     return (
         f'<img src="{src}" data-caption="{text}" data-size="normal"'
         f' data-watermark="original" data-original-src="{src}"'

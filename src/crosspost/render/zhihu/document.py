@@ -3,9 +3,8 @@
 ``render`` touches no network, no ledger and no clock, and reads no file of its own
 (Zhihu has no theme; the issue arrives loaded). The body keeps every image source
 as the issue wrote it; the publisher swaps in uploaded zhimg URLs with
-``Rendered.with_image_urls``. The platform's limits live here as constants so the
-linter checks the same numbers the renderer was written against (``specs/zhihu-api.md``
-§6; most are single-source and unconfirmed by Zhihu).
+``Rendered.with_image_urls``. The platform's limits are its declaration's
+(:mod:`crosspost.platforms.zhihu`), which lint checks.
 """
 
 from __future__ import annotations
@@ -15,31 +14,19 @@ from bs4 import BeautifulSoup
 from crosspost.issue.dialect import Document, parse_document
 from crosspost.issue.model import Issue
 from crosspost.render.rendered import PreviousIssue, RenderContext, Rendered
-from crosspost.render.zhihu.common import CAPTION_MAX_CHARS, CHANNEL, zhihu_tokens
+from crosspost.render.zhihu.common import CHANNEL, zhihu_tokens
 from crosspost.render.zhihu.html import render_html
 from crosspost.render.zhihu.markdown import escape_text, render_markdown
 
 __all__ = [
-    "BODY_MAX_CHARS",
-    "BODY_MIN_CHARS",
-    "CAPTION_MAX_CHARS",
     "HEADING_LEVELS",
-    "IMAGE_EXTENSIONS",
     "NORMAL_IMAGE_MIN_WIDTH",
     "PREVIOUS_HEADING",
-    "TITLE_MAX_CHARS",
     "body_chars",
     "plain_text",
     "render",
 ]
 
-#: Article title: required, one line, at most this many characters (a longer one got a 400).
-TITLE_MAX_CHARS = 100
-#: Article body, counted as plain text without tags.
-BODY_MIN_CHARS = 9
-BODY_MAX_CHARS = 100_000
-#: Image types Zhihu takes (SVG is not one of them).
-IMAGE_EXTENSIONS = frozenset({".jpg", ".jpeg", ".png", ".gif"})
 #: Narrower images are shown ``data-size="small"``.
 NORMAL_IMAGE_MIN_WIDTH = 343
 #: Only ``<h2>`` and ``<h3>`` are headings in Zhihu's editor.

@@ -1,0 +1,215 @@
+"""What a platform is, as data: the shape every declaration in this package fills in.
+
+A :class:`Platform` holds the platform's name, the :class:`Limits` crosspost keeps to,
+the channel options an issue may set, and the renderer and adapter that serve it. The
+renderer and adapter are named as ``"module:attribute"`` strings and imported only when
+asked for, so this package sits low in the pipeline: it imports nothing of crosspost but
+the exception tree, and the issue model, config, lint, renderers and adapters all read it.
+
+The limits are defaults. :meth:`Platform.with_overrides` returns a copy with some of them
+changed, after checking each name and type, so a config value can replace any limit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from crosspost.errors import ConfigError
+
+#: One megabyte as the platforms count it (2**20 bytes), for limits and messages.
+MB = 1024 * 1024
+
+
+def megabytes(size: int) -> str:
+    """``"1.5 MB"``: a byte count as an editor reads it."""
+    return f"{size / MB:.3g} MB"
+
+
+@dataclass(frozen=True)
+class ImagePolicy:
+    """What one platform accepts for one kind of upload; the image pipeline fits each
+    image to it before the adapter sends it."""
+
+    #: Short name used in messages, e.g. ``"Zhihu image"`` or ``"WeChat cover"``.
+    name: str
+    #: MIME types uploaded as they are; anything else is converted to PNG or JPEG.
+    formats: frozenset[str]
+    #: Largest upload in bytes, inclusive (a platform's "under 1 MB" is ``MB - 1``).
+    max_bytes: int
+    #: Whether an animated GIF may stay animated (else its first frame is used).
+    animated: bool = True
+    #: Longest side in pixels, when the platform has one.
+    max_side: int | None = None
+    #: Hosts whose images are already on the platform and are used as they are.
+    native_hosts: tuple[str, ...] = ()
+
+    def is_native(self, source: str) -> bool:
+        """True when ``source`` already points at this platform's image hosting."""
+        host = urlsplit(source).hostname or ""
+        return any(host == h or host.endswith("." + h) for h in self.native_hosts)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every number crosspost keeps to for one platform. ``None``: no limit known.
+
+    Each is a default that :meth:`Platform.with_overrides` may replace (an account whose
+    platform has moved a limit, or a limit the specs mark unconfirmed).
+    """
+
+    #: Title: at most this many characters, and (when set) UTF-8 bytes.
+    title_chars: int
+    title_bytes: int | None = None
+    #: Above this the platform refuses the author (an error) …
+    author_chars: int | None = None
+    #: … and above these it has refused authors in field reports (a warning).
+    author_warn_chars: int | None = None
+    author_warn_bytes: int | None = None
+    #: Digest (summary): at most this many characters.
+    digest_chars: int | None = None
+    #: When there is no digest, the platform shows this many characters of the body.
+    digest_shown_chars: int | None = None
+    #: The "original article" link, in UTF-8 bytes.
+    source_url_bytes: int | None = None
+    #: The body as sent, tags included: strictly fewer characters / bytes than these.
+    content_chars: int | None = None
+    content_bytes: int | None = None
+    #: The body's text as the platform counts it (:attr:`Platform.text_count`).
+    text_min_chars: int | None = None
+    text_max_chars: int | None = None
+    #: Image captions, in characters (longer ones are cut).
+    caption_chars: int | None = None
+    #: MIME types and largest size (inclusive) of an image inside the article.
+    image_formats: frozenset[str] = frozenset({"image/jpeg", "image/png"})
+    image_bytes: int | None = None
+    #: Whether a post needs a cover, the cover's MIME types and largest size (inclusive).
+    cover_required: bool = False
+    cover_formats: frozenset[str] = frozenset({"image/jpeg", "image/png"})
+    cover_bytes: int | None = None
+    #: Width / height the platform crops covers to.
+    cover_ratio: float | None = None
+    #: Characters an uploaded image URL takes in the body (relative sources are shorter).
+    image_url_chars: int = 0
+    #: Publication polls allowed per day (a platform quota), None when unlimited.
+    poll_budget_per_day: int | None = None
+
+
+OptionKind = Literal["text", "flag", "names", "choice"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A setting an issue's channel block may hold (``wechat: {need_open_comment: true}``).
+
+    ``kind`` says how the issue loader reads it: ``text``, ``flag`` (true/false),
+    ``names`` (one name or a list) or ``choice`` (one of ``choices``). ``default`` is what
+    the adapter assumes when the issue does not say.
+    """
+
+    name: str
+    kind: OptionKind
+    default: Any = None
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Platform:
+    """One platform, declared once: every registry and check reads this."""
+
+    #: The channel name in config, front matter, the ledger and the CLI.
+    name: str
+    #: The platform's name for people.
+    display_name: str
+    limits: Limits
+    #: Options of the issue's channel block, beyond the shared title/author/… overrides.
+    options: tuple[Option, ...]
+    #: ``"module:function"`` of the renderer (see :mod:`crosspost.render.rendered`).
+    renderer: str
+    #: ``"module:Class"`` of the adapter (see :mod:`crosspost.channels.registry`).
+    adapter: str
+    #: ``"module:function"`` that counts the body's text as the platform does, when
+    #: :attr:`Limits.text_min_chars` or :attr:`Limits.text_max_chars` are set.
+    text_count: str | None = None
+    #: Hosts whose images are the platform's own (used as they are, never re-uploaded).
+    image_hosts: tuple[str, ...] = ()
+    #: Name of the inline and cover image policies in messages.
+    image_label: str = "image"
+    cover_label: str = "cover"
+
+    def option(self, name: str) -> Option | None:
+        """The declared option ``name``, or None when the platform has no such option."""
+        return next((option for option in self.options if option.name == name), None)
+
+    def image_policy(self, kind: str) -> ImagePolicy:
+        """What an image of ``kind`` (``"inline"`` or ``"cover"``) must be before upload."""
+        limits = self.limits
+        if kind == "cover":
+            formats, size, label = limits.cover_formats, limits.cover_bytes, self.cover_label
+        elif kind == "inline":
+            formats, size, label = limits.image_formats, limits.image_bytes, self.image_label
+        else:
+            raise ValueError(f"unknown image kind {kind!r}")
+        if size is None:
+            raise ValueError(f"{self.name} declares no byte limit for {kind} images")
+        return ImagePolicy(label, formats, size, native_hosts=self.image_hosts)
+
+    def counter(self) -> Callable[[str], int] | None:
+        """The function :attr:`text_count` names (imported now), or None."""
+        return None if self.text_count is None else load(self.text_count)
+
+    def with_overrides(self, overrides: Mapping[str, Any]) -> Platform:
+        """A copy whose limits take the values in ``overrides`` (limit name → value).
+
+        Unknown names and values of the wrong type are a :class:`ConfigError` naming the
+        key, so a typo in a config file stops the run before anything is sent.
+        """
+        if not overrides:
+            return self
+        types = {f.name: str(f.type) for f in dataclasses.fields(Limits)}
+        changes: dict[str, Any] = {}
+        for key, value in overrides.items():
+            if key not in types:
+                known = ", ".join(sorted(types))
+                raise ConfigError(f"{self.name} has no limit '{key}'; known limits: {known}")
+            changes[key] = _checked(f"{self.name} limit '{key}'", types[key], value)
+        return dataclasses.replace(self, limits=dataclasses.replace(self.limits, **changes))
+
+
+def _checked(where: str, annotation: str, value: Any) -> Any:
+    """``value`` if it fits the limit's declared type (``annotation``), else ConfigError.
+
+    ``None`` lifts a limit that may be unknown (``int | None``); numbers are never negative.
+    """
+    if value is None and annotation.endswith("| None"):
+        return None
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if annotation == "bool" and isinstance(value, bool):
+        return value
+    listed = isinstance(value, (list, tuple, set, frozenset))
+    if (
+        annotation.startswith("frozenset")
+        and listed
+        and all(isinstance(item, str) and item.startswith("image/") for item in value)
+    ):
+        return frozenset(value)
+    if annotation.startswith("float") and number and value > 0:
+        return float(value)
+    if annotation.startswith("int") and number and isinstance(value, int) and value >= 0:
+        return value
+    expected = {
+        "bool": "true or false",
+        "frozenset[str]": "a list of MIME types such as image/png",
+        "float | None": "a positive number",
+    }.get(annotation, "a whole number of at least 0")
+    raise ConfigError(f"{where} must be {expected}, got {value!r}")
+
+
+def load(target: str) -> Any:
+    """Import ``"module:attribute"`` and return the attribute (the declarations' lazy links)."""
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)

@@ -1,0 +1,39 @@
+"""Zhihu column (知乎专栏): every number crosspost keeps to, declared once.
+
+Source: ``specs/zhihu-api.md`` §6. Zhihu publishes none of these; most come from one
+field report each, so they are defaults an account's config may override.
+"""
+
+from __future__ import annotations
+
+from crosspost.platforms.base import MB, Limits, Option, Platform
+
+_IMAGES = frozenset({"image/jpeg", "image/png", "image/gif"})  # SVG, WebP, BMP are converted
+
+ZHIHU = Platform(
+    name="zhihu",
+    display_name="Zhihu column (知乎专栏)",
+    limits=Limits(
+        # Required, one line; a longer one got a 400.
+        title_chars=100,
+        # Counted as plain text without tags (text_count below).
+        text_min_chars=9,
+        text_max_chars=100_000,
+        caption_chars=140,
+        image_formats=_IMAGES,
+        image_bytes=10 * MB,
+        cover_formats=_IMAGES,
+        cover_bytes=10 * MB,
+    ),
+    options=(
+        Option("mode", "choice", choices=("draft", "publish")),
+        Option("topics", "names", default=()),
+        Option("column", "text"),
+    ),
+    renderer="crosspost.render.zhihu.document:render",
+    adapter="crosspost.channels.zhihu.adapter:ZhihuAdapter",
+    text_count="crosspost.render.zhihu.document:body_chars",
+    image_hosts=("zhimg.com",),
+    image_label="Zhihu image",
+    cover_label="Zhihu image",
+)
