@@ -1,9 +1,11 @@
 """Real HTTP servers on loopback that put an :class:`Emulator` on the wire.
 
 Everything here is platform-neutral. werkzeug's threaded server does the HTTP (one
-thread per connection, chunked bodies, the WSGI environ); :meth:`EmulatorServer.app` is
-the WSGI application in front of the emulator: fault injection, the request log with
-secrets redacted, JSON persistence, and the control endpoint:
+thread per connection, chunked bodies, the WSGI environ; it closes the connection after
+each answer, so a client's pool reconnects, a millisecond or so on loopback);
+:meth:`EmulatorServer.app` is the WSGI application in front of the emulator: fault
+injection, the request log with secrets redacted, JSON persistence, and the control
+endpoint:
 
 ``GET|POST|DELETE /__sandbox__/faults``    list, add (JSON ``{"path","kind",…}`` or
                                            ``{"spec": "wechat:/x=reset*1"}``), clear
