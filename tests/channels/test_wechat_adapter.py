@@ -533,7 +533,7 @@ def test_reconcile_publish_when_the_draft_left_the_box(
 ) -> None:
     draft = wechat.create_draft(content(wechat))
     intent = Intent(started_at=clock(), title="另一个标题", draft_id=draft.id)
-    del box.wechat.drafts[draft.id]  # the editor deleted (or published) it by hand
+    del box.wechat.account.drafts[draft.id]  # the editor deleted (or published) it by hand
     answer = wechat.reconcile("publish", intent)
     assert answer.happened is True and "left 草稿箱" in answer.detail
 

@@ -112,7 +112,7 @@ def test_a_wechat_draft_gone_from_the_draft_box_is_not_replaced(manual_world: Wo
     """It may have been published by hand: a new draft could make a second post."""
     world = manual_world
     world.publish(mode="draft", targets=("wechat",))
-    world.box.wechat.drafts.pop(world.posts()["wechat"].draft_id)
+    world.box.wechat.account.drafts.pop(world.posts()["wechat"].draft_id)
 
     state, code, message = wechat(world.publish(mode="publish", targets=("wechat",))[0])
     assert (state, code) == ("failed", EXIT_CHANNEL_FAILED)

@@ -35,7 +35,7 @@ def test_a_publication_wechat_cannot_locate_is_published_with_its_url_unknown(
     first, _ = world.publish([issue], mode="publish")
     assert first.exit_code == EXIT_UNCONFIRMED, first.as_dict()
     # Meanwhile the draft left 草稿箱 (published or deleted in the web console).
-    world.box.wechat.drafts.clear()
+    world.box.wechat.account.drafts.clear()
 
     report, _ = world.publish([issue], mode="publish")
     (result,) = report.results
@@ -132,7 +132,7 @@ def test_a_draft_deleted_by_hand_is_replaced_with_new_draft(
 ) -> None:
     issue = write_issue(4, channels=("wechat",))
     assert world.publish([issue], mode="draft")[0].exit_code == EXIT_OK
-    world.box.wechat.drafts.clear()  # deleted in 公众号后台
+    world.box.wechat.account.drafts.clear()  # deleted in 公众号后台
 
     stuck, _ = world.publish([issue], mode="publish")
     message = stuck.results[0].message

@@ -26,6 +26,7 @@ from crosspost.sandbox.clock import ManualClock, OffsetClock
 from crosspost.sandbox.faults import Fault, FaultBook, parse_fault
 from crosspost.sandbox.requestlog import LoggedRequest, RequestLog
 from crosspost.sandbox.server import EmulatorServer
+from crosspost.sandbox.wechat.app import WeChatEmulator, local_image_url
 
 __all__ = [
     "Emulator",
@@ -41,18 +42,20 @@ PLATFORMS = ("wechat", "zhihu")
 
 
 def _emulator_class(platform: str) -> type[Emulator] | None:
-    """The emulator class of a platform, or None when its module is not installed."""
-    module_name, class_name = {
-        "wechat": ("crosspost.sandbox.wechat.app", "WeChatEmulator"),
-        "zhihu": ("crosspost.sandbox.zhihu.app", "ZhihuEmulator"),
-    }[platform]
+    """The emulator class of a platform, or None when its module is not installed.
+
+    Zhihu's is looked up when the sandbox starts, so that a build without it still
+    serves WeChat."""
+    if platform == "wechat":
+        return WeChatEmulator
+    module_name = "crosspost.sandbox.zhihu.app"
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
         if error.name != module_name:
             raise
         return None
-    cls: type[Emulator] = getattr(module, class_name)
+    cls: type[Emulator] = module.ZhihuEmulator
     return cls
 
 
@@ -184,8 +187,6 @@ class Sandbox:
 
     def wechat_image_url(self, mmbiz_url: str) -> str:
         """Where this sandbox serves an ``http://mmbiz.qpic.cn/…`` URL it handed out."""
-        from crosspost.sandbox.wechat.app import local_image_url
-
         return local_image_url(mmbiz_url, self.wechat_url)
 
     def add_fault(self, spec: str) -> Fault:

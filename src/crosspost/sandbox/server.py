@@ -1,9 +1,11 @@
 """Real HTTP servers on loopback that put an :class:`Emulator` on the wire.
 
-Everything here is platform-neutral: sockets (``http.server.ThreadingHTTPServer``, one
-thread per connection, HTTP/1.1 keep-alive), turning a request into a werkzeug
-``Request`` (so multipart bodies are parsed by werkzeug, not by hand), fault injection,
-the request log with secrets redacted, JSON persistence, and the control endpoint:
+Everything here is platform-neutral. werkzeug's threaded server does the HTTP (one
+thread per connection, chunked bodies, the WSGI environ; it closes the connection after
+each answer, so a client's pool reconnects, a millisecond or so on loopback);
+:meth:`EmulatorServer.app` is the WSGI application in front of the emulator: fault
+injection, the request log with secrets redacted, JSON persistence, and the control
+endpoint:
 
 ``GET|POST|DELETE /__sandbox__/faults``    list, add (JSON ``{"path","kind",…}`` or
                                            ``{"spec": "wechat:/x=reset*1"}``), clear
@@ -12,7 +14,9 @@ the request log with secrets redacted, JSON persistence, and the control endpoin
 ``POST /__sandbox__/options``              change emulator options at run time (JSON object)
 ``POST /__sandbox__/clock``                ``{"advance": seconds}``: move the sandbox clock
 
-so that a test in another process can script a run over plain HTTP.
+so that a test in another process can script a run over plain HTTP. The two faults that
+answer nothing at all (``reset``, ``commit_then_drop``) raise :class:`HangUp` out of the
+application; the request handler then closes the socket the way the fault asks.
 """
 
 from __future__ import annotations
@@ -23,14 +27,18 @@ import struct
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import asdict
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from io import BytesIO
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
+from werkzeug.exceptions import ClientDisconnected
+from werkzeug.serving import (
+    BaseWSGIServer,
+    WSGIRequestHandler,
+    make_server,
+    select_address_family,
+)
 from werkzeug.wrappers import Request, Response
 
 from crosspost.config.files import write_atomic
@@ -39,7 +47,7 @@ from crosspost.sandbox.base import Emulator
 from crosspost.sandbox.faults import FaultBook, fault_from_json
 from crosspost.sandbox.requestlog import LoggedRequest, RequestLog, redact, redact_query
 
-__all__ = ["EmulatorServer", "LoggedRequest", "RequestLog"]
+__all__ = ["EmulatorServer", "HangUp", "LoggedRequest", "RequestLog"]
 
 CONTROL_PREFIX = "/__sandbox__/"
 
@@ -90,7 +98,7 @@ class EmulatorServer:
         self._dumped = 0
         self._written = 0
         self._host, self._port = host, port
-        self._httpd: ThreadingHTTPServer | None = None
+        self._httpd: BaseWSGIServer | None = None
         self._thread: threading.Thread | None = None
 
     # --- life cycle ------------------------------------------------------------------
@@ -119,15 +127,24 @@ class EmulatorServer:
                     "delete the file to start afresh"
                 ) from None
             self.emulator.load_state(state)
-        handler = type("Handler", (_Handler,), {"owner": self})
+        # Bound here rather than by werkzeug, which prints and exits when the port is taken.
         try:
-            self._httpd = _Server((self._host, self._port), handler)
+            family = select_address_family(self._host, self._port)
+            listener = socket.create_server((self._host, self._port), family=family)
         except OSError as error:
             raise UsageError(
                 f"cannot listen on {self._host}:{self._port} ({error.strerror}); "
                 "choose another --port"
             ) from None
-        self._httpd.daemon_threads = True
+        with listener:
+            self._httpd = make_server(
+                self._host,
+                self._port,
+                self.app,
+                threaded=True,
+                request_handler=_Handler,
+                fd=listener.fileno(),  # werkzeug serves a duplicate of this socket
+            )
         self._thread = threading.Thread(
             target=self._httpd.serve_forever,
             kwargs={"poll_interval": 0.05},
@@ -162,6 +179,74 @@ class EmulatorServer:
             self._written = number
 
     # --- one request -------------------------------------------------------------------
+
+    def app(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        """The WSGI application werkzeug serves: control endpoint, or faults then emulator."""
+        request = Request(environ)
+        try:
+            request.get_data()  # read (and keep) the whole body before anything is decided
+        except ClientDisconnected:
+            raise ConnectionAbortedError("the client hung up mid-request") from None
+        if request.path.startswith(CONTROL_PREFIX):
+            return self.control(request)(environ, start_response)
+        return self.serve(request)(environ, start_response)
+
+    def serve(self, request: Request) -> Response:
+        """Consult the fault book, then answer, answer in the platform's error shape, or
+        hang up (:class:`HangUp`); every request lands in the log."""
+        emulator = self.emulator
+        decision = self.faults.decide(
+            emulator.name,
+            request.method,
+            request.path,
+            mutating=emulator.is_mutating(request.method, request.path),
+        )
+        if decision.delay:
+            self.sleep(decision.delay)
+        kind = decision.kind
+        response: Response | None = None
+        if kind == "reset":
+            self._log(request, None, kind, delivered=False)
+            raise HangUp(hard=True)
+        if kind == "commit_then_drop":
+            response = self.call(request)
+            self._log(request, response, kind, delivered=False)
+            raise HangUp(hard=False)
+        if kind is not None:
+            with self.lock:
+                response = emulator.fault_response(kind, request)
+            status = decision.fault.http_status if decision.fault else None
+            if response is None and status is not None:
+                response = _bad_gateway(status)
+            if response is None:
+                kind = f"{kind} (ignored: unknown to {emulator.name})"
+        if response is None:
+            response = self.call(request)
+        self._log(request, response, kind, delivered=True)
+        return response
+
+    def _log(
+        self,
+        request: Request,
+        response: Response | None,
+        fault: str | None,
+        *,
+        delivered: bool,
+    ) -> None:
+        with self.lock:
+            secrets = self.emulator.secrets()
+            errcode = self.emulator.errcode_of(response.get_data()) if response else None
+        self.log.add(
+            at=self.clock(),
+            platform=self.emulator.name,
+            method=request.method,
+            path=redact(request.path, secrets),
+            query=redact_query(request.query_string.decode("latin-1"), secrets),
+            status=response.status_code if response else None,
+            errcode=errcode,
+            fault=fault,
+            delivered=delivered,
+        )
 
     def call(self, request: Request) -> Response:
         """The emulator's answer; a bug in it becomes a 500 here, never a traceback there."""
@@ -220,161 +305,45 @@ def _body(request: Request) -> Any:
         raise UsageError("control body is not JSON") from None
 
 
-class _Server(ThreadingHTTPServer):
-    """A client that hangs up mid-request is normal (timeouts, killed runs, reset faults):
-    no traceback on the terminal for it; anything else is still reported."""
+class HangUp(ConnectionAbortedError):
+    """Raised by :meth:`EmulatorServer.app` to leave a request unanswered.
 
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        if isinstance(sys.exc_info()[1], BrokenPipeError | ConnectionResetError):
-            return
-        super().handle_error(request, client_address)
+    werkzeug's request handler treats a ``ConnectionError`` out of the application as a
+    dropped connection and calls :meth:`_Handler.connection_dropped`, which is where the
+    socket is closed the way the fault asks: RST (``hard``) or a plain FIN.
+    """
+
+    def __init__(self, *, hard: bool) -> None:
+        super().__init__("reset" if hard else "closed")
+        self.hard = hard
 
 
-class _Handler(BaseHTTPRequestHandler):
-    """Reads one HTTP request, asks the owner what to do, answers (or pointedly does not)."""
+class _Handler(WSGIRequestHandler):
+    """werkzeug's handler, quiet, without Nagle's delay, able to hang up on purpose."""
 
-    owner: EmulatorServer
-    protocol_version = "HTTP/1.1"
-    server_version = "crosspost-sandbox"
-    # Headers and body go out in two writes; without this, Nagle and delayed ACKs add
-    # 40 ms to every keep-alive request.
+    # werkzeug writes the status and headers, then the body; without this, Nagle and
+    # delayed ACKs add 40 ms to every request.
     disable_nagle_algorithm = True
+    # Said here so werkzeug does not set it on the class when the server starts.
+    protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:
-        """Silence the stdlib's stderr line; the request log is the record."""
+    def log(self, type: str, message: str, *args: Any) -> None:
+        """No line per request on stderr: the request log is the record."""
 
-    def _read_body(self) -> bytes:
-        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            chunks: list[bytes] = []
-            while True:
-                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
-                if size == 0:
-                    self.rfile.readline()
-                    return b"".join(chunks)
-                chunks.append(self.rfile.read(size))
-                self.rfile.readline()
-        length = int(self.headers.get("Content-Length") or 0)
-        return self.rfile.read(length) if length > 0 else b""
-
-    def _environ(self, body: bytes) -> dict[str, Any]:
-        path, _, query = self.path.partition("?")
-        host, port = self.owner.address()
-        environ: dict[str, Any] = {
-            "REQUEST_METHOD": self.command,
-            "SCRIPT_NAME": "",
-            "PATH_INFO": unquote(path, encoding="latin-1"),
-            "QUERY_STRING": query,
-            "SERVER_NAME": str(host),
-            "SERVER_PORT": str(port),
-            "SERVER_PROTOCOL": self.request_version,
-            "REMOTE_ADDR": self.client_address[0],
-            "REMOTE_PORT": str(self.client_address[1]),
-            "CONTENT_LENGTH": str(len(body)),
-            "wsgi.version": (1, 0),
-            "wsgi.url_scheme": "http",
-            "wsgi.input": BytesIO(body),
-            "wsgi.errors": sys.stderr,
-            "wsgi.multithread": True,
-            "wsgi.multiprocess": False,
-            "wsgi.run_once": False,
-        }
-        if self.headers.get("Content-Type"):
-            environ["CONTENT_TYPE"] = self.headers["Content-Type"]
-        for name, value in self.headers.items():
-            key = "HTTP_" + name.upper().replace("-", "_")
-            # The body is already read (and de-chunked): length and framing are ours.
-            if key not in ("HTTP_CONTENT_TYPE", "HTTP_CONTENT_LENGTH", "HTTP_TRANSFER_ENCODING"):
-                environ[key] = f"{environ[key]},{value}" if key in environ else value
-        return environ
-
-    def _serve(self) -> None:
-        owner = self.owner
-        environ = self._environ(self._read_body())
-        request = Request(environ)
-        if request.path.startswith(CONTROL_PREFIX):
-            self._send(owner.control(request), environ)
-            return
-        emulator = owner.emulator
-        decision = owner.faults.decide(
-            emulator.name,
-            request.method,
-            request.path,
-            mutating=emulator.is_mutating(request.method, request.path),
-        )
-        if decision.delay:
-            owner.sleep(decision.delay)
-        kind = decision.kind
-        response: Response | None = None
-        if kind == "reset":
-            self._log(request, None, kind, delivered=False)
-            self._abort(hard=True)
-            return
-        if kind == "commit_then_drop":
-            response = owner.call(request)
-            self._log(request, response, kind, delivered=False)
-            self._abort(hard=False)
-            return
-        if kind is not None:
-            with owner.lock:
-                response = emulator.fault_response(kind, request)
-            status = decision.fault.http_status if decision.fault else None
-            if response is None and status is not None:
-                response = _bad_gateway(status)
-            if response is None:
-                kind = f"{kind} (ignored: unknown to {emulator.name})"
-        if response is None:
-            response = owner.call(request)
-        self._log(request, response, kind, delivered=True)
-        self._send(response, environ)
-
-    def _send(self, response: Response, environ: Mapping[str, Any]) -> None:
-        app_iter, status, headers = response.get_wsgi_response(dict(environ))
-        body = b"".join(app_iter)
-        code, _, reason = status.partition(" ")
-        self.send_response(int(code), reason or None)
-        for name, value in headers:
-            if name.lower() not in ("content-length", "connection"):
-                self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-    def _abort(self, *, hard: bool) -> None:
-        """Close without a status line: RST (``hard``) or a plain FIN."""
+    def connection_dropped(
+        self, error: BaseException, environ: dict[str, Any] | None = None
+    ) -> None:
+        """Close the socket for a :class:`HangUp`; a client that left needs nothing."""
         self.close_connection = True
+        if not isinstance(error, HangUp):
+            return
         connection: socket.socket = self.connection
         try:
-            if hard:
+            if error.hard:
+                # Linger 0: close() sends RST instead of FIN.
                 connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             else:
                 connection.shutdown(socket.SHUT_RDWR)
             connection.close()
         except OSError:
             pass
-
-    def _log(
-        self,
-        request: Request,
-        response: Response | None,
-        fault: str | None,
-        *,
-        delivered: bool,
-    ) -> None:
-        owner = self.owner
-        with owner.lock:
-            secrets = owner.emulator.secrets()
-            errcode = owner.emulator.errcode_of(response.get_data()) if response else None
-        owner.log.add(
-            at=owner.clock(),
-            platform=owner.emulator.name,
-            method=request.method,
-            path=redact(request.path, secrets),
-            query=redact_query(request.query_string.decode("latin-1"), secrets),
-            status=response.status_code if response else None,
-            errcode=errcode,
-            fault=fault,
-            delivered=delivered,
-        )
-
-    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _serve

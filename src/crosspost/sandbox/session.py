@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from types import MappingProxyType
 
 from crosspost.config.settings import Account, Secret, Settings
+from crosspost.sandbox.box import Sandbox
 
 ACCOUNT_NAME = "sandbox"
 #: The demo should not wait: publish jobs finish on the first poll, images at once.
@@ -24,8 +25,6 @@ DEMO_OPTIONS = {"wechat": {"publish_polls": 1}, "zhihu": {"image_polls": 1}}
 @contextlib.contextmanager
 def sandbox_settings(settings: Settings) -> Iterator[Settings]:
     """``settings`` with one account per emulator, while the emulators run."""
-    from crosspost.sandbox.box import Sandbox
-
     with Sandbox(state_dir=settings.state_dir / "sandbox", options=DEMO_OPTIONS) as box:
         accounts = tuple(
             Account(

@@ -10,13 +10,11 @@ filled from the first 54 characters of text when left empty.
 from __future__ import annotations
 
 import string
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
-from crosspost.sandbox.wechat.wire import ApiError, Call, Route, stored
-
-if TYPE_CHECKING:
-    from crosspost.sandbox.wechat.app import WeChatEmulator
+from crosspost.sandbox.wechat.state import WeChatAccount
+from crosspost.sandbox.wechat.wire import ApiError, Call, stored
 
 MP_HOST = "mp.weixin.qq.com"
 FLAGS = ("need_open_comment", "only_fans_can_comment")
@@ -32,7 +30,7 @@ def _text(article: dict[str, Any], key: str) -> str:
     return value
 
 
-def sanitise(emu: WeChatEmulator, content: str) -> str:
+def sanitise(account: WeChatAccount, content: str) -> str:
     """What the platform keeps of the HTML; the input unchanged when nothing is removed."""
     from bs4 import BeautifulSoup, Tag
 
@@ -41,8 +39,8 @@ def sanitise(emu: WeChatEmulator, content: str) -> str:
     for script in soup.find_all(["script", "noscript"]):
         script.decompose()
         changed = True
-    hosts = set(emu.opt("image_hosts"))
-    links = emu.opt("external_links")
+    hosts = set(account.opt("image_hosts"))
+    links = account.opt("external_links")
     for tag in soup.find_all(True):
         if not isinstance(tag, Tag) or tag.decomposed:
             continue
@@ -71,7 +69,7 @@ def _plain_text(content: str) -> str:
     return " ".join(BeautifulSoup(content, "html.parser").get_text(" ").split())
 
 
-def check_article(emu: WeChatEmulator, article: Any) -> dict[str, Any]:
+def check_article(account: WeChatAccount, article: Any) -> dict[str, Any]:
     """One article as stored, or the ApiError the platform answers with."""
     if not isinstance(article, dict):
         raise ApiError(44003)
@@ -81,24 +79,24 @@ def check_article(emu: WeChatEmulator, article: Any) -> dict[str, Any]:
     title, content = _text(article, "title"), _text(article, "content")
     if not title.strip() or not content.strip():
         raise ApiError(44003)
-    if len(title) > int(emu.opt("title_max_chars")) or len(title.encode()) > int(
-        emu.opt("title_max_bytes")
+    if len(title) > int(account.opt("title_max_chars")) or len(title.encode()) > int(
+        account.opt("title_max_bytes")
     ):
         raise ApiError(45003)
     author, digest = _text(article, "author"), _text(article, "digest")
-    if len(author) > int(emu.opt("author_max_chars")):
+    if len(author) > int(account.opt("author_max_chars")):
         raise ApiError(45110)
-    if len(digest) > int(emu.opt("digest_max_chars")):
+    if len(digest) > int(account.opt("digest_max_chars")):
         raise ApiError(45004)
-    if len(content) >= int(emu.opt("content_max_chars")) or len(content.encode()) >= int(
-        emu.opt("content_max_bytes")
+    if len(content) >= int(account.opt("content_max_chars")) or len(content.encode()) >= int(
+        account.opt("content_max_bytes")
     ):
         raise ApiError(45002)
     source_url = _text(article, "content_source_url")
-    if len(source_url.encode()) > int(emu.opt("source_url_max_bytes")):
+    if len(source_url.encode()) > int(account.opt("source_url_max_bytes")):
         raise ApiError(45005)
     thumb_id = _text(article, "thumb_media_id")
-    thumb = emu.materials.get(thumb_id)
+    thumb = account.materials.get(thumb_id)
     if kind == "news" and (thumb is None or thumb["type"] not in ("image", "thumb")):
         raise ApiError(40007)
     stored: dict[str, Any] = {
@@ -106,7 +104,7 @@ def check_article(emu: WeChatEmulator, article: Any) -> dict[str, Any]:
         "title": title,
         "author": author,
         "digest": digest,
-        "content": sanitise(emu, content),
+        "content": sanitise(account, content),
         "content_source_url": source_url,
         "thumb_media_id": thumb_id,
         "show_cover_pic": 0,
@@ -118,53 +116,53 @@ def check_article(emu: WeChatEmulator, article: Any) -> dict[str, Any]:
         if article.get(key):
             stored[key] = _text(article, key)
     if kind == "newspic":
-        stored["image_info"] = _image_info(emu, article.get("image_info"))
+        stored["image_info"] = _image_info(account, article.get("image_info"))
     return stored
 
 
-def _image_info(emu: WeChatEmulator, info: Any) -> dict[str, Any]:
+def _image_info(account: WeChatAccount, info: Any) -> dict[str, Any]:
     images = info.get("image_list") if isinstance(info, dict) else None
     if not isinstance(images, list) or not images:
         raise ApiError(44003)
     if len(images) > 20:
         raise ApiError(45008)
     for image in images:
-        if not isinstance(image, dict) or image.get("image_media_id") not in emu.materials:
+        if not isinstance(image, dict) or image.get("image_media_id") not in account.materials:
             raise ApiError(40007)
     return {"image_list": images}
 
 
-def _fill_digests(emu: WeChatEmulator, articles: list[dict[str, Any]]) -> None:
+def _fill_digests(account: WeChatAccount, articles: list[dict[str, Any]]) -> None:
     """Only a single-article draft has a digest; an empty one is taken from the text."""
     if len(articles) == 1 and not articles[0]["digest"]:
         text = _plain_text(articles[0]["content"])
-        articles[0]["digest"] = text[: int(emu.opt("auto_digest_chars"))]
+        articles[0]["digest"] = text[: int(account.opt("auto_digest_chars"))]
     elif len(articles) > 1:
         for article in articles:
             article["digest"] = ""
 
 
-def preview_url(emu: WeChatEmulator, media_id: str, index: int) -> str:
+def preview_url(account: WeChatAccount, media_id: str, index: int) -> str:
     """The temporary link draft/get hands out (not the permanent article URL)."""
-    biz = emu.app_id.encode().hex()[:16]
+    biz = account.app_id.encode().hex()[:16]
     return f"http://{MP_HOST}/s?__biz={biz}&tempkey={media_id[:24]}&idx={index + 1}#rd"
 
 
 def news_items(
-    emu: WeChatEmulator, media_id: str, articles: list[dict[str, Any]], *, content: bool = True
+    account: WeChatAccount, media_id: str, articles: list[dict[str, Any]], *, content: bool = True
 ) -> list[dict[str, Any]]:
     """Articles as draft/get and batchget list them, with a preview link."""
     items = []
     for index, article in enumerate(articles):
-        item = {**article, "url": preview_url(emu, media_id, index)}
+        item = {**article, "url": preview_url(account, media_id, index)}
         if not content:
             item.pop("content", None)
         items.append(item)
     return items
 
 
-def _draft(emu: WeChatEmulator, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    return stored(emu.drafts, body, "media_id", 40007)
+def _draft(account: WeChatAccount, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    return stored(account.drafts, body, "media_id", 40007)
 
 
 def page(body: dict[str, Any]) -> tuple[int, int, bool]:
@@ -178,34 +176,34 @@ def page(body: dict[str, Any]) -> tuple[int, int, bool]:
     return offset, count, body.get("no_content") in (1, True, "1")
 
 
-def draft_add(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+def draft_add(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``draft/add``: 44003, 45008, then each article's checks; the new media_id."""
     articles = call.json().get("articles")
     if not isinstance(articles, list) or not articles:
         raise ApiError(44003)
-    if len(articles) > int(emu.opt("max_articles")):
+    if len(articles) > int(account.opt("max_articles")):
         raise ApiError(45008)
-    stored = [check_article(emu, article) for article in articles]
-    _fill_digests(emu, stored)
+    stored = [check_article(account, article) for article in articles]
+    _fill_digests(account, stored)
     while True:
-        media_id = emu.random_text(43, string.ascii_letters + string.digits + "_-")
-        if media_id not in emu.drafts:
+        media_id = account.random_text(43, string.ascii_letters + string.digits + "_-")
+        if media_id not in account.drafts:
             break
     now = int(call.now)
-    emu.drafts[media_id] = {"articles": stored, "create_time": now, "update_time": now}
+    account.drafts[media_id] = {"articles": stored, "create_time": now, "update_time": now}
     return {"media_id": media_id}
 
 
-def draft_get(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+def draft_get(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``draft/get``: the articles, or 40007 for an unknown (or published) draft."""
-    media_id, draft = _draft(emu, call.json())
-    return {"news_item": news_items(emu, media_id, draft["articles"])}
+    media_id, draft = _draft(account, call.json())
+    return {"news_item": news_items(account, media_id, draft["articles"])}
 
 
-def draft_update(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+def draft_update(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``draft/update``: replace one article (0-based ``index``) after the same checks."""
     body = call.json()
-    _, draft = _draft(emu, body)
+    _, draft = _draft(account, body)
     index = body.get("index")
     if not isinstance(index, int) or not 0 <= index < len(draft["articles"]):
         raise ApiError(40097)
@@ -213,27 +211,27 @@ def draft_update(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
     if not isinstance(article, dict) or not article:
         raise ApiError(44003)
     articles = list(draft["articles"])
-    articles[index] = check_article(emu, article)
-    _fill_digests(emu, articles)
+    articles[index] = check_article(account, article)
+    _fill_digests(account, articles)
     draft["articles"] = articles
     draft["update_time"] = int(call.now)
     return {"errcode": 0, "errmsg": "ok"}
 
 
-def draft_delete(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+def draft_delete(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``draft/delete``: gone for good; 40007 when unknown."""
-    media_id, _ = _draft(emu, call.json())
-    del emu.drafts[media_id]
+    media_id, _ = _draft(account, call.json())
+    del account.drafts[media_id]
     return {"errcode": 0, "errmsg": "ok"}
 
 
-def draft_count(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+def draft_count(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``draft/count`` (GET)."""
-    return {"total_count": len(emu.drafts)}
+    return {"total_count": len(account.drafts)}
 
 
 def listed(
-    emu: WeChatEmulator, id_key: str, item_id: str, record: dict[str, Any], news: Any
+    account: WeChatAccount, id_key: str, item_id: str, record: dict[str, Any], news: Any
 ) -> dict[str, Any]:
     """One item of a batchget listing. With ``no_content`` set, what is left out depends on
     the ``no_content_drops`` option: the articles' HTML ("html", the reading the emulator
@@ -248,35 +246,25 @@ def listed(
     return item
 
 
-def drops_content(emu: WeChatEmulator, no_content: bool) -> bool:
+def drops_content(account: WeChatAccount, no_content: bool) -> bool:
     """True when this listing leaves out ``content`` altogether."""
-    return no_content and emu.opt("no_content_drops") == "content"
+    return no_content and account.opt("no_content_drops") == "content"
 
 
-def draft_batchget(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+def draft_batchget(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``draft/batchget``: newest first, ``no_content`` leaves out the HTML."""
     offset, count, no_content = page(call.json())
-    ordered = sorted(emu.drafts.items(), key=lambda kv: kv[1]["update_time"], reverse=True)
+    ordered = sorted(account.drafts.items(), key=lambda kv: kv[1]["update_time"], reverse=True)
     items = [
         listed(
-            emu,
+            account,
             "media_id",
             media_id,
             draft,
             None
-            if drops_content(emu, no_content)
-            else news_items(emu, media_id, draft["articles"], content=not no_content),
+            if drops_content(account, no_content)
+            else news_items(account, media_id, draft["articles"], content=not no_content),
         )
         for media_id, draft in ordered[offset : offset + count]
     ]
     return {"total_count": len(ordered), "item_count": len(items), "item": items}
-
-
-ROUTES: dict[str, Route] = {
-    "/cgi-bin/draft/add": Route("POST", draft_add, mutating=True),
-    "/cgi-bin/draft/get": Route("POST", draft_get),
-    "/cgi-bin/draft/update": Route("POST", draft_update, mutating=True),
-    "/cgi-bin/draft/delete": Route("POST", draft_delete, mutating=True),
-    "/cgi-bin/draft/count": Route("GET", draft_count),
-    "/cgi-bin/draft/batchget": Route("POST", draft_batchget),
-}

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import string
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from werkzeug.wrappers import Response
 
-from crosspost.sandbox.wechat.wire import ApiError, Call, Route
-
-if TYPE_CHECKING:
-    from crosspost.sandbox.wechat.app import WeChatEmulator
+from crosspost.sandbox.wechat.state import WeChatAccount
+from crosspost.sandbox.wechat.wire import ApiError, Call
 
 IMAGE_HOST = "http://mmbiz.qpic.cn"
 MIME = {"jpeg": "image/jpeg", "png": "image/png", "gif": "image/gif", "bmp": "image/bmp"}
@@ -69,21 +67,21 @@ def _image_format(ext: str, data: bytes, allowed: set[str]) -> str:
     return actual
 
 
-def store_image(emu: WeChatEmulator, data: bytes, fmt: str, kind: str) -> str:
+def store_image(account: WeChatAccount, data: bytes, fmt: str, kind: str) -> str:
     """Keep the bytes, return the mmbiz URL that names them."""
     short = "jpg" if fmt == "jpeg" else fmt
     while True:
-        key = f"mmbiz_{short}/{emu.random_text(54)}/0"
-        if key not in emu.images:
+        key = f"mmbiz_{short}/{account.random_text(54)}/0"
+        if key not in account.images:
             break
     url = f"{IMAGE_HOST}/{key}?wx_fmt={fmt}"
-    emu.images[key] = {"url": url, "mime": MIME[fmt], "data": data, "kind": kind}
+    account.images[key] = {"url": url, "mime": MIME[fmt], "data": data, "kind": kind}
     return url
 
 
-def serve_image(emu: WeChatEmulator, key: str) -> Response:
+def serve_image(account: WeChatAccount, key: str) -> Response:
     """GET ``/mmbiz.qpic.cn/<key>``: the bytes of an uploaded image, or a plain 404."""
-    image = emu.images.get(key)
+    image = account.images.get(key)
     if image is None:
         return Response("not found", status=404, mimetype="text/plain")
     response = Response(image["data"], mimetype=image["mime"])
@@ -91,16 +89,16 @@ def serve_image(emu: WeChatEmulator, key: str) -> Response:
     return response
 
 
-def upload_image(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+def upload_image(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``media/uploadimg``: jpg/png under 1 MB; the image is not a material."""
     ext, data = _media(call)
     fmt = _image_format(ext, data, {"jpeg", "png"})
-    if len(data) >= int(emu.opt("uploadimg_max_bytes")):
+    if len(data) >= int(account.opt("uploadimg_max_bytes")):
         raise ApiError(40009)
-    return {"url": store_image(emu, data, fmt, "uploadimg"), "errcode": 0, "errmsg": "ok"}
+    return {"url": store_image(account, data, fmt, "uploadimg"), "errcode": 0, "errmsg": "ok"}
 
 
-def add_material(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+def add_material(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``material/add_material?type=``: image (10 MB), thumb (64 KB jpg), voice, video."""
     kind = call.request.args.get("type", "")
     if kind not in ("image", "thumb", "voice", "video"):
@@ -109,19 +107,19 @@ def add_material(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
     url: str | None = None
     if kind in MATERIAL_FORMATS:
         fmt = _image_format(ext, data, MATERIAL_FORMATS[kind])
-        if kind == "image" and len(data) > int(emu.opt("image_max_bytes")):
+        if kind == "image" and len(data) > int(account.opt("image_max_bytes")):
             raise ApiError(40009)
-        if kind == "thumb" and len(data) > int(emu.opt("thumb_max_bytes")):
+        if kind == "thumb" and len(data) > int(account.opt("thumb_max_bytes")):
             raise ApiError(40012)
-        url = store_image(emu, data, fmt, kind)
+        url = store_image(account, data, fmt, kind)
     else:
         if ext not in MEDIA_EXTENSIONS[kind]:
             raise ApiError(40005)
-        if len(data) > int(emu.opt(f"{kind}_max_bytes")):
+        if len(data) > int(account.opt(f"{kind}_max_bytes")):
             raise ApiError(40006)
     alphabet = string.ascii_letters + string.digits + "_-"
-    media_id = emu.random_text(64, alphabet)
-    emu.materials[media_id] = {
+    media_id = account.random_text(64, alphabet)
+    account.materials[media_id] = {
         "type": kind,
         "url": url,
         "size": len(data),
@@ -131,30 +129,22 @@ def add_material(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
     return {"media_id": media_id, "url": url} if kind == "image" else {"media_id": media_id}
 
 
-def del_material(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+def del_material(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``material/del_material``: 40007 for an id that is not (or no longer) there."""
     media_id = call.json().get("media_id")
-    material = emu.materials.pop(media_id, None) if isinstance(media_id, str) else None
+    material = account.materials.pop(media_id, None) if isinstance(media_id, str) else None
     if material is None:
         raise ApiError(40007)
     if material["url"]:
         key = material["url"].split("://", 1)[1].split("/", 1)[1].split("?", 1)[0]
-        emu.images.pop(key, None)
+        account.images.pop(key, None)
     return {"errcode": 0, "errmsg": "ok"}
 
 
-def material_count(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+def material_count(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``material/get_materialcount``: permanent material per type (news is always 0)."""
     counts = {f"{kind}_count": 0 for kind in ("voice", "video", "image")}
-    for material in emu.materials.values():
+    for material in account.materials.values():
         if material["type"] != "thumb":
             counts[f"{material['type']}_count"] += 1
     return {**counts, "news_count": 0}
-
-
-ROUTES: dict[str, Route] = {
-    "/cgi-bin/media/uploadimg": Route("POST", upload_image, mutating=True, text_plain=True),
-    "/cgi-bin/material/add_material": Route("POST", add_material, mutating=True),
-    "/cgi-bin/material/del_material": Route("POST", del_material, mutating=True),
-    "/cgi-bin/material/get_materialcount": Route("GET", material_count),
-}

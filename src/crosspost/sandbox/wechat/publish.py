@@ -11,43 +11,42 @@ then delete every article. Every call answers 48001 when the account is not veri
 from __future__ import annotations
 
 import string
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from crosspost.sandbox.wechat.content import MP_HOST, drops_content, listed, news_items, page
-from crosspost.sandbox.wechat.wire import ApiError, Call, Route, stored
-
-if TYPE_CHECKING:
-    from crosspost.sandbox.wechat.app import WeChatEmulator
+from crosspost.sandbox.wechat.state import WeChatAccount
+from crosspost.sandbox.wechat.wire import ApiError, Call, stored
 
 SUCCESS, PUBLISHING = 0, 1
 DELETED_AFTER = (5, 6)
 
 
-def _publish_id(emu: WeChatEmulator, value: int) -> int | str:
-    return str(value) if emu.opt("publish_id_type") == "str" else value
+def _publish_id(account: WeChatAccount, value: int) -> int | str:
+    return str(value) if account.opt("publish_id_type") == "str" else value
 
 
-def _article_url(emu: WeChatEmulator, article_id: str, idx: int) -> str:
-    if emu.opt("article_url_style") == "long":
-        biz = emu.app_id.encode().hex()[:16]
+def _article_url(account: WeChatAccount, article_id: str, idx: int) -> str:
+    if account.opt("article_url_style") == "long":
+        biz = account.app_id.encode().hex()[:16]
         return f"https://{MP_HOST}/s?__biz={biz}&mid={article_id[:10]}&idx={idx}&sn={article_id[-32:]}#rd"
-    return f"https://{MP_HOST}/s/{emu.random_text(22, string.ascii_letters + string.digits + '_-')}"
+    short_id = account.random_text(22, string.ascii_letters + string.digits + "_-")
+    return f"https://{MP_HOST}/s/{short_id}"
 
 
-def _finish(emu: WeChatEmulator, job: dict[str, Any], now: float) -> None:
+def _finish(account: WeChatAccount, job: dict[str, Any], now: float) -> None:
     """Bring a job to its end state (the moment the platform would have)."""
-    draft = emu.drafts.get(job["draft_media_id"])
-    outcome = int(emu.opt("publish_outcome"))
+    draft = account.drafts.get(job["draft_media_id"])
+    outcome = int(account.opt("publish_outcome"))
     if draft is None:
         outcome = 3  # the draft vanished while publishing: a general failure
     if outcome != SUCCESS and outcome not in DELETED_AFTER:
         job.update(publish_status=outcome, fail_idx=[1])
         return
-    article_id = emu.random_text(43, string.ascii_letters + string.digits + "_-")
+    article_id = account.random_text(43, string.ascii_letters + string.digits + "_-")
     assert draft is not None
-    urls = [_article_url(emu, article_id, i + 1) for i in range(len(draft["articles"]))]
+    urls = [_article_url(account, article_id, i + 1) for i in range(len(draft["articles"]))]
     deleted = outcome in DELETED_AFTER
-    emu.articles[article_id] = {
+    account.articles[article_id] = {
         "publish_id": job["publish_id"],
         "articles": draft["articles"],
         "urls": urls,
@@ -55,28 +54,28 @@ def _finish(emu: WeChatEmulator, job: dict[str, Any], now: float) -> None:
         "create_time": int(now),
         "update_time": int(now),
     }
-    del emu.drafts[job["draft_media_id"]]
+    del account.drafts[job["draft_media_id"]]
     job.update(publish_status=outcome, article_id=article_id, fail_idx=[])
 
 
-def advance_jobs(emu: WeChatEmulator, now: float) -> None:
+def advance_jobs(account: WeChatAccount, now: float) -> None:
     """Finish jobs whose time is up (called before every request)."""
-    seconds = emu.opt("publish_seconds")
+    seconds = account.opt("publish_seconds")
     if seconds is None:
         return
-    for job in emu.jobs.values():
+    for job in account.jobs.values():
         if job["publish_status"] == PUBLISHING and now >= job["submitted_at"] + float(seconds):
-            _finish(emu, job, now)
+            _finish(account, job, now)
 
 
-def submit(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+def submit(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``freepublish/submit``: accept a job for a draft; it only starts publishing."""
     media_id = call.json().get("media_id")
-    if not isinstance(media_id, str) or media_id not in emu.drafts:
+    if not isinstance(media_id, str) or media_id not in account.drafts:
         raise ApiError(40007)
-    publish_id = emu.next_publish_id
-    emu.next_publish_id += 1
-    emu.jobs[str(publish_id)] = {
+    publish_id = account.next_publish_id
+    account.next_publish_id += 1
+    account.jobs[str(publish_id)] = {
         "publish_id": publish_id,
         "draft_media_id": media_id,
         "publish_status": PUBLISHING,
@@ -85,25 +84,25 @@ def submit(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
         "article_id": None,
         "fail_idx": [],
     }
-    wire_id = _publish_id(emu, publish_id)
+    wire_id = _publish_id(account, publish_id)
     return {"errcode": 0, "errmsg": "ok", "publish_id": wire_id, "msg_data_id": wire_id}
 
 
-def get_status(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+def get_status(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``freepublish/get``: status 1 for ``publish_polls`` polls, then the outcome."""
-    job = emu.jobs.get(str(call.json().get("publish_id", "")).strip())
+    job = account.jobs.get(str(call.json().get("publish_id", "")).strip())
     if job is None:
         raise ApiError(53502)
     if job["publish_status"] == PUBLISHING:
         job["polls"] += 1
-        if job["polls"] > int(emu.opt("publish_polls")):
-            _finish(emu, job, call.now)
+        if job["polls"] > int(account.opt("publish_polls")):
+            _finish(account, job, call.now)
     reply: dict[str, Any] = {
-        "publish_id": _publish_id(emu, job["publish_id"]),
+        "publish_id": _publish_id(account, job["publish_id"]),
         "publish_status": job["publish_status"],
     }
     if job["article_id"]:
-        article = emu.articles.get(job["article_id"])
+        article = account.articles.get(job["article_id"])
         urls = article["urls"] if article else []
         reply["article_id"] = job["article_id"]
         reply["article_detail"] = {
@@ -114,48 +113,48 @@ def get_status(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
     return reply
 
 
-def _article(emu: WeChatEmulator, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    return stored(emu.articles, body, "article_id", 53600)
+def _article(account: WeChatAccount, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    return stored(account.articles, body, "article_id", 53600)
 
 
 def _items(
-    emu: WeChatEmulator, article_id: str, article: dict[str, Any], *, content: bool = True
+    account: WeChatAccount, article_id: str, article: dict[str, Any], *, content: bool = True
 ) -> list[dict[str, Any]]:
-    items = news_items(emu, article_id, article["articles"], content=content)
+    items = news_items(account, article_id, article["articles"], content=content)
     for item, deleted in zip(items, article["is_deleted"], strict=True):
         item["is_deleted"] = deleted
     return items
 
 
-def get_article(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+def get_article(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``freepublish/getarticle``: the published articles; 53600 when unknown."""
-    article_id, article = _article(emu, call.json())
-    return {"news_item": _items(emu, article_id, article)}
+    article_id, article = _article(account, call.json())
+    return {"news_item": _items(account, article_id, article)}
 
 
-def batchget(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+def batchget(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``freepublish/batchget``: published articles not wholly deleted."""
     offset, count, no_content = page(call.json())
-    live = [(k, a) for k, a in emu.articles.items() if not all(a["is_deleted"])]
+    live = [(k, a) for k, a in account.articles.items() if not all(a["is_deleted"])]
     items = [
         listed(
-            emu,
+            account,
             "article_id",
             article_id,
             article,
             None
-            if drops_content(emu, no_content)
-            else _items(emu, article_id, article, content=not no_content),
+            if drops_content(account, no_content)
+            else _items(account, article_id, article, content=not no_content),
         )
         for article_id, article in live[offset : offset + count]
     ]
     return {"total_count": len(live), "item_count": len(items), "item": items}
 
 
-def delete(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+def delete(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``freepublish/delete``: one article (1-based ``index``) or all (0)."""
     body = call.json()
-    _, article = _article(emu, body)
+    _, article = _article(account, body)
     index = body.get("index") or 0
     if not isinstance(index, int) or not 0 <= index <= len(article["is_deleted"]):
         raise ApiError(40097)
@@ -165,12 +164,3 @@ def delete(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
         article["is_deleted"][index - 1] = True
     article["update_time"] = int(call.now)
     return {"errcode": 0, "errmsg": "ok"}
-
-
-ROUTES: dict[str, Route] = {
-    "/cgi-bin/freepublish/submit": Route("POST", submit, mutating=True, verified_only=True),
-    "/cgi-bin/freepublish/get": Route("POST", get_status, verified_only=True),
-    "/cgi-bin/freepublish/getarticle": Route("POST", get_article, verified_only=True),
-    "/cgi-bin/freepublish/batchget": Route("POST", batchget, verified_only=True),
-    "/cgi-bin/freepublish/delete": Route("POST", delete, mutating=True, verified_only=True),
-}

@@ -10,68 +10,71 @@ day, 30 s apart) for a new one.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from crosspost.sandbox.wechat.wire import BEIJING, ApiError, Call, Route
-
-if TYPE_CHECKING:
-    from crosspost.sandbox.wechat.app import WeChatEmulator
+from crosspost.sandbox.wechat.state import WeChatAccount
+from crosspost.sandbox.wechat.wire import BEIJING, ApiError, Call
 
 
-def token(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+def token(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``GET /cgi-bin/token``: always a new token; the old one has a grace period."""
     args = call.request.args
-    emu.check_credentials(args.get("appid"), args.get("secret"), args.get("grant_type"))
-    emu.check_ip(call.request)
-    return emu.issue_token("token", call.now, old_grace=float(emu.opt("token_grace")))
+    account.check_credentials(args.get("appid"), args.get("secret"), args.get("grant_type"))
+    account.check_ip(call.request)
+    return account.issue_token("token", call.now, old_grace=float(account.opt("token_grace")))
 
 
-def stable_token(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+def stable_token(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``POST /cgi-bin/stable_token``: the same token until renewal or a force refresh."""
     body = call.json()
-    emu.check_credentials(body.get("appid"), body.get("secret"), body.get("grant_type"))
-    emu.check_ip(call.request)
+    account.check_credentials(body.get("appid"), body.get("secret"), body.get("grant_type"))
+    account.check_ip(call.request)
     now = call.now
-    current = emu.tokens.get(emu.current["stable"] or "")
+    current = account.tokens.get(account.current["stable"] or "")
     alive = current is not None and current["revoked_at"] is None and now < current["expires_at"]
     if body.get("force_refresh") in (True, 1, "true"):
-        today = [t for t in emu.force_refreshes if emu.day(t) == emu.day(now)]
-        if len(today) >= int(emu.opt("stable_force_daily")):
+        today = [t for t in account.force_refreshes if account.day(t) == account.day(now)]
+        if len(today) >= int(account.opt("stable_force_daily")):
             raise ApiError(45009)
-        spacing = float(emu.opt("stable_force_spacing"))
+        spacing = float(account.opt("stable_force_spacing"))
         if not (alive and today and now - today[-1] < spacing):
-            emu.force_refreshes = [*today, now]
-            return emu.issue_token("stable", now, old_grace=float(emu.opt("stable_force_grace")))
+            account.force_refreshes = [*today, now]
+            return account.issue_token(
+                "stable", now, old_grace=float(account.opt("stable_force_grace"))
+            )
     elif (
         not alive
         or current is None
-        or current["expires_at"] - now <= float(emu.opt("stable_renew_before"))
+        or current["expires_at"] - now <= float(account.opt("stable_renew_before"))
     ):
         # The old one stays valid until its own expiry, at most the renewal window away.
-        return emu.issue_token("stable", now, old_grace=None)
+        return account.issue_token("stable", now, old_grace=None)
     assert current is not None
-    return {"access_token": emu.current["stable"], "expires_in": int(current["expires_at"] - now)}
+    return {
+        "access_token": account.current["stable"],
+        "expires_in": int(current["expires_at"] - now),
+    }
 
 
-def clear_quota(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+def clear_quota(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``clear_quota``: reset today's counters, 10 times a month (then 48006)."""
-    if call.json().get("appid") != emu.app_id:
+    if call.json().get("appid") != account.app_id:
         raise ApiError(40013)
     month = time.strftime("%Y-%m", time.gmtime(call.now + BEIJING))
-    if emu.quota_clears.get(month, 0) >= 10:
+    if account.quota_clears.get(month, 0) >= 10:
         raise ApiError(48006)
-    emu.quota_clears[month] = emu.quota_clears.get(month, 0) + 1
-    emu.counters = {k: v for k, v in emu.counters.items() if not k.startswith("day:")}
+    account.quota_clears[month] = account.quota_clears.get(month, 0) + 1
+    account.counters = {k: v for k, v in account.counters.items() if not k.startswith("day:")}
     return {"errcode": 0, "errmsg": "ok"}
 
 
-def quota_get(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
+def quota_get(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``openapi/quota/get``: limit, use and rest of one path's daily quota."""
     path = call.json().get("cgi_path")
-    if not isinstance(path, str) or path not in emu.routes:
+    if not isinstance(path, str) or path not in account.apis:
         raise ApiError(76021)
-    daily, minute = emu.limits(path)
-    used = emu.counters.get(f"day:{emu.day(call.now)}:{path}", 0)
+    daily, minute = account.limits(path)
+    used = account.counters.get(f"day:{account.day(call.now)}:{path}", 0)
     return {
         "errcode": 0,
         "errmsg": "ok",
@@ -82,11 +85,3 @@ def quota_get(emu: WeChatEmulator, call: Call) -> dict[str, Any]:
         },
         "rate_limit": {"call_count": minute or 0, "refresh_second": 60},
     }
-
-
-ROUTES: dict[str, Route] = {
-    "/cgi-bin/token": Route("GET", token, token=False),
-    "/cgi-bin/stable_token": Route("POST", stable_token, token=False),
-    "/cgi-bin/clear_quota": Route("POST", clear_quota, mutating=True),
-    "/cgi-bin/openapi/quota/get": Route("POST", quota_get),
-}

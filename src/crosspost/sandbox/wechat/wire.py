@@ -1,21 +1,17 @@
-"""The WeChat wire format the emulator's modules share: error codes, one call, one route.
+"""The WeChat wire format every module of the emulator speaks: error codes, one call.
 
-Kept apart from :mod:`crosspost.sandbox.wechat.app` so the endpoint modules
-(:mod:`~crosspost.sandbox.wechat.media`, :mod:`~crosspost.sandbox.wechat.content`) can
-import it without importing the emulator that imports them.
+The lowest of the emulator's modules: the account state, the endpoints and the emulator
+all raise :class:`ApiError` and read a :class:`Call`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from werkzeug.wrappers import Request
-
-if TYPE_CHECKING:
-    from crosspost.sandbox.wechat.app import WeChatEmulator
 
 ERRMSG: dict[int, str] = {
     -1: "system error",
@@ -93,21 +89,6 @@ class Call:
         if not isinstance(data, dict):
             raise ApiError(47001)
         return data
-
-
-Handler = Callable[["WeChatEmulator", Call], dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class Route:
-    """One endpoint: its method, handler, and what is checked before it runs."""
-
-    method: str
-    handler: Handler
-    token: bool = True
-    mutating: bool = False
-    text_plain: bool = False
-    verified_only: bool = False
 
 
 def stored(

@@ -54,6 +54,7 @@ Faults whose shape is Zhihu's (:meth:`ZhihuEmulator.fault_response`): ``http:429
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -134,6 +135,18 @@ def _rules() -> list[Rule]:
     return [Rule(path, methods=methods, endpoint=endpoint) for path, methods, endpoint in table]
 
 
+@functools.cache
+def url_map() -> Map:
+    """The routes, compiled once per process on first use.
+
+    Compiling costs werkzeug tens of milliseconds; doing it on the first request keeps
+    ``crosspost sandbox`` quick to print its URLs, and sharing it spares every test's
+    new sandbox the same work. A Map is safe to share: matching binds a new adapter.
+    """
+    converters = {"id": _IdConverter, "key": _ObjectKeyConverter, "pic": _PictureConverter}
+    return Map(_rules(), converters=converters, strict_slashes=False)
+
+
 class ZhihuEmulator(Emulator):
     """Zhihu's article, topic, column and image APIs with one logged-in user."""
 
@@ -160,8 +173,6 @@ class ZhihuEmulator(Emulator):
         self.expired: set[str] = set()
         self.articles = ArticleDesk(self.settings, clock, self._author())
         self.images = ImageDesk(self.settings, clock)
-        converters = {"id": _IdConverter, "key": _ObjectKeyConverter, "pic": _PictureConverter}
-        self.url_map = Map(_rules(), converters=converters, strict_slashes=False)
         self._handlers: dict[str, Callable[..., Response]] = {
             "me": self._me,
             "create": self.articles.create,
@@ -203,7 +214,7 @@ class ZhihuEmulator(Emulator):
     def handle(self, request: Request) -> Response:
         with self._lock:
             try:
-                endpoint, args = self.url_map.bind_to_environ(request.environ).match()
+                endpoint, args = url_map().bind_to_environ(request.environ).match()
                 if not endpoint.startswith("open_"):
                     self._admit(request)
                 return self._handlers[endpoint](request, **args)
@@ -263,7 +274,7 @@ class ZhihuEmulator(Emulator):
         if method.upper() in _SAFE_METHODS:
             return False
         try:
-            self.url_map.bind("sandbox").match(path.split("?", 1)[0], method.upper())
+            url_map().bind("sandbox").match(path.split("?", 1)[0], method.upper())
         except HTTPException:
             return False
         return True
