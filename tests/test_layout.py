@@ -19,10 +19,10 @@ PACKAGE = SRC / "crosspost"
 
 #: The stages, lowest first. A module may import from its own stage and from the stages
 #: before it, never from a later one. The platform declarations come first: every later
-#: stage, the settings included, reads its limits and channel names from them. The ledger sits low: it is the record every later
-#: stage writes to (an upload, a draft, a URL) and needs only the settings' redactor.
-#: ``sandbox`` stands beside the pipeline: it needs only the exception tree and the
-#: settings, and only the commands reach for it.
+#: stage, the settings included, reads its limits and channel names from them. The ledger
+#: sits low: it is the record every later stage writes to (an upload, a draft, a URL) and
+#: needs only the settings' redactor. ``sandbox`` stands beside the pipeline: it needs
+#: only the exception tree and the settings, and only the commands reach for it.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("crosspost", "crosspost.errors"),
     ("crosspost.platforms",),
@@ -197,3 +197,18 @@ def test_no_platform_module_imports_its_adapter(module: str) -> None:
 
 def test_wechat_error_advice_does_not_import_the_renderer() -> None:
     assert not {t for t in GRAPH["crosspost.channels.wechat.errors"] if ".render" in t}
+
+
+def test_the_sandbox_stands_beside_the_client() -> None:
+    """The emulators model the platforms from the specs, not from the client's code: of
+    crosspost they use only the exception tree and the settings (``--sandbox`` builds
+    settings with the emulators' accounts; state files are written atomically)."""
+    allowed = ("crosspost.errors", "crosspost.config.", "crosspost.sandbox.")
+    borrowed = {
+        f"{source} imports {target}"
+        for source, targets in GRAPH.items()
+        if source.startswith("crosspost.sandbox.")
+        for target in targets
+        if not target.startswith(allowed)
+    }
+    assert borrowed == set()
