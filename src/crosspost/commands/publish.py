@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from crosspost.commands.switches import Switches
 from crosspost.commands.table import print_table
 from crosspost.config.sources import add_arguments
-from crosspost.errors import EXIT_OK
+from crosspost.errors import EXIT_OK, ConfigError
 
 if TYPE_CHECKING:
     from crosspost.config.settings import Settings
@@ -113,8 +113,6 @@ def accounts_for_run(
 
 def make_state_dir(state_dir: Path) -> None:
     """Create the state dir, or say in one line why it cannot be (exit 2, nothing sent)."""
-    from crosspost.errors import ConfigError
-
     try:
         state_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
