@@ -23,6 +23,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("check", "check", "lint issue files against every channel's limits"),
     ("render", "render", "write each channel's output files for an issue"),
     ("preview", "preview", "write one HTML page showing the issue as each channel will"),
+    ("serve", "serve", "a live preview and the week's schedule in the browser, for editors"),
     ("publish", "publish", "publish issues to every channel, exactly once"),
     ("status", "status", "show every post the ledger knows: state, URL, when"),
     ("urls", "urls", "print an issue's published URLs, one per line"),
