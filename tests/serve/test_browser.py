@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from playwright.sync_api import expect
@@ -164,3 +164,30 @@ def test_the_week_lists_a_due_a_missed_and_a_future_issue(
         for i in range(rows.count())
     ]
     assert seen == [("missed-one", "missed"), ("due-one", "due"), ("future-one", "future")]
+
+
+def test_upload_and_copy_asks_first_then_copies_html_with_the_uploaded_urls(
+    sandbox_settings: tuple[Any, Any],
+    tmp_path: Path,
+    serve: Callable[[Desk], Served],
+    context_for: Callable[[Served, int], BrowserContext],
+) -> None:
+    settings, box = sandbox_settings
+    issue = copy_example(tmp_path / "issues")
+    served = serve(Desk([issue], settings, now=clock_at(NOW), watcher=QUICK))
+    page = open_issue(context_for(served, 1280), served)
+    uploads = "/cgi-bin/media/uploadimg"
+
+    page.once("dialog", lambda dialog: dialog.dismiss())  # the editor changes their mind
+    page.click("#upload-copy")
+    page.wait_for_timeout(300)
+    assert not [r for r in box.requests if r.path == uploads]
+
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    page.click("#upload-copy")
+    expect(page.locator("#desk-status")).to_contain_text("图片已上传到 wechat:main")
+    assert asked and "wechat:main" in asked[0]
+    assert len([r for r in box.requests if r.path == uploads]) == 1
+    html = page.evaluate(READ_HTML)["html"]
+    assert "mmbiz" in html and "images/hardware.png" not in html

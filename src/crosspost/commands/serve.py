@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from crosspost.commands.render import add_theme_and_settings_flags, settings_of
 from crosspost.errors import EXIT_OK, UsageError
@@ -44,25 +47,37 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import secrets
     import webbrowser
 
     from werkzeug.serving import make_server
 
-    from crosspost.preview.desk import Desk
-
     settings = settings_of(args)
-    desk = Desk(tuple(args.targets), settings)
+    targets: tuple[Path, ...] = tuple(args.targets)
+    for target in targets:
+        if not target.exists():
+            raise UsageError(f"{target}: no such file or folder of issues")
+    token = secrets.token_urlsafe(32)
+
+    def build() -> WSGIApp:
+        from crosspost.preview.desk import Desk
+
+        return Desk(targets, settings, token=token)
+
+    app = _Deferred(build)
     try:
-        server = make_server(args.host, args.port, desk, threaded=True)
+        server = make_server(args.host, args.port, app, threaded=True)
     except OSError as error:
         raise UsageError(
             f"{args.host}:{args.port}: cannot listen ({error.strerror or error}); "
             "choose another --port (0 picks a free one)"
         ) from None
     shown = f"[{args.host}]" if ":" in args.host else args.host
-    url = f"http://{shown}:{server.server_port}/?token={desk.token}"
+    url = f"http://{shown}:{server.server_port}/?token={token}"
     print(f"crosspost serve: {url}", flush=True)
     print("press Ctrl-C to stop", file=sys.stderr, flush=True)
+    # The renderers load while the editor switches to the browser.
+    threading.Thread(target=app.ready, daemon=True).start()
     if args.open:
         webbrowser.open(url)
     try:
@@ -72,3 +87,27 @@ def run(args: argparse.Namespace) -> int:
     finally:
         server.server_close()
     return EXIT_OK
+
+
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+
+class _Deferred:
+    """The desk, built once on first use: the address is printed before the renderers,
+    the ledger and the adapters are imported (most of a second on a busy machine)."""
+
+    def __init__(self, build: Callable[[], WSGIApp]) -> None:
+        self._build = build
+        self._app: WSGIApp | None = None
+        self._lock = threading.Lock()
+
+    def ready(self) -> WSGIApp:
+        with self._lock:
+            if self._app is None:
+                self._app = self._build()
+            return self._app
+
+    def __call__(
+        self, environ: dict[str, Any], start_response: Callable[..., Any]
+    ) -> Iterable[bytes]:
+        return self.ready()(environ, start_response)
