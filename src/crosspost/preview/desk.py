@@ -219,7 +219,7 @@ class Desk:
         account = upload_account(self.settings)
         return {
             "key": key,
-            "path": checked.path if checked is not None else path,
+            "path": _shown(checked.path if checked is not None else path),
             "issue": issue,
             "articles": articles,
             "problems": checked.problems if checked is not None else (),
@@ -313,6 +313,14 @@ def _read_files(checked: Checked) -> tuple[Path, ...]:
         }
         files += sorted(issue.folder / unquote(s) for s in sources)
     return tuple(files)
+
+
+def _shown(path: Path) -> Path:
+    """A path as the page shows it: from the folder the desk was started in, when inside it."""
+    try:
+        return Path(path).resolve().relative_to(Path.cwd())
+    except ValueError:
+        return Path(path)
 
 
 def _beside(folder: Path, file: Path | None) -> str | None:
