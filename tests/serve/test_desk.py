@@ -226,3 +226,34 @@ def test_the_week_and_the_ledger_say_what_went_where(tmp_path: Path) -> None:
     assert "exit 0: done" in story
     assert "exit 1: the channel refused it" in story
     assert "last error (401): the Zhihu cookie has expired; log in again" in story
+
+
+def test_the_previous_issues_and_cross_links_are_shown_as_they_will_be_sent(
+    tmp_path: Path,
+) -> None:
+    from crosspost.ledger.store import Ledger, PostKey
+
+    folder = tmp_path / "issues"
+    folder.mkdir()
+    body = "\n正文第一段,足够长的文字让知乎接受它。\n"
+    (folder / "weekly-1.md").write_text(
+        "---\nid: weekly-1\ntitle: 周刊 第1期\nseries: weekly\n---\n" + body, "utf-8"
+    )
+    second = folder / "weekly-2.md"
+    second.write_text(
+        "---\nid: weekly-2\ntitle: 周刊 第2期\nseries: weekly\nprevious: 3\n"
+        "channels: [zhihu]\nzhihu: {source_url: '{wechat.url}'}\n---\n" + body,
+        "utf-8",
+    )
+    settings = plain_settings(tmp_path)
+    settings.state_dir.mkdir(parents=True)
+    with Ledger.open(settings.ledger_path) as ledger:
+        first = PostKey("weekly-1", "zhihu", "main")
+        ledger.ensure(first, issue_path=str(folder / "weekly-1.md"))
+        ledger.record(first, state="published", url="https://zhuanlan.zhihu.com/p/111")
+    desk = Desk([folder], settings, now=clock_at(NOW))
+    page = entered(desk).get(f"/issue/{issue_key(second.resolve())}").get_data(as_text=True)
+    zhihu = page[page.index('id="zhihu"') :]
+    assert "往期回顾" in zhihu and "https://zhuanlan.zhihu.com/p/111" in zhihu
+    assert "周刊 第1期" in zhihu
+    assert "[zhihu] zhihu.source_url: <code>{wechat.url}</code> → 发布时填入" in page
