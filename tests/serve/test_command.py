@@ -8,6 +8,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,3 +67,19 @@ def test_a_missing_folder_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFix
     code = main(["serve", str(tmp_path / "nowhere"), "--state-dir", str(tmp_path)])
     assert code == 2
     assert "nowhere: no such file or folder of issues" in capsys.readouterr().err
+
+
+def test_the_desk_is_built_once_whoever_asks_first() -> None:
+    from crosspost.commands.serve import _Deferred
+
+    built: list[int] = []
+
+    def build() -> Any:
+        built.append(1)
+        return lambda environ, start_response: [b"desk"]
+
+    app = _Deferred(build)
+    assert built == []  # nothing loaded before the address is printed
+    assert app({}, lambda *a: None) == [b"desk"]
+    assert app.ready() is app.ready()
+    assert built == [1]

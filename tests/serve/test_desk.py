@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -257,3 +258,14 @@ def test_the_previous_issues_and_cross_links_are_shown_as_they_will_be_sent(
     assert "往期回顾" in zhihu and "https://zhuanlan.zhihu.com/p/111" in zhihu
     assert "周刊 第1期" in zhihu
     assert "[zhihu] zhihu.source_url: <code>{wechat.url}</code> → 发布时填入" in page
+
+
+def test_a_folder_that_went_away_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    folder = tmp_path / "issues"
+    copy_example(folder)
+    desk = Desk([folder], plain_settings(tmp_path), now=clock_at(NOW))
+    shutil.rmtree(folder)
+    answer = entered(desk).get("/")
+    assert answer.status_code == 500
+    assert answer.get_data(as_text=True).startswith("crosspost: error: ")
+    assert "no such file or folder of issues" in answer.get_data(as_text=True)

@@ -143,6 +143,8 @@ class Desk:
             return handler(request, **values)
         except HTTPException as error:
             return _text(error.code or 500, f"{error.code}: {error.description}")
+        except CrosspostError as error:  # a folder that went away, a broken user template
+            return _text(500, f"crosspost: error: {error}")
 
     def _is_token(self, given: str | None) -> bool:
         return given is not None and hmac.compare_digest(given.encode(), self.token.encode())

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from crosspost.check.lint import ERROR, Checked, Problem, check_file
+from crosspost.check.lint import Checked, check_file
 from crosspost.config.settings import Account, Settings
 from crosspost.errors import (
     EXIT_CHANNEL_FAILED,
@@ -29,7 +29,7 @@ from crosspost.errors import (
 )
 from crosspost.images.pipeline import collect, prepare, session_fetch
 from crosspost.issue.fields import parse_moment
-from crosspost.issue.model import Issue, default_issue_id, read_front_matter
+from crosspost.issue.model import KNOWN_CHANNELS, Issue, default_issue_id, read_front_matter
 from crosspost.ledger.schema import Event
 from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.publish.references import references
@@ -79,7 +79,8 @@ def check_issue(path: Path, settings: Settings, theme: str | None) -> Checked:
             for channel in checked.rendered
         ]
     rendered = {c: r for one in per_channel for c, r in one.rendered.items()}
-    problems = tuple(dict.fromkeys(p for one in per_channel for p in one.problems))
+    shared = dict.fromkeys(p for one in per_channel for p in one.problems)
+    problems = tuple(sorted(shared, key=lambda p: p.line or 0))  # by line, as check lists them
     return Checked(checked.path, issue, rendered, problems)
 
 
@@ -91,9 +92,7 @@ def themes(settings: Settings) -> tuple[str, ...]:
 def cross_links(issue: Issue, settings: Settings) -> tuple[CrossLink, ...]:
     """Every cross-channel reference of ``issue``, with the URL the ledger already has."""
     found = [
-        ref
-        for channel in issue.channels or ("wechat", "zhihu")
-        for ref in references(issue, channel)
+        ref for channel in issue.channels or KNOWN_CHANNELS for ref in references(issue, channel)
     ]
     if not found:
         return ()
@@ -116,10 +115,6 @@ def cross_links(issue: Issue, settings: Settings) -> tuple[CrossLink, ...]:
 def local_images(rendered: Rendered) -> tuple[str, ...]:
     """Image sources of an article that are files beside the issue, not web addresses."""
     return tuple(s for s in rendered.images if urlsplit(s).scheme not in ("http", "https", "data"))
-
-
-def problem_is_error(problem: Problem) -> bool:
-    return problem.severity == ERROR
 
 
 # --- uploading for the copy into the WeChat editor ----------------------------------------
