@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import expect
 
-from crosspost.issue.model import load_issue
+from crosspost.issue.loader import load_issue
 from crosspost.preview.desk import Desk
 from crosspost.render.rendered import render
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from werkzeug.test import Client
 
-from crosspost.issue.model import load_issue
+from crosspost.issue.loader import load_issue
 from crosspost.preview.desk import COOKIE, TOKEN_HEADER, Desk, issue_key
 from crosspost.render.rendered import render
 

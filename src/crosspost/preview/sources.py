@@ -28,8 +28,9 @@ from crosspost.errors import (
     UsageError,
 )
 from crosspost.images.pipeline import collect, prepare, session_fetch
-from crosspost.issue.fields import parse_moment
-from crosspost.issue.model import KNOWN_CHANNELS, Issue, default_issue_id, read_front_matter
+from crosspost.issue.fields import KNOWN_CHANNELS, parse_moment
+from crosspost.issue.loader import default_issue_id, read_front_matter
+from crosspost.issue.model import Issue
 from crosspost.ledger.schema import Event
 from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.publish.references import references
