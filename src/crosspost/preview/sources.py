@@ -28,11 +28,12 @@ from crosspost.errors import (
     UsageError,
 )
 from crosspost.images.pipeline import collect, prepare, session_fetch
-from crosspost.issue.fields import KNOWN_CHANNELS, parse_moment
+from crosspost.issue.fields import parse_moment
 from crosspost.issue.loader import default_issue_id, read_front_matter
 from crosspost.issue.model import Issue
 from crosspost.ledger.schema import Event
 from crosspost.ledger.store import Ledger, PostRecord
+from crosspost.platforms.registry import platform_names
 from crosspost.publish.references import references
 from crosspost.publish.series import previous_issues
 from crosspost.publish.settle import build_adapter
@@ -93,7 +94,7 @@ def themes(settings: Settings) -> tuple[str, ...]:
 def cross_links(issue: Issue, settings: Settings) -> tuple[CrossLink, ...]:
     """Every cross-channel reference of ``issue``, with the URL the ledger already has."""
     found = [
-        ref for channel in issue.channels or KNOWN_CHANNELS for ref in references(issue, channel)
+        ref for channel in issue.channels or platform_names() for ref in references(issue, channel)
     ]
     if not found:
         return ()
