@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shutil
 import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -112,13 +111,3 @@ def sandbox_settings(tmp_path: Path) -> Iterator[tuple[Settings, object]]:
 
 def clock_at(moment: datetime) -> Callable[[], datetime]:
     return lambda: moment
-
-
-def wait_until(check: Callable[[], bool], seconds: float) -> bool:
-    """Whether ``check()`` came true within ``seconds`` (for things a thread does)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.02)
-    return check()
