@@ -46,11 +46,10 @@ BAD_INPUT = [
         "---\njust a sentence\n---\n",
         ":2: front matter must be 'key: value' lines (a mapping), not a list or text",
     ),
-    ("missing title", "---\nauthor: A\n---\n", ":2: front matter has no 'title'; add 'title: …'"),
     (
         "unknown channel",
-        "---\ntitle: T\nchannels: [wechat, weibo]\n---\n",
-        ":3: 'channels' names unknown channel 'weibo'; use wechat, zhihu",
+        "---\ntitle: T\ncover: c.jpg\nchannels: [wechat, weibo]\n---\n正文正文正文正文正文正文\n",
+        ":4: 'channels' names unknown channel 'weibo'; use wechat, zhihu",
     ),
     (
         "missing image",
@@ -199,18 +198,33 @@ def test_render_defaults_to_build_issue_id(
     ]
 
 
-def test_render_stops_on_lint_errors_and_writes_nothing(
+def test_render_writes_its_files_and_lists_what_check_would_refuse(
     capsys: pytest.CaptureFixture[str], write_issue: WriteIssue
 ) -> None:
-    path = write_issue(front="title: " + "长" * 40 + "\ncover: cover.jpg\n")
+    path = write_issue(front="title: " + "长" * 65 + "\n")
     out = path.parent / "out"
     code, stdout, stderr = run(capsys, "render", str(path), "-o", str(out))
-    assert (code, stdout) == (2, [])
+    assert code == 0
+    assert stdout == [f"wrote {out / name}" for name in ("wechat.html", "zhihu.html", "zhihu.md")]
     assert stderr == [
-        f"{path}:2: [wechat] title has 40 characters, wechat allows 32; "
+        f"{path}:1: [wechat] wechat needs a cover image; add 'cover: images/cover.jpg' (900×383)",
+        f"{path}:2: [wechat] title has 65 characters, wechat allows 64; "
+        "shorten it or set 'wechat: {title: …}'",
+        f"{path}: 2 errors to fix before 'crosspost publish' (it refuses the issue until "
+        "then); the files are written so you can look",
+    ]
+
+
+def test_check_refuses_what_render_writes(
+    capsys: pytest.CaptureFixture[str], write_issue: WriteIssue
+) -> None:
+    path = write_issue(front="title: " + "长" * 65 + "\ncover: cover.jpg\n")
+    code, stdout, _ = run(capsys, "check", str(path))
+    assert code == 2
+    assert stdout == [
+        f"{path}:2: [wechat] title has 65 characters, wechat allows 64; "
         "shorten it or set 'wechat: {title: …}'"
     ]
-    assert not out.exists()
 
 
 def test_render_into_a_file_is_refused(

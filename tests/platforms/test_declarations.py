@@ -267,7 +267,7 @@ def test_an_override_makes_a_new_declaration_and_leaves_the_default() -> None:
     changed = wechat.with_overrides({"title_chars": 30, "image_bytes": 500_000, "cover_ratio": 2})
     assert (changed.limits.title_chars, changed.limits.cover_ratio) == (30, 2.0)
     assert changed.image_policy("inline").max_bytes == 500_000
-    assert wechat.limits.title_chars == 32 and changed.limits.title_bytes == 64
+    assert wechat.limits.title_chars == 64 and changed.limits.title_bytes == 64
     assert changed.name == "wechat" and changed.renderer == wechat.renderer
     assert wechat.with_overrides({}) is wechat
 
