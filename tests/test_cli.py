@@ -426,3 +426,20 @@ def test_preview_uses_the_configured_theme(
     argv = ["preview", str(example_issue), "-o", str(out), "--config", str(config)]
     assert run(capsys, *argv)[0] == 0
     assert "#123456" in (out / "preview.html").read_text("utf-8")
+
+
+def test_preview_of_an_issue_check_refuses_is_written_with_its_problems_by_line_at_the_top(
+    capsys: pytest.CaptureFixture[str], write_issue: WriteIssue, tmp_path: Path
+) -> None:
+    path = write_issue(raw="# 没有封面的一期\n\n正文第一段,足够长。\n\n::: tip\n提示\n:::\n")
+    out = tmp_path / "p"
+    code, stdout, stderr = run(capsys, "preview", str(path), "-o", str(out))
+    assert (code, stdout) == (0, [f"wrote {out / 'preview.html'}"])
+    assert f"{path}:1: [wechat] wechat needs a cover image" in stderr[0]
+    page = (out / "preview.html").read_text("utf-8")
+    top = page[: page.index('class="columns"')]
+    assert (
+        '<li class="error"><span class="line">line 1</span> <span class="channel">[wechat]' in top
+    )
+    assert '<span class="line">line 5</span>' in top and "::: tip" in top
+    assert "<title>预览 · 没有封面的一期</title>" in page

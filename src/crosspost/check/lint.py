@@ -239,7 +239,7 @@ def _fields(report: _Report) -> None:
     settings = report.issue.settings(channel)
     fix = f"shorten it or set '{channel}: {{title: …}}'"
     title, title_bytes = len(settings.title), len(settings.title.encode())
-    if title > limits.title_chars:
+    if limits.title_chars and title > limits.title_chars:
         message = f"title has {title} characters, {channel} allows {limits.title_chars}; {fix}"
         report.past("title_chars", report.line_of("title"), "title-too-long", message)
     elif limits.title_bytes and title_bytes > limits.title_bytes:
