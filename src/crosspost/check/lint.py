@@ -258,11 +258,13 @@ def _fields(report: _Report) -> None:
         limits.author_warn_bytes and size > limits.author_warn_bytes
     ):
         message = (
-            f"author '{author}' ({chars} characters, {size} bytes) is longer than {channel} "
-            f"has taken in field reports ({limits.author_warn_chars} characters, "
-            f"{limits.author_warn_bytes} bytes; error 45110); set '{channel}: {{author: …}}'"
+            f"author '{author}' ({chars} characters, {size} bytes) is longer than "
+            f"{limits.author_warn_chars} characters or {limits.author_warn_bytes} bytes "
+            f"(error 45110); set '{channel}: {{author: …}}'"
         )
-        report.add(report.line_of("author"), "author-long", message, WARNING)
+        over = "author_warn_chars" if chars > (limits.author_warn_chars or chars) else None
+        limit = over or "author_warn_bytes"
+        report.past(limit, report.line_of("author"), "author-long", message)
     digest = settings.digest or ""
     if limits.digest_chars and len(digest) > limits.digest_chars:
         message = f"digest has {len(digest)} characters, {channel} allows {limits.digest_chars}"
