@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from crosspost.check.lint import ERROR, check_file
+from crosspost.cli import main
 from crosspost.config.settings import Settings, load_settings
 from crosspost.errors import ConfigError
 
@@ -82,3 +83,17 @@ def test_a_bad_limit_stops_the_run_naming_its_line(
         settings_of(tmp_path, text)
     assert expected in str(caught.value)
     assert str(caught.value).startswith(str(tmp_path / "crosspost.toml"))
+
+
+def test_crosspost_check_holds_to_the_config_file(
+    tmp_path: Path, write_issue: WriteIssue, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_issue(front="title: " + "标题" * 11 + "\ncover: cover.jpg\n")
+    config = tmp_path / "crosspost.toml"
+    state = ["--state-dir", str(tmp_path / "state")]
+    config.write_text("", "utf-8")
+    assert main(["check", str(path), "--config", str(config), *state]) == 0
+    config.write_text("[channels.wechat.limits]\ntitle_bytes = 60\n", "utf-8")
+    assert main(["check", str(path), "--config", str(config), *state]) == 2
+    out = capsys.readouterr().out
+    assert f"{path}:2: [wechat] title is 66 UTF-8 bytes, wechat allows 60" in out

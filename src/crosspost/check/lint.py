@@ -3,8 +3,10 @@
 Checks run on the loaded :class:`~crosspost.issue.model.Issue` and on each channel's
 :class:`~crosspost.render.Rendered` output, because some limits (WeChat's 20,000
 characters) count the rendered HTML, not the Markdown. Every problem names the file and,
-where there is one, the line. Errors stop ``render`` and ``publish``; warnings say what
-crosspost will change on the way (an image converted or shrunk); notes are for the record.
+where there is one, the line. Errors stop ``check`` and ``publish`` (``render`` and
+``preview`` list them and write their files all the same); warnings say what crosspost
+will change on the way (an image converted or shrunk) or which unconfirmed limit a value
+is past (each limit's evidence is in its declaration); notes are for the record.
 
 The numbers are the platform declarations' (:mod:`crosspost.platforms`), the same ones
 the image pipeline and the adapters keep to; :func:`lint` takes other declarations (made

@@ -93,7 +93,7 @@ def checked_or_report(
         settings = load_settings({"theme": theme})
     context = render_context(settings, theme)
     checked = check_file(
-        file, tuple(channels), context, settings.platforms(), _previous_reader(settings)
+        file, tuple(channels), context, settings.platforms(), previous_reader(settings)
     )
     for problem in checked.problems:
         if problem.severity != INFO:  # notes are for `check -v` and the preview page
@@ -108,7 +108,7 @@ def checked_or_report(
     return checked if checked.issue is not None and checked.rendered else None
 
 
-def _previous_reader(settings: Settings) -> Callable[[Issue, str], tuple[PreviousIssue, ...]]:
+def previous_reader(settings: Settings) -> Callable[[Issue, str], tuple[PreviousIssue, ...]]:
     """往期回顾 as ``publish`` would add it, from the ledger, read only: render and preview
     show the editor what goes out. No ledger yet: nothing was published, so no list."""
     from crosspost.ledger.store import Ledger
