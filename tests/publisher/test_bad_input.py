@@ -133,7 +133,7 @@ def _no_cover_for_wechat(w: World, m: pytest.MonkeyPatch) -> list[str]:
 
 
 def _title_too_long_for_wechat(w: World, m: pytest.MonkeyPatch) -> list[str]:
-    edit_front(w, "title: AI系统前沿动态48", "title: " + "AI系统前沿动态第四十八期" * 4)
+    edit_front(w, "title: AI系统前沿动态48", "title: " + "AI系统前沿动态第四十八期" * 6)
     return publish(w)
 
 
@@ -184,8 +184,10 @@ def _file_missing(w: World, m: pytest.MonkeyPatch) -> list[str]:
     return ["publish", str(w.root / "no-such-issue.md"), "--mode", "publish"]
 
 
-def _unknown_front_matter_field(w: World, m: pytest.MonkeyPatch) -> list[str]:
-    edit_front(w, "author: OneFlow社区", "author: OneFlow社区\ncolour: blue")
+def _unclosed_only_block(w: World, m: pytest.MonkeyPatch) -> list[str]:
+    # An unknown front-matter field is only a warning now; a block left open is not.
+    text = w.issue.read_text(encoding="utf-8")
+    w.issue.write_text(text + "\n::: only wechat\n只在微信\n", encoding="utf-8")
     return publish(w)
 
 
@@ -251,7 +253,7 @@ CASES: dict[str, Case] = {
     "non-UTF-8 issue": Case(_not_utf8, r"issue\.md:\d+: is not UTF-8"),
     "directory as file": Case(_directory_as_file, r"issue: is a folder, not an issue file"),
     "issue file missing": Case(_file_missing, r"no-such-issue\.md"),
-    "unknown front-matter field": Case(_unknown_front_matter_field, r"issue\.md:\d+: .*colour"),
+    "unclosed only block": Case(_unclosed_only_block, r"issue\.md:\d+: '::: only' block is never"),
     "naive publish_at": Case(_naive_publish_at, r"issue\.md:\d+: .*publish_at"),
     "reconcile of an unknown issue": Case(_reconcile_unknown_issue, r"no posts of issue"),
     "reconcile before any publish": Case(_reconcile_before_any_publish, r"no ledger at"),

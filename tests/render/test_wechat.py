@@ -400,7 +400,7 @@ def test_content_size_counts_characters_and_utf8_bytes_of_the_whole_html() -> No
     assert not wechat.content_fits("中" * 10_000 + "x" * 10_000), "20,000 characters is too many"
     assert wechat.content_size("😀") == (1, 4)
     limits = WECHAT.limits
-    assert (limits.title_chars, limits.title_bytes, limits.digest_chars) == (32, 64, 120)
+    assert (limits.title_chars, limits.title_bytes, limits.digest_chars) == (64, 64, 120)
     assert limits.content_chars == 20_000 and limits.content_bytes == 1_048_576
 
 

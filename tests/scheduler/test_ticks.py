@@ -112,7 +112,7 @@ def test_bad_input_in_one_file_does_not_stop_the_others(desk: Desk) -> None:
     broken.write_text("---\ntitle: [unclosed\npublish_at: 2026-11-22T09:00:00+08:00\n---\n")
     naive = desk.issues / "naive.md"
     naive.write_text("---\ntitle: 无时区\npublish_at: 2026-11-22 09:00:00\n---\n正文。\n")
-    too_long = desk.write("43", at(-60), extra=f"wechat: {{title: {'长' * 40}}}\n")
+    too_long = desk.write("43", at(-60), extra=f"wechat: {{title: {'长' * 65}}}\n")
 
     report = desk.tick()
     problems = {p.path.name: p.message for p in report.of_kind("problem")}

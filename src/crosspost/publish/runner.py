@@ -28,6 +28,7 @@ from crosspost.errors import (
 from crosspost.issue.loader import load_issue
 from crosspost.issue.model import ChannelSettings, Issue
 from crosspost.ledger.store import Ledger, PostKey
+from crosspost.platforms.base import Platform
 from crosspost.publish.dry_run import DryRunEntry, dry_run
 from crosspost.publish.jobs import (
     MODES,
@@ -91,11 +92,18 @@ class Publisher:
         for path in paths:
             accounts_by_channel = self._accounts(path, options)
             channels = self._channels_of(path, accounts_by_channel, options)
-            checked = check_file(path, channels, self._context(path, channels))
+            checked = check_file(
+                path, channels, self._context(path, channels), self.settings.platforms()
+            )
             if checked.errors:
                 raise _lint_failed(checked.errors)
             issue = checked.issue
             assert issue is not None  # no errors means it loaded
+            if issue.draft:
+                line = issue.line_of("draft")
+                where = f"{path}:{line}" if line else str(path)
+                self.progress(f"{where}: skipped: 'draft: true' (remove it when it is ready)")
+                continue
             if issue.id in seen and seen[issue.id] != issue.path:
                 raise IssueError(
                     issue.path,
@@ -146,16 +154,19 @@ class Publisher:
             issue, rendered = resolve(issue, account.channel, known), None
         settings = issue.settings(account.channel)
         output = self._rendered_for(issue, account, rendered)
-        if rendered is None or output is not rendered.get(account.channel):
-            self._lint_again(issue, account.channel, output)
+        own_limits = dict(account.limits) != dict(self.settings.limits.get(account.channel, {}))
+        if own_limits or rendered is None or output is not rendered.get(account.channel):
+            self._lint_again(issue, account, output)
         mode = self._mode(options, settings, account)
         return Job(
             issue, account, output, settings, mode, content_hash(output, settings, mode), links
         )
 
-    def _lint_again(self, issue: Issue, channel: str, output: Rendered) -> None:
-        """A body rendered again (往期回顾, a resolved link) is checked again: it is longer."""
-        errors = _lint_errors(issue, channel, output)
+    def _lint_again(self, issue: Issue, account: Account, output: Rendered) -> None:
+        """A body rendered again (往期回顾, a resolved link) is checked again: it is longer;
+        so is one for an account with limits of its own."""
+        platforms = {account.channel: self.settings.platform_for(account)}
+        errors = _lint_errors(issue, account.channel, output, platforms)
         if errors:
             raise _lint_failed(errors)
 
@@ -302,8 +313,10 @@ class Publisher:
         return self.run(self.plan(paths, options), options)
 
 
-def _lint_errors(issue: Issue, channel: str, output: Rendered) -> list[Problem]:
-    return [p for p in lint(issue, {channel: output}) if p.severity == ERROR]
+def _lint_errors(
+    issue: Issue, channel: str, output: Rendered, platforms: Mapping[str, Platform]
+) -> list[Problem]:
+    return [p for p in lint(issue, {channel: output}, platforms) if p.severity == ERROR]
 
 
 def _lint_failed(errors: Sequence[Problem]) -> UsageError:

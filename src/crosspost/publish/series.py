@@ -11,7 +11,7 @@ import math
 from pathlib import Path
 
 from crosspost.errors import IssueError
-from crosspost.issue.loader import read_front_matter
+from crosspost.issue.loader import read_front_matter, read_issue
 from crosspost.issue.model import Issue
 from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.render.rendered import PreviousIssue
@@ -68,6 +68,8 @@ def _front_matter(posts: list[PostRecord]) -> dict[str, object] | None:
         if post.issue_path and Path(post.issue_path).is_file():
             try:
                 front, _ = read_front_matter(post.issue_path)
+                if not front.get("title"):  # from its '# ' heading or its file name
+                    front = {**front, "title": read_issue(post.issue_path).title}
             except IssueError:
                 return None  # a broken earlier issue is left out, not fatal to this one
             return front

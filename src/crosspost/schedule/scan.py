@@ -58,9 +58,11 @@ class ScheduledFile:
     @property
     def issue_id(self) -> str:
         """The ``id:`` of the front matter, else the name the loader derives from the path."""
-        value = (self.front or {}).get("id")
-        if isinstance(value, str | int) and str(value).strip():
-            return str(value).strip()
+        front = self.front or {}
+        for key in ("id", "slug"):  # as the loader reads it: a generator's slug is the id
+            value = front.get(key)
+            if isinstance(value, str | int) and str(value).strip():
+                return str(value).strip()
         return default_issue_id(self.path)
 
     @property
@@ -163,8 +165,8 @@ def _schedule_of(name: str, now: datetime) -> ScheduledFile | datetime | None:
         raise IssueError(
             name, f"cannot be read ({error.strerror}); check its permissions"
         ) from None
-    if not raw.startswith((b"---", b"\xef\xbb\xbf---")):
-        return None  # not an issue document (a README, notes)
+    if not raw.lstrip(b"\xef\xbb\xbf").startswith((b"---", b"+++")):
+        return None  # not a scheduled issue: publish_at lives in YAML or TOML front matter
     quick = _quick_publish_at(raw)
     if quick is False:
         return None  # well-formed front matter without publish_at: published by hand

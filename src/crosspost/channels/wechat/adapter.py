@@ -35,7 +35,7 @@ from crosspost.channels.base import (
 )
 from crosspost.channels.http.policy import HttpPolicy
 from crosspost.channels.wechat.api import REAL_BASE_URL, WeChatApi, normalise_id
-from crosspost.channels.wechat.errors import CHANNEL
+from crosspost.channels.wechat.errors import CHANNEL, oversized
 from crosspost.channels.wechat.reconcile import reconcile_draft, reconcile_publish
 from crosspost.channels.wechat.token import PollBudget, StableToken, state_key
 from crosspost.config.settings import Account
@@ -173,7 +173,10 @@ class WeChatAdapter(Adapter):
         """draft/add (once), then draft/get for the preview link when an editor will
         review the draft (a draft published at once needs none: one round fewer)."""
         article = self._article(content)
-        data = self.api.add_draft(article)
+        try:
+            data = self.api.add_draft(article)
+        except PermanentError as error:
+            raise oversized(error, article) from None
         media_id = normalise_id(data.get("media_id"))
         if media_id is None:
             raise UnconfirmedError(
@@ -185,7 +188,11 @@ class WeChatAdapter(Adapter):
 
     def update_draft(self, remote_id: str, content: DraftContent) -> RemoteDraft:
         """draft/update in place (same content, same result: safe to retry)."""
-        self.api.update_draft(remote_id, self._article(content))
+        article = self._article(content)
+        try:
+            self.api.update_draft(remote_id, article)
+        except PermanentError as error:
+            raise oversized(error, article) from None
         return RemoteDraft(remote_id, self.api.preview_url(remote_id))
 
     def publish(self, draft: RemoteDraft) -> PublishTicket:

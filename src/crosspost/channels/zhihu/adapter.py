@@ -51,6 +51,7 @@ from crosspost.channels.zhihu.wire import (
     cover_url,
     draft_body,
     draft_id_of,
+    oversized,
     publish_body,
     published_id,
 )
@@ -85,6 +86,9 @@ class ZhihuAdapter(Adapter):
         #: Drafts E2 created through this adapter: never published yet, so publish() need
         #: not read their state back (E4) to know it is a first publish.
         self._created: set[str] = set()
+        #: What each draft was last sent with here: (title, characters of text), so a
+        #: length refusal at publish time can say what was measured.
+        self._sent: dict[str, tuple[str, int]] = {}
         #: Topics found by look_ahead(), by the names asked for (E8 is a read).
         self._topics: dict[tuple[str, ...], list[Mapping[str, Any]]] = {}
         #: Every Zhihu call this account makes.
@@ -215,6 +219,10 @@ class ZhihuAdapter(Adapter):
                 channel=CHANNEL,
                 code="publish",
             ) from None
+        except PermanentError as error:
+            if draft.id not in self._sent:
+                raise
+            raise oversized(error, *self._sent[draft.id]) from None
         article_id = published_id(answer, draft.id)
         post = RemotePost(id=article_id, url=ARTICLE_URL.format(id=article_id))
         if column_id:
@@ -324,5 +332,7 @@ class ZhihuAdapter(Adapter):
         except OSError as error:
             log.warning("could not note the column of Zhihu draft %s: %s", draft_id, error)
         body = draft_body(content.title, content.html, cover_url(content), delta_time=30)
+        count = self.platform.counter()
+        self._sent[draft_id] = (content.title, count(content.html) if count else 0)
         self.api.patch_draft(draft_id, body, referer=edit)
         attach_topics(self.api, draft_id, topics, edit)
