@@ -27,14 +27,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from crosspost.check.lint import ERROR, INFO, WARNING, Checked, check_file
-    from crosspost.commands.render import previous_reader, settings_of
+    from crosspost.commands.render import settings_of
+    from crosspost.publish.series import previous_reader
     from crosspost.render.context import render_context
 
     # What is checked is what `publish` sends: the configured theme, templates and limits,
     # and the 往期回顾 the ledger already knows.
     settings = settings_of(args)
     context = render_context(settings, args.theme)
-    platforms, previous = settings.platforms(), previous_reader(settings)
+    platforms, previous = settings.platforms(), previous_reader(settings.ledger_path)
     results: list[Checked] = [
         check_file(path, args.channels or (), context, platforms, previous) for path in args.files
     ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,8 +22,7 @@ from crosspost.platforms.registry import platform_names
 if TYPE_CHECKING:
     from crosspost.check.lint import Checked
     from crosspost.config.settings import Settings
-    from crosspost.issue.model import Issue
-    from crosspost.render.rendered import PreviousIssue, Rendered
+    from crosspost.render.rendered import Rendered
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -87,13 +86,14 @@ def checked_or_report(
     ``publish``'s to refuse."""
     from crosspost.check.lint import INFO, check_file
     from crosspost.config.settings import load_settings
+    from crosspost.publish.series import previous_reader
     from crosspost.render.context import render_context
 
     if settings is None:
         settings = load_settings({"theme": theme})
     context = render_context(settings, theme)
     checked = check_file(
-        file, tuple(channels), context, settings.platforms(), previous_reader(settings)
+        file, tuple(channels), context, settings.platforms(), previous_reader(settings.ledger_path)
     )
     for problem in checked.problems:
         if problem.severity != INFO:  # notes are for `check -v` and the preview page
@@ -106,21 +106,6 @@ def checked_or_report(
             file=sys.stderr,
         )
     return checked if checked.issue is not None and checked.rendered else None
-
-
-def previous_reader(settings: Settings) -> Callable[[Issue, str], tuple[PreviousIssue, ...]]:
-    """往期回顾 as ``publish`` would add it, from the ledger, read only: render and preview
-    show the editor what goes out. No ledger yet: nothing was published, so no list."""
-    from crosspost.ledger.store import Ledger
-    from crosspost.publish.series import previous_issues
-
-    def previous(issue: Issue, channel: str) -> tuple[PreviousIssue, ...]:
-        if not issue.series or issue.previous <= 0 or not settings.ledger_path.is_file():
-            return ()
-        with Ledger.open(settings.ledger_path) as ledger:
-            return previous_issues(ledger, issue, channel)
-
-    return previous
 
 
 def output_folder(requested: Path | None, checked: Checked) -> Path:

@@ -35,7 +35,7 @@ from crosspost.ledger.schema import Event
 from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.platforms.registry import platform_names
 from crosspost.publish.references import references
-from crosspost.publish.series import previous_issues
+from crosspost.publish.series import previous_reader
 from crosspost.publish.settle import build_adapter
 from crosspost.render.context import render_context
 from crosspost.render.rendered import Rendered
@@ -60,30 +60,15 @@ class CrossLink:
 
 
 def check_issue(path: Path, settings: Settings, theme: str | None) -> Checked:
-    """Load, render and lint ``path`` as ``publish`` would, 往期回顾 included.
-
-    Each channel renders with its own earlier issues (their URLs differ per channel), so
-    each is checked on its own and the problems they share are listed once.
-    """
-    checked = check_file(path, (), render_context(settings, theme))
-    issue = checked.issue
-    if issue is None or not issue.series or issue.previous <= 0:
-        return checked
-    with _ledger(settings) as ledger:
-        if ledger is None:
-            return checked
-        per_channel = [
-            check_file(
-                path,
-                (channel,),
-                render_context(settings, theme, previous=previous_issues(ledger, issue, channel)),
-            )
-            for channel in checked.rendered
-        ]
-    rendered = {c: r for one in per_channel for c, r in one.rendered.items()}
-    shared = dict.fromkeys(p for one in per_channel for p in one.problems)
-    problems = tuple(sorted(shared, key=lambda p: p.line or 0))  # by line, as check lists them
-    return Checked(checked.path, issue, rendered, problems)
+    """Load, render and lint ``path`` as ``check`` does: the configured limits, and each
+    channel with its own 往期回顾 from the ledger (read only)."""
+    return check_file(
+        path,
+        (),
+        render_context(settings, theme),
+        settings.platforms(),
+        previous_reader(settings.ledger_path),
+    )
 
 
 def themes(settings: Settings) -> tuple[str, ...]:

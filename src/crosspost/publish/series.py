@@ -8,6 +8,7 @@ renderers (they stay pure: no ledger, no disk).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 from crosspost.errors import IssueError
@@ -56,6 +57,20 @@ def previous_issues(
         members.append((when, issue_id, title, mine[0].url if mine else None))
     members.sort(reverse=True)
     return tuple(PreviousIssue(i, title, url) for _, i, title, url in members[: issue.previous])
+
+
+def previous_reader(ledger_path: Path) -> Callable[[Issue, str], tuple[PreviousIssue, ...]]:
+    """往期回顾 as ``publish`` will add it, read from the ledger at ``ledger_path`` without
+    writing to it: ``render``, ``preview``, ``check`` and the desk show the editor what goes
+    out. No ledger yet: nothing was published, so no list."""
+
+    def previous(issue: Issue, channel: str) -> tuple[PreviousIssue, ...]:
+        if not issue.series or issue.previous <= 0 or not ledger_path.is_file():
+            return ()
+        with Ledger.open(ledger_path) as ledger:
+            return previous_issues(ledger, issue, channel)
+
+    return previous
 
 
 def _first_out(posts: list[PostRecord]) -> float:
