@@ -20,8 +20,15 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from crosspost.check.images import ImageFile, ImageInfo, ImageProblem, remote_format
+from crosspost.check.images import (
+    ImageFile,
+    ImageInfo,
+    ImageProblem,
+    literal_images,
+    remote_format,
+)
 from crosspost.errors import IssueError
+from crosspost.images.sources import ImageSources
 from crosspost.issue.body import ImageRef, empty_footnotes, image_refs
 from crosspost.issue.loader import load_issue
 from crosspost.issue.model import Issue
@@ -96,11 +103,15 @@ def check_file(
     path: Path | str,
     channels: Sequence[str] = (),
     context: RenderContext | None = None,
+    images: ImageSources | None = None,
 ) -> Checked:
     """Load, render and lint ``path`` for ``channels`` (default: the issue's, else all).
 
     Bad input never raises: a file that cannot be loaded, or that a renderer refuses,
     comes back as an error :class:`Problem`, so a caller checking many files sees them all.
+    ``images`` are the rules images are read by (extra folders, the fetcher of remote
+    images); without a fetcher remote images are judged by their URL alone. Network
+    trouble reaching a remote image raises ``TransientError`` (try again later).
     """
     try:
         issue = load_issue(path)
@@ -115,7 +126,7 @@ def check_file(
             rendered[channel] = render(issue, channel, context)
         except IssueError as error:
             problems.append(Problem(error.path, error.line, channel, "render", error.problem))
-    problems += lint(issue, rendered)
+    problems += lint(issue, rendered, images=images)
     order = {ERROR: 0, WARNING: 1, INFO: 2}
     problems.sort(key=lambda p: (p.line or 0, order.get(p.severity, 3)))
     # Name the file as the editor typed it (Issue.path is absolute).
@@ -130,18 +141,26 @@ def lint(
     issue: Issue,
     rendered: Mapping[str, Rendered],
     platforms: Mapping[str, Platform] = PLATFORMS,
+    *,
+    images: ImageSources | None = None,
 ) -> list[Problem]:
     """Every problem of ``issue`` for the channels in ``rendered`` (channel → Rendered),
-    judged by ``platforms`` (channel → declaration; the shipped ones by default)."""
+    judged by ``platforms`` (channel → declaration; the shipped ones by default), its
+    images read by the rules of ``images`` (see :func:`check_file`)."""
     refs = list(image_refs(issue))
-    images = ImageInfo()
+    info = ImageInfo(issue.path, images)
     problems: list[Problem] = []
+    for target, where, why in literal_images(issue):
+        message = f"image {target!r} {why}"
+        problems.append(Problem(issue.path, where, None, "refused-image", message))
+    reported: set[str] = set()
     for ref in refs:  # a missing file is missing for every channel: report it once
-        found = images.read(ref.path) if ref.path else None
-        if isinstance(found, ImageProblem):
+        found = info.read(ref.source)
+        if isinstance(found, ImageProblem) and ref.source not in reported:
+            reported.add(ref.source)
             message = f"image {ref.source!r} {found.message}"
             problems.append(Problem(issue.path, ref.line, ref.channel, found.code, message))
-    problems += _bad_covers(issue, rendered, images)
+    problems += _bad_covers(issue, rendered, info)
     for label, line in empty_footnotes(issue):  # Zhihu refuses it; WeChat shows a blank note
         message = f"footnote [^{label}] has no text; write the note after '[^{label}]:'"
         problems.append(Problem(issue.path, line, None, "empty-footnote", message))
@@ -153,8 +172,8 @@ def lint(
         _fields(report)
         _options(report)
         _content(report, output)
-        _cover(report, images)
-        _body_images(report, refs, images)
+        _cover(report, info)
+        _body_images(report, refs, info)
         problems += report.problems
     return problems
 
@@ -299,7 +318,7 @@ def _cover(report: _Report, images: ImageInfo) -> None:
             report.add(1, "no-cover", message)
         return
     found = images.read(cover)
-    if isinstance(found, ImageProblem):
+    if not isinstance(found, ImageFile):
         return  # reported once per file by _bad_covers
     kind, size, width, height = found.format, found.size, found.width, found.height
     formats = _pillow(limits.cover_formats)
@@ -322,12 +341,12 @@ def _body_images(report: _Report, refs: list[ImageRef], images: ImageInfo) -> No
         if ref.channel not in (None, channel) or ref.source in seen:
             continue
         seen.add(ref.source)
-        if ref.remote:
+        found = images.read(ref.source)
+        if ref.remote and found is None:  # not downloaded: its URL is all there is
             _remote_image(report, ref)
             continue
-        found = images.read(ref.path) if ref.path else None
         if not isinstance(found, ImageFile):
-            continue  # not a file, or reported once for every channel by lint()
+            continue  # reported once for every channel by lint()
         kind, size = found.format, found.size
         name = f"image {ref.source!r}"
         if kind not in formats:
@@ -339,6 +358,12 @@ def _body_images(report: _Report, refs: list[ImageRef], images: ImageInfo) -> No
                 f"for {kind}; it will be re-encoded smaller"
             )
             report.add(ref.line, "image-shrunk", message, WARNING)
+        if ref.remote:
+            message = (
+                f"image {ref.source} is on another site; it was downloaded and is uploaded "
+                "when publishing (keep a copy next to the issue to be safe)"
+            )
+            report.add(ref.line, "external-image", message, INFO)
 
 
 def _remote_image(report: _Report, ref: ImageRef) -> None:

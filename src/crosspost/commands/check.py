@@ -2,7 +2,8 @@
 
 Prints one line per problem, ``path:line: [channel] message``, and ``path: ok (…)`` for a
 file without errors; notes (``note:``) only with ``--verbose``. Exit 0 when no file has
-an error (warnings and notes do not fail), 2 otherwise.
+an error (warnings and notes do not fail), 2 otherwise, 75 when a remote image could not
+be reached (network trouble: try again later).
 """
 
 from __future__ import annotations
@@ -28,11 +29,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from crosspost.check.lint import ERROR, INFO, WARNING, Checked, check_file
     from crosspost.commands.render import settings_of
+    from crosspost.images.remote import sources_for
     from crosspost.render.context import render_context
 
-    # What is checked is what `publish` sends: the configured theme and templates.
-    context = render_context(settings_of(args), args.theme)
-    results: list[Checked] = [check_file(path, args.channels or (), context) for path in args.files]
+    # What is checked is what `publish` sends: the configured theme and templates, every
+    # image read and decoded by the rules publish reads it by (remote ones downloaded).
+    settings = settings_of(args)
+    context = render_context(settings, args.theme)
+    images = sources_for(settings)
+    results: list[Checked] = [
+        check_file(path, args.channels or (), context, images) for path in args.files
+    ]
     errors = sum(len(result.errors) for result in results)
     if args.json:
         print(json.dumps(_as_json(results, errors, WARNING), ensure_ascii=False, indent=2))

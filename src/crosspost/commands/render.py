@@ -82,11 +82,14 @@ def checked_or_report(
     stderr; ``None`` on errors."""
     from crosspost.check.lint import INFO, check_file
     from crosspost.config.settings import load_settings
+    from crosspost.images.sources import ImageSources
     from crosspost.render.context import render_context
 
     if settings is None:
         settings = load_settings({"theme": theme})
-    checked = check_file(file, tuple(channels), render_context(settings, theme))
+    # Rendering downloads nothing: remote images are judged by their URL (check fetches).
+    images = ImageSources(folders=settings.image_folders)
+    checked = check_file(file, tuple(channels), render_context(settings, theme), images)
     for problem in checked.problems:
         if problem.severity != INFO:  # notes are for `check -v` and the preview page
             print(problem, file=sys.stderr)

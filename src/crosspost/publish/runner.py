@@ -25,6 +25,8 @@ from crosspost.errors import (
     IssueError,
     UsageError,
 )
+from crosspost.images.remote import sources_for
+from crosspost.images.sources import ImageSources
 from crosspost.issue.loader import load_issue
 from crosspost.issue.model import ChannelSettings, Issue
 from crosspost.ledger.store import Ledger, PostKey
@@ -66,6 +68,7 @@ class Publisher:
         progress: Progress | None = None,
         lock_timeout: float = 600.0,
         checkpoint: Checkpoint = no_checkpoint,
+        images: ImageSources | None = None,
     ) -> None:
         self.settings = settings
         self.ledger = ledger
@@ -74,6 +77,9 @@ class Publisher:
         self.progress: Progress = progress or (lambda line: None)
         self.lock_timeout = lock_timeout
         self.checkpoint = checkpoint
+        #: The run's image rules and its one fetcher: the plan's check downloads every
+        #: remote image, the uploads reuse those bytes.
+        self.images = images or sources_for(settings)
 
     # --- phase 1: everything that can fail without sending anything ---------------------
 
@@ -91,7 +97,8 @@ class Publisher:
         for path in paths:
             accounts_by_channel = self._accounts(path, options)
             channels = self._channels_of(path, accounts_by_channel, options)
-            checked = check_file(path, channels, self._context(path, channels))
+            context = self._context(path, channels)
+            checked = check_file(path, channels, context, self.images)
             if checked.errors:
                 raise _lint_failed(checked.errors)
             issue = checked.issue
@@ -155,7 +162,7 @@ class Publisher:
 
     def _lint_again(self, issue: Issue, channel: str, output: Rendered) -> None:
         """A body rendered again (往期回顾, a resolved link) is checked again: it is longer."""
-        errors = _lint_errors(issue, channel, output)
+        errors = _lint_errors(issue, channel, output, self.images)
         if errors:
             raise _lint_failed(errors)
 
@@ -264,6 +271,7 @@ class Publisher:
                         progress=self.progress,
                         lock_timeout=self.lock_timeout,
                         checkpoint=self.checkpoint,
+                        images=self.images,
                     )
                     for job in runnable
                 ]
@@ -302,8 +310,10 @@ class Publisher:
         return self.run(self.plan(paths, options), options)
 
 
-def _lint_errors(issue: Issue, channel: str, output: Rendered) -> list[Problem]:
-    return [p for p in lint(issue, {channel: output}) if p.severity == ERROR]
+def _lint_errors(
+    issue: Issue, channel: str, output: Rendered, images: ImageSources
+) -> list[Problem]:
+    return [p for p in lint(issue, {channel: output}, images=images) if p.severity == ERROR]
 
 
 def _lint_failed(errors: Sequence[Problem]) -> UsageError:
