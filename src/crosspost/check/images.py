@@ -112,7 +112,9 @@ def remote_format(url: str) -> str | None:
 #: Markdown image syntax left as text: markdown-it makes no image of a target whose
 #: scheme it distrusts (``file:``, ``javascript:``, …), so the platform would show it as
 #: literal text, and the editor would never hear of it.
-_LITERAL_IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?([A-Za-z][A-Za-z0-9+.-]*:[^)>\s]*)")
+_LITERAL_IMAGE = re.compile(
+    r"!\[[^\]]*\]\(\s*<?([A-Za-z][A-Za-z0-9+.-]*:(?:[^()<>\s]|\([^()\s]*\))*)"
+)
 
 
 def literal_images(issue: Issue) -> Iterator[tuple[str, int, str]]:

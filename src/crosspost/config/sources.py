@@ -206,7 +206,7 @@ def line_of(text: str, table: Sequence[str], key: str | None = None) -> int | No
     lines = text.splitlines()
     start = 0
     if table:
-        header = "[" + ".".join(table)
+        header = re.sub(r"[\s\"']", "", "[" + ".".join(table))  # as `bare` below: quoted names
         start = -1
         for number, line in enumerate(lines):
             bare = re.sub(r"[\s\"']", "", line.split("#")[0])
@@ -240,8 +240,9 @@ class ConfigFile:
             return
         try:
             self.text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise ConfigError(f"{path}: not UTF-8 text; save it as UTF-8") from None
+        except UnicodeDecodeError as error:
+            line = error.object[: error.start].count(b"\n") + 1
+            raise ConfigError(f"{path}:{line}: not UTF-8 text; save it as UTF-8") from None
         except OSError as error:
             raise ConfigError(
                 f"{path}: cannot be read ({error.strerror}); check the path"

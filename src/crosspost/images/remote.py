@@ -71,11 +71,13 @@ def refusal(address: IPAddress, *, private_hosts: bool) -> str | None:
         return "a cloud metadata address"
     if address.is_link_local:
         return "a link-local address"
+    if address.is_loopback:  # before "reserved": IPv6's ::1 lies in a reserved block
+        return None if private_hosts else "a loopback address"
     if address.is_multicast or address.is_unspecified or address.is_reserved:
         return "not a host address"
     if address.is_global or private_hosts:
         return None
-    return "a loopback address" if address.is_loopback else "a private address"
+    return "a private address"
 
 
 def system_resolve(host: str, port: int) -> list[str]:
@@ -162,7 +164,14 @@ class RemoteImages:
     def _get(self, url: str, deadline: float) -> tuple[bytes | None, str]:
         """(bytes, url) for an image, or (None, next URL) for a redirect."""
         import urllib3
-        from urllib3.exceptions import HTTPError, NewConnectionError, SSLError
+        from urllib3.exceptions import (
+            ConnectTimeoutError,
+            HTTPError,
+            NewConnectionError,
+            ProtocolError,
+            ReadTimeoutError,
+            SSLError,
+        )
 
         parts = urlsplit(url)
         scheme = parts.scheme.lower()
@@ -220,6 +229,10 @@ class RemoteImages:
             raise TransientError(f"could not connect to {where}") from None
         except SSLError:
             raise ValueError(f"{host} did not show a valid TLS certificate") from None
+        except (ConnectTimeoutError, ReadTimeoutError):
+            raise TransientError(f"{where} gave no answer within {self.timeout:g} s") from None
+        except ProtocolError:
+            raise TransientError(f"{where} dropped the connection") from None
         except (HTTPError, OSError) as error:
             raise TransientError(f"{where} failed ({type(error).__name__})") from None
 

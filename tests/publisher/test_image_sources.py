@@ -1,0 +1,238 @@
+"""Where images may come from: the issue's folder, configured folders and public hosts.
+
+Remote images are served by a loopback server (:mod:`.image_server`); nothing reaches the
+internet. Loopback is refused unless a run allows private hosts, so the tests that read
+from the server say so, and others check that it is refused without the switch. A host
+name is resolved by an injected resolver where the test needs it to say something
+particular (a public address, a name with two answers).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from crosspost.errors import IssueError, TransientError
+from crosspost.images.pipeline import ImageError, read_source
+from crosspost.images.remote import RemoteImages, refusal
+from crosspost.images.sources import RefusedImage
+
+from .image_server import PNG, ImageServer, closed_port, image_server
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[ImageServer]:
+    with image_server() as running:
+        yield running
+
+
+def issue_naming(folder: Path, ref: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    issue = folder / "issue.md"
+    issue.write_text(f"---\ntitle: t\n---\n\nintro\n\n![x]({ref})\n", encoding="utf-8")
+    return issue
+
+
+def allowed(**kwargs: object) -> RemoteImages:
+    """A fetcher that may read the loopback test server (the switch a company would set)."""
+    return RemoteImages(private_hosts=True, timeout=5, **kwargs)  # type: ignore[arg-type]
+
+
+# --- which addresses ------------------------------------------------------------------
+
+REFUSED_ALWAYS = {
+    "169.254.169.254": "a cloud metadata address",
+    "fd00:ec2::254": "a cloud metadata address",
+    "100.100.100.200": "a cloud metadata address",
+    "169.254.1.1": "a link-local address",
+    "fe80::1": "a link-local address",
+    "224.0.0.1": "not a host address",
+    "0.0.0.0": "not a host address",
+    "240.0.0.1": "not a host address",
+}
+REFUSED_UNLESS_ALLOWED = {
+    "127.0.0.1": "a loopback address",
+    "::1": "a loopback address",
+    "::ffff:127.0.0.1": "a loopback address",
+    "10.1.2.3": "a private address",
+    "172.16.0.1": "a private address",
+    "192.168.1.10": "a private address",
+    "fd12:3456::1": "a private address",
+    "100.64.0.1": "a private address",
+}
+
+
+@pytest.mark.parametrize("address", [*REFUSED_ALWAYS, *REFUSED_UNLESS_ALLOWED])
+def test_non_public_addresses_are_refused(address: str) -> None:
+    why = {**REFUSED_ALWAYS, **REFUSED_UNLESS_ALLOWED}[address]
+    assert refusal(ipaddress.ip_address(address), private_hosts=False) == why
+
+
+@pytest.mark.parametrize("address", list(REFUSED_UNLESS_ALLOWED))
+def test_the_switch_allows_private_hosts_but_never_metadata(address: str) -> None:
+    assert refusal(ipaddress.ip_address(address), private_hosts=True) is None
+    for always in REFUSED_ALWAYS:
+        assert refusal(ipaddress.ip_address(always), private_hosts=True) is not None
+
+
+@pytest.mark.parametrize("address", ["93.184.216.34", "2606:2800:220:1::1"])
+def test_public_addresses_pass(address: str) -> None:
+    assert refusal(ipaddress.ip_address(address), private_hosts=False) is None
+
+
+def test_loopback_is_refused_without_the_switch_and_nothing_is_requested(
+    server: ImageServer, tmp_path: Path
+) -> None:
+    before = len(server.seen)
+    issue = issue_naming(tmp_path, f"{server.base}/pic.png")
+    fetch = RemoteImages(timeout=5).fetch
+    with pytest.raises(ImageError, match=r"issue\.md:7: .*127\.0\.0\.1, a loopback address"):
+        read_source(f"{server.base}/pic.png", issue, fetch)
+    assert len(server.seen) == before
+
+
+def test_a_name_is_checked_by_every_address_it_resolves_to(tmp_path: Path) -> None:
+    """One private answer among public ones is enough to refuse (DNS rebinding)."""
+    asked: list[str] = []
+
+    def resolve(host: str, port: int) -> list[str]:
+        asked.append(host)
+        return ["93.184.216.34", "10.0.0.7"]
+
+    fetch = RemoteImages(resolve=resolve, timeout=5).fetch
+    with pytest.raises(RefusedImage, match=r"images\.test \(10\.0\.0\.7\), a private address"):
+        fetch("http://images.test/a.png")
+    assert asked == ["images.test"]
+
+
+def test_localhost_by_name_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(RefusedImage, match="loopback"):
+        RemoteImages(resolve=lambda host, port: ["127.0.0.1"]).fetch("http://localhost/a.png")
+
+
+def test_the_connection_goes_to_the_checked_address(server: ImageServer) -> None:
+    """The name is resolved once, by the check; the request carries the name as Host."""
+    calls: list[str] = []
+
+    def resolve(host: str, port: int) -> list[str]:
+        calls.append(host)
+        return ["127.0.0.1"]
+
+    url = f"http://images.test:{server.port}/pic.png"
+    assert allowed(resolve=resolve).fetch(url) == PNG
+    assert calls == ["images.test"]
+    assert (("/pic.png", f"images.test:{server.port}")) in server.seen
+
+
+# --- redirects, sizes, times, answers ---------------------------------------------------
+
+
+def test_a_redirect_is_followed_and_checked_again(server: ImageServer) -> None:
+    assert allowed().fetch(f"{server.base}/to-pic.png") == PNG
+    with pytest.raises(RefusedImage, match=r"169\.254\.169\.254, a cloud metadata address"):
+        allowed().fetch(f"{server.base}/to-metadata.png")
+    with pytest.raises(RefusedImage, match="leads to a file URL"):
+        allowed().fetch(f"{server.base}/to-file.png")
+    with pytest.raises(ValueError, match="more than 5 redirects"):
+        allowed().fetch(f"{server.base}/loop.png")
+
+
+def test_size_and_time_caps(server: ImageServer) -> None:
+    with pytest.raises(ValueError, match="larger than 50 MB"):
+        allowed().fetch(f"{server.base}/huge.png")
+    ticks = iter(range(0, 10_000, 100))
+    slow = allowed(total_seconds=50, clock=lambda: float(next(ticks)))
+    with pytest.raises(TransientError, match="took longer than 50 s"):
+        slow.fetch(f"{server.base}/pic.png")
+
+
+def test_answers_that_are_not_images(server: ImageServer) -> None:
+    with pytest.raises(ValueError, match="HTTP 404"):
+        allowed().fetch(f"{server.base}/gone.png")
+    with pytest.raises(ValueError, match="answers with text/html, not an image"):
+        allowed().fetch(f"{server.base}/page.png")
+    with pytest.raises(TransientError, match="HTTP 503"):
+        allowed().fetch(f"{server.base}/busy.png")
+
+
+def test_a_closed_port_is_a_dead_link_and_a_reset_is_network_trouble(
+    server: ImageServer,
+) -> None:
+    with pytest.raises(ValueError, match="connection refused"):
+        allowed().fetch(f"http://127.0.0.1:{closed_port()}/a.png")
+    with pytest.raises(TransientError):
+        allowed().fetch(f"{server.base}/reset.png")
+
+
+def test_each_url_is_fetched_once_per_run(server: ImageServer) -> None:
+    remote = allowed()
+    before = sum(1 for path, _ in server.seen if path == "/pic.png?once")
+    assert remote.fetch(f"{server.base}/pic.png?once") == remote.fetch(
+        f"{server.base}/pic.png?once"
+    )
+    assert sum(1 for path, _ in server.seen if path == "/pic.png?once") == before + 1
+
+
+def test_only_http_and_https(tmp_path: Path) -> None:
+    issue = issue_naming(tmp_path, "ftp://example.test/a.png")
+    with pytest.raises(ImageError, match=r"issue\.md:7: .*ftp: URL") as refused:
+        read_source("ftp://example.test/a.png", issue, RemoteImages().fetch)
+    assert refused.value.code == "refused-image"
+
+
+# --- local files ------------------------------------------------------------------------
+
+
+def test_file_urls_are_refused_with_their_line(tmp_path: Path) -> None:
+    issue = issue_naming(tmp_path, "file:///etc/passwd")
+    with pytest.raises(IssueError, match=r"issue\.md:7: image 'file:///etc/passwd' is a file: URL"):
+        read_source("file:///etc/passwd", issue)
+
+
+@pytest.mark.parametrize("ref", ["../outside.png", "images/../../outside.png", "ABSOLUTE"])
+def test_paths_leaving_the_issue_folder_are_refused(tmp_path: Path, ref: str) -> None:
+    (tmp_path / "outside.png").write_bytes(PNG)
+    ref = str(tmp_path / "outside.png") if ref == "ABSOLUTE" else ref
+    issue = issue_naming(tmp_path / "issue", ref)
+    with pytest.raises(ImageError, match=r"issue\.md:7: .*lies outside the issue's folder"):
+        read_source(ref, issue)
+
+
+def test_a_symbolic_link_out_of_the_folder_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "secret.png").write_bytes(PNG)
+    folder = tmp_path / "issue"
+    issue = issue_naming(folder, "link.png")
+    os.symlink(tmp_path / "secret.png", folder / "link.png")
+    with pytest.raises(ImageError, match="lies outside the issue's folder"):
+        read_source("link.png", issue)
+
+
+def test_a_configured_folder_is_allowed(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "logo.png").write_bytes(PNG)
+    issue = issue_naming(tmp_path / "issue", "../shared/logo.png")
+    assert read_source("../shared/logo.png", issue, folders=(shared,)).data == PNG
+    with pytest.raises(ImageError, match="outside"):
+        read_source("../shared/logo.png", issue)
+
+
+def test_a_subfolder_of_the_issue_is_fine(tmp_path: Path) -> None:
+    (tmp_path / "images").mkdir()
+    (tmp_path / "images" / "a.png").write_bytes(PNG)
+    issue = issue_naming(tmp_path, "images/a.png")
+    assert read_source("images/a.png", issue).data == PNG
+
+
+@pytest.mark.parametrize(
+    "ref",
+    ["data:image/png;base64,%%%notbase64", "data:image/png;base64", "data:image/png;base64,iVB"],
+)
+def test_broken_data_uris_name_their_line(tmp_path: Path, ref: str) -> None:
+    issue = issue_naming(tmp_path, ref)
+    with pytest.raises(ImageError, match=r"issue\.md:7: .*broken data: URI"):
+        read_source(ref, issue)
