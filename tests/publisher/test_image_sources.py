@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from crosspost.cli import main
 from crosspost.errors import IssueError, TransientError
 from crosspost.images.pipeline import ImageError, read_source
 from crosspost.images.remote import RemoteImages, refusal
 from crosspost.images.sources import RefusedImage
 
 from .image_server import PNG, ImageServer, closed_port, image_server
+from .world import World, assert_one_post_per_channel
 
 
 @pytest.fixture(scope="module")
@@ -236,3 +239,44 @@ def test_broken_data_uris_name_their_line(tmp_path: Path, ref: str) -> None:
     issue = issue_naming(tmp_path, ref)
     with pytest.raises(ImageError, match=r"issue\.md:7: .*broken data: URI"):
         read_source(ref, issue)
+
+
+# --- a whole run ---------------------------------------------------------------------------
+
+
+def test_a_remote_image_is_downloaded_once_checked_and_uploaded(
+    server: ImageServer,
+    world: World,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """With the switch on, the plan's check downloads the image and the upload reuses the
+    very bytes it checked: one request to the image server for the whole run."""
+    world.use_env(monkeypatch)
+    with world.config.open("a", encoding="utf-8") as config:
+        config.write("\n[images]\nprivate_hosts = true\n")
+    url = f"{server.base}/pic.png?run=1"
+    text = world.issue.read_text(encoding="utf-8")
+    world.issue.write_text(text.replace("](images/hardware.png)", f"]({url})"), "utf-8")
+
+    assert main(["check", str(world.issue)]) == 0
+    assert main(["publish", str(world.issue), "--mode", "publish", "-q"]) == 0, capsys.readouterr()
+    assert [path for path, _ in server.seen].count("/pic.png?run=1") == 2  # check, publish
+    assert_one_post_per_channel(world)
+
+
+def test_a_configured_image_folder_lets_publish_read_a_shared_logo(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    world.use_env(monkeypatch)
+    shared = world.root / "shared"
+    shared.mkdir()
+    shutil.copy(world.issue.parent / "images" / "hardware.png", shared / "logo.png")
+    text = world.issue.read_text(encoding="utf-8")
+    world.issue.write_text(text.replace("](images/hardware.png)", "](../shared/logo.png)"), "utf-8")
+    assert main(["check", str(world.issue)]) == 2
+    assert "lies outside the issue's folder" in capsys.readouterr().out
+    with world.config.open("a", encoding="utf-8") as config:
+        config.write(f'\n[images]\nfolders = ["{shared}"]\n')
+    assert main(["publish", str(world.issue), "--mode", "publish", "-q"]) == 0, capsys.readouterr()
+    assert_one_post_per_channel(world)
