@@ -280,3 +280,9 @@ def test_a_configured_image_folder_lets_publish_read_a_shared_logo(
         config.write(f'\n[images]\nfolders = ["{shared}"]\n')
     assert main(["publish", str(world.issue), "--mode", "publish", "-q"]) == 0, capsys.readouterr()
     assert_one_post_per_channel(world)
+
+
+def test_a_url_without_a_path_asks_for_the_root_with_its_query(server: ImageServer) -> None:
+    with pytest.raises(ValueError, match="HTTP 404"):
+        allowed().fetch(f"{server.base}?only=query")
+    assert ("/?only=query", f"127.0.0.1:{server.port}") in server.seen

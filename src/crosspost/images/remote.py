@@ -173,6 +173,8 @@ class RemoteImages:
             SSLError,
         )
 
+        if self.clock() > deadline:
+            raise TransientError(f"took longer than {self.total_seconds:g} s")
         parts = urlsplit(url)
         scheme = parts.scheme.lower()
         if scheme not in ("http", "https"):
@@ -207,7 +209,7 @@ class RemoteImages:
             pool = urllib3.HTTPConnectionPool(
                 address, port, timeout=timeout, retries=False, maxsize=1
             )
-        target = parts._replace(scheme="", netloc="", fragment="").geturl() or "/"
+        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         headers = {
             "Host": parts.netloc.rpartition("@")[2],
             "Accept": "image/*",
