@@ -286,3 +286,29 @@ def test_a_url_without_a_path_asks_for_the_root_with_its_query(server: ImageServ
     with pytest.raises(ValueError, match="HTTP 404"):
         allowed().fetch(f"{server.base}?only=query")
     assert ("/?only=query", f"127.0.0.1:{server.port}") in server.seen
+
+
+def test_check_does_not_download_an_image_already_on_the_channels_own_host(
+    tmp_path: Path,
+) -> None:
+    """A WeChat-hosted image stays as it is on WeChat: only Zhihu needs it downloaded."""
+    from crosspost.check.lint import check_file
+    from crosspost.images.sources import ImageSources
+
+    asked: list[str] = []
+
+    def fetch(url: str) -> bytes:
+        asked.append(url)
+        return PNG
+
+    native = "https://mmbiz.qpic.cn/mmbiz_png/abc/640.png"
+    issue = tmp_path / "issue.md"
+    issue.write_text(
+        f"---\ntitle: 标题\n---\n\n正文足够长的一段文字,用来过最短长度。\n\n![x]({native})\n",
+        encoding="utf-8",
+    )
+    sources = ImageSources(fetch=fetch)
+    check_file(issue, ("wechat",), images=sources)
+    assert asked == []
+    check_file(issue, ("wechat", "zhihu"), images=sources)
+    assert asked == [native]

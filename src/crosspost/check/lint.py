@@ -155,6 +155,8 @@ def lint(
         problems.append(Problem(issue.path, where, None, "refused-image", message))
     reported: set[str] = set()
     for ref in refs:  # a missing file is missing for every channel: report it once
+        if _native_everywhere(ref, rendered, platforms):
+            continue  # already on the platform's own image host: publish uses it as it is
         found = info.read(ref.source)
         if isinstance(found, ImageProblem) and ref.source not in reported:
             reported.add(ref.source)
@@ -176,6 +178,18 @@ def lint(
         _body_images(report, refs, info)
         problems += report.problems
     return problems
+
+
+def _native_everywhere(
+    ref: ImageRef, rendered: Mapping[str, Rendered], platforms: Mapping[str, Platform]
+) -> bool:
+    """True when every channel showing ``ref`` keeps it as it is (its own image host)."""
+    channels = [c for c in rendered if ref.channel in (None, c) and c in platforms]
+    return (
+        ref.remote
+        and bool(channels)
+        and all(platforms[c].image_policy("inline").is_native(ref.source) for c in channels)
+    )
 
 
 def _bad_covers(issue: Issue, rendered: Mapping[str, Rendered], images: ImageInfo) -> list[Problem]:
@@ -341,6 +355,8 @@ def _body_images(report: _Report, refs: list[ImageRef], images: ImageInfo) -> No
         if ref.channel not in (None, channel) or ref.source in seen:
             continue
         seen.add(ref.source)
+        if ref.remote and report.platform.image_policy("inline").is_native(ref.source):
+            continue  # publish keeps it as it is: nothing to download or convert
         found = images.read(ref.source)
         if ref.remote and found is None:  # not downloaded: its URL is all there is
             _remote_image(report, ref)
