@@ -312,3 +312,16 @@ def test_check_does_not_download_an_image_already_on_the_channels_own_host(
     assert asked == []
     check_file(issue, ("wechat", "zhihu"), images=sources)
     assert asked == [native]
+
+
+def test_a_sandbox_rehearsal_may_read_images_from_loopback(tmp_path: Path) -> None:
+    """The emulators serve uploaded images from loopback; ``--sandbox`` turns the switch on."""
+    from crosspost.config.settings import load_settings
+    from crosspost.sandbox.session import sandbox_settings
+
+    settings = load_settings(
+        {"state_dir": str(tmp_path / "state")}, environ={}, cwd=tmp_path, home=tmp_path
+    )
+    assert not settings.private_image_hosts
+    with sandbox_settings(settings) as rehearsal:
+        assert rehearsal.private_image_hosts
