@@ -325,3 +325,26 @@ def test_a_sandbox_rehearsal_may_read_images_from_loopback(tmp_path: Path) -> No
     assert not settings.private_image_hosts
     with sandbox_settings(settings) as rehearsal:
         assert rehearsal.private_image_hosts
+
+
+def test_name_lookups_that_fail(tmp_path: Path) -> None:
+    """An unknown host is the issue's dead link; a resolver that cannot answer now is not."""
+    import socket
+
+    def unknown(host: str, port: int) -> list[str]:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    def offline(host: str, port: int) -> list[str]:
+        raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+
+    with pytest.raises(ValueError, match=r"host images\.test does not exist"):
+        RemoteImages(resolve=unknown).fetch("http://images.test/a.png")
+    with pytest.raises(TransientError, match=r"could not look up images\.test"):
+        RemoteImages(resolve=offline).fetch("http://images.test/a.png")
+    with pytest.raises(ValueError, match="has no address"):
+        RemoteImages(resolve=lambda host, port: []).fetch("http://images.test/a.png")
+
+
+def test_https_to_a_server_without_tls_is_refused(server: ImageServer) -> None:
+    with pytest.raises(ValueError, match="no valid TLS connection"):
+        allowed().fetch(f"https://127.0.0.1:{server.port}/pic.png")

@@ -230,7 +230,7 @@ class RemoteImages:
                 raise ValueError(f"nothing answers at {where} (connection refused)") from None
             raise TransientError(f"could not connect to {where}") from None
         except SSLError:
-            raise ValueError(f"{host} did not show a valid TLS certificate") from None
+            raise ValueError(f"{host} offered no valid TLS connection (certificate)") from None
         except (ConnectTimeoutError, ReadTimeoutError):
             raise TransientError(f"{where} gave no answer within {self.timeout:g} s") from None
         except ProtocolError:
