@@ -22,8 +22,15 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from crosspost.check.images import ImageFile, ImageInfo, ImageProblem, remote_format
+from crosspost.check.images import (
+    ImageFile,
+    ImageInfo,
+    ImageProblem,
+    literal_images,
+    remote_format,
+)
 from crosspost.errors import IssueError
+from crosspost.images.sources import ImageSources
 from crosspost.issue.body import ImageRef, body_references, empty_footnotes, image_refs
 from crosspost.issue.loader import read_issue
 from crosspost.issue.model import Issue
@@ -100,6 +107,7 @@ def check_file(
     context: RenderContext | None = None,
     platforms: Mapping[str, Platform] = PLATFORMS,
     previous: Callable[[Issue, str], tuple[PreviousIssue, ...]] | None = None,
+    images: ImageSources | None = None,
 ) -> Checked:
     """Load, render and lint ``path`` for ``channels`` (default: the issue's, else all),
     judged by ``platforms`` (the declarations with the config's limits laid over).
@@ -109,6 +117,9 @@ def check_file(
     A file that loaded with errors (a bad field, an unclosed block) is still rendered:
     ``render`` and ``preview`` show it, ``check`` and ``publish`` refuse it. ``previous``
     gives a channel's 往期回顾 (the caller reads the ledger; lint never does).
+    ``images`` are the rules images are read by (extra folders, the fetcher of remote
+    images); without a fetcher remote images are judged by their URL alone. Network
+    trouble reaching a remote image raises ``TransientError`` (try again later).
     """
     try:
         issue = read_issue(path)
@@ -126,7 +137,7 @@ def check_file(
             rendered[channel] = render(issue, channel, own)
         except IssueError as error:
             problems.append(Problem(error.path, error.line, channel, "render", error.problem))
-    problems += lint(issue, rendered, platforms)
+    problems += lint(issue, rendered, platforms, images=images)
     order = {ERROR: 0, WARNING: 1, INFO: 2}
     problems.sort(key=lambda p: (p.line or 0, order.get(p.severity, 3)))
     # Name the file as the editor typed it (Issue.path is absolute).
@@ -141,11 +152,14 @@ def lint(
     issue: Issue,
     rendered: Mapping[str, Rendered],
     platforms: Mapping[str, Platform] = PLATFORMS,
+    *,
+    images: ImageSources | None = None,
 ) -> list[Problem]:
     """Every problem of ``issue`` for the channels in ``rendered`` (channel → Rendered),
-    judged by ``platforms`` (channel → declaration; the shipped ones by default)."""
+    judged by ``platforms`` (channel → declaration; the shipped ones by default), its
+    images read by the rules of ``images`` (see :func:`check_file`)."""
     refs = list(image_refs(issue))
-    images = ImageInfo()
+    info = ImageInfo(issue.path, images)
     problems = [
         Problem(issue.path, notice.line, None, notice.code, notice.message, notice.severity)
         for notice in issue.notices
@@ -158,12 +172,19 @@ def lint(
         problems.append(
             Problem(issue.path, issue.line_of("draft"), None, "draft", message, WARNING)
         )
+    for target, where, why in literal_images(issue):
+        message = f"image {target!r} {why}"
+        problems.append(Problem(issue.path, where, None, "refused-image", message))
+    reported: set[str] = set()
     for ref in refs:  # a missing file is missing for every channel: report it once
-        found = images.read(ref.path) if ref.path else None
-        if isinstance(found, ImageProblem):
+        if _native_everywhere(ref, rendered, platforms):
+            continue  # already on the platform's own image host: publish uses it as it is
+        found = info.read(ref.source)
+        if isinstance(found, ImageProblem) and ref.source not in reported:
+            reported.add(ref.source)
             message = f"image {ref.source!r} {found.message}"
             problems.append(Problem(issue.path, ref.line, ref.channel, found.code, message))
-    problems += _bad_covers(issue, rendered, images)
+    problems += _bad_covers(issue, rendered, info)
     for label, line in empty_footnotes(issue):  # Zhihu refuses it; WeChat shows a blank note
         message = f"footnote [^{label}] has no text; write the note after '[^{label}]:'"
         problems.append(Problem(issue.path, line, None, "empty-footnote", message))
@@ -176,10 +197,22 @@ def lint(
         _options(report)
         _body_references(report)
         _content(report, output)
-        _cover(report, images)
-        _body_images(report, refs, images)
+        _cover(report, info)
+        _body_images(report, refs, info)
         problems += report.problems
     return problems
+
+
+def _native_everywhere(
+    ref: ImageRef, rendered: Mapping[str, Rendered], platforms: Mapping[str, Platform]
+) -> bool:
+    """True when every channel showing ``ref`` keeps it as it is (its own image host)."""
+    channels = [c for c in rendered if ref.channel in (None, c) and c in platforms]
+    return (
+        ref.remote
+        and bool(channels)
+        and all(platforms[c].image_policy("inline").is_native(ref.source) for c in channels)
+    )
 
 
 def _bad_covers(issue: Issue, rendered: Mapping[str, Rendered], images: ImageInfo) -> list[Problem]:
@@ -367,12 +400,15 @@ def _cover(report: _Report, images: ImageInfo) -> None:
     cover = report.issue.settings(channel).cover
     line = report.line_of("cover")
     if cover is None:
-        if limits.cover_required:
+        written = line is not None and any(
+            n.code == "invalid-field" and n.line == line for n in report.issue.notices
+        )
+        if limits.cover_required and not written:  # a rejected cover is reported already
             message = f"{channel} needs a cover image; add 'cover: images/cover.jpg' (900×383)"
             report.add(1, "no-cover", message)
         return
     found = images.read(cover)
-    if isinstance(found, ImageProblem):
+    if not isinstance(found, ImageFile):
         return  # reported once per file by _bad_covers
     kind, size, width, height = found.format, found.size, found.width, found.height
     formats = _pillow(limits.cover_formats)
@@ -395,12 +431,14 @@ def _body_images(report: _Report, refs: list[ImageRef], images: ImageInfo) -> No
         if ref.channel not in (None, channel) or ref.source in seen:
             continue
         seen.add(ref.source)
-        if ref.remote:
+        if ref.remote and report.platform.image_policy("inline").is_native(ref.source):
+            continue  # publish keeps it as it is: nothing to download or convert
+        found = images.read(ref.source)
+        if ref.remote and found is None:  # not downloaded: its URL is all there is
             _remote_image(report, ref)
             continue
-        found = images.read(ref.path) if ref.path else None
         if not isinstance(found, ImageFile):
-            continue  # not a file, or reported once for every channel by lint()
+            continue  # reported once for every channel by lint()
         kind, size = found.format, found.size
         name = f"image {ref.source!r}"
         if kind not in formats:
@@ -412,6 +450,12 @@ def _body_images(report: _Report, refs: list[ImageRef], images: ImageInfo) -> No
                 f"for {kind}; it will be re-encoded smaller"
             )
             report.add(ref.line, "image-shrunk", message, WARNING)
+        if ref.remote:
+            message = (
+                f"image {ref.source} is on another site; it was downloaded and is uploaded "
+                "when publishing (keep a copy next to the issue to be safe)"
+            )
+            report.add(ref.line, "external-image", message, INFO)
 
 
 def _remote_image(report: _Report, ref: ImageRef) -> None:

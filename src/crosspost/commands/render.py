@@ -86,14 +86,21 @@ def checked_or_report(
     ``publish``'s to refuse."""
     from crosspost.check.lint import INFO, check_file
     from crosspost.config.settings import load_settings
+    from crosspost.images.sources import ImageSources
     from crosspost.publish.series import previous_reader
     from crosspost.render.context import render_context
 
     if settings is None:
         settings = load_settings({"theme": theme})
-    context = render_context(settings, theme)
+    # Rendering downloads nothing: remote images are judged by their URL (check fetches).
+    images = ImageSources(folders=settings.image_folders)
     checked = check_file(
-        file, tuple(channels), context, settings.platforms(), previous_reader(settings.ledger_path)
+        file,
+        tuple(channels),
+        render_context(settings, theme),
+        settings.platforms(),
+        previous_reader(settings.ledger_path),
+        images,
     )
     for problem in checked.problems:
         if problem.severity != INFO:  # notes are for `check -v` and the preview page

@@ -81,6 +81,11 @@ class Settings:
     timeout: float
     notify_urls: tuple[Secret, ...]
     notify_on_success: bool
+    #: Folders besides each issue's own that its local images may lie in (``[images] folders``).
+    image_folders: tuple[Path, ...] = ()
+    #: Whether remote images may come from loopback and private addresses (a company's
+    #: own image server; ``[images] private_hosts``). Off: only public hosts.
+    private_image_hosts: bool = False
     accounts: tuple[Account, ...] = ()
     #: The config file that was read, if any (named in messages about accounts).
     config_path: Path | None = None

@@ -72,6 +72,8 @@ def read_issue(path: Path | str) -> Issue:
     """
     path = Path(path)
     text = read_text(path)
+    if not text.strip():
+        raise IssueError(path, "is empty; write a '# title' line and the issue below it", 1)
     front, front_lines, body, body_line = split_front_matter(path, text)
     return _build_issue(path, front, front_lines, body, body_line)
 

@@ -27,7 +27,8 @@ from crosspost.errors import (
     IssueError,
     UsageError,
 )
-from crosspost.images.pipeline import collect, prepare, session_fetch
+from crosspost.images.pipeline import collect, prepare
+from crosspost.images.remote import sources_for
 from crosspost.issue.fields import parse_moment
 from crosspost.issue.loader import default_issue_id, read_front_matter
 from crosspost.issue.model import Issue
@@ -135,8 +136,6 @@ def upload_images(
     that would be sent, so one uploaded by ``publish`` or by an earlier paste is not sent
     again; new uploads are remembered there. Images already on WeChat stay as they are.
     """
-    import requests
-
     secrets = list(account.secrets)
     with Ledger.open(settings.ledger_path, clock=clock, secrets=secrets) as ledger:
         adapter = build_adapter(
@@ -144,8 +143,8 @@ def upload_images(
         )
         policy = adapter.image_policy_for("inline")
         wanted = [ref for ref in rendered.images if not policy.is_native(ref)]
-        with requests.Session() as session:
-            sources = collect(wanted, issue.path, session_fetch(session, timeout=settings.timeout))
+        rules = sources_for(settings)  # the same confinement and fetcher as publish
+        sources = collect(wanted, issue.path, rules.fetch, rules.folders)
         urls: dict[str, str] = {}
         for ref, source in sources.items():
             prepared = prepare(source, policy)

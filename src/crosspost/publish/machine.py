@@ -37,6 +37,7 @@ from crosspost.errors import (
     PermanentError,
     UnconfirmedError,
 )
+from crosspost.images.sources import ImageSources
 from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.publish.assets import PostAssets
 from crosspost.publish.dry_run import sent_copy
@@ -70,8 +71,11 @@ class PostMachine:
         progress: Progress,
         lock_timeout: float,
         checkpoint: Checkpoint = no_checkpoint,
+        images: ImageSources | None = None,
     ) -> None:
         self.job = job
+        #: Where the post's images may be read from (the run's, shared with its check).
+        self.images = images
         self.key = job.key
         self.ledger = ledger
         self.state_dir = Path(state_dir)
@@ -269,7 +273,9 @@ class PostMachine:
 
     def _content(self, adapter: Adapter) -> DraftContent:
         """Upload images (each once per account, several at a time) and build the draft."""
-        assets = PostAssets(self.job, self.ledger, self.progress, timeout=self.timeout)
+        assets = PostAssets(
+            self.job, self.ledger, self.progress, timeout=self.timeout, sources=self.images
+        )
         try:
             return assets.content(adapter)
         finally:

@@ -25,6 +25,8 @@ from crosspost.errors import (
     IssueError,
     UsageError,
 )
+from crosspost.images.remote import sources_for
+from crosspost.images.sources import ImageSources
 from crosspost.issue.loader import load_issue
 from crosspost.issue.model import ChannelSettings, Issue
 from crosspost.ledger.store import Ledger, PostKey
@@ -67,6 +69,7 @@ class Publisher:
         progress: Progress | None = None,
         lock_timeout: float = 600.0,
         checkpoint: Checkpoint = no_checkpoint,
+        images: ImageSources | None = None,
     ) -> None:
         self.settings = settings
         self.ledger = ledger
@@ -75,6 +78,9 @@ class Publisher:
         self.progress: Progress = progress or (lambda line: None)
         self.lock_timeout = lock_timeout
         self.checkpoint = checkpoint
+        #: The run's image rules and its one fetcher: the plan's check downloads every
+        #: remote image, the uploads reuse those bytes.
+        self.images = images or sources_for(settings)
 
     # --- phase 1: everything that can fail without sending anything ---------------------
 
@@ -93,7 +99,11 @@ class Publisher:
             accounts_by_channel = self._accounts(path, options)
             channels = self._channels_of(path, accounts_by_channel, options)
             checked = check_file(
-                path, channels, self._context(path, channels), self.settings.platforms()
+                path,
+                channels,
+                self._context(path, channels),
+                self.settings.platforms(),
+                images=self.images,
             )
             if checked.errors:
                 raise _lint_failed(checked.errors)
@@ -166,7 +176,7 @@ class Publisher:
         """A body rendered again (往期回顾, a resolved link) is checked again: it is longer;
         so is one for an account with limits of its own."""
         platforms = {account.channel: self.settings.platform_for(account)}
-        errors = _lint_errors(issue, account.channel, output, platforms)
+        errors = _lint_errors(issue, account.channel, output, platforms, self.images)
         if errors:
             raise _lint_failed(errors)
 
@@ -275,6 +285,7 @@ class Publisher:
                         progress=self.progress,
                         lock_timeout=self.lock_timeout,
                         checkpoint=self.checkpoint,
+                        images=self.images,
                     )
                     for job in runnable
                 ]
@@ -314,9 +325,15 @@ class Publisher:
 
 
 def _lint_errors(
-    issue: Issue, channel: str, output: Rendered, platforms: Mapping[str, Platform]
+    issue: Issue,
+    channel: str,
+    output: Rendered,
+    platforms: Mapping[str, Platform],
+    images: ImageSources,
 ) -> list[Problem]:
-    return [p for p in lint(issue, {channel: output}, platforms) if p.severity == ERROR]
+    return [
+        p for p in lint(issue, {channel: output}, platforms, images=images) if p.severity == ERROR
+    ]
 
 
 def _lint_failed(errors: Sequence[Problem]) -> UsageError:

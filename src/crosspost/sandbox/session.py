@@ -41,6 +41,11 @@ def sandbox_settings(settings: Settings) -> Iterator[Settings]:
             )
             if emulator is not None
         )
+        # The emulators serve the images uploaded to them from loopback, and a rehearsal
+        # may link them: the switch a company sets for its own image server, set here.
         yield dataclasses.replace(
-            settings, accounts=accounts, default_accounts=MappingProxyType({})
+            settings,
+            accounts=accounts,
+            default_accounts=MappingProxyType({}),
+            private_image_hosts=True,
         )
