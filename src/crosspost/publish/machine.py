@@ -120,6 +120,34 @@ class PostMachine:
                 EXIT_TEMPORARY,
             )
 
+    def adopt(self) -> PostResult:
+        """``crosspost reconcile --adopt``: look on the platform for this post's article and
+        adopt it into the ledger; nothing is created, uploaded or published."""
+        lock = post_lock(self.state_dir, self.key, timeout=self.lock_timeout)
+        adapter: Adapter | None = None
+        try:
+            with lock:
+                record = self.ledger.ensure(self.key, issue_path=self.job.issue.path)
+                self._owned = True
+                if record.draft_id or record.article_id:
+                    return self._result(record.state, record.url, "already in the ledger")
+                adapter = self._adapter()
+                adapter.preflight()
+                adopted = self._adopt(adapter)
+                if adopted is None:
+                    return self._result(record.state, None, "nothing of this issue found")
+                if isinstance(adopted, PostResult):
+                    return adopted
+                return self._result("drafted", adopted.url, f"draft {adopted.draft_id} adopted")
+        except Timeout:
+            message = "another crosspost run is publishing this post; run again later"
+            return self._result("pending", None, message, EXIT_TEMPORARY)
+        except CrosspostError as error:
+            return self._result("failed", None, str(error), error.exit_code)
+        finally:
+            if adapter is not None:
+                adapter.http.close()
+
     def _guarded(self, options: PublishOptions) -> PostResult:
         """Run the steps; turn every error into a ledger entry and a result.
 
