@@ -882,3 +882,37 @@ def test_the_published_id_is_read_from_every_shape_zhihu_has_used(
 )
 def test_a_draft_id_is_a_string_whatever_zhihu_sends(payload: Any, expected: str | None) -> None:
     assert draft_id_of(payload) == expected
+
+
+# --- finding what already exists (before a first draft) ---------------------------------
+
+
+def test_find_existing_finds_a_published_article_of_the_member_by_title(world: World) -> None:
+    ticket = world.adapter.publish(world.adapter.create_draft(CONTENT))
+    assert ticket.post is not None
+    elsewhere = make_adapter(world.box, world.clock, world.state_dir / "other-machine")
+
+    found = elsewhere.find_existing(Intent(started_at=world.clock(), title=CONTENT.title))
+
+    assert found is not None and found.post == ticket.post
+    assert elsewhere.find_existing(Intent(started_at=0.0, title="另一期")) is None
+    known = Intent(started_at=0.0, title=CONTENT.title, known_ids=(ticket.post.id,))
+    assert elsewhere.find_existing(known) is None  # another post of the ledger's
+
+
+def test_find_existing_finds_a_draft_this_machine_noted(world: World) -> None:
+    draft = world.adapter.create_draft(CONTENT)
+    later = make_adapter(world.box, world.clock, world.state_dir)  # a new process
+
+    found = later.find_existing(Intent(started_at=world.clock(), title=CONTENT.title))
+
+    assert found is not None and (found.draft_id, found.post) == (draft.id, None)
+
+
+def test_find_existing_goes_on_with_a_warning_when_zhihu_refuses_the_article_list(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    world.fault("/api/v4/members/*/articles", "zhihu:10003")
+
+    assert world.adapter.find_existing(Intent(started_at=0.0, title="t")) is None
+    assert "could not list the Zhihu articles" in caplog.text
