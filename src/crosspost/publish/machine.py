@@ -1,5 +1,12 @@
 """One post's state machine: rendered → assets uploaded → draft created → submitted → published.
 
+A post is done when every part of it is on the platform (content, cover, comment settings,
+topics, column): the parts a draft carries are noted with it, a draft made but not filled
+in is filled again before it can be published, and parts filed after publication (a Zhihu
+column) are done right after, or by the next run, which publishes nothing again. Before
+the first draft of a post the ledger does not know, the platform is asked whether the
+issue's article is already there (a lost state dir, another machine); if so it is adopted.
+
 Every irreversible call (creating a draft, submitting it) is framed the same way: the
 intent goes into the ledger first, the result right after. When the platform's answer
 is lost (``UnconfirmedError``), the machine asks the platform what happened
@@ -58,11 +65,11 @@ from crosspost.publish.settle import (
     settle,
 )
 
-#: Where a run can be told (and a test can kill it): the boundaries around the two
-#: irreversible calls and the poll. A checkpoint is called with one of these names.
 #: Channel options that are a post's comment settings (a part of their own).
 SETTINGS_OPTIONS = ("need_open_comment", "only_fans_can_comment", "comment_permission")
 
+#: Where a run can be told (and a test can kill it): the boundaries around the two
+#: irreversible calls and the poll. A checkpoint is called with one of these names.
 CHECKPOINTS = ("before-draft", "after-draft", "before-publish", "after-publish", "before-poll")
 
 Checkpoint = Callable[[str], None]

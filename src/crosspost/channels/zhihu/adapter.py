@@ -4,7 +4,10 @@ Flow (zhihu-api.md §4.1): check the login with ``GET /api/v4/me`` before anythi
 upload images by MD5 (I1 → OSS PUT when new → I3 → poll I4); create the draft (E2, the
 one irreversible step besides publishing), fill it (E3: title, content, cover) and attach
 topics (E8 → E9); publish with ``POST /api/v4/content/publish`` and believe it only when
-``code == 0``. A published article is updated in place: patch its draft, publish again.
+``code == 0``; then file it in its column (E11 → E12), a part of its own that the publisher
+repeats until it is done (``post_parts``/``complete_part``). A published article is
+updated in place: patch its draft, publish again. Before a first draft, ``find_existing``
+looks for the issue's article in this machine's draft notes and the member's article list.
 
 Zhihu has no public API, no draft listing and no idempotency key. So an E2 whose answer
 was lost cannot be found again (reconcile says so; a lost draft is private and harmless),
