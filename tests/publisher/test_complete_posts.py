@@ -214,3 +214,18 @@ def test_reconcile_adopt_records_what_the_platforms_have(
     assert main(["reconcile", "--adopt", ISSUE_ID, "--json"]) == EXIT_OK
     posts = json.loads(capsys.readouterr().out)["posts"]
     assert {p["message"] for p in posts} == {"already in the ledger"}
+
+
+def test_reconcile_adopt_names_what_it_needs_when_the_issue_is_unknown(
+    light: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from crosspost.cli import main
+
+    light.use_env(monkeypatch)
+
+    assert main(["reconcile", "--adopt", "no-such-issue"]) == 2
+
+    err = capsys.readouterr().err
+    assert "give the path of the issue's Markdown file" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert [r for r in light.box.requests if not r.path.startswith("/__sandbox__")] == []
