@@ -174,6 +174,10 @@ class Platform:
     #: Name of the inline and cover image policies in messages.
     image_label: str = "image"
     cover_label: str = "cover"
+    #: The settle window: how long after a create whose answer was lost the platform may
+    #: still commit it (a slow answer lands after the client gave up). Before it has
+    #: passed, "not there" proves nothing, so no second create is made.
+    settle_seconds: float = 60.0
 
     def option(self, name: str) -> Option | None:
         """The declared option ``name``, or None when the platform has no such option."""

@@ -88,6 +88,9 @@ WECHAT = Platform(
     image_hosts=("mmbiz.qpic.cn",),
     image_label="WeChat in-article image",
     cover_label="WeChat cover",
+    # A draft/add answered after the client's timeout has been seen to appear in 草稿箱
+    # well after the call; two minutes covers WeChat's own gateway timeout with room.
+    settle_seconds=120.0,
 )
 
 #: The types ``media/uploadimg`` takes; every other inline image is permanent material.

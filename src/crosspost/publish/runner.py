@@ -311,6 +311,26 @@ class Publisher:
         )
         return PublishReport(results)
 
+    def adopt(self, paths: Sequence[Path | str], options: PublishOptions) -> PublishReport:
+        """``crosspost reconcile --adopt``: for each post of the issues the ledger does not
+        know, adopt the article of the same issue already on the account (a lost state
+        dir, another machine), so the next publish does not make a second one."""
+        jobs = self.plan(paths, options)
+        machines = [
+            PostMachine(
+                job,
+                ledger=self.ledger,
+                state_dir=self.settings.state_dir,
+                timeout=self.settings.timeout,
+                clock=self.clock,
+                sleep=self.sleep,
+                progress=self.progress,
+                lock_timeout=self.lock_timeout,
+            )
+            for job in jobs
+        ]
+        return PublishReport(tuple(machine.adopt() for machine in machines))
+
     def dry_run(self, jobs: Sequence[Job], options: PublishOptions) -> list[DryRunEntry]:
         """What :meth:`run` would do for each job, and a diff against what was last sent."""
         entries = dry_run(self.ledger, self.settings.state_dir, jobs, options)

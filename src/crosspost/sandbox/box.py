@@ -189,6 +189,10 @@ class Sandbox:
         """Where this sandbox serves an ``http://mmbiz.qpic.cn/…`` URL it handed out."""
         return local_image_url(mmbiz_url, self.wechat_url)
 
+    def commit_due(self) -> int:
+        """Apply every ``slow_answer`` request whose time has come, on both platforms."""
+        return sum(server.commit_due() for server in self.servers.values())
+
     def add_fault(self, spec: str) -> Fault:
         """Arm a fault written the ``--fault`` way (``wechat:/cgi-bin/token=http:503*1``)."""
         return self.faults.add_fault(parse_fault(spec))

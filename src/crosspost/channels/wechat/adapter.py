@@ -22,6 +22,7 @@ from crosspost.channels.base import (
     STEP_DRAFT,
     STEP_PUBLISH,
     Adapter,
+    Adoption,
     Clock,
     DraftContent,
     Intent,
@@ -36,7 +37,7 @@ from crosspost.channels.base import (
 from crosspost.channels.http.policy import HttpPolicy
 from crosspost.channels.wechat.api import REAL_BASE_URL, WeChatApi, normalise_id
 from crosspost.channels.wechat.errors import CHANNEL, oversized
-from crosspost.channels.wechat.reconcile import reconcile_draft, reconcile_publish
+from crosspost.channels.wechat.reconcile import find_existing, reconcile_draft, reconcile_publish
 from crosspost.channels.wechat.token import PollBudget, StableToken, state_key
 from crosspost.config.settings import Account
 from crosspost.errors import (
@@ -250,6 +251,10 @@ class WeChatAdapter(Adapter):
             channel=CHANNEL,
             code=f"publish_status {status}",
         )
+
+    def find_existing(self, intent: Intent) -> Adoption | None:
+        """The issue's article already on the account: published first, else in 草稿箱."""
+        return find_existing(self.api, intent)
 
     def reconcile(self, step: str, intent: Intent) -> Reconciliation:
         """Ask WeChat whether an unconfirmed draft/add or freepublish/submit took effect.
