@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
 
 from crosspost import __version__
-from crosspost.errors import EXIT_BAD_INPUT, CrosspostError
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED, CrosspostError, StorageError
 
 # (command name, module under crosspost.commands, one-line help). The order is the
 # order `crosspost --help` lists them in: the editor's day, from writing to cron.
@@ -59,13 +60,49 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        return int(_command_module(args._module).run(args))
+        code = int(_command_module(args._module).run(args))
+        # Flush here, inside the try: a reader that went away (``| head``) shows up now.
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        return _pipe_closed()
     except CrosspostError as error:
-        print(f"crosspost: error: {error}", file=sys.stderr)
-        return error.exit_code
+        return _report(str(error), error.exit_code)
+    except OSError as error:
+        # Our own writers say which file and what to do (StorageError); anything else the
+        # machine refuses (a state dir removed mid-run, a lock file on a read-only disk) is
+        # still the machine's trouble, not a bug, and gets one line too.
+        problem = StorageError.from_os_error(error)
+        return _report(str(problem), problem.exit_code)
     except KeyboardInterrupt:
-        print("crosspost: interrupted", file=sys.stderr)
-        return 130
+        return _report("interrupted", 130, prefix="crosspost: ")
+
+
+def _report(message: str, code: int, *, prefix: str = "crosspost: error: ") -> int:
+    """Print one line on stderr and return ``code``; a closed stderr cannot stop that."""
+    try:
+        print(f"{prefix}{message}", file=sys.stderr)
+    except BrokenPipeError:
+        return _pipe_closed(code)
+    return code
+
+
+def _pipe_closed(code: int = EXIT_PIPE_CLOSED) -> int:
+    """The reader of our output went away (``crosspost status | head -5``).
+
+    The Python documentation's way (see "Note on SIGPIPE" in the signal module): point
+    stdout at /dev/null, so the interpreter's own flush at exit cannot raise again, and
+    exit quietly. SIGPIPE keeps Python's default (ignored), because the HTTP sockets of a
+    run must raise, not kill the process. Whatever the command had done is in the ledger.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            os.dup2(devnull, stream.fileno())
+        except (OSError, ValueError):  # pragma: no cover - a stream without a descriptor
+            continue
+    os.close(devnull)
+    return code
 
 
 if __name__ == "__main__":  # pragma: no cover

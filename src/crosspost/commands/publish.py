@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from crosspost.commands.switches import Switches
-from crosspost.commands.table import print_table
+from crosspost.commands.table import print_progress, print_table
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK
 
@@ -127,10 +127,6 @@ def make_state_dir(state_dir: Path) -> None:
 def sandbox_pace(seconds: float) -> None:
     """The emulators answer at once: poll them without the real platforms' pauses."""
     time.sleep(min(seconds, 0.05))
-
-
-def print_progress(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
 
 
 def print_report(report: PublishReport, *, as_json: bool) -> None:

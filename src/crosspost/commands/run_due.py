@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from crosspost.commands.switches import Switches
+from crosspost.commands.table import print_progress
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK, CrosspostError, UsageError
 
@@ -206,7 +207,7 @@ def _logger(settings: Settings, redactor: Redactor, *, verbose: bool) -> Iterato
     def say(line: str) -> None:
         logger.info(line)
         if verbose:
-            print(line, file=sys.stderr, flush=True)
+            print_progress(line)
 
     try:
         yield say

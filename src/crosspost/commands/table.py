@@ -7,6 +7,7 @@ prints a table uses :func:`print_table`.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import unicodedata
 from collections.abc import Sequence
@@ -48,3 +49,14 @@ def print_table(
     """Print a table (header first) aligned for a terminal, CJK included."""
     for line in format_table(header, rows):
         print(line, file=file or sys.stdout)
+
+
+def print_progress(line: str) -> None:
+    """A progress line on stderr, printed while a run works.
+
+    The reader may go away mid-run (``crosspost publish … 2>&1 | head -3``): the work must
+    go on and reach the ledger, so a closed pipe only silences the progress. The final
+    report, printed after the work, meets the closed pipe in the CLI's funnel instead.
+    """
+    with contextlib.suppress(BrokenPipeError):
+        print(line, file=sys.stderr, flush=True)

@@ -9,6 +9,7 @@ too, on the one parse of the body that lint and the renderers share.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from pathlib import Path
 from types import MappingProxyType
@@ -33,6 +34,10 @@ if TYPE_CHECKING:
     import yaml
 
 _FENCE = re.compile(r"^---[ \t]*$")
+#: Front matter is a few fields; anything this long is a mistake (a pasted body, a log).
+MAX_FRONT_MATTER_CHARS = 64_000
+#: Deep enough for any field crosspost reads (``zhihu: {topics: [...]}`` is 2).
+MAX_FRONT_MATTER_DEPTH = 16
 
 
 # --- loading --------------------------------------------------------------------------
@@ -94,13 +99,27 @@ def split_front_matter(path: Path, text: str) -> tuple[dict[str, Any], dict[str,
     else:
         raise IssueError(path, "front matter is not closed; add a '---' line after it", 1)
     source = "\n".join(lines[1:end])
+    if len(source) > MAX_FRONT_MATTER_CHARS:
+        raise IssueError(
+            path,
+            f"front matter is {len(source):,} characters long (at most "
+            f"{MAX_FRONT_MATTER_CHARS:,}); long text belongs in the body, below the '---'",
+            1,
+        )
     import yaml  # here, not at the top: `crosspost --help` must not pay for PyYAML
 
-    loader = yaml.SafeLoader(source)
+    loader = _bounded_loader()(source)
     try:
         # One parse: the node tree gives each key's line, the data is built from it.
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
+    except _TooDeep as error:
+        raise IssueError(
+            path,
+            f"front matter nests lists or blocks more than {MAX_FRONT_MATTER_DEPTH} deep; "
+            "an issue needs two levels (wechat: {title: …}), flatten it",
+            error.line,
+        ) from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 2 if mark else 1
@@ -122,6 +141,40 @@ def split_front_matter(path: Path, text: str) -> tuple[dict[str, Any], dict[str,
     key_lines = _key_lines(path, node)
     body = "\n".join(lines[end + 1 :])
     return data, key_lines, body, end + 2
+
+
+class _TooDeep(Exception):
+    """Raised by the bounded loader at the first node nested too deeply (1-based file line)."""
+
+    def __init__(self, line: int) -> None:
+        self.line = line
+        super().__init__(line)
+
+
+@functools.cache
+def _bounded_loader() -> type[yaml.SafeLoader]:
+    """PyYAML's SafeLoader, refusing nesting deeper than :data:`MAX_FRONT_MATTER_DEPTH`.
+
+    PyYAML builds the node tree by recursion, so a few thousand ``[`` exhaust Python's
+    stack (a RecursionError, not a line a person can act on). Counting depth where the
+    tree is built stops it at the first node too deep, in the same single parse.
+    """
+    import yaml
+
+    class BoundedLoader(yaml.SafeLoader):
+        depth = 0
+
+        def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+            if self.depth >= MAX_FRONT_MATTER_DEPTH:
+                # +2: the front matter starts on the file's second line.
+                raise _TooDeep(self.peek_event().start_mark.line + 2)  # type: ignore[no-untyped-call]
+            self.depth += 1
+            try:
+                return super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
+
+    return BoundedLoader
 
 
 def _key_lines(path: Path, node: yaml.Node | None, prefix: str = "") -> dict[str, int]:

@@ -23,13 +23,13 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import MappingProxyType, TracebackType
 from typing import Any
 
 from crosspost.config.redaction import Redactor
-from crosspost.errors import ChannelError, IssueError, UnconfirmedError
+from crosspost.errors import ChannelError, IssueError, StorageError, UnconfirmedError
 from crosspost.ledger.assets import UploadedAsset
 from crosspost.ledger.schema import (
     POST_COLUMNS,
@@ -205,11 +205,14 @@ class Ledger:
             self._depth = 1
             try:
                 yield self
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            else:
                 self._db.execute("COMMIT")
+            except BaseException:
+                # SQLite may have rolled back already (a full disk); the first error is
+                # the one to report, never "no transaction is active".
+                if self._db.in_transaction:
+                    with suppress(sqlite3.Error, StorageError):
+                        self._db.execute("ROLLBACK")
+                raise
             finally:
                 self._depth = 0
 

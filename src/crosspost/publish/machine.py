@@ -35,6 +35,7 @@ from crosspost.errors import (
     EXIT_TEMPORARY,
     CrosspostError,
     PermanentError,
+    StorageError,
     UnconfirmedError,
 )
 from crosspost.ledger.store import Ledger, PostRecord
@@ -112,6 +113,10 @@ class PostMachine:
         try:
             adapter = self._adapter()
             return self._steps(adapter, options)
+        except StorageError:
+            # This machine's own disk, not the post, is the trouble (full, read-only): the
+            # ledger cannot take a failure either, and the whole run stops on one line.
+            raise
         except CrosspostError as error:
             return self._failed(error)
         finally:
