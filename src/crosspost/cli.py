@@ -9,9 +9,12 @@ that ``crosspost --help`` and ``--version`` start instantly (cron pays for every
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import logging
 import os
 import sys
+import threading
 from collections.abc import Sequence
 from types import ModuleType
 
@@ -59,6 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "_module", None):
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
+    _warnings.start_run()
     try:
         code = int(_command_module(args._module).run(args))
         # Flush here, inside the try: a reader that went away (``| head``) shows up now.
@@ -76,6 +80,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _report(str(problem), problem.exit_code)
     except KeyboardInterrupt:
         return _report("interrupted", 130, prefix="crosspost: ")
+
+
+class _OncePerRun(logging.Handler):
+    """crosspost's warnings on stderr, each text once per run.
+
+    The same fact can be logged by several posts, threads or retries of one run (a
+    platform that "cannot list drafts" says so for every reconcile); a person needs it
+    once. Writes to whatever ``sys.stderr`` is at the time (tests swap it), and a closed
+    stderr never stops a run.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.setFormatter(logging.Formatter("crosspost: warning: %(message)s"))
+        self._seen: set[str] = set()
+        self._guard = threading.Lock()
+
+    def start_run(self) -> None:
+        """Forget the warnings already shown; install on the ``crosspost`` logger once."""
+        with self._guard:
+            self._seen.clear()
+        logger = logging.getLogger("crosspost")
+        if self not in logger.handlers:
+            logger.addHandler(self)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        line = self.format(record)
+        with self._guard:
+            if line in self._seen:
+                return
+            self._seen.add(line)
+        with contextlib.suppress(BrokenPipeError, ValueError):
+            print(line, file=sys.stderr, flush=True)
+
+
+_warnings = _OncePerRun()
 
 
 def _report(message: str, code: int, *, prefix: str = "crosspost: error: ") -> int:

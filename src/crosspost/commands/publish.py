@@ -107,7 +107,7 @@ def accounts_for_run(
         return
     from crosspost.sandbox.session import sandbox_settings
 
-    with sandbox_settings(settings) as sandboxed:
+    with sandbox_settings(settings.rehearsal()) as sandboxed:
         yield sandboxed, switches.sleep(sandbox_pace)
 
 

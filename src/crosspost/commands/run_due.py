@@ -84,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
     switches = Switches.from_environment()
     clock = switches.clock(_clock(args.now) if args.now else time.time)
     settings = settings_from_args(args)
+    if args.sandbox:  # the rehearsal's own ledger, lock and run-due.json: never the real ones
+        settings = settings.rehearsal()
     # One redactor for the tick: the log file, the ledger and the adapters share it, so a
     # token fetched mid-run is hidden everywhere, not only in the HTTP policy's messages.
     secrets = [s for a in settings.accounts for s in a.secrets]

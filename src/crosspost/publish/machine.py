@@ -36,6 +36,7 @@ from crosspost.errors import (
     CrosspostError,
     PermanentError,
     StorageError,
+    TransientError,
     UnconfirmedError,
 )
 from crosspost.ledger.store import Ledger, PostRecord
@@ -394,8 +395,17 @@ class PostMachine:
                 self.progress(f"{step}: the answer was lost ({error}); asking the platform")
                 self.ledger.fail(self.key, error, permanent=False, step=step)
                 happened = self._reconcile(adapter, self._record())
-                if happened or attempt == 2:
-                    return None if happened else _raise(error)
+                if happened:
+                    return None
+                if attempt == 2:
+                    # The platform said twice that nothing was made: no doubt is left, only
+                    # a platform having a bad moment (a 503 on every create). Try later.
+                    raise TransientError(
+                        f"{error}; asked afterwards, {adapter.display_name} showed nothing "
+                        "from either attempt",
+                        channel=error.channel,
+                        code=error.code,
+                    ) from None
                 continue
             except CrosspostError as error:  # a definite refusal: nothing happened
                 self.ledger.finish_step(self.key, step, outcome="refused", summary=str(error))
@@ -409,5 +419,3 @@ class PostMachine:
         return settle(self.ledger, adapter, record, self.progress)
 
 
-def _raise(error: BaseException) -> Any:
-    raise error
