@@ -293,11 +293,33 @@ class LedgerConnection(sqlite3.Connection):
 
     #: Set once the ledger is open: :func:`connect` explains trouble while opening itself.
     path: Path | None = None
+    #: (device, inode) of the file when it was opened.
+    identity: tuple[int, int] | None = None
 
     def execute(self, sql: str, parameters: Any = (), /) -> _Cursor:
         cursor = self.cursor(_Cursor)
         cursor.path = self.path
         return cursor.execute(sql, parameters)
+
+    def begin(self) -> None:
+        """Start a write transaction, once sure the file is still the one that was opened.
+
+        SQLite keeps writing into a ledger deleted (or moved) under a running process, and
+        every later write would vanish with it: the next run would not know this one's
+        posts. One ``stat`` per transaction catches it before the first such write.
+        """
+        if self.path is not None and self.identity is not None:
+            try:
+                found = self.path.stat()
+            except OSError:
+                found = None
+            if found is None or (found.st_dev, found.st_ino) != self.identity:
+                raise StorageError(
+                    f"{self.path}: the ledger file was moved or deleted while crosspost was "
+                    "using it; put it back (or restore the state dir) and run again",
+                    temporary=False,
+                )
+        self.execute("BEGIN IMMEDIATE")
 
 
 @contextmanager
@@ -349,6 +371,8 @@ def connect(path: Path, *, busy_timeout: float) -> LedgerConnection:
         raise
     # From here on every statement's trouble with the machine is a StorageError line.
     connection.path = path
+    opened = path.stat()
+    connection.identity = (opened.st_dev, opened.st_ino)
     return connection
 
 

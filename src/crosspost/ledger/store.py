@@ -36,6 +36,7 @@ from crosspost.ledger.schema import (
     POST_STATES,
     SCHEMA_VERSION,
     Event,
+    LedgerConnection,
     PostKey,
     PostRecord,
     as_mapping,
@@ -75,7 +76,7 @@ class Ledger:
 
     def __init__(
         self,
-        connection: sqlite3.Connection,
+        connection: LedgerConnection,
         path: Path,
         *,
         clock: Clock = time.time,
@@ -201,7 +202,7 @@ class Ledger:
                 finally:
                     self._depth -= 1
                 return
-            self._db.execute("BEGIN IMMEDIATE")
+            self._db.begin()
             self._depth = 1
             try:
                 yield self

@@ -417,5 +417,3 @@ class PostMachine:
 
     def _reconcile(self, adapter: Adapter, record: PostRecord) -> bool:
         return settle(self.ledger, adapter, record, self.progress)
-
-
