@@ -22,7 +22,7 @@ from crosspost.errors import EXIT_OK, UsageError
 if TYPE_CHECKING:
     from crosspost.ledger.store import PostRecord
 
-HEADER = ("issue", "channel", "state", "url / last error", "when")
+HEADER = ("issue", "channel", "state", "when", "url / last error")
 
 #: The ledger's states in the words the rest of crosspost prints. Every ledger state has
 #: one (a test holds the two lists together).
@@ -39,7 +39,9 @@ STATE_WORDS: Mapping[str, str] = {
 #: or one died there. The next run (or ``crosspost reconcile``) asks the platform.
 UNFINISHED = "unfinished"
 #: Narrowest a cut error may get before the table simply runs wider.
-_MIN_MESSAGE = 24
+_MIN_MESSAGE = 12
+#: Spaces between columns (as :func:`format_table` puts them).
+_GAP = 2
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -95,13 +97,13 @@ def run(args: argparse.Namespace) -> int:
             p.issue_id,
             f"{p.channel}:{p.account}",
             state_word(p),
-            p.url or p.error_message or "",
             _short_when(p.published_at or p.updated_at, zones.get(p.issue_id)),
+            p.url or p.error_message or "",
         )
         for p in posts
     ]
     width = shutil.get_terminal_size().columns
-    lines, cut = fit(HEADER, table, width, column=3)
+    lines, cut = fit(HEADER, table, width)
     print("\n".join(lines))
     if cut:
         print("(errors cut to fit the terminal; crosspost status --json shows them whole)")
@@ -115,24 +117,23 @@ def state_word(post: PostRecord) -> str:
     return STATE_WORDS.get(post.state, post.state)
 
 
-def fit(
-    header: Sequence[str], rows: Sequence[Sequence[str]], width: int, *, column: int
-) -> tuple[list[str], bool]:
-    """The table's lines, cutting ``column``'s long cells (errors, never URLs) to fit
-    ``width`` terminal columns; and whether anything was cut."""
-    lines = format_table(header, rows)
-    too_wide = max(display_width(line) for line in lines) - width
-    if too_wide <= 0:
-        return lines, False
-    longest = max(display_width(row[column]) for row in rows)
-    room = max(_MIN_MESSAGE, longest - too_wide)
+def fit(header: Sequence[str], rows: Sequence[Sequence[str]], width: int) -> tuple[list[str], bool]:
+    """The table's lines, the last column's long cells (errors, never URLs) cut so each
+    row fits ``width`` terminal columns; and whether anything was cut.
+
+    The last column is the only one of unbounded length, and as the last it is never
+    padded: a short row stays short and a cut error ends exactly at the edge.
+    """
+    last = len(header) - 1
+    before = format_table([h for h in header[:last]], [row[:last] for row in rows])
+    room = max(_MIN_MESSAGE, width - max(display_width(line) for line in before) - _GAP)
     cut = False
     shorter = []
     for row in rows:
-        cell = row[column]
+        cell = row[last]
         if display_width(cell) > room and not cell.startswith(("http://", "https://")):
             cell, cut = _cut(cell, room), True
-        shorter.append((*row[:column], cell, *row[column + 1 :]))
+        shorter.append((*row[:last], cell))
     return format_table(header, shorter), cut
 
 
