@@ -37,7 +37,7 @@ _FENCE = re.compile(r"^---[ \t]*$")
 #: Front matter is a few fields; anything this long is a mistake (a pasted body, a log).
 MAX_FRONT_MATTER_CHARS = 64_000
 #: Deep enough for any field crosspost reads (``zhihu: {topics: [...]}`` is 2).
-MAX_FRONT_MATTER_DEPTH = 16
+MAX_FRONT_MATTER_DEPTH = 10
 
 
 # --- loading --------------------------------------------------------------------------
