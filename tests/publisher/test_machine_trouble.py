@@ -123,6 +123,18 @@ def test_a_read_only_ledger_before_the_first_post_sends_nothing(world: World) ->
     assert mutating(world.box) == []
 
 
+def test_a_read_only_state_dir_stops_a_tick_at_its_lock_in_one_line(world: World) -> None:
+    if not can_mount():
+        pytest.skip("needs a private mount namespace for a read-only folder")
+    folder = world.state_dir
+    folder.mkdir(parents=True)
+    setup = f"mount -t tmpfs -o size=1m tmpfs '{folder}'\nmount -o remount,ro '{folder}'"
+    argv = crosspost(world, "run-due", str(world.issue.parent), "--include-missed")
+    done = run(world, argv, setup=setup)
+    assert_one_line(done, EXIT_BAD_INPUT, str(folder / "run-due.lock"), "--state-dir")
+    assert mutating(world.box) == []
+
+
 # --- a full disk ----------------------------------------------------------------------------
 
 
@@ -237,10 +249,21 @@ def test_deep_or_huge_front_matter_is_one_line_with_the_file(
     assert mutating(world.box) == []
 
 
-def test_a_config_nested_too_deeply_is_one_line(world: World) -> None:
-    world.config.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("x = " + "[" * 5000 + "]" * 5000 + "\n", ("too deeply",)),
+        ("# " + "x" * 1_100_000 + "\n", ("too big", "1,000,000")),
+    ],
+    ids=["deep", "huge"],
+)
+def test_a_config_nested_too_deeply_or_too_big_is_one_line(
+    world: World, text: str, words: tuple[str, ...]
+) -> None:
+    world.config.write_text(text, encoding="utf-8")
     done = run(world, crosspost(world, "publish", str(world.issue)))
-    assert_one_line(done, EXIT_BAD_INPUT, str(world.config), "too deeply")
+    assert_one_line(done, EXIT_BAD_INPUT, str(world.config), *words)
+    assert mutating(world.box) == []
 
 
 # --- a closed pipe ------------------------------------------------------------------------
