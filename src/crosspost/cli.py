@@ -17,6 +17,7 @@ import sys
 import threading
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TextIO
 
 from crosspost import __version__
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED, CrosspostError, StorageError
@@ -123,11 +124,11 @@ def _report(message: str, code: int, *, prefix: str = "crosspost: error: ") -> i
     try:
         print(f"{prefix}{message}", file=sys.stderr)
     except BrokenPipeError:
-        return _pipe_closed(code)
+        return _pipe_closed(code, sys.stderr)
     return code
 
 
-def _pipe_closed(code: int = EXIT_PIPE_CLOSED) -> int:
+def _pipe_closed(code: int = EXIT_PIPE_CLOSED, stream: TextIO | None = None) -> int:
     """The reader of our output went away (``crosspost status | head -5``).
 
     The Python documentation's way (see "Note on SIGPIPE" in the signal module): point
@@ -136,12 +137,12 @@ def _pipe_closed(code: int = EXIT_PIPE_CLOSED) -> int:
     run must raise, not kill the process. Whatever the command had done is in the ledger.
     """
     devnull = os.open(os.devnull, os.O_WRONLY)
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            os.dup2(devnull, stream.fileno())
-        except (OSError, ValueError):  # pragma: no cover - a stream without a descriptor
-            continue
-    os.close(devnull)
+    try:
+        os.dup2(devnull, (stream or sys.stdout).fileno())
+    except (OSError, ValueError):  # a stream without a descriptor (captured in tests)
+        pass
+    finally:
+        os.close(devnull)
     return code
 
 
