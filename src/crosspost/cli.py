@@ -9,10 +9,8 @@ that ``crosspost --help`` and ``--version`` start instantly (cron pays for every
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import logging
-import os
 import sys
 import threading
 from collections.abc import Sequence
@@ -112,8 +110,10 @@ class _OncePerRun(logging.Handler):
             if line in self._seen:
                 return
             self._seen.add(line)
-        with contextlib.suppress(BrokenPipeError, ValueError):
+        try:
             print(line, file=sys.stderr, flush=True)
+        except BrokenPipeError:
+            _pipe_closed(0, sys.stderr)
 
 
 _warnings = _OncePerRun()
@@ -129,20 +129,11 @@ def _report(message: str, code: int, *, prefix: str = "crosspost: error: ") -> i
 
 
 def _pipe_closed(code: int = EXIT_PIPE_CLOSED, stream: TextIO | None = None) -> int:
-    """The reader of our output went away (``crosspost status | head -5``).
+    """The reader of our output went away (``crosspost status | head -5``): silence that
+    stream and exit quietly. Whatever the command had done is in the ledger."""
+    from crosspost.commands.table import silence
 
-    The Python documentation's way (see "Note on SIGPIPE" in the signal module): point
-    stdout at /dev/null, so the interpreter's own flush at exit cannot raise again, and
-    exit quietly. SIGPIPE keeps Python's default (ignored), because the HTTP sockets of a
-    run must raise, not kill the process. Whatever the command had done is in the ledger.
-    """
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, (stream or sys.stdout).fileno())
-    except (OSError, ValueError):  # a stream without a descriptor (captured in tests)
-        pass
-    finally:
-        os.close(devnull)
+    silence(stream or sys.stdout)
     return code
 
 
