@@ -12,12 +12,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from crosspost.commands.publish import (
-    accounts_for_run,
-    print_progress,
-    print_report,
-)
+from crosspost.commands.publish import accounts_for_run, print_report
 from crosspost.commands.switches import Switches
+from crosspost.commands.table import print_progress
 from crosspost.config.sources import add_arguments
 from crosspost.errors import UsageError
 

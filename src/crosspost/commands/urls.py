@@ -32,6 +32,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"only this channel's URLs ({', '.join(platform_names())}), or one account's",
     )
     add_arguments(parser)
+    parser.add_argument(
+        "--sandbox", action="store_true", help="the URLs of --sandbox rehearsals instead"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
     from crosspost.ledger.store import Ledger
 
     settings = settings_from_args(args)
+    if args.sandbox:
+        settings = settings.rehearsal()
     if not settings.ledger_path.exists():
         raise UsageError(f"no ledger at {settings.ledger_path}; nothing was published yet")
     with Ledger.open(settings.ledger_path) as ledger:

@@ -12,6 +12,7 @@ answer.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -65,6 +66,8 @@ __all__ = [
 ]
 
 LEDGER_NAME = "ledger.sqlite3"
+#: The folder under the state dir that ``--sandbox`` rehearsals keep all their state in.
+SANDBOX_FOLDER = "sandbox"
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,12 @@ class Settings:
     def ledger_path(self) -> Path:
         """Where the ledger lives: ``<state_dir>/ledger.sqlite3``."""
         return self.state_dir / LEDGER_NAME
+
+    def rehearsal(self) -> Settings:
+        """These settings for a ``--sandbox`` rehearsal: everything under
+        ``<state_dir>/sandbox`` (ledger, locks, token cache, scheduler state, the emulators'
+        own state), so a rehearsal never enters the real ledger or settles a real tick."""
+        return dataclasses.replace(self, state_dir=self.state_dir / SANDBOX_FOLDER)
 
     def source_of(self, name: str) -> str:
         """Where a setting came from, e.g. ``"environment CROSSPOST_STATE_DIR"``."""

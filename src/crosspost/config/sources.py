@@ -23,6 +23,9 @@ from crosspost.errors import ConfigError
 
 MODES = ("draft", "publish")
 CONFIG_NAME = "crosspost.toml"
+#: A config with every account of a large team is a few KB; a bigger file is a mistake
+#: (a log, a database) that should not be read into memory and parsed.
+MAX_CONFIG_BYTES = 1_000_000
 
 #: Keys that would put a secret in the config file itself. AppID is public, so inline is fine.
 SECRET_KEY = re.compile(
@@ -239,6 +242,12 @@ class ConfigFile:
         if path is None:
             return
         try:
+            size = path.stat().st_size
+            if size > MAX_CONFIG_BYTES:
+                raise ConfigError(
+                    f"{path}: is {size:,} bytes, too big for a crosspost config (at most "
+                    f"{MAX_CONFIG_BYTES:,}); is it the right file?"
+                )
             self.text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError as error:
             line = error.object[: error.start].count(b"\n") + 1
@@ -256,6 +265,12 @@ class ConfigFile:
             problem = re.sub(r"\s*\(at line.*\)", "", str(error))
             where = f"{path}:{found.group(1)}" if found else str(path)
             raise ConfigError(f"{where}: not valid TOML ({problem}); fix that line") from None
+        except RecursionError:
+            # tomllib recurses once per nested array or inline table.
+            raise ConfigError(
+                f"{path}: nests arrays or tables too deeply to read; a crosspost config "
+                "needs two levels ([wechat.main]), flatten it"
+            ) from None
 
     def origin(self, table: Sequence[str], key: str | None = None) -> Origin:
         assert self.path is not None

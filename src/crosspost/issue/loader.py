@@ -15,6 +15,7 @@ share.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Mapping
 from datetime import date, datetime
@@ -45,6 +46,10 @@ if TYPE_CHECKING:
 #: Astro, VuePress, …) and TOML (Hugo).
 _YAML_FENCE = re.compile(r"^---[ \t]*$")
 _TOML_FENCE = re.compile(r"^\+\+\+[ \t]*$")
+#: Front matter is a few fields; anything this long is a mistake (a pasted body, a log).
+MAX_FRONT_MATTER_CHARS = 64_000
+#: Deep enough for any field crosspost reads (``zhihu: {topics: [...]}`` is 2).
+MAX_FRONT_MATTER_DEPTH = 10
 
 
 # --- loading --------------------------------------------------------------------------
@@ -130,6 +135,15 @@ def split_front_matter(path: Path, text: str) -> tuple[dict[str, Any], dict[str,
     else:
         marker = lines[0].strip()
         raise IssueError(path, f"front matter is not closed; add a '{marker}' line after it", 1)
+    size = sum(len(line) + 1 for line in lines[1:end])
+    if size > MAX_FRONT_MATTER_CHARS:
+        raise IssueError(
+            path,
+            f"front matter is {size:,} characters long (at most "
+            f"{MAX_FRONT_MATTER_CHARS:,}); long text belongs in the body, below the "
+            f"'{lines[0].strip()}'",
+            1,
+        )
     data, key_lines = parse(path, lines[1:end])
     body = "\n".join(lines[end + 1 :])
     return data, key_lines, body, end + 2
@@ -138,11 +152,18 @@ def split_front_matter(path: Path, text: str) -> tuple[dict[str, Any], dict[str,
 def _parse_yaml(path: Path, lines: list[str]) -> tuple[dict[str, Any], dict[str, int]]:
     import yaml  # here, not at the top: `crosspost --help` must not pay for PyYAML
 
-    loader = yaml.SafeLoader("\n".join(lines))
+    loader = _bounded_loader()("\n".join(lines))
     try:
         # One parse: the node tree gives each key's line, the data is built from it.
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
+    except _TooDeep as error:
+        raise IssueError(
+            path,
+            f"front matter nests lists or blocks more than {MAX_FRONT_MATTER_DEPTH} deep; "
+            "an issue needs two levels (wechat: {title: …}), flatten it",
+            error.line,
+        ) from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 2 if mark else 1
@@ -196,6 +217,40 @@ def _parse_toml(path: Path, lines: list[str]) -> tuple[dict[str, Any], dict[str,
         if key:
             key_lines.setdefault(prefix + key.group(1).strip("\"'"), index + 2)
     return data, key_lines
+
+
+class _TooDeep(Exception):
+    """Raised by the bounded loader at the first node nested too deeply (1-based file line)."""
+
+    def __init__(self, line: int) -> None:
+        self.line = line
+        super().__init__(line)
+
+
+@functools.cache
+def _bounded_loader() -> type[yaml.SafeLoader]:
+    """PyYAML's SafeLoader, refusing nesting deeper than :data:`MAX_FRONT_MATTER_DEPTH`.
+
+    PyYAML builds the node tree by recursion, so a few thousand ``[`` exhaust Python's
+    stack (a RecursionError, not a line a person can act on). Counting depth where the
+    tree is built stops it at the first node too deep, in the same single parse.
+    """
+    import yaml
+
+    class BoundedLoader(yaml.SafeLoader):
+        depth = 0
+
+        def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+            if self.depth >= MAX_FRONT_MATTER_DEPTH:
+                # +2: the front matter starts on the file's second line.
+                raise _TooDeep(self.peek_event().start_mark.line + 2)  # type: ignore[no-untyped-call]
+            self.depth += 1
+            try:
+                return super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
+
+    return BoundedLoader
 
 
 def _key_lines(path: Path, node: yaml.Node | None, prefix: str = "") -> dict[str, int]:

@@ -47,6 +47,7 @@ from crosspost.errors import (
     EXIT_TEMPORARY,
     CrosspostError,
     PermanentError,
+    StorageError,
     TransientError,
     UnconfirmedError,
 )
@@ -170,6 +171,10 @@ class PostMachine:
         try:
             adapter = self._adapter()
             return self._steps(adapter, options)
+        except StorageError:
+            # This machine's own disk, not the post, is the trouble (full, read-only): the
+            # ledger cannot take a failure either, and the whole run stops on one line.
+            raise
         except CrosspostError as error:
             return self._failed(error)
         finally:

@@ -22,7 +22,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,8 @@ from crosspost.issue.loader import default_issue_id, read_front_matter
 _FRONT = re.compile(r"\A\ufeff?---[ \t]*\r?\n(.*?)^---[ \t]*\r?$", re.S | re.M)
 #: A top-level ``publish_at:`` key (column 0, so never inside a channel block).
 _PUBLISH_AT = re.compile(r"""^["']?publish_at["']?[ \t]*:[ \t]*(.*?)[ \t]*\r?$""", re.M)
+#: Enough of a file to hold any front matter the loader accepts (64,000 characters).
+_ZONE_READ_BYTES = 256_000
 
 
 @dataclass(frozen=True)
@@ -205,3 +207,21 @@ def _quick_publish_at(raw: bytes) -> datetime | bool | None:
     except ValueError:
         return None
     return moment if moment.utcoffset() is not None else None
+
+
+def publish_zone(path: Path | str | None) -> tzinfo | None:
+    """The timezone of an issue file's ``publish_at`` (the editor's zone), if it has one.
+
+    ``crosspost status`` shows each post's time in its issue's zone: an editor who wrote
+    ``+08:00`` reads Beijing time even when the server runs on UTC. The quick look only:
+    a missing, unreadable or unusual file just falls back to the machine's local time.
+    """
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as file:
+            raw = file.read(_ZONE_READ_BYTES)
+    except OSError:
+        return None
+    moment = _quick_publish_at(raw)
+    return moment.tzinfo if isinstance(moment, datetime) else None
