@@ -231,13 +231,15 @@ def test_a_full_disk_under_the_token_cache_keeps_the_old_file(tmp_path: Path) ->
         ("title: x\nwechat: " + "[" * 3000 + "]" * 3000, 3, ("nests", "10 deep")),
         ("title: x\nwechat:\n" + "".join("  " * i + f"k{i}:\n" for i in range(40)), 0, ("nests",)),
         ("title: x\ndigest: " + "长" * 70_000, 1, ("front matter is", "64,000")),
+        ('+++\ntitle = "x"\na = ' + "[" * 5000 + "]" * 5000 + "\n+++", 1, ("nests",)),
     ],
-    ids=["flow", "block", "huge"],
+    ids=["flow", "block", "huge", "toml"],
 )
 def test_deep_or_huge_front_matter_is_one_line_with_the_file(
     world: World, front: str, line: int, words: tuple[str, ...]
 ) -> None:
-    world.issue.write_text(f"---\n{front}\n---\n正文足够长了吗?是的。\n", encoding="utf-8")
+    text = front if front.startswith("+++") else f"---\n{front}\n---"
+    world.issue.write_text(f"{text}\n正文足够长了吗?是的。\n", encoding="utf-8")
     for command in ("check", "publish"):
         done = run(world, crosspost(world, command, str(world.issue)))
         said = done.stdout + done.stderr

@@ -205,6 +205,15 @@ def _parse_toml(path: Path, lines: list[str]) -> tuple[dict[str, Any], dict[str,
         raise IssueError(
             path, f"front matter is not valid TOML ({problem}); fix that line", line
         ) from None
+    except RecursionError:
+        # tomllib reads nested arrays and tables by recursion and takes no depth limit:
+        # thousands of '[' exhaust the stack before it can say where.
+        raise IssueError(
+            path,
+            "front matter nests arrays or tables too deep; an issue needs two levels "
+            "([wechat] title = …), flatten it",
+            1,
+        ) from None
     key_lines: dict[str, int] = {}
     prefix = ""
     for index, text in enumerate(lines):
