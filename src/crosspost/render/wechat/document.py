@@ -33,6 +33,7 @@ from crosspost.platforms.base import Limits
 from crosspost.platforms.wechat import WECHAT
 from crosspost.render.rendered import RenderContext, Rendered
 from crosspost.render.templates import read_shared, read_theme, render_template
+from crosspost.render.wechat.lean import lean_styles
 from crosspost.render.wechat.raw import is_mp_link
 from crosspost.render.wechat.rules import RenderState, render_body
 
@@ -320,6 +321,7 @@ def render(issue: Issue, context: RenderContext) -> Rendered:
     root, state, theme = _article(issue, context)
     _inliner(theme.css).transform(root)
     clean_tree(root)
+    lean_styles(root)
     body, images = _serialise(root, state)
     return Rendered(
         channel="wechat",
