@@ -27,33 +27,40 @@ from premailer.merge_style import csstext_to_pairs
 
 Style = dict[str, str]
 
-#: Inherited properties this pass may drop or move (CSS 2.1 and CSS Text).
+#: Inherited properties this pass may leave out (CSS 2.1 and CSS Text). ``list-style-type``
+#: is not among them: a list in a list changes its marker by itself.
 INHERITED = frozenset(
     {
         "color", "font-family", "font-size", "font-style", "font-weight", "font-variant",
         "line-height", "letter-spacing", "word-spacing", "text-align", "text-indent",
         "text-transform", "white-space", "word-break", "overflow-wrap", "word-wrap",
-        "visibility", "list-style-type",
+        "visibility",
     }
 )  # fmt: skip
 
+_HEADING_SIZES = tuple(enumerate(("2em", "1.5em", "1.17em", "1em", ".83em", ".67em"), 1))
 #: Chromium's own stylesheet (html.css) for inherited properties, per element. An element
 #: listed here starts from these values instead of its parent's.
 _UA: dict[str, Style] = {
-    **{f"h{n}": {"font-weight": "bold"} for n in range(1, 7)},
+    **{f"h{n}": {"font-weight": "bold", "font-size": size} for n, size in _HEADING_SIZES},
     # A header cell centres unless a row or table above it aligns: never equal to a value.
     "th": {"font-weight": "bold", "text-align": "-internal-center"},
     "strong": {"font-weight": "bolder"},
     "b": {"font-weight": "bolder"},
     **{tag: {"font-style": "italic"} for tag in ("em", "i", "cite", "var", "dfn", "address")},
-    **{tag: {"font-family": "monospace"} for tag in ("code", "kbd", "samp", "tt")},
-    "pre": {"font-family": "monospace", "white-space": "pre"},
+    # A monospace element's size follows the browser's monospace setting, not its parent.
+    **{
+        tag: {"font-family": "monospace", "font-size": "-internal-monospace"}
+        for tag in ("code", "kbd", "samp", "tt")
+    },
+    "pre": {"font-family": "monospace", "font-size": "-internal-monospace", "white-space": "pre"},
     "a": {"color": "-webkit-link"},
     "mark": {"color": "black"},
     "hr": {"color": "gray"},
     "sup": {"font-size": "smaller"},
     "sub": {"font-size": "smaller"},
     "small": {"font-size": "smaller"},
+    "big": {"font-size": "larger"},
     "center": {"text-align": "center"},
     "caption": {"text-align": "center"},
     "table": {"text-indent": "initial"},
