@@ -38,13 +38,17 @@ INHERITED = frozenset(
     }
 )  # fmt: skip
 
-_HEADING_SIZES = tuple(enumerate(("2em", "1.5em", "1.17em", "1em", ".83em", ".67em"), 1))
+#: A default no declaration is ever taken to equal.
+UNKNOWN = "-unknown"
 #: Chromium's own stylesheet (html.css) for inherited properties, per element. An element
-#: listed here starts from these values instead of its parent's.
+#: listed here starts from these values instead of its parent's. WeChat's article page has
+#: a stylesheet of its own, not published: what it may reset for a kind of element
+#: (a heading's weight and size, a header cell's) is :data:`UNKNOWN`, so the theme's
+#: declaration stays. Bold ``<strong>`` and italic ``<em>`` are what WeChat's own editor
+#: writes, so those defaults are relied on.
 _UA: dict[str, Style] = {
-    **{f"h{n}": {"font-weight": "bold", "font-size": size} for n, size in _HEADING_SIZES},
-    # A header cell centres unless a row or table above it aligns: never equal to a value.
-    "th": {"font-weight": "bold", "text-align": "-internal-center"},
+    **{f"h{n}": {"font-weight": UNKNOWN, "font-size": UNKNOWN} for n in range(1, 7)},
+    "th": {"font-weight": UNKNOWN, "text-align": UNKNOWN},
     "strong": {"font-weight": "bolder"},
     "b": {"font-weight": "bolder"},
     **{tag: {"font-style": "italic"} for tag in ("em", "i", "cite", "var", "dfn", "address")},
@@ -83,7 +87,8 @@ _BLOCK = frozenset(
     }
 )  # fmt: skip
 _INLINE = frozenset({"span", "a", "strong", "b", "em", "i", "code", "s", "del", "sup", "sub"})
-#: Tags the browser gives a margin, padding or border: ``0`` is not their default.
+#: Tags the browser (or a page's reset) may give a margin, padding or border: their box
+#: declarations always stay, ``0`` and the browser's own ``1em 0`` on a paragraph alike.
 _UA_BOX = frozenset(
     {
         "p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "figure", "ul", "ol", "dl",
@@ -91,9 +96,6 @@ _UA_BOX = frozenset(
         "iframe", "input", "button", "select", "textarea",
     }
 )  # fmt: skip
-#: Margins Chromium gives these elements wherever they are (lists are left out: a list in
-#: a list has none).
-_UA_MARGIN = {"p": "1em 0", "pre": "1em 0", "blockquote": "1em 40px", "figure": "1em 40px"}
 _BOX = re.compile(r"^(?:margin|padding|border)(?:-(?:top|right|bottom|left))?$")
 #: Non-inherited properties at their initial value, on any element without a UA value.
 _INITIAL: dict[str, frozenset[str]] = {
@@ -222,7 +224,17 @@ class _Cascade:
     @staticmethod
     def _resolve(name: str, value: str, inherited: Style) -> str:
         if name == "font-weight":
-            weight = _weight(value, int(inherited.get(name, "400")))
+            parent = inherited.get(name, "400")
+            if not parent.isdigit():  # bolder than a weight WeChat may have reset: unknown
+                keyword = value.strip().lower()
+                return (
+                    str(_WEIGHTS[keyword])
+                    if keyword in _WEIGHTS
+                    else value
+                    if value.isdigit()
+                    else UNKNOWN
+                )
+            weight = _weight(value, int(parent))
             return str(weight) if weight is not None else value
         return value.lower() if name == "color" else value
 
@@ -247,8 +259,6 @@ class _Cascade:
             inherited = self.values.get(parent, {}) if parent is not None else {}
             resolved = self._resolve(name, value, inherited)
             return default is not None and default == resolved and _absolute(default)
-        if name == "margin" and element.tag in _UA_MARGIN:
-            return _short_box(value.strip()) == _UA_MARGIN[element.tag]
         if _BOX.match(name):
             return element.tag not in _UA_BOX and value.strip() in ("0", "0px", "none", "0 none")
         if name == "display":
