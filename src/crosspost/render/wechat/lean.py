@@ -225,15 +225,9 @@ class _Cascade:
     def _resolve(name: str, value: str, inherited: Style) -> str:
         if name == "font-weight":
             parent = inherited.get(name, "400")
-            if not parent.isdigit():  # bolder than a weight WeChat may have reset: unknown
-                keyword = value.strip().lower()
-                return (
-                    str(_WEIGHTS[keyword])
-                    if keyword in _WEIGHTS
-                    else value
-                    if value.isdigit()
-                    else UNKNOWN
-                )
+            if not parent.isdigit():  # under a weight WeChat may have reset
+                known = value.strip().lower() in _WEIGHTS or value.isdigit()
+                return str(_weight(value, 400)) if known else UNKNOWN
             weight = _weight(value, int(parent))
             return str(weight) if weight is not None else value
         return value.lower() if name == "color" else value
