@@ -107,3 +107,16 @@ def test_run_all_rewrites_only_its_block_of_the_readme(tmp_path: Path) -> None:
         titles.append("Scheduler tick (run-due)")
     for title in titles:
         assert f"## Results: {title}" in text
+
+
+def test_html_ratio_benchmark_has_a_row_per_document_and_the_median() -> None:
+    corpus = REPO / ".." / "shared" / "corpus"
+    out = bench("bench_html_ratio.py", *(() if corpus.is_dir() else ("--no-corpus",)))
+    row = next(line for line in out.splitlines() if line.startswith("| example"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    html, text = (int(cell.replace(",", "")) for cell in cells[1:3])
+    assert float(cells[3]) == pytest.approx(html / text, abs=0.01), row
+    assert "SUMMARY: WeChat HTML ÷ visible text, median over the example and corpus" in out
+    for document in sorted(corpus.glob("*.md")) if corpus.is_dir() else []:
+        if document.name != "SOURCES.md":
+            assert document.name in out  # measured, or named with the reason it was not
