@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-from crosspost.render.sanitize import VOID, Allowlist
+from crosspost.render.sanitize import MEDIA_LABELS, VOID, Allowlist
 
 MP_LINK = re.compile(r"^https?://mp\.weixin\.qq\.com(?:[/?#]|$)", re.IGNORECASE)
 
@@ -87,6 +87,7 @@ ALLOWLIST = Allowlist(
     },
     dropped=DROPPED,
     styles=STYLES,
+    media=frozenset(MEDIA_LABELS),
 )
 
 

@@ -70,6 +70,41 @@ def zhihu_tokens(
     return tokens[:at] + tail.for_channel(CHANNEL) + tokens[at:]
 
 
+# --- headings, tasks, strikethrough ------------------------------------------------------
+
+#: Zhihu's two heading levels ("一级标题", "二级标题"); deeper headings are bold paragraphs.
+HEADING_TAGS = ("h2", "h3")
+#: What a task item (``- [ ]`` / ``- [x]``) starts with: Zhihu has no checkboxes.
+TASK_MARKERS = {False: "☐ ", True: "☑ "}
+#: U+0336 COMBINING LONG STROKE OVERLAY: Zhihu keeps no strikethrough markup, and
+#: dropping the mark would flip the meaning of "~~free~~ paid"; struck characters stay
+#: visibly struck through wherever the text goes.
+STROKE = "\u0336"
+
+
+def top_heading_level(tokens: Sequence[Token]) -> int:
+    """The highest level of the body's own headings (1 for ``#``; those in quotes and
+    lists are bold text on Zhihu and do not count); 1 when it has none."""
+    levels = [
+        int(t.tag[1])
+        for t in tokens
+        if t.type == "heading_open" and t.level == 0 and t.tag[1:].isdigit()
+    ]
+    return min(levels, default=1)
+
+
+def heading_tag(tag: str, top: int) -> str | None:
+    """The Zhihu tag of a heading ``tag`` (``"h3"``…) in a body whose highest level is
+    ``top``: the highest becomes ``<h2>``, the next ``<h3>``, deeper ones ``None`` (bold)."""
+    depth = max(0, int(tag[1]) - top)
+    return HEADING_TAGS[depth] if depth < len(HEADING_TAGS) else None
+
+
+def struck(text: str) -> str:
+    """``text`` drawn struck through: each visible character followed by :data:`STROKE`."""
+    return "".join(char if char.isspace() else char + STROKE for char in text)
+
+
 def is_web_link(href: str) -> bool:
     """Whether a link target is a web address a reader can follow."""
     return bool(_WEB_LINK.match(href.strip()))
