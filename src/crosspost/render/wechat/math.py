@@ -23,9 +23,10 @@ from ziafont.config import config as font_config
 from ziamath.zmath import Latex
 
 # Glyphs as paths, not <symbol>/<use> (WeChat strips the ids those need); coordinates to
-# a hundredth of a 16 px em, finer than any screen shows.
+# a tenth of a pixel at 16 px, as fine as a phone screen shows (each formula costs
+# WeChat's HTML budget some 3,000–6,000 characters; two decimals would add a fifth).
 font_config.svg2 = False
-font_config.precision = 2
+font_config.precision = 1
 
 #: The font size ziamath lays out at; the SVG is then scaled to ``em`` of the text.
 LAYOUT_PX = 16.0

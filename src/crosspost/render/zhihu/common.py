@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -164,12 +164,17 @@ def image_html(source: str, caption: str) -> str:
 # --- tables ---------------------------------------------------------------------------
 
 
-def cell_html(children: Sequence[Token], notes: Mapping[int, Note] | None = None) -> str:
+def cell_html(
+    children: Sequence[Token],
+    notes: Mapping[int, Note] | None = None,
+    on_image: Callable[[str], None] | None = None,
+) -> str:
     """A table cell's inline content as Zhihu keeps it: plain text, ``<br>`` for breaks.
 
-    Zhihu keeps no markup inside cells, so emphasis and code lose their marks, a
+    Zhihu keeps little markup inside cells, so emphasis and code lose their marks, a
     formula shows its TeX, and a link keeps its address after its text so the reader
     can still find it; so does a note, which cannot be a reference inside a cell.
+    Images stay images (§7.1); ``on_image`` hears of each, to upload it.
     """
     parts: list[str] = []
     href: str | None = None
@@ -184,6 +189,12 @@ def cell_html(children: Sequence[Token], notes: Mapping[int, Note] | None = None
             if href and is_web_link(href) and shown.strip() != href.strip():
                 parts.append(html.escape(f" ({href})"))
             href = None
+            continue
+        if token.type == "image" and str(token.attrGet("src") or "").strip():
+            source = str(token.attrGet("src")).strip()
+            if on_image is not None:
+                on_image(source)  # a cell keeps its images, as a raw HTML table's does
+            parts.append(image_html(source, token.content))
             continue
         piece = _cell_piece(token, notes or {})
         if href is not None and token.type != "hardbreak":

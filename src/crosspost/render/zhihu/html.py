@@ -92,7 +92,7 @@ class ZhihuHtmlRenderer(RendererHTML):
         self, tokens: Sequence[Token], options: OptionsDict, env: EnvType
     ) -> str:
         if self._in_cell:
-            return cell_html(tokens, self._notes)
+            return cell_html(tokens, self._notes, self.images.append)
         return super().renderInline(tokens, options, env)
 
     # --- helpers -----------------------------------------------------------------------
