@@ -53,6 +53,12 @@ LANGUAGE_IDS = {
 _WEB_LINK = re.compile(r"^(https?:)?//", re.IGNORECASE)
 _BARE_URL = re.compile(r"https?://[^\s<>\"'）)]+", re.IGNORECASE)
 _BREAK = re.compile(r"^<br\s*/?>$", re.IGNORECASE)
+#: A raw media tag's source: a cell cannot hold the line media become elsewhere, so the
+#: address follows in brackets, as a link's does.
+_MEDIA_SOURCE = re.compile(
+    r"""^<(?:video|audio|iframe|embed|source)\b[^>]*?\bsrc\s*=\s*["']?([^"'\s>]+)""",
+    re.IGNORECASE,
+)
 _UNESCAPED_GT = re.compile(r"(?<!\\)>\s*")
 
 
@@ -218,6 +224,9 @@ def _cell_piece(token: Token, notes: Mapping[int, Note]) -> str:
         note = notes.get(int(token.meta["id"]), Note(""))
         said = " ".join(part for part in (note.text, note.url) if part)
         return html.escape(f" ({said})") if said else ""
+    media = _MEDIA_SOURCE.match(token.content) if token.type == "html_inline" else None
+    if media:
+        return html.escape(f" ({html.unescape(media.group(1))})")
     if token.type == "html_inline" and _BREAK.match(token.content):
         return "<br>"
     return ""
