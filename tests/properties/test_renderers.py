@@ -7,8 +7,9 @@ emoji, callouts and alerts, formulas, task lists, strikethrough), not as random
 characters, so each example is a document an editor could have written. For each one:
 neither renderer raises, the WeChat article keeps every rule WeChat imposes, the Zhihu
 article keeps its dialect, both show the source's visible text, link targets and images
-in order, and `check` names the line of whatever a channel shows otherwise. The per-renderer fuzzers in ``tests/render`` feed
-character soup to one renderer at a time; these hold the two to the same document.
+in order, and `check` names the line of whatever a channel shows otherwise. The
+per-renderer fuzzers in ``tests/render`` feed character soup to one renderer at a time;
+these hold the two to the same document.
 """
 
 from __future__ import annotations
