@@ -10,7 +10,9 @@ import pytest
 from crosspost.check.lint import check_file
 from crosspost.issue.model import Issue
 from crosspost.render.rendered import RenderContext, render
+from crosspost.render.sanitize import TagStream
 from crosspost.render.wechat.math import formula_svg
+from crosspost.render.zhihu.sanitize import ALLOWLIST as ZHIHU_HTML
 
 DOCUMENT = """\
 ---
@@ -109,3 +111,24 @@ def test_zhihu_keeps_the_meaning_of_struck_text() -> None:
     zhihu = render(issue_of("~~免费~~ 付费\n"), "zhihu")
     assert "免\u0336费\u0336 付费" in zhihu.body
     assert "免\u0336费\u0336 付费" in zhihu.files["zhihu.md"]
+
+
+@pytest.mark.parametrize(
+    ("tags", "expected"),
+    [
+        (['<video src="https://v.example/a.mp4">', "</video>"],
+         ['<a href="https://v.example/a.mp4">▶ 视频</a>', ""]),
+        (['<video poster="p.jpg">', '<source src="https://v.example/a.mp4">', "</video>"],
+         ["", '<img src="p.jpg" alt="▶ 视频"><a href="https://v.example/a.mp4">▶ 视频</a>', ""]),
+        (['<video poster="p.jpg">', "</video>"], ["", '<img src="p.jpg" alt="▶ 视频">▶ 视频']),
+        (['<audio><source src="https://a.example/x.mp3">', "</audio>"],
+         ['<a href="https://a.example/x.mp3">▶ 音频</a>', ""]),
+        (['<embed src="https://e.example/x">'], ['<a href="https://e.example/x">▶ 嵌入内容</a>']),
+    ],
+)  # fmt: skip
+def test_inline_media_become_one_line_and_hide_nothing_after_them(
+    tags: list[str], expected: list[str]
+) -> None:
+    stream = TagStream(ZHIHU_HTML)
+    assert [stream.tag(tag) for tag in tags] == expected
+    assert stream.dropping == 0, "the text after the element is shown again"

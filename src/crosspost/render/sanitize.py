@@ -210,7 +210,9 @@ class TagStream:
                     return ""
                 frame = self._media.pop()
                 self.dropping = max(0, self.dropping - 1)
-                return "" if frame.written else clean(media_line(frame.name, ""), allowlist)
+                if frame.written:
+                    return ""
+                return clean(media_line(frame.name, "", frame.poster), allowlist)
             element = BeautifulSoup(raw, "html.parser").find(name)
             source = _media_source(element) if isinstance(element, Tag) else ""
             poster = str(element.get("poster") or "") if isinstance(element, Tag) else ""
