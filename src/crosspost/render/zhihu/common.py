@@ -222,7 +222,9 @@ def _cell_piece(token: Token, notes: Mapping[int, Note]) -> str:
         return html.escape(token.content)
     if token.type == "footnote_ref":
         note = notes.get(int(token.meta["id"]), Note(""))
-        said = " ".join(part for part in (note.text, note.url) if part)
+        said = note.written or note.text
+        if note.url and note.url not in said:
+            said = " ".join(part for part in (said, note.url) if part)
         return html.escape(f" ({said})") if said else ""
     media = _MEDIA_SOURCE.match(token.content) if token.type == "html_inline" else None
     if media:
@@ -241,6 +243,8 @@ class Note:
 
     text: str
     url: str = ""
+    #: The note's words as written, a bare URL in its place (what a table cell shows).
+    written: str = ""
 
 
 def cut_footnotes(tokens: list[Token]) -> tuple[list[Token], dict[int, Note], dict[int, Token]]:
@@ -298,7 +302,7 @@ def note_of(children: Sequence[Token]) -> Note:
     if not text and not url:
         text = "".join(words).strip()
     text = text.strip(" :：,，;；-—")
-    return Note(text=text, url=url)
+    return Note(text=text, url=url, written=" ".join("".join(words).split()))
 
 
 def explanation_note(target: str, title: str) -> Note:
