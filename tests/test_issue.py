@@ -289,7 +289,7 @@ NOTICES = [
         "---\ntitle: T\n---\nx\n\n:::\n",
         6,
         "warning",
-        "':::' closes no '::: only' block, so it is shown as text",
+        "':::' closes no '::: only' block or callout, so it is shown as text",
     ),
 ]
 

@@ -106,13 +106,13 @@ def test_only_blocks_are_cut_per_channel_from_the_one_parse(texts: list[str]) ->
     assert texts.count(issue.body) == 1
 
 
-def test_wechat_shows_a_formula_as_the_tex_written() -> None:
-    # The one parse knows formulas (Zhihu draws them); WeChat's editor has none, so its
-    # reader sees the TeX, line breaks (\\) and all, and Markdown inside it stays as typed.
+def test_wechat_draws_a_formula_from_the_tex_written() -> None:
+    # The one parse knows formulas, so Markdown inside one stays TeX: WeChat draws each
+    # as an SVG labelled with its source, line breaks (\\) and all.
     body = "质能 $E = m*c^2*$ 与 $$a_1 \\\\ b_1$$ 两式\n\n$$\nx^2\n$$\n"
     html = render(issue_of(body), "wechat").body
-    assert "质能 $E = m*c^2*$ 与 $$a_1 \\\\ b_1$$ 两式" in html
-    assert "<em>" not in html and "$$ x^2 $$" in html
+    assert html.count("<svg") == 3 and "<em>" not in html
+    assert 'aria-label="E = m*c^2*"' in html and 'aria-label="a_1 \\\\ b_1"' in html
 
 
 def test_zhihus_previous_issues_follow_the_text_even_after_an_open_code_block(

@@ -1,12 +1,15 @@
 """Both renderers on arbitrary documents built from every construct they support.
 
 The documents are generated as structure (nested lists with start numbers, quotes holding
-lists and code, tables with alignment, fenced code, footnotes, raw HTML fragments, links
-of every kind, images, CJK, emoji), not as random characters, so each example is a
-document an editor could have written. For each one: neither renderer raises, the WeChat
-article keeps every rule WeChat imposes, the Zhihu article keeps its dialect, and both
-show the source's visible text in order. The per-renderer fuzzers in ``tests/render`` feed
-character soup to one renderer at a time; these hold the two to the same document.
+lists and code, tables with alignment, fenced code, footnotes, raw HTML fragments (inline
+void tags, videos, tables holding links and images), links of every kind, images, CJK,
+emoji, callouts and alerts, formulas, task lists, strikethrough), not as random
+characters, so each example is a document an editor could have written. For each one:
+neither renderer raises, the WeChat article keeps every rule WeChat imposes, the Zhihu
+article keeps its dialect, both show the source's visible text, link targets and images
+in order, and `check` names the line of whatever a channel shows otherwise. The
+per-renderer fuzzers in ``tests/render`` feed character soup to one renderer at a time;
+these hold the two to the same document.
 """
 
 from __future__ import annotations
@@ -61,6 +64,15 @@ INLINE = st.one_of(
         ["<b>粗体</b>", "<kbd>Ctrl</kbd>", "<sup>2</sup>", '<span style="x">红</span>']
     ),
     st.sampled_from(["[^1]", "[^2]"]),
+    TEXT.map(lambda t: f"~~{t}~~"),
+    st.sampled_from(["$x^2$", "$a_{n+1}$", "\\(\\frac{1}{2}\\)", "$\\notacommand y$", "$x^$"]),
+    N.map(lambda n: f'<video src="https://v{n}.example.com/a.mp4"></video>'),
+    N.map(
+        lambda n: (
+            f'<video poster="images/v{n}.jpg"><source src="https://w{n}.example.com/b.mp4"></video>'
+        )
+    ),
+    st.just('<input type="checkbox">'),
 )
 PARAGRAPH = st.lists(INLINE, min_size=1, max_size=6).map(" ".join)
 CODE = st.builds(
@@ -88,6 +100,24 @@ LEAF = st.one_of(
     st.sampled_from(
         ['<div style="color:#c00">块 <b>HTML</b> text</div>', "<p>段落 HTML</p>",
          "<section>节 section</section>", "<script>alert(1)</script>"]
+    ),
+    N.map(lambda n: f'<table><tr><td><a href="https://t{n}.example.com/x">格 link</a> '
+          f'<img src="images/t{n}.png" alt="图"></td><td>cell 文字</td></tr></table>'),
+    N.map(lambda n: f'<video controls>\n<source src="https://b{n}.example.com/v.mp4">\n</video>'),
+    st.sampled_from(["$$\nE = mc^2\n$$", "\\[\n\\sum_{i=1}^n i\n\\]", "$$\n\\frac{1}{\n$$"]),
+    st.lists(st.tuples(st.booleans(), TEXT), min_size=1, max_size=3).map(
+        lambda items: "\n".join(f"- [{'x' if done else ' '}] {t}" for done, t in items)
+    ),
+    st.builds(
+        lambda name, title, body: f"::: {name} {title}\n{body}\n:::",
+        st.sampled_from(["tip", "warning", "details", "danger", "unknownkind"]),
+        st.sampled_from(["", "小贴士", "Title"]),
+        PARAGRAPH,
+    ),
+    st.builds(
+        lambda kind, body: f"> [!{kind}]\n> {body}",
+        st.sampled_from(["NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION"]),
+        PARAGRAPH,
     ),
 )  # fmt: skip
 
@@ -216,12 +246,75 @@ def test_zhihu_keeps_its_dialect(body: str) -> None:
     assert all(isinstance(node, Tag) for node in soup.contents if str(node).strip())
 
 
+def reader_text(soup: BeautifulSoup) -> str:
+    """What a reader sees: a formula reads as its TeX (an SVG's label, an equation
+    image's alt), a struck-through letter as the letter."""
+    for svg in soup.find_all("svg"):
+        svg.replace_with(f" {svg.get('aria-label') or ''} ")
+    for formula in soup.find_all("img", eeimg=True):
+        formula.replace_with(f" {formula.get('alt') or ''} ")
+    return soup.get_text(" ").replace("\u0336", "")
+
+
+def link_targets(body: str, channel: str) -> set[str]:
+    """Every web link target and image source of the source as ``channel`` sees it
+    (raw HTML's ``href``/``src`` included), footnote definitions aside."""
+    found: set[str] = set()
+    inside_notes = False
+    for token in parse(body, channel, new_markdown()):
+        if token.type in ("footnote_block_open", "footnote_block_close"):
+            inside_notes = token.type == "footnote_block_open"
+        if inside_notes:
+            continue
+        for item in [token, *(token.children or [])]:
+            if item.type == "link_open":
+                found.add(str(item.attrGet("href")))
+            elif item.type == "image":
+                found.add(str(item.attrGet("src")))
+            elif item.type in ("html_block", "html_inline"):
+                found.update(re.findall(r'(?:href|src)="([^"]+)"', item.content))
+    return {url for url in found if url.startswith(("https://", "images/"))}
+
+
+@SETTINGS
+@given(documents())
+def test_every_link_target_and_image_reaches_each_channel(body: str) -> None:
+    for output in both(body):
+        for url in link_targets(body, output.channel):
+            assert url in output.body or url in output.images, f"{output.channel}: {url} lost"
+
+
+@SETTINGS
+@given(documents())
+def test_check_names_the_line_of_what_a_channel_cannot_show(body: str) -> None:
+    wechat_out, zhihu_out = both(body)
+    problems = lint(issue_of(body), {"wechat": wechat_out, "zhihu": zhihu_out})
+    lines = body.split("\n")
+    for problem in problems:
+        if problem.code == "html-not-shown":
+            assert problem.line is not None
+            named = re.search(r"<(\w+)>", problem.message)
+            assert named and f"<{named.group(1)}" in lines[problem.line - 1]
+    shown = {(p.code, p.channel) for p in problems}
+    for channel in ("wechat", "zhihu"):
+        raw = [
+            item.content
+            for token in parse(body, channel, new_markdown())
+            for item in [token, *(token.children or [])]
+            if item.type in ("html_block", "html_inline")
+        ]
+        if any("<video" in piece for piece in raw):
+            assert ("html-not-shown", channel) in shown, f"{channel}: a <video> unreported"
+    if "$x^$" in body or "\\notacommand" in body:
+        assert ("formula-not-drawn", "wechat") in shown
+
+
 @SETTINGS
 @given(documents())
 def test_both_channels_show_the_visible_text_in_order(body: str) -> None:
     for output in both(body):
         soup = BeautifulSoup(output.body, "html.parser")
-        seen = _UNITS.findall(soup.get_text(" "))
+        seen = _UNITS.findall(reader_text(soup))
         notes_seen = seen + [
             unit
             for sup in soup.find_all("sup")

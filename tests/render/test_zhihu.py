@@ -220,8 +220,10 @@ _WORDS = re.compile(r"[A-Za-z0-9]+|[^\W\x00-\x7f]")
 
 
 def words(text: str) -> list[str]:
-    """Visible text as comparable units: ASCII words, and each non-ASCII letter alone."""
-    return _WORDS.findall(text)
+    """Visible text as comparable units: ASCII words, and each non-ASCII letter alone.
+
+    A struck-through letter (followed by U+0336, Zhihu's strikethrough) is the letter."""
+    return _WORDS.findall(text.replace("\u0336", ""))
 
 
 def source_words(body: str, title: str = TITLE) -> tuple[list[str], list[list[str]]]:

@@ -22,6 +22,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from crosspost.check.constructs import construct_findings
 from crosspost.check.images import (
     ImageFile,
     ImageInfo,
@@ -188,6 +189,17 @@ def lint(
     for label, line in empty_footnotes(issue):  # Zhihu refuses it; WeChat shows a blank note
         message = f"footnote [^{label}] has no text; write the note after '[^{label}]:'"
         problems.append(Problem(issue.path, line, None, "empty-footnote", message))
+    for finding in construct_findings(issue, rendered):  # shown otherwise than written
+        problems.append(
+            Problem(
+                issue.path,
+                finding.line,
+                finding.channel,
+                finding.code,
+                finding.message,
+                finding.severity,
+            )
+        )
     for channel, output in rendered.items():
         declared = platforms.get(channel)
         if declared is None:

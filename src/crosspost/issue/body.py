@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -162,6 +162,8 @@ def check_containers(path: Path, document: Document, body_line: int) -> list[Not
                 found.append(Notice(body_line + start, "unknown-only-channel", message))
             markers.update((start, end))  # markdown-it's map ends on the closing line
             stack.append(start)
+        elif token.type == "callout_open" and token.markup.startswith(":") and token.map:
+            markers.update(token.map)  # a callout's lines; lint names an unknown one
         elif token.type == "container_only_close":
             start = stack.pop()
             if not token.markup:  # markdown-it closed it at the end of the document
@@ -182,12 +184,38 @@ def check_containers(path: Path, document: Document, body_line: int) -> list[Not
             unknown_open += 1
             message = (
                 f"'{text.strip()}' is not a block crosspost knows, so it is shown as text; "
-                f"write '::: only wechat' or '::: only zhihu'"
+                f"write '::: only wechat', '::: only zhihu' or a callout ('::: tip')"
             )
         else:
-            message = "':::' closes no '::: only' block, so it is shown as text; remove it"
+            message = (
+                "':::' closes no '::: only' block or callout, so it is shown as text; "
+                "remove it or open one above"
+            )
         found.append(Notice(body_line + index, "unknown-block", message, "warning"))
     return sorted(found, key=lambda notice: notice.line or 0)
+
+
+@dataclass(frozen=True)
+class Callout:
+    """One callout (``::: name`` container or ``> [!KIND]`` alert) and its file line."""
+
+    name: str
+    kind: str
+    line: int
+    closed: bool
+
+
+def callouts(issue: Issue) -> Iterator[Callout]:
+    """Every callout of the body in order, with its line (lint warns about unknown names
+    and containers markdown-it closed at the end of the document)."""
+    opened: list[Callout] = []
+    for token in issue.document.tokens:
+        if token.type == "callout_open":
+            line = issue.body_line + (token.map[0] if token.map else 0)
+            opened.append(Callout(token.meta["name"], token.meta["kind"], line, True))
+        elif token.type == "callout_close" and opened:
+            callout = opened.pop()
+            yield callout if token.markup else replace(callout, closed=False)
 
 
 def empty_footnotes(issue: Issue) -> list[tuple[str, int | None]]:

@@ -1,7 +1,10 @@
 """The Markdown dialect of an issue, and the one parse of its body every stage shares.
 
-CommonMark plus tables, strikethrough, footnotes, ``$…$``/``$$…$$`` formulas and
-``::: only CHANNEL`` containers. An issue body is parsed once per process into a
+CommonMark plus tables, strikethrough, footnotes, task lists, formulas (``$…$``,
+``$$…$$``, ``\\(…\\)``, ``\\[…\\]``), ``::: only CHANNEL`` containers, and callouts: the
+``::: tip [title]`` containers of VuePress and doocs and GitHub's ``> [!NOTE]`` alerts,
+both delivered to the renderers as one pair of ``callout_open``/``callout_close``
+tokens (see :func:`_callouts`). An issue body is parsed once per process into a
 :class:`Document` (:func:`parse_document`): the loader's container check, lint and both
 renderers read that one token stream. Parsing was half of a warm ``check``; copying the
 tokens a renderer may change costs about a tenth of a parse.
@@ -15,10 +18,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.texmath.index import RuleDictType, make_block_func, make_inline_func
+from mdit_py_plugins.texmath.index import rules as texmath_rules
 
 ONLY_MARKER = re.compile(r"^only\s+([A-Za-z][\w-]*)\s*$")
 #: Characters that join without a space when a Markdown line break falls between them
@@ -27,8 +33,92 @@ ONLY_MARKER = re.compile(r"^only\s+([A-Za-z][\w-]*)\s*$")
 CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
 
 
+#: Callout kinds and the label a reader sees when the editor wrote no title. The
+#: container names of VuePress/doocs and GitHub's five alert kinds; labels as the
+#: Chinese editions of those tools show them.
+CALLOUT_LABELS: dict[str, str] = {
+    "tip": "提示",
+    "info": "信息",
+    "note": "注",
+    "important": "重要",
+    "warning": "注意",
+    "caution": "警告",
+    "danger": "危险",
+    "details": "详情",
+}
+#: The kind an unknown container name is shown as (lint warns about the name).
+PLAIN_CALLOUT = "note"
+_CALLOUT_MARKER = re.compile(r"^([^\s:]+)\s*(.*?)\s*$")
+
+
 def _validate_only(params: str, *args: object) -> bool:
     return bool(ONLY_MARKER.match(params.strip()))
+
+
+def _validate_callout(params: str, *args: object) -> bool:
+    """Any ``::: name [title]`` but ``only``: an unknown name is a plain callout (lint
+    names it), never text that swallows the block's closing line."""
+    match = _CALLOUT_MARKER.match(params.strip())
+    return match is not None and match.group(1).lower() != "only"
+
+
+def _ends_line(src: str, last: int) -> bool:
+    """Whether only spaces follow ``src[last]`` on its line."""
+    end = src.find("\n", last + 1)
+    return not src[last + 1 : end if end >= 0 else len(src)].strip()
+
+
+def _use_bracket_math(md: MarkdownIt) -> None:
+    """``\\(…\\)`` and ``\\[…\\]`` formulas, by texmath's own rules, with one guard: a
+    ``\\[…\\]`` is a display formula only when nothing follows its ``\\]`` on the line.
+    Editors write ``\\[1\\]`` and ``\\[文字\\]{注音}`` for literal brackets; texmath alone
+    would draw those as formulas and eat the text after them."""
+    brackets = texmath_rules["brackets"]
+    for inline in brackets["inline"]:
+        md.inline.ruler.before("escape", inline["name"], make_inline_func(inline))
+    for block in brackets["block"]:
+        guarded: RuleDictType = {**block, "post": _ends_line}
+        md.block.ruler.before("fence", block["name"], make_block_func(guarded))
+
+
+def callout_marker(info: str) -> tuple[str, str]:
+    """(name as written, lower-cased; title) of a ``::: name title`` line's parameters."""
+    match = _CALLOUT_MARKER.match(info.strip())
+    if not match:
+        return "", ""
+    return match.group(1).lower(), match.group(2)
+
+
+def _callouts(state: StateCore) -> None:
+    """One token pair for both callout syntaxes, so each renderer has one rule for them.
+
+    ``callout_open`` carries ``meta["kind"]`` (a key of :data:`CALLOUT_LABELS`),
+    ``meta["name"]`` (as written: differs from the kind for an unknown container),
+    ``meta["title"]`` (the editor's, else the kind's label) and the source ``map``.
+    GitHub alerts lose markdown-it's title paragraph: the title is in the meta.
+    """
+    tokens: list[Token] = []
+    skip_title = 0
+    for token in state.tokens:
+        if skip_title:
+            skip_title -= 1
+            continue
+        if token.type in ("container_callout_open", "alert_open"):
+            if token.type == "alert_open":
+                name, title = str(token.meta.get("kind", "")).lower(), ""
+                skip_title = 3  # alert_title_open, its inline, alert_title_close
+            else:
+                name, title = callout_marker(token.info)
+            kind = name if name in CALLOUT_LABELS else PLAIN_CALLOUT
+            token.type = "callout_open"
+            token.tag = "section"
+            token.attrs = {}
+            token.meta = {"kind": kind, "name": name, "title": title or CALLOUT_LABELS[kind]}
+        elif token.type in ("container_callout_close", "alert_close"):
+            token.type = "callout_close"
+            token.tag = "section"
+        tokens.append(token)
+    state.tokens = tokens
 
 
 def _verbatim(url: str) -> str:
@@ -39,17 +129,24 @@ def new_markdown() -> MarkdownIt:
     """A parser for the issue dialect. Raw HTML is allowed (renderers sanitise it).
 
     Formulas are parsed for every channel, so one token stream serves them all: Zhihu
-    shows them as equation images, WeChat (whose editor has none) as the TeX written.
-    The dollar rules are strict, so prices such as "$5 and $10" stay text. Link and
+    shows them as equation images, WeChat as inline SVG. The dollar rules are strict,
+    so prices such as "$5 and $10" stay text; ``\\(…\\)`` and ``\\[…\\]`` come out as
+    the same ``math_inline``/``math_block`` tokens. Task items carry ``meta["checked"]``
+    on their ``list_item_open`` (markdown-it's own task lists). Link and
     image targets are kept as the author wrote them (markdown-it would percent-encode
     non-ASCII ones): image sources are the keys the publisher swaps for uploaded URLs,
     and lint names each image as the issue does.
     """
-    md = MarkdownIt("commonmark", {"html": True, "typographer": False})
+    md = MarkdownIt(
+        "commonmark", {"html": True, "typographer": False, "alerts": True, "tasklists": True}
+    )
     md.enable(["table", "strikethrough"])
     md.use(footnote_plugin)
     md.use(container_plugin, name="only", validate=_validate_only)
+    md.use(container_plugin, name="callout", validate=_validate_callout)
     md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
+    _use_bracket_math(md)
+    md.core.ruler.push("callouts", _callouts)
     md.normalizeLink = _verbatim  # type: ignore[method-assign]
     return md
 

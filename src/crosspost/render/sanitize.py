@@ -20,11 +20,14 @@ text is) and lets nh3 clean each tag.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import nh3
+from bs4 import BeautifulSoup
+from bs4.element import Tag
 
 #: Elements that never have content or a closing tag (HTML Living Standard, §13.1.2).
 VOID = frozenset(
@@ -38,7 +41,21 @@ URL_ATTRIBUTES = frozenset({"href", "src", "cite", "action", "poster", "backgrou
 #: Removed with everything inside them on every channel: their content is code, not text.
 ALWAYS_DROPPED = frozenset({"script", "style"})
 
+#: Media and embedded frames: no channel plays them, yet where they point is content.
+#: Each becomes a line with a link to its source (and its poster as an image), the one
+#: form every channel shows; the label says what the reader would have seen.
+MEDIA_LABELS = {
+    "video": "视频",
+    "audio": "音频",
+    "iframe": "嵌入内容",
+    "embed": "嵌入内容",
+    "object": "嵌入内容",
+}
+#: Where a media element names its source (``<source>`` children are read too).
+_MEDIA_SOURCES = ("src", "data")
+
 _TAG = re.compile(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b.*?(/?)>$", re.DOTALL)
+_MEDIA_TAG = re.compile(r"<(?:video|audio|iframe|embed|object)\b", re.IGNORECASE)
 _DATA_IMAGE = re.compile(r"^\s*data:image/", re.IGNORECASE)
 _DATA = re.compile(r"^\s*data:", re.IGNORECASE)
 
@@ -58,6 +75,9 @@ class Allowlist:
     url_schemes: frozenset[str] = frozenset({"http", "https", "mailto"})
     dropped: frozenset[str] = frozenset()
     styles: frozenset[str] = frozenset()
+    #: Elements of :data:`MEDIA_LABELS` shown as a link to their source (see
+    #: :func:`media_line`) instead of going in silence.
+    media: frozenset[str] = frozenset()
 
     def allows(self, tag: str) -> bool:
         """Whether ``tag`` is kept (its attributes still filtered)."""
@@ -75,10 +95,47 @@ def _data_images_only(tag: str, attribute: str, value: str) -> str | None:
     return value
 
 
+def media_line(name: str, source: str, poster: str = "") -> str:
+    """What a ``<video>``, ``<audio>`` or embedded frame becomes: its poster (an image)
+    and a link to its source labelled with what it is; the bare label when it has none.
+
+    The result is raw HTML the channel's allowlist cleans like any other.
+    """
+    label = html.escape(f"▶ {MEDIA_LABELS.get(name, MEDIA_LABELS['embed'])}")
+    image = f'<img src="{html.escape(poster)}" alt="{label}">' if poster else ""
+    if not source:
+        return f"{image}{label}"
+    return f'{image}<a href="{html.escape(source)}">{label}</a>'
+
+
+def _media_source(element: Tag) -> str:
+    for attribute in _MEDIA_SOURCES:
+        if element.get(attribute):
+            return str(element[attribute]).strip()
+    inner = element.find("source", src=True)
+    return str(inner["src"]).strip() if isinstance(inner, Tag) else ""
+
+
+def _media_as_lines(fragment: str, media: frozenset[str]) -> str:
+    """``fragment`` with each outermost media element replaced by its :func:`media_line`."""
+    if not media or not _MEDIA_TAG.search(fragment):
+        return fragment
+    soup = BeautifulSoup(fragment, "html.parser")
+    for element in soup.find_all(sorted(media)):
+        if not isinstance(element, Tag) or element.find_parent(sorted(media)) is not None:
+            continue
+        line = media_line(element.name, _media_source(element), str(element.get("poster") or ""))
+        if element.parent is soup:  # a block of its own: the line is a paragraph
+            line = f"<p>{line}</p>"
+        element.replace_with(BeautifulSoup(line, "html.parser"))
+    return str(soup)
+
+
 def clean(fragment: str, allowlist: Allowlist) -> str:
-    """``fragment`` as balanced HTML holding only what ``allowlist`` names."""
+    """``fragment`` as balanced HTML holding only what ``allowlist`` names; media the
+    allowlist lists become links to their source (:func:`media_line`)."""
     return nh3.clean(
-        fragment,
+        _media_as_lines(fragment, allowlist.media),
         tags=set(allowlist.tags),
         clean_content_tags={
             tag for tag in ALWAYS_DROPPED | allowlist.dropped if tag not in allowlist.tags
@@ -90,6 +147,15 @@ def clean(fragment: str, allowlist: Allowlist) -> str:
         url_schemes={*allowlist.url_schemes, "data"},  # data: narrowed by the filter
         filter_style_properties=set(allowlist.styles) if allowlist.styles else None,
     )
+
+
+@dataclass
+class _MediaFrame:
+    """A media element open in a :class:`TagStream`, and whether its line is written."""
+
+    name: str
+    poster: str
+    written: bool
 
 
 @dataclass
@@ -106,13 +172,18 @@ class TagStream:
     allowlist: Allowlist
     dropping: int = 0
     _open: list[str] = field(default_factory=list)
+    _media: list[_MediaFrame] = field(default_factory=list)
 
     def tag(self, raw: str) -> str:
-        """The cleaned form of one raw tag: the tag itself, its closing, or ``""``."""
+        """The cleaned form of one raw tag: the tag itself, its closing, or ``""``; for a
+        media element, the cleaned :func:`media_line` once its source is known."""
         match = _TAG.match(raw.strip())
         if not match:
             return ""  # comments, declarations, processing instructions
         closing, name, self_closed = bool(match.group(1)), match.group(2).lower(), match.group(3)
+        line = self._media_tag(raw.strip(), name, closing, bool(self_closed))
+        if line is not None:
+            return line
         if self.allowlist.drops(name):
             if closing:
                 self.dropping = max(0, self.dropping - 1)
@@ -127,6 +198,39 @@ class TagStream:
             del self._open[len(self._open) - 1 - self._open[::-1].index(name)]
             return f"</{name}>"
         return self._opening(raw.strip(), name, bool(self_closed))
+
+    def _media_tag(self, raw: str, name: str, closing: bool, self_closed: bool) -> str | None:
+        """The line a media element becomes (``None``: not a media tag), written at the
+        first tag that names its source (``<video src>``, or a ``<source>`` inside),
+        else at its closing tag. Its content is skipped like a dropped element's."""
+        allowlist = self.allowlist
+        if name in allowlist.media and name in allowlist.dropped:
+            if closing:
+                if not self._media:
+                    return ""
+                frame = self._media.pop()
+                self.dropping = max(0, self.dropping - 1)
+                if frame.written:
+                    return ""
+                return clean(media_line(frame.name, "", frame.poster), allowlist)
+            element = BeautifulSoup(raw, "html.parser").find(name)
+            source = _media_source(element) if isinstance(element, Tag) else ""
+            poster = str(element.get("poster") or "") if isinstance(element, Tag) else ""
+            line = clean(media_line(name, source, poster), allowlist)
+            if name in VOID or self_closed:
+                return "" if self._media else line
+            nested = bool(self._media)
+            self.dropping += 1
+            self._media.append(_MediaFrame(name, poster, written=nested or bool(source)))
+            return line if source and not nested else ""
+        if name == "source" and self._media and not closing and not self._media[-1].written:
+            element = BeautifulSoup(raw, "html.parser").find("source")
+            source = str(element.get("src") or "").strip() if isinstance(element, Tag) else ""
+            if source:
+                frame = self._media[-1]
+                frame.written = True
+                return clean(media_line(frame.name, source, frame.poster), allowlist)
+        return None
 
     def _opening(self, raw: str, name: str, self_closed: bool) -> str:
         # Inside an open <svg> a tag such as <path> is SVG, not an unknown HTML element:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-from crosspost.render.sanitize import VOID, Allowlist
+from crosspost.render.sanitize import MEDIA_LABELS, VOID, Allowlist
 
 MP_LINK = re.compile(r"^https?://mp\.weixin\.qq\.com(?:[/?#]|$)", re.IGNORECASE)
 
@@ -87,6 +87,7 @@ ALLOWLIST = Allowlist(
     },
     dropped=DROPPED,
     styles=STYLES,
+    media=frozenset(MEDIA_LABELS),
 )
 
 
@@ -130,6 +131,7 @@ class RawHtmlSanitiser(HTMLParser):
         self._reference = reference
         self._out: list[str] = []
         self._pre = 0
+        self._tables = 0
         self._link_text = link_text
         #: Links opened in this piece, innermost last: (href, title, text so far), or
         #: None for a link that is not numbered.
@@ -166,6 +168,11 @@ class RawHtmlSanitiser(HTMLParser):
             kept["class"] = "image"
         if tag == "pre":
             self._pre += 1
+        if tag == "table":  # like a Markdown table: scrolls sideways, splits no word
+            kept["class"] = "table"
+            self._tables += 1
+            if self._tables == 1:  # a table nested in a cell scrolls with its parent
+                self._out.append('<section class="table-scroll">')
         self._out.append(f"<{tag}{_attributes(kept)}>")
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -182,6 +189,10 @@ class RawHtmlSanitiser(HTMLParser):
         if tag == "pre":
             self._pre = max(0, self._pre - 1)
         self._out.append(f"</{'section' if tag in AS_SECTION else tag}>")
+        if tag == "table" and self._tables:
+            self._tables -= 1
+            if not self._tables:
+                self._out.append("</section>")
 
     def _open_link(self, attrs: dict[str, str]) -> None:
         href = attrs.get("href", "").strip()

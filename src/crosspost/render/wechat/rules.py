@@ -27,10 +27,13 @@ from markdown_it.utils import EnvType, OptionsDict
 from crosspost.issue.dialect import drop_title_heading, join_softbreak, new_markdown
 from crosspost.render.sanitize import TagStream, clean
 from crosspost.render.wechat.code import highlight_code
+from crosspost.render.wechat.math import formula_svg
 from crosspost.render.wechat.raw import ALLOWLIST, RawHtmlSanitiser, Reference, is_mp_link
 
 #: Bullets by nesting depth; deeper lists reuse the last one.
 BULLETS: tuple[str, ...] = ("•", "◦", "▪")
+#: The marker of a task item (``- [ ]`` / ``- [x]``) in place of its bullet.
+TASK_MARKERS = {False: "☐", True: "☑"}
 ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
 
 
@@ -306,7 +309,10 @@ class WeChatRenderer(RendererHTML):
     ) -> str:
         state = _state(env)
         frame = state.lists[-1] if state.lists else _ListFrame(ordered=False, next_number=0)
-        if frame.ordered:
+        checked = tokens[idx].meta.get("checked")
+        if checked is not None:
+            marker = TASK_MARKERS[bool(checked)]
+        elif frame.ordered:
             marker = f"{frame.next_number}."
             frame.next_number += 1
         else:
@@ -339,25 +345,50 @@ class WeChatRenderer(RendererHTML):
         placeholder = state.code_placeholder(highlight_code(code, language, state.code_style))
         return f'<pre class="code"><code class="code-body">{placeholder}</code></pre>'
 
-    # --- formulas: WeChat's editor draws none, so the reader sees the TeX as written ---
+    # --- formulas: inline SVG laid out by ziamath; unreadable TeX shown as code ---------
     def math_inline(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
         token = tokens[idx]
-        return html.escape(f"{token.markup}{token.content}{token.markup}", quote=False)
+        svg = formula_svg(token.content, display=False)
+        if svg is None:  # lint names the line; the reader still sees what was meant
+            tex = f"${token.content}$"
+            return f'<code class="code-inline">{html.escape(tex, quote=False)}</code>'
+        # Kept out of the HTML like code blocks: neither the inliner nor lxml's HTML
+        # writer (which lower-cases viewBox) may touch it.
+        return _state(env).code_placeholder(svg)
 
     math_inline_double = math_inline
 
     def math_block(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
-        # Its line breaks become spaces (or nothing between CJK) in the clean-up, as the
-        # soft breaks of a paragraph do.
         token = tokens[idx]
-        label = f" ({token.info})" if token.info else ""
-        return f"<p>{html.escape(f'$${token.content}$${label}', quote=False)}</p>"
+        label = f" ({html.escape(token.info)})" if token.info else ""
+        svg = formula_svg(token.content, display=True)
+        if svg is None:
+            tex = html.escape(f"$${token.content.strip()}$$", quote=False)
+            return f'<p><code class="code-inline">{tex}</code>{label}</p>'
+        placeholder = _state(env).code_placeholder(svg)
+        return f'<section class="math-block">{placeholder}{label}</section>'
 
     math_block_label = math_block
+    math_block_eqno = math_block
+
+    # --- callouts: ``::: tip`` containers and ``> [!NOTE]`` alerts -----------------------
+    def callout_open(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        meta = tokens[idx].meta
+        title = html.escape(str(meta["title"]), quote=False)
+        return (
+            f'<section class="callout callout-{meta["kind"]}"><p class="callout-title">{title}</p>'
+        )
+
+    def callout_close(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        return "</section>"
 
     # --- tables -------------------------------------------------------------------
     def table_open(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -53,6 +53,12 @@ LANGUAGE_IDS = {
 _WEB_LINK = re.compile(r"^(https?:)?//", re.IGNORECASE)
 _BARE_URL = re.compile(r"https?://[^\s<>\"'）)]+", re.IGNORECASE)
 _BREAK = re.compile(r"^<br\s*/?>$", re.IGNORECASE)
+#: A raw media tag's source: a cell cannot hold the line media become elsewhere, so the
+#: address follows in brackets, as a link's does.
+_MEDIA_SOURCE = re.compile(
+    r"""^<(?:video|audio|iframe|embed|source)\b[^>]*?\bsrc\s*=\s*["']?([^"'\s>]+)""",
+    re.IGNORECASE,
+)
 _UNESCAPED_GT = re.compile(r"(?<!\\)>\s*")
 
 
@@ -68,6 +74,41 @@ def zhihu_tokens(
     notes = next((i for i, t in enumerate(tokens) if t.type == "footnote_block_open"), None)
     at = len(tokens) if notes is None else notes
     return tokens[:at] + tail.for_channel(CHANNEL) + tokens[at:]
+
+
+# --- headings, tasks, strikethrough ------------------------------------------------------
+
+#: Zhihu's two heading levels ("一级标题", "二级标题"); deeper headings are bold paragraphs.
+HEADING_TAGS = ("h2", "h3")
+#: What a task item (``- [ ]`` / ``- [x]``) starts with: Zhihu has no checkboxes.
+TASK_MARKERS = {False: "☐ ", True: "☑ "}
+#: U+0336 COMBINING LONG STROKE OVERLAY: Zhihu keeps no strikethrough markup, and
+#: dropping the mark would flip the meaning of "~~free~~ paid"; struck characters stay
+#: visibly struck through wherever the text goes.
+STROKE = "\u0336"
+
+
+def top_heading_level(tokens: Sequence[Token]) -> int:
+    """The highest level of the body's own headings (1 for ``#``; those in quotes and
+    lists are bold text on Zhihu and do not count); 1 when it has none."""
+    levels = [
+        int(t.tag[1])
+        for t in tokens
+        if t.type == "heading_open" and t.level == 0 and t.tag[1:].isdigit()
+    ]
+    return min(levels, default=1)
+
+
+def heading_tag(tag: str, top: int) -> str | None:
+    """The Zhihu tag of a heading ``tag`` (``"h3"``…) in a body whose highest level is
+    ``top``: the highest becomes ``<h2>``, the next ``<h3>``, deeper ones ``None`` (bold)."""
+    depth = max(0, int(tag[1]) - top)
+    return HEADING_TAGS[depth] if depth < len(HEADING_TAGS) else None
+
+
+def struck(text: str) -> str:
+    """``text`` drawn struck through: each visible character followed by :data:`STROKE`."""
+    return "".join(char if char.isspace() else char + STROKE for char in text)
 
 
 def is_web_link(href: str) -> bool:
@@ -129,12 +170,17 @@ def image_html(source: str, caption: str) -> str:
 # --- tables ---------------------------------------------------------------------------
 
 
-def cell_html(children: Sequence[Token], notes: Mapping[int, Note] | None = None) -> str:
+def cell_html(
+    children: Sequence[Token],
+    notes: Mapping[int, Note] | None = None,
+    on_image: Callable[[str], None] | None = None,
+) -> str:
     """A table cell's inline content as Zhihu keeps it: plain text, ``<br>`` for breaks.
 
-    Zhihu keeps no markup inside cells, so emphasis and code lose their marks, a
+    Zhihu keeps little markup inside cells, so emphasis and code lose their marks, a
     formula shows its TeX, and a link keeps its address after its text so the reader
     can still find it; so does a note, which cannot be a reference inside a cell.
+    Images stay images (§7.1); ``on_image`` hears of each, to upload it.
     """
     parts: list[str] = []
     href: str | None = None
@@ -149,6 +195,12 @@ def cell_html(children: Sequence[Token], notes: Mapping[int, Note] | None = None
             if href and is_web_link(href) and shown.strip() != href.strip():
                 parts.append(html.escape(f" ({href})"))
             href = None
+            continue
+        if token.type == "image" and str(token.attrGet("src") or "").strip():
+            source = str(token.attrGet("src")).strip()
+            if on_image is not None:
+                on_image(source)  # a cell keeps its images, as a raw HTML table's does
+            parts.append(image_html(source, token.content))
             continue
         piece = _cell_piece(token, notes or {})
         if href is not None and token.type != "hardbreak":
@@ -170,8 +222,13 @@ def _cell_piece(token: Token, notes: Mapping[int, Note]) -> str:
         return html.escape(token.content)
     if token.type == "footnote_ref":
         note = notes.get(int(token.meta["id"]), Note(""))
-        said = " ".join(part for part in (note.text, note.url) if part)
+        said = note.written or note.text
+        if note.url and note.url not in said:
+            said = " ".join(part for part in (said, note.url) if part)
         return html.escape(f" ({said})") if said else ""
+    media = _MEDIA_SOURCE.match(token.content) if token.type == "html_inline" else None
+    if media:
+        return html.escape(f" ({html.unescape(media.group(1))})")
     if token.type == "html_inline" and _BREAK.match(token.content):
         return "<br>"
     return ""
@@ -186,6 +243,8 @@ class Note:
 
     text: str
     url: str = ""
+    #: The note's words as written, a bare URL in its place (what a table cell shows).
+    written: str = ""
 
 
 def cut_footnotes(tokens: list[Token]) -> tuple[list[Token], dict[int, Note], dict[int, Token]]:
@@ -243,7 +302,7 @@ def note_of(children: Sequence[Token]) -> Note:
     if not text and not url:
         text = "".join(words).strip()
     text = text.strip(" :：,，;；-—")
-    return Note(text=text, url=url)
+    return Note(text=text, url=url, written=" ".join("".join(words).split()))
 
 
 def explanation_note(target: str, title: str) -> Note:

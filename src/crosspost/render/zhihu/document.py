@@ -14,7 +14,7 @@ from bs4 import BeautifulSoup
 from crosspost.issue.dialect import Document, parse_document
 from crosspost.issue.model import Issue
 from crosspost.render.rendered import PreviousIssue, RenderContext, Rendered
-from crosspost.render.zhihu.common import CHANNEL, zhihu_tokens
+from crosspost.render.zhihu.common import CHANNEL, STROKE, top_heading_level, zhihu_tokens
 from crosspost.render.zhihu.html import render_html
 from crosspost.render.zhihu.markdown import escape_text, render_markdown
 
@@ -43,8 +43,10 @@ def render(issue: Issue, context: RenderContext) -> Rendered:
     settings = issue.settings(CHANNEL)
     titles = (settings.title, issue.title)
     tail = previous_section(context.previous)
-    body, images = render_html(zhihu_tokens(issue.document, titles, tail))
-    markdown = render_markdown(zhihu_tokens(issue.document, titles, tail))
+    # Heading levels follow the issue's own body (往期回顾 is fitted in, not counted).
+    top = top_heading_level(zhihu_tokens(issue.document, titles))
+    body, images = render_html(zhihu_tokens(issue.document, titles, tail), top)
+    markdown = render_markdown(zhihu_tokens(issue.document, titles, tail), top)
     return Rendered(
         channel=CHANNEL,
         title=settings.title,
@@ -82,5 +84,6 @@ def plain_text(body: str) -> str:
 
 
 def body_chars(body: str) -> int:
-    """The length Zhihu's limits count: plain text, tags excluded, whitespace ignored."""
-    return sum(1 for char in plain_text(body) if not char.isspace())
+    """The length Zhihu's limits count: plain text, tags excluded, whitespace ignored
+    (and the strokes that draw struck text: they are part of the letter they cross)."""
+    return sum(1 for char in plain_text(body) if not char.isspace() and char != STROKE)

@@ -1,8 +1,10 @@
 """Zhihu's HTML dialect: what the article API receives as ``content`` (§7.1).
 
 A markdown-it renderer whose rules are overridden per token type, so each rule says
-what Zhihu's Draft.js editor keeps: headings shift down one level (``#`` is Zhihu's
-"一级标题", an ``<h2>``), code is ``<pre lang>`` with no inner ``<code>``, tables carry
+what Zhihu's Draft.js editor keeps: the body's highest heading level becomes Zhihu's
+"一级标题" (``<h2>``) and the next its "二级标题" (``<h3>``), callouts are quotes opening
+with their label, struck text is drawn with combining strokes, code is ``<pre lang>``
+with no inner ``<code>``, tables carry
 ``data-draft-type="table"`` with the header row inside ``<tbody>``, footnotes become
 reference ``<sup>``s (Zhihu builds the 参考 list itself), and no newline separates
 blocks, since the editor turns each one into a blank line (Z5).
@@ -24,22 +26,28 @@ from crosspost.issue.dialect import join_softbreak
 from crosspost.render.zhihu.common import (
     TABLE_CLOSE,
     TABLE_OPEN,
+    TASK_MARKERS,
     Note,
     cell_html,
     code_language,
     cut_footnotes,
     equation_html,
     explanation_note,
+    heading_tag,
     image_html,
     is_web_link,
+    struck,
 )
 from crosspost.render.zhihu.sanitize import Sanitizer
 
 
-def render_html(tokens: list[Token]) -> tuple[str, tuple[str, ...]]:
-    """Zhihu HTML for a token stream (which it may change), and its image sources."""
+def render_html(tokens: list[Token], top_level: int = 1) -> tuple[str, tuple[str, ...]]:
+    """Zhihu HTML for a token stream (which it may change), and its image sources.
+
+    ``top_level`` is the highest heading level of the issue's own body: it becomes
+    ``<h2>``, the next ``<h3>``."""
     tokens, notes, _ = cut_footnotes(tokens)
-    renderer = ZhihuHtmlRenderer(notes)
+    renderer = ZhihuHtmlRenderer(notes, top_level)
     body = renderer.render(_split_images(tokens), OptionsDict(commonmark.make()["options"]), {})
     body = body.replace("<p></p>", "")
     return body, tuple(dict.fromkeys(renderer.images))
@@ -65,8 +73,10 @@ class _Link:
 class ZhihuHtmlRenderer(RendererHTML):
     """markdown-it's HTML renderer with the Zhihu rules. One instance per render."""
 
-    def __init__(self, notes: dict[int, Note]) -> None:
+    def __init__(self, notes: dict[int, Note], top_level: int = 1) -> None:
         super().__init__()
+        self._top_level = top_level
+        self._strike = 0
         self.images: list[str] = []
         self._notes = notes
         self._numeros: dict[object, int] = {}
@@ -82,7 +92,7 @@ class ZhihuHtmlRenderer(RendererHTML):
         self, tokens: Sequence[Token], options: OptionsDict, env: EnvType
     ) -> str:
         if self._in_cell:
-            return cell_html(tokens, self._notes)
+            return cell_html(tokens, self._notes, self.images.append)
         return super().renderInline(tokens, options, env)
 
     # --- helpers -----------------------------------------------------------------------
@@ -117,16 +127,28 @@ class ZhihuHtmlRenderer(RendererHTML):
         return "" if self._frames or tokens[idx].hidden else "</p>"
 
     def heading_open(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
-        tag = tokens[idx].tag
+        tag = heading_tag(tokens[idx].tag, self._top_level)
         if self._frames:
             return f"{self._separator()}<b>"
-        return {"h1": "<h2>", "h2": "<h3>"}.get(tag, "<p><b>")
+        return f"<{tag}>" if tag else "<p><b>"
 
     def heading_close(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
-        tag = tokens[idx].tag
+        tag = heading_tag(tokens[idx].tag, self._top_level)
         if self._frames:
             return "</b>"
-        return {"h1": "</h2>", "h2": "</h3>"}.get(tag, "</b></p>")
+        return f"</{tag}>" if tag else "</b></p>"
+
+    def callout_open(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
+        """A callout is a quote that opens with its label in bold (Zhihu has no callouts)."""
+        title = f"<b>{escapeHtml(str(tokens[idx].meta['title']))}</b>"
+        opening = self.blockquote_open()
+        if opening:
+            self._frames[-1].started = True
+            return f"{opening}{title}"
+        return f"{self._separator()}{title}"
+
+    def callout_close(self, *_: object) -> str:
+        return self.blockquote_close()
 
     def blockquote_open(self, *_: object) -> str:
         if self._frames and self._frames[-1].kind == "quote":
@@ -161,9 +183,10 @@ class ZhihuHtmlRenderer(RendererHTML):
     def ordered_list_close(self, *_: object) -> str:
         return "</ol>"
 
-    def list_item_open(self, *_: object) -> str:
+    def list_item_open(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
         self._frames.append(_Frame("li"))
-        return "<li>"
+        checked = tokens[idx].meta.get("checked")
+        return "<li>" if checked is None else f"<li>{TASK_MARKERS[bool(checked)]}"
 
     def list_item_close(self, *_: object) -> str:
         frame = self._frames.pop()
@@ -188,7 +211,7 @@ class ZhihuHtmlRenderer(RendererHTML):
         image = equation_html(tokens[idx].content, display=True)
         return f"{self._separator()}{image}" if self._frames else f"<p>{image}</p>"
 
-    math_block_label = math_block
+    math_block_label = math_block_eqno = math_block
 
     def zhihu_image(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
         """An image standing alone: a block of its own, not wrapped in ``<p>`` (§7.1)."""
@@ -228,7 +251,10 @@ class ZhihuHtmlRenderer(RendererHTML):
     # --- inline --------------------------------------------------------------------------
 
     def text(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
-        return "" if self._sanitizer.dropping else escapeHtml(tokens[idx].content)
+        if self._sanitizer.dropping:
+            return ""
+        content = tokens[idx].content
+        return escapeHtml(struck(content) if self._strike else content)
 
     def softbreak(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
         """A space, except between two CJK characters, where a space would show."""
@@ -250,9 +276,12 @@ class ZhihuHtmlRenderer(RendererHTML):
         return "</i>"
 
     def s_open(self, *_: object) -> str:
-        return ""  # Zhihu has no strikethrough; the words stay
+        self._strike += 1  # Zhihu has no strikethrough markup: the text is drawn struck
+        return ""
 
-    s_close = s_open
+    def s_close(self, *_: object) -> str:
+        self._strike = max(0, self._strike - 1)
+        return ""
 
     def code_inline(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
         return f"<code>{escapeHtml(tokens[idx].content)}</code>"

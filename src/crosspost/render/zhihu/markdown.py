@@ -5,7 +5,8 @@ functions keyed by node type writes each node back as normalised Markdown. The r
 are Zhihu's importer's: only two heading levels survive (deeper ones become bold
 paragraphs), tables go as HTML because its Markdown tables are unreliable, footnotes
 become numbered markers with a reference list at the end (the importer knows no
-footnotes), strikethrough is dropped (Zhihu has none), raw HTML is reduced to what
+footnotes), struck text is drawn with combining strokes (Zhihu has no strikethrough),
+callouts are quotes opening with their label in bold, raw HTML is reduced to what
 the editor keeps, and formulas stay ``$…$`` with display formulas ending in ``\\\\``
 so they are centred.
 """
@@ -22,12 +23,15 @@ from markdown_it.tree import SyntaxTreeNode
 from crosspost.render.zhihu.common import (
     TABLE_CLOSE,
     TABLE_OPEN,
+    TASK_MARKERS,
     Note,
     cell_html,
     code_language,
     cut_footnotes,
     explanation_note,
+    heading_tag,
     is_web_link,
+    struck,
     zhihu_tex,
 )
 from crosspost.render.zhihu.sanitize import Sanitizer
@@ -41,10 +45,11 @@ _LINE_START = re.compile(r"^(\s*)(?:(\d+)([.)])|([#>+=-]))", re.MULTILINE)
 _BACKTICKS = re.compile(r"`+")
 
 
-def render_markdown(tokens: list[Token]) -> str:
-    """Zhihu importer Markdown for a token stream (which it may change)."""
+def render_markdown(tokens: list[Token], top_level: int = 1) -> str:
+    """Zhihu importer Markdown for a token stream (which it may change); ``top_level`` is
+    the body's highest heading level, written as ``#``."""
     tokens, notes, bodies = cut_footnotes(tokens)
-    context = _Context(notes=notes, bodies=bodies)
+    context = _Context(notes=notes, bodies=bodies, top_level=top_level)
     text = _blocks(SyntaxTreeNode(tokens).children, context)
     if context.entries:
         entries = "\n".join(f"{n}. {entry}" for n, entry in enumerate(context.entries, 1))
@@ -61,6 +66,8 @@ class _Context:
     numeros: dict[object, int] = field(default_factory=dict)
     entries: list[str] = field(default_factory=list)
     sanitizer: Sanitizer = field(default_factory=lambda: Sanitizer(lambda _: None))
+    top_level: int = 1
+    strike: int = 0
 
     def reference(self, key: object, entry: Callable[[], str]) -> str:
         """The ``[n]`` marker of a note, adding it to the list on first use."""
@@ -100,14 +107,30 @@ def _escape_line_start(match: re.Match[str]) -> str:
 
 def _heading(node: SyntaxTreeNode, context: _Context) -> str:
     text = _inline(node.children[0], context).replace("\n", " ").strip()
-    if node.tag in {"h1", "h2"}:
-        return f"{'#' * int(node.tag[1])} {text}"
+    tag = heading_tag(node.tag, context.top_level)
+    if tag is not None:
+        return f"{'#' * (int(tag[1]) - 1)} {text}"
     return f"**{text}**"  # Zhihu keeps two heading levels; deeper ones become bold text
 
 
 def _blockquote(node: SyntaxTreeNode, context: _Context) -> str:
     inner = _blocks(node.children, context)
     return "\n".join(f"> {line}" if line else ">" for line in inner.split("\n"))
+
+
+def _callout(node: SyntaxTreeNode, context: _Context) -> str:
+    """A quote opening with the callout's label in bold (Zhihu has no callouts)."""
+    title = f"**{escape_text(str(node.meta['title']))}**"
+    inner = "\n\n".join(part for part in (title, _blocks(node.children, context)) if part)
+    return "\n".join(f"> {line}" if line else ">" for line in inner.split("\n"))
+
+
+def _strike(node: SyntaxTreeNode, context: _Context) -> str:
+    context.strike += 1  # Zhihu has no strikethrough: the text is drawn struck
+    try:
+        return _inline(node, context)
+    finally:
+        context.strike -= 1
 
 
 def _list(node: SyntaxTreeNode, context: _Context) -> str:
@@ -123,6 +146,9 @@ def _list(node: SyntaxTreeNode, context: _Context) -> str:
         marker = f"{number}." if node.type == "ordered_list" else "-"
         number += 1
         body = _blocks(item.children, context, tight=tight)
+        checked = item.meta.get("checked")
+        if checked is not None:
+            body = TASK_MARKERS[bool(checked)] + body
         pad = " " * (len(marker) + 1)
         lines = body.split("\n")
         rest = [f"{pad}{line}" if line else "" for line in lines[1:]]
@@ -174,7 +200,9 @@ def escape_text(text: str) -> str:
 
 
 def _text(node: SyntaxTreeNode, context: _Context) -> str:
-    return "" if context.sanitizer.dropping else escape_text(node.content)
+    if context.sanitizer.dropping:
+        return ""
+    return escape_text(struck(node.content) if context.strike else node.content)
 
 
 def _code_inline(node: SyntaxTreeNode, context: _Context) -> str:
@@ -261,12 +289,14 @@ RENDERERS: Mapping[str, Render] = {
     "table": _table,
     "math_block": _math_block,
     "math_block_label": _math_block,
+    "math_block_eqno": _math_block,
+    "callout": _callout,
     "text": _text,
     "softbreak": lambda node, context: "\n",
     "hardbreak": lambda node, context: "  \n",
     "strong": _wrap("**"),
     "em": _wrap("*"),
-    "s": _wrap(""),  # Zhihu has no strikethrough; the words stay
+    "s": _strike,
     "link": _link,
     "image": _image,
     "code_inline": _code_inline,

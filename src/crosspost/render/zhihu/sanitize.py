@@ -18,7 +18,7 @@ from collections.abc import Callable
 from bs4 import BeautifulSoup
 from bs4.element import Comment, NavigableString, Tag
 
-from crosspost.render.sanitize import Allowlist, TagStream, clean
+from crosspost.render.sanitize import MEDIA_LABELS, Allowlist, TagStream, clean
 from crosspost.render.zhihu.common import (
     TABLE_CLOSE,
     TABLE_OPEN,
@@ -59,10 +59,13 @@ ALLOWLIST = Allowlist(
     },
     url_schemes=frozenset({"http", "https"}),
     dropped=DROPPED,
+    media=frozenset(MEDIA_LABELS),
 )
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _TAG = re.compile(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b", re.DOTALL)
+#: More than one tag, or text: the line a media element became (see TagStream).
+_FRAGMENT = re.compile(r"^<[^/][^>]*>.*</|^[^<]")
 
 
 def _trim_br(value: str) -> str:
@@ -102,6 +105,13 @@ class Sanitizer:
     def inline_tag(self, raw: str) -> str:
         """One raw inline tag (``html_inline`` token) as Zhihu HTML, often ``""``."""
         cleaned = self._stream.tag(raw)
+        if _FRAGMENT.search(cleaned):  # a media element's line: a link, maybe an image
+            soup = BeautifulSoup(cleaned, "html.parser")
+            return "".join(
+                html.escape(str(node)) if isinstance(node, NavigableString) else self._inline(node)
+                for node in soup.children
+                if isinstance(node, NavigableString | Tag)
+            )
         match = _TAG.match(cleaned)
         if not match:
             return ""

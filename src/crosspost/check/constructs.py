@@ -1,0 +1,152 @@
+"""Lint for constructs a channel shows differently from how they were written.
+
+Nothing an issue says may go missing in silence: a formula WeChat cannot draw, a
+``<video>`` no channel plays, an ``<svg>`` Zhihu drops, a callout name crosspost does
+not know. Each is found here in the body's one token stream, with its file line, and
+reported as a warning (or a note, where the reader still sees everything). What each
+channel keeps of raw HTML is its renderer's allowlist, the same one the render applies.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from markdown_it.token import Token
+
+from crosspost.issue.body import callouts
+from crosspost.issue.dialect import CALLOUT_LABELS
+from crosspost.issue.model import Issue
+from crosspost.platforms.wechat import WECHAT
+from crosspost.platforms.zhihu import ZHIHU
+from crosspost.render.sanitize import Allowlist
+from crosspost.render.wechat.math import formula_svg
+from crosspost.render.wechat.raw import ALLOWLIST as WECHAT_HTML
+from crosspost.render.zhihu.sanitize import ALLOWLIST as ZHIHU_HTML
+
+#: Each channel's raw-HTML allowlist (the renderers' own).
+ALLOWLISTS: dict[str, Allowlist] = {WECHAT.name: WECHAT_HTML, ZHIHU.name: ZHIHU_HTML}
+#: Form controls: their text, if any, goes with them.
+_FORM = frozenset({"input", "button", "select", "textarea", "option", "form"})
+_OPENING = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)\b")
+
+WARNING, INFO = "warning", "info"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One construct shown differently on ``channel`` (``None``: on every channel)."""
+
+    line: int
+    channel: str | None
+    code: str
+    message: str
+    severity: str = WARNING
+
+
+def construct_findings(issue: Issue, channels: Iterable[str]) -> list[Finding]:
+    """Every :class:`Finding` of ``issue`` for ``channels``, in body order."""
+    found = list(_callouts(issue))
+    for channel in channels:
+        tokens = issue.document.for_channel(channel)
+        if channel == WECHAT.name:
+            found += _formulas(issue, tokens, channel)
+        if channel == ZHIHU.name:
+            found += _strikethrough(issue, tokens, channel)
+        allowlist = ALLOWLISTS.get(channel)
+        if allowlist is not None:
+            found += _raw_html(issue, tokens, channel, allowlist)
+    return sorted(found, key=lambda finding: finding.line)
+
+
+def _callouts(issue: Issue) -> Iterator[Finding]:
+    known = ", ".join(CALLOUT_LABELS)
+    for callout in callouts(issue):
+        if callout.name not in CALLOUT_LABELS:
+            message = (
+                f"'::: {callout.name}' is not a callout crosspost knows ({known}); "
+                "it is shown as a plain note"
+            )
+            yield Finding(callout.line, None, "unknown-callout", message)
+        if not callout.closed:
+            message = (
+                f"'::: {callout.name}' is never closed, so it runs to the end of the issue; "
+                "add a ':::' line where it ends"
+            )
+            yield Finding(callout.line, None, "unclosed-callout", message)
+
+
+def _blocks(tokens: list[Token]) -> Iterator[tuple[Token, list[Token]]]:
+    """Each block token with a source line, and its inline children (if any)."""
+    for token in tokens:
+        if token.map:
+            yield token, token.children or []
+
+
+def _formulas(issue: Issue, tokens: list[Token], channel: str) -> Iterator[Finding]:
+    for block, children in _blocks(tokens):
+        formulas = [block] if block.type.startswith("math_block") else []
+        formulas += [child for child in children if child.type.startswith("math_inline")]
+        for formula in formulas:
+            display = formula.type.startswith("math_block")
+            if formula_svg(formula.content, display=display) is None:
+                tex = " ".join(formula.content.split())
+                message = (
+                    f"formula '{tex[:60]}' cannot be drawn on {channel} (a TeX error or a "
+                    "command it does not know); it is shown as its TeX in code"
+                )
+                line = _line_of(issue, block, tex.split(" ")[0])
+                yield Finding(line, channel, "formula-not-drawn", message)
+
+
+def _strikethrough(issue: Issue, tokens: list[Token], channel: str) -> Iterator[Finding]:
+    for block, children in _blocks(tokens):
+        if any(child.type == "s_open" for child in children):
+            message = (
+                f"{channel} has no strikethrough: struck text is drawn with a combining "
+                "stroke on each character (U+0336)"
+            )
+            yield Finding(
+                _line_of(issue, block, "~"), channel, "strikethrough-drawn", message, INFO
+            )
+            return  # once per issue is enough to know
+
+
+def _raw_html(
+    issue: Issue, tokens: list[Token], channel: str, allowlist: Allowlist
+) -> Iterator[Finding]:
+    seen: set[tuple[int, str]] = set()
+    for block, children in _blocks(tokens):
+        pieces = [block.content] if block.type == "html_block" else []
+        pieces += [child.content for child in children if child.type == "html_inline"]
+        for piece in pieces:
+            for match in _OPENING.finditer(piece):
+                name = match.group(1).lower()
+                message = _not_shown(name, channel, allowlist)
+                line = _line_of(issue, block, match.group(0))
+                if message is None or (line, name) in seen:
+                    continue
+                seen.add((line, name))
+                yield Finding(line, channel, "html-not-shown", message)
+
+
+def _not_shown(name: str, channel: str, allowlist: Allowlist) -> str | None:
+    """What ``channel`` does with a raw ``<name>``, if it does not show it."""
+    if name in allowlist.media and name in allowlist.dropped:
+        return f"<{name}> cannot play on {channel}; it is shown as a link to its source"
+    if name in _FORM:
+        return f"<{name}> (a form control) is not shown on {channel}; it is left out"
+    if allowlist.drops(name) and name not in ("source", "track"):
+        return f"<{name}> is not shown on {channel}; it is left out with what it contains"
+    return None
+
+
+def _line_of(issue: Issue, block: Token, needle: str) -> int:
+    """The file line of ``block`` that holds ``needle`` (its first line if none does)."""
+    start, end = block.map or (0, 1)
+    lines = issue.body.split("\n")
+    for index in range(start, min(end, len(lines))):
+        if needle and needle in lines[index]:
+            return issue.body_line + index
+    return issue.body_line + start

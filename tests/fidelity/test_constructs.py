@@ -1,0 +1,135 @@
+"""Callouts, formulas, task lists, wide tables and hanging lists as a reader sees them.
+
+Chromium loads the WeChat output of ``fixtures/constructs.md`` at 375 px, as WeChat shows
+it (no ``<style>``, no classes), and measures: formulas are drawn (glyphs with ink, in the
+text's colour), a wide table scrolls instead of splitting words or numbers, an item's
+second paragraph lines up with its first line's text. And the themed article and the
+inlined output compute the same styles, in both themes.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from PIL import Image
+
+from crosspost.issue.loader import load_issue
+from crosspost.render.rendered import RenderContext
+from crosspost.render.wechat import document as wechat
+from fidelity.test_browser import PHONE_WIDTH, as_wechat_shows_it, assert_same_look
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+pytestmark = pytest.mark.browser
+
+CONSTRUCTS = Path(__file__).parent / "fixtures" / "constructs.md"
+
+
+@pytest.fixture(scope="module")
+def page(browser: Browser) -> Any:
+    """The constructs document's WeChat output, loaded at phone width."""
+    from crosspost.preview.screenshot import new_page
+
+    body = wechat.render(load_issue(CONSTRUCTS), RenderContext()).body
+    opened = new_page(browser, PHONE_WIDTH)
+    opened.set_content(as_wechat_shows_it(body), wait_until="load")
+    yield opened
+    opened.close()
+
+
+@pytest.mark.parametrize("theme", ["default", "grace"])
+def test_constructs_look_the_same_after_inlining(browser: Browser, theme: str) -> None:
+    assert_same_look(browser, load_issue(CONSTRUCTS), theme)
+
+
+def test_formulas_are_drawn_with_ink_in_the_text_colour(page: Page) -> None:
+    formulas = page.evaluate(
+        """() => [...document.querySelectorAll('svg')].map((svg) => {
+            const box = svg.getBoundingClientRect();
+            const glyph = svg.querySelector('path');
+            return {label: svg.getAttribute('aria-label'), width: box.width,
+                    height: box.height, paths: svg.querySelectorAll('path').length,
+                    fill: getComputedStyle(glyph).fill,
+                    text: getComputedStyle(svg.parentElement).color};
+        })"""
+    )
+    assert [f["label"] for f in formulas][:2] == ["E=mc^2", "a^2+b^2=c^2"]
+    assert len(formulas) == 4
+    for formula in formulas:
+        assert formula["width"] > 10 and formula["height"] > 8, formula
+        assert formula["paths"] >= 3, formula
+        assert formula["fill"] == formula["text"], "glyphs follow the text's colour"
+    # Ink on screen: the first formula's pixels are not all background.
+    shot = Image.open(io.BytesIO(page.locator("svg").first.screenshot())).convert("L")
+    dark = sum(shot.histogram()[:128])
+    assert dark > 20, "the formula's glyphs were not painted"
+
+
+def test_an_inline_formula_sits_on_the_line_like_text(page: Page) -> None:
+    sizes = page.evaluate(
+        """() => {
+            const svg = document.querySelector('svg');
+            const line = parseFloat(getComputedStyle(svg.parentElement).fontSize);
+            return {height: svg.getBoundingClientRect().height, font: line};
+        }"""
+    )
+    assert 0.6 * sizes["font"] < sizes["height"] < 2 * sizes["font"], sizes
+
+
+def test_a_wide_table_scrolls_and_never_splits_a_word_or_number(page: Page) -> None:
+    found = page.evaluate(
+        """() => {
+            const table = document.querySelector('table');
+            const wrapper = table.parentElement;
+            const lines = [...table.querySelectorAll('td')].map((cell) => {
+                const range = document.createRange();
+                range.selectNodeContents(cell);
+                const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+                return [cell.textContent, tops.size];
+            });
+            return {overflow: getComputedStyle(wrapper).overflowX,
+                    scroll: wrapper.scrollWidth, width: wrapper.clientWidth, lines};
+        }"""
+    )
+    assert found["overflow"] == "auto"
+    assert found["scroll"] > found["width"], "the table is wider than the screen: it scrolls"
+    for text, lines in found["lines"]:
+        assert lines == 1, f"{text!r} is broken over {lines} lines"
+
+
+def test_list_items_hang_their_marker_and_align_their_paragraphs(page: Page) -> None:
+    found = page.evaluate(
+        """() => {
+            const second = [...document.querySelectorAll('p')]
+                .find((p) => p.textContent.startsWith('Its second paragraph'));
+            const first = second.previousElementSibling;
+            const marker = first.querySelector('span');
+            const text = marker.nextSibling;
+            const range = document.createRange();
+            range.selectNodeContents(text);
+            const rects = [...range.getClientRects()];
+            return {marker: marker.textContent, firstLine: rects[0].left,
+                    wrapped: rects[rects.length - 1].left, lines: rects.length,
+                    second: second.getBoundingClientRect().left,
+                    markerLeft: marker.getBoundingClientRect().left};
+        }"""
+    )
+    assert found["marker"].startswith("1.")
+    assert found["lines"] > 1, "the first item wraps at 375 px"
+    assert abs(found["wrapped"] - found["firstLine"]) < 1, "wrapped lines align with the text"
+    assert abs(found["second"] - found["firstLine"]) < 1, "the second paragraph aligns too"
+    assert found["markerLeft"] < found["firstLine"] - 10, "the marker hangs to the left"
+
+
+def test_callouts_and_tasks_show_their_labels(page: Page) -> None:
+    text = page.evaluate("() => document.body.innerText")
+    for label in ("小贴士", "信息", "注意", "危险", "展开", "注", "重要", "警告"):
+        assert label in text
+    assert "☐\xa0todo item" in text or "☐ todo item" in text
+    assert "☑\xa0done item" in text or "☑ done item" in text
+    assert "[!NOTE]" not in text and ":::" not in text
+    assert "▶ 视频" in text

@@ -1,0 +1,134 @@
+"""Callouts, formulas, media and other constructs: what `check` says, and what each
+channel shows, for the lines an editor wrote."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from crosspost.check.lint import check_file
+from crosspost.issue.model import Issue
+from crosspost.render.rendered import RenderContext, render
+from crosspost.render.sanitize import TagStream
+from crosspost.render.wechat.math import formula_svg
+from crosspost.render.zhihu.sanitize import ALLOWLIST as ZHIHU_HTML
+
+DOCUMENT = """\
+---
+title: 构造
+---
+正文 $x^$ 与 $E=mc^2$。
+
+::: foo 标题
+未知的容器。
+:::
+
+before
+<video poster="images/poster.jpg"><source src="https://v.example.com/a.mp4"></video>
+
+<svg viewBox="0 0 1 1"><path d="M0 0"/></svg>
+
+- <input type="checkbox"> 表单
+
+::: tip
+没有结尾
+"""
+
+
+def issue_of(body: str) -> Issue:
+    return Issue(path=Path("/issues/x/issue.md"), id="x", title="t", body=body, body_line=1)
+
+
+@pytest.fixture
+def checked_lines(tmp_path: Path) -> list[str]:
+    path = tmp_path / "issue.md"
+    path.write_text(DOCUMENT, "utf-8")
+    checked = check_file(path)
+    return [str(p).replace(str(path), "issue.md") for p in checked.problems]
+
+
+def test_check_names_each_construct_shown_otherwise_with_its_line(
+    checked_lines: list[str],
+) -> None:
+    expected = [
+        "issue.md:4: [wechat] warning: formula 'x^' cannot be drawn on wechat (a TeX error "
+        "or a command it does not know); it is shown as its TeX in code",
+        "issue.md:6: warning: '::: foo' is not a callout crosspost knows (tip, info, note, "
+        "important, warning, caution, danger, details); it is shown as a plain note",
+        "issue.md:11: [wechat] warning: <video> cannot play on wechat; it is shown as a link "
+        "to its source",
+        "issue.md:11: [zhihu] warning: <video> cannot play on zhihu; it is shown as a link "
+        "to its source",
+        "issue.md:13: [zhihu] warning: <svg> is not shown on zhihu; it is left out with what "
+        "it contains",
+        "issue.md:15: [wechat] warning: <input> (a form control) is not shown on wechat; it "
+        "is left out",
+        "issue.md:15: [zhihu] warning: <input> (a form control) is not shown on zhihu; it is "
+        "left out",
+        "issue.md:17: warning: '::: tip' is never closed, so it runs to the end of the issue; "
+        "add a ':::' line where it ends",
+    ]
+    for line in expected:
+        assert line in checked_lines
+    assert not any("<svg> is not shown on wechat" in line for line in checked_lines)
+
+
+def test_a_video_becomes_a_line_with_its_poster_and_link_on_both_channels() -> None:
+    video = '<video poster="p.jpg"><source src="https://v.example.com/a.mp4"></video>'
+    body = f"before\n{video}\n\nafter **gone**\n"
+    issue = issue_of(body)
+    zhihu = render(issue, "zhihu", RenderContext())
+    assert '<a href="https://v.example.com/a.mp4">▶ 视频</a>' in zhihu.body
+    assert "after <b>gone</b>" in zhihu.body and zhihu.images == ("p.jpg",)
+    wechat = render(issue, "wechat", RenderContext())
+    assert "▶ 视频" in wechat.body and "https://v.example.com/a.mp4" in wechat.body
+    assert wechat.images == ("p.jpg",) and "gone" in wechat.body
+
+
+def test_wechat_formulas_are_self_contained_svg_in_the_text_colour() -> None:
+    body = render(issue_of("质能 $E=mc^2$\n\n$$\n\\frac{a}{b}\n$$\n"), "wechat").body
+    assert body.count("<svg") == 2
+    assert 'fill="currentColor"' in body and 'fill="black"' not in body
+    for refused in ("<use", "<symbol", "<defs", " id=", "xlink"):
+        assert refused not in body
+    assert "viewBox=" in body, "the SVG keeps its case-sensitive attributes"
+
+
+def test_tex_that_cannot_be_drawn_is_shown_as_code() -> None:
+    assert formula_svg("\\ce{H2O}", display=False) is None
+    assert formula_svg("x^", display=False) is None
+    body = render(issue_of("坏 $x^$ 公式\n"), "wechat").body
+    assert "$x^$</code>" in body and "<svg" not in body
+
+
+def test_zhihu_headings_follow_the_bodys_own_top_level() -> None:
+    body = render(issue_of("### 第一节\n\n#### 小节\n\n##### 更深\n"), "zhihu").body
+    assert body == "<h2>第一节</h2><h3>小节</h3><p><b>更深</b></p>"
+
+
+def test_zhihu_keeps_the_meaning_of_struck_text() -> None:
+    zhihu = render(issue_of("~~免费~~ 付费\n"), "zhihu")
+    assert "免\u0336费\u0336 付费" in zhihu.body
+    assert "免\u0336费\u0336 付费" in zhihu.files["zhihu.md"]
+
+
+@pytest.mark.parametrize(
+    ("tags", "expected"),
+    [
+        (['<video src="https://v.example/a.mp4">', "</video>"],
+         ['<a href="https://v.example/a.mp4">▶ 视频</a>', ""]),
+        (['<video poster="p.jpg">', '<source src="https://v.example/a.mp4">', "</video>"],
+         ["", '<img src="p.jpg" alt="▶ 视频"><a href="https://v.example/a.mp4">▶ 视频</a>', ""]),
+        (['<video poster="p.jpg">', "</video>"], ["", '<img src="p.jpg" alt="▶ 视频">▶ 视频']),
+        (['<audio><source src="https://a.example/x.mp3">', "</audio>"],
+         ['<a href="https://a.example/x.mp3">▶ 音频</a>', ""]),
+        (['<embed src="https://e.example/x">'], ['<a href="https://e.example/x">▶ 嵌入内容</a>']),
+    ],
+)  # fmt: skip
+def test_inline_media_become_one_line_and_hide_nothing_after_them(
+    tags: list[str], expected: list[str]
+) -> None:
+    stream = TagStream(ZHIHU_HTML)
+    assert [stream.tag(tag) for tag in tags] == expected
+    assert stream.dropping == 0, "the text after the element is shown again"
