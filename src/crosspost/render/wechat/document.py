@@ -24,7 +24,8 @@ import lxml.html
 from lxml import etree
 from markupsafe import Markup
 from premailer import Premailer
-from pygments.styles import get_all_styles
+from pygments.styles import get_all_styles, get_style_by_name
+from pygments.util import ClassNotFound
 
 from crosspost.errors import UsageError
 from crosspost.issue.dialect import CJK
@@ -95,11 +96,15 @@ def resolve_css_variables(css: str) -> str:
 def _build_theme(name: str, base: str, css: str) -> Theme:
     style = _CODE_STYLE.search(css)
     code_style = style.group(1) if style else DEFAULT_CODE_STYLE
-    if code_style not in set(get_all_styles()):
+    try:
+        # By name, not in the list of every style: listing them reads the entry points
+        # of every installed distribution (plugins), on each start of an interactive command.
+        get_style_by_name(code_style)
+    except ClassNotFound:
         raise UsageError(
             f"WeChat theme {name!r} names code style {code_style!r}, which Pygments does not "
             f"have; use one of: {', '.join(sorted(get_all_styles()))}"
-        )
+        ) from None
     return Theme(name, resolve_css_variables(base + "\n" + css), code_style)
 
 
