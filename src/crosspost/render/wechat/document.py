@@ -249,9 +249,23 @@ def _serialise(root: lxml.html.HtmlElement, state: RenderState) -> tuple[str, li
             image.set("data-crosspost-src", image.attrib.pop("src"))
     out = lxml.html.tostring(root, encoding="unicode", with_tail=False)
     out = _SRC.sub(lambda m: f' src="{html.escape(html.unescape(m.group(1)))}"', out)
-    for index, code in enumerate(state.code_blocks):
-        out = out.replace(f"{state.placeholder}{index}x", code, 1)
+    out = _with_code(out, state)
     return out.replace("\xa0", "&nbsp;").replace("\r", "").replace("\n", " "), images
+
+
+def _with_code(out: str, state: RenderState) -> str:
+    """Each code block's placeholder (``<marker><index>x``) replaced by its HTML, in one
+    pass over the article: a replace per block would copy the whole string once per code
+    block, and a long issue has hundreds."""
+    if not state.code_blocks:
+        return out
+    blocks = state.code_blocks
+
+    def block(match: re.Match[str]) -> str:
+        index = int(match.group(1))
+        return blocks[index] if index < len(blocks) else match.group(0)
+
+    return re.sub(re.escape(state.placeholder) + r"(\d+)x", block, out)
 
 
 # --- render -----------------------------------------------------------------------
@@ -305,9 +319,7 @@ def styled_document(issue: Issue, context: RenderContext) -> str:
     output side by side in Chromium and require every computed style to match.
     """
     root, state, theme = _article(issue, context)
-    out = lxml.html.tostring(root, encoding="unicode", with_tail=False)
-    for index, code in enumerate(state.code_blocks):
-        out = out.replace(f"{state.placeholder}{index}x", code, 1)
+    out = _with_code(lxml.html.tostring(root, encoding="unicode", with_tail=False), state)
     css = theme.css.replace("</", "<\\/")
     return (
         '<!DOCTYPE html><html><head><meta charset="utf-8">'
