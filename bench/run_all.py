@@ -52,9 +52,9 @@ BENCHMARKS = (
     Benchmark(
         "Scheduler tick (run-due)", "bench_run_due.py", (), ("--files", "20", "--repeat", "1")
     ),
-    Benchmark("Start-up (`--help`, `check`, `render`)", "bench_startup.py", (), ("--repeat", "2")),
+    Benchmark("Start-up", "bench_startup.py", (), ("--repeat", "2")),
     Benchmark(
-        "Render (and its growth with the issue's length)",
+        "Render",
         "bench_render.py",
         ("--profile", "12"),
         ("--repeat", "2", "--no-corpus", "--items", "50", "250", "--scaling-repeat", "1"),

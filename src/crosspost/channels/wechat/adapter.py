@@ -218,6 +218,22 @@ class WeChatAdapter(Adapter):
         log.info("submitted WeChat draft %s: publish_id %s", draft.id, publish_id)
         return PublishTicket(id=publish_id, draft_id=draft.id, submitted_at=self.clock())
 
+    def wait(self, ticket: PublishTicket) -> RemotePost | None:
+        """Poll on :attr:`poll_delays` (injected sleep) until the post is out; with fewer
+        polls left today than that, on the same span with fewer polls (:func:`spread`).
+
+        None when WeChat is still publishing after the last poll: the ledger keeps the
+        ticket and a later run polls again.
+        """
+        if ticket.post is not None:
+            return ticket.post
+        for delay in spread(self.poll_delays, self.api.polls.left()):
+            self.sleep(delay)
+            post = self.poll(ticket)
+            if post is not None:
+                return post
+        return None
+
     def poll(self, ticket: PublishTicket) -> RemotePost | None:
         """freepublish/get (one poll of today's budget); None while status is 1, while the
         status is missing or unknown, and after a transient failure (the next poll is the
@@ -247,22 +263,6 @@ class WeChatAdapter(Adapter):
             channel=CHANNEL,
             code=f"publish_status {status}",
         )
-
-    def wait(self, ticket: PublishTicket) -> RemotePost | None:
-        """Poll on :attr:`poll_delays` (injected sleep) until the post is out; with fewer
-        polls left today than that, on the same span with fewer polls (:func:`spread`).
-
-        None when WeChat is still publishing after the last poll: the ledger keeps the
-        ticket and a later run polls again.
-        """
-        if ticket.post is not None:
-            return ticket.post
-        for delay in spread(self.poll_delays, self.api.polls.left()):
-            self.sleep(delay)
-            post = self.poll(ticket)
-            if post is not None:
-                return post
-        return None
 
     def reconcile(self, step: str, intent: Intent) -> Reconciliation:
         """Ask WeChat whether an unconfirmed draft/add or freepublish/submit took effect.
