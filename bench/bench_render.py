@@ -1,13 +1,22 @@
-"""Render time per document and channel, and the share of WeChat's spent inlining CSS.
+"""Render time per document and channel, the share of WeChat's spent inlining CSS, and
+how render time grows with the length of an issue.
 
     python bench/bench_render.py               # the example and the corpus, 20 runs each
     python bench/bench_render.py --repeat 2    # a smoke run
+    python bench/bench_render.py --items 1000 5000   # the scaling rows (the default sizes)
 
 Each figure is the median of repeated in-process renders after one warm-up render (the
 first render of a process also loads the theme, the templates and the Markdown parser;
 its time is shown apart). The inlining share comes from cProfile: the cumulative time of
 premailer's ``transform`` over the cumulative time of the WeChat ``render`` call, both
-measured in the same profiled runs. Corpus documents (``<repo>/../shared/corpus``) carry
+measured in the same profiled runs.
+
+The scaling rows render made-up issues of 1,000 and 5,000 items (a heading, a line of
+text, a link and a code block each), alternately, and keep each size's fastest CPU time
+(``time.process_time``: other processes on the machine slow the wall clock more than the
+CPU time), with a garbage collection before each run so that no run pays for another's
+garbage. The exponent is ``log(t_large / t_small) / log(large / small)``: 1 is linear;
+the target is at most 1.1 for each channel. Corpus documents (``<repo>/../shared/corpus``) carry
 no crosspost front matter, so each is copied with one made from its first heading.
 """
 
@@ -15,6 +24,9 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
+import math
+import os
 import pstats
 import re
 import statistics
@@ -92,7 +104,7 @@ def inlining_share(issue: Issue, repeat: int) -> tuple[float, pstats.Stats]:
         cumulative = row[3]
         if name == "transform" and "premailer" in filename:
             totals["transform"] += cumulative
-        if name == "render" and filename.endswith(("render/wechat.py", "render\\wechat.py")):
+        if name == "render" and filename.endswith(os.path.join("render", "wechat", "document.py")):
             totals["render"] += cumulative
     share = totals["transform"] / totals["render"] if totals["render"] else 0.0
     return share, stats
@@ -161,6 +173,72 @@ def report(repeat: int, corpus: bool = True, profile_lines: int = 0) -> str:
     return "\n".join(lines)
 
 
+SCALING_TARGET = 1.1
+
+
+def long_issue(items: int, folder: Path) -> Issue:
+    """An issue of ``items`` numbered items, each with text, a link and a code block."""
+    parts = ['---\ntitle: "scaling"\n---\n\n一期很长的周报。\n']
+    for k in range(1, items + 1):
+        parts.append(
+            f"## {k}. item {k}\n\ntext of item {k}, 第{k}条。\n\n"
+            f"链接:<https://example.com/{k}>\n\n```python\nprint({k})\n```\n"
+        )
+    path = folder / f"issue-{items}.md"
+    path.write_text("\n".join(parts), encoding="utf-8")
+    return load_issue(path)
+
+
+def cpu_seconds(issue: Issue, channel: str) -> float:
+    """CPU time of one render, after a collection (the garbage of earlier runs is theirs)."""
+    gc.collect()
+    started = time.process_time()
+    render(issue, channel, RenderContext())
+    return time.process_time() - started
+
+
+def scaling(sizes: Sequence[int], repeat: int) -> str:
+    """The scaling section: fastest CPU time per size and channel, and the exponent."""
+    small, large = min(sizes), max(sizes)
+    load = os.getloadavg()[0]
+    cores = os.cpu_count() or 1
+    with tempfile.TemporaryDirectory(prefix="crosspost-bench-scale-") as tmp:
+        issues = {n: long_issue(n, Path(tmp)) for n in (small, large)}
+        best: dict[tuple[str, int], float] = {}
+        for channel in CHANNELS:
+            cpu_seconds(issues[small], channel)  # warm-up: theme, templates, parser
+            for _ in range(repeat):
+                for n in (small, large):
+                    spent = cpu_seconds(issues[n], channel)
+                    best[channel, n] = min(best.get((channel, n), spent), spent)
+    lines = [
+        "",
+        f"### Render time against issue length: fastest CPU time of {repeat} runs",
+        "",
+        f"| channel | {small:,} items (ms) | {large:,} items (ms) | exponent | "
+        f"target ≤ {SCALING_TARGET} |",
+        "|---|---:|---:|---:|---|",
+    ]
+    summary = []
+    for channel in CHANNELS:
+        t_small, t_large = best[channel, small], best[channel, large]
+        exponent = math.log(t_large / t_small) / math.log(large / small)
+        if load > cores:
+            verdict = f"no verdict (load {load:.1f} > {cores} cores)"
+        else:
+            verdict = "met" if exponent <= SCALING_TARGET else "missed"
+        lines.append(
+            f"| {channel} | {t_small * 1000:.0f} | {t_large * 1000:.0f} | {exponent:.2f} "
+            f"| {verdict} |"
+        )
+        summary.append(
+            f"SUMMARY: {channel} render time, {small:,} → {large:,} items, exponent "
+            f"| ≤ {SCALING_TARGET} | {exponent:.2f} | {verdict}"
+        )
+    lines += ["", f"Load average (1 min) while measuring: {load:.1f} on {cores} cores."]
+    return "\n".join([*lines, *summary])
+
+
 def _top(stats: pstats.Stats, count: int) -> list[str]:
     """The ``count`` functions with the most cumulative time, one line each."""
     rows = sorted(
@@ -184,8 +262,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--profile", type=int, default=0, metavar="N", help="print the top N of the profile"
     )
+    parser.add_argument(
+        "--items",
+        type=int,
+        nargs=2,
+        default=(1000, 5000),
+        metavar=("SMALL", "LARGE"),
+        help="issue lengths of the scaling rows (1000 5000)",
+    )
+    parser.add_argument(
+        "--scaling-repeat", type=int, default=3, help="runs per size in the scaling rows (3)"
+    )
     args = parser.parse_args(argv)
     print(report(max(1, args.repeat), corpus=not args.no_corpus, profile_lines=args.profile))
+    print(scaling(args.items, max(1, args.scaling_repeat)))
     return 0
 
 

@@ -53,7 +53,12 @@ BENCHMARKS = (
         "Scheduler tick (run-due)", "bench_run_due.py", (), ("--files", "20", "--repeat", "1")
     ),
     Benchmark("Start-up", "bench_startup.py", (), ("--repeat", "2")),
-    Benchmark("Render", "bench_render.py", ("--profile", "12"), ("--repeat", "2", "--no-corpus")),
+    Benchmark(
+        "Render",
+        "bench_render.py",
+        ("--profile", "12"),
+        ("--repeat", "2", "--no-corpus", "--items", "50", "250", "--scaling-repeat", "1"),
+    ),
     Benchmark("WeChat HTML size", "bench_html_ratio.py", (), ("--no-corpus",)),
 )
 

@@ -59,16 +59,25 @@ def test_startup_benchmark_compares_with_bare_python_and_names_heavy_imports() -
     assert "| `crosspost --help` |" in out
     assert "Heavy libraries imported by `crosspost --help`:" in out
     assert "SUMMARY: `crosspost --help` over `python -c pass` | ≤ +150 ms |" in out
+    assert "| `crosspost check <example>` |" in out
+    assert "SUMMARY: `crosspost render <example>` over `python -c pass` | ≤ +200 ms |" in out
+    # check loads none of the libraries it does not use (see crosspost.commands.deferred)
+    assert "Loaded though unused: none of requests," in out
 
 
 def test_render_benchmark_times_the_example_per_channel_with_the_inlining_share() -> None:
-    out = bench("bench_render.py", "--repeat", "1", "--no-corpus", "--profile", "25")
+    out = bench(
+        "bench_render.py", "--repeat", "1", "--no-corpus", "--profile", "25",
+        "--items", "20", "100", "--scaling-repeat", "1",
+    )  # fmt: skip
     row = next(line for line in out.splitlines() if line.startswith("| example"))
     cells = [cell.strip() for cell in row.strip("|").split("|")]
     assert len(cells) == 6 and cells[5].endswith("%"), row
     assert float(cells[4]) == pytest.approx(float(cells[2]) + float(cells[3]), abs=0.2)
     assert "SUMMARY: render the example, WeChat + Zhihu | < 50 ms |" in out
     assert "premailer" in out  # the profile names the inliner
+    assert "| wechat | " in out and "| zhihu | " in out  # the scaling rows
+    assert "SUMMARY: wechat render time, 20 → 100 items, exponent | ≤ 1.1 |" in out
 
 
 def test_render_benchmark_reads_the_corpus_when_it_is_there() -> None:

@@ -158,9 +158,26 @@ def test_publish_mode_polls_until_the_post_url_is_known(
     assert isinstance(ticket.id, str) and ticket.id.isdigit()
     post = wechat.wait(ticket)
     assert post is not None and post.url.startswith("https://mp.weixin.qq.com/s")
-    assert clock.sleeps[:3] == [3, 5, 10]  # two answers of "publishing", then done
+    assert clock.sleeps[:3] == [0.5, 1, 2]  # two answers of "publishing", then done
     assert drafts(box) == []  # a published draft leaves the draft box
     assert wechat.api.polls.used() == 3
+
+
+def test_with_few_polls_left_today_they_are_spread_over_the_same_span(
+    make_box: MakeBox, clock: ManualClock, tmp_path: Path
+) -> None:
+    """WeChat allows 100 publish-status polls a day: with 3 left, the wait polls 3 times,
+    the last as late as the tenth would have come, and leaves the quota at 0, not past it.
+    (The sandbox's job ends on its third poll, however late.)"""
+    wechat = adapter_for(make_box(publish_seconds=None), clock, tmp_path)
+    for _ in range(97):
+        wechat.api.polls.take()
+    ticket = wechat.publish(wechat.create_draft(content(wechat)))
+    before = len(clock.sleeps)
+    assert wechat.wait(ticket) is not None
+    assert clock.sleeps[before:] == [127.5, 120, 120]
+    assert sum(clock.sleeps[before:]) == sum(WeChatAdapter.poll_delays)
+    assert wechat.api.polls.left() == 0
 
 
 def test_string_publish_ids_are_accepted(

@@ -253,6 +253,15 @@ def test_code_that_mentions_the_placeholder_word_survives() -> None:
     assert "crosspostcode0x" in soup.get_text() and "x\xa0=\xa01" in soup.get_text()
 
 
+def test_many_code_blocks_each_land_in_their_own_place() -> None:
+    """Blocks 1, 10 and 100 have placeholders that begin alike; each gets its own code."""
+    body = "".join(f"第{k}段\n\n```\nblock_{k} = {k}\n```\n\n" for k in range(120))
+    _, soup = render_body(body)
+    codes = [code.get_text().replace("\xa0", " ") for code in soup.find_all("code")]
+    assert codes == [f"block_{k} = {k}" for k in range(120)]
+    assert "crosspostcode" not in soup.get_text()
+
+
 # --- tables, images ------------------------------------------------------------------
 
 

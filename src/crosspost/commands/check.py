@@ -12,6 +12,7 @@ import argparse
 import json
 from typing import Any
 
+from crosspost.commands.deferred import defer
 from crosspost.commands.render import add_channel_flag, add_theme_and_settings_flags
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
 
@@ -27,6 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    defer()  # before the renderers' libraries load: see crosspost.commands.deferred
     from crosspost.check.lint import ERROR, INFO, WARNING, Checked, check_file
     from crosspost.commands.render import settings_of
     from crosspost.images.remote import sources_for

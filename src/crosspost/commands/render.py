@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from crosspost.commands.deferred import defer
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, UsageError
 from crosspost.platforms.registry import platform_names
@@ -60,6 +61,7 @@ def add_theme_and_settings_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    defer()  # before the renderers' libraries load: see crosspost.commands.deferred
     checked = checked_or_report(args.file, args.channels or (), args.theme, settings_of(args))
     if checked is None:
         return EXIT_BAD_INPUT

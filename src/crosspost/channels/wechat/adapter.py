@@ -38,7 +38,7 @@ from crosspost.channels.http.policy import HttpPolicy
 from crosspost.channels.wechat.api import REAL_BASE_URL, WeChatApi, normalise_id
 from crosspost.channels.wechat.errors import CHANNEL, oversized
 from crosspost.channels.wechat.reconcile import find_existing, reconcile_draft, reconcile_publish
-from crosspost.channels.wechat.token import PollBudget, StableToken, state_key
+from crosspost.channels.wechat.token import PollBudget, StableToken, backoff, spread, state_key
 from crosspost.config.settings import Account
 from crosspost.errors import (
     ConfigError,
@@ -101,8 +101,12 @@ class WeChatAdapter(Adapter):
     platform: ClassVar[Platform] = WECHAT
     channel: ClassVar[str] = WECHAT.name
     display_name: ClassVar[str] = WECHAT.display_name
-    # ≤ 10 polls per article: the publish-status quota is 100 a day (spec §12.7).
-    poll_delays: ClassVar[tuple[float, ...]] = (3, 5, 10, 20, 30, 60, 60, 60, 60, 60)
+    # The first poll half a second after the submit, each pause twice the one before, up
+    # to two minutes: a publication WeChat finishes in a second is recorded about a second
+    # later, and the ten polls still reach as far (~6 minutes) as the old 3, 5, 10 … 60 s.
+    # ≤ 10 polls per article: the publish-status quota is 100 a day (spec §12.7); with
+    # fewer left today, :meth:`wait` spreads what is left over the same six minutes.
+    poll_delays: ClassVar[tuple[float, ...]] = backoff(first=0.5, cap=120.0, polls=10)
 
     def __init__(
         self,
@@ -221,6 +225,22 @@ class WeChatAdapter(Adapter):
             )
         log.info("submitted WeChat draft %s: publish_id %s", draft.id, publish_id)
         return PublishTicket(id=publish_id, draft_id=draft.id, submitted_at=self.clock())
+
+    def wait(self, ticket: PublishTicket) -> RemotePost | None:
+        """Poll on :attr:`poll_delays` (injected sleep) until the post is out; with fewer
+        polls left today than that, on the same span with fewer polls (:func:`spread`).
+
+        None when WeChat is still publishing after the last poll: the ledger keeps the
+        ticket and a later run polls again.
+        """
+        if ticket.post is not None:
+            return ticket.post
+        for delay in spread(self.poll_delays, self.api.polls.left()):
+            self.sleep(delay)
+            post = self.poll(ticket)
+            if post is not None:
+                return post
+        return None
 
     def poll(self, ticket: PublishTicket) -> RemotePost | None:
         """freepublish/get (one poll of today's budget); None while status is 1, while the

@@ -185,6 +185,28 @@ class StableToken:
         return _Token(value, self._clock() + lifetime)
 
 
+def backoff(*, first: float, cap: float, polls: int) -> tuple[float, ...]:
+    """Pauses before each of ``polls`` polls: ``first``, then each twice the one before,
+    never above ``cap``. Short at first, because most publications finish within seconds;
+    long later, because each poll costs the daily quota."""
+    return tuple(min(cap, first * 2**n) for n in range(polls))
+
+
+def spread(delays: tuple[float, ...], polls: int | None) -> tuple[float, ...]:
+    """``delays`` when ``polls`` (the polls left today; None: no quota) are enough for all
+    of them; else only the last ``polls`` of them, the first pause covering the skipped
+    ones, so the last poll comes as late as it would have and the quota is not overrun.
+
+    With none left, one pause: that poll meets the quota at once and says so.
+    """
+    if polls is None or polls >= len(delays):
+        return delays
+    if polls <= 0:
+        return delays[:1]
+    skipped = len(delays) - polls
+    return (sum(delays[: skipped + 1]), *delays[skipped + 1 :])
+
+
 class PollBudget:
     """How many ``freepublish/get`` polls are left today (shared by every run)."""
 
@@ -204,6 +226,10 @@ class PollBudget:
         if state.get("day") != self._day() or not isinstance(used, int) or isinstance(used, bool):
             return 0
         return max(0, used)
+
+    def left(self) -> int | None:
+        """Polls left today; None when the platform sets no quota."""
+        return None if self.per_day is None else max(0, self.per_day - self.used())
 
     def take(self) -> None:
         """Count one poll, or raise RateLimitedError when today's budget is spent."""

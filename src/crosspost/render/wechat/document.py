@@ -25,7 +25,8 @@ import lxml.html
 from lxml import etree
 from markupsafe import Markup
 from premailer import Premailer
-from pygments.styles import get_all_styles
+from pygments.styles import get_all_styles, get_style_by_name
+from pygments.util import ClassNotFound
 
 from crosspost.errors import UsageError
 from crosspost.issue.dialect import CJK
@@ -97,11 +98,15 @@ def resolve_css_variables(css: str) -> str:
 def _build_theme(name: str, base: str, css: str) -> Theme:
     style = _CODE_STYLE.search(css)
     code_style = style.group(1) if style else DEFAULT_CODE_STYLE
-    if code_style not in set(get_all_styles()):
+    try:
+        # By name, not in the list of every style: listing them reads the entry points
+        # of every installed distribution (plugins), on each start of an interactive command.
+        get_style_by_name(code_style)
+    except ClassNotFound:
         raise UsageError(
             f"WeChat theme {name!r} names code style {code_style!r}, which Pygments does not "
             f"have; use one of: {', '.join(sorted(get_all_styles()))}"
-        )
+        ) from None
     return Theme(name, resolve_css_variables(base + "\n" + css), code_style)
 
 
@@ -246,9 +251,23 @@ def _serialise(root: lxml.html.HtmlElement, state: RenderState) -> tuple[str, li
             image.set("data-crosspost-src", image.attrib.pop("src"))
     out = lxml.html.tostring(root, encoding="unicode", with_tail=False)
     out = _SRC.sub(lambda m: f' src="{html.escape(html.unescape(m.group(1)))}"', out)
-    for index, code in enumerate(state.code_blocks):
-        out = out.replace(f"{state.placeholder}{index}x", code, 1)
+    out = _with_code(out, state)
     return out.replace("\xa0", "&nbsp;").replace("\r", "").replace("\n", " "), images
+
+
+def _with_code(out: str, state: RenderState) -> str:
+    """Each code block's placeholder (``<marker><index>x``) replaced by its HTML, in one
+    pass over the article: a replace per block would copy the whole string once per code
+    block, and a long issue has hundreds."""
+    if not state.code_blocks:
+        return out
+    blocks = state.code_blocks
+
+    def block(match: re.Match[str]) -> str:
+        index = int(match.group(1))
+        return blocks[index] if index < len(blocks) else match.group(0)
+
+    return re.sub(re.escape(state.placeholder) + r"(\d+)x", block, out)
 
 
 # --- render -----------------------------------------------------------------------
@@ -302,9 +321,7 @@ def styled_document(issue: Issue, context: RenderContext) -> str:
     output side by side in Chromium and require every computed style to match.
     """
     root, state, theme = _article(issue, context)
-    out = lxml.html.tostring(root, encoding="unicode", with_tail=False)
-    for index, code in enumerate(state.code_blocks):
-        out = out.replace(f"{state.placeholder}{index}x", code, 1)
+    out = _with_code(lxml.html.tostring(root, encoding="unicode", with_tail=False), state)
     css = theme.css.replace("</", "<\\/")
     return (
         '<!DOCTYPE html><html><head><meta charset="utf-8">'

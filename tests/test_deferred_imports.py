@@ -1,0 +1,55 @@
+"""``check`` and ``render`` start without the libraries they never use, and a library that
+is used after all still works (it loads on first use)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLE = REPO / "examples" / "ai-systems-48" / "issue.md"
+
+
+def python(code: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh interpreter (imports are per process)."""
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120
+    )
+
+
+def test_check_and_render_do_not_load_requests_or_soupsieve(tmp_path: Path) -> None:
+    done = python(
+        "import sys\n"
+        "from crosspost.cli import main\n"
+        f"assert main(['check', {str(EXAMPLE)!r}]) == 0\n"
+        f"assert main(['render', {str(EXAMPLE)!r}, '-o', {str(tmp_path)!r}]) == 0\n"
+        "loaded = [m for m in ('urllib3', 'requests.sessions', 'soupsieve.css_parser')"
+        " if m in sys.modules]\n"
+        "print('loaded:', loaded)\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "loaded: []" in done.stdout
+    assert (tmp_path / "wechat.html").is_file()
+
+
+def test_a_deferred_module_loads_on_first_use_and_a_missing_one_stays_missing() -> None:
+    done = python(
+        "import sys\n"
+        "from crosspost.commands.deferred import defer\n"
+        "assert defer(['colorsys', 'crosspost_no_such_module']) == ['colorsys']\n"
+        "import colorsys\n"
+        "from colorsys import hsv_to_rgb\n"
+        "print(colorsys.rgb_to_hsv(1.0, 0.0, 0.0), hsv_to_rgb(0.0, 0.0, 1.0))\n"
+        "print(type(sys.modules['colorsys']).__name__)\n"
+        "try:\n"
+        "    import crosspost_no_such_module\n"
+        "except ImportError:\n"
+        "    print('still missing')\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "(0.0, 1.0, 1.0) (1.0, 1.0, 1.0)",
+        "module",
+        "still missing",
+    ]
