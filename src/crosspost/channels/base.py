@@ -79,7 +79,9 @@ class Intent:
 
     ``started_at`` is the adapter clock's time (seconds since the epoch) before the call.
     ``known_ids`` lists remote ids that existed before (drafts the ledger already knows),
-    so reconcile never mistakes an older draft for the one in doubt.
+    so reconcile never mistakes an older draft for the one in doubt. For a draft they are
+    filled in from the ledger when reconciling, not stored with the intent (a copy in
+    every intent made the ledger grow with the square of the posts).
     """
 
     started_at: float

@@ -284,12 +284,9 @@ class PostMachine:
             draft = adapter.update_draft(record.draft_id, content)
             self.sent = True
             return self._draft_recorded(STEP_UPDATE, draft, f"updated draft {draft.id}")
-        known = tuple(
-            r.draft_id
-            for r in self.ledger.posts(channel=self.key.channel)
-            if r.draft_id and r.account == self.key.account
-        )
-        intent = Intent.for_draft(content, self.clock(), known_ids=known)
+        # The account's earlier drafts are not listed here: reconcile asks the ledger for
+        # them when it settles a lost answer (settle.settle), so an intent stays small.
+        intent = Intent.for_draft(content, self.clock())
         draft = self._irreversible(
             adapter, STEP_DRAFT, intent, lambda: adapter.create_draft(content)
         )

@@ -51,6 +51,9 @@ def settle(
     names = {f.name for f in dataclasses.fields(Intent)}
     values = {k: v for k, v in data.items() if k in names}
     values["known_ids"] = tuple(values.get("known_ids") or ())
+    if step == STEP_DRAFT:  # the drafts of the account's other posts are not the one in doubt
+        others = ledger.draft_ids(record.channel, record.account, excluding=record.key)
+        values["known_ids"] = tuple(dict.fromkeys((*values["known_ids"], *others)))
     answer = adapter.reconcile(step, Intent(**values))
     progress(f"reconciled '{step}': {answer.detail or answer.happened}")
     if answer.happened is None:
