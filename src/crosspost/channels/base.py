@@ -144,10 +144,16 @@ class PublishTicket:
 
 @dataclass(frozen=True)
 class RemotePost:
-    """A published post: its id and its public URL."""
+    """A published post: its id and its public URL.
+
+    ``url`` is None when the platform has published the post but gave no permanent link
+    yet (WeChat's lists only hand out temporary ones): the post is published, its URL
+    pending; ``preview_url`` then holds the temporary link, to show and never to record.
+    """
 
     id: str
-    url: str
+    url: str | None
+    preview_url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -162,6 +168,9 @@ class Reconciliation:
     remote_id: str | None = None
     url: str | None = None
     detail: str = ""
+    #: Published, although the platform gave no permanent URL (``remote_id`` is the
+    #: article's id, not a ticket's): the post is published, its URL asked for later.
+    url_pending: bool = False
 
 
 class ManualPublishRequired(PermanentError):
@@ -258,6 +267,11 @@ class Adapter(ABC):
     @abstractmethod
     def reconcile(self, step: str, intent: Intent) -> Reconciliation:
         """Ask the platform whether an unconfirmed ``step`` ("draft"/"publish") happened."""
+
+    def permanent_url(self, article_id: str, ticket_id: str | None = None) -> str | None:
+        """The permanent URL of a published post whose URL is pending, or None while the
+        platform still gives none. Only reads. The default: the platform always gave it."""
+        return None
 
     def look_ahead(self, options: Mapping[str, Any]) -> None:
         """Reads a later step will need (``options``: the issue's settings for this

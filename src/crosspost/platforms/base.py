@@ -140,6 +140,19 @@ class Platform:
     #: Name of the inline and cover image policies in messages.
     image_label: str = "image"
     cover_label: str = "cover"
+    #: Query parameters that mark a link the platform hands out for a while only (a
+    #: preview): such a link may be shown, never recorded as a post's URL.
+    temporary_url_params: tuple[str, ...] = ()
+
+    def is_permanent_url(self, url: str | None) -> bool:
+        """Whether ``url`` is a post's lasting address (http(s), and no temporary key)."""
+        if not url:
+            return False
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            return False
+        names = {pair.partition("=")[0] for pair in parts.query.split("&")}
+        return not names & set(self.temporary_url_params)
 
     def option(self, name: str) -> Option | None:
         """The declared option ``name``, or None when the platform has no such option."""

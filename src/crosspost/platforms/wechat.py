@@ -53,6 +53,9 @@ WECHAT = Platform(
     image_hosts=("mmbiz.qpic.cn",),
     image_label="WeChat in-article image",
     cover_label="WeChat cover",
+    # freepublish/batchget and draft/get hand out "…&tempkey=…" links that expire
+    # (wechat-api.md §6.4); only freepublish/get's article_url is the article's address.
+    temporary_url_params=("tempkey",),
 )
 
 #: The types ``media/uploadimg`` takes; every other inline image is permanent material.

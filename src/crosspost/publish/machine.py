@@ -43,6 +43,7 @@ from crosspost.publish.dry_run import sent_copy
 from crosspost.publish.failures import record_failure, same_attempt
 from crosspost.publish.jobs import Job, PostResult, Progress, PublishOptions
 from crosspost.publish.settle import build_adapter, forget_draft, post_lock, run_redactor, settle
+from crosspost.publish.urls import ask_again, pending_message, published_summary, url_pending
 
 #: Where a run can be told (and a test can kill it): the boundaries around the two
 #: irreversible calls and the poll. A checkpoint is called with one of these names.
@@ -163,6 +164,7 @@ class PostMachine:
             if record.state == "published" and record.content_hash == job.content_hash:
                 return self._confirmed(record)
         if record.state == "published":
+            record = ask_again(self.ledger, adapter, record, self.progress)
             return self._already_published(adapter, record, options)
         if options.new_draft and record.draft_id and record.state != "submitted":
             record = self._forget_draft(record)
@@ -232,6 +234,9 @@ class PostMachine:
         if record.url:
             self.progress(f"published {record.url}")
             return self._result("published", record.url, "published (confirmed by reconcile)")
+        if url_pending(record):
+            self.progress(pending_message(record))
+            return self._result("published", None, pending_message(record))
         message = (
             "published, URL unknown: the draft left 草稿箱 and WeChat lists no matching "
             "article; find it in 发表记录 (公众号后台) — it is not submitted again"
@@ -359,8 +364,12 @@ class PostMachine:
             article_id=post.id,
             url=post.url,
             content_hash=self.job.content_hash,
-            summary=post.url,
+            summary=published_summary(post),
         )
+        if post.url is None:
+            message = pending_message(self._record())
+            self.progress(message)
+            return self._result("published", None, message)
         self.progress(f"published {post.url}")
         return self._result("published", post.url, "published")
 

@@ -36,6 +36,7 @@ from crosspost.errors import (
 )
 from crosspost.ledger.store import Ledger, PostKey, PostRecord
 from crosspost.publish.jobs import PostResult
+from crosspost.publish.urls import pending_message, published_summary, url_pending
 
 
 def settle(
@@ -77,7 +78,7 @@ def settle(
             "url": answer.url,
             "content_hash": sent_hash,
         }
-    elif answer.url or not answer.remote_id:
+    elif answer.url or not answer.remote_id or answer.url_pending:
         # Published. Without a URL or an id (WeChat: the draft left 草稿箱 and no list
         # shows the article) it is published all the same: submitting again could only
         # make a second post, so the ledger says published and the event says where to look.
@@ -112,7 +113,7 @@ def reconcile_post(
                     state="published",
                     article_id=post.id,
                     url=post.url,
-                    summary=post.url,
+                    summary=published_summary(post),
                 )
         current = ledger.get(key) or current
     except UnconfirmedError as error:
@@ -126,7 +127,8 @@ def reconcile_post(
     finally:
         adapter.http.close()
     code = EXIT_UNCONFIRMED if current.state == "unconfirmed" else EXIT_OK
-    return PostResult(key, current.state, current.url, current.error_message or "", code)
+    message = current.error_message or (pending_message(current) if url_pending(current) else "")
+    return PostResult(key, current.state, current.url, message, code)
 
 
 def forget_draft(ledger: Ledger, key: PostKey, outcome: str, summary: str) -> PostRecord:
