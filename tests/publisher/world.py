@@ -211,6 +211,7 @@ def sandbox_env(root: Path, box: Sandbox, config: Path, *, max_sleep: str) -> di
         "WECHAT_APP_SECRET": wechat["app_secret"],
         "ZHIHU_Z_C0": zhihu["z_c0"],
         "ZHIHU_XSRF": zhihu["xsrf"],
+        "ZHIHU_D_C0": zhihu["d_c0"],
         # Processes cannot be handed a fake sleep: cap the publisher's polling pauses.
         MAX_SLEEP_VARIABLE: max_sleep,
     }

@@ -16,6 +16,7 @@ errors come from :mod:`crosspost.errors`.
 
 from __future__ import annotations
 
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -203,6 +204,38 @@ Clock = Callable[[], float]
 Sleep = Callable[[float], None]
 
 
+class RunMemo:
+    """Reads that stay true for one run (who the login is, which topic a name means),
+    made once per account however many posts the run makes.
+
+    Owned by the run that creates it (one ``crosspost publish`` or ``run-due`` tick) and
+    handed to each adapter it builds: never module-global, so the next run asks again
+    and tests never share answers. Thread-safe: posts of one account may run side by side,
+    and the second waits for the first's answer instead of asking too. A failed read is
+    not kept: the next post asks again.
+    """
+
+    def __init__(self) -> None:
+        self._values: dict[tuple[str, ...], Any] = {}
+        self._locks: dict[tuple[str, ...], threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def get(self, key: tuple[str, ...], read: Callable[[], Any]) -> Any:
+        """The value kept under ``key``, else ``read()`` (once) kept under it."""
+        with self._guard:
+            if key in self._values:
+                return self._values[key]
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:
+            with self._guard:
+                if key in self._values:
+                    return self._values[key]
+            value = read()
+            with self._guard:
+                self._values[key] = value
+            return value
+
+
 class Adapter(ABC):
     """One platform behind the one contract. Subclasses set the class attributes."""
 
@@ -225,12 +258,15 @@ class Adapter(ABC):
         state_dir: Path,
         clock: Clock,
         sleep: Sleep,
+        memo: RunMemo | None = None,
     ) -> None:
         self.account = account
         self.http = http
         self.state_dir = Path(state_dir)
         self.clock = clock
         self.sleep = sleep
+        #: The run's reads made once per account (a fresh one when built on its own).
+        self.memo = memo if memo is not None else RunMemo()
         for secret in account.secrets:  # not the public app_id: operators need to read it
             http.register_secret(secret.reveal())
 

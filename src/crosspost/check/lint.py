@@ -21,6 +21,7 @@ from types import MappingProxyType
 from typing import Any
 
 from crosspost.check.images import ImageFile, ImageInfo, ImageProblem, remote_format
+from crosspost.config.settings import Settings
 from crosspost.errors import IssueError
 from crosspost.issue.body import ImageRef, empty_footnotes, image_refs
 from crosspost.issue.loader import load_issue
@@ -96,6 +97,7 @@ def check_file(
     path: Path | str,
     channels: Sequence[str] = (),
     context: RenderContext | None = None,
+    settings: Settings | None = None,
 ) -> Checked:
     """Load, render and lint ``path`` for ``channels`` (default: the issue's, else all).
 
@@ -116,6 +118,8 @@ def check_file(
         except IssueError as error:
             problems.append(Problem(error.path, error.line, channel, "render", error.problem))
     problems += lint(issue, rendered)
+    if settings is not None:
+        problems += needed_to_publish(issue, tuple(rendered), settings)
     order = {ERROR: 0, WARNING: 1, INFO: 2}
     problems.sort(key=lambda p: (p.line or 0, order.get(p.severity, 3)))
     # Name the file as the editor typed it (Issue.path is absolute).
@@ -156,6 +160,31 @@ def lint(
         _cover(report, images)
         _body_images(report, refs, images)
         problems += report.problems
+    return problems
+
+
+def needed_to_publish(issue: Issue, channels: Sequence[str], settings: Settings) -> list[Problem]:
+    """Options a platform needs to publish (Zhihu's topics) that neither the issue nor an
+    account it would be published on sets: once per option, naming the first account."""
+    problems: list[Problem] = []
+    for channel in channels:
+        platform = PLATFORMS.get(channel)
+        if platform is None:
+            continue
+        options = issue.settings(channel).options
+        reported: set[str] = set()
+        for account in settings.accounts:
+            if account.channel != channel:
+                continue
+            if settings.mode_for(account, options.get("mode")) != "publish":
+                continue
+            for option in platform.missing_to_publish(options, account.options):
+                if option.name in reported:
+                    continue
+                reported.add(option.name)
+                line = issue.line_of(f"{channel}.{option.name}") or issue.line_of(channel) or 1
+                message = platform.needed_message(option, account.key)
+                problems.append(Problem(issue.path, line, channel, "needed-to-publish", message))
     return problems
 
 

@@ -31,8 +31,11 @@ def run(args: argparse.Namespace) -> int:
     from crosspost.render.context import render_context
 
     # What is checked is what `publish` sends: the configured theme and templates.
-    context = render_context(settings_of(args), args.theme)
-    results: list[Checked] = [check_file(path, args.channels or (), context) for path in args.files]
+    settings = settings_of(args)
+    context = render_context(settings, args.theme)
+    results: list[Checked] = [
+        check_file(path, args.channels or (), context, settings) for path in args.files
+    ]
     errors = sum(len(result.errors) for result in results)
     if args.json:
         print(json.dumps(_as_json(results, errors, WARNING), ensure_ascii=False, indent=2))

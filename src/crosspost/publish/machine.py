@@ -27,6 +27,7 @@ from crosspost.channels.base import (
     PublishTicket,
     RemoteDraft,
     RemotePost,
+    RunMemo,
 )
 from crosspost.config.files import write_atomic
 from crosspost.errors import (
@@ -71,6 +72,7 @@ class PostMachine:
         progress: Progress,
         lock_timeout: float,
         checkpoint: Checkpoint = no_checkpoint,
+        memo: RunMemo | None = None,
     ) -> None:
         self.job = job
         self.key = job.key
@@ -82,6 +84,8 @@ class PostMachine:
         self._progress = progress
         self.lock_timeout = lock_timeout
         self.checkpoint = checkpoint
+        #: The run's reads made once per account (the Zhihu login, topic look-ups).
+        self.memo = memo
         self.sent = False
         #: True once the ledger's row is this job's (another file may own the issue id).
         self._owned = False
@@ -133,6 +137,7 @@ class PostMachine:
             clock=self.clock,
             sleep=self.sleep,
             redactor=run_redactor(self.ledger),
+            memo=self.memo,
         )
 
     def _remember_sent(self) -> None:

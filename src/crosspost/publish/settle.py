@@ -19,7 +19,14 @@ from typing import Any
 
 from filelock import FileLock, Timeout
 
-from crosspost.channels.base import STEP_DRAFT, STEP_PUBLISH, Adapter, Intent, PublishTicket
+from crosspost.channels.base import (
+    STEP_DRAFT,
+    STEP_PUBLISH,
+    Adapter,
+    Intent,
+    PublishTicket,
+    RunMemo,
+)
 from crosspost.channels.http.policy import HttpPolicy, Timeouts
 from crosspost.channels.registry import adapter_class
 from crosspost.config.redaction import Redactor
@@ -222,6 +229,7 @@ def build_adapter(
     clock: Callable[[], float],
     sleep: Callable[[float], None],
     redactor: Redactor | None = None,
+    memo: RunMemo | None = None,
 ) -> Adapter:
     """The account's adapter with its own HTTP policy (one session per account).
 
@@ -231,7 +239,7 @@ def build_adapter(
     timeouts = Timeouts(connect=min(10.0, timeout), read=timeout)
     http = HttpPolicy(timeouts=timeouts, sleep=sleep, redactor=redactor or Redactor())
     cls = adapter_class(account.channel)
-    return cls(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep)
+    return cls(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep, memo=memo)
 
 
 def run_redactor(ledger: Ledger) -> Redactor | None:

@@ -31,6 +31,7 @@ from crosspost.channels.base import (
     Reconciliation,
     RemoteDraft,
     RemotePost,
+    RunMemo,
     Sleep,
 )
 from crosspost.channels.http.policy import HttpPolicy
@@ -112,8 +113,11 @@ class WeChatAdapter(Adapter):
         state_dir: Path,
         clock: Clock = time.time,
         sleep: Sleep = time.sleep,
+        memo: RunMemo | None = None,
     ) -> None:
-        super().__init__(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep)
+        super().__init__(
+            account, http=http, state_dir=state_dir, clock=clock, sleep=sleep, memo=memo
+        )
         missing = account.missing_credentials()
         if missing:
             names = ", ".join(account.credential_env.get(key, key) for key in missing)
