@@ -68,6 +68,9 @@ def test_urls_prints_only_permanent_links_and_set_records_one(
     assert out.splitlines() == [world.posts()["zhihu"].url]
     assert "wechat:main: published, URL pending" in err
     assert f"crosspost urls --set {ISSUE_ID} -c wechat:main URL" in err
+    assert main(["status", ISSUE_ID]) == EXIT_OK
+    (row,) = [line for line in capsys.readouterr().out.splitlines() if "wechat:main" in line]
+    assert "URL pending" in row and "tempkey" not in row
 
     temporary = "http://mp.weixin.qq.com/s?__biz=MzA&tempkey=abc&idx=1#rd"
     refused = [

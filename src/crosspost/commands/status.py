@@ -22,6 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from crosspost.config.settings import settings_from_args
     from crosspost.ledger.store import Ledger
+    from crosspost.publish.urls import url_pending
 
     settings = settings_from_args(args)
     if not settings.ledger_path.exists():
@@ -45,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
                 "account": p.account,
                 "state": p.state,
                 "url": p.url,
+                "url_pending": url_pending(p),
                 "draft_id": p.draft_id,
                 "article_id": p.article_id,
                 "error": p.error_message,
@@ -60,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
             p.issue_id,
             f"{p.channel}:{p.account}",
             p.state + (" (in doubt)" if p.pending_step else ""),
-            p.url or p.error_message or "",
+            p.url or p.error_message or ("URL pending" if url_pending(p) else ""),
             _when(p.published_at or p.updated_at) or "",
         )
         for p in posts
