@@ -87,6 +87,7 @@ def test_the_login_and_topics_are_looked_up_once_per_run_per_account(world: Worl
 def test_publishing_on_zhihu_needs_a_topic_check_says_how_and_nothing_is_sent(
     world: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    write_config(world.root, world.box, zhihu_topics=False)
     issue = without_topics(world)
     world.use_env(monkeypatch)
     assert main(["check", str(issue), "-c", "zhihu"]) == EXIT_BAD_INPUT
@@ -104,13 +105,14 @@ def test_publishing_on_zhihu_needs_a_topic_check_says_how_and_nothing_is_sent(
 def test_a_draft_needs_no_topic_and_an_account_default_counts(
     world: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    write_config(world.root, world.box, zhihu_topics=False)
     world.use_env(monkeypatch)
     drafted = without_topics(world, "draft.md", mode="draft")
     assert main(["check", str(drafted), "-c", "zhihu"]) == EXIT_OK
     capsys.readouterr()
 
     issue = without_topics(world)
-    write_config(world.root, world.box, 'topics = ["人工智能"]\n')
+    write_config(world.root, world.box)  # the account's default topic counts
     account: Account = world.settings().account("zhihu:main")
     assert account.options["topics"] == ["人工智能"]
     assert main(["check", str(issue), "-c", "zhihu"]) == EXIT_OK

@@ -223,11 +223,16 @@ def base_env() -> dict[str, str]:
     return {name: os.environ[name] for name in keep if name in os.environ}
 
 
-def write_config(root: Path, box: Sandbox, extra: str = "", *, top: str = "") -> Path:
+def write_config(
+    root: Path, box: Sandbox, extra: str = "", *, top: str = "", zhihu_topics: bool = True
+) -> Path:
     """A config file with one WeChat and one Zhihu account aimed at the sandbox.
 
     ``top`` goes before the tables (top-level keys, other tables), ``extra`` after them.
+    The Zhihu account has a default topic (publishing needs one) unless ``zhihu_topics``
+    is False.
     """
+    topics = 'topics = ["人工智能"]' if zhihu_topics else ""
     config = root / "crosspost.toml"
     config.write_text(
         f"""mode = "publish"
@@ -242,6 +247,7 @@ base_url = "{box.wechat_url}"
 cookie_env = "ZHIHU_Z_C0"
 xsrf_env = "ZHIHU_XSRF"
 base_url = "{box.zhihu_url}"
+{topics}
 {extra}""",
         encoding="utf-8",
     )
