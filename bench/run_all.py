@@ -55,6 +55,7 @@ BENCHMARKS = (
     Benchmark("Start-up", "bench_startup.py", (), ("--repeat", "2")),
     Benchmark("Ledger size", "bench_ledger.py", ("--before",), ("--posts", "10", "100")),
     Benchmark("Render", "bench_render.py", ("--profile", "12"), ("--repeat", "2", "--no-corpus")),
+    Benchmark("WeChat HTML size", "bench_html_ratio.py", (), ("--no-corpus",)),
 )
 
 

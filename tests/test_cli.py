@@ -46,11 +46,10 @@ BAD_INPUT = [
         "---\njust a sentence\n---\n",
         ":2: front matter must be 'key: value' lines (a mapping), not a list or text",
     ),
-    ("missing title", "---\nauthor: A\n---\n", ":2: front matter has no 'title'; add 'title: …'"),
     (
         "unknown channel",
-        "---\ntitle: T\nchannels: [wechat, weibo]\n---\n",
-        ":3: 'channels' names unknown channel 'weibo'; use wechat, zhihu",
+        "---\ntitle: T\ncover: c.jpg\nchannels: [wechat, weibo]\n---\n正文正文正文正文正文正文\n",
+        ":4: 'channels' names unknown channel 'weibo'; use wechat, zhihu",
     ),
     (
         "missing image",
@@ -199,18 +198,33 @@ def test_render_defaults_to_build_issue_id(
     ]
 
 
-def test_render_stops_on_lint_errors_and_writes_nothing(
+def test_render_writes_its_files_and_lists_what_check_would_refuse(
     capsys: pytest.CaptureFixture[str], write_issue: WriteIssue
 ) -> None:
-    path = write_issue(front="title: " + "长" * 40 + "\ncover: cover.jpg\n")
+    path = write_issue(front="title: " + "长" * 65 + "\n")
     out = path.parent / "out"
     code, stdout, stderr = run(capsys, "render", str(path), "-o", str(out))
-    assert (code, stdout) == (2, [])
+    assert code == 0
+    assert stdout == [f"wrote {out / name}" for name in ("wechat.html", "zhihu.html", "zhihu.md")]
     assert stderr == [
-        f"{path}:2: [wechat] title has 40 characters, wechat allows 32; "
+        f"{path}:1: [wechat] wechat needs a cover image; add 'cover: images/cover.jpg' (900×383)",
+        f"{path}:2: [wechat] title has 65 characters, wechat allows 64; "
+        "shorten it or set 'wechat: {title: …}'",
+        f"{path}: 2 errors to fix before 'crosspost publish' (it refuses the issue until "
+        "then); the files are written so you can look",
+    ]
+
+
+def test_check_refuses_what_render_writes(
+    capsys: pytest.CaptureFixture[str], write_issue: WriteIssue
+) -> None:
+    path = write_issue(front="title: " + "长" * 65 + "\ncover: cover.jpg\n")
+    code, stdout, _ = run(capsys, "check", str(path))
+    assert code == 2
+    assert stdout == [
+        f"{path}:2: [wechat] title has 65 characters, wechat allows 64; "
         "shorten it or set 'wechat: {title: …}'"
     ]
-    assert not out.exists()
 
 
 def test_render_into_a_file_is_refused(
@@ -412,3 +426,20 @@ def test_preview_uses_the_configured_theme(
     argv = ["preview", str(example_issue), "-o", str(out), "--config", str(config)]
     assert run(capsys, *argv)[0] == 0
     assert "#123456" in (out / "preview.html").read_text("utf-8")
+
+
+def test_preview_of_an_issue_check_refuses_is_written_with_its_problems_by_line_at_the_top(
+    capsys: pytest.CaptureFixture[str], write_issue: WriteIssue, tmp_path: Path
+) -> None:
+    path = write_issue(raw="# 没有封面的一期\n\n正文第一段,足够长。\n\n::: tip\n提示\n:::\n")
+    out = tmp_path / "p"
+    code, stdout, stderr = run(capsys, "preview", str(path), "-o", str(out))
+    assert (code, stdout) == (0, [f"wrote {out / 'preview.html'}"])
+    assert f"{path}:1: [wechat] wechat needs a cover image" in stderr[0]
+    page = (out / "preview.html").read_text("utf-8")
+    top = page[: page.index('class="columns"')]
+    assert (
+        '<li class="error"><span class="line">line 1</span> <span class="channel">[wechat]' in top
+    )
+    assert '<span class="line">line 5</span>' in top and "::: tip" in top
+    assert "<title>预览 · 没有封面的一期</title>" in page

@@ -427,7 +427,7 @@ def test_mode_for_an_account_most_specific_wins(
 def test_unreadable_files_are_one_clear_line(place: Place) -> None:
     path = place.cwd / "crosspost.toml"
     path.write_bytes(b'theme = "\xff\xfe"\n')
-    assert error_of(place) == f"{path}: not UTF-8 text; save it as UTF-8"
+    assert error_of(place) == f"{path}:1: not UTF-8 text; save it as UTF-8"
     path.write_text("")
     (place.cwd / ".env").write_bytes(b"CROSSPOST_THEME=\xff\n")
     assert error_of(place).startswith(f"{place.cwd}/.env: cannot be read")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from crosspost.config.files import write_atomic
+from crosspost.errors import EXIT_TEMPORARY, StorageError
 
 
 def test_text_and_bytes_replace_the_file_and_leave_no_temporary(tmp_path: Path) -> None:
@@ -59,7 +60,9 @@ def test_a_failed_write_keeps_the_old_file_and_cleans_up(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", full_disk)
-    with pytest.raises(OSError, match="No space left"):
+    with pytest.raises(StorageError, match="No space left") as caught:
         write_atomic(target, "new")
+    assert caught.value.exit_code == EXIT_TEMPORARY  # one line, "run again later"
+    assert str(caught.value).startswith(f"{target}: cannot write")
     assert target.read_text(encoding="utf-8") == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["run-due.json"]

@@ -399,15 +399,13 @@ def test_a_folder_named_as_an_image_is_refused(tmp_path: Path) -> None:
         read_source("images", issue)
 
 
-def test_session_fetch_reads_remote_images_over_http(tmp_path: Path) -> None:
+def test_remote_images_are_read_over_http(tmp_path: Path) -> None:
     import threading
     from functools import partial
     from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
-    import requests
-
     from crosspost.errors import TransientError
-    from crosspost.images.pipeline import session_fetch
+    from crosspost.images.remote import RemoteImages
 
     png = encoded(Image.new("RGB", (9, 9), "blue"), "PNG")
     (tmp_path / "pic.png").write_bytes(png)
@@ -427,20 +425,20 @@ def test_session_fetch_reads_remote_images_over_http(tmp_path: Path) -> None:
     base = f"http://127.0.0.1:{server.server_address[1]}"
     issue = write_issue_with(tmp_path, f"{base}/gone.png")
     try:
-        with requests.Session() as session:
-            fetch = session_fetch(session, timeout=5)
-            assert read_source(f"{base}/pic.png", issue, fetch).data == png
-            with pytest.raises(IssueError, match=r"gone\.png' could not be downloaded \(HTTP 404"):
-                read_source(f"{base}/gone.png", issue, fetch)
-            with pytest.raises(TransientError, match="HTTP 503") as busy:
-                read_source(f"{base}/busy.png?X-Amz-Signature=s1gn3d", issue, fetch)
-            assert "s1gn3d" not in str(busy.value)
-            with pytest.raises(IssueError, match=r"could not be downloaded \(HTTP 404") as gone:
-                read_source(f"{base}/gone.png?Signature=s1gn3d&Expires=1", issue, fetch)
-            assert "s1gn3d" not in str(gone.value)
-            small = session_fetch(session, timeout=5, max_bytes=len(png) - 1)
-            with pytest.raises(IssueError, match=r"is larger than .* MB; link a smaller image"):
-                read_source(f"{base}/pic.png", issue, small)
+        # The server listens on loopback: only a run allowing private hosts may read it.
+        fetch = RemoteImages(private_hosts=True, timeout=5).fetch
+        assert read_source(f"{base}/pic.png", issue, fetch).data == png
+        with pytest.raises(IssueError, match=r"gone\.png' could not be downloaded \(HTTP 404"):
+            read_source(f"{base}/gone.png", issue, fetch)
+        with pytest.raises(TransientError, match="HTTP 503") as busy:
+            read_source(f"{base}/busy.png?X-Amz-Signature=s1gn3d", issue, fetch)
+        assert "s1gn3d" not in str(busy.value)
+        with pytest.raises(IssueError, match=r"could not be downloaded \(HTTP 404") as gone:
+            read_source(f"{base}/gone.png?Signature=s1gn3d&Expires=1", issue, fetch)
+        assert "s1gn3d" not in str(gone.value)
+        small = RemoteImages(private_hosts=True, timeout=5, max_bytes=len(png) - 1).fetch
+        with pytest.raises(IssueError, match=r"is larger than .* MB; link a smaller image"):
+            read_source(f"{base}/pic.png", issue, small)
     finally:
         server.shutdown()
         server.server_close()

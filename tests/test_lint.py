@@ -10,10 +10,10 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from PIL import Image
 
 from crosspost.check.lint import ERROR, INFO, WARNING, Checked, Problem, check_file
+from crosspost.platforms.registry import platform
 
 WriteIssue = Callable[..., Path]
 
@@ -45,21 +45,32 @@ def test_clean_issue_has_no_problems(write_issue: WriteIssue) -> None:
     assert checked.problems == ()
 
 
-@pytest.mark.parametrize(
-    ("title", "message"),
-    [
-        ("一" * 33, "title has 33 characters, wechat allows 32"),
-        ("标题" * 11, "title is 66 UTF-8 bytes, wechat allows 64"),
-    ],
-)
-def test_wechat_title_limit_in_characters_and_bytes(
-    write_issue: WriteIssue, title: str, message: str
-) -> None:
-    checked = check_file(write_issue(front=FRONT.replace("测试一期", title)))
+def test_wechat_title_past_64_characters_is_an_error(write_issue: WriteIssue) -> None:
+    checked = check_file(write_issue(front=FRONT.replace("测试一期", "一" * 65)))
     problem = only(checked, "title-too-long")
     assert (problem.channel, problem.line, problem.severity) == ("wechat", 2, ERROR)
-    assert problem.message.startswith(message)
+    assert problem.message.startswith("title has 65 characters, wechat allows 64")
     assert "set 'wechat: {title: …}'" in problem.message
+
+
+def test_wechat_title_past_64_bytes_is_a_warning_citing_its_evidence(
+    write_issue: WriteIssue,
+) -> None:
+    checked = check_file(write_issue(front=FRONT.replace("测试一期", "标题" * 11)))
+    problem = only(checked, "title-too-long")
+    assert (problem.channel, problem.line, problem.severity) == ("wechat", 2, WARNING)
+    assert problem.message.startswith("title is 66 UTF-8 bytes, wechat allows 64")
+    assert "unconfirmed limit: field reports of 45003" in problem.message
+    assert "set [channels.wechat.limits] title_bytes = … to change it" in problem.message
+    assert checked.errors == ()
+
+
+def test_a_limit_set_in_the_config_is_an_error(write_issue: WriteIssue) -> None:
+    platforms = {"wechat": platform("wechat").with_overrides({"title_bytes": 60})}
+    path = write_issue(front=FRONT.replace("测试一期", "标题" * 11))
+    problem = only(check_file(path, ["wechat"], platforms=platforms), "title-too-long")
+    assert problem.severity == ERROR
+    assert problem.message.startswith("title is 66 UTF-8 bytes, wechat allows 60")
 
 
 def test_a_wechat_title_override_fixes_the_wechat_title(write_issue: WriteIssue) -> None:
@@ -199,9 +210,15 @@ def test_unknown_channel_option_is_a_warning(write_issue: WriteIssue) -> None:
 
 
 def test_an_unloadable_file_is_one_error_problem(write_issue: WriteIssue) -> None:
-    checked = check_file(write_issue(raw="---\ntitle: T\nchannels: [weibo]\n---\n"))
+    checked = check_file(write_issue(raw="---\ntitle: [T\n---\n"))
     assert checked.issue is None
-    assert [(p.line, p.code) for p in checked.problems] == [(3, "invalid-issue")]
+    assert [(p.line, p.code) for p in checked.problems] == [(2, "invalid-issue")]
+
+
+def test_a_bad_field_is_an_error_and_the_issue_still_renders(write_issue: WriteIssue) -> None:
+    checked = check_file(write_issue(raw="---\ntitle: T\nchannels: [weibo]\n---\n正文。\n"))
+    assert checked.issue is not None and set(checked.rendered) == {"wechat", "zhihu"}
+    assert [(p.line, p.code) for p in checked.errors if p.channel is None] == [(3, "invalid-field")]
 
 
 def test_channels_argument_limits_what_is_rendered(write_issue: WriteIssue) -> None:

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sys
+import threading
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TextIO
 
 from crosspost import __version__
-from crosspost.errors import EXIT_BAD_INPUT, CrosspostError
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED, CrosspostError, StorageError
 
 # (command name, module under crosspost.commands, one-line help). The order is the
 # order `crosspost --help` lists them in: the editor's day, from writing to cron.
@@ -23,6 +26,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("check", "check", "lint issue files against every channel's limits"),
     ("render", "render", "write each channel's output files for an issue"),
     ("preview", "preview", "write one HTML page showing the issue as each channel will"),
+    ("serve", "serve", "a live preview and the week's schedule in the browser, for editors"),
     ("publish", "publish", "publish issues to every channel, exactly once"),
     ("status", "status", "show every post the ledger knows: state, URL, when"),
     ("urls", "urls", "print an issue's published URLs, one per line"),
@@ -58,14 +62,80 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "_module", None):
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
+    _warnings.start_run()
     try:
-        return int(_command_module(args._module).run(args))
+        code = int(_command_module(args._module).run(args))
+        # Flush here, inside the try: a reader that went away (``| head``) shows up now.
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        return _pipe_closed()
     except CrosspostError as error:
-        print(f"crosspost: error: {error}", file=sys.stderr)
-        return error.exit_code
+        return _report(str(error), error.exit_code)
+    except OSError as error:
+        # Our own writers say which file and what to do (StorageError); anything else the
+        # machine refuses (a state dir removed mid-run, a lock file on a read-only disk) is
+        # still the machine's trouble, not a bug, and gets one line too.
+        problem = StorageError.from_os_error(error)
+        return _report(str(problem), problem.exit_code)
     except KeyboardInterrupt:
-        print("crosspost: interrupted", file=sys.stderr)
-        return 130
+        return _report("interrupted", 130, prefix="crosspost: ")
+
+
+class _OncePerRun(logging.Handler):
+    """crosspost's warnings on stderr, each text once per run.
+
+    The same fact can be logged by several posts, threads or retries of one run (a
+    platform that "cannot list drafts" says so for every reconcile); a person needs it
+    once. Writes to whatever ``sys.stderr`` is at the time (tests swap it), and a closed
+    stderr never stops a run.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.setFormatter(logging.Formatter("crosspost: warning: %(message)s"))
+        self._seen: set[str] = set()
+        self._guard = threading.Lock()
+
+    def start_run(self) -> None:
+        """Forget the warnings already shown; install on the ``crosspost`` logger once."""
+        with self._guard:
+            self._seen.clear()
+        logger = logging.getLogger("crosspost")
+        if self not in logger.handlers:
+            logger.addHandler(self)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        line = self.format(record)
+        with self._guard:
+            if line in self._seen:
+                return
+            self._seen.add(line)
+        try:
+            print(line, file=sys.stderr, flush=True)
+        except BrokenPipeError:
+            _pipe_closed(0, sys.stderr)
+
+
+_warnings = _OncePerRun()
+
+
+def _report(message: str, code: int, *, prefix: str = "crosspost: error: ") -> int:
+    """Print one line on stderr and return ``code``; a closed stderr cannot stop that."""
+    try:
+        print(f"{prefix}{message}", file=sys.stderr)
+    except BrokenPipeError:
+        return _pipe_closed(code, sys.stderr)
+    return code
+
+
+def _pipe_closed(code: int = EXIT_PIPE_CLOSED, stream: TextIO | None = None) -> int:
+    """The reader of our output went away (``crosspost status | head -5``): silence that
+    stream and exit quietly. Whatever the command had done is in the ledger."""
+    from crosspost.commands.table import silence
+
+    silence(stream or sys.stdout)
+    return code
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,6 +8,7 @@ this base class only; anything else is a bug and keeps its traceback.
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 EXIT_OK = 0
@@ -15,6 +16,9 @@ EXIT_CHANNEL_FAILED = 1
 EXIT_BAD_INPUT = 2
 EXIT_UNCONFIRMED = 3
 EXIT_TEMPORARY = 75
+#: The reader of our output went away (``crosspost status | head``): what a shell reports
+#: for a program stopped by SIGPIPE (128 + 13), without the traceback.
+EXIT_PIPE_CLOSED = 141
 
 
 class CrosspostWarning(UserWarning):
@@ -49,6 +53,51 @@ class IssueError(UsageError):
 
 class ConfigError(UsageError):
     """The configuration or environment is wrong (missing credential, unknown account)."""
+
+
+# --- trouble with this machine's own files (state dir, ledger) -------------------------
+
+#: errno values that pass once a person frees space or another process lets go: exit 75.
+_TEMPORARY_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EAGAIN, errno.EBUSY})
+
+
+class StorageError(CrosspostError):
+    """A file crosspost keeps (the ledger, the token cache, a lock) cannot be used.
+
+    Not a bug, so never a traceback: a full disk or a lock held elsewhere passes and is
+    worth running again (exit 75); a read-only or missing folder is the setup to fix
+    (exit 2). The writers are atomic, so either way nothing was half-written.
+    """
+
+    def __init__(self, message: str, *, temporary: bool) -> None:
+        self.temporary = temporary
+        self.exit_code = EXIT_TEMPORARY if temporary else EXIT_BAD_INPUT
+        super().__init__(message)
+
+    @classmethod
+    def from_os_error(
+        cls, error: OSError, path: Path | str | None = None, what: str = "a state file"
+    ) -> StorageError:
+        """One line for an OSError on one of our own files: which file, why, what to do."""
+        where = error.filename if error.filename is not None else (path or "a file")
+        reason = error.strerror or type(error).__name__
+        if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            advice = "free some space there and run again; nothing was half-written"
+        elif error.errno in _TEMPORARY_ERRNOS:
+            advice = "another process holds it; run again later"
+        elif error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            advice = (
+                "make the folder writable for this user, or point CROSSPOST_STATE_DIR / "
+                "--state-dir at one that is"
+            )
+        elif error.errno == errno.ENOENT:
+            advice = "its folder vanished while crosspost ran; check the state dir and run again"
+        else:
+            advice = "check the disk and the folder's permissions, then run again"
+        return cls(
+            f"{where}: cannot write {what} ({reason}); {advice}",
+            temporary=error.errno in _TEMPORARY_ERRNOS,
+        )
 
 
 # --- trouble on a platform --------------------------------------------------------

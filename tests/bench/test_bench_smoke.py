@@ -115,3 +115,16 @@ def test_ledger_benchmark_prints_bytes_per_post_and_the_flat_verdict() -> None:
     assert "| 100 |" in out
     assert "SUMMARY: ledger bytes per post, 10 → 100 posts | flat (≤ +10%) |" in out
     assert out.rstrip().endswith("| met")
+
+
+def test_html_ratio_benchmark_has_a_row_per_document_and_the_median() -> None:
+    corpus = REPO / ".." / "shared" / "corpus"
+    out = bench("bench_html_ratio.py", *(() if corpus.is_dir() else ("--no-corpus",)))
+    row = next(line for line in out.splitlines() if line.startswith("| example"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    html, text = (int(cell.replace(",", "")) for cell in cells[1:3])
+    assert float(cells[3]) == pytest.approx(html / text, abs=0.01), row
+    assert "SUMMARY: WeChat HTML ÷ visible text, median over the example and corpus" in out
+    for document in sorted(corpus.glob("*.md")) if corpus.is_dir() else []:
+        if document.name != "SOURCES.md":
+            assert document.name in out  # measured, or named with the reason it was not

@@ -41,6 +41,7 @@ from crosspost.errors import (
 )
 from crosspost.images.pipeline import PreparedImage
 from crosspost.ledger.assets import UploadedAsset
+from crosspost.platforms.wechat import WECHAT
 from crosspost.sandbox.box import ManualClock, Sandbox
 
 MakeBox = Callable[..., Sandbox]
@@ -457,6 +458,8 @@ def test_reconcile_ignores_drafts_the_ledger_already_knows(
     known = wechat.create_draft(content(wechat))
     clock.advance(60)
     intent = Intent.for_draft(content(wechat), clock(), known_ids=(known.id,))
+    assert wechat.reconcile("draft", intent).happened is None  # it may still be saving
+    clock.advance(WECHAT.settle_seconds)
     assert wechat.reconcile("draft", intent).happened is False
     box.faults.add("wechat", "/cgi-bin/draft/add", "commit_then_drop", count=1)
     with pytest.raises(UnconfirmedError):

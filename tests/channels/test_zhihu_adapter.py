@@ -175,10 +175,16 @@ def test_the_issue_column_is_found_by_title_and_the_article_put_in_it(world: Wor
     content = DraftContent(title="收录", html=BODY, options={"column": "沙盒专栏"})
 
     ticket = world.adapter.publish(world.adapter.create_draft(content))
+    assert ticket.post is not None
+    [article] = world.published()
+    assert article["column"] is None  # filing it is a part of its own, done next
+
+    assert world.adapter.post_parts(content.options) == ("column",)
+    world.adapter.complete_part("column", ticket.post, content.options)
+    world.adapter.complete_part("column", ticket.post, content.options)  # idempotent
 
     [article] = world.published()
     assert article["column"]["title"] == "沙盒专栏"
-    assert ticket.post is not None
 
 
 def test_a_later_run_that_only_knows_the_draft_id_still_files_it_in_the_issue_column(
@@ -188,7 +194,9 @@ def test_a_later_run_that_only_knows_the_draft_id_still_files_it_in_the_issue_co
     draft = world.adapter.create_draft(content)
     later = make_adapter(world.box, world.clock, world.state_dir)  # a new process
 
-    later.publish(RemoteDraft(draft.id, draft.url))
+    ticket = later.publish(RemoteDraft(draft.id, draft.url))
+    assert ticket.post is not None
+    later.complete_part("column", ticket.post, content.options)
 
     [article] = world.published()
     assert article["column"]["title"] == "沙盒专栏"
@@ -814,33 +822,21 @@ def test_an_empty_patch_answer_is_accepted(world: World) -> None:
     assert world.adapter.update_draft(draft.id, CONTENT) == draft
 
 
-def test_a_refused_column_leaves_the_article_published_with_a_warning(
-    world: World, caplog: pytest.LogCaptureFixture
+@pytest.mark.parametrize("code", ["40352", "100"])
+def test_a_refused_column_leaves_the_article_published_and_the_part_raises(
+    world: World, code: str
 ) -> None:
-    draft = world.adapter.create_draft(
-        DraftContent(title="t", html=BODY, options={"column": "沙盒专栏"})
-    )
-    world.fault("/api/v4/columns/*/items", "zhihu:40352")
+    options = {"column": "沙盒专栏"}
+    draft = world.adapter.create_draft(DraftContent(title="t", html=BODY, options=options))
+    world.fault("/api/v4/columns/*/items", f"zhihu:{code}")
 
     ticket = world.adapter.publish(draft)
-
-    assert ticket.post is not None and len(world.published()) == 1
-    assert "is published but not in column" in caplog.text and "40352" in caplog.text
-
-
-def test_a_login_refused_while_filing_in_the_column_still_reports_the_published_article(
-    world: World, caplog: pytest.LogCaptureFixture
-) -> None:
-    draft = world.adapter.create_draft(
-        DraftContent(title="t", html=BODY, options={"column": "沙盒专栏"})
-    )
-    world.fault("/api/v4/columns/*/items", "zhihu:100")
-
-    ticket = world.adapter.publish(draft)
-
     assert ticket.post is not None and ticket.post.url.startswith("https://zhuanlan.zhihu.com/p/")
-    assert len(world.published()) == 1
-    assert "is published but not in column" in caplog.text
+    with pytest.raises(ChannelError, match=code):
+        world.adapter.complete_part("column", ticket.post, options)
+
+    [article] = world.published()
+    assert article["column"] is None
 
 
 @pytest.mark.parametrize(
@@ -886,3 +882,37 @@ def test_the_published_id_is_read_from_every_shape_zhihu_has_used(
 )
 def test_a_draft_id_is_a_string_whatever_zhihu_sends(payload: Any, expected: str | None) -> None:
     assert draft_id_of(payload) == expected
+
+
+# --- finding what already exists (before a first draft) ---------------------------------
+
+
+def test_find_existing_finds_a_published_article_of_the_member_by_title(world: World) -> None:
+    ticket = world.adapter.publish(world.adapter.create_draft(CONTENT))
+    assert ticket.post is not None
+    elsewhere = make_adapter(world.box, world.clock, world.state_dir / "other-machine")
+
+    found = elsewhere.find_existing(Intent(started_at=world.clock(), title=CONTENT.title))
+
+    assert found is not None and found.post == ticket.post
+    assert elsewhere.find_existing(Intent(started_at=0.0, title="另一期")) is None
+    known = Intent(started_at=0.0, title=CONTENT.title, known_ids=(ticket.post.id,))
+    assert elsewhere.find_existing(known) is None  # another post of the ledger's
+
+
+def test_find_existing_finds_a_draft_this_machine_noted(world: World) -> None:
+    draft = world.adapter.create_draft(CONTENT)
+    later = make_adapter(world.box, world.clock, world.state_dir)  # a new process
+
+    found = later.find_existing(Intent(started_at=world.clock(), title=CONTENT.title))
+
+    assert found is not None and (found.draft_id, found.post) == (draft.id, None)
+
+
+def test_find_existing_goes_on_with_a_warning_when_zhihu_refuses_the_article_list(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    world.fault("/api/v4/members/*/articles", "zhihu:10003")
+
+    assert world.adapter.find_existing(Intent(started_at=0.0, title="t")) is None
+    assert "could not list the Zhihu articles" in caplog.text

@@ -267,7 +267,7 @@ def test_an_override_makes_a_new_declaration_and_leaves_the_default() -> None:
     changed = wechat.with_overrides({"title_chars": 30, "image_bytes": 500_000, "cover_ratio": 2})
     assert (changed.limits.title_chars, changed.limits.cover_ratio) == (30, 2.0)
     assert changed.image_policy("inline").max_bytes == 500_000
-    assert wechat.limits.title_chars == 32 and changed.limits.title_bytes == 64
+    assert wechat.limits.title_chars == 64 and changed.limits.title_bytes == 64
     assert changed.name == "wechat" and changed.renderer == wechat.renderer
     assert wechat.with_overrides({}) is wechat
 
@@ -340,3 +340,27 @@ def test_rendering_still_goes_through_the_declared_renderer(example_issue: Path)
     assert checked.issue is not None
     for name in NAMES:
         assert render(checked.issue, name, RenderContext()).channel == name
+
+
+# --- evidence: which limits are errors, which are warnings --------------------------------
+
+
+def test_the_disputed_limits_are_unconfirmed_and_the_rest_confirmed() -> None:
+    wechat, zhihu = platform("wechat").limits, platform("zhihu").limits
+    unconfirmed = {name for name, found in wechat.evidence.items() if not found.confirmed}
+    assert unconfirmed == {"title_bytes", "author_warn_chars", "author_warn_bytes", "content_chars"}
+    assert all(wechat.confirmed(name) for name in ("title_chars", "content_bytes", "digest_chars"))
+    assert all(zhihu.confirmed(name) for name in ("title_chars", "text_min_chars"))
+    for limits in (wechat, zhihu):
+        for name, found in limits.evidence.items():
+            assert getattr(limits, name) is not None and found.source, name
+
+
+def test_a_limit_set_in_the_config_is_confirmed_and_evidence_cannot_be_set() -> None:
+    wechat = platform("wechat")
+    changed = wechat.with_overrides({"content_chars": 30_000})
+    assert not wechat.limits.confirmed("content_chars")
+    assert changed.limits.confirmed("content_chars")
+    assert changed.limits.source("content_chars") == "set in the config"
+    with pytest.raises(ConfigError, match="wechat has no limit 'evidence'"):
+        wechat.with_overrides({"evidence": {}})

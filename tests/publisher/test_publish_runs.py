@@ -174,9 +174,11 @@ def test_sandbox_demo_from_the_repository(
     wechat = [w for w in out.split() if w.startswith(("https://mp.weixin.qq.com/", "http://mp."))]
     zhihu = [w for w in out.split() if w.startswith("https://zhuanlan.zhihu.com/p/")]
     assert len(wechat) == 1 and len(zhihu) == 1, out
-    assert main(["status"]) == EXIT_OK
+    assert main(["status", "--sandbox"]) == EXIT_OK
     status = capsys.readouterr().out
     assert wechat[0] in status and zhihu[0] in status
+    assert main(["status"]) == EXIT_OK  # a rehearsal never enters the real ledger
+    assert "nothing published yet" in capsys.readouterr().out
     assert main(["publish", example, "--sandbox"]) == EXIT_OK  # the emulators kept their state
     again = capsys.readouterr().out
     assert wechat[0] in again and zhihu[0] in again

@@ -91,6 +91,32 @@ def test_commit_then_drop_commits_the_draft(sandbox: Sandbox, wechat: WeChat) ->
     assert (entry.status, entry.delivered, entry.fault) == (200, False, "commit_then_drop")
 
 
+def test_a_slow_answer_takes_effect_only_once_its_time_has_come(
+    sandbox: Sandbox, wechat: WeChat, clock: ManualClock
+) -> None:
+    """The platform is slower than the client: no answer now, the draft appears later."""
+    article = wechat.article()
+    sandbox.faults.add("wechat", ADD, "slow_answer:30000", count=1)
+    with pytest.raises(requests.ConnectionError):
+        wechat.post(ADD, {"articles": [article]})
+    assert wechat.get(COUNT) == {"total_count": 0}  # asking at once finds nothing
+    clock.advance(29)
+    assert sandbox.commit_due() == 0
+    assert drafts(sandbox) == 0
+    clock.advance(1)
+    assert wechat.get(COUNT) == {"total_count": 1}  # any later request applies it first
+    entry = [e for e in sandbox.requests if e.path == ADD][-1]
+    assert (entry.status, entry.delivered, entry.fault) == (None, False, "slow_answer:30000")
+    assert sandbox.commit_due() == 0  # applied once
+
+
+def test_a_slow_answer_to_a_read_is_only_dropped(sandbox: Sandbox, wechat: WeChat) -> None:
+    sandbox.faults.add("wechat", COUNT, "slow_answer:1000", count=1)
+    with pytest.raises(requests.ConnectionError):
+        wechat.get(COUNT)
+    assert wechat.get(COUNT) == {"total_count": 0}
+
+
 def test_commit_then_drop_on_submit_leaves_a_running_job(sandbox: Sandbox, wechat: WeChat) -> None:
     media_id = wechat.add_draft()
     sandbox.faults.add("wechat", "*", "commit_then_drop", count=1)
@@ -162,6 +188,7 @@ def test_other_platforms_kinds_are_ignored_and_said_so(sandbox: Sandbox, wechat:
             Fault("wechat", "/cgi-bin/token", "errcode:-1", count=2, probability=0.5),
         ),
         ("wechat:/x=latency:800", Fault("wechat", "/x", "latency:800")),
+        ("zhihu:/x=slow_answer:20000*1", Fault("zhihu", "/x", "slow_answer:20000", count=1)),
     ],
 )
 def test_spec_syntax(spec: str, fault: Fault) -> None:
@@ -175,6 +202,7 @@ def test_spec_syntax(spec: str, fault: Fault) -> None:
         "weibo:/x=reset",
         "wechat:/x=latency:soon",
         "wechat:/x=http:",
+        "wechat:/x=slow_answer:later",
         "wechat:/x=reset*0",
         "wechat:/x=reset%2",
         "wechat:/x=reset*many",

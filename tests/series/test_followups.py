@@ -89,6 +89,9 @@ def test_an_image_on_a_web_server_is_fetched_and_uploaded(
     world: World, write_issue: WriteIssue, picture_server: _PictureServer
 ) -> None:
     remote = f"http://127.0.0.1:{picture_server.server_address[1]}/figure.png"
+    # The server is on loopback: like a company's own image server, it must be allowed.
+    with world.config.open("a", encoding="utf-8") as config:
+        config.write("\n[images]\nprivate_hosts = true\n")
     issue = write_issue(2)
     issue.write_text(
         issue.read_text(encoding="utf-8") + f"\n![示意图]({remote})\n", encoding="utf-8"

@@ -26,6 +26,9 @@ def test_an_issue_for_zhihu_alone_needs_no_wechat_cover(world: World) -> None:
 def test_a_series_body_is_linted_again_once_its_previous_issues_are_added(
     world: World, write_issue: WriteIssue
 ) -> None:
+    # The 20,000 characters are unconfirmed (a warning); a limit set in the config is not.
+    with world.config.open("a", encoding="utf-8") as config:
+        config.write("\n[channels.wechat.limits]\ncontent_chars = 20000\n")
     first = write_issue(1, channels=("wechat",))
     assert world.publish([first], mode="publish")[0].exit_code == 0
     sent_before = len(mutating(world.box))

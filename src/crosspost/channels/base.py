@@ -46,6 +46,18 @@ STEP_POLL: Final = "poll"
 #: Steps that are never retried after an ambiguous failure; reconcile first.
 IRREVERSIBLE_STEPS: Final = frozenset({STEP_DRAFT, STEP_PUBLISH})
 
+#: The parts of a post, each on the platform or not (the ledger tracks them one by one):
+#: its content (title, body, author, digest), its cover, its topics, the column it is
+#: filed in, its comment settings. Where one call carries several parts (WeChat's
+#: draft/add), they are done together; where they are separate calls (Zhihu's topics,
+#: its column), each one that failed is done again on its own, by the next run at latest.
+PART_CONTENT: Final = "content"
+PART_COVER: Final = "cover"
+PART_TOPICS: Final = "topics"
+PART_COLUMN: Final = "column"
+PART_SETTINGS: Final = "settings"
+PARTS: Final = (PART_CONTENT, PART_COVER, PART_TOPICS, PART_COLUMN, PART_SETTINGS)
+
 #: Image kinds an adapter uploads ("inline": inside the body; "cover": the post's cover).
 IMAGE_KINDS: Final = frozenset({"inline", "cover"})
 
@@ -172,6 +184,21 @@ class Reconciliation:
     #: Published, although the platform gave no permanent URL (``remote_id`` is the
     #: article's id, not a ticket's): the post is published, its URL asked for later.
     url_pending: bool = False
+
+
+@dataclass(frozen=True)
+class Adoption:
+    """An article of the same issue found on the platform before the first create.
+
+    ``post`` when it is published (then ``draft_id`` may be its draft), else ``draft_id``
+    names the draft to adopt. ``complete`` is False when what was found may lack parts of
+    the current issue (a draft is then updated in place before it is published).
+    """
+
+    draft_id: str | None
+    post: RemotePost | None = None
+    url: str | None = None
+    detail: str = ""
 
 
 class ManualPublishRequired(PermanentError):
@@ -308,6 +335,27 @@ class Adapter(ABC):
         """The permanent URL of a published post whose URL is pending, or None while the
         platform still gives none. Only reads. The default: the platform always gave it."""
         return None
+
+    def find_existing(self, intent: Intent) -> Adoption | None:
+        """An article of the issue ``intent`` describes (its title, author, digest) that
+        is already on the account although the ledger does not know it (a lost state dir,
+        another machine), or None. Called before the first create of a post, so that it is
+        adopted rather than made twice; ``intent.known_ids`` are other posts' ids.
+
+        Reads only. The default finds nothing (a platform that cannot list its articles).
+        """
+        return None
+
+    def post_parts(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """The parts (see :data:`PARTS`) of a post that the platform files by calls of
+        their own *after* publication, for these channel options. The default: none
+        (everything travels with the draft)."""
+        return ()
+
+    def complete_part(self, part: str, post: RemotePost, options: Mapping[str, Any]) -> None:
+        """Put one part named by :meth:`post_parts` on the published ``post``; idempotent,
+        so a part that failed is simply done again. Raises a ChannelError when it fails."""
+        raise NotImplementedError(f"{self.display_name} has no part {part!r} to complete")
 
     def look_ahead(self, options: Mapping[str, Any]) -> None:
         """Reads a later step will need (``options``: the issue's settings for this

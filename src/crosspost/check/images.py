@@ -1,23 +1,36 @@
-"""What the image files an issue names are, read from their headers for lint.
+"""Every image an issue names, read and decoded as ``publish`` will read it, for lint.
 
-Lint is the one stage before publishing that opens the issue's images: a missing file or
-one Pillow cannot read is an error, a format or size the platform refuses a warning (the
-image pipeline converts it). A remote image cannot be read before the download, so its
-URL's extension is all lint has to go on.
+Lint is the one stage before publishing that opens the issue's images, and it reads them
+through the same door as the uploads (:func:`crosspost.images.pipeline.read_source`):
+a reference outside the issue's folder, a ``file:`` URL, a broken ``data:`` URI, a dead
+or refused remote image, a missing file or one Pillow cannot fully decode (a truncated
+JPEG decodes its header fine and fails halfway through the pixels) is an error here,
+before anything is sent. A format or size the platform refuses is a warning (the image
+pipeline converts it). The decode is remembered per process by the bytes' hash
+(:func:`crosspost.images.codec.probe`), so the uploads do not decode again.
+
+Network trouble reaching a remote image is no problem of the issue: it is raised as the
+pipeline's ``TransientError`` (exit 75, nothing sent), naming the issue's file and line.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from PIL import Image, UnidentifiedImageError
+from crosspost.images.codec import BadImage, probe
+from crosspost.images.pipeline import ImageError, read_source
+from crosspost.images.sources import LOCAL, REMOTE, ImageSources, RefusedImage, kind_of, local_path
+from crosspost.issue.model import Issue
 
 
 @dataclass(frozen=True)
 class ImageFile:
-    """What an image file is, from its header."""
+    """What an image is, from one full decode of its bytes."""
 
     #: Pillow's format name: ``JPEG``, ``PNG``, ``GIF``, ``WEBP``, ``BMP``, …
     format: str
@@ -28,40 +41,58 @@ class ImageFile:
 
 @dataclass(frozen=True)
 class ImageProblem:
-    """Why an image file cannot be used: ``missing-image`` or ``bad-image``, and the fix."""
+    """Why an image cannot be used (``missing-image``, ``bad-image``, ``refused-image``)
+    and the fix."""
 
     code: str
     message: str
 
 
 class ImageInfo:
-    """Image files read once each; a file that cannot be used comes back as its problem."""
+    """An issue's images, each read and decoded once; one that cannot be used comes back
+    as its problem, a remote one not fetched (no fetcher in ``sources``) as None."""
 
-    def __init__(self) -> None:
-        self._seen: dict[Path, ImageFile | ImageProblem] = {}
+    def __init__(self, issue_path: Path, sources: ImageSources | None = None) -> None:
+        self.issue_path = issue_path
+        self.sources = sources or ImageSources()
+        self._seen: dict[str, ImageFile | ImageProblem | None] = {}
 
-    def read(self, path: Path) -> ImageFile | ImageProblem:
-        """The file's :class:`ImageFile`, or what is wrong with it."""
-        if path not in self._seen:
-            self._seen[path] = self._read(path)
-        return self._seen[path]
+    def read(self, ref: str | Path) -> ImageFile | ImageProblem | None:
+        """What the image ``ref`` (as written in the issue, or the cover's path) is."""
+        ref = str(ref)
+        if ref not in self._seen:
+            self._seen[ref] = self._read(ref)
+        return self._seen[ref]
 
-    @staticmethod
-    def _read(path: Path) -> ImageFile | ImageProblem:
-        if path.is_dir():
-            return ImageProblem("bad-image", "is a folder; name an image file")
-        if not path.is_file():
-            fix = "not found next to the issue; fix the path or add the file"
-            return ImageProblem("missing-image", fix)
+    def _read(self, ref: str) -> ImageFile | ImageProblem | None:
         try:
-            with Image.open(path) as image:
-                kind, (width, height) = str(image.format), image.size
-        except UnidentifiedImageError:
-            fix = "is not an image crosspost can read (SVG is not supported); export PNG or JPEG"
-            return ImageProblem("bad-image", fix)
-        except OSError as error:
-            return ImageProblem("bad-image", f"cannot be read ({error}); export it again")
-        return ImageFile(kind, path.stat().st_size, width, height)
+            kind = kind_of(ref)
+        except RefusedImage as error:
+            return ImageProblem("refused-image", str(error))
+        if kind == REMOTE and self.sources.fetch is None:
+            return None
+        if kind == LOCAL:
+            path = local_path(ref, self.issue_path)
+            if path.is_dir():
+                return ImageProblem("bad-image", "is a folder; name an image file")
+            if not path.is_file() and not path.is_symlink():
+                fix = "not found next to the issue; fix the path or add the file"
+                return ImageProblem("missing-image", fix)
+        try:
+            source = read_source(ref, self.issue_path, self.sources.fetch, self.sources.folders)
+        except ImageError as error:
+            return ImageProblem(error.code, error.detail)
+        data = source.data
+        try:
+            seen, _ = probe(data, hashlib.sha256(data).hexdigest())
+        except BadImage as error:
+            if not error.damaged:
+                fix = (
+                    "is not an image crosspost can read (SVG is not supported); export PNG or JPEG"
+                )
+                return ImageProblem("bad-image", fix)
+            return ImageProblem("bad-image", f"is damaged or truncated ({error}); export it again")
+        return ImageFile(seen.format, len(data), seen.width, seen.height)
 
 
 #: Extensions a remote image's URL may end in, by Pillow format: before the download the
@@ -76,3 +107,33 @@ _REMOTE_FORMAT_OF = {
 def remote_format(url: str) -> str | None:
     """The image format a remote image's URL names by its extension (None: it names none)."""
     return _REMOTE_FORMAT_OF.get(Path(urlsplit(url).path).suffix.lower())
+
+
+#: Markdown image syntax left as text: markdown-it makes no image of a target whose
+#: scheme it distrusts (``file:``, ``javascript:``, …), so the platform would show it as
+#: literal text, and the editor would never hear of it.
+_LITERAL_IMAGE = re.compile(
+    r"!\[[^\]]*\]\(\s*<?([A-Za-z][A-Za-z0-9+.-]*:(?:[^()<>\s]|\([^()\s]*\))*)"
+)
+
+
+def literal_images(issue: Issue) -> Iterator[tuple[str, int, str]]:
+    """(target, line, why) of every ``![…](scheme:…)`` that markdown-it left as text
+    because crosspost would refuse its scheme anyway; code spans and blocks are skipped."""
+    lines = issue.body.split("\n")
+    for token in issue.document.tokens:
+        if token.type != "inline" or not token.map:
+            continue
+        start, end = token.map
+        for child in token.children or []:
+            if child.type != "text":
+                continue
+            for target in _LITERAL_IMAGE.findall(child.content):
+                try:
+                    kind_of(target)
+                except RefusedImage as error:
+                    offset = next(
+                        (i for i in range(start, min(end, len(lines))) if target in lines[i]),
+                        start,
+                    )
+                    yield target, issue.body_line + offset, str(error)

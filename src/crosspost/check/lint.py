@@ -3,8 +3,10 @@
 Checks run on the loaded :class:`~crosspost.issue.model.Issue` and on each channel's
 :class:`~crosspost.render.Rendered` output, because some limits (WeChat's 20,000
 characters) count the rendered HTML, not the Markdown. Every problem names the file and,
-where there is one, the line. Errors stop ``render`` and ``publish``; warnings say what
-crosspost will change on the way (an image converted or shrunk); notes are for the record.
+where there is one, the line. Errors stop ``check`` and ``publish`` (``render`` and
+``preview`` list them and write their files all the same); warnings say what crosspost
+will change on the way (an image converted or shrunk) or which unconfirmed limit a value
+is past (each limit's evidence is in its declaration); notes are for the record.
 
 The numbers are the platform declarations' (:mod:`crosspost.platforms`), the same ones
 the image pipeline and the adapters keep to; :func:`lint` takes other declarations (made
@@ -14,21 +16,28 @@ with ``Platform.with_overrides``) when an account's limits differ.
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from crosspost.check.images import ImageFile, ImageInfo, ImageProblem, remote_format
+from crosspost.check.images import (
+    ImageFile,
+    ImageInfo,
+    ImageProblem,
+    literal_images,
+    remote_format,
+)
 from crosspost.config.settings import Settings
 from crosspost.errors import IssueError
-from crosspost.issue.body import ImageRef, empty_footnotes, image_refs
-from crosspost.issue.loader import load_issue
+from crosspost.images.sources import ImageSources
+from crosspost.issue.body import ImageRef, body_references, empty_footnotes, image_refs
+from crosspost.issue.loader import read_issue
 from crosspost.issue.model import Issue
 from crosspost.platforms.base import MB, Limits, Platform, megabytes
 from crosspost.platforms.registry import PLATFORMS, platform_names
-from crosspost.render.rendered import RenderContext, Rendered, render
+from crosspost.render.rendered import PreviousIssue, RenderContext, Rendered, render
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 
@@ -97,15 +106,25 @@ def check_file(
     path: Path | str,
     channels: Sequence[str] = (),
     context: RenderContext | None = None,
+    platforms: Mapping[str, Platform] = PLATFORMS,
+    previous: Callable[[Issue, str], tuple[PreviousIssue, ...]] | None = None,
+    images: ImageSources | None = None,
     settings: Settings | None = None,
 ) -> Checked:
-    """Load, render and lint ``path`` for ``channels`` (default: the issue's, else all).
+    """Load, render and lint ``path`` for ``channels`` (default: the issue's, else all),
+    judged by ``platforms`` (the declarations with the config's limits laid over).
 
-    Bad input never raises: a file that cannot be loaded, or that a renderer refuses,
+    Bad input never raises: a file that cannot be read, or that a renderer refuses,
     comes back as an error :class:`Problem`, so a caller checking many files sees them all.
+    A file that loaded with errors (a bad field, an unclosed block) is still rendered:
+    ``render`` and ``preview`` show it, ``check`` and ``publish`` refuse it. ``previous``
+    gives a channel's 往期回顾 (the caller reads the ledger; lint never does).
+    ``images`` are the rules images are read by (extra folders, the fetcher of remote
+    images); without a fetcher remote images are judged by their URL alone. Network
+    trouble reaching a remote image raises ``TransientError`` (try again later).
     """
     try:
-        issue = load_issue(path)
+        issue = read_issue(path)
     except IssueError as error:
         problem = Problem(error.path, error.line, None, "invalid-issue", error.problem)
         return Checked(Path(path), None, MappingProxyType({}), (problem,))
@@ -113,13 +132,16 @@ def check_file(
     rendered: dict[str, Rendered] = {}
     problems: list[Problem] = []
     for channel in wanted:
+        own = context
+        if previous is not None and issue.series and issue.previous > 0:
+            own = replace(context or RenderContext(), previous=previous(issue, channel))
         try:
-            rendered[channel] = render(issue, channel, context)
+            rendered[channel] = render(issue, channel, own)
         except IssueError as error:
             problems.append(Problem(error.path, error.line, channel, "render", error.problem))
-    problems += lint(issue, rendered)
+    problems += lint(issue, rendered, platforms, images=images)
     if settings is not None:
-        problems += needed_to_publish(issue, tuple(rendered), settings)
+        problems += needed_to_publish(issue, tuple(rendered), settings, platforms)
     order = {ERROR: 0, WARNING: 1, INFO: 2}
     problems.sort(key=lambda p: (p.line or 0, order.get(p.severity, 3)))
     # Name the file as the editor typed it (Issue.path is absolute).
@@ -134,18 +156,39 @@ def lint(
     issue: Issue,
     rendered: Mapping[str, Rendered],
     platforms: Mapping[str, Platform] = PLATFORMS,
+    *,
+    images: ImageSources | None = None,
 ) -> list[Problem]:
     """Every problem of ``issue`` for the channels in ``rendered`` (channel → Rendered),
-    judged by ``platforms`` (channel → declaration; the shipped ones by default)."""
+    judged by ``platforms`` (channel → declaration; the shipped ones by default), its
+    images read by the rules of ``images`` (see :func:`check_file`)."""
     refs = list(image_refs(issue))
-    images = ImageInfo()
-    problems: list[Problem] = []
+    info = ImageInfo(issue.path, images)
+    problems = [
+        Problem(issue.path, notice.line, None, notice.code, notice.message, notice.severity)
+        for notice in issue.notices
+    ]
+    if issue.draft:
+        message = (
+            "'draft: true': publish and run-due skip this issue; remove the line (or set "
+            "'draft: false') when it is ready"
+        )
+        problems.append(
+            Problem(issue.path, issue.line_of("draft"), None, "draft", message, WARNING)
+        )
+    for target, where, why in literal_images(issue):
+        message = f"image {target!r} {why}"
+        problems.append(Problem(issue.path, where, None, "refused-image", message))
+    reported: set[str] = set()
     for ref in refs:  # a missing file is missing for every channel: report it once
-        found = images.read(ref.path) if ref.path else None
-        if isinstance(found, ImageProblem):
+        if _native_everywhere(ref, rendered, platforms):
+            continue  # already on the platform's own image host: publish uses it as it is
+        found = info.read(ref.source)
+        if isinstance(found, ImageProblem) and ref.source not in reported:
+            reported.add(ref.source)
             message = f"image {ref.source!r} {found.message}"
             problems.append(Problem(issue.path, ref.line, ref.channel, found.code, message))
-    problems += _bad_covers(issue, rendered, images)
+    problems += _bad_covers(issue, rendered, info)
     for label, line in empty_footnotes(issue):  # Zhihu refuses it; WeChat shows a blank note
         message = f"footnote [^{label}] has no text; write the note after '[^{label}]:'"
         problems.append(Problem(issue.path, line, None, "empty-footnote", message))
@@ -156,19 +199,25 @@ def lint(
         report = _Report(issue, declared)
         _fields(report)
         _options(report)
+        _body_references(report)
         _content(report, output)
-        _cover(report, images)
-        _body_images(report, refs, images)
+        _cover(report, info)
+        _body_images(report, refs, info)
         problems += report.problems
     return problems
 
 
-def needed_to_publish(issue: Issue, channels: Sequence[str], settings: Settings) -> list[Problem]:
+def needed_to_publish(
+    issue: Issue,
+    channels: Sequence[str],
+    settings: Settings,
+    platforms: Mapping[str, Platform] = PLATFORMS,
+) -> list[Problem]:
     """Options a platform needs to publish (Zhihu's topics) that neither the issue nor an
     account it would be published on sets: once per option, naming the first account."""
     problems: list[Problem] = []
     for channel in channels:
-        platform = PLATFORMS.get(channel)
+        platform = platforms.get(channel)
         if platform is None:
             continue
         options = issue.settings(channel).options
@@ -186,6 +235,18 @@ def needed_to_publish(issue: Issue, channels: Sequence[str], settings: Settings)
                 message = platform.needed_message(option, account.key)
                 problems.append(Problem(issue.path, line, channel, "needed-to-publish", message))
     return problems
+
+
+def _native_everywhere(
+    ref: ImageRef, rendered: Mapping[str, Rendered], platforms: Mapping[str, Platform]
+) -> bool:
+    """True when every channel showing ``ref`` keeps it as it is (its own image host)."""
+    channels = [c for c in rendered if ref.channel in (None, c) and c in platforms]
+    return (
+        ref.remote
+        and bool(channels)
+        and all(platforms[c].image_policy("inline").is_native(ref.source) for c in channels)
+    )
 
 
 def _bad_covers(issue: Issue, rendered: Mapping[str, Rendered], images: ImageInfo) -> list[Problem]:
@@ -226,6 +287,16 @@ class _Report:
     def add(self, line: int | None, code: str, message: str, severity: str = ERROR) -> None:
         self.problems.append(Problem(self.issue.path, line, self.channel, code, message, severity))
 
+    def past(self, limit: str, line: int | None, code: str, message: str) -> None:
+        """A value past ``limit``: an error when the limit is confirmed, else a warning
+        that cites the evidence and says how to set the limit in the config."""
+        if self.limits.confirmed(limit):
+            self.add(line, code, message)
+            return
+        where = f"[channels.{self.channel}.limits] {limit} = …"
+        note = f" (unconfirmed limit: {self.limits.source(limit)}; set {where} to change it)"
+        self.add(line, code, message + note, WARNING)
+
     def line_of(self, key: str) -> int | None:
         if key in self.issue.overrides.get(self.channel, {}):
             return self.issue.line_of(f"{self.channel}.{key}")
@@ -237,32 +308,38 @@ def _fields(report: _Report) -> None:
     settings = report.issue.settings(channel)
     fix = f"shorten it or set '{channel}: {{title: …}}'"
     title, title_bytes = len(settings.title), len(settings.title.encode())
-    if title > limits.title_chars:
+    if limits.title_chars and title > limits.title_chars:
         message = f"title has {title} characters, {channel} allows {limits.title_chars}; {fix}"
-        report.add(report.line_of("title"), "title-too-long", message)
+        report.past("title_chars", report.line_of("title"), "title-too-long", message)
     elif limits.title_bytes and title_bytes > limits.title_bytes:
         message = (
             f"title is {title_bytes} UTF-8 bytes, {channel} allows {limits.title_bytes}; {fix}"
         )
-        report.add(report.line_of("title"), "title-too-long", message)
+        report.past("title_bytes", report.line_of("title"), "title-too-long", message)
     author = settings.author or ""
     chars, size = len(author), len(author.encode())
     if limits.author_chars and chars > limits.author_chars:
         message = f"author has {chars} characters, {channel} allows {limits.author_chars}"
-        report.add(report.line_of("author"), "author-too-long", message + "; shorten it")
+        report.past(
+            "author_chars", report.line_of("author"), "author-too-long", f"{message}; shorten it"
+        )
     elif (limits.author_warn_chars and chars > limits.author_warn_chars) or (
         limits.author_warn_bytes and size > limits.author_warn_bytes
     ):
         message = (
-            f"author '{author}' ({chars} characters, {size} bytes) is longer than {channel} "
-            f"has taken in field reports ({limits.author_warn_chars} characters, "
-            f"{limits.author_warn_bytes} bytes; error 45110); set '{channel}: {{author: …}}'"
+            f"author '{author}' ({chars} characters, {size} bytes) is longer than "
+            f"{limits.author_warn_chars} characters or {limits.author_warn_bytes} bytes "
+            f"(error 45110); set '{channel}: {{author: …}}'"
         )
-        report.add(report.line_of("author"), "author-long", message, WARNING)
+        over = "author_warn_chars" if chars > (limits.author_warn_chars or chars) else None
+        limit = over or "author_warn_bytes"
+        report.past(limit, report.line_of("author"), "author-long", message)
     digest = settings.digest or ""
     if limits.digest_chars and len(digest) > limits.digest_chars:
         message = f"digest has {len(digest)} characters, {channel} allows {limits.digest_chars}"
-        report.add(report.line_of("digest"), "digest-too-long", message + "; shorten it")
+        report.past(
+            "digest_chars", report.line_of("digest"), "digest-too-long", f"{message}; shorten it"
+        )
     elif limits.digest_chars and not digest:
         shown = limits.digest_shown_chars
         start = f"the first {shown} characters" if shown else "the start"
@@ -271,7 +348,29 @@ def _fields(report: _Report) -> None:
     url = len((settings.source_url or "").encode())
     if limits.source_url_bytes and url > limits.source_url_bytes:
         message = f"source_url is {url} bytes, {channel} allows {limits.source_url_bytes}"
-        report.add(report.line_of("source_url"), "source-url-too-long", message)
+        report.past(
+            "source_url_bytes", report.line_of("source_url"), "source-url-too-long", message
+        )
+
+
+def _body_references(report: _Report) -> None:
+    """``{zhihu.url}`` in the body: filled in by the publisher, so only a channel it cannot
+    name (unknown, or the channel showing it) is an error here."""
+    channel = report.channel
+    for ref in body_references(report.issue, channel):
+        if ref.channel not in PLATFORMS:
+            known = " or ".join(f"{{{name}.url}}" for name in platform_names())
+            message = f"{ref.text} names unknown channel '{ref.channel}'; write {known}"
+            report.add(ref.line, "unknown-reference", message)
+        elif ref.channel == channel:
+            message = (
+                f"{ref.text} is shown on {channel} itself, which cannot link to its own post; "
+                f"put the line inside '::: only …' for the other channels"
+            )
+            report.add(ref.line, "self-reference", message)
+        else:
+            message = f"{ref.text} becomes the {ref.channel} post's URL when publishing"
+            report.add(ref.line, "reference", message, INFO)
 
 
 def _options(report: _Report) -> None:
@@ -296,26 +395,38 @@ def _content(report: _Report, output: Rendered) -> None:
             written = html.escape(source)
             uses = body.count(f'src="{written}"')
             extra += uses * max(0, limits.image_url_chars - len(written))
-    fix = "split the issue or shorten it"
+    fix = "shorten it or split it into two issues"
     if limits.content_chars and len(body) + extra >= limits.content_chars:
         message = (
             f"the {channel} article is {len(body) + extra:,} characters of HTML (uploaded "
             f"image URLs included), the limit is under {limits.content_chars:,}; {fix}"
         )
-        report.add(line, "content-too-long", message)
+        report.past("content_chars", line, "content-too-long", message)
     size = len(body.encode()) + extra
     if limits.content_bytes and size >= limits.content_bytes:
         message = f"the {channel} article is {size:,} bytes, the limit is under "
-        report.add(line, "content-too-large", f"{message}{limits.content_bytes:,}; {fix}")
+        report.past(
+            "content_bytes", line, "content-too-large", f"{message}{limits.content_bytes:,}; {fix}"
+        )
     count = report.platform.counter()
     if count:
         text = count(body)
         if limits.text_min_chars and text < limits.text_min_chars:
             message = f"the body has {text} characters of text, {channel} needs at least "
-            report.add(line, "body-too-short", f"{message}{limits.text_min_chars}; write more")
+            report.past(
+                "text_min_chars",
+                line,
+                "body-too-short",
+                f"{message}{limits.text_min_chars}; write more",
+            )
         if limits.text_max_chars and text > limits.text_max_chars:
             message = f"the body has {text:,} characters of text, {channel} allows "
-            report.add(line, "body-too-long", f"{message}{limits.text_max_chars:,}; {fix}")
+            report.past(
+                "text_max_chars",
+                line,
+                "body-too-long",
+                f"{message}{limits.text_max_chars:,}; {fix}",
+            )
 
 
 def _cover(report: _Report, images: ImageInfo) -> None:
@@ -323,12 +434,15 @@ def _cover(report: _Report, images: ImageInfo) -> None:
     cover = report.issue.settings(channel).cover
     line = report.line_of("cover")
     if cover is None:
-        if limits.cover_required:
+        written = line is not None and any(
+            n.code == "invalid-field" and n.line == line for n in report.issue.notices
+        )
+        if limits.cover_required and not written:  # a rejected cover is reported already
             message = f"{channel} needs a cover image; add 'cover: images/cover.jpg' (900×383)"
             report.add(1, "no-cover", message)
         return
     found = images.read(cover)
-    if isinstance(found, ImageProblem):
+    if not isinstance(found, ImageFile):
         return  # reported once per file by _bad_covers
     kind, size, width, height = found.format, found.size, found.width, found.height
     formats = _pillow(limits.cover_formats)
@@ -351,12 +465,14 @@ def _body_images(report: _Report, refs: list[ImageRef], images: ImageInfo) -> No
         if ref.channel not in (None, channel) or ref.source in seen:
             continue
         seen.add(ref.source)
-        if ref.remote:
+        if ref.remote and report.platform.image_policy("inline").is_native(ref.source):
+            continue  # publish keeps it as it is: nothing to download or convert
+        found = images.read(ref.source)
+        if ref.remote and found is None:  # not downloaded: its URL is all there is
             _remote_image(report, ref)
             continue
-        found = images.read(ref.path) if ref.path else None
         if not isinstance(found, ImageFile):
-            continue  # not a file, or reported once for every channel by lint()
+            continue  # reported once for every channel by lint()
         kind, size = found.format, found.size
         name = f"image {ref.source!r}"
         if kind not in formats:
@@ -368,6 +484,12 @@ def _body_images(report: _Report, refs: list[ImageRef], images: ImageInfo) -> No
                 f"for {kind}; it will be re-encoded smaller"
             )
             report.add(ref.line, "image-shrunk", message, WARNING)
+        if ref.remote:
+            message = (
+                f"image {ref.source} is on another site; it was downloaded and is uploaded "
+                "when publishing (keep a copy next to the issue to be safe)"
+            )
+            report.add(ref.line, "external-image", message, INFO)
 
 
 def _remote_image(report: _Report, ref: ImageRef) -> None:

@@ -2,7 +2,8 @@
 
 Prints one line per problem, ``path:line: [channel] message``, and ``path: ok (…)`` for a
 file without errors; notes (``note:``) only with ``--verbose``. Exit 0 when no file has
-an error (warnings and notes do not fail), 2 otherwise.
+an error (warnings and notes do not fail), 2 otherwise, 75 when a remote image could not
+be reached (network trouble: try again later).
 """
 
 from __future__ import annotations
@@ -28,13 +29,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from crosspost.check.lint import ERROR, INFO, WARNING, Checked, check_file
     from crosspost.commands.render import settings_of
+    from crosspost.images.remote import sources_for
+    from crosspost.publish.series import previous_reader
     from crosspost.render.context import render_context
 
-    # What is checked is what `publish` sends: the configured theme and templates.
+    # What is checked is what `publish` sends: the configured theme, templates and limits,
+    # the 往期回顾 the ledger already knows, every image read and decoded by the rules
+    # publish reads it by (remote ones downloaded), and the options publishing needs.
     settings = settings_of(args)
     context = render_context(settings, args.theme)
+    platforms, previous = settings.platforms(), previous_reader(settings.ledger_path)
+    images = sources_for(settings)
     results: list[Checked] = [
-        check_file(path, args.channels or (), context, settings) for path in args.files
+        check_file(path, args.channels or (), context, platforms, previous, images, settings)
+        for path in args.files
     ]
     errors = sum(len(result.errors) for result in results)
     if args.json:

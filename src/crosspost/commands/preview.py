@@ -2,8 +2,9 @@
 
 The WeChat article sits in a 375 px phone column (with the chat-list card above it),
 the Zhihu article beside it in its column width. Image sources point at the local files,
-relative to the page, so the folder can be zipped and opened elsewhere. Lint errors stop
-it like ``render``; warnings and notes are listed at the top of the page.
+relative to the page, so the folder can be zipped and opened elsewhere. Like ``render``
+it shows any file it can read: every problem ``check`` finds (errors, warnings and notes)
+is listed at the top of the page with its line, and in the terminal.
 
 The page is written by :func:`write_preview`, which returns its path, so a later flag
 (``--screenshot out.png``) can hand that path to a headless browser.
@@ -26,7 +27,7 @@ from crosspost.commands.render import (
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, UsageError
 
 if TYPE_CHECKING:
-    from crosspost.check.lint import Checked
+    from crosspost.check.lint import Checked, Problem
     from crosspost.issue.model import Issue
 
 PREVIEW_FILE = "preview.html"
@@ -91,7 +92,7 @@ def write_preview(checked: Checked, folder: Path, template_dirs: tuple[Path, ...
         template_dirs,
         issue=issue,
         articles=articles,
-        problems=[str(problem) for problem in checked.problems],
+        problems=[_listed(problem) for problem in checked.problems],
     )
     path = folder / PREVIEW_FILE
     try:
@@ -99,6 +100,17 @@ def write_preview(checked: Checked, folder: Path, template_dirs: tuple[Path, ...
     except OSError as error:
         raise UsageError(f"{path}: cannot write ({error.strerror})") from None
     return path
+
+
+def _listed(problem: Problem) -> dict[str, Any]:
+    """A problem as the page lists it: its line first, where the editor will look."""
+    return {
+        "line": problem.line,
+        "channel": problem.channel,
+        "severity": problem.severity,
+        "message": problem.message,
+        "text": str(problem),
+    }
 
 
 def _local_link(issue: Issue, source: str, folder: Path) -> str:

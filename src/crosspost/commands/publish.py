@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from crosspost.commands.switches import Switches
-from crosspost.commands.table import print_table
+from crosspost.commands.table import print_progress, print_table
 from crosspost.config.sources import add_arguments
-from crosspost.errors import EXIT_OK
+from crosspost.errors import EXIT_OK, ConfigError
 
 if TYPE_CHECKING:
     from crosspost.config.settings import Settings
@@ -107,14 +107,12 @@ def accounts_for_run(
         return
     from crosspost.sandbox.session import sandbox_settings
 
-    with sandbox_settings(settings) as sandboxed:
+    with sandbox_settings(settings.rehearsal()) as sandboxed:
         yield sandboxed, switches.sleep(sandbox_pace)
 
 
 def make_state_dir(state_dir: Path) -> None:
     """Create the state dir, or say in one line why it cannot be (exit 2, nothing sent)."""
-    from crosspost.errors import ConfigError
-
     try:
         state_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -127,10 +125,6 @@ def make_state_dir(state_dir: Path) -> None:
 def sandbox_pace(seconds: float) -> None:
     """The emulators answer at once: poll them without the real platforms' pauses."""
     time.sleep(min(seconds, 0.05))
-
-
-def print_progress(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
 
 
 def print_report(report: PublishReport, *, as_json: bool) -> None:

@@ -1,22 +1,36 @@
-"""``crosspost reconcile ISSUE_ID``: ask the platforms what happened to unconfirmed posts."""
+"""``crosspost reconcile ISSUE_ID``: ask the platforms what happened to unconfirmed posts.
+
+``crosspost reconcile --adopt ISSUE``: look on every account for an article of the issue
+the ledger does not know (a lost state dir, a second machine) and record it, so the next
+``publish`` does not make it twice. ISSUE is the issue's file (or an id the ledger knows).
+"""
 
 from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from crosspost.commands.publish import (
-    accounts_for_run,
-    print_progress,
-    print_report,
-)
+from crosspost.commands.publish import accounts_for_run, print_report
 from crosspost.commands.switches import Switches
+from crosspost.commands.table import print_progress
 from crosspost.config.sources import add_arguments
 from crosspost.errors import UsageError
+
+if TYPE_CHECKING:
+    from crosspost.config.settings import Settings
+    from crosspost.ledger.store import Ledger
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("issue_id", metavar="ISSUE_ID")
+    parser.add_argument(
+        "--adopt",
+        action="store_true",
+        help="find the issue's articles already on the platforms and record them in the "
+        "ledger (ISSUE_ID may be the issue's file)",
+    )
     parser.add_argument("--sandbox", action="store_true", help="ask the built-in emulators")
     add_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -28,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
     from crosspost.publish.runner import Publisher
 
     settings = settings_from_args(args)
+    if args.adopt:
+        return _adopt(args, settings)
     if not settings.ledger_path.exists():
         raise UsageError(f"no ledger at {settings.ledger_path}; nothing was published yet")
     switches = Switches.from_environment()
@@ -43,3 +59,38 @@ def run(args: argparse.Namespace) -> int:
             report = publisher.reconcile(args.issue_id)
     print_report(report, as_json=args.json)
     return report.exit_code
+
+
+def _adopt(args: argparse.Namespace, settings: Settings) -> int:
+    from crosspost.config.redaction import redactor_for
+    from crosspost.ledger.store import Ledger
+    from crosspost.publish.jobs import PublishOptions
+    from crosspost.publish.runner import Publisher
+
+    switches = Switches.from_environment()
+    clock = switches.clock(time.time)
+    with accounts_for_run(settings, sandbox=args.sandbox, switches=switches) as (settings, sleep):
+        redactor = redactor_for([s for a in settings.accounts for s in a.secrets])
+        with Ledger.open(settings.ledger_path, clock=clock, redact=redactor) as ledger:
+            path = _issue_file(args.issue_id, ledger)
+            publisher = Publisher(
+                settings, ledger, clock=clock, sleep=sleep, progress=print_progress
+            )
+            report = publisher.adopt([path], PublishOptions())
+    print_report(report, as_json=args.json)
+    return report.exit_code
+
+
+def _issue_file(issue: str, ledger: Ledger) -> Path:
+    """The issue's file: ``issue`` itself when it is one, else the file the ledger has for
+    that id."""
+    path = Path(issue)
+    if path.is_file():
+        return path
+    for post in ledger.posts(issue):
+        if post.issue_path and Path(post.issue_path).is_file():
+            return Path(post.issue_path)
+    raise UsageError(
+        f"'{issue}' is neither an issue file nor an issue the ledger knows the file of; "
+        "give the path of the issue's Markdown file"
+    )

@@ -1,8 +1,10 @@
 """``crosspost render FILE [-c CHANNEL]... [-o DIR]``: write each channel's output files.
 
 Writes what :attr:`Rendered.files` holds (``wechat.html``, ``zhihu.md``, ``zhihu.html``)
-into DIR, by default ``build/<issue id>/``. Nothing is written when lint finds an error:
-the problems are printed, one line each, and the exit code is 2.
+into DIR, by default ``build/<issue id>/``, for any file it can read: what ``check`` would
+refuse (a title too long, no cover) is printed, one line each, and the files are written
+all the same, so the editor can look at what they are asked to fix. Exit 0 when files
+were written; 2 only when the file cannot be read or no channel could be rendered.
 """
 
 from __future__ import annotations
@@ -77,20 +79,40 @@ def settings_of(args: argparse.Namespace) -> Settings:
 def checked_or_report(
     file: str, channels: Iterable[str], theme: str | None, settings: Settings | None = None
 ) -> Checked | None:
-    """Load, render and lint ``file`` as ``publish`` would render it (the configured theme
-    and template folders; ``theme`` overrides the theme); print errors and warnings to
-    stderr; ``None`` on errors."""
+    """Load, render and lint ``file`` as ``publish`` would render it (the configured theme,
+    template folders and limits; ``theme`` overrides the theme); print errors and warnings
+    to stderr. ``None`` only when there is nothing to show: the file could not be read, or
+    no channel rendered. Lint errors do not stop it: they are ``check``'s and
+    ``publish``'s to refuse."""
     from crosspost.check.lint import INFO, check_file
     from crosspost.config.settings import load_settings
+    from crosspost.images.sources import ImageSources
+    from crosspost.publish.series import previous_reader
     from crosspost.render.context import render_context
 
     if settings is None:
         settings = load_settings({"theme": theme})
-    checked = check_file(file, tuple(channels), render_context(settings, theme))
+    # Rendering downloads nothing: remote images are judged by their URL (check fetches).
+    images = ImageSources(folders=settings.image_folders)
+    checked = check_file(
+        file,
+        tuple(channels),
+        render_context(settings, theme),
+        settings.platforms(),
+        previous_reader(settings.ledger_path),
+        images,
+    )
     for problem in checked.problems:
         if problem.severity != INFO:  # notes are for `check -v` and the preview page
             print(problem, file=sys.stderr)
-    return None if checked.errors else checked
+    if checked.errors and checked.rendered:
+        count = len(checked.errors)
+        print(
+            f"{file}: {count} error{'s' if count > 1 else ''} to fix before 'crosspost "
+            "publish' (it refuses the issue until then); the files are written so you can look",
+            file=sys.stderr,
+        )
+    return checked if checked.issue is not None and checked.rendered else None
 
 
 def output_folder(requested: Path | None, checked: Checked) -> Path:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from crosspost.commands.switches import Switches
+from crosspost.commands.table import print_progress
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK, CrosspostError, UsageError
 
@@ -83,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
     switches = Switches.from_environment()
     clock = switches.clock(_clock(args.now) if args.now else time.time)
     settings = settings_from_args(args)
+    if args.sandbox:  # the rehearsal's own ledger, lock and run-due.json: never the real ones
+        settings = settings.rehearsal()
     # One redactor for the tick: the log file, the ledger and the adapters share it, so a
     # token fetched mid-run is hidden everywhere, not only in the HTTP policy's messages.
     secrets = [s for a in settings.accounts for s in a.secrets]
@@ -206,7 +209,7 @@ def _logger(settings: Settings, redactor: Redactor, *, verbose: bool) -> Iterato
     def say(line: str) -> None:
         logger.info(line)
         if verbose:
-            print(line, file=sys.stderr, flush=True)
+            print_progress(line)
 
     try:
         yield say

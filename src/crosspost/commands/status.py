@@ -1,22 +1,56 @@
-"""``crosspost status [ISSUE_ID]``: what the ledger knows, a row per post."""
+"""``crosspost status [ISSUE_ID]``: what the ledger knows, a row per post.
+
+Written for a person at a terminal: each post's state in the words ``publish`` and
+``run-due`` use (never the ledger's internal names), its time in the issue's own zone
+(the ``publish_at`` offset the editor wrote; else this machine's), and rows that fit the
+terminal (a long error is cut; ``--json`` has it whole).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
-from datetime import datetime
+import shutil
+from collections.abc import Mapping, Sequence
+from datetime import datetime, tzinfo
+from typing import TYPE_CHECKING
 
-from crosspost.commands.table import print_table
+from crosspost.commands.table import display_width, format_table
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK, UsageError
 
-HEADER = ("issue", "channel", "state", "url / last error", "when")
+if TYPE_CHECKING:
+    from crosspost.ledger.store import PostRecord
+
+HEADER = ("issue", "channel", "state", "when", "url / last error")
+
+#: The ledger's states in the words the rest of crosspost prints. Every ledger state has
+#: one (a test holds the two lists together).
+STATE_WORDS: Mapping[str, str] = {
+    "rendered": "not sent",
+    "assets_uploaded": "images uploaded",
+    "draft_created": "drafted",
+    "submitted": "publishing",
+    "published": "published",
+    "failed": "failed",
+    "unconfirmed": "unconfirmed",
+}
+#: A post whose last irreversible call has no recorded answer: a run is at it right now,
+#: or one died there. The next run (or ``crosspost reconcile``) asks the platform.
+UNFINISHED = "unfinished"
+#: Narrowest a cut error may get before the table simply runs wider.
+_MIN_MESSAGE = 12
+#: Spaces between columns (as :func:`format_table` puts them).
+_GAP = 2
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("issue_id", nargs="?", metavar="ISSUE_ID", help="only this issue")
     add_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the posts as JSON")
+    parser.add_argument(
+        "--sandbox", action="store_true", help="the posts of --sandbox rehearsals instead"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -25,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
     from crosspost.publish.urls import url_pending
 
     settings = settings_from_args(args)
+    if args.sandbox:
+        settings = settings.rehearsal()
     if not settings.ledger_path.exists():
         if args.json:
             print("[]")
@@ -38,20 +74,21 @@ def run(args: argparse.Namespace) -> int:
             f"the ledger has no posts of issue '{args.issue_id}'; "
             "'crosspost status' without an id lists the issues it knows"
         )
+    zones = _zones(posts)
     if args.json:
         rows = [
             {
                 "issue": p.issue_id,
                 "channel": p.channel,
                 "account": p.account,
-                "state": p.state,
+                "state": state_word(p),
                 "url": p.url,
                 "url_pending": url_pending(p),
                 "draft_id": p.draft_id,
                 "article_id": p.article_id,
                 "error": p.error_message,
-                "updated_at": _when(p.updated_at),
-                "published_at": _when(p.published_at),
+                "updated_at": _when(p.updated_at, zones.get(p.issue_id)),
+                "published_at": _when(p.published_at, zones.get(p.issue_id)),
             }
             for p in posts
         ]
@@ -61,17 +98,88 @@ def run(args: argparse.Namespace) -> int:
         (
             p.issue_id,
             f"{p.channel}:{p.account}",
-            p.state + (" (in doubt)" if p.pending_step else ""),
+            state_word(p),
+            _short_when(p.published_at or p.updated_at, zones.get(p.issue_id)),
             p.url or p.error_message or ("URL pending" if url_pending(p) else ""),
-            _when(p.published_at or p.updated_at) or "",
         )
         for p in posts
     ]
-    print_table(HEADER, table)
+    width = shutil.get_terminal_size().columns
+    lines, cut = fit(HEADER, table, width)
+    print("\n".join(lines))
+    if cut:
+        print("(errors cut to fit the terminal; crosspost status --json shows them whole)")
     return EXIT_OK
 
 
-def _when(stamp: float | None) -> str | None:
+def state_word(post: PostRecord) -> str:
+    """The post's state as a person reads it (see :data:`STATE_WORDS`)."""
+    if post.pending_step and post.state not in ("published", "unconfirmed"):
+        return UNFINISHED
+    return STATE_WORDS.get(post.state, post.state)
+
+
+def fit(header: Sequence[str], rows: Sequence[Sequence[str]], width: int) -> tuple[list[str], bool]:
+    """The table's lines, the last column's long cells (errors, never URLs) cut so each
+    row fits ``width`` terminal columns; and whether anything was cut.
+
+    The last column is the only one of unbounded length, and as the last it is never
+    padded: a short row stays short and a cut error ends exactly at the edge.
+    """
+    last = len(header) - 1
+    before = format_table([h for h in header[:last]], [row[:last] for row in rows])
+    room = max(_MIN_MESSAGE, width - max(display_width(line) for line in before) - _GAP)
+    cut = False
+    shorter = []
+    for row in rows:
+        cell = row[last]
+        if display_width(cell) > room and not cell.startswith(("http://", "https://")):
+            cell, cut = _cut(cell, room), True
+        shorter.append((*row[:last], cell))
+    return format_table(header, shorter), cut
+
+
+def _cut(text: str, room: int) -> str:
+    kept, used = [], 1  # 1: the ellipsis
+    for char in text:
+        used += display_width(char)
+        if used > room:
+            break
+        kept.append(char)
+    return "".join(kept).rstrip() + "…"
+
+
+def _zones(posts: Sequence[PostRecord]) -> dict[str, tzinfo]:
+    """Each issue's own zone, read once per issue from its file's ``publish_at``."""
+    from crosspost.schedule.scan import publish_zone
+
+    zones: dict[str, tzinfo] = {}
+    seen: set[str] = set()
+    for post in posts:
+        if post.issue_id in seen:
+            continue
+        seen.add(post.issue_id)
+        zone = publish_zone(post.issue_path)
+        if zone is not None:
+            zones[post.issue_id] = zone
+    return zones
+
+
+def _moment(stamp: float, zone: tzinfo | None) -> datetime:
+    moment = datetime.fromtimestamp(stamp, tz=zone) if zone else datetime.fromtimestamp(stamp)
+    return moment.astimezone(zone) if zone else moment.astimezone()
+
+
+def _when(stamp: float | None, zone: tzinfo | None = None) -> str | None:
     if stamp is None:
         return None
-    return datetime.fromtimestamp(stamp).astimezone().isoformat(timespec="seconds")
+    return _moment(stamp, zone).isoformat(timespec="seconds")
+
+
+def _short_when(stamp: float | None, zone: tzinfo | None = None) -> str:
+    """``2026-11-23 09:00 +08:00``: minutes are enough at a glance, the offset says whose."""
+    if stamp is None:
+        return ""
+    moment = _moment(stamp, zone)
+    offset = moment.strftime("%z")
+    return f"{moment:%Y-%m-%d %H:%M} {offset[:3]}:{offset[3:]}"

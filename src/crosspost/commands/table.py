@@ -7,6 +7,7 @@ prints a table uses :func:`print_table`.
 
 from __future__ import annotations
 
+import os
 import sys
 import unicodedata
 from collections.abc import Sequence
@@ -48,3 +49,34 @@ def print_table(
     """Print a table (header first) aligned for a terminal, CJK included."""
     for line in format_table(header, rows):
         print(line, file=file or sys.stdout)
+
+
+def print_progress(line: str) -> None:
+    """A progress line on stderr, printed while a run works.
+
+    The reader may go away mid-run (``crosspost publish … 2>&1 | head -3``): the work must
+    go on and reach the ledger, so a closed pipe only silences the progress. The final
+    report, printed after the work, meets the closed pipe in the CLI's funnel instead.
+    """
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except BrokenPipeError:
+        silence(sys.stderr)
+
+
+def silence(stream: TextIO) -> None:
+    """Point ``stream``'s descriptor at /dev/null after its reader went away.
+
+    The Python documentation's way for a closed pipe (see "Note on SIGPIPE" in the
+    :mod:`signal` module): what is still buffered, and whatever is printed later, goes
+    nowhere instead of raising again, and the interpreter's own flush at exit succeeds
+    (it would otherwise end the process with status 120). SIGPIPE keeps Python's default
+    (ignored): a run's HTTP sockets must raise, not kill the process.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, stream.fileno())
+    except (OSError, ValueError):  # a stream without a descriptor (captured in tests)
+        pass
+    finally:
+        os.close(devnull)

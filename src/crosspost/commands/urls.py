@@ -71,6 +71,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="record URL as the post's permanent URL (needs -c; the post must be published)",
     )
     add_arguments(parser)
+    parser.add_argument(
+        "--sandbox", action="store_true", help="the URLs of --sandbox rehearsals instead"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -86,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
             f"{args.issue_id} -c wechat:main URL"
         )
     settings = settings_from_args(args)
+    if args.sandbox:
+        settings = settings.rehearsal()
     if not settings.ledger_path.exists():
         raise UsageError(f"no ledger at {settings.ledger_path}; nothing was published yet")
     with Ledger.open(settings.ledger_path) as ledger:
@@ -134,6 +139,8 @@ def _set(args: argparse.Namespace) -> int:
             "own link (WeChat: 公众号后台 → 发表记录 → the article → copy its link)"
         )
     settings = settings_from_args(args)
+    if args.sandbox:
+        settings = settings.rehearsal()
     if not settings.ledger_path.exists():
         raise UsageError(f"no ledger at {settings.ledger_path}; nothing was published yet")
     with Ledger.open(settings.ledger_path) as ledger:

@@ -94,6 +94,9 @@ class Account:
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     #: Credential key → the environment variable it is read from (for messages only).
     credential_env: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: Limit name → value, from ``[channels.C.limits]`` with the account's own ``limits``
+    #: table laid over it (see ``Platform.with_overrides``).
+    limits: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def key(self) -> str:

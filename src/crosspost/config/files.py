@@ -6,6 +6,10 @@ the new bytes go to a temporary file in the same folder (``os.replace`` is atomi
 within one file system), reach the disk (fsync), take the old file's name, and the
 folder's entry for the name is made durable too (fsync of the folder). Without the
 second fsync a power cut right after the rename may bring back the old file, or none.
+
+A full disk, a read-only folder or a folder deleted under a running process is not a bug:
+it becomes one :class:`~crosspost.errors.StorageError` line (exit 75 or 2), and the old
+file is left as it was.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ import contextlib
 import os
 import secrets
 from pathlib import Path
+
+from crosspost.errors import StorageError
 
 #: Permission bits for a new file before the umask: what ``open(path, "w")`` would give.
 DEFAULT_MODE = 0o666
@@ -25,9 +31,16 @@ def write_atomic(
     """Replace ``path`` with ``data`` atomically and durably; create its folder if needed.
 
     ``mode`` is the new file's permission bits, narrowed by the umask as for any new file;
-    ``0o600`` keeps a file with secrets (the token cache) from other users.
+    ``0o600`` keeps a file with secrets (the token cache) from other users. Raises
+    :class:`StorageError` when the file cannot be written.
     """
-    target = Path(path)
+    try:
+        _write(Path(path), data, mode, encoding)
+    except OSError as error:
+        raise StorageError.from_os_error(error, path) from None
+
+
+def _write(target: Path, data: str | bytes, mode: int, encoding: str) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     payload = data.encode(encoding) if isinstance(data, str) else data
     temporary, fd = _create_beside(target, mode)

@@ -12,6 +12,7 @@ answer.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -48,6 +49,7 @@ from crosspost.config.sources import (
     refuse_inline_secrets,
 )
 from crosspost.errors import ConfigError
+from crosspost.platforms.base import Platform
 from crosspost.platforms.registry import PLATFORMS, platform_names
 
 __all__ = [
@@ -64,6 +66,8 @@ __all__ = [
 ]
 
 LEDGER_NAME = "ledger.sqlite3"
+#: The folder under the state dir that ``--sandbox`` rehearsals keep all their state in.
+SANDBOX_FOLDER = "sandbox"
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,11 @@ class Settings:
     timeout: float
     notify_urls: tuple[Secret, ...]
     notify_on_success: bool
+    #: Folders besides each issue's own that its local images may lie in (``[images] folders``).
+    image_folders: tuple[Path, ...] = ()
+    #: Whether remote images may come from loopback and private addresses (a company's
+    #: own image server; ``[images] private_hosts``). Off: only public hosts.
+    private_image_hosts: bool = False
     accounts: tuple[Account, ...] = ()
     #: The config file that was read, if any (named in messages about accounts).
     config_path: Path | None = None
@@ -89,11 +98,30 @@ class Settings:
     default_accounts: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     #: Setting name (or ``"wechat:main.app_secret"``) → where its value came from.
     sources: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: Channel → limit name → value, from ``[channels.C.limits]`` (every account's base).
+    limits: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
+
+    def platforms(self) -> Mapping[str, Platform]:
+        """Every platform declaration with the config's channel limits laid over it: what
+        ``check``, ``render`` and ``preview`` judge an issue by."""
+        return MappingProxyType(
+            {name: p.with_overrides(self.limits.get(name, {})) for name, p in PLATFORMS.items()}
+        )
+
+    def platform_for(self, account: Account) -> Platform:
+        """The declaration of ``account``'s channel with its own limits laid over it."""
+        return PLATFORMS[account.channel].with_overrides(account.limits)
 
     @property
     def ledger_path(self) -> Path:
         """Where the ledger lives: ``<state_dir>/ledger.sqlite3``."""
         return self.state_dir / LEDGER_NAME
+
+    def rehearsal(self) -> Settings:
+        """These settings for a ``--sandbox`` rehearsal: everything under
+        ``<state_dir>/sandbox`` (ledger, locks, token cache, scheduler state, the emulators'
+        own state), so a rehearsal never enters the real ledger or settles a real tick."""
+        return dataclasses.replace(self, state_dir=self.state_dir / SANDBOX_FOLDER)
 
     def source_of(self, name: str) -> str:
         """Where a setting came from, e.g. ``"environment CROSSPOST_STATE_DIR"``."""
@@ -240,6 +268,7 @@ def _account(
         if found:
             credentials[credential] = Secret(found[0])
             sources[f"{key}.{credential}"] = found[1]
+    limits = _limits(config, table, channel, body.pop("limits", {}))
     base_url = body.pop("base_url", None)
     if base_url is not None:
         if not isinstance(base_url, str) or not re.match(r"^https?://[^/\s]+", base_url):
@@ -256,12 +285,30 @@ def _account(
         credentials=MappingProxyType(credentials),
         options=MappingProxyType(body),
         credential_env=MappingProxyType(credential_env),
+        limits=MappingProxyType(limits),
     )
 
 
+def _limits(config: ConfigFile, table: tuple[str, ...], channel: str, raw: Any) -> dict[str, Any]:
+    """A ``limits`` table, checked against the platform's declaration (names and types),
+    so a typo stops the run naming its line rather than leaving a limit unchanged."""
+    if not isinstance(raw, dict):
+        config.origin(table, "limits").fail(
+            "'limits' must be a table, e.g. [channels.wechat.limits]"
+        )
+    try:
+        PLATFORMS[channel].with_overrides(raw)
+    except ConfigError as error:
+        where = next(iter(raw), None) if len(raw) == 1 else None
+        config.origin((*table, "limits"), where).fail(str(error))
+    return dict(raw)
+
+
 def _accounts(
-    config: ConfigFile, env: Environment, sources: dict[str, str]
+    config: ConfigFile, env: Environment, sources: dict[str, str], limits: dict[str, Any]
 ) -> tuple[tuple[Account, ...], dict[str, str]]:
+    """Every account, and each channel's default account; fills ``limits`` (channel →
+    its ``[channels.C.limits]`` table)."""
     accounts: list[Account] = []
     defaults: dict[str, str] = {}
     for channel in config.table("channels"):
@@ -273,6 +320,9 @@ def _accounts(
         shared.pop("accounts", None)
         refuse_inline_secrets(config, ("channels", channel), shared)
         default_account = shared.pop("default_account", None)
+        channel_limits = _limits(config, ("channels", channel), channel, shared.pop("limits", {}))
+        if channel_limits:
+            limits[channel] = channel_limits
         names = config.table("channels", channel, "accounts")
         for name in names:
             table = ("channels", channel, "accounts", name)
@@ -282,7 +332,11 @@ def _accounts(
                 )
             body = config.table(*table)
             refuse_inline_secrets(config, table, body)
-            accounts.append(_account(config, env, channel, name, {**shared, **body}, sources))
+            own = body.pop("limits", {})
+            if not isinstance(own, dict):
+                config.origin(table, "limits").fail("'limits' must be a table of limit = value")
+            merged = {**shared, **body, "limits": {**channel_limits, **own}}
+            accounts.append(_account(config, env, channel, name, merged, sources))
         if default_account is not None:
             if default_account not in names:
                 config.origin(("channels", channel), "default_account").fail(
@@ -353,7 +407,8 @@ def load_settings(
     urls = re.split(r"[\s,]+", found_urls[0].strip()) if found_urls else []
     sources["notify_urls"] = found_urls[1] if found_urls else "default"
 
-    accounts, default_accounts = _accounts(config, env, sources)
+    limits: dict[str, Any] = {}
+    accounts, default_accounts = _accounts(config, env, sources, limits)
     return Settings(
         **values,
         notify_urls=tuple(Secret(u) for u in urls if u),
@@ -362,6 +417,7 @@ def load_settings(
         env_files=env.files,
         default_accounts=MappingProxyType(default_accounts),
         sources=MappingProxyType(sources),
+        limits=MappingProxyType(limits),
     )
 
 

@@ -23,6 +23,9 @@ from crosspost.errors import ConfigError
 
 MODES = ("draft", "publish")
 CONFIG_NAME = "crosspost.toml"
+#: A config with every account of a large team is a few KB; a bigger file is a mistake
+#: (a log, a database) that should not be read into memory and parsed.
+MAX_CONFIG_BYTES = 1_000_000
 
 #: Keys that would put a secret in the config file itself. AppID is public, so inline is fine.
 SECRET_KEY = re.compile(
@@ -34,7 +37,11 @@ ACCOUNT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([dhms])")
 _DURATION_UNITS = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0}
 _TOP_LEVEL = {"state_dir", "mode", "theme", "template_dirs", "log_file", "timeout"}
-_TABLES = {"schedule": {"issue_dirs", "grace"}, "notify": {"urls_env", "on_success"}}
+_TABLES = {
+    "schedule": {"issue_dirs", "grace"},
+    "notify": {"urls_env", "on_success"},
+    "images": {"folders", "private_hosts"},
+}
 
 
 #: How an account's credentials are named in the config file, per channel:
@@ -188,6 +195,10 @@ FIELDS: tuple[_Field, ...] = (
     _Field("log_file", "CROSSPOST_LOG_FILE", ("log_file",), _path),
     _Field("timeout", "CROSSPOST_TIMEOUT", ("timeout",), _seconds),
     _Field("notify_on_success", "CROSSPOST_NOTIFY_ON_SUCCESS", ("notify", "on_success"), _flag),
+    _Field("image_folders", "CROSSPOST_IMAGE_FOLDERS", ("images", "folders"), _paths),
+    _Field(
+        "private_image_hosts", "CROSSPOST_PRIVATE_IMAGE_HOSTS", ("images", "private_hosts"), _flag
+    ),
 )
 #: Argparse destinations :func:`settings_from_args` reads (``config`` picks the file).
 FLAG_NAMES: tuple[str, ...] = ("config", *(f.name for f in FIELDS))
@@ -198,7 +209,7 @@ def line_of(text: str, table: Sequence[str], key: str | None = None) -> int | No
     lines = text.splitlines()
     start = 0
     if table:
-        header = "[" + ".".join(table)
+        header = re.sub(r"[\s\"']", "", "[" + ".".join(table))  # as `bare` below: quoted names
         start = -1
         for number, line in enumerate(lines):
             bare = re.sub(r"[\s\"']", "", line.split("#")[0])
@@ -231,9 +242,16 @@ class ConfigFile:
         if path is None:
             return
         try:
+            size = path.stat().st_size
+            if size > MAX_CONFIG_BYTES:
+                raise ConfigError(
+                    f"{path}: is {size:,} bytes, too big for a crosspost config (at most "
+                    f"{MAX_CONFIG_BYTES:,}); is it the right file?"
+                )
             self.text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise ConfigError(f"{path}: not UTF-8 text; save it as UTF-8") from None
+        except UnicodeDecodeError as error:
+            line = error.object[: error.start].count(b"\n") + 1
+            raise ConfigError(f"{path}:{line}: not UTF-8 text; save it as UTF-8") from None
         except OSError as error:
             raise ConfigError(
                 f"{path}: cannot be read ({error.strerror}); check the path"
@@ -247,6 +265,12 @@ class ConfigFile:
             problem = re.sub(r"\s*\(at line.*\)", "", str(error))
             where = f"{path}:{found.group(1)}" if found else str(path)
             raise ConfigError(f"{where}: not valid TOML ({problem}); fix that line") from None
+        except RecursionError:
+            # tomllib recurses once per nested array or inline table.
+            raise ConfigError(
+                f"{path}: nests arrays or tables too deeply to read; a crosspost config "
+                "needs two levels ([wechat.main]), flatten it"
+            ) from None
 
     def origin(self, table: Sequence[str], key: str | None = None) -> Origin:
         assert self.path is not None
@@ -322,6 +346,8 @@ DEFAULTS: Mapping[str, Any] = MappingProxyType(
         "log_file": None,
         "timeout": 30.0,
         "notify_on_success": False,
+        "image_folders": (),
+        "private_image_hosts": False,
     }
 )
 

@@ -5,8 +5,10 @@ image goes to a (channel, account) once, across runs and across issues. The cach
 what was uploaded is the ledger's (:mod:`crosspost.ledger.assets`), and the publisher
 consults it before every upload.
 
-Remote images (``http(s)`` URLs) are read through an injected ``fetch`` function, so
-this module never opens a connection by itself and tests never reach the internet.
+Remote images (``http(s)`` URLs) are read through an injected ``fetch`` function
+(:class:`crosspost.images.remote.RemoteImages` in a run), so this module never opens a
+connection by itself; which references may be read at all is
+:mod:`crosspost.images.sources`' decision.
 Pillow is imported on first use: importing this module must stay cheap for the CLI.
 """
 
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,16 +36,20 @@ from crosspost.images.codec import (
     probe,
     shrink_still,
 )
+from crosspost.images.sources import (
+    DATA,
+    REMOTE,
+    Fetch,
+    RefusedImage,
+    confine,
+    kind_of,
+    local_path,
+)
 from crosspost.platforms.base import ImagePolicy
 
 if TYPE_CHECKING:
-    import requests
     from PIL.Image import Image
 
-
-#: Reads a remote image: URL in, bytes out. Raises ``TransientError`` for network trouble
-#: (run again later) and ``ValueError`` for a dead link (the issue's fault: exit 2).
-Fetch = Callable[[str], bytes]
 
 _EXTENSIONS = {JPEG: ".jpg", PNG: ".png", GIF: ".gif"}
 #: Pillow format name → the MIME type we upload it as, when no conversion is needed.
@@ -104,11 +110,26 @@ def _issue_line(issue_path: Path, ref: str) -> int | None:
     return None
 
 
-def image_error(issue_path: Path, ref: str, problem: str) -> IssueError:
-    """An ``IssueError`` for one image: names the issue file, its line and the image
+class ImageError(IssueError):
+    """An image of an issue cannot be used: names the file, the line and the image.
+
+    ``code`` says what kind of trouble (``missing-image``, ``bad-image``,
+    ``refused-image``) and ``detail`` what to do, for lint to report beside its others.
+    """
+
+    def __init__(
+        self, path: Path, ref: str, detail: str, line: int | None, code: str = "bad-image"
+    ) -> None:
+        super().__init__(path, f"image {without_query(ref)!r} {detail}", line)
+        self.ref = ref
+        self.detail = detail
+        self.code = code
+
+
+def image_error(issue_path: Path, ref: str, problem: str, code: str = "bad-image") -> ImageError:
+    """An :class:`ImageError` for one image: names the issue file, its line and the image
     (a URL without its query string: signed URLs carry their signature there)."""
-    line = _issue_line(issue_path, ref)
-    return IssueError(issue_path, f"image {without_query(ref)!r} {problem}", line)
+    return ImageError(issue_path, ref, problem, _issue_line(issue_path, ref), code)
 
 
 def without_query(url: str) -> str:
@@ -119,96 +140,84 @@ def without_query(url: str) -> str:
     return parts._replace(query="", fragment="").geturl() + "?…"
 
 
-def read_source(ref: str, issue_path: Path, fetch: Fetch | None = None) -> SourceImage:
-    """Read one image reference: a path relative to the issue, a data: URI or a URL."""
-    scheme = urlsplit(ref).scheme.lower()
-    if scheme in ("http", "https"):
+def read_source(
+    ref: str, issue_path: Path, fetch: Fetch | None = None, folders: tuple[Path, ...] = ()
+) -> SourceImage:
+    """Read one image reference: a path relative to the issue (inside its folder or one of
+    ``folders``), a data: URI or an http(s) URL (through ``fetch``).
+
+    Raises :class:`ImageError` (exit 2) for anything wrong with the reference, and a
+    :class:`TransientError` naming the issue's file and line for network trouble (75).
+    """
+    try:
+        kind = kind_of(ref)
+    except RefusedImage as error:
+        raise image_error(issue_path, ref, str(error), "refused-image") from None
+    if kind == REMOTE:
         if fetch is None:
             raise image_error(issue_path, ref, "is remote and fetching is off; download it")
         try:
             return SourceImage(ref, fetch(ref), issue_path)
+        except RefusedImage as error:
+            raise image_error(issue_path, ref, str(error), "refused-image") from None
         except ValueError as error:  # the fetch function's "this URL is dead"
-            raise image_error(issue_path, ref, f"could not be downloaded ({error})") from None
-    if scheme == "data":
-        header, _, payload = ref.partition(",")
-        try:
-            data = (
-                base64.b64decode(payload)
-                if header.endswith(";base64")
-                else unquote(payload).encode("latin-1")
-            )
-        except ValueError:
-            raise image_error(issue_path, ref[:40], "is a broken data: URI") from None
-        return SourceImage(ref, data, issue_path)
-    path = issue_path.parent / unquote(ref.split("#")[0].split("?")[0])
+            raise image_error(
+                issue_path, ref, f"could not be downloaded ({error})", "missing-image"
+            ) from None
+        except TransientError as error:
+            where = image_error(issue_path, ref, "")
+            raise TransientError(
+                f"{str(where).rstrip()} could not be reached ({error}); nothing was sent, "
+                "run again later",
+                code=error.code,
+            ) from None
+    if kind == DATA:
+        return SourceImage(ref, _data_uri(ref, issue_path), issue_path)
+    path = local_path(ref, issue_path)
+    try:
+        confine(path, issue_path, folders)
+    except RefusedImage as error:
+        raise image_error(issue_path, ref, str(error), "refused-image") from None
     try:
         return SourceImage(ref, path.read_bytes(), issue_path)
     except FileNotFoundError:
-        raise image_error(issue_path, ref, f"not found at {path}; fix the path") from None
+        raise image_error(
+            issue_path, ref, f"not found at {path}; fix the path", "missing-image"
+        ) from None
     except IsADirectoryError:
         raise image_error(issue_path, ref, "is a folder; name an image file") from None
     except OSError as error:
         raise image_error(issue_path, ref, f"cannot be read ({error.strerror})") from None
 
 
+def _data_uri(ref: str, issue_path: Path) -> bytes:
+    """The bytes of a ``data:`` URI; a broken one names its line."""
+    header, comma, payload = ref.partition(",")
+    shown = ref[:40]
+    try:
+        if not comma:
+            raise ValueError("no comma")
+        if header.lower().endswith(";base64"):
+            return base64.b64decode(unquote(payload), validate=True)
+        return unquote(payload).encode("latin-1")
+    except (ValueError, UnicodeEncodeError):
+        raise image_error(
+            issue_path, shown, "is a broken data: URI; encode the image again or link a file"
+        ) from None
+
+
 def collect(
-    refs: Iterable[str], issue_path: Path, fetch: Fetch | None = None
+    refs: Iterable[str],
+    issue_path: Path,
+    fetch: Fetch | None = None,
+    folders: tuple[Path, ...] = (),
 ) -> dict[str, SourceImage]:
     """Read every distinct image reference once (a URL is fetched once however often used)."""
     found: dict[str, SourceImage] = {}
     for ref in refs:
         if ref not in found:
-            found[ref] = read_source(ref, issue_path, fetch)
+            found[ref] = read_source(ref, issue_path, fetch, folders)
     return found
-
-
-#: The largest remote image read (it is shrunk for the platform afterwards); a link to
-#: something bigger is a mistake in the issue, not something to hold in memory.
-MAX_REMOTE_IMAGE_BYTES = 50 * 1024 * 1024
-
-
-def session_fetch(
-    session: requests.Session,
-    timeout: float = 30.0,
-    max_bytes: int = MAX_REMOTE_IMAGE_BYTES,
-) -> Fetch:
-    """A :data:`Fetch` over a ``requests.Session`` (the caller owns the session).
-
-    Reads at most ``max_bytes`` (more is the issue's problem: ValueError, which the
-    caller reports with the file and line). Messages never show the URL's query string.
-    """
-    import requests
-
-    def fetch(url: str) -> bytes:
-        shown = without_query(url)
-        try:
-            with session.get(url, timeout=timeout, stream=True) as response:
-                status = response.status_code
-                if status >= 500 or status == 429:
-                    raise TransientError(f"could not fetch image {shown}: HTTP {status}")
-                if status >= 400:
-                    # A dead link is the issue's problem; the caller names the file.
-                    raise ValueError(f"HTTP {status}")
-                return _capped(response, max_bytes)
-        except requests.RequestException as error:
-            raise TransientError(f"could not fetch image {shown}: {type(error).__name__}") from None
-
-    return fetch
-
-
-def _capped(response: requests.Response, max_bytes: int) -> bytes:
-    too_big = f"it is larger than {max_bytes / (1024 * 1024):g} MB; link a smaller image"
-    declared = response.headers.get("Content-Length", "")
-    if declared.isdigit() and int(declared) > max_bytes:
-        raise ValueError(too_big)
-    chunks: list[bytes] = []
-    total = 0
-    for chunk in response.iter_content(64 * 1024):
-        total += len(chunk)
-        if total > max_bytes:
-            raise ValueError(too_big)
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def _filename(ref: str, mime: str) -> str:

@@ -1,8 +1,9 @@
 """Facts about an issue body found by walking its one parsed token stream, with file lines.
 
 The loader uses :func:`check_containers` (every ``::: only`` block names a known channel
-and is closed); lint uses :func:`image_refs` (every image, with its line and the channel
-of the ``only`` block around it) and :func:`empty_footnotes`. Nothing here reads a file:
+and is closed; what it finds is kept on the issue as notices); lint uses
+:func:`image_refs` (every image, with its line and the channel of the ``only`` block
+around it) and :func:`empty_footnotes`. Nothing here reads a file:
 what an image file is, lint learns in :mod:`crosspost.check.images`.
 """
 
@@ -15,9 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from crosspost.errors import IssueError
 from crosspost.issue.dialect import Document, only_channel
-from crosspost.issue.model import Issue
+from crosspost.issue.model import Issue, Notice
 from crosspost.platforms.registry import PLATFORMS, platform_names
 
 
@@ -89,18 +89,62 @@ def _local_path(folder: Path, source: str) -> Path | None:
     return folder / unquote(source.split("#")[0].split("?")[0])
 
 
+# --- links between channels in the body -------------------------------------------
+
+#: ``{zhihu.url}`` or ``{zhihu:main.url}``: another channel's URL of the same issue, in a
+#: front-matter field or in the body (the publisher fills it in).
+CHANNEL_URL = re.compile(r"\{([A-Za-z]+)(?::([A-Za-z0-9._-]+))?\.url\}")
+
+
+@dataclass(frozen=True)
+class BodyReference:
+    """One ``{channel[:account].url}`` in the part of the body a channel shows."""
+
+    text: str
+    channel: str
+    account: str | None
+    #: The file line it stands on.
+    line: int
+
+
+def body_references(issue: Issue, channel: str) -> list[BodyReference]:
+    """Every channel reference in the body as ``channel`` shows it: lines inside another
+    channel's ``::: only`` block and inside code are left out (code shows them as text)."""
+    if "url}" not in issue.body:
+        return []
+    hidden: set[int] = set()
+    for token in issue.document.tokens:
+        if not token.map:
+            continue
+        code = token.type in ("fence", "code_block")
+        elsewhere = token.type == "container_only_open" and only_channel(token) != channel
+        if code or elsewhere:
+            hidden.update(range(*token.map))
+    found: list[BodyReference] = []
+    for index, text in enumerate(issue.body.split("\n")):
+        if index in hidden:
+            continue
+        line = issue.body_line + index
+        for match in CHANNEL_URL.finditer(text):
+            found.append(BodyReference(match.group(0), match.group(1), match.group(2), line))
+    return found
+
+
 # --- ``::: only`` blocks -----------------------------------------------------
 
 _FENCE_LINE = re.compile(r"^\s*(:{3,})\s*(.*?)\s*$")
 
 
-def check_containers(path: Path, document: Document, body_line: int) -> None:
-    """Every ``::: only CHANNEL`` block names a known channel and is closed.
+def check_containers(path: Path, document: Document, body_line: int) -> list[Notice]:
+    """What is wrong with the ``:::`` blocks: every problem, in body order.
 
     A typo here is silent data loss: markdown-it shows an unknown marker as text and
     closes an open block at the end of the document, so one channel would lose the rest
-    of the issue. Lines inside code blocks are examples, not markers, and are skipped.
+    of the issue. An unknown channel or an unclosed ``only`` block is an error; a
+    ``:::`` line crosspost does not know stays text, which the editor should hear about.
+    Lines inside code blocks are examples, not markers, and are skipped.
     """
+    found: list[Notice] = []
     markers: set[int] = set()  # body lines (0-based) opening or closing a real block
     in_code: set[int] = set()
     stack: list[int] = []
@@ -111,35 +155,39 @@ def check_containers(path: Path, document: Document, body_line: int) -> None:
             start, end = token.map
             channel = only_channel(token)
             if channel not in PLATFORMS:
-                raise IssueError(
-                    path,
+                message = (
                     f"'::: only {channel}' names unknown channel '{channel}'; "
-                    f"use {' or '.join(platform_names())}",
-                    body_line + start,
+                    f"use {' or '.join(platform_names())}"
                 )
+                found.append(Notice(body_line + start, "unknown-only-channel", message))
             markers.update((start, end))  # markdown-it's map ends on the closing line
             stack.append(start)
         elif token.type == "container_only_close":
             start = stack.pop()
             if not token.markup:  # markdown-it closed it at the end of the document
-                raise IssueError(
-                    path,
+                message = (
                     "'::: only' block is never closed; add a ':::' line where it ends "
-                    "(an outer block around another needs a longer fence, '::::')",
-                    body_line + start,
+                    "(an outer block around another needs a longer fence, '::::')"
                 )
+                found.append(Notice(body_line + start, "unclosed-block", message))
+    unknown_open = 0  # unknown blocks opened: their bare ':::' lines close them
     for index, text in enumerate(document.body.split("\n")):
         match = _FENCE_LINE.match(text)
         if not match or index in markers or index in in_code:
             continue
+        if not match.group(2) and unknown_open:
+            unknown_open -= 1
+            continue
         if match.group(2):
-            problem = (
-                f"'{text.strip()}' is not a block crosspost knows; "
+            unknown_open += 1
+            message = (
+                f"'{text.strip()}' is not a block crosspost knows, so it is shown as text; "
                 f"write '::: only wechat' or '::: only zhihu'"
             )
         else:
-            problem = "':::' closes no '::: only' block; remove it or open the block above"
-        raise IssueError(path, problem, body_line + index)
+            message = "':::' closes no '::: only' block, so it is shown as text; remove it"
+        found.append(Notice(body_line + index, "unknown-block", message, "warning"))
+    return sorted(found, key=lambda notice: notice.line or 0)
 
 
 def empty_footnotes(issue: Issue) -> list[tuple[str, int | None]]:

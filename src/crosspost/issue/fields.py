@@ -155,6 +155,11 @@ def _flag(value: Any, ctx: FieldContext) -> bool | None:
     raise ctx.fail(f"must be true or false, got {value!r}")
 
 
+def _draft(value: Any, ctx: FieldContext) -> bool:
+    """``draft: true`` (as generators write it): not ready, so never published."""
+    return bool(_flag(value, ctx))
+
+
 def _choice(choices: tuple[str, ...]) -> Parser:
     """A parser for text that must be one of ``choices`` (e.g. ``mode``)."""
 
@@ -229,5 +234,29 @@ FIELDS: Mapping[str, Parser] = {
     "channels": _channels,
     "series": _identifier,
     "previous": _count,
+    "draft": _draft,
     **{name: _channel_block for name in PLATFORMS},
 }
+
+#: Keys static-site generators (Hugo, Jekyll, Hexo, Astro, VuePress, …) write, and the
+#: field each one gives when the issue does not set that field itself. ``zhihu.topics``:
+#: the Zhihu block's topics, when it has none.
+ALIASES: Mapping[str, str] = MappingProxyType(
+    {
+        "description": "digest",
+        "summary": "digest",
+        "excerpt": "digest",
+        "image": "cover",
+        "cover_image": "cover",
+        "banner": "cover",
+        "thumbnail": "cover",
+        "featured_image": "cover",
+        "slug": "id",
+        "tags": "zhihu.topics",
+        "keywords": "zhihu.topics",
+    }
+)
+
+#: Dates a generator writes about the page. Kept for the record (``Issue.dates``); none
+#: of them is a publication time: only ``publish_at`` schedules an issue.
+RECORD_DATES: tuple[str, ...] = ("date", "pubDate", "publishDate", "lastmod", "updated")

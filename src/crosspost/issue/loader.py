@@ -1,15 +1,24 @@
 """Reading an issue file: front matter and body, validated into a frozen Issue.
 
-Front matter is normalised by a table of field → parser (``FIELDS``, in
-:mod:`crosspost.issue.fields`), so adding a field is one line, and every error names the
-file and the line of the offending key. The body's ``::: only`` blocks are checked here
-too, on the one parse of the body that lint and the renderers share.
+Editors bring files from elsewhere, so the front matter may be YAML (``---``), TOML
+(``+++``, Hugo) or absent (the title is then the first ``# `` heading, else the file
+name), and the keys static-site generators use map onto ours (``ALIASES`` in
+:mod:`crosspost.issue.fields`). Front matter is normalised by a table of field → parser
+(``FIELDS``), so adding a field is one line, and every problem names the file and the
+line of the offending key. Problems do not stop the reading: they are kept on the issue
+(:attr:`Issue.notices`) so ``render`` and ``preview`` still show it and ``check`` lists
+them all; :func:`load_issue` is the strict form for publishing. The body's ``::: only``
+blocks are checked here too, on the one parse of the body that lint and the renderers
+share.
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
 import re
+from collections.abc import Mapping
+from datetime import date, datetime
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -17,14 +26,15 @@ from typing import TYPE_CHECKING, Any
 from crosspost.errors import IssueError
 from crosspost.issue.body import check_containers
 from crosspost.issue.dialect import parse_document
-from crosspost.issue.fields import FIELDS, FieldContext
-from crosspost.issue.model import Issue
-from crosspost.platforms.registry import PLATFORMS, platform_names
+from crosspost.issue.fields import ALIASES, FIELDS, RECORD_DATES, FieldContext
+from crosspost.issue.model import Issue, Notice
+from crosspost.platforms.registry import PLATFORMS
 
 __all__ = [
     "default_issue_id",
     "load_issue",
     "read_front_matter",
+    "read_issue",
     "read_text",
     "split_front_matter",
 ]
@@ -32,16 +42,43 @@ __all__ = [
 if TYPE_CHECKING:
     import yaml
 
-_FENCE = re.compile(r"^---[ \t]*$")
+#: The fences of the two front-matter kinds editors bring: YAML (Jekyll, Hexo, Hugo,
+#: Astro, VuePress, …) and TOML (Hugo).
+_YAML_FENCE = re.compile(r"^---[ \t]*$")
+_TOML_FENCE = re.compile(r"^\+\+\+[ \t]*$")
+#: Front matter is a few fields; anything this long is a mistake (a pasted body, a log).
+MAX_FRONT_MATTER_CHARS = 64_000
+#: Deep enough for any field crosspost reads (``zhihu: {topics: [...]}`` is 2).
+MAX_FRONT_MATTER_DEPTH = 10
 
 
 # --- loading --------------------------------------------------------------------------
 
 
 def load_issue(path: Path | str) -> Issue:
-    """Read and validate one issue file. Raises :class:`IssueError` naming file:line."""
+    """Read and validate one issue file; :class:`IssueError` (file:line) for its first error.
+
+    For ``publish`` and the scheduler, which must not go on with a file that has one.
+    ``check``, ``render`` and ``preview`` use :func:`read_issue`, which reports them all.
+    """
+    issue = read_issue(path)
+    for notice in issue.notices:
+        if notice.severity == "error":
+            raise IssueError(Path(path), notice.message, notice.line)
+    return issue
+
+
+def read_issue(path: Path | str) -> Issue:
+    """Read one issue file, keeping what is wrong with it in :attr:`Issue.notices`.
+
+    Raises :class:`IssueError` only for a file that cannot be read at all (missing, not
+    UTF-8, front matter that does not parse): anything else (a bad field, an unclosed
+    block, no title) is a notice, so an editor can still render and look at the issue.
+    """
     path = Path(path)
     text = read_text(path)
+    if not text.strip():
+        raise IssueError(path, "is empty; write a '# title' line and the issue below it", 1)
     front, front_lines, body, body_line = split_front_matter(path, text)
     return _build_issue(path, front, front_lines, body, body_line)
 
@@ -79,28 +116,54 @@ def read_text(path: Path) -> str:
 
 
 def split_front_matter(path: Path, text: str) -> tuple[dict[str, Any], dict[str, int], str, int]:
-    """Split ``---`` front matter from the body; return (data, key lines, body, body line)."""
+    """Split the front matter from the body; return (data, key lines, body, body line).
+
+    ``---`` opens YAML front matter and ``+++`` TOML; a file that starts with neither has
+    none (its data is empty and the whole file is the body).
+    """
     lines = text.split("\n")
-    if not lines or not _FENCE.match(lines[0]):
-        raise IssueError(
-            path,
-            "has no front matter; start the file with a '---' line, 'title: …', and '---'",
-            1,
-        )
+    if _YAML_FENCE.match(lines[0]):
+        fence, parse = _YAML_FENCE, _parse_yaml
+    elif _TOML_FENCE.match(lines[0]):
+        fence, parse = _TOML_FENCE, _parse_toml
+    else:
+        return {}, {}, text, 1
     for index in range(1, len(lines)):
-        if _FENCE.match(lines[index]):
+        if fence.match(lines[index]):
             end = index
             break
     else:
-        raise IssueError(path, "front matter is not closed; add a '---' line after it", 1)
-    source = "\n".join(lines[1:end])
+        marker = lines[0].strip()
+        raise IssueError(path, f"front matter is not closed; add a '{marker}' line after it", 1)
+    size = sum(len(line) + 1 for line in lines[1:end])
+    if size > MAX_FRONT_MATTER_CHARS:
+        raise IssueError(
+            path,
+            f"front matter is {size:,} characters long (at most "
+            f"{MAX_FRONT_MATTER_CHARS:,}); long text belongs in the body, below the "
+            f"'{lines[0].strip()}'",
+            1,
+        )
+    data, key_lines = parse(path, lines[1:end])
+    body = "\n".join(lines[end + 1 :])
+    return data, key_lines, body, end + 2
+
+
+def _parse_yaml(path: Path, lines: list[str]) -> tuple[dict[str, Any], dict[str, int]]:
     import yaml  # here, not at the top: `crosspost --help` must not pay for PyYAML
 
-    loader = yaml.SafeLoader(source)
+    loader = _bounded_loader()("\n".join(lines))
     try:
         # One parse: the node tree gives each key's line, the data is built from it.
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
+    except _TooDeep as error:
+        raise IssueError(
+            path,
+            f"front matter nests lists or blocks more than {MAX_FRONT_MATTER_DEPTH} deep; "
+            "an issue needs two levels (wechat: {title: …}), flatten it",
+            error.line,
+        ) from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 2 if mark else 1
@@ -119,9 +182,84 @@ def split_front_matter(path: Path, text: str) -> tuple[dict[str, Any], dict[str,
         raise IssueError(
             path, "front matter must be 'key: value' lines (a mapping), not a list or text", 2
         )
-    key_lines = _key_lines(path, node)
-    body = "\n".join(lines[end + 1 :])
-    return data, key_lines, body, end + 2
+    return data, _key_lines(path, node)
+
+
+_TOML_ERROR_LINE = re.compile(r"\(at (?:line (\d+)|end of document)")
+_TOML_TABLE = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
+_TOML_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_.-]+)\s*=""")
+
+
+def _parse_toml(path: Path, lines: list[str]) -> tuple[dict[str, Any], dict[str, int]]:
+    """Hugo's ``+++`` front matter, read by :mod:`tomllib`; key lines found by a scan
+    (tomllib keeps no positions), enough for messages: top-level keys and one table level."""
+    import tomllib
+
+    try:
+        data = tomllib.loads("\n".join(lines))
+    except tomllib.TOMLDecodeError as error:
+        found = _TOML_ERROR_LINE.search(str(error))
+        # "at end of document" has no number: the front matter's last line is meant.
+        line = int(found.group(1)) + 1 if found and found.group(1) else len(lines) + 1
+        problem = _TOML_ERROR_LINE.split(str(error))[0].strip() or "invalid TOML"
+        raise IssueError(
+            path, f"front matter is not valid TOML ({problem}); fix that line", line
+        ) from None
+    except RecursionError:
+        # tomllib reads nested arrays and tables by recursion and takes no depth limit:
+        # thousands of '[' exhaust the stack before it can say where.
+        raise IssueError(
+            path,
+            "front matter nests arrays or tables too deep; an issue needs two levels "
+            "([wechat] title = …), flatten it",
+            1,
+        ) from None
+    key_lines: dict[str, int] = {}
+    prefix = ""
+    for index, text in enumerate(lines):
+        table = _TOML_TABLE.match(text)
+        if table:
+            prefix = table.group(1).strip("\"'") + "."
+            key_lines.setdefault(prefix[:-1], index + 2)
+            continue
+        key = _TOML_KEY.match(text)
+        if key:
+            key_lines.setdefault(prefix + key.group(1).strip("\"'"), index + 2)
+    return data, key_lines
+
+
+class _TooDeep(Exception):
+    """Raised by the bounded loader at the first node nested too deeply (1-based file line)."""
+
+    def __init__(self, line: int) -> None:
+        self.line = line
+        super().__init__(line)
+
+
+@functools.cache
+def _bounded_loader() -> type[yaml.SafeLoader]:
+    """PyYAML's SafeLoader, refusing nesting deeper than :data:`MAX_FRONT_MATTER_DEPTH`.
+
+    PyYAML builds the node tree by recursion, so a few thousand ``[`` exhaust Python's
+    stack (a RecursionError, not a line a person can act on). Counting depth where the
+    tree is built stops it at the first node too deep, in the same single parse.
+    """
+    import yaml
+
+    class BoundedLoader(yaml.SafeLoader):
+        depth = 0
+
+        def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+            if self.depth >= MAX_FRONT_MATTER_DEPTH:
+                # +2: the front matter starts on the file's second line.
+                raise _TooDeep(self.peek_event().start_mark.line + 2)  # type: ignore[no-untyped-call]
+            self.depth += 1
+            try:
+                return super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
+
+    return BoundedLoader
 
 
 def _key_lines(path: Path, node: yaml.Node | None, prefix: str = "") -> dict[str, int]:
@@ -148,38 +286,123 @@ def _key_lines(path: Path, node: yaml.Node | None, prefix: str = "") -> dict[str
     return found
 
 
-def _unknown_field(path: Path, front: dict[str, Any], lines: dict[str, int]) -> IssueError | None:
-    """The error for the first key that is not in ``FIELDS``, with a likely fix."""
-    for raw_key, value in front.items():
+def _unknown_fields(front: Mapping[str, Any], lines: Mapping[str, int]) -> Notice | None:
+    """One warning naming every key crosspost does not use, with a likely fix for each.
+
+    Files from static-site generators carry keys of their own (``layout``,
+    ``categories``); they are no reason to stop, but a typo of ours should be seen.
+    """
+    known = [*FIELDS, *ALIASES, *RECORD_DATES]
+    unknown: list[str] = []
+    for raw_key in front:
         key = str(raw_key)
-        if key in FIELDS:
+        if key in known:
             continue
-        close = difflib.get_close_matches(key, list(FIELDS), n=1, cutoff=0.75)
-        if close:
-            hint = f"did you mean '{close[0]}'?"
-        elif isinstance(value, dict):
-            hint = f"channels are {', '.join(platform_names())}"
-            return IssueError(path, f"unknown channel '{key}'; {hint}", lines.get(key))
-        else:
-            hint = f"known fields: {', '.join(FIELDS)}"
-        return IssueError(path, f"unknown front-matter field '{key}'; {hint}", lines.get(key))
-    return None
+        close = difflib.get_close_matches(key, [*FIELDS, *PLATFORMS], n=1, cutoff=0.75)
+        unknown.append(f"'{key}' (did you mean '{close[0]}'?)" if close else f"'{key}'")
+    if not unknown:
+        return None
+    first = next(str(k) for k in front if str(k) not in known)
+    message = (
+        f"front matter field{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} "
+        f"not used by crosspost, so ignored; the fields it reads are listed in the README"
+    )
+    return Notice(lines.get(first), "unknown-field", message, "warning")
+
+
+def _aliases(front: dict[str, Any], lines: dict[str, int], notices: list[Notice]) -> dict[str, str]:
+    """Which key each field is read from: its own, else a static-site alias of it.
+
+    Returns field → key (``{"digest": "summary"}``); ``tags``/``keywords`` become the
+    Zhihu block's ``topics`` when it has none. An alias beside the field itself is noted.
+    """
+    source: dict[str, str] = {}
+    for alias, target in ALIASES.items():
+        if alias not in front:
+            continue
+        if target == "zhihu.topics":
+            block = front.get("zhihu")
+            if block is None:
+                block = front["zhihu"] = {}
+            if not isinstance(block, dict) or "topics" in block:
+                continue
+            value = front[alias]
+            if isinstance(value, str):
+                value = [part for part in re.split(r"[,，]\s*", value) if part.strip()]
+            front["zhihu"] = {**block, "topics": value}
+            if alias in lines:
+                lines.setdefault("zhihu.topics", lines[alias])
+            continue
+        if front.get(target) is not None or target in source:
+            used = source.get(target, target)
+            message = f"'{alias}' is not used: '{used}' already gives the {target}"
+            notices.append(Notice(lines.get(alias), "alias-ignored", message, "info"))
+            continue
+        source[target] = alias
+    return source
+
+
+def _title_from_body(path: Path, body: str) -> tuple[str, str, int | None]:
+    """(title, body without it, its body line) from the first ``# `` heading when it is the
+    document's first heading; else the file name, and the body as it is."""
+    tokens = parse_document(body).tokens
+    for index, token in enumerate(tokens):
+        if token.type != "heading_open":
+            continue
+        # Only a '# ' heading that opens the document's headings is its title; a later
+        # one (a Markdown demo showing '# 一级标题') is content.
+        if token.tag == "h1" and token.markup == "#":
+            inline = tokens[index + 1]
+            title = "".join(
+                child.content
+                for child in inline.children or []
+                if child.type in ("text", "code_inline", "html_inline")
+            ).strip()
+            if title and token.map:
+                lines = body.split("\n")
+                start, end = token.map
+                # Blank lines, not removed ones: every later body line keeps its number.
+                lines[start:end] = [""] * (end - start)
+                return " ".join(title.split()), "\n".join(lines), start
+        break
+    return path.stem, body, None
 
 
 def _build_issue(
     path: Path, front: dict[str, Any], lines: dict[str, int], body: str, body_line: int
 ) -> Issue:
-    unknown = _unknown_field(path, front, lines)
+    notices: list[Notice] = []
+    unknown = _unknown_fields(front, lines)
     if unknown:
-        raise unknown
-    values = {key: FIELDS[key](front.get(key), FieldContext(path, lines, key)) for key in FIELDS}
+        notices.append(unknown)
+    source = _aliases(front, lines, notices)
+    values: dict[str, Any] = {}
+    for key, parse in FIELDS.items():
+        written = source.get(key, key)
+        context = FieldContext(path, lines, written)
+        try:
+            values[key] = parse(front.get(written), context)
+        except IssueError as error:
+            notices.append(Notice(error.line, "invalid-field", error.problem))
+            values[key] = parse(None, context)
+        if written != key and written in lines:
+            lines[key] = lines[written]
     if not values["title"]:
-        raise IssueError(path, "front matter has no 'title'; add 'title: …'", lines.get("title", 2))
-    check_containers(path, parse_document(body), body_line)
+        values["title"], body, heading = _title_from_body(path, body)
+        if heading is None:
+            message = (
+                f"no title: no 'title:' in front matter and no '# ' heading; the file name "
+                f"'{path.stem}' is used (add 'title: …' or a '# Title' line)"
+            )
+            notices.append(Notice(lines.get("title", 1), "no-title", message, "warning"))
+        else:
+            lines["title"] = body_line + heading
+    notices += check_containers(path, parse_document(body), body_line)
     overrides = {name: values.pop(name) for name in PLATFORMS if front.get(name) is not None}
     for name in PLATFORMS:
         values.pop(name, None)
     issue_id = values.pop("id") or default_issue_id(path)
+    dates = {key: _as_text(front[key]) for key in RECORD_DATES if front.get(key) is not None}
     return Issue(
         path=path.resolve(),
         id=issue_id,
@@ -187,8 +410,15 @@ def _build_issue(
         body_line=body_line,
         overrides=MappingProxyType(overrides),
         field_lines=MappingProxyType(dict(lines)),
+        dates=MappingProxyType(dates),
+        notices=tuple(notices),
         **values,
     )
+
+
+def _as_text(value: Any) -> str:
+    """A date as written (YAML and TOML read ``2023-05-13`` as a date object)."""
+    return value.isoformat() if isinstance(value, (date, datetime)) else str(value)
 
 
 def default_issue_id(path: Path) -> str:

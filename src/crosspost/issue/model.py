@@ -18,6 +18,21 @@ from crosspost.issue.dialect import Document, parse_document
 
 
 @dataclass(frozen=True)
+class Notice:
+    """Something the loader found while reading a file that still loaded.
+
+    ``severity`` is ``"error"`` (``check`` and ``publish`` refuse the file; ``render`` and
+    ``preview`` still write it, so the editor can look), ``"warning"`` or ``"info"``.
+    Lint turns each into one of its problems.
+    """
+
+    line: int | None
+    code: str
+    message: str
+    severity: str = "error"
+
+
+@dataclass(frozen=True)
 class ChannelSettings:
     """What one channel sees of an issue: top-level fields with its own block laid over."""
 
@@ -56,6 +71,13 @@ class Issue:
     overrides: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     #: Line of each front-matter key, for messages about a field (lint, overrides).
     field_lines: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    #: ``draft: true``: ``check`` warns, ``publish`` and ``run-due`` skip the issue.
+    draft: bool = False
+    #: Dates a static-site generator wrote (``date``, ``pubDate``, ``lastmod``), as written;
+    #: kept for the record, never a publication time (that is ``publish_at`` alone).
+    dates: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: What the loader found wrong or noteworthy in a file that still loaded, in file order.
+    notices: tuple[Notice, ...] = ()
 
     @property
     def document(self) -> Document:

@@ -8,7 +8,11 @@ of being "migrated".
 
 Every way opening can fail (missing folder without permission, a file that is not a
 database, a ledger from a newer crosspost) becomes one :class:`ConfigError` line that
-names the file and says what to do.
+names the file and says what to do. After opening, the connection itself
+(:class:`LedgerConnection`) turns SQLite's trouble with the machine — a read-only file, a
+full disk, a lock held too long, a file deleted under a running process — into one
+:class:`StorageError` line, wherever in the ledger it happens; SQLite's transaction keeps
+the ledger as it was before the failed write.
 """
 
 from __future__ import annotations
@@ -17,14 +21,15 @@ import dataclasses
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from crosspost.config.redaction import REDACTED, SENSITIVE_NAMES
-from crosspost.errors import ConfigError
+from crosspost.errors import ConfigError, StorageError
 
 #: "XPST": marks a SQLite file as a crosspost ledger (``PRAGMA application_id``).
 APPLICATION_ID = 0x58505354
@@ -240,7 +245,133 @@ def _what_to_do(path: Path) -> str:
     )
 
 
-def connect(path: Path, *, busy_timeout: float) -> sqlite3.Connection:
+# SQLite's primary result codes (the low byte of ``sqlite_errorcode``) that mean trouble
+# with the machine rather than a bug in crosspost.
+_SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_READONLY, _SQLITE_IOERR = 5, 6, 8, 10
+_SQLITE_CORRUPT, _SQLITE_FULL, _SQLITE_CANTOPEN, _SQLITE_NOTADB = 11, 13, 14, 26
+_SQLITE_READONLY_DBMOVED = 1032
+
+
+def storage_error(path: Path, error: sqlite3.Error) -> StorageError | None:
+    """The line a person sees for SQLite's ``error`` on the ledger; None for a bug of ours.
+
+    Constraint violations and SQL mistakes stay exceptions with a traceback: they are
+    crosspost's bugs, not the machine's.
+    """
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is None:
+        return None
+    primary = code & 0xFF
+    if code == _SQLITE_READONLY_DBMOVED:
+        return StorageError(
+            f"{path}: the ledger file was moved or deleted while crosspost was using it; "
+            "put it back (or restore the state dir) and run again",
+            temporary=False,
+        )
+    if primary in (_SQLITE_READONLY, _SQLITE_CANTOPEN):
+        return StorageError(
+            f"{path}: the ledger cannot be written ({error}); make the file and its folder "
+            "writable for this user (SQLite writes -wal and -shm files beside it), or point "
+            "CROSSPOST_STATE_DIR / --state-dir elsewhere",
+            temporary=False,
+        )
+    if primary == _SQLITE_FULL:
+        return StorageError(
+            f"{path}: the disk holding the ledger is full; free some space and run again "
+            "(the last change was not written, nothing is half-written)",
+            temporary=True,
+        )
+    if primary in (_SQLITE_BUSY, _SQLITE_LOCKED):
+        return StorageError(
+            f"{path}: the ledger stayed locked by another crosspost run; "
+            "wait for it to finish and run again",
+            temporary=True,
+        )
+    if primary == _SQLITE_IOERR:
+        return StorageError(
+            f"{path}: the ledger could not be read or written ({error}); check the disk "
+            "(full? unmounted?) and run again",
+            temporary=True,
+        )
+    if primary in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+        return StorageError(
+            f"{path}: the ledger file is damaged ({error}); {_what_to_do(path)}",
+            temporary=False,
+        )
+    return None
+
+
+class _Cursor(sqlite3.Cursor):
+    """A cursor whose machine-level errors are :class:`StorageError` lines (see module)."""
+
+    path: Path | None = None
+
+    def execute(self, sql: str, parameters: Any = (), /) -> _Cursor:
+        with _translated(self.path):
+            super().execute(sql, parameters)
+        return self
+
+    def fetchone(self) -> Any:
+        with _translated(self.path):
+            return super().fetchone()
+
+    def fetchall(self) -> list[Any]:
+        with _translated(self.path):
+            return super().fetchall()
+
+
+class LedgerConnection(sqlite3.Connection):
+    """The ledger's connection: every statement's machine-level failure is one line.
+
+    Translating here, where every statement passes, means no caller needs its own
+    ``except sqlite3.OperationalError``: a read-only ledger in ``status``, a full disk in
+    the middle of a run and a lock held too long all reach the CLI as a
+    :class:`StorageError` with exit 2 or 75.
+    """
+
+    #: Set once the ledger is open: :func:`connect` explains trouble while opening itself.
+    path: Path | None = None
+    #: (device, inode) of the file when it was opened.
+    identity: tuple[int, int] | None = None
+
+    def execute(self, sql: str, parameters: Any = (), /) -> _Cursor:
+        cursor = self.cursor(_Cursor)
+        cursor.path = self.path
+        return cursor.execute(sql, parameters)
+
+    def begin(self) -> None:
+        """Start a write transaction, once sure the file is still the one that was opened.
+
+        SQLite keeps writing into a ledger deleted (or moved) under a running process, and
+        every later write would vanish with it: the next run would not know this one's
+        posts. One ``stat`` per transaction catches it before the first such write.
+        """
+        if self.path is not None and self.identity is not None:
+            try:
+                found = self.path.stat()
+            except OSError:
+                found = None
+            if found is None or (found.st_dev, found.st_ino) != self.identity:
+                raise StorageError(
+                    f"{self.path}: the ledger file was moved or deleted while crosspost was "
+                    "using it; put it back (or restore the state dir) and run again",
+                    temporary=False,
+                )
+        self.execute("BEGIN IMMEDIATE")
+
+
+@contextmanager
+def _translated(path: Path | None) -> Iterator[None]:
+    try:
+        yield
+    except sqlite3.Error as error:
+        translated = None if path is None else storage_error(path, error)
+        if translated is None:
+            raise
+        raise translated from None
+
+
+def connect(path: Path, *, busy_timeout: float) -> LedgerConnection:
     """Open (creating if needed) and migrate the ledger at ``path``; ConfigError if unusable."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -253,7 +384,11 @@ def connect(path: Path, *, busy_timeout: float) -> sqlite3.Connection:
         raise ConfigError(f"{path}: is a folder, not a ledger file; move it aside")
     try:
         connection = sqlite3.connect(
-            path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
+            path,
+            timeout=busy_timeout,
+            isolation_level=None,
+            check_same_thread=False,
+            factory=LedgerConnection,
         )
     except sqlite3.Error as error:
         raise ConfigError(
@@ -265,10 +400,17 @@ def connect(path: Path, *, busy_timeout: float) -> sqlite3.Connection:
         migrate(connection, path)
     except sqlite3.DatabaseError as error:
         connection.close()
+        translated = storage_error(path, error)
+        if translated is not None and translated.temporary:
+            raise translated from None
         raise ConfigError(_explain(path, error)) from None
     except BaseException:
         connection.close()
         raise
+    # From here on every statement's trouble with the machine is a StorageError line.
+    connection.path = path
+    opened = path.stat()
+    connection.identity = (opened.st_dev, opened.st_ino)
     return connection
 
 

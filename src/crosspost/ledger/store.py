@@ -23,19 +23,20 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import MappingProxyType, TracebackType
 from typing import Any
 
 from crosspost.config.redaction import Redactor
-from crosspost.errors import ChannelError, IssueError, UnconfirmedError
+from crosspost.errors import ChannelError, IssueError, StorageError, UnconfirmedError
 from crosspost.ledger.assets import UploadedAsset
 from crosspost.ledger.schema import (
     POST_COLUMNS,
     POST_STATES,
     SCHEMA_VERSION,
     Event,
+    LedgerConnection,
     PostKey,
     PostRecord,
     as_mapping,
@@ -75,7 +76,7 @@ class Ledger:
 
     def __init__(
         self,
-        connection: sqlite3.Connection,
+        connection: LedgerConnection,
         path: Path,
         *,
         clock: Clock = time.time,
@@ -224,15 +225,18 @@ class Ledger:
                 finally:
                     self._depth -= 1
                 return
-            self._db.execute("BEGIN IMMEDIATE")
+            self._db.begin()
             self._depth = 1
             try:
                 yield self
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            else:
                 self._db.execute("COMMIT")
+            except BaseException:
+                # SQLite may have rolled back already (a full disk); the first error is
+                # the one to report, never "no transaction is active".
+                if self._db.in_transaction:
+                    with suppress(sqlite3.Error, StorageError):
+                        self._db.execute("ROLLBACK")
+                raise
             finally:
                 self._depth = 0
 

@@ -6,8 +6,10 @@ renderer and adapter are named as ``"module:attribute"`` strings and imported on
 asked for, so this package sits low in the pipeline: it imports nothing of crosspost but
 the exception tree, and the issue model, config, lint, renderers and adapters all read it.
 
-The limits are defaults. :meth:`Platform.with_overrides` returns a copy with some of them
-changed, after checking each name and type, so a config value can replace any limit.
+The limits are defaults, each with its :class:`Evidence`: an unconfirmed limit is a
+warning, not an error. :meth:`Platform.with_overrides` returns a copy with some of them
+changed, after checking each name and type, so a config value can replace any limit
+(``[channels.wechat.limits]``, or an account's own ``limits`` table).
 """
 
 from __future__ import annotations
@@ -55,6 +57,25 @@ class ImagePolicy:
 
 
 @dataclass(frozen=True)
+class Evidence:
+    """Why crosspost holds a platform to a limit, and how sure that is.
+
+    A confirmed limit (the platform documents it, or refuses past it in a way we have
+    seen) is an error in lint; an unconfirmed one (one community answer, a field report
+    that disagrees with the documentation) is a warning that cites ``source``, because
+    refusing an issue on a rumour helps nobody. A limit set in the config is the
+    editor's own word and counts as confirmed.
+    """
+
+    source: str
+    confirmed: bool = True
+
+
+#: The config's own limits: set there by the editor, so held to as errors.
+FROM_CONFIG = Evidence("set in the config", confirmed=True)
+
+
+@dataclass(frozen=True)
 class Limits:
     """Every number crosspost keeps to for one platform. ``None``: no limit known.
 
@@ -97,6 +118,19 @@ class Limits:
     image_url_chars: int = 0
     #: Publication polls allowed per day (a platform quota), None when unlimited.
     poll_budget_per_day: int | None = None
+    #: Limit name → why it is believed (:class:`Evidence`); lint warns rather than refuses
+    #: past an unconfirmed one. Not a limit itself, so the config cannot set it.
+    evidence: Mapping[str, Evidence] = dataclasses.field(default_factory=dict)
+
+    def confirmed(self, name: str) -> bool:
+        """Whether lint refuses past limit ``name`` (True unless marked unconfirmed)."""
+        found = self.evidence.get(name)
+        return found is None or found.confirmed
+
+    def source(self, name: str) -> str:
+        """The evidence for limit ``name``, for messages (empty when none is recorded)."""
+        found = self.evidence.get(name)
+        return found.source if found else ""
 
 
 OptionKind = Literal["text", "flag", "names", "choice"]
@@ -180,6 +214,11 @@ class Platform:
             f"[channels.{self.name}] (or the account's table) in crosspost.toml"
         )
 
+    #: The settle window: how long after a create whose answer was lost the platform may
+    #: still commit it (a slow answer lands after the client gave up). Before it has
+    #: passed, "not there" proves nothing, so no second create is made.
+    settle_seconds: float = 60.0
+
     def option(self, name: str) -> Option | None:
         """The declared option ``name``, or None when the platform has no such option."""
         return next((option for option in self.options if option.name == name), None)
@@ -209,14 +248,16 @@ class Platform:
         """
         if not overrides:
             return self
-        types = {f.name: str(f.type) for f in dataclasses.fields(Limits)}
+        types = {f.name: str(f.type) for f in dataclasses.fields(Limits) if f.name != "evidence"}
         changes: dict[str, Any] = {}
         for key, value in overrides.items():
             if key not in types:
                 known = ", ".join(sorted(types))
                 raise ConfigError(f"{self.name} has no limit '{key}'; known limits: {known}")
             changes[key] = _checked(f"{self.name} limit '{key}'", types[key], value)
-        return dataclasses.replace(self, limits=dataclasses.replace(self.limits, **changes))
+        evidence = {**self.limits.evidence, **{key: FROM_CONFIG for key in changes}}
+        limits = dataclasses.replace(self.limits, **changes, evidence=evidence)
+        return dataclasses.replace(self, limits=limits)
 
 
 def _checked(where: str, annotation: str, value: Any) -> Any:

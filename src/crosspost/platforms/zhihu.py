@@ -1,12 +1,13 @@
 """Zhihu column (知乎专栏): every number crosspost keeps to, declared once.
 
-Source: ``specs/zhihu-api.md`` §6. Zhihu publishes none of these; most come from one
-field report each, so they are defaults an account's config may override.
+Source: ``specs/zhihu-api.md`` §6. Zhihu publishes none of these; the title and body
+lengths come from its editor's own rules and a refusal seen past them (errors), the
+image sizes from nowhere (unconfirmed). All are defaults the config may override.
 """
 
 from __future__ import annotations
 
-from crosspost.platforms.base import MB, Limits, Option, Platform
+from crosspost.platforms.base import MB, Evidence, Limits, Option, Platform
 
 _IMAGES = frozenset({"image/jpeg", "image/png", "image/gif"})  # SVG, WebP, BMP are converted
 
@@ -24,6 +25,13 @@ ZHIHU = Platform(
         image_bytes=10 * MB,
         cover_formats=_IMAGES,
         cover_bytes=10 * MB,
+        evidence={
+            "title_chars": Evidence("a 400 past it (specs/zhihu-api.md §6, VSCode-Zhihu #50)"),
+            "text_min_chars": Evidence("Zhihu's editor spec (specs/zhihu-api.md §6)"),
+            "text_max_chars": Evidence("Zhihu's editor spec (specs/zhihu-api.md §6)"),
+            "image_bytes": Evidence("no source gives one (specs/zhihu-api.md §6)", False),
+            "cover_bytes": Evidence("no source gives one (specs/zhihu-api.md §6)", False),
+        },
     ),
     options=(
         Option("mode", "choice", choices=("draft", "publish")),

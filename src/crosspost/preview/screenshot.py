@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from crosspost.errors import UsageError
 
@@ -91,18 +92,23 @@ def open_browser(executable: Path | None = None) -> Iterator[Browser]:
             browser.close()
 
 
-def _local_only(route: Route) -> None:
-    if route.request.url.startswith(("file:", "data:", "about:")):
-        route.continue_()
-    else:
-        route.abort()
+LOCAL_SCHEMES: tuple[str, ...] = ("file:", "data:", "about:")
 
 
-def new_page(browser: Browser, width: int, height: int = 800) -> Page:
-    """A page ``width`` CSS pixels wide (one device pixel each) that loads local files only."""
+def new_page(browser: Browser, width: int, height: int = 800, allow: tuple[str, ...] = ()) -> Page:
+    """A page ``width`` CSS pixels wide (one device pixel each) that loads local files only,
+    and addresses starting with one of ``allow`` (the editor's desk on this machine)."""
     page = browser.new_page(viewport={"width": width, "height": height}, device_scale_factor=1)
     page.set_default_timeout(TIMEOUT_MS)
-    page.route("**/*", _local_only)
+    prefixes = LOCAL_SCHEMES + allow
+
+    def local_only(route: Route) -> None:
+        if route.request.url.startswith(prefixes):
+            route.continue_()
+        else:
+            route.abort()
+
+    page.route("**/*", local_only)
     return page
 
 
@@ -132,6 +138,26 @@ def screenshot(
         page = new_page(browser, width)
         page.goto(html_file.resolve().as_uri(), wait_until="load")
         png = page.screenshot(full_page=True, type="png")
+    _write_png(png, out)
+    return out
+
+
+def screenshot_url(
+    url: str,
+    out: Path,
+    *,
+    width: int = PREVIEW_WIDTH,
+    height: int = 800,
+    executable: Path | None = None,
+) -> Path:
+    """Photograph the top ``width`` × ``height`` of a page served on this machine (the
+    editor's desk) to the PNG ``out``, as :func:`screenshot` writes it; return ``out``."""
+    check_png_path(out)
+    origin = "{0.scheme}://{0.netloc}/".format(urlsplit(url))
+    with open_browser(executable) as browser:
+        page = new_page(browser, width, height, allow=(origin,))
+        page.goto(url, wait_until="load")
+        png = page.screenshot(full_page=False, type="png")
     _write_png(png, out)
     return out
 

@@ -1,7 +1,9 @@
 """A post's images and cover, uploaded once per account, and the draft content built on them.
 
-Images the issue names by ``http(s)`` URL are fetched first, through a session of the
-post's own (fetching a public image is not a platform call, so it is not the adapter's).
+Images the issue names by ``http(s)`` URL are fetched first, through the run's
+:class:`~crosspost.images.sources.ImageSources` (fetching a public image is not a platform
+call, so it is not the adapter's); the plan's check fetched them already, so these are the
+bytes it checked.
 Image uploads are idempotent (the platforms deduplicate by content, and the ledger's
 asset cache remembers every upload per account by the hash of the bytes sent), so this
 part of a post needs no intent in the ledger: a run killed halfway uploads what is
@@ -16,17 +18,15 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-import requests
-
 from crosspost.channels.base import STEP_UPLOAD, Adapter, DraftContent
 from crosspost.images.pipeline import (
-    Fetch,
     SourceImage,
     collect,
     prepare,
     read_source,
-    session_fetch,
 )
+from crosspost.images.remote import RemoteImages
+from crosspost.images.sources import ImageSources
 from crosspost.ledger.assets import UploadedAsset
 from crosspost.ledger.store import Ledger
 from crosspost.publish.jobs import Job
@@ -47,10 +47,12 @@ class PostAssets:
         progress: Callable[[str], None],
         *,
         timeout: float = 30.0,
+        sources: ImageSources | None = None,
     ) -> None:
         self.job = job
-        #: Seconds to wait for a remote image (the run's ``timeout`` setting).
-        self.timeout = timeout
+        #: Where images may be read from; by default the issue's folder and public hosts,
+        #: waiting ``timeout`` seconds (the run's setting) for a remote image.
+        self.sources = sources or ImageSources(fetch=RemoteImages(timeout=timeout).fetch)
         self.key = job.key
         self.ledger = ledger
         self.progress = progress
@@ -59,22 +61,19 @@ class PostAssets:
 
     def content(self, adapter: Adapter) -> DraftContent:
         """Upload the inline images and the cover, then build the draft that uses them."""
-        with requests.Session() as session:
-            return self._content(adapter, session_fetch(session, timeout=self.timeout))
-
-    def _content(self, adapter: Adapter, fetch: Fetch) -> DraftContent:
         job = self.job
+        fetch, folders = self.sources.fetch, self.sources.folders
         refs = job.rendered.images
         inline = adapter.image_policy_for("inline")
         result = {ref: UploadedAsset(url=ref) for ref in refs if inline.is_native(ref)}
-        sources = collect([r for r in refs if r not in result], job.issue.path, fetch)
+        sources = collect([r for r in refs if r not in result], job.issue.path, fetch, folders)
         # One wave: every inline image and the cover, each read, converted and uploaded in
         # its own worker. The key None stands for the cover.
         wave: list[tuple[str | None, SourceImage, str]] = [
             (ref, source, "inline") for ref, source in sources.items()
         ]
         if job.settings.cover is not None:
-            cover_source = read_source(str(job.settings.cover), job.issue.path, fetch)
+            cover_source = read_source(str(job.settings.cover), job.issue.path, fetch, folders)
             wave.append((None, cover_source, "cover"))
         self.progress(f"{len(wave)} image(s) to check against the upload cache")
         cover: UploadedAsset | None = None

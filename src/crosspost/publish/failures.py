@@ -76,6 +76,22 @@ def record_failure(
         ledger.note(key, "update", f"update failed: {error}")
         message = f"{error} (the published post stays as it was)"
         return Outcome("published", record.url, message, error.exit_code)
+    if record.state == "submitted" and record.publish_id and not record.pending_step:
+        # Submitted, then the poll failed: the submission stands, and the next run polls
+        # it again (never submits again: the draft may already have left 草稿箱).
+        later = clock() + retry_delay(record.attempts + 1)
+        code = getattr(error, "code", None)
+        ledger.record(
+            key,
+            error_code=None if code is None else str(code),
+            error_message=str(error),
+            next_attempt_at=later,
+            attempts=record.attempts + 1,
+        )
+        ledger.note(key, "poll", f"poll failed: {error}")
+        message = f"{error} (submitted as {record.publish_id}; run again to record the URL)"
+        exit_code = EXIT_TEMPORARY if isinstance(error, TransientError) else error.exit_code
+        return Outcome("pending", None, message, exit_code)
     if record.pending_step and not isinstance(error, UnconfirmedError):
         error = UnconfirmedError(
             f"could not confirm '{record.pending_step}' on {key.channel} ({error})",

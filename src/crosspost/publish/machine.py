@@ -1,5 +1,12 @@
 """One post's state machine: rendered → assets uploaded → draft created → submitted → published.
 
+A post is done when every part of it is on the platform (content, cover, comment settings,
+topics, column): the parts a draft carries are noted with it, a draft made but not filled
+in is filled again before it can be published, and parts filed after publication (a Zhihu
+column) are done right after, or by the next run, which publishes nothing again. Before
+the first draft of a post the ledger does not know, the platform is asked whether the
+issue's article is already there (a lost state dir, another machine); if so it is adopted.
+
 Every irreversible call (creating a draft, submitting it) is framed the same way: the
 intent goes into the ledger first, the result right after. When the platform's answer
 is lost (``UnconfirmedError``), the machine asks the platform what happened
@@ -18,11 +25,16 @@ from typing import Any
 from filelock import Timeout
 
 from crosspost.channels.base import (
+    PART_CONTENT,
+    PART_COVER,
+    PART_SETTINGS,
+    PART_TOPICS,
     STEP_DRAFT,
     STEP_PUBLISH,
     STEP_UPDATE,
     Adapter,
     DraftContent,
+    DraftLeftBehind,
     Intent,
     PublishTicket,
     RemoteDraft,
@@ -36,15 +48,29 @@ from crosspost.errors import (
     EXIT_TEMPORARY,
     CrosspostError,
     PermanentError,
+    StorageError,
+    TransientError,
     UnconfirmedError,
 )
+from crosspost.images.sources import ImageSources
 from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.publish.assets import PostAssets
 from crosspost.publish.dry_run import sent_copy
 from crosspost.publish.failures import record_failure, same_attempt
 from crosspost.publish.jobs import Job, PostResult, Progress, PublishOptions
-from crosspost.publish.settle import build_adapter, forget_draft, post_lock, run_redactor, settle
+from crosspost.publish.parts import mark_parts, missing_parts
+from crosspost.publish.settle import (
+    build_adapter,
+    forget_draft,
+    post_lock,
+    reopen_intent,
+    run_redactor,
+    settle,
+)
 from crosspost.publish.urls import ask_again, pending_message, published_summary, url_pending
+
+#: Channel options that are a post's comment settings (a part of their own).
+SETTINGS_OPTIONS = ("need_open_comment", "only_fans_can_comment", "comment_permission")
 
 #: Where a run can be told (and a test can kill it): the boundaries around the two
 #: irreversible calls and the poll. A checkpoint is called with one of these names.
@@ -73,8 +99,11 @@ class PostMachine:
         lock_timeout: float,
         checkpoint: Checkpoint = no_checkpoint,
         memo: RunMemo | None = None,
+        images: ImageSources | None = None,
     ) -> None:
         self.job = job
+        #: Where the post's images may be read from (the run's, shared with its check).
+        self.images = images
         self.key = job.key
         self.ledger = ledger
         self.state_dir = Path(state_dir)
@@ -89,6 +118,8 @@ class PostMachine:
         self.sent = False
         #: True once the ledger's row is this job's (another file may own the issue id).
         self._owned = False
+        #: What this run sends as the draft (once its images are uploaded).
+        self._sent_content: DraftContent | None = None
 
     # --- the frame: lock, errors, results ------------------------------------------------
 
@@ -106,6 +137,34 @@ class PostMachine:
                 EXIT_TEMPORARY,
             )
 
+    def adopt(self) -> PostResult:
+        """``crosspost reconcile --adopt``: look on the platform for this post's article and
+        adopt it into the ledger; nothing is created, uploaded or published."""
+        lock = post_lock(self.state_dir, self.key, timeout=self.lock_timeout)
+        adapter: Adapter | None = None
+        try:
+            with lock:
+                record = self.ledger.ensure(self.key, issue_path=self.job.issue.path)
+                self._owned = True
+                if record.draft_id or record.article_id:
+                    return self._result(record.state, record.url, "already in the ledger")
+                adapter = self._adapter()
+                adapter.preflight()
+                adopted = self._adopt(adapter)
+                if adopted is None:
+                    return self._result(record.state, None, "nothing of this issue found")
+                if isinstance(adopted, PostResult):
+                    return adopted
+                return self._result("drafted", adopted.url, f"draft {adopted.draft_id} adopted")
+        except Timeout:
+            message = "another crosspost run is publishing this post; run again later"
+            return self._result("pending", None, message, EXIT_TEMPORARY)
+        except CrosspostError as error:
+            return self._result("failed", None, str(error), error.exit_code)
+        finally:
+            if adapter is not None:
+                adapter.http.close()
+
     def _guarded(self, options: PublishOptions) -> PostResult:
         """Run the steps; turn every error into a ledger entry and a result.
 
@@ -117,6 +176,10 @@ class PostMachine:
         try:
             adapter = self._adapter()
             return self._steps(adapter, options)
+        except StorageError:
+            # This machine's own disk, not the post, is the trouble (full, read-only): the
+            # ledger cannot take a failure either, and the whole run stops on one line.
+            raise
         except CrosspostError as error:
             return self._failed(error)
         finally:
@@ -163,11 +226,12 @@ class PostMachine:
         job = self.job
         record = self.ledger.ensure(self.key, issue_path=job.issue.path)
         self._owned = True
+        record = reopen_intent(self.ledger, record)
         if record.pending_step:
             self._reconcile(adapter, record)
             record = self._record()
             if record.state == "published" and record.content_hash == job.content_hash:
-                return self._confirmed(record)
+                return self._confirmed(record, adapter)
         if record.state == "published":
             record = ask_again(self.ledger, adapter, record, self.progress)
             return self._already_published(adapter, record, options)
@@ -193,6 +257,11 @@ class PostMachine:
         if record.state == "submitted" and record.publish_id and record.draft_id:
             ticket = PublishTicket(record.publish_id, record.draft_id, record.updated_at)
             return self._wait(adapter, ticket)
+        if not (record.draft_id or record.article_id or options.new_draft):
+            adopted = self._adopt(adapter)
+            if isinstance(adopted, PostResult):
+                return adopted
+            record = adopted or record
         content = self._content(adapter)
         try:
             return self._draft_then_publish(adapter, record, content)
@@ -234,14 +303,22 @@ class PostMachine:
         self.progress(summary)
         return forget_draft(self.ledger, self.key, "forgotten", summary)
 
-    def _confirmed(self, record: PostRecord) -> PostResult:
+    def _confirmed(self, record: PostRecord, adapter: Adapter | None = None) -> PostResult:
         """Published, as reconciling found; WeChat may not say where (URL unknown)."""
         if record.url:
             self.progress(f"published {record.url}")
-            return self._result("published", record.url, "published (confirmed by reconcile)")
+            result = self._result("published", record.url, "published (confirmed by reconcile)")
+            if adapter is None or not record.article_id:
+                return result
+            return self._complete(adapter, RemotePost(record.article_id, record.url), result)
         if url_pending(record):
-            self.progress(pending_message(record))
-            return self._result("published", None, pending_message(record))
+            assert record.article_id is not None
+            message = pending_message(record)
+            self.progress(message)
+            result = self._result("published", None, message)
+            if adapter is None:
+                return result
+            return self._complete(adapter, RemotePost(record.article_id, None), result)
         message = (
             "published, URL unknown: the draft left 草稿箱 and WeChat lists no matching "
             "article; find it in 发表记录 (公众号后台) — it is not submitted again"
@@ -253,7 +330,14 @@ class PostMachine:
         self, adapter: Adapter, record: PostRecord, options: PublishOptions
     ) -> PostResult:
         if record.content_hash == self.job.content_hash:
-            return self._result("unchanged", record.url, "already published")
+            unchanged = self._result("unchanged", record.url, "already published")
+            parts = adapter.post_parts(self.job.settings.options)
+            if not record.article_id or not record.url:
+                return unchanged
+            if not missing_parts(self.ledger, self.key, parts):
+                return unchanged
+            adapter.preflight()
+            return self._complete(adapter, RemotePost(record.article_id, record.url), unchanged)
         if not options.update:
             return self._result(
                 "changed",
@@ -279,9 +363,12 @@ class PostMachine:
 
     def _content(self, adapter: Adapter) -> DraftContent:
         """Upload images (each once per account, several at a time) and build the draft."""
-        assets = PostAssets(self.job, self.ledger, self.progress, timeout=self.timeout)
+        assets = PostAssets(
+            self.job, self.ledger, self.progress, timeout=self.timeout, sources=self.images
+        )
         try:
-            return assets.content(adapter)
+            self._sent_content = assets.content(adapter)
+            return self._sent_content
         finally:
             self.sent = self.sent or assets.sent
 
@@ -297,15 +384,118 @@ class PostMachine:
         # The account's earlier drafts are not listed here: reconcile asks the ledger for
         # them when it settles a lost answer (settle.settle), so an intent stays small.
         intent = Intent.for_draft(content, self.clock())
-        draft = self._irreversible(
-            adapter, STEP_DRAFT, intent, lambda: adapter.create_draft(content)
-        )
-        if draft is None:  # the platform had it although its answer was lost
+
+        def create() -> RemoteDraft | DraftLeftBehind:
+            try:
+                return adapter.create_draft(content)
+            except DraftLeftBehind as left:  # made, but not filled in: never made again
+                return left
+
+        made = self._irreversible(adapter, STEP_DRAFT, intent, create)
+        if made is None:  # the platform had it although its answer was lost
             found = self.ledger.get(self.key) or record
             assert found.draft_id is not None
-            return RemoteDraft(found.draft_id, found.url)
-        self.progress(f"draft {draft.id} created")
-        return self._draft_recorded(STEP_DRAFT, draft, f"created draft {draft.id}")
+            if found.content_hash == self.job.content_hash:
+                return RemoteDraft(found.draft_id, found.url)
+            return self._fill_again(adapter, RemoteDraft(found.draft_id, found.url), content)
+        if isinstance(made, DraftLeftBehind):
+            return self._left_behind(adapter, made, content)
+        self.progress(f"draft {made.id} created")
+        return self._draft_recorded(STEP_DRAFT, made, f"created draft {made.id}")
+
+    def _known_ids(self) -> tuple[str, ...]:
+        """Drafts of this account the ledger already knows: never this post's draft."""
+        return self.ledger.draft_ids(self.key.channel, self.key.account, excluding=self.key)
+
+    def _left_behind(
+        self, adapter: Adapter, left: DraftLeftBehind, content: DraftContent
+    ) -> RemoteDraft:
+        """The draft was made but a part of it (its content, its topics) failed: keep the
+        draft, note the parts missing, and fill it in once more; if that fails too, the
+        error ends the run and the next one fills the same draft before publishing."""
+        self.ledger.finish_step(
+            self.key,
+            STEP_DRAFT,
+            state="draft_created",
+            draft_id=left.draft.id,
+            url=left.draft.url,
+            content_hash=None,  # not all of it is there: the next step sends it again
+            summary=f"created draft {left.draft.id}; filling it in failed: {left.cause}",
+        )
+        parts = self._draft_parts(content)
+        mark_parts(self.ledger, self.key, parts, done=False, detail=str(left.cause))
+        self.progress(f"draft {left.draft.id} created, but {left.cause}; filling it in again")
+        return self._fill_again(adapter, left.draft, content)
+
+    def _fill_again(
+        self, adapter: Adapter, draft: RemoteDraft, content: DraftContent
+    ) -> RemoteDraft:
+        """Update a draft whose content is not (known to be) all there; a failure ends the
+        run before publishing, with the draft kept for the next run."""
+        try:
+            filled = adapter.update_draft(draft.id, content)
+        except CrosspostError as error:
+            parts = self._draft_parts(content)
+            mark_parts(self.ledger, self.key, parts, done=False, detail=str(error))
+            raise
+        self.sent = True
+        return self._draft_recorded(STEP_UPDATE, filled, f"filled in draft {filled.id}")
+
+    def _draft_parts(self, content: DraftContent) -> tuple[str, ...]:
+        """The parts a draft carries: content always, the rest when the issue has them."""
+        parts = [PART_CONTENT]
+        if content.cover is not None:
+            parts.append(PART_COVER)
+        if self._topics(content):
+            parts.append(PART_TOPICS)
+        if any(name in content.options for name in SETTINGS_OPTIONS):
+            parts.append(PART_SETTINGS)
+        return tuple(parts)
+
+    def _topics(self, content: DraftContent) -> bool:
+        return bool(content.options.get("topics") or self.job.account.options.get("topics"))
+
+    def _adopt(self, adapter: Adapter) -> PostRecord | PostResult | None:
+        """Before the first create of a post the ledger does not know: an article of the
+        same issue already on the account (a lost state dir, another machine) is adopted
+        instead of made a second time."""
+        job = self.job
+        intent = Intent(
+            started_at=self.clock(),
+            title=job.rendered.title,
+            author=job.settings.author,
+            digest=job.settings.digest,
+            known_ids=self._known_ids(),
+        )
+        found = adapter.find_existing(intent)
+        if found is None:
+            return None
+        where = f"found on {adapter.display_name}: {found.detail}; adopted, not made again"
+        self.progress(where)
+        if found.post is not None:
+            self.ledger.finish_step(
+                self.key,
+                STEP_DRAFT,
+                outcome="adopted",
+                state="published",
+                draft_id=found.draft_id,
+                article_id=found.post.id,
+                url=found.post.url,
+                content_hash=job.content_hash,
+                summary=where,
+            )
+            result = self._result("published", found.post.url, where)
+            return self._complete(adapter, found.post, result)
+        return self.ledger.finish_step(
+            self.key,
+            STEP_DRAFT,
+            outcome="adopted",
+            state="draft_created",
+            draft_id=found.draft_id,
+            url=found.url,
+            content_hash=None,  # its content is unknown: updated in place before use
+            summary=where,
+        )
 
     def _draft_recorded(self, step: str, draft: RemoteDraft, summary: str) -> RemoteDraft:
         """The ledger learns the draft and what it holds; the body is kept for --dry-run."""
@@ -318,6 +508,9 @@ class PostMachine:
             content_hash=self.job.content_hash,
             summary=summary,
         )
+        if self._sent_content is not None:
+            parts = self._draft_parts(self._sent_content)
+            mark_parts(self.ledger, self.key, parts, done=True)
         self._remember_sent()
         return draft
 
@@ -339,7 +532,7 @@ class PostMachine:
         if ticket is None:  # the platform had it although its answer was lost
             record = self._record()
             if record.state == "published":
-                return self._confirmed(record)
+                return self._confirmed(record, adapter)
             assert record.publish_id is not None
             ticket = PublishTicket(record.publish_id, draft.id, self.clock())
         else:
@@ -359,9 +552,9 @@ class PostMachine:
         if post is None:
             message = "the platform is still publishing; run again to record the URL"
             return self._result("pending", None, message, EXIT_TEMPORARY)
-        return self._published(post)
+        return self._published(adapter, post)
 
-    def _published(self, post: RemotePost) -> PostResult:
+    def _published(self, adapter: Adapter, post: RemotePost) -> PostResult:
         self.ledger.finish_step(
             self.key,
             "poll",
@@ -374,9 +567,38 @@ class PostMachine:
         if post.url is None:
             message = pending_message(self._record())
             self.progress(message)
-            return self._result("published", None, message)
+            return self._complete(adapter, post, self._result("published", None, message))
         self.progress(f"published {post.url}")
-        return self._result("published", post.url, "published")
+        return self._complete(adapter, post, self._result("published", post.url, "published"))
+
+    def _complete(self, adapter: Adapter, post: RemotePost, result: PostResult) -> PostResult:
+        """Put the parts filed after publication (a Zhihu column) on the post; those that
+        fail are noted missing and reported (exit 75 or 1), and the next run does them
+        again, without publishing the post again."""
+        options = self.job.settings.options
+        failed: list[tuple[str, CrosspostError]] = []
+        for part in missing_parts(self.ledger, self.key, adapter.post_parts(options)):
+            try:
+                adapter.complete_part(part, post, options)
+            except CrosspostError as error:
+                mark_parts(self.ledger, self.key, [part], done=False, detail=str(error))
+                failed.append((part, error))
+                continue
+            self.sent = True
+            mark_parts(self.ledger, self.key, [part], done=True)
+            self.progress(f"{part}: done")
+        if not failed:
+            return result
+        temporary = all(isinstance(e, TransientError | UnconfirmedError) for _, e in failed)
+        names = ", ".join(part for part, _ in failed)
+        where = post.url or f"as article {post.id}"
+        message = (
+            f"published {where}, but its {names} is missing ({failed[0][1]}); run again "
+            "to finish it (the post is not published again)"
+        )
+        self.progress(message)
+        code = EXIT_TEMPORARY if temporary else EXIT_CHANNEL_FAILED
+        return self._result("published", post.url, message, code)
 
     # --- irreversible calls and reconciliation -----------------------------------------
 
@@ -400,8 +622,15 @@ class PostMachine:
                 self.progress(f"{step}: the answer was lost ({error}); asking the platform")
                 self.ledger.fail(self.key, error, permanent=False, step=step)
                 happened = self._reconcile(adapter, self._record())
-                if happened or attempt == 2:
-                    return None if happened else _raise(error)
+                if happened:
+                    return None
+                if attempt == 2:
+                    raise TransientError(
+                        f"{error}; {adapter.display_name} confirms nothing was made, twice: "
+                        "nothing to undo, run again later",
+                        channel=self.key.channel,
+                        code=error.code,
+                    ) from None
                 continue
             except CrosspostError as error:  # a definite refusal: nothing happened
                 self.ledger.finish_step(self.key, step, outcome="refused", summary=str(error))
@@ -412,8 +641,4 @@ class PostMachine:
         return None  # pragma: no cover - the loop always returns or raises
 
     def _reconcile(self, adapter: Adapter, record: PostRecord) -> bool:
-        return settle(self.ledger, adapter, record, self.progress)
-
-
-def _raise(error: BaseException) -> Any:
-    raise error
+        return settle(self.ledger, adapter, record, self.progress, sleep=self.sleep)

@@ -2,7 +2,9 @@
 
 ``wechat: {source_url: "{zhihu.url}"}`` makes WeChat's 阅读原文 open the Zhihu post of the
 same issue; ``{zhihu:main.url}`` names the account. Any text field a channel sees (its own
-block, or the top-level field it inherits) may hold such references.
+block, or the top-level field it inherits) may hold such references, and so may the body
+("也发在[知乎]({zhihu.url})"), as far as the channel shows it (not inside another
+channel's ``::: only`` block, not in code).
 
 The publisher resolves them in two places, and this module holds the rules for both:
 
@@ -19,18 +21,20 @@ URL (:func:`resolve`), never the ledger.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from crosspost.errors import IssueError
+from crosspost.issue.body import CHANNEL_URL, body_references
 from crosspost.issue.model import Issue
 from crosspost.ledger.store import Ledger, PostKey
 from crosspost.platforms.registry import PLATFORMS, platform_names
 
-#: ``{zhihu.url}`` or ``{zhihu:main.url}``.
-PATTERN = re.compile(r"\{([A-Za-z]+)(?::([A-Za-z0-9._-]+))?\.url\}")
+#: ``{zhihu.url}`` or ``{zhihu:main.url}`` (one pattern for fields and the body).
+PATTERN = CHANNEL_URL
+#: The :attr:`Reference.field` of a reference written in the body.
+BODY = "body"
 #: Top-level fields a channel inherits unless its own block sets them (``Issue.settings``).
 INHERITED = ("title", "author", "digest", "source_url")
 
@@ -81,6 +85,8 @@ def references(issue: Issue, channel: str) -> tuple[Reference, ...]:
                     issue.line_of(name),
                 )
             )
+    for ref in body_references(issue, channel):
+        found.append(Reference(channel, ref.channel, ref.account, ref.text, BODY, ref.line))
     return tuple(found)
 
 
@@ -104,7 +110,8 @@ def resolve(issue: Issue, channel: str, urls: Mapping[str, str]) -> Issue:
         if not block.get(name) and isinstance(value, str) and PATTERN.search(value):
             block[name] = fill(value)
     overrides = {**issue.overrides, channel: MappingProxyType(block)}
-    return replace(issue, overrides=MappingProxyType(overrides))
+    # The copy is rendered for ``channel`` alone, so its body may hold the URLs too.
+    return replace(issue, body=fill(issue.body), overrides=MappingProxyType(overrides))
 
 
 def link(
@@ -187,12 +194,18 @@ def _check_cycles(issue: Issue, by_channel: Mapping[str, Iterable[Reference]]) -
             head = first or ref  # the error names the field where the cycle starts
             if ref.channel == path[0]:
                 chain = " → ".join((*path, ref.channel))
-                hint = (
-                    f"{ref.channel} cannot show its own URL; move the field into the block "
-                    "of the channel that should show it (e.g. 'wechat: {source_url: …}')"
-                    if len(path) == 1
-                    else "one of them must name a URL without waiting for the other"
-                )
+                if len(path) > 1:
+                    hint = "one of them must name a URL without waiting for the other"
+                elif ref.field == BODY:
+                    hint = (
+                        f"{ref.channel} cannot show its own URL; put the line inside "
+                        f"'::: only …' for the channels that should show it"
+                    )
+                else:
+                    hint = (
+                        f"{ref.channel} cannot show its own URL; move the field into the block "
+                        "of the channel that should show it (e.g. 'wechat: {source_url: …}')"
+                    )
                 raise _error(issue, head, f"makes a cycle ({chain}); {hint}")
             if ref.channel not in path:
                 visit(ref.channel, (*path, ref.channel), head)
@@ -202,4 +215,5 @@ def _check_cycles(issue: Issue, by_channel: Mapping[str, Iterable[Reference]]) -
 
 
 def _error(issue: Issue, ref: Reference, problem: str) -> IssueError:
-    return IssueError(issue.path, f"'{ref.field}': {ref.text} {problem}", ref.line)
+    where = "in the body," if ref.field == BODY else f"'{ref.field}':"
+    return IssueError(issue.path, f"{where} {ref.text} {problem}", ref.line)

@@ -26,9 +26,12 @@ from crosspost.errors import (
     IssueError,
     UsageError,
 )
+from crosspost.images.remote import sources_for
+from crosspost.images.sources import ImageSources
 from crosspost.issue.loader import load_issue
 from crosspost.issue.model import ChannelSettings, Issue
 from crosspost.ledger.store import Ledger, PostKey
+from crosspost.platforms.base import Platform
 from crosspost.platforms.registry import PLATFORMS
 from crosspost.publish.dry_run import DryRunEntry, dry_run
 from crosspost.publish.jobs import (
@@ -68,6 +71,7 @@ class Publisher:
         progress: Progress | None = None,
         lock_timeout: float = 600.0,
         checkpoint: Checkpoint = no_checkpoint,
+        images: ImageSources | None = None,
     ) -> None:
         self.settings = settings
         self.ledger = ledger
@@ -76,6 +80,9 @@ class Publisher:
         self.progress: Progress = progress or (lambda line: None)
         self.lock_timeout = lock_timeout
         self.checkpoint = checkpoint
+        #: The run's image rules and its one fetcher: the plan's check downloads every
+        #: remote image, the uploads reuse those bytes.
+        self.images = images or sources_for(settings)
 
     # --- phase 1: everything that can fail without sending anything ---------------------
 
@@ -93,11 +100,22 @@ class Publisher:
         for path in paths:
             accounts_by_channel = self._accounts(path, options)
             channels = self._channels_of(path, accounts_by_channel, options)
-            checked = check_file(path, channels, self._context(path, channels))
+            checked = check_file(
+                path,
+                channels,
+                self._context(path, channels),
+                self.settings.platforms(),
+                images=self.images,
+            )
             if checked.errors:
                 raise _lint_failed(checked.errors)
             issue = checked.issue
             assert issue is not None  # no errors means it loaded
+            if issue.draft:
+                line = issue.line_of("draft")
+                where = f"{path}:{line}" if line else str(path)
+                self.progress(f"{where}: skipped: 'draft: true' (remove it when it is ready)")
+                continue
             if issue.id in seen and seen[issue.id] != issue.path:
                 raise IssueError(
                     issue.path,
@@ -150,16 +168,19 @@ class Publisher:
             issue, rendered = resolve(issue, account.channel, known), None
         settings = issue.settings(account.channel)
         output = self._rendered_for(issue, account, rendered)
-        if rendered is None or output is not rendered.get(account.channel):
-            self._lint_again(issue, account.channel, output)
+        own_limits = dict(account.limits) != dict(self.settings.limits.get(account.channel, {}))
+        if own_limits or rendered is None or output is not rendered.get(account.channel):
+            self._lint_again(issue, account, output)
         mode = self._mode(options, settings, account)
         return Job(
             issue, account, output, settings, mode, content_hash(output, settings, mode), links
         )
 
-    def _lint_again(self, issue: Issue, channel: str, output: Rendered) -> None:
-        """A body rendered again (往期回顾, a resolved link) is checked again: it is longer."""
-        errors = _lint_errors(issue, channel, output)
+    def _lint_again(self, issue: Issue, account: Account, output: Rendered) -> None:
+        """A body rendered again (往期回顾, a resolved link) is checked again: it is longer;
+        so is one for an account with limits of its own."""
+        platforms = {account.channel: self.settings.platform_for(account)}
+        errors = _lint_errors(issue, account.channel, output, platforms, self.images)
         if errors:
             raise _lint_failed(errors)
 
@@ -270,6 +291,7 @@ class Publisher:
                         lock_timeout=self.lock_timeout,
                         checkpoint=self.checkpoint,
                         memo=memo,
+                        images=self.images,
                     )
                     for job in runnable
                 ]
@@ -295,6 +317,26 @@ class Publisher:
         )
         return PublishReport(results)
 
+    def adopt(self, paths: Sequence[Path | str], options: PublishOptions) -> PublishReport:
+        """``crosspost reconcile --adopt``: for each post of the issues the ledger does not
+        know, adopt the article of the same issue already on the account (a lost state
+        dir, another machine), so the next publish does not make a second one."""
+        jobs = self.plan(paths, options)
+        machines = [
+            PostMachine(
+                job,
+                ledger=self.ledger,
+                state_dir=self.settings.state_dir,
+                timeout=self.settings.timeout,
+                clock=self.clock,
+                sleep=self.sleep,
+                progress=self.progress,
+                lock_timeout=self.lock_timeout,
+            )
+            for job in jobs
+        ]
+        return PublishReport(tuple(machine.adopt() for machine in machines))
+
     def dry_run(self, jobs: Sequence[Job], options: PublishOptions) -> list[DryRunEntry]:
         """What :meth:`run` would do for each job, and a diff against what was last sent."""
         entries = dry_run(self.ledger, self.settings.state_dir, jobs, options)
@@ -308,8 +350,16 @@ class Publisher:
         return self.run(self.plan(paths, options), options)
 
 
-def _lint_errors(issue: Issue, channel: str, output: Rendered) -> list[Problem]:
-    return [p for p in lint(issue, {channel: output}) if p.severity == ERROR]
+def _lint_errors(
+    issue: Issue,
+    channel: str,
+    output: Rendered,
+    platforms: Mapping[str, Platform],
+    images: ImageSources,
+) -> list[Problem]:
+    return [
+        p for p in lint(issue, {channel: output}, platforms, images=images) if p.severity == ERROR
+    ]
 
 
 def _lint_failed(errors: Sequence[Problem]) -> UsageError:

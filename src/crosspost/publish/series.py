@@ -8,10 +8,11 @@ renderers (they stay pure: no ledger, no disk).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 from crosspost.errors import IssueError
-from crosspost.issue.loader import read_front_matter
+from crosspost.issue.loader import read_front_matter, read_issue
 from crosspost.issue.model import Issue
 from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.platforms.registry import PLATFORMS
@@ -67,6 +68,20 @@ def lasting_url(post: PostRecord) -> str | None:
     return post.url if permanent else None
 
 
+def previous_reader(ledger_path: Path) -> Callable[[Issue, str], tuple[PreviousIssue, ...]]:
+    """往期回顾 as ``publish`` will add it, read from the ledger at ``ledger_path`` without
+    writing to it: ``render``, ``preview``, ``check`` and the desk show the editor what goes
+    out. No ledger yet: nothing was published, so no list."""
+
+    def previous(issue: Issue, channel: str) -> tuple[PreviousIssue, ...]:
+        if not issue.series or issue.previous <= 0 or not ledger_path.is_file():
+            return ()
+        with Ledger.open(ledger_path) as ledger:
+            return previous_issues(ledger, issue, channel)
+
+    return previous
+
+
 def _first_out(posts: list[PostRecord]) -> float:
     """When an issue first went out anywhere (or was first tried, if it never did)."""
     return min((p.published_at or p.created_at) for p in posts)
@@ -77,6 +92,8 @@ def _front_matter(posts: list[PostRecord]) -> dict[str, object] | None:
         if post.issue_path and Path(post.issue_path).is_file():
             try:
                 front, _ = read_front_matter(post.issue_path)
+                if not front.get("title"):  # from its '# ' heading or its file name
+                    front = {**front, "title": read_issue(post.issue_path).title}
             except IssueError:
                 return None  # a broken earlier issue is left out, not fatal to this one
             return front

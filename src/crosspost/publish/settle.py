@@ -47,10 +47,18 @@ from crosspost.publish.urls import pending_message, published_summary, url_pendi
 
 
 def settle(
-    ledger: Ledger, adapter: Adapter, record: PostRecord, progress: Callable[[str], None]
+    ledger: Ledger,
+    adapter: Adapter,
+    record: PostRecord,
+    progress: Callable[[str], None],
+    *,
+    sleep: Callable[[float], None] | None = None,
 ) -> bool:
     """Ask the platform about a post's open intent and write the answer; True if it happened.
 
+    A create the platform may still be committing (within its settle window, see
+    :attr:`~crosspost.platforms.base.Platform.settle_seconds`) is not settled by a first
+    "not there": given ``sleep``, this waits for the rest of the window and asks again.
     Raises :class:`UnconfirmedError` (the intent stays open) when the platform cannot
     tell yet.
     """
@@ -62,8 +70,15 @@ def settle(
     if step == STEP_DRAFT:  # the drafts of the account's other posts are not the one in doubt
         others = ledger.draft_ids(record.channel, record.account, excluding=record.key)
         values["known_ids"] = tuple(dict.fromkeys((*values["known_ids"], *others)))
-    answer = adapter.reconcile(step, Intent(**values))
+    intent = Intent(**values)
+    answer = adapter.reconcile(step, intent)
     progress(f"reconciled '{step}': {answer.detail or answer.happened}")
+    left = intent.started_at + adapter.platform.settle_seconds - adapter.clock()
+    if answer.happened is None and step == STEP_DRAFT and sleep is not None and left > 0:
+        progress(f"waiting {left:.0f} s for {adapter.display_name} to settle, then asking again")
+        sleep(left)
+        answer = adapter.reconcile(step, intent)
+        progress(f"reconciled '{step}': {answer.detail or answer.happened}")
     if answer.happened is None:
         detail = f" ({answer.detail})" if answer.detail else ""
         raise UnconfirmedError(
@@ -107,8 +122,9 @@ def reconcile_post(
     """``crosspost reconcile``: settle an open intent, and ask once more about a submission."""
     key = record.key
     try:
+        record = reopen_intent(ledger, record)
         if record.pending_step:
-            settle(ledger, adapter, record, progress)
+            settle(ledger, adapter, record, progress, sleep=adapter.sleep)
         current = ledger.get(key) or record
         if current.state == "submitted" and current.publish_id and current.draft_id:
             ticket = PublishTicket(current.publish_id, current.draft_id, current.updated_at)
@@ -136,6 +152,24 @@ def reconcile_post(
     code = EXIT_UNCONFIRMED if current.state == "unconfirmed" else EXIT_OK
     message = current.error_message or (pending_message(current) if url_pending(current) else "")
     return PostResult(key, current.state, current.url, message, code)
+
+
+def reopen_intent(ledger: Ledger, record: PostRecord) -> PostRecord:
+    """An ``unconfirmed`` post whose intent was closed (an older run gave up after
+    asking too early) gets its last intent back, so it is settled by asking, never by
+    creating again. Without any intent there is nothing to doubt: back to its last step.
+    """
+    if record.state != "unconfirmed" or record.pending_step:
+        return record
+    intents = [e for e in ledger.events(record.key) if e.kind == "intent"]
+    if intents:
+        last = intents[-1]
+        ledger.begin(last.step, record.key, dict(last.data))
+        return ledger.get(record.key) or record
+    state = "draft_created" if record.draft_id else "assets_uploaded"
+    return ledger.finish_step(
+        record.key, "reconcile", outcome="nothing-in-doubt", state=state, summary="no intent"
+    )
 
 
 def forget_draft(ledger: Ledger, key: PostKey, outcome: str, summary: str) -> PostRecord:

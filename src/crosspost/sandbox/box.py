@@ -130,12 +130,25 @@ class Sandbox:
         """Stop both servers and save their state (idempotent)."""
         if self._running:
             # Side by side: each server's loop takes up to one poll interval to notice.
-            stoppers = [threading.Thread(target=s.stop) for s in self.servers.values()]
+            # An error saving the state (a full disk) is raised here, in the caller's
+            # thread, where the CLI turns it into one line; in a stopper it would be a
+            # traceback on stderr.
+            errors: list[BaseException] = []
+
+            def stop(server: EmulatorServer) -> None:
+                try:
+                    server.stop()
+                except BaseException as error:  # handed to the caller below
+                    errors.append(error)
+
+            stoppers = [threading.Thread(target=stop, args=(s,)) for s in self.servers.values()]
             for stopper in stoppers:
                 stopper.start()
             for stopper in stoppers:
                 stopper.join()
             self._running = False
+            if errors:
+                raise errors[0]
 
     def __enter__(self) -> Sandbox:
         return self.start()
@@ -188,6 +201,10 @@ class Sandbox:
     def wechat_image_url(self, mmbiz_url: str) -> str:
         """Where this sandbox serves an ``http://mmbiz.qpic.cn/…`` URL it handed out."""
         return local_image_url(mmbiz_url, self.wechat_url)
+
+    def commit_due(self) -> int:
+        """Apply every ``slow_answer`` request whose time has come, on both platforms."""
+        return sum(server.commit_due() for server in self.servers.values())
 
     def add_fault(self, spec: str) -> Fault:
         """Arm a fault written the ``--fault`` way (``wechat:/cgi-bin/token=http:503*1``)."""

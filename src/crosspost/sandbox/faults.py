@@ -18,6 +18,12 @@ Kinds the server carries out itself (they are the same on every platform):
 ``commit_then_drop``
     let the emulator apply the request, then close the connection with no status line.
     It only matches calls the emulator calls mutating (create or publish).
+``slow_answer:<ms>``
+    the platform is slower than the client's patience: the connection is closed with no
+    answer at once (the client's timeout, without a real wait), and the request takes
+    effect only once the sandbox clock has moved ``<ms>`` past its arrival. A client that
+    looks at once sees nothing; one that waits and asks again finds it. Reads are simply
+    dropped (there is nothing to apply later).
 
 Every other kind (``errcode:-1``, ``errcode:45009``, ``errcode:45011``,
 ``token_expired``, ``zhihu:40362``, ``publish_code`` …) is platform knowledge and is
@@ -39,7 +45,7 @@ from typing import Any
 from crosspost.errors import UsageError
 
 PLATFORMS = ("wechat", "zhihu")
-SERVER_KINDS = ("reset", "commit_then_drop")
+SERVER_KINDS = ("reset", "commit_then_drop", "slow_answer")
 
 
 @dataclass(frozen=True)
@@ -58,6 +64,13 @@ class Fault:
     def latency_seconds(self) -> float | None:
         """Seconds to wait for a ``latency:<ms>`` plan, None for every other kind."""
         if self.kind.startswith("latency:"):
+            return int(self.kind.split(":", 1)[1]) / 1000
+        return None
+
+    @property
+    def slow_seconds(self) -> float | None:
+        """How long a ``slow_answer:<ms>`` plan's request takes to apply, None otherwise."""
+        if self.kind.startswith("slow_answer:"):
             return int(self.kind.split(":", 1)[1]) / 1000
         return None
 
@@ -100,7 +113,7 @@ def check_fault(fault: Fault) -> Fault:
     if fault.probability is not None and not 0 < fault.probability <= 1:
         raise UsageError(f"fault probability must be in (0, 1], not {fault.probability}")
     prefix, _, argument = fault.kind.partition(":")
-    if prefix in ("latency", "http"):
+    if prefix in ("latency", "http", "slow_answer"):
         if not argument.isdigit():
             raise UsageError(f"fault kind {fault.kind!r} needs a number, e.g. {prefix}:500")
     elif not fault.kind or any(c.isspace() for c in fault.kind):

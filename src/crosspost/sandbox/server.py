@@ -14,9 +14,11 @@ endpoint:
 ``POST /__sandbox__/options``              change emulator options at run time (JSON object)
 ``POST /__sandbox__/clock``                ``{"advance": seconds}``: move the sandbox clock
 
-so that a test in another process can script a run over plain HTTP. The two faults that
-answer nothing at all (``reset``, ``commit_then_drop``) raise :class:`HangUp` out of the
-application; the request handler then closes the socket the way the fault asks.
+so that a test in another process can script a run over plain HTTP. The faults that
+answer nothing at all (``reset``, ``commit_then_drop``, ``slow_answer``) raise
+:class:`HangUp` out of the application; the request handler then closes the socket the way
+the fault asks. A ``slow_answer`` request is kept and applied once the sandbox clock has
+reached its time (checked before every request, and by :meth:`EmulatorServer.commit_due`).
 """
 
 from __future__ import annotations
@@ -100,6 +102,8 @@ class EmulatorServer:
         self._host, self._port = host, port
         self._httpd: BaseWSGIServer | None = None
         self._thread: threading.Thread | None = None
+        #: ``slow_answer`` requests not applied yet: (when they take effect, the request).
+        self._late: list[tuple[float, Request]] = []
 
     # --- life cycle ------------------------------------------------------------------
 
@@ -195,6 +199,7 @@ class EmulatorServer:
         """Consult the fault book, then answer, answer in the platform's error shape, or
         hang up (:class:`HangUp`); every request lands in the log."""
         emulator = self.emulator
+        self.commit_due()
         decision = self.faults.decide(
             emulator.name,
             request.method,
@@ -212,6 +217,13 @@ class EmulatorServer:
             response = self.call(request)
             self._log(request, response, kind, delivered=False)
             raise HangUp(hard=False)
+        slow = decision.fault.slow_seconds if decision.fault else None
+        if slow is not None:
+            if emulator.is_mutating(request.method, request.path):
+                with self.lock:
+                    self._late.append((self.clock() + slow, request))
+            self._log(request, None, kind, delivered=False)
+            raise HangUp(hard=False)
         if kind is not None:
             with self.lock:
                 response = emulator.fault_response(kind, request)
@@ -224,6 +236,16 @@ class EmulatorServer:
             response = self.call(request)
         self._log(request, response, kind, delivered=True)
         return response
+
+    def commit_due(self) -> int:
+        """Apply the ``slow_answer`` requests whose time has come; how many were applied."""
+        with self.lock:
+            now = self.clock()
+            due = [request for at, request in self._late if at <= now]
+            self._late = [(at, request) for at, request in self._late if at > now]
+        for request in due:
+            self.call(request)
+        return len(due)
 
     def _log(
         self,
@@ -263,6 +285,7 @@ class EmulatorServer:
     def control(self, request: Request) -> Response:
         """The ``/__sandbox__/…`` endpoints (see the module docstring)."""
         platform = self.emulator.name
+        self.commit_due()
         what = request.path[len(CONTROL_PREFIX) :].strip("/")
         method = request.method
         try:

@@ -1,10 +1,11 @@
 """``--sandbox``: run a command against the built-in emulators instead of the platforms.
 
-The emulators keep their state in ``<state dir>/sandbox`` so that publishing the same
-issue twice to the sandbox behaves like publishing it twice for real (the second run
-sends nothing). The accounts are named ``sandbox`` (``wechat:sandbox``,
-``zhihu:sandbox``), so the ledger and ``crosspost status`` keep them apart from real
-posts.
+A rehearsal keeps all its state in ``<state dir>/sandbox`` (see
+:meth:`~crosspost.config.settings.Settings.rehearsal`): its own ledger, locks and token
+cache, and the emulators' state, so that publishing the same issue twice to the sandbox
+behaves like publishing it twice for real (the second run sends nothing) while the real
+ledger never sees it. The accounts are named ``sandbox`` (``wechat:sandbox``,
+``zhihu:sandbox``); ``crosspost status --sandbox`` lists their posts.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ DEMO_OPTIONS = {"wechat": {"publish_polls": 1}, "zhihu": {"image_polls": 1}}
 
 @contextlib.contextmanager
 def sandbox_settings(settings: Settings) -> Iterator[Settings]:
-    """``settings`` with one account per emulator, while the emulators run."""
-    with Sandbox(state_dir=settings.state_dir / "sandbox", options=DEMO_OPTIONS) as box:
+    """``settings`` (already :meth:`~Settings.rehearsal` ones: the state dir is the
+    rehearsal's) with one account per emulator, while the emulators run."""
+    with Sandbox(state_dir=settings.state_dir, options=DEMO_OPTIONS) as box:
         accounts = tuple(
             Account(
                 channel=platform,
@@ -43,8 +45,13 @@ def sandbox_settings(settings: Settings) -> Iterator[Settings]:
             )
             if emulator is not None
         )
+        # The emulators serve the images uploaded to them from loopback, and a rehearsal
+        # may link them: the switch a company sets for its own image server, set here.
         yield dataclasses.replace(
-            settings, accounts=accounts, default_accounts=MappingProxyType({})
+            settings,
+            accounts=accounts,
+            default_accounts=MappingProxyType({}),
+            private_image_hosts=True,
         )
 
 

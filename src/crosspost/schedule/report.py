@@ -97,8 +97,14 @@ class DueReport:
 
     @property
     def exit_code(self) -> int:
+        """The most urgent code of what is new in this tick.
+
+        A bad file already reported for this version of it is not new: a timer that
+        marks every failed tick (systemd) would otherwise fail every 5 minutes until
+        somebody fixes the file. It counts again when the file or the problem changes.
+        """
         codes = {r.exit_code for r in self.results}
-        if self.of_kind("problem"):
+        if any(not e.repeat for e in self.of_kind("problem")):
             codes.add(EXIT_BAD_INPUT)
         return next((code for code in EXIT_PRECEDENCE if code in codes), EXIT_OK)
 

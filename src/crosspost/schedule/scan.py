@@ -22,7 +22,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,8 @@ from crosspost.issue.loader import default_issue_id, read_front_matter
 _FRONT = re.compile(r"\A\ufeff?---[ \t]*\r?\n(.*?)^---[ \t]*\r?$", re.S | re.M)
 #: A top-level ``publish_at:`` key (column 0, so never inside a channel block).
 _PUBLISH_AT = re.compile(r"""^["']?publish_at["']?[ \t]*:[ \t]*(.*?)[ \t]*\r?$""", re.M)
+#: Enough of a file to hold any front matter the loader accepts (64,000 characters).
+_ZONE_READ_BYTES = 256_000
 
 
 @dataclass(frozen=True)
@@ -58,9 +60,11 @@ class ScheduledFile:
     @property
     def issue_id(self) -> str:
         """The ``id:`` of the front matter, else the name the loader derives from the path."""
-        value = (self.front or {}).get("id")
-        if isinstance(value, str | int) and str(value).strip():
-            return str(value).strip()
+        front = self.front or {}
+        for key in ("id", "slug"):  # as the loader reads it: a generator's slug is the id
+            value = front.get(key)
+            if isinstance(value, str | int) and str(value).strip():
+                return str(value).strip()
         return default_issue_id(self.path)
 
     @property
@@ -163,8 +167,8 @@ def _schedule_of(name: str, now: datetime) -> ScheduledFile | datetime | None:
         raise IssueError(
             name, f"cannot be read ({error.strerror}); check its permissions"
         ) from None
-    if not raw.startswith((b"---", b"\xef\xbb\xbf---")):
-        return None  # not an issue document (a README, notes)
+    if not raw.lstrip(b"\xef\xbb\xbf").startswith((b"---", b"+++")):
+        return None  # not a scheduled issue: publish_at lives in YAML or TOML front matter
     quick = _quick_publish_at(raw)
     if quick is False:
         return None  # well-formed front matter without publish_at: published by hand
@@ -203,3 +207,21 @@ def _quick_publish_at(raw: bytes) -> datetime | bool | None:
     except ValueError:
         return None
     return moment if moment.utcoffset() is not None else None
+
+
+def publish_zone(path: Path | str | None) -> tzinfo | None:
+    """The timezone of an issue file's ``publish_at`` (the editor's zone), if it has one.
+
+    ``crosspost status`` shows each post's time in its issue's zone: an editor who wrote
+    ``+08:00`` reads Beijing time even when the server runs on UTC. The quick look only:
+    a missing, unreadable or unusual file just falls back to the machine's local time.
+    """
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as file:
+            raw = file.read(_ZONE_READ_BYTES)
+    except OSError:
+        return None
+    moment = _quick_publish_at(raw)
+    return moment.tzinfo if isinstance(moment, datetime) else None

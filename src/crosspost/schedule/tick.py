@@ -256,6 +256,11 @@ class _Tick:
         except IssueError as problem:
             self._problem(entry.path, print_, problem)
             return [], []
+        if entry.front and entry.front.get("draft") is True:
+            line = entry.line_of("draft")
+            where = f"{entry.path}:{line}" if line else str(entry.path)
+            self.say(f"{where}: skipped: 'draft: true' (remove it when it is ready)")
+            return [], []
         issue_id = entry.issue_id
         accounts = [
             a

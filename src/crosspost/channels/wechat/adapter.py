@@ -22,6 +22,7 @@ from crosspost.channels.base import (
     STEP_DRAFT,
     STEP_PUBLISH,
     Adapter,
+    Adoption,
     Clock,
     DraftContent,
     Intent,
@@ -36,8 +37,8 @@ from crosspost.channels.base import (
 )
 from crosspost.channels.http.policy import HttpPolicy
 from crosspost.channels.wechat.api import REAL_BASE_URL, WeChatApi, normalise_id, permanent
-from crosspost.channels.wechat.errors import CHANNEL
-from crosspost.channels.wechat.reconcile import reconcile_draft, reconcile_publish
+from crosspost.channels.wechat.errors import CHANNEL, oversized
+from crosspost.channels.wechat.reconcile import find_existing, reconcile_draft, reconcile_publish
 from crosspost.channels.wechat.token import PollBudget, StableToken, state_key
 from crosspost.config.settings import Account
 from crosspost.errors import (
@@ -178,7 +179,10 @@ class WeChatAdapter(Adapter):
         """draft/add (once), then draft/get for the preview link when an editor will
         review the draft (a draft published at once needs none: one round fewer)."""
         article = self._article(content)
-        data = self.api.add_draft(article)
+        try:
+            data = self.api.add_draft(article)
+        except PermanentError as error:
+            raise oversized(error, article) from None
         media_id = normalise_id(data.get("media_id"))
         if media_id is None:
             raise UnconfirmedError(
@@ -190,7 +194,11 @@ class WeChatAdapter(Adapter):
 
     def update_draft(self, remote_id: str, content: DraftContent) -> RemoteDraft:
         """draft/update in place (same content, same result: safe to retry)."""
-        self.api.update_draft(remote_id, self._article(content))
+        article = self._article(content)
+        try:
+            self.api.update_draft(remote_id, article)
+        except PermanentError as error:
+            raise oversized(error, article) from None
         return RemoteDraft(remote_id, self.api.preview_url(remote_id))
 
     def publish(self, draft: RemoteDraft) -> PublishTicket:
@@ -263,6 +271,10 @@ class WeChatAdapter(Adapter):
             log.warning("could not ask WeChat for article %s's link: %s", article_id, error)
             return None
         return url if permanent(url) else None
+
+    def find_existing(self, intent: Intent) -> Adoption | None:
+        """The issue's article already on the account: published first, else in 草稿箱."""
+        return find_existing(self.api, intent)
 
     def reconcile(self, step: str, intent: Intent) -> Reconciliation:
         """Ask WeChat whether an unconfirmed draft/add or freepublish/submit took effect.

@@ -9,7 +9,7 @@ WeChat answers HTTP 200 with ``{"errcode": N, "errmsg": "…"}`` for its own err
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from crosspost.channels.http.policy import CredentialRejected, Reply
@@ -96,6 +96,35 @@ MEANINGS: dict[int, tuple[str, str]] = {
     89506: ("IP rejected twice by the administrator", "wait 24 hours, then run again"),
     89507: ("IP rejected by the administrator", "wait one hour, then run again"),
 }
+
+
+#: errcodes WeChat answers when one field of an article is too long, and that field.
+SIZE_CODES: dict[int, str] = {45002: "content", 45003: "title", 45004: "digest", 45110: "author"}
+
+
+def oversized(error: PermanentError, article: Mapping[str, Any]) -> PermanentError:
+    """``error`` with what was measured in the refused ``article`` and the fix, when it is
+    a too-long error (45002, 45003, 45004, 45110); else ``error`` as it is.
+
+    The platform's count is the one that matters: when it refuses what lint let through,
+    the editor needs the size that was sent, and the way out.
+    """
+    field = SIZE_CODES.get(error.code) if isinstance(error.code, int) else None
+    if field is None:
+        return error
+    value = str(article.get(field) or "")
+    chars, size = len(value), len(value.encode())
+    if field == "content":
+        measured = (
+            f"the article sent was {chars:,} characters ({megabytes(size)}) of HTML; "
+            "shorten the issue or split it into two issues"
+        )
+    else:
+        measured = (
+            f"the {field} sent was {chars} characters ({size} UTF-8 bytes); shorten it, "
+            f"or give WeChat its own with '{CHANNEL}: {{{field}: …}}' in the issue"
+        )
+    return PermanentError(f"{error}; {measured}", channel=CHANNEL, code=error.code)
 
 
 def describe(code: int, errmsg: str, where: str) -> str:

@@ -3,7 +3,11 @@ WeChat what really happened before anything is sent again.
 
 * draft: list 草稿箱 (``draft/batchget``) and find a draft with the intent's title, author
   and digest, changed no earlier than the intent (less a little clock slack), that the
-  ledger did not already know.
+  ledger did not already know. Until the settle window has passed since the call, a
+  draft that is not there yet may still arrive (a slow answer): "not yet known", never "no".
+* before the first create of a post the ledger does not know (:func:`find_existing`): the
+  published list and 草稿箱, whenever the article was made, so a lost state dir or a
+  second machine adopts the article instead of making another.
 * publish: the ticket when one is known (``freepublish/get``); otherwise the published
   list (``freepublish/batchget``), then the draft itself (``draft/get`` → 40007: the draft
   left 草稿箱, so it was published or deleted). A draft still there shortly after the
@@ -15,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from crosspost.channels.base import Intent, Reconciliation
+from crosspost.channels.base import Adoption, Intent, Reconciliation, RemotePost
 from crosspost.channels.wechat.api import WeChatApi, normalise_id, permanent
 from crosspost.errors import PermanentError
+from crosspost.platforms.wechat import WECHAT
 
 #: Platform clocks differ from ours: a draft changed this long before the intent still counts.
 RECONCILE_SLACK_SECONDS = 120.0
@@ -27,8 +32,11 @@ PUBLISH_SETTLE_SECONDS = 600.0
 PUBLISH_FAILED = frozenset({2, 3, 4, 5, 6})
 
 
-def matches(item: Mapping[str, Any], intent: Intent, id_key: str) -> str | None:
-    """The item's id when it is the intent's article, created or changed since then."""
+def matches(
+    item: Mapping[str, Any], intent: Intent, id_key: str, *, any_time: bool = False
+) -> str | None:
+    """The item's id when it is the intent's article, created or changed since then
+    (``any_time``: whenever it was made)."""
     remote_id = normalise_id(item.get(id_key))
     content = item.get("content") or {}
     news = content.get("news_item") or []
@@ -36,7 +44,7 @@ def matches(item: Mapping[str, Any], intent: Intent, id_key: str) -> str | None:
         return None
     first = news[0]
     updated = float(item.get("update_time") or content.get("update_time") or 0)
-    if updated < intent.started_at - RECONCILE_SLACK_SECONDS:
+    if not any_time and updated < intent.started_at - RECONCILE_SLACK_SECONDS:
         return None
     if first.get("title") != intent.title:
         return None
@@ -52,6 +60,13 @@ def reconcile_draft(api: WeChatApi, intent: Intent) -> Reconciliation:
     listed = (matches(item, intent, "media_id") for item in api.listing("draft/batchget"))
     found = [media_id for media_id in listed if media_id]
     if not found:
+        waited = api.clock() - intent.started_at
+        if waited < WECHAT.settle_seconds:
+            return Reconciliation(
+                None,
+                detail=f"no draft titled {intent.title!r} in 草稿箱 yet, {waited:.0f} s after "
+                f"the call; WeChat may still be saving it: ask again in a few minutes",
+            )
         return Reconciliation(
             False, detail=f"no draft titled {intent.title!r} appeared in 草稿箱: not created"
         )
@@ -59,6 +74,30 @@ def reconcile_draft(api: WeChatApi, intent: Intent) -> Reconciliation:
     return Reconciliation(
         True, found[0], api.preview_url(found[0]), f"draft {found[0]} exists{more}"
     )
+
+
+def find_existing(api: WeChatApi, intent: Intent) -> Adoption | None:
+    """The issue's article already on the account: published (freepublish/batchget) first,
+    else a draft in 草稿箱 (draft/batchget); matched by title, author and digest."""
+    for item in api.listing("freepublish/batchget"):
+        article_id = matches(item, intent, "article_id", any_time=True)
+        if article_id:
+            news = (item.get("content") or {}).get("news_item") or [{}]
+            listed = str(news[0].get("url") or "") or None
+            url = listed if permanent(listed) else api.article_url(article_id)
+            if permanent(url):
+                post = RemotePost(article_id, url)
+                return Adoption(None, post, url, f"already published as article {article_id}")
+            # Only a temporary link: adopted as published, its URL pending (never recorded).
+            post = RemotePost(article_id, None, preview_url=url or listed)
+            return Adoption(
+                None, post, None, f"already published as article {article_id}, URL pending"
+            )
+    for item in api.listing("draft/batchget"):
+        media_id = matches(item, intent, "media_id", any_time=True)
+        if media_id:
+            return Adoption(media_id, None, api.preview_url(media_id), f"draft {media_id}")
+    return None
 
 
 def reconcile_publish(api: WeChatApi, intent: Intent) -> Reconciliation:

@@ -4,7 +4,10 @@ Flow (zhihu-api.md §4.1): check the login with ``GET /api/v4/me`` before anythi
 upload images by MD5 (I1 → OSS PUT when new → I3 → poll I4); create the draft (E2, the
 one irreversible step besides publishing), fill it (E3: title, content, cover) and attach
 topics (E8 → E9); publish with ``POST /api/v4/content/publish`` and believe it only when
-``code == 0``. A published article is updated in place: patch its draft, publish again.
+``code == 0``; then file it in its column (E11 → E12), a part of its own that the publisher
+repeats until it is done (``post_parts``/``complete_part``). A published article is
+updated in place: patch its draft, publish again. Before a first draft, ``find_existing``
+looks for the issue's article in this machine's draft notes and the member's article list.
 
 Zhihu has no public API, no draft listing and no idempotency key. So an E2 whose answer
 was lost cannot be found again (reconcile says so; a lost draft is private and harmless),
@@ -19,9 +22,11 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from crosspost.channels.base import (
+    PART_COLUMN,
     STEP_DRAFT,
     STEP_PUBLISH,
     Adapter,
+    Adoption,
     Clock,
     DraftContent,
     DraftLeftBehind,
@@ -37,7 +42,6 @@ from crosspost.channels.base import (
 from crosspost.channels.http.policy import AmbiguousOutcome, HttpPolicy
 from crosspost.channels.zhihu.api import LOGIN_ENV, XSRF_ENV, ZhihuApi
 from crosspost.channels.zhihu.catalog import (
-    add_to_column,
     attach_topics,
     find_column,
     find_topics,
@@ -52,6 +56,7 @@ from crosspost.channels.zhihu.wire import (
     cover_url,
     draft_body,
     draft_id_of,
+    oversized,
     publish_body,
     published_id,
 )
@@ -63,6 +68,9 @@ from crosspost.platforms.base import Platform
 from crosspost.platforms.zhihu import ZHIHU
 
 log = logging.getLogger("crosspost.channels.zhihu.adapter")
+
+#: Pages of the member's articles (20 each) looked through before a first draft.
+MEMBER_PAGES = 5
 
 
 class ZhihuAdapter(Adapter):
@@ -96,6 +104,9 @@ class ZhihuAdapter(Adapter):
         #: Drafts E2 created through this adapter: never published yet, so publish() need
         #: not read their state back (E4) to know it is a first publish.
         self._created: set[str] = set()
+        #: What each draft was last sent with here: (title, characters of text), so a
+        #: length refusal at publish time can say what was measured.
+        self._sent: dict[str, tuple[str, int]] = {}
         #: Topics found by look_ahead(), by the names asked for (E8 is a read).
         self._topics: dict[tuple[str, ...], list[Mapping[str, Any]]] = {}
         #: Every Zhihu call this account makes.
@@ -216,7 +227,7 @@ class ZhihuAdapter(Adapter):
             )
         republish = before.get("state") == "published"
         wanted = self.journal.column_for(draft.id) or self.account.options.get("column")
-        column_id = find_column(self.api, wanted)
+        find_column(self.api, wanted)  # a wrong name stops here, before anything is public
         started = self.clock()
         body = publish_body(draft.id, republish=republish, now=started)
         try:
@@ -228,11 +239,83 @@ class ZhihuAdapter(Adapter):
                 channel=CHANNEL,
                 code="publish",
             ) from None
+        except PermanentError as error:
+            if draft.id not in self._sent:
+                raise
+            raise oversized(error, *self._sent[draft.id]) from None
         article_id = published_id(answer, draft.id)
         post = RemotePost(id=article_id, url=ARTICLE_URL.format(id=article_id))
-        if column_id:
-            add_to_column(self.api, column_id, article_id)
+        # Filing it in the column is a part of its own (post_parts/complete_part): the
+        # publisher does it next and records it, and repeats it when it failed.
         return PublishTicket(id=article_id, draft_id=draft.id, submitted_at=started, post=post)
+
+    def post_parts(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """The column (E12) is filed after publication, by a call of its own."""
+        return (PART_COLUMN,) if self._column(options) else ()
+
+    def complete_part(self, part: str, post: RemotePost, options: Mapping[str, Any]) -> None:
+        """E11 (which column) then E12 (file the article there; filing it twice changes
+        nothing). Errors are raised: a post outside its column is not done."""
+        if part != PART_COLUMN:
+            super().complete_part(part, post, options)
+        column_id = find_column(self.api, self._column(options))
+        if column_id:
+            self.api.add_to_column(column_id, post.id)
+
+    def find_existing(self, intent: Intent) -> Adoption | None:
+        """The issue's article already on the account: a draft this machine noted (and
+        Zhihu still has), else a published article of the member with the same title.
+
+        Zhihu cannot list drafts; the member's article list is not in the spec's table,
+        so when Zhihu refuses it the look is skipped with a warning (never fatal).
+        """
+        for entry in self.journal.candidates(intent.title, 0.0, intent.known_ids):
+            state = self.api.read_draft(entry.draft_id)
+            if state is None:
+                continue
+            if state.get("state") == "published":
+                url = ARTICLE_URL.format(id=entry.draft_id)
+                post = RemotePost(id=entry.draft_id, url=url)
+                return Adoption(entry.draft_id, post, url, f"already published as {url}")
+            url = EDIT_URL.format(id=entry.draft_id)
+            return Adoption(entry.draft_id, None, url, f"draft {entry.draft_id}")
+        return self._published_like(intent)
+
+    def _published_like(self, intent: Intent) -> Adoption | None:
+        me = self.api.me()
+        token = me.get("url_token") if isinstance(me, Mapping) else None
+        if not token:
+            return None
+        for offset in range(0, MEMBER_PAGES * 20, 20):
+            try:
+                page = self.api.member_articles(str(token), offset)
+            except PermanentError as error:
+                log.warning(
+                    "could not list the Zhihu articles of %s to look for %r (%s); "
+                    "an article published from another machine may be made again",
+                    self.account.key,
+                    intent.title,
+                    error,
+                )
+                return None
+            rows = page.get("data") if isinstance(page, Mapping) else None
+            for row in rows if isinstance(rows, list) else []:
+                if not isinstance(row, Mapping) or row.get("title") != intent.title:
+                    continue
+                article_id = str(row.get("id") or "")
+                if not article_id or article_id in intent.known_ids:
+                    continue
+                url = ARTICLE_URL.format(id=article_id)
+                post = RemotePost(id=article_id, url=url)
+                return Adoption(article_id, post, url, f"already published as {url}")
+            paging = page.get("paging") if isinstance(page, Mapping) else None
+            if not rows or not isinstance(paging, Mapping) or paging.get("is_end", True):
+                return None
+        return None
+
+    def _column(self, options: Mapping[str, Any]) -> str | None:
+        wanted = options.get("column") or self.account.options.get("column")
+        return str(wanted) if wanted else None
 
     def poll(self, ticket: PublishTicket) -> RemotePost | None:
         """Zhihu publishes at once; a ticket without its post is settled by the draft's state."""
@@ -337,5 +420,7 @@ class ZhihuAdapter(Adapter):
         except OSError as error:
             log.warning("could not note the column of Zhihu draft %s: %s", draft_id, error)
         body = draft_body(content.title, content.html, cover_url(content), delta_time=30)
+        count = self.platform.counter()
+        self._sent[draft_id] = (content.title, count(content.html) if count else 0)
         self.api.patch_draft(draft_id, body, referer=edit)
         attach_topics(self.api, draft_id, topics, edit)

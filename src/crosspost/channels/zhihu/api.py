@@ -179,6 +179,13 @@ class ZhihuApi:
             "?include=data[*].column.intro,followers,articles_count&offset=0&limit=20",
         )
 
+    def member_articles(self, url_token: str, offset: int = 0) -> Any:
+        """The member's own published articles, one page of 20 (the profile's listing;
+        not in the spec's table, so callers treat a refusal as "cannot look")."""
+        return self.call(
+            "GET", "www", f"/api/v4/members/{quote(url_token)}/articles?offset={offset}&limit=20"
+        )
+
     def add_to_column(self, column_id: str, article_id: str) -> None:
         """E12: file a published article in a column."""
         path = f"/api/v4/columns/{quote(column_id)}/items"

@@ -1,21 +1,18 @@
 """Where a Zhihu article is filed: its topics (E8 search → E9 attach) and its column
-(E11 the user's columns → E12 add): steps of Zhihu's protocol that need only the
-:class:`~crosspost.channels.zhihu.api.ZhihuApi`, so the adapter's publishing flow stays
-about publishing.
+(E11 the user's columns; the adapter's ``complete_part`` files it with E12): steps of
+Zhihu's protocol that need only the :class:`~crosspost.channels.zhihu.api.ZhihuApi`, so
+the adapter's publishing flow stays about publishing.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from crosspost.channels.zhihu.api import ZhihuApi
 from crosspost.channels.zhihu.wire import CHANNEL
-from crosspost.errors import ChannelError, PermanentError
-
-log = logging.getLogger("crosspost.channels.zhihu.adapter")
+from crosspost.errors import PermanentError
 
 
 def find_topics(api: ZhihuApi, names: list[str]) -> list[Mapping[str, Any]]:
@@ -89,17 +86,3 @@ def find_column(api: ZhihuApi, wanted: Any) -> str | None:
         channel=CHANNEL,
         code="column",
     )
-
-
-def add_to_column(api: ZhihuApi, column_id: str, article_id: str) -> None:
-    """E12, after publishing: a failure here only warns, never looks like a failed publish.
-
-    Any channel error (an expired login included) is caught: the article is live, and its
-    URL must still reach the ledger.
-    """
-    try:
-        api.add_to_column(column_id, article_id)
-    except ChannelError as error:
-        log.warning(
-            "article %s is published but not in column %s: %s", article_id, column_id, error
-        )

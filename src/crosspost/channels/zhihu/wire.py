@@ -360,3 +360,26 @@ def check_publish(reply: Reply, payload: Any) -> Mapping[str, Any]:
         channel=CHANNEL,
         code=code if isinstance(code, int | str) else "publish",
     )
+
+
+def oversized(error: PermanentError, title: str, text_chars: int) -> PermanentError:
+    """A publish refusal (a 400, or a non-zero code) with the title and body as they were
+    sent, measured as Zhihu's limits count them, when one of them is past its limit: the
+    platform's word wins over lint's, and the editor needs the size and the way out."""
+    limits = ZHIHU.limits
+    title_over = len(title) > limits.title_chars
+    body_over = bool(limits.text_max_chars and text_chars > limits.text_max_chars)
+    if not (title_over or body_over):
+        return error
+    parts = []
+    if title_over:
+        parts.append(
+            f"the title sent was {len(title)} characters (Zhihu takes {limits.title_chars}); "
+            "shorten it or set 'zhihu: {title: …}' in the issue"
+        )
+    if body_over:
+        parts.append(
+            f"the body sent was {text_chars:,} characters of text (Zhihu takes "
+            f"{limits.text_max_chars:,}); shorten the issue or split it into two issues"
+        )
+    return PermanentError(f"{error}; {'; '.join(parts)}", channel=CHANNEL, code=error.code)

@@ -1,10 +1,11 @@
 """The WeChat renderer: an issue as the HTML a WeChat Official Account article accepts.
 
-Four steps, each done by a library: markdown-it rules (:mod:`.wechat_html`) write the
-body, the Jinja2 template ``wechat/article.html.j2`` lays out the article (one root
-``<section>``, notes, references), premailer inlines the theme's CSS into ``style=""``
-attributes, and a last pass over the lxml tree removes what WeChat refuses or turns
-into gaps (classes, ids, external links, newlines between tags).
+Five steps: markdown-it rules (:mod:`.rules`) write the body, the Jinja2 template
+``wechat/article.html.j2`` lays out the article (one root ``<section>``, notes,
+references), premailer inlines the theme's CSS into ``style=""`` attributes, a pass over
+the lxml tree removes what WeChat refuses or turns into gaps (classes, ids, external
+links, newlines between tags), and :mod:`.lean` leaves out every declaration that changes
+nothing, since WeChat counts the whole HTML against its size limit.
 
 The platform's limits are its declaration's (:mod:`crosspost.platforms.wechat`).
 """
@@ -33,6 +34,7 @@ from crosspost.platforms.base import Limits
 from crosspost.platforms.wechat import WECHAT
 from crosspost.render.rendered import RenderContext, Rendered
 from crosspost.render.templates import read_shared, read_theme, render_template
+from crosspost.render.wechat.lean import lean_styles
 from crosspost.render.wechat.raw import is_mp_link
 from crosspost.render.wechat.rules import RenderState, render_body
 
@@ -320,6 +322,7 @@ def render(issue: Issue, context: RenderContext) -> Rendered:
     root, state, theme = _article(issue, context)
     _inliner(theme.css).transform(root)
     clean_tree(root)
+    lean_styles(root)
     body, images = _serialise(root, state)
     return Rendered(
         channel="wechat",

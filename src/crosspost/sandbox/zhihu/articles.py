@@ -292,6 +292,20 @@ class ArticleDesk:
         paging = {"is_end": True, "is_start": True, "totals": len(data)}
         return json_response({"data": data, "paging": paging})
 
+    def member_articles(self, request: Request, url_token: str) -> Response:
+        """The member's published articles, newest first, paged by ``offset``/``limit``
+        (the profile page's own listing; not in the spec's table, so unconfirmed)."""
+        if url_token != self.author["url_token"]:
+            raise not_found("用户不存在")
+        published = [d for d in self.drafts.values() if d.article is not None]
+        published.sort(key=lambda d: d.article.published_at if d.article else 0, reverse=True)
+        offset = max(0, int(request.args.get("offset", 0) or 0))
+        limit = max(1, min(20, int(request.args.get("limit", 20) or 20)))
+        page = published[offset : offset + limit]
+        data = [self._article_view(d) for d in page]
+        paging = {"is_end": offset + limit >= len(published), "totals": len(published)}
+        return json_response({"data": data, "paging": paging})
+
     def _add_to_column(self, column_id: str, article_id: str) -> None:
         column = self.columns[column_id]
         if article_id not in column.items:

@@ -1,0 +1,45 @@
+"""Which parts of a post are on the platform, one by one, as the ledger remembers them.
+
+A post is done when every part of it is done (content, cover, topics, column, comment
+settings; see :data:`crosspost.channels.base.PARTS`). Each part's last known state is a
+note in the post's audit trail (step ``part``, data ``{"parts": […], "done": …}``), so a
+part that failed stays visible, and the next run does that part again and nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from crosspost.ledger.store import Ledger, PostKey
+
+#: The ledger step under which each part's state is noted.
+PART_STEP = "part"
+
+
+def mark_parts(
+    ledger: Ledger, key: PostKey, parts: Iterable[str], *, done: bool, detail: str = ""
+) -> None:
+    """Note that ``parts`` are on the platform (``done``) or missing, and why (one event)."""
+    names = list(dict.fromkeys(parts))
+    if not names:
+        return
+    summary = f"{', '.join(names)}: {'on the platform' if done else 'missing'}"
+    if detail:
+        summary += f" ({detail})"
+    ledger.note(key, PART_STEP, summary, {"parts": names, "done": done})
+
+
+def part_states(ledger: Ledger, key: PostKey) -> dict[str, bool]:
+    """Each part's last noted state (parts never noted are absent)."""
+    states: dict[str, bool] = {}
+    for event in ledger.events(key):
+        if event.step == PART_STEP and event.kind == "note":
+            for part in event.data.get("parts") or ():
+                states[str(part)] = bool(event.data.get("done"))
+    return states
+
+
+def missing_parts(ledger: Ledger, key: PostKey, parts: Iterable[str]) -> tuple[str, ...]:
+    """Those of ``parts`` not noted as on the platform."""
+    states = part_states(ledger, key)
+    return tuple(part for part in parts if not states.get(part))

@@ -1,0 +1,83 @@
+"""The WeChat HTML says each style once, where it changes something.
+
+Chromium proves the look is unchanged (``tests/fidelity``); these tests show what is no
+longer written, on documents small enough to read.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup, Tag
+
+from crosspost.issue.loader import load_issue
+from crosspost.issue.model import Issue
+from crosspost.render.rendered import RenderContext
+from crosspost.render.wechat import document as wechat
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "ai-systems-48" / "issue.md"
+INHERITED = ("color", "font-family", "line-height", "text-align", "word-break")
+
+
+def render(body: str, theme: str = "default") -> BeautifulSoup:
+    issue = Issue(path=Path("/issues/x/issue.md"), id="x", title="t", body=body, body_line=1)
+    return BeautifulSoup(wechat.render(issue, RenderContext(theme=theme)).body, "html.parser")
+
+
+def style_of(tag: Tag) -> dict[str, str]:
+    pairs = (part.split(":", 1) for part in str(tag.get("style", "")).split(";") if ":" in part)
+    return {name.strip(): value.strip() for name, value in pairs}
+
+
+def repeated(soup: BeautifulSoup) -> list[str]:
+    """Declarations of an inherited property equal to what the element inherits."""
+    found = []
+    for tag in soup.find_all(True):
+        if tag.name in ("th", "a", "code", "pre"):  # their own defaults differ
+            continue
+        for name in INHERITED:
+            value = style_of(tag).get(name)
+            holder = next((t for t in tag.parents if name in style_of(t)), None)
+            if value and holder is not None and style_of(holder)[name] == value:
+                found.append(f"<{tag.name} style={tag.get('style')}>")
+    return found
+
+
+@pytest.mark.parametrize("theme", ["default", "grace"])
+def test_no_element_repeats_what_it_inherits(theme: str) -> None:
+    soup = BeautifulSoup(
+        wechat.render(load_issue(EXAMPLE), RenderContext(theme=theme)).body, "html.parser"
+    )
+    assert repeated(soup) == []
+    paragraphs = [p for p in soup.find_all("p") if p.get_text().strip()]
+    assert paragraphs and all("color" not in style_of(p) for p in paragraphs)
+
+
+def test_a_raw_html_colour_equal_to_the_articles_is_left_out() -> None:
+    soup = render('<div style="color:#333333">同色</div>\n\n<div style="color:#c00">红色</div>\n')
+    same = next(s for s in soup.find_all("section") if s.get_text() == "同色")
+    red = next(s for s in soup.find_all("section") if s.get_text() == "红色")
+    assert "color" not in style_of(same) and style_of(red)["color"] == "#c00"
+
+
+def test_bold_is_left_to_strong_only_in_normal_text() -> None:
+    soup = render("## 标题 **重点**\n\n正文 **重点**\n")
+    heading, in_heading = soup.find("h2"), soup.find("h2").find("strong")
+    in_text = next(p for p in soup.find_all("p") if "正文" in p.get_text()).find("strong")
+    # WeChat's page may reset a heading's weight, so the theme's stays; <strong> is bold
+    # wherever WeChat shows it (its own editor writes a bare <strong>).
+    assert style_of(heading)["font-weight"] == "bold"
+    assert "font-weight" not in style_of(in_text)
+    # Inside a bold heading <strong> would be bolder still (900): the theme's 700 stays.
+    assert style_of(in_heading)["font-weight"] == "bold"
+
+
+def test_margins_are_one_shorthand_and_values_short() -> None:
+    soup = render("- 一\n  - 二\n\n段落\n")
+    styles = [str(tag.get("style")) for tag in soup.find_all(style=True)]
+    assert not [s for s in styles if re.search(r"(?:^|;)margin:.*;margin-", s)]
+    assert not [s for s in styles if re.search(r"(?<![\d.])0\.\d", s)]
+    nested = soup.find_all("section")[-1].find_parent("section")
+    assert style_of(nested)["margin"].split()[-1] == "1.2em"

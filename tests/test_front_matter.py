@@ -1,0 +1,106 @@
+"""Front matter from where editors come from: YAML, TOML (Hugo), none at all, and the keys
+static-site generators write, mapped onto crosspost's own fields."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from crosspost.check.lint import check_file
+from crosspost.errors import IssueError
+from crosspost.issue.loader import load_issue, read_front_matter
+
+WriteIssue = Callable[..., Path]
+
+BODY = "正文足够长,可以通过检查。\n"
+
+
+def test_toml_front_matter_reads_like_yaml(write_issue: WriteIssue) -> None:
+    raw = (
+        '+++\ntitle = "AI系统前沿动态 第49期"\nauthor = "OneFlow社区"\n'
+        'publish_at = 2026-11-30T09:00:00+08:00\ncover = "cover.jpg"\n\n'
+        '[wechat]\ntitle = "AI系统49"\nmode = "publish"\n+++\n' + BODY
+    )
+    issue = load_issue(write_issue(raw=raw))
+    assert issue.title == "AI系统前沿动态 第49期"
+    assert issue.settings("wechat").title == "AI系统49"
+    assert issue.settings("wechat").options["mode"] == "publish"
+    assert issue.publish_at is not None and issue.publish_at.isoformat().endswith("+08:00")
+    assert issue.body == BODY and issue.body_line == 11
+    assert issue.line_of("author") == 3 and issue.line_of("wechat.mode") == 9
+
+
+def test_bad_toml_names_its_line(write_issue: WriteIssue) -> None:
+    path = write_issue(raw='+++\ntitle = "T"\nauthor = "unclosed\nyear = 2026\n+++\n')
+    with pytest.raises(IssueError) as caught:
+        load_issue(path)
+    assert caught.value.line == 3
+    assert "front matter is not valid TOML" in caught.value.problem
+
+
+def test_scheduler_reads_toml_front_matter(write_issue: WriteIssue) -> None:
+    front, lines = read_front_matter(write_issue(raw='+++\ntitle = "T"\ndraft = true\n+++\nx\n'))
+    assert front == {"title": "T", "draft": True}
+    assert lines == {"title": 2, "draft": 3}
+
+
+def test_no_front_matter_takes_the_title_from_the_first_heading(write_issue: WriteIssue) -> None:
+    path = write_issue(raw="# 老司机 iOS 周报 #349\n\n正文第一段。\n\n## 文章\n")
+    issue = load_issue(path)
+    assert issue.title == "老司机 iOS 周报 #349"
+    assert "老司机" not in issue.body  # the heading became the title, not a body line
+    assert issue.body.split("\n")[2] == "正文第一段。"  # later lines keep their numbers
+    assert issue.line_of("title") == 1 and issue.notices == ()
+
+
+def test_a_heading_after_other_headings_is_content_and_the_file_name_is_the_title(
+    write_issue: WriteIssue,
+) -> None:
+    path = write_issue(raw="## 1 简介\n\n正文。\n\n# 一级标题\n", name="nice-demo.md")
+    issue = load_issue(path)
+    assert issue.title == "nice-demo"
+    assert "# 一级标题" in issue.body
+    assert [n.code for n in issue.notices] == ["no-title"]
+
+
+def test_static_site_fields_map_onto_ours(write_issue: WriteIssue) -> None:
+    front = (
+        "title: T\ndescription: 本期摘要\nfeatured_image: cover.jpg\nslug: weekly-49\n"
+        "tags: [Python, 周刊]\ndate: 2023-05-13\nlastmod: 2023-05-14T10:00:00+08:00\n"
+    )
+    issue = load_issue(write_issue(front=front, body=BODY))
+    assert issue.digest == "本期摘要"
+    assert issue.cover is not None and issue.cover.name == "cover.jpg"
+    assert issue.id == "weekly-49"
+    assert issue.settings("zhihu").options["topics"] == ("Python", "周刊")
+    assert issue.dates == {"date": "2023-05-13", "lastmod": "2023-05-14T10:00:00+08:00"}
+    assert issue.publish_at is None  # a generator's date never schedules anything
+    assert issue.notices == ()
+    assert issue.line_of("digest") == 3 and issue.line_of("zhihu.topics") == 6
+
+
+def test_our_own_field_wins_over_an_alias(write_issue: WriteIssue) -> None:
+    front = "title: T\ndigest: 我们的\nsummary: 他们的\nkeywords: a, b\nzhihu: {topics: [c]}\n"
+    issue = load_issue(write_issue(front=front, body=BODY))
+    assert issue.digest == "我们的"
+    assert issue.settings("zhihu").options["topics"] == ("c",)
+    assert [(n.line, n.severity) for n in issue.notices] == [(4, "info")]
+
+
+def test_a_bad_alias_value_is_named_as_written(write_issue: WriteIssue) -> None:
+    path = write_issue(front="title: T\nimage: /static/cover.png\n", body=BODY)
+    with pytest.raises(IssueError) as caught:
+        load_issue(path)
+    assert caught.value.line == 3
+    assert caught.value.problem.startswith("'image' names '/static/cover.png', which does not")
+
+
+def test_draft_true_is_a_warning_in_check(write_issue: WriteIssue) -> None:
+    path = write_issue(front="title: T\ncover: cover.jpg\ndraft: true\n", body=BODY)
+    checked = check_file(path)
+    drafts = [p for p in checked.problems if p.code == "draft"]
+    assert [(p.line, p.severity) for p in drafts] == [(4, "warning")]
+    assert "publish and run-due skip this issue" in drafts[0].message
+    assert not checked.errors

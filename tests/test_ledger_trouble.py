@@ -1,0 +1,76 @@
+"""The ledger's connection turns the machine's trouble into one StorageError line.
+
+Real SQLite files only: a second connection really holds the write lock, the state
+folder is really deleted under an open ledger.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_TEMPORARY, StorageError
+from crosspost.ledger.store import Ledger, PostKey
+
+KEY = PostKey("ai-48", "zhihu", "main")
+
+
+def test_a_ledger_locked_too_long_is_temporary(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    Ledger.open(path).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another run, in the middle of a write
+    try:
+        with Ledger.open(path, busy_timeout=0.05) as ledger, pytest.raises(StorageError) as caught:
+            ledger.ensure(KEY)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert caught.value.exit_code == EXIT_TEMPORARY
+    assert str(caught.value).startswith(f"{path}: the ledger stayed locked by another")
+    with Ledger.open(path) as ledger:  # and once the other run is done, all is well
+        assert ledger.ensure(KEY).state == "rendered"
+
+
+def test_a_state_dir_deleted_under_a_run_is_one_line_and_nothing_half_written(
+    tmp_path: Path,
+) -> None:
+    state = tmp_path / "state"
+    with Ledger.open(state / "ledger.sqlite3") as ledger:
+        ledger.ensure(KEY)
+        shutil.rmtree(state)
+        with pytest.raises(StorageError) as caught:
+            ledger.record(KEY, state="draft_created", draft_id="42")
+    assert caught.value.exit_code == EXIT_BAD_INPUT
+    assert "moved or deleted while crosspost was using it" in str(caught.value)
+
+
+def test_a_failed_commit_rolls_back_and_reports_the_first_error(tmp_path: Path) -> None:
+    """A transaction whose write fails leaves the ledger as it was and says why once."""
+    path = tmp_path / "ledger.sqlite3"
+    with Ledger.open(path) as ledger:
+        ledger.ensure(KEY)
+        holder = sqlite3.connect(path, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            ledger._db.execute("PRAGMA busy_timeout = 50")
+            with pytest.raises(StorageError, match="locked"):
+                ledger.record(KEY, state="draft_created", draft_id="42")
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        record = ledger.get(KEY)
+        assert record is not None and (record.state, record.draft_id) == ("rendered", None)
+        assert not ledger._db.in_transaction
+
+
+def test_bugs_keep_their_traceback(tmp_path: Path) -> None:
+    """A broken statement is crosspost's bug, not the machine's: it is not dressed up."""
+    with (
+        Ledger.open(tmp_path / "ledger.sqlite3") as ledger,
+        pytest.raises(sqlite3.OperationalError, match="no such table"),
+    ):
+        ledger._db.execute("SELECT * FROM nowhere")
