@@ -53,6 +53,7 @@ BENCHMARKS = (
         "Scheduler tick (run-due)", "bench_run_due.py", (), ("--files", "20", "--repeat", "1")
     ),
     Benchmark("Start-up", "bench_startup.py", (), ("--repeat", "2")),
+    Benchmark("Ledger size", "bench_ledger.py", ("--before",), ("--posts", "10", "100")),
     Benchmark(
         "Render",
         "bench_render.py",

@@ -118,6 +118,14 @@ def test_run_all_rewrites_only_its_block_of_the_readme(tmp_path: Path) -> None:
         assert f"## Results: {title}" in text
 
 
+def test_ledger_benchmark_prints_bytes_per_post_and_the_flat_verdict() -> None:
+    out = bench("bench_ledger.py", "--posts", "10", "100")
+    assert "| posts | ledger size | bytes per post | CPU µs per post written |" in out
+    assert "| 100 |" in out
+    assert "SUMMARY: ledger bytes per post, 10 → 100 posts | flat (≤ +10%) |" in out
+    assert out.rstrip().endswith("| met")
+
+
 def test_html_ratio_benchmark_has_a_row_per_document_and_the_median() -> None:
     corpus = REPO / ".." / "shared" / "corpus"
     out = bench("bench_html_ratio.py", *(() if corpus.is_dir() else ("--no-corpus",)))

@@ -794,7 +794,7 @@ MORE_CASES: dict[str, Case] = {
     "unknown default_account": Case(
         _unknown_default_account, r"crosspost\.toml:\d+: default_account 'x' is not one"
     ),
-    "config not UTF-8": Case(_config_not_utf8, r"crosspost\.toml:14: not UTF-8 text"),
+    "config not UTF-8": Case(_config_not_utf8, r"crosspost\.toml:15: not UTF-8 text"),
 }
 
 CASES.update(IMAGE_CASES)

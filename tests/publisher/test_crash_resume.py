@@ -75,7 +75,10 @@ def test_killed_at_a_step_boundary_the_next_run_finishes_with_one_post(
     doubt = private_draft_warnings(world, channel)
     assert doubt <= (1 if (channel, checkpoint[-5:]) == ("zhihu", "draft") else 0)
     assert 1 <= calls_to(world.box, CREATE_PATHS[channel]) <= 1 + doubt
-    assert world.posts()[channel].url in output
+    url = world.posts()[channel].url
+    # Killed after the submit: WeChat lists the article with a temporary link only, so the
+    # post is published with its URL pending (the run says so) rather than an expiring link.
+    assert (url in output) if url else "published, URL pending" in output
 
 
 @pytest.mark.parametrize("checkpoint", ["before-publish", "after-publish", "before-poll"])

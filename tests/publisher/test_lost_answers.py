@@ -101,7 +101,9 @@ def test_reconcile_command_settles_a_lost_submit_ten_minutes_later(
     (post,) = [p for p in json.loads(capsys.readouterr().out)["posts"] if p["channel"] == "wechat"]
     assert post["state"] == "published" and post["message"] == "nothing in doubt"
     (record,) = [p for c, p in world.posts().items() if c == "wechat"]
-    assert record.state == "published" and record.url and record.url in out
+    # WeChat listed the article with a temporary link only: published, URL pending.
+    assert record.state == "published" and record.url is None
+    assert "URL pending" in out and "crosspost urls --set" in out and "tempkey" not in out
     assert len(world.published_on("wechat")) == 1
     assert calls_to(world.box, PUBLISH_PATHS["wechat"]) == 1
 

@@ -43,9 +43,10 @@ class Zhihu:
         )
 
 
-def cookie_session(z_c0: str, xsrf: str | None = None) -> requests.Session:
+def cookie_session(z_c0: str, xsrf: str | None = None, d_c0: str | None = None) -> requests.Session:
     web = requests.Session()
-    web.headers["Cookie"] = f"z_c0={z_c0}" + (f"; _xsrf={xsrf}" if xsrf else "")
+    cookie = f"z_c0={z_c0}" + (f"; d_c0={d_c0}" if d_c0 else "")
+    web.headers["Cookie"] = cookie + (f"; _xsrf={xsrf}" if xsrf else "")
     return web
 
 

@@ -16,6 +16,7 @@ errors come from :mod:`crosspost.errors`.
 
 from __future__ import annotations
 
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -91,7 +92,9 @@ class Intent:
 
     ``started_at`` is the adapter clock's time (seconds since the epoch) before the call.
     ``known_ids`` lists remote ids that existed before (drafts the ledger already knows),
-    so reconcile never mistakes an older draft for the one in doubt.
+    so reconcile never mistakes an older draft for the one in doubt. For a draft they are
+    filled in from the ledger when reconciling, not stored with the intent (a copy in
+    every intent made the ledger grow with the square of the posts).
     """
 
     started_at: float
@@ -154,10 +157,16 @@ class PublishTicket:
 
 @dataclass(frozen=True)
 class RemotePost:
-    """A published post: its id and its public URL."""
+    """A published post: its id and its public URL.
+
+    ``url`` is None when the platform has published the post but gave no permanent link
+    yet (WeChat's lists only hand out temporary ones): the post is published, its URL
+    pending; ``preview_url`` then holds the temporary link, to show and never to record.
+    """
 
     id: str
-    url: str
+    url: str | None
+    preview_url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -172,6 +181,9 @@ class Reconciliation:
     remote_id: str | None = None
     url: str | None = None
     detail: str = ""
+    #: Published, although the platform gave no permanent URL (``remote_id`` is the
+    #: article's id, not a ticket's): the post is published, its URL asked for later.
+    url_pending: bool = False
 
 
 @dataclass(frozen=True)
@@ -219,6 +231,38 @@ Clock = Callable[[], float]
 Sleep = Callable[[float], None]
 
 
+class RunMemo:
+    """Reads that stay true for one run (who the login is, which topic a name means),
+    made once per account however many posts the run makes.
+
+    Owned by the run that creates it (one ``crosspost publish`` or ``run-due`` tick) and
+    handed to each adapter it builds: never module-global, so the next run asks again
+    and tests never share answers. Thread-safe: posts of one account may run side by side,
+    and the second waits for the first's answer instead of asking too. A failed read is
+    not kept: the next post asks again.
+    """
+
+    def __init__(self) -> None:
+        self._values: dict[tuple[str, ...], Any] = {}
+        self._locks: dict[tuple[str, ...], threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def get(self, key: tuple[str, ...], read: Callable[[], Any]) -> Any:
+        """The value kept under ``key``, else ``read()`` (once) kept under it."""
+        with self._guard:
+            if key in self._values:
+                return self._values[key]
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:
+            with self._guard:
+                if key in self._values:
+                    return self._values[key]
+            value = read()
+            with self._guard:
+                self._values[key] = value
+            return value
+
+
 class Adapter(ABC):
     """One platform behind the one contract. Subclasses set the class attributes."""
 
@@ -241,12 +285,15 @@ class Adapter(ABC):
         state_dir: Path,
         clock: Clock,
         sleep: Sleep,
+        memo: RunMemo | None = None,
     ) -> None:
         self.account = account
         self.http = http
         self.state_dir = Path(state_dir)
         self.clock = clock
         self.sleep = sleep
+        #: The run's reads made once per account (a fresh one when built on its own).
+        self.memo = memo if memo is not None else RunMemo()
         for secret in account.secrets:  # not the public app_id: operators need to read it
             http.register_secret(secret.reveal())
 
@@ -283,6 +330,11 @@ class Adapter(ABC):
     @abstractmethod
     def reconcile(self, step: str, intent: Intent) -> Reconciliation:
         """Ask the platform whether an unconfirmed ``step`` ("draft"/"publish") happened."""
+
+    def permanent_url(self, article_id: str, ticket_id: str | None = None) -> str | None:
+        """The permanent URL of a published post whose URL is pending, or None while the
+        platform still gives none. Only reads. The default: the platform always gave it."""
+        return None
 
     def find_existing(self, intent: Intent) -> Adoption | None:
         """An article of the issue ``intent`` describes (its title, author, digest) that

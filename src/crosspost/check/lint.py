@@ -30,6 +30,7 @@ from crosspost.check.images import (
     literal_images,
     remote_format,
 )
+from crosspost.config.settings import Settings
 from crosspost.errors import IssueError
 from crosspost.images.sources import ImageSources
 from crosspost.issue.body import ImageRef, body_references, empty_footnotes, image_refs
@@ -109,6 +110,7 @@ def check_file(
     platforms: Mapping[str, Platform] = PLATFORMS,
     previous: Callable[[Issue, str], tuple[PreviousIssue, ...]] | None = None,
     images: ImageSources | None = None,
+    settings: Settings | None = None,
 ) -> Checked:
     """Load, render and lint ``path`` for ``channels`` (default: the issue's, else all),
     judged by ``platforms`` (the declarations with the config's limits laid over).
@@ -139,6 +141,8 @@ def check_file(
         except IssueError as error:
             problems.append(Problem(error.path, error.line, channel, "render", error.problem))
     problems += lint(issue, rendered, platforms, images=images)
+    if settings is not None:
+        problems += needed_to_publish(issue, tuple(rendered), settings, platforms)
     order = {ERROR: 0, WARNING: 1, INFO: 2}
     problems.sort(key=lambda p: (p.line or 0, order.get(p.severity, 3)))
     # Name the file as the editor typed it (Issue.path is absolute).
@@ -212,6 +216,36 @@ def lint(
         _cover(report, info)
         _body_images(report, refs, info)
         problems += report.problems
+    return problems
+
+
+def needed_to_publish(
+    issue: Issue,
+    channels: Sequence[str],
+    settings: Settings,
+    platforms: Mapping[str, Platform] = PLATFORMS,
+) -> list[Problem]:
+    """Options a platform needs to publish (Zhihu's topics) that neither the issue nor an
+    account it would be published on sets: once per option, naming the first account."""
+    problems: list[Problem] = []
+    for channel in channels:
+        platform = platforms.get(channel)
+        if platform is None:
+            continue
+        options = issue.settings(channel).options
+        reported: set[str] = set()
+        for account in settings.accounts:
+            if account.channel != channel:
+                continue
+            if settings.mode_for(account, options.get("mode")) != "publish":
+                continue
+            for option in platform.missing_to_publish(options, account.options):
+                if option.name in reported:
+                    continue
+                reported.add(option.name)
+                line = issue.line_of(f"{channel}.{option.name}") or issue.line_of(channel) or 1
+                message = platform.needed_message(option, account.key)
+                problems.append(Problem(issue.path, line, channel, "needed-to-publish", message))
     return problems
 
 

@@ -37,13 +37,13 @@ def run(args: argparse.Namespace) -> int:
 
     # What is checked is what `publish` sends: the configured theme, templates and limits,
     # the 往期回顾 the ledger already knows, every image read and decoded by the rules
-    # publish reads it by (remote ones downloaded).
+    # publish reads it by (remote ones downloaded), and the options publishing needs.
     settings = settings_of(args)
     context = render_context(settings, args.theme)
     platforms, previous = settings.platforms(), previous_reader(settings.ledger_path)
     images = sources_for(settings)
     results: list[Checked] = [
-        check_file(path, args.channels or (), context, platforms, previous, images)
+        check_file(path, args.channels or (), context, platforms, previous, images, settings)
         for path in args.files
     ]
     errors = sum(len(result.errors) for result in results)

@@ -124,7 +124,8 @@ def banner(box: Any, state: Path | None) -> str:
         url, cred = box.zhihu_url, box.zhihu.credentials()
         lines += [
             f"  zhihu   {url}",
-            f"    export ZHIHU_Z_C0='{cred['z_c0']}' ZHIHU_XSRF={cred.get('xsrf', '')}",
+            f"    export ZHIHU_Z_C0='{cred['z_c0']}' ZHIHU_XSRF={cred.get('xsrf', '')} "
+            f"ZHIHU_D_C0={cred.get('d_c0', '')}",
             f"    curl -b 'z_c0={cred['z_c0']}' {url}/api/v4/me",
         ]
     first = next(iter(box.servers.values()))

@@ -56,6 +56,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from crosspost.config.settings import settings_from_args
     from crosspost.ledger.store import Ledger
+    from crosspost.publish.urls import url_pending
 
     settings = settings_from_args(args)
     if args.sandbox:
@@ -82,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
                 "account": p.account,
                 "state": state_word(p),
                 "url": p.url,
+                "url_pending": url_pending(p),
                 "draft_id": p.draft_id,
                 "article_id": p.article_id,
                 "error": p.error_message,
@@ -98,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
             f"{p.channel}:{p.account}",
             state_word(p),
             _short_when(p.published_at or p.updated_at, zones.get(p.issue_id)),
-            p.url or p.error_message or "",
+            p.url or p.error_message or ("URL pending" if url_pending(p) else ""),
         )
         for p in posts
     ]

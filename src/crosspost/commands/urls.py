@@ -1,9 +1,17 @@
 """``crosspost urls ISSUE_ID [-c CHANNEL[:ACCOUNT]]``: the published URLs of an issue, one
-per line, for scripts."""
+per line, for scripts; ``crosspost urls --set ISSUE_ID -c CHANNEL[:ACCOUNT] URL`` records a
+post's permanent URL by hand.
+
+Only permanent URLs are printed. A post published without one ("URL pending": WeChat
+listed only a temporary link) is named on stderr with what to do, so a script reading
+stdout never gets a link that expires.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Sequence
 
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK, UsageError
@@ -22,14 +30,45 @@ def channel_filter(text: str) -> tuple[str, str | None]:
     return channel, account or None
 
 
+class _AnyOrder(argparse.ArgumentParser):
+    """A parser whose positionals may come on both sides of the options, as in
+    ``urls --set ISSUE -c wechat URL`` (plain argparse takes positionals in one run)."""
+
+    _inside = False
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        if self._inside:  # the intermixed parse calls back here for each of its passes
+            return super().parse_known_args(args, namespace)
+        self._inside = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._inside = False
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
+    parser.__class__ = _AnyOrder
     parser.add_argument("issue_id", metavar="ISSUE_ID")
+    parser.add_argument(
+        "url",
+        metavar="URL",
+        nargs="?",
+        help="with --set: the post's permanent URL (e.g. from WeChat's 发表记录)",
+    )
     parser.add_argument(
         "-c",
         "--channel",
         type=channel_filter,
         metavar="CHANNEL[:ACCOUNT]",
         help=f"only this channel's URLs ({', '.join(platform_names())}), or one account's",
+    )
+    parser.add_argument(
+        "--set",
+        action="store_true",
+        dest="set_url",
+        help="record URL as the post's permanent URL (needs -c; the post must be published)",
     )
     add_arguments(parser)
     parser.add_argument(
@@ -40,7 +79,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from crosspost.config.settings import settings_from_args
     from crosspost.ledger.store import Ledger
+    from crosspost.publish.urls import pending_message, url_pending
 
+    if args.set_url:
+        return _set(args)
+    if args.url is not None:
+        raise UsageError(
+            f"urls: a URL ({args.url}) is only given with --set, e.g. crosspost urls --set "
+            f"{args.issue_id} -c wechat:main URL"
+        )
     settings = settings_from_args(args)
     if args.sandbox:
         settings = settings.rehearsal()
@@ -55,11 +102,68 @@ def run(args: argparse.Namespace) -> int:
         )
     channel, account = args.channel or (None, None)
     for post in posts:
-        if post.state != "published" or not post.url:
-            continue
         if channel is not None and post.channel != channel:
             continue
         if account is not None and post.account != account:
             continue
+        if url_pending(post) or (post.is_published and not _permanent(post.channel, post.url)):
+            print(f"{post.channel}:{post.account}: {pending_message(post)}", file=sys.stderr)
+            continue
+        if post.state != "published" or not post.url:
+            continue
         print(post.url)
+    return EXIT_OK
+
+
+def _permanent(channel: str, url: str | None) -> bool:
+    platform = PLATFORMS.get(channel)
+    return platform.is_permanent_url(url) if platform else bool(url)
+
+
+def _set(args: argparse.Namespace) -> int:
+    from crosspost.config.settings import settings_from_args
+    from crosspost.ledger.store import Ledger
+    from crosspost.publish.urls import set_url
+
+    example = f"crosspost urls --set {args.issue_id} -c wechat:main URL"
+    if args.channel is None:
+        raise UsageError(f"urls --set: name the post's channel and account with -c, e.g. {example}")
+    if not args.url:
+        raise UsageError(f"urls --set: give the post's permanent URL last, e.g. {example}")
+    channel, account = args.channel
+    platform = PLATFORMS[channel]
+    if not platform.is_permanent_url(args.url):
+        raise UsageError(
+            f"urls --set: {args.url} is not a permanent {platform.display_name} link (an "
+            "http(s) address without a temporary key such as tempkey=); copy the article's "
+            "own link (WeChat: 公众号后台 → 发表记录 → the article → copy its link)"
+        )
+    settings = settings_from_args(args)
+    if args.sandbox:
+        settings = settings.rehearsal()
+    if not settings.ledger_path.exists():
+        raise UsageError(f"no ledger at {settings.ledger_path}; nothing was published yet")
+    with Ledger.open(settings.ledger_path) as ledger:
+        posts = [
+            p
+            for p in ledger.posts(args.issue_id, channel=channel)
+            if account is None or p.account == account
+        ]
+        if not posts:
+            where = f"{channel}:{account}" if account else channel
+            raise UsageError(
+                f"urls --set: the ledger has no post of issue '{args.issue_id}' on {where}; "
+                "'crosspost status' lists the posts it knows"
+            )
+        if len(posts) > 1:
+            names = ", ".join(f"{p.channel}:{p.account}" for p in posts)
+            raise UsageError(f"urls --set: issue '{args.issue_id}' is on {names}; name one with -c")
+        (post,) = posts
+        if not post.is_published:
+            raise UsageError(
+                f"urls --set: {post.key} is not published (state {post.state}); run crosspost "
+                f"publish or crosspost reconcile {args.issue_id} first"
+            )
+        set_url(ledger, post, args.url)
+    print(f"{post.channel}:{post.account}  {post.issue_id}: URL recorded {args.url}")
     return EXIT_OK

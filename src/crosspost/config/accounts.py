@@ -30,11 +30,11 @@ REQUIRED_CREDENTIALS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {"wechat": ("app_id", "app_secret"), "zhihu": ("z_c0",)}
 )
 OPTIONAL_CREDENTIALS: Mapping[str, tuple[str, ...]] = MappingProxyType(
-    {"wechat": (), "zhihu": ("xsrf",)}
+    {"wechat": (), "zhihu": ("xsrf", "d_c0")}
 )
 #: Credential keys whose values are secret. WeChat's app_id is public (it is printed in
 #: messages an operator needs, e.g. which IP whitelist to edit), so it is not among them.
-SECRET_CREDENTIALS = frozenset({"app_secret", "z_c0", "xsrf"})
+SECRET_CREDENTIALS = frozenset({"app_secret", "z_c0", "xsrf", "d_c0"})
 
 
 class Secret:

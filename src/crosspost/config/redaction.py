@@ -33,6 +33,7 @@ SENSITIVE_NAMES: tuple[str, ...] = (
     "app_secret",
     "secret",
     "z_c0",
+    "d_c0",
     "_xsrf",
     "xsrf",
     "x-xsrftoken",

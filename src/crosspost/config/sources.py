@@ -29,7 +29,7 @@ MAX_CONFIG_BYTES = 1_000_000
 
 #: Keys that would put a secret in the config file itself. AppID is public, so inline is fine.
 SECRET_KEY = re.compile(
-    r"^(app_?secret|secret|cookie|z_c0|_?xsrf|token|access_token|password)$"
+    r"^(app_?secret|secret|cookie|z_c0|d_c0|_?xsrf|token|access_token|password)$"
     r"|_(secret|token|cookie|password)$"
 )
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -49,7 +49,7 @@ _TABLES = {
 CREDENTIAL_KEYS: Mapping[str, Mapping[str, str]] = MappingProxyType(
     {
         "wechat": MappingProxyType({"app_id": "app_id_env", "app_secret": "app_secret_env"}),
-        "zhihu": MappingProxyType({"z_c0": "cookie_env", "xsrf": "xsrf_env"}),
+        "zhihu": MappingProxyType({"z_c0": "cookie_env", "xsrf": "xsrf_env", "d_c0": "d_c0_env"}),
     }
 )
 

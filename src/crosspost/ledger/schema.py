@@ -48,6 +48,16 @@ EVENT_KINDS: tuple[str, ...] = ("intent", "outcome", "note")
 _STATES_SQL = ", ".join(f"'{state}'" for state in POST_STATES)
 _KINDS_SQL = ", ".join(f"'{kind}'" for kind in EVENT_KINDS)
 
+#: Seconds since the epoch, in SQL (a migration stamps the notes it writes).
+_NOW_SQL = "CAST(strftime('%s', 'now') AS REAL)"
+#: A link WeChat hands out for a while only (``…&tempkey=…``); see
+#: :meth:`crosspost.platforms.base.Platform.is_permanent_url`.
+_TEMPORARY_URL_SQL = "url LIKE '%tempkey=%'"
+_URL_SET_ASIDE = (
+    "published, URL pending: the link recorded was a temporary one (it expires); "
+    "the permanent link is asked for again, or record it with crosspost urls --set"
+)
+
 #: One tuple of statements per schema version; index n migrates version n → n + 1.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -114,6 +124,34 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (channel, account, digest, kind)
         )
         """,
+    ),
+    # 1 → 2: a ledger that grows linearly; only permanent URLs are URLs.
+    (
+        # Draft intents used to list every earlier draft id of the account ("known_ids"),
+        # so the trail grew with the square of the posts. Reconcile now asks the ledger
+        # for those ids when it needs them; old intents keep only how many there were.
+        # The trail stays append-only for everything else: the trigger is back at once.
+        "DROP TRIGGER events_are_append_only_update",
+        """
+        UPDATE events SET data = json_set(json_remove(data, '$.known_ids'),
+            '$.known_ids_count', json_array_length(data, '$.known_ids'))
+        WHERE kind = 'intent' AND json_valid(data)
+          AND json_type(data, '$.known_ids') = 'array'
+          AND json_array_length(data, '$.known_ids') > 1
+        """,
+        """
+        CREATE TRIGGER events_are_append_only_update BEFORE UPDATE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END
+        """,
+        # A WeChat link with a tempkey expires: it never was the post's URL. The post
+        # stays published with its URL pending; the link is kept in a note, as a preview.
+        f"""
+        INSERT INTO events (post_id, step, kind, summary, data, at)
+        SELECT id, 'url', 'note', '{_URL_SET_ASIDE}', json_object('preview_url', url),
+            {_NOW_SQL}
+        FROM posts WHERE state = 'published' AND {_TEMPORARY_URL_SQL}
+        """,
+        f"UPDATE posts SET url = NULL WHERE state = 'published' AND {_TEMPORARY_URL_SQL}",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -441,7 +479,30 @@ def migrate(connection: sqlite3.Connection, path: Path) -> int:
     except BaseException:
         connection.execute("ROLLBACK")
         raise
+    if 0 < version <= _SHRINKS_BEFORE:
+        _compact(connection)
     return SCHEMA_VERSION
+
+
+#: Ledgers of this schema version or older held every draft intent's ``known_ids``: once
+#: migrated, most of their pages are free, and the file is rewritten to give them back.
+_SHRINKS_BEFORE = 1
+
+
+def _compact(connection: sqlite3.Connection) -> None:
+    """VACUUM once after a migration that freed much of the file (a ledger committed to a
+    repository by a CI job shrinks from megabytes to kilobytes). Only a saving: when
+    another process holds the ledger, the free pages are simply reused by later writes."""
+    free = connection.execute("PRAGMA freelist_count").fetchone()[0]
+    pages = connection.execute("PRAGMA page_count").fetchone()[0]
+    if not pages or free * 4 < pages:
+        return
+    try:
+        connection.execute("VACUUM")
+        # In WAL mode the smaller file is written to the -wal first; copy it back now.
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    except sqlite3.OperationalError:
+        pass
 
 
 def _checked_version(connection: sqlite3.Connection, path: Path) -> int:

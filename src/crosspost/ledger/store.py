@@ -167,6 +167,29 @@ class Ledger:
             ).fetchall()
         return tuple(post_from_row(row) for row in rows)
 
+    def draft_ids(
+        self, channel: str, account: str, *, excluding: PostKey | None = None
+    ) -> tuple[str, ...]:
+        """Every draft id the ledger holds for one account (but ``excluding``'s), oldest
+        post first.
+
+        Reconcile asks for these when it settles a lost draft creation, so an older draft
+        is never taken for the one in doubt. Asked when needed rather than copied into
+        every intent: a copy per intent made the ledger grow with the square of the posts.
+        """
+        skip = excluding.issue_id if excluding is not None else None
+        skip_here = excluding is not None and (excluding.channel, excluding.account) == (
+            channel,
+            account,
+        )
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT issue_id, draft_id FROM posts WHERE channel = ? AND account = ? "
+                "AND draft_id IS NOT NULL ORDER BY created_at, id",
+                (channel, account),
+            ).fetchall()
+        return tuple(str(d) for issue, d in rows if not (skip_here and issue == skip))
+
     def events(self, key: PostKey | None = None) -> tuple[Event, ...]:
         """The audit trail, oldest first: of one post, or all of it."""
         sql = (

@@ -149,6 +149,11 @@ class Option:
     kind: OptionKind
     default: Any = None
     choices: tuple[str, ...] = ()
+    #: The platform (or every real client of it) refuses to publish without a value: the
+    #: issue's, or the account's / channel's default in the config file.
+    needed_to_publish: bool = False
+    #: An example value for messages that say how to set it.
+    example: str = ""
 
 
 @dataclass(frozen=True)
@@ -174,6 +179,41 @@ class Platform:
     #: Name of the inline and cover image policies in messages.
     image_label: str = "image"
     cover_label: str = "cover"
+    #: Query parameters that mark a link the platform hands out for a while only (a
+    #: preview): such a link may be shown, never recorded as a post's URL.
+    temporary_url_params: tuple[str, ...] = ()
+
+    def is_permanent_url(self, url: str | None) -> bool:
+        """Whether ``url`` is a post's lasting address (http(s), and no temporary key)."""
+        if not url:
+            return False
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            return False
+        names = {pair.partition("=")[0] for pair in parts.query.split("&")}
+        return not names & set(self.temporary_url_params)
+
+    def missing_to_publish(
+        self, issue_options: Mapping[str, Any], account_options: Mapping[str, Any]
+    ) -> tuple[Option, ...]:
+        """Options needed to publish that neither the issue nor the account sets."""
+        return tuple(
+            option
+            for option in self.options
+            if option.needed_to_publish
+            and not issue_options.get(option.name)
+            and not account_options.get(option.name)
+        )
+
+    def needed_message(self, option: Option, account: str) -> str:
+        """How to set an option needed to publish, in the words of a ``check`` error."""
+        return (
+            f"{self.display_name} needs '{option.name}' to publish on {account} (real clients "
+            f"refuse without it); add '{self.name}: {{{option.name}: {option.example}}}' to "
+            f"the front matter, or '{option.name} = {option.example}' to "
+            f"[channels.{self.name}] (or the account's table) in crosspost.toml"
+        )
+
     #: The settle window: how long after a create whose answer was lost the platform may
     #: still commit it (a slow answer lands after the client gave up). Before it has
     #: passed, "not there" proves nothing, so no second create is made.

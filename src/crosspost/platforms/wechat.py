@@ -88,6 +88,9 @@ WECHAT = Platform(
     image_hosts=("mmbiz.qpic.cn",),
     image_label="WeChat in-article image",
     cover_label="WeChat cover",
+    # freepublish/batchget and draft/get hand out "…&tempkey=…" links that expire
+    # (wechat-api.md §6.4); only freepublish/get's article_url is the article's address.
+    temporary_url_params=("tempkey",),
     # A draft/add answered after the client's timeout has been seen to appear in 草稿箱
     # well after the call; two minutes covers WeChat's own gateway timeout with room.
     settle_seconds=120.0,

@@ -35,7 +35,8 @@ ZHIHU = Platform(
     ),
     options=(
         Option("mode", "choice", choices=("draft", "publish")),
-        Option("topics", "names", default=()),
+        # Zhihu usually refuses an article without a topic, and real clients do not try.
+        Option("topics", "names", default=(), needed_to_publish=True, example="[人工智能]"),
         Option("column", "text"),
     ),
     renderer="crosspost.render.zhihu.document:render",

@@ -39,6 +39,7 @@ from crosspost.channels.base import (
     PublishTicket,
     RemoteDraft,
     RemotePost,
+    RunMemo,
 )
 from crosspost.config.files import write_atomic
 from crosspost.errors import (
@@ -66,6 +67,7 @@ from crosspost.publish.settle import (
     run_redactor,
     settle,
 )
+from crosspost.publish.urls import ask_again, pending_message, published_summary, url_pending
 
 #: Channel options that are a post's comment settings (a part of their own).
 SETTINGS_OPTIONS = ("need_open_comment", "only_fans_can_comment", "comment_permission")
@@ -96,6 +98,7 @@ class PostMachine:
         progress: Progress,
         lock_timeout: float,
         checkpoint: Checkpoint = no_checkpoint,
+        memo: RunMemo | None = None,
         images: ImageSources | None = None,
     ) -> None:
         self.job = job
@@ -110,6 +113,8 @@ class PostMachine:
         self._progress = progress
         self.lock_timeout = lock_timeout
         self.checkpoint = checkpoint
+        #: The run's reads made once per account (the Zhihu login, topic look-ups).
+        self.memo = memo
         self.sent = False
         #: True once the ledger's row is this job's (another file may own the issue id).
         self._owned = False
@@ -195,6 +200,7 @@ class PostMachine:
             clock=self.clock,
             sleep=self.sleep,
             redactor=run_redactor(self.ledger),
+            memo=self.memo,
         )
 
     def _remember_sent(self) -> None:
@@ -227,6 +233,7 @@ class PostMachine:
             if record.state == "published" and record.content_hash == job.content_hash:
                 return self._confirmed(record, adapter)
         if record.state == "published":
+            record = ask_again(self.ledger, adapter, record, self.progress)
             return self._already_published(adapter, record, options)
         if options.new_draft and record.draft_id and record.state != "submitted":
             record = self._forget_draft(record)
@@ -304,6 +311,14 @@ class PostMachine:
             if adapter is None or not record.article_id:
                 return result
             return self._complete(adapter, RemotePost(record.article_id, record.url), result)
+        if url_pending(record):
+            assert record.article_id is not None
+            message = pending_message(record)
+            self.progress(message)
+            result = self._result("published", None, message)
+            if adapter is None:
+                return result
+            return self._complete(adapter, RemotePost(record.article_id, None), result)
         message = (
             "published, URL unknown: the draft left 草稿箱 and WeChat lists no matching "
             "article; find it in 发表记录 (公众号后台) — it is not submitted again"
@@ -366,7 +381,9 @@ class PostMachine:
             draft = adapter.update_draft(record.draft_id, content)
             self.sent = True
             return self._draft_recorded(STEP_UPDATE, draft, f"updated draft {draft.id}")
-        intent = Intent.for_draft(content, self.clock(), known_ids=self._known_ids())
+        # The account's earlier drafts are not listed here: reconcile asks the ledger for
+        # them when it settles a lost answer (settle.settle), so an intent stays small.
+        intent = Intent.for_draft(content, self.clock())
 
         def create() -> RemoteDraft | DraftLeftBehind:
             try:
@@ -388,11 +405,7 @@ class PostMachine:
 
     def _known_ids(self) -> tuple[str, ...]:
         """Drafts of this account the ledger already knows: never this post's draft."""
-        return tuple(
-            r.draft_id
-            for r in self.ledger.posts(channel=self.key.channel)
-            if r.draft_id and r.account == self.key.account
-        )
+        return self.ledger.draft_ids(self.key.channel, self.key.account, excluding=self.key)
 
     def _left_behind(
         self, adapter: Adapter, left: DraftLeftBehind, content: DraftContent
@@ -549,8 +562,12 @@ class PostMachine:
             article_id=post.id,
             url=post.url,
             content_hash=self.job.content_hash,
-            summary=post.url,
+            summary=published_summary(post),
         )
+        if post.url is None:
+            message = pending_message(self._record())
+            self.progress(message)
+            return self._complete(adapter, post, self._result("published", None, message))
         self.progress(f"published {post.url}")
         return self._complete(adapter, post, self._result("published", post.url, "published"))
 
@@ -574,8 +591,9 @@ class PostMachine:
             return result
         temporary = all(isinstance(e, TransientError | UnconfirmedError) for _, e in failed)
         names = ", ".join(part for part, _ in failed)
+        where = post.url or f"as article {post.id}"
         message = (
-            f"published {post.url}, but its {names} is missing ({failed[0][1]}); run again "
+            f"published {where}, but its {names} is missing ({failed[0][1]}); run again "
             "to finish it (the post is not published again)"
         )
         self.progress(message)

@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
+from crosspost.channels.base import RunMemo
 from crosspost.check.lint import ERROR, Problem, check_file, lint
 from crosspost.config.settings import Account, Settings
 from crosspost.errors import (
@@ -31,6 +32,7 @@ from crosspost.issue.loader import load_issue
 from crosspost.issue.model import ChannelSettings, Issue
 from crosspost.ledger.store import Ledger, PostKey
 from crosspost.platforms.base import Platform
+from crosspost.platforms.registry import PLATFORMS
 from crosspost.publish.dry_run import DryRunEntry, dry_run
 from crosspost.publish.jobs import (
     MODES,
@@ -126,6 +128,8 @@ class Publisher:
             planned: dict[str, list[tuple[str, str]]] = {}
             for account in accounts:
                 mode = self._mode(options, issue.settings(account.channel), account)
+                if mode == "publish":
+                    _require_to_publish(issue, account)
                 planned.setdefault(account.channel, []).append((account.name, mode))
             links = link(issue, planned, self.ledger)
             for account in accounts:
@@ -260,6 +264,7 @@ class Publisher:
         # A post named by a reference but not run now (the scheduler runs what is due)
         # is not waited for: its URL is in the ledger, or the dependant is skipped.
         in_run = {job.key for job in jobs}
+        memo = RunMemo()  # this run's: the Zhihu login and topics are asked once per account
         with ThreadPoolExecutor(max_workers=min(8, len(jobs))) as pool:
             while waiting:
                 ready = [
@@ -285,6 +290,7 @@ class Publisher:
                         progress=self.progress,
                         lock_timeout=self.lock_timeout,
                         checkpoint=self.checkpoint,
+                        memo=memo,
                         images=self.images,
                     )
                     for job in runnable
@@ -361,3 +367,15 @@ def _lint_failed(errors: Sequence[Problem]) -> UsageError:
     lines = [str(problem) for problem in errors]
     more = f" (and {len(lines) - 1} more; run 'crosspost check')" if len(lines) > 1 else ""
     return UsageError(f"{lines[0]}{more}")
+
+
+def _require_to_publish(issue: Issue, account: Account) -> None:
+    """Stop before anything is sent when the platform needs an option (Zhihu's topics)
+    that neither the issue nor the account sets: the same words as ``check``."""
+    platform = PLATFORMS.get(account.channel)
+    if platform is None:
+        return
+    options = issue.settings(account.channel).options
+    for option in platform.missing_to_publish(options, account.options):
+        line = issue.line_of(f"{account.channel}.{option.name}") or issue.line_of(account.channel)
+        raise IssueError(issue.path, platform.needed_message(option, account.key), line or 1)

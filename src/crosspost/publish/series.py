@@ -15,6 +15,7 @@ from crosspost.errors import IssueError
 from crosspost.issue.loader import read_front_matter, read_issue
 from crosspost.issue.model import Issue
 from crosspost.ledger.store import Ledger, PostRecord
+from crosspost.platforms.registry import PLATFORMS
 from crosspost.render.rendered import PreviousIssue
 
 
@@ -54,9 +55,17 @@ def previous_issues(
             for p in posts
             if p.channel == channel and p.is_published and (account is None or p.account == account)
         ]
-        members.append((when, issue_id, title, mine[0].url if mine else None))
+        members.append((when, issue_id, title, lasting_url(mine[0]) if mine else None))
     members.sort(reverse=True)
     return tuple(PreviousIssue(i, title, url) for _, i, title, url in members[: issue.previous])
+
+
+def lasting_url(post: PostRecord) -> str | None:
+    """The post's URL when it is a permanent one: a temporary link (a preview that
+    expires) is never put in 往期回顾; the issue is listed without a link instead."""
+    platform = PLATFORMS.get(post.channel)
+    permanent = platform.is_permanent_url(post.url) if platform else bool(post.url)
+    return post.url if permanent else None
 
 
 def previous_reader(ledger_path: Path) -> Callable[[Issue, str], tuple[PreviousIssue, ...]]:

@@ -19,7 +19,14 @@ from typing import Any
 
 from filelock import FileLock, Timeout
 
-from crosspost.channels.base import STEP_DRAFT, STEP_PUBLISH, Adapter, Intent, PublishTicket
+from crosspost.channels.base import (
+    STEP_DRAFT,
+    STEP_PUBLISH,
+    Adapter,
+    Intent,
+    PublishTicket,
+    RunMemo,
+)
 from crosspost.channels.http.policy import HttpPolicy, Timeouts
 from crosspost.channels.registry import adapter_class
 from crosspost.config.redaction import Redactor
@@ -36,6 +43,7 @@ from crosspost.errors import (
 )
 from crosspost.ledger.store import Ledger, PostKey, PostRecord
 from crosspost.publish.jobs import PostResult
+from crosspost.publish.urls import pending_message, published_summary, url_pending
 
 
 def settle(
@@ -59,6 +67,9 @@ def settle(
     names = {f.name for f in dataclasses.fields(Intent)}
     values = {k: v for k, v in data.items() if k in names}
     values["known_ids"] = tuple(values.get("known_ids") or ())
+    if step == STEP_DRAFT:  # the drafts of the account's other posts are not the one in doubt
+        others = ledger.draft_ids(record.channel, record.account, excluding=record.key)
+        values["known_ids"] = tuple(dict.fromkeys((*values["known_ids"], *others)))
     intent = Intent(**values)
     answer = adapter.reconcile(step, intent)
     progress(f"reconciled '{step}': {answer.detail or answer.happened}")
@@ -89,7 +100,7 @@ def settle(
             "url": answer.url,
             "content_hash": sent_hash,
         }
-    elif answer.url or not answer.remote_id:
+    elif answer.url or not answer.remote_id or answer.url_pending:
         # Published. Without a URL or an id (WeChat: the draft left 草稿箱 and no list
         # shows the article) it is published all the same: submitting again could only
         # make a second post, so the ledger says published and the event says where to look.
@@ -125,7 +136,7 @@ def reconcile_post(
                     state="published",
                     article_id=post.id,
                     url=post.url,
-                    summary=post.url,
+                    summary=published_summary(post),
                 )
         current = ledger.get(key) or current
     except UnconfirmedError as error:
@@ -139,7 +150,8 @@ def reconcile_post(
     finally:
         adapter.http.close()
     code = EXIT_UNCONFIRMED if current.state == "unconfirmed" else EXIT_OK
-    return PostResult(key, current.state, current.url, current.error_message or "", code)
+    message = current.error_message or (pending_message(current) if url_pending(current) else "")
+    return PostResult(key, current.state, current.url, message, code)
 
 
 def reopen_intent(ledger: Ledger, record: PostRecord) -> PostRecord:
@@ -251,6 +263,7 @@ def build_adapter(
     clock: Callable[[], float],
     sleep: Callable[[float], None],
     redactor: Redactor | None = None,
+    memo: RunMemo | None = None,
 ) -> Adapter:
     """The account's adapter with its own HTTP policy (one session per account).
 
@@ -260,7 +273,7 @@ def build_adapter(
     timeouts = Timeouts(connect=min(10.0, timeout), read=timeout)
     http = HttpPolicy(timeouts=timeouts, sleep=sleep, redactor=redactor or Redactor())
     cls = adapter_class(account.channel)
-    return cls(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep)
+    return cls(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep, memo=memo)
 
 
 def run_redactor(ledger: Ledger) -> Redactor | None:

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 #: Query parameters whose value is a secret whatever the emulator reports.
-SECRET_PARAMS = frozenset({"access_token", "secret", "appsecret", "app_secret", "z_c0"})
+SECRET_PARAMS = frozenset({"access_token", "secret", "appsecret", "app_secret", "z_c0", "d_c0"})
 REDACTED = "***"
 
 

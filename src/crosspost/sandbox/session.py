@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
 from crosspost.config.settings import Account, Secret, Settings
 from crosspost.sandbox.box import Sandbox
+from crosspost.sandbox.zhihu.model import DEFAULT_TOPICS
 
 ACCOUNT_NAME = "sandbox"
 #: The demo should not wait: publish jobs finish on the first poll, images at once.
@@ -36,6 +37,7 @@ def sandbox_settings(settings: Settings) -> Iterator[Settings]:
                 credentials=MappingProxyType(
                     {key: Secret(value) for key, value in emulator.credentials().items()}
                 ),
+                options=_rehearsal_options(settings, platform),
             )
             for platform, url, emulator in (
                 ("wechat", box.wechat_url, box.wechat),
@@ -51,3 +53,17 @@ def sandbox_settings(settings: Settings) -> Iterator[Settings]:
             default_accounts=MappingProxyType({}),
             private_image_hosts=True,
         )
+
+
+def _rehearsal_options(settings: Settings, channel: str) -> Mapping[str, object]:
+    """A rehearsal publishes as the configured accounts would, so Zhihu's needed topic
+    comes from them (else the emulator's first topic): an issue that relies on the
+    account's default topic rehearses without a "needs 'topics'" stop."""
+    if channel != "zhihu":
+        return MappingProxyType({})
+    configured = [
+        a.options["topics"]
+        for a in settings.accounts
+        if a.channel == channel and a.options.get("topics")
+    ]
+    return MappingProxyType({"topics": configured[0] if configured else DEFAULT_TOPICS[:1]})

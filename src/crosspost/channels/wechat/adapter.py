@@ -32,16 +32,18 @@ from crosspost.channels.base import (
     Reconciliation,
     RemoteDraft,
     RemotePost,
+    RunMemo,
     Sleep,
 )
 from crosspost.channels.http.policy import HttpPolicy
-from crosspost.channels.wechat.api import REAL_BASE_URL, WeChatApi, normalise_id
+from crosspost.channels.wechat.api import REAL_BASE_URL, WeChatApi, normalise_id, permanent
 from crosspost.channels.wechat.errors import CHANNEL, oversized
 from crosspost.channels.wechat.reconcile import find_existing, reconcile_draft, reconcile_publish
 from crosspost.channels.wechat.token import PollBudget, StableToken, backoff, spread, state_key
 from crosspost.config.settings import Account
 from crosspost.errors import (
     ConfigError,
+    CrosspostError,
     PermanentError,
     TransientError,
     UnconfirmedError,
@@ -116,8 +118,11 @@ class WeChatAdapter(Adapter):
         state_dir: Path,
         clock: Clock = time.time,
         sleep: Sleep = time.sleep,
+        memo: RunMemo | None = None,
     ) -> None:
-        super().__init__(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep)
+        super().__init__(
+            account, http=http, state_dir=state_dir, clock=clock, sleep=sleep, memo=memo
+        )
         missing = account.missing_credentials()
         if missing:
             names = ", ".join(account.credential_env.get(key, key) for key in missing)
@@ -271,6 +276,21 @@ class WeChatAdapter(Adapter):
             channel=CHANNEL,
             code=f"publish_status {status}",
         )
+
+    def permanent_url(self, article_id: str, ticket_id: str | None = None) -> str | None:
+        """Ask again for a published article's lasting link: freepublish/get when the
+        publish_id is known, else freepublish/getarticle; None while WeChat gives only a
+        temporary one. A failure to ask is not an error: the URL stays pending."""
+        try:
+            if ticket_id:
+                data = self.api.publish_status(ticket_id)
+                if data.get("publish_status") == 0:
+                    return self.api.post_from(data).url
+            url = self.api.article_url(article_id)
+        except CrosspostError as error:
+            log.warning("could not ask WeChat for article %s's link: %s", article_id, error)
+            return None
+        return url if permanent(url) else None
 
     def find_existing(self, intent: Intent) -> Adoption | None:
         """The issue's article already on the account: published first, else in 草稿箱."""

@@ -19,6 +19,7 @@ from crosspost.channels.http.policy import AmbiguousOutcome, HttpPolicy, Reply
 from crosspost.channels.wechat.errors import CHANNEL, DRAFT_GONE_CODE, check_reply, draft_gone
 from crosspost.channels.wechat.token import PollBudget, StableToken
 from crosspost.errors import CrosspostError, PermanentError, UnconfirmedError
+from crosspost.platforms.wechat import WECHAT
 
 log = logging.getLogger("crosspost.wechat")
 
@@ -193,18 +194,27 @@ class WeChatApi:
         return data
 
     def article_url(self, article_id: str) -> str | None:
-        """freepublish/getarticle: the published article's link, when WeChat gives one."""
+        """freepublish/getarticle: the published article's link, when WeChat gives one
+        (it may be a temporary one: see :func:`permanent`)."""
         news = self.call("freepublish/getarticle", body={"article_id": article_id})
         items = news.get("news_item") or [{}]
         return str(items[0].get("url") or "") or None
 
     def post_from(self, data: Mapping[str, Any]) -> RemotePost:
         """The post a successful freepublish/get answer describes (its link looked up
-        with freepublish/getarticle when the answer carries none)."""
+        with freepublish/getarticle when the answer carries none). A temporary link is
+        never the post's URL: the post then comes with its URL pending."""
         article_id = normalise_id(data.get("article_id")) or ""
         items = (data.get("article_detail") or {}).get("item") or []
         first = next((i for i in items if i.get("idx") in (1, "1")), items[0] if items else {})
-        url = str(first.get("article_url") or "")
-        if not url and article_id:
-            url = self.article_url(article_id) or ""
-        return RemotePost(id=article_id, url=url)
+        url = str(first.get("article_url") or "") or None
+        if not permanent(url) and article_id:
+            url = self.article_url(article_id) or url
+        if permanent(url):
+            return RemotePost(id=article_id, url=url)
+        return RemotePost(id=article_id, url=None, preview_url=url)
+
+
+def permanent(url: str | None) -> bool:
+    """Whether a WeChat link is the article's lasting address (not ``…&tempkey=…``)."""
+    return WECHAT.is_permanent_url(url)

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from crosspost.channels.base import Adoption, Intent, Reconciliation, RemotePost
-from crosspost.channels.wechat.api import WeChatApi, normalise_id
+from crosspost.channels.wechat.api import WeChatApi, normalise_id, permanent
 from crosspost.errors import PermanentError
 from crosspost.platforms.wechat import WECHAT
 
@@ -83,12 +83,15 @@ def find_existing(api: WeChatApi, intent: Intent) -> Adoption | None:
         article_id = matches(item, intent, "article_id", any_time=True)
         if article_id:
             news = (item.get("content") or {}).get("news_item") or [{}]
-            url = str(news[0].get("url") or "") or api.article_url(article_id)
+            listed = str(news[0].get("url") or "") or None
+            url = listed if permanent(listed) else api.article_url(article_id)
+            if permanent(url):
+                post = RemotePost(article_id, url)
+                return Adoption(None, post, url, f"already published as article {article_id}")
+            # Only a temporary link: adopted as published, its URL pending (never recorded).
+            post = RemotePost(article_id, None, preview_url=url or listed)
             return Adoption(
-                None,
-                RemotePost(article_id, url) if url else None,
-                url,
-                f"already published as article {article_id}",
+                None, post, None, f"already published as article {article_id}, URL pending"
             )
     for item in api.listing("draft/batchget"):
         media_id = matches(item, intent, "media_id", any_time=True)
@@ -107,13 +110,20 @@ def reconcile_publish(api: WeChatApi, intent: Intent) -> Reconciliation:
         article_id = matches(item, intent, "article_id")
         if article_id:
             news = (item.get("content") or {}).get("news_item") or [{}]
-            url = str(news[0].get("url") or "") or api.article_url(article_id)
+            listed = str(news[0].get("url") or "") or None
+            url = listed if permanent(listed) else api.article_url(article_id)
+            if permanent(url):
+                return Reconciliation(True, article_id, url, f"published as article {article_id}")
+            preview = url or listed
+            shown = f"; preview (temporary) {preview}" if preview else ""
             return Reconciliation(
                 True,
                 article_id,
-                url,
-                f"published as article {article_id} (WeChat lists only a temporary link; "
-                "the permanent one is in 发表记录)",
+                None,
+                f"published as article {article_id}, URL pending: WeChat lists only a "
+                f"temporary link{shown}; the permanent one is in 发表记录 — crosspost asks "
+                "again on later runs, or record it with 'crosspost urls --set'",
+                url_pending=True,
             )
     if intent.draft_id and not api.draft_exists(intent.draft_id):
         return Reconciliation(
@@ -141,6 +151,14 @@ def _reconcile_ticket(api: WeChatApi, publish_id: str) -> Reconciliation | None:
     status = data.get("publish_status")
     if status == 0:
         post = api.post_from(data)
+        if post.url is None:
+            return Reconciliation(
+                True,
+                post.id,
+                None,
+                f"published as article {post.id}, URL pending (WeChat gave no permanent link)",
+                url_pending=True,
+            )
         return Reconciliation(True, post.id, post.url, f"published as article {post.id}")
     if status == 1:
         return Reconciliation(True, publish_id, None, f"publish_id {publish_id} in progress")

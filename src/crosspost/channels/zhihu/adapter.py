@@ -36,6 +36,7 @@ from crosspost.channels.base import (
     Reconciliation,
     RemoteDraft,
     RemotePost,
+    RunMemo,
     Sleep,
 )
 from crosspost.channels.http.policy import AmbiguousOutcome, HttpPolicy
@@ -73,7 +74,8 @@ MEMBER_PAGES = 5
 
 
 class ZhihuAdapter(Adapter):
-    """One Zhihu account, logged in by its ``z_c0`` cookie (and ``_xsrf`` when known)."""
+    """One Zhihu account, logged in by its ``z_c0`` cookie (with ``d_c0`` and ``_xsrf``
+    when known)."""
 
     platform: ClassVar[Platform] = ZHIHU
     channel: ClassVar[str] = CHANNEL
@@ -84,9 +86,18 @@ class ZhihuAdapter(Adapter):
     # --- plumbing ----------------------------------------------------------------------
 
     def __init__(
-        self, account: Account, *, http: HttpPolicy, state_dir: Path, clock: Clock, sleep: Sleep
+        self,
+        account: Account,
+        *,
+        http: HttpPolicy,
+        state_dir: Path,
+        clock: Clock,
+        sleep: Sleep,
+        memo: RunMemo | None = None,
     ) -> None:
-        super().__init__(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep)
+        super().__init__(
+            account, http=http, state_dir=state_dir, clock=clock, sleep=sleep, memo=memo
+        )
         #: Every draft this account created here (Zhihu cannot list them for reconcile),
         #: and the column each one's issue asks for (publish() only receives the id).
         self.journal = DraftJournal(self.state_dir, account.key)
@@ -104,11 +115,13 @@ class ZhihuAdapter(Adapter):
             http=http,
             z_c0=self._secret("z_c0"),
             xsrf=self._secret("xsrf"),
+            d_c0=self._secret("d_c0"),
             base_url=account.base_url,
             login_env=account.credential_env.get("z_c0", LOGIN_ENV),
             xsrf_env=account.credential_env.get("xsrf", XSRF_ENV),
             clock=clock,
             sleep=sleep,
+            memo=self.memo,
         )
 
     def _secret(self, name: str) -> str | None:

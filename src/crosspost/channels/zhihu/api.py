@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import quote
 
+from crosspost.channels.base import RunMemo
 from crosspost.channels.http.policy import HttpPolicy, Reply
 from crosspost.channels.zhihu.wire import (
     CHANNEL,
@@ -27,6 +28,7 @@ from crosspost.errors import ConfigError
 
 LOGIN_ENV = "ZHIHU_Z_C0"
 XSRF_ENV = "ZHIHU_XSRF"
+DEVICE_ENV = "ZHIHU_D_C0"
 
 
 class ZhihuApi:
@@ -39,16 +41,21 @@ class ZhihuApi:
         http: HttpPolicy,
         z_c0: str | None,
         xsrf: str | None,
+        d_c0: str | None = None,
         base_url: str | None = None,
         login_env: str = LOGIN_ENV,
         xsrf_env: str = XSRF_ENV,
         clock: Callable[[], float],
         sleep: Callable[[float], None],
+        memo: RunMemo | None = None,
     ) -> None:
         self.account_key = account_key
+        #: The run's reads made once per account: who the login is, what a topic name means.
+        self.memo = memo if memo is not None else RunMemo()
         self.http = http
         self._z_c0 = z_c0
         self._xsrf = xsrf
+        self._d_c0 = d_c0
         #: Replaces every real host when set (the sandbox serves them all on one address).
         self.base_url = base_url
         self.login_env = login_env
@@ -73,8 +80,8 @@ class ZhihuApi:
                 f"{self.login_env} to the z_c0 cookie of zhihu.com"
             )
         if referer:
-            return browser_headers(self._z_c0, self._xsrf, referer=referer)
-        return browser_headers(self._z_c0, self._xsrf)
+            return browser_headers(self._z_c0, self._xsrf, referer=referer, d_c0=self._d_c0)
+        return browser_headers(self._z_c0, self._xsrf, d_c0=self._d_c0)
 
     def check(self, reply: Reply) -> Any:
         """The decoded answer, or the typed error naming the variables to fix."""
@@ -105,8 +112,10 @@ class ZhihuApi:
     # --- the account --------------------------------------------------------------------
 
     def me(self) -> Any:
-        """``GET /api/v4/me``: who the cookie logs in as."""
-        return self.call("GET", "www", "/api/v4/me")
+        """``GET /api/v4/me``: who the cookie logs in as (asked once per run)."""
+        return self.memo.get(
+            ("zhihu-me", self.account_key), lambda: self.call("GET", "www", "/api/v4/me")
+        )
 
     # --- drafts and articles ------------------------------------------------------------
 
@@ -148,12 +157,13 @@ class ZhihuApi:
     # --- topics and columns ---------------------------------------------------------------
 
     def search_topics(self, name: str) -> Any:
-        """E8: topics whose name matches ``name``, best first."""
+        """E8: topics whose name matches ``name``, best first (asked once per run)."""
         path = (
             f"/api/autocomplete/topics?token={quote(name)}"
             "&max_matches=5&use_similar=0&topic_filter=1"
         )
-        return self.call("GET", "zhuanlan", path)
+        key = ("zhihu-topic", self.account_key, name)
+        return self.memo.get(key, lambda: self.call("GET", "zhuanlan", path))
 
     def attach_topic(self, draft_id: str, topic: Mapping[str, Any], *, referer: str) -> None:
         """E9: attach one topic (attaching it twice changes nothing)."""

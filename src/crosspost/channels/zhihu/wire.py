@@ -59,10 +59,19 @@ class NotFound(PermanentError):
 
 
 def browser_headers(
-    z_c0: str, xsrf: str | None, *, referer: str = "https://zhuanlan.zhihu.com/write"
+    z_c0: str,
+    xsrf: str | None,
+    *,
+    referer: str = "https://zhuanlan.zhihu.com/write",
+    d_c0: str | None = None,
 ) -> dict[str, str]:
-    """The headers of the web editor's own calls: cookie, UA, fetch marker, XSRF echo."""
+    """The headers of the web editor's own calls: cookie, UA, fetch marker, XSRF echo.
+
+    ``d_c0`` is the browser's device cookie: every real client sends it beside ``z_c0``,
+    and a login without it looks like no browser Zhihu has seen."""
     cookie = f"z_c0={z_c0}"
+    if d_c0:
+        cookie += f"; d_c0={d_c0}"
     headers = {
         "User-Agent": USER_AGENT,
         "x-requested-with": "fetch",

@@ -19,6 +19,8 @@ option                         default          meaning
 ``xsrf``                       ``"off"``        ``"if_present"``: an ``x-xsrftoken`` header on a
                                                 write must equal the ``_xsrf`` cookie (403);
                                                 ``"required"``: and it must be there
+``require_d_c0``               ``False``        a call without the ``d_c0`` device cookie is
+                                                refused as an unusual client (403 code 10003)
 ``legacy_publish``             ``False``        serve E7 ``PUT /api/articles/{id}/publish``
                                                 (its current status is unknown; 404 when off)
 ``require_topics``             ``False``        E6 refuses (code 1) an article without a topic
@@ -171,6 +173,8 @@ class ZhihuEmulator(Emulator):
         }
         self.ticket = new_ticket(clock())
         self.xsrf = new_xsrf()
+        #: The browser's device cookie (any value is accepted; only its absence is odd).
+        self.d_c0 = new_xsrf()
         self.expired: set[str] = set()
         self.articles = ArticleDesk(self.settings, clock, self._author())
         self.images = ImageDesk(self.settings, clock)
@@ -243,6 +247,8 @@ class ZhihuEmulator(Emulator):
         ticket = request.cookies.get("z_c0", "").strip('"')
         if not ticket:
             raise no_login()
+        if self.settings.require_d_c0 and not request.cookies.get("d_c0"):
+            raise client_rejected(10003)
         issued = ticket_issued_at(ticket)
         if issued is None:
             raise ticket_unparsable()
@@ -323,8 +329,9 @@ class ZhihuEmulator(Emulator):
     # --- what tests, demos and the CLI see -----------------------------------------------
 
     def credentials(self) -> dict[str, str]:
-        """The ``z_c0`` cookie, and ``xsrf``: the ``_xsrf`` cookie / ``x-xsrftoken`` value."""
-        return {"z_c0": self.ticket, "xsrf": self.xsrf}
+        """The ``z_c0`` cookie, ``xsrf`` (the ``_xsrf`` cookie / ``x-xsrftoken`` value) and
+        the ``d_c0`` device cookie."""
+        return {"z_c0": self.ticket, "xsrf": self.xsrf, "d_c0": self.d_c0}
 
     def expire_ticket(self) -> str:
         """Expire the current ``z_c0`` (answers 401 code 100 from now on); return a new one."""
@@ -334,7 +341,7 @@ class ZhihuEmulator(Emulator):
             return self.ticket
 
     def secrets(self) -> list[str]:
-        return [self.ticket, self.xsrf, *sorted(self.expired), *self.images.secrets()]
+        return [self.ticket, self.xsrf, self.d_c0, *sorted(self.expired), *self.images.secrets()]
 
     def snapshot(self) -> dict[str, Any]:
         with self._lock:
@@ -350,6 +357,7 @@ class ZhihuEmulator(Emulator):
                 "user": dict(self.user),
                 "ticket": self.ticket,
                 "xsrf": self.xsrf,
+                "d_c0": self.d_c0,
                 "expired": sorted(self.expired),
                 **self.articles.dump(),
                 **self.images.dump(),
@@ -360,6 +368,7 @@ class ZhihuEmulator(Emulator):
             self.user = dict(state.get("user", self.user))
             self.ticket = str(state.get("ticket", self.ticket))
             self.xsrf = str(state.get("xsrf", self.xsrf))
+            self.d_c0 = str(state.get("d_c0", self.d_c0))
             self.expired = set(state.get("expired", ()))
             self.articles.author = self._author()
             self.articles.load(state)

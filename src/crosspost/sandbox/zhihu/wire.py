@@ -138,6 +138,7 @@ class ZhihuOptions:
     ``crosspost.sandbox.zhihu.app`` and docs/sandbox-zhihu.md for the reasoning)."""
 
     xsrf: str = "off"
+    require_d_c0: bool = False
     legacy_publish: bool = False
     require_topics: bool = False
     image_polls: int = 1

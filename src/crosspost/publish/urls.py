@@ -1,0 +1,66 @@
+"""Only permanent URLs are URLs: a post published without one stays "URL pending".
+
+WeChat's lists hand out temporary links (``…&tempkey=…``) that stop working after a
+while. Such a link may be shown as a preview, but never recorded as the post's URL, never
+printed by ``crosspost urls`` and never put in the next issue's 往期回顾. A post whose
+permanent link is not known yet is published all the same (submitting again could only
+make a second post); each later run asks the platform once more
+(:meth:`~crosspost.channels.base.Adapter.permanent_url`), and the editor can record the
+link by hand (``crosspost urls --set``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from crosspost.channels.base import Adapter, RemotePost
+from crosspost.ledger.store import Ledger, PostRecord
+
+#: What a person reads about a post published without a permanent URL yet.
+URL_PENDING = (
+    "published, URL pending: the platform gave only a temporary link; crosspost asks again "
+    "on the next run, or record the link with 'crosspost urls --set {issue} -c {account} URL'"
+)
+
+
+def pending_message(record: PostRecord) -> str:
+    """The line that says a post's URL is pending and how to settle it."""
+    return URL_PENDING.format(issue=record.issue_id, account=f"{record.channel}:{record.account}")
+
+
+def url_pending(record: PostRecord) -> bool:
+    """Published, and the platform has not told its permanent URL yet."""
+    return record.is_published and not record.url and bool(record.article_id)
+
+
+def published_summary(post: RemotePost) -> str:
+    """The ledger's summary of a publication: its URL, or that it is pending (with the
+    temporary link as a preview, which is no secret and helps an editor find the post)."""
+    if post.url:
+        return post.url
+    preview = f" (preview, temporary: {post.preview_url})" if post.preview_url else ""
+    return f"published as article {post.id}, URL pending{preview}"
+
+
+def ask_again(
+    ledger: Ledger, adapter: Adapter, record: PostRecord, progress: Callable[[str], None]
+) -> PostRecord:
+    """For a post whose URL is pending, ask the platform once; record the link if it has
+    one now. Reads only; the post is returned unchanged when the URL is still pending."""
+    if not url_pending(record):
+        return record
+    assert record.article_id is not None
+    url = adapter.permanent_url(record.article_id, record.publish_id)
+    if not url:
+        progress(pending_message(record))
+        return record
+    ledger.note(record.key, "url", f"permanent URL found: {url}")
+    progress(f"published {url}")
+    return ledger.record(record.key, url=url)
+
+
+def set_url(ledger: Ledger, record: PostRecord, url: str) -> PostRecord:
+    """``crosspost urls --set``: the editor records a published post's permanent URL."""
+    before = f" (was {record.url})" if record.url else ""
+    ledger.note(record.key, "url", f"URL set by hand: {url}{before}")
+    return ledger.record(record.key, url=url)
