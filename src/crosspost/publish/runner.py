@@ -279,22 +279,7 @@ class Publisher:
                         results[job.key] = filled
                     else:
                         runnable.append(filled)
-                machines = [
-                    PostMachine(
-                        job,
-                        ledger=self.ledger,
-                        state_dir=self.settings.state_dir,
-                        timeout=self.settings.timeout,
-                        clock=self.clock,
-                        sleep=self.sleep,
-                        progress=self.progress,
-                        lock_timeout=self.lock_timeout,
-                        checkpoint=self.checkpoint,
-                        memo=memo,
-                        images=self.images,
-                    )
-                    for job in runnable
-                ]
+                machines = [self._machine(job, memo) for job in runnable]
                 done = pool.map(lambda m: m.run(options), machines)
                 for machine, result in zip(machines, done, strict=True):
                     results[machine.key] = result
@@ -322,20 +307,24 @@ class Publisher:
         know, adopt the article of the same issue already on the account (a lost state
         dir, another machine), so the next publish does not make a second one."""
         jobs = self.plan(paths, options)
-        machines = [
-            PostMachine(
-                job,
-                ledger=self.ledger,
-                state_dir=self.settings.state_dir,
-                timeout=self.settings.timeout,
-                clock=self.clock,
-                sleep=self.sleep,
-                progress=self.progress,
-                lock_timeout=self.lock_timeout,
-            )
-            for job in jobs
-        ]
-        return PublishReport(tuple(machine.adopt() for machine in machines))
+        memo = RunMemo()
+        return PublishReport(tuple(self._machine(job, memo).adopt() for job in jobs))
+
+    def _machine(self, job: Job, memo: RunMemo) -> PostMachine:
+        """The state machine of one post, with this run's ledger, clock, images and memo."""
+        return PostMachine(
+            job,
+            ledger=self.ledger,
+            state_dir=self.settings.state_dir,
+            timeout=self.settings.timeout,
+            clock=self.clock,
+            sleep=self.sleep,
+            progress=self.progress,
+            lock_timeout=self.lock_timeout,
+            checkpoint=self.checkpoint,
+            memo=memo,
+            images=self.images,
+        )
 
     def dry_run(self, jobs: Sequence[Job], options: PublishOptions) -> list[DryRunEntry]:
         """What :meth:`run` would do for each job, and a diff against what was last sent."""
