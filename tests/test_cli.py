@@ -431,7 +431,7 @@ def test_preview_uses_the_configured_theme(
 def test_preview_of_an_issue_check_refuses_is_written_with_its_problems_by_line_at_the_top(
     capsys: pytest.CaptureFixture[str], write_issue: WriteIssue, tmp_path: Path
 ) -> None:
-    path = write_issue(raw="# 没有封面的一期\n\n正文第一段,足够长。\n\n::: tip\n提示\n:::\n")
+    path = write_issue(raw="# 没有封面的一期\n\n正文第一段,足够长。\n\n::: theorem\n定理\n:::\n")
     out = tmp_path / "p"
     code, stdout, stderr = run(capsys, "preview", str(path), "-o", str(out))
     assert (code, stdout) == (0, [f"wrote {out / 'preview.html'}"])
@@ -441,5 +441,5 @@ def test_preview_of_an_issue_check_refuses_is_written_with_its_problems_by_line_
     assert (
         '<li class="error"><span class="line">line 1</span> <span class="channel">[wechat]' in top
     )
-    assert '<span class="line">line 5</span>' in top and "::: tip" in top
+    assert '<span class="line">line 5</span>' in top and "::: theorem" in top
     assert "<title>预览 · 没有封面的一期</title>" in page
