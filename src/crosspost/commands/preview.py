@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from crosspost.issue.model import Issue
 
 PREVIEW_FILE = "preview.html"
-LABELS = {"wechat": "微信公众号", "zhihu": "知乎专栏"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -67,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
 def write_preview(checked: Checked, folder: Path, template_dirs: tuple[Path, ...] = ()) -> Path:
     """Write ``folder/preview.html`` for an issue that rendered; return its path."""
+    from crosspost.preview.columns import article
     from crosspost.render.templates import render_template
 
     issue = checked.issue
@@ -76,17 +76,7 @@ def write_preview(checked: Checked, folder: Path, template_dirs: tuple[Path, ...
         settings = issue.settings(channel)
         links = {source: _local_link(issue, source, folder) for source in output.images}
         cover = _local_link(issue, str(settings.cover), folder) if settings.cover else None
-        articles.append(
-            {
-                "channel": channel,
-                "label": LABELS.get(channel, channel),
-                "title": settings.title,
-                "author": settings.author,
-                "digest": settings.digest,
-                "cover": cover,
-                "body": _markup(output.with_image_urls(links).body),
-            }
-        )
+        articles.append(article(issue, channel, output, links, cover))
     page = render_template(
         "preview/preview.html.j2",
         template_dirs,
@@ -120,9 +110,3 @@ def _local_link(issue: Issue, source: str, folder: Path) -> str:
     target = issue.folder / unquote(source)
     relative = os.path.relpath(target.resolve(), folder.resolve())
     return quote(Path(relative).as_posix())
-
-
-def _markup(html: str) -> Any:
-    from markupsafe import Markup
-
-    return Markup(html)

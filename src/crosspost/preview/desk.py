@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
-from markupsafe import Markup
 from werkzeug.exceptions import BadRequest, Forbidden, HTTPException, NotFound
 from werkzeug.routing import Map, Rule
 from werkzeug.utils import redirect
@@ -43,6 +42,7 @@ from werkzeug.wrappers import Request, Response
 from crosspost.check.lint import Checked
 from crosspost.config.settings import Settings
 from crosspost.errors import CrosspostError
+from crosspost.preview.columns import article
 from crosspost.preview.sources import (
     check_issue,
     cross_links,
@@ -61,7 +61,6 @@ from crosspost.render.templates import render_template, shipped_templates_dir
 COOKIE = "crosspost_desk"
 #: The header a POST repeats the token in (a cross-site form cannot set a header).
 TOKEN_HEADER = "X-Crosspost-Token"
-LABELS = {"wechat": "微信公众号", "zhihu": "知乎专栏"}
 #: Said to every answer: never cached, never framed, no address leaked to a linked site.
 SECURITY_HEADERS = {
     "Cache-Control": "no-store",
@@ -203,19 +202,10 @@ class Desk:
                 links = {s: self._file_url(key, s) for s in output.images}
                 beside = _beside(issue.folder, settings.cover)
                 cover = self._file_url(key, beside) if beside is not None else None
-                articles.append(
-                    {
-                        "channel": channel,
-                        "label": LABELS.get(channel, channel),
-                        "title": settings.title,
-                        "author": settings.author,
-                        "digest": settings.digest,
-                        "cover": cover,
-                        "body": Markup(output.with_image_urls(links).body),
-                        # What the copy buttons put on the clipboard, exactly.
-                        "clipboard": output.files.get("zhihu.md", output.body),
-                    }
-                )
+                shown = article(issue, channel, output, links, cover)
+                # What the copy buttons put on the clipboard, exactly.
+                shown["clipboard"] = output.files.get("zhihu.md", output.body)
+                articles.append(shown)
             if "wechat" in checked.rendered:
                 local = local_images(checked.rendered["wechat"])
         account = upload_account(self.settings)
