@@ -27,6 +27,8 @@ from ziamath.zmath import Latex
 # WeChat's HTML budget some 3,000–6,000 characters; two decimals would add a fifth).
 font_config.svg2 = False
 font_config.precision = 1
+#: Path coordinates are whole multiples of this (ziafont's ``precision`` digits).
+_GRID = 10**font_config.precision
 
 #: The font size ziamath lays out at; the SVG is then scaled to ``em`` of the text.
 LAYOUT_PX = 16.0
@@ -37,16 +39,119 @@ _UNKNOWN_COMMAND = re.compile(r"<mi>\\[A-Za-z]")
 _SIZE = re.compile(r'\s(width|height)="([\d.]+)"')
 _VIEWBOX = re.compile(r'viewBox="([-\d. ]+)"')
 _XLINK = re.compile(r'\sxmlns:xlink="[^"]*"')
-# "M 1 -2 L 3 4" → "M1-2L3 4": a path's numbers need a separator only where no sign or
-# command letter already separates them.
 _PATH = re.compile(r'\sd="([^"]*)"')
-_AROUND_COMMAND = re.compile(r"\s*([MLQCZHVmlqczhv])\s*")
-_BEFORE_MINUS = re.compile(r"\s+-")
+# ziamath paints glyphs in the colour it is given and a few rules (\\overline) in black;
+# the root's fill reaches every shape, so the text's colour and dark mode reach them all.
+_FILL = re.compile(r'\sfill="(?:currentColor|black)"')
+_SELF_CLOSING = re.compile(r"\s+/>")
+
+# --- path data in fewer characters ---------------------------------------------------
+# ziafont writes absolute commands (``M9.2-3L9.2-3L8.3 0Q0.7-0.5 1-0.6``); the same outline
+# reads shorter relative to the pen (``m9.2-3-.9 3q.6 0 .9-.1``): small steps, no leading
+# zero, a command letter only when it changes. The coordinates stay on ziafont's grid
+# and every point is where it was: only the writing changes, never the glyph.
+_TOKEN = re.compile(r"[A-Za-z]|[-+]?(?:\d+\.?\d*|\.\d+)")
+#: Numbers each absolute command takes; an outline with any other command is kept as is.
+_ARITY = {"M": 2, "L": 2, "H": 1, "V": 1, "Q": 4, "T": 2, "C": 6, "S": 4, "Z": 0}
+
+
+def _number(units: int) -> str:
+    """Grid units as the shortest SVG number (``-5`` tenths is ``-.5``)."""
+    text = f"{abs(units) / _GRID:.{font_config.precision}f}".rstrip("0").rstrip(".")
+    text = text[1:] if text.startswith("0.") else text
+    return f"-{text}" if units < 0 else text
+
+
+def _numbers(values: list[int], previous: str) -> str:
+    """``values`` written after the number ``previous`` ("" after a letter) with only the
+    separators needed: a minus sign separates, and so does a second dot (``1.5.3`` is 1.5
+    then .3)."""
+    out = ""
+    for value in values:
+        text = _number(value)
+        joined = text.startswith("-") or (text.startswith(".") and "." in previous)
+        out += text if joined or not previous else f" {text}"
+        previous = text
+    return out
+
+
+def _segments(path: str) -> list[tuple[str, list[int]]] | None:
+    """Absolute commands and their grid coordinates, or ``None`` for an outline this
+    does not read (relative commands, arcs): such a path is written as it came."""
+    tokens = _TOKEN.findall(path)
+    if "".join(tokens) != re.sub(r"[\s,]+", "", path):
+        return None
+    found: list[tuple[str, list[int]]] = []
+    command, index = "", 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token.isalpha():
+            if token not in _ARITY:
+                return None
+            command, index = token, index + 1
+            if command == "Z":
+                found.append(("Z", []))
+                continue
+        elif command in ("", "Z"):
+            return None
+        arity = _ARITY[command]
+        values = tokens[index : index + arity]
+        if len(values) < arity or any(value.isalpha() for value in values):
+            return None
+        found.append((command, [round(float(value) * _GRID) for value in values]))
+        index += arity
+        command = "L" if command == "M" else command  # pairs after a moveto are linetos
+    return found
+
+
+def compact_path(path: str) -> str:
+    """The outline ``path`` in as few characters as SVG allows, every point unchanged."""
+    segments = _segments(path)
+    if segments is None:
+        return path
+    out, letter, number = "", "", ""
+    x = y = start_x = start_y = 0
+    for command, values in segments:
+        if command == "Z":
+            out, letter, number, x, y = out + "z", "z", "", start_x, start_y
+            continue
+        if command == "L" and values == [x, y]:
+            continue  # ziafont opens each contour with a line to where the pen is
+        if command == "L" and values[0] == x:
+            command, values = "V", values[1:]
+        elif command == "L" and values[1] == y:
+            command, values = "H", values[:1]
+        if command == "H":
+            relative = [values[0] - x]
+        elif command == "V":
+            relative = [values[0] - y]
+        else:
+            relative = [value - (y if i % 2 else x) for i, value in enumerate(values)]
+        best = ""
+        for name, numbers in ((command, values), (command.lower(), relative)):
+            # A repeated letter is implied, and so is a lineto after a moveto.
+            implied = (name == letter and name not in "Mm") or (letter, name) in (
+                ("M", "L"),
+                ("m", "l"),
+            )
+            written = ("" if implied else name) + _numbers(numbers, number if implied else "")
+            if not best or len(written) < len(best):
+                best, chosen = written, name
+        out += best
+        letter, number = chosen, _number((values if chosen.isupper() else relative)[-1])
+        if command == "H":
+            x = values[0]
+        elif command == "V":
+            y = values[0]
+        else:
+            x, y = values[-2], values[-1]
+        if command == "M":
+            start_x, start_y = x, y
+    return out
 
 
 def _tight_path(match: re.Match[str]) -> str:
-    path = _AROUND_COMMAND.sub(r"\1", match.group(1))
-    return f' d="{_BEFORE_MINUS.sub("-", path).strip()}"'
+    return f' d="{compact_path(match.group(1))}"'
 
 
 def _em(px: float) -> str:
@@ -78,5 +183,6 @@ def formula_svg(tex: str, *, display: bool) -> str | None:
     head_end = svg.index(">")
     head = _XLINK.sub("", _SIZE.sub("", svg[:head_end]))
     label = html.escape(" ".join(tex.split()))
-    head += f' role="img" aria-label="{label}" style="{style}"'
-    return _PATH.sub(_tight_path, head + svg[head_end:])
+    head += f' fill="currentColor" role="img" aria-label="{label}" style="{style}"'
+    shapes = _SELF_CLOSING.sub("/>", _FILL.sub("", svg[head_end:]))
+    return _PATH.sub(_tight_path, head + shapes)
