@@ -211,9 +211,13 @@ def test_lists_are_sections_with_markers_in_the_text() -> None:
     assert "▪ 更深" in text  # third level: its own bullet
     assert "3. 三" in text and "4. 四" in text, "an ordered list keeps its start number"
     nested_item = next(s for s in soup.find_all("section") if s.get_text() == "1.\xa0乙一")
-    # Items hang their marker in their own indent, so a nested list indents by its item's.
-    assert style_of(nested_item).get("padding-left") == "1.6em", "items have a hanging indent"
-    assert style_of(nested_item.parent.parent).get("padding-left") == "1.6em", "nested lists indent"
+    # A list indents its items once and each marker hangs in that indent, so a nested list
+    # indents by its own, inside its item's text.
+    marker = nested_item.find("span")
+    assert style_of(marker).get("margin-left") == "-1.6em", "items have a hanging indent"
+    assert "padding-left" not in style_of(nested_item), "the list's indent, not each item's"
+    assert style_of(nested_item.parent).get("padding-left") == "1.6em", "nested lists indent"
+    assert style_of(nested_item.parent.parent.parent).get("padding-left") == "1.6em"
 
 
 def test_loose_list_items_keep_the_marker_in_their_first_paragraph() -> None:

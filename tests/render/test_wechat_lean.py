@@ -68,10 +68,31 @@ def test_bold_is_left_to_strong_only_in_normal_text() -> None:
     in_text = next(p for p in soup.find_all("p") if "正文" in p.get_text()).find("strong")
     # WeChat's page may reset a heading's weight, so the theme's stays; <strong> is bold
     # wherever WeChat shows it (its own editor writes a bare <strong>).
-    assert style_of(heading)["font-weight"] == "bold"
+    assert style_of(heading)["font-weight"] == "700"  # bold, one character shorter
     assert "font-weight" not in style_of(in_text)
     # Inside a bold heading <strong> would be bolder still (900): the theme's 700 stays.
-    assert style_of(in_heading)["font-weight"] == "bold"
+    assert style_of(in_heading)["font-weight"] == "700"
+
+
+def test_a_border_in_the_elements_own_colour_leaves_the_colour_out() -> None:
+    soup = render("## 标题\n\n> 引用\n")
+    heading, quote = soup.find("h2"), soup.find("blockquote")
+    # default theme: the h2 is drawn in the primary colour and underlined in it too.
+    assert style_of(heading)["color"] == "#0f4c81"
+    assert style_of(heading)["border-bottom"] == "2px solid"
+    # The quote's bar is the primary colour on grey text: its colour stays.
+    assert style_of(quote)["border-left"] == "4px solid #0f4c81"
+    # Raw HTML: an inherited colour is not the element's own (WeChat's page might set
+    # another), and a colour inside a function is left alone.
+    raw = render(
+        '<p style="color:#c00;border:1px solid #C00">甲</p>\n\n'
+        '<section style="color:#c00"><p style="border-top:1px solid #c00">乙</p></section>\n\n'
+        '<p style="color:#c00;border:1px solid rgb(1, 2, 3)">丙</p>\n'
+    )
+    first, second, third = (p for p in raw.find_all("p") if p.get_text() in ("甲", "乙", "丙"))
+    assert style_of(first)["border"] == "1px solid"
+    assert style_of(second)["border-top"] == "1px solid #c00"
+    assert style_of(third)["border"] == "1px solid rgb(1,2,3)"
 
 
 def test_margins_are_one_shorthand_and_values_short() -> None:

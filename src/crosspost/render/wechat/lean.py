@@ -8,7 +8,11 @@ of the HTML, so after inlining this pass walks the tree with the cascade in mind
 1. a declaration equal to what the element would have without it (its parent's value for
    an inherited property, the browser's default for the element otherwise) is dropped;
 2. margin and padding longhands fold into their shorthand, and values lose the bytes CSS
-   does not need (``0.5`` is ``.5``, no space after a comma).
+   does not need (``0.5`` is ``.5``, no space after a comma, ``bold`` is ``700``);
+3. a border drawn in the element's own ``color`` leaves its colour out, since a border's
+   colour is ``currentColor`` unless told otherwise (``color:#0f4c81;border-bottom:2px
+   solid``). Only a ``color`` on the element itself counts: an inline declaration beats
+   any stylesheet WeChat's page may have, an inherited colour might not.
 
 Nothing the browser computes changes, on any element: values relative to the element
 (``em``, ``%``) are never compared, and an element whose defaults are not all known keeps
@@ -164,6 +168,7 @@ def _short_box(value: str) -> str:
 
 _LEADING_ZERO = re.compile(r"(?<![\w.#-])0\.(\d)")
 _COMMA = re.compile(r",\s+")
+_BORDER = re.compile(r"^border(?:-(?:top|right|bottom|left))?$")
 
 
 def _minify(name: str, value: str) -> str:
@@ -176,7 +181,18 @@ def _minify(name: str, value: str) -> str:
     value = _LEADING_ZERO.sub(r".\1", value)
     if name in ("margin", "padding"):
         value = _short_box(value)
+    if name == "font-weight":
+        value = str(_WEIGHTS.get(value.strip().lower(), value))
     return value
+
+
+def _without_colour(name: str, value: str, colour: str | None) -> str:
+    """A border shorthand without its colour when that is ``colour``, the element's own."""
+    if colour is None or not _BORDER.match(name) or "(" in value:
+        return value
+    parts = value.split()
+    kept = [part for part in parts if part.lower() != colour.strip().lower()]
+    return " ".join(kept) if kept and len(kept) < len(parts) else value
 
 
 def _absolute(value: str) -> bool:
@@ -268,8 +284,9 @@ class _Cascade:
     def write(self) -> None:
         """Each element's remaining declarations back into its ``style`` attribute."""
         for element, style in self.styles.items():
+            colour = style.get("color")
             kept = [
-                f"{name}:{_minify(name, value)}"
+                f"{name}:{_minify(name, _without_colour(name, value, colour))}"
                 for name, value in style.items()
                 if not self.redundant(element, name, value)
             ]
