@@ -72,6 +72,9 @@ INLINE = st.one_of(
         )
     ),
     st.just('<input type="checkbox">'),
+    # Never closed: the element holds nothing, the text after it stays.
+    N.map(lambda n: f'<video src="https://u{n}.example.com/a.mp4">'),
+    N.map(lambda n: f'<audio><source src="https://s{n}.example.com/a.mp3">'),
 )
 PARAGRAPH = st.lists(INLINE, min_size=1, max_size=6).map(" ".join)
 CODE = st.builds(
@@ -103,6 +106,7 @@ LEAF = st.one_of(
     N.map(lambda n: f'<table><tr><td><a href="https://t{n}.example.com/x">格 link</a> '
           f'<img src="images/t{n}.png" alt="图"></td><td>cell 文字</td></tr></table>'),
     N.map(lambda n: f'<video controls>\n<source src="https://b{n}.example.com/v.mp4">\n</video>'),
+    N.map(lambda n: f'<p>块 <video src="https://p{n}.example.com/v.mp4"> 后文 text</p>'),
     st.sampled_from(["$$\nE = mc^2\n$$", "\\[\n\\sum_{i=1}^n i\n\\]", "$$\n\\frac{1}{\n$$"]),
     st.lists(st.tuples(st.booleans(), TEXT), min_size=1, max_size=3).map(
         lambda items: "\n".join(f"- [{'x' if done else ' '}] {t}" for done, t in items)

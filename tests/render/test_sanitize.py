@@ -7,8 +7,13 @@ mechanism itself, table-driven, with WeChat's and Zhihu's real allowlists.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from crosspost.issue.dialect import left_open
+from crosspost.issue.model import Issue
+from crosspost.render.rendered import RenderContext, render
 from crosspost.render.sanitize import Allowlist, TagStream, clean
 from crosspost.render.wechat.raw import ALLOWLIST as WECHAT
 from crosspost.render.zhihu.sanitize import ALLOWLIST as ZHIHU
@@ -86,3 +91,46 @@ def test_wechat_keeps_inline_svg_tag_by_tag() -> None:
 def test_svg_is_a_per_channel_choice(allowlist: Allowlist, expected: str) -> None:
     svg = '<svg viewBox="0 0 8 8"><path d="M0 0"/><text>x</text></svg>'
     assert clean(svg, allowlist) == expected
+
+
+# --- an element that hides its content, never closed ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pieces", "expected"),
+    [
+        (["<video src='a'>", " after"], [(1, "video")]),
+        (["<video>", " ", "<source src='a'>", "\n", "<track>", "after"], [(5, "video")]),
+        (["<video>", "x", "</video>", "after"], []),
+        (["<span>", "<video src='a'>", " b", "</span>", " c"], [(2, "video")]),
+        (["<video src='a'>", "<script>", "x", "</video>", "b"], [(2, "script")]),
+        (["<span>", "red", "<b>", "</span>"], []),  # shown content: a browser's business
+        (["<audio>", "<iframe src='f'>", "text"], [(2, "iframe"), (1, "audio")]),
+    ],
+)
+def test_an_element_left_open_is_closed_after_its_own_children(
+    pieces: list[str], expected: list[tuple[int, str]]
+) -> None:
+    assert left_open(pieces) == expected
+
+
+def test_a_raw_block_keeps_the_text_after_a_video_left_open() -> None:
+    fragment = '<p>前 <video src="https://v.example.com/a.mp4"> 后文</p><p>下一段</p>'
+    for allowlist in (WECHAT, ZHIHU):
+        cleaned = clean(fragment, allowlist)
+        assert "后文" in cleaned and "下一段" in cleaned and "▶ 视频" in cleaned, cleaned
+
+
+@pytest.mark.parametrize("channel", ["wechat", "zhihu"])
+@pytest.mark.parametrize(
+    "opening",
+    ['<video src="https://v.example.com/a.mp4">', '<audio><source src="https://v.example.com/a.mp3">',
+     '<iframe src="https://v.example.com/e">', "<script>"],
+)  # fmt: skip
+def test_an_inline_element_left_open_hides_nothing_after_it(channel: str, opening: str) -> None:
+    body = f"前 {opening} 后文 **仍在** 行末\n\n下一段\n\n## 标题\n"
+    issue = Issue(path=Path("/issues/x/issue.md"), id="x", title="t", body=body, body_line=1)
+    rendered = render(issue, channel, RenderContext())
+    for output in (rendered.body, *rendered.files.values()):
+        for words in ("前", "后文", "仍在", "行末", "下一段", "标题"):
+            assert words in output, (words, output)

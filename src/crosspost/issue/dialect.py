@@ -89,6 +89,79 @@ def callout_marker(info: str) -> tuple[str, str]:
     return match.group(1).lower(), match.group(2)
 
 
+_RAW_TAG = re.compile(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b.*?(/?)>$", re.DOTALL)
+#: Elements whose content a reader does not see as text where they work (a player, a
+#: frame, code): a channel drops that content with them. Written like an image and never
+#: closed (``<video src="a.mp4">``), one would take the rest of its paragraph along.
+HIDDEN_CONTENT = frozenset(
+    {"video", "audio", "iframe", "object", "canvas", "script", "style", "template", "noscript"}
+)
+#: Void children such an element may have: they are its content, the text after them not.
+_VOID_CHILDREN = frozenset({"source", "track", "param"})
+
+
+def left_open(pieces: Sequence[str]) -> list[tuple[int, str]]:
+    """Where to close each :data:`HIDDEN_CONTENT` element that raw HTML leaves open.
+
+    ``pieces`` are the HTML's tags and texts in order; the answer is (index, name) pairs,
+    last first: ``</name>`` belongs before ``pieces[index]``, right after the element's
+    ``<source>``/``<track>`` children. An element a browser would close with an outer one
+    (``<span><video></span>``) counts as left open too.
+    """
+    opened: list[tuple[str, int]] = []
+    unclosed: list[tuple[str, int]] = []
+    for index, piece in enumerate(pieces):
+        match = _RAW_TAG.match(piece.strip())
+        if not match or match.group(3):
+            continue
+        name = match.group(2).lower()
+        if not match.group(1):
+            opened.append((name, index))
+        elif name in [n for n, _ in opened]:
+            at = max(i for i, (n, _) in enumerate(opened) if n == name)
+            unclosed += opened[at + 1 :]
+            del opened[at:]
+    found = []
+    for name, index in sorted(unclosed + opened, key=lambda item: -item[1]):
+        if name in HIDDEN_CONTENT:
+            end = index + 1
+            while end < len(pieces) and _inside(pieces[end]):
+                end += 1
+            found.append((end, name))
+    return found
+
+
+def _inside(piece: str) -> bool:
+    """Whether ``piece`` still belongs to an element left open: a void child (``<source>``)
+    or the blank between two."""
+    match = _RAW_TAG.match(piece.strip())
+    if match is None:
+        return not piece.strip()
+    return not match.group(1) and match.group(2).lower() in _VOID_CHILDREN
+
+
+def _close_hidden_content(state: StateCore) -> None:
+    """Close each :data:`HIDDEN_CONTENT` element a paragraph leaves open (see
+    :func:`left_open`) with a closing tag token of its own.
+
+    markdown-it hands inline HTML over one tag at a time and an element opened in one
+    paragraph cannot close in another; every channel's sanitiser then sees balanced tags,
+    shows the element's line (a video's link) and keeps the text that follows.
+    """
+    for token in state.tokens:
+        if token.type != "inline" or not token.children:
+            continue
+        children = token.children
+        # Text is never a tag, even one written as text (``\\<video>``): only its blanks count.
+        pieces = [
+            child.content if child.type == "html_inline" else
+            " " if child.type in ("text", "softbreak") and not child.content.strip() else "\0"
+            for child in children
+        ]  # fmt: skip
+        for index, name in left_open(pieces):
+            children.insert(index, Token("html_inline", "", 0, content=f"</{name}>"))
+
+
 def _callouts(state: StateCore) -> None:
     """One token pair for both callout syntaxes, so each renderer has one rule for them.
 
@@ -147,6 +220,7 @@ def new_markdown() -> MarkdownIt:
     md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
     _use_bracket_math(md)
     md.core.ruler.push("callouts", _callouts)
+    md.core.ruler.push("close_hidden_content", _close_hidden_content)
     md.normalizeLink = _verbatim  # type: ignore[method-assign]
     return md
 

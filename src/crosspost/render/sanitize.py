@@ -29,6 +29,8 @@ import nh3
 from bs4 import BeautifulSoup
 from bs4.element import Tag
 
+from crosspost.issue.dialect import left_open
+
 #: Elements that never have content or a closing tag (HTML Living Standard, §13.1.2).
 VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
@@ -56,6 +58,7 @@ _MEDIA_SOURCES = ("src", "data")
 
 _TAG = re.compile(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b.*?(/?)>$", re.DOTALL)
 _MEDIA_TAG = re.compile(r"<(?:video|audio|iframe|embed|object)\b", re.IGNORECASE)
+_PIECES = re.compile(r"(<[^<>]*>)")
 _DATA_IMAGE = re.compile(r"^\s*data:image/", re.IGNORECASE)
 _DATA = re.compile(r"^\s*data:", re.IGNORECASE)
 
@@ -120,7 +123,12 @@ def _media_as_lines(fragment: str, media: frozenset[str]) -> str:
     """``fragment`` with each outermost media element replaced by its :func:`media_line`."""
     if not media or not _MEDIA_TAG.search(fragment):
         return fragment
-    soup = BeautifulSoup(fragment, "html.parser")
+    # An element left open (``<video src="a.mp4">`` written like an image) is closed after
+    # its <source> children first, so the text after it is not taken for its content.
+    pieces = _PIECES.split(fragment)
+    for index, name in left_open(pieces):
+        pieces.insert(index, f"</{name}>")
+    soup = BeautifulSoup("".join(pieces), "html.parser")
     for element in soup.find_all(sorted(media)):
         if not isinstance(element, Tag) or element.find_parent(sorted(media)) is not None:
             continue
