@@ -103,3 +103,11 @@ def test_margins_are_one_shorthand_and_values_short() -> None:
     margins = [style_of(tag).get("margin", "") for tag in soup.find_all(style=True)]
     margins = [m for m in margins if m]
     assert margins and all(1 <= len(m.split()) <= 4 for m in margins), margins
+
+
+def test_a_span_the_theme_left_unstyled_is_taken_out_a_styled_one_stays() -> None:
+    soup = render('见[文档](https://docs.example) <span style="color:#c00">红</span>\n')
+    references = soup.find(string=re.compile("文档: ")).parent
+    assert references.name == "section" and references.get_text().startswith("[1]")
+    assert all(span.get("style") for span in soup.find_all("span")), soup
+    assert [span.get_text() for span in soup.find_all("span")] == ["红"]
