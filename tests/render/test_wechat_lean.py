@@ -111,3 +111,11 @@ def test_a_span_the_theme_left_unstyled_is_taken_out_a_styled_one_stays() -> Non
     assert references.name == "section" and references.get_text().startswith("[1]")
     assert all(span.get("style") for span in soup.find_all("span")), soup
     assert [span.get_text() for span in soup.find_all("span")] == ["红"]
+
+
+def test_auto_side_margins_of_a_full_width_block_are_zero_of_a_narrow_one_stay() -> None:
+    soup = render("## 标题\n", theme="grace")  # grace centres its h2 with margin …auto…
+    assert style_of(soup.find("h2"))["margin"] == "2.2em 0 1.2em"
+    raw = render('<p style="margin:0 auto;max-width:50%">窄</p>\n')
+    narrow = next(p for p in raw.find_all("p") if p.get_text() == "窄")
+    assert style_of(narrow)["margin"] == "0 auto"

@@ -8,7 +8,8 @@ of the HTML, so after inlining this pass walks the tree with the cascade in mind
 1. a declaration equal to what the element would have without it (its parent's value for
    an inherited property, the browser's default for the element otherwise) is dropped;
 2. margin and padding longhands fold into their shorthand, and values lose the bytes CSS
-   does not need (``0.5`` is ``.5``, no space after a comma, ``bold`` is ``700``);
+   does not need (``0.5`` is ``.5``, no space after a comma, ``bold`` is ``700``, an
+   ``auto`` side margin of a block that fills its container is ``0``);
 3. a border drawn in the element's own ``color`` leaves its colour out, since a border's
    colour is ``currentColor`` unless told otherwise (``color:#0f4c81;border-bottom:2px
    solid``). Only a ``color`` on the element itself counts: an inline declaration beats
@@ -186,6 +187,24 @@ def _minify(name: str, value: str) -> str:
     return value
 
 
+def _auto_margins(element: lxml.html.HtmlElement, name: str, value: str, style: Style) -> str:
+    """``auto`` side margins as ``0`` on a block whose width fills its container (no width
+    of its own, and not a table or an image, which shrink to fit): there ``auto`` is
+    computed as 0, and it is three characters longer."""
+    if name != "margin" or "auto" not in value or element.tag not in _BLOCK - {"table"}:
+        return value
+    sizing = ("width", "max-width", "min-width", "float", "position")
+    if any(key in style for key in sizing) or style.get("display", "block") != "block":
+        return value
+    return " ".join("0" if part == "auto" else part for part in value.split())
+
+
+def _shortest(element: lxml.html.HtmlElement, name: str, value: str, style: Style) -> str:
+    """The kept declaration's value as short as it computes the same on ``element``."""
+    value = _without_colour(name, value, style.get("color"))
+    return _minify(name, _auto_margins(element, name, value, style))
+
+
 def _without_colour(name: str, value: str, colour: str | None) -> str:
     """A border shorthand without its colour when that is ``colour``, the element's own."""
     if colour is None or not _BORDER.match(name) or "(" in value:
@@ -284,9 +303,8 @@ class _Cascade:
     def write(self) -> None:
         """Each element's remaining declarations back into its ``style`` attribute."""
         for element, style in self.styles.items():
-            colour = style.get("color")
             kept = [
-                f"{name}:{_minify(name, _without_colour(name, value, colour))}"
+                f"{name}:{_shortest(element, name, value, style)}"
                 for name, value in style.items()
                 if not self.redundant(element, name, value)
             ]
