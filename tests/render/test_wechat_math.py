@@ -23,6 +23,8 @@ FORMULAS = (
     r"\sum_{i=1}^{n} i = \frac{n(n+1)}{2}",
     r"\begin{pmatrix}1&2\\3&4\end{pmatrix}\overline{x}",
     r"\int_0^\infty e^{-x^2}\,dx=\frac{\sqrt{\pi}}{2}",
+    r"\underbrace{a+b}_{2}",  # grouped in a <g>
+    r"\boxed{x}+\cancel{y}",  # stroked: drawn in decimals, as ziamath measures it
 )
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)")
 _ARITY = {"m": 2, "l": 2, "h": 1, "v": 1, "q": 4, "t": 2, "c": 6, "s": 4, "z": 0}
@@ -64,14 +66,38 @@ def raw_paths(tex: str) -> list[str]:
     return re.findall(r'\sd="([^"]*)"', svg)
 
 
-def test_every_glyph_keeps_every_point_and_the_formula_shrinks_by_a_third() -> None:
-    before = after = 0
+def in_pixels(found: list[tuple[str, tuple[float, ...]]]) -> list[tuple[str, tuple[float, ...]]]:
+    """Points read from a path drawn in tenths of a pixel, in pixels again."""
+    return [(command, tuple(round(v / 10, 6) for v in values)) for command, values in found]
+
+
+def test_every_glyph_keeps_every_point_and_the_formula_shrinks_by_half() -> None:
+    before = decimal = whole = 0
     for tex in FORMULAS:
         for path in raw_paths(tex):
-            compact = compact_path(path)
+            compact, in_units = compact_path(path), compact_path(path, whole=True)
             assert points(compact) == points(path), (tex, path, compact)
-            before, after = before + len(path), after + len(compact)
-    assert after < 0.7 * before, (before, after)
+            assert in_pixels(points(in_units)) == points(path), (tex, path, in_units)
+            assert "." not in in_units
+            before, decimal, whole = (
+                before + len(path),
+                decimal + len(compact),
+                whole + len(in_units),
+            )
+    assert decimal < 0.7 * before and whole < 0.85 * decimal, (before, decimal, whole)
+
+
+def test_a_formula_is_drawn_in_tenths_of_a_pixel_and_keeps_its_size() -> None:
+    svg = formula_svg(r"\frac{a}{b}", display=True)
+    raw = Latex(r"\frac{a}{b}", size=LAYOUT_PX, color="currentColor", inline=False).svg()
+    assert svg is not None
+    ours, theirs = (re.search(r'viewBox="([^"]*)"', s) for s in (svg, raw))
+    assert ours and theirs
+    assert [float(n) / 10 for n in ours.group(1).split()] == [
+        float(n) for n in theirs.group(1).split()
+    ]
+    rects = re.findall(r"<rect[^>]*>", svg)
+    assert rects and all("." not in rect for rect in rects), rects
 
 
 _COORDINATE = st.integers(min_value=-400, max_value=400).map(lambda n: n / 10)
@@ -96,6 +122,7 @@ def outlines(draw: st.DrawFn) -> str:
 @given(outlines())
 def test_any_outline_on_the_grid_is_written_with_the_same_points(path: str) -> None:
     assert points(compact_path(path)) == points(path)
+    assert in_pixels(points(compact_path(path, whole=True))) == points(path)
 
 
 def test_an_outline_it_does_not_read_is_kept_as_written() -> None:
