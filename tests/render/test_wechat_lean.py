@@ -119,3 +119,6 @@ def test_auto_side_margins_of_a_full_width_block_are_zero_of_a_narrow_one_stay()
     raw = render('<p style="margin:0 auto;max-width:50%">窄</p>\n')
     narrow = next(p for p in raw.find_all("p") if p.get_text() == "窄")
     assert style_of(narrow)["margin"] == "0 auto"
+    # Taken out before the whitespace between blocks is, so none is left between them.
+    empty = render("<p>一</p>\n<span></span>  \n<p>二</p>\n\n<span/>  \n")
+    assert not re.search(r"</p>\s+<", str(empty)), str(empty)

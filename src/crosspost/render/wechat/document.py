@@ -193,7 +193,8 @@ def _squash(text: str, drop_start: bool, drop_end: bool) -> str:
 
 
 def clean_tree(root: lxml.html.HtmlElement) -> None:
-    """Remove what WeChat refuses, and whitespace between block tags, in place."""
+    """Remove what WeChat refuses, spans left without attributes, and whitespace between
+    block tags, in place."""
     etree.strip_elements(root, etree.Comment, *_FORBIDDEN, with_tail=False)
     for element in list(root.iter()):
         for name in list(element.attrib):
@@ -206,6 +207,10 @@ def clean_tree(root: lxml.html.HtmlElement) -> None:
             element.set("style", _STYLE_GAP.sub(";", style).replace('"', "'"))
         if element.tag == "a" and not is_mp_link(element.get("href", "")):
             element.drop_tag()  # a last guard; the rules already footnoted external links
+        elif element.tag == "span" and not element.attrib:
+            # A theme's hook it did not style (a reference's number): a browser shows a
+            # bare <span> exactly as its content alone.
+            element.drop_tag()
     for element in root.iter():
         if element.text:
             first = element[0] if len(element) else None

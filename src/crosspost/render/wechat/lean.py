@@ -314,16 +314,6 @@ class _Cascade:
                 del element.attrib["style"]
 
 
-def _unwrap_bare(root: lxml.html.HtmlElement) -> None:
-    """Take out each ``<span>`` left without attributes: a theme's hook it did not style
-    (a reference's number), which a browser shows exactly as its content alone."""
-    for element in list(root.iter("span")):
-        if not element.attrib:
-            element.drop_tag()
-
-
 def lean_styles(root: lxml.html.HtmlElement) -> None:
-    """Rewrite the inlined ``style`` attributes under ``root`` as few as they can be, and
-    take out the spans left with nothing to do."""
+    """Rewrite the inlined ``style`` attributes under ``root`` as few as they can be."""
     _Cascade(root).write()
-    _unwrap_bare(root)
