@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from crosspost.channels.wechat.doctor import html_changes
+from crosspost.channels.wechat.doctor import describe_changes, html_changes
 from crosspost.cli import main
 from crosspost.commands.doctor import CANARY_TITLE, diagnose
 from crosspost.commands.switches import MAX_SLEEP_VARIABLE
@@ -46,7 +46,7 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def sandbox_account(box: Sandbox, channel: str, **options: Any) -> Account:
+def sandbox_account(box: Sandbox, channel: str, kind: str | None = None, **options: Any) -> Account:
     """An account of ``channel`` on the sandbox, with the sandbox's own credentials."""
     emulator = box.wechat if channel == "wechat" else box.zhihu
     return Account(
@@ -55,11 +55,12 @@ def sandbox_account(box: Sandbox, channel: str, **options: Any) -> Account:
         base_url=box.url(channel),
         credentials=MappingProxyType({k: Secret(v) for k, v in emulator.credentials().items()}),
         options=MappingProxyType(options),
+        kind=kind,
     )
 
 
-def wechat_account(box: Sandbox, **options: Any) -> Account:
-    return sandbox_account(box, "wechat", **options)
+def wechat_account(box: Sandbox, kind: str | None = None, **options: Any) -> Account:
+    return sandbox_account(box, "wechat", kind, **options)
 
 
 def zhihu_account(box: Sandbox, **options: Any) -> Account:
@@ -119,7 +120,7 @@ def test_a_personal_account_set_to_broadcast_is_told_it_will_hand_off(
     sandbox: Sandbox, tmp_path: Path
 ) -> None:
     sandbox.wechat.update_options({"account_kind": "personal"})
-    report = diagnose([wechat_account(sandbox, mode="broadcast")])
+    report = diagnose([wechat_account(sandbox, "personal", mode="broadcast")])
     (checkup,) = report.checkups
     assert report.exit_code == EXIT_OK
     assert checkup.notes == (
@@ -132,12 +133,12 @@ def test_a_personal_account_set_to_broadcast_is_told_it_will_hand_off(
 def test_a_used_up_quota_is_a_note(sandbox: Sandbox) -> None:
     sandbox.wechat.update_options({"quotas": {"/cgi-bin/freepublish/submit": 0}})
     sandbox.wechat.update_options({"quotas": {"/cgi-bin/message/mass/preview": 2}})
-    report = diagnose([wechat_account(sandbox)])
+    report = diagnose([wechat_account(sandbox, "verified_service")])
     assert report.checkups[0].notes == ()
     sandbox.wechat.account.counters[
         f"day:{sandbox.wechat.account.day(sandbox.clock())}:/cgi-bin/message/mass/preview"
     ] = 2
-    (checkup,) = diagnose([wechat_account(sandbox)]).checkups
+    (checkup,) = diagnose([wechat_account(sandbox, "verified_service")]).checkups
     assert checkup.notes == (
         "preview: today's 2 calls of /cgi-bin/message/mass/preview are used up; they come "
         "back at 00:00 Beijing time",
@@ -152,6 +153,7 @@ def test_an_ip_off_the_whitelist_is_named(sandbox: Sandbox) -> None:
     (problem,) = checkup.problems
     assert "WeChat saw the call from 127.0.0.1; add 127.0.0.1 in 公众号后台" in problem
     assert dict(checkup.facts)["credentials"] == "not checked: this IP is not whitelisted"
+    assert dict(checkup.facts)["ip seen by WeChat"] == "127.0.0.1"
 
 
 def test_a_wrong_secret_and_a_missing_one(sandbox: Sandbox) -> None:
@@ -289,3 +291,82 @@ def test_html_changes_counts_style_properties() -> None:
     assert changes.styles == {"margin": 1, "position": 1}
     assert changes.attributes == {}
     assert changes.kept_bytes == len('<p style="color: red">a</p>')
+
+
+def test_the_configured_kind_is_held_against_wechats_answers(sandbox: Sandbox) -> None:
+    sandbox.wechat.update_options({"account_kind": "personal"})
+    (wrong,) = diagnose([wechat_account(sandbox, "verified_service")]).checkups
+    assert dict(wrong.facts)["kind"] == "unverified or personal"
+    assert wrong.problems == (
+        'wechat:main has kind = "verified_service" in the config, but WeChat answers '
+        'otherwise for publish, broadcast, preview; set kind to "unverified" or "personal"',
+    )
+    (unsaid,) = diagnose([wechat_account(sandbox)]).checkups
+    assert unsaid.problems == ()
+    assert unsaid.notes == (
+        'set kind to "unverified" or "personal" on wechat:main in the config: runs then '
+        "plan what to send without asking WeChat",
+    )
+    (right,) = diagnose([wechat_account(sandbox, "personal")]).checkups
+    assert (right.problems, right.notes) == ((), ())
+
+
+def test_a_path_wechat_will_not_answer_for(sandbox: Sandbox) -> None:
+    quota = "/cgi-bin/openapi/quota/get"
+    sandbox.faults.add("wechat", quota, "errcode:76021", count=1)
+    sandbox.faults.add("wechat", quota, "errcode:45009", count=1)
+    (checkup,) = diagnose([wechat_account(sandbox, "verified_subscription")]).checkups
+    draft, publish = checkup.capabilities[:2]
+    assert (draft.allowed, publish.allowed) == (None, None)
+    assert checkup.notes == (
+        "WeChat would not say whether wechat:main may draft: it does not know /cgi-bin/draft/add",
+    )
+    (problem,) = checkup.problems
+    assert problem.startswith("WeChat would not say whether wechat:main may publish: ")
+    assert "45009" in problem
+    assert not checkup.unreachable
+    assert dict(checkup.facts)["kind"] == "verified_subscription or verified_service"
+
+
+def test_a_platform_failing_mid_checkup_is_unreachable(
+    sandbox: Sandbox, sandbox_clock: ManualClock
+) -> None:
+    sandbox.faults.add("wechat", "/cgi-bin/openapi/quota/get", "http:503")
+    report = diagnose(
+        [wechat_account(sandbox, "personal")], clock=sandbox_clock, sleep=sandbox_clock.sleep
+    )
+    (checkup,) = report.checkups
+    assert checkup.unreachable and report.exit_code == EXIT_TEMPORARY
+    assert all(
+        c.allowed is None and c.note.startswith("unreachable: ") for c in checkup.capabilities
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("/cgi-bin/material/add_material", "could not upload the canary's cover: "),
+        ("/cgi-bin/draft/add", "the canary draft failed: "),
+    ],
+)
+def test_a_canary_that_cannot_be_made_leaves_nothing_behind(
+    sandbox: Sandbox, path: str, expected: str
+) -> None:
+    sandbox.faults.add("wechat", path, "errcode:45166", count=1)
+    (canary,) = diagnose([wechat_account(sandbox)], canary_html=HTML).canaries
+    (problem,) = canary.problems
+    assert problem.startswith(expected)
+    snapshot = sandbox.wechat.snapshot()
+    assert snapshot["drafts"] == [] and snapshot["materials"] == []
+
+
+def test_the_changes_read_as_lines() -> None:
+    kept = '<section><p style="color: red">text <a>链接</a></p></section>'
+    changes = html_changes(HTML, kept)
+    assert list(describe_changes(changes)) == [
+        f"sent {len(HTML)} characters of HTML; WeChat keeps {len(kept)} characters "
+        f"({len(kept) + 2 * 2} bytes), the count its limits apply to",
+        "removed tags: img ×1, script ×1",
+        "removed attributes: a[href] ×1, img[src] ×1, p[onclick] ×1",
+        "removed style properties: line-height ×1",
+    ]

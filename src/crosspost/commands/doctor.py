@@ -235,7 +235,11 @@ def _examine(adapter: Adapter, account: Account) -> Checkup:
         from crosspost.channels.wechat.doctor import checkup as wechat_checkup
 
         return wechat_checkup(
-            adapter.api, account=account.key, app_id=adapter.app_id, mode=account.mode
+            adapter.api,
+            account=account.key,
+            app_id=adapter.app_id,
+            mode=account.mode,
+            kind=account.kind,
         )
     if isinstance(adapter, ZhihuAdapter):
         from crosspost.channels.zhihu.doctor import checkup as zhihu_checkup

@@ -16,6 +16,7 @@ then both deleted. If a delete fails, the result says what to remove by hand.
 from __future__ import annotations
 
 import io
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -23,7 +24,8 @@ from typing import Any
 
 from crosspost.channels.checkup import Capability, Checkup
 from crosspost.channels.wechat.api import WeChatApi, normalise_id
-from crosspost.errors import AuthError, ChannelError, TransientError
+from crosspost.errors import AuthError, ChannelError, RateLimitedError, TransientError
+from crosspost.platforms.wechat import ACCOUNT_KINDS, AccountKind
 
 #: What crosspost may ask of an account, and the API path that tells whether it may.
 PROBES: tuple[tuple[str, str], ...] = (
@@ -37,12 +39,18 @@ PROBES: tuple[tuple[str, str], ...] = (
 DENIED_CODES = frozenset({48001, 76022})
 #: quota/get's answer for a path WeChat does not know.
 UNKNOWN_PATH_CODE = 76021
+UNKNOWN_PATH_NOTE = "WeChat does not know this path"
+#: The caller's address in the 40164 line of :func:`~crosspost.channels.wechat.errors.describe`.
+_SEEN_IP = re.compile(r"WeChat saw the call from ([0-9A-Fa-f.:]+);")
 _DRAFTS_HELP = "公众号后台 → 内容与互动 → 草稿箱"
 _VERIFY_HELP = "公众号后台 → 设置与开发 → 微信认证"
 
 
-def checkup(api: WeChatApi, *, account: str, app_id: str, mode: str | None) -> Checkup:
-    """Examine one account through ``api`` (see the module docstring)."""
+def checkup(
+    api: WeChatApi, *, account: str, app_id: str, mode: str | None, kind: str | None = None
+) -> Checkup:
+    """Examine one account through ``api`` (see the module docstring); ``mode`` and
+    ``kind`` are the account's configured ones, held against what WeChat answers."""
     facts: list[tuple[str, str]] = [("app_id", app_id)]
     try:
         api.token.token()
@@ -53,11 +61,12 @@ def checkup(api: WeChatApi, *, account: str, app_id: str, mode: str | None) -> C
         return Checkup(account, tuple(facts), problems=(str(error),))
     except ChannelError as error:
         if error.code == 40164:
+            seen = _SEEN_IP.search(str(error))
             facts.append(("credentials", "not checked: this IP is not whitelisted"))
+            facts.append(("ip seen by WeChat", seen.group(1) if seen else "not said"))
         return Checkup(account, tuple(facts), problems=(str(error),))
     facts.append(("credentials", "accepted"))
     capabilities: list[Capability] = []
-    problems: list[str] = []
     unreachable = False
     for name, path in PROBES:
         capability = _probe(api, name, path)
@@ -65,8 +74,15 @@ def checkup(api: WeChatApi, *, account: str, app_id: str, mode: str | None) -> C
         if capability.allowed is None:
             unreachable = unreachable or capability.note.startswith("unreachable")
     allowed = {c.name for c in capabilities if c.allowed}
-    facts.append(("kind", _kind(allowed, {c.name for c in capabilities if c.allowed is False})))
-    notes: list[str] = []
+    shown, problems, notes = _kind_findings(account, kind, _observed(capabilities))
+    facts.append(("kind", shown))
+    for capability in capabilities:
+        if capability.allowed is None and not unreachable:
+            line = f"WeChat would not say whether {account} may {capability.name}"
+            if capability.note == UNKNOWN_PATH_NOTE:
+                notes.append(f"{line}: it does not know {capability.path}")
+            else:
+                problems.append(f"{line}: {capability.note}")
     if any(c.name == "draft" and c.allowed is False for c in capabilities):
         problems.append(
             "WeChat refuses even draft/add (48001): the account's verification (认证) has "
@@ -98,13 +114,15 @@ def _probe(api: WeChatApi, name: str, path: str) -> Capability:
     """quota/get for one path: allowed with today's use, refused, or unknown (with why)."""
     try:
         data = api.quota(path)
+    except RateLimitedError as error:
+        return Capability(name, path, None, note=str(error))
     except TransientError as error:
         return Capability(name, path, None, note=f"unreachable: {error}")
     except ChannelError as error:
         if error.code in DENIED_CODES:
             return Capability(name, path, False, note=f"WeChat errcode {error.code}")
         if error.code == UNKNOWN_PATH_CODE:
-            return Capability(name, path, None, note="WeChat does not know this path")
+            return Capability(name, path, None, note=UNKNOWN_PATH_NOTE)
         return Capability(name, path, None, note=str(error))
     quota = data.get("quota")
     if not isinstance(quota, dict):
@@ -126,15 +144,54 @@ def _number(value: Any) -> int | None:
         return None
 
 
-def _kind(allowed: set[str], refused: set[str]) -> str:
-    """The kind of account the answers point to (spec §3's table, read backwards)."""
-    if {"draft", "publish", "broadcast"} <= allowed:
-        return "verified (may draft, publish and mass send)"
-    if "draft" in allowed and {"publish", "broadcast"} <= refused:
-        return "unverified or personal (may only draft)"
-    if "draft" in refused:
-        return "verification lapsed (may not even draft)"
-    return "unknown (WeChat would not say for every path)"
+def _observed(capabilities: Iterable[Capability]) -> dict[str, bool]:
+    """What WeChat said the account may call, leaving out what it would not say."""
+    return {c.name: c.allowed for c in capabilities if c.allowed is not None}
+
+
+def _may(kind: AccountKind, name: str) -> bool:
+    return bool(getattr(kind, f"may_{name}"))
+
+
+def matching_kinds(observed: dict[str, bool]) -> tuple[str, ...]:
+    """The declared account kinds (``platforms.wechat.ACCOUNT_KINDS``) that fit WeChat's
+    answers."""
+    return tuple(
+        name
+        for name, kind in ACCOUNT_KINDS.items()
+        if all(_may(kind, call) == allowed for call, allowed in observed.items())
+    )
+
+
+def _one_of(names: tuple[str, ...]) -> str:
+    quoted = [f'"{name}"' for name in names]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+
+
+def _kind_findings(
+    account: str, configured: str | None, observed: dict[str, bool]
+) -> tuple[str, list[str], list[str]]:
+    """The kind to show, and problems and notes about the configured ``kind``."""
+    fits = matching_kinds(observed) if observed else ()
+    shown = " or ".join(fits) if fits else "unknown (no declared kind fits WeChat's answers)"
+    problems: list[str] = []
+    notes: list[str] = []
+    if configured is not None and fits and configured not in fits:
+        differs = [
+            call
+            for call, allowed in observed.items()
+            if _may(ACCOUNT_KINDS[configured], call) != allowed
+        ]
+        problems.append(
+            f'{account} has kind = "{configured}" in the config, but WeChat answers otherwise '
+            f"for {', '.join(differs)}; set kind to {_one_of(fits)}"
+        )
+    elif configured is None and fits:
+        notes.append(
+            f"set kind to {_one_of(fits)} on {account} in the config: runs then plan what "
+            "to send without asking WeChat"
+        )
+    return shown, problems, notes
 
 
 # --- the canary --------------------------------------------------------------------------
