@@ -309,6 +309,14 @@ def test_the_configured_kind_is_held_against_wechats_answers(sandbox: Sandbox) -
     )
     (right,) = diagnose([wechat_account(sandbox, "personal")]).checkups
     assert (right.problems, right.notes) == ((), ())
+    assert "mass sends" not in dict(right.facts)  # a personal account may not
+
+
+def test_a_known_kind_shows_its_mass_send_quota(sandbox: Sandbox) -> None:
+    (service,) = diagnose([wechat_account(sandbox, "verified_service")]).checkups
+    assert dict(service.facts)["mass sends"] == "each follower ≤ 4 per calendar month"
+    (unsaid,) = diagnose([wechat_account(sandbox)]).checkups  # subscription or service?
+    assert "mass sends" not in dict(unsaid.facts)
 
 
 def test_a_path_wechat_will_not_answer_for(sandbox: Sandbox) -> None:

@@ -74,8 +74,12 @@ def checkup(
         if capability.allowed is None:
             unreachable = unreachable or capability.note.startswith("unreachable")
     allowed = {c.name for c in capabilities if c.allowed}
-    shown, problems, notes = _kind_findings(account, kind, _observed(capabilities))
+    observed = _observed(capabilities)
+    shown, problems, notes = _kind_findings(account, kind, observed)
     facts.append(("kind", shown))
+    quota = _mass_quota(kind, matching_kinds(observed) if observed else ())
+    if quota:
+        facts.append(("mass sends", quota))
     for capability in capabilities:
         if capability.allowed is None and not unreachable:
             line = f"WeChat would not say whether {account} may {capability.name}"
@@ -161,6 +165,13 @@ def matching_kinds(observed: dict[str, bool]) -> tuple[str, ...]:
         for name, kind in ACCOUNT_KINDS.items()
         if all(_may(kind, call) == allowed for call, allowed in observed.items())
     )
+
+
+def _mass_quota(configured: str | None, fits: tuple[str, ...]) -> str:
+    """The mass-send quota of the account's kind, when the kind is known: configured and
+    not contradicted, or the only one WeChat's answers fit."""
+    known = configured if configured in fits else (fits[0] if len(fits) == 1 else None)
+    return ACCOUNT_KINDS[known].mass_quota if known else ""
 
 
 def _one_of(names: tuple[str, ...]) -> str:
