@@ -244,6 +244,8 @@ class Canary:
     changes: HtmlChanges | None = None
     deleted: bool = False
     problems: tuple[str, ...] = ()
+    #: Why no canary was made (the checkup found something to fix first); "" when one was.
+    skipped: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         """The stable JSON form."""
@@ -253,6 +255,7 @@ class Canary:
             "deleted": self.deleted,
             "changes": self.changes.as_dict() if self.changes else None,
             "problems": list(self.problems),
+            "skipped": self.skipped,
         }
 
 
