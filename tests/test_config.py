@@ -7,6 +7,7 @@ real ``~/.config/crosspost`` or the real environment of whoever runs the suite.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import pickle
 from dataclasses import dataclass
@@ -274,7 +275,13 @@ def test_no_config_file_says_where_to_start(place: Place) -> None:
 
 BAD_CONFIGS = [
     ('mode = "draft"\ntheme = \n', "{path}:2: not valid TOML (Invalid value); fix that line"),
-    ('mode = "pubish"\n', "{path}:1: mode 'pubish' is neither 'draft' nor 'publish'"),
+    ('mode = "pubish"\n', "{path}:1: mode 'pubish' is not one of draft, publish, broadcast"),
+    (
+        '[channels.wechat.accounts.main]\nkind = "verified"\n',
+        "{path}:2: kind 'verified' is not a WeChat account kind; use one of "
+        "verified_subscription, verified_service, unverified, personal, lapsed",
+    ),
+    ('[channels.zhihu.accounts.main]\n\nkind = "personal"\n', "{path}:3: 'kind' describes a"),
     ("stat_dir = 'x'\n", "{path}:1: unknown setting 'stat_dir'"),
     ("[channels.weibo.accounts.main]\nx = 1\n", "{path}:1: unknown channel 'weibo'"),
     ("[schedule]\ngrace = 'soon'\n", "{path}:2: 'soon' is not a duration"),
@@ -422,6 +429,24 @@ def test_mode_for_an_account_most_specific_wins(
     options = {"mode": account_mode} if account_mode else {}
     account = Account("wechat", "main", None, {}, options)
     assert place.load(mode=flag).mode_for(account, issue_mode) == expected
+
+
+def test_an_account_kind_is_read_from_the_account_or_its_channel(place: Place) -> None:
+    place.config(
+        '[channels.wechat]\nkind = "personal"\n[channels.wechat.accounts.main]\n'
+        '[channels.wechat.accounts.big]\nkind = "verified_service"\n'
+        "[channels.zhihu.accounts.main]\n"
+    )
+    settings = place.load()
+    kinds = {a.key: a.kind for a in settings.accounts}
+    assert kinds == {
+        "wechat:main": "personal",
+        "wechat:big": "verified_service",
+        "zhihu:main": None,
+    }
+    assert "kind" not in settings.account("wechat:main").options
+    plain = Account("wechat", "main", None, {})
+    assert dataclasses.replace(plain, kind="personal").fingerprint() != plain.fingerprint()
 
 
 def test_unreadable_files_are_one_clear_line(place: Place) -> None:

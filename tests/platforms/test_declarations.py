@@ -364,3 +364,23 @@ def test_a_limit_set_in_the_config_is_confirmed_and_evidence_cannot_be_set() -> 
     assert changed.limits.source("content_chars") == "set in the config"
     with pytest.raises(ConfigError, match="wechat has no limit 'evidence'"):
         wechat.with_overrides({"evidence": {}})
+
+
+def test_each_wechat_account_kind_says_what_it_may_do() -> None:
+    from crosspost.platforms.wechat import ACCOUNT_KINDS
+
+    may = {
+        name: [m for m in ("draft", "publish", "broadcast") if k.may(m)]
+        for name, k in ACCOUNT_KINDS.items()
+    }
+    assert may == {
+        "verified_subscription": ["draft", "publish", "broadcast"],
+        "verified_service": ["draft", "publish", "broadcast"],
+        "unverified": ["draft"],
+        "personal": ["draft"],
+        "lapsed": [],
+    }
+    assert [k.name for k in ACCOUNT_KINDS.values() if k.may_preview] == [
+        "verified_subscription",
+        "verified_service",
+    ]

@@ -97,6 +97,10 @@ class Account:
     #: Limit name → value, from ``[channels.C.limits]`` with the account's own ``limits``
     #: table laid over it (see ``Platform.with_overrides``).
     limits: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    #: What kind of WeChat Official Account this is (``kind = "personal"``, a key of
+    #: ``platforms.wechat.ACCOUNT_KINDS``), which decides what it may call; None: not
+    #: said, so a run may ask WeChat (``openapi/quota/get``, read-only).
+    kind: str | None = None
 
     @property
     def key(self) -> str:
@@ -138,6 +142,8 @@ class Account:
             "options": dict(self.options),
             "credentials": {k: v.reveal() for k, v in sorted(self.credentials.items())},
         }
+        if self.kind is not None:  # absent when unset, so older fingerprints stay the same
+            material["kind"] = self.kind
         text = json.dumps(material, sort_keys=True, default=str, ensure_ascii=False)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -51,6 +51,7 @@ from crosspost.config.sources import (
 from crosspost.errors import ConfigError
 from crosspost.platforms.base import Platform
 from crosspost.platforms.registry import PLATFORMS, platform_names
+from crosspost.platforms.wechat import ACCOUNT_KINDS
 
 __all__ = [
     "FLAG_NAMES",
@@ -278,6 +279,7 @@ def _account(
         base_url = base_url.rstrip("/")
     if "mode" in body:
         parse_mode(body["mode"], config.origin(table, "mode"))
+    kind = _kind(config, table, channel, body.pop("kind", None))
     return Account(
         channel=channel,
         name=name,
@@ -286,7 +288,24 @@ def _account(
         options=MappingProxyType(body),
         credential_env=MappingProxyType(credential_env),
         limits=MappingProxyType(limits),
+        kind=kind,
     )
+
+
+def _kind(config: ConfigFile, table: tuple[str, ...], channel: str, raw: Any) -> str | None:
+    """An account's ``kind``: one of the WeChat account kinds, checked against their table."""
+    if raw is None:
+        return None
+    if channel != "wechat":
+        config.origin(table, "kind").fail(
+            f"'kind' describes a WeChat Official Account; a {channel} account has none, remove it"
+        )
+    if raw not in ACCOUNT_KINDS:
+        config.origin(table, "kind").fail(
+            f"kind {raw!r} is not a WeChat account kind; use one of {', '.join(ACCOUNT_KINDS)} "
+            "(crosspost doctor tells which one an account is)"
+        )
+    return str(raw)
 
 
 def _limits(config: ConfigFile, table: tuple[str, ...], channel: str, raw: Any) -> dict[str, Any]:

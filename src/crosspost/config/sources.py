@@ -21,7 +21,7 @@ from typing import Any, NoReturn
 
 from crosspost.errors import ConfigError
 
-MODES = ("draft", "publish")
+MODES = ("draft", "publish", "broadcast")
 CONFIG_NAME = "crosspost.toml"
 #: A config with every account of a large team is a few KB; a bigger file is a mistake
 #: (a log, a database) that should not be read into memory and parsed.
@@ -103,7 +103,7 @@ def _paths(raw: Any, origin: Origin) -> tuple[Path, ...]:
 
 def parse_mode(raw: Any, origin: Origin) -> str:
     if raw not in MODES:
-        origin.fail(f"mode {raw!r} is neither 'draft' nor 'publish'")
+        origin.fail(f"mode {raw!r} is not one of {', '.join(MODES)}")
     return str(raw)
 
 
@@ -376,7 +376,10 @@ def add_arguments(parser: argparse.ArgumentParser, *names: str) -> None:
     helps = {
         "config": "config file (default: $CROSSPOST_CONFIG, ./crosspost.toml, ~/.config/…)",
         "state_dir": "where the ledger and locks live (default: $CROSSPOST_STATE_DIR)",
-        "mode": "draft: leave drafts for review; publish: publish them (default: draft)",
+        "mode": (
+            "draft: leave drafts for review; publish: publish them (a link, nothing pushed); "
+            "broadcast: WeChat 群发 to followers (default: draft)"
+        ),
         "theme": "rendering theme name or CSS file",
         "grace": "how late a scheduled issue may still be published, e.g. 24h",
         "log_file": "also write the log to this file",

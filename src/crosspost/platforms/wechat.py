@@ -9,6 +9,10 @@ refusing; the config can set any of them (``[channels.wechat.limits]``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
 from crosspost.platforms.base import (
     MB,
     Evidence,
@@ -79,7 +83,7 @@ WECHAT = Platform(
         },
     ),
     options=(
-        Option("mode", "choice", choices=("draft", "publish")),
+        Option("mode", "choice", choices=("draft", "publish", "broadcast")),
         Option("need_open_comment", "flag", default=False),
         Option("only_fans_can_comment", "flag", default=False),
     ),
@@ -109,3 +113,48 @@ EXTENSIONS: dict[str, tuple[str, ...]] = {
 def under(policy: ImagePolicy) -> str:
     """``"< 1 MB"``: an upload limit as WeChat words it (its limits are exclusive)."""
     return f"< {megabytes(policy.max_bytes + 1)}"
+
+
+@dataclass(frozen=True)
+class AccountKind:
+    """What one kind of Official Account may call (specs/wechat-broadcast-and-accounts.md §2–3).
+
+    WeChat answers 48001 ("api unauthorized") to a call the account's kind may not make;
+    this table lets a run decide before sending anything, instead of learning it from a
+    refusal half-way through. ``mass_quota`` is in words, for messages and the README.
+    """
+
+    name: str
+    #: ``draft/*``: make and edit drafts in 草稿箱.
+    may_draft: bool
+    #: ``freepublish/*``: 发表, which gives a link and pushes nothing.
+    may_publish: bool
+    #: ``message/mass/sendall``: 群发, which reaches followers.
+    may_broadcast: bool
+    #: ``message/mass/preview``: a preview to one WeChat user.
+    may_preview: bool
+    mass_quota: str = ""
+
+    def may(self, mode: str) -> bool:
+        """Whether this kind of account can carry out ``mode`` (draft/publish/broadcast)."""
+        return {"draft": self.may_draft, "publish": self.may_publish}.get(mode, self.may_broadcast)
+
+
+#: Kind → what it may call, declared once; ``kind = "…"`` on a WeChat account names one.
+ACCOUNT_KINDS: Mapping[str, AccountKind] = MappingProxyType(
+    {
+        kind.name: kind
+        for kind in (
+            AccountKind(
+                "verified_subscription", True, True, True, True, "1 successful send per Beijing day"
+            ),
+            AccountKind(
+                "verified_service", True, True, True, True, "each follower ≤ 4 per calendar month"
+            ),
+            AccountKind("unverified", True, False, False, False),
+            AccountKind("personal", True, False, False, False),
+            # A lapsed verification is refused everything, draft/add included.
+            AccountKind("lapsed", False, False, False, False),
+        )
+    }
+)

@@ -34,7 +34,7 @@ ZHIHU = Platform(
         },
     ),
     options=(
-        Option("mode", "choice", choices=("draft", "publish")),
+        Option("mode", "choice", choices=("draft", "publish", "broadcast")),
         # Zhihu usually refuses an article without a topic, and real clients do not try.
         Option("topics", "names", default=(), needed_to_publish=True, example="[人工智能]"),
         Option("column", "text"),

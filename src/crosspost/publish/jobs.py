@@ -31,7 +31,7 @@ from crosspost.render.rendered import Rendered
 
 Progress = Callable[[str], None]
 
-MODES = ("draft", "publish")
+MODES = ("draft", "publish", "broadcast")
 
 
 @dataclass(frozen=True)

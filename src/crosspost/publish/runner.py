@@ -92,7 +92,7 @@ class Publisher:
         Raises :class:`UsageError` (exit 2) for the first thing wrong; nothing is sent.
         """
         if options.mode is not None and options.mode not in MODES:
-            raise UsageError(f"unknown mode {options.mode!r}; use draft or publish")
+            raise UsageError(f"unknown mode {options.mode!r}; use {', '.join(MODES)}")
         if not paths:
             raise UsageError("name at least one issue file")
         seen: dict[str, Path] = {}
