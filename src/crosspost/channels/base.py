@@ -42,6 +42,8 @@ STEP_UPDATE: Final = "update"
 #: Submits a draft for publication: irreversible (a blind retry publishes twice).
 STEP_PUBLISH: Final = "publish"
 STEP_POLL: Final = "poll"
+#: A draft the editor was to send or publish by hand: did it leave the draft box? (read-only)
+STEP_HANDOFF: Final = "hand-off"
 
 #: Steps that are never retried after an ambiguous failure; reconcile first.
 IRREVERSIBLE_STEPS: Final = frozenset({STEP_DRAFT, STEP_PUBLISH})
@@ -379,6 +381,11 @@ class Adapter(ABC):
             post = self.poll(ticket)
             if post is not None:
                 return post
+        return None
+
+    def may(self, mode: str) -> bool | None:
+        """Whether this account may ``mode`` (draft, publish, broadcast), asked without
+        changing anything; None when the platform cannot tell (the default)."""
         return None
 
     def __repr__(self) -> str:

@@ -29,10 +29,18 @@ from crosspost.errors import (
 from crosspost.images.remote import sources_for
 from crosspost.images.sources import ImageSources
 from crosspost.issue.loader import load_issue
-from crosspost.issue.model import ChannelSettings, Issue
+from crosspost.issue.model import Issue
 from crosspost.ledger.store import Ledger, PostKey
 from crosspost.platforms.base import Platform
 from crosspost.platforms.registry import PLATFORMS
+from crosspost.publish.delivery import (
+    Delivery,
+    KindMemory,
+    handed_off_note,
+    needs_probe,
+    plan_delivery,
+    probed,
+)
 from crosspost.publish.dry_run import DryRunEntry, dry_run
 from crosspost.publish.jobs import (
     MODES,
@@ -48,7 +56,7 @@ from crosspost.publish.jobs import (
 from crosspost.publish.machine import Checkpoint, PostMachine, no_checkpoint
 from crosspost.publish.references import Link, link, resolve
 from crosspost.publish.series import previous_issues
-from crosspost.publish.settle import reconcile_issue
+from crosspost.publish.settle import build_adapter, reconcile_issue, run_redactor
 from crosspost.render.context import render_context
 from crosspost.render.rendered import RenderContext, Rendered, render
 
@@ -83,6 +91,10 @@ class Publisher:
         #: The run's image rules and its one fetcher: the plan's check downloads every
         #: remote image, the uploads reuse those bytes.
         self.images = images or sources_for(settings)
+        #: Lines about an account's delivery already said this run (said once each).
+        self._said: set[str] = set()
+        #: The dry run's reads (what an account may do), asked once per account.
+        self._memo = RunMemo()
 
     # --- phase 1: everything that can fail without sending anything ---------------------
 
@@ -126,15 +138,18 @@ class Publisher:
             seen[issue.id] = issue.path
             accounts = self._for_issue(issue, accounts_by_channel, options)
             planned: dict[str, list[tuple[str, str]]] = {}
+            deliveries = {a.key: self._delivery(options, issue, a) for a in accounts}
             for account in accounts:
-                mode = self._mode(options, issue.settings(account.channel), account)
-                if mode == "publish":
+                mode = deliveries[account.key].mode
+                if mode != "draft":
                     _require_to_publish(issue, account)
                 planned.setdefault(account.channel, []).append((account.name, mode))
             links = link(issue, planned, self.ledger)
             for account in accounts:
                 found = links.get(account.channel, ())
-                jobs.append(self._job(issue, account, options, checked.rendered, found))
+                delivery = deliveries[account.key]
+                job = self._job(issue, account, delivery.mode, checked.rendered, found)
+                jobs.append(replace(job, handoff=delivery.handoff))
         self.settings.require_credentials(job.account for job in jobs)
         for job in jobs:  # another file that still exists may own this id in the ledger
             existing = self.ledger.get(job.key)
@@ -158,7 +173,7 @@ class Publisher:
         self,
         issue: Issue,
         account: Account,
-        options: PublishOptions,
+        mode: str,
         rendered: Mapping[str, Rendered] | None,
         links: tuple[Link, ...] = (),
     ) -> Job:
@@ -166,12 +181,11 @@ class Publisher:
         known = {found.reference.text: found.url for found in links if found.url}
         if known:
             issue, rendered = resolve(issue, account.channel, known), None
-        settings = issue.settings(account.channel)
+        settings = issue.settings(account.channel, account.options)
         output = self._rendered_for(issue, account, rendered)
         own_limits = dict(account.limits) != dict(self.settings.limits.get(account.channel, {}))
         if own_limits or rendered is None or output is not rendered.get(account.channel):
             self._lint_again(issue, account, output)
-        mode = self._mode(options, settings, account)
         return Job(
             issue, account, output, settings, mode, content_hash(output, settings, mode), links
         )
@@ -227,10 +241,42 @@ class Publisher:
             return list(accounts)
         return [a for a in accounts if a.channel in issue.channels]
 
-    def _mode(self, options: PublishOptions, settings: ChannelSettings, account: Account) -> str:
-        """``--mode``, else the issue's, the account's, the config's (``Settings.mode_for``)."""
-        issue_mode = settings.options.get("mode")
-        return options.mode or self.settings.mode_for(account, issue_mode)
+    def _delivery(self, options: PublishOptions, issue: Issue, account: Account) -> Delivery:
+        """What ``account`` does with ``issue`` (see :mod:`crosspost.publish.delivery`); the
+        reason, when it is not what was asked, is said once per account in a run."""
+        issue_mode = issue.settings(account.channel).options.get("mode")
+        memory = KindMemory(self.settings.state_dir, self.clock)
+        delivery = plan_delivery(self.settings, account, issue_mode, options.mode, memory=memory)
+        self._say(delivery.note(account))
+        return delivery
+
+    def _say(self, note: str) -> None:
+        if note and note not in self._said:
+            self._said.add(note)
+            self.progress(note)
+
+    def _probed(self, job: Job) -> Job:
+        """For ``--dry-run``: the job handed off when WeChat says (read-only) its account
+        may not do its mode; a run asks the same in the machine, once per account."""
+        record = self.ledger.get(job.key)
+        if not needs_probe(job, record):
+            return job
+        adapter = build_adapter(
+            job.account,
+            self.settings.state_dir,
+            timeout=self.settings.timeout,
+            clock=self.clock,
+            sleep=self.sleep,
+            redactor=run_redactor(self.ledger),
+            memo=self._memo,
+        )
+        try:
+            handed = probed(job, adapter)
+        finally:
+            adapter.http.close()
+        if handed is not job:
+            self._say(handed_off_note(handed))
+        return handed
 
     def _context(self, path: Path | str, channels: Sequence[str]) -> RenderContext:
         return render_context(self.settings)
@@ -328,6 +374,7 @@ class Publisher:
 
     def dry_run(self, jobs: Sequence[Job], options: PublishOptions) -> list[DryRunEntry]:
         """What :meth:`run` would do for each job, and a diff against what was last sent."""
+        jobs = [self._probed(job) for job in jobs]
         entries = dry_run(self.ledger, self.settings.state_dir, jobs, options)
         return [
             replace(e, action=f"{e.action}; {describe_links(e.job)}") if e.job.links else e
@@ -364,7 +411,7 @@ def _require_to_publish(issue: Issue, account: Account) -> None:
     platform = PLATFORMS.get(account.channel)
     if platform is None:
         return
-    options = issue.settings(account.channel).options
+    options = issue.settings(account.channel, account.options).options
     for option in platform.missing_to_publish(options, account.options):
         line = issue.line_of(f"{account.channel}.{option.name}") or issue.line_of(account.channel)
         raise IssueError(issue.path, platform.needed_message(option, account.key), line or 1)

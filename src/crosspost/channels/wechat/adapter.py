@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from crosspost.channels.base import (
     IMAGE_KINDS,
     STEP_DRAFT,
+    STEP_HANDOFF,
     STEP_PUBLISH,
     Adapter,
     Adoption,
@@ -38,7 +39,12 @@ from crosspost.channels.base import (
 from crosspost.channels.http.policy import HttpPolicy
 from crosspost.channels.wechat.api import REAL_BASE_URL, WeChatApi, normalise_id, permanent
 from crosspost.channels.wechat.errors import CHANNEL, oversized
-from crosspost.channels.wechat.reconcile import find_existing, reconcile_draft, reconcile_publish
+from crosspost.channels.wechat.reconcile import (
+    find_existing,
+    reconcile_draft,
+    reconcile_handoff,
+    reconcile_publish,
+)
 from crosspost.channels.wechat.token import PollBudget, StableToken, backoff, spread, state_key
 from crosspost.config.settings import Account
 from crosspost.errors import (
@@ -63,6 +69,17 @@ _PUBLISH_FAILURES = {
     5: "it was published, then every article was deleted",
     6: "it was published, then WeChat banned every article",
 }
+
+
+#: The call each mode needs, as ``openapi/quota/get`` names it.
+_MODE_PATHS = {
+    "draft": "/cgi-bin/draft/add",
+    "publish": "/cgi-bin/freepublish/submit",
+    "broadcast": "/cgi-bin/message/mass/sendall",
+}
+#: Answers that mean "this account may not call that" (48001 api unauthorized; 76022 and
+#: 48004 are also reported for a path the account has no permission for: UNCONFIRMED).
+_DENIED_CODES = frozenset({"48001", "76022", "48004"})
 
 
 def cover_crops(width: int, height: int) -> dict[str, str]:
@@ -307,7 +324,34 @@ class WeChatAdapter(Adapter):
             return reconcile_draft(self.api, intent)
         if step == STEP_PUBLISH:
             return reconcile_publish(self.api, intent)
+        if step == STEP_HANDOFF:
+            return reconcile_handoff(self.api, intent)
         raise ValueError(f"only the irreversible steps need reconciling, not {step!r}")
+
+    def may(self, mode: str) -> bool | None:
+        """Ask ``openapi/quota/get`` (read-only, once per run per account) for the path
+        ``mode`` calls: a quota means yes, 48001 (or the other "no permission" codes) no,
+        anything else None (not known: the call itself will tell)."""
+        answer: bool | None = self.memo.get(
+            (self.account.key, "may", mode), lambda: self._may(mode)
+        )
+        return answer
+
+    def _may(self, mode: str) -> bool | None:
+        path = _MODE_PATHS.get(mode)
+        if path is None:
+            return None
+        try:
+            self.api.call("openapi/quota/get", body={"cgi_path": path})
+        except PermanentError as error:
+            if str(error.code) in _DENIED_CODES:
+                return False
+            log.warning("could not ask WeChat what %s may do: %s", self.account.key, error)
+            return None
+        except CrosspostError as error:
+            log.warning("could not ask WeChat what %s may do: %s", self.account.key, error)
+            return None
+        return True
 
     # --- pieces ---------------------------------------------------------------------------
 
