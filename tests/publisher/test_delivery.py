@@ -7,20 +7,24 @@ holds (its stored draft, the calls it saw), never on the publisher's own word al
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
-import requests
+import pytest
 from PIL import Image
 
 from crosspost.publish.delivery import MEMORY_NAME
 from crosspost.publish.dry_run import DryRunEntry
 from crosspost.publish.jobs import PublishOptions, PublishReport
 from crosspost.publish.runner import Publisher
+from crosspost.sandbox.box import Sandbox
 
-from .world import REPO_ROOT, World, calls_to, mutating
+from .world import REPO_ROOT, World, build_world, calls_to, mutating
 
 EXAMPLE_CONFIG = REPO_ROOT / "config" / "crosspost.example.toml"
 SUBMIT, SENDALL = "/cgi-bin/freepublish/submit", "/cgi-bin/message/mass/sendall"
+QUOTA = "/cgi-bin/openapi/quota/get"
 
 
 def plain_issue(root: Path, front: str = "") -> Path:
@@ -49,23 +53,17 @@ def wechat_config(world: World, account: str = "", top: str = 'mode = "publish"'
     )
 
 
-def by_hand(world: World, path: str, media_id: str) -> None:
-    """What the editor does in 公众号后台: one call to the sandbox, as WeChat's own page."""
-    credentials = world.box.wechat.credentials()
-    url = world.box.wechat_url
-    token = requests.get(
-        f"{url}/cgi-bin/token",
-        params={
-            "grant_type": "client_credential",
-            "appid": credentials["app_id"],
-            "secret": credentials["app_secret"],
-        },
-        timeout=5,
-    ).json()["access_token"]
-    reply = requests.post(
-        f"{url}{path}", params={"access_token": token}, json={"media_id": media_id}, timeout=5
-    ).json()
-    assert reply.get("errcode", 0) == 0, reply
+def dry_run(world: World, issue: Path) -> tuple[list[DryRunEntry], list[str]]:
+    """``publish --dry-run`` through the library: its entries and progress lines."""
+    entries: list[DryRunEntry] = []
+
+    def dry(publisher: Publisher) -> PublishReport:
+        options = PublishOptions()
+        entries.extend(publisher.dry_run(publisher.plan([issue], options), options))
+        return PublishReport()
+
+    _, lines = world.with_publisher(dry)
+    return entries, lines
 
 
 def draft_of(world: World) -> str:
@@ -129,14 +127,7 @@ def test_a_personal_account_asked_to_broadcast_drafts_then_hands_off(world: Worl
     issue = plain_issue(world.root)
 
     # --dry-run shows the plan before anything is sent.
-    entries: list[DryRunEntry] = []
-
-    def dry(publisher: Publisher) -> PublishReport:
-        options = PublishOptions()
-        entries.extend(publisher.dry_run(publisher.plan([issue], options), options))
-        return PublishReport()
-
-    _, lines = world.with_publisher(dry)
+    entries, lines = dry_run(world, issue)
     (entry,) = entries
     assert entry.job.mode == "draft" and entry.job.handoff == "broadcast"
     assert (
@@ -161,14 +152,12 @@ def test_a_personal_account_asked_to_broadcast_drafts_then_hands_off(world: Worl
 
 
 def test_a_handed_off_draft_published_by_hand_is_found_and_its_url_recorded(
-    manual_world: World,
+    world: World,
 ) -> None:
-    world = manual_world
     use_config(world, wechat_config(world, 'kind = "unverified"'))
     issue = plain_issue(world.root)
     world.publish([issue])
-    by_hand(world, SUBMIT, draft_of(world))  # the editor presses 发表
-    world.clock.advance(600)  # type: ignore[attr-defined]
+    world.box.wechat.by_hand(draft_of(world), "publish")  # the editor presses 发表
 
     report, _ = world.publish([issue])
     (result,) = report.results
@@ -179,14 +168,16 @@ def test_a_handed_off_draft_published_by_hand_is_found_and_its_url_recorded(
     # WeChat lists the article with a temporary link only: found, its URL pending.
     assert record.article_id == article["article_id"] and record.url is None
     assert result.message.startswith("发表 by hand; published, URL pending")
-    assert calls_to(world.box, SUBMIT) == 1  # the editor's, not crosspost's
+    assert calls_to(world.box, SUBMIT) == 0  # the editor's 发表 is not an API call
 
 
 def test_a_handed_off_draft_sent_by_hand_without_a_url_asks_for_one(world: World) -> None:
     use_config(world, wechat_config(world, 'kind = "personal"', top='mode = "broadcast"'))
     issue = plain_issue(world.root)
     world.publish([issue])
-    by_hand(world, "/cgi-bin/draft/delete", draft_of(world))  # gone from 草稿箱: sent by hand
+    world.box.wechat.by_hand(
+        draft_of(world), "send"
+    )  # the editor presses 群发  # gone from 草稿箱: sent by hand
 
     report, _ = world.publish([issue])
     (result,) = report.results
@@ -195,6 +186,38 @@ def test_a_handed_off_draft_sent_by_hand_without_a_url_asks_for_one(world: World
     assert "crosspost urls --set plain-1 -c wechat:main URL" in result.message
     report, _ = world.publish([issue])  # recorded: later runs leave it alone
     assert [r.state for r in report.results] == ["unchanged"]
+
+
+@pytest.fixture
+def personal(tmp_path: Path) -> Iterator[World]:
+    """A world whose WeChat account is a personal one, which the config does not say."""
+    with Sandbox(options={"wechat": {"account_kind": "personal"}}) as box:
+        world = build_world(tmp_path, box, time.time, lambda seconds: None)
+        use_config(world, wechat_config(world, top='mode = "broadcast"'))
+        yield world
+
+
+def test_an_account_of_unknown_kind_is_asked_once_and_the_plan_shown_before_sending(
+    personal: World,
+) -> None:
+    world, issue = personal, plain_issue(personal.root)
+    entries, lines = dry_run(world, issue)
+    assert [e.job.handoff for e in entries] == ["broadcast"]
+    assert "then hand off" in entries[0].action
+    assert [r.path for r in world.box.requests] == ["/cgi-bin/stable_token", QUOTA]
+    assert mutating(world.box) == []
+    assert sum("may not broadcast (openapi/quota/get)" in line for line in lines) == 1
+
+    report, lines = world.publish([issue])
+    (result,) = report.results
+    assert (result.state, result.exit_code) == ("drafted", 0), (result, lines)
+    assert "press 群发" in result.message
+    assert calls_to(world.box, QUOTA) == 2  # once for the dry run, once for the run
+    assert calls_to(world.box, SENDALL) == calls_to(world.box, SUBMIT) == 0
+    assert world.box.wechat.pushes() == {}
+    report, lines = world.publish([issue])  # remembered: planned without asking again
+    assert calls_to(world.box, QUOTA) == 2
+    assert any("refused broadcast on this account" in line for line in lines)
 
 
 def test_a_48001_on_publish_turns_into_the_hand_off_and_is_remembered(world: World) -> None:

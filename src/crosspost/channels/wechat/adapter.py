@@ -38,6 +38,7 @@ from crosspost.channels.base import (
 )
 from crosspost.channels.http.policy import HttpPolicy
 from crosspost.channels.wechat.api import REAL_BASE_URL, WeChatApi, normalise_id, permanent
+from crosspost.channels.wechat.doctor import DENIED_CODES, PROBES
 from crosspost.channels.wechat.errors import CHANNEL, oversized
 from crosspost.channels.wechat.reconcile import (
     find_existing,
@@ -48,6 +49,7 @@ from crosspost.channels.wechat.reconcile import (
 from crosspost.channels.wechat.token import PollBudget, StableToken, backoff, spread, state_key
 from crosspost.config.settings import Account
 from crosspost.errors import (
+    ChannelError,
     ConfigError,
     CrosspostError,
     PermanentError,
@@ -69,17 +71,6 @@ _PUBLISH_FAILURES = {
     5: "it was published, then every article was deleted",
     6: "it was published, then WeChat banned every article",
 }
-
-
-#: The call each mode needs, as ``openapi/quota/get`` names it.
-_MODE_PATHS = {
-    "draft": "/cgi-bin/draft/add",
-    "publish": "/cgi-bin/freepublish/submit",
-    "broadcast": "/cgi-bin/message/mass/sendall",
-}
-#: Answers that mean "this account may not call that" (48001 api unauthorized; 76022 and
-#: 48004 are also reported for a path the account has no permission for: UNCONFIRMED).
-_DENIED_CODES = frozenset({"48001", "76022", "48004"})
 
 
 def cover_crops(width: int, height: int) -> dict[str, str]:
@@ -338,17 +329,14 @@ class WeChatAdapter(Adapter):
         return answer
 
     def _may(self, mode: str) -> bool | None:
-        path = _MODE_PATHS.get(mode)
+        path = dict(PROBES).get(mode)
         if path is None:
             return None
         try:
-            self.api.call("openapi/quota/get", body={"cgi_path": path})
-        except PermanentError as error:
-            if str(error.code) in _DENIED_CODES:
+            self.api.quota(path)
+        except ChannelError as error:
+            if error.code in DENIED_CODES:
                 return False
-            log.warning("could not ask WeChat what %s may do: %s", self.account.key, error)
-            return None
-        except CrosspostError as error:
             log.warning("could not ask WeChat what %s may do: %s", self.account.key, error)
             return None
         return True

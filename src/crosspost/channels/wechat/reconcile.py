@@ -28,6 +28,8 @@ from crosspost.platforms.wechat import WECHAT
 RECONCILE_SLACK_SECONDS = 120.0
 #: After an unconfirmed submit, how long a draft still in 草稿箱 may mean "still publishing".
 PUBLISH_SETTLE_SECONDS = 600.0
+#: WeChat's "api unauthorized": the account's kind may not call the path.
+API_UNAUTHORIZED = 48001
 #: ``publish_status`` values that mean the submit ended without a publication (spec §7).
 PUBLISH_FAILED = frozenset({2, 3, 4, 5, 6})
 
@@ -146,12 +148,11 @@ def reconcile_handoff(api: WeChatApi, intent: Intent) -> Reconciliation:
     if api.draft_exists(intent.draft_id):
         return Reconciliation(False, detail=f"draft {intent.draft_id} is still in 草稿箱")
     gone = f"draft {intent.draft_id} left 草稿箱"
-    try:
-        published = _published(api, intent)
-    except PermanentError as error:  # 48001: this account may not read the list
-        return Reconciliation(True, detail=f"{gone}; the published list is closed ({error})")
+    published = _published(api, intent)
     if published is None:
-        return Reconciliation(True, detail=f"{gone}; no published article matches (a 群发?)")
+        return Reconciliation(
+            True, detail=f"{gone}; no published article of it is listed (sent by 群发?)"
+        )
     article_id, url, _ = published
     found = f"{gone}; published as article {article_id}"
     return Reconciliation(True, article_id, url if permanent(url) else None, found)
@@ -162,13 +163,19 @@ def _published(
 ) -> tuple[str, str | None, str | None] | None:
     """The first published article (freepublish/batchget) that is the intent's: its id,
     its link (asked of freepublish/getarticle when the listed one is temporary) and the
-    listed link."""
-    for item in api.listing("freepublish/batchget"):
-        article_id = matches(item, intent, "article_id", any_time=any_time)
-        if article_id:
-            news = (item.get("content") or {}).get("news_item") or [{}]
-            listed = str(news[0].get("url") or "") or None
-            return article_id, listed if permanent(listed) else api.article_url(article_id), listed
+    listed link. None too when the account may not read the list (48001: since 2025-07
+    accounts without publishing rights are refused the whole freepublish family)."""
+    try:
+        for item in api.listing("freepublish/batchget"):
+            article_id = matches(item, intent, "article_id", any_time=any_time)
+            if article_id:
+                news = (item.get("content") or {}).get("news_item") or [{}]
+                listed = str(news[0].get("url") or "") or None
+                url = listed if permanent(listed) else api.article_url(article_id)
+                return article_id, url, listed
+    except PermanentError as error:
+        if error.code != API_UNAUTHORIZED:
+            raise
     return None
 
 
