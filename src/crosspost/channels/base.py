@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Final
 
 from crosspost.channels.http.policy import HttpPolicy
 from crosspost.config.settings import Account
-from crosspost.errors import ChannelError, PermanentError, UnconfirmedError
+from crosspost.errors import ChannelError, PermanentError, UnconfirmedError, UsageError
 from crosspost.images.pipeline import PreparedImage
 from crosspost.ledger.assets import UploadedAsset
 from crosspost.platforms.base import ImagePolicy, Platform
@@ -382,6 +382,10 @@ class Adapter(ABC):
             if post is not None:
                 return post
         return None
+
+    def preview(self, draft_id: str, reviewer: str) -> None:
+        """Send the draft to one reviewer's phone; nothing reaches followers."""
+        raise UsageError(f"{self.display_name} cannot send a draft to a reviewer")
 
     def may(self, mode: str) -> bool | None:
         """Whether this account may ``mode`` (draft, publish, broadcast), asked without

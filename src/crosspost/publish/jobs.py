@@ -67,6 +67,9 @@ class Job:
     #: ``publish`` or ``broadcast`` when this account may only draft: the run drafts and
     #: the editor presses the button by hand (see :mod:`crosspost.publish.delivery`).
     handoff: str = ""
+    #: ``publish`` or ``broadcast`` when the account requires an approval this content
+    #: lacks: the run drafts, and the post waits (see :mod:`crosspost.publish.approval`).
+    awaits_approval: str = ""
 
     @property
     def key(self) -> PostKey:
@@ -91,6 +94,8 @@ class PostResult:
     exit_code: int = EXIT_OK
     #: True when this run sent something that changes the platform.
     sent: bool = False
+    #: What a person must do next (press 群发 by hand, approve): said in the notice.
+    todo: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return {

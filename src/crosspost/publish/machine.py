@@ -56,6 +56,7 @@ from crosspost.errors import (
 )
 from crosspost.images.sources import ImageSources
 from crosspost.ledger.store import Ledger, PostRecord
+from crosspost.publish.approval import WAITING, waiting_line
 from crosspost.publish.assets import PostAssets
 from crosspost.publish.delivery import (
     BUTTONS,
@@ -310,12 +311,26 @@ class PostMachine:
     def _drafted(self, draft: RemoteDraft, *, unchanged: bool = False) -> PostResult:
         """The draft is there; a handed-off post says where the editor presses the button."""
         said = "unchanged since the draft was made" if unchanged else f"draft {draft.id} ready"
+        if self.job.awaits_approval:
+            line = waiting_line(self.job)
+            result = self._result("waiting", draft.url, f"{said}; {line}")
+            first = not any(  # the notice says it once per version of the content
+                e.summary == WAITING and e.data.get("content_hash") == self.job.content_hash
+                for e in self.ledger.events(self.key)
+            )
+            if first:
+                self.ledger.note(
+                    self.key, "approve", WAITING, {"content_hash": self.job.content_hash}
+                )
+            return dataclasses.replace(result, todo=line if first else "")
         if not self.job.handoff:
             return self._result("drafted", draft.url, said if unchanged else f"{said} for review")
         line = handoff_line(self.job.handoff, draft.id)
-        if not unchanged:
-            self.progress(line)
-        return self._result("drafted", draft.url, f"{said}; {line}")
+        result = self._result("drafted", draft.url, f"{said}; {line}")
+        if unchanged:
+            return result
+        self.progress(line)
+        return dataclasses.replace(result, todo=line)
 
     def _sent_by_hand(self, adapter: Adapter, record: PostRecord) -> PostResult | None:
         """A handed-off draft that left 草稿箱 was sent or published by hand: look for the

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from crosspost.channels.base import RunMemo
+from crosspost.channels.base import Adapter, RunMemo
 from crosspost.check.lint import ERROR, Problem, check_file, lint
 from crosspost.config.settings import Account, Settings
 from crosspost.errors import (
@@ -33,6 +33,7 @@ from crosspost.issue.model import Issue
 from crosspost.ledger.store import Ledger, PostKey
 from crosspost.platforms.base import Platform
 from crosspost.platforms.registry import PLATFORMS
+from crosspost.publish.approval import held_for_approval, waiting_line
 from crosspost.publish.delivery import (
     Delivery,
     KindMemory,
@@ -167,7 +168,14 @@ class Publisher:
                     "only replaces the draft of a post not yet published: select the stuck "
                     "post with -c (and run 'crosspost reconcile' if it is submitted)"
                 )
-        return jobs
+        return [self._approved(job) for job in jobs]
+
+    def _approved(self, job: Job) -> Job:
+        """The job, held as a draft when its account requires an approval it lacks."""
+        held = held_for_approval(self.ledger, job)
+        if held is not job:
+            self._say(f"{job.account.key}  {job.issue.id}: {waiting_line(job)}")
+        return held
 
     def _job(
         self,
@@ -255,21 +263,26 @@ class Publisher:
             self._said.add(note)
             self.progress(note)
 
+    def adapter_for(self, account: Account, memo: RunMemo | None = None) -> Adapter:
+        """An adapter of ``account`` on this run's clock, sleep and redactor (the caller
+        closes its ``http``)."""
+        return build_adapter(
+            account,
+            self.settings.state_dir,
+            timeout=self.settings.timeout,
+            clock=self.clock,
+            sleep=self.sleep,
+            redactor=run_redactor(self.ledger),
+            memo=memo,
+        )
+
     def _probed(self, job: Job) -> Job:
         """For ``--dry-run``: the job handed off when WeChat says (read-only) its account
         may not do its mode; a run asks the same in the machine, once per account."""
         record = self.ledger.get(job.key)
         if not needs_probe(job, record):
             return job
-        adapter = build_adapter(
-            job.account,
-            self.settings.state_dir,
-            timeout=self.settings.timeout,
-            clock=self.clock,
-            sleep=self.sleep,
-            redactor=run_redactor(self.ledger),
-            memo=self._memo,
-        )
+        adapter = self.adapter_for(job.account, self._memo)
         try:
             handed = probed(job, adapter)
         finally:

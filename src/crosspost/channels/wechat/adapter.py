@@ -319,6 +319,10 @@ class WeChatAdapter(Adapter):
             return reconcile_handoff(self.api, intent)
         raise ValueError(f"only the irreversible steps need reconciling, not {step!r}")
 
+    def preview(self, draft_id: str, reviewer: str) -> None:
+        """message/mass/preview by WeChat ID (towxname): the draft on one phone."""
+        self.api.mass_preview(draft_id, reviewer)
+
     def may(self, mode: str) -> bool | None:
         """Ask ``openapi/quota/get`` (read-only, once per run per account) for the path
         ``mode`` calls: a quota means yes, 48001 (or the other "no permission" codes) no,
