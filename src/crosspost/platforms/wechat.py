@@ -84,6 +84,9 @@ WECHAT = Platform(
     ),
     options=(
         Option("mode", "choice", choices=("draft", "publish", "broadcast")),
+        # Whom a mass send (群发) reaches: every follower, or one tag's
+        # ({tag_id: 2, send_ignore_reprint: true}); read by mode broadcast.
+        Option("broadcast", "target", example="{tag_id: 2}"),
         Option("need_open_comment", "flag", default=False),
         Option("only_fans_can_comment", "flag", default=False),
     ),

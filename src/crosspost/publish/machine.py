@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,7 @@ from crosspost.errors import (
 from crosspost.images.sources import ImageSources
 from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.publish.assets import PostAssets
+from crosspost.publish.broadcast import BROADCAST, Sender, quota, sent_message, target_of
 from crosspost.publish.dry_run import sent_copy
 from crosspost.publish.failures import record_failure, same_attempt
 from crosspost.publish.jobs import Job, PostResult, Progress, PublishOptions
@@ -75,6 +77,8 @@ SETTINGS_OPTIONS = ("need_open_comment", "only_fans_can_comment", "comment_permi
 #: Where a run can be told (and a test can kill it): the boundaries around the two
 #: irreversible calls and the poll. A checkpoint is called with one of these names.
 CHECKPOINTS = ("before-draft", "after-draft", "before-publish", "after-publish", "before-poll")
+#: The boundaries of a mass send (群发), for ``mode: broadcast``.
+BROADCAST_CHECKPOINTS = ("before-draft", "after-draft", "before-broadcast", "after-broadcast")
 
 Checkpoint = Callable[[str], None]
 
@@ -230,8 +234,17 @@ class PostMachine:
         if record.pending_step:
             self._reconcile(adapter, record)
             record = self._record()
-            if record.state == "published" and record.content_hash == job.content_hash:
+            published = record.delivery != BROADCAST and record.state == "published"
+            if published and record.content_hash == job.content_hash:
                 return self._confirmed(record, adapter)
+        if record.delivery == BROADCAST and record.state in ("submitted", "published"):
+            return self._sent_before(adapter, record)
+        if job.mode == BROADCAST and adapter.broadcasts and record.state != "published":
+            allowed = quota(self.ledger, job.account, self.key, self.clock(), _zone(job))
+            if allowed.refusal:
+                return self._result("pending", None, allowed.refusal, EXIT_TEMPORARY)
+            if allowed.warning:
+                self.progress(allowed.warning)
         if record.state == "published":
             record = ask_again(self.ledger, adapter, record, self.progress)
             return self._already_published(adapter, record, options)
@@ -276,7 +289,50 @@ class PostMachine:
         draft = self._draft(adapter, record, content)
         if self.job.mode == "draft":
             return self._result("drafted", draft.url, f"draft {draft.id} ready for review")
+        if self.job.mode == BROADCAST and adapter.broadcasts:
+            return self._broadcast(adapter, draft)
         return self._publish(adapter, draft)
+
+    # --- mass send (群发) -------------------------------------------------------------------
+
+    def _sender(self, adapter: Adapter) -> Sender:
+        return Sender(
+            self.ledger,
+            adapter,
+            self.key,
+            progress=self.progress,
+            sleep=self.sleep,
+            clock=self.clock,
+        )
+
+    def _broadcast(self, adapter: Adapter, draft: RemoteDraft) -> PostResult:
+        """Send the draft to the followers once (see :mod:`crosspost.publish.broadcast`)."""
+        sender = self._sender(adapter)
+        self.sent = True  # from the intent on, the platform may have the send
+        outcome = sender.send(
+            draft,
+            version=self.job.content_hash,
+            target=target_of(self.job.settings.options),
+            title=self.job.rendered.title,
+            checkpoint=self.checkpoint,
+        )
+        return self._result(outcome.state, None, outcome.message, outcome.code)
+
+    def _sent_before(self, adapter: Adapter, record: PostRecord) -> PostResult:
+        """A post already mass sent: how it stands, asked of WeChat while it is going out.
+        A sent article cannot be edited nor sent again: a change is reported, not sent."""
+        if record.state == "published":
+            if record.content_hash == self.job.content_hash:
+                return self._result("unchanged", record.url, sent_message(record))
+            return self._result(
+                "changed",
+                record.url,
+                "changed since it was sent to followers; WeChat cannot edit or send again "
+                "a mass-sent article: it stays as sent",
+            )
+        adapter.preflight()
+        outcome = self._sender(adapter).follow()
+        return self._result(outcome.state, record.url, outcome.message, outcome.code)
 
     def _draft_vanished(self, adapter: Adapter, error: PermanentError) -> bool:
         """Forget a known draft the platform confirms it no longer has (deleted by hand).
@@ -642,3 +698,9 @@ class PostMachine:
 
     def _reconcile(self, adapter: Adapter, record: PostRecord) -> bool:
         return settle(self.ledger, adapter, record, self.progress, sleep=self.sleep)
+
+
+def _zone(job: Job) -> tzinfo | None:
+    """The issue's time zone (its ``publish_at``), for times shown to its editor."""
+    moment = job.issue.publish_at
+    return moment.tzinfo if moment is not None else None

@@ -128,7 +128,7 @@ class Publisher:
             planned: dict[str, list[tuple[str, str]]] = {}
             for account in accounts:
                 mode = self._mode(options, issue.settings(account.channel), account)
-                if mode == "publish":
+                if mode != "draft":
                     _require_to_publish(issue, account)
                 planned.setdefault(account.channel, []).append((account.name, mode))
             links = link(issue, planned, self.ledger)
