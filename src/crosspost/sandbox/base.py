@@ -59,6 +59,12 @@ class Emulator(ABC):
         Subclasses that derive state from options at construction override this."""
         self.options.update(values)
 
+    def control(self, method: str, what: str, body: Any) -> dict[str, Any] | None:
+        """A platform's own ``/__sandbox__/<what>`` endpoint (e.g. WeChat's
+        ``wechat/mass/confirm``): its JSON answer, or None when there is no such endpoint.
+        A ``ValueError`` is a bad request (HTTP 400)."""
+        return None
+
     def errcode_of(self, response_body: bytes) -> int | str | None:
         """The platform error code in a response body, for the request log."""
         return None

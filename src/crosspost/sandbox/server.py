@@ -13,6 +13,8 @@ endpoint:
 ``GET /__sandbox__/state``                 the emulator's snapshot (drafts, articles, images)
 ``POST /__sandbox__/options``              change emulator options at run time (JSON object)
 ``POST /__sandbox__/clock``                ``{"advance": seconds}``: move the sandbox clock
+``/__sandbox__/<platform>/…``              the emulator's own (:meth:`Emulator.control`),
+                                           e.g. ``POST /__sandbox__/wechat/mass/confirm``
 
 so that a test in another process can script a run over plain HTTP. The faults that
 answer nothing at all (``reset``, ``commit_then_drop``, ``slow_answer``) raise
@@ -316,6 +318,11 @@ class EmulatorServer:
                 body = _body(request)
                 self.advance_clock(float(body.get("advance", 0)) if isinstance(body, dict) else 0)
                 return _json({"now": self.clock()})
+            with self.lock:
+                answer = self.emulator.control(method, what, _body(request))
+            if answer is not None:
+                self.save()
+                return _json(answer)
         except (UsageError, ValueError, TypeError) as error:
             return _json({"error": str(error)}, 400)
         return _json({"error": f"no control endpoint {method} {request.path}"}, 404)

@@ -24,7 +24,8 @@ from urllib.parse import urlsplit
 from werkzeug.wrappers import Request, Response
 
 from crosspost.sandbox.base import Clock, Emulator
-from crosspost.sandbox.wechat import content, media, publish, tokens
+from crosspost.sandbox.wechat import content, mass, media, publish, tokens
+from crosspost.sandbox.wechat.kinds import family_of, kind_named
 from crosspost.sandbox.wechat.state import DEFAULTS, WeChatAccount
 from crosspost.sandbox.wechat.wire import ERRMSG, ApiError, Call
 
@@ -37,14 +38,14 @@ Handler = Callable[[WeChatAccount, Call], dict[str, Any]]
 
 @dataclass(frozen=True)
 class Route:
-    """One endpoint: its method, handler, and what is checked before it runs."""
+    """One endpoint: its method, handler, and what is checked before it runs (which
+    account kinds may call it follows from its path: :func:`~.kinds.family_of`)."""
 
     method: str
     handler: Handler
     token: bool = True
     mutating: bool = False
     text_plain: bool = False
-    verified_only: bool = False
 
 
 ROUTES: dict[str, Route] = {
@@ -66,11 +67,16 @@ ROUTES: dict[str, Route] = {
     "/cgi-bin/draft/count": Route("GET", content.draft_count),
     "/cgi-bin/draft/batchget": Route("POST", content.draft_batchget),
     # publishing (§6): only for verified accounts
-    "/cgi-bin/freepublish/submit": Route("POST", publish.submit, mutating=True, verified_only=True),
-    "/cgi-bin/freepublish/get": Route("POST", publish.get_status, verified_only=True),
-    "/cgi-bin/freepublish/getarticle": Route("POST", publish.get_article, verified_only=True),
-    "/cgi-bin/freepublish/batchget": Route("POST", publish.batchget, verified_only=True),
-    "/cgi-bin/freepublish/delete": Route("POST", publish.delete, mutating=True, verified_only=True),
+    "/cgi-bin/freepublish/submit": Route("POST", publish.submit, mutating=True),
+    "/cgi-bin/freepublish/get": Route("POST", publish.get_status),
+    "/cgi-bin/freepublish/getarticle": Route("POST", publish.get_article),
+    "/cgi-bin/freepublish/batchget": Route("POST", publish.batchget),
+    "/cgi-bin/freepublish/delete": Route("POST", publish.delete, mutating=True),
+    # mass send (群发) and previews: only for verified accounts
+    "/cgi-bin/message/mass/sendall": Route("POST", mass.sendall, mutating=True),
+    "/cgi-bin/message/mass/get": Route("POST", mass.get_status),
+    "/cgi-bin/message/mass/preview": Route("POST", mass.preview, mutating=True),
+    "/cgi-bin/message/mass/delete": Route("POST", mass.delete, mutating=True),
 }
 
 
@@ -88,8 +94,15 @@ class WeChatEmulator(Emulator):
 
     def __init__(self, *, clock: Clock = time.time, options: Mapping[str, Any] | None = None):
         super().__init__(clock=clock, options={**DEFAULTS, **(options or {})})
+        kind_named(self.options["account_kind"])  # a misspelt kind fails here, in one line
         # The account reads this same dict, so options changed at run time apply at once.
         self.account = WeChatAccount(self.options, apis=ROUTES)
+
+    def update_options(self, values: Mapping[str, Any]) -> None:
+        """Change options at run time; an unknown account kind changes nothing."""
+        if "account_kind" in values:
+            kind_named(values["account_kind"])
+        super().update_options(values)
 
     def reply(self, body: Mapping[str, Any], *, text_plain: bool = False) -> Response:
         """A success body; uploadimg answers JSON labelled ``text/plain``."""
@@ -97,11 +110,16 @@ class WeChatEmulator(Emulator):
         return Response(json.dumps(body, ensure_ascii=False), status=200, content_type=mimetype)
 
     def error(
-        self, errcode: int, errmsg: str | None = None, *, text_plain: bool = False
+        self,
+        errcode: int,
+        errmsg: str | None = None,
+        *,
+        text_plain: bool = False,
+        extra: Mapping[str, Any] | None = None,
     ) -> Response:
-        """HTTP 200 with errcode and errmsg plus the `` rid: …`` suffix."""
+        """HTTP 200 with errcode and errmsg plus the `` rid: …`` suffix (and ``extra``)."""
         text = errmsg or ERRMSG.get(errcode, "error")
-        body = {"errcode": errcode, "errmsg": f"{text} rid: {self.account.rid()}"}
+        body = {"errcode": errcode, "errmsg": f"{text} rid: {self.account.rid()}", **(extra or {})}
         return self.reply(body, text_plain=text_plain)
 
     # --- serving ----------------------------------------------------------------------
@@ -111,6 +129,7 @@ class WeChatEmulator(Emulator):
         account = self.account
         now = self.clock()
         publish.advance_jobs(account, now)
+        mass.advance_sends(account, now)
         path = request.path
         if path.startswith(IMAGE_PREFIX):
             return media.serve_image(account, path[len(IMAGE_PREFIX) :])
@@ -126,7 +145,8 @@ class WeChatEmulator(Emulator):
             token = request.args.get("access_token") if route.token else None
             if route.token:
                 account.check_token(token, now)
-            if route.verified_only and not account.opt("verified"):
+            family = family_of(path)
+            if family is not None and not account.may_call(family):
                 raise ApiError(48001)
             account.count_call(path, now)
             call = Call(request, path, now, token)
@@ -136,7 +156,9 @@ class WeChatEmulator(Emulator):
                 raise ApiError(40033)
             return self.reply(route.handler(account, call), text_plain=route.text_plain)
         except ApiError as error:
-            return self.error(error.errcode, error.errmsg, text_plain=route.text_plain)
+            return self.error(
+                error.errcode, error.errmsg, text_plain=route.text_plain, extra=error.extra
+            )
 
     def is_mutating(self, method: str, path: str) -> bool:
         """Calls that change state: the targets of ``commit_then_drop``."""
@@ -179,8 +201,36 @@ class WeChatEmulator(Emulator):
         return self.account.secrets()
 
     def snapshot(self) -> dict[str, Any]:
-        """Drafts, jobs, published articles, material and images; no secret, no bytes."""
-        return self.account.snapshot()
+        """Drafts, jobs, published articles, mass sends, pushes per follower, previews,
+        material and images; no secret, no bytes."""
+        mass.advance_sends(self.account, self.clock())
+        return {**self.account.snapshot(), "pushes": mass.pushes(self.account)}
+
+    # --- mass send, for tests: what followers and reviewers received ---------------------
+
+    def pushes(self) -> dict[str, list[int]]:
+        """``{openid: [msg_data_id, …]}``: each follower's mass-send pushes so far."""
+        mass.advance_sends(self.account, self.clock())
+        return mass.pushes(self.account)
+
+    def previews(self) -> dict[str, list[str]]:
+        """``{wxname or openid: [draft media_id, …]}``: each reviewer's previews."""
+        return mass.previews(self.account)
+
+    def confirm_mass(self, msg_id: int, confirm: bool = True) -> dict[str, Any]:
+        """An administrator confirms (or refuses) a send held by 群发保护."""
+        mass.advance_sends(self.account, self.clock())
+        return mass.confirm(self.account, msg_id, confirmed=confirm)
+
+    def control(self, method: str, what: str, body: Any) -> dict[str, Any] | None:
+        """``POST /__sandbox__/wechat/mass/confirm {"msg_id": N, "confirm": true|false}``."""
+        if method == "POST" and what == "wechat/mass/confirm" and isinstance(body, dict):
+            try:
+                msg_id = int(body["msg_id"])
+            except (KeyError, TypeError, ValueError):
+                raise ValueError("the body needs msg_id, a number") from None
+            return self.confirm_mass(msg_id, confirm=body.get("confirm", True) is not False)
+        return None
 
     def dump_state(self) -> dict[str, Any]:
         """Everything, image bytes as base64, for ``state_dir``."""

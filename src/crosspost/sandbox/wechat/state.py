@@ -24,6 +24,7 @@ from typing import Any
 
 from werkzeug.wrappers import Request
 
+from crosspost.sandbox.wechat.kinds import kind_named
 from crosspost.sandbox.wechat.wire import BEIJING, ApiError
 
 #: Calls per Beijing day (45009 past them), spec §7.
@@ -41,9 +42,15 @@ DAILY_QUOTAS: dict[str, int | None] = {
     "/cgi-bin/freepublish/getarticle": 100,
     "/cgi-bin/freepublish/batchget": 100,
     "/cgi-bin/freepublish/delete": 10,
+    # Calls, not sends: the mass-send quota itself is the account kind's (mass.py).
+    "/cgi-bin/message/mass/sendall": 100,
+    "/cgi-bin/message/mass/preview": 100,
 }
 #: Calls per minute (45011 past them).
-MINUTE_QUOTAS: dict[str, int | None] = {"/cgi-bin/stable_token": 10_000}
+MINUTE_QUOTAS: dict[str, int | None] = {
+    "/cgi-bin/stable_token": 10_000,
+    "/cgi-bin/message/mass/sendall": 60,
+}
 
 
 @dataclass(frozen=True)
@@ -59,7 +66,18 @@ _MiB = 1024 * 1024
 OPTIONS: dict[str, Option] = {
     "app_id": Option(None, "fixed AppID (a random one otherwise)"),
     "app_secret": Option(None, "fixed AppSecret (a random one otherwise)"),
-    "verified": Option(True, "False: every freepublish/* call answers 48001"),
+    "verified": Option(True, "False: a verified kind reads as unverified"),
+    "account_kind": Option(
+        "verified_subscription",
+        "verified_subscription, verified_service, unverified, personal or lapsed (kinds.py)",
+    ),
+    "followers": Option(3, "followers fan-0 … fan-<n-1> a mass send reaches"),
+    "tags": Option({"2": [0, 1]}, "tag_id -> follower indexes, for a mass send's filter"),
+    "mass_protect": Option(False, "群发保护: a send waits for confirm_mass (or fails)"),
+    "mass_protect_seconds": Option(1800, "an unconfirmed protected send fails after this"),
+    "mass_finish_seconds": Option(1, "SENDING -> SEND_SUCCESS after this much clock time"),
+    "mass_quota_errcode": Option(45028, "answer past the kind's mass quota (unconfirmed)"),
+    "quota_denied_errcode": Option(48001, "quota/get for a path the kind may not call (76022?)"),
     "ip_whitelist": Option(None, "caller IPs allowed (None: every caller); others get 40164"),
     "ip_whitelist_scope": Option("token", '"all": the whitelist guards every call (§14.9)'),
     "token_ttl": Option(7200, "seconds a token lives"),
@@ -130,6 +148,12 @@ class WeChatAccount:
         self.jobs: dict[str, dict[str, Any]] = {}
         self.articles: dict[str, dict[str, Any]] = {}
         self.next_publish_id = 2247483650
+        #: msg_id -> one mass send (mass.py); clientmsgid -> the send it first named
+        self.mass_sends: dict[str, dict[str, Any]] = {}
+        self.clientmsgids: dict[str, dict[str, Any]] = {}
+        self.previews: list[dict[str, Any]] = []
+        self.next_msg_id = 1000000001
+        self.next_msg_data_id = 2650000001
 
     # --- helpers every endpoint shares ---------------------------------------------------
 
@@ -206,6 +230,14 @@ class WeChatAccount:
         for value in dead:
             del self.tokens[value]
 
+    # --- account kind -----------------------------------------------------------------
+
+    def may_call(self, family: str) -> bool:
+        """Whether this account's kind may call an API family (kinds.py)."""
+        return (
+            family in kind_named(self.opt("account_kind"), verified=self.opt("verified")).families
+        )
+
     # --- quotas -------------------------------------------------------------------------
 
     def day(self, now: float) -> int:
@@ -265,6 +297,8 @@ class WeChatAccount:
                 {"url": i["url"], "kind": i["kind"], "mime": i["mime"], "size": len(i["data"])}
                 for i in self.images.values()
             ],
+            "mass_sends": list(self.mass_sends.values()),
+            "previews": list(self.previews),
             "tokens_issued": len(self.tokens),
             "counters": {k: v for k, v in self.counters.items() if k.startswith("day:")},
         }
@@ -288,6 +322,11 @@ class WeChatAccount:
             "jobs": self.jobs,
             "articles": self.articles,
             "next_publish_id": self.next_publish_id,
+            "mass_sends": self.mass_sends,
+            "clientmsgids": self.clientmsgids,
+            "previews": self.previews,
+            "next_msg_id": self.next_msg_id,
+            "next_msg_data_id": self.next_msg_data_id,
         }
 
     def load_state(self, state: Mapping[str, Any]) -> None:
@@ -308,3 +347,8 @@ class WeChatAccount:
         self.jobs = dict(state.get("jobs", {}))
         self.articles = dict(state.get("articles", {}))
         self.next_publish_id = int(state.get("next_publish_id", self.next_publish_id))
+        self.mass_sends = dict(state.get("mass_sends", {}))
+        self.clientmsgids = dict(state.get("clientmsgids", {}))
+        self.previews = list(state.get("previews", []))
+        self.next_msg_id = int(state.get("next_msg_id", self.next_msg_id))
+        self.next_msg_data_id = int(state.get("next_msg_data_id", self.next_msg_data_id))

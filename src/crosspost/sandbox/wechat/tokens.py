@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from crosspost.sandbox.wechat.kinds import family_of
 from crosspost.sandbox.wechat.state import WeChatAccount
 from crosspost.sandbox.wechat.wire import BEIJING, ApiError, Call
 
@@ -73,6 +74,9 @@ def quota_get(account: WeChatAccount, call: Call) -> dict[str, Any]:
     path = call.json().get("cgi_path")
     if not isinstance(path, str) or path not in account.apis:
         raise ApiError(76021)
+    family = family_of(path)
+    if family is not None and not account.may_call(family):
+        raise ApiError(int(account.opt("quota_denied_errcode")))
     daily, minute = account.limits(path)
     used = account.counters.get(f"day:{account.day(call.now)}:{path}", 0)
     return {

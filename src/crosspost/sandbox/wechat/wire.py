@@ -17,6 +17,7 @@ ERRMSG: dict[int, str] = {
     -1: "system error",
     40001: "invalid credential, access_token is invalid or not latest",
     40002: "invalid grant_type",
+    40003: "invalid openid",
     40004: "invalid media type",
     40005: "invalid file type",
     40006: "invalid file size",
@@ -45,7 +46,12 @@ ERRMSG: dict[int, str] = {
     45008: "article size out of limit",
     45009: "reach max api daily quota limit",
     45011: "api minute-quota reach limit mustslower retry next minute",
+    45028: "has no masssend quota",
+    45065: "clientmsgid exist",
+    45066: "same clientmsgid retry too fast",
+    45067: "clientmsgid size out of limit",
     45110: "author size out of limit",
+    45159: "invalid tag id",
     45166: "invalid content",
     47001: "data format error",
     48001: "api unauthorized",
@@ -53,6 +59,7 @@ ERRMSG: dict[int, str] = {
     53502: "Publish ID 无效",
     53600: "Article ID 无效",
     76021: "cgi_path not found, please check",
+    76022: "could not use this cgi_path, no permission",
 }
 
 #: Quota days start at midnight in Beijing (UTC+8).
@@ -60,12 +67,16 @@ BEIJING = 8 * 3600
 
 
 class ApiError(Exception):
-    """A WeChat error answer (HTTP 200 + errcode/errmsg)."""
+    """A WeChat error answer (HTTP 200 + errcode/errmsg, and ``extra`` fields some errors
+    carry, such as the first send's ``msg_id`` beside 45065)."""
 
-    def __init__(self, errcode: int, errmsg: str | None = None) -> None:
+    def __init__(
+        self, errcode: int, errmsg: str | None = None, *, extra: Mapping[str, Any] | None = None
+    ) -> None:
         super().__init__(errcode)
         self.errcode = errcode
         self.errmsg = errmsg or ERRMSG.get(errcode, "error")
+        self.extra = dict(extra or {})
 
 
 @dataclass(frozen=True)
