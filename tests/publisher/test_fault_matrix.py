@@ -157,6 +157,67 @@ def test_every_call_under_every_fault_ends_with_one_complete_post(
     assert publish_once(world, channel).state == "unchanged"
 
 
+#: A mass send's calls (群发): the send, which only a replay of its send id may repeat,
+#: and the status read after it.
+BROADCAST_CALLS = ["/cgi-bin/message/mass/sendall", "/cgi-bin/message/mass/get"]
+
+
+def _broadcast_cells() -> Iterator[object]:
+    for path in BROADCAST_CALLS:
+        for kind in KINDS["wechat"]:
+            if kind == "commit_then_drop" and path.endswith("/get"):
+                continue  # a read: nothing to commit
+            for times in ("once", "always"):
+                name = f"wechat-POST{path}-{kind}-{times}"
+                yield pytest.param(path, kind, times, id=name)
+
+
+def broadcast_once(world: World, *, retry_failed: bool = False) -> PostResult:
+    report, _ = world.publish(mode="broadcast", targets=("wechat",), retry_failed=retry_failed)
+    (result,) = report.results
+    return result
+
+
+def check_pushes(world: World) -> None:
+    """Nobody got two pushes; a run that says sent left one push for every follower."""
+    pushes = world.box.wechat.pushes()
+    assert all(len(got) == 1 for got in pushes.values()), f"a second push: {pushes}"
+    assert world.published_on("wechat") == [], "a mass send is never also 发表"
+
+
+@pytest.mark.parametrize(("path", "kind", "times"), list(_broadcast_cells()))
+def test_a_broadcast_under_every_fault_reaches_each_follower_once(
+    light: World, path: str, kind: str, times: str
+) -> None:
+    world = light
+    world.box.faults.add("wechat", path, kind, count=1 if times == "once" else None, method="POST")
+
+    result = broadcast_once(world)
+    check_pushes(world)
+    if result.exit_code == EXIT_OK:
+        assert len(world.box.wechat.pushes()) == 3, result
+    else:  # clearly not sent, or clearly waiting: never "sent" without a push
+        assert result.state in ("failed", "unconfirmed", "pending"), result
+
+    world.box.faults.clear()
+    for _ in range(3):
+        if result.exit_code == EXIT_OK:
+            break
+        world.clock.advance(LATER)  # type: ignore[attr-defined]
+        world.box.commit_due()
+        if result.state == "unconfirmed":
+            world.with_publisher(lambda p: p.reconcile(ISSUE_ID))
+        result = broadcast_once(world, retry_failed=result.exit_code == 1)
+        check_pushes(world)
+    assert result.exit_code == EXIT_OK, result
+    world.clock.advance(LATER)  # type: ignore[attr-defined]
+    world.box.commit_due()
+    check_pushes(world)
+    assert len(world.box.wechat.pushes()) == 3
+    assert world.drafts_on("wechat") == [], "a draft left in 草稿箱"
+    assert broadcast_once(world).state == "unchanged"
+
+
 def test_the_matrix_covers_every_kind_the_issue_names() -> None:
     kinds = {kind.split(":")[0] for channel in KINDS for kind in KINDS[channel]}
     assert {"latency", "slow_answer", "reset", "commit_then_drop", "http", "errcode"} <= kinds

@@ -37,7 +37,6 @@ from crosspost.errors import (
     EXIT_OK,
     EXIT_TEMPORARY,
     CrosspostError,
-    TransientError,
     UnconfirmedError,
 )
 from crosspost.ledger.store import Ledger, PostKey, PostRecord
@@ -269,15 +268,26 @@ class Sender:
         if record.state == "published" or not record.publish_id:
             return Outcome("published", sent_message(record))
         status: str | None = None
+        trouble: CrosspostError | None = None
         for delay in STATUS_DELAYS:
             self.sleep(delay)
             try:
                 status = self.adapter.mass_status(record.publish_id)
-            except (TransientError, UnconfirmedError) as error:
+            except CrosspostError as error:  # a read: the send stands whatever it answers
                 self.progress(f"asking how mass send {record.publish_id} stands failed: {error}")
+                trouble = error
                 continue
+            trouble = None
             if status in (MASS_SENT, MASS_DELETED, MASS_FAILED):
                 break
+        if trouble is not None:
+            message = (
+                f"mass send {record.publish_id} went out once; WeChat did not say how it "
+                f"ended ({trouble}); run again (or crosspost reconcile) to record it: it is "
+                "not sent twice"
+            )
+            self.progress(message)
+            return Outcome("pending", message, EXIT_TEMPORARY)
         return self.settle_status(record, status)
 
     def settle_status(self, record: PostRecord, status: str | None) -> Outcome:
