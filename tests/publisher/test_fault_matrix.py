@@ -16,7 +16,7 @@ clock: a slow answer or a retry's pause costs nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -127,6 +127,22 @@ def check_run(world: World, channel: str, result: PostResult) -> None:
         assert "missing" in result.message or "run again" in result.message, result.message
 
 
+def finish_later(world: World, result: PostResult, again: Callable[[bool], PostResult]) -> None:
+    """With the fault cleared, later runs (and reconcile, for a post in doubt) finish the
+    post; after a permanent failure the editor fixes the cause and says so (``again``
+    gets True)."""
+    world.box.faults.clear()
+    for _ in range(3):
+        if result.exit_code == EXIT_OK:
+            break
+        world.clock.advance(LATER)  # type: ignore[attr-defined]
+        world.box.commit_due()
+        if result.state == "unconfirmed":
+            world.with_publisher(lambda p: p.reconcile(ISSUE_ID))
+        result = again(result.exit_code == 1)
+    assert result.exit_code == EXIT_OK, result
+
+
 @pytest.mark.parametrize(("channel", "path", "method", "kind", "times"), list(_cells()))
 def test_every_call_under_every_fault_ends_with_one_complete_post(
     light: World, channel: str, path: str, method: str, kind: str, times: str
@@ -137,19 +153,12 @@ def test_every_call_under_every_fault_ends_with_one_complete_post(
     first = publish_once(world, channel)
     check_run(world, channel, first)
 
-    world.box.faults.clear()
-    result = first
-    for _ in range(3):  # a later run (and reconcile, for a post in doubt) finishes it
-        if result.exit_code == EXIT_OK:
-            break
-        world.clock.advance(LATER)  # type: ignore[attr-defined]
-        world.box.commit_due()
-        if result.state == "unconfirmed":
-            world.with_publisher(lambda p: p.reconcile(ISSUE_ID))
-        # After a permanent failure the editor fixes the cause and says so.
-        result = publish_once(world, channel, retry_failed=result.exit_code == 1)
+    def again(retry_failed: bool) -> PostResult:
+        result = publish_once(world, channel, retry_failed=retry_failed)
         check_run(world, channel, result)
-    assert result.exit_code == EXIT_OK, result
+        return result
+
+    finish_later(world, first, again)
     world.clock.advance(LATER)  # type: ignore[attr-defined]
     world.box.commit_due()  # a slow answer still on its way lands now, or never
     assert_complete(world, channel)
@@ -199,17 +208,12 @@ def test_a_broadcast_under_every_fault_reaches_each_follower_once(
     else:  # clearly not sent, or clearly waiting: never "sent" without a push
         assert result.state in ("failed", "unconfirmed", "pending"), result
 
-    world.box.faults.clear()
-    for _ in range(3):
-        if result.exit_code == EXIT_OK:
-            break
-        world.clock.advance(LATER)  # type: ignore[attr-defined]
-        world.box.commit_due()
-        if result.state == "unconfirmed":
-            world.with_publisher(lambda p: p.reconcile(ISSUE_ID))
-        result = broadcast_once(world, retry_failed=result.exit_code == 1)
+    def again(retry_failed: bool) -> PostResult:
+        result = broadcast_once(world, retry_failed=retry_failed)
         check_pushes(world)
-    assert result.exit_code == EXIT_OK, result
+        return result
+
+    finish_later(world, result, again)
     world.clock.advance(LATER)  # type: ignore[attr-defined]
     world.box.commit_due()
     check_pushes(world)
