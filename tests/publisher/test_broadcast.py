@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from crosspost.cli import main
 from crosspost.errors import EXIT_OK, EXIT_TEMPORARY
 from crosspost.ledger.store import PostRecord
 from crosspost.publish.jobs import PostResult
@@ -143,3 +144,27 @@ def test_zhihu_publishes_when_asked_to_broadcast(light: World) -> None:
     report, _ = light.publish(mode="broadcast", targets=("zhihu",))
     (result,) = report.results
     assert (result.state, result.exit_code) == ("published", EXIT_OK), result
+
+
+def test_status_and_urls_say_sent_to_followers_and_urls_set_records_the_link(
+    light: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert broadcast(light).exit_code == EXIT_OK
+    light.use_env(monkeypatch)
+    monkeypatch.setenv("COLUMNS", "200")
+    capsys.readouterr()
+    assert main(["status"]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert "sent to followers" in out and "URL not known (msg_data_id" in out
+    assert main(["urls", ISSUE_ID]) == EXIT_OK
+    assert "sent to followers" in capsys.readouterr().err
+
+    link = "https://mp.weixin.qq.com/s/mass-sent-article"
+    assert main(["urls", "--set", ISSUE_ID, "-c", "wechat:main", link]) == EXIT_OK
+    capsys.readouterr()
+    assert main(["urls", ISSUE_ID]) == EXIT_OK
+    assert capsys.readouterr().out.strip() == link
+    assert record_of(light).url == link
+    again = broadcast(light)
+    assert (again.state, again.url) == ("unchanged", link)
+    assert calls_to(light.box, SENDALL) == 1
