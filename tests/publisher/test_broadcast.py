@@ -168,3 +168,15 @@ def test_status_and_urls_say_sent_to_followers_and_urls_set_records_the_link(
     again = broadcast(light)
     assert (again.state, again.url) == ("unchanged", link)
     assert calls_to(light.box, SENDALL) == 1
+
+
+def test_two_issues_broadcast_in_one_run_send_one_and_refuse_the_other(light: World) -> None:
+    other = light.root / "light" / "second.md"
+    other.write_text(ISSUE.replace("id: light-1", "id: light-2"), encoding="utf-8")
+    report, _ = light.publish([light.issue, other], mode="broadcast", targets=("wechat",))
+    codes = sorted(r.exit_code for r in report.results)
+    assert codes == [EXIT_OK, EXIT_TEMPORARY], report
+    (refused,) = [r for r in report.results if r.exit_code == EXIT_TEMPORARY]
+    assert "Beijing midnight" in refused.message and not refused.sent
+    assert calls_to(light.box, SENDALL) == 1
+    assert all(len(got) == 1 for got in light.box.wechat.pushes().values())

@@ -54,7 +54,7 @@ from crosspost.errors import (
     UnconfirmedError,
 )
 from crosspost.images.sources import ImageSources
-from crosspost.ledger.store import Ledger, PostRecord
+from crosspost.ledger.store import Ledger, PostKey, PostRecord
 from crosspost.publish.assets import PostAssets
 from crosspost.publish.broadcast import BROADCAST, Sender, quota, sent_message, target_of
 from crosspost.publish.dry_run import sent_copy
@@ -179,6 +179,12 @@ class PostMachine:
         adapter: Adapter | None = None
         try:
             adapter = self._adapter()
+            if self.job.mode == BROADCAST and adapter.broadcasts:
+                # One mass send of an account at a time, across runs and threads: the
+                # quota the ledger counts must not change between the check and the send.
+                account = PostKey("(mass send)", self.key.channel, self.key.account)
+                with post_lock(self.state_dir, account, timeout=self.lock_timeout):
+                    return self._steps(adapter, options)
             return self._steps(adapter, options)
         except StorageError:
             # This machine's own disk, not the post, is the trouble (full, read-only): the
