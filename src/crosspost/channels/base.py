@@ -93,6 +93,9 @@ class DraftContent:
     #: Whether an editor reviews the draft before it goes out (mode ``draft``): only then
     #: is a platform's preview link worth a request of its own.
     preview: bool = True
+    #: Further articles of the same draft (WeChat 多图文), each with its own title, cover
+    #: and digest, in the order they appear after this one.
+    companions: tuple[DraftContent, ...] = ()
 
 
 @dataclass(frozen=True)

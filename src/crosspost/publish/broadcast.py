@@ -115,7 +115,7 @@ def quota(ledger: Ledger, account: Account, key: PostKey, now: float, zone: tzin
     kind = account_kind(account)
     if kind in DAILY_KINDS:
         start = beijing_day_start(now)
-        earlier = [r for r in ledger.broadcasts(key.channel, key.account, start) if r.key != key]
+        earlier = _sends(ledger.broadcasts(key.channel, key.account, start), key)
         if not earlier:
             return Quota(None)
         after = start + 86400.0
@@ -127,7 +127,7 @@ def quota(ledger: Ledger, account: Account, key: PostKey, now: float, zone: tzin
         )
     if kind == SERVICE_KIND:
         month = ledger.broadcasts(key.channel, key.account, beijing_month_start(now))
-        sent = [r for r in month if r.key != key]
+        sent = _sends(month, key)
         if len(sent) >= SERVICE_MONTHLY:
             return Quota(
                 None,
@@ -135,6 +135,15 @@ def quota(ledger: Ledger, account: Account, key: PostKey, now: float, zone: tzin
                 f"followers who got {SERVICE_MONTHLY}, so some will not receive this one",
             )
     return Quota(None)
+
+
+def _sends(records: tuple[PostRecord, ...], key: PostKey) -> list[PostRecord]:
+    """One record per send (a 多图文 send has a row per article), this post's excluded."""
+    sends: dict[str, PostRecord] = {}
+    for record in records:
+        if record.key != key:
+            sends.setdefault(record.publish_id or f"{record.issue_id}", record)
+    return list(sends.values())
 
 
 def attempt_of(ledger: Ledger, key: PostKey) -> int:

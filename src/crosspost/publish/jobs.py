@@ -63,6 +63,9 @@ class Job:
     content_hash: str
     #: Channel references (``{zhihu.url}``) in the fields this post sees.
     links: tuple[Link, ...] = ()
+    #: The companions that go into this post's draft and send (WeChat 多图文), each a
+    #: job of the same account; ``content_hash`` covers them too.
+    bundle: tuple[Job, ...] = ()
 
     @property
     def key(self) -> PostKey:

@@ -322,14 +322,16 @@ class PostMachine:
             title=self.job.rendered.title,
             checkpoint=self.checkpoint,
         )
-        return self._result(outcome.state, None, outcome.message, outcome.code)
+        result = self._result(outcome.state, None, outcome.message, outcome.code)
+        return self._bundle_recorded(result)
 
     def _sent_before(self, adapter: Adapter, record: PostRecord) -> PostResult:
         """A post already mass sent: how it stands, asked of WeChat while it is going out.
         A sent article cannot be edited nor sent again: a change is reported, not sent."""
         if record.state == "published":
             if record.content_hash == self.job.content_hash:
-                return self._result("unchanged", record.url, sent_message(record))
+                unchanged = self._result("unchanged", record.url, sent_message(record))
+                return self._bundle_recorded(unchanged)
             return self._result(
                 "changed",
                 record.url,
@@ -338,7 +340,8 @@ class PostMachine:
             )
         adapter.preflight()
         outcome = self._sender(adapter).follow()
-        return self._result(outcome.state, record.url, outcome.message, outcome.code)
+        result = self._result(outcome.state, record.url, outcome.message, outcome.code)
+        return self._bundle_recorded(result)
 
     def _draft_vanished(self, adapter: Adapter, error: PermanentError) -> bool:
         """Forget a known draft the platform confirms it no longer has (deleted by hand).
@@ -429,10 +432,48 @@ class PostMachine:
             self.job, self.ledger, self.progress, timeout=self.timeout, sources=self.images
         )
         try:
-            self._sent_content = assets.content(adapter)
-            return self._sent_content
+            content = assets.content(adapter)
+            if self.job.bundle:  # 多图文: each companion's images, then its article
+                others = [self._companion(adapter, companion) for companion in self.job.bundle]
+                content = dataclasses.replace(content, companions=tuple(others))
+            self._sent_content = content
+            return content
         finally:
             self.sent = self.sent or assets.sent
+
+    def _companion(self, adapter: Adapter, companion: Job) -> DraftContent:
+        assets = PostAssets(
+            companion, self.ledger, self.progress, timeout=self.timeout, sources=self.images
+        )
+        try:
+            return assets.content(adapter)
+        finally:
+            self.sent = self.sent or assets.sent
+
+    def _bundle_recorded(self, result: PostResult) -> PostResult:
+        """Once the post is out, each companion's own ledger row says it went out in this
+        post's draft and send (so ``run-due`` never sends it on its own), with the
+        send's ids; its URL, like the lead's, when known."""
+        if not self.job.bundle or result.state not in ("published", "unchanged"):
+            return result
+        lead = self._record()
+        for number, companion in enumerate(self.job.bundle, start=2):
+            record = self.ledger.ensure(companion.key, issue_path=companion.issue.path)
+            if record.state == "published":
+                continue
+            self.ledger.finish_step(
+                companion.key,
+                "bundle",
+                state="published",
+                delivery=lead.delivery,
+                mass_status=lead.mass_status,
+                publish_id=lead.publish_id,
+                article_id=lead.article_id,
+                content_hash=companion.content_hash,
+                summary=f"went out as article {number} of '{self.key.issue_id}' (多图文)",
+            )
+            self.progress(f"{companion.key.issue_id}: went out as article {number} (多图文)")
+        return result
 
     def _draft(self, adapter: Adapter, record: PostRecord, content: DraftContent) -> RemoteDraft:
         """The post's draft: reused, updated in place when the issue changed, or created."""
@@ -629,9 +670,11 @@ class PostMachine:
         if post.url is None:
             message = pending_message(self._record())
             self.progress(message)
-            return self._complete(adapter, post, self._result("published", None, message))
+            result = self._complete(adapter, post, self._result("published", None, message))
+            return self._bundle_recorded(result)
         self.progress(f"published {post.url}")
-        return self._complete(adapter, post, self._result("published", post.url, "published"))
+        result = self._complete(adapter, post, self._result("published", post.url, "published"))
+        return self._bundle_recorded(result)
 
     def _complete(self, adapter: Adapter, post: RemotePost, result: PostResult) -> PostResult:
         """Put the parts filed after publication (a Zhihu column) on the post; those that

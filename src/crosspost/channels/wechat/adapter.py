@@ -210,8 +210,9 @@ class WeChatAdapter(Adapter):
         """draft/add (once), then draft/get for the preview link when an editor will
         review the draft (a draft published at once needs none: one round fewer)."""
         article = self._article(content)
+        others = [self._article(companion) for companion in content.companions]
         try:
-            data = self.api.add_draft(article)
+            data = self.api.add_draft(article, *others)
         except PermanentError as error:
             raise oversized(error, article) from None
         media_id = normalise_id(data.get("media_id"))
@@ -228,6 +229,8 @@ class WeChatAdapter(Adapter):
         article = self._article(content)
         try:
             self.api.update_draft(remote_id, article)
+            for index, companion in enumerate(content.companions, start=1):
+                self.api.update_draft(remote_id, self._article(companion), index)
         except PermanentError as error:
             raise oversized(error, article) from None
         return RemoteDraft(remote_id, self.api.preview_url(remote_id))

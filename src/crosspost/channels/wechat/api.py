@@ -136,13 +136,17 @@ class WeChatApi:
 
     # --- drafts ---------------------------------------------------------------------------
 
-    def add_draft(self, article: Mapping[str, Any]) -> dict[str, Any]:
-        """draft/add (irreversible: sent once)."""
-        return self.call("draft/add", body={"articles": [dict(article)]}, irreversible=True)
+    def add_draft(self, *articles: Mapping[str, Any]) -> dict[str, Any]:
+        """draft/add of one article, or several (多图文) (irreversible: sent once)."""
+        body = {"articles": [dict(article) for article in articles]}
+        return self.call("draft/add", body=body, irreversible=True)
 
-    def update_draft(self, media_id: str, article: Mapping[str, Any]) -> dict[str, Any]:
-        """draft/update of the first article (same content, same result: retried)."""
-        body = {"media_id": media_id, "index": 0, "articles": dict(article)}
+    def update_draft(
+        self, media_id: str, article: Mapping[str, Any], index: int = 0
+    ) -> dict[str, Any]:
+        """draft/update of one article, the first by default (same content, same result:
+        retried)."""
+        body = {"media_id": media_id, "index": index, "articles": dict(article)}
         return self._on_draft("draft/update", media_id, body)
 
     def get_draft(self, media_id: str) -> dict[str, Any]:
