@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from crosspost.errors import EXIT_OK, IssueError, UsageError
+from crosspost.cli import main
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, IssueError, UsageError
 
 from .light import ISSUE, ISSUE_ID, write_light_issue
 from .world import World, calls_to
@@ -115,3 +116,22 @@ def test_at_most_seven_companions_and_none_with_companions_of_its_own(
     companion(manual_world.issue.parent, "short-1", "短讯一", extra="wechat: {with: [x]}\n")
     with pytest.raises(IssueError, match="cannot bring companions of its own"):
         manual_world.publish(mode="broadcast", targets=("wechat",))
+
+
+def test_check_reports_each_companions_problems_at_its_own_line(
+    manual_world: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    world = manual_world
+    world.issue = lead(world, "[short-1, short-2]")
+    good = companion(world.issue.parent, "short-1", "短讯一")
+    bad = companion(world.issue.parent, "short-2", "短讯二")
+    bad.write_text(bad.read_text("utf-8").replace("cover: short-2.jpg", "cover: gone.jpg"), "utf-8")
+    world.use_env(monkeypatch)
+    assert main(["check", str(world.issue)]) == EXIT_BAD_INPUT
+    out = capsys.readouterr().out
+    assert f"{bad}:5" in out and f"{good}: ok (wechat)" in out, out
+
+    world.issue = lead(world, "[short-1, nowhere]")
+    assert main(["check", str(world.issue)]) == EXIT_BAD_INPUT
+    out = capsys.readouterr().out
+    assert f"{world.issue}:8" in out and "'nowhere'" in out, out
