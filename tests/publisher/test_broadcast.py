@@ -180,3 +180,16 @@ def test_two_issues_broadcast_in_one_run_send_one_and_refuse_the_other(light: Wo
     assert "Beijing midnight" in refused.message and not refused.sent
     assert calls_to(light.box, SENDALL) == 1
     assert all(len(got) == 1 for got in light.box.wechat.pushes().values())
+
+
+def test_wechats_own_quota_refusal_is_for_today_and_nothing_is_sent(light: World) -> None:
+    assert broadcast(light).exit_code == EXIT_OK
+    shutil.rmtree(light.state_dir)  # the ledger no longer knows today's send
+    other = light.root / "light" / "second.md"
+    other.write_text(ISSUE.replace("id: light-1", "id: light-2"), encoding="utf-8")
+    result = broadcast(light, other)
+    assert result.exit_code == EXIT_TEMPORARY, result
+    assert "45028" in result.message and "after midnight Beijing time" in result.message
+    assert calls_to(light.box, SENDALL) == 2
+    assert all(len(got) == 1 for got in light.box.wechat.pushes().values())
+    assert record_of(light, "light-2").mass_status is None

@@ -370,7 +370,9 @@ class WeChatAdapter(Adapter):
             except PermanentError as error:
                 if error.code in MASS_QUOTA_CODES:
                     raise RateLimitedError(
-                        f"{error}: this account's mass sends for today are used up",
+                        f"{error}: this account's mass sends for today are used up; the "
+                        "next is possible after midnight Beijing time (16:00 UTC); nothing "
+                        "was sent",
                         channel=CHANNEL,
                         code=error.code,
                         retry_after=seconds_to_quota_reset(self.clock()),
