@@ -8,6 +8,7 @@ issue is a file:line error before anything is sent.
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
@@ -20,6 +21,7 @@ from crosspost.channels.wechat.adapter import WeChatAdapter
 from crosspost.config.accounts import Account, Secret
 from crosspost.errors import EXIT_BAD_INPUT, IssueError
 from crosspost.issue.loader import load_issue
+from crosspost.ledger.schema import SCHEMA_VERSION
 from crosspost.ledger.store import Ledger, PostKey
 from crosspost.publish.broadcast import (
     BEIJING,
@@ -67,7 +69,7 @@ def sent(ledger: Ledger, issue_id: str, at: float, status: str = "sent") -> Post
         state="published",
         delivery=BROADCAST,
         mass_status=status,
-        publish_id="1000",
+        publish_id=f"1000{issue_id}",
         published_at=at,
     )
     return key
@@ -111,6 +113,17 @@ def test_a_failed_send_does_not_count_and_a_service_account_is_warned_past_four(
     assert quota(ledger, account(), key, now, None).refusal is None
     for day in range(1, 5):
         sent(ledger, f"s{day}", beijing(f"2026-11-0{day} 12:00"))
+    # The rows of one 多图文 send (same msg_id) are one send.
+    ledger.ensure(PostKey("s4-companion", "wechat", "main"), issue_path="/c.md")
+    ledger.finish_step(
+        PostKey("s4-companion", "wechat", "main"),
+        STEP_BROADCAST,
+        state="published",
+        delivery=BROADCAST,
+        mass_status="sent",
+        publish_id="1000s4",
+        published_at=beijing("2026-11-04 12:00"),
+    )
     service = quota(ledger, account("verified_service"), key, now, None)
     assert service.refusal is None
     assert service.warning and "4 mass sends this month" in service.warning
@@ -163,3 +176,21 @@ def test_a_bad_target_is_its_line_and_exit_2(tmp_path: Path, block: str, said: s
     assert caught.value.exit_code == EXIT_BAD_INPUT
     assert caught.value.line == 5, str(caught.value)
     assert said in str(caught.value) and "wechat.broadcast" in str(caught.value)
+
+
+def test_a_ledger_from_before_mass_sends_is_migrated_with_its_posts(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    with Ledger.open(path) as ledger:
+        ledger.ensure(PostKey("old", "wechat", "main"), issue_path="/old.md")
+    db = sqlite3.connect(path)
+    db.execute("DROP INDEX posts_by_delivery")
+    db.execute("ALTER TABLE posts DROP COLUMN delivery")
+    db.execute("ALTER TABLE posts DROP COLUMN mass_status")
+    db.execute("PRAGMA user_version = 2")
+    db.commit()
+    db.close()
+    with Ledger.open(path) as ledger:
+        assert ledger.schema_version == SCHEMA_VERSION == 3
+        old = ledger.post("old", "wechat", "main")
+        assert old is not None and (old.delivery, old.mass_status) == (None, None)
+        assert ledger.broadcasts("wechat", "main", 0.0) == ()
