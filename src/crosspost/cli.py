@@ -32,6 +32,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("urls", "urls", "print an issue's published URLs, one per line"),
     ("reconcile", "reconcile", "ask the platforms what happened to unconfirmed posts"),
     ("import", "import_", "turn a plain-text digest or a saved article page into an issue"),
+    ("doctor", "doctor", "check each account: credentials, IP, what it may publish or send"),
     ("sandbox", "sandbox", "run local WeChat and Zhihu emulators for tests and rehearsals"),
     ("run-due", "run_due", "publish every issue whose publish_at has come (for cron)"),
 )

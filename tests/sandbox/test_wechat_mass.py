@@ -278,3 +278,39 @@ def test_sends_survive_a_restart(tmp_path: Any, clock: ManualClock) -> None:
         assert (again["errcode"], again["msg_id"]) == (45065, first["msg_id"])
         assert len(box.wechat.pushes()["fan-0"]) == 1
         assert list(box.wechat.previews()) == ["ed"]
+
+
+def test_an_editor_sends_or_publishes_by_hand_whatever_the_kind(
+    sandbox: Sandbox, wechat: WeChat, clock: ManualClock
+) -> None:
+    sandbox.wechat.update_options({"account_kind": "personal"})
+    sent, published = wechat.add_draft(), wechat.add_draft()
+    assert send(wechat, sent)["errcode"] == 48001
+    reply = requests.post(
+        f"{sandbox.wechat_url}/__sandbox__/wechat/by_hand",
+        json={"media_id": sent, "action": "send"},
+        timeout=5,
+    ).json()
+    clock.advance(1)
+    assert sandbox.wechat.pushes() == {f"fan-{i}": [reply["msg_data_id"]] for i in range(3)}
+    by_hand = sandbox.wechat.by_hand(published)
+    assert by_hand["urls"][0].startswith("https://mp.weixin.qq.com/s/")
+    snapshot = sandbox.wechat.snapshot()
+    assert snapshot["drafts"] == []
+    assert [a["article_id"] for a in snapshot["published"]] == [by_hand["article_id"]]
+    with pytest.raises(ValueError, match="no draft"):
+        sandbox.wechat.by_hand(published, "send")
+    with pytest.raises(ValueError, match="is not publish or send"):
+        sandbox.wechat.by_hand(wechat.add_draft(), "delete")
+
+
+def test_by_hand_the_console_counts_the_same_quota(sandbox: Sandbox, wechat: WeChat) -> None:
+    sandbox.wechat.by_hand(wechat.add_draft(), "send")
+    refused = requests.post(
+        f"{sandbox.wechat_url}/__sandbox__/wechat/by_hand",
+        json={"media_id": wechat.add_draft(), "action": "send"},
+        timeout=5,
+    )
+    assert refused.status_code == 400
+    assert refused.json()["error"] == "the console refuses: has no masssend quota (45028)"
+    assert send(wechat, wechat.add_draft())["errcode"] == 45028

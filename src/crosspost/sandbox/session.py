@@ -14,6 +14,7 @@ import contextlib
 import dataclasses
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
+from typing import Any
 
 from crosspost.config.settings import Account, Secret, Settings
 from crosspost.sandbox.box import Sandbox
@@ -21,14 +22,24 @@ from crosspost.sandbox.zhihu.model import DEFAULT_TOPICS
 
 ACCOUNT_NAME = "sandbox"
 #: The demo should not wait: publish jobs finish on the first poll, images at once.
-DEMO_OPTIONS = {"wechat": {"publish_polls": 1}, "zhihu": {"image_polls": 1}}
+DEMO_OPTIONS: dict[str, dict[str, Any]] = {
+    "wechat": {"publish_polls": 1},
+    "zhihu": {"image_polls": 1},
+}
 
 
 @contextlib.contextmanager
-def sandbox_settings(settings: Settings) -> Iterator[Settings]:
+def sandbox_settings(
+    settings: Settings, options: Mapping[str, Mapping[str, Any]] | None = None
+) -> Iterator[Settings]:
     """``settings`` (already :meth:`~Settings.rehearsal` ones: the state dir is the
-    rehearsal's) with one account per emulator, while the emulators run."""
-    with Sandbox(state_dir=settings.state_dir, options=DEMO_OPTIONS) as box:
+    rehearsal's) with one account per emulator, while the emulators run; ``options``
+    (``{"wechat": {"account_kind": "personal"}}``) over the demo's own."""
+    merged = {
+        platform: {**DEMO_OPTIONS.get(platform, {}), **(options or {}).get(platform, {})}
+        for platform in {*DEMO_OPTIONS, *(options or {})}
+    }
+    with Sandbox(state_dir=settings.state_dir, options=merged) as box:
         accounts = tuple(
             Account(
                 channel=platform,

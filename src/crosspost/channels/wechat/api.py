@@ -134,6 +134,11 @@ class WeChatApi:
         """material/add_material (type=image): permanent material, with a ``media_id``."""
         return self.call("material/add_material", params={"type": "image"}, files=files)
 
+    def delete_material(self, media_id: str) -> dict[str, Any]:
+        """material/del_material: permanent material gone for good (the doctor's canary
+        cover)."""
+        return self.call("material/del_material", body={"media_id": media_id})
+
     # --- drafts ---------------------------------------------------------------------------
 
     def add_draft(self, *articles: Mapping[str, Any]) -> dict[str, Any]:
@@ -152,6 +157,10 @@ class WeChatApi:
     def get_draft(self, media_id: str) -> dict[str, Any]:
         """draft/get."""
         return self._on_draft("draft/get", media_id, {"media_id": media_id})
+
+    def delete_draft(self, media_id: str) -> dict[str, Any]:
+        """draft/delete: the draft gone from 草稿箱 for good (the doctor's canary)."""
+        return self.call("draft/delete", body={"media_id": media_id})
 
     def draft_exists(self, media_id: str) -> bool:
         """Whether the draft is still in 草稿箱 (draft/get answers 40007 once it left)."""
@@ -280,6 +289,15 @@ class WeChatApi:
         if permanent(url):
             return RemotePost(id=article_id, url=url)
         return RemotePost(id=article_id, url=None, preview_url=url)
+
+    # --- capabilities ---------------------------------------------------------------------
+
+    def quota(self, cgi_path: str) -> dict[str, Any]:
+        """openapi/quota/get: today's ``quota`` (daily_limit, used, remain) of one API path,
+        a read that changes nothing. A path this account may not call answers an error
+        (48001, or 76022 per spec §3), which is how ``crosspost doctor`` tells what the
+        account may do."""
+        return self.call("openapi/quota/get", body={"cgi_path": cgi_path})
 
 
 def _payload(reply: Reply) -> dict[str, Any] | None:

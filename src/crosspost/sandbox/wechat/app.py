@@ -222,14 +222,30 @@ class WeChatEmulator(Emulator):
         mass.advance_sends(self.account, self.clock())
         return mass.confirm(self.account, msg_id, confirmed=confirm)
 
+    def by_hand(self, media_id: str, action: str = "publish") -> dict[str, Any]:
+        """What an editor does in the web console with a draft: ``"publish"`` (发表) or
+        ``"send"`` (群发). Any kind of account may; the draft leaves the box."""
+        now = self.clock()
+        mass.advance_sends(self.account, now)
+        if action == "publish":
+            return publish.publish_by_hand(self.account, media_id, now)
+        if action == "send":
+            return mass.send_by_hand(self.account, media_id, now)
+        raise ValueError(f"action {action!r} is not publish or send")
+
     def control(self, method: str, what: str, body: Any) -> dict[str, Any] | None:
-        """``POST /__sandbox__/wechat/mass/confirm {"msg_id": N, "confirm": true|false}``."""
-        if method == "POST" and what == "wechat/mass/confirm" and isinstance(body, dict):
+        """``POST /__sandbox__/wechat/mass/confirm {"msg_id": N, "confirm": true|false}``
+        and ``POST /__sandbox__/wechat/by_hand {"media_id": …, "action": "publish"|"send"}``."""
+        if method != "POST" or not isinstance(body, dict):
+            return None
+        if what == "wechat/mass/confirm":
             try:
                 msg_id = int(body["msg_id"])
             except (KeyError, TypeError, ValueError):
                 raise ValueError("the body needs msg_id, a number") from None
             return self.confirm_mass(msg_id, confirm=body.get("confirm", True) is not False)
+        if what == "wechat/by_hand":
+            return self.by_hand(str(body.get("media_id", "")), str(body.get("action", "publish")))
         return None
 
     def dump_state(self) -> dict[str, Any]:

@@ -9,10 +9,12 @@ means an unverified account.
 |---|---|---|---|---|
 | verified_subscription | yes | yes | yes | one send per Beijing day |
 | verified_service | yes | yes | yes | four per follower per calendar month |
-| unverified, personal | yes | 48001 | 48001 | — |
-| lapsed | 48001 | 48001 | 48001 | — |
+| unverified, personal | yes | 48001 | 48001 | (by hand) one send per Beijing day |
+| lapsed | 48001 | 48001 | 48001 | (by hand) one send per Beijing day |
 
-Material and image uploads stay open to every kind: the spec names no refusal there.
+Material and image uploads stay open to every kind: the spec names no refusal there. The
+quota of a kind that may not mass send through the API is the one the web console holds
+its sends to (``by_hand``), the subscription account's.
 """
 
 from __future__ import annotations
@@ -31,14 +33,14 @@ class Kind:
 
     families: frozenset[str]
     #: "day": sends per Beijing day; "month": pushes per follower per calendar month.
-    mass_quota: str | None = None
-    mass_limit: int = 0
+    mass_quota: str = "day"
+    mass_limit: int = 1
 
 
 _ALL = frozenset({DRAFT, PUBLISH, MASS})
 
 KINDS: dict[str, Kind] = {
-    "verified_subscription": Kind(_ALL, mass_quota="day", mass_limit=1),
+    "verified_subscription": Kind(_ALL),
     "verified_service": Kind(_ALL, mass_quota="month", mass_limit=4),
     "unverified": Kind(frozenset({DRAFT})),
     "personal": Kind(frozenset({DRAFT})),

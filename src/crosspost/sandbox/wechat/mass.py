@@ -122,6 +122,45 @@ def sendall(account: WeChatAccount, call: Call) -> dict[str, Any]:
     clientmsgid = _check_clientmsgid(account, body.get("clientmsgid"), call.now)
     media_id, draft = _mpnews_draft(account, body)
     audience = _within_quota(account, _audience(account, body), call.now)
+    return _accept(
+        account,
+        media_id,
+        draft,
+        audience,
+        body,
+        clientmsgid,
+        call.now,
+        protected=bool(account.opt("mass_protect")),
+    )
+
+
+def send_by_hand(account: WeChatAccount, media_id: str, now: float) -> dict[str, Any]:
+    """群发 pressed in the web console: to every follower, within the kind's quota (the
+    console counts the same sends), confirmed by the administrator who pressed it. Any
+    kind of account may; the API is not asked."""
+    draft = account.drafts.get(media_id)
+    if draft is None:
+        raise ValueError(f"no draft {media_id} in the draft box")
+    body = {"filter": {"is_to_all": True}}
+    try:
+        audience = _within_quota(account, followers(account), now)
+    except ApiError as error:
+        raise ValueError(f"the console refuses: {error.errmsg} ({error.errcode})") from None
+    return _accept(account, media_id, draft, audience, body, None, now, protected=False)
+
+
+def _accept(
+    account: WeChatAccount,
+    media_id: str,
+    draft: dict[str, Any],
+    audience: list[str],
+    body: dict[str, Any],
+    clientmsgid: str | None,
+    now: float,
+    *,
+    protected: bool,
+) -> dict[str, Any]:
+    """Record an accepted send: the draft leaves the box, the job starts SENDING."""
     msg_id, msg_data_id = account.next_msg_id, account.next_msg_data_id
     account.next_msg_id += 1
     account.next_msg_data_id += 1
@@ -139,8 +178,8 @@ def sendall(account: WeChatAccount, call: Call) -> dict[str, Any]:
         "filter": body["filter"],
         "send_ignore_reprint": 1 if body.get("send_ignore_reprint") in (1, True, "1") else 0,
         "clientmsgid": clientmsgid,
-        "protected": bool(account.opt("mass_protect")),
-        "sent_at": call.now,
+        "protected": protected,
+        "sent_at": now,
         "status": SENDING,
         "deleted_idx": [],
     }
@@ -148,10 +187,10 @@ def sendall(account: WeChatAccount, call: Call) -> dict[str, Any]:
         account.clientmsgids[clientmsgid] = {
             "msg_id": msg_id,
             "msg_data_id": msg_data_id,
-            "sent_at": call.now,
+            "sent_at": now,
         }
     del account.drafts[media_id]
-    advance_sends(account, call.now)
+    advance_sends(account, now)
     return {
         "errcode": 0,
         "errmsg": "send job submission success",

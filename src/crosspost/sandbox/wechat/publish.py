@@ -33,10 +33,13 @@ def _article_url(account: WeChatAccount, article_id: str, idx: int) -> str:
     return f"https://{MP_HOST}/s/{short_id}"
 
 
-def _finish(account: WeChatAccount, job: dict[str, Any], now: float) -> None:
-    """Bring a job to its end state (the moment the platform would have)."""
+def _finish(
+    account: WeChatAccount, job: dict[str, Any], now: float, outcome: int | None = None
+) -> None:
+    """Bring a job to its end state (the moment the platform would have); ``outcome``
+    defaults to the ``publish_outcome`` option."""
     draft = account.drafts.get(job["draft_media_id"])
-    outcome = int(account.opt("publish_outcome"))
+    outcome = int(account.opt("publish_outcome")) if outcome is None else outcome
     if draft is None:
         outcome = 3  # the draft vanished while publishing: a general failure
     if outcome != SUCCESS and outcome not in DELETED_AFTER:
@@ -68,24 +71,39 @@ def advance_jobs(account: WeChatAccount, now: float) -> None:
             _finish(account, job, now)
 
 
+def _new_job(account: WeChatAccount, media_id: str, now: float) -> dict[str, Any]:
+    publish_id = account.next_publish_id
+    account.next_publish_id += 1
+    job = account.jobs[str(publish_id)] = {
+        "publish_id": publish_id,
+        "draft_media_id": media_id,
+        "publish_status": PUBLISHING,
+        "polls": 0,
+        "submitted_at": now,
+        "article_id": None,
+        "fail_idx": [],
+    }
+    return job
+
+
 def submit(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``freepublish/submit``: accept a job for a draft; it only starts publishing."""
     media_id = call.json().get("media_id")
     if not isinstance(media_id, str) or media_id not in account.drafts:
         raise ApiError(40007)
-    publish_id = account.next_publish_id
-    account.next_publish_id += 1
-    account.jobs[str(publish_id)] = {
-        "publish_id": publish_id,
-        "draft_media_id": media_id,
-        "publish_status": PUBLISHING,
-        "polls": 0,
-        "submitted_at": call.now,
-        "article_id": None,
-        "fail_idx": [],
-    }
-    wire_id = _publish_id(account, publish_id)
+    wire_id = _publish_id(account, _new_job(account, media_id, call.now)["publish_id"])
     return {"errcode": 0, "errmsg": "ok", "publish_id": wire_id, "msg_data_id": wire_id}
+
+
+def publish_by_hand(account: WeChatAccount, media_id: str, now: float) -> dict[str, Any]:
+    """发表 pressed in the web console: any kind of account may, the API is not asked.
+    The draft leaves the box and is published at once, listed by batchget like any other."""
+    if media_id not in account.drafts:
+        raise ValueError(f"no draft {media_id} in the draft box")
+    job = _new_job(account, media_id, now)
+    _finish(account, job, now, outcome=SUCCESS)
+    urls = account.articles[job["article_id"]]["urls"]
+    return {"publish_id": job["publish_id"], "article_id": job["article_id"], "urls": urls}
 
 
 def get_status(account: WeChatAccount, call: Call) -> dict[str, Any]:
