@@ -50,7 +50,12 @@ from crosspost.channels.wechat.api import (
     normalise_id,
     permanent,
 )
-from crosspost.channels.wechat.errors import CHANNEL, oversized, seconds_to_quota_reset
+from crosspost.channels.wechat.errors import (
+    CHANNEL,
+    DRAFT_GONE_CODE,
+    oversized,
+    seconds_to_quota_reset,
+)
 from crosspost.channels.wechat.reconcile import find_existing, reconcile_draft, reconcile_publish
 from crosspost.channels.wechat.token import PollBudget, StableToken, backoff, spread, state_key
 from crosspost.config.settings import Account
@@ -404,8 +409,14 @@ class WeChatAdapter(Adapter):
         return _MASS_STATUS[status]
 
     def discard_draft(self, draft_id: str) -> bool:
-        """draft/delete (False when the draft had already left 草稿箱)."""
-        return self.api.delete_draft(draft_id)
+        """draft/delete (False when the draft had already left 草稿箱: 40007)."""
+        try:
+            self.api.delete_draft(draft_id)
+        except PermanentError as error:
+            if error.code == DRAFT_GONE_CODE:
+                return False
+            raise
+        return True
 
     # --- pieces ---------------------------------------------------------------------------
 

@@ -259,16 +259,6 @@ class WeChatApi:
         status = data.get("msg_status")
         return str(status) if status else None
 
-    def delete_draft(self, media_id: str) -> bool:
-        """draft/delete; False when the draft was not there (40007): deleting is settled."""
-        try:
-            self.call("draft/delete", body={"media_id": media_id})
-        except PermanentError as error:
-            if error.code == DRAFT_GONE_CODE:
-                return False
-            raise
-        return True
-
     def article_url(self, article_id: str) -> str | None:
         """freepublish/getarticle: the published article's link, when WeChat gives one
         (it may be a temporary one: see :func:`permanent`)."""
