@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from crosspost.channels.base import Intent, RemoteDraft
 from crosspost.cli import main
 from crosspost.errors import EXIT_OK, EXIT_TEMPORARY
 from crosspost.ledger.store import PostRecord
 from crosspost.publish.jobs import PostResult
+from crosspost.publish.settle import build_adapter
 
 from .light import ISSUE, ISSUE_ID, write_light_issue
 from .world import World, calls_to
@@ -193,3 +195,40 @@ def test_wechats_own_quota_refusal_is_for_today_and_nothing_is_sent(light: World
     assert calls_to(light.box, SENDALL) == 2
     assert all(len(got) == 1 for got in light.box.wechat.pushes().values())
     assert record_of(light, "light-2").mass_status is None
+
+
+def test_the_same_send_id_within_a_minute_is_waited_out_then_recognised(light: World) -> None:
+    """45066: the adapter waits a minute (injected sleep) and sends the same id again,
+    which WeChat answers with the first send (45065): one push."""
+    report, _ = light.publish(mode="draft", targets=("wechat",))
+    assert report.exit_code == EXIT_OK, report
+    draft = RemoteDraft(str(record_of(light).draft_id))
+    (account,) = [a for a in light.settings().accounts if a.channel == "wechat"]
+    adapter = build_adapter(
+        account, light.state_dir, timeout=10, clock=light.clock, sleep=light.sleep
+    )
+    try:
+        intent = Intent(started_at=light.clock(), send_id=adapter.send_id(ISSUE_ID, "v1", 0))
+        first = adapter.mass_send(draft, intent, {})
+        before = light.clock()
+        again = adapter.mass_send(draft, intent, {})
+    finally:
+        adapter.http.close()
+    assert not first.replayed and again.replayed
+    assert (again.msg_id, again.msg_data_id) == (first.msg_id, first.msg_data_id)
+    assert light.clock() - before >= 60
+    assert calls_to(light.box, SENDALL) == 3  # the send, 45066, then 45065
+    light.clock.advance(5)  # type: ignore[attr-defined]
+    assert all(len(got) == 1 for got in light.box.wechat.pushes().values())
+
+
+def test_a_send_in_doubt_for_a_day_is_never_replayed(light: World) -> None:
+    light.box.faults.add("wechat", SENDALL, "reset", count=None, method="POST")
+    result = broadcast(light)
+    assert result.state == "unconfirmed", result
+    light.box.faults.clear()
+    light.clock.advance(24 * 3600)  # type: ignore[attr-defined]
+    calls = calls_to(light.box, SENDALL)
+    later = broadcast(light)
+    assert later.state == "unconfirmed" and "群发记录" in later.message, later
+    assert calls_to(light.box, SENDALL) == calls
