@@ -38,7 +38,7 @@ STATE_WORDS: Mapping[str, str] = {
 #: A mass-sent post (WeChat 群发) by how its send stands, in the same words' place.
 MASS_WORDS: Mapping[str, str] = {
     "sending": "sending to followers",
-    "waiting": "waiting for confirmation",
+    "waiting": "sending, or waiting for confirmation",
     "sent": "sent to followers",
     "deleted": "sent, then deleted",
     "failed": "send failed",

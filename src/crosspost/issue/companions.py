@@ -23,6 +23,8 @@ CHANNEL = "wechat"
 OPTION = "with"
 #: A WeChat draft holds eight articles: the lead and seven others.
 MAX_COMPANIONS = 7
+#: Enough of a file to hold any front matter the loader accepts.
+_FRONT_BYTES = 256_000
 
 
 def companion_ids(issue: Issue) -> tuple[str, ...]:
@@ -99,12 +101,17 @@ def find_companions(issue: Issue) -> tuple[Path, ...]:
 def lead_of(issue: Issue) -> tuple[str, Path] | None:
     """The issue of the same folder that names this one among its companions, if any:
     this one's WeChat article goes out with it, never on its own."""
+    needle = issue.id.encode("utf-8")
     for path in _issue_files(issue.path.parent):
         if path.resolve() == issue.path.resolve():
             continue
         try:
+            with path.open("rb") as handle:
+                head = handle.read(_FRONT_BYTES)
+            if needle not in head or OPTION.encode() not in head:
+                continue  # cannot name it: not worth parsing (a folder may hold 1,000)
             front, _ = read_front_matter(path)
-        except UsageError:
+        except (OSError, UsageError):
             continue
         block = front.get(CHANNEL)
         names = block.get(OPTION) if isinstance(block, dict) else None
