@@ -232,3 +232,22 @@ def test_a_send_in_doubt_for_a_day_is_never_replayed(light: World) -> None:
     later = broadcast(light)
     assert later.state == "unconfirmed" and "群发记录" in later.message, later
     assert calls_to(light.box, SENDALL) == calls
+
+
+def test_dry_run_shows_the_send_and_the_quota_before_anything_is_sent(
+    light: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    light.use_env(monkeypatch)
+
+    def dry(path: Path) -> str:
+        args = ["publish", str(path), "-c", "wechat", "--mode", "broadcast", "--dry-run"]
+        assert main(args) == EXIT_OK
+        return capsys.readouterr().out
+
+    assert "make the draft, then send it to the followers (群发)" in dry(light.issue)
+    assert light.box.requests == []
+    assert broadcast(light).exit_code == EXIT_OK
+    assert "already sent to followers" in dry(light.issue)
+    other = light.root / "light" / "second.md"
+    other.write_text(ISSUE.replace("id: light-1", "id: light-2"), encoding="utf-8")
+    assert "nothing: wechat:main: today's mass send" in dry(other)
