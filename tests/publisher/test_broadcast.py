@@ -7,6 +7,7 @@ follower received is the sandbox's ``pushes()``: nobody may appear there twice.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -158,6 +159,13 @@ def test_status_and_urls_say_sent_to_followers_and_urls_set_records_the_link(
     assert main(["status"]) == EXIT_OK
     out = capsys.readouterr().out
     assert "sent to followers" in out and "URL not known (msg_data_id" in out
+    assert main(["status", "--json"]) == EXIT_OK
+    (row,) = json.loads(capsys.readouterr().out)
+    assert (row["state"], row["delivery"], row["mass_status"]) == (
+        "sent to followers",
+        "broadcast",
+        "sent",
+    )
     assert main(["urls", ISSUE_ID]) == EXIT_OK
     assert "sent to followers" in capsys.readouterr().err
 

@@ -95,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
                 "draft_id": p.draft_id,
                 "article_id": p.article_id,
                 "delivery": p.delivery,
+                "mass_status": p.mass_status,
                 "error": p.error_message,
                 "updated_at": _when(p.updated_at, zones.get(p.issue_id)),
                 "published_at": _when(p.published_at, zones.get(p.issue_id)),
