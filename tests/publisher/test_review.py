@@ -20,7 +20,7 @@ from crosspost.publish.runner import Publisher
 from crosspost.schedule.notify import run_notice
 from crosspost.schedule.report import DueReport
 
-from .test_delivery import SUBMIT, plain_issue, use_config, wechat_config
+from .test_delivery import SUBMIT, dry_run, plain_issue, use_config, wechat_config
 from .world import World, calls_to
 
 PREVIEW = "/cgi-bin/message/mass/preview"
@@ -68,6 +68,11 @@ def test_require_approval_waits_then_publishes_what_was_approved_and_an_edit_voi
     assert "waiting for approval" in result.message and result.todo
     assert sum("waiting for approval" in line for line in lines) == 1
     assert world.drafts_on("wechat") and calls_to(world.box, SUBMIT) == 0
+    (entry,), _ = dry_run(world, issue)
+    assert entry.action == (
+        "nothing: the draft is up to date, then wait for approval "
+        "('crosspost approve' lets it publish)"
+    )
 
     notice = run_notice(DueReport(datetime.now(UTC), results=(result,)))
     assert notice is not None and "waiting for approval" in notice.body

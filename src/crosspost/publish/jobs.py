@@ -70,6 +70,9 @@ class Job:
     #: ``publish`` or ``broadcast`` when the account requires an approval this content
     #: lacks: the run drafts, and the post waits (see :mod:`crosspost.publish.approval`).
     awaits_approval: str = ""
+    #: The companions that go into this post's draft and send (WeChat 多图文), each a
+    #: job of the same account; ``content_hash`` covers them too.
+    bundle: tuple[Job, ...] = ()
 
     @property
     def key(self) -> PostKey:

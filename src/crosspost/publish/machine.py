@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -55,9 +56,10 @@ from crosspost.errors import (
     UnconfirmedError,
 )
 from crosspost.images.sources import ImageSources
-from crosspost.ledger.store import Ledger, PostRecord
+from crosspost.ledger.store import Ledger, PostKey, PostRecord
 from crosspost.publish.approval import WAITING, waiting_line
 from crosspost.publish.assets import PostAssets
+from crosspost.publish.broadcast import BROADCAST, Sender, quota, sent_message, target_of
 from crosspost.publish.delivery import (
     BUTTONS,
     KindMemory,
@@ -89,6 +91,8 @@ EDIT_REFUSED = "edit-not-possible"
 #: Where a run can be told (and a test can kill it): the boundaries around the two
 #: irreversible calls and the poll. A checkpoint is called with one of these names.
 CHECKPOINTS = ("before-draft", "after-draft", "before-publish", "after-publish", "before-poll")
+#: The boundaries of a mass send (群发), for ``mode: broadcast``.
+BROADCAST_CHECKPOINTS = ("before-draft", "after-draft", "before-broadcast", "after-broadcast")
 
 Checkpoint = Callable[[str], None]
 
@@ -189,6 +193,12 @@ class PostMachine:
         adapter: Adapter | None = None
         try:
             adapter = self._adapter()
+            if self.job.mode == BROADCAST and adapter.broadcasts:
+                # One mass send of an account at a time, across runs and threads: the
+                # quota the ledger counts must not change between the check and the send.
+                account = PostKey("(mass send)", self.key.channel, self.key.account)
+                with post_lock(self.state_dir, account, timeout=self.lock_timeout):
+                    return self._steps(adapter, options)
             return self._steps(adapter, options)
         except StorageError:
             # This machine's own disk, not the post, is the trouble (full, read-only): the
@@ -244,8 +254,17 @@ class PostMachine:
         if record.pending_step:
             self._reconcile(adapter, record)
             record = self._record()
-            if record.state == "published" and record.content_hash == job.content_hash:
+            published = record.delivery != BROADCAST and record.state == "published"
+            if published and record.content_hash == job.content_hash:
                 return self._confirmed(record, adapter)
+        if record.delivery == BROADCAST and record.state in ("submitted", "published"):
+            return self._sent_before(adapter, record)
+        if job.mode == BROADCAST and adapter.broadcasts and record.state != "published":
+            allowed = quota(self.ledger, job.account, self.key, self.clock(), _zone(job))
+            if allowed.refusal:
+                return self._result("pending", None, allowed.refusal, EXIT_TEMPORARY)
+            if allowed.warning:
+                self.progress(allowed.warning)
         if record.state == "published":
             record = ask_again(self.ledger, adapter, record, self.progress)
             return self._already_published(adapter, record, options)
@@ -300,6 +319,8 @@ class PostMachine:
         if self.job.mode == "draft":
             return self._drafted(draft)
         try:
+            if self.job.mode == BROADCAST and adapter.broadcasts:
+                return self._broadcast(adapter, draft)
             return self._publish(adapter, draft)
         except ManualPublishRequired as refused:
             # Learnt the hard way (48001): remembered, so later runs plan the hand-off.
@@ -373,6 +394,50 @@ class PostMachine:
             )
         self.progress(message)
         return self._result("published", url, message)
+
+    # --- mass send (群发) -------------------------------------------------------------------
+
+    def _sender(self, adapter: Adapter) -> Sender:
+        return Sender(
+            self.ledger,
+            adapter,
+            self.key,
+            progress=self.progress,
+            sleep=self.sleep,
+            clock=self.clock,
+        )
+
+    def _broadcast(self, adapter: Adapter, draft: RemoteDraft) -> PostResult:
+        """Send the draft to the followers once (see :mod:`crosspost.publish.broadcast`)."""
+        sender = self._sender(adapter)
+        self.sent = True  # from the intent on, the platform may have the send
+        outcome = sender.send(
+            draft,
+            version=self.job.content_hash,
+            target=target_of(self.job.settings.options),
+            title=self.job.rendered.title,
+            checkpoint=self.checkpoint,
+        )
+        result = self._result(outcome.state, None, outcome.message, outcome.code)
+        return self._bundle_recorded(result)
+
+    def _sent_before(self, adapter: Adapter, record: PostRecord) -> PostResult:
+        """A post already mass sent: how it stands, asked of WeChat while it is going out.
+        A sent article cannot be edited nor sent again: a change is reported, not sent."""
+        if record.state == "published":
+            if record.content_hash == self.job.content_hash:
+                unchanged = self._result("unchanged", record.url, sent_message(record))
+                return self._bundle_recorded(unchanged)
+            return self._result(
+                "changed",
+                record.url,
+                "changed since it was sent to followers; WeChat cannot edit or send again "
+                "a mass-sent article: it stays as sent",
+            )
+        adapter.preflight()
+        outcome = self._sender(adapter).follow()
+        result = self._result(outcome.state, record.url, outcome.message, outcome.code)
+        return self._bundle_recorded(result)
 
     def _draft_vanished(self, adapter: Adapter, error: PermanentError) -> bool:
         """Forget a known draft the platform confirms it no longer has (deleted by hand).
@@ -488,10 +553,48 @@ class PostMachine:
             self.job, self.ledger, self.progress, timeout=self.timeout, sources=self.images
         )
         try:
-            self._sent_content = assets.content(adapter)
-            return self._sent_content
+            content = assets.content(adapter)
+            if self.job.bundle:  # 多图文: each companion's images, then its article
+                others = [self._companion(adapter, companion) for companion in self.job.bundle]
+                content = dataclasses.replace(content, companions=tuple(others))
+            self._sent_content = content
+            return content
         finally:
             self.sent = self.sent or assets.sent
+
+    def _companion(self, adapter: Adapter, companion: Job) -> DraftContent:
+        assets = PostAssets(
+            companion, self.ledger, self.progress, timeout=self.timeout, sources=self.images
+        )
+        try:
+            return assets.content(adapter)
+        finally:
+            self.sent = self.sent or assets.sent
+
+    def _bundle_recorded(self, result: PostResult) -> PostResult:
+        """Once the post is out, each companion's own ledger row says it went out in this
+        post's draft and send (so ``run-due`` never sends it on its own), with the
+        send's ids; its URL, like the lead's, when known."""
+        if not self.job.bundle or result.state not in ("published", "unchanged"):
+            return result
+        lead = self._record()
+        for number, companion in enumerate(self.job.bundle, start=2):
+            record = self.ledger.ensure(companion.key, issue_path=companion.issue.path)
+            if record.state == "published":
+                continue
+            self.ledger.finish_step(
+                companion.key,
+                "bundle",
+                state="published",
+                delivery=lead.delivery,
+                mass_status=lead.mass_status,
+                publish_id=lead.publish_id,
+                article_id=lead.article_id,
+                content_hash=companion.content_hash,
+                summary=f"went out as article {number} of '{self.key.issue_id}' (多图文)",
+            )
+            self.progress(f"{companion.key.issue_id}: went out as article {number} (多图文)")
+        return result
 
     def _draft(self, adapter: Adapter, record: PostRecord, content: DraftContent) -> RemoteDraft:
         """The post's draft: reused, updated in place when the issue changed, or created."""
@@ -688,9 +791,11 @@ class PostMachine:
         if post.url is None:
             message = pending_message(self._record())
             self.progress(message)
-            return self._complete(adapter, post, self._result("published", None, message))
+            result = self._complete(adapter, post, self._result("published", None, message))
+            return self._bundle_recorded(result)
         self.progress(f"published {post.url}")
-        return self._complete(adapter, post, self._result("published", post.url, "published"))
+        result = self._complete(adapter, post, self._result("published", post.url, "published"))
+        return self._bundle_recorded(result)
 
     def _complete(self, adapter: Adapter, post: RemotePost, result: PostResult) -> PostResult:
         """Put the parts filed after publication (a Zhihu column) on the post; those that
@@ -763,3 +868,9 @@ class PostMachine:
 
     def _reconcile(self, adapter: Adapter, record: PostRecord) -> bool:
         return settle(self.ledger, adapter, record, self.progress, sleep=self.sleep)
+
+
+def _zone(job: Job) -> tzinfo | None:
+    """The issue's time zone (its ``publish_at``), for times shown to its editor."""
+    moment = job.issue.publish_at
+    return moment.tzinfo if moment is not None else None

@@ -13,6 +13,7 @@ second post (see :mod:`crosspost.publish.machine`).
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -20,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from crosspost.channels.base import Adapter, RunMemo
-from crosspost.check.lint import ERROR, Problem, check_file, lint
+from crosspost.check.lint import ERROR, Checked, Problem, check_file, lint
 from crosspost.config.settings import Account, Settings
 from crosspost.errors import (
     IssueError,
@@ -28,6 +29,8 @@ from crosspost.errors import (
 )
 from crosspost.images.remote import sources_for
 from crosspost.images.sources import ImageSources
+from crosspost.issue.companions import CHANNEL as BUNDLE_CHANNEL
+from crosspost.issue.companions import find_companions, lead_of
 from crosspost.issue.loader import load_issue
 from crosspost.issue.model import Issue
 from crosspost.ledger.store import Ledger, PostKey
@@ -113,15 +116,7 @@ class Publisher:
         for path in paths:
             accounts_by_channel = self._accounts(path, options)
             channels = self._channels_of(path, accounts_by_channel, options)
-            checked = check_file(
-                path,
-                channels,
-                self._context(path, channels),
-                self.settings.platforms(),
-                images=self.images,
-            )
-            if checked.errors:
-                raise _lint_failed(checked.errors)
+            checked = self._checked(path, channels)
             issue = checked.issue
             assert issue is not None  # no errors means it loaded
             if issue.draft:
@@ -146,11 +141,18 @@ class Publisher:
                     _require_to_publish(issue, account)
                 planned.setdefault(account.channel, []).append((account.name, mode))
             links = link(issue, planned, self.ledger)
+            lead = lead_of(issue) if any(a.channel == BUNDLE_CHANNEL for a in accounts) else None
             for account in accounts:
+                if lead is not None and account.channel == BUNDLE_CHANNEL:
+                    self.progress(
+                        f"{path}: {account.key}: goes out with '{lead[0]}' ({lead[1].name}, "
+                        f"{BUNDLE_CHANNEL}.with), not on its own"
+                    )
+                    continue
                 found = links.get(account.channel, ())
                 delivery = deliveries[account.key]
                 job = self._job(issue, account, delivery.mode, checked.rendered, found)
-                jobs.append(replace(job, handoff=delivery.handoff))
+                jobs.append(self._bundled(replace(job, handoff=delivery.handoff), options))
         self.settings.require_credentials(job.account for job in jobs)
         for job in jobs:  # another file that still exists may own this id in the ledger
             existing = self.ledger.get(job.key)
@@ -197,6 +199,45 @@ class Publisher:
         return Job(
             issue, account, output, settings, mode, content_hash(output, settings, mode), links
         )
+
+    def _checked(self, path: Path | str, channels: Sequence[str]) -> Checked:
+        """The file loaded, rendered and linted for ``channels``; its first error stops
+        the run (exit 2, its file:line) before anything is sent."""
+        checked = check_file(
+            path,
+            channels,
+            self._context(path, channels),
+            self.settings.platforms(),
+            images=self.images,
+        )
+        if checked.errors:
+            raise _lint_failed(checked.errors)
+        return checked
+
+    def _bundled(self, job: Job, options: PublishOptions) -> Job:
+        """A WeChat job with its companions (``wechat.with``, 多图文): each loaded, linted
+        (its own file:line) and rendered for the same account, in the same mode."""
+        if job.account.channel != BUNDLE_CHANNEL:
+            return job
+        paths = find_companions(job.issue)
+        if not paths:
+            return job
+        bundle = []
+        channels = (BUNDLE_CHANNEL,)
+        for path in paths:
+            checked = self._checked(path, channels)
+            assert checked.issue is not None  # no errors means it loaded
+            companion = self._job(checked.issue, job.account, job.mode, checked.rendered)
+            bundle.append(companion)
+        if any(j.settings.digest for j in (job, *bundle)):
+            self.progress(
+                f"{job.issue.path}: {job.account.key}: WeChat keeps no digest in a 多图文 draft "
+                "(only a single article has one); the digests are left out"
+            )
+        digest = hashlib.sha256(
+            "\0".join([job.content_hash, *(c.content_hash for c in bundle)]).encode()
+        ).hexdigest()
+        return replace(job, bundle=tuple(bundle), content_hash=digest)
 
     def _lint_again(self, issue: Issue, account: Account, output: Rendered) -> None:
         """A body rendered again (往期回顾, a resolved link) is checked again: it is longer;
