@@ -271,3 +271,17 @@ def test_what_a_run_learnt_is_kept_a_day_and_a_damaged_file_is_no_memory(tmp_pat
     assert not memory.refused(account, "publish")  # tomorrow's run tries again
     (tmp_path / MEMORY_NAME).write_text("{", "utf-8")
     assert not memory.refused(account, "publish")
+
+
+def test_a_48001_on_a_mass_send_hands_off_too_and_nobody_gets_a_push(world: World) -> None:
+    use_config(world, wechat_config(world, top='mode = "broadcast"'))
+    issue = plain_issue(world.root)
+    world.box.faults.add("wechat", SENDALL, "errcode:48001", count=1)
+    report, _ = world.publish([issue])
+    (result,) = report.results
+    assert (result.state, result.exit_code) == ("drafted", 0), result
+    assert "press 群发" in result.message and result.todo
+    report, lines = world.publish([issue])
+    assert [r.state for r in report.results] == ["drafted"]
+    assert any("refused broadcast on this account (48001)" in line for line in lines)
+    assert calls_to(world.box, SENDALL) == 1 and world.box.wechat.pushes() == {}
