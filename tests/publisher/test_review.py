@@ -6,6 +6,7 @@ reached followers; approval on the ledger and on what the sandbox published.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -152,3 +153,34 @@ def lines_of(world: World, work: Callable[[Publisher], list[Reviewed]]) -> list[
 
     world.with_publisher(wrapped)
     return found
+
+
+def test_approve_and_review_from_the_command_line_in_json(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: Capsys
+) -> None:
+    use_config(world, wechat_config(world, "require_approval = true"))
+    issue = plain_issue(world.root)
+    world.use_env(monkeypatch)
+    assert main(["approve", str(issue), "--json"]) == EXIT_OK
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["account"] == "wechat:main" and row["message"].startswith("approved")
+    assert main(["publish", str(issue), "-q"]) == EXIT_OK
+    assert len(world.published_on("wechat")) == 1
+    capsys.readouterr()
+
+    # Published: there is no draft left to show; said, not an error.
+    assert main(["review", str(issue), "--to", "editor-wx", "--json"]) == EXIT_OK
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["message"].startswith("no draft to preview (unchanged")
+    assert world.box.wechat.previews() == {}
+
+    # A preview WeChat refuses is exit 1, with its words.
+    other = issue.with_name("other.md")
+    other.write_text(
+        issue.read_text("utf-8").replace("plain-1", "plain-3").replace("第1期", "第3期"), "utf-8"
+    )
+    world.box.faults.add("wechat", PREVIEW, "errcode:40003", count=1)
+    assert main(["review", str(other), "--to", "editor-wx"]) == EXIT_CHANNEL_FAILED
+    assert "preview to editor-wx refused" in capsys.readouterr().out
+    assert main(["review", str(other), "--to", "x", "-c", "zhihu"]) == 2
+    assert "review sends WeChat previews" in capsys.readouterr().err
