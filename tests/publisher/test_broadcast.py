@@ -21,7 +21,7 @@ from crosspost.publish.jobs import PostResult
 from crosspost.publish.settle import build_adapter
 
 from .light import ISSUE, ISSUE_ID, write_light_issue
-from .world import World, calls_to
+from .world import World, calls_to, mutating
 
 SENDALL = "/cgi-bin/message/mass/sendall"
 
@@ -253,9 +253,28 @@ def test_dry_run_shows_the_send_and_the_quota_before_anything_is_sent(
         return capsys.readouterr().out
 
     assert "make the draft, then send it to the followers (群发)" in dry(light.issue)
-    assert light.box.requests == []
+    assert mutating(light.box) == []  # an account of unknown kind may be asked (read-only)
     assert broadcast(light).exit_code == EXIT_OK
     assert "already sent to followers" in dry(light.issue)
     other = light.root / "light" / "second.md"
     other.write_text(ISSUE.replace("id: light-1", "id: light-2"), encoding="utf-8")
     assert "nothing: wechat:main: today's mass send" in dry(other)
+
+
+def test_an_account_that_may_not_mass_send_keeps_the_draft_and_hands_it_off(
+    light: World,
+) -> None:
+    """The config says verified, WeChat says 48001 on sendall: the draft stays, the editor
+    is told where to press 群发, and nothing reached a follower."""
+    text = light.config.read_text(encoding="utf-8")
+    account = "[channels.wechat.accounts.main]\n"
+    light.config.write_text(
+        text.replace(account, account + 'kind = "verified_subscription"\n'), "utf-8"
+    )
+    light.box.wechat.update_options({"account_kind": "unverified"})
+    result = broadcast(light)
+    assert result.state == "drafted", result
+    assert "草稿箱" in result.message and "群发" in result.message
+    assert light.box.wechat.pushes() == {}
+    record = record_of(light)
+    assert record.draft_id in light.drafts_on("wechat") and record.mass_status is None

@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Final
 
 from crosspost.channels.http.policy import HttpPolicy
 from crosspost.config.settings import Account
-from crosspost.errors import ChannelError, PermanentError, UnconfirmedError
+from crosspost.errors import ChannelError, PermanentError, UnconfirmedError, UsageError
 from crosspost.images.pipeline import PreparedImage
 from crosspost.ledger.assets import UploadedAsset
 from crosspost.platforms.base import ImagePolicy, Platform
@@ -51,6 +51,8 @@ MASS_SENDING: Final = "sending"
 MASS_SENT: Final = "sent"
 MASS_FAILED: Final = "failed"
 MASS_DELETED: Final = "deleted"
+#: A draft the editor was to send or publish by hand: did it leave the draft box? (read-only)
+STEP_HANDOFF: Final = "hand-off"
 
 #: Steps that are never retried after an ambiguous failure; reconcile first.
 IRREVERSIBLE_STEPS: Final = frozenset({STEP_DRAFT, STEP_PUBLISH, STEP_BROADCAST})
@@ -430,6 +432,15 @@ class Adapter(ABC):
             post = self.poll(ticket)
             if post is not None:
                 return post
+        return None
+
+    def preview(self, draft_id: str, reviewer: str) -> None:
+        """Send the draft to one reviewer's phone; nothing reaches followers."""
+        raise UsageError(f"{self.display_name} cannot send a draft to a reviewer")
+
+    def may(self, mode: str) -> bool | None:
+        """Whether this account may ``mode`` (draft, publish, broadcast), asked without
+        changing anything; None when the platform cannot tell (the default)."""
         return None
 
     def __repr__(self) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 from crosspost.channels.registry import adapter_class
 from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.publish.broadcast import BROADCAST, quota
+from crosspost.publish.delivery import BUTTONS
 from crosspost.publish.jobs import Job, PublishOptions
 
 #: Closing tags after which the diff starts a new line (rendered bodies are one line).
@@ -84,6 +85,14 @@ def mass_send_action(job: Job, ledger: Ledger) -> str | None:
 
 def planned_action(job: Job, record: PostRecord | None, options: PublishOptions) -> str:
     """The next step of a post, in the words the run's progress lines would use."""
+    action = _next_step(job, record, options)
+    if job.handoff and not action.startswith("nothing: already"):
+        button = BUTTONS.get(job.handoff, BUTTONS["publish"])
+        return f"{action}, then hand off: the editor presses {button} in 草稿箱 by hand"
+    return action
+
+
+def _next_step(job: Job, record: PostRecord | None, options: PublishOptions) -> str:
     if record is None:
         return f"create a {job.mode}" if job.mode == "draft" else "create a draft and publish it"
     if record.pending_step:
@@ -91,10 +100,10 @@ def planned_action(job: Job, record: PostRecord | None, options: PublishOptions)
     if record.state == "published":
         if record.content_hash == job.content_hash:
             return "nothing: already published, unchanged"
-        if not options.update:
-            return "nothing: changed since publishing (pass --update to edit it in place)"
         if not _edits_published(job.key.channel):
             return "nothing: changed since publishing, and this platform cannot edit it"
+        if not options.update:
+            return "nothing: changed since publishing (pass --update to edit it in place)"
         return "update the published post in place"
     if record.draft_id and record.content_hash != job.content_hash:
         then = "" if job.mode == "draft" else ", then publish it"

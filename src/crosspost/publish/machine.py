@@ -31,12 +31,14 @@ from crosspost.channels.base import (
     PART_SETTINGS,
     PART_TOPICS,
     STEP_DRAFT,
+    STEP_HANDOFF,
     STEP_PUBLISH,
     STEP_UPDATE,
     Adapter,
     DraftContent,
     DraftLeftBehind,
     Intent,
+    ManualPublishRequired,
     PublishTicket,
     RemoteDraft,
     RemotePost,
@@ -55,8 +57,17 @@ from crosspost.errors import (
 )
 from crosspost.images.sources import ImageSources
 from crosspost.ledger.store import Ledger, PostKey, PostRecord
+from crosspost.publish.approval import WAITING, waiting_line
 from crosspost.publish.assets import PostAssets
 from crosspost.publish.broadcast import BROADCAST, Sender, quota, sent_message, target_of
+from crosspost.publish.delivery import (
+    BUTTONS,
+    KindMemory,
+    handed_off_note,
+    handoff_line,
+    needs_probe,
+    probed,
+)
 from crosspost.publish.dry_run import sent_copy
 from crosspost.publish.failures import record_failure, same_attempt
 from crosspost.publish.jobs import Job, PostResult, Progress, PublishOptions
@@ -73,6 +84,9 @@ from crosspost.publish.urls import ask_again, pending_message, published_summary
 
 #: Channel options that are a post's comment settings (a part of their own).
 SETTINGS_OPTIONS = ("need_open_comment", "only_fans_can_comment", "comment_permission")
+
+#: The ledger note that an edit of a post its platform cannot edit was reported.
+EDIT_REFUSED = "edit-not-possible"
 
 #: Where a run can be told (and a test can kill it): the boundaries around the two
 #: irreversible calls and the poll. A checkpoint is called with one of these names.
@@ -264,15 +278,24 @@ class PostMachine:
                 "or pass --retry-failed)"
             )
             return self._result("failed", record.url, message, EXIT_CHANNEL_FAILED)
+        if job.handoff and record.draft_id and record.state == "draft_created":
+            by_hand = self._sent_by_hand(adapter, record)
+            if by_hand is not None:
+                return by_hand
         if (
             job.mode == "draft"
             and record.draft_id
             and record.state == "draft_created"
             and record.content_hash == job.content_hash
         ):
-            return self._result("drafted", record.url, "unchanged since the draft was made")
+            return self._drafted(RemoteDraft(record.draft_id, record.url), unchanged=True)
 
         adapter.preflight()
+        if needs_probe(job, record):
+            self.job = job = probed(job, adapter)
+            if job.handoff:  # remembered: the next run's plan hands off from the start
+                KindMemory(self.state_dir, self.clock).remember(job.account, job.handoff)
+                self.progress(handed_off_note(job))
         if record.state == "submitted" and record.publish_id and record.draft_id:
             ticket = PublishTicket(record.publish_id, record.draft_id, record.updated_at)
             return self._wait(adapter, ticket)
@@ -294,10 +317,83 @@ class PostMachine:
     ) -> PostResult:
         draft = self._draft(adapter, record, content)
         if self.job.mode == "draft":
-            return self._result("drafted", draft.url, f"draft {draft.id} ready for review")
-        if self.job.mode == BROADCAST and adapter.broadcasts:
-            return self._broadcast(adapter, draft)
-        return self._publish(adapter, draft)
+            return self._drafted(draft)
+        try:
+            if self.job.mode == BROADCAST and adapter.broadcasts:
+                return self._broadcast(adapter, draft)
+            return self._publish(adapter, draft)
+        except ManualPublishRequired as refused:
+            # Learnt the hard way (48001): remembered, so later runs plan the hand-off.
+            KindMemory(self.state_dir, self.clock).remember(self.job.account, self.job.mode)
+            self.progress(f"{refused}; remembered: later runs draft and hand off")
+            self.job = dataclasses.replace(self.job, handoff=self.job.mode)
+            return self._drafted(refused.draft)
+
+    def _drafted(self, draft: RemoteDraft, *, unchanged: bool = False) -> PostResult:
+        """The draft is there; a handed-off post says where the editor presses the button."""
+        said = "unchanged since the draft was made" if unchanged else f"draft {draft.id} ready"
+        if self.job.awaits_approval:
+            line = waiting_line(self.job)
+            result = self._result("waiting", draft.url, f"{said}; {line}")
+            first = not any(  # the notice says it once per version of the content
+                e.summary == WAITING and e.data.get("content_hash") == self.job.content_hash
+                for e in self.ledger.events(self.key)
+            )
+            if first:
+                self.ledger.note(
+                    self.key, "approve", WAITING, {"content_hash": self.job.content_hash}
+                )
+            return dataclasses.replace(result, todo=line if first else "")
+        if not self.job.handoff:
+            return self._result("drafted", draft.url, said if unchanged else f"{said} for review")
+        line = handoff_line(self.job.handoff, draft.id)
+        result = self._result("drafted", draft.url, f"{said}; {line}")
+        if unchanged:
+            return result
+        self.progress(line)
+        return dataclasses.replace(result, todo=line)
+
+    def _sent_by_hand(self, adapter: Adapter, record: PostRecord) -> PostResult | None:
+        """A handed-off draft that left 草稿箱 was sent or published by hand: look for the
+        article (by title, author and digest) and record it; None while it is still there."""
+        assert record.draft_id is not None
+        intent = Intent(
+            started_at=record.created_at,
+            title=self.job.rendered.title,
+            author=self.job.settings.author,
+            digest=self.job.settings.digest,
+            draft_id=record.draft_id,
+        )
+        try:
+            answer = adapter.reconcile(STEP_HANDOFF, intent)
+        except CrosspostError as error:
+            self.progress(f"could not ask whether draft {record.draft_id} left 草稿箱: {error}")
+            return None
+        if answer.happened is not True:
+            return None
+        url = answer.url
+        record = self.ledger.finish_step(
+            self.key,
+            STEP_HANDOFF,
+            outcome="by-hand",
+            state="published",
+            article_id=answer.remote_id,
+            url=url,
+            content_hash=record.content_hash,
+            summary=answer.detail,
+        )
+        if url:
+            message = f"{BUTTONS.get(self.job.handoff, '发表')} by hand: {url}"
+        elif url_pending(record):  # found, with only a temporary link: asked again later
+            message = f"{BUTTONS.get(self.job.handoff, '发表')} by hand; {pending_message(record)}"
+        else:
+            account = f"{self.key.channel}:{self.key.account}"
+            message = (
+                f"draft {record.draft_id} left 草稿箱: sent or published by hand, URL not "
+                f"known: crosspost urls --set {self.key.issue_id} -c {account} URL"
+            )
+        self.progress(message)
+        return self._result("published", url, message)
 
     # --- mass send (群发) -------------------------------------------------------------------
 
@@ -403,18 +499,20 @@ class PostMachine:
                 return unchanged
             adapter.preflight()
             return self._complete(adapter, RemotePost(record.article_id, record.url), unchanged)
+        if not adapter.updates_published:
+            return self._not_editable(adapter, record)
         if not options.update:
             return self._result(
                 "changed",
                 record.url,
                 "changed since it was published; run with --update to edit it in place",
             )
-        if not adapter.updates_published or not record.article_id:
+        if not record.article_id:
             return self._result(
                 "published",
                 record.url,
-                f"{adapter.display_name} cannot edit a published post through its API; "
-                "edit it in the platform's editor",
+                f"{adapter.display_name} gave no id for this post, so it cannot be edited "
+                "through the API; edit it in the platform's editor",
                 EXIT_CHANNEL_FAILED,
             )
         adapter.preflight()
@@ -425,6 +523,29 @@ class PostMachine:
         self.ledger.finish_step(self.key, STEP_UPDATE, summary=f"updated {draft.id}")
         self._remember_sent()
         return self._publish(adapter, draft, live_before=True)
+
+    def _not_editable(self, adapter: Adapter, record: PostRecord) -> PostResult:
+        """An edit of a post its platform cannot edit (a published or mass-sent WeChat
+        article): not a failure, and no use suggesting --update. Said once per version
+        of the issue (a ledger note); later runs report the post as it stands."""
+        message = (
+            f"changed since it was published, but {adapter.display_name} cannot edit a "
+            "published or mass-sent article, so the change stays off it: make small text "
+            "fixes in 公众号后台 → 发表记录, or delete the article there and publish the issue "
+            "again under a new 'id:'"
+        )
+        told = any(
+            event.summary == EDIT_REFUSED
+            and event.data.get("content_hash") == self.job.content_hash
+            for event in self.ledger.events(self.key)
+        )
+        if not told:
+            self.ledger.note(
+                self.key, STEP_UPDATE, EDIT_REFUSED, {"content_hash": self.job.content_hash}
+            )
+            self.progress(message)
+            return self._result("published", record.url, message)
+        return self._result("published", record.url, "published; later edits are not on it")
 
     def _content(self, adapter: Adapter) -> DraftContent:
         """Upload images (each once per account, several at a time) and build the draft."""

@@ -25,6 +25,7 @@ from crosspost.channels.base import (
     MASS_SENDING,
     MASS_SENT,
     STEP_DRAFT,
+    STEP_HANDOFF,
     STEP_PUBLISH,
     Adapter,
     Adoption,
@@ -50,16 +51,23 @@ from crosspost.channels.wechat.api import (
     normalise_id,
     permanent,
 )
+from crosspost.channels.wechat.doctor import DENIED_CODES, PROBES
 from crosspost.channels.wechat.errors import (
     CHANNEL,
     DRAFT_GONE_CODE,
     oversized,
     seconds_to_quota_reset,
 )
-from crosspost.channels.wechat.reconcile import find_existing, reconcile_draft, reconcile_publish
+from crosspost.channels.wechat.reconcile import (
+    find_existing,
+    reconcile_draft,
+    reconcile_handoff,
+    reconcile_publish,
+)
 from crosspost.channels.wechat.token import PollBudget, StableToken, backoff, spread, state_key
 from crosspost.config.settings import Account
 from crosspost.errors import (
+    ChannelError,
     ConfigError,
     CrosspostError,
     PermanentError,
@@ -342,6 +350,8 @@ class WeChatAdapter(Adapter):
             return reconcile_draft(self.api, intent)
         if step == STEP_PUBLISH:
             return reconcile_publish(self.api, intent)
+        if step == STEP_HANDOFF:
+            return reconcile_handoff(self.api, intent)
         raise ValueError(f"only the irreversible steps need reconciling, not {step!r}")
 
     # --- mass send (群发) -------------------------------------------------------------------
@@ -373,6 +383,15 @@ class WeChatAdapter(Adapter):
                     send_ignore_reprint=bool(target.get("send_ignore_reprint", False)),
                 )
             except PermanentError as error:
+                if error.code == 48001:  # this account may not mass send: the editor does
+                    raise ManualPublishRequired(
+                        "draft created; this account cannot mass send (群发) through the API: "
+                        f"open 公众号后台 → 内容与互动 → 草稿箱 and send draft {draft.id} there "
+                        "(WeChat errcode 48001: only verified accounts mass send by API)",
+                        channel=CHANNEL,
+                        code=48001,
+                        draft=RemoteDraft(draft.id, draft.url or self.api.preview_url(draft.id)),
+                    ) from None
                 if error.code in MASS_QUOTA_CODES:
                     raise RateLimitedError(
                         f"{error}: this account's mass sends for today are used up; the "
@@ -416,6 +435,34 @@ class WeChatAdapter(Adapter):
             if error.code == DRAFT_GONE_CODE:
                 return False
             raise
+        return True
+
+    # --- review and capabilities -------------------------------------------------------------
+
+    def preview(self, draft_id: str, reviewer: str) -> None:
+        """message/mass/preview by WeChat ID (towxname): the draft on one phone."""
+        self.api.mass_preview(draft_id, reviewer)
+
+    def may(self, mode: str) -> bool | None:
+        """Ask ``openapi/quota/get`` (read-only, once per run per account) for the path
+        ``mode`` calls: a quota means yes, 48001 (or the other "no permission" codes) no,
+        anything else None (not known: the call itself will tell)."""
+        answer: bool | None = self.memo.get(
+            (self.account.key, "may", mode), lambda: self._may(mode)
+        )
+        return answer
+
+    def _may(self, mode: str) -> bool | None:
+        path = dict(PROBES).get(mode)
+        if path is None:
+            return None
+        try:
+            self.api.quota(path)
+        except ChannelError as error:
+            if error.code in DENIED_CODES:
+                return False
+            log.warning("could not ask WeChat what %s may do: %s", self.account.key, error)
+            return None
         return True
 
     # --- pieces ---------------------------------------------------------------------------

@@ -114,11 +114,17 @@ class WeChatApi:
             ) from None
 
     def _on_draft(
-        self, path: str, media_id: str, body: Any, *, irreversible: bool = False
+        self,
+        path: str,
+        media_id: str,
+        body: Any,
+        *,
+        irreversible: bool = False,
+        retry: bool = True,
     ) -> dict[str, Any]:
         """A call naming a draft crosspost made: 40007 means the draft left 草稿箱."""
         try:
-            return self.call(path, body=body, irreversible=irreversible)
+            return self.call(path, body=body, irreversible=irreversible, retry=retry)
         except PermanentError as error:
             if error.code == DRAFT_GONE_CODE:
                 raise draft_gone(media_id) from None
@@ -279,6 +285,12 @@ class WeChatApi:
         if permanent(url):
             return RemotePost(id=article_id, url=url)
         return RemotePost(id=article_id, url=None, preview_url=url)
+
+    def mass_preview(self, media_id: str, towxname: str) -> dict[str, Any]:
+        """message/mass/preview of a draft to one WeChat ID: nothing reaches followers.
+        Sent once (no retries): a repeat reaches the reviewer a second time."""
+        body = {"towxname": towxname, "mpnews": {"media_id": media_id}, "msgtype": "mpnews"}
+        return self._on_draft("message/mass/preview", media_id, body, retry=False)
 
     # --- capabilities ---------------------------------------------------------------------
 

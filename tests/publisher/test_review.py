@@ -1,0 +1,149 @@
+"""Review on the phone and approval: ``crosspost review`` / ``approve``, ``require_approval``.
+
+Previews are checked on the sandbox, which records what each reviewer was shown and what
+reached followers; approval on the ledger and on what the sandbox published.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from crosspost.cli import main
+from crosspost.errors import EXIT_CHANNEL_FAILED, EXIT_OK, EXIT_TEMPORARY
+from crosspost.publish.jobs import PublishReport
+from crosspost.publish.review import Reviewed, approve, review
+from crosspost.publish.runner import Publisher
+from crosspost.schedule.notify import run_notice
+from crosspost.schedule.report import DueReport
+
+from .test_delivery import SUBMIT, plain_issue, use_config, wechat_config
+from .world import World, calls_to
+
+PREVIEW = "/cgi-bin/message/mass/preview"
+Capsys = pytest.CaptureFixture[str]
+
+
+def test_review_makes_the_draft_and_shows_it_to_each_reviewer_only(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: Capsys
+) -> None:
+    use_config(world, wechat_config(world))
+    issue = plain_issue(world.root)
+    world.use_env(monkeypatch)
+    code = main(["review", str(issue), "--to", "editor-wx", "--to", "boss-wx"])
+    out = capsys.readouterr().out
+    assert code == EXIT_OK, out
+    (draft,) = world.drafts_on("wechat")
+    assert world.box.wechat.previews() == {"editor-wx": [draft], "boss-wx": [draft]}
+    assert world.box.wechat.pushes() == {}  # nothing reached a follower
+    assert calls_to(world.box, SUBMIT) == 0 and world.published_on("wechat") == []
+    assert out.count("for review (followers get nothing)") == 2
+
+    # Again: the same draft (not a second one), shown once more.
+    assert main(["review", str(issue), "--to", "editor-wx"]) == EXIT_OK
+    assert world.drafts_on("wechat") == [draft]
+    assert world.box.wechat.previews()["editor-wx"] == [draft, draft]
+
+
+def test_review_needs_a_reviewer(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: Capsys
+) -> None:
+    world.use_env(monkeypatch)
+    assert main(["review", str(plain_issue(world.root))]) == 2
+    assert "--to" in capsys.readouterr().err
+    assert world.box.requests == []
+
+
+def test_require_approval_waits_then_publishes_what_was_approved_and_an_edit_voids_it(
+    world: World,
+) -> None:
+    use_config(world, wechat_config(world, "require_approval = true"))
+    issue = plain_issue(world.root)
+    report, lines = world.publish([issue])
+    (result,) = report.results
+    assert (result.state, result.exit_code) == ("waiting", EXIT_OK)
+    assert "waiting for approval" in result.message and result.todo
+    assert sum("waiting for approval" in line for line in lines) == 1
+    assert world.drafts_on("wechat") and calls_to(world.box, SUBMIT) == 0
+
+    notice = run_notice(DueReport(datetime.now(UTC), results=(result,)))
+    assert notice is not None and "waiting for approval" in notice.body
+    again, _ = world.publish([issue])  # still waiting, said in the notice only once
+    assert again.results[0].state == "waiting" and not again.results[0].todo
+
+    lines_of(world, lambda p: approve(p, [issue]))
+    report, _ = world.publish([issue])
+    assert [r.state for r in report.results] == ["published"]
+    assert calls_to(world.box, SUBMIT) == 1
+
+    # A second issue file, approved, then edited: the approval no longer holds.
+    second = issue.with_name("second.md")
+    text = issue.read_text("utf-8").replace("plain-1", "plain-2").replace("第1期", "第2期")
+    second.write_text(text, "utf-8")
+    lines_of(world, lambda p: approve(p, [second]))
+    second.write_text(second.read_text("utf-8") + "\n补上一句话。\n", "utf-8")
+    report, lines = world.publish([second])
+    assert [r.state for r in report.results] == ["waiting"], (report, lines)
+    assert calls_to(world.box, SUBMIT) == 1
+
+
+# --- message/mass/preview under every fault kind ---------------------------------------------
+
+FAULT_KINDS = [
+    "latency:3000",
+    "slow_answer:30000",
+    "reset",
+    "commit_then_drop",
+    "http:503",
+    "http:429",
+    "errcode:-1",
+    "errcode:45009",
+    "token_expired",
+]
+
+
+@pytest.mark.parametrize("kind", FAULT_KINDS)
+def test_a_preview_under_a_fault_says_what_happened_and_another_is_safe(
+    manual_world: World, kind: str
+) -> None:
+    world = manual_world
+    use_config(world, wechat_config(world, top='mode = "draft"'))
+    issue = plain_issue(world.root)
+    world.box.faults.add("wechat", PREVIEW, kind, count=1)
+    (line,) = _review(world, issue)
+    shown = world.box.wechat.previews().get("editor-wx", [])
+    if line.exit_code == EXIT_OK:
+        assert "sent to editor-wx" in line.message and shown
+    else:
+        assert line.exit_code in (EXIT_TEMPORARY, EXIT_CHANNEL_FAILED), line
+        assert "editor-wx" in line.message
+        if line.exit_code == EXIT_TEMPORARY:
+            assert "may not have arrived" in line.message and "run review again" in line.message
+    assert len(shown) <= 1  # never repeated behind the editor's back
+    assert world.box.wechat.pushes() == {}
+
+    world.box.faults.clear()
+    (line,) = _review(world, issue)
+    assert line.exit_code == EXIT_OK, line
+    assert 1 <= len(world.box.wechat.previews()["editor-wx"]) <= 2
+    assert len(world.drafts_on("wechat")) == 1
+    assert world.box.wechat.pushes() == {}
+
+
+def _review(world: World, issue: Path) -> list[Reviewed]:
+    return lines_of(world, lambda publisher: review(publisher, [issue], ["editor-wx"]))
+
+
+def lines_of(world: World, work: Callable[[Publisher], list[Reviewed]]) -> list[Reviewed]:
+    """What ``review`` or ``approve`` said, run with a publisher of this world."""
+    found: list[Reviewed] = []
+
+    def wrapped(publisher: Publisher) -> PublishReport:
+        found.extend(work(publisher))
+        return PublishReport()
+
+    world.with_publisher(wrapped)
+    return found
