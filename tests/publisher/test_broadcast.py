@@ -278,3 +278,19 @@ def test_an_account_that_may_not_mass_send_keeps_the_draft_and_hands_it_off(
     assert light.box.wechat.pushes() == {}
     record = record_of(light)
     assert record.draft_id in light.drafts_on("wechat") and record.mass_status is None
+
+
+def test_a_replay_that_finds_the_draft_gone_is_taken_as_sent_never_sent_anew(
+    light: World,
+) -> None:
+    """Real WeChat may check the media_id before the send id: after a lost answer, a
+    draft gone from 草稿箱 (40007) means the send happened, so it is recorded as sent."""
+    light.box.faults.add("wechat", SENDALL, "reset", count=1, method="POST")
+    light.box.faults.add("wechat", SENDALL, "errcode:40007", count=1, method="POST")
+    result = broadcast(light)
+    assert result.state == "published" and "sent to followers" in result.message, result
+    assert calls_to(light.box, SENDALL) == 2
+    record = record_of(light)
+    assert (record.delivery, record.mass_status, record.publish_id) == ("broadcast", "sent", None)
+    again = broadcast(light)
+    assert again.state == "unchanged" and calls_to(light.box, SENDALL) == 2
