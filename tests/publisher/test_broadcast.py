@@ -21,7 +21,7 @@ from crosspost.publish.jobs import PostResult
 from crosspost.publish.settle import build_adapter
 
 from .light import ISSUE, ISSUE_ID, write_light_issue
-from .world import World, calls_to
+from .world import World, calls_to, mutating
 
 SENDALL = "/cgi-bin/message/mass/sendall"
 
@@ -253,13 +253,44 @@ def test_dry_run_shows_the_send_and_the_quota_before_anything_is_sent(
         return capsys.readouterr().out
 
     assert "make the draft, then send it to the followers (群发)" in dry(light.issue)
-    # Only reads: the account's kind is not in the config, so WeChat is asked what it may do.
-    assert {r.path for r in light.box.requests} <= {
-        "/cgi-bin/stable_token",
-        "/cgi-bin/openapi/quota/get",
-    }
+    assert mutating(light.box) == []  # an account of unknown kind may be asked (read-only)
     assert broadcast(light).exit_code == EXIT_OK
     assert "already sent to followers" in dry(light.issue)
     other = light.root / "light" / "second.md"
     other.write_text(ISSUE.replace("id: light-1", "id: light-2"), encoding="utf-8")
     assert "nothing: wechat:main: today's mass send" in dry(other)
+
+
+def test_an_account_that_may_not_mass_send_keeps_the_draft_and_hands_it_off(
+    light: World,
+) -> None:
+    """The config says verified, WeChat says 48001 on sendall: the draft stays, the editor
+    is told where to press 群发, and nothing reached a follower."""
+    text = light.config.read_text(encoding="utf-8")
+    account = "[channels.wechat.accounts.main]\n"
+    light.config.write_text(
+        text.replace(account, account + 'kind = "verified_subscription"\n'), "utf-8"
+    )
+    light.box.wechat.update_options({"account_kind": "unverified"})
+    result = broadcast(light)
+    assert result.state == "drafted", result
+    assert "草稿箱" in result.message and "群发" in result.message
+    assert light.box.wechat.pushes() == {}
+    record = record_of(light)
+    assert record.draft_id in light.drafts_on("wechat") and record.mass_status is None
+
+
+def test_a_replay_that_finds_the_draft_gone_is_taken_as_sent_never_sent_anew(
+    light: World,
+) -> None:
+    """Real WeChat may check the media_id before the send id: after a lost answer, a
+    draft gone from 草稿箱 (40007) means the send happened, so it is recorded as sent."""
+    light.box.faults.add("wechat", SENDALL, "reset", count=1, method="POST")
+    light.box.faults.add("wechat", SENDALL, "errcode:40007", count=1, method="POST")
+    result = broadcast(light)
+    assert result.state == "published" and "sent to followers" in result.message, result
+    assert calls_to(light.box, SENDALL) == 2
+    record = record_of(light)
+    assert (record.delivery, record.mass_status, record.publish_id) == ("broadcast", "sent", None)
+    again = broadcast(light)
+    assert again.state == "unchanged" and calls_to(light.box, SENDALL) == 2

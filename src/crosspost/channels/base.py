@@ -42,8 +42,6 @@ STEP_UPDATE: Final = "update"
 #: Submits a draft for publication: irreversible (a blind retry publishes twice).
 STEP_PUBLISH: Final = "publish"
 STEP_POLL: Final = "poll"
-#: A draft the editor was to send or publish by hand: did it leave the draft box? (read-only)
-STEP_HANDOFF: Final = "hand-off"
 #: Sends a draft to the followers (WeChat 群发): irreversible, but the platform dedupes a
 #: replay of the same send id, so a lost answer is settled by replaying, never by a new id.
 STEP_BROADCAST: Final = "broadcast"
@@ -53,6 +51,8 @@ MASS_SENDING: Final = "sending"
 MASS_SENT: Final = "sent"
 MASS_FAILED: Final = "failed"
 MASS_DELETED: Final = "deleted"
+#: A draft the editor was to send or publish by hand: did it leave the draft box? (read-only)
+STEP_HANDOFF: Final = "hand-off"
 
 #: Steps that are never retried after an ambiguous failure; reconcile first.
 IRREVERSIBLE_STEPS: Final = frozenset({STEP_DRAFT, STEP_PUBLISH, STEP_BROADCAST})

@@ -37,6 +37,7 @@ from crosspost.errors import (
     EXIT_OK,
     EXIT_TEMPORARY,
     CrosspostError,
+    PermanentError,
     UnconfirmedError,
 )
 from crosspost.ledger.store import Ledger, PostKey, PostRecord
@@ -60,6 +61,8 @@ REPLAY_WINDOW: Final = 23 * 3600.0
 REPLAYS: Final = 3
 #: Pauses before each message/mass/get of a run (injected sleep): about half a minute.
 STATUS_DELAYS: Final = (1.0, 2.0, 4.0, 8.0, 15.0)
+#: errcode of a media_id WeChat does not know: the draft left 草稿箱.
+DRAFT_GONE: Final = 40007
 #: How many mass sends each follower of a service account gets in a calendar month.
 SERVICE_MONTHLY: Final = 4
 
@@ -212,12 +215,34 @@ class Sender:
         checkpoint(f"after-{STEP_BROADCAST}")
         return self.follow()
 
-    def _send(self, draft: RemoteDraft, intent: Intent, target: Mapping[str, Any]) -> MassSend:
+    def _send(
+        self,
+        draft: RemoteDraft,
+        intent: Intent,
+        target: Mapping[str, Any],
+        *,
+        replaying: bool = False,
+    ) -> MassSend:
         """sendall, and on a lost answer the same send id again (the platform dedupes):
-        the only repeat a mass send ever gets. A definite refusal closes the intent."""
+        the only repeat a mass send ever gets. A definite refusal closes the intent.
+
+        A replay that finds the draft gone from 草稿箱 (40007) is taken as sent: after
+        our own send, that is what a sent draft does, and sending anew could push twice.
+        """
         for replay in range(REPLAYS + 1):
             try:
                 return self.adapter.mass_send(draft, intent, target)
+            except PermanentError as error:
+                if not (replaying or replay) or error.code != DRAFT_GONE:
+                    self.ledger.finish_step(
+                        self.key, STEP_BROADCAST, outcome="refused", summary=str(error)
+                    )
+                    raise
+                self.progress(
+                    f"draft {draft.id} left 草稿箱 after the send whose answer was lost: "
+                    "taken as sent (群发记录 in 公众号后台 shows it); it is not sent again"
+                )
+                return MassSend(None, None, replayed=True)
             except UnconfirmedError as error:
                 self.ledger.fail(self.key, error, permanent=False, step=STEP_BROADCAST)
                 if replay == REPLAYS:
@@ -368,7 +393,7 @@ class Sender:
             )
         self.progress(f"mass send in doubt: sending the same send id {intent.send_id} again")
         draft = RemoteDraft(intent.draft_id)
-        mass = self._send(draft, intent, data.get("target") or {})
+        mass = self._send(draft, intent, data.get("target") or {}, replaying=True)
         self.record(mass, draft, str(data.get("content_hash") or ""))
         return True
 

@@ -64,15 +64,15 @@ class Job:
     content_hash: str
     #: Channel references (``{zhihu.url}``) in the fields this post sees.
     links: tuple[Link, ...] = ()
+    #: The companions that go into this post's draft and send (WeChat 多图文), each a
+    #: job of the same account; ``content_hash`` covers them too.
+    bundle: tuple[Job, ...] = ()
     #: ``publish`` or ``broadcast`` when this account may only draft: the run drafts and
     #: the editor presses the button by hand (see :mod:`crosspost.publish.delivery`).
     handoff: str = ""
     #: ``publish`` or ``broadcast`` when the account requires an approval this content
     #: lacks: the run drafts, and the post waits (see :mod:`crosspost.publish.approval`).
     awaits_approval: str = ""
-    #: The companions that go into this post's draft and send (WeChat 多图文), each a
-    #: job of the same account; ``content_hash`` covers them too.
-    bundle: tuple[Job, ...] = ()
 
     @property
     def key(self) -> PostKey:

@@ -152,7 +152,7 @@ class Publisher:
                 found = links.get(account.channel, ())
                 delivery = deliveries[account.key]
                 job = self._job(issue, account, delivery.mode, checked.rendered, found)
-                jobs.append(self._bundled(replace(job, handoff=delivery.handoff), options))
+                jobs.append(self._bundled(replace(job, handoff=delivery.handoff)))
         self.settings.require_credentials(job.account for job in jobs)
         for job in jobs:  # another file that still exists may own this id in the ledger
             existing = self.ledger.get(job.key)
@@ -214,7 +214,7 @@ class Publisher:
             raise _lint_failed(checked.errors)
         return checked
 
-    def _bundled(self, job: Job, options: PublishOptions) -> Job:
+    def _bundled(self, job: Job) -> Job:
         """A WeChat job with its companions (``wechat.with``, 多图文): each loaded, linted
         (its own file:line) and rendered for the same account, in the same mode."""
         if job.account.channel != BUNDLE_CHANNEL:

@@ -354,32 +354,6 @@ class WeChatAdapter(Adapter):
             return reconcile_handoff(self.api, intent)
         raise ValueError(f"only the irreversible steps need reconciling, not {step!r}")
 
-    def preview(self, draft_id: str, reviewer: str) -> None:
-        """message/mass/preview by WeChat ID (towxname): the draft on one phone."""
-        self.api.mass_preview(draft_id, reviewer)
-
-    def may(self, mode: str) -> bool | None:
-        """Ask ``openapi/quota/get`` (read-only, once per run per account) for the path
-        ``mode`` calls: a quota means yes, 48001 (or the other "no permission" codes) no,
-        anything else None (not known: the call itself will tell)."""
-        answer: bool | None = self.memo.get(
-            (self.account.key, "may", mode), lambda: self._may(mode)
-        )
-        return answer
-
-    def _may(self, mode: str) -> bool | None:
-        path = dict(PROBES).get(mode)
-        if path is None:
-            return None
-        try:
-            self.api.quota(path)
-        except ChannelError as error:
-            if error.code in DENIED_CODES:
-                return False
-            log.warning("could not ask WeChat what %s may do: %s", self.account.key, error)
-            return None
-        return True
-
     # --- mass send (群发) -------------------------------------------------------------------
 
     def send_id(self, issue_id: str, version: str, attempt: int) -> str:
@@ -409,13 +383,14 @@ class WeChatAdapter(Adapter):
                     send_ignore_reprint=bool(target.get("send_ignore_reprint", False)),
                 )
             except PermanentError as error:
-                if error.code == 48001:  # this kind of account may not mass send: hand off
+                if error.code == 48001:  # this account may not mass send: the editor does
                     raise ManualPublishRequired(
-                        f"draft {draft.id} created; this account may not send to its "
-                        "followers through the API (WeChat errcode 48001)",
+                        "draft created; this account cannot mass send (群发) through the API: "
+                        f"open 公众号后台 → 内容与互动 → 草稿箱 and send draft {draft.id} there "
+                        "(WeChat errcode 48001: only verified accounts mass send by API)",
                         channel=CHANNEL,
                         code=48001,
-                        draft=draft,
+                        draft=RemoteDraft(draft.id, draft.url or self.api.preview_url(draft.id)),
                     ) from None
                 if error.code in MASS_QUOTA_CODES:
                     raise RateLimitedError(
@@ -460,6 +435,34 @@ class WeChatAdapter(Adapter):
             if error.code == DRAFT_GONE_CODE:
                 return False
             raise
+        return True
+
+    # --- review and capabilities -------------------------------------------------------------
+
+    def preview(self, draft_id: str, reviewer: str) -> None:
+        """message/mass/preview by WeChat ID (towxname): the draft on one phone."""
+        self.api.mass_preview(draft_id, reviewer)
+
+    def may(self, mode: str) -> bool | None:
+        """Ask ``openapi/quota/get`` (read-only, once per run per account) for the path
+        ``mode`` calls: a quota means yes, 48001 (or the other "no permission" codes) no,
+        anything else None (not known: the call itself will tell)."""
+        answer: bool | None = self.memo.get(
+            (self.account.key, "may", mode), lambda: self._may(mode)
+        )
+        return answer
+
+    def _may(self, mode: str) -> bool | None:
+        path = dict(PROBES).get(mode)
+        if path is None:
+            return None
+        try:
+            self.api.quota(path)
+        except ChannelError as error:
+            if error.code in DENIED_CODES:
+                return False
+            log.warning("could not ask WeChat what %s may do: %s", self.account.key, error)
+            return None
         return True
 
     # --- pieces ---------------------------------------------------------------------------
