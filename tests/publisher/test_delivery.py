@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,8 @@ from crosspost.publish.dry_run import DryRunEntry
 from crosspost.publish.jobs import PublishOptions, PublishReport
 from crosspost.publish.runner import Publisher
 from crosspost.sandbox.box import Sandbox
+from crosspost.schedule.notify import run_notice
+from crosspost.schedule.report import DueReport
 
 from .test_zhihu_client import without_topics
 from .world import REPO_ROOT, World, build_world, calls_to, mutating, write_config
@@ -143,6 +146,8 @@ def test_a_personal_account_asked_to_broadcast_drafts_then_hands_off(world: Worl
     (result,) = report.results
     assert (result.state, result.exit_code) == ("drafted", 0)
     assert "press 群发" in result.message and "公众号助手" in result.message
+    notice = run_notice(DueReport(datetime.now(UTC), results=(result,)))
+    assert notice is not None and notice.kind == "warning" and "press 群发" in notice.body
     assert "草稿箱" in result.message
     assert sum("may not broadcast" in line for line in lines) == 1
     assert calls_to(world.box, SUBMIT) == calls_to(world.box, SENDALL) == 0
