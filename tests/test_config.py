@@ -418,7 +418,9 @@ def test_fingerprint_changes_with_a_fixed_credential_and_hides_it() -> None:
     ("flag", "issue_mode", "account_mode", "expected"),
     [
         ("draft", "publish", "publish", "draft"),
-        (None, "publish", "draft", "publish"),
+        (None, "publish", "draft", "draft"),  # the account's "draft" is a ceiling
+        (None, "broadcast", "publish", "broadcast"),
+        ("publish", None, "draft", "draft"),
         (None, None, "publish", "publish"),
         (None, None, None, "draft"),
     ],
@@ -428,7 +430,13 @@ def test_mode_for_an_account_most_specific_wins(
 ) -> None:
     options = {"mode": account_mode} if account_mode else {}
     account = Account("wechat", "main", None, {}, options)
-    assert place.load(mode=flag).mode_for(account, issue_mode) == expected
+    settings = place.load(mode=flag)
+    assert settings.mode_for(account, issue_mode) == expected
+    assert settings.mode_for(account, issue_mode, asked="publish") == (
+        "draft" if account_mode == "draft" else "publish"
+    )
+    wanted = settings.mode_wanted(account, issue_mode)
+    assert wanted == (flag or issue_mode or account_mode or "draft")
 
 
 def test_an_account_kind_is_read_from_the_account_or_its_channel(place: Place) -> None:

@@ -132,7 +132,7 @@ CASES = [
         "bad mode",
         "---\ntitle: T\nwechat: {mode: publsh}\n---\n",
         3,
-        "'wechat.mode' must be one of draft, publish, got 'publsh'",
+        "'wechat.mode' must be one of draft, publish, broadcast, got 'publsh'",
     ),
     (
         "flag not bool",

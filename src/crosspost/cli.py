@@ -27,6 +27,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("render", "render", "write each channel's output files for an issue"),
     ("preview", "preview", "write one HTML page showing the issue as each channel will"),
     ("serve", "serve", "a live preview and the week's schedule in the browser, for editors"),
+    ("review", "review", "send an issue's WeChat draft to reviewers' phones (no followers)"),
+    ("approve", "approve", "approve an issue as it is now, for accounts with require_approval"),
     ("publish", "publish", "publish issues to every channel, exactly once"),
     ("status", "status", "show every post the ledger knows: state, URL, when"),
     ("urls", "urls", "print an issue's published URLs, one per line"),

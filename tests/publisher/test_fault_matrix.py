@@ -16,7 +16,7 @@ clock: a slow answer or a retry's pause costs nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -127,6 +127,22 @@ def check_run(world: World, channel: str, result: PostResult) -> None:
         assert "missing" in result.message or "run again" in result.message, result.message
 
 
+def finish_later(world: World, result: PostResult, again: Callable[[bool], PostResult]) -> None:
+    """With the fault cleared, later runs (and reconcile, for a post in doubt) finish the
+    post; after a permanent failure the editor fixes the cause and says so (``again``
+    gets True)."""
+    world.box.faults.clear()
+    for _ in range(3):
+        if result.exit_code == EXIT_OK:
+            break
+        world.clock.advance(LATER)  # type: ignore[attr-defined]
+        world.box.commit_due()
+        if result.state == "unconfirmed":
+            world.with_publisher(lambda p: p.reconcile(ISSUE_ID))
+        result = again(result.exit_code == 1)
+    assert result.exit_code == EXIT_OK, result
+
+
 @pytest.mark.parametrize(("channel", "path", "method", "kind", "times"), list(_cells()))
 def test_every_call_under_every_fault_ends_with_one_complete_post(
     light: World, channel: str, path: str, method: str, kind: str, times: str
@@ -137,24 +153,73 @@ def test_every_call_under_every_fault_ends_with_one_complete_post(
     first = publish_once(world, channel)
     check_run(world, channel, first)
 
-    world.box.faults.clear()
-    result = first
-    for _ in range(3):  # a later run (and reconcile, for a post in doubt) finishes it
-        if result.exit_code == EXIT_OK:
-            break
-        world.clock.advance(LATER)  # type: ignore[attr-defined]
-        world.box.commit_due()
-        if result.state == "unconfirmed":
-            world.with_publisher(lambda p: p.reconcile(ISSUE_ID))
-        # After a permanent failure the editor fixes the cause and says so.
-        result = publish_once(world, channel, retry_failed=result.exit_code == 1)
+    def again(retry_failed: bool) -> PostResult:
+        result = publish_once(world, channel, retry_failed=retry_failed)
         check_run(world, channel, result)
-    assert result.exit_code == EXIT_OK, result
+        return result
+
+    finish_later(world, first, again)
     world.clock.advance(LATER)  # type: ignore[attr-defined]
     world.box.commit_due()  # a slow answer still on its way lands now, or never
     assert_complete(world, channel)
     assert_no_orphans(world, channel)
     assert publish_once(world, channel).state == "unchanged"
+
+
+#: A mass send's calls (群发): the send, which only a replay of its send id may repeat,
+#: and the status read after it.
+BROADCAST_CALLS = ["/cgi-bin/message/mass/sendall", "/cgi-bin/message/mass/get"]
+
+
+def _broadcast_cells() -> Iterator[object]:
+    for path in BROADCAST_CALLS:
+        for kind in KINDS["wechat"]:
+            if kind == "commit_then_drop" and path.endswith("/get"):
+                continue  # a read: nothing to commit
+            for times in ("once", "always"):
+                name = f"wechat-POST{path}-{kind}-{times}"
+                yield pytest.param(path, kind, times, id=name)
+
+
+def broadcast_once(world: World, *, retry_failed: bool = False) -> PostResult:
+    report, _ = world.publish(mode="broadcast", targets=("wechat",), retry_failed=retry_failed)
+    (result,) = report.results
+    return result
+
+
+def check_pushes(world: World) -> None:
+    """Nobody got two pushes; a run that says sent left one push for every follower."""
+    pushes = world.box.wechat.pushes()
+    assert all(len(got) == 1 for got in pushes.values()), f"a second push: {pushes}"
+    assert world.published_on("wechat") == [], "a mass send is never also 发表"
+
+
+@pytest.mark.parametrize(("path", "kind", "times"), list(_broadcast_cells()))
+def test_a_broadcast_under_every_fault_reaches_each_follower_once(
+    light: World, path: str, kind: str, times: str
+) -> None:
+    world = light
+    world.box.faults.add("wechat", path, kind, count=1 if times == "once" else None, method="POST")
+
+    result = broadcast_once(world)
+    check_pushes(world)
+    if result.exit_code == EXIT_OK:
+        assert len(world.box.wechat.pushes()) == 3, result
+    else:  # clearly not sent, or clearly waiting: never "sent" without a push
+        assert result.state in ("failed", "unconfirmed", "pending"), result
+
+    def again(retry_failed: bool) -> PostResult:
+        result = broadcast_once(world, retry_failed=retry_failed)
+        check_pushes(world)
+        return result
+
+    finish_later(world, result, again)
+    world.clock.advance(LATER)  # type: ignore[attr-defined]
+    world.box.commit_due()
+    check_pushes(world)
+    assert len(world.box.wechat.pushes()) == 3
+    assert world.drafts_on("wechat") == [], "a draft left in 草稿箱"
+    assert broadcast_once(world).state == "unchanged"
 
 
 def test_the_matrix_covers_every_kind_the_issue_names() -> None:

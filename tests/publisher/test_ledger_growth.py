@@ -91,6 +91,10 @@ def old_ledger(path: Path, posts: int) -> None:
         lasting = PostKey("issue-0001", "wechat", "main")
         ledger.record(lasting, state="published", url="https://mp.weixin.qq.com/s/Abc")
     db = sqlite3.connect(path)
+    # What later schemas added is not there yet (mass sends: version 3).
+    db.execute("DROP INDEX posts_by_delivery")
+    db.execute("ALTER TABLE posts DROP COLUMN delivery")
+    db.execute("ALTER TABLE posts DROP COLUMN mass_status")
     db.execute("PRAGMA user_version = 1")
     db.commit()
     db.close()

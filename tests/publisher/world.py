@@ -48,6 +48,7 @@ _READ_ONLY_POSTS = frozenset(
         "/cgi-bin/freepublish/get",
         "/cgi-bin/freepublish/batchget",
         "/cgi-bin/freepublish/getarticle",
+        "/cgi-bin/openapi/quota/get",
     }
 )
 

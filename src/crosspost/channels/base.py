@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Final
 
 from crosspost.channels.http.policy import HttpPolicy
 from crosspost.config.settings import Account
-from crosspost.errors import ChannelError, PermanentError, UnconfirmedError
+from crosspost.errors import ChannelError, PermanentError, UnconfirmedError, UsageError
 from crosspost.images.pipeline import PreparedImage
 from crosspost.ledger.assets import UploadedAsset
 from crosspost.platforms.base import ImagePolicy, Platform
@@ -42,9 +42,20 @@ STEP_UPDATE: Final = "update"
 #: Submits a draft for publication: irreversible (a blind retry publishes twice).
 STEP_PUBLISH: Final = "publish"
 STEP_POLL: Final = "poll"
+#: Sends a draft to the followers (WeChat 群发): irreversible, but the platform dedupes a
+#: replay of the same send id, so a lost answer is settled by replaying, never by a new id.
+STEP_BROADCAST: Final = "broadcast"
+
+#: How a mass send stands, as :meth:`Adapter.mass_status` words it for the ledger.
+MASS_SENDING: Final = "sending"
+MASS_SENT: Final = "sent"
+MASS_FAILED: Final = "failed"
+MASS_DELETED: Final = "deleted"
+#: A draft the editor was to send or publish by hand: did it leave the draft box? (read-only)
+STEP_HANDOFF: Final = "hand-off"
 
 #: Steps that are never retried after an ambiguous failure; reconcile first.
-IRREVERSIBLE_STEPS: Final = frozenset({STEP_DRAFT, STEP_PUBLISH})
+IRREVERSIBLE_STEPS: Final = frozenset({STEP_DRAFT, STEP_PUBLISH, STEP_BROADCAST})
 
 #: The parts of a post, each on the platform or not (the ledger tracks them one by one):
 #: its content (title, body, author, digest), its cover, its topics, the column it is
@@ -84,6 +95,9 @@ class DraftContent:
     #: Whether an editor reviews the draft before it goes out (mode ``draft``): only then
     #: is a platform's preview link worth a request of its own.
     preview: bool = True
+    #: Further articles of the same draft (WeChat 多图文), each with its own title, cover
+    #: and digest, in the order they appear after this one.
+    companions: tuple[DraftContent, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -106,6 +120,8 @@ class Intent:
     #: For "publish": the platform's ticket id, when the submit call answered.
     ticket_id: str | None = None
     known_ids: tuple[str, ...] = ()
+    #: For "broadcast": the send's id on the platform (replayed as is, never made anew).
+    send_id: str | None = None
 
     @classmethod
     def for_draft(
@@ -184,6 +200,20 @@ class Reconciliation:
     #: Published, although the platform gave no permanent URL (``remote_id`` is the
     #: article's id, not a ticket's): the post is published, its URL asked for later.
     url_pending: bool = False
+
+
+@dataclass(frozen=True)
+class MassSend:
+    """A mass send the platform took (or had already taken under the same send id).
+
+    ``msg_id`` names the send job (asked about with :meth:`Adapter.mass_status`),
+    ``msg_data_id`` the articles sent (statistics join on it). ``replayed``: the platform
+    answered that this send id was already sent; the ids are then the first send's.
+    """
+
+    msg_id: str | None
+    msg_data_id: str | None = None
+    replayed: bool = False
 
 
 @dataclass(frozen=True)
@@ -274,6 +304,8 @@ class Adapter(ABC):
     display_name: ClassVar[str] = ""
     #: True when ``update_draft`` can change a post that is already published.
     updates_published: ClassVar[bool] = False
+    #: True when the platform can push a post to the followers (WeChat 群发).
+    broadcasts: ClassVar[bool] = False
     #: Seconds to wait before each poll in :meth:`wait`; its length caps the polls.
     poll_delays: ClassVar[tuple[float, ...]] = (3.0, 5.0, 10.0, 20.0, 30.0, 60.0)
 
@@ -366,6 +398,27 @@ class Adapter(ABC):
         """
         return None
 
+    # --- mass send: only platforms that push to followers (``broadcasts``) ------------------
+
+    def send_id(self, issue_id: str, version: str, attempt: int) -> str:
+        """The platform's dedupe key for one post's mass send: the same for the same
+        account, issue, content version and ``attempt`` (raised only after a send proved
+        failed), whichever machine or ledger asks."""
+        raise NotImplementedError(f"{self.display_name} has no mass send")
+
+    def mass_send(self, draft: RemoteDraft, intent: Intent, target: Mapping[str, Any]) -> MassSend:
+        """Send ``draft`` to the followers (``target``: the channel's ``broadcast`` options)
+        under ``intent.send_id``; replaying the same id is safe, a new one is not."""
+        raise NotImplementedError(f"{self.display_name} has no mass send")
+
+    def mass_status(self, msg_id: str) -> str | None:
+        """How a mass send stands: one of the ``MASS_*`` words, or None when unknown."""
+        raise NotImplementedError(f"{self.display_name} has no mass send")
+
+    def discard_draft(self, draft_id: str) -> bool:
+        """Delete a draft nothing will use (False when it was already gone)."""
+        raise NotImplementedError(f"{self.display_name} cannot delete drafts")
+
     def wait(self, ticket: PublishTicket) -> RemotePost | None:
         """Poll with growing pauses (injected sleep) until the post is out.
 
@@ -379,6 +432,15 @@ class Adapter(ABC):
             post = self.poll(ticket)
             if post is not None:
                 return post
+        return None
+
+    def preview(self, draft_id: str, reviewer: str) -> None:
+        """Send the draft to one reviewer's phone; nothing reaches followers."""
+        raise UsageError(f"{self.display_name} cannot send a draft to a reviewer")
+
+    def may(self, mode: str) -> bool | None:
+        """Whether this account may ``mode`` (draft, publish, broadcast), asked without
+        changing anything; None when the platform cannot tell (the default)."""
         return None
 
     def __repr__(self) -> str:

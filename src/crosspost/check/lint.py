@@ -34,6 +34,8 @@ from crosspost.config.settings import Settings
 from crosspost.errors import IssueError
 from crosspost.images.sources import ImageSources
 from crosspost.issue.body import ImageRef, body_references, empty_footnotes, image_refs
+from crosspost.issue.companions import CHANNEL as BUNDLE_CHANNEL
+from crosspost.issue.companions import find_companions
 from crosspost.issue.loader import read_issue
 from crosspost.issue.model import Issue
 from crosspost.platforms.base import MB, Limits, Platform, megabytes
@@ -101,6 +103,23 @@ class Checked:
     @property
     def errors(self) -> tuple[Problem, ...]:
         return tuple(p for p in self.problems if p.severity == ERROR)
+
+
+def with_companions(
+    checked: Checked, check: Callable[[Path], Checked]
+) -> tuple[Checked, tuple[Checked, ...]]:
+    """A lead issue (``wechat.with``, 多图文) and its companions, each checked by ``check``
+    as a file of its own (so its problems carry its own file and line). A companion no
+    file of the folder has is the lead's error, at its ``with`` line."""
+    issue = checked.issue
+    if issue is None or BUNDLE_CHANNEL not in checked.rendered:
+        return checked, ()
+    try:
+        paths = find_companions(issue)
+    except IssueError as error:
+        problem = Problem(error.path, error.line, BUNDLE_CHANNEL, "companion", error.problem)
+        return replace(checked, problems=(*checked.problems, problem)), ()
+    return checked, tuple(check(path) for path in paths)
 
 
 def check_file(
@@ -237,7 +256,7 @@ def needed_to_publish(
         for account in settings.accounts:
             if account.channel != channel:
                 continue
-            if settings.mode_for(account, options.get("mode")) != "publish":
+            if settings.mode_for(account, options.get("mode")) == "draft":
                 continue
             for option in platform.missing_to_publish(options, account.options):
                 if option.name in reported:

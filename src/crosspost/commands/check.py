@@ -29,7 +29,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     defer()  # before the renderers' libraries load: see crosspost.commands.deferred
-    from crosspost.check.lint import ERROR, INFO, WARNING, Checked, check_file
+    from crosspost.check.lint import (
+        ERROR,
+        INFO,
+        WARNING,
+        Checked,
+        check_file,
+        with_companions,
+    )
     from crosspost.commands.render import settings_of
     from crosspost.images.remote import sources_for
     from crosspost.publish.series import previous_reader
@@ -42,10 +49,18 @@ def run(args: argparse.Namespace) -> int:
     context = render_context(settings, args.theme)
     platforms, previous = settings.platforms(), previous_reader(settings.ledger_path)
     images = sources_for(settings)
-    results: list[Checked] = [
-        check_file(path, args.channels or (), context, platforms, previous, images, settings)
-        for path in args.files
-    ]
+    results: list[Checked] = []
+    for path in args.files:
+        checked = check_file(
+            path, args.channels or (), context, platforms, previous, images, settings
+        )
+        lead, companions = with_companions(
+            checked,
+            lambda other: check_file(
+                other, ("wechat",), context, platforms, previous, images, settings
+            ),
+        )
+        results += [lead, *companions]
     errors = sum(len(result.errors) for result in results)
     if args.json:
         print(json.dumps(_as_json(results, errors, WARNING), ensure_ascii=False, indent=2))

@@ -26,15 +26,7 @@ Sleep = Callable[[float], None]
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="issue files")
-    parser.add_argument(
-        "-c",
-        "--channel",
-        action="append",
-        default=[],
-        dest="targets",
-        metavar="CHANNEL[:ACCOUNT]",
-        help="publish only here (repeatable): wechat, zhihu, wechat:main, …",
-    )
+    add_targets(parser, "publish only here (repeatable): wechat, zhihu, wechat:main, …")
     parser.add_argument("--update", action="store_true", help="edit changed posts in place")
     parser.add_argument(
         "--retry-failed", action="store_true", help="retry posts that failed permanently"
@@ -55,6 +47,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_arguments(parser, "config", "state_dir", "mode")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+
+
+def add_targets(parser: argparse.ArgumentParser, text: str) -> None:
+    """``-c CHANNEL[:ACCOUNT]`` (repeatable): the accounts a command works on."""
+    parser.add_argument(
+        "-c",
+        "--channel",
+        action="append",
+        default=[],
+        dest="targets",
+        metavar="CHANNEL[:ACCOUNT]",
+        help=text,
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -35,6 +35,14 @@ STATE_WORDS: Mapping[str, str] = {
     "failed": "failed",
     "unconfirmed": "unconfirmed",
 }
+#: A mass-sent post (WeChat 群发) by how its send stands, in the same words' place.
+MASS_WORDS: Mapping[str, str] = {
+    "sending": "sending to followers",
+    "waiting": "sending, or waiting for confirmation",
+    "sent": "sent to followers",
+    "deleted": "sent, then deleted",
+    "failed": "send failed",
+}
 #: A post whose last irreversible call has no recorded answer: a run is at it right now,
 #: or one died there. The next run (or ``crosspost reconcile``) asks the platform.
 UNFINISHED = "unfinished"
@@ -86,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
                 "url_pending": url_pending(p),
                 "draft_id": p.draft_id,
                 "article_id": p.article_id,
+                "delivery": p.delivery,
+                "mass_status": p.mass_status,
                 "error": p.error_message,
                 "updated_at": _when(p.updated_at, zones.get(p.issue_id)),
                 "published_at": _when(p.published_at, zones.get(p.issue_id)),
@@ -100,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
             f"{p.channel}:{p.account}",
             state_word(p),
             _short_when(p.published_at or p.updated_at, zones.get(p.issue_id)),
-            p.url or p.error_message or ("URL pending" if url_pending(p) else ""),
+            _url_or_why(p, url_pending(p)),
         )
         for p in posts
     ]
@@ -116,7 +126,18 @@ def state_word(post: PostRecord) -> str:
     """The post's state as a person reads it (see :data:`STATE_WORDS`)."""
     if post.pending_step and post.state not in ("published", "unconfirmed"):
         return UNFINISHED
+    if post.delivery == "broadcast" and post.state in ("submitted", "published"):
+        return MASS_WORDS.get(post.mass_status or "", "sending to followers")
     return STATE_WORDS.get(post.state, post.state)
+
+
+def _url_or_why(post: PostRecord, pending: bool) -> str:
+    """The table's last column: the URL, the last error, or why there is no URL."""
+    if post.url or post.error_message:
+        return post.url or post.error_message or ""
+    if post.delivery == "broadcast" and post.is_published:
+        return f"URL not known (msg_data_id {post.article_id}): urls --set records it"
+    return "URL pending" if pending else ""
 
 
 def fit(header: Sequence[str], rows: Sequence[Sequence[str]], width: int) -> tuple[list[str], bool]:

@@ -197,13 +197,28 @@ class Settings:
             )
         return accounts
 
-    def mode_for(self, account: Account, issue_mode: str | None = None) -> str:
-        """``draft`` or ``publish`` for one account: the most specific word wins.
+    def mode_for(
+        self, account: Account, issue_mode: str | None = None, asked: str | None = None
+    ) -> str:
+        """``draft``, ``publish`` or ``broadcast`` for one account: the most specific word
+        wins, except that an account whose config says ``mode = "draft"`` only ever drafts.
 
-        ``--mode`` on the command line, then the issue's own ``mode`` (its channel block),
-        then the account's ``mode`` in the config file, then the general mode (from the
-        environment, the file or the default ``draft``).
+        ``asked`` (the run's ``--mode``, also read from the flag the settings were loaded
+        with), then the issue's own ``mode`` (its channel block), then the account's
+        ``mode`` (its channel's, when it sets none), then the general mode (from the
+        environment, the file or the default ``draft``). :meth:`mode_wanted` is the same
+        without the ceiling, so a run can say what was not done.
         """
+        if account.mode == "draft":
+            return "draft"
+        return self.mode_wanted(account, issue_mode, asked)
+
+    def mode_wanted(
+        self, account: Account, issue_mode: str | None = None, asked: str | None = None
+    ) -> str:
+        """What flag, issue, account and config ask of ``account``, before its ceiling."""
+        if asked in MODES:
+            return str(asked)
         if self.sources.get("mode", "").startswith("flag "):
             return self.mode
         for candidate in (issue_mode, account.mode):

@@ -181,6 +181,29 @@ def _names(value: Any, ctx: FieldContext) -> tuple[str, ...]:
     return tuple(str(n).strip() for n in names if str(n).strip())
 
 
+#: The keys of a mass send's target (``wechat: {broadcast: {…}}``).
+_TARGET_KEYS = ("tag_id", "send_ignore_reprint")
+
+
+def _target(value: Any, ctx: FieldContext) -> Mapping[str, Any]:
+    """Whom a mass send reaches: every follower (no block), or the followers of one tag."""
+    if value is None:
+        return MappingProxyType({})
+    example = "e.g. {tag_id: 2, send_ignore_reprint: false}"
+    if not isinstance(value, dict):
+        raise ctx.fail(f"must be a mapping, {example}")
+    unknown = sorted(str(k) for k in value if k not in _TARGET_KEYS)
+    if unknown:
+        raise ctx.fail(f"has unknown key(s) {', '.join(unknown)}; it takes {example}")
+    tag = value.get("tag_id")
+    if tag is not None and (isinstance(tag, bool) or not isinstance(tag, int) or tag < 0):
+        raise ctx.fail(f"tag_id must be a tag's number (用户管理 → 标签), got {tag!r}")
+    reprint = value.get("send_ignore_reprint")
+    if reprint is not None and not isinstance(reprint, bool):
+        raise ctx.fail(f"send_ignore_reprint must be true or false, got {reprint!r}")
+    return MappingProxyType(dict(value))
+
+
 #: Fields a channel block may override (its own value wins in ``settings``).
 _SHARED_OVERRIDES: Mapping[str, Parser] = {
     "title": _line,
@@ -191,7 +214,12 @@ _SHARED_OVERRIDES: Mapping[str, Parser] = {
 }
 
 #: How each kind of declared option is read.
-_OPTION_PARSERS: Mapping[OptionKind, Parser] = {"text": _text, "flag": _flag, "names": _names}
+_OPTION_PARSERS: Mapping[OptionKind, Parser] = {
+    "text": _text,
+    "flag": _flag,
+    "names": _names,
+    "target": _target,
+}
 
 
 def _option_parser(option: Option) -> Parser:

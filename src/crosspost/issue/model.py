@@ -1,8 +1,10 @@
 """The issue as every stage sees it: one frozen :class:`Issue`, validated by the loader.
 
 What a channel sees is ``issue.settings(channel)``: the top-level fields with that
-channel's block laid over them. The body's Markdown is parsed once for the process
-(``issue.document``) and shared by lint and every renderer.
+channel's block laid over them, and, for one account, ``issue.settings(channel,
+account.options)`` fills what the issue leaves unsaid from the account's config. The
+body's Markdown is parsed once for the process (``issue.document``) and shared by lint
+and every renderer.
 """
 
 from __future__ import annotations
@@ -15,6 +17,12 @@ from types import MappingProxyType
 from typing import Any
 
 from crosspost.issue.dialect import Document, parse_document
+
+#: What an account's config (or its channel's, which the account inherits) may set for
+#: every issue, the issue's own value winning: issue > account > channel > the
+#: platform's default. Resolved in :meth:`Issue.settings` alone, for every channel.
+ACCOUNT_FIELDS = ("author", "digest", "source_url")
+ACCOUNT_OPTIONS = ("need_open_comment", "only_fans_can_comment")
 
 
 @dataclass(frozen=True)
@@ -89,18 +97,28 @@ class Issue:
         """The folder images and the cover are relative to."""
         return self.path.parent
 
-    def settings(self, channel: str) -> ChannelSettings:
-        """The fields as ``channel`` should use them (its own block wins)."""
+    def settings(
+        self, channel: str, account_options: Mapping[str, Any] | None = None
+    ) -> ChannelSettings:
+        """The fields as ``channel`` should use them (its own block wins), with what the
+        issue leaves unsaid taken from ``account_options`` (an account's config, its
+        channel's defaults included): :data:`ACCOUNT_FIELDS` and :data:`ACCOUNT_OPTIONS`."""
         block = dict(self.overrides.get(channel, {}))
+        account = {k: v for k, v in (account_options or {}).items() if v is not None and v != ""}
+        for name in ACCOUNT_OPTIONS:
+            if name not in block and name in account:
+                block[name] = account[name]
         cover = block.pop("cover", None)
+        fields = {
+            name: block.pop(name, None) or getattr(self, name) or account.get(name)
+            for name in ACCOUNT_FIELDS
+        }
         return ChannelSettings(
             channel=channel,
             title=block.pop("title", None) or self.title,
-            author=block.pop("author", None) or self.author,
-            digest=block.pop("digest", None) or self.digest,
             cover=self.folder / cover if cover else self.cover,
-            source_url=block.pop("source_url", None) or self.source_url,
             options=MappingProxyType(block),
+            **fields,
         )
 
     def line_of(self, key: str) -> int | None:

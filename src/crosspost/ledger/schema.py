@@ -153,6 +153,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """,
         f"UPDATE posts SET url = NULL WHERE state = 'published' AND {_TEMPORARY_URL_SQL}",
     ),
+    # 2 → 3: mass sends (WeChat 群发). A broadcast post keeps its send's msg_id in
+    # publish_id and msg_data_id in article_id; these say how it was delivered and how
+    # the send stands ("sending", "sent", "failed", "deleted").
+    (
+        "ALTER TABLE posts ADD COLUMN delivery TEXT",
+        "ALTER TABLE posts ADD COLUMN mass_status TEXT",
+        "CREATE INDEX posts_by_delivery ON posts (channel, account, delivery, published_at)",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -199,6 +207,10 @@ class PostRecord:
     created_at: float
     updated_at: float
     published_at: float | None
+    #: "broadcast" when the post was mass sent to the followers (WeChat 群发), else None.
+    delivery: str | None = None
+    #: How its mass send stands: "sending", "sent", "failed", "deleted" (None: no send).
+    mass_status: str | None = None
 
     @property
     def key(self) -> PostKey:

@@ -190,6 +190,18 @@ class Ledger:
             ).fetchall()
         return tuple(str(d) for issue, d in rows if not (skip_here and issue == skip))
 
+    def broadcasts(self, channel: str, account: str, since: float) -> tuple[PostRecord, ...]:
+        """The account's mass sends that went out (or may have) at ``since`` or later:
+        what the platform's quota counts (the plan refuses a send past it)."""
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {POST_COLUMNS} FROM posts WHERE channel = ? AND account = ? "
+                "AND delivery = 'broadcast' AND mass_status IN ('sending', 'sent') "
+                "AND COALESCE(published_at, updated_at) >= ? ORDER BY published_at",
+                (channel, account, since),
+            ).fetchall()
+        return tuple(post_from_row(row) for row in rows)
+
     def events(self, key: PostKey | None = None) -> tuple[Event, ...]:
         """The audit trail, oldest first: of one post, or all of it."""
         sql = (

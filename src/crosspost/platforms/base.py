@@ -133,7 +133,7 @@ class Limits:
         return found.source if found else ""
 
 
-OptionKind = Literal["text", "flag", "names", "choice"]
+OptionKind = Literal["text", "flag", "names", "choice", "target"]
 
 
 @dataclass(frozen=True)
@@ -141,7 +141,8 @@ class Option:
     """A setting an issue's channel block may hold (``wechat: {need_open_comment: true}``).
 
     ``kind`` says how the issue loader reads it: ``text``, ``flag`` (true/false),
-    ``names`` (one name or a list) or ``choice`` (one of ``choices``). ``default`` is what
+    ``names`` (one name or a list), ``choice`` (one of ``choices``) or ``target`` (whom a
+    mass send reaches: ``{tag_id: N, send_ignore_reprint: true}``). ``default`` is what
     the adapter assumes when the issue does not say.
     """
 

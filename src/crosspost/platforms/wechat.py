@@ -84,6 +84,11 @@ WECHAT = Platform(
     ),
     options=(
         Option("mode", "choice", choices=("draft", "publish", "broadcast")),
+        # Whom a mass send (群发) reaches: every follower, or one tag's
+        # ({tag_id: 2, send_ignore_reprint: true}); read by mode broadcast.
+        Option("broadcast", "target", example="{tag_id: 2}"),
+        # 多图文: up to seven other issues of the folder, by id, in the same draft and send.
+        Option("with", "names", example="[ai-48-short, ai-48-notes]"),
         Option("need_open_comment", "flag", default=False),
         Option("only_fans_can_comment", "flag", default=False),
     ),

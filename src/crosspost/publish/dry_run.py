@@ -15,6 +15,8 @@ from pathlib import Path
 
 from crosspost.channels.registry import adapter_class
 from crosspost.ledger.store import Ledger, PostRecord
+from crosspost.publish.broadcast import BROADCAST, quota
+from crosspost.publish.delivery import BUTTONS
 from crosspost.publish.jobs import Job, PublishOptions
 
 #: Closing tags after which the diff starts a new line (rendered bodies are one line).
@@ -53,12 +55,48 @@ def dry_run(
                 tofile=f"{where} now",
             )
         )
-        entries.append(DryRunEntry(job, planned_action(job, ledger.get(job.key), options), diff))
+        action = mass_send_action(job, ledger) or planned_action(job, ledger.get(job.key), options)
+        entries.append(DryRunEntry(job, action, diff))
     return entries
+
+
+def mass_send_action(job: Job, ledger: Ledger) -> str | None:
+    """What a run would do for a post sent to the followers (WeChat 群发), quota first;
+    None for any other post."""
+    if job.mode != BROADCAST or not adapter_class(job.key.channel).broadcasts:
+        return None
+    record = ledger.get(job.key)
+    if record is not None and record.delivery == BROADCAST:
+        if record.state == "published":
+            return "nothing: already sent to followers (a sent article is never sent again)"
+        if record.state == "submitted":
+            return f"ask WeChat how mass send {record.publish_id} ended"
+    if record is not None and record.pending_step:
+        return None  # reconciled first, like any post
+    zone = job.issue.publish_at.tzinfo if job.issue.publish_at else None
+    refusal = quota(ledger, job.account, job.key, ledger.clock(), zone).refusal
+    if refusal:
+        return f"nothing: {refusal}"
+    companions = f" with {len(job.bundle)} companion article(s)" if job.bundle else ""
+    if record is not None and record.draft_id and record.content_hash == job.content_hash:
+        return f"send draft {record.draft_id}{companions} to the followers (群发)"
+    return f"make the draft{companions}, then send it to the followers (群发)"
 
 
 def planned_action(job: Job, record: PostRecord | None, options: PublishOptions) -> str:
     """The next step of a post, in the words the run's progress lines would use."""
+    action = _next_step(job, record, options)
+    if job.awaits_approval and not action.startswith("nothing: already"):
+        return (
+            f"{action}, then wait for approval ('crosspost approve' lets it {job.awaits_approval})"
+        )
+    if job.handoff and not action.startswith("nothing: already"):
+        button = BUTTONS.get(job.handoff, BUTTONS["publish"])
+        return f"{action}, then hand off: the editor presses {button} in 草稿箱 by hand"
+    return action
+
+
+def _next_step(job: Job, record: PostRecord | None, options: PublishOptions) -> str:
     if record is None:
         return f"create a {job.mode}" if job.mode == "draft" else "create a draft and publish it"
     if record.pending_step:
@@ -66,10 +104,10 @@ def planned_action(job: Job, record: PostRecord | None, options: PublishOptions)
     if record.state == "published":
         if record.content_hash == job.content_hash:
             return "nothing: already published, unchanged"
-        if not options.update:
-            return "nothing: changed since publishing (pass --update to edit it in place)"
         if not _edits_published(job.key.channel):
             return "nothing: changed since publishing, and this platform cannot edit it"
+        if not options.update:
+            return "nothing: changed since publishing (pass --update to edit it in place)"
         return "update the published post in place"
     if record.draft_id and record.content_hash != job.content_hash:
         then = "" if job.mode == "draft" else ", then publish it"

@@ -40,7 +40,8 @@ class PublishOptions:
 
     #: ``wechat`` or ``wechat:main``; empty: the issue's channels, else every account.
     targets: tuple[str, ...] = ()
-    #: ``draft`` or ``publish``; None: the issue's, else the account's, else the config's.
+    #: ``draft``, ``publish`` or ``broadcast``; None: the issue's, else the account's,
+    #: else the config's.
     mode: str | None = None
     #: Edit a post in place when the issue changed after it was published.
     update: bool = False
@@ -63,6 +64,15 @@ class Job:
     content_hash: str
     #: Channel references (``{zhihu.url}``) in the fields this post sees.
     links: tuple[Link, ...] = ()
+    #: The companions that go into this post's draft and send (WeChat 多图文), each a
+    #: job of the same account; ``content_hash`` covers them too.
+    bundle: tuple[Job, ...] = ()
+    #: ``publish`` or ``broadcast`` when this account may only draft: the run drafts and
+    #: the editor presses the button by hand (see :mod:`crosspost.publish.delivery`).
+    handoff: str = ""
+    #: ``publish`` or ``broadcast`` when the account requires an approval this content
+    #: lacks: the run drafts, and the post waits (see :mod:`crosspost.publish.approval`).
+    awaits_approval: str = ""
 
     @property
     def key(self) -> PostKey:
@@ -87,6 +97,8 @@ class PostResult:
     exit_code: int = EXIT_OK
     #: True when this run sent something that changes the platform.
     sent: bool = False
+    #: What a person must do next (press 群发 by hand, approve): said in the notice.
+    todo: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -177,7 +189,7 @@ def fill_links(
         rendered = render(issue, job.account, None)
     except CrosspostError as error:
         return PostResult(job.key, "failed", None, str(error), error.exit_code)
-    settings = issue.settings(job.key.channel)
+    settings = issue.settings(job.key.channel, job.account.options)
     digest = content_hash(rendered, settings, job.mode)
     return replace(
         job,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +31,14 @@ from crosspost.channels.base import (
     PART_SETTINGS,
     PART_TOPICS,
     STEP_DRAFT,
+    STEP_HANDOFF,
     STEP_PUBLISH,
     STEP_UPDATE,
     Adapter,
     DraftContent,
     DraftLeftBehind,
     Intent,
+    ManualPublishRequired,
     PublishTicket,
     RemoteDraft,
     RemotePost,
@@ -53,8 +56,18 @@ from crosspost.errors import (
     UnconfirmedError,
 )
 from crosspost.images.sources import ImageSources
-from crosspost.ledger.store import Ledger, PostRecord
+from crosspost.ledger.store import Ledger, PostKey, PostRecord
+from crosspost.publish.approval import WAITING, waiting_line
 from crosspost.publish.assets import PostAssets
+from crosspost.publish.broadcast import BROADCAST, Sender, quota, sent_message, target_of
+from crosspost.publish.delivery import (
+    BUTTONS,
+    KindMemory,
+    handed_off_note,
+    handoff_line,
+    needs_probe,
+    probed,
+)
 from crosspost.publish.dry_run import sent_copy
 from crosspost.publish.failures import record_failure, same_attempt
 from crosspost.publish.jobs import Job, PostResult, Progress, PublishOptions
@@ -72,9 +85,14 @@ from crosspost.publish.urls import ask_again, pending_message, published_summary
 #: Channel options that are a post's comment settings (a part of their own).
 SETTINGS_OPTIONS = ("need_open_comment", "only_fans_can_comment", "comment_permission")
 
+#: The ledger note that an edit of a post its platform cannot edit was reported.
+EDIT_REFUSED = "edit-not-possible"
+
 #: Where a run can be told (and a test can kill it): the boundaries around the two
 #: irreversible calls and the poll. A checkpoint is called with one of these names.
 CHECKPOINTS = ("before-draft", "after-draft", "before-publish", "after-publish", "before-poll")
+#: The boundaries of a mass send (群发), for ``mode: broadcast``.
+BROADCAST_CHECKPOINTS = ("before-draft", "after-draft", "before-broadcast", "after-broadcast")
 
 Checkpoint = Callable[[str], None]
 
@@ -175,6 +193,12 @@ class PostMachine:
         adapter: Adapter | None = None
         try:
             adapter = self._adapter()
+            if self.job.mode == BROADCAST and adapter.broadcasts:
+                # One mass send of an account at a time, across runs and threads: the
+                # quota the ledger counts must not change between the check and the send.
+                account = PostKey("(mass send)", self.key.channel, self.key.account)
+                with post_lock(self.state_dir, account, timeout=self.lock_timeout):
+                    return self._steps(adapter, options)
             return self._steps(adapter, options)
         except StorageError:
             # This machine's own disk, not the post, is the trouble (full, read-only): the
@@ -230,8 +254,17 @@ class PostMachine:
         if record.pending_step:
             self._reconcile(adapter, record)
             record = self._record()
-            if record.state == "published" and record.content_hash == job.content_hash:
+            published = record.delivery != BROADCAST and record.state == "published"
+            if published and record.content_hash == job.content_hash:
                 return self._confirmed(record, adapter)
+        if record.delivery == BROADCAST and record.state in ("submitted", "published"):
+            return self._sent_before(adapter, record)
+        if job.mode == BROADCAST and adapter.broadcasts and record.state != "published":
+            allowed = quota(self.ledger, job.account, self.key, self.clock(), _zone(job))
+            if allowed.refusal:
+                return self._result("pending", None, allowed.refusal, EXIT_TEMPORARY)
+            if allowed.warning:
+                self.progress(allowed.warning)
         if record.state == "published":
             record = ask_again(self.ledger, adapter, record, self.progress)
             return self._already_published(adapter, record, options)
@@ -245,15 +278,24 @@ class PostMachine:
                 "or pass --retry-failed)"
             )
             return self._result("failed", record.url, message, EXIT_CHANNEL_FAILED)
+        if job.handoff and record.draft_id and record.state == "draft_created":
+            by_hand = self._sent_by_hand(adapter, record)
+            if by_hand is not None:
+                return by_hand
         if (
             job.mode == "draft"
             and record.draft_id
             and record.state == "draft_created"
             and record.content_hash == job.content_hash
         ):
-            return self._result("drafted", record.url, "unchanged since the draft was made")
+            return self._drafted(RemoteDraft(record.draft_id, record.url), unchanged=True)
 
         adapter.preflight()
+        if needs_probe(job, record):
+            self.job = job = probed(job, adapter)
+            if job.handoff:  # remembered: the next run's plan hands off from the start
+                KindMemory(self.state_dir, self.clock).remember(job.account, job.handoff)
+                self.progress(handed_off_note(job))
         if record.state == "submitted" and record.publish_id and record.draft_id:
             ticket = PublishTicket(record.publish_id, record.draft_id, record.updated_at)
             return self._wait(adapter, ticket)
@@ -275,8 +317,127 @@ class PostMachine:
     ) -> PostResult:
         draft = self._draft(adapter, record, content)
         if self.job.mode == "draft":
-            return self._result("drafted", draft.url, f"draft {draft.id} ready for review")
-        return self._publish(adapter, draft)
+            return self._drafted(draft)
+        try:
+            if self.job.mode == BROADCAST and adapter.broadcasts:
+                return self._broadcast(adapter, draft)
+            return self._publish(adapter, draft)
+        except ManualPublishRequired as refused:
+            # Learnt the hard way (48001): remembered, so later runs plan the hand-off.
+            KindMemory(self.state_dir, self.clock).remember(self.job.account, self.job.mode)
+            self.progress(f"{refused}; remembered: later runs draft and hand off")
+            self.job = dataclasses.replace(self.job, handoff=self.job.mode)
+            return self._drafted(refused.draft)
+
+    def _drafted(self, draft: RemoteDraft, *, unchanged: bool = False) -> PostResult:
+        """The draft is there; a handed-off post says where the editor presses the button."""
+        said = "unchanged since the draft was made" if unchanged else f"draft {draft.id} ready"
+        if self.job.awaits_approval:
+            line = waiting_line(self.job)
+            result = self._result("waiting", draft.url, f"{said}; {line}")
+            first = not any(  # the notice says it once per version of the content
+                e.summary == WAITING and e.data.get("content_hash") == self.job.content_hash
+                for e in self.ledger.events(self.key)
+            )
+            if first:
+                self.ledger.note(
+                    self.key, "approve", WAITING, {"content_hash": self.job.content_hash}
+                )
+            return dataclasses.replace(result, todo=line if first else "")
+        if not self.job.handoff:
+            return self._result("drafted", draft.url, said if unchanged else f"{said} for review")
+        line = handoff_line(self.job.handoff, draft.id)
+        result = self._result("drafted", draft.url, f"{said}; {line}")
+        if unchanged:
+            return result
+        self.progress(line)
+        return dataclasses.replace(result, todo=line)
+
+    def _sent_by_hand(self, adapter: Adapter, record: PostRecord) -> PostResult | None:
+        """A handed-off draft that left 草稿箱 was sent or published by hand: look for the
+        article (by title, author and digest) and record it; None while it is still there."""
+        assert record.draft_id is not None
+        intent = Intent(
+            started_at=record.created_at,
+            title=self.job.rendered.title,
+            author=self.job.settings.author,
+            digest=self.job.settings.digest,
+            draft_id=record.draft_id,
+        )
+        try:
+            answer = adapter.reconcile(STEP_HANDOFF, intent)
+        except CrosspostError as error:
+            self.progress(f"could not ask whether draft {record.draft_id} left 草稿箱: {error}")
+            return None
+        if answer.happened is not True:
+            return None
+        url = answer.url
+        record = self.ledger.finish_step(
+            self.key,
+            STEP_HANDOFF,
+            outcome="by-hand",
+            state="published",
+            article_id=answer.remote_id,
+            url=url,
+            content_hash=record.content_hash,
+            summary=answer.detail,
+        )
+        if url:
+            message = f"{BUTTONS.get(self.job.handoff, '发表')} by hand: {url}"
+        elif url_pending(record):  # found, with only a temporary link: asked again later
+            message = f"{BUTTONS.get(self.job.handoff, '发表')} by hand; {pending_message(record)}"
+        else:
+            account = f"{self.key.channel}:{self.key.account}"
+            message = (
+                f"draft {record.draft_id} left 草稿箱: sent or published by hand, URL not "
+                f"known: crosspost urls --set {self.key.issue_id} -c {account} URL"
+            )
+        self.progress(message)
+        return self._result("published", url, message)
+
+    # --- mass send (群发) -------------------------------------------------------------------
+
+    def _sender(self, adapter: Adapter) -> Sender:
+        return Sender(
+            self.ledger,
+            adapter,
+            self.key,
+            progress=self.progress,
+            sleep=self.sleep,
+            clock=self.clock,
+        )
+
+    def _broadcast(self, adapter: Adapter, draft: RemoteDraft) -> PostResult:
+        """Send the draft to the followers once (see :mod:`crosspost.publish.broadcast`)."""
+        sender = self._sender(adapter)
+        self.sent = True  # from the intent on, the platform may have the send
+        outcome = sender.send(
+            draft,
+            version=self.job.content_hash,
+            target=target_of(self.job.settings.options),
+            title=self.job.rendered.title,
+            checkpoint=self.checkpoint,
+        )
+        result = self._result(outcome.state, None, outcome.message, outcome.code)
+        return self._bundle_recorded(result)
+
+    def _sent_before(self, adapter: Adapter, record: PostRecord) -> PostResult:
+        """A post already mass sent: how it stands, asked of WeChat while it is going out.
+        A sent article cannot be edited nor sent again: a change is reported, not sent."""
+        if record.state == "published":
+            if record.content_hash == self.job.content_hash:
+                unchanged = self._result("unchanged", record.url, sent_message(record))
+                return self._bundle_recorded(unchanged)
+            return self._result(
+                "changed",
+                record.url,
+                "changed since it was sent to followers; WeChat cannot edit or send again "
+                "a mass-sent article: it stays as sent",
+            )
+        adapter.preflight()
+        outcome = self._sender(adapter).follow()
+        result = self._result(outcome.state, record.url, outcome.message, outcome.code)
+        return self._bundle_recorded(result)
 
     def _draft_vanished(self, adapter: Adapter, error: PermanentError) -> bool:
         """Forget a known draft the platform confirms it no longer has (deleted by hand).
@@ -338,18 +499,20 @@ class PostMachine:
                 return unchanged
             adapter.preflight()
             return self._complete(adapter, RemotePost(record.article_id, record.url), unchanged)
+        if not adapter.updates_published:
+            return self._not_editable(adapter, record)
         if not options.update:
             return self._result(
                 "changed",
                 record.url,
                 "changed since it was published; run with --update to edit it in place",
             )
-        if not adapter.updates_published or not record.article_id:
+        if not record.article_id:
             return self._result(
                 "published",
                 record.url,
-                f"{adapter.display_name} cannot edit a published post through its API; "
-                "edit it in the platform's editor",
+                f"{adapter.display_name} gave no id for this post, so it cannot be edited "
+                "through the API; edit it in the platform's editor",
                 EXIT_CHANNEL_FAILED,
             )
         adapter.preflight()
@@ -361,16 +524,77 @@ class PostMachine:
         self._remember_sent()
         return self._publish(adapter, draft, live_before=True)
 
+    def _not_editable(self, adapter: Adapter, record: PostRecord) -> PostResult:
+        """An edit of a post its platform cannot edit (a published or mass-sent WeChat
+        article): not a failure, and no use suggesting --update. Said once per version
+        of the issue (a ledger note); later runs report the post as it stands."""
+        message = (
+            f"changed since it was published, but {adapter.display_name} cannot edit a "
+            "published or mass-sent article, so the change stays off it: make small text "
+            "fixes in 公众号后台 → 发表记录, or delete the article there and publish the issue "
+            "again under a new 'id:'"
+        )
+        told = any(
+            event.summary == EDIT_REFUSED
+            and event.data.get("content_hash") == self.job.content_hash
+            for event in self.ledger.events(self.key)
+        )
+        if not told:
+            self.ledger.note(
+                self.key, STEP_UPDATE, EDIT_REFUSED, {"content_hash": self.job.content_hash}
+            )
+            self.progress(message)
+            return self._result("published", record.url, message)
+        return self._result("published", record.url, "published; later edits are not on it")
+
     def _content(self, adapter: Adapter) -> DraftContent:
         """Upload images (each once per account, several at a time) and build the draft."""
         assets = PostAssets(
             self.job, self.ledger, self.progress, timeout=self.timeout, sources=self.images
         )
         try:
-            self._sent_content = assets.content(adapter)
-            return self._sent_content
+            content = assets.content(adapter)
+            if self.job.bundle:  # 多图文: each companion's images, then its article
+                others = [self._companion(adapter, companion) for companion in self.job.bundle]
+                content = dataclasses.replace(content, companions=tuple(others))
+            self._sent_content = content
+            return content
         finally:
             self.sent = self.sent or assets.sent
+
+    def _companion(self, adapter: Adapter, companion: Job) -> DraftContent:
+        assets = PostAssets(
+            companion, self.ledger, self.progress, timeout=self.timeout, sources=self.images
+        )
+        try:
+            return assets.content(adapter)
+        finally:
+            self.sent = self.sent or assets.sent
+
+    def _bundle_recorded(self, result: PostResult) -> PostResult:
+        """Once the post is out, each companion's own ledger row says it went out in this
+        post's draft and send (so ``run-due`` never sends it on its own), with the
+        send's ids; its URL, like the lead's, when known."""
+        if not self.job.bundle or result.state not in ("published", "unchanged"):
+            return result
+        lead = self._record()
+        for number, companion in enumerate(self.job.bundle, start=2):
+            record = self.ledger.ensure(companion.key, issue_path=companion.issue.path)
+            if record.state == "published":
+                continue
+            self.ledger.finish_step(
+                companion.key,
+                "bundle",
+                state="published",
+                delivery=lead.delivery,
+                mass_status=lead.mass_status,
+                publish_id=lead.publish_id,
+                article_id=lead.article_id,
+                content_hash=companion.content_hash,
+                summary=f"went out as article {number} of '{self.key.issue_id}' (多图文)",
+            )
+            self.progress(f"{companion.key.issue_id}: went out as article {number} (多图文)")
+        return result
 
     def _draft(self, adapter: Adapter, record: PostRecord, content: DraftContent) -> RemoteDraft:
         """The post's draft: reused, updated in place when the issue changed, or created."""
@@ -567,9 +791,11 @@ class PostMachine:
         if post.url is None:
             message = pending_message(self._record())
             self.progress(message)
-            return self._complete(adapter, post, self._result("published", None, message))
+            result = self._complete(adapter, post, self._result("published", None, message))
+            return self._bundle_recorded(result)
         self.progress(f"published {post.url}")
-        return self._complete(adapter, post, self._result("published", post.url, "published"))
+        result = self._complete(adapter, post, self._result("published", post.url, "published"))
+        return self._bundle_recorded(result)
 
     def _complete(self, adapter: Adapter, post: RemotePost, result: PostResult) -> PostResult:
         """Put the parts filed after publication (a Zhihu column) on the post; those that
@@ -642,3 +868,9 @@ class PostMachine:
 
     def _reconcile(self, adapter: Adapter, record: PostRecord) -> bool:
         return settle(self.ledger, adapter, record, self.progress, sleep=self.sleep)
+
+
+def _zone(job: Job) -> tzinfo | None:
+    """The issue's time zone (its ``publish_at``), for times shown to its editor."""
+    moment = job.issue.publish_at
+    return moment.tzinfo if moment is not None else None

@@ -13,14 +13,15 @@ second post (see :mod:`crosspost.publish.machine`).
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from crosspost.channels.base import RunMemo
-from crosspost.check.lint import ERROR, Problem, check_file, lint
+from crosspost.channels.base import Adapter, RunMemo
+from crosspost.check.lint import ERROR, Checked, Problem, check_file, lint
 from crosspost.config.settings import Account, Settings
 from crosspost.errors import (
     IssueError,
@@ -28,11 +29,22 @@ from crosspost.errors import (
 )
 from crosspost.images.remote import sources_for
 from crosspost.images.sources import ImageSources
+from crosspost.issue.companions import CHANNEL as BUNDLE_CHANNEL
+from crosspost.issue.companions import find_companions, lead_of
 from crosspost.issue.loader import load_issue
-from crosspost.issue.model import ChannelSettings, Issue
+from crosspost.issue.model import Issue
 from crosspost.ledger.store import Ledger, PostKey
 from crosspost.platforms.base import Platform
 from crosspost.platforms.registry import PLATFORMS
+from crosspost.publish.approval import held_for_approval, waiting_line
+from crosspost.publish.delivery import (
+    Delivery,
+    KindMemory,
+    handed_off_note,
+    needs_probe,
+    plan_delivery,
+    probed,
+)
 from crosspost.publish.dry_run import DryRunEntry, dry_run
 from crosspost.publish.jobs import (
     MODES,
@@ -48,7 +60,7 @@ from crosspost.publish.jobs import (
 from crosspost.publish.machine import Checkpoint, PostMachine, no_checkpoint
 from crosspost.publish.references import Link, link, resolve
 from crosspost.publish.series import previous_issues
-from crosspost.publish.settle import reconcile_issue
+from crosspost.publish.settle import build_adapter, reconcile_issue, run_redactor
 from crosspost.render.context import render_context
 from crosspost.render.rendered import RenderContext, Rendered, render
 
@@ -83,6 +95,10 @@ class Publisher:
         #: The run's image rules and its one fetcher: the plan's check downloads every
         #: remote image, the uploads reuse those bytes.
         self.images = images or sources_for(settings)
+        #: Lines about an account's delivery already said this run (said once each).
+        self._said: set[str] = set()
+        #: The dry run's reads (what an account may do), asked once per account.
+        self._memo = RunMemo()
 
     # --- phase 1: everything that can fail without sending anything ---------------------
 
@@ -100,15 +116,7 @@ class Publisher:
         for path in paths:
             accounts_by_channel = self._accounts(path, options)
             channels = self._channels_of(path, accounts_by_channel, options)
-            checked = check_file(
-                path,
-                channels,
-                self._context(path, channels),
-                self.settings.platforms(),
-                images=self.images,
-            )
-            if checked.errors:
-                raise _lint_failed(checked.errors)
+            checked = self._checked(path, channels)
             issue = checked.issue
             assert issue is not None  # no errors means it loaded
             if issue.draft:
@@ -126,15 +134,25 @@ class Publisher:
             seen[issue.id] = issue.path
             accounts = self._for_issue(issue, accounts_by_channel, options)
             planned: dict[str, list[tuple[str, str]]] = {}
+            deliveries = {a.key: self._delivery(options, issue, a) for a in accounts}
             for account in accounts:
-                mode = self._mode(options, issue.settings(account.channel), account)
-                if mode == "publish":
+                mode = deliveries[account.key].mode
+                if mode != "draft":
                     _require_to_publish(issue, account)
                 planned.setdefault(account.channel, []).append((account.name, mode))
             links = link(issue, planned, self.ledger)
+            lead = lead_of(issue) if any(a.channel == BUNDLE_CHANNEL for a in accounts) else None
             for account in accounts:
+                if lead is not None and account.channel == BUNDLE_CHANNEL:
+                    self.progress(
+                        f"{path}: {account.key}: goes out with '{lead[0]}' ({lead[1].name}, "
+                        f"{BUNDLE_CHANNEL}.with), not on its own"
+                    )
+                    continue
                 found = links.get(account.channel, ())
-                jobs.append(self._job(issue, account, options, checked.rendered, found))
+                delivery = deliveries[account.key]
+                job = self._job(issue, account, delivery.mode, checked.rendered, found)
+                jobs.append(self._bundled(replace(job, handoff=delivery.handoff)))
         self.settings.require_credentials(job.account for job in jobs)
         for job in jobs:  # another file that still exists may own this id in the ledger
             existing = self.ledger.get(job.key)
@@ -152,13 +170,20 @@ class Publisher:
                     "only replaces the draft of a post not yet published: select the stuck "
                     "post with -c (and run 'crosspost reconcile' if it is submitted)"
                 )
-        return jobs
+        return [self._approved(job) for job in jobs]
+
+    def _approved(self, job: Job) -> Job:
+        """The job, held as a draft when its account requires an approval it lacks."""
+        held = held_for_approval(self.ledger, job)
+        if held is not job:
+            self._say(f"{job.account.key}  {job.issue.id}: {waiting_line(job)}")
+        return held
 
     def _job(
         self,
         issue: Issue,
         account: Account,
-        options: PublishOptions,
+        mode: str,
         rendered: Mapping[str, Rendered] | None,
         links: tuple[Link, ...] = (),
     ) -> Job:
@@ -166,15 +191,53 @@ class Publisher:
         known = {found.reference.text: found.url for found in links if found.url}
         if known:
             issue, rendered = resolve(issue, account.channel, known), None
-        settings = issue.settings(account.channel)
+        settings = issue.settings(account.channel, account.options)
         output = self._rendered_for(issue, account, rendered)
         own_limits = dict(account.limits) != dict(self.settings.limits.get(account.channel, {}))
         if own_limits or rendered is None or output is not rendered.get(account.channel):
             self._lint_again(issue, account, output)
-        mode = self._mode(options, settings, account)
         return Job(
             issue, account, output, settings, mode, content_hash(output, settings, mode), links
         )
+
+    def _checked(self, path: Path | str, channels: Sequence[str]) -> Checked:
+        """The file loaded, rendered and linted for ``channels``; its first error stops
+        the run (exit 2, its file:line) before anything is sent."""
+        checked = check_file(
+            path,
+            channels,
+            self._context(path, channels),
+            self.settings.platforms(),
+            images=self.images,
+        )
+        if checked.errors:
+            raise _lint_failed(checked.errors)
+        return checked
+
+    def _bundled(self, job: Job) -> Job:
+        """A WeChat job with its companions (``wechat.with``, 多图文): each loaded, linted
+        (its own file:line) and rendered for the same account, in the same mode."""
+        if job.account.channel != BUNDLE_CHANNEL:
+            return job
+        paths = find_companions(job.issue)
+        if not paths:
+            return job
+        bundle = []
+        channels = (BUNDLE_CHANNEL,)
+        for path in paths:
+            checked = self._checked(path, channels)
+            assert checked.issue is not None  # no errors means it loaded
+            companion = self._job(checked.issue, job.account, job.mode, checked.rendered)
+            bundle.append(companion)
+        if any(j.settings.digest for j in (job, *bundle)):
+            self.progress(
+                f"{job.issue.path}: {job.account.key}: WeChat keeps no digest in a 多图文 draft "
+                "(only a single article has one); the digests are left out"
+            )
+        digest = hashlib.sha256(
+            "\0".join([job.content_hash, *(c.content_hash for c in bundle)]).encode()
+        ).hexdigest()
+        return replace(job, bundle=tuple(bundle), content_hash=digest)
 
     def _lint_again(self, issue: Issue, account: Account, output: Rendered) -> None:
         """A body rendered again (往期回顾, a resolved link) is checked again: it is longer;
@@ -227,10 +290,47 @@ class Publisher:
             return list(accounts)
         return [a for a in accounts if a.channel in issue.channels]
 
-    def _mode(self, options: PublishOptions, settings: ChannelSettings, account: Account) -> str:
-        """``--mode``, else the issue's, the account's, the config's (``Settings.mode_for``)."""
-        issue_mode = settings.options.get("mode")
-        return options.mode or self.settings.mode_for(account, issue_mode)
+    def _delivery(self, options: PublishOptions, issue: Issue, account: Account) -> Delivery:
+        """What ``account`` does with ``issue`` (see :mod:`crosspost.publish.delivery`); the
+        reason, when it is not what was asked, is said once per account in a run."""
+        issue_mode = issue.settings(account.channel).options.get("mode")
+        memory = KindMemory(self.settings.state_dir, self.clock)
+        delivery = plan_delivery(self.settings, account, issue_mode, options.mode, memory=memory)
+        self._say(delivery.note(account))
+        return delivery
+
+    def _say(self, note: str) -> None:
+        if note and note not in self._said:
+            self._said.add(note)
+            self.progress(note)
+
+    def adapter_for(self, account: Account, memo: RunMemo | None = None) -> Adapter:
+        """An adapter of ``account`` on this run's clock, sleep and redactor (the caller
+        closes its ``http``)."""
+        return build_adapter(
+            account,
+            self.settings.state_dir,
+            timeout=self.settings.timeout,
+            clock=self.clock,
+            sleep=self.sleep,
+            redactor=run_redactor(self.ledger),
+            memo=memo,
+        )
+
+    def _probed(self, job: Job) -> Job:
+        """For ``--dry-run``: the job handed off when WeChat says (read-only) its account
+        may not do its mode; a run asks the same in the machine, once per account."""
+        record = self.ledger.get(job.key)
+        if not needs_probe(job, record):
+            return job
+        adapter = self.adapter_for(job.account, self._memo)
+        try:
+            handed = probed(job, adapter)
+        finally:
+            adapter.http.close()
+        if handed is not job:
+            self._say(handed_off_note(handed))
+        return handed
 
     def _context(self, path: Path | str, channels: Sequence[str]) -> RenderContext:
         return render_context(self.settings)
@@ -328,6 +428,7 @@ class Publisher:
 
     def dry_run(self, jobs: Sequence[Job], options: PublishOptions) -> list[DryRunEntry]:
         """What :meth:`run` would do for each job, and a diff against what was last sent."""
+        jobs = [self._probed(job) for job in jobs]
         entries = dry_run(self.ledger, self.settings.state_dir, jobs, options)
         return [
             replace(e, action=f"{e.action}; {describe_links(e.job)}") if e.job.links else e
@@ -364,7 +465,7 @@ def _require_to_publish(issue: Issue, account: Account) -> None:
     platform = PLATFORMS.get(account.channel)
     if platform is None:
         return
-    options = issue.settings(account.channel).options
+    options = issue.settings(account.channel, account.options).options
     for option in platform.missing_to_publish(options, account.options):
         line = issue.line_of(f"{account.channel}.{option.name}") or issue.line_of(account.channel)
         raise IssueError(issue.path, platform.needed_message(option, account.key), line or 1)

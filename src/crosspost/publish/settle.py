@@ -20,6 +20,7 @@ from typing import Any
 from filelock import FileLock, Timeout
 
 from crosspost.channels.base import (
+    STEP_BROADCAST,
     STEP_DRAFT,
     STEP_PUBLISH,
     Adapter,
@@ -42,6 +43,7 @@ from crosspost.errors import (
     UsageError,
 )
 from crosspost.ledger.store import Ledger, PostKey, PostRecord
+from crosspost.publish.broadcast import BROADCAST, Sender, sent_message
 from crosspost.publish.jobs import PostResult
 from crosspost.publish.urls import pending_message, published_summary, url_pending
 
@@ -63,6 +65,16 @@ def settle(
     tell yet.
     """
     step = record.pending_step or ""
+    if step == STEP_BROADCAST:  # the platform dedupes a send id: replaying it settles it
+        sender = Sender(
+            ledger,
+            adapter,
+            record.key,
+            progress=progress,
+            sleep=sleep or adapter.sleep,
+            clock=adapter.clock,
+        )
+        return sender.settle_intent(record)
     data = dict(record.pending_intent or {})
     names = {f.name for f in dataclasses.fields(Intent)}
     values = {k: v for k, v in data.items() if k in names}
@@ -126,7 +138,12 @@ def reconcile_post(
         if record.pending_step:
             settle(ledger, adapter, record, progress, sleep=adapter.sleep)
         current = ledger.get(key) or record
-        if current.state == "submitted" and current.publish_id and current.draft_id:
+        if current.delivery == BROADCAST and current.state == "submitted":
+            sender = Sender(
+                ledger, adapter, key, progress=progress, sleep=adapter.sleep, clock=adapter.clock
+            )
+            sender.follow()
+        elif current.state == "submitted" and current.publish_id and current.draft_id:
             ticket = PublishTicket(current.publish_id, current.draft_id, current.updated_at)
             post = adapter.poll(ticket)
             if post is not None:
@@ -151,6 +168,8 @@ def reconcile_post(
         adapter.http.close()
     code = EXIT_UNCONFIRMED if current.state == "unconfirmed" else EXIT_OK
     message = current.error_message or (pending_message(current) if url_pending(current) else "")
+    if current.delivery == BROADCAST and current.state == "published":
+        message = sent_message(current)
     return PostResult(key, current.state, current.url, message, code)
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from crosspost.channels.base import Adapter, RemotePost
 from crosspost.ledger.store import Ledger, PostRecord
+from crosspost.publish.broadcast import BROADCAST, sent_message
 
 #: What a person reads about a post published without a permanent URL yet.
 URL_PENDING = (
@@ -25,6 +26,8 @@ URL_PENDING = (
 
 def pending_message(record: PostRecord) -> str:
     """The line that says a post's URL is pending and how to settle it."""
+    if record.delivery == BROADCAST:
+        return sent_message(record)
     return URL_PENDING.format(issue=record.issue_id, account=f"{record.channel}:{record.account}")
 
 

@@ -57,10 +57,16 @@ def run_notice(report: DueReport, *, on_success: bool = False) -> Notice | None:
         for e in report.entries
         if e.kind in ("missed", "problem") and not e.repeat
     ]
-    if trouble:
-        count = len(trouble)
+    # Not failures, but a person must act: press 群发/发表 by hand, approve a post.
+    asks = [
+        f"{r.state} {r.key.channel}:{r.key.account} {r.key.issue_id}: {r.todo}"
+        for r in report.results
+        if r.todo and r.exit_code == EXIT_OK
+    ]
+    if trouble or asks:
+        count = len(trouble) + len(asks)
         title = f"crosspost: {count} {'thing needs' if count == 1 else 'things need'} you"
-        return Notice(title, "\n".join(trouble), "failure")
+        return Notice(title, "\n".join(trouble + asks), "failure" if trouble else "warning")
     published = [
         f"{r.key.channel}:{r.key.account} {r.key.issue_id}: {r.url}"
         for r in report.results

@@ -368,6 +368,8 @@ class _Tick:
             quiet_states = ("unchanged", "published", "drafted") if known else ("unchanged",)
             if result.state in quiet_states and not result.sent and result.exit_code == EXIT_OK:
                 self.repeats.add((result.key.issue_id, account))
+            if result.state == "waiting" and not result.todo:  # said when it began to wait
+                self.repeats.add((result.key.issue_id, account))
             outcome: str | None = None
             if result.state == "changed":
                 outcome = CHANGED

@@ -11,6 +11,7 @@ what really happened.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Mapping
@@ -19,7 +20,12 @@ from typing import Any, ClassVar
 
 from crosspost.channels.base import (
     IMAGE_KINDS,
+    MASS_DELETED,
+    MASS_FAILED,
+    MASS_SENDING,
+    MASS_SENT,
     STEP_DRAFT,
+    STEP_HANDOFF,
     STEP_PUBLISH,
     Adapter,
     Adoption,
@@ -27,6 +33,7 @@ from crosspost.channels.base import (
     DraftContent,
     Intent,
     ManualPublishRequired,
+    MassSend,
     Preflight,
     PublishTicket,
     Reconciliation,
@@ -36,15 +43,35 @@ from crosspost.channels.base import (
     Sleep,
 )
 from crosspost.channels.http.policy import HttpPolicy
-from crosspost.channels.wechat.api import REAL_BASE_URL, WeChatApi, normalise_id, permanent
-from crosspost.channels.wechat.errors import CHANNEL, oversized
-from crosspost.channels.wechat.reconcile import find_existing, reconcile_draft, reconcile_publish
+from crosspost.channels.wechat.api import (
+    MASS_ALREADY_SENT,
+    MASS_TOO_SOON,
+    REAL_BASE_URL,
+    WeChatApi,
+    normalise_id,
+    permanent,
+)
+from crosspost.channels.wechat.doctor import DENIED_CODES, PROBES
+from crosspost.channels.wechat.errors import (
+    CHANNEL,
+    DRAFT_GONE_CODE,
+    oversized,
+    seconds_to_quota_reset,
+)
+from crosspost.channels.wechat.reconcile import (
+    find_existing,
+    reconcile_draft,
+    reconcile_handoff,
+    reconcile_publish,
+)
 from crosspost.channels.wechat.token import PollBudget, StableToken, backoff, spread, state_key
 from crosspost.config.settings import Account
 from crosspost.errors import (
+    ChannelError,
     ConfigError,
     CrosspostError,
     PermanentError,
+    RateLimitedError,
     TransientError,
     UnconfirmedError,
     UsageError,
@@ -63,6 +90,18 @@ _PUBLISH_FAILURES = {
     5: "it was published, then every article was deleted",
     6: "it was published, then WeChat banned every article",
 }
+#: message/mass/get's msg_status in the ledger's words.
+_MASS_STATUS = {
+    "SENDING": MASS_SENDING,
+    "SEND_SUCCESS": MASS_SENT,
+    "SEND_FAIL": MASS_FAILED,
+    "DELETE": MASS_DELETED,
+}
+#: errcodes of a mass-send quota used up (45028 "no quota"; the per-day code is
+#: UNCONFIRMED, spec wechat-broadcast-and-accounts.md §2): permanent for today.
+MASS_QUOTA_CODES = frozenset({45028})
+#: 45066 (the same send id within a minute) is waited out this many times at most.
+_TOO_SOON_TRIES = 3
 
 
 def cover_crops(width: int, height: int) -> dict[str, str]:
@@ -103,6 +142,7 @@ class WeChatAdapter(Adapter):
     platform: ClassVar[Platform] = WECHAT
     channel: ClassVar[str] = WECHAT.name
     display_name: ClassVar[str] = WECHAT.display_name
+    broadcasts: ClassVar[bool] = True
     # The first poll half a second after the submit, each pause twice the one before, up
     # to two minutes: a publication WeChat finishes in a second is recorded about a second
     # later, and the ten polls still reach as far (~6 minutes) as the old 3, 5, 10 … 60 s.
@@ -183,8 +223,9 @@ class WeChatAdapter(Adapter):
         """draft/add (once), then draft/get for the preview link when an editor will
         review the draft (a draft published at once needs none: one round fewer)."""
         article = self._article(content)
+        others = [self._article(companion) for companion in content.companions]
         try:
-            data = self.api.add_draft(article)
+            data = self.api.add_draft(article, *others)
         except PermanentError as error:
             raise oversized(error, article) from None
         media_id = normalise_id(data.get("media_id"))
@@ -201,6 +242,8 @@ class WeChatAdapter(Adapter):
         article = self._article(content)
         try:
             self.api.update_draft(remote_id, article)
+            for index, companion in enumerate(content.companions, start=1):
+                self.api.update_draft(remote_id, self._article(companion), index)
         except PermanentError as error:
             raise oversized(error, article) from None
         return RemoteDraft(remote_id, self.api.preview_url(remote_id))
@@ -307,7 +350,120 @@ class WeChatAdapter(Adapter):
             return reconcile_draft(self.api, intent)
         if step == STEP_PUBLISH:
             return reconcile_publish(self.api, intent)
+        if step == STEP_HANDOFF:
+            return reconcile_handoff(self.api, intent)
         raise ValueError(f"only the irreversible steps need reconciling, not {step!r}")
+
+    # --- mass send (群发) -------------------------------------------------------------------
+
+    def send_id(self, issue_id: str, version: str, attempt: int) -> str:
+        """``clientmsgid``: a hash of the account's AppID, the issue, its content version
+        and the attempt, so a replay from another machine or after a lost ledger is the
+        same send to WeChat. 50 ASCII bytes (WeChat's limit is 64: 45067)."""
+        identity = "\0".join((self.app_id, issue_id, version, str(attempt)))
+        return "crosspost-" + hashlib.sha256(identity.encode("utf-8")).hexdigest()[:40]
+
+    def mass_send(self, draft: RemoteDraft, intent: Intent, target: Mapping[str, Any]) -> MassSend:
+        """message/mass/sendall of the draft under ``intent.send_id``.
+
+        45065 (sent within 24 h under this id) is the first send, recorded as such; 45066
+        (the same id within a minute: a send that just went out) is waited out, then the
+        same id is sent again, which WeChat answers with 45065. A quota errcode is
+        today's refusal, with when the next send is possible.
+        """
+        if not intent.send_id:
+            raise ValueError("a mass send needs the send id its intent recorded")
+        tag = target.get("tag_id")
+        for _ in range(_TOO_SOON_TRIES):
+            try:
+                data = self.api.mass_send(
+                    draft.id,
+                    intent.send_id,
+                    tag_id=None if tag is None else int(tag),
+                    send_ignore_reprint=bool(target.get("send_ignore_reprint", False)),
+                )
+            except PermanentError as error:
+                if error.code == 48001:  # this account may not mass send: the editor does
+                    raise ManualPublishRequired(
+                        "draft created; this account cannot mass send (群发) through the API: "
+                        f"open 公众号后台 → 内容与互动 → 草稿箱 and send draft {draft.id} there "
+                        "(WeChat errcode 48001: only verified accounts mass send by API)",
+                        channel=CHANNEL,
+                        code=48001,
+                        draft=RemoteDraft(draft.id, draft.url or self.api.preview_url(draft.id)),
+                    ) from None
+                if error.code in MASS_QUOTA_CODES:
+                    raise RateLimitedError(
+                        f"{error}: this account's mass sends for today are used up; the "
+                        "next is possible after midnight Beijing time (16:00 UTC); nothing "
+                        "was sent",
+                        channel=CHANNEL,
+                        code=error.code,
+                        retry_after=seconds_to_quota_reset(self.clock()),
+                    ) from None
+                raise
+            code = int(data.get("errcode") or 0)
+            if code == MASS_TOO_SOON:
+                log.info("WeChat: send %s was just made; asking again in a minute", draft.id)
+                self.sleep(61.0)
+                continue
+            msg_id = normalise_id(data.get("msg_id"))
+            replayed = code == MASS_ALREADY_SENT
+            log.info("WeChat mass send of %s: msg_id %s (replayed: %s)", draft.id, msg_id, replayed)
+            return MassSend(msg_id, normalise_id(data.get("msg_data_id")), replayed=replayed)
+        raise UnconfirmedError(
+            f"WeChat answered 45066 (the same mass send within a minute) {_TOO_SOON_TRIES} "
+            "times; the send may be going out: run again in a few minutes (it is never sent "
+            "a second time)",
+            channel=CHANNEL,
+            code=MASS_TOO_SOON,
+        )
+
+    def mass_status(self, msg_id: str) -> str | None:
+        """message/mass/get in the ledger's words; None for a status WeChat did not name."""
+        status = self.api.mass_status(msg_id)
+        if status not in _MASS_STATUS:
+            log.warning("WeChat sent msg_status %r for mass send %s", status, msg_id)
+            return None
+        return _MASS_STATUS[status]
+
+    def discard_draft(self, draft_id: str) -> bool:
+        """draft/delete (False when the draft had already left 草稿箱: 40007)."""
+        try:
+            self.api.delete_draft(draft_id)
+        except PermanentError as error:
+            if error.code == DRAFT_GONE_CODE:
+                return False
+            raise
+        return True
+
+    # --- review and capabilities -------------------------------------------------------------
+
+    def preview(self, draft_id: str, reviewer: str) -> None:
+        """message/mass/preview by WeChat ID (towxname): the draft on one phone."""
+        self.api.mass_preview(draft_id, reviewer)
+
+    def may(self, mode: str) -> bool | None:
+        """Ask ``openapi/quota/get`` (read-only, once per run per account) for the path
+        ``mode`` calls: a quota means yes, 48001 (or the other "no permission" codes) no,
+        anything else None (not known: the call itself will tell)."""
+        answer: bool | None = self.memo.get(
+            (self.account.key, "may", mode), lambda: self._may(mode)
+        )
+        return answer
+
+    def _may(self, mode: str) -> bool | None:
+        path = dict(PROBES).get(mode)
+        if path is None:
+            return None
+        try:
+            self.api.quota(path)
+        except ChannelError as error:
+            if error.code in DENIED_CODES:
+                return False
+            log.warning("could not ask WeChat what %s may do: %s", self.account.key, error)
+            return None
+        return True
 
     # --- pieces ---------------------------------------------------------------------------
 

@@ -30,6 +30,12 @@ PAGE_SIZE = 20
 MAX_LIST_PAGES = 50
 
 Files = Mapping[str, tuple[str, bytes, str]]
+#: What an irreversible call makes, for the line saying it may or may not exist.
+_WHAT = {"draft/add": "draft", "message/mass/sendall": "mass send (群发)"}
+#: sendall's answers that are not errors: 45065 (this clientmsgid was sent within 24 h:
+#: the answer carries the first send's msg_id) and 45066 (retried within a minute).
+MASS_ALREADY_SENT = 45065
+MASS_TOO_SOON = 45066
 
 
 def normalise_id(value: Any) -> str | None:
@@ -71,11 +77,17 @@ class WeChatApi:
         files: Files | None = None,
         irreversible: bool = False,
         retry: bool = True,
+        answers: frozenset[int] = frozenset(),
     ) -> dict[str, Any]:
         """One POST to ``/cgi-bin/<path>``; irreversible ones (and ``retry=False``) are
-        sent once."""
+        sent once. An errcode in ``answers`` is an answer the caller reads (its payload
+        is returned, errcode included), not an error."""
 
         def check(reply: Reply) -> dict[str, Any]:
+            if answers:
+                data = _payload(reply)
+                if data is not None and _errcode(data) in answers:
+                    return data
             return check_reply(reply, clock=self.clock, irreversible=irreversible)
 
         try:
@@ -92,7 +104,7 @@ class WeChatApi:
                 retry=retry,
             )
         except AmbiguousOutcome as error:
-            what = "draft" if path == "draft/add" else "publication"
+            what = _WHAT.get(path, "publication")
             raise UnconfirmedError(
                 f"{error.reason} on POST /cgi-bin/{path} after it was sent, so the {what} "
                 f"may or may not exist on {self.account_key}; run crosspost again: it asks "
@@ -102,11 +114,17 @@ class WeChatApi:
             ) from None
 
     def _on_draft(
-        self, path: str, media_id: str, body: Any, *, irreversible: bool = False
+        self,
+        path: str,
+        media_id: str,
+        body: Any,
+        *,
+        irreversible: bool = False,
+        retry: bool = True,
     ) -> dict[str, Any]:
         """A call naming a draft crosspost made: 40007 means the draft left 草稿箱."""
         try:
-            return self.call(path, body=body, irreversible=irreversible)
+            return self.call(path, body=body, irreversible=irreversible, retry=retry)
         except PermanentError as error:
             if error.code == DRAFT_GONE_CODE:
                 raise draft_gone(media_id) from None
@@ -129,13 +147,17 @@ class WeChatApi:
 
     # --- drafts ---------------------------------------------------------------------------
 
-    def add_draft(self, article: Mapping[str, Any]) -> dict[str, Any]:
-        """draft/add (irreversible: sent once)."""
-        return self.call("draft/add", body={"articles": [dict(article)]}, irreversible=True)
+    def add_draft(self, *articles: Mapping[str, Any]) -> dict[str, Any]:
+        """draft/add of one article, or several (多图文) (irreversible: sent once)."""
+        body = {"articles": [dict(article) for article in articles]}
+        return self.call("draft/add", body=body, irreversible=True)
 
-    def update_draft(self, media_id: str, article: Mapping[str, Any]) -> dict[str, Any]:
-        """draft/update of the first article (same content, same result: retried)."""
-        body = {"media_id": media_id, "index": 0, "articles": dict(article)}
+    def update_draft(
+        self, media_id: str, article: Mapping[str, Any], index: int = 0
+    ) -> dict[str, Any]:
+        """draft/update of one article, the first by default (same content, same result:
+        retried)."""
+        body = {"media_id": media_id, "index": index, "articles": dict(article)}
         return self._on_draft("draft/update", media_id, body)
 
     def get_draft(self, media_id: str) -> dict[str, Any]:
@@ -202,6 +224,47 @@ class WeChatApi:
         data["publish_status"] = int(status) if status and status.isdigit() else None
         return data
 
+    # --- mass send (群发) -------------------------------------------------------------------
+
+    def mass_send(
+        self,
+        media_id: str,
+        clientmsgid: str,
+        *,
+        tag_id: int | None = None,
+        send_ignore_reprint: bool = False,
+    ) -> dict[str, Any]:
+        """message/mass/sendall of a draft (mpnews) to every follower or to one tag.
+
+        Irreversible, so sent once by the HTTP policy; replaying the same ``clientmsgid``
+        is what makes a retry safe (the platform dedupes for 24 h), and that replay is the
+        publisher's decision. 45065 and 45066 come back as answers (see ``answers``).
+        """
+        target: dict[str, Any] = {"is_to_all": True}
+        if tag_id is not None:
+            target = {"is_to_all": False, "tag_id": tag_id}
+        body = {
+            "filter": target,
+            "mpnews": {"media_id": media_id},
+            "msgtype": "mpnews",
+            "send_ignore_reprint": int(send_ignore_reprint),
+            "clientmsgid": clientmsgid,
+        }
+        return self.call(
+            "message/mass/sendall",
+            body=body,
+            irreversible=True,
+            answers=frozenset({MASS_ALREADY_SENT, MASS_TOO_SOON}),
+        )
+
+    def mass_status(self, msg_id: str) -> str | None:
+        """message/mass/get: ``SENDING``, ``SEND_SUCCESS``, ``SEND_FAIL``, ``DELETE`` (a
+        read: the HTTP policy may retry it); None when the answer has no status."""
+        ident: int | str = int(msg_id) if msg_id.isdigit() else msg_id
+        data = self.call("message/mass/get", body={"msg_id": ident})
+        status = data.get("msg_status")
+        return str(status) if status else None
+
     def article_url(self, article_id: str) -> str | None:
         """freepublish/getarticle: the published article's link, when WeChat gives one
         (it may be a temporary one: see :func:`permanent`)."""
@@ -223,6 +286,12 @@ class WeChatApi:
             return RemotePost(id=article_id, url=url)
         return RemotePost(id=article_id, url=None, preview_url=url)
 
+    def mass_preview(self, media_id: str, towxname: str) -> dict[str, Any]:
+        """message/mass/preview of a draft to one WeChat ID: nothing reaches followers.
+        Sent once (no retries): a repeat reaches the reviewer a second time."""
+        body = {"towxname": towxname, "mpnews": {"media_id": media_id}, "msgtype": "mpnews"}
+        return self._on_draft("message/mass/preview", media_id, body, retry=False)
+
     # --- capabilities ---------------------------------------------------------------------
 
     def quota(self, cgi_path: str) -> dict[str, Any]:
@@ -231,6 +300,21 @@ class WeChatApi:
         (48001, or 76022 per spec §3), which is how ``crosspost doctor`` tells what the
         account may do."""
         return self.call("openapi/quota/get", body={"cgi_path": cgi_path})
+
+
+def _payload(reply: Reply) -> dict[str, Any] | None:
+    try:
+        data = reply.json()
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _errcode(data: Mapping[str, Any]) -> int | None:
+    try:
+        return int(data.get("errcode") or 0)
+    except (TypeError, ValueError):
+        return None
 
 
 def permanent(url: str | None) -> bool:

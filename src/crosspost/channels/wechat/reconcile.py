@@ -28,6 +28,8 @@ from crosspost.platforms.wechat import WECHAT
 RECONCILE_SLACK_SECONDS = 120.0
 #: After an unconfirmed submit, how long a draft still in 草稿箱 may mean "still publishing".
 PUBLISH_SETTLE_SECONDS = 600.0
+#: WeChat's "api unauthorized": the account's kind may not call the path.
+API_UNAUTHORIZED = 48001
 #: ``publish_status`` values that mean the submit ended without a publication (spec §7).
 PUBLISH_FAILED = frozenset({2, 3, 4, 5, 6})
 
@@ -79,20 +81,15 @@ def reconcile_draft(api: WeChatApi, intent: Intent) -> Reconciliation:
 def find_existing(api: WeChatApi, intent: Intent) -> Adoption | None:
     """The issue's article already on the account: published (freepublish/batchget) first,
     else a draft in 草稿箱 (draft/batchget); matched by title, author and digest."""
-    for item in api.listing("freepublish/batchget"):
-        article_id = matches(item, intent, "article_id", any_time=True)
-        if article_id:
-            news = (item.get("content") or {}).get("news_item") or [{}]
-            listed = str(news[0].get("url") or "") or None
-            url = listed if permanent(listed) else api.article_url(article_id)
-            if permanent(url):
-                post = RemotePost(article_id, url)
-                return Adoption(None, post, url, f"already published as article {article_id}")
-            # Only a temporary link: adopted as published, its URL pending (never recorded).
-            post = RemotePost(article_id, None, preview_url=url or listed)
-            return Adoption(
-                None, post, None, f"already published as article {article_id}, URL pending"
-            )
+    published = _published(api, intent, any_time=True)
+    if published is not None:
+        article_id, url, listed = published
+        if permanent(url):
+            post = RemotePost(article_id, url)
+            return Adoption(None, post, url, f"already published as article {article_id}")
+        # Only a temporary link: adopted as published, its URL pending (never recorded).
+        post = RemotePost(article_id, None, preview_url=url or listed)
+        return Adoption(None, post, None, f"already published as article {article_id}, URL pending")
     for item in api.listing("draft/batchget"):
         media_id = matches(item, intent, "media_id", any_time=True)
         if media_id:
@@ -106,25 +103,22 @@ def reconcile_publish(api: WeChatApi, intent: Intent) -> Reconciliation:
         answer = _reconcile_ticket(api, intent.ticket_id)
         if answer is not None:
             return answer
-    for item in api.listing("freepublish/batchget"):
-        article_id = matches(item, intent, "article_id")
-        if article_id:
-            news = (item.get("content") or {}).get("news_item") or [{}]
-            listed = str(news[0].get("url") or "") or None
-            url = listed if permanent(listed) else api.article_url(article_id)
-            if permanent(url):
-                return Reconciliation(True, article_id, url, f"published as article {article_id}")
-            preview = url or listed
-            shown = f"; preview (temporary) {preview}" if preview else ""
-            return Reconciliation(
-                True,
-                article_id,
-                None,
-                f"published as article {article_id}, URL pending: WeChat lists only a "
-                f"temporary link{shown}; the permanent one is in 发表记录 — crosspost asks "
-                "again on later runs, or record it with 'crosspost urls --set'",
-                url_pending=True,
-            )
+    published = _published(api, intent)
+    if published is not None:
+        article_id, url, listed = published
+        if permanent(url):
+            return Reconciliation(True, article_id, url, f"published as article {article_id}")
+        preview = url or listed
+        shown = f"; preview (temporary) {preview}" if preview else ""
+        return Reconciliation(
+            True,
+            article_id,
+            None,
+            f"published as article {article_id}, URL pending: WeChat lists only a "
+            f"temporary link{shown}; the permanent one is in 发表记录 — crosspost asks "
+            "again on later runs, or record it with 'crosspost urls --set'",
+            url_pending=True,
+        )
     if intent.draft_id and not api.draft_exists(intent.draft_id):
         return Reconciliation(
             True,
@@ -141,6 +135,48 @@ def reconcile_publish(api: WeChatApi, intent: Intent) -> Reconciliation:
         False,
         detail="the draft is still in 草稿箱 and nothing was published: the submit did not happen",
     )
+
+
+def reconcile_handoff(api: WeChatApi, intent: Intent) -> Reconciliation:
+    """Whether a draft crosspost handed off to the editor was sent or published by hand.
+
+    Still in 草稿箱: no. Gone: yes, and the published list (``freepublish/batchget``,
+    which accounts without publishing rights may not read, and which never lists a 群发)
+    is searched for the article by title, author and digest, for its URL.
+    """
+    assert intent.draft_id is not None
+    if api.draft_exists(intent.draft_id):
+        return Reconciliation(False, detail=f"draft {intent.draft_id} is still in 草稿箱")
+    gone = f"draft {intent.draft_id} left 草稿箱"
+    published = _published(api, intent)
+    if published is None:
+        return Reconciliation(
+            True, detail=f"{gone}; no published article of it is listed (sent by 群发?)"
+        )
+    article_id, url, _ = published
+    found = f"{gone}; published as article {article_id}"
+    return Reconciliation(True, article_id, url if permanent(url) else None, found)
+
+
+def _published(
+    api: WeChatApi, intent: Intent, *, any_time: bool = False
+) -> tuple[str, str | None, str | None] | None:
+    """The first published article (freepublish/batchget) that is the intent's: its id,
+    its link (asked of freepublish/getarticle when the listed one is temporary) and the
+    listed link. None too when the account may not read the list (48001: since 2025-07
+    accounts without publishing rights are refused the whole freepublish family)."""
+    try:
+        for item in api.listing("freepublish/batchget"):
+            article_id = matches(item, intent, "article_id", any_time=any_time)
+            if article_id:
+                news = (item.get("content") or {}).get("news_item") or [{}]
+                listed = str(news[0].get("url") or "") or None
+                url = listed if permanent(listed) else api.article_url(article_id)
+                return article_id, url, listed
+    except PermanentError as error:
+        if error.code != API_UNAUTHORIZED:
+            raise
+    return None
 
 
 def _reconcile_ticket(api: WeChatApi, publish_id: str) -> Reconciliation | None:

@@ -1,0 +1,48 @@
+"""Approval: an account with ``require_approval = true`` publishes or broadcasts only
+content a person approved (``crosspost approve``, see :mod:`crosspost.publish.review`).
+
+The approval is a ledger note bound to the post's content hash, so any edit after it
+voids it (the hash changes). A post without one is drafted (a reviewer needs the draft)
+and waits: one line, exit 0, and a notice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from crosspost.ledger.store import Ledger
+from crosspost.publish.jobs import Job
+
+#: The ledger note of an approval (its data: the approved content hash).
+APPROVED = "approved"
+#: The ledger note that a post began to wait for approval (said once per content).
+WAITING = "waiting for approval"
+
+
+def requires_approval(job: Job) -> bool:
+    """Whether this job must wait for an approval before it publishes or broadcasts."""
+    return bool(job.account.options.get("require_approval")) and job.mode != "draft"
+
+
+def is_approved(ledger: Ledger, job: Job) -> bool:
+    """True when this very content (its hash) was approved for this post."""
+    return any(
+        event.summary == APPROVED and event.data.get("content_hash") == job.content_hash
+        for event in ledger.events(job.key)
+    )
+
+
+def waiting_line(job: Job) -> str:
+    """What an editor does for a post that waits for approval."""
+    path = job.issue.path
+    return (
+        f"waiting for approval: send it to reviewers with 'crosspost review {path} --to "
+        f"WECHAT_ID', then 'crosspost approve {path}' (an edit after approving voids it)"
+    )
+
+
+def held_for_approval(ledger: Ledger, job: Job) -> Job:
+    """``job`` as a draft that waits, when its account requires an approval it lacks."""
+    if not requires_approval(job) or is_approved(ledger, job):
+        return job
+    return replace(job, mode="draft", awaits_approval=job.mode)
