@@ -271,7 +271,19 @@ def test_a_canary_that_cannot_be_deleted_names_the_draft(sandbox: Sandbox) -> No
 
 def test_a_canary_on_an_account_that_may_not_draft_is_skipped(sandbox: Sandbox) -> None:
     sandbox.wechat.update_options({"account_kind": "lapsed"})
-    assert diagnose([wechat_account(sandbox)], canary_html=HTML).canaries == ()
+    (canary,) = diagnose([wechat_account(sandbox)], canary_html=HTML).canaries
+    assert canary.skipped == "the checkup found something to fix first"
+    assert canary.as_dict()["draft_id"] is None
+    assert sandbox.wechat.snapshot()["materials"] == []  # not even the cover
+
+
+def test_a_skipped_canary_is_said_on_the_command_line(
+    isolated: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["doctor", "--sandbox", "--canary", "--option", "wechat.account_kind=lapsed"]
+    assert main(args) == EXIT_CHANNEL_FAILED
+    out = capsys.readouterr().out
+    assert "canary wechat:sandbox: not made, the checkup found something to fix first" in out
 
 
 def test_the_canary_from_the_command_line(
@@ -309,6 +321,14 @@ def test_the_configured_kind_is_held_against_wechats_answers(sandbox: Sandbox) -
     )
     (right,) = diagnose([wechat_account(sandbox, "personal")]).checkups
     assert (right.problems, right.notes) == ((), ())
+    assert "mass sends" not in dict(right.facts)  # a personal account may not
+
+
+def test_a_known_kind_shows_its_mass_send_quota(sandbox: Sandbox) -> None:
+    (service,) = diagnose([wechat_account(sandbox, "verified_service")]).checkups
+    assert dict(service.facts)["mass sends"] == "each follower ≤ 4 per calendar month"
+    (unsaid,) = diagnose([wechat_account(sandbox)]).checkups  # subscription or service?
+    assert "mass sends" not in dict(unsaid.facts)
 
 
 def test_a_path_wechat_will_not_answer_for(sandbox: Sandbox) -> None:

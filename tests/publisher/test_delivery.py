@@ -9,18 +9,24 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
+from crosspost.cli import main
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
 from crosspost.publish.delivery import MEMORY_NAME
 from crosspost.publish.dry_run import DryRunEntry
 from crosspost.publish.jobs import PublishOptions, PublishReport
 from crosspost.publish.runner import Publisher
 from crosspost.sandbox.box import Sandbox
+from crosspost.schedule.notify import run_notice
+from crosspost.schedule.report import DueReport
 
-from .world import REPO_ROOT, World, build_world, calls_to, mutating
+from .test_zhihu_client import without_topics
+from .world import REPO_ROOT, World, build_world, calls_to, mutating, write_config
 
 EXAMPLE_CONFIG = REPO_ROOT / "config" / "crosspost.example.toml"
 SUBMIT, SENDALL = "/cgi-bin/freepublish/submit", "/cgi-bin/message/mass/sendall"
@@ -140,6 +146,8 @@ def test_a_personal_account_asked_to_broadcast_drafts_then_hands_off(world: Worl
     (result,) = report.results
     assert (result.state, result.exit_code) == ("drafted", 0)
     assert "press 群发" in result.message and "公众号助手" in result.message
+    notice = run_notice(DueReport(datetime.now(UTC), results=(result,)))
+    assert notice is not None and notice.kind == "warning" and "press 群发" in notice.body
     assert "草稿箱" in result.message
     assert sum("may not broadcast" in line for line in lines) == 1
     assert calls_to(world.box, SUBMIT) == calls_to(world.box, SENDALL) == 0
@@ -236,3 +244,49 @@ def test_a_48001_on_publish_turns_into_the_hand_off_and_is_remembered(world: Wor
     assert any("refused publish on this account (48001) in an earlier run" in x for x in lines)
     assert calls_to(world.box, SUBMIT) == 1  # never tried again
     assert not any(re.search(r"\bTraceback\b", line) for line in lines)
+
+
+def test_broadcast_on_zhihu_is_publishing_so_it_needs_a_topic_too(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_config(world.root, world.box, zhihu_topics=False)
+    world.use_env(monkeypatch)
+    issue = without_topics(world, mode="broadcast")
+    assert main(["check", str(issue), "-c", "zhihu"]) == EXIT_BAD_INPUT
+    assert "needs 'topics'" in capsys.readouterr().out
+    ceiling = world.config.read_text("utf-8").replace(
+        'cookie_env = "ZHIHU_Z_C0"', 'cookie_env = "ZHIHU_Z_C0"\nmode = "draft"'
+    )
+    world.config.write_text(ceiling, "utf-8")  # a draft-only account needs no topic
+    assert main(["check", str(issue), "-c", "zhihu"]) == EXIT_OK
+
+
+def test_what_a_run_learnt_is_kept_a_day_and_a_damaged_file_is_no_memory(tmp_path: Path) -> None:
+    from crosspost.config.accounts import Account
+    from crosspost.publish.delivery import REMEMBER_SECONDS, KindMemory
+
+    now = [1_800_000_000.0]
+    memory = KindMemory(tmp_path, lambda: now[0])
+    account = Account("wechat", "main", None, {})
+    (tmp_path / MEMORY_NAME).write_text('{"wechat:main": ["not", "a", "table"]}', "utf-8")
+    assert not memory.refused(account, "publish")
+    memory.remember(account, "publish")
+    assert memory.refused(account, "publish") and not memory.refused(account, "broadcast")
+    now[0] += REMEMBER_SECONDS
+    assert not memory.refused(account, "publish")  # tomorrow's run tries again
+    (tmp_path / MEMORY_NAME).write_text("{", "utf-8")
+    assert not memory.refused(account, "publish")
+
+
+def test_a_48001_on_a_mass_send_hands_off_too_and_nobody_gets_a_push(world: World) -> None:
+    use_config(world, wechat_config(world, top='mode = "broadcast"'))
+    issue = plain_issue(world.root)
+    world.box.faults.add("wechat", SENDALL, "errcode:48001", count=1)
+    report, _ = world.publish([issue])
+    (result,) = report.results
+    assert (result.state, result.exit_code) == ("drafted", 0), result
+    assert "press 群发" in result.message and result.todo
+    report, lines = world.publish([issue])
+    assert [r.state for r in report.results] == ["drafted"]
+    assert any("refused broadcast on this account (48001)" in line for line in lines)
+    assert calls_to(world.box, SENDALL) == 1 and world.box.wechat.pushes() == {}

@@ -6,6 +6,7 @@ reached followers; approval on the ledger and on what the sandbox published.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,7 +21,7 @@ from crosspost.publish.runner import Publisher
 from crosspost.schedule.notify import run_notice
 from crosspost.schedule.report import DueReport
 
-from .test_delivery import SUBMIT, plain_issue, use_config, wechat_config
+from .test_delivery import SUBMIT, dry_run, plain_issue, use_config, wechat_config
 from .world import World, calls_to
 
 PREVIEW = "/cgi-bin/message/mass/preview"
@@ -68,6 +69,11 @@ def test_require_approval_waits_then_publishes_what_was_approved_and_an_edit_voi
     assert "waiting for approval" in result.message and result.todo
     assert sum("waiting for approval" in line for line in lines) == 1
     assert world.drafts_on("wechat") and calls_to(world.box, SUBMIT) == 0
+    (entry,), _ = dry_run(world, issue)
+    assert entry.action == (
+        "nothing: the draft is up to date, then wait for approval "
+        "('crosspost approve' lets it publish)"
+    )
 
     notice = run_notice(DueReport(datetime.now(UTC), results=(result,)))
     assert notice is not None and "waiting for approval" in notice.body
@@ -147,3 +153,34 @@ def lines_of(world: World, work: Callable[[Publisher], list[Reviewed]]) -> list[
 
     world.with_publisher(wrapped)
     return found
+
+
+def test_approve_and_review_from_the_command_line_in_json(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: Capsys
+) -> None:
+    use_config(world, wechat_config(world, "require_approval = true"))
+    issue = plain_issue(world.root)
+    world.use_env(monkeypatch)
+    assert main(["approve", str(issue), "--json"]) == EXIT_OK
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["account"] == "wechat:main" and row["message"].startswith("approved")
+    assert main(["publish", str(issue), "-q"]) == EXIT_OK
+    assert len(world.published_on("wechat")) == 1
+    capsys.readouterr()
+
+    # Published: there is no draft left to show; said, not an error.
+    assert main(["review", str(issue), "--to", "editor-wx", "--json"]) == EXIT_OK
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["message"].startswith("no draft to preview (unchanged")
+    assert world.box.wechat.previews() == {}
+
+    # A preview WeChat refuses is exit 1, with its words.
+    other = issue.with_name("other.md")
+    other.write_text(
+        issue.read_text("utf-8").replace("plain-1", "plain-3").replace("第1期", "第3期"), "utf-8"
+    )
+    world.box.faults.add("wechat", PREVIEW, "errcode:40003", count=1)
+    assert main(["review", str(other), "--to", "editor-wx"]) == EXIT_CHANNEL_FAILED
+    assert "preview to editor-wx refused" in capsys.readouterr().out
+    assert main(["review", str(other), "--to", "x", "-c", "zhihu"]) == 2
+    assert "review sends WeChat previews" in capsys.readouterr().err

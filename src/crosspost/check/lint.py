@@ -256,7 +256,7 @@ def needed_to_publish(
         for account in settings.accounts:
             if account.channel != channel:
                 continue
-            if settings.mode_for(account, options.get("mode")) != "publish":
+            if settings.mode_for(account, options.get("mode")) == "draft":
                 continue
             for option in platform.missing_to_publish(options, account.options):
                 if option.name in reported:

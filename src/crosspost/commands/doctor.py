@@ -221,8 +221,8 @@ def diagnose(
             )
             checkup = _examine(adapter, account)
             checkups.append(checkup)
-            if canary_html is not None and account.channel == "wechat" and checkup.ok:
-                canaries.append(_canary(adapter, canary_html))
+            if canary_html is not None and account.channel == "wechat":
+                canaries.append(_canary(adapter, canary_html, checkup))
     return DoctorReport(tuple(checkups), tuple(canaries))
 
 
@@ -251,12 +251,16 @@ def _examine(adapter: Adapter, account: Account) -> Checkup:
     return Checkup(account.key, (("login", f"works ({preflight.identity})"),))
 
 
-def _canary(adapter: Adapter, html: str) -> Canary:
+def _canary(adapter: Adapter, html: str, checkup: Checkup) -> Canary:
+    """The canary on an account whose checkup found nothing wrong; else why not."""
     from crosspost.channels.wechat.adapter import WeChatAdapter
-    from crosspost.channels.wechat.doctor import canary
+    from crosspost.channels.wechat.doctor import Canary, canary
 
     assert isinstance(adapter, WeChatAdapter)
-    return canary(adapter.api, account=adapter.account.key, title=CANARY_TITLE, html=html)
+    key = adapter.account.key
+    if not checkup.ok:
+        return Canary(key, skipped="the checkup found something to fix first")
+    return canary(adapter.api, account=key, title=CANARY_TITLE, html=html)
 
 
 # --- printing --------------------------------------------------------------------------------
@@ -292,6 +296,9 @@ def print_report(report: DoctorReport) -> None:
         for problem in checkup.problems:
             print(f"  problem: {problem}")
     for canary in report.canaries:
+        if canary.skipped:
+            print(f"canary {canary.account}: not made, {canary.skipped}")
+            continue
         print(f"canary {canary.account}:")
         if canary.changes is not None:
             for line in describe_changes(canary.changes):

@@ -92,12 +92,14 @@ class KindMemory:
 
     def refused(self, account: Account, mode: str) -> bool:
         """True while a refusal of ``mode`` on ``account`` is remembered."""
-        seen = self._read().get(account.key, {}).get(mode)
+        known = self._read().get(account.key)
+        seen = known.get(mode) if isinstance(known, dict) else None
         return isinstance(seen, int | float) and self.clock() - seen < REMEMBER_SECONDS
 
     def remember(self, account: Account, mode: str) -> None:
         data = self._read()
-        data.setdefault(account.key, {})[mode] = self.clock()
+        known = data.get(account.key)
+        data[account.key] = {**(known if isinstance(known, dict) else {}), mode: self.clock()}
         write_atomic(self.path, json.dumps(data, sort_keys=True))
 
 

@@ -50,13 +50,11 @@ def review(
     """Make each post's draft (the normal draft path), then preview it to each reviewer."""
     if not reviewers:
         raise UsageError("name at least one reviewer's WeChat ID with --to")
-    jobs = [
-        j for j in _jobs(publisher, paths, targets or ("wechat",)) if j.account.channel == "wechat"
-    ]
-    if not jobs:
+    if any(target.partition(":")[0] != "wechat" for target in targets):
         raise UsageError(
-            "review sends WeChat previews: name a WeChat account with -c wechat[:NAME]"
+            "review sends WeChat previews: name WeChat accounts only (-c wechat[:NAME])"
         )
+    jobs = _jobs(publisher, paths, targets or ("wechat",))
     report = publisher.run(jobs, PublishOptions(mode="draft"))
     lines: list[Reviewed] = []
     ledger = publisher.ledger

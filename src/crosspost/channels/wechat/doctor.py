@@ -74,8 +74,12 @@ def checkup(
         if capability.allowed is None:
             unreachable = unreachable or capability.note.startswith("unreachable")
     allowed = {c.name for c in capabilities if c.allowed}
-    shown, problems, notes = _kind_findings(account, kind, _observed(capabilities))
+    observed = _observed(capabilities)
+    shown, problems, notes = _kind_findings(account, kind, observed)
     facts.append(("kind", shown))
+    quota = _mass_quota(kind, matching_kinds(observed) if observed else ())
+    if quota:
+        facts.append(("mass sends", quota))
     for capability in capabilities:
         if capability.allowed is None and not unreachable:
             line = f"WeChat would not say whether {account} may {capability.name}"
@@ -163,6 +167,13 @@ def matching_kinds(observed: dict[str, bool]) -> tuple[str, ...]:
     )
 
 
+def _mass_quota(configured: str | None, fits: tuple[str, ...]) -> str:
+    """The mass-send quota of the account's kind, when the kind is known: configured and
+    not contradicted, or the only one WeChat's answers fit."""
+    known = configured if configured in fits else (fits[0] if len(fits) == 1 else None)
+    return ACCOUNT_KINDS[known].mass_quota if known else ""
+
+
 def _one_of(names: tuple[str, ...]) -> str:
     quoted = [f'"{name}"' for name in names]
     return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
@@ -233,6 +244,8 @@ class Canary:
     changes: HtmlChanges | None = None
     deleted: bool = False
     problems: tuple[str, ...] = ()
+    #: Why no canary was made (the checkup found something to fix first); "" when one was.
+    skipped: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         """The stable JSON form."""
@@ -242,6 +255,7 @@ class Canary:
             "deleted": self.deleted,
             "changes": self.changes.as_dict() if self.changes else None,
             "problems": list(self.problems),
+            "skipped": self.skipped,
         }
 
 

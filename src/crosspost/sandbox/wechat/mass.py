@@ -26,13 +26,12 @@ followers, and is recorded per recipient.
 from __future__ import annotations
 
 import string
-import time
 from typing import Any
 
 from crosspost.sandbox.wechat.content import MP_HOST
 from crosspost.sandbox.wechat.kinds import kind_named
 from crosspost.sandbox.wechat.state import WeChatAccount
-from crosspost.sandbox.wechat.wire import BEIJING, ApiError, Call, stored
+from crosspost.sandbox.wechat.wire import ApiError, Call, stored
 
 SENDING, SUCCESS, FAIL, DELETED = "SENDING", "SEND_SUCCESS", "SEND_FAIL", "DELETE"
 CLIENTMSGID_BYTES = 64
@@ -67,10 +66,6 @@ def _mpnews_draft(account: WeChatAccount, body: dict[str, Any]) -> tuple[str, di
     return stored(account.drafts, body["mpnews"], "media_id", 40007)
 
 
-def _month(now: float) -> str:
-    return time.strftime("%Y-%m", time.gmtime(now + BEIJING))
-
-
 def _counted(send: dict[str, Any]) -> bool:
     """A send that used quota: every send that has not failed."""
     return bool(send["status"] != FAIL)
@@ -86,8 +81,8 @@ def _within_quota(account: WeChatAccount, audience: list[str], now: float) -> li
         if sum(1 for s in sends if account.day(s["sent_at"]) == today) >= kind.mass_limit:
             raise refused
         return audience
-    month = _month(now)
-    this_month = [s for s in sends if _month(s["sent_at"]) == month]
+    month = account.month(now)
+    this_month = [s for s in sends if account.month(s["sent_at"]) == month]
     left = [
         openid
         for openid in audience

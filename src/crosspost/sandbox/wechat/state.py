@@ -18,6 +18,7 @@ import base64
 import random
 import re
 import string
+import time
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -243,6 +244,10 @@ class WeChatAccount:
     def day(self, now: float) -> int:
         """Quota day number; days start at Beijing midnight."""
         return int((now + BEIJING) // 86400)
+
+    def month(self, now: float) -> str:
+        """Quota month (``2026-11``), in Beijing time like the days."""
+        return time.strftime("%Y-%m", time.gmtime(now + BEIJING))
 
     def limits(self, path: str) -> tuple[int | None, int | None]:
         """(per day, per minute) limits of a path; None means unlimited."""

@@ -9,12 +9,11 @@ day, 30 s apart) for a new one.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from crosspost.sandbox.wechat.kinds import family_of
 from crosspost.sandbox.wechat.state import WeChatAccount
-from crosspost.sandbox.wechat.wire import BEIJING, ApiError, Call
+from crosspost.sandbox.wechat.wire import ApiError, Call
 
 
 def token(account: WeChatAccount, call: Call) -> dict[str, Any]:
@@ -61,7 +60,7 @@ def clear_quota(account: WeChatAccount, call: Call) -> dict[str, Any]:
     """``clear_quota``: reset today's counters, 10 times a month (then 48006)."""
     if call.json().get("appid") != account.app_id:
         raise ApiError(40013)
-    month = time.strftime("%Y-%m", time.gmtime(call.now + BEIJING))
+    month = account.month(call.now)
     if account.quota_clears.get(month, 0) >= 10:
         raise ApiError(48006)
     account.quota_clears[month] = account.quota_clears.get(month, 0) + 1
