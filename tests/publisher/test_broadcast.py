@@ -294,3 +294,21 @@ def test_a_replay_that_finds_the_draft_gone_is_taken_as_sent_never_sent_anew(
     assert (record.delivery, record.mass_status, record.publish_id) == ("broadcast", "sent", None)
     again = broadcast(light)
     assert again.state == "unchanged" and calls_to(light.box, SENDALL) == 2
+
+
+def test_the_send_id_follows_the_issue_file_not_what_the_ledger_adds_to_the_post(
+    light: World,
+) -> None:
+    """A lost state dir can change the rendered post (往期回顾, settings from the config):
+    the send id is made of the issue as written, so WeChat still recognises the send."""
+    assert broadcast(light).exit_code == EXIT_OK
+    shutil.rmtree(light.state_dir)
+    text = light.config.read_text(encoding="utf-8")
+    account = "[channels.wechat.accounts.main]\n"
+    extra = 'source_url = "https://example.org/newsletter"\n'
+    light.config.write_text(text.replace(account, account + extra), "utf-8")
+    light.clock.advance(3600)  # type: ignore[attr-defined]
+    result = broadcast(light)
+    assert result.exit_code == EXIT_OK, result
+    assert calls_to(light.box, SENDALL) == 2
+    assert_sent_once(light)

@@ -16,9 +16,11 @@ out, failed, or waits for an administrator's confirmation (群发保护).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone, tzinfo
+from pathlib import Path
 from typing import Any, Final
 
 from crosspost.channels.base import (
@@ -149,6 +151,17 @@ def _sends(records: tuple[PostRecord, ...], key: PostKey) -> list[PostRecord]:
     return list(sends.values())
 
 
+def source_version(*paths: Path) -> str:
+    """The content version a send id is made of: the issue files as written (the lead's
+    and its companions'). Not the rendered post, which also depends on the ledger (往期回顾
+    links) and so could change with a lost state dir and make a second send."""
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
 def attempt_of(ledger: Ledger, key: PostKey) -> int:
     """How many of the post's sends the platform said failed: the next send's attempt."""
     events = ledger.events(key)
@@ -194,24 +207,28 @@ class Sender:
         draft: RemoteDraft,
         *,
         version: str,
+        content_hash: str,
         target: Mapping[str, Any],
         title: str,
         checkpoint: Callable[[str], None],
     ) -> Outcome:
-        """Intent (with the send id) → sendall → ids in the ledger → how it ended."""
+        """Intent (with the send id) → sendall → ids in the ledger → how it ended.
+
+        ``version`` names the content for the send id (see :func:`source_version`);
+        ``content_hash`` is what the ledger compares later runs with."""
         attempt = attempt_of(self.ledger, self.key)
         send_id = self.adapter.send_id(self.key.issue_id, version, attempt)
         intent = Intent(started_at=self.clock(), title=title, draft_id=draft.id, send_id=send_id)
         data = {
             **dataclasses.asdict(intent),
-            "content_hash": version,
+            "content_hash": content_hash,
             "target": dict(target),
             "attempt": attempt,
         }
         self.ledger.begin(STEP_BROADCAST, self.key, data)
         checkpoint(f"before-{STEP_BROADCAST}")
         mass = self._send(draft, intent, target)
-        self.record(mass, draft, version)
+        self.record(mass, draft, content_hash)
         checkpoint(f"after-{STEP_BROADCAST}")
         return self.follow()
 
@@ -259,7 +276,7 @@ class Sender:
                 raise
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def record(self, mass: MassSend, draft: RemoteDraft, version: str) -> PostRecord:
+    def record(self, mass: MassSend, draft: RemoteDraft, content_hash: str) -> PostRecord:
         """The send's ids, before anything else is asked. A replay that WeChat answers
         "already sent" (45065) leaves the draft it named unused: it is deleted, so a run
         after a lost state dir leaves no orphan in 草稿箱."""
@@ -275,7 +292,7 @@ class Sender:
             url=None,
             delivery=BROADCAST,
             mass_status=MASS_SENDING if mass.msg_id else MASS_SENT,
-            content_hash=version,
+            content_hash=content_hash,
             summary=summary,
         )
         self.progress(summary)

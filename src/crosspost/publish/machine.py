@@ -59,7 +59,14 @@ from crosspost.images.sources import ImageSources
 from crosspost.ledger.store import Ledger, PostKey, PostRecord
 from crosspost.publish.approval import WAITING, waiting_line
 from crosspost.publish.assets import PostAssets
-from crosspost.publish.broadcast import BROADCAST, Sender, quota, sent_message, target_of
+from crosspost.publish.broadcast import (
+    BROADCAST,
+    Sender,
+    quota,
+    sent_message,
+    source_version,
+    target_of,
+)
 from crosspost.publish.delivery import (
     BUTTONS,
     KindMemory,
@@ -413,7 +420,8 @@ class PostMachine:
         self.sent = True  # from the intent on, the platform may have the send
         outcome = sender.send(
             draft,
-            version=self.job.content_hash,
+            version=source_version(self.job.issue.path, *(c.issue.path for c in self.job.bundle)),
+            content_hash=self.job.content_hash,
             target=target_of(self.job.settings.options),
             title=self.job.rendered.title,
             checkpoint=self.checkpoint,
