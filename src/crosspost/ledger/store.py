@@ -19,17 +19,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from types import MappingProxyType, TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crosspost.config.redaction import Redactor
-from crosspost.errors import ChannelError, IssueError, StorageError, UnconfirmedError
+from crosspost.errors import ChannelError, IssueError, UnconfirmedError
 from crosspost.ledger.assets import UploadedAsset
 from crosspost.ledger.schema import (
     POST_COLUMNS,
@@ -45,6 +44,9 @@ from crosspost.ledger.schema import (
     connect,
     post_from_row,
 )
+
+if TYPE_CHECKING:
+    from crosspost.ledger.postgres import PostgresConnection
 
 __all__ = ["POST_STATES", "SCHEMA_VERSION", "Event", "Ledger", "PostKey", "PostRecord"]
 
@@ -67,17 +69,21 @@ def _json(text: str) -> Mapping[str, Any]:
 
 
 class Ledger:
-    """The SQLite ledger. Use :meth:`open`; close it, or use it as a context manager.
+    """The ledger, on SQLite or PostgreSQL. Use :meth:`open`; close it, or use it as a
+    context manager.
 
     One connection, shared by the publisher's threads behind a lock; across processes
-    SQLite's own locking (WAL, ``busy_timeout``, ``BEGIN IMMEDIATE``) keeps writers apart.
-    Commands that only report (``status``, ``urls``) use the reads and never write.
+    SQLite's own locking (WAL, ``busy_timeout``, ``BEGIN IMMEDIATE``) keeps writers apart,
+    and on PostgreSQL one advisory lock per write transaction does the same across hosts
+    (:mod:`crosspost.ledger.postgres`). Every statement goes through ``self._db.execute``
+    in the SQL both engines speak. Commands that only report (``status``, ``urls``) use
+    the reads and never write.
     """
 
     def __init__(
         self,
-        connection: LedgerConnection,
-        path: Path,
+        connection: LedgerConnection | PostgresConnection,
+        path: Path | str,
         *,
         clock: Clock = time.time,
         redact: Callable[[str], str] | None = None,
@@ -92,7 +98,7 @@ class Ledger:
     @classmethod
     def open(
         cls,
-        path: Path | str,
+        target: Path | str,
         *,
         clock: Clock = time.time,
         redact: Callable[[str], str] | None = None,
@@ -101,17 +107,39 @@ class Ledger:
     ) -> Ledger:
         """Open (creating and migrating as needed); ConfigError naming the file if unusable.
 
+        ``target`` is the SQLite file, or a ``postgresql://`` URL (``Settings.ledger``):
+        then the driver is imported, the server's trouble is a StorageError (exit 75),
+        and :attr:`path` is the URL with its password hidden.
+
         ``redact`` is the hook every stored message passes through (the adapters' own
         :class:`Redactor`, ideally); without one, a fresh Redactor is used, taught the
         ``secrets`` given (``Secret`` objects or strings: the accounts' credentials).
         """
-        path = Path(path)
         if redact is None:
             redactor = Redactor()
             for secret in secrets:
                 redactor.register(secret.reveal() if hasattr(secret, "reveal") else str(secret))
             redact = redactor
+        if isinstance(target, str) and target.lower().startswith(("postgresql:", "postgres:")):
+            from crosspost.ledger import postgres  # the driver only when it is used
+
+            return cls(postgres.connect(target), postgres.shown(target), clock=clock, redact=redact)
+        path = Path(target)
         return cls(connect(path, busy_timeout=busy_timeout), path, clock=clock, redact=redact)
+
+    @property
+    def engine(self) -> str:
+        """ "sqlite" or "postgresql"."""
+        return self._db.engine
+
+    def shared_lock(self, name: str, *, timeout: float) -> AbstractContextManager[Any] | None:
+        """A lock every host using this ledger shares (PostgreSQL), or None on SQLite,
+        whose locks are the state dir's files (one machine)."""
+        if isinstance(self._db, LedgerConnection):
+            return None
+        from crosspost.ledger.postgres import AdvisoryLock
+
+        return AdvisoryLock(self._db.url, name, timeout=timeout)
 
     def close(self) -> None:
         with self._lock:
@@ -130,7 +158,7 @@ class Ledger:
 
     @property
     def schema_version(self) -> int:
-        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        return self._db.version()
 
     @property
     def journal_mode(self) -> str:
@@ -231,11 +259,9 @@ class Ledger:
                 yield self
                 self._db.execute("COMMIT")
             except BaseException:
-                # SQLite may have rolled back already (a full disk); the first error is
-                # the one to report, never "no transaction is active".
-                if self._db.in_transaction:
-                    with suppress(sqlite3.Error, StorageError):
-                        self._db.execute("ROLLBACK")
+                # The engine may have rolled back already (a full disk, a lost server); the
+                # first error is the one to report, never "no transaction is active".
+                self._db.rollback_quietly()
                 raise
             finally:
                 self._depth = 0
@@ -457,13 +483,13 @@ class Ledger:
         at = self.clock()
         summary = cap(self.redact, summary)
         payload = json.dumps(clean(None if verbatim else self.redact, data), ensure_ascii=False)
-        cursor = self._db.execute(
+        (event_id,) = self._db.execute(
             "INSERT INTO events (post_id, step, kind, outcome, summary, errcode, data, at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (row[0], step, kind, outcome, summary, errcode, payload, at),
-        )
+        ).fetchone()
         return Event(
-            int(cursor.lastrowid or 0),
+            int(event_id),
             key,
             step,
             kind,
