@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     # publish reads it by (remote ones downloaded), and the options publishing needs.
     settings = settings_of(args)
     context = render_context(settings, args.theme)
-    platforms, previous = settings.platforms(), previous_reader(settings.ledger_path)
+    platforms, previous = settings.platforms(), previous_reader(settings.ledger)
     images = sources_for(settings)
     results: list[Checked] = [
         check_file(path, args.channels or (), context, platforms, previous, images, settings)
