@@ -94,8 +94,8 @@ def unreachable(url: str, error: BaseException) -> StorageError:
     """The one line for a server that cannot be reached or went away (exit 75)."""
     reason = Redactor()(" ".join(str(error).split()) or type(error).__name__)
     return StorageError(
-        f"{shown(url)}: the PostgreSQL ledger cannot be reached ({reason}); nothing was "
-        "sent. Check that the server runs and the URL is right, then run again",
+        f"{shown(url)}: the PostgreSQL ledger cannot be reached ({reason}); nothing is sent "
+        "without it. Check that the server runs and the URL is right, then run again",
         temporary=True,
     )
 
