@@ -8,10 +8,13 @@ once.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import psycopg
 import pytest
 
-from crosspost.errors import EXIT_OK, EXIT_TEMPORARY, StorageError
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_TEMPORARY, StorageError
+from crosspost.ledger.store import Ledger, PostKey
 from crosspost.publish.jobs import PublishOptions
 
 from .world import PUBLISH_PATHS, World, assert_one_post_per_channel, calls_to, mutating
@@ -70,3 +73,61 @@ def test_a_connection_lost_before_an_intent_means_the_call_is_not_made(
     assert done.returncode == EXIT_OK, done.stderr
     assert_one_post_per_channel(world)
     assert calls_to(world.box, PUBLISH_PATHS["zhihu"]) == 1
+
+
+# --- moving a ledger ------------------------------------------------------------------------
+
+
+def test_a_migrated_ledger_answers_status_and_urls_exactly_as_the_original(
+    world: World, postgres_url: str
+) -> None:
+    assert world.run("publish", str(world.issue), "--mode", "publish").returncode == EXIT_OK
+    asked = (("status",), ("status", "--json"), ("urls", "ai-systems-48"), ("ledger", "export"))
+    before = [world.run(*argv) for argv in asked]
+    assert all(done.returncode == EXIT_OK for done in before), [d.stderr for d in before]
+
+    for _ in range(2):  # a second run copies nothing and says the same
+        moved = world.run("ledger", "migrate", "--to", postgres_url)
+        assert moved.returncode == EXIT_OK, moved.stderr
+        lines = moved.stdout.splitlines()
+        assert [line.split(":")[0] for line in lines] == ["posts", "events", "assets"]
+        assert all(line.endswith(": ok") for line in lines), lines
+    assert lines[0].startswith("posts: 2 in ")
+
+    world.env["CROSSPOST_LEDGER_URL"] = postgres_url
+    after = [world.run(*argv) for argv in asked]
+    assert [d.stdout for d in after] == [d.stdout for d in before]
+    exported = before[-1].stdout
+    assert '"table": "events"' in exported and '"table": "assets"' in exported
+    assert not any(secret in exported for secret in world.secrets())
+
+    target = world.root / "backup.jsonl"
+    assert world.run("ledger", "export", "-o", str(target)).returncode == EXIT_OK
+    assert target.read_text(encoding="utf-8") == exported
+
+
+def test_migrating_into_a_ledger_of_other_posts_is_refused(
+    shared_world: World, tmp_path: Path
+) -> None:
+    world = shared_world
+    assert world.ledger_url is not None
+    assert world.run("publish", str(world.issue), "--mode", "draft").returncode == EXIT_OK
+    other = tmp_path / "other-state"
+    with Ledger.open(other / "ledger.sqlite3") as ledger:
+        ledger.ensure(PostKey("another-issue", "zhihu", "main"))
+    done = world.run("ledger", "migrate", "--to", world.ledger_url, "--state-dir", str(other))
+    assert done.returncode == EXIT_BAD_INPUT
+    assert "already holds posts of another ledger" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    with world.ledger() as ledger:
+        assert {p.issue_id for p in ledger.posts()} == {"ai-systems-48"}  # nothing copied
+
+
+def test_migrate_needs_a_postgresql_url_and_a_ledger(world: World, postgres_url: str) -> None:
+    done = world.run("ledger", "migrate", "--to", "mysql://root:hunter2@db/ledger")
+    assert done.returncode == EXIT_BAD_INPUT and "give a PostgreSQL URL" in done.stderr
+    assert "hunter2" not in done.stderr
+    done = world.run("ledger", "migrate", "--to", postgres_url)
+    assert done.returncode == EXIT_BAD_INPUT and "nothing to migrate" in done.stderr
+    done = world.run("ledger", "export")
+    assert done.returncode == EXIT_BAD_INPUT and "nothing was published yet" in done.stderr

@@ -211,6 +211,19 @@ MIGRATIONS: tuple[tuple[Statement, ...], ...] = (
         ),
         f"UPDATE posts SET url = NULL WHERE state = 'published' AND {_TEMPORARY_URL_SQL}",
     ),
+    # 2 → 3: state hosts of one shared ledger must see alike (the WeChat access token, the
+    # day's publish-status polls), one small JSON document per name. Used only on
+    # PostgreSQL (one machine keeps these as files in its state dir); a cache, so
+    # ``ledger export`` and ``ledger migrate`` leave it out.
+    (
+        """
+        CREATE TABLE shared_state (
+            name       TEXT PRIMARY KEY,
+            data       TEXT NOT NULL,
+            updated_at REAL NOT NULL
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

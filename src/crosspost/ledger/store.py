@@ -444,6 +444,34 @@ class Ledger:
                 (channel, account, digest, kind, asset.url, asset.media_id, now, now),
             )
 
+    # --- state every host shares (crosspost.ledger.assets.SharedState) ---
+
+    def read_shared(self, name: str) -> dict[str, Any]:
+        """The document kept under ``name``; empty when there is none (or it is damaged)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT data FROM shared_state WHERE name = ?", (name,)
+            ).fetchone()
+        try:
+            data = json.loads(row[0]) if row else {}
+        except ValueError:
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def write_shared(self, name: str, data: Mapping[str, Any]) -> None:
+        """Replace the document under ``name`` (atomically: readers see old or new)."""
+        with self.transaction():
+            self._db.execute(
+                "INSERT INTO shared_state (name, data, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET data = excluded.data, "
+                "updated_at = excluded.updated_at",
+                (name, json.dumps(dict(data)), self.clock()),
+            )
+
+    def delete_shared(self, name: str) -> None:
+        with self.transaction():
+            self._db.execute("DELETE FROM shared_state WHERE name = ?", (name,))
+
     # --- internals -----------------------------------------------------------------------
 
     def _update(self, key: PostKey, changes: Mapping[str, Any], now: float) -> None:
