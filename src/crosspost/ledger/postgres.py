@@ -35,7 +35,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from types import TracebackType
 from typing import Any
-from urllib.parse import urlsplit
 
 import psycopg
 from filelock import Timeout
@@ -290,8 +289,3 @@ class AdvisoryLock:
         tb: TracebackType | None,
     ) -> None:
         self.release()
-
-
-def database_name(url: str) -> str:
-    """The database part of ``url``, for a status line."""
-    return urlsplit(url).path.lstrip("/") or "(default database)"
