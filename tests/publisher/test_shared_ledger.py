@@ -13,6 +13,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from crosspost.cli import main
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_TEMPORARY, StorageError
 from crosspost.ledger.store import Ledger, PostKey
 from crosspost.publish.jobs import PublishOptions
@@ -123,11 +124,27 @@ def test_migrating_into_a_ledger_of_other_posts_is_refused(
         assert {p.issue_id for p in ledger.posts()} == {"ai-systems-48"}  # nothing copied
 
 
-def test_migrate_needs_a_postgresql_url_and_a_ledger(world: World, postgres_url: str) -> None:
-    done = world.run("ledger", "migrate", "--to", "mysql://root:hunter2@db/ledger")
-    assert done.returncode == EXIT_BAD_INPUT and "give a PostgreSQL URL" in done.stderr
-    assert "hunter2" not in done.stderr
-    done = world.run("ledger", "migrate", "--to", postgres_url)
-    assert done.returncode == EXIT_BAD_INPUT and "nothing to migrate" in done.stderr
-    done = world.run("ledger", "export")
-    assert done.returncode == EXIT_BAD_INPUT and "nothing was published yet" in done.stderr
+def test_migrate_and_export_in_process(
+    manual_world: World,
+    postgres_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    world = manual_world
+    world.use_env(monkeypatch)
+    assert main(["ledger", "migrate", "--to", "mysql://root:hunter2@db/ledger"]) == 2
+    assert main(["ledger", "migrate", "--to", postgres_url]) == EXIT_BAD_INPUT
+    assert main(["ledger", "export"]) == EXIT_BAD_INPUT
+    refused = capsys.readouterr().err
+    assert "give a PostgreSQL URL" in refused and "hunter2" not in refused
+    assert "nothing to migrate" in refused and "nothing was published yet" in refused
+
+    world.publish(mode="draft")
+    assert main(["ledger", "migrate", "--to", postgres_url]) == EXIT_OK
+    assert capsys.readouterr().out.splitlines()[0].startswith("posts: 2 in ")
+    assert main(["ledger", "export"]) == EXIT_OK
+    original = capsys.readouterr().out
+    monkeypatch.setenv("CROSSPOST_LEDGER_URL", postgres_url)
+    target = world.root / "backup.jsonl"
+    assert main(["ledger", "export", "-o", str(target)]) == EXIT_OK
+    assert target.read_text(encoding="utf-8") == original
