@@ -47,12 +47,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _migrate(source: Path, url: str) -> int:
+    from crosspost.config.redaction import Redactor
     from crosspost.ledger.moving import copy
-    from crosspost.ledger.postgres import is_postgres_url, shown
+    from crosspost.ledger.schema import is_postgres_url
     from crosspost.ledger.store import Ledger
 
     if not is_postgres_url(url):
-        raise UsageError(f"--to {shown(url)!r}: give a PostgreSQL URL, postgresql://…")
+        raise UsageError(f"--to {Redactor()(url)!r}: give a PostgreSQL URL, postgresql://…")
     if not source.is_file():
         raise UsageError(f"no ledger at {source}; nothing to migrate (is --state-dir right?)")
     with Ledger.open(source) as sqlite, Ledger.open(url) as postgres:

@@ -41,13 +41,14 @@ from filelock import Timeout
 
 from crosspost.config.redaction import Redactor
 from crosspost.errors import ConfigError, StorageError
-from crosspost.ledger.schema import MIGRATIONS, SCHEMA_VERSION, for_engine
+from crosspost.ledger.schema import MIGRATIONS, SCHEMA_VERSION, for_engine, is_postgres_url
+
+__all__ = ["AdvisoryLock", "PostgresConnection", "connect", "is_postgres_url", "shown"]
 
 #: Seconds to wait for the server before saying it is unreachable.
 CONNECT_TIMEOUT = 10
 #: The table that says "this database is a crosspost ledger, at this schema version".
 META_TABLE = "crosspost_ledger"
-_SCHEMES = ("postgresql://", "postgres://")
 
 _TYPES = (
     (re.compile(r"\bINTEGER PRIMARY KEY AUTOINCREMENT\b", re.I), "BIGSERIAL PRIMARY KEY"),
@@ -55,11 +56,6 @@ _TYPES = (
     (re.compile(r"\bINTEGER\b", re.I), "BIGINT"),
     (re.compile(r"\bREAL\b", re.I), "DOUBLE PRECISION"),
 )
-
-
-def is_postgres_url(target: object) -> bool:
-    """Whether a ledger location is a PostgreSQL URL (else it is a SQLite file)."""
-    return isinstance(target, str) and target.lower().startswith(_SCHEMES)
 
 
 def shown(url: str) -> str:

@@ -228,6 +228,15 @@ MIGRATIONS: tuple[tuple[Statement, ...], ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+#: How a PostgreSQL ledger's URL starts; any other ledger is a SQLite file.
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(target: object) -> bool:
+    """Whether a ledger location is a PostgreSQL URL (else it is a SQLite file)."""
+    return isinstance(target, str) and target.lower().startswith(POSTGRES_SCHEMES)
+
+
 # --- rows ---------------------------------------------------------------------------------
 
 

@@ -42,6 +42,7 @@ from crosspost.ledger.schema import (
     cap,
     clean,
     connect,
+    is_postgres_url,
     post_from_row,
 )
 
@@ -120,10 +121,11 @@ class Ledger:
             for secret in secrets:
                 redactor.register(secret.reveal() if hasattr(secret, "reveal") else str(secret))
             redact = redactor
-        if isinstance(target, str) and target.lower().startswith(("postgresql:", "postgres:")):
+        if is_postgres_url(target):
             from crosspost.ledger import postgres  # the driver only when it is used
 
-            return cls(postgres.connect(target), postgres.shown(target), clock=clock, redact=redact)
+            url = str(target)
+            return cls(postgres.connect(url), postgres.shown(url), clock=clock, redact=redact)
         path = Path(target)
         return cls(connect(path, busy_timeout=busy_timeout), path, clock=clock, redact=redact)
 
