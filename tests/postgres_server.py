@@ -37,6 +37,17 @@ def unavailable(reason: str) -> None:
     pytest.skip(f"{reason}: {HOW}")
 
 
+def driver_or_skip() -> None:
+    """At the top of a test module that imports the driver: skip the module (one line)
+    when it is missing, or fail when the PostgreSQL tests are required."""
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        if os.environ.get(REQUIRE) == "1":
+            pytest.fail(f"the psycopg driver is not installed; {REQUIRE}=1", pytrace=False)
+        pytest.skip(f"the psycopg driver is not installed: {HOW}", allow_module_level=True)
+
+
 def _binaries() -> Path | None:
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     if found:

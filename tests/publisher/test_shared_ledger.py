@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import psycopg
 import pytest
 
 from crosspost.cli import main
@@ -43,6 +42,8 @@ def test_an_unreachable_server_is_exit_75_one_line_and_nothing_sent(shared_world
 def _drop_connections(url: str) -> None:
     """End every session of the ledger's database but this one (a server restart, as the
     ledger's clients see it)."""
+    import psycopg
+
     with psycopg.connect(url, autocommit=True) as admin:
         admin.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
