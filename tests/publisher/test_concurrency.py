@@ -30,16 +30,6 @@ PROCESSES = 8
 def test_eight_processes_publishing_the_same_issue_make_one_post_per_channel(
     world: World,
 ) -> None:
-    eight_publishers_one_post_each(world)
-
-
-def test_on_a_shared_postgresql_ledger_too(shared_world: World) -> None:
-    """The per-post locks are the ledger's advisory locks: still one post per channel."""
-    eight_publishers_one_post_each(shared_world)
-
-
-def eight_publishers_one_post_each(world: World) -> None:
-    """Start eight ``publish`` runs of one issue at once: one post per channel."""
     runs = [
         world.spawn("publish", str(world.issue), "--mode", "publish", "--json")
         for _ in range(PROCESSES)

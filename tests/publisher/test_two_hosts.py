@@ -96,6 +96,9 @@ def published(world: World, channel: str, issue_id: str) -> list[str]:
 def test_four_publishers_and_two_ticks_on_each_host_make_one_post_each(
     hosts: tuple[World, World], tmp_path: Path
 ) -> None:
+    """The publisher's contract (one post per issue × channel × account) on PostgreSQL:
+    eight publishers and four ticks at once, which also covers
+    ``test_concurrency.py``'s eight publishers of one state dir."""
     issues = write_issues(tmp_path / "issues", "wechat, zhihu")
     runs = []
     for host in hosts:
