@@ -7,10 +7,14 @@ here stable, other test files depend on their names.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from postgres_server import PostgresServer
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -93,3 +97,32 @@ def write_issue(tmp_path: Path) -> WriteIssue:
 
 
 # --- fixtures of other teammates below this line ---------------------------------------
+
+
+# --- the ledger on both engines (h18) ---------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One PostgreSQL server for the session (see ``tests/postgres_server.py``)."""
+    from postgres_server import start_server
+
+    server = start_server()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> str:
+    """The URL of an empty PostgreSQL database: a fresh ledger for one test."""
+    return postgres_server.fresh_url()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def ledger_target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """Where a test's ledger lives, once per engine: a SQLite file or a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return tmp_path / "state" / "ledger.sqlite3"
+    return str(request.getfixturevalue("postgres_url"))

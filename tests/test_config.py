@@ -469,3 +469,30 @@ def test_unreadable_files_are_one_clear_line(place: Place) -> None:
 def test_asking_for_a_setting_that_does_not_exist(place: Place) -> None:
     with pytest.raises(ConfigError, match="there is no setting called 'stat_dir'"):
         place.load().source_of("stat_dir")
+
+
+# --- a ledger shared by several machines ------------------------------------------------------
+
+
+def test_ledger_url_comes_from_the_config_or_the_environment_and_is_never_shown(
+    place: Place,
+) -> None:
+    assert place.load().ledger == place.load().ledger_path  # the default: SQLite
+    place.config('ledger_url = "postgresql://crosspost:s3cr3t-pass@db/newsletter"\n')
+    settings = place.load()
+    assert settings.ledger == "postgresql://crosspost:s3cr3t-pass@db/newsletter"
+    assert settings.ledger_shown == "postgresql://crosspost:***@db/newsletter"
+    assert settings.ledger_exists
+    assert settings.rehearsal().ledger == settings.state_dir / "sandbox" / "ledger.sqlite3"
+    place.environ["CROSSPOST_LEDGER_URL"] = "postgresql://other@db2/newsletter"
+    assert place.load().ledger == "postgresql://other@db2/newsletter"
+    assert place.load().source_of("ledger_url") == "environment CROSSPOST_LEDGER_URL"
+
+
+def test_a_ledger_url_that_is_not_postgresql_is_one_line_without_its_password(
+    place: Place,
+) -> None:
+    place.config('mode = "draft"\nledger_url = "mysql://root:hunter2-pass@db/x"\n')
+    message = error_of(place)
+    assert message.startswith(f"{place.cwd / 'crosspost.toml'}:2")
+    assert "is not a PostgreSQL URL" in message and "hunter2-pass" not in message

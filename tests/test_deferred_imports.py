@@ -53,3 +53,31 @@ def test_a_deferred_module_loads_on_first_use_and_a_missing_one_stays_missing() 
         "module",
         "still missing",
     ]
+
+
+def test_a_sqlite_ledger_and_its_locks_never_load_the_postgresql_driver(tmp_path: Path) -> None:
+    """The PostgreSQL driver is the ``postgres`` extra: cron ticks on SQLite never pay for it."""
+    state = tmp_path / "state"
+    done = python(
+        "import os, sys\n"
+        f"os.environ['CROSSPOST_STATE_DIR'] = {str(state)!r}\n"
+        "os.environ.pop('CROSSPOST_LEDGER_URL', None)\n"
+        "from pathlib import Path\n"
+        "from crosspost.cli import main\n"
+        "from crosspost.ledger.store import Ledger, PostKey\n"
+        "from crosspost.publish.settle import post_lock\n"
+        "from crosspost.schedule.state import run_lock\n"
+        f"state = Path({str(state)!r})\n"
+        "with Ledger.open(state / 'ledger.sqlite3') as ledger:\n"
+        "    key = PostKey('a', 'zhihu', 'main')\n"
+        "    ledger.ensure(key)\n"
+        "    with post_lock(state, key, timeout=1, ledger=ledger):\n"
+        "        pass\n"
+        "with run_lock(state, wait=False) as mine:\n"
+        "    assert mine\n"
+        f"assert main(['status', '--state-dir', {str(state)!r}]) == 0\n"
+        f"assert main(['run-due', {str(tmp_path)!r}, '--state-dir', {str(state)!r}]) == 0\n"
+        "print('loaded:', [m for m in sys.modules if m.split('.')[0] == 'psycopg'])\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "loaded: []" in done.stdout

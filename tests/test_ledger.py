@@ -1,4 +1,6 @@
-"""The ledger on real SQLite files: what survives a crash, who wins a race, what is never stored."""
+"""The ledger on real SQLite files and a real PostgreSQL server: what survives a crash, who
+wins a race, what is never stored. Tests taking ``ledger`` or ``ledger_target`` run on both
+engines (``tests/conftest.py``); those taking ``path`` are about SQLite's file."""
 
 from __future__ import annotations
 
@@ -52,8 +54,8 @@ def path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def ledger(path: Path, clock: Clock) -> Iterator[Ledger]:
-    with Ledger.open(path, clock=clock) as opened:
+def ledger(ledger_target: Path | str, clock: Clock) -> Iterator[Ledger]:
+    with Ledger.open(ledger_target, clock=clock) as opened:
         yield opened
 
 
@@ -80,13 +82,13 @@ def test_an_empty_file_is_migrated(path: Path, clock: Clock) -> None:
         assert ledger.schema_version == SCHEMA_VERSION
 
 
-def test_reopening_keeps_everything(path: Path, clock: Clock) -> None:
-    with Ledger.open(path, clock=clock) as ledger:
+def test_reopening_keeps_everything(ledger_target: Path | str, clock: Clock) -> None:
+    with Ledger.open(ledger_target, clock=clock) as ledger:
         ledger.ensure(KEY, content_hash="h1")
         ledger.finish_step(
             KEY, "publish", state="published", url="https://mp.weixin.qq.com/s/abc", article_id="a1"
         )
-    with Ledger.open(path, clock=clock) as again:
+    with Ledger.open(ledger_target, clock=clock) as again:
         record = again.get(KEY)
         assert record is not None
         assert (record.state, record.url, record.published_at) == (
@@ -97,8 +99,8 @@ def test_reopening_keeps_everything(path: Path, clock: Clock) -> None:
         assert [e.step for e in again.events(KEY)] == ["publish"]
 
 
-def test_foreign_keys_and_busy_timeout_are_on(ledger: Ledger) -> None:
-    db = ledger._db
+def test_foreign_keys_and_busy_timeout_are_on(path: Path) -> None:
+    db = Ledger.open(path)._db
     assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 30_000
 
@@ -165,9 +167,11 @@ time.sleep(600)  # the irreversible call would be here; the test kills us first
 
 
 @pytest.mark.slow
-def test_an_intent_survives_a_process_killed_right_after_writing_it(path: Path) -> None:
+def test_an_intent_survives_a_process_killed_right_after_writing_it(
+    ledger_target: Path | str,
+) -> None:
     with subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(INTENT_THEN_WAIT), str(path)],
+        [sys.executable, "-c", textwrap.dedent(INTENT_THEN_WAIT), str(ledger_target)],
         stdout=subprocess.PIPE,
         text=True,
     ) as child:
@@ -178,7 +182,7 @@ def test_an_intent_survives_a_process_killed_right_after_writing_it(path: Path) 
             os.kill(child.pid, signal.SIGKILL)
             child.wait()
     assert child.returncode == -signal.SIGKILL
-    with Ledger.open(path) as ledger:
+    with Ledger.open(ledger_target) as ledger:
         record = ledger.get(KEY)
         assert record is not None
         assert record.pending_step == "create_draft"
@@ -284,13 +288,13 @@ def test_two_files_claiming_one_issue_id_are_stopped(ledger: Ledger, tmp_path: P
     assert {p.issue_path for p in ledger.posts(KEY.issue_id)} == {str(second)}
 
 
-def test_events_are_append_only(ledger: Ledger, path: Path) -> None:
+def test_events_are_append_only(ledger: Ledger) -> None:
     ledger.ensure(KEY)
     ledger.note(KEY, "reconcile", "found draft MEDIA_1 on the platform")
-    with sqlite3.connect(path) as db:
-        for statement in ("UPDATE events SET summary = 'edited'", "DELETE FROM events"):
-            with pytest.raises(sqlite3.IntegrityError, match="events are append-only"):
-                db.execute(statement)
+    for statement in ("UPDATE events SET summary = 'edited'", "DELETE FROM events"):
+        # The database refuses (sqlite3.IntegrityError, psycopg's RaiseException).
+        with pytest.raises(Exception, match="events are append-only"):
+            ledger._db.execute(statement)
     assert [e.summary for e in ledger.events(KEY)] == ["found draft MEDIA_1 on the platform"]
 
 
@@ -357,8 +361,8 @@ def test_no_secret_reaches_the_file(path: Path, clock: Clock) -> None:
 # --- the image cache --------------------------------------------------------------------------
 
 
-def test_the_ledger_is_the_image_cache(path: Path, clock: Clock) -> None:
-    with Ledger.open(path, clock=clock) as ledger:
+def test_the_ledger_is_the_image_cache(ledger_target: Path | str, clock: Clock) -> None:
+    with Ledger.open(ledger_target, clock=clock) as ledger:
         store: AssetStore = ledger
         assert store.find_asset("wechat", "main", "sha256:ab", "inline") is None
         store.save_asset("wechat", "main", "sha256:ab", "inline", UploadedAsset("https://mmbiz/1"))
@@ -366,7 +370,7 @@ def test_the_ledger_is_the_image_cache(path: Path, clock: Clock) -> None:
             "wechat", "main", "sha256:ab", "cover", UploadedAsset("https://mmbiz/2", "M2")
         )
         store.save_asset("wechat", "main", "sha256:ab", "inline", UploadedAsset("https://mmbiz/1"))
-    with Ledger.open(path, clock=clock) as again:
+    with Ledger.open(ledger_target, clock=clock) as again:
         assert again.find_asset("wechat", "main", "sha256:ab", "inline") == UploadedAsset(
             "https://mmbiz/1"
         )
@@ -387,15 +391,19 @@ def _ensure_in_process(path: str, start: object, results: object) -> None:
     start.wait()  # type: ignore[attr-defined]
     try:
         with Ledger.open(path) as ledger:
-            record = ledger.ensure(KEY, issue_path=path)
+            record = ledger.ensure(KEY, issue_path="/newsletter/issue.md")
             ledger.note(KEY, "test", f"process {os.getpid()} was here")
             results.put(record.state)  # type: ignore[attr-defined]
     except Exception as error:  # the test reports it; a crash must not pass silently
         results.put(f"error: {error!r}")  # type: ignore[attr-defined]
 
 
-def test_eight_processes_writing_one_post_at_once_make_one_row(path: Path) -> None:
-    """WAL, busy_timeout and BEGIN IMMEDIATE keep concurrent publishers' writes apart."""
+def test_eight_processes_writing_one_post_at_once_make_one_row(
+    ledger_target: Path | str,
+) -> None:
+    """WAL, busy_timeout and BEGIN IMMEDIATE keep concurrent publishers' writes apart (on
+    PostgreSQL, the write transaction's advisory lock)."""
+    path = ledger_target
     context = multiprocessing.get_context("fork")
     start, results = context.Event(), context.Queue()
     processes = [

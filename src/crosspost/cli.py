@@ -33,6 +33,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("status", "status", "show every post the ledger knows: state, URL, when"),
     ("urls", "urls", "print an issue's published URLs, one per line"),
     ("reconcile", "reconcile", "ask the platforms what happened to unconfirmed posts"),
+    ("ledger", "ledger", "copy the ledger into PostgreSQL, or export it as JSON Lines"),
     ("import", "import_", "turn a plain-text digest or a saved article page into an issue"),
     ("doctor", "doctor", "check each account: credentials, IP, what it may publish or send"),
     ("sandbox", "sandbox", "run local WeChat and Zhihu emulators for tests and rehearsals"),

@@ -26,11 +26,12 @@ from crosspost.channels.base import (
     Intent,
     ManualPublishRequired,
     RemoteDraft,
+    RunMemo,
 )
 from crosspost.channels.http.policy import HttpPolicy, Reply
 from crosspost.channels.wechat.adapter import WeChatAdapter, cover_crops
 from crosspost.channels.wechat.errors import check_reply, describe
-from crosspost.channels.wechat.token import PollBudget
+from crosspost.channels.wechat.token import PollBudget, _held
 from crosspost.config.settings import Account, Secret
 from crosspost.errors import (
     AuthError,
@@ -41,6 +42,7 @@ from crosspost.errors import (
 )
 from crosspost.images.pipeline import PreparedImage
 from crosspost.ledger.assets import UploadedAsset
+from crosspost.ledger.store import Ledger
 from crosspost.platforms.wechat import WECHAT
 from crosspost.sandbox.box import ManualClock, Sandbox
 
@@ -72,7 +74,12 @@ def box(make_box: MakeBox) -> Sandbox:
 
 
 def adapter_for(
-    box: Sandbox, clock: ManualClock, state: Path, *, secret: str | None = None
+    box: Sandbox,
+    clock: ManualClock,
+    state: Path,
+    *,
+    secret: str | None = None,
+    memo: RunMemo | None = None,
 ) -> WeChatAdapter:
     creds = box.wechat.credentials()
     account = Account(
@@ -85,7 +92,9 @@ def adapter_for(
         },
     )
     http = HttpPolicy(clock=clock, sleep=clock.sleep, rng=lambda: 0.0)
-    return WeChatAdapter(account, http=http, state_dir=state, clock=clock, sleep=clock.sleep)
+    return WeChatAdapter(
+        account, http=http, state_dir=state, clock=clock, sleep=clock.sleep, memo=memo
+    )
 
 
 @pytest.fixture
@@ -304,6 +313,32 @@ def test_token_is_shared_between_processes_and_renewed_early(
     two.preflight()
     assert calls(box, "/cgi-bin/stable_token") == 2
     assert (tmp_path / one.api.token.path.name).stat().st_mode & 0o777 == 0o600
+
+
+def test_hosts_of_a_shared_ledger_share_one_token_and_one_poll_count(
+    box: Sandbox, clock: ManualClock, tmp_path: Path, postgres_url: str
+) -> None:
+    """Two machines (two state dirs), one PostgreSQL ledger: one token, one day's count."""
+    with Ledger.open(postgres_url, clock=clock) as ledger:
+        one = adapter_for(box, clock, tmp_path / "a", memo=RunMemo(shared=ledger))
+        two = adapter_for(box, clock, tmp_path / "b", memo=RunMemo(shared=ledger))
+        one.preflight()
+        two.preflight()
+        assert calls(box, "/cgi-bin/stable_token") == 1
+        assert not one.api.token.path.exists()  # in the ledger, not in a state dir
+        box.faults.add("wechat", "/cgi-bin/draft/add", "token_expired", count=1)
+        one.create_draft(content(one))  # refused token: dropped for both hosts
+        assert calls(box, "/cgi-bin/stable_token") == 2
+        two.preflight()
+        assert calls(box, "/cgi-bin/stable_token") == 2
+        one.api.polls.take()
+        assert two.api.polls.used() == 1
+        name = one.api.token.path.stem
+        holder, asker = (ledger.shared_lock(name, timeout=t) for t in (1, 0))
+        assert holder is not None and asker is not None
+        refused = pytest.raises(TransientError, match="another crosspost run has held")
+        with holder, refused, _held(asker, name):  # another host holds it: one line
+            pass
 
 
 def test_expired_token_is_refreshed_once_and_the_call_sent_once_more(

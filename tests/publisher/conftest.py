@@ -32,3 +32,10 @@ def manual_world(tmp_path: Path) -> Iterator[World]:
     clock = ManualClock(start=time.time())
     with Sandbox(clock=clock, sleep=clock.sleep) as box:
         yield build_world(tmp_path, box, clock, clock.sleep)
+
+
+@pytest.fixture
+def shared_world(tmp_path: Path, postgres_url: str) -> Iterator[World]:
+    """:func:`world` with its ledger on PostgreSQL (``CROSSPOST_LEDGER_URL``)."""
+    with Sandbox(options={"wechat": {"publish_seconds": 300}}) as box:
+        yield build_world(tmp_path, box, time.time, lambda seconds: None, ledger_url=postgres_url)

@@ -51,6 +51,22 @@ def publish(world: World, *extra: str, crash_at: str | None = None) -> tuple[int
 def test_killed_at_a_step_boundary_the_next_run_finishes_with_one_post(
     world: World, channel: str, checkpoint: str
 ) -> None:
+    killed_then_finished(world, channel, checkpoint)
+
+
+@pytest.mark.parametrize(
+    ("channel", "checkpoint"), [("wechat", "after-publish"), ("zhihu", "after-draft")]
+)
+def test_on_a_shared_postgresql_ledger_too(
+    shared_world: World, channel: str, checkpoint: str
+) -> None:
+    """The same guarantee with the ledger and its locks on PostgreSQL (a draft made and
+    not recorded; a submit whose answer died with the process)."""
+    killed_then_finished(shared_world, channel, checkpoint)
+
+
+def killed_then_finished(world: World, channel: str, checkpoint: str) -> None:
+    """Kill a run at ``checkpoint``; the next runs end with one post per channel."""
     code, output = publish(world, "-c", channel, crash_at=checkpoint)
     assert code == -signal.SIGKILL, output
 

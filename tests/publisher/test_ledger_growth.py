@@ -91,6 +91,7 @@ def old_ledger(path: Path, posts: int) -> None:
         lasting = PostKey("issue-0001", "wechat", "main")
         ledger.record(lasting, state="published", url="https://mp.weixin.qq.com/s/Abc")
     db = sqlite3.connect(path)
+    db.execute("DROP TABLE shared_state")  # added by schema 4: not in a schema 1 ledger
     # What later schemas added is not there yet (mass sends: version 3).
     db.execute("DROP INDEX posts_by_delivery")
     db.execute("ALTER TABLE posts DROP COLUMN delivery")

@@ -94,6 +94,8 @@ class World:
     state_dir: Path
     env: dict[str, str]
     issue: Path
+    #: A shared PostgreSQL ledger (``CROSSPOST_LEDGER_URL``); None: SQLite in the state dir.
+    ledger_url: str | None = None
 
     # --- the three ways in -------------------------------------------------------------
 
@@ -102,7 +104,7 @@ class World:
         return load_settings(flags, environ=self.env, cwd=self.root, home=self.root)
 
     def ledger(self) -> Ledger:
-        return Ledger.open(self.state_dir / "ledger.sqlite3", clock=self.clock)
+        return Ledger.open(self.ledger_url or self.state_dir / "ledger.sqlite3", clock=self.clock)
 
     def publish(
         self, paths: Sequence[Path] | None = None, **options: Any
@@ -125,7 +127,7 @@ class World:
         settings = self.settings()
         lines: list[str] = []
         secrets = [s for a in settings.accounts for s in a.credentials.values()]
-        with Ledger.open(settings.ledger_path, clock=self.clock, secrets=secrets) as ledger:
+        with Ledger.open(settings.ledger, clock=self.clock, secrets=secrets) as ledger:
             publisher = Publisher(
                 settings,
                 ledger,
@@ -262,10 +264,19 @@ def copy_example(root: Path) -> Path:
     return target / "issue.md"
 
 
-def build_world(root: Path, box: Sandbox, clock: Callable[[], float], sleep: Any) -> World:
+def build_world(
+    root: Path,
+    box: Sandbox,
+    clock: Callable[[], float],
+    sleep: Any,
+    *,
+    ledger_url: str | None = None,
+) -> World:
     state_dir = root / "state"
     env = sandbox_env(root, box, write_config(root, box), max_sleep="0")
     env["CROSSPOST_STATE_DIR"] = str(state_dir)
+    if ledger_url is not None:
+        env["CROSSPOST_LEDGER_URL"] = ledger_url
     return World(
         root=root,
         box=box,
@@ -275,6 +286,7 @@ def build_world(root: Path, box: Sandbox, clock: Callable[[], float], sleep: Any
         state_dir=state_dir,
         env=env,
         issue=copy_example(root),
+        ledger_url=ledger_url,
     )
 
 

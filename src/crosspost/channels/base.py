@@ -28,7 +28,7 @@ from crosspost.channels.http.policy import HttpPolicy
 from crosspost.config.settings import Account
 from crosspost.errors import ChannelError, PermanentError, UnconfirmedError, UsageError
 from crosspost.images.pipeline import PreparedImage
-from crosspost.ledger.assets import UploadedAsset
+from crosspost.ledger.assets import SharedState, UploadedAsset
 from crosspost.platforms.base import ImagePolicy, Platform
 
 # --- the steps the ledger records ---------------------------------------------------
@@ -272,7 +272,10 @@ class RunMemo:
     not kept: the next post asks again.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, shared: SharedState | None = None) -> None:
+        #: Where state every host must see alike lives (the WeChat token, the day's polls)
+        #: when the ledger is shared by several machines; None: this machine's state dir.
+        self.shared = shared
         self._values: dict[tuple[str, ...], Any] = {}
         self._locks: dict[tuple[str, ...], threading.Lock] = {}
         self._guard = threading.Lock()

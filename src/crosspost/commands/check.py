@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     # publish reads it by (remote ones downloaded), and the options publishing needs.
     settings = settings_of(args)
     context = render_context(settings, args.theme)
-    platforms, previous = settings.platforms(), previous_reader(settings.ledger_path)
+    platforms, previous = settings.platforms(), previous_reader(settings.ledger)
     images = sources_for(settings)
     results: list[Checked] = []
     for path in args.files:

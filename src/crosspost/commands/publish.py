@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
 
         redactor = redactor_for([s for a in settings.accounts for s in a.secrets])
         make_state_dir(settings.state_dir)
-        with Ledger.open(settings.ledger_path, clock=clock, redact=redactor) as ledger:
+        with Ledger.open(settings.ledger, clock=clock, redact=redactor) as ledger:
             publisher = Publisher(
                 settings,
                 ledger,

@@ -44,15 +44,15 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     if args.adopt:
         return _adopt(args, settings)
-    if not settings.ledger_path.exists():
-        raise UsageError(f"no ledger at {settings.ledger_path}; nothing was published yet")
+    if not settings.ledger_exists:
+        raise UsageError(f"no ledger at {settings.ledger_shown}; nothing was published yet")
     switches = Switches.from_environment()
     clock = switches.clock(time.time)
     with accounts_for_run(settings, sandbox=args.sandbox, switches=switches) as (settings, sleep):
         from crosspost.config.redaction import redactor_for
 
         redactor = redactor_for([s for a in settings.accounts for s in a.secrets])
-        with Ledger.open(settings.ledger_path, clock=clock, redact=redactor) as ledger:
+        with Ledger.open(settings.ledger, clock=clock, redact=redactor) as ledger:
             publisher = Publisher(
                 settings, ledger, clock=clock, sleep=sleep, progress=print_progress
             )
@@ -71,7 +71,7 @@ def _adopt(args: argparse.Namespace, settings: Settings) -> int:
     clock = switches.clock(time.time)
     with accounts_for_run(settings, sandbox=args.sandbox, switches=switches) as (settings, sleep):
         redactor = redactor_for([s for a in settings.accounts for s in a.secrets])
-        with Ledger.open(settings.ledger_path, clock=clock, redact=redactor) as ledger:
+        with Ledger.open(settings.ledger, clock=clock, redact=redactor) as ledger:
             path = _issue_file(args.issue_id, ledger)
             publisher = Publisher(
                 settings, ledger, clock=clock, sleep=sleep, progress=print_progress

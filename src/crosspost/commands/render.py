@@ -101,7 +101,7 @@ def checked_or_report(
         tuple(channels),
         render_context(settings, theme),
         settings.platforms(),
-        previous_reader(settings.ledger_path),
+        previous_reader(settings.ledger),
         images,
     )
     for problem in checked.problems:

@@ -69,13 +69,13 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     if args.sandbox:
         settings = settings.rehearsal()
-    if not settings.ledger_path.exists():
+    if not settings.ledger_exists:
         if args.json:
             print("[]")
         else:
-            print(f"nothing published yet (no ledger at {settings.ledger_path})")
+            print(f"nothing published yet (no ledger at {settings.ledger_shown})")
         return EXIT_OK
-    with Ledger.open(settings.ledger_path) as ledger:
+    with Ledger.open(settings.ledger) as ledger:
         posts = ledger.posts(args.issue_id)
     if args.issue_id and not posts:
         raise UsageError(

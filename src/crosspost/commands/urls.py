@@ -91,9 +91,9 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     if args.sandbox:
         settings = settings.rehearsal()
-    if not settings.ledger_path.exists():
-        raise UsageError(f"no ledger at {settings.ledger_path}; nothing was published yet")
-    with Ledger.open(settings.ledger_path) as ledger:
+    if not settings.ledger_exists:
+        raise UsageError(f"no ledger at {settings.ledger_shown}; nothing was published yet")
+    with Ledger.open(settings.ledger) as ledger:
         posts = ledger.posts(args.issue_id)
     if not posts:
         raise UsageError(
@@ -141,9 +141,9 @@ def _set(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     if args.sandbox:
         settings = settings.rehearsal()
-    if not settings.ledger_path.exists():
-        raise UsageError(f"no ledger at {settings.ledger_path}; nothing was published yet")
-    with Ledger.open(settings.ledger_path) as ledger:
+    if not settings.ledger_exists:
+        raise UsageError(f"no ledger at {settings.ledger_shown}; nothing was published yet")
+    with Ledger.open(settings.ledger) as ledger:
         posts = [
             p
             for p in ledger.posts(args.issue_id, channel=channel)

@@ -47,6 +47,7 @@ SENSITIVE_NAMES: tuple[str, ...] = (
     "upload_token",
     "authorization",
     "signature",
+    "password",
 )
 # Longest first, so "x-oss-security-token" wins over "security-token".
 _NAMES = "|".join(re.escape(n) for n in sorted(SENSITIVE_NAMES, key=len, reverse=True))
@@ -57,6 +58,8 @@ _QUOTED_PAIR = re.compile(
     rf"""(?i)(?<![\w-])(["']?)({_NAMES})\1(\s*[=:]\s*\[?\s*)(["'])((?:(?!\4)[^\\]|\\.)*)\4"""
 )
 _HEADER_LINE = re.compile(r"(?im)^(\s*(?:(?:set-)?cookie|authorization)\s*:\s*)(.+)$")
+# postgresql://user:PASSWORD@host/db (a ledger URL, a notification URL with a login).
+_URL_PASSWORD = re.compile(r"(?i)(\b[a-z][a-z0-9+.-]*://[^/\s:@]*:)([^@\s/]+)(@)")
 #: Registered values shorter than this are not redacted (they would mangle ordinary text).
 _MIN_SECRET_LEN = 6
 
@@ -83,6 +86,7 @@ class Redactor:
             text = text.replace(value, REDACTED)
         text = _QUOTED_PAIR.sub(rf"\g<1>\g<2>\g<1>\g<3>\g<4>{REDACTED}\g<4>", text)
         text = _PAIR.sub(rf"\g<1>\g<2>{REDACTED}", text)
+        text = _URL_PASSWORD.sub(rf"\g<1>{REDACTED}\g<3>", text)
         return _HEADER_LINE.sub(rf"\g<1>{REDACTED}", text)
 
 

@@ -101,6 +101,9 @@ class Settings:
     sources: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     #: Channel → limit name → value, from ``[channels.C.limits]`` (every account's base).
     limits: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
+    #: A ledger shared by several machines (``postgresql://…``); None: SQLite in the state dir.
+    #: Its password is a secret: show it with :attr:`ledger_shown`, never as it is.
+    ledger_url: str | None = None
 
     def platforms(self) -> Mapping[str, Platform]:
         """Every platform declaration with the config's channel limits laid over it: what
@@ -118,11 +121,30 @@ class Settings:
         """Where the ledger lives: ``<state_dir>/ledger.sqlite3``."""
         return self.state_dir / LEDGER_NAME
 
+    @property
+    def ledger(self) -> Path | str:
+        """Where the ledger is, as :meth:`Ledger.open <crosspost.ledger.store.Ledger.open>`
+        takes it: the PostgreSQL URL when one is set, else :attr:`ledger_path`."""
+        return self.ledger_url or self.ledger_path
+
+    @property
+    def ledger_exists(self) -> bool:
+        """Whether there is a ledger to read: a shared one always is (opening creates it)."""
+        return self.ledger_url is not None or self.ledger_path.exists()
+
+    @property
+    def ledger_shown(self) -> str:
+        """The ledger's place as a message may name it (a URL's password hidden)."""
+        from crosspost.config.redaction import Redactor
+
+        return Redactor()(str(self.ledger))
+
     def rehearsal(self) -> Settings:
         """These settings for a ``--sandbox`` rehearsal: everything under
         ``<state_dir>/sandbox`` (ledger, locks, token cache, scheduler state, the emulators'
-        own state), so a rehearsal never enters the real ledger or settles a real tick."""
-        return dataclasses.replace(self, state_dir=self.state_dir / SANDBOX_FOLDER)
+        own state), so a rehearsal never enters the real ledger or settles a real tick: a
+        shared PostgreSQL ledger included, a rehearsal's ledger is SQLite there."""
+        return dataclasses.replace(self, state_dir=self.state_dir / SANDBOX_FOLDER, ledger_url=None)
 
     def source_of(self, name: str) -> str:
         """Where a setting came from, e.g. ``"environment CROSSPOST_STATE_DIR"``."""

@@ -36,7 +36,7 @@ ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 ACCOUNT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([dhms])")
 _DURATION_UNITS = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0}
-_TOP_LEVEL = {"state_dir", "mode", "theme", "template_dirs", "log_file", "timeout"}
+_TOP_LEVEL = {"state_dir", "mode", "theme", "template_dirs", "log_file", "timeout", "ledger_url"}
 _TABLES = {
     "schedule": {"issue_dirs", "grace"},
     "notify": {"urls_env", "on_success"},
@@ -111,6 +111,20 @@ def _text(raw: Any, origin: Origin) -> str:
     if not isinstance(raw, str) or not raw.strip():
         origin.fail("expected a non-empty string")
     return raw.strip()
+
+
+def _ledger_url(raw: Any, origin: Origin) -> str:
+    """A shared ledger's ``postgresql://`` URL; its password never appears in a message."""
+    from crosspost.config.redaction import Redactor
+
+    url = raw.strip() if isinstance(raw, str) else ""
+    if not url.lower().startswith(("postgresql://", "postgres://")):
+        origin.fail(
+            f"{Redactor()(str(raw))!r} is not a PostgreSQL URL; write "
+            "postgresql://USER@HOST/DATABASE, or leave ledger_url out for the SQLite ledger "
+            "in the state dir"
+        )
+    return url
 
 
 #: The longest network timeout that makes sense (a day); inf/nan/huge values are typos.
@@ -199,6 +213,7 @@ FIELDS: tuple[_Field, ...] = (
     _Field(
         "private_image_hosts", "CROSSPOST_PRIVATE_IMAGE_HOSTS", ("images", "private_hosts"), _flag
     ),
+    _Field("ledger_url", "CROSSPOST_LEDGER_URL", ("ledger_url",), _ledger_url),
 )
 #: Argparse destinations :func:`settings_from_args` reads (``config`` picks the file).
 FLAG_NAMES: tuple[str, ...] = ("config", *(f.name for f in FIELDS))
@@ -348,6 +363,7 @@ DEFAULTS: Mapping[str, Any] = MappingProxyType(
         "notify_on_success": False,
         "image_folders": (),
         "private_image_hosts": False,
+        "ledger_url": None,
     }
 )
 

@@ -8,8 +8,10 @@ ledger stores it. Nothing in this module touches the database.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -39,4 +41,30 @@ class AssetStore(Protocol):
         self, channel: str, account: str, digest: str, kind: str, asset: UploadedAsset
     ) -> None:
         """Remember an upload (idempotent: saving the same key twice keeps one row)."""
+        ...
+
+
+class SharedState(Protocol):
+    """Small documents every host of a shared ledger sees alike, under locks they share.
+
+    The WeChat access token and the day's poll count live here when the ledger is on
+    PostgreSQL, so two hosts neither fetch tokens that invalidate each other's nor
+    overrun the day's quota together. :class:`~crosspost.ledger.store.Ledger` is the one
+    implementation; on one machine these stay files in the state dir.
+    """
+
+    def shared_lock(self, name: str, *, timeout: float) -> AbstractContextManager[Any] | None:
+        """A lock named ``name`` every host shares; None when the ledger is one machine's."""
+        ...
+
+    def read_shared(self, name: str) -> dict[str, Any]:
+        """The document under ``name``; empty when there is none."""
+        ...
+
+    def write_shared(self, name: str, data: Mapping[str, Any]) -> None:
+        """Replace the document under ``name``."""
+        ...
+
+    def delete_shared(self, name: str) -> None:
+        """Forget the document under ``name``."""
         ...

@@ -13,6 +13,14 @@ names the file and says what to do. After opening, the connection itself
 full disk, a lock held too long, a file deleted under a running process — into one
 :class:`StorageError` line, wherever in the ledger it happens; SQLite's transaction keeps
 the ledger as it was before the failed write.
+
+**Two engines, one schema.** The same :data:`MIGRATIONS` build a PostgreSQL ledger
+(:mod:`crosspost.ledger.postgres`). A statement is written once, in the SQL both engines
+speak (``TEXT``, ``INTEGER``, ``REAL``, ``CHECK``, ``UNIQUE``, ``ON CONFLICT``,
+``ALTER TABLE … ADD COLUMN``); the PostgreSQL side maps the few type names that differ
+(:func:`crosspost.ledger.postgres.translate`). Only a statement no translation can carry
+(a trigger, a JSON function) is given per engine, as :class:`PerEngine`. A new migration
+is appended the same way, and both engines walk it.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -58,8 +66,47 @@ _URL_SET_ASIDE = (
     "the permanent link is asked for again, or record it with crosspost urls --set"
 )
 
+
+@dataclass(frozen=True)
+class PerEngine:
+    """A migration statement the two engines spell differently (triggers, JSON functions)."""
+
+    sqlite: str
+    postgresql: str
+
+
+Statement = str | PerEngine
+
+
+def for_engine(statement: Statement, engine: str) -> str:
+    """The text of ``statement`` for ``engine`` ("sqlite" or "postgresql")."""
+    if isinstance(statement, PerEngine):
+        return str(getattr(statement, engine))
+    return statement
+
+
+#: PostgreSQL has no ``RAISE`` in SQL: its triggers call a function.
+_PG_APPEND_ONLY_FUNCTION = """
+    CREATE OR REPLACE FUNCTION events_are_append_only() RETURNS trigger LANGUAGE plpgsql
+    AS $body$ BEGIN RAISE EXCEPTION 'events are append-only'; END $body$
+"""
+
+
+def _append_only(action: str) -> PerEngine:
+    return PerEngine(
+        sqlite=f"""
+        CREATE TRIGGER events_are_append_only_{action.lower()} BEFORE {action} ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END
+        """,
+        postgresql=f"""
+        CREATE TRIGGER events_are_append_only_{action.lower()} BEFORE {action} ON events
+        FOR EACH ROW EXECUTE FUNCTION events_are_append_only()
+        """,
+    )
+
+
 #: One tuple of statements per schema version; index n migrates version n → n + 1.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
+MIGRATIONS: tuple[tuple[Statement, ...], ...] = (
     (
         f"""
         CREATE TABLE posts (
@@ -103,14 +150,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """,
         "CREATE INDEX events_by_post ON events (post_id, id)",
         # The audit trail is append-only, enforced by the database itself.
-        """
-        CREATE TRIGGER events_are_append_only_update BEFORE UPDATE ON events
-        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END
-        """,
-        """
-        CREATE TRIGGER events_are_append_only_delete BEFORE DELETE ON events
-        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END
-        """,
+        PerEngine(sqlite="SELECT 1", postgresql=_PG_APPEND_ONLY_FUNCTION),
+        _append_only("UPDATE"),
+        _append_only("DELETE"),
         """
         CREATE TABLE assets (
             channel    TEXT NOT NULL,
@@ -131,26 +173,42 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # so the trail grew with the square of the posts. Reconcile now asks the ledger
         # for those ids when it needs them; old intents keep only how many there were.
         # The trail stays append-only for everything else: the trigger is back at once.
-        "DROP TRIGGER events_are_append_only_update",
-        """
-        UPDATE events SET data = json_set(json_remove(data, '$.known_ids'),
-            '$.known_ids_count', json_array_length(data, '$.known_ids'))
-        WHERE kind = 'intent' AND json_valid(data)
-          AND json_type(data, '$.known_ids') = 'array'
-          AND json_array_length(data, '$.known_ids') > 1
-        """,
-        """
-        CREATE TRIGGER events_are_append_only_update BEFORE UPDATE ON events
-        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END
-        """,
+        PerEngine(
+            sqlite="DROP TRIGGER events_are_append_only_update",
+            postgresql="DROP TRIGGER events_are_append_only_update ON events",
+        ),
+        PerEngine(
+            sqlite="""
+            UPDATE events SET data = json_set(json_remove(data, '$.known_ids'),
+                '$.known_ids_count', json_array_length(data, '$.known_ids'))
+            WHERE kind = 'intent' AND json_valid(data)
+              AND json_type(data, '$.known_ids') = 'array'
+              AND json_array_length(data, '$.known_ids') > 1
+            """,
+            postgresql="""
+            UPDATE events SET data = ((data::jsonb - 'known_ids') || jsonb_build_object(
+                'known_ids_count', jsonb_array_length(data::jsonb -> 'known_ids')))::text
+            WHERE kind = 'intent' AND jsonb_typeof(data::jsonb -> 'known_ids') = 'array'
+              AND jsonb_array_length(data::jsonb -> 'known_ids') > 1
+            """,
+        ),
+        _append_only("UPDATE"),
         # A WeChat link with a tempkey expires: it never was the post's URL. The post
         # stays published with its URL pending; the link is kept in a note, as a preview.
-        f"""
-        INSERT INTO events (post_id, step, kind, summary, data, at)
-        SELECT id, 'url', 'note', '{_URL_SET_ASIDE}', json_object('preview_url', url),
-            {_NOW_SQL}
-        FROM posts WHERE state = 'published' AND {_TEMPORARY_URL_SQL}
-        """,
+        PerEngine(
+            sqlite=f"""
+            INSERT INTO events (post_id, step, kind, summary, data, at)
+            SELECT id, 'url', 'note', '{_URL_SET_ASIDE}', json_object('preview_url', url),
+                {_NOW_SQL}
+            FROM posts WHERE state = 'published' AND {_TEMPORARY_URL_SQL}
+            """,
+            postgresql=f"""
+            INSERT INTO events (post_id, step, kind, summary, data, at)
+            SELECT id, 'url', 'note', '{_URL_SET_ASIDE}',
+                json_build_object('preview_url', url)::text, extract(epoch FROM now())
+            FROM posts WHERE state = 'published' AND {_TEMPORARY_URL_SQL}
+            """,
+        ),
         f"UPDATE posts SET url = NULL WHERE state = 'published' AND {_TEMPORARY_URL_SQL}",
     ),
     # 2 → 3: mass sends (WeChat 群发). A broadcast post keeps its send's msg_id in
@@ -161,8 +219,30 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE posts ADD COLUMN mass_status TEXT",
         "CREATE INDEX posts_by_delivery ON posts (channel, account, delivery, published_at)",
     ),
+    # 3 → 4: state hosts of one shared ledger must see alike (the WeChat access token, the
+    # day's publish-status polls), one small JSON document per name. Used only on
+    # PostgreSQL (one machine keeps these as files in its state dir); a cache, so
+    # ``ledger export`` and ``ledger migrate`` leave it out.
+    (
+        """
+        CREATE TABLE shared_state (
+            name       TEXT PRIMARY KEY,
+            data       TEXT NOT NULL,
+            updated_at REAL NOT NULL
+        )
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+#: How a PostgreSQL ledger's URL starts; any other ledger is a SQLite file.
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(target: object) -> bool:
+    """Whether a ledger location is a PostgreSQL URL (else it is a SQLite file)."""
+    return isinstance(target, str) and target.lower().startswith(POSTGRES_SCHEMES)
 
 
 # --- rows ---------------------------------------------------------------------------------
@@ -341,6 +421,7 @@ class LedgerConnection(sqlite3.Connection):
     :class:`StorageError` with exit 2 or 75.
     """
 
+    engine = "sqlite"
     #: Set once the ledger is open: :func:`connect` explains trouble while opening itself.
     path: Path | None = None
     #: (device, inode) of the file when it was opened.
@@ -350,6 +431,16 @@ class LedgerConnection(sqlite3.Connection):
         cursor = self.cursor(_Cursor)
         cursor.path = self.path
         return cursor.execute(sql, parameters)
+
+    def version(self) -> int:
+        """The schema version the ledger is at."""
+        return int(self.execute("PRAGMA user_version").fetchone()[0])
+
+    def rollback_quietly(self) -> None:
+        """Roll back if a transaction is open; SQLite may have rolled back by itself."""
+        if self.in_transaction:
+            with suppress(sqlite3.Error, StorageError):
+                self.execute("ROLLBACK")
 
     def begin(self) -> None:
         """Start a write transaction, once sure the file is still the one that was opened.
@@ -484,7 +575,7 @@ def migrate(connection: sqlite3.Connection, path: Path) -> int:
         version = _checked_version(connection, path)
         for number in range(version, SCHEMA_VERSION):
             for statement in MIGRATIONS[number]:
-                connection.execute(statement)
+                connection.execute(for_engine(statement, "sqlite"))
         connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         connection.execute("COMMIT")

@@ -19,17 +19,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from types import MappingProxyType, TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crosspost.config.redaction import Redactor
-from crosspost.errors import ChannelError, IssueError, StorageError, UnconfirmedError
+from crosspost.errors import ChannelError, IssueError, UnconfirmedError
 from crosspost.ledger.assets import UploadedAsset
 from crosspost.ledger.schema import (
     POST_COLUMNS,
@@ -43,8 +42,12 @@ from crosspost.ledger.schema import (
     cap,
     clean,
     connect,
+    is_postgres_url,
     post_from_row,
 )
+
+if TYPE_CHECKING:
+    from crosspost.ledger.postgres import PostgresConnection
 
 __all__ = ["POST_STATES", "SCHEMA_VERSION", "Event", "Ledger", "PostKey", "PostRecord"]
 
@@ -67,17 +70,21 @@ def _json(text: str) -> Mapping[str, Any]:
 
 
 class Ledger:
-    """The SQLite ledger. Use :meth:`open`; close it, or use it as a context manager.
+    """The ledger, on SQLite or PostgreSQL. Use :meth:`open`; close it, or use it as a
+    context manager.
 
     One connection, shared by the publisher's threads behind a lock; across processes
-    SQLite's own locking (WAL, ``busy_timeout``, ``BEGIN IMMEDIATE``) keeps writers apart.
-    Commands that only report (``status``, ``urls``) use the reads and never write.
+    SQLite's own locking (WAL, ``busy_timeout``, ``BEGIN IMMEDIATE``) keeps writers apart,
+    and on PostgreSQL one advisory lock per write transaction does the same across hosts
+    (:mod:`crosspost.ledger.postgres`). Every statement goes through ``self._db.execute``
+    in the SQL both engines speak. Commands that only report (``status``, ``urls``) use
+    the reads and never write.
     """
 
     def __init__(
         self,
-        connection: LedgerConnection,
-        path: Path,
+        connection: LedgerConnection | PostgresConnection,
+        path: Path | str,
         *,
         clock: Clock = time.time,
         redact: Callable[[str], str] | None = None,
@@ -92,7 +99,7 @@ class Ledger:
     @classmethod
     def open(
         cls,
-        path: Path | str,
+        target: Path | str,
         *,
         clock: Clock = time.time,
         redact: Callable[[str], str] | None = None,
@@ -101,17 +108,40 @@ class Ledger:
     ) -> Ledger:
         """Open (creating and migrating as needed); ConfigError naming the file if unusable.
 
+        ``target`` is the SQLite file, or a ``postgresql://`` URL (``Settings.ledger``):
+        then the driver is imported, the server's trouble is a StorageError (exit 75),
+        and :attr:`path` is the URL with its password hidden.
+
         ``redact`` is the hook every stored message passes through (the adapters' own
         :class:`Redactor`, ideally); without one, a fresh Redactor is used, taught the
         ``secrets`` given (``Secret`` objects or strings: the accounts' credentials).
         """
-        path = Path(path)
         if redact is None:
             redactor = Redactor()
             for secret in secrets:
                 redactor.register(secret.reveal() if hasattr(secret, "reveal") else str(secret))
             redact = redactor
+        if is_postgres_url(target):
+            from crosspost.ledger import postgres  # the driver only when it is used
+
+            url = str(target)
+            return cls(postgres.connect(url), postgres.shown(url), clock=clock, redact=redact)
+        path = Path(target)
         return cls(connect(path, busy_timeout=busy_timeout), path, clock=clock, redact=redact)
+
+    @property
+    def engine(self) -> str:
+        """ "sqlite" or "postgresql"."""
+        return self._db.engine
+
+    def shared_lock(self, name: str, *, timeout: float) -> AbstractContextManager[Any] | None:
+        """A lock every host using this ledger shares (PostgreSQL), or None on SQLite,
+        whose locks are the state dir's files (one machine)."""
+        if isinstance(self._db, LedgerConnection):
+            return None
+        from crosspost.ledger.postgres import AdvisoryLock
+
+        return AdvisoryLock(self._db.url, name, timeout=timeout)
 
     def close(self) -> None:
         with self._lock:
@@ -130,7 +160,7 @@ class Ledger:
 
     @property
     def schema_version(self) -> int:
-        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        return self._db.version()
 
     @property
     def journal_mode(self) -> str:
@@ -243,11 +273,9 @@ class Ledger:
                 yield self
                 self._db.execute("COMMIT")
             except BaseException:
-                # SQLite may have rolled back already (a full disk); the first error is
-                # the one to report, never "no transaction is active".
-                if self._db.in_transaction:
-                    with suppress(sqlite3.Error, StorageError):
-                        self._db.execute("ROLLBACK")
+                # The engine may have rolled back already (a full disk, a lost server); the
+                # first error is the one to report, never "no transaction is active".
+                self._db.rollback_quietly()
                 raise
             finally:
                 self._depth = 0
@@ -430,6 +458,34 @@ class Ledger:
                 (channel, account, digest, kind, asset.url, asset.media_id, now, now),
             )
 
+    # --- state every host shares (crosspost.ledger.assets.SharedState) ---
+
+    def read_shared(self, name: str) -> dict[str, Any]:
+        """The document kept under ``name``; empty when there is none (or it is damaged)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT data FROM shared_state WHERE name = ?", (name,)
+            ).fetchone()
+        try:
+            data = json.loads(row[0]) if row else {}
+        except ValueError:
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def write_shared(self, name: str, data: Mapping[str, Any]) -> None:
+        """Replace the document under ``name`` (atomically: readers see old or new)."""
+        with self.transaction():
+            self._db.execute(
+                "INSERT INTO shared_state (name, data, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET data = excluded.data, "
+                "updated_at = excluded.updated_at",
+                (name, json.dumps(dict(data)), self.clock()),
+            )
+
+    def delete_shared(self, name: str) -> None:
+        with self.transaction():
+            self._db.execute("DELETE FROM shared_state WHERE name = ?", (name,))
+
     # --- internals -----------------------------------------------------------------------
 
     def _update(self, key: PostKey, changes: Mapping[str, Any], now: float) -> None:
@@ -469,13 +525,13 @@ class Ledger:
         at = self.clock()
         summary = cap(self.redact, summary)
         payload = json.dumps(clean(None if verbatim else self.redact, data), ensure_ascii=False)
-        cursor = self._db.execute(
+        (event_id,) = self._db.execute(
             "INSERT INTO events (post_id, step, kind, outcome, summary, errcode, data, at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (row[0], step, kind, outcome, summary, errcode, payload, at),
-        )
+        ).fetchone()
         return Event(
-            int(cursor.lastrowid or 0),
+            int(event_id),
             key,
             step,
             kind,

@@ -68,7 +68,7 @@ def check_issue(path: Path, settings: Settings, theme: str | None) -> Checked:
         (),
         render_context(settings, theme),
         settings.platforms(),
-        previous_reader(settings.ledger_path),
+        previous_reader(settings.ledger),
     )
 
 
@@ -137,7 +137,7 @@ def upload_images(
     again; new uploads are remembered there. Images already on WeChat stay as they are.
     """
     secrets = list(account.secrets)
-    with Ledger.open(settings.ledger_path, clock=clock, secrets=secrets) as ledger:
+    with Ledger.open(settings.ledger, clock=clock, secrets=secrets) as ledger:
         adapter = build_adapter(
             account, settings.state_dir, timeout=settings.timeout, clock=clock, sleep=sleep
         )
@@ -303,9 +303,9 @@ def _exit_meaning(post: PostRecord) -> tuple[int, str]:
 @contextmanager
 def _ledger(settings: Settings) -> Iterator[Ledger | None]:
     """The ledger when one exists (the desk never creates it just by looking)."""
-    if not settings.ledger_path.is_file():
+    if not settings.ledger_exists:
         yield None
         return
     secrets = [s for a in settings.accounts for s in a.secrets]
-    with Ledger.open(settings.ledger_path, secrets=secrets) as ledger:
+    with Ledger.open(settings.ledger, secrets=secrets) as ledger:
         yield ledger

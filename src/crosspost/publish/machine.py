@@ -150,7 +150,7 @@ class PostMachine:
 
     def run(self, options: PublishOptions) -> PostResult:
         """Make the post; every error becomes a result (and a ledger entry), never a raise."""
-        lock = post_lock(self.state_dir, self.key, timeout=self.lock_timeout)
+        lock = post_lock(self.state_dir, self.key, timeout=self.lock_timeout, ledger=self.ledger)
         try:
             with lock:
                 return self._guarded(options)
@@ -165,7 +165,7 @@ class PostMachine:
     def adopt(self) -> PostResult:
         """``crosspost reconcile --adopt``: look on the platform for this post's article and
         adopt it into the ledger; nothing is created, uploaded or published."""
-        lock = post_lock(self.state_dir, self.key, timeout=self.lock_timeout)
+        lock = post_lock(self.state_dir, self.key, timeout=self.lock_timeout, ledger=self.ledger)
         adapter: Adapter | None = None
         try:
             with lock:

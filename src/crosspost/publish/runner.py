@@ -364,7 +364,8 @@ class Publisher:
         # A post named by a reference but not run now (the scheduler runs what is due)
         # is not waited for: its URL is in the ledger, or the dependant is skipped.
         in_run = {job.key for job in jobs}
-        memo = RunMemo()  # this run's: the Zhihu login and topics are asked once per account
+        # This run's: the Zhihu login and topics are asked once per account.
+        memo = RunMemo(shared=self._shared())
         with ThreadPoolExecutor(max_workers=min(8, len(jobs))) as pool:
             while waiting:
                 ready = [
@@ -407,8 +408,13 @@ class Publisher:
         know, adopt the article of the same issue already on the account (a lost state
         dir, another machine), so the next publish does not make a second one."""
         jobs = self.plan(paths, options)
-        memo = RunMemo()
+        memo = RunMemo(shared=self._shared())
         return PublishReport(tuple(self._machine(job, memo).adopt() for job in jobs))
+
+    def _shared(self) -> Ledger | None:
+        """The ledger when several machines share it (the WeChat token and poll count
+        then live in it), else None (they stay files in this machine's state dir)."""
+        return self.ledger if self.ledger.engine == "postgresql" else None
 
     def _machine(self, job: Job, memo: RunMemo) -> PostMachine:
         """The state machine of one post, with this run's ledger, clock, images and memo."""

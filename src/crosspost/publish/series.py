@@ -68,15 +68,19 @@ def lasting_url(post: PostRecord) -> str | None:
     return post.url if permanent else None
 
 
-def previous_reader(ledger_path: Path) -> Callable[[Issue, str], tuple[PreviousIssue, ...]]:
-    """往期回顾 as ``publish`` will add it, read from the ledger at ``ledger_path`` without
-    writing to it: ``render``, ``preview``, ``check`` and the desk show the editor what goes
-    out. No ledger yet: nothing was published, so no list."""
+def previous_reader(
+    ledger_at: Path | str,
+) -> Callable[[Issue, str], tuple[PreviousIssue, ...]]:
+    """往期回顾 as ``publish`` will add it, read from the ledger at ``ledger_at`` (a SQLite
+    file or a PostgreSQL URL) without writing to it: ``render``, ``preview``, ``check`` and
+    the desk show the editor what goes out. No ledger yet: nothing was published, so no list."""
 
     def previous(issue: Issue, channel: str) -> tuple[PreviousIssue, ...]:
-        if not issue.series or issue.previous <= 0 or not ledger_path.is_file():
+        if not issue.series or issue.previous <= 0:
             return ()
-        with Ledger.open(ledger_path) as ledger:
+        if isinstance(ledger_at, Path) and not ledger_at.is_file():
+            return ()
+        with Ledger.open(ledger_at) as ledger:
             return previous_issues(ledger, issue, channel)
 
     return previous

@@ -14,6 +14,7 @@ import dataclasses
 import hashlib
 import re
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -236,7 +237,7 @@ def reconcile_issue(
         if record.key not in accounts:
             results.append(PostResult(record.key, record.state, record.url, "nothing in doubt"))
             continue
-        lock = post_lock(settings.state_dir, record.key, timeout=lock_timeout)
+        lock = post_lock(settings.state_dir, record.key, timeout=lock_timeout, ledger=ledger)
         try:
             with lock:
                 current = ledger.get(record.key) or record
@@ -262,8 +263,21 @@ def _in_doubt(record: PostRecord) -> bool:
     return bool(record.pending_step) or record.state in ("unconfirmed", "submitted")
 
 
-def post_lock(state_dir: Path, key: PostKey, *, timeout: float) -> FileLock:
-    """The lock one post is made (or reconciled) under, shared by every process."""
+def post_lock(
+    state_dir: Path, key: PostKey, *, timeout: float, ledger: Ledger | None = None
+) -> AbstractContextManager[Any]:
+    """The lock one post is made (or reconciled) under, shared by every process.
+
+    A file lock in the state dir, or, when ``ledger`` is shared by several machines
+    (PostgreSQL), its advisory lock, so two hosts never make the same post at once. Both
+    raise :class:`filelock.Timeout` when another run keeps the post past ``timeout``.
+    """
+    if ledger is not None:
+        shared = ledger.shared_lock(
+            f"post:{key.issue_id}\x00{key.channel}\x00{key.account}", timeout=timeout
+        )
+        if shared is not None:
+            return shared
     locks = Path(state_dir) / "locks"
     locks.mkdir(parents=True, exist_ok=True)
     full = f"{key.issue_id}.{key.channel}.{key.account}"

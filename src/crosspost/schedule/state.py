@@ -6,7 +6,10 @@ file of a process that dies, however it dies (an exception, ``kill -9``, the OOM
 power cut ends the whole machine anyway). So a stale lock cannot outlive its holder: the
 lock *file* may stay on disk, but nobody holds it, and the next tick takes it at once.
 There is no PID file to clean up and no timeout to guess. Only a hung (not dead) run
-keeps the lock; the next ticks then exit quietly until it ends or is killed.
+keeps the lock; the next ticks then exit quietly until it ends or is killed. With a
+shared PostgreSQL ledger (``ledger_url``) the lock is the ledger's session-level advisory
+lock instead, so the ticks of every host take turns; the server releases it when the
+holder's connection ends, dead or alive, just as the kernel releases an ``flock``.
 
 **The state file.** ``<state_dir>/run-due.json`` remembers, per issue file and account,
 the outcome the scheduler need not act on again while the file is unchanged: published,
@@ -25,12 +28,15 @@ import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from filelock import FileLock, Timeout
 
 from crosspost.config.files import write_atomic
 from crosspost.config.settings import Settings
+
+if TYPE_CHECKING:
+    from crosspost.ledger.postgres import AdvisoryLock
 
 LOCK_NAME = "run-due.lock"
 STATE_NAME = "run-due.json"
@@ -41,13 +47,20 @@ DONE, CHANGED, FAILED, MISSED, PROBLEM = "done", "changed", "failed", "missed", 
 
 
 @contextlib.contextmanager
-def run_lock(state_dir: Path, *, wait: bool) -> Iterator[bool]:
+def run_lock(state_dir: Path, *, wait: bool, ledger_url: str | None = None) -> Iterator[bool]:
     """Hold ``<state_dir>/run-due.lock`` for the block; yields False when another run has it.
 
-    ``wait`` blocks until the other run ends instead of giving up at once.
+    ``wait`` blocks until the other run ends instead of giving up at once. With
+    ``ledger_url`` (a shared ledger) the lock is the ledger's advisory lock (see above).
     """
     state_dir.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(state_dir / LOCK_NAME), timeout=-1 if wait else 0)
+    lock: FileLock | AdvisoryLock
+    if ledger_url is not None:
+        from crosspost.ledger.postgres import AdvisoryLock  # the driver only when used
+
+        lock = AdvisoryLock(ledger_url, LOCK_NAME, timeout=-1 if wait else 0)
+    else:
+        lock = FileLock(str(state_dir / LOCK_NAME), timeout=-1 if wait else 0)
     try:
         lock.acquire()
     except Timeout:

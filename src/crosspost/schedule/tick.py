@@ -106,7 +106,11 @@ def run_due(
         found = look(options.dirs or settings.issue_dirs, now)
     if found.idle:
         return DueReport.of_scan(now, found)
-    lock = _no_lock() if options.dry_run else run_lock(settings.state_dir, wait=options.wait)
+    lock = (
+        _no_lock()
+        if options.dry_run
+        else run_lock(settings.state_dir, wait=options.wait, ledger_url=settings.ledger_url)
+    )
     with lock as mine:
         if not mine:
             say("another run-due holds the lock; leaving it to finish")
@@ -119,7 +123,7 @@ def run_due(
                 for secret in account.secrets:
                     redactor.register(secret.reveal())
             settings.state_dir.mkdir(parents=True, exist_ok=True)
-            with Ledger.open(settings.ledger_path, clock=clock, redact=redactor) as ledger:
+            with Ledger.open(settings.ledger, clock=clock, redact=redactor) as ledger:
                 state = SchedulerState.load(settings.state_dir)
                 tick = _Tick(
                     settings, ledger, state, options, now, clock, sleep, checkpoint, say, context

@@ -176,11 +176,13 @@ class WeChatAdapter(Adapter):
             http=http,
             state_dir=self.state_dir,
             clock=clock,
+            shared=self.memo.shared,
         )
         polls = PollBudget(
             self.state_dir / f"wechat-polls-{state_key(base_url, self.app_id)}.json",
             per_day=self.platform.limits.poll_budget_per_day,
             clock=clock,
+            shared=self.memo.shared,
         )
         self.api = WeChatApi(
             account_key=account.key,

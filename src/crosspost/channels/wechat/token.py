@@ -10,6 +10,10 @@ mode and, only if WeChat hands back the very token it just refused, one ``force_
 
 ``freepublish/get`` polls count against a daily quota of 100 (spec §7): :class:`PollBudget`
 keeps the day's count in the state dir so several runs share it.
+
+With a ledger shared by several machines (PostgreSQL), both documents live in the ledger
+(:class:`~crosspost.ledger.assets.SharedState`) under its advisory locks instead of in
+one machine's state dir, so two hosts share one token and one day's count.
 """
 
 from __future__ import annotations
@@ -20,9 +24,10 @@ import json
 import logging
 import math
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from filelock import FileLock, Timeout
 
@@ -30,6 +35,7 @@ from crosspost.channels.http.policy import HttpPolicy, Reply
 from crosspost.channels.wechat.errors import CHANNEL, check_reply
 from crosspost.config.files import write_atomic
 from crosspost.errors import PermanentError, RateLimitedError, TransientError
+from crosspost.ledger.assets import SharedState
 
 log = logging.getLogger("crosspost.wechat")
 
@@ -38,16 +44,20 @@ REFRESH_EARLY_SECONDS = 300.0
 _LOCK_TIMEOUT = 60.0
 
 
-@contextlib.contextmanager
-def locked(path: Path) -> Iterator[None]:
+def locked(path: Path) -> AbstractContextManager[None]:
     """Hold the lock that guards ``path`` across processes."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(path) + ".lock", timeout=_LOCK_TIMEOUT)
+    return _held(FileLock(str(path) + ".lock", timeout=_LOCK_TIMEOUT), f"{path.name}.lock")
+
+
+@contextlib.contextmanager
+def _held(lock: AbstractContextManager[Any], name: str) -> Iterator[None]:
+    """Hold ``lock`` (a file lock or the ledger's advisory lock) for the block."""
     try:
-        lock.acquire()
+        lock.__enter__()
     except Timeout:
         raise TransientError(
-            f"another crosspost run has held {path.name}.lock for {_LOCK_TIMEOUT:g} s; "
+            f"another crosspost run has held {name} for {_LOCK_TIMEOUT:g} s; "
             "run again when it has finished",
             channel=CHANNEL,
             code="lock",
@@ -55,7 +65,68 @@ def locked(path: Path) -> Iterator[None]:
     try:
         yield
     finally:
-        lock.release()
+        lock.__exit__(None, None, None)
+
+
+class _Document(Protocol):
+    """Where one shared JSON document lives: a state-dir file or a row of the ledger."""
+
+    def locked(self) -> AbstractContextManager[None]: ...
+
+    def read(self) -> dict[str, Any]: ...
+
+    def write(self, data: Mapping[str, Any]) -> None: ...
+
+    def delete(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class _File:
+    """The document as a file in this machine's state dir (atomic replace, file lock)."""
+
+    path: Path
+
+    def locked(self) -> AbstractContextManager[None]:
+        return locked(self.path)
+
+    def read(self) -> dict[str, Any]:
+        return read_json(self.path)
+
+    def write(self, data: Mapping[str, Any]) -> None:
+        write_json(self.path, data)
+
+    def delete(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+
+@dataclass(frozen=True)
+class _InLedger:
+    """The document as a row of the shared ledger, under its advisory lock."""
+
+    ledger: SharedState
+    name: str
+    lock: AbstractContextManager[Any]
+
+    def locked(self) -> AbstractContextManager[None]:
+        return _held(self.lock, f"the shared lock on {self.name}")
+
+    def read(self) -> dict[str, Any]:
+        return self.ledger.read_shared(self.name)
+
+    def write(self, data: Mapping[str, Any]) -> None:
+        self.ledger.write_shared(self.name, data)
+
+    def delete(self) -> None:
+        self.ledger.delete_shared(self.name)
+
+
+def document(path: Path, shared: SharedState | None) -> _Document:
+    """The document named after ``path``: in the shared ledger when there is one (and it
+    has locks every host shares), else the file itself."""
+    lock = None if shared is None else shared.shared_lock(path.stem, timeout=_LOCK_TIMEOUT)
+    if shared is None or lock is None:
+        return _File(path)
+    return _InLedger(shared, path.stem, lock)
 
 
 def read_json(path: Path) -> dict[str, Any]:
@@ -108,6 +179,7 @@ class StableToken:
         http: HttpPolicy,
         state_dir: Path,
         clock: Callable[[], float],
+        shared: SharedState | None = None,
     ) -> None:
         self._app_id = app_id
         self._app_secret = app_secret
@@ -115,6 +187,7 @@ class StableToken:
         self._http = http
         self._clock = clock
         self.path = Path(state_dir) / f"wechat-token-{state_key(base_url, app_id)}.json"
+        self._document = document(self.path, shared)
         self._memo: _Token | None = None
         self._rejected: str | None = None
         http.register_secret(app_secret)
@@ -129,9 +202,9 @@ class StableToken:
         value = rejected.get("access_token")
         self._memo = None
         self._rejected = value
-        with locked(self.path):
-            if read_json(self.path).get("access_token") == value:
-                self.path.unlink(missing_ok=True)
+        with self._document.locked():
+            if self._document.read().get("access_token") == value:
+                self._document.delete()
 
     # --- the token ----------------------------------------------------------------------
 
@@ -139,8 +212,8 @@ class StableToken:
         """A token valid for at least 5 more minutes, fetched only when none is cached."""
         if self._memo and self._fresh(self._memo):
             return self._memo.value
-        with locked(self.path):
-            token = _cached(read_json(self.path))
+        with self._document.locked():
+            token = _cached(self._document.read())
             if token and token.value != self._rejected and self._fresh(token):
                 self._http.register_secret(token.value)
                 self._memo = token
@@ -150,7 +223,7 @@ class StableToken:
                 log.info("WeChat returned the refused token again; forcing a new one")
                 token = self._fetch(force=True)
             self._rejected = None
-            write_json(self.path, {"access_token": token.value, "expires_at": token.expires_at})
+            self._document.write({"access_token": token.value, "expires_at": token.expires_at})
             self._memo = token
             return token.value
 
@@ -210,17 +283,25 @@ def spread(delays: tuple[float, ...], polls: int | None) -> tuple[float, ...]:
 class PollBudget:
     """How many ``freepublish/get`` polls are left today (shared by every run)."""
 
-    def __init__(self, path: Path, *, per_day: int | None, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        per_day: int | None,
+        clock: Callable[[], float],
+        shared: SharedState | None = None,
+    ) -> None:
         self.path = path
         self.per_day = per_day
         self._clock = clock
+        self._document = document(path, shared)
 
     def _day(self) -> int:
         # WeChat's day is Beijing's (UTC+8).
         return int((self._clock() + 8 * 3600) // 86400)
 
     def used(self) -> int:
-        state = read_json(self.path)
+        state = self._document.read()
         used = state.get("used")
         # Another day, or a file of the wrong shape: nothing counted (take() rewrites it).
         if state.get("day") != self._day() or not isinstance(used, int) or isinstance(used, bool):
@@ -233,7 +314,7 @@ class PollBudget:
 
     def take(self) -> None:
         """Count one poll, or raise RateLimitedError when today's budget is spent."""
-        with locked(self.path):
+        with self._document.locked():
             used = self.used()
             if self.per_day is not None and used >= self.per_day:  # None: no quota
                 raise RateLimitedError(
@@ -242,4 +323,4 @@ class PollBudget:
                     channel=CHANNEL,
                     code=45009,
                 )
-            write_json(self.path, {"day": self._day(), "used": used + 1})
+            self._document.write({"day": self._day(), "used": used + 1})

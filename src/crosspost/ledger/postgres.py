@@ -1,0 +1,287 @@
+"""The ledger on PostgreSQL: the same tables, rows and guarantees as on SQLite, shared by hosts.
+
+**Why psycopg 3 with a thin dialect layer, not an ORM.** The store already speaks plain
+SQL through one method (``execute(sql, params)``), and SQLite and PostgreSQL agree on
+nearly all of it (``ON CONFLICT``, ``RETURNING``, ``CHECK``). What differs is small and
+fixed: the placeholder (``?`` → ``%s``), three type names, booleans, triggers and two
+JSON functions in one old migration. :func:`translate` carries the first four, and
+:class:`~crosspost.ledger.schema.PerEngine` the rest, so a migration is written once and
+both engines walk the same :data:`~crosspost.ledger.schema.MIGRATIONS`. SQLAlchemy and
+Alembic would bring a second schema language, a second migration history and an import
+cost to every cron tick for what is here one module. The driver is the ``postgres``
+extra, and this module is imported only when a ``postgresql://`` URL is used.
+
+**The same guarantees.** :meth:`PostgresConnection.begin` starts a transaction and takes
+one transaction-level advisory lock, so writers queue exactly as behind SQLite's
+``BEGIN IMMEDIATE``: a read-then-write (a claim, a state check) never interleaves with
+another host's. The connection runs in autocommit otherwise, so a read sees the latest
+commit. An intent is committed before :meth:`~crosspost.ledger.store.Ledger.begin`
+returns; if the server goes away first, the error stops the run before the platform call.
+
+**Locks across machines.** :class:`AdvisoryLock` holds a session-level advisory lock on a
+connection of its own, for the lock's whole life. The server drops it when that
+connection ends, however the holder ends (``kill -9`` included), so a dead tick never
+leaves a stale lock, as the ``flock`` it replaces.
+
+**The URL's password is a secret.** Every message shows the URL with its password hidden
+(:func:`shown`), and psycopg's own messages pass through the same redaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from types import TracebackType
+from typing import Any
+
+import psycopg
+from filelock import Timeout
+
+from crosspost.config.redaction import Redactor
+from crosspost.errors import ConfigError, StorageError
+from crosspost.ledger.schema import MIGRATIONS, SCHEMA_VERSION, for_engine, is_postgres_url
+
+__all__ = ["AdvisoryLock", "PostgresConnection", "connect", "is_postgres_url", "shown"]
+
+#: Seconds to wait for the server before saying it is unreachable.
+CONNECT_TIMEOUT = 10
+#: The table that says "this database is a crosspost ledger, at this schema version".
+META_TABLE = "crosspost_ledger"
+
+_TYPES = (
+    (re.compile(r"\bINTEGER PRIMARY KEY AUTOINCREMENT\b", re.I), "BIGSERIAL PRIMARY KEY"),
+    (re.compile(r"\bINTEGER PRIMARY KEY\b", re.I), "BIGSERIAL PRIMARY KEY"),
+    (re.compile(r"\bINTEGER\b", re.I), "BIGINT"),
+    (re.compile(r"\bREAL\b", re.I), "DOUBLE PRECISION"),
+)
+
+
+def shown(url: str) -> str:
+    """The URL as it may appear in a message: host and database, never the password."""
+    return Redactor()(url)
+
+
+def translate(sql: str) -> str:
+    """SQLite-flavoured portable SQL as PostgreSQL takes it (see the module docstring).
+
+    ``%`` is doubled because psycopg reads it as a placeholder's start; ``?`` never
+    appears in the ledger's SQL other than as a placeholder.
+    """
+    for pattern, replacement in _TYPES:
+        sql = pattern.sub(replacement, sql)
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+def lock_id(name: str) -> int:
+    """A stable signed 64-bit advisory-lock key for ``name`` (the same on every host)."""
+    return int.from_bytes(
+        hashlib.sha256(f"crosspost:{name}".encode()).digest()[:8], "big", signed=True
+    )
+
+
+_WRITE_LOCK = lock_id("ledger-write")
+_MIGRATE_LOCK = lock_id("ledger-migrate")
+
+
+def unreachable(url: str, error: BaseException) -> StorageError:
+    """The one line for a server that cannot be reached or went away (exit 75)."""
+    reason = Redactor()(" ".join(str(error).split()) or type(error).__name__)
+    return StorageError(
+        f"{shown(url)}: the PostgreSQL ledger cannot be reached ({reason}); nothing is sent "
+        "without it. Check that the server runs and the URL is right, then run again",
+        temporary=True,
+    )
+
+
+def open_connection(url: str) -> psycopg.Connection[tuple[Any, ...]]:
+    """An autocommit connection to ``url``; StorageError (exit 75) when unreachable."""
+    try:
+        return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+    except psycopg.OperationalError as error:
+        raise unreachable(url, error) from None
+    except psycopg.ProgrammingError as error:  # a malformed URL
+        raise ConfigError(
+            f"{shown(url)}: is not a usable PostgreSQL URL ({Redactor()(str(error))}); "
+            "write it as postgresql://USER@HOST:PORT/DATABASE"
+        ) from None
+
+
+class _Cursor:
+    """The rows of one statement, as the store reads them from a SQLite cursor."""
+
+    def __init__(self, cursor: psycopg.Cursor[tuple[Any, ...]], url: str) -> None:
+        self._cursor = cursor
+        self._url = url
+
+    def fetchone(self) -> Any:
+        with _translated(self._url):
+            return self._cursor.fetchone()
+
+    def fetchall(self) -> list[Any]:
+        with _translated(self._url):
+            return self._cursor.fetchall()
+
+
+@contextmanager
+def _translated(url: str) -> Iterator[None]:
+    try:
+        yield
+    except psycopg.OperationalError as error:
+        # The server went away or refused: a machine's trouble, not a bug of ours.
+        raise unreachable(url, error) from None
+
+
+class PostgresConnection:
+    """The ledger's connection to PostgreSQL, with the interface of the SQLite one."""
+
+    engine = "postgresql"
+
+    def __init__(self, url: str, connection: psycopg.Connection[tuple[Any, ...]]) -> None:
+        self.url = url
+        self._db = connection
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._db.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
+
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> _Cursor:
+        # Booleans are stored as 0/1 on both engines (SQLite has no boolean type).
+        values = tuple(int(v) if isinstance(v, bool) else v for v in parameters)
+        with _translated(self.url):
+            return _Cursor(self._db.execute(translate(sql), values), self.url)
+
+    def begin(self) -> None:
+        """Start a write transaction; writers queue as behind SQLite's BEGIN IMMEDIATE."""
+        self.execute("BEGIN")
+        self.execute(f"SELECT pg_advisory_xact_lock({_WRITE_LOCK})")
+
+    def rollback_quietly(self) -> None:
+        """Roll back if a transaction is open; a connection already lost has nothing to undo."""
+        try:
+            if self.in_transaction:
+                self._db.execute("ROLLBACK")
+        except psycopg.Error:
+            pass
+
+    def version(self) -> int:
+        row = self.execute(f"SELECT version FROM {META_TABLE}").fetchone()
+        return int(row[0])
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def connect(url: str) -> PostgresConnection:
+    """Open and migrate the ledger at ``url``; safe when several hosts start at once."""
+    connection = PostgresConnection(url, open_connection(url))
+    try:
+        migrate(connection)
+    except BaseException:
+        connection.rollback_quietly()
+        connection.close()
+        raise
+    return connection
+
+
+def migrate(connection: PostgresConnection) -> int:
+    """Bring the ledger to :data:`SCHEMA_VERSION`, under a lock so only one host migrates."""
+    connection.execute("BEGIN")
+    connection.execute(f"SELECT pg_advisory_xact_lock({_MIGRATE_LOCK})")
+    version = _checked_version(connection)
+    for number in range(version, SCHEMA_VERSION):
+        for statement in MIGRATIONS[number]:
+            connection.execute(for_engine(statement, "postgresql"))
+    if version == 0:
+        connection.execute(f"CREATE TABLE {META_TABLE} (version INTEGER NOT NULL)")
+        connection.execute(f"INSERT INTO {META_TABLE} (version) VALUES (?)", (SCHEMA_VERSION,))
+    else:
+        connection.execute(f"UPDATE {META_TABLE} SET version = ?", (SCHEMA_VERSION,))
+    connection.execute("COMMIT")
+    return SCHEMA_VERSION
+
+
+def _checked_version(connection: PostgresConnection) -> int:
+    tables = {
+        str(name)
+        for (name,) in connection.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        ).fetchall()
+    }
+    if META_TABLE not in tables:
+        if "posts" in tables or "events" in tables:
+            raise ConfigError(
+                f"{shown(connection.url)}: this database has tables of its own but is not a "
+                "crosspost ledger; give crosspost a database (or schema) of its own"
+            )
+        return 0
+    version = connection.version()
+    if version > SCHEMA_VERSION:
+        raise ConfigError(
+            f"{shown(connection.url)}: was written by a newer crosspost (ledger schema "
+            f"{version}; this version knows up to {SCHEMA_VERSION}); upgrade crosspost "
+            "(pip install -U 'crosspost[postgres]')"
+        )
+    return version
+
+
+class AdvisoryLock:
+    """A session-level advisory lock on a connection of its own (see the module docstring).
+
+    Used like :class:`filelock.FileLock` (``with lock:``), and raising its
+    :class:`filelock.Timeout` when another holder keeps it past ``timeout`` seconds, so
+    the callers handle both kinds of lock alike. ``timeout`` 0 tries once; a negative one
+    waits for as long as it takes.
+    """
+
+    def __init__(self, url: str, name: str, *, timeout: float) -> None:
+        self.url = url
+        self.name = name
+        self.timeout = timeout
+        self._key = lock_id(name)
+        self._connection: psycopg.Connection[tuple[Any, ...]] | None = None
+
+    def acquire(self) -> None:
+        connection = open_connection(self.url)
+        try:
+            with _translated(self.url):
+                if self.timeout == 0:
+                    row = connection.execute(
+                        "SELECT pg_try_advisory_lock(%s)", (self._key,)
+                    ).fetchone()
+                    if not (row and row[0]):
+                        raise Timeout(self.name)
+                else:
+                    waited = max(0, int(self.timeout * 1000)) if self.timeout > 0 else 0
+                    connection.execute(f"SET lock_timeout = {waited}")
+                    try:
+                        connection.execute("SELECT pg_advisory_lock(%s)", (self._key,))
+                    except psycopg.errors.LockNotAvailable:
+                        raise Timeout(self.name) from None
+        except BaseException:
+            connection.close()
+            raise
+        self._connection = connection
+
+    def release(self) -> None:
+        """Give the lock back by ending its connection (the server releases it with it)."""
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    @property
+    def is_locked(self) -> bool:
+        return self._connection is not None
+
+    def __enter__(self) -> AdvisoryLock:
+        self.acquire()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.release()

@@ -1,0 +1,182 @@
+"""The ledger on a real PostgreSQL server: what only that engine has to get right.
+
+Opening (a database that is someone else's, a ledger from a newer crosspost, a URL that
+is not one, a server that is not there), walking the same migrations as SQLite, the
+advisory locks, the shared state, and moving a ledger between the engines in-process.
+
+The driver is imported after :func:`driver_or_skip`, so a machine without it skips this
+module with one line instead of failing to collect it.
+"""
+
+# ruff: noqa: E402
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from filelock import Timeout
+
+from postgres_server import driver_or_skip
+
+driver_or_skip()
+
+import psycopg
+
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_TEMPORARY, ConfigError, StorageError, UsageError
+from crosspost.ledger import moving
+from crosspost.ledger.assets import UploadedAsset
+from crosspost.ledger.postgres import (
+    META_TABLE,
+    AdvisoryLock,
+    PostgresConnection,
+    is_postgres_url,
+    lock_id,
+    migrate,
+    open_connection,
+    translate,
+)
+from crosspost.ledger.schema import MIGRATIONS, SCHEMA_VERSION, for_engine
+from crosspost.ledger.store import Ledger, PostKey
+
+KEY = PostKey("ai-systems-48", "wechat", "main")
+
+
+def test_the_portable_sql_is_translated_for_postgresql() -> None:
+    assert translate("id INTEGER PRIMARY KEY, at REAL, n INTEGER, u LIKE '%x%' AND a = ?") == (
+        "id BIGSERIAL PRIMARY KEY, at DOUBLE PRECISION, n BIGINT, u LIKE '%%x%%' AND a = %s"
+    )
+    assert is_postgres_url("postgres://x/y") and not is_postgres_url(Path("postgresql:x"))
+    assert lock_id("run-due.lock") == lock_id("run-due.lock") != lock_id("post:a")
+
+
+def test_a_ledger_walks_every_migration_from_any_version(postgres_url: str) -> None:
+    """A PostgreSQL ledger made by an older crosspost is brought up to date on opening."""
+    connection = PostgresConnection(postgres_url, open_connection(postgres_url))
+    for statement in MIGRATIONS[0]:
+        connection.execute(for_engine(statement, "postgresql"))
+    connection.execute(f"CREATE TABLE {META_TABLE} (version INTEGER NOT NULL)")
+    connection.execute(f"INSERT INTO {META_TABLE} (version) VALUES (1)")
+    connection.execute(
+        "INSERT INTO posts (issue_id, channel, account, state, url, created_at, updated_at) "
+        "VALUES ('a', 'wechat', 'main', 'published', ?, 1, 1)",
+        ("https://mp.weixin.qq.com/s?tempkey=x",),
+    )
+    post_id = connection.execute("SELECT id FROM posts").fetchone()[0]
+    connection.execute(
+        "INSERT INTO events (post_id, step, kind, data, at) VALUES (?, 'draft', 'intent', ?, 1)",
+        (post_id, json.dumps({"title": "t", "known_ids": ["m1", "m2", "m3"]})),
+    )
+    assert migrate(connection) == SCHEMA_VERSION
+    connection.close()
+    with Ledger.open(postgres_url) as ledger:
+        assert ledger.schema_version == SCHEMA_VERSION and ledger.engine == "postgresql"
+        record = ledger.post("a", "wechat", "main")
+        assert record is not None and record.url is None  # a temporary link is no URL
+        intent, note = ledger.events(record.key)
+        assert dict(intent.data) == {"title": "t", "known_ids_count": 3}
+        assert note.data["preview_url"] == "https://mp.weixin.qq.com/s?tempkey=x"
+
+
+def test_a_ledger_from_a_newer_crosspost_is_refused(postgres_url: str) -> None:
+    Ledger.open(postgres_url).close()
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute(f"UPDATE {META_TABLE} SET version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(ConfigError, match="was written by a newer crosspost") as caught:
+        Ledger.open(postgres_url)
+    assert caught.value.exit_code == EXIT_BAD_INPUT
+
+
+def test_a_database_of_someone_else_is_not_taken_for_a_ledger(postgres_url: str) -> None:
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute("CREATE TABLE posts (title TEXT)")
+    with pytest.raises(ConfigError, match="has tables of its own but is not a crosspost ledger"):
+        Ledger.open(postgres_url)
+
+
+def test_a_server_that_is_not_there_and_a_url_that_is_not_one(tmp_path: Path) -> None:
+    url = f"postgresql://crosspost:pa55word-x@/ledger?host={tmp_path}"
+    with pytest.raises(StorageError) as caught:
+        Ledger.open(url)
+    assert caught.value.exit_code == EXIT_TEMPORARY
+    assert "pa55word-x" not in str(caught.value) and "crosspost:***@" in str(caught.value)
+    with pytest.raises(ConfigError, match="is not a usable PostgreSQL URL"):
+        Ledger.open("postgresql://crosspost@/ledger?nonsense_option=1")
+
+
+def test_advisory_locks_wait_give_up_and_go_with_their_connection(postgres_url: str) -> None:
+    held = AdvisoryLock(postgres_url, "post:x", timeout=1)
+    with held:
+        assert held.is_locked
+        started = time.monotonic()
+        with pytest.raises(Timeout):
+            AdvisoryLock(postgres_url, "post:x", timeout=0.2).acquire()
+        assert 0.15 < time.monotonic() - started < 5
+        with pytest.raises(Timeout):
+            AdvisoryLock(postgres_url, "post:x", timeout=0).acquire()
+        with AdvisoryLock(postgres_url, "post:y", timeout=0):  # another name: free
+            pass
+        waiter = AdvisoryLock(postgres_url, "post:x", timeout=-1)
+        got = threading.Event()
+
+        def wait() -> None:
+            with waiter:
+                got.set()
+
+        thread = threading.Thread(target=wait)
+        thread.start()
+        assert not got.wait(0.3)  # waits as long as it takes …
+    thread.join(10)
+    assert got.is_set() and not held.is_locked  # … and gets it when the holder lets go
+
+
+def test_hosts_share_small_documents_through_the_ledger(postgres_url: str) -> None:
+    with Ledger.open(postgres_url) as first, Ledger.open(postgres_url) as second:
+        assert first.read_shared("wechat-token-x") == {}
+        first.write_shared("wechat-token-x", {"access_token": "T1", "expires_at": 5.0})
+        assert second.read_shared("wechat-token-x") == {"access_token": "T1", "expires_at": 5.0}
+        second.write_shared("wechat-token-x", {"access_token": "T2", "expires_at": 9.0})
+        assert first.read_shared("wechat-token-x")["access_token"] == "T2"
+        first._db.execute("UPDATE shared_state SET data = 'not json'")
+        assert second.read_shared("wechat-token-x") == {}  # damaged: fetched again
+        second.delete_shared("wechat-token-x")
+        assert first.read_shared("wechat-token-x") == {}
+        assert first.shared_lock("wechat-token-x", timeout=1) is not None
+
+
+def test_a_sqlite_ledger_is_copied_whole_and_again_is_a_no_op(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    with Ledger.open(tmp_path / "ledger.sqlite3") as sqlite:
+        assert sqlite.shared_lock("x", timeout=1) is None  # one machine: the files' locks
+        sqlite.ensure(KEY, issue_path="/news/48.md", content_hash="h")
+        sqlite.begin("create_draft", KEY, {"title": "AI系统前沿动态48"})
+        sqlite.finish_step(KEY, "create_draft", state="draft_created", draft_id="M1")
+        sqlite.fail(KEY, StorageError("boom", temporary=True), permanent=True)
+        sqlite.save_asset("wechat", "main", "sha256:ab", "inline", moving_asset())
+        with Ledger.open(postgres_url) as postgres:
+            for _ in range(2):
+                counts = moving.copy(sqlite, postgres)
+                assert [(c.table, c.source, c.target) for c in counts] == [
+                    ("posts", 1, 1),
+                    ("events", 3, 3),
+                    ("assets", 1, 1),
+                ]
+            assert list(moving.export_lines(postgres)) == list(moving.export_lines(sqlite))
+            record = postgres.get(KEY)
+            assert record is not None and record.error_permanent is True
+            # New rows after a copy get new ids (the sequences moved past the copied ones).
+            postgres.note(KEY, "reconcile", "after the move")
+            assert postgres.events(KEY)[-1].id == 4
+            other = PostKey("ai-systems-49", "zhihu", "main")
+            postgres.ensure(other)
+            sqlite.ensure(PostKey("ai-systems-50", "zhihu", "main"))
+            with pytest.raises(UsageError, match="already holds posts of another ledger"):
+                moving.copy(sqlite, postgres)
+
+
+def moving_asset() -> UploadedAsset:
+    return UploadedAsset("https://mmbiz.qpic.cn/1", "MEDIA_1")
