@@ -17,16 +17,8 @@ from __future__ import annotations
 import functools
 import html
 import re
-
-from latex2mathml.converter import convert
-from ziafont.config import config as font_config
-from ziamath.zmath import Latex
-
-# Glyphs as paths, not <symbol>/<use> (WeChat strips the ids those need); coordinates to
-# a tenth of a pixel at 16 px, as fine as a phone screen shows (each formula costs
-# WeChat's HTML budget some 3,000–6,000 characters; two decimals would add a fifth).
-font_config.svg2 = False
-font_config.precision = 1
+from collections.abc import Callable
+from typing import Any
 
 #: The font size ziamath lays out at; the SVG is then scaled to ``em`` of the text.
 LAYOUT_PX = 16.0
@@ -49,6 +41,22 @@ def _tight_path(match: re.Match[str]) -> str:
     return f' d="{_BEFORE_MINUS.sub("-", path).strip()}"'
 
 
+@functools.cache
+def _layout() -> tuple[Callable[[str], str], Any]:
+    """latex2mathml's ``convert`` and ziamath's ``Latex``, imported at the first formula:
+    with its font, ziamath is the slowest import of a render, and most issues have none."""
+    from latex2mathml.converter import convert
+    from ziafont.config import config as font_config
+    from ziamath.zmath import Latex
+
+    # Glyphs as paths, not <symbol>/<use> (WeChat strips the ids those need); coordinates
+    # to a tenth of a pixel at 16 px, as fine as a phone screen shows (each formula costs
+    # WeChat's HTML budget some 3,000–6,000 characters; two decimals would add a fifth).
+    font_config.svg2 = False
+    font_config.precision = 1
+    return convert, Latex
+
+
 def _em(px: float) -> str:
     return f"{px / LAYOUT_PX:.3f}".rstrip("0").rstrip(".") + "em"
 
@@ -60,6 +68,7 @@ def formula_svg(tex: str, *, display: bool) -> str | None:
     Inline formulas sit on the text's baseline (their depth below it becomes a negative
     ``vertical-align``); display formulas are blocks the caller centres.
     """
+    convert, Latex = _layout()
     try:
         if _UNKNOWN_COMMAND.search(convert(tex.strip())):
             return None
