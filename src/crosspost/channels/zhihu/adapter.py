@@ -156,15 +156,19 @@ class ZhihuAdapter(Adapter):
         return Preflight(account=self.account.key, identity=name, can_publish=True)
 
     def look_ahead(self, options: Mapping[str, Any]) -> None:
-        """E8 for the issue's topics while the images upload; create_draft then uses them.
-        A failure is left for create_draft, which looks again and stops before E2."""
+        """E8 for the issue's topics and E11 for its column while the images upload;
+        create_draft and publish then use them. A failure is left for the step that
+        needs it, which looks again (create_draft stops before E2, publish before E6)."""
         names = topic_names(options, self.account.options)
-        if not names:
-            return
-        try:
-            self._topics_for(names)
-        except ChannelError as error:
-            log.debug("topic look-up ahead of the draft failed (asked again): %s", error)
+        column = self._column(options)
+        for look in (
+            lambda: self._topics_for(names) if names else None,
+            lambda: find_column(self.api, column),
+        ):
+            try:
+                look()
+            except ChannelError as error:
+                log.debug("a look-up ahead failed (the step that needs it asks again): %s", error)
 
     def upload_image(self, prepared: PreparedImage, kind: str) -> UploadedAsset:
         """I1 by MD5 → OSS PUT when Zhihu has not got it → I3 → poll I4 until it is ready.
