@@ -186,8 +186,12 @@ def latency_table(folder: Path, images: int, latency: int, repeat: int) -> str:
         "Rounds crosspost spent (one run; requests ending within half a round trip are one round):",
         "",
         *(
-            f"- {name} ({len(rounds)} rounds, {len(rounds) - len(paths[name]):+d} over the "
-            "bound): " + " → ".join(rounds)
+            (
+                f"- {name} ({len(rounds)} rounds, {len(rounds) - len(paths[name]):+d} over the "
+                "bound): " + " → ".join(rounds)
+                if latency
+                else f"- {name}: with no latency, rounds cannot be told apart"
+            )
             for name in graph
             for rounds in [spent(last, name, latency)]
         ),
