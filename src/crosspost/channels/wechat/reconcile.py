@@ -17,6 +17,8 @@ WeChat what really happened before anything is sent again.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from itertools import chain
 from typing import Any
 
 from crosspost.channels.base import Adoption, Intent, Reconciliation, RemotePost
@@ -78,10 +80,15 @@ def reconcile_draft(api: WeChatApi, intent: Intent) -> Reconciliation:
 
 def find_existing(api: WeChatApi, intent: Intent) -> Adoption | None:
     """The issue's article already on the account: published (freepublish/batchget) first,
-    else a draft in 草稿箱 (draft/batchget); matched by title, author and digest."""
-    for item in api.listing("freepublish/batchget"):
-        article_id = matches(item, intent, "article_id", any_time=True)
-        if article_id:
+    else a draft in 草稿箱 (draft/batchget); matched by title, author and digest. The first
+    page of drafts is read beside the published list (two reads, one round trip)."""
+    drafts = api.listing("draft/batchget")
+    with ThreadPoolExecutor(max_workers=1) as side:
+        first_draft = side.submit(next, drafts, None)
+        for item in api.listing("freepublish/batchget"):
+            article_id = matches(item, intent, "article_id", any_time=True)
+            if not article_id:
+                continue
             news = (item.get("content") or {}).get("news_item") or [{}]
             listed = str(news[0].get("url") or "") or None
             url = listed if permanent(listed) else api.article_url(article_id)
@@ -93,7 +100,8 @@ def find_existing(api: WeChatApi, intent: Intent) -> Adoption | None:
             return Adoption(
                 None, post, None, f"already published as article {article_id}, URL pending"
             )
-    for item in api.listing("draft/batchget"):
+        first = first_draft.result()
+    for item in chain([first] if first is not None else [], drafts):
         media_id = matches(item, intent, "media_id", any_time=True)
         if media_id:
             return Adoption(media_id, None, api.preview_url(media_id), f"draft {media_id}")
