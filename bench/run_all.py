@@ -46,8 +46,8 @@ BENCHMARKS = (
     Benchmark(
         "Publish latency and request economy",
         "bench_publish.py",
-        ("--profile", "14"),
-        ("--images", "3", "--latency", "0", "--repeat", "1", "--upload-workers", "0"),
+        ("--images", "12", "50", "--latency", "50", "200", "--profile", "14"),
+        ("--images", "3", "--latency", "0", "--repeat", "1"),
     ),
     Benchmark(
         "Scheduler tick (run-due)", "bench_run_due.py", (), ("--files", "20", "--repeat", "1")
@@ -136,7 +136,15 @@ def run_due_summary(lines: Sequence[str]) -> tuple[str, ...]:
     return tuple(found)
 
 
-def block(outcomes: Sequence[Outcome], quick: bool, skipped: Sequence[str]) -> str:
+def load() -> str:
+    """The 1-minute load average against the cores: figures taken above it are noise."""
+    try:
+        return f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    except OSError:
+        return "unknown"
+
+
+def block(outcomes: Sequence[Outcome], quick: bool, skipped: Sequence[str], loads: str = "") -> str:
     """The generated part of the README."""
     command = "python bench/run_all.py" + (" --quick" if quick else "")
     when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -144,7 +152,7 @@ def block(outcomes: Sequence[Outcome], quick: bool, skipped: Sequence[str]) -> s
         START,
         "",
         f"Machine: {machine()}.  ",
-        f"Date: {when}.  Command: `{command}`.",
+        f"Date: {when}.  Command: `{command}`.  " + (f"Load average: {loads}." if loads else ""),
         "",
         "| figure | target | measured | verdict |",
         "|---|---|---|---|",
@@ -184,6 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     outcomes: list[Outcome] = []
     skipped: list[str] = []
+    before = load()
     for benchmark in BENCHMARKS:
         print(f"running {benchmark.script} …", file=sys.stderr, flush=True)
         outcome = run(benchmark, args.quick)
@@ -191,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             skipped.append(f"`{benchmark.script}`")
         else:
             outcomes.append(outcome)
-    generated = block(outcomes, args.quick, skipped)
+    generated = block(outcomes, args.quick, skipped, f"{before} before, {load()} after")
     if args.print:
         print(generated)
     else:

@@ -97,3 +97,33 @@ def test_crosspost_check_holds_to_the_config_file(
     assert main(["check", str(path), "--config", str(config), *state]) == 2
     out = capsys.readouterr().out
     assert f"{path}:2: [wechat] title is 66 UTF-8 bytes, wechat allows 60" in out
+
+
+def test_uploads_at_once_follow_the_platform_bound_or_the_config(tmp_path: Path) -> None:
+    from crosspost.channels.registry import adapter_class
+
+    settings = settings_of(
+        tmp_path,
+        """
+[channels.zhihu.limits]
+upload_concurrency = 4
+
+[channels.zhihu.accounts.main]
+cookie_env = "ZHIHU_Z_C0"
+
+[channels.wechat.accounts.main]
+app_id = "wx0123456789abcdef"
+
+[channels.wechat.accounts.slow]
+app_id = "wx0123456789abcdee"
+
+[channels.wechat.accounts.slow.limits]
+upload_concurrency = 2
+""",
+    )
+    assert adapter_class("zhihu").uploads_at_once(settings.account("zhihu:main")) == 4
+    wechat = adapter_class("wechat")
+    assert wechat.uploads_at_once(settings.account("wechat:main")) == 64  # the declared bound
+    assert wechat.uploads_at_once(settings.account("wechat:slow")) == 2
+    with pytest.raises(ConfigError, match="upload_concurrency"):
+        settings_of(tmp_path, '[channels.zhihu.limits]\nupload_concurrency = "many"\n')

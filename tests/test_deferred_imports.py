@@ -24,7 +24,8 @@ def test_check_and_render_do_not_load_requests_or_soupsieve(tmp_path: Path) -> N
         "from crosspost.cli import main\n"
         f"assert main(['check', {str(EXAMPLE)!r}]) == 0\n"
         f"assert main(['render', {str(EXAMPLE)!r}, '-o', {str(tmp_path)!r}]) == 0\n"
-        "loaded = [m for m in ('urllib3', 'requests.sessions', 'soupsieve.css_parser')"
+        "loaded = [m for m in ('urllib3', 'requests.sessions', 'soupsieve.css_parser',"
+        " 'ziamath', 'latex2mathml')"
         " if m in sys.modules]\n"
         "print('loaded:', loaded)\n"
     )
@@ -81,3 +82,15 @@ def test_a_sqlite_ledger_and_its_locks_never_load_the_postgresql_driver(tmp_path
     )
     assert done.returncode == 0, done.stderr
     assert "loaded: []" in done.stdout
+
+
+def test_formulas_load_their_layout_on_the_first_one() -> None:
+    done = python(
+        "import sys\n"
+        "from crosspost.render.wechat.math import formula_svg\n"
+        "print('ziamath' in sys.modules)\n"
+        "print(formula_svg('x^2', display=False)[:4])\n"
+        "print('ziamath' in sys.modules)\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["False", "<svg", "True"]

@@ -34,15 +34,15 @@ def bench(script: str, *args: str) -> str:
     return done.stdout
 
 
-def test_publish_benchmark_prints_the_chain_the_ratios_and_the_request_economy() -> None:
+def test_publish_benchmark_prints_the_bound_the_rounds_spent_and_the_request_economy() -> None:
     out = bench(
-        "bench_publish.py", "--images", "3", "--latency", "0", "--repeat", "1",
-        "--upload-workers", "2", "--profile", "5",
+        "bench_publish.py", "--images", "3", "--latency", "0", "--repeat", "1", "--profile", "5",
     )  # fmt: skip
-    assert "WeChat chain (8 steps): POST /cgi-bin/stable_token" in out
-    assert "Zhihu chain (9 steps): GET /api/v4/me" in out
-    assert "| lower bound (9 × 0 ms) |" in out
-    assert "| experiment: UPLOAD_WORKERS=2 |" in out
+    assert "- zhihu (7 rounds): E1 GET /api/v4/me → I1 POST /images ×4" in out
+    assert "- wechat (7 rounds): T POST /cgi-bin/stable_token" in out
+    assert "| protocol bound (7 rounds × 0 ms) |" in out
+    assert "| CLI, process start to exit, no poll pauses |" in out
+    assert "WeChat's polling wait (CLI with pauses − CLI without, medians):" in out
     assert "| `wechat POST /cgi-bin/draft/add` | 1 |" in out
     assert "| `zhihu POST /api/v4/content/publish` | 1 |" in out
     # A second publish of the same issue sends nothing; a reusing issue uploads two images.
@@ -50,6 +50,19 @@ def test_publish_benchmark_prints_the_chain_the_ratios_and_the_request_economy()
     assert "| second issue reusing 1 of its 3 images (same cover) |" in out
     assert "SUMMARY: issue reusing 1 of 3 images: uploads WeChat, Zhihu | 2, 2 | 2, 2 | met" in out
     assert "on the stack  crosspost function" in out
+
+
+def test_the_protocol_graph_gives_the_critical_path_and_groups_requests_into_rounds() -> None:
+    sys.path.insert(0, str(BENCH))
+    import protocol_graph
+
+    zhihu = protocol_graph.critical_path(protocol_graph.zhihu(13))
+    assert [r.name for r in zhihu] == ["E1", "I1", "I2", "I3", "I4", "E3", "E6"]
+    wechat = protocol_graph.wechat(12, polls=3)
+    assert [r.name for r in protocol_graph.critical_path(wechat)][:4] == ["T", "U", "D", "S"]
+    assert protocol_graph.bound_rounds({"w": wechat, "z": protocol_graph.zhihu(0)}) == 7
+    starts = [(0.0, "a"), (0.01, "b"), (0.1, "c"), (0.3, "d")]
+    assert protocol_graph.observed_rounds(starts, 0.1) == [["a", "b"], ["c"], ["d"]]
 
 
 def test_startup_benchmark_compares_with_bare_python_and_names_heavy_imports() -> None:

@@ -11,9 +11,12 @@ import logging
 import socket
 import struct
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -476,23 +479,29 @@ def test_a_retry_after_date_is_measured_on_the_injected_wall_clock(
 
 
 def test_a_wave_of_uploads_at_once_warns_of_no_full_connection_pool(
-    caplog: pytest.LogCaptureFixture,
+    caplog: pytest.LogCaptureFixture, tmp_path: Path
 ) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
+    from crosspost.channels.http.policy import SPARE_CONNECTIONS
     from crosspost.channels.zhihu.wire import browser_headers
-    from crosspost.publish.assets import UPLOAD_WORKERS
+    from crosspost.config.settings import Account
+    from crosspost.publish.settle import build_adapter
     from crosspost.sandbox.box import Sandbox
 
-    at_once = UPLOAD_WORKERS + 4  # a full upload wave and the reads beside it
-    everyone_in = threading.Barrier(at_once)
-
     def hold(seconds: float) -> None:  # the sandbox's latency: wait until all are in flight
-        everyone_in.wait(timeout=10)
+        everyone_in.wait(timeout=20)
 
     with Sandbox(sleep=hold) as box:
+        account = Account("zhihu", "main", box.zhihu_url, MappingProxyType({}))
+        adapter = build_adapter(
+            account, tmp_path, timeout=10, clock=time.time, sleep=lambda seconds: None
+        )
+        # a full upload wave and the reads beside it, over the adapter's own policy
+        at_once = adapter.uploads_at_once(account) + SPARE_CONNECTIONS
+        everyone_in = threading.Barrier(at_once)
         box.faults.add("zhihu", "*", "latency:50")
-        http = HttpPolicy(sleep=lambda seconds: None)
+        http = adapter.http
         url = box.zhihu_url + "/api/autocomplete/topics?token=x"
         creds = box.zhihu.credentials()
         login = browser_headers(creds["z_c0"], creds["xsrf"])

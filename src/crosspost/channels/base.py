@@ -311,6 +311,17 @@ class Adapter(ABC):
     broadcasts: ClassVar[bool] = False
     #: Seconds to wait before each poll in :meth:`wait`; its length caps the polls.
     poll_delays: ClassVar[tuple[float, ...]] = (3.0, 5.0, 10.0, 20.0, 30.0, 60.0)
+    #: True when a draft may be made before its images are uploaded (Zhihu: E2 takes a
+    #: title alone). The publisher then calls ``create_draft`` with an empty ``html``
+    #: while the images upload, and ``update_draft`` once with the whole content, so the
+    #: draft's round trips are off the critical path.
+    drafts_before_images: ClassVar[bool] = False
+
+    @classmethod
+    def uploads_at_once(cls, account: Account) -> int:
+        """Images of one post uploaded at once for ``account``, at most: the platform's
+        bound, or the config's ``upload_concurrency`` limit of the channel or account."""
+        return max(1, cls.platform.with_overrides(account.limits).limits.upload_concurrency)
 
     def __init__(
         self,

@@ -118,6 +118,10 @@ class Limits:
     image_url_chars: int = 0
     #: Publication polls allowed per day (a platform quota), None when unlimited.
     poll_budget_per_day: int | None = None
+    #: Images of one post uploaded at once, at most (fewer when the post has fewer): a
+    #: wave waits for its slowest image, so more than a post has buys nothing. A platform
+    #: that answers "too many requests" slows the whole wave down (the HTTP policy).
+    upload_concurrency: int = 16
     #: Limit name → why it is believed (:class:`Evidence`); lint warns rather than refuses
     #: past an unconfirmed one. Not a limit itself, so the config cannot set it.
     evidence: Mapping[str, Evidence] = dataclasses.field(default_factory=dict)

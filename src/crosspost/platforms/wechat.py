@@ -56,6 +56,8 @@ WECHAT = Platform(
         cover_ratio=2.35,
         # http://mmbiz.qpic.cn/mmbiz_png/<64 characters>/0?wx_fmt=png
         image_url_chars=110,
+        # No documented bound on parallel uploads; 45011/429 answers slow the wave.
+        upload_concurrency=64,
         # freepublish/get: 100 calls a day.
         poll_budget_per_day=100,
         evidence={

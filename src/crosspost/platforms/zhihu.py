@@ -25,6 +25,8 @@ ZHIHU = Platform(
         image_bytes=10 * MB,
         cover_formats=_IMAGES,
         cover_bytes=10 * MB,
+        # The web editor uploads over HTTP/2 with no bound seen; 429 slows the wave.
+        upload_concurrency=64,
         evidence={
             "title_chars": Evidence("a 400 past it (specs/zhihu-api.md §6, VSCode-Zhihu #50)"),
             "text_min_chars": Evidence("Zhihu's editor spec (specs/zhihu-api.md §6)"),

@@ -8,8 +8,9 @@ Image uploads are idempotent (the platforms deduplicate by content, and the ledg
 asset cache remembers every upload per account by the hash of the bytes sent), so this
 part of a post needs no intent in the ledger: a run killed halfway uploads what is
 missing next time and reuses the rest. All of a post's images, the cover with them, are
-prepared and uploaded in one wave (up to :data:`UPLOAD_WORKERS` at once): the uploads do
-not depend on one another, so the post waits for the slowest image, not for their sum.
+prepared and uploaded in one wave (as many at once as there are images, up to the
+platform's ``upload_concurrency``): the uploads do not depend on one another, so the post
+waits for the slowest image, not for their sum.
 """
 
 from __future__ import annotations
@@ -30,11 +31,6 @@ from crosspost.images.sources import ImageSources
 from crosspost.ledger.assets import UploadedAsset
 from crosspost.ledger.store import Ledger
 from crosspost.publish.jobs import Job
-
-#: How many images of one post are prepared and uploaded at once: enough for a dozen
-#: images and the cover in one wave (the adapters' HTTP policy keeps more connections
-#: per host than this, so none is opened only to be dropped).
-UPLOAD_WORKERS = 16
 
 
 class PostAssets:
@@ -58,9 +54,15 @@ class PostAssets:
         self.progress = progress
         #: True once an upload reached the platform (the run then "sent" something).
         self.sent = False
+        #: What :meth:`mark_uploaded` writes in the ledger (None: the post has no image).
+        self.summary: str | None = None
 
-    def content(self, adapter: Adapter) -> DraftContent:
-        """Upload the inline images and the cover, then build the draft that uses them."""
+    def content(self, adapter: Adapter, *, mark: bool = True) -> DraftContent:
+        """Upload the inline images and the cover, then build the draft that uses them.
+
+        ``mark`` False: the ledger's step is left to the caller (:meth:`mark_uploaded`),
+        which runs other steps of the post beside the uploads and writes it after them.
+        """
         job = self.job
         fetch, folders = self.sources.fetch, self.sources.folders
         refs = job.rendered.images
@@ -88,14 +90,10 @@ class PostAssets:
                     result[ref] = asset
             looked_ahead.result()
         rendered = job.rendered.with_image_urls({ref: asset.url for ref, asset in result.items()})
-        record = self.ledger.get(self.key)
-        if record and record.state == "rendered" and (refs or cover):
-            self.ledger.finish_step(
-                self.key,
-                STEP_UPLOAD,
-                state="assets_uploaded",
-                summary=f"{len(result)} images, cover: {bool(cover)}",
-            )
+        if refs or cover:
+            self.summary = f"{len(result)} images, cover: {bool(cover)}"
+        if mark:
+            self.mark_uploaded()
         return DraftContent(
             title=rendered.title,
             html=rendered.body,
@@ -108,6 +106,16 @@ class PostAssets:
             preview=job.mode == "draft",
         )
 
+    def mark_uploaded(self) -> None:
+        """The post moves from rendered to assets uploaded, unless it is past that (or an
+        irreversible step's intent is open: finishing a step would close it)."""
+        record = self.ledger.get(self.key)
+        fresh = record and record.state == "rendered" and not record.pending_step
+        if fresh and self.summary:
+            self.ledger.finish_step(
+                self.key, STEP_UPLOAD, state="assets_uploaded", summary=self.summary
+            )
+
     def _upload_wave(
         self, adapter: Adapter, wave: list[tuple[str | None, SourceImage, str]]
     ) -> list[tuple[str | None, UploadedAsset, tuple[int, int]]]:
@@ -118,7 +126,8 @@ class PostAssets:
         which the platforms take as the same image (uploads are idempotent)."""
         if not wave:
             return []
-        with ThreadPoolExecutor(max_workers=min(UPLOAD_WORKERS, len(wave))) as pool:
+        workers = min(adapter.uploads_at_once(self.job.account), len(wave))
+        with ThreadPoolExecutor(max_workers=workers) as pool:
             outcomes = list(pool.map(lambda item: self._attempt(adapter, *item), wave))
         fresh = [o for o in outcomes if isinstance(o, _Upload) and o.new]
         if fresh:

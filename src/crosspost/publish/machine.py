@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import tzinfo
 from pathlib import Path
 from typing import Any
@@ -145,6 +146,10 @@ class PostMachine:
         self._owned = False
         #: What this run sends as the draft (once its images are uploaded).
         self._sent_content: DraftContent | None = None
+        #: True once this run made the post's draft empty (its content still to send).
+        self._owned_empty = False
+        #: The post's images of this run, once :meth:`_content` ran.
+        self._assets: PostAssets | None = None
 
     # --- the frame: lock, errors, results ------------------------------------------------
 
@@ -306,12 +311,11 @@ class PostMachine:
         if record.state == "submitted" and record.publish_id and record.draft_id:
             ticket = PublishTicket(record.publish_id, record.draft_id, record.updated_at)
             return self._wait(adapter, ticket)
-        if not (record.draft_id or record.article_id or options.new_draft):
-            adopted = self._adopt(adapter)
-            if isinstance(adopted, PostResult):
-                return adopted
-            record = adopted or record
-        content = self._content(adapter)
+        adopt = not (record.draft_id or record.article_id or options.new_draft)
+        prepared = self._prepare(adapter, record, adopt=adopt)
+        if isinstance(prepared, PostResult):
+            return prepared
+        record, content = prepared
         try:
             return self._draft_then_publish(adapter, record, content)
         except PermanentError as error:
@@ -555,13 +559,14 @@ class PostMachine:
             return self._result("published", record.url, message)
         return self._result("published", record.url, "published; later edits are not on it")
 
-    def _content(self, adapter: Adapter) -> DraftContent:
-        """Upload images (each once per account, several at a time) and build the draft."""
-        assets = PostAssets(
+    def _content(self, adapter: Adapter, *, mark: bool = True) -> DraftContent:
+        """Upload images (each once per account, several at a time) and build the draft;
+        ``mark`` False leaves the ledger's upload step to :meth:`_prepare`."""
+        assets = self._assets = PostAssets(
             self.job, self.ledger, self.progress, timeout=self.timeout, sources=self.images
         )
         try:
-            content = assets.content(adapter)
+            content = assets.content(adapter, mark=mark)
             if self.job.bundle:  # 多图文: each companion's images, then its article
                 others = [self._companion(adapter, companion) for companion in self.job.bundle]
                 content = dataclasses.replace(content, companions=tuple(others))
@@ -604,11 +609,73 @@ class PostMachine:
             self.progress(f"{companion.key.issue_id}: went out as article {number} (多图文)")
         return result
 
+    def _prepare(
+        self, adapter: Adapter, record: PostRecord, *, adopt: bool
+    ) -> PostResult | tuple[PostRecord, DraftContent]:
+        """Upload the post's images while the calls that need none of them go out: the
+        look for the post already on the account (``adopt``: reads only) and, where the
+        platform allows, its empty draft (intent first, like any draft). The post then
+        waits for the longer of the two, not for their sum. Uploads are idempotent, so
+        those of a post found already published are harmless (and cached).
+        """
+        empty_first = adapter.drafts_before_images and not record.draft_id
+        if not (adopt or empty_first):
+            return record, self._content(adapter)
+        with ThreadPoolExecutor(max_workers=1) as side:
+            uploading = side.submit(self._content, adapter, mark=False)
+            if adopt:
+                adopted = self._adopt(adapter)
+                if isinstance(adopted, PostResult):
+                    return adopted
+                record = adopted or record
+            if adapter.drafts_before_images and not record.draft_id:
+                self._empty_draft(adapter)
+            content = uploading.result()
+        if self._assets is not None:  # one writer at a time: the step after the others
+            self._assets.mark_uploaded()
+        return self._record(), content
+
+    def _empty_draft(self, adapter: Adapter) -> None:
+        """The post's draft with its title only; the ledger holds it as not filled in."""
+        job = self.job
+        shell = DraftContent(
+            title=job.rendered.title,
+            html="",
+            author=job.settings.author,
+            digest=job.settings.digest,
+            options=job.settings.options,
+            preview=job.mode == "draft",
+        )
+
+        def create() -> RemoteDraft:
+            try:
+                return adapter.create_draft(shell)
+            except DraftLeftBehind as left:  # made; the update sends what it lacks
+                return left.draft
+
+        intent = Intent.for_draft(shell, self.clock())
+        made = self._irreversible(adapter, STEP_DRAFT, intent, create, filled=False)
+        self._owned_empty = True
+        if made is None:  # the platform had it although its answer was lost
+            return
+        self.progress(f"draft {made.id} created; its content follows the images")
+        self.ledger.finish_step(
+            self.key,
+            STEP_DRAFT,
+            state="draft_created",
+            draft_id=made.id,
+            url=made.url,
+            content_hash=None,  # nothing of the issue in it yet: the update sends it all
+            summary=f"created empty draft {made.id}",
+        )
+
     def _draft(self, adapter: Adapter, record: PostRecord, content: DraftContent) -> RemoteDraft:
         """The post's draft: reused, updated in place when the issue changed, or created."""
         if record.draft_id:
             if record.content_hash == self.job.content_hash:
                 return RemoteDraft(record.draft_id, record.url)
+            if record.content_hash is None and self._owned_empty:
+                return self._fill_again(adapter, RemoteDraft(record.draft_id, record.url), content)
             self.progress(f"updating draft {record.draft_id} in place")
             draft = adapter.update_draft(record.draft_id, content)
             self.sent = True
@@ -837,15 +904,24 @@ class PostMachine:
     # --- irreversible calls and reconciliation -----------------------------------------
 
     def _irreversible(
-        self, adapter: Adapter, step: str, intent: Intent, call: Callable[[], Any]
+        self,
+        adapter: Adapter,
+        step: str,
+        intent: Intent,
+        call: Callable[[], Any],
+        *,
+        filled: bool = True,
     ) -> Any:
         """Intent → call → result, with a lost answer settled by asking the platform.
 
         Returns the call's result, or None when reconciliation found that the call had
         taken effect (the ledger then holds its ids). The call is made a second time only
-        when the platform says the first one did not happen.
+        when the platform says the first one did not happen. ``filled`` False: the call
+        sends none of the issue's content (an empty draft), so a draft found by
+        reconciling is recorded as still to be filled in.
         """
-        data = {**dataclasses.asdict(intent), "content_hash": self.job.content_hash}
+        sent_hash = self.job.content_hash if filled else None
+        data = {**dataclasses.asdict(intent), "content_hash": sent_hash}
         for attempt in (1, 2):
             self.ledger.begin(step, self.key, data)
             self.checkpoint(f"before-{step}")

@@ -29,7 +29,12 @@ from crosspost.channels.base import (
     PublishTicket,
     RunMemo,
 )
-from crosspost.channels.http.policy import HttpPolicy, Timeouts
+from crosspost.channels.http.policy import (
+    SPARE_CONNECTIONS,
+    HttpPolicy,
+    Timeouts,
+    pooled_session,
+)
 from crosspost.channels.registry import adapter_class
 from crosspost.config.redaction import Redactor
 from crosspost.config.settings import Account, Settings
@@ -304,8 +309,12 @@ def build_adapter(
     ledger and the log hide them too, not only the HTTP policy's own messages.
     """
     timeouts = Timeouts(connect=min(10.0, timeout), read=timeout)
-    http = HttpPolicy(timeouts=timeouts, sleep=sleep, redactor=redactor or Redactor())
     cls = adapter_class(account.channel)
+    # A connection for every upload of a wave, and a few for the calls beside it.
+    session = pooled_session(cls.uploads_at_once(account) + SPARE_CONNECTIONS)
+    http = HttpPolicy(
+        session=session, timeouts=timeouts, sleep=sleep, redactor=redactor or Redactor()
+    )
     return cls(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep, memo=memo)
 
 

@@ -18,6 +18,14 @@ Either kind may re-send once after the platform refused the credential (the ``ch
 raises :class:`CredentialRejected`): the policy drops the cached credential, fetches a
 fresh one and tries again exactly once. A refused credential means nothing was done.
 
+A platform that asks to slow down (raised as :class:`~crosspost.errors.RateLimitedError`)
+slows down every request it speaks for, not only the one it answered: the next ones wait
+until the pause it asked for is over (:class:`_Calm`), so a wave of uploads backs off as a
+whole instead of each upload spending its own attempts on the same limit. HTTP 429 speaks
+for every request of the policy (the account's); a platform's own code (WeChat's 45011
+and 45009 count each API on its own) for requests to the same path. A pause longer than
+the retry cap fails the requests that would wait for it at once, before they are sent.
+
 What each platform's error codes mean is not known here: the adapter's ``check`` turns a
 :class:`Reply` into a value or a typed error. Every URL, log record and exception text that
 leaves this module is redacted: sensitive query parameters and every registered secret.
@@ -28,6 +36,7 @@ from __future__ import annotations
 import json as jsonlib
 import logging
 import random
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -114,18 +123,40 @@ class _Final(Exception):
         self.error = error
 
 
-#: Connections kept open per host: above a post's upload threads (post_assets'
-#: UPLOAD_WORKERS) plus the reads made beside them, so no upload waits for or throws
-#: away a connection (requests' default keeps ten).
+#: Connections kept open per host by default: above a post's upload threads plus the
+#: reads made beside them, so no upload waits for or throws away a connection (requests'
+#: default keeps ten). An adapter sizes its pool to its platform's upload bound.
 CONNECTIONS_PER_HOST = 32
+#: Connections kept beside the uploads for the reads and the draft that go out with them.
+SPARE_CONNECTIONS = 8
 
 
-def pooled_session() -> requests.Session:
-    """A session whose connection pools hold :data:`CONNECTIONS_PER_HOST` per host."""
+def pooled_session(connections: int = CONNECTIONS_PER_HOST) -> requests.Session:
+    """A session whose connection pools hold ``connections`` per host."""
     session = requests.Session()
     for prefix in ("https://", "http://"):
-        session.mount(prefix, HTTPAdapter(pool_maxsize=CONNECTIONS_PER_HOST))
+        session.mount(prefix, HTTPAdapter(pool_maxsize=connections))
     return session
+
+
+@dataclass
+class _Pause:
+    """One pause a platform asked for: no request it speaks for is sent before ``until``
+    (the policy's clock); ``reason`` and ``code`` repeat the answer that asked for it."""
+
+    until: float
+    reason: str
+    code: int | str | None
+
+
+@dataclass
+class _Calm:
+    """The pauses a platform asked for, by scope (None: every request; else a path)."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    pauses: dict[str | None, _Pause] = field(default_factory=dict)
+    #: Rate-limit answers in a row: each doubles the pause when none was asked for.
+    streak: int = 0
 
 
 @dataclass
@@ -146,6 +177,7 @@ class HttpPolicy:
     wall_clock: Callable[[], float] = time.time
     redactor: Redactor = field(default_factory=Redactor)
     user_agent: str = f"crosspost/{__version__}"
+    _calm: _Calm = field(default_factory=_Calm, init=False, repr=False)
 
     def __post_init__(self) -> None:
         guard_library_loggers(self.redactor)
@@ -210,8 +242,12 @@ class HttpPolicy:
         def attempt() -> T:
             nonlocal refreshed, attempts
             attempts += 1
+            self._wait_for_calm(where, path, channel)
             try:
-                return send_once()
+                answer = send_once()
+            except RateLimitedError as limited:
+                self._slow_down(limited, path)
+                raise
             except CredentialRejected as rejected:
                 if credential is None or refreshed:
                     raise AuthError(
@@ -228,6 +264,10 @@ class HttpPolicy:
                         channel=channel,
                         code=again.code,
                     ) from None
+            if self._calm.streak:
+                with self._calm.lock:
+                    self._calm.streak = 0
+            return answer
 
         if not idempotent or not retry:
             return self._unwrap(attempt)
@@ -342,6 +382,42 @@ class HttpPolicy:
             if clean != str(error):
                 error.args = (clean,)
             raise
+
+    # --- one pause for every request ---------------------------------------------------
+
+    def _wait_for_calm(self, where: str, path: str, channel: str) -> None:
+        """Sleep out the pause the platform asked for before sending; a pause past the
+        retry cap is not waited for: the request fails at once, unsent."""
+        with self._calm.lock:
+            found = [p for p in map(self._calm.pauses.get, (None, path)) if p is not None]
+        pause = max(found, key=lambda p: p.until, default=None)
+        left = pause.until - self.clock() if pause else 0.0
+        if pause is None or left <= 0:
+            return
+        if left > self.retry.max_total_seconds:
+            raise RateLimitedError(
+                f"{pause.reason}; {where} not sent: the platform asked to wait {left:.0f} s",
+                channel=channel,
+                code=pause.code,
+                retry_after=left,
+            )
+        self.sleep(left)
+
+    def _slow_down(self, limited: RateLimitedError, path: str) -> None:
+        """The requests ``limited`` speaks for wait from now on: as long as the answer
+        asked, else a backoff that doubles with each rate-limit answer in a row."""
+        scope = None if limited.code == 429 else path
+        with self._calm.lock:
+            self._calm.streak += 1
+            seconds = limited.retry_after
+            if seconds is None:
+                doubled = self.retry.initial_backoff * 2.0 ** (self._calm.streak - 1)
+                seconds = min(self.retry.max_backoff, doubled)
+            until = self.clock() + seconds
+            known = self._calm.pauses.get(scope)
+            if known is None or until > known.until:
+                reason = self.redact(str(limited))
+                self._calm.pauses[scope] = _Pause(until, reason, limited.code)
 
     # --- tenacity hooks ---------------------------------------------------------------
 

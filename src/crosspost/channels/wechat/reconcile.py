@@ -17,6 +17,8 @@ WeChat what really happened before anything is sent again.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from itertools import chain
 from typing import Any
 
 from crosspost.channels.base import Adoption, Intent, Reconciliation, RemotePost
@@ -80,8 +82,13 @@ def reconcile_draft(api: WeChatApi, intent: Intent) -> Reconciliation:
 
 def find_existing(api: WeChatApi, intent: Intent) -> Adoption | None:
     """The issue's article already on the account: published (freepublish/batchget) first,
-    else a draft in 草稿箱 (draft/batchget); matched by title, author and digest."""
-    published = _published(api, intent, any_time=True)
+    else a draft in 草稿箱 (draft/batchget); matched by title, author and digest. The first
+    page of drafts is read beside the published list (two reads, one round trip)."""
+    drafts = api.listing("draft/batchget")
+    with ThreadPoolExecutor(max_workers=1) as side:
+        first_draft = side.submit(next, drafts, None)
+        published = _published(api, intent, any_time=True)
+        first = first_draft.result()
     if published is not None:
         article_id, url, listed = published
         if permanent(url):
@@ -90,7 +97,7 @@ def find_existing(api: WeChatApi, intent: Intent) -> Adoption | None:
         # Only a temporary link: adopted as published, its URL pending (never recorded).
         post = RemotePost(article_id, None, preview_url=url or listed)
         return Adoption(None, post, None, f"already published as article {article_id}, URL pending")
-    for item in api.listing("draft/batchget"):
+    for item in chain([first] if first is not None else [], drafts):
         media_id = matches(item, intent, "media_id", any_time=True)
         if media_id:
             return Adoption(media_id, None, api.preview_url(media_id), f"draft {media_id}")

@@ -1,13 +1,14 @@
 """The Zhihu column (知乎专栏) adapter: the web editor's own calls, made by a program.
 
 Flow (zhihu-api.md §4.1): check the login with ``GET /api/v4/me`` before anything changes;
-upload images by MD5 (I1 → OSS PUT when new → I3 → poll I4); create the draft (E2, the
-one irreversible step besides publishing), fill it (E3: title, content, cover) and attach
-topics (E8 → E9); publish with ``POST /api/v4/content/publish`` and believe it only when
-``code == 0``; then file it in its column (E11 → E12), a part of its own that the publisher
-repeats until it is done (``post_parts``/``complete_part``). A published article is
-updated in place: patch its draft, publish again. Before a first draft, ``find_existing``
-looks for the issue's article in this machine's draft notes and the member's article list.
+upload images by MD5 (I1 → OSS PUT when new → I3 → poll I4) while the empty draft is
+made (E2 with the title, the one irreversible step besides publishing) and its topics
+attached (E8 → E9); then fill it once (E3: title, content, cover); publish with
+``POST /api/v4/content/publish`` and believe it only when ``code == 0``; then file it in
+its column (E11 → E12), a part of its own that the publisher repeats until it is done
+(``post_parts``/``complete_part``). A published article is updated in place: patch its
+draft, publish again. Before a first draft, ``find_existing`` looks for the issue's
+article in this machine's draft notes and the member's article list.
 
 Zhihu has no public API, no draft listing and no idempotency key. So an E2 whose answer
 was lost cannot be found again (reconcile says so; a lost draft is private and harmless),
@@ -17,7 +18,9 @@ while an E6 whose answer was lost is settled by reading the draft's state (E4).
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -81,6 +84,8 @@ class ZhihuAdapter(Adapter):
     channel: ClassVar[str] = CHANNEL
     display_name: ClassVar[str] = ZHIHU.display_name
     updates_published: ClassVar[bool] = True
+    # E2 takes a title alone (spec §4.1 step 3): the draft is made while images upload.
+    drafts_before_images: ClassVar[bool] = True
     # Zhihu publishes synchronously: one E4 read settles it, no long polling.
     poll_delays: ClassVar[tuple[float, ...]] = (1.0, 3.0, 10.0)
     # --- plumbing ----------------------------------------------------------------------
@@ -109,6 +114,12 @@ class ZhihuAdapter(Adapter):
         self._sent: dict[str, tuple[str, int]] = {}
         #: Topics found by look_ahead(), by the names asked for (E8 is a read).
         self._topics: dict[tuple[str, ...], list[Mapping[str, Any]]] = {}
+        #: Held while topics are looked up: look_ahead and an empty draft made beside the
+        #: uploads both want them, and the second waits for the first's answer.
+        self._topics_lock = threading.Lock()
+        #: Topics attached (E9) to a draft made empty here: the update that fills it
+        #: next does not attach them again (a later update does).
+        self._attached: dict[str, tuple[str, ...]] = {}
         #: Every Zhihu call this account makes.
         self.api = ZhihuApi(
             account_key=account.key,
@@ -145,15 +156,19 @@ class ZhihuAdapter(Adapter):
         return Preflight(account=self.account.key, identity=name, can_publish=True)
 
     def look_ahead(self, options: Mapping[str, Any]) -> None:
-        """E8 for the issue's topics while the images upload; create_draft then uses them.
-        A failure is left for create_draft, which looks again and stops before E2."""
+        """E8 for the issue's topics and E11 for its column while the images upload;
+        create_draft and publish then use them. A failure is left for the step that
+        needs it, which looks again (create_draft stops before E2, publish before E6)."""
         names = topic_names(options, self.account.options)
-        if not names:
-            return
-        try:
-            self._topics[tuple(names)] = find_topics(self.api, names)
-        except ChannelError as error:
-            log.debug("topic look-up ahead of the draft failed (asked again): %s", error)
+        column = self._column(options)
+        for look in (
+            lambda: self._topics_for(names) if names else None,
+            lambda: find_column(self.api, column),
+        ):
+            try:
+                look()
+            except ChannelError as error:
+                log.debug("a look-up ahead failed (the step that needs it asks again): %s", error)
 
     def upload_image(self, prepared: PreparedImage, kind: str) -> UploadedAsset:
         """I1 by MD5 → OSS PUT when Zhihu has not got it → I3 → poll I4 until it is ready.
@@ -163,7 +178,8 @@ class ZhihuAdapter(Adapter):
         return upload(self.api, prepared)
 
     def create_draft(self, content: DraftContent) -> RemoteDraft:
-        """E2 with the whole content (irreversible: one attempt), then E3 and topics.
+        """E2 with the whole content (irreversible: one attempt), then E3 and topics; an
+        empty ``html`` (a draft made while the images upload) sends E2 and the topics only.
 
         When a later step fails, the draft exists: the error carries it as ``.draft``
         (like :class:`~crosspost.channels.base.ManualPublishRequired`) so it is kept.
@@ -199,7 +215,11 @@ class ZhihuAdapter(Adapter):
         draft = RemoteDraft(id=draft_id, url=EDIT_URL.format(id=draft_id))
         self._created.add(draft_id)
         try:
-            self._fill(draft_id, content, topics)
+            if content.html:
+                self._fill(draft_id, content, topics)
+            else:
+                attach_topics(self.api, draft_id, topics, EDIT_URL.format(id=draft_id))
+                self._attached[draft_id] = self._names(content)
         except ChannelError as error:
             raise DraftLeftBehind(
                 f"{error} (draft {draft_id} was created; the next run updates it)",
@@ -408,9 +428,25 @@ class ZhihuAdapter(Adapter):
 
     def _find_topics(self, content: DraftContent) -> list[Mapping[str, Any]]:
         """The topics look_ahead() found for these names, else E8 now."""
-        names = topic_names(content.options, self.account.options)
-        found = self._topics.get(tuple(names))
-        return found if found is not None else find_topics(self.api, names)
+        return self._topics_for(topic_names(content.options, self.account.options))
+
+    def _topics_for(self, names: list[str]) -> list[Mapping[str, Any]]:
+        """E8 for ``names`` once per adapter, whichever thread asks first."""
+        with self._topics_lock:
+            found = self._topics.get(tuple(names))
+            if found is None:
+                found = self._topics[tuple(names)] = find_topics(self.api, names)
+            return found
+
+    def _names(self, content: DraftContent) -> tuple[str, ...]:
+        return tuple(topic_names(content.options, self.account.options))
+
+    def _attach(
+        self, draft_id: str, content: DraftContent, topics: list[Mapping[str, Any]]
+    ) -> None:
+        """E9, unless the draft was made empty a moment ago with these very topics."""
+        if self._attached.pop(draft_id, None) != self._names(content):
+            attach_topics(self.api, draft_id, topics, EDIT_URL.format(id=draft_id))
 
     def _fill(self, draft_id: str, content: DraftContent, topics: list[Mapping[str, Any]]) -> None:
         edit = EDIT_URL.format(id=draft_id)
@@ -422,5 +458,8 @@ class ZhihuAdapter(Adapter):
         body = draft_body(content.title, content.html, cover_url(content), delta_time=30)
         count = self.platform.counter()
         self._sent[draft_id] = (content.title, count(content.html) if count else 0)
-        self.api.patch_draft(draft_id, body, referer=edit)
-        attach_topics(self.api, draft_id, topics, edit)
+        # E3 and E9 touch different parts of the draft: both at once, one round trip.
+        with ThreadPoolExecutor(max_workers=1) as side:
+            attaching = side.submit(self._attach, draft_id, content, topics)
+            self.api.patch_draft(draft_id, body, referer=edit)
+            attaching.result()

@@ -171,13 +171,13 @@ class ZhihuApi:
         self.call("POST", "zhuanlan", path, json=dict(topic), referer=referer)
 
     def columns(self, url_token: str) -> Any:
-        """E11: the columns the user ``url_token`` writes for."""
-        return self.call(
-            "GET",
-            "www",
+        """E11: the columns the user ``url_token`` writes for (asked once per run)."""
+        path = (
             f"/api/v4/members/{quote(url_token)}/column-contributions"
-            "?include=data[*].column.intro,followers,articles_count&offset=0&limit=20",
+            "?include=data[*].column.intro,followers,articles_count&offset=0&limit=20"
         )
+        key = ("zhihu-columns", self.account_key, url_token)
+        return self.memo.get(key, lambda: self.call("GET", "www", path))
 
     def member_articles(self, url_token: str, offset: int = 0) -> Any:
         """The member's own published articles, one page of 20 (the profile's listing;

@@ -17,20 +17,17 @@ from __future__ import annotations
 import functools
 import html
 import re
-
-from latex2mathml.converter import convert
-from ziafont.config import config as font_config
-from ziamath.zmath import Latex
+from collections.abc import Callable
+from typing import Any
 
 # Glyphs as paths, not <symbol>/<use> (WeChat strips the ids those need); coordinates to
 # a tenth of a pixel at 16 px, as fine as a phone screen shows (two decimals would add a
 # fifth to every formula). The SVG is then drawn in those tenths (see _in_units): with
 # relative path commands a formula costs WeChat's HTML budget about half of what ziamath
-# writes (E=mc^2: 2,814 characters as it came, 1,483 now).
-font_config.svg2 = False
-font_config.precision = 1
+# writes (E=mc^2: 2,814 characters as it came, 1,483 now). ziafont is told so in _layout.
+_PRECISION = 1
 #: Path coordinates are whole multiples of this (ziafont's ``precision`` digits).
-_GRID = 10**font_config.precision
+_GRID = 10**_PRECISION
 
 #: The font size ziamath lays out at; the SVG is then scaled to ``em`` of the text.
 LAYOUT_PX = 16.0
@@ -67,7 +64,7 @@ def _number(units: int, whole: bool = False) -> str:
     number of units when the drawing is measured in them."""
     if whole:
         return str(units)
-    text = f"{abs(units) / _GRID:.{font_config.precision}f}".rstrip("0").rstrip(".")
+    text = f"{abs(units) / _GRID:.{_PRECISION}f}".rstrip("0").rstrip(".")
     text = text[1:] if text.startswith("0.") else text
     return f"-{text}" if units < 0 else text
 
@@ -174,6 +171,19 @@ def _in_units(shapes: str) -> str | None:
     return _PATH.sub(lambda m: f' d="{compact_path(m.group(1), whole=True)}"', shapes)
 
 
+@functools.cache
+def _layout() -> tuple[Callable[[str], str], Any]:
+    """latex2mathml's ``convert`` and ziamath's ``Latex``, imported at the first formula:
+    with its font, ziamath is the slowest import of a render, and most issues have none."""
+    from latex2mathml.converter import convert
+    from ziafont.config import config as font_config
+    from ziamath.zmath import Latex
+
+    font_config.svg2 = False
+    font_config.precision = _PRECISION
+    return convert, Latex
+
+
 def _em(px: float) -> str:
     return f"{px / LAYOUT_PX:.3f}".rstrip("0").rstrip(".") + "em"
 
@@ -185,6 +195,7 @@ def formula_svg(tex: str, *, display: bool) -> str | None:
     Inline formulas sit on the text's baseline (their depth below it becomes a negative
     ``vertical-align``); display formulas are blocks the caller centres.
     """
+    convert, Latex = _layout()
     try:
         if _UNKNOWN_COMMAND.search(convert(tex.strip())):
             return None
