@@ -184,7 +184,10 @@ def _kind_findings(
 ) -> tuple[str, list[str], list[str]]:
     """The kind to show, and problems and notes about the configured ``kind``."""
     fits = matching_kinds(observed) if observed else ()
-    shown = " or ".join(fits) if fits else "unknown (no declared kind fits WeChat's answers)"
+    if not observed:
+        shown = "unknown (WeChat did not say what the account may call)"
+    else:
+        shown = " or ".join(fits) if fits else "unknown (no declared kind fits WeChat's answers)"
     problems: list[str] = []
     notes: list[str] = []
     if configured is not None and fits and configured not in fits:
