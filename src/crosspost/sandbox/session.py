@@ -21,9 +21,10 @@ from crosspost.sandbox.box import Sandbox
 from crosspost.sandbox.zhihu.model import DEFAULT_TOPICS
 
 ACCOUNT_NAME = "sandbox"
-#: The demo should not wait: publish jobs finish on the first poll, images at once.
+#: The demo should not wait: publish jobs finish on the first poll, mass sends as soon as
+#: they are asked about, images at once.
 DEMO_OPTIONS: dict[str, dict[str, Any]] = {
-    "wechat": {"publish_polls": 1},
+    "wechat": {"publish_polls": 1, "mass_finish_seconds": 0},
     "zhihu": {"image_polls": 1},
 }
 
