@@ -29,6 +29,15 @@
     return location.pathname + "?" + query.toString();
   }
 
+  // The fresh part's images, loaded before it goes in: swapped in with images still
+  // loading, the part above the reader is shorter for a moment, the same scrollY shows
+  // text further down, and the browser's scroll anchoring then keeps that wrong place
+  // when the images arrive. A slow or broken image waits no longer than `limit`.
+  function imagesReady(part, limit) {
+    const loads = Array.from(part.querySelectorAll("img"), (img) => img.decode().catch(() => {}));
+    return Promise.race([Promise.all(loads), pause(limit)]);
+  }
+
   // Swap the live part in place (no page load, so no flash) and keep the scroll position.
   async function refresh() {
     const response = await fetch(liveUrl(), { credentials: "same-origin" });
@@ -37,6 +46,7 @@
     holder.innerHTML = await response.text();
     const fresh = holder.querySelector("#live");
     if (!fresh) return;
+    await imagesReady(fresh, 300);
     const x = window.scrollX;
     const y = window.scrollY;
     live().replaceWith(fresh);

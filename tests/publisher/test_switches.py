@@ -7,6 +7,8 @@ without starting anything.
 
 from __future__ import annotations
 
+import pytest
+
 from crosspost.commands.switches import (
     CLOCK_OFFSET_VARIABLE,
     CRASH_VARIABLE,
@@ -62,3 +64,28 @@ def test_every_post_passes_its_checkpoints_in_order(manual_world: World) -> None
     )
     assert [r.state for r in report.results] == ["published"]
     assert tuple(passed) == CHECKPOINTS
+
+
+def test_a_shared_crash_point_waits_for_every_post_then_dies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``after-draft*2``: the first post to arrive waits for the second; then the kill."""
+    import threading
+
+    from crosspost.commands import switches as module
+
+    switches = Switches.from_environment({CRASH_VARIABLE: "after-draft*2"})
+    assert switches.crash_at == "after-draft" and switches.gathering is not None
+    assert Switches.from_environment({CRASH_VARIABLE: "after-draft*1"}).gathering is None
+    killed: list[str] = []
+    monkeypatch.setattr(
+        module.os, "kill", lambda pid, sig: killed.append(threading.current_thread().name)
+    )
+    switches.checkpoint("before-draft")  # another point: passes
+    first = threading.Thread(target=switches.checkpoint, args=("after-draft",), name="one")
+    first.start()
+    first.join(0.2)
+    assert first.is_alive() and killed == [], "the first post waits for the other"
+    switches.checkpoint("after-draft")
+    first.join(5)
+    assert sorted(killed) == ["MainThread", "one"]
