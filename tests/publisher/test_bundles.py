@@ -160,3 +160,17 @@ def test_a_draft_whose_articles_no_longer_fit_the_bundle_is_not_updated(
     assert again.results[0].exit_code == EXIT_OK, again.results[0]
     (send,) = world.box.wechat.snapshot()["mass_sends"]
     assert [article["title"] for article in send["articles"]] == ["断点测试 第1期", "短讯一"]
+
+
+def test_a_bundle_drafted_before_a_lost_ledger_is_adopted_not_drafted_again(
+    bundle: World,
+) -> None:
+    """WeChat keeps no digest in a 多图文 draft, so the lead's digest cannot be what finds
+    the bundle's draft again (a lost state dir, another machine): its title and author do."""
+    first, _ = bundle.publish(mode="draft", targets=("wechat",))
+    assert first.results[0].exit_code == EXIT_OK, first.results[0]
+    (draft,) = bundle.drafts_on("wechat")
+    (bundle.state_dir / "ledger.sqlite3").unlink()
+    again, lines = bundle.publish(mode="draft", targets=("wechat",))
+    assert again.results[0].exit_code == EXIT_OK, again.results[0]
+    assert bundle.drafts_on("wechat") == [draft], lines
