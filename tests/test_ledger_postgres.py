@@ -105,6 +105,10 @@ def test_a_server_that_is_not_there_and_a_url_that_is_not_one(tmp_path: Path) ->
     assert "pa55word-x" not in str(caught.value) and "crosspost:***@" in str(caught.value)
     with pytest.raises(ConfigError, match="is not a usable PostgreSQL URL"):
         Ledger.open("postgresql://crosspost@/ledger?nonsense_option=1")
+    # libpq ends some of its messages with a newline: the error stays one line.
+    with pytest.raises(ConfigError) as malformed:
+        Ledger.open("postgresql://crosspost:pa55word-x@[unclosed/ledger")
+    assert "\n" not in str(malformed.value) and "pa55word-x" not in str(malformed.value)
 
 
 def test_advisory_locks_wait_give_up_and_go_with_their_connection(postgres_url: str) -> None:

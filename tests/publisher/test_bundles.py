@@ -135,3 +135,42 @@ def test_check_reports_each_companions_problems_at_its_own_line(
     assert main(["check", str(world.issue)]) == EXIT_BAD_INPUT
     out = capsys.readouterr().out
     assert f"{world.issue}:8" in out and "'nowhere'" in out, out
+
+
+def test_a_draft_whose_articles_no_longer_fit_the_bundle_is_not_updated(
+    manual_world: World,
+) -> None:
+    """WeChat's draft/update replaces an article already in a draft and never adds or
+    removes one: a draft of the lead alone cannot take a companion named later. Nothing
+    of it is changed (no half-updated draft); one line says to make a new one."""
+    world = manual_world
+    world.issue = write_light_issue(world.root)
+    first, _ = world.publish(mode="draft", targets=("wechat",))
+    assert first.results[0].exit_code == EXIT_OK, first.results[0]
+    world.issue = lead(world, "[short-1]")
+    companion(world.issue.parent, "short-1", "短讯一")
+    before = calls_to(world.box, "/cgi-bin/draft/update")
+    report, _ = world.publish(mode="broadcast", targets=("wechat",))
+    (result,) = report.results
+    assert result.state == "failed" and "--new-draft" in result.message, result
+    assert "\n" not in result.message
+    assert calls_to(world.box, "/cgi-bin/draft/update") == before
+    assert calls_to(world.box, SENDALL) == 0
+    again, _ = world.publish(mode="broadcast", targets=("wechat",), new_draft=True)
+    assert again.results[0].exit_code == EXIT_OK, again.results[0]
+    (send,) = world.box.wechat.snapshot()["mass_sends"]
+    assert [article["title"] for article in send["articles"]] == ["断点测试 第1期", "短讯一"]
+
+
+def test_a_bundle_drafted_before_a_lost_ledger_is_adopted_not_drafted_again(
+    bundle: World,
+) -> None:
+    """WeChat keeps no digest in a 多图文 draft, so the lead's digest cannot be what finds
+    the bundle's draft again (a lost state dir, another machine): its title and author do."""
+    first, _ = bundle.publish(mode="draft", targets=("wechat",))
+    assert first.results[0].exit_code == EXIT_OK, first.results[0]
+    (draft,) = bundle.drafts_on("wechat")
+    (bundle.state_dir / "ledger.sqlite3").unlink()
+    again, lines = bundle.publish(mode="draft", targets=("wechat",))
+    assert again.results[0].exit_code == EXIT_OK, again.results[0]
+    assert bundle.drafts_on("wechat") == [draft], lines

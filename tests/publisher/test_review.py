@@ -56,6 +56,10 @@ def test_review_needs_a_reviewer(
     assert main(["review", str(plain_issue(world.root))]) == 2
     assert "--to" in capsys.readouterr().err
     assert world.box.requests == []
+    # An empty ID (a shell variable that was not set) is bad input too: nothing sent.
+    assert main(["review", str(plain_issue(world.root)), "--to", " "]) == 2
+    assert "cannot be empty" in capsys.readouterr().err
+    assert world.box.requests == []
 
 
 def test_require_approval_waits_then_publishes_what_was_approved_and_an_edit_voids_it(

@@ -127,12 +127,13 @@ class Intent:
     def for_draft(
         cls, content: DraftContent, started_at: float, known_ids: tuple[str, ...] = ()
     ) -> Intent:
-        """The intent to record before ``create_draft(content)``."""
+        """The intent to record before ``create_draft(content)``. A draft of several
+        articles (多图文) is matched without the digest: WeChat keeps none in it."""
         return cls(
             started_at=started_at,
             title=content.title,
             author=content.author,
-            digest=content.digest,
+            digest=None if content.companions else content.digest,
             known_ids=known_ids,
         )
 

@@ -85,12 +85,16 @@ _WRITE_LOCK = lock_id("ledger-write")
 _MIGRATE_LOCK = lock_id("ledger-migrate")
 
 
+def _reason(error: BaseException) -> str:
+    """The driver's message on one line (libpq's may span several), secrets hidden."""
+    return Redactor()(" ".join(str(error).split()) or type(error).__name__)
+
+
 def unreachable(url: str, error: BaseException) -> StorageError:
     """The one line for a server that cannot be reached or went away (exit 75)."""
-    reason = Redactor()(" ".join(str(error).split()) or type(error).__name__)
     return StorageError(
-        f"{shown(url)}: the PostgreSQL ledger cannot be reached ({reason}); nothing is sent "
-        "without it. Check that the server runs and the URL is right, then run again",
+        f"{shown(url)}: the PostgreSQL ledger cannot be reached ({_reason(error)}); nothing "
+        "is sent without it. Check that the server runs and the URL is right, then run again",
         temporary=True,
     )
 
@@ -103,7 +107,7 @@ def open_connection(url: str) -> psycopg.Connection[tuple[Any, ...]]:
         raise unreachable(url, error) from None
     except psycopg.ProgrammingError as error:  # a malformed URL
         raise ConfigError(
-            f"{shown(url)}: is not a usable PostgreSQL URL ({Redactor()(str(error))}); "
+            f"{shown(url)}: is not a usable PostgreSQL URL ({_reason(error)}); "
             "write it as postgresql://USER@HOST:PORT/DATABASE"
         ) from None
 

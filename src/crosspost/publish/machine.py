@@ -763,7 +763,7 @@ class PostMachine:
             started_at=self.clock(),
             title=job.rendered.title,
             author=job.settings.author,
-            digest=job.settings.digest,
+            digest=None if job.bundle else job.settings.digest,  # 多图文 keeps no digest
             known_ids=self._known_ids(),
         )
         found = adapter.find_existing(intent)

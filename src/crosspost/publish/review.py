@@ -50,6 +50,9 @@ def review(
     """Make each post's draft (the normal draft path), then preview it to each reviewer."""
     if not reviewers:
         raise UsageError("name at least one reviewer's WeChat ID with --to")
+    blank = [repr(name) for name in reviewers if not name.strip()]
+    if blank:  # WeChat would refuse it (40097) only after the draft went out
+        raise UsageError(f"--to {blank[0]}: a reviewer's WeChat ID (微信号) cannot be empty")
     if any(target.partition(":")[0] != "wechat" for target in targets):
         raise UsageError(
             "review sends WeChat previews: name WeChat accounts only (-c wechat[:NAME])"

@@ -240,8 +240,23 @@ class WeChatAdapter(Adapter):
         return RemoteDraft(media_id, self.api.preview_url(media_id) if content.preview else None)
 
     def update_draft(self, remote_id: str, content: DraftContent) -> RemoteDraft:
-        """draft/update in place (same content, same result: safe to retry)."""
+        """draft/update in place (same content, same result: safe to retry).
+
+        draft/update replaces an article a draft holds, never adds or removes one, so a
+        draft whose number of articles is not the issue's (a companion named or dropped
+        since: 多图文) is refused before any of it changes: sending it would leave out a
+        companion, or send one the issue no longer names."""
         article = self._article(content)
+        wanted = 1 + len(content.companions)
+        held = len(self.api.get_draft(remote_id).get("news_item") or [])
+        if held and held != wanted:
+            raise PermanentError(
+                f"WeChat draft {remote_id} holds {held} article(s) but the issue now has "
+                f"{wanted} (多图文), and WeChat cannot add or remove a draft's articles; run "
+                "again with --new-draft to make a new draft (and delete the old one in 草稿箱)",
+                channel=CHANNEL,
+                code="bundle-changed",
+            )
         try:
             self.api.update_draft(remote_id, article)
             for index, companion in enumerate(content.companions, start=1):
