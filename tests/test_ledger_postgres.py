@@ -137,6 +137,41 @@ def test_advisory_locks_wait_give_up_and_go_with_their_connection(postgres_url: 
     assert got.is_set() and not held.is_locked  # … and gets it when the holder lets go
 
 
+def test_one_lock_object_shared_by_threads_excludes_them_and_frees_each_its_own(
+    postgres_url: str,
+) -> None:
+    """Parallel uploads share one lock object (the token's): the second thread waits for
+    the first, and the first thread's release leaves the second's hold alone."""
+    shared = AdvisoryLock(postgres_url, "token:x", timeout=5)
+    first_in, first_may_go, second_in, second_may_go = (threading.Event() for _ in range(4))
+
+    def first() -> None:
+        with shared:
+            first_in.set()
+            first_may_go.wait(5)
+
+    def second() -> None:
+        first_in.wait(5)
+        with shared:
+            second_in.set()
+            second_may_go.wait(5)
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    assert first_in.wait(5) and not second_in.wait(0.3)  # the second waits …
+    assert not shared.is_locked  # (this thread holds nothing)
+    first_may_go.set()
+    assert second_in.wait(5)  # … until the first lets go
+    with pytest.raises(Timeout):  # and the second still holds it after the first's release
+        AdvisoryLock(postgres_url, "token:x", timeout=0).acquire()
+    second_may_go.set()
+    for thread in threads:
+        thread.join(5)
+    with AdvisoryLock(postgres_url, "token:x", timeout=0):
+        pass
+
+
 def test_hosts_share_small_documents_through_the_ledger(postgres_url: str) -> None:
     with Ledger.open(postgres_url) as first, Ledger.open(postgres_url) as second:
         assert first.read_shared("wechat-token-x") == {}

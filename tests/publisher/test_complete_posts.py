@@ -176,6 +176,23 @@ def test_a_lost_state_dir_means_no_second_post_on_either_platform(light: World) 
     assert {r.state for r in publish(light).values()} == {"unchanged"}
 
 
+def test_a_published_article_is_adopted_even_when_the_draft_box_cannot_be_read(
+    light: World,
+) -> None:
+    """Both lists are read side by side; the draft box failing must not hide the
+    article already found in the published list (that would make a second one)."""
+    first = publish(light, "wechat")["wechat"]
+    shutil.rmtree(light.state_dir)
+    light.box.faults.add("wechat", "/cgi-bin/draft/batchget", "errcode:-1", count=None)
+
+    again = publish(light, "wechat")["wechat"]
+
+    assert (again.state, again.exit_code) == ("published", EXIT_OK), again
+    assert "adopted" in again.message and first.url
+    assert calls_to(light.box, "/cgi-bin/draft/add") == 1
+    assert calls_to(light.box, "/cgi-bin/freepublish/submit") == 1
+
+
 def test_a_draft_left_in_the_wechat_draft_box_is_adopted_and_published(light: World) -> None:
     report, _ = light.publish(mode="draft", targets=("wechat",))
     assert report.exit_code == EXIT_OK

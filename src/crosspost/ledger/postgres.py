@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from types import TracebackType
@@ -244,7 +245,10 @@ class AdvisoryLock:
         self.name = name
         self.timeout = timeout
         self._key = lock_id(name)
-        self._connection: psycopg.Connection[tuple[Any, ...]] | None = None
+        # Each thread holds the lock on a connection of its own: two threads of one run
+        # (parallel uploads asking for the token) then exclude each other like two hosts,
+        # and one thread's release never closes the session another thread holds it on.
+        self._held = threading.local()
 
     def acquire(self) -> None:
         connection = open_connection(self.url)
@@ -266,17 +270,19 @@ class AdvisoryLock:
         except BaseException:
             connection.close()
             raise
-        self._connection = connection
+        self._held.connection = connection
 
     def release(self) -> None:
         """Give the lock back by ending its connection (the server releases it with it)."""
-        if self._connection is not None:
-            self._connection.close()
-            self._connection = None
+        connection = getattr(self._held, "connection", None)
+        if connection is not None:
+            connection.close()
+            self._held.connection = None
 
     @property
     def is_locked(self) -> bool:
-        return self._connection is not None
+        """Whether the calling thread holds the lock."""
+        return getattr(self._held, "connection", None) is not None
 
     def __enter__(self) -> AdvisoryLock:
         self.acquire()

@@ -573,7 +573,8 @@ class PostMachine:
             self._sent_content = content
             return content
         finally:
-            self.sent = self.sent or assets.sent
+            if assets.sent:  # never undo what another thread of this post set
+                self.sent = True
 
     def _companion(self, adapter: Adapter, companion: Job) -> DraftContent:
         assets = PostAssets(
@@ -582,7 +583,8 @@ class PostMachine:
         try:
             return assets.content(adapter)
         finally:
-            self.sent = self.sent or assets.sent
+            if assets.sent:  # never undo what another thread of this post set
+                self.sent = True
 
     def _bundle_recorded(self, result: PostResult) -> PostResult:
         """Once the post is out, each companion's own ledger row says it went out in this

@@ -88,7 +88,9 @@ def find_existing(api: WeChatApi, intent: Intent) -> Adoption | None:
     with ThreadPoolExecutor(max_workers=1) as side:
         first_draft = side.submit(next, drafts, None)
         published = _published(api, intent, any_time=True)
-        first = first_draft.result()
+        # The drafts are read only when nothing was published: a failed read of them
+        # then must not hide the article already found.
+        first = first_draft.result() if published is None else None
     if published is not None:
         article_id, url, listed = published
         if permanent(url):
