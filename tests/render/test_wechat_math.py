@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from ziamath.zmath import Latex
@@ -59,6 +60,14 @@ def points(path: str) -> list[tuple[str, tuple[float, ...]]]:
             if command == "m":
                 start_x, start_y = x, y
     return out
+
+
+@pytest.fixture(autouse=True)
+def ziamath_set_as_the_renderer_sets_it() -> None:
+    """The renderer configures ziafont (paths, tenths of a pixel) at its first formula;
+    these tests read ziamath's own output beside ours, so that first formula comes first,
+    whatever ran before in this process."""
+    formula_svg("x", display=False)
 
 
 def raw_paths(tex: str) -> list[str]:
