@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from crosspost.commands.publish import add_targets
 from crosspost.commands.switches import Switches
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_CHANNEL_FAILED, EXIT_OK, EXIT_TEMPORARY, ConfigError, UsageError
@@ -68,15 +69,7 @@ def hello():
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "-c",
-        "--channel",
-        action="append",
-        default=[],
-        dest="targets",
-        metavar="CHANNEL[:ACCOUNT]",
-        help="examine only these accounts (repeatable; default: every account)",
-    )
+    add_targets(parser, "examine only these accounts (repeatable; default: every account)")
     parser.add_argument(
         "--sandbox", action="store_true", help="examine the built-in emulators' accounts"
     )

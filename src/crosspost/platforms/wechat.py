@@ -107,6 +107,10 @@ WECHAT = Platform(
     settle_seconds=120.0,
 )
 
+#: A mass send repeated with the same clientmsgid within a minute is answered 45066, not
+#: deduplicated (wechat-broadcast-and-accounts.md §2): a repeat waits this long first.
+MASS_REPEAT_PAUSE = 61.0
+
 #: The types ``media/uploadimg`` takes; every other inline image is permanent material.
 UPLOADIMG_TYPES = frozenset({_JPEG, _PNG})
 #: Extensions WeChat recognises for each type (it refuses names without one).

@@ -43,6 +43,7 @@ from crosspost.errors import (
     UnconfirmedError,
 )
 from crosspost.ledger.store import Ledger, PostKey, PostRecord
+from crosspost.platforms.wechat import MASS_REPEAT_PAUSE
 
 #: The ledger's word for a post pushed to the followers.
 BROADCAST: Final = "broadcast"
@@ -268,7 +269,7 @@ class Sender:
                     f"mass send: the answer was lost ({error}); sending the same send id "
                     "again in a minute (WeChat sends it once)"
                 )
-                self.sleep(61.0)
+                self.sleep(MASS_REPEAT_PAUSE)
             except CrosspostError as error:
                 self.ledger.finish_step(
                     self.key, STEP_BROADCAST, outcome="refused", summary=str(error)

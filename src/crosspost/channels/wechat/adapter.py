@@ -79,7 +79,7 @@ from crosspost.errors import (
 from crosspost.images.pipeline import PreparedImage
 from crosspost.ledger.assets import UploadedAsset
 from crosspost.platforms.base import Platform
-from crosspost.platforms.wechat import EXTENSIONS, UPLOADIMG_TYPES, WECHAT
+from crosspost.platforms.wechat import EXTENSIONS, MASS_REPEAT_PAUSE, UPLOADIMG_TYPES, WECHAT
 
 log = logging.getLogger("crosspost.wechat")
 
@@ -422,7 +422,7 @@ class WeChatAdapter(Adapter):
             code = int(data.get("errcode") or 0)
             if code == MASS_TOO_SOON:
                 log.info("WeChat: send %s was just made; asking again in a minute", draft.id)
-                self.sleep(61.0)
+                self.sleep(MASS_REPEAT_PAUSE)
                 continue
             msg_id = normalise_id(data.get("msg_id"))
             replayed = code == MASS_ALREADY_SENT
