@@ -132,7 +132,7 @@ class AccountKind:
 
     WeChat answers 48001 ("api unauthorized") to a call the account's kind may not make;
     this table lets a run decide before sending anything, instead of learning it from a
-    refusal half-way through. ``mass_quota`` is in words, for messages and the README.
+    refusal half-way through. The mass-send quota is declared here as numbers, once.
     """
 
     name: str
@@ -144,7 +144,20 @@ class AccountKind:
     may_broadcast: bool
     #: ``message/mass/preview``: a preview to one WeChat user.
     may_preview: bool
-    mass_quota: str = ""
+    #: Successful mass sends a Beijing day allows (a subscription account's rule).
+    sends_per_day: int | None = None
+    #: Mass sends each follower receives in a calendar month (a service account's rule;
+    #: WeChat skips followers past it rather than refusing the send).
+    sends_per_follower_month: int | None = None
+
+    @property
+    def mass_quota(self) -> str:
+        """The mass-send quota in words, for messages and ``crosspost doctor``."""
+        if self.sends_per_day is not None:
+            return f"{self.sends_per_day} successful send per Beijing day"
+        if self.sends_per_follower_month is not None:
+            return f"each follower ≤ {self.sends_per_follower_month} per calendar month"
+        return ""
 
     def may(self, mode: str) -> bool:
         """Whether this kind of account can carry out ``mode`` (draft/publish/broadcast)."""
@@ -156,12 +169,8 @@ ACCOUNT_KINDS: Mapping[str, AccountKind] = MappingProxyType(
     {
         kind.name: kind
         for kind in (
-            AccountKind(
-                "verified_subscription", True, True, True, True, "1 successful send per Beijing day"
-            ),
-            AccountKind(
-                "verified_service", True, True, True, True, "each follower ≤ 4 per calendar month"
-            ),
+            AccountKind("verified_subscription", True, True, True, True, sends_per_day=1),
+            AccountKind("verified_service", True, True, True, True, sends_per_follower_month=4),
             AccountKind("unverified", True, False, False, False),
             AccountKind("personal", True, False, False, False),
             # A lapsed verification is refused everything, draft/add included.

@@ -43,7 +43,7 @@ from crosspost.errors import (
     UnconfirmedError,
 )
 from crosspost.ledger.store import Ledger, PostKey, PostRecord
-from crosspost.platforms.wechat import MASS_REPEAT_PAUSE
+from crosspost.platforms.wechat import ACCOUNT_KINDS, MASS_REPEAT_PAUSE
 
 #: The ledger's word for a post pushed to the followers.
 BROADCAST: Final = "broadcast"
@@ -66,12 +66,8 @@ REPLAYS: Final = 3
 STATUS_DELAYS: Final = (1.0, 2.0, 4.0, 8.0, 15.0)
 #: errcode of a media_id WeChat does not know: the draft left 草稿箱.
 DRAFT_GONE: Final = 40007
-#: How many mass sends each follower of a service account gets in a calendar month.
-SERVICE_MONTHLY: Final = 4
-
-#: The account kinds (config ``kind``) and the quota each has; None: not known.
-DAILY_KINDS: Final = ("verified_subscription", None)
-SERVICE_KIND: Final = "verified_service"
+#: The kind whose quota an account of unknown kind is held to: the strictest one.
+STRICTEST_KIND: Final = "verified_subscription"
 
 
 def account_kind(account: Account) -> str | None:
@@ -119,10 +115,13 @@ def quota(ledger: Ledger, account: Account, key: PostKey, now: float, zone: tzin
     day; a service account's followers four a month each (the platform skips those
     capped, so that is a warning). Other kinds are refused by the platform itself."""
     kind = account_kind(account)
-    if kind in DAILY_KINDS:
+    rules = ACCOUNT_KINDS.get(kind or STRICTEST_KIND)
+    if rules is None:
+        return Quota(None)
+    if rules.sends_per_day is not None:
         start = beijing_day_start(now)
         earlier = _sends(ledger.broadcasts(key.channel, key.account, start), key)
-        if not earlier:
+        if len(earlier) < rules.sends_per_day:
             return Quota(None)
         after = start + 86400.0
         which = kind or "subscription (kind not set: the strictest quota is assumed)"
@@ -131,14 +130,15 @@ def quota(ledger: Ledger, account: Account, key: PostKey, now: float, zone: tzin
             f"'{earlier[0].issue_id}'; a {which} account gets one a day: the next is "
             f"possible from {shown(after, zone)} (Beijing midnight); nothing was sent"
         )
-    if kind == SERVICE_KIND:
+    monthly = rules.sends_per_follower_month
+    if monthly is not None:
         month = ledger.broadcasts(key.channel, key.account, beijing_month_start(now))
         sent = _sends(month, key)
-        if len(sent) >= SERVICE_MONTHLY:
+        if len(sent) >= monthly:
             return Quota(
                 None,
                 f"{account.key}: {len(sent)} mass sends this month already; WeChat skips "
-                f"followers who got {SERVICE_MONTHLY}, so some will not receive this one",
+                f"followers who got {monthly}, so some will not receive this one",
             )
     return Quota(None)
 
