@@ -25,7 +25,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         description="copy this machine's SQLite ledger into PostgreSQL (safe to run again)",
     )
     migrate.add_argument(
-        "--to", required=True, metavar="URL", help="the PostgreSQL ledger: postgresql://…"
+        "--to",
+        required=True,
+        metavar="URL",
+        help="the PostgreSQL ledger: postgresql://USER@HOST:PORT/DATABASE",
     )
     add_arguments(migrate)
     export = actions.add_parser(

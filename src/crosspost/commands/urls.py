@@ -50,7 +50,9 @@ class _AnyOrder(argparse.ArgumentParser):
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.__class__ = _AnyOrder
-    parser.add_argument("issue_id", metavar="ISSUE_ID")
+    parser.add_argument(
+        "issue_id", metavar="ISSUE_ID", help="the issue's id: its 'id:', else its file name"
+    )
     parser.add_argument(
         "url",
         metavar="URL",
