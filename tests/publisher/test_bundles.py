@@ -249,11 +249,16 @@ def test_when_wechat_lists_fewer_articles_no_companion_url_is_guessed(
     (row,) = json.loads(capsys.readouterr().out)
     assert why in row["url_not_known"] and row["url"] is None
 
-    # The editor records it by hand; the next run of the lead keeps it.
+    # The editor records it by hand; the next run of the lead keeps it, and what it
+    # learns now (the articles by title, with temporary links only) is the new reason.
     assert main(["urls", "--set", "short-1", "-c", "wechat:main", links[1]]) == EXIT_OK
+    capsys.readouterr()
+    bundle.box.wechat.options.update(article_detail="none")
     again, _ = bundle.publish(mode="publish", targets=("wechat",))
     assert again.results[0].state == "unchanged"
     assert ledger_urls(bundle) == [links[0], links[1], None]
+    assert main(["status", "short-2"]) == EXIT_OK
+    assert "URL not known (WeChat gave only a temporary link)" in capsys.readouterr().out
 
 
 def test_a_companion_url_learnt_later_is_recorded_by_the_next_run(bundle: World) -> None:
@@ -265,6 +270,11 @@ def test_a_companion_url_learnt_later_is_recorded_by_the_next_run(bundle: World)
     _, links = published_articles(bundle)
     assert ledger_urls(bundle) == [None, None, None]
     bundle.box.wechat.options.update(article_detail="all")
+    # WeChat does not answer this time: nothing is learnt, nothing fails.
+    bundle.box.faults.add("wechat", "/cgi-bin/freepublish/get", kind="http:503", count=2)
+    failed, _ = bundle.publish(mode="publish", targets=("wechat",))
+    assert failed.results[0].state == "unchanged" and failed.exit_code == EXIT_OK
+    assert ledger_urls(bundle) == [None, None, None]
     again, lines = bundle.publish(mode="publish", targets=("wechat",))
     assert again.results[0].state == "unchanged"
     assert ledger_urls(bundle) == links
