@@ -31,9 +31,9 @@ from pathlib import Path
 
 #: Libraries that must not load for --version/--help (top-level package names).
 HEAVY = (
-    "premailer",
+    "css_inline",
     "lxml",
-    "cssutils",
+    "tinycss2",
     "PIL",
     "requests",
     "urllib3",
