@@ -105,3 +105,21 @@ def test_formulas_load_their_layout_on_the_first_one() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["False", "<svg", "True"]
+
+
+def test_a_second_check_of_the_same_images_loads_no_pillow(tmp_path: Path) -> None:
+    """The first run decodes the example's images and keeps what they are in the state
+    folder; the editor's next check reads that back instead of loading Pillow."""
+    run = (
+        "import sys\n"
+        "from crosspost.cli import main\n"
+        f"code = main(['check', {str(EXAMPLE)!r}, '--state-dir', {str(tmp_path)!r}])\n"
+        "print(code, 'PIL.Image' in sys.modules)\n"
+    )
+    first, second = python(run), python(run)
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    assert (first.stdout.split()[-2:], second.stdout.split()[-2:]) == (
+        ["0", "True"],
+        ["0", "False"],
+    )
+    assert len(list((tmp_path / "image-probes").glob("*.json"))) == 2  # cover and figure

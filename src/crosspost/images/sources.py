@@ -38,6 +38,9 @@ class ImageSources:
     #: Folders besides the issue's own that local images may lie in (config ``[images]``).
     folders: tuple[Path, ...] = ()
     fetch: Fetch | None = None
+    #: Where lint remembers what each image decoded to, across runs
+    #: (:mod:`crosspost.images.remembered`); None: for this process only.
+    probes: Path | None = None
 
 
 def kind_of(ref: str) -> str:
