@@ -21,11 +21,12 @@ def python(code: str) -> subprocess.CompletedProcess[str]:
 #: What ``check`` and ``render`` of the example must not load: libraries they never call
 #: (requests, soupsieve), formulas the example does not have, other commands' modules
 #: (the command line fills in only the options of the command that runs), a ledger that
-#: is not there, and the CSS inliner's former cssutils stack.
+#: is not there, the CSS inliner's former cssutils stack, and Pygments' lexers (the
+#: example has no code block).
 NOT_FOR_CHECK_OR_RENDER = (
     "urllib3", "requests.sessions", "soupsieve.css_parser", "ziamath", "latex2mathml",
     "crosspost.commands.publish", "crosspost.commands.switches", "crosspost.ledger.store",
-    "sqlite3", "premailer", "cssutils",
+    "sqlite3", "premailer", "cssutils", "pygments.lexers", "pygments.formatters",
 )  # fmt: skip
 
 
