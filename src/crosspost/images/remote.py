@@ -276,6 +276,4 @@ def sources_for(settings: Settings) -> ImageSources:
     """The image rules of a run with ``settings``: its extra folders, and one fetcher (so
     each remote image is downloaded once, by the check, and uploaded from those bytes)."""
     remote = RemoteImages(private_hosts=settings.private_image_hosts, timeout=settings.timeout)
-    return ImageSources(
-        folders=settings.image_folders, fetch=remote.fetch, probes=settings.image_probes
-    )
+    return ImageSources(folders=settings.image_folders, fetch=remote.fetch)

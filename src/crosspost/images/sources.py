@@ -39,7 +39,8 @@ class ImageSources:
     folders: tuple[Path, ...] = ()
     fetch: Fetch | None = None
     #: Where lint remembers what each image decoded to, across runs
-    #: (:mod:`crosspost.images.remembered`); None: for this process only.
+    #: (:mod:`crosspost.images.remembered`): ``check`` and ``render``, which an editor
+    #: runs again and again. None (``publish``): every image is decoded in this process.
     probes: Path | None = None
 
 
