@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "ai-systems-48" / "issue.md"
 
@@ -124,3 +126,26 @@ def test_a_second_check_of_the_same_images_loads_no_pillow(tmp_path: Path) -> No
         ["0", "False"],
     )
     assert len(list((tmp_path / "image-probes").glob("*.json"))) == 2  # cover and figure
+
+
+def test_the_program_exits_with_the_commands_code_and_spares_the_last_collections(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``crosspost`` (``cli.run``) exits as ``main`` returns, after ``gc.freeze``: the
+    interpreter's shutdown then does not walk every imported object once more."""
+    import gc
+
+    from crosspost.cli import run
+
+    monkeypatch.setattr(sys, "argv", ["crosspost", "status", "--state-dir", str(tmp_path)])
+    try:
+        with pytest.raises(SystemExit) as exited:
+            run()
+        assert exited.value.code == 0
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+    done = subprocess.run(
+        [sys.executable, "-m", "crosspost", "no-such-command"], capture_output=True, cwd=REPO
+    )
+    assert done.returncode == 2 and b"invalid choice" in done.stderr
