@@ -8,7 +8,7 @@ how render time grows with the length of an issue.
 Each figure is the median of repeated in-process renders after one warm-up render (the
 first render of a process also loads the theme, the templates and the Markdown parser;
 its time is shown apart). The inlining share comes from cProfile: the cumulative time of
-premailer's ``transform`` over the cumulative time of the WeChat ``render`` call, both
+``inline_theme`` (css-inline) over the cumulative time of the WeChat ``render`` call, both
 measured in the same profiled runs.
 
 The scaling rows render made-up issues of 1,000 and 5,000 items (a heading, a line of
@@ -91,7 +91,7 @@ def median_ms(issue: Issue, channel: str, repeat: int) -> float:
 
 
 def inlining_share(issue: Issue, repeat: int) -> tuple[float, pstats.Stats]:
-    """premailer ``transform`` cumulative time / WeChat ``render`` cumulative time."""
+    """The theme inliner (``inline_theme``) cumulative time / WeChat ``render`` cumulative time."""
     profile = cProfile.Profile()
     context = RenderContext()
     profile.enable()
@@ -102,9 +102,10 @@ def inlining_share(issue: Issue, repeat: int) -> tuple[float, pstats.Stats]:
     totals = {"transform": 0.0, "render": 0.0}
     for (filename, _, name), row in stats.stats.items():  # type: ignore[attr-defined]
         cumulative = row[3]
-        if name == "transform" and "premailer" in filename:
+        in_document = filename.endswith(os.path.join("render", "wechat", "document.py"))
+        if name == "inline_theme" and in_document:
             totals["transform"] += cumulative
-        if name == "render" and filename.endswith(os.path.join("render", "wechat", "document.py")):
+        if name == "render" and in_document:
             totals["render"] += cumulative
     share = totals["transform"] / totals["render"] if totals["render"] else 0.0
     return share, stats

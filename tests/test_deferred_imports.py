@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "ai-systems-48" / "issue.md"
 
@@ -18,15 +20,27 @@ def python(code: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+#: What ``check`` and ``render`` of the example must not load: libraries they never call
+#: (requests, soupsieve), formulas the example does not have, other commands' modules
+#: (the command line fills in only the options of the command that runs), a ledger that
+#: is not there, the CSS inliner's former cssutils stack, and Pygments' lexers (the
+#: example has no code block).
+NOT_FOR_CHECK_OR_RENDER = (
+    "urllib3", "requests.sessions", "soupsieve.css_parser", "ziamath", "latex2mathml",
+    "crosspost.commands.publish", "crosspost.commands.switches", "crosspost.ledger.store",
+    "sqlite3", "premailer", "cssutils", "pygments.lexers", "pygments.formatters",
+)  # fmt: skip
+
+
 def test_check_and_render_do_not_load_requests_or_soupsieve(tmp_path: Path) -> None:
     done = python(
-        "import sys\n"
+        "import os, sys\n"
+        f"os.environ['CROSSPOST_STATE_DIR'] = {str(tmp_path / 'state')!r}\n"
+        "os.environ.pop('CROSSPOST_LEDGER_URL', None)\n"
         "from crosspost.cli import main\n"
         f"assert main(['check', {str(EXAMPLE)!r}]) == 0\n"
         f"assert main(['render', {str(EXAMPLE)!r}, '-o', {str(tmp_path)!r}]) == 0\n"
-        "loaded = [m for m in ('urllib3', 'requests.sessions', 'soupsieve.css_parser',"
-        " 'ziamath', 'latex2mathml')"
-        " if m in sys.modules]\n"
+        f"loaded = [m for m in {NOT_FOR_CHECK_OR_RENDER!r} if m in sys.modules]\n"
         "print('loaded:', loaded)\n"
     )
     assert done.returncode == 0, done.stderr
@@ -94,3 +108,44 @@ def test_formulas_load_their_layout_on_the_first_one() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["False", "<svg", "True"]
+
+
+def test_a_second_check_of_the_same_images_loads_no_pillow(tmp_path: Path) -> None:
+    """The first run decodes the example's images and keeps what they are in the state
+    folder; the editor's next check reads that back instead of loading Pillow."""
+    run = (
+        "import sys\n"
+        "from crosspost.cli import main\n"
+        f"code = main(['check', {str(EXAMPLE)!r}, '--state-dir', {str(tmp_path)!r}])\n"
+        "print(code, 'PIL.Image' in sys.modules)\n"
+    )
+    first, second = python(run), python(run)
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    assert (first.stdout.split()[-2:], second.stdout.split()[-2:]) == (
+        ["0", "True"],
+        ["0", "False"],
+    )
+    assert len(list((tmp_path / "image-probes").glob("*.json"))) == 2  # cover and figure
+
+
+def test_the_program_exits_with_the_commands_code_and_spares_the_last_collections(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``crosspost`` (``cli.run``) exits as ``main`` returns, after ``gc.freeze``: the
+    interpreter's shutdown then does not walk every imported object once more."""
+    import gc
+
+    from crosspost.cli import run
+
+    monkeypatch.setattr(sys, "argv", ["crosspost", "status", "--state-dir", str(tmp_path)])
+    try:
+        with pytest.raises(SystemExit) as exited:
+            run()
+        assert exited.value.code == 0
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+    done = subprocess.run(
+        [sys.executable, "-m", "crosspost", "no-such-command"], capture_output=True, cwd=REPO
+    )
+    assert done.returncode == 2 and b"invalid choice" in done.stderr

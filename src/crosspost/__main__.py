@@ -1,7 +1,5 @@
 """Allow ``python -m crosspost``."""
 
-import sys
+from crosspost.cli import run
 
-from crosspost.cli import main
-
-sys.exit(main())
+run()

@@ -88,7 +88,7 @@ def test_render_benchmark_times_the_example_per_channel_with_the_inlining_share(
     assert len(cells) == 6 and cells[5].endswith("%"), row
     assert float(cells[4]) == pytest.approx(float(cells[2]) + float(cells[3]), abs=0.2)
     assert "SUMMARY: render the example, WeChat + Zhihu | < 50 ms |" in out
-    assert "premailer" in out  # the profile names the inliner
+    assert "wechat/document.py" in out  # the profile names the renderer's steps
     assert "| wechat | " in out and "| zhihu | " in out  # the scaling rows
     assert "SUMMARY: wechat render time, 20 → 100 items, exponent | ≤ 1.1 |" in out
 

@@ -7,7 +7,9 @@ or refused remote image, a missing file or one Pillow cannot fully decode (a tru
 JPEG decodes its header fine and fails halfway through the pixels) is an error here,
 before anything is sent. A format or size the platform refuses is a warning (the image
 pipeline converts it). The decode is remembered per process by the bytes' hash
-(:func:`crosspost.images.codec.probe`), so the uploads do not decode again.
+(:func:`crosspost.images.codec.probe`), so the uploads do not decode again, and across
+runs where the command keeps a folder for it (:mod:`crosspost.images.remembered`), so
+the editor's next ``check`` of the same images loads no Pillow at all.
 
 Network trouble reaching a remote image is no problem of the issue: it is raised as the
 pipeline's ``TransientError`` (exit 75, nothing sent), naming the issue's file and line.
@@ -22,8 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from crosspost.images.codec import BadImage, probe
+from crosspost.images.codec import BadImage
 from crosspost.images.pipeline import ImageError, read_source
+from crosspost.images.remembered import remembered_probe
 from crosspost.images.sources import LOCAL, REMOTE, ImageSources, RefusedImage, kind_of, local_path
 from crosspost.issue.model import Issue
 
@@ -84,7 +87,7 @@ class ImageInfo:
             return ImageProblem(error.code, error.detail)
         data = source.data
         try:
-            seen, _ = probe(data, hashlib.sha256(data).hexdigest())
+            seen = remembered_probe(data, hashlib.sha256(data).hexdigest(), self.sources.probes)
         except BadImage as error:
             if not error.damaged:
                 fix = (

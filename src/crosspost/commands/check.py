@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from typing import Any
 
 from crosspost.commands.deferred import defer
@@ -48,7 +49,9 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_of(args)
     context = render_context(settings, args.theme)
     platforms, previous = settings.platforms(), previous_reader(settings.ledger)
-    images = sources_for(settings)
+    # An editor checks again and again: images decoded by an earlier check are not
+    # decoded again (publish, which sends them, always decodes).
+    images = replace(sources_for(settings), probes=settings.image_probes)
     results: list[Checked] = []
     for path in args.files:
         checked = check_file(

@@ -1,11 +1,10 @@
 """Libraries that ``check`` and ``render`` never use, kept from loading until something does.
 
-Two of the libraries a render needs import others at their top that a render never calls:
-premailer imports requests (it fetches external stylesheets, which crosspost turns off
-with ``allow_network=False``), and Beautiful Soup imports soupsieve (for ``select()``,
-which crosspost does not call) and a character-set detector (for bytes of unknown
-encoding; the renderers hand it text). Together they are about a third of what an
-interactive command spends importing, on every run.
+Beautiful Soup, which the sanitiser needs, imports others at its top that a render never
+calls: soupsieve (for ``select()``, which crosspost does not call) and a character-set
+detector (for bytes of unknown encoding; the renderers hand it text). requests is listed
+for the libraries that import it at their top although a render fetches nothing; ``check``
+fetching a remote image gets it on first use.
 
 :func:`defer` puts a stand-in module under each name in ``sys.modules``. An ``import``
 statement then binds the stand-in; the first attribute anyone reads from it imports the
@@ -23,7 +22,7 @@ import sys
 from collections.abc import Iterable
 from types import ModuleType
 
-#: Imported at the top of premailer and bs4 (``bs4.css``, ``bs4.dammit``), unused by a render.
+#: Imported at the top of bs4 (``bs4.css``, ``bs4.dammit``) and others, unused by a render.
 UNUSED_BY_RENDER = ("requests", "soupsieve", "cchardet", "chardet", "charset_normalizer")
 
 

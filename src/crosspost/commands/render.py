@@ -95,7 +95,7 @@ def checked_or_report(
     if settings is None:
         settings = load_settings({"theme": theme})
     # Rendering downloads nothing: remote images are judged by their URL (check fetches).
-    images = ImageSources(folders=settings.image_folders)
+    images = ImageSources(folders=settings.image_folders, probes=settings.image_probes)
     checked = check_file(
         file,
         tuple(channels),

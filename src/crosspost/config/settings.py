@@ -117,6 +117,12 @@ class Settings:
         return PLATFORMS[account.channel].with_overrides(account.limits)
 
     @property
+    def image_probes(self) -> Path:
+        """Where ``check`` and ``render`` remember what each image decoded to, by its
+        bytes' hash: ``<state_dir>/image-probes`` (:mod:`crosspost.images.remembered`)."""
+        return self.state_dir / "image-probes"
+
+    @property
     def ledger_path(self) -> Path:
         """Where the ledger lives: ``<state_dir>/ledger.sqlite3``."""
         return self.state_dir / LEDGER_NAME

@@ -308,6 +308,8 @@ class Environment:
         self.environ = environ
         self.files = tuple(env_files)
         self.dotenv: dict[str, tuple[str, Path]] = {}
+        if not self.files:  # no .env file, no need to load its reader
+            return
         from dotenv import dotenv_values  # here, not at the top: see ConfigFile
 
         for path in self.files:  # most local last, so it wins

@@ -38,6 +38,10 @@ class ImageSources:
     #: Folders besides the issue's own that local images may lie in (config ``[images]``).
     folders: tuple[Path, ...] = ()
     fetch: Fetch | None = None
+    #: Where lint remembers what each image decoded to, across runs
+    #: (:mod:`crosspost.images.remembered`): ``check`` and ``render``, which an editor
+    #: runs again and again. None (``publish``): every image is decoded in this process.
+    probes: Path | None = None
 
 
 def kind_of(ref: str) -> str:

@@ -10,13 +10,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from crosspost.errors import IssueError
 from crosspost.issue.loader import read_front_matter, read_issue
 from crosspost.issue.model import Issue
-from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.platforms.registry import PLATFORMS
 from crosspost.render.rendered import PreviousIssue
+
+if TYPE_CHECKING:  # the ledger loads only when there is one to read (render and check)
+    from crosspost.ledger.store import Ledger, PostRecord
 
 
 def previous_issues(
@@ -80,6 +83,8 @@ def previous_reader(
             return ()
         if isinstance(ledger_at, Path) and not ledger_at.is_file():
             return ()
+        from crosspost.ledger.store import Ledger
+
         with Ledger.open(ledger_at) as ledger:
             return previous_issues(ledger, issue, channel)
 

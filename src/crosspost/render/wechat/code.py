@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import TYPE_CHECKING
 
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexer import Lexer
-from pygments.lexers import TextLexer, get_lexer_by_name
-from pygments.util import ClassNotFound
+if TYPE_CHECKING:  # Pygments' lexers and formatter load at the first code block
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexer import Lexer
 
 _TAG_OR_TEXT = re.compile(r"(<[^>]*>)")
 _STYLE_ATTRIBUTE = re.compile(r'style="([^"]*)"')
@@ -24,6 +23,9 @@ _STYLE_GAP = re.compile(r"\s*([:;])\s*")
 
 @functools.lru_cache(maxsize=64)
 def _lexer(language: str) -> Lexer:
+    from pygments.lexers import TextLexer, get_lexer_by_name
+    from pygments.util import ClassNotFound
+
     if language:
         try:
             lexer: Lexer = get_lexer_by_name(language, stripnl=False, ensurenl=False)
@@ -36,6 +38,8 @@ def _lexer(language: str) -> Lexer:
 
 @functools.lru_cache(maxsize=16)
 def _formatter(style: str) -> HtmlFormatter[str]:
+    from pygments.formatters import HtmlFormatter
+
     return HtmlFormatter(style=style, noclasses=True, nowrap=True)
 
 
@@ -50,6 +54,8 @@ def _keep_whitespace(text: str) -> str:
 
 def highlight_code(code: str, language: str, style: str) -> str:
     """Code coloured by Pygments with inline styles only, every space and line kept."""
+    from pygments import highlight
+
     code = code.replace("\t", "    ").rstrip("\n")
     coloured = highlight(code, _lexer(language.lower()), _formatter(style))
     coloured = coloured.rstrip("\n")

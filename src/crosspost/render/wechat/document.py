@@ -2,7 +2,7 @@
 
 Five steps: markdown-it rules (:mod:`.rules`) write the body, the Jinja2 template
 ``wechat/article.html.j2`` lays out the article (one root ``<section>``, notes,
-references), premailer inlines the theme's CSS into ``style=""`` attributes, a pass over
+references), css-inline inlines the theme's CSS into ``style=""`` attributes, a pass over
 the lxml tree removes what WeChat refuses or turns into gaps (classes, ids, external
 links, newlines between tags), and :mod:`.lean` leaves out every declaration that changes
 nothing, since WeChat counts the whole HTML against its size limit.
@@ -14,17 +14,15 @@ from __future__ import annotations
 
 import functools
 import html
-import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+import css_inline
 import lxml.html
 from lxml import etree
 from markupsafe import Markup
-from premailer import Premailer
 from pygments.styles import get_all_styles, get_style_by_name
 from pygments.util import ClassNotFound
 
@@ -117,38 +115,46 @@ def load_theme(name: str, template_dirs: Iterable[Path | str] = ()) -> Theme:
     return _build_theme(name, base, read_theme(name, dirs, "wechat"))
 
 
-class _ThemeInliner(Premailer):  # type: ignore[misc]
-    """premailer with the theme's parsed rules kept between renders.
-
-    premailer re-serialises every declaration of the stylesheet on each ``transform``;
-    for one theme that is the same work every time and about half of the inlining cost.
-    The cache sits on ``_parse_style_rules`` (premailer 3.x internals: css text and
-    ruleset index in, immutable rule tuples out).
-    """
-
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        self._rules: dict[tuple[str, int], Any] = {}
-
-    def _parse_style_rules(self, css_body: str, ruleset_index: int) -> Any:
-        key = (css_body, ruleset_index)
-        if key not in self._rules:
-            self._rules[key] = super()._parse_style_rules(css_body, ruleset_index)
-        return self._rules[key]
+_KEPT_SRC = "data-crosspost-src"
 
 
-@functools.lru_cache(maxsize=16)
-def _inliner(css: str) -> Premailer:
-    return _ThemeInliner(
-        css_text=[css],
-        remove_classes=True,
-        disable_leftover_css=True,  # pseudo-classes and @media cannot be inlined; WeChat drops them
-        disable_validation=True,
-        disable_basic_attributes=["align", "valign", "bgcolor", "width", "height"],
-        align_floating_images=False,
-        allow_network=False,
-        cssutils_logging_level=logging.CRITICAL,
+@functools.cache
+def _inliner() -> css_inline.CSSInliner:
+    """css-inline set up for a theme: no stylesheet is fetched and none is kept, since
+    WeChat keeps no ``<style>``; rules that cannot be inlined (``@media``, ``:hover``)
+    are left out, and width and height stay CSS rather than becoming attributes."""
+    return css_inline.CSSInliner(
+        inline_style_tags=True,
+        keep_style_tags=False,
+        keep_link_tags=False,
+        keep_at_rules=False,
+        load_remote_stylesheets=False,
+        apply_width_attributes=False,
+        apply_height_attributes=False,
     )
+
+
+def inline_theme(root: lxml.html.HtmlElement, css: str) -> lxml.html.HtmlElement:
+    """``root`` with the theme's CSS written into each element's ``style`` attribute, in
+    the cascade's order: specificity, then source order, ``!important`` first, and an
+    element's own ``style`` over any rule without ``!important``.
+
+    css-inline works on HTML text, so the tree goes out and comes back in; it parses as
+    a browser does (a table gets its ``<tbody>``), which is what the fidelity tests
+    compare against. An image's ``src`` crosses under another name, since lxml's writer
+    percent-encodes it and the publisher needs it as the issue wrote it.
+    """
+    _rename(root, "img", "src", _KEPT_SRC)
+    page = lxml.html.tostring(root, encoding="unicode", with_tail=False)
+    inlined = _root_section(_inliner().inline_fragment(page, css))
+    _rename(inlined, "img", _KEPT_SRC, "src")
+    return inlined
+
+
+def _rename(root: lxml.html.HtmlElement, tag: str, old: str, new: str) -> None:
+    for element in root.iter(tag):
+        if old in element.attrib:
+            element.set(new, element.attrib.pop(old))
 
 
 # --- the clean-up after inlining ----------------------------------------------------
@@ -168,7 +174,7 @@ _EDGE_START = re.compile(r"^[ \t\r\n\f]+")
 _EDGE_END = re.compile(r"[ \t\r\n\f]+$")
 _NEWLINE_RUN = re.compile(r"[ \t\r\f]*\n[ \t\r\n\f]*")
 _STYLE_GAP = re.compile(r"\s*;\s*")
-_SRC = re.compile(r' data-crosspost-src="([^"]*)"')
+_SRC = re.compile(f' {_KEPT_SRC}="([^"]*)"')
 
 
 def _is_block(element: object) -> bool:
@@ -248,12 +254,8 @@ def _root_section(page: str) -> lxml.html.HtmlElement:
 
 def _serialise(root: lxml.html.HtmlElement, state: RenderState) -> tuple[str, list[str]]:
     """The body as one line of HTML, and every image source in it in order."""
-    images: list[str] = []
-    for image in root.iter("img"):
-        # lxml's HTML writer percent-encodes src; the publisher needs it as written.
-        if "src" in image.attrib:
-            images.append(image.attrib["src"])
-            image.set("data-crosspost-src", image.attrib.pop("src"))
+    images = [image.attrib["src"] for image in root.iter("img") if "src" in image.attrib]
+    _rename(root, "img", "src", _KEPT_SRC)  # as in inline_theme: lxml would percent-encode it
     out = lxml.html.tostring(root, encoding="unicode", with_tail=False)
     out = _SRC.sub(lambda m: f' src="{html.escape(html.unescape(m.group(1)))}"', out)
     out = _with_code(out, state)
@@ -342,7 +344,7 @@ def render(issue: Issue, context: RenderContext) -> Rendered:
     """
     settings = issue.settings("wechat")
     root, state, theme = _article(issue, context)
-    _inliner(theme.css).transform(root)
+    root = inline_theme(root, theme.css)
     clean_tree(root)
     lean_styles(root)
     body, images = _serialise(root, state)
