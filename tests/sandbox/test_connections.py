@@ -100,3 +100,30 @@ def test_the_log_says_what_a_request_cost_the_sandbox_without_the_latency(
 def _get_body(connection: http.client.HTTPConnection, path: str) -> bytes:
     connection.request("GET", path)
     return connection.getresponse().read()
+
+
+def test_a_chunked_request_is_answered_and_its_connection_closed(sandbox: Sandbox) -> None:
+    connection = _connection(sandbox)
+    try:
+        connection.request("DELETE", LOG, body=iter([b"{}"]), encode_chunked=True)
+        answer = connection.getresponse()
+        assert json.loads(answer.read()) == {"cleared": True}
+        assert answer.getheader("Connection") == "close"  # its end is the dechunker's business
+    finally:
+        connection.close()
+
+
+def test_a_bug_in_the_sandbox_is_a_500_and_a_closed_connection(
+    sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(request: object) -> object:
+        raise RuntimeError("a bug of the sandbox's")
+
+    monkeypatch.setattr(sandbox.servers["wechat"], "control", broken)
+    connection = _connection(sandbox)
+    try:
+        answer = _get(connection, LOG)
+        assert (answer.status, answer.getheader("Connection")) == (500, "close")
+    finally:
+        connection.close()
+    assert "a bug of the sandbox's" in capsys.readouterr().err
