@@ -186,20 +186,21 @@ def _start(latency_ms: int, in_process: bool) -> Iterator[tuple[dict[str, str], 
                 {"wechat": box.wechat.credentials(), "zhihu": box.zhihu.credentials()},
             )
         return
-    server = subprocess.Popen(
+    # As a context manager, Popen closes both pipes and waits for the process: nothing of
+    # a rig stays open in this process once the rig is done.
+    with subprocess.Popen(
         [sys.executable, __file__, str(latency_ms)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
-    )
-    try:
-        assert server.stdout is not None
-        hello = json.loads(server.stdout.readline())
-        yield hello["urls"], hello["credentials"]
-    finally:
-        assert server.stdin is not None
-        server.stdin.close()  # the server's signal to stop
-        server.wait(timeout=30)
+    ) as server:
+        assert server.stdin is not None and server.stdout is not None
+        try:
+            hello = json.loads(server.stdout.readline())
+            yield hello["urls"], hello["credentials"]
+        finally:
+            server.stdin.close()  # the server's signal to stop
+            server.wait(timeout=30)
 
 
 @contextmanager

@@ -48,23 +48,29 @@ class Sampler:
     def _run(self) -> None:
         me = threading.get_ident()
         while not self._stop.wait(self.interval):
-            for ident, frame in sys._current_frames().items():
-                if ident == me:
-                    continue
-                stack = []
-                current: FrameType | None = frame
-                while current is not None:
-                    stack.append(_name(current))
-                    current = current.f_back
-                if frame.f_code.co_name in WAITS:
-                    self.waiting += 1
-                    continue
-                if not any("crosspost" in entry for entry in stack):
-                    continue  # idle pool threads, the interpreter's own
-                self.samples += 1
-                self.own[stack[0]] += 1
-                for entry in set(stack):
-                    self.cumulative[entry] += 1
+            # One sample per call: the frames it holds are let go when it returns. A frame
+            # held past its function's return would keep that function's locals (a cursor,
+            # a connection, a socket) alive while the sampler sleeps.
+            self._sample(me)
+
+    def _sample(self, me: int) -> None:
+        for ident, frame in sys._current_frames().items():
+            if ident == me:
+                continue
+            stack = []
+            current: FrameType | None = frame
+            while current is not None:
+                stack.append(_name(current))
+                current = current.f_back
+            if frame.f_code.co_name in WAITS:
+                self.waiting += 1
+                continue
+            if not any("crosspost" in entry for entry in stack):
+                continue  # idle pool threads, the interpreter's own
+            self.samples += 1
+            self.own[stack[0]] += 1
+            for entry in set(stack):
+                self.cumulative[entry] += 1
 
     def __enter__(self) -> Sampler:
         self._thread.start()

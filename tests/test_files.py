@@ -48,6 +48,11 @@ def test_the_file_and_then_its_folder_reach_the_disk(
     monkeypatch.setattr(os, "fsync", fsync)
     write_atomic(tmp_path / "run-due.json", "{}")
     assert synced == ["file", "folder"]
+    # A copy nothing depends on after a power cut (the body last sent) is atomic only.
+    write_atomic(tmp_path / "sent.html", "<p>hi</p>", durable=False)
+    assert synced == ["file", "folder"]
+    assert (tmp_path / "sent.html").read_text(encoding="utf-8") == "<p>hi</p>"
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 
 
 def test_a_failed_write_keeps_the_old_file_and_cleans_up(

@@ -9,8 +9,13 @@ sandbox and counts every request.
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import os
 import subprocess
 import sys
+import threading
+import warnings
 from pathlib import Path
 
 import pytest
@@ -50,6 +55,42 @@ def test_publish_benchmark_prints_the_bound_the_rounds_spent_and_the_request_eco
     assert "| second issue reusing 1 of its 3 images (same cover) |" in out
     assert "SUMMARY: issue reusing 1 of 3 images: uploads WeChat, Zhihu | 2, 2 | 2, 2 | met" in out
     assert "on the stack  crosspost function" in out
+
+
+def _open_files() -> list[str]:
+    """What this process holds open (sockets, pipes, files), by ``/proc/self/fd``."""
+    held = []
+    for fd in Path("/proc/self/fd").iterdir():
+        with contextlib.suppress(OSError):  # the listing's own descriptor, closed since
+            held.append(os.readlink(fd))
+    return sorted(held)
+
+
+def test_a_publish_rig_leaves_nothing_open_behind_it(tmp_path: Path) -> None:
+    """A rig's pipes, ledger, sockets and threads end with it: a benchmark runs many rigs in
+    one process, and what one leaves open (a ledger connection on a deleted folder, a
+    thread still at work) must not meet the next one's fresh ledger."""
+    if not Path("/proc/self/fd").is_dir():
+        pytest.skip("needs /proc")
+    sys.path.insert(0, str(BENCH))
+    from issue_factory import write_issue
+    from publish_world import rig
+
+    issue = write_issue(tmp_path / "issue", images=range(1, 2))
+    with rig(0) as world:
+        world.publish(issue)  # the first publish of a process imports what it needs
+    gc.collect()
+    files, threads = _open_files(), threading.active_count()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        with rig(0) as world:
+            world.publish(issue)
+            folder = world.home
+        gc.collect()
+    assert [str(w.message) for w in caught if w.category is ResourceWarning] == []
+    assert _open_files() == files
+    assert not [f for f in files if str(folder) in f]
+    assert threading.active_count() == threads
 
 
 def test_the_protocol_graph_gives_the_critical_path_and_groups_requests_into_rounds() -> None:

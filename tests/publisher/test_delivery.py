@@ -220,6 +220,7 @@ def test_an_account_of_unknown_kind_is_asked_once_and_the_plan_shown_before_send
     (result,) = report.results
     assert (result.state, result.exit_code) == ("drafted", 0), (result, lines)
     assert "press 群发" in result.message
+    assert result.url and "tempkey=" in result.url  # the editor's preview link, asked for
     assert calls_to(world.box, QUOTA) == 2  # once for the dry run, once for the run
     assert calls_to(world.box, SENDALL) == calls_to(world.box, SUBMIT) == 0
     assert world.box.wechat.pushes() == {}

@@ -33,16 +33,19 @@ def write_atomic(
     encoding: str = "utf-8",
     what: str = "a state file",
     elsewhere: str = "",
+    durable: bool = True,
 ) -> None:
     """Replace ``path`` with ``data`` atomically and durably; create its folder if needed.
 
     ``mode`` is the new file's permission bits, narrowed by the umask as for any new file;
-    ``0o600`` keeps a file with secrets (the token cache) from other users. Raises
-    :class:`StorageError` when the file cannot be written, naming it as ``what`` (with
-    ``elsewhere``'s advice for a file outside the state dir).
+    ``0o600`` keeps a file with secrets (the token cache) from other users. ``durable``
+    False: atomic still (readers see the old file or the new one), but not waited onto
+    the disk (two syncs, milliseconds each): for a copy nothing depends on after a power
+    cut. Raises :class:`StorageError` when the file cannot be written, naming it as
+    ``what`` (with ``elsewhere``'s advice for a file outside the state dir).
     """
     try:
-        _write(Path(path), data, mode, encoding)
+        _write(Path(path), data, mode, encoding, durable)
     except OSError as error:
         if error.filename is not None and Path(error.filename).name.startswith(
             f".{Path(path).name}."
@@ -51,7 +54,7 @@ def write_atomic(
         raise StorageError.from_os_error(error, path, what, elsewhere) from None
 
 
-def _write(target: Path, data: str | bytes, mode: int, encoding: str) -> None:
+def _write(target: Path, data: str | bytes, mode: int, encoding: str, durable: bool) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     payload = data.encode(encoding) if isinstance(data, str) else data
     temporary, fd = _create_beside(target, mode)
@@ -59,13 +62,15 @@ def _write(target: Path, data: str | bytes, mode: int, encoding: str) -> None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(OSError):
             temporary.unlink()
         raise
-    _sync_folder(target.parent)
+    if durable:
+        _sync_folder(target.parent)
 
 
 def _create_beside(target: Path, mode: int) -> tuple[Path, int]:

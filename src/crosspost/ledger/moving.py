@@ -78,7 +78,7 @@ def count(ledger: Ledger, table: str) -> int:
 
 def copy(source: Ledger, target: Ledger) -> tuple[TableCount, ...]:
     """Copy every row of ``source`` into ``target`` (see the module docstring)."""
-    with target.transaction():
+    with target.transaction(durable=True):
         _refuse_another_history(source, target)
         for table in TABLES:
             names = columns(source, table)

@@ -200,10 +200,14 @@ class PostgresConnection:
         with _translated(self.url):
             return _Cursor(self._db.execute(translate(sql), values), self.url)
 
-    def begin(self) -> None:
-        """Start a write transaction; writers queue as behind SQLite's BEGIN IMMEDIATE."""
+    def begin(self, *, durable: bool = False) -> None:
+        """Start a write transaction; writers queue as behind SQLite's BEGIN IMMEDIATE.
+        Every commit is durable on PostgreSQL (its own ``synchronous_commit``)."""
         self.execute("BEGIN")
         self.execute(f"SELECT pg_advisory_xact_lock({_WRITE_LOCK})")
+
+    def sync(self) -> None:
+        """Nothing to do: every commit is durable on PostgreSQL."""
 
     def rollback_quietly(self) -> None:
         """Roll back if a transaction is open; a connection already lost has nothing to undo."""

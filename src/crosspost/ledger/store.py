@@ -95,6 +95,8 @@ class Ledger:
         self.clock = clock
         self.redact: Callable[[str], str] = redact or Redactor()
         self._depth = 0
+        #: Whether a durable block joined the open transaction opened without it.
+        self._owed = False
 
     @classmethod
     def open(
@@ -252,26 +254,31 @@ class Ledger:
     # --- transactions --------------------------------------------------------------------
 
     @contextmanager
-    def transaction(self) -> Iterator[Ledger]:
+    def transaction(self, *, durable: bool = False) -> Iterator[Ledger]:
         """All writes inside happen at once or not at all, under SQLite's write lock.
 
         ``BEGIN IMMEDIATE`` takes the lock at the start, so read-then-write (a claim, a
         state check) cannot interleave with another process. Nests: inner blocks join
-        the outer transaction.
+        the outer transaction. ``durable``: on the disk when the block ends (an intent,
+        see ``LedgerConnection.begin``); a durable block inside one that is not (a batch
+        of posts) makes the outer block's commit wait for the disk.
         """
         with self._lock:
             if self._depth:
+                self._owed = self._owed or durable
                 self._depth += 1
                 try:
                     yield self
                 finally:
                     self._depth -= 1
                 return
-            self._db.begin()
-            self._depth = 1
+            self._db.begin(durable=durable)
+            self._depth, self._owed = 1, False
             try:
                 yield self
                 self._db.execute("COMMIT")
+                if self._owed and not durable:
+                    self._db.sync()
             except BaseException:
                 # The engine may have rolled back already (a full disk, a lost server); the
                 # first error is the one to report, never "no transaction is active".
@@ -342,7 +349,7 @@ class Ledger:
         on the post as ``pending_step``/``pending_intent`` until :meth:`finish_step`.
         """
         data = clean(None, as_mapping(intent))
-        with self.transaction():
+        with self.transaction(durable=True):
             self._update(
                 key,
                 {"pending_step": step, "pending_intent": json.dumps(data, ensure_ascii=False)},

@@ -249,8 +249,10 @@ class PostMachine:
         )
 
     def _remember_sent(self) -> None:
-        """Keep the body just sent, for the next ``--dry-run``'s diff (atomic replace)."""
-        write_atomic(sent_copy(self.state_dir, self.job), self.job.rendered.body)
+        """Keep the body just sent, for the next ``--dry-run``'s diff (atomic replace). Not
+        synced: it lies between the draft and the submit, and a copy lost to a power cut
+        only makes the next dry run's diff longer."""
+        write_atomic(sent_copy(self.state_dir, self.job), self.job.rendered.body, durable=False)
 
     def _record(self) -> PostRecord:
         record = self.ledger.get(self.key)
@@ -312,25 +314,39 @@ class PostMachine:
             return self._drafted(RemoteDraft(record.draft_id, record.url), unchanged=True)
 
         adapter.preflight()
-        if needs_probe(job, record):
-            self.job = job = probed(job, adapter)
-            if job.handoff:  # remembered: the next run's plan hands off from the start
-                KindMemory(self.state_dir, self.clock).remember(job.account, job.handoff)
-                self.progress(handed_off_note(job))
         if record.state == "submitted" and record.publish_id and record.draft_id:
             ticket = PublishTicket(record.publish_id, record.draft_id, record.updated_at)
             return self._wait(adapter, ticket)
         adopt = not (record.draft_id or record.article_id or options.new_draft)
-        prepared = self._prepare(adapter, record, adopt=adopt)
+        # The account-kind probe is a read whose answer is first needed by the draft (a
+        # handed-off draft wants its preview link): it goes out beside the uploads and
+        # the adoption reads instead of a round of its own in front of them.
+        with ThreadPoolExecutor(max_workers=1) as side:
+            asking = side.submit(probed, job, adapter) if needs_probe(job, record) else None
+            try:
+                prepared = self._prepare(adapter, record, adopt=adopt)
+            finally:
+                if asking is not None:
+                    self._heed_probe(asking.result())
         if isinstance(prepared, PostResult):
             return prepared
         record, content = prepared
+        if self.job.mode == "draft" and not content.preview:  # handed off by the probe
+            content = dataclasses.replace(content, preview=True)
         try:
             return self._draft_then_publish(adapter, record, content)
         except PermanentError as error:
             if not self._draft_vanished(adapter, error):
                 raise
         return self._draft_then_publish(adapter, self._record(), content)
+
+    def _heed_probe(self, job: Job) -> None:
+        """Take the probe's answer: a job handed off is remembered, so the next run's plan
+        hands off from the start, and said once."""
+        self.job = job
+        if job.handoff:
+            KindMemory(self.state_dir, self.clock).remember(job.account, job.handoff)
+            self.progress(handed_off_note(job))
 
     def _draft_then_publish(
         self, adapter: Adapter, record: PostRecord, content: DraftContent

@@ -35,6 +35,10 @@ class LoggedRequest:
     errcode: int | str | None
     fault: str | None
     delivered: bool
+    #: Seconds the sandbox spent on the request once its body was in (the emulator's
+    #: work, the log), the injected latency left out: a real platform does that work on
+    #: its own machines, while the sandbox shares the client's.
+    service: float = 0.0
 
     def line(self) -> str:
         """One human line, for ``crosspost sandbox``'s terminal."""

@@ -1,8 +1,14 @@
 """Real HTTP servers on loopback that put an :class:`Emulator` on the wire.
 
 Everything here is platform-neutral. werkzeug's threaded server does the HTTP (one
-thread per connection, chunked bodies, the WSGI environ; it closes the connection after
-each answer, so a client's pool reconnects, a millisecond or so on loopback);
+thread per connection, chunked bodies, the WSGI environ). Its own handler closes the
+connection after each answer (it cannot tell a request's leftover body from the next
+request); the platforms keep connections alive, and a client that reconnects for every
+request spends its time on the connections, so :class:`_Handler` answers with a
+``Content-Length`` and keeps the connection for the next request (the body is always read
+whole first). Only a fault that hangs up, a chunked request, or a client that asks closes
+it, and :meth:`EmulatorServer.stop` hangs up on every connection still open, so a stopped
+sandbox never answers on an old one.
 :meth:`EmulatorServer.app` is the WSGI application in front of the emulator: fault
 injection, the request log with secrets redacted, JSON persistence, and the control
 endpoint:
@@ -25,11 +31,13 @@ reached its time (checked before every request, and by :meth:`EmulatorServer.com
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import struct
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import asdict
@@ -38,9 +46,8 @@ from typing import Any
 
 from werkzeug.exceptions import ClientDisconnected
 from werkzeug.serving import (
-    BaseWSGIServer,
+    ThreadedWSGIServer,
     WSGIRequestHandler,
-    make_server,
     select_address_family,
 )
 from werkzeug.wrappers import Request, Response
@@ -54,6 +61,8 @@ from crosspost.sandbox.requestlog import LoggedRequest, RequestLog, redact, reda
 __all__ = ["EmulatorServer", "HangUp", "LoggedRequest", "RequestLog"]
 
 CONTROL_PREFIX = "/__sandbox__/"
+#: Where a request's environ keeps when the sandbox started on it (minus injected delays).
+_STARTED = "crosspost.sandbox.started"
 
 
 def _json(data: Any, status: int = 200) -> Response:
@@ -102,7 +111,7 @@ class EmulatorServer:
         self._dumped = 0
         self._written = 0
         self._host, self._port = host, port
-        self._httpd: BaseWSGIServer | None = None
+        self._httpd: _Server | None = None
         self._thread: threading.Thread | None = None
         #: ``slow_answer`` requests not applied yet: (when they take effect, the request).
         self._late: list[tuple[float, Request]] = []
@@ -143,12 +152,11 @@ class EmulatorServer:
                 "choose another --port"
             ) from None
         with listener:
-            self._httpd = make_server(
+            self._httpd = _Server(
                 self._host,
                 self._port,
                 self.app,
-                threaded=True,
-                request_handler=_Handler,
+                _Handler,
                 fd=listener.fileno(),  # werkzeug serves a duplicate of this socket
             )
         self._thread = threading.Thread(
@@ -164,6 +172,7 @@ class EmulatorServer:
         if self._httpd is not None:
             self._httpd.shutdown()
             self._httpd.server_close()
+            self._httpd.hang_up_all()
             self._httpd = None
         if self._thread is not None:
             self._thread.join(timeout=5)
@@ -193,6 +202,8 @@ class EmulatorServer:
             request.get_data()  # read (and keep) the whole body before anything is decided
         except ClientDisconnected:
             raise ConnectionAbortedError("the client hung up mid-request") from None
+        # The body is in: what follows is the sandbox's own work (see LoggedRequest.service).
+        request.environ[_STARTED] = time.perf_counter()
         if request.path.startswith(CONTROL_PREFIX):
             return self.control(request)(environ, start_response)
         return self.serve(request)(environ, start_response)
@@ -209,7 +220,9 @@ class EmulatorServer:
             mutating=emulator.is_mutating(request.method, request.path),
         )
         if decision.delay:
+            held = time.perf_counter()
             self.sleep(decision.delay)
+            request.environ[_STARTED] += time.perf_counter() - held  # not the sandbox's work
         kind = decision.kind
         response: Response | None = None
         if kind == "reset":
@@ -270,6 +283,7 @@ class EmulatorServer:
             errcode=errcode,
             fault=fault,
             delivered=delivered,
+            service=time.perf_counter() - request.environ.get(_STARTED, time.perf_counter()),
         )
 
     def call(self, request: Request) -> Response:
@@ -348,17 +362,103 @@ class HangUp(ConnectionAbortedError):
         self.hard = hard
 
 
-class _Handler(WSGIRequestHandler):
-    """werkzeug's handler, quiet, without Nagle's delay, able to hang up on purpose."""
+class _Server(ThreadedWSGIServer):
+    """werkzeug's threaded server, knowing its open connections so that it can hang up
+    on all of them when it stops (their threads would otherwise wait for a next request
+    and answer it with a stopped sandbox's state)."""
 
-    # werkzeug writes the status and headers, then the body; without this, Nagle and
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.connections: set[socket.socket] = set()
+        self.guard = threading.Lock()
+
+    def hang_up_all(self) -> None:
+        """Shut every open connection down; each handler thread then sees the end and
+        closes its socket itself."""
+        with self.guard:
+            open_now = list(self.connections)
+        for connection in open_now:
+            with contextlib.suppress(OSError):  # already gone
+                connection.shutdown(socket.SHUT_RDWR)
+
+
+class _Handler(WSGIRequestHandler):
+    """werkzeug's handler, quiet, without Nagle's delay, keeping connections alive, able
+    to hang up on purpose."""
+
+    # The status line and headers go out before the body; without this, Nagle and
     # delayed ACKs add 40 ms to every request.
     disable_nagle_algorithm = True
     # Said here so werkzeug does not set it on the class when the server starts.
     protocol_version = "HTTP/1.1"
+    server: _Server
+
+    def setup(self) -> None:
+        super().setup()
+        with self.server.guard:
+            self.server.connections.add(self.connection)
+
+    def finish(self) -> None:
+        with self.server.guard:
+            self.server.connections.discard(self.connection)
+        super().finish()
 
     def log(self, type: str, message: str, *args: Any) -> None:
         """No line per request on stderr: the request log is the record."""
+
+    def run_wsgi(self) -> None:
+        """Answer one request and keep the connection for the next one.
+
+        werkzeug's own version sends ``Connection: close`` and then reads whatever the
+        client sends next, to drain a body the application left unread; here the
+        application always reads the whole body first (:meth:`EmulatorServer.app`), so
+        the next bytes are the next request. The answer is collected, then sent with
+        its length. A chunked request (its end is the dechunker's business) and a
+        request that asks for it close the connection after the answer.
+        """
+        if self.headers.get("Expect", "").lower().strip(" \t") == "100-continue":
+            self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+        environ = self.environ = self.make_environ()
+        if "chunked" in str(environ.get("HTTP_TRANSFER_ENCODING", "")).lower():
+            self.close_connection = True
+        started: list[Any] = []
+        chunks: list[bytes] = []
+
+        def start_response(
+            status: str, headers: list[tuple[str, str]], exc_info: Any = None
+        ) -> Callable[[bytes], None]:
+            started[:] = [status, headers]
+            return chunks.append
+
+        try:
+            answer = self.server.app(environ, start_response)
+            try:
+                chunks.extend(answer)
+            finally:
+                getattr(answer, "close", lambda: None)()
+            self._send(environ, started, b"".join(chunks))
+        except (TimeoutError, ConnectionError) as error:
+            self.connection_dropped(error, environ)
+        except Exception:  # a bug of the sandbox's: a 500, never a dead connection
+            traceback.print_exc(file=sys.stderr)
+            self.close_connection = True
+            failed = _bad_gateway(500)
+            self._send(environ, [failed.status, failed.headers.to_wsgi_list()], failed.data)
+
+    def _send(self, environ: dict[str, Any], started: list[Any], body: bytes) -> None:
+        status, headers = started
+        code, _, phrase = str(status).partition(" ")
+        self.send_response(int(code), phrase)
+        for key, value in headers:
+            if key.lower() not in ("content-length", "transfer-encoding", "connection"):
+                self.send_header(key, value)
+        self.send_header("Content-Length", str(len(body)))
+        if self.close_connection:
+            self.send_header("Connection", "close")
+        self.end_headers()
+        if environ["REQUEST_METHOD"] != "HEAD":
+            self.wfile.write(body)
+        self.wfile.flush()
 
     def connection_dropped(
         self, error: BaseException, environ: dict[str, Any] | None = None

@@ -139,8 +139,12 @@ def read_json(path: Path) -> dict[str, Any]:
 
 
 def write_json(path: Path, data: Mapping[str, Any]) -> None:
-    """Replace ``path`` atomically (readers see the old or the new file, never half), 0600."""
-    write_atomic(path, json.dumps(dict(data)), mode=0o600)
+    """Replace ``path`` atomically (readers see the old or the new file, never half), 0600.
+
+    Not synced to the disk: these files sit on a publish's path (the token before the
+    uploads, the poll count before each poll), and a write lost to a power cut costs a
+    token fetched again or a few polls not counted, never a second post."""
+    write_atomic(path, json.dumps(dict(data)), mode=0o600, durable=False)
 
 
 def state_key(base_url: str, app_id: str) -> str:
