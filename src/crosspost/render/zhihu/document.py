@@ -14,7 +14,13 @@ from bs4 import BeautifulSoup
 from crosspost.issue.dialect import Document, parse_document
 from crosspost.issue.model import Issue
 from crosspost.render.rendered import PreviousIssue, RenderContext, Rendered
-from crosspost.render.zhihu.common import CHANNEL, STROKE, top_heading_level, zhihu_tokens
+from crosspost.render.zhihu.common import (
+    CHANNEL,
+    STROKE,
+    body_tokens,
+    top_heading_level,
+    zhihu_tokens,
+)
 from crosspost.render.zhihu.html import render_html
 from crosspost.render.zhihu.markdown import escape_text, render_markdown
 
@@ -44,7 +50,7 @@ def render(issue: Issue, context: RenderContext) -> Rendered:
     titles = (settings.title, issue.title)
     tail = previous_section(context.previous)
     # Heading levels follow the issue's own body (往期回顾 is fitted in, not counted).
-    top = top_heading_level(zhihu_tokens(issue.document, titles))
+    top = top_heading_level(body_tokens(issue.document, titles))
     body, images = render_html(zhihu_tokens(issue.document, titles, tail), top)
     markdown = render_markdown(zhihu_tokens(issue.document, titles, tail), top)
     return Rendered(

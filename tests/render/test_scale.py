@@ -1,0 +1,98 @@
+"""A long issue renders in time proportional to its length.
+
+The time itself is measured by ``bench/bench_render.py``; what is tested here is the
+cause that made it grow faster than the issue: Python's cyclic collector walking the
+render's live trees again and again. A render runs with the collector paused, and
+leaves it as it found it.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from crosspost.issue.loader import load_issue
+from crosspost.render.rendered import RenderContext, collector_paused, render
+
+
+@pytest.fixture
+def collections() -> Iterator[list[int]]:
+    """The generation of every collection the interpreter runs while the test does."""
+    seen: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    gc.callbacks.append(count)
+    yield seen
+    gc.callbacks.remove(count)
+
+
+@pytest.fixture
+def long_issue(tmp_path: Path) -> Path:
+    """200 items, each a heading, a line, a link, a list and a code block."""
+    items = [
+        f"## {k}. item {k}\n\n第{k}条,text of item {k}。\n\n链接:<https://example.com/{k}>\n\n"
+        f"- one\n- two\n\n```python\nprint({k})\n```\n"
+        for k in range(1, 201)
+    ]
+    path = tmp_path / "issue.md"
+    path.write_text('---\ntitle: "long"\n---\n\n' + "\n".join(items), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("channel", ["wechat", "zhihu"])
+def test_a_render_runs_no_collection_and_leaves_the_collector_on(
+    channel: str, long_issue: Path, collections: list[int]
+) -> None:
+    issue = load_issue(long_issue)
+    render(issue, channel, RenderContext())  # first render: imports, theme, templates
+    gc.collect()
+    collections.clear()
+    rendered = render(issue, channel, RenderContext())
+    assert "item 200" in rendered.body
+    # Thousands of objects allocated (hundreds of collections with the collector on);
+    # at most one collection, as the pause ends: the one that frees the render's cycles.
+    assert len(collections) <= 1, collections
+    assert gc.isenabled()
+
+
+def test_a_process_that_turned_the_collector_off_keeps_it_off(long_issue: Path) -> None:
+    gc.disable()
+    try:
+        render(load_issue(long_issue), "zhihu", RenderContext())
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_nested_and_concurrent_pauses_resume_the_collector_once_the_last_ends() -> None:
+    inside, release = threading.Event(), threading.Event()
+
+    def other_render() -> None:
+        with collector_paused():
+            inside.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=other_render)
+    with collector_paused():
+        thread.start()
+        assert inside.wait(10)
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the outer pause still holds
+    assert not gc.isenabled()  # the thread's render is still under way
+    release.set()
+    thread.join(10)
+    assert gc.isenabled()
+
+
+def test_an_error_in_a_render_still_resumes_the_collector() -> None:
+    with pytest.raises(KeyError), collector_paused():
+        raise KeyError("a renderer's bug")
+    assert gc.isenabled()
