@@ -25,9 +25,9 @@ longer each. So each run starts with a full collection (no run pays for another'
 garbage), ends with a collection of what it left (it pays for its own), and only one
 issue is loaded at a time (the parse cache would otherwise keep every size's tokens in
 the heap each collection walks, as no ``crosspost render`` process does). A user paid
-that collector time too, which is why ``render`` now pauses the collector (see
-``crosspost.render.rendered``); the "running" rows call the renderer without the pause,
-for comparison.
+that collector time too, which is why the parse, ``render`` and lint now pause the
+collector (see ``crosspost.issue.collector``); the "running" rows call the renderer
+without the pause, for comparison.
 
 Corpus documents (``<repo>/../shared/corpus``) carry no crosspost front matter, so each
 is copied with one made from its first heading.

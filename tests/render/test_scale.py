@@ -1,9 +1,9 @@
-"""A long issue renders in time proportional to its length.
+"""A long issue is parsed, rendered and linted in time proportional to its length.
 
 The time itself is measured by ``bench/bench_render.py``; what is tested here is the
 cause that made it grow faster than the issue: Python's cyclic collector walking the
 render's live trees again and again. A render runs with the collector paused, and
-leaves it as it found it.
+leaves it as it found it. So do the parse and lint, which hold the whole issue too.
 """
 
 from __future__ import annotations
@@ -15,8 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from crosspost.check.lint import lint
+from crosspost.issue.collector import collector_paused
+from crosspost.issue.dialect import parse_document
 from crosspost.issue.loader import load_issue
-from crosspost.render.rendered import RenderContext, collector_paused, render
+from crosspost.render.rendered import RenderContext, render
 
 
 @pytest.fixture
@@ -58,6 +61,24 @@ def test_a_render_runs_no_collection_and_leaves_the_collector_on(
     assert "item 200" in rendered.body
     # Thousands of objects allocated (hundreds of collections with the collector on);
     # at most one collection, as the pause ends: the one that frees the render's cycles.
+    assert len(collections) <= 1, collections
+    assert gc.isenabled()
+
+
+def test_the_parse_and_lint_of_a_long_issue_run_no_collection_either(
+    long_issue: Path, collections: list[int]
+) -> None:
+    issue = load_issue(long_issue)
+    rendered = {channel: render(issue, channel) for channel in ("wechat", "zhihu")}
+    lint(issue, rendered)
+    body = issue.body + "\n\nOne more line, so that the body is parsed again.\n"
+    gc.collect()
+    collections.clear()
+    assert len(parse_document(body).tokens) > 2000
+    assert len(collections) <= 1, collections
+    gc.collect()
+    collections.clear()
+    assert lint(issue, rendered)  # a digest missing, a cover, …
     assert len(collections) <= 1, collections
     assert gc.isenabled()
 

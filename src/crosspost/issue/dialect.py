@@ -26,6 +26,8 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.texmath.index import RuleDictType, make_block_func, make_inline_func
 from mdit_py_plugins.texmath.index import rules as texmath_rules
 
+from crosspost.issue.collector import collector_paused
+
 ONLY_MARKER = re.compile(r"^only\s+([A-Za-z][\w-]*)\s*$")
 #: Characters that join without a space when a Markdown line break falls between them
 #: (CJK radicals to ideographs, Hangul, compatibility ideographs, full-width forms and
@@ -262,7 +264,8 @@ def parse_document(body: str) -> Document:
     renderer; an issue loaded twice) shares one parse. A handful are kept: a run over
     many issues holds a few bodies at a time, never all of them.
     """
-    return Document(body, tuple(_markdown().parse(body)))
+    with collector_paused():  # a long body is many tokens at once (see the module)
+        return Document(body, tuple(_markdown().parse(body)))
 
 
 def copy_token(token: Token) -> Token:

@@ -11,16 +11,14 @@ with :meth:`Rendered.with_image_urls`, so one render serves every account of a c
 
 from __future__ import annotations
 
-import gc
 import html
-import threading
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Protocol
 
+from crosspost.issue.collector import collector_paused
 from crosspost.issue.model import Issue
 from crosspost.platforms.base import load
 from crosspost.platforms.registry import PLATFORMS, platform
@@ -82,48 +80,8 @@ def renderer_for(channel: str) -> Renderer:
 
 
 def render(issue: Issue, channel: str, context: RenderContext | None = None) -> Rendered:
-    """Render ``issue`` for ``channel`` (the cyclic collector paused meanwhile, see
-    :class:`_CollectorPause`)."""
+    """Render ``issue`` for ``channel``, the cyclic collector paused meanwhile (a render
+    builds the whole issue's trees at once: see :mod:`crosspost.issue.collector`)."""
     chosen = renderer_for(channel)
     with collector_paused():
         return chosen(issue, context or RenderContext())
-
-
-class _CollectorPause:
-    """Python's cyclic garbage collector off while a render runs, back as it was after.
-
-    A render holds the whole issue's token copies, syntax trees and element trees at
-    once. Each new container object counts toward the next full collection, and each
-    full collection walks everything alive, those included: the longer the issue, the
-    more full collections and the longer each, so render time grew faster than the
-    issue (5,000 items for Zhihu, rendered once in a fresh process: about 60 % of the
-    time in the collector, nine full walks that freed nothing). Nothing a render
-    builds needs the collector while it runs (the trees' cycles become garbage only
-    when it returns), so it is paused, and the first collection after the render frees
-    those cycles in one walk. Nested or concurrent renders pause it once; a process
-    that switched the collector off keeps it off.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._depth = 0
-        self._resume = False
-
-    @contextmanager
-    def __call__(self) -> Iterator[None]:
-        with self._lock:
-            if self._depth == 0:
-                self._resume = gc.isenabled()
-                gc.disable()
-            self._depth += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._depth -= 1
-                if self._depth == 0 and self._resume:
-                    gc.enable()
-
-
-#: ``with collector_paused(): …`` — see :class:`_CollectorPause`.
-collector_paused = _CollectorPause()
