@@ -19,6 +19,7 @@ from crosspost.check.lint import lint
 from crosspost.issue.collector import collector_paused
 from crosspost.issue.dialect import parse_document
 from crosspost.issue.loader import load_issue
+from crosspost.issue.model import Issue
 from crosspost.render.rendered import RenderContext, render
 
 
@@ -117,3 +118,15 @@ def test_an_error_in_a_render_still_resumes_the_collector() -> None:
     with pytest.raises(KeyError), collector_paused():
         raise KeyError("a renderer's bug")
     assert gc.isenabled()
+
+
+def test_uploaded_urls_are_swapped_in_one_pass_over_the_body() -> None:
+    issue_text = "![a](a.png)\n\n![b](b.png)\n\n![a again](a.png)\n"
+    issue = Issue(path=Path("/issues/t/issue.md"), id="t", title="t", body=issue_text, body_line=1)
+    rendered = render(issue, "zhihu")
+    # One pass: a URL that happens to be another image's source is not swapped again,
+    # as a replace per image did.
+    swapped = rendered.with_image_urls({"a.png": "b.png", "b.png": "https://pic.zhimg.com/b"})
+    assert swapped.body.count('src="b.png"') == 2 * 2  # src and data-original-src, twice
+    assert swapped.body.count('src="https://pic.zhimg.com/b"') == 2
+    assert rendered.with_image_urls({}) is rendered
