@@ -21,6 +21,7 @@ from crosspost.issue.dialect import parse_document
 from crosspost.issue.loader import load_issue
 from crosspost.issue.model import Issue
 from crosspost.render.rendered import RenderContext, render
+from crosspost.render.zhihu.document import plain_text
 
 
 @pytest.fixture
@@ -130,3 +131,12 @@ def test_uploaded_urls_are_swapped_in_one_pass_over_the_body() -> None:
     assert swapped.body.count('src="b.png"') == 2 * 2  # src and data-original-src, twice
     assert swapped.body.count('src="https://pic.zhimg.com/b"') == 2
     assert rendered.with_image_urls({}) is rendered
+
+
+def test_the_text_of_a_zhihu_body_with_thousands_of_images_and_formulas() -> None:
+    body = "".join(
+        f'<p>第{k}段 <img eeimg="1" alt="x_{k}"> 后<img src="f{k}.png" data-size="normal"></p>'
+        for k in range(3000)
+    )
+    assert plain_text(body) == "".join(f"第{k}段 x_{k} 后" for k in range(3000))
+    assert plain_text("  ") == ""
