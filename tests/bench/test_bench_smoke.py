@@ -89,9 +89,10 @@ def test_render_benchmark_times_the_example_per_channel_with_the_inlining_share(
     assert float(cells[4]) == pytest.approx(float(cells[2]) + float(cells[3]), abs=0.2)
     assert "SUMMARY: render the example, WeChat + Zhihu | < 50 ms |" in out
     assert "premailer" in out  # the profile names the inliner
-    assert "| wechat | paused during the render | " in out  # the scaling rows
-    assert "| zhihu | running (as before) | " in out  # the collector on, for comparison
+    assert "| wechat | " in out and "| zhihu | " in out  # the scaling rows
     assert "SUMMARY: wechat render time, 20 → 100 items, exponent | ≤ 1.1 |" in out
+    assert "| wechat | paused during the render | " in out
+    assert "| zhihu | running (as before) | " in out  # the collector on, for comparison
 
 
 def test_render_benchmark_reads_the_corpus_when_it_is_there() -> None:

@@ -140,3 +140,17 @@ def test_the_text_of_a_zhihu_body_with_thousands_of_images_and_formulas() -> Non
     )
     assert plain_text(body) == "".join(f"第{k}段 x_{k} 后" for k in range(3000))
     assert plain_text("  ") == ""
+
+
+@pytest.mark.parametrize("channel", ["wechat", "zhihu"])
+def test_a_paragraph_of_thousands_of_lines_joins_each_break_by_its_neighbours(
+    channel: str,
+) -> None:
+    lines = [f"第{k}行" if k % 3 else f"**line** {k}" for k in range(3000)]
+    issue = Issue(
+        path=Path("/issues/t/issue.md"), id="t", title="t", body="\n".join(lines), body_line=1
+    )
+    body = render(issue, channel).body
+    assert "第1行第2行" in body  # between two CJK characters: nothing
+    assert "第2行 <" in body  # CJK, then Latin (past the bold's tag): a space
+    assert "2997 第2998行第2999行" in body

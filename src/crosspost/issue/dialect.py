@@ -323,8 +323,12 @@ def join_softbreak(tokens: Sequence[Token], idx: int) -> str:
     The neighbours are the nearest tokens that carry text, so a break right after
     ``**粗体**`` looks past the closing ``</b>`` token to the last character written.
     """
-    before = next((t.content[-1:] for t in reversed(tokens[:idx]) if t.content), "")
-    after = next((t.content[:1] for t in tokens[idx + 1 :] if t.content), "")
+    # Indexes, not slices: a slice copies the line's tokens at every break, and a
+    # paragraph of many lines would take time in the square of their number.
+    before = next((tokens[i].content[-1:] for i in range(idx - 1, -1, -1) if tokens[i].content), "")
+    after = next(
+        (tokens[i].content[:1] for i in range(idx + 1, len(tokens)) if tokens[i].content), ""
+    )
     return "" if CJK.match(before) and CJK.match(after) else " "
 
 
