@@ -154,3 +154,16 @@ def test_a_paragraph_of_thousands_of_lines_joins_each_break_by_its_neighbours(
     assert "第1行第2行" in body  # between two CJK characters: nothing
     assert "第2行 <" in body  # CJK, then Latin (past the bold's tag): a space
     assert "2997 第2998行第2999行" in body
+
+
+def test_each_of_thousands_of_raw_tags_a_channel_drops_is_named_on_its_own_line(
+    tmp_path: Path,
+) -> None:
+    paragraphs = [f"<p><input value={k}> 第{k}段</p>" for k in range(2000)]
+    path = tmp_path / "issue.md"
+    path.write_text('---\ntitle: "t"\n---\n' + "\n\n".join(paragraphs), encoding="utf-8")
+    issue = load_issue(path)
+    rendered = {channel: render(issue, channel) for channel in ("wechat", "zhihu")}
+    found = [p for p in lint(issue, rendered) if p.code == "html-not-shown"]
+    assert len(found) == 2 * 2000  # each tag, for each channel
+    assert sorted({p.line for p in found})[-1] == 4 + 2 * 1999  # the last paragraph's line
