@@ -108,6 +108,35 @@ def test_no_command_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]) 
     assert stderr[0].startswith("usage: crosspost")
 
 
+def help_of(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    with pytest.raises(SystemExit) as done:
+        main([*argv, "--help"])
+    assert done.value.code == 0
+    return " ".join(capsys.readouterr().out.split())  # argparse wraps at the terminal width
+
+
+def test_help_says_what_a_new_operator_would_otherwise_get_wrong(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """publish leaves drafts unless told otherwise; --update cannot edit a published
+    WeChat article; --state-dir is not where a PostgreSQL ledger lives; every command's
+    help starts without a traceback."""
+    assert "publish send issues to every channel, exactly once (drafts unless --mode)" in (
+        help_of(capsys)
+    )
+    for command in ("publish", "run-due"):
+        text = help_of(capsys, command)
+        assert "(default: the issue's, account's or config's mode, else draft;" in text
+        assert "where the platform can (not a published WeChat article)" in text
+        assert "(unless ledger_url is set)" in text and "~/.local/state/crosspost" in text
+    for command in ("urls", "reconcile"):
+        assert "ISSUE_ID the issue's id: its 'id:', else its file name" in help_of(capsys, command)
+    assert "postgresql://USER@HOST:PORT/DATABASE" in help_of(capsys, "ledger", "migrate")
+    assert "--force with -o: replace FILE if it exists already" in help_of(
+        capsys, "ledger", "export"
+    )
+
+
 # --- check ------------------------------------------------------------------------------
 
 

@@ -29,7 +29,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("serve", "serve", "a live preview and the week's schedule in the browser, for editors"),
     ("review", "review", "send an issue's WeChat draft to reviewers' phones (no followers)"),
     ("approve", "approve", "approve an issue as it is now, for accounts with require_approval"),
-    ("publish", "publish", "publish issues to every channel, exactly once"),
+    ("publish", "publish", "send issues to every channel, exactly once (drafts unless --mode)"),
     ("status", "status", "show every post the ledger knows: state, URL, when"),
     ("urls", "urls", "print an issue's published URLs, one per line"),
     ("reconcile", "reconcile", "ask the platforms what happened to unconfirmed posts"),
@@ -37,7 +37,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("import", "import_", "turn a plain-text digest or a saved article page into an issue"),
     ("doctor", "doctor", "check each account: credentials, IP, what it may publish or send"),
     ("sandbox", "sandbox", "run local WeChat and Zhihu emulators for tests and rehearsals"),
-    ("run-due", "run_due", "publish every issue whose publish_at has come (for cron)"),
+    ("run-due", "run_due", "send every issue whose publish_at has come (for cron)"),
 )
 
 

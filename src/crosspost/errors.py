@@ -76,15 +76,23 @@ class StorageError(CrosspostError):
 
     @classmethod
     def from_os_error(
-        cls, error: OSError, path: Path | str | None = None, what: str = "a state file"
+        cls,
+        error: OSError,
+        path: Path | str | None = None,
+        what: str = "a state file",
+        elsewhere: str = "",
     ) -> StorageError:
-        """One line for an OSError on one of our own files: which file, why, what to do."""
+        """One line for an OSError on one of our own files: which file, why, what to do.
+        ``elsewhere`` is the advice for a place that cannot take the file at all (a file
+        the operator named, not the state dir), instead of the state dir's."""
         where = error.filename if error.filename is not None else (path or "a file")
         reason = error.strerror or type(error).__name__
         if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
             advice = "free some space there and run again; nothing was half-written"
         elif error.errno in _TEMPORARY_ERRNOS:
             advice = "another process holds it; run again later"
+        elif elsewhere:
+            advice = elsewhere
         elif error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
             advice = (
                 "make the folder writable for this user, or point CROSSPOST_STATE_DIR / "

@@ -46,6 +46,7 @@ PROPERTIES = (
     "padding-top", "padding-right", "padding-bottom", "padding-left",
     *(f"border-{side}-{part}" for side in SIDES for part in ("width", "style", "color")),
     "text-align", "white-space", "list-style-type", "display",
+    "float", "border-spacing", "border-collapse", "vertical-align",
 )  # fmt: skip
 
 #: Runs in the page: every element of the article root in document order, with a tag path

@@ -46,8 +46,14 @@ def references(soup: BeautifulSoup) -> dict[int, str]:
     found: dict[int, str] = {}
     for heading in soup.find_all("h3"):
         if heading.get_text() == "引用链接":
-            for entry in heading.find_next_sibling("section").find_all(recursive=False):
-                text = entry.get_text().replace("\xa0", " ")
+            # One entry a line: the lines are separated by <br>, not wrapped one by one.
+            listing = heading.find_next_sibling("section")
+            assert not listing.find("section"), listing
+            lines = "".join(
+                "\n" if getattr(node, "name", None) == "br" else node.get_text()
+                for node in listing.children
+            )
+            for text in lines.replace("\xa0", " ").split("\n"):
                 number = re.match(r"\[(\d+)\]", text)
                 assert number, text
                 found[int(number.group(1))] = text
@@ -269,7 +275,7 @@ def test_many_code_blocks_each_land_in_their_own_place() -> None:
 # --- tables, images ------------------------------------------------------------------
 
 
-def test_tables_scroll_and_cells_carry_border_and_alignment() -> None:
+def test_tables_scroll_and_are_ruled_once_not_per_cell() -> None:
     markdown = "| 名 | 数 | 注 |\n| :-- | :-: | --: |\n| 甲 | 1 | 右 |\n"
     rendered, soup = render_body(markdown)
     assert_wechat_safe(rendered.body)
@@ -282,7 +288,13 @@ def test_tables_scroll_and_cells_carry_border_and_alignment() -> None:
     assert style_of(soup.contents[0])["text-align"] == "left"
     aligned = [style_of(cell).get("text-align", "inherited") for cell in cells]
     assert aligned == ["left", "center", "right", "inherited", "center", "right"]
-    assert all("border" in style_of(cell) for cell in cells)
+    # Rules, not a grid: the table spaces its cells and ends with a line; a header cell
+    # has its rule under it; a body cell carries no border or padding of its own.
+    assert style_of(table)["border-spacing"] and "border-bottom" in style_of(table)
+    assert style_of(tbody := table.find("tbody"))["vertical-align"] == "top", tbody
+    assert all("border-bottom" in style_of(cell) for cell in table.find_all("th"))
+    body_styles = [style_of(cell) for cell in table.find_all("td")]
+    assert not any(("border" in s or "padding" in s) for style in body_styles for s in style)
 
 
 def test_images_keep_their_source_and_move_sizes_into_style() -> None:

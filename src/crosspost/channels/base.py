@@ -173,17 +173,32 @@ class PublishTicket:
 
 
 @dataclass(frozen=True)
+class ArticleLink:
+    """One article of a published post as the platform listed it (WeChat 多图文 holds
+    several under one post id): its place, 1 for the lead; its permanent link, None when
+    the platform gave only a temporary one or none; its title when the answer carries it
+    (``freepublish/get`` does not, the published list does)."""
+
+    index: int
+    url: str | None
+    title: str | None = None
+
+
+@dataclass(frozen=True)
 class RemotePost:
     """A published post: its id and its public URL.
 
     ``url`` is None when the platform has published the post but gave no permanent link
     yet (WeChat's lists only hand out temporary ones): the post is published, its URL
     pending; ``preview_url`` then holds the temporary link, to show and never to record.
+    ``articles`` lists every article of the post, lead first, when the answer did (the
+    publisher matches them with a bundle's companions); empty when it did not.
     """
 
     id: str
     url: str | None
     preview_url: str | None = None
+    articles: tuple[ArticleLink, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -382,6 +397,12 @@ class Adapter(ABC):
         """The permanent URL of a published post whose URL is pending, or None while the
         platform still gives none. Only reads. The default: the platform always gave it."""
         return None
+
+    def article_links(self, post_id: str, ticket_id: str | None = None) -> tuple[ArticleLink, ...]:
+        """Every article of a published post that holds several (WeChat 多图文), lead
+        first, as the platform lists them now; only reads, and a failure to ask is an
+        empty answer. The default: a platform whose posts hold one article lists none."""
+        return ()
 
     def find_existing(self, intent: Intent) -> Adoption | None:
         """An article of the issue ``intent`` describes (its title, author, digest) that

@@ -13,7 +13,7 @@ _PAGE_SUFFIXES = {".html", ".htm", ".xhtml"}
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "file", type=Path, help="a plain-text digest (.txt) or a saved page (.html)"
+        "file", type=Path, metavar="FILE", help="a plain-text digest (.txt) or a saved page (.html)"
     )
     parser.add_argument(
         "-o", "--output", type=Path, help="the issue file to write (default: FILE with .md)"

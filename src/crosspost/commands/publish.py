@@ -27,7 +27,11 @@ Sleep = Callable[[float], None]
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="issue files")
     add_targets(parser, "publish only here (repeatable): wechat, zhihu, wechat:main, …")
-    parser.add_argument("--update", action="store_true", help="edit changed posts in place")
+    parser.add_argument(
+        "--update",
+        action="store_true",
+        help="edit changed posts in place where the platform can (not a published WeChat article)",
+    )
     parser.add_argument(
         "--retry-failed", action="store_true", help="retry posts that failed permanently"
     )
@@ -37,7 +41,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="forget the recorded draft (deleted or published by hand) and make a new one",
     )
     parser.add_argument(
-        "--dry-run", action="store_true", help="render, lint and show what would be sent"
+        "--dry-run",
+        action="store_true",
+        help="render, lint and show what would be sent; send nothing",
     )
     parser.add_argument(
         "--sandbox",

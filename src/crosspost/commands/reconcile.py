@@ -24,7 +24,9 @@ if TYPE_CHECKING:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("issue_id", metavar="ISSUE_ID")
+    parser.add_argument(
+        "issue_id", metavar="ISSUE_ID", help="the issue's id: its 'id:', else its file name"
+    )
     parser.add_argument(
         "--adopt",
         action="store_true",

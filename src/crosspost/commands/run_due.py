@@ -56,7 +56,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also publish issues whose time passed longer ago than the grace",
     )
-    parser.add_argument("--update", action="store_true", help="edit changed posts in place")
+    parser.add_argument(
+        "--update",
+        action="store_true",
+        help="edit changed posts in place where the platform can (not a published WeChat article)",
+    )
     parser.add_argument(
         "--dry-run", action="store_true", help="say what would be sent; send nothing"
     )

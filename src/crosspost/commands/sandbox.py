@@ -23,7 +23,11 @@ DEFAULT_PORT = 8765
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the sandbox's flags."""
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only)",
+    )
     parser.add_argument(
         "--port",
         type=int,

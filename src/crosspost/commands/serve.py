@@ -39,8 +39,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--host",
         default=DEFAULT_HOST,
-        help=f"address to listen on (default {DEFAULT_HOST}: this machine only; "
-        "the token is required on any)",
+        help=f"address to listen on (default {DEFAULT_HOST}: this machine only; on any "
+        "address the page opens only through the link with ?token= that serve prints)",
     )
     parser.add_argument("--open", action="store_true", help="open the page in the default browser")
     add_theme_and_settings_flags(parser)

@@ -21,6 +21,7 @@ from crosspost.errors import EXIT_OK, UsageError
 
 if TYPE_CHECKING:
     from crosspost.ledger.store import PostRecord
+    from crosspost.publish.urls import Companion
 
 HEADER = ("issue", "channel", "state", "when", "url / last error")
 
@@ -64,7 +65,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from crosspost.config.settings import settings_from_args
     from crosspost.ledger.store import Ledger
-    from crosspost.publish.urls import url_pending
+    from crosspost.publish.urls import companion_of, url_pending
 
     settings = settings_from_args(args)
     if args.sandbox:
@@ -77,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     with Ledger.open(settings.ledger) as ledger:
         posts = ledger.posts(args.issue_id)
+        # 多图文 companions without a URL say why (their ledger events hold it)
+        unknown = {p.key: companion_of(ledger, p) for p in posts if p.is_published and not p.url}
     if args.issue_id and not posts:
         raise UsageError(
             f"the ledger has no posts of issue '{args.issue_id}'; "
@@ -92,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
                 "state": state_word(p),
                 "url": p.url,
                 "url_pending": url_pending(p),
+                "url_not_known": _why(unknown.get(p.key)) or None,
                 "draft_id": p.draft_id,
                 "article_id": p.article_id,
                 "delivery": p.delivery,
@@ -110,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
             f"{p.channel}:{p.account}",
             state_word(p),
             _short_when(p.published_at or p.updated_at, zones.get(p.issue_id)),
-            _url_or_why(p, url_pending(p)),
+            _url_or_why(p, url_pending(p), _why(unknown.get(p.key))),
         )
         for p in posts
     ]
@@ -131,12 +135,19 @@ def state_word(post: PostRecord) -> str:
     return STATE_WORDS.get(post.state, post.state)
 
 
-def _url_or_why(post: PostRecord, pending: bool) -> str:
+def _why(companion: Companion | None) -> str:
+    """Why a 多图文 companion has no URL ("" for any other post)."""
+    return (companion.why or "WeChat did not say") if companion else ""
+
+
+def _url_or_why(post: PostRecord, pending: bool, companion: str = "") -> str:
     """The table's last column: the URL, the last error, or why there is no URL."""
     if post.url or post.error_message:
         return post.url or post.error_message or ""
     if post.delivery == "broadcast" and post.is_published:
         return f"URL not known (msg_data_id {post.article_id}): urls --set records it"
+    if companion:
+        return f"URL not known ({companion}): urls --set records it"
     return "URL pending" if pending else ""
 
 

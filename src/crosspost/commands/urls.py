@@ -50,7 +50,9 @@ class _AnyOrder(argparse.ArgumentParser):
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.__class__ = _AnyOrder
-    parser.add_argument("issue_id", metavar="ISSUE_ID")
+    parser.add_argument(
+        "issue_id", metavar="ISSUE_ID", help="the issue's id: its 'id:', else its file name"
+    )
     parser.add_argument(
         "url",
         metavar="URL",
@@ -79,7 +81,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from crosspost.config.settings import settings_from_args
     from crosspost.ledger.store import Ledger
-    from crosspost.publish.urls import pending_message, url_pending
+    from crosspost.publish.urls import companion_of, pending_message, url_pending
 
     if args.set_url:
         return _set(args)
@@ -95,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"no ledger at {settings.ledger_shown}; nothing was published yet")
     with Ledger.open(settings.ledger) as ledger:
         posts = ledger.posts(args.issue_id)
+        unknown = {p.key: companion_of(ledger, p) for p in posts if p.is_published and not p.url}
     if not posts:
         raise UsageError(
             f"the ledger has no posts of issue '{args.issue_id}'; "
@@ -105,6 +108,10 @@ def run(args: argparse.Namespace) -> int:
         if channel is not None and post.channel != channel:
             continue
         if account is not None and post.account != account:
+            continue
+        companion = unknown.get(post.key)
+        if companion is not None and post.delivery != "broadcast":
+            print(f"{post.channel}:{post.account}: {companion.line()}", file=sys.stderr)
             continue
         if url_pending(post) or (post.is_published and not _permanent(post.channel, post.url)):
             print(f"{post.channel}:{post.account}: {pending_message(post)}", file=sys.stderr)

@@ -26,18 +26,29 @@ DEFAULT_MODE = 0o666
 
 
 def write_atomic(
-    path: Path | str, data: str | bytes, *, mode: int = DEFAULT_MODE, encoding: str = "utf-8"
+    path: Path | str,
+    data: str | bytes,
+    *,
+    mode: int = DEFAULT_MODE,
+    encoding: str = "utf-8",
+    what: str = "a state file",
+    elsewhere: str = "",
 ) -> None:
     """Replace ``path`` with ``data`` atomically and durably; create its folder if needed.
 
     ``mode`` is the new file's permission bits, narrowed by the umask as for any new file;
     ``0o600`` keeps a file with secrets (the token cache) from other users. Raises
-    :class:`StorageError` when the file cannot be written.
+    :class:`StorageError` when the file cannot be written, naming it as ``what`` (with
+    ``elsewhere``'s advice for a file outside the state dir).
     """
     try:
         _write(Path(path), data, mode, encoding)
     except OSError as error:
-        raise StorageError.from_os_error(error, path) from None
+        if error.filename is not None and Path(error.filename).name.startswith(
+            f".{Path(path).name}."
+        ):
+            error.filename = str(path)  # our hidden temporary: the person knows the target
+        raise StorageError.from_os_error(error, path, what, elsewhere) from None
 
 
 def _write(target: Path, data: str | bytes, mode: int, encoding: str) -> None:

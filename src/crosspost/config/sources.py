@@ -391,13 +391,17 @@ def add_arguments(parser: argparse.ArgumentParser, *names: str) -> None:
     """Add the shared settings flags (``--config``, ``--state-dir``, …) a command wants."""
     helps = {
         "config": "config file (default: $CROSSPOST_CONFIG, ./crosspost.toml, ~/.config/…)",
-        "state_dir": "where the ledger and locks live (default: $CROSSPOST_STATE_DIR)",
+        "state_dir": (
+            "where the ledger (unless ledger_url is set), locks and caches live (default: "
+            "$CROSSPOST_STATE_DIR, else ~/.local/state/crosspost)"
+        ),
         "mode": (
             "draft: leave drafts for review; publish: publish them (a link, nothing pushed); "
-            "broadcast: WeChat 群发 to followers (default: draft)"
+            "broadcast: WeChat 群发 to followers (default: the issue's, account's or config's "
+            'mode, else draft; an account with mode = "draft" only ever drafts)'
         ),
         "theme": "rendering theme name or CSS file",
-        "grace": "how late a scheduled issue may still be published, e.g. 24h",
+        "grace": "how late a scheduled issue may still be published, e.g. 6h (default 24h)",
         "log_file": "also write the log to this file",
         "timeout": "seconds to wait for a platform before giving up on a request",
     }

@@ -30,6 +30,7 @@ leaves a stale lock, as the ``flock`` it replaces.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import threading
 from collections.abc import Iterator, Sequence
@@ -38,6 +39,7 @@ from types import TracebackType
 from typing import Any
 
 import psycopg
+import psycopg.conninfo
 from filelock import Timeout
 
 from crosspost.config.redaction import Redactor
@@ -100,16 +102,57 @@ def unreachable(url: str, error: BaseException) -> StorageError:
     )
 
 
+#: How a PostgreSQL URL is written, for the line that says one is not.
+URL_FORM = "postgresql://USER@HOST:PORT/DATABASE"
+#: The ``sslmode`` values libpq knows (it refuses any other only when connecting).
+SSL_MODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
+
+
+def check_url(url: str, *, host_required: bool = False) -> None:
+    """Refuse a URL that no server could make work (ConfigError, exit 2) before any
+    connection: libpq's parse (an unknown parameter, an unclosed bracket), a port that is
+    not a port, an ``sslmode`` libpq does not know, and with ``host_required`` a URL that
+    names no host at all (neither in it, nor ``?host=``, nor PGHOST). Otherwise the driver
+    reports these as a failed connection, and a typo would read "try again later"."""
+    try:
+        parts = psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError as error:
+        raise ConfigError(
+            f"{shown(url)}: is not a usable PostgreSQL URL ({_reason(error)}); "
+            f"write it as {URL_FORM}"
+        ) from None
+    for port in str(parts.get("port") or "").split(","):
+        if port and not (port.isdigit() and 1 <= int(port) <= 65535):
+            raise ConfigError(
+                f"{shown(url)}: the port {port!r} is not a number from 1 to 65535; write the "
+                f"URL as {URL_FORM} (PostgreSQL's port is usually 5432)"
+            )
+    mode = parts.get("sslmode")
+    if mode is not None and mode not in SSL_MODES:
+        raise ConfigError(
+            f"{shown(url)}: sslmode {mode!r} is not one of {', '.join(SSL_MODES)}; "
+            "fix it or leave it out"
+        )
+    named = parts.get("host") or parts.get("hostaddr")
+    if host_required and not (named or os.environ.get("PGHOST") or os.environ.get("PGHOSTADDR")):
+        raise ConfigError(
+            f"{shown(url)}: names no host, so only this machine's default socket would be "
+            f"tried; write it as {URL_FORM} (for a local socket, add ?host=/var/run/postgresql)"
+        )
+
+
 def open_connection(url: str) -> psycopg.Connection[tuple[Any, ...]]:
-    """An autocommit connection to ``url``; StorageError (exit 75) when unreachable."""
+    """An autocommit connection to ``url``; StorageError (exit 75) when unreachable,
+    ConfigError (exit 2) when the URL itself is wrong (:func:`check_url`)."""
+    check_url(url)
     try:
         return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
     except psycopg.OperationalError as error:
         raise unreachable(url, error) from None
-    except psycopg.ProgrammingError as error:  # a malformed URL
+    except psycopg.ProgrammingError as error:  # a URL libpq reads only when connecting
         raise ConfigError(
             f"{shown(url)}: is not a usable PostgreSQL URL ({_reason(error)}); "
-            "write it as postgresql://USER@HOST:PORT/DATABASE"
+            f"write it as {URL_FORM}"
         ) from None
 
 

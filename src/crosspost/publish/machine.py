@@ -88,7 +88,16 @@ from crosspost.publish.settle import (
     run_redactor,
     settle,
 )
-from crosspost.publish.urls import ask_again, pending_message, published_summary, url_pending
+from crosspost.publish.urls import (
+    STEP_BUNDLE,
+    CompanionUrl,
+    ask_again,
+    companion_of,
+    companion_urls,
+    pending_message,
+    published_summary,
+    url_pending,
+)
 
 #: Channel options that are a post's comment settings (a part of their own).
 SETTINGS_OPTIONS = ("need_open_comment", "only_fans_can_comment", "comment_permission")
@@ -431,7 +440,7 @@ class PostMachine:
             checkpoint=self.checkpoint,
         )
         result = self._result(outcome.state, None, outcome.message, outcome.code)
-        return self._bundle_recorded(result)
+        return self._bundle_recorded(result, adapter)
 
     def _sent_before(self, adapter: Adapter, record: PostRecord) -> PostResult:
         """A post already mass sent: how it stands, asked of WeChat while it is going out.
@@ -439,7 +448,7 @@ class PostMachine:
         if record.state == "published":
             if record.content_hash == self.job.content_hash:
                 unchanged = self._result("unchanged", record.url, sent_message(record))
-                return self._bundle_recorded(unchanged)
+                return self._bundle_recorded(unchanged, adapter)
             return self._result(
                 "changed",
                 record.url,
@@ -449,7 +458,7 @@ class PostMachine:
         adapter.preflight()
         outcome = self._sender(adapter).follow()
         result = self._result(outcome.state, record.url, outcome.message, outcome.code)
-        return self._bundle_recorded(result)
+        return self._bundle_recorded(result, adapter)
 
     def _draft_vanished(self, adapter: Adapter, error: PermanentError) -> bool:
         """Forget a known draft the platform confirms it no longer has (deleted by hand).
@@ -477,7 +486,12 @@ class PostMachine:
         return forget_draft(self.ledger, self.key, "forgotten", summary)
 
     def _confirmed(self, record: PostRecord, adapter: Adapter | None = None) -> PostResult:
-        """Published, as reconciling found; WeChat may not say where (URL unknown)."""
+        """Published, as reconciling found; WeChat may not say where (URL unknown). A
+        多图文 post's companions are recorded with it, as after a confirmed poll."""
+        result = self._confirmed_lead(record, adapter)
+        return result if adapter is None else self._bundle_recorded(result, adapter)
+
+    def _confirmed_lead(self, record: PostRecord, adapter: Adapter | None) -> PostResult:
         if record.url:
             self.progress(f"published {record.url}")
             result = self._result("published", record.url, "published (confirmed by reconcile)")
@@ -503,7 +517,8 @@ class PostMachine:
         self, adapter: Adapter, record: PostRecord, options: PublishOptions
     ) -> PostResult:
         if record.content_hash == self.job.content_hash:
-            unchanged = self._result("unchanged", record.url, "already published")
+            said = self._result("unchanged", record.url, "already published")
+            unchanged = self._bundle_recorded(said, adapter)
             parts = adapter.post_parts(self.job.settings.options)
             if not record.article_id or not record.url:
                 return unchanged
@@ -586,30 +601,77 @@ class PostMachine:
             if assets.sent:  # never undo what another thread of this post set
                 self.sent = True
 
-    def _bundle_recorded(self, result: PostResult) -> PostResult:
+    def _bundle_recorded(
+        self, result: PostResult, adapter: Adapter, post: RemotePost | None = None
+    ) -> PostResult:
         """Once the post is out, each companion's own ledger row says it went out in this
         post's draft and send (so ``run-due`` never sends it on its own), with the
-        send's ids; its URL, like the lead's, when known."""
+        send's ids, and its own URL (多图文: each article has one) matched from the
+        articles WeChat lists under the post (``post``'s, else asked once); a companion
+        whose URL is not known says why, and a later run of the lead asks again."""
         if not self.job.bundle or result.state not in ("published", "unchanged"):
             return result
         lead = self._record()
-        for number, companion in enumerate(self.job.bundle, start=2):
-            record = self.ledger.ensure(companion.key, issue_path=companion.issue.path)
-            if record.state == "published":
+        rows = [self.ledger.ensure(c.key, issue_path=c.issue.path) for c in self.job.bundle]
+        sent = lead.delivery == BROADCAST  # a mass send has no URL (sent_message says so)
+        if all(row.state == "published" and (row.url or sent) for row in rows):
+            return result
+        found = self._companion_urls(adapter, lead, post)
+        for number, (companion, row, link) in enumerate(
+            zip(self.job.bundle, rows, found, strict=True), start=2
+        ):
+            name = companion.key.issue_id
+            if row.state == "published":
+                self._companion_url(row, link, number)
                 continue
             self.ledger.finish_step(
                 companion.key,
-                "bundle",
+                STEP_BUNDLE,
                 state="published",
                 delivery=lead.delivery,
                 mass_status=lead.mass_status,
                 publish_id=lead.publish_id,
                 article_id=lead.article_id,
+                url=link.url,
                 content_hash=companion.content_hash,
                 summary=f"went out as article {number} of '{self.key.issue_id}' (多图文)",
+                data={"lead": self.key.issue_id, "article": number, "why": link.why},
             )
-            self.progress(f"{companion.key.issue_id}: went out as article {number} (多图文)")
+            where = f": {link.url}" if link.url else ""
+            self.progress(f"{name}: went out as article {number} (多图文){where}")
+            if not link.url and not sent:
+                self.progress(f"{name}: URL not known: {link.why}")
         return result
+
+    def _companion_urls(
+        self, adapter: Adapter, lead: PostRecord, post: RemotePost | None
+    ) -> tuple[CompanionUrl, ...]:
+        titles = [self.job.rendered.title, *(c.rendered.title for c in self.job.bundle)]
+        if lead.delivery == BROADCAST:
+            return tuple(CompanionUrl(None) for _ in self.job.bundle)
+        if post is None and not lead.article_id:
+            why = "WeChat named no article for the post"
+            return tuple(CompanionUrl(None, why) for _ in self.job.bundle)
+        if post is None:
+            assert lead.article_id is not None
+            links = adapter.article_links(lead.article_id, lead.publish_id)
+        else:
+            links = post.articles
+        return companion_urls(links, titles)
+
+    def _companion_url(self, row: PostRecord, link: CompanionUrl, number: int) -> None:
+        """A companion recorded before without its URL: the URL now, or a new reason."""
+        if row.url or row.delivery == BROADCAST:
+            return
+        if link.url:
+            self.ledger.note(row.key, "url", f"permanent URL found: {link.url}")
+            self.ledger.record(row.key, url=link.url)
+            self.progress(f"{row.issue_id}: article {number} (多图文) is at {link.url}")
+            return
+        known = companion_of(self.ledger, row)
+        if known is None or known.why != link.why:
+            data = {"lead": self.key.issue_id, "article": number, "why": link.why}
+            self.ledger.note(row.key, STEP_BUNDLE, f"URL not known: {link.why}", data)
 
     def _prepare(
         self, adapter: Adapter, record: PostRecord, *, adopt: bool
@@ -786,7 +848,9 @@ class PostMachine:
                 summary=where,
             )
             result = self._result("published", found.post.url, where)
-            return self._complete(adapter, found.post, result)
+            return self._bundle_recorded(
+                self._complete(adapter, found.post, result), adapter, found.post
+            )
         return self.ledger.finish_step(
             self.key,
             STEP_DRAFT,
@@ -869,10 +933,10 @@ class PostMachine:
             message = pending_message(self._record())
             self.progress(message)
             result = self._complete(adapter, post, self._result("published", None, message))
-            return self._bundle_recorded(result)
+            return self._bundle_recorded(result, adapter, post)
         self.progress(f"published {post.url}")
         result = self._complete(adapter, post, self._result("published", post.url, "published"))
-        return self._bundle_recorded(result)
+        return self._bundle_recorded(result, adapter, post)
 
     def _complete(self, adapter: Adapter, post: RemotePost, result: PostResult) -> PostResult:
         """Put the parts filed after publication (a Zhihu column) on the post; those that

@@ -11,9 +11,10 @@ link by hand (``crosspost urls --set``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from crosspost.channels.base import Adapter, RemotePost
+from crosspost.channels.base import Adapter, ArticleLink, RemotePost
 from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.publish.broadcast import BROADCAST, sent_message
 
@@ -67,3 +68,75 @@ def set_url(ledger: Ledger, record: PostRecord, url: str) -> PostRecord:
     before = f" (was {record.url})" if record.url else ""
     ledger.note(record.key, "url", f"URL set by hand: {url}{before}")
     return ledger.record(record.key, url=url)
+
+
+#: The ledger step that records a companion of a 多图文 post (and notes about its URL).
+STEP_BUNDLE = "bundle"
+
+
+@dataclass(frozen=True)
+class CompanionUrl:
+    """A companion article's permanent URL, or why it is not known."""
+
+    url: str | None
+    why: str = ""
+
+
+def companion_urls(links: Sequence[ArticleLink], titles: Sequence[str]) -> tuple[CompanionUrl, ...]:
+    """Each companion's URL (``titles``: the lead's, then each companion's) from the
+    articles the platform listed under the post, matched by place and, where the answer
+    names them, by title. Never a guess: when the list does not line up with the bundle
+    (another number of articles, places not 1…n, a title that differs), no companion gets
+    a URL and each says why."""
+
+    def unknown(why: str) -> tuple[CompanionUrl, ...]:
+        return tuple(CompanionUrl(None, why) for _ in titles[1:])
+
+    if not links:
+        return unknown("WeChat listed none of the post's articles")
+    if len(links) != len(titles):
+        return unknown(
+            f"WeChat lists {len(links)} article(s) under the post but it holds {len(titles)}, "
+            "so which link is whose is not guessed"
+        )
+    if [link.index for link in links] != list(range(1, len(titles) + 1)):
+        places = ", ".join(str(link.index) for link in links)
+        return unknown(f"WeChat numbered the post's articles {places}, not 1 to {len(titles)}")
+    for link, title in zip(links, titles, strict=True):
+        if link.title is not None and link.title != title:
+            return unknown(
+                f"WeChat's article {link.index} is titled {link.title!r}, not {title!r}, "
+                "so which link is whose is not guessed"
+            )
+    return tuple(
+        CompanionUrl(link.url, "" if link.url else "WeChat gave only a temporary link")
+        for link in links[1:]
+    )
+
+
+@dataclass(frozen=True)
+class Companion:
+    """A post that went out inside another's 多图文 draft, as its ledger events say."""
+
+    record: PostRecord
+    lead: str
+    number: int
+    why: str
+
+    def line(self) -> str:
+        """What ``urls`` and a run say about a companion whose URL is not known."""
+        account = f"{self.record.channel}:{self.record.account}"
+        return (
+            f"went out as article {self.number} of '{self.lead}' (多图文); URL not known: "
+            f"{self.why or 'WeChat did not say'}; record it with 'crosspost urls --set "
+            f"{self.record.issue_id} -c {account} URL'"
+        )
+
+
+def companion_of(ledger: Ledger, record: PostRecord) -> Companion | None:
+    """The record as a companion of a 多图文 post (its latest ``bundle`` event), or None."""
+    for event in reversed(ledger.events(record.key)):
+        if event.step == STEP_BUNDLE and "lead" in event.data:
+            data = event.data
+            return Companion(record, str(data["lead"]), int(data["article"]), str(data["why"]))
+    return None

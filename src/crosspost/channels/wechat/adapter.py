@@ -29,6 +29,7 @@ from crosspost.channels.base import (
     STEP_PUBLISH,
     Adapter,
     Adoption,
+    ArticleLink,
     Clock,
     DraftContent,
     Intent,
@@ -48,6 +49,8 @@ from crosspost.channels.wechat.api import (
     MASS_TOO_SOON,
     REAL_BASE_URL,
     WeChatApi,
+    detail_links,
+    news_links,
     normalise_id,
     permanent,
 )
@@ -351,6 +354,22 @@ class WeChatAdapter(Adapter):
             log.warning("could not ask WeChat for article %s's link: %s", article_id, error)
             return None
         return url if permanent(url) else None
+
+    def article_links(self, post_id: str, ticket_id: str | None = None) -> tuple[ArticleLink, ...]:
+        """Every article published under ``post_id`` (多图文): from freepublish/get's
+        ``article_detail`` when the publish_id is known (permanent links, no titles; one
+        poll of today's budget), else from freepublish/getarticle (titles, and links that
+        are usually temporary, so none). Nothing when WeChat cannot be asked now."""
+        try:
+            if ticket_id:
+                data = self.api.publish_status(ticket_id)
+                links = detail_links(data) if data.get("publish_status") == 0 else ()
+                if links:
+                    return links
+            return news_links(self.api.published_articles(post_id))
+        except CrosspostError as error:
+            log.warning("could not ask WeChat for the articles of %s: %s", post_id, error)
+            return ()
 
     def find_existing(self, intent: Intent) -> Adoption | None:
         """The issue's article already on the account: published first, else in 草稿箱."""

@@ -11,10 +11,10 @@ unknown they raise :class:`~crosspost.errors.UnconfirmedError`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from crosspost.channels.base import RemotePost
+from crosspost.channels.base import ArticleLink, RemotePost
 from crosspost.channels.http.policy import AmbiguousOutcome, HttpPolicy, Reply
 from crosspost.channels.wechat.errors import CHANNEL, DRAFT_GONE_CODE, check_reply, draft_gone
 from crosspost.channels.wechat.token import PollBudget, StableToken
@@ -268,9 +268,14 @@ class WeChatApi:
     def article_url(self, article_id: str) -> str | None:
         """freepublish/getarticle: the published article's link, when WeChat gives one
         (it may be a temporary one: see :func:`permanent`)."""
-        news = self.call("freepublish/getarticle", body={"article_id": article_id})
-        items = news.get("news_item") or [{}]
+        items = self.published_articles(article_id) or [{}]
         return str(items[0].get("url") or "") or None
+
+    def published_articles(self, article_id: str) -> list[dict[str, Any]]:
+        """freepublish/getarticle: every article published under ``article_id``, in order
+        (a read: the HTTP policy may retry it)."""
+        news = self.call("freepublish/getarticle", body={"article_id": article_id})
+        return [item for item in news.get("news_item") or [] if isinstance(item, dict)]
 
     def post_from(self, data: Mapping[str, Any]) -> RemotePost:
         """The post a successful freepublish/get answer describes (its link looked up
@@ -282,9 +287,10 @@ class WeChatApi:
         url = str(first.get("article_url") or "") or None
         if not permanent(url) and article_id:
             url = self.article_url(article_id) or url
+        links = detail_links(data)
         if permanent(url):
-            return RemotePost(id=article_id, url=url)
-        return RemotePost(id=article_id, url=None, preview_url=url)
+            return RemotePost(id=article_id, url=url, articles=links)
+        return RemotePost(id=article_id, url=None, preview_url=url, articles=links)
 
     def mass_preview(self, media_id: str, towxname: str) -> dict[str, Any]:
         """message/mass/preview of a draft to one WeChat ID: nothing reaches followers.
@@ -315,6 +321,35 @@ def _errcode(data: Mapping[str, Any]) -> int | None:
         return int(data.get("errcode") or 0)
     except (TypeError, ValueError):
         return None
+
+
+def detail_links(data: Mapping[str, Any]) -> tuple[ArticleLink, ...]:
+    """Every article a successful freepublish/get answer lists (``article_detail.item``:
+    a 1-based ``idx`` and ``article_url``, no title), in ``idx`` order; an item without
+    a usable ``idx`` keeps its place in the answer."""
+    items = [i for i in (data.get("article_detail") or {}).get("item") or [] if isinstance(i, dict)]
+    links = []
+    for place, item in enumerate(items, start=1):
+        idx = normalise_id(item.get("idx"))
+        url = str(item.get("article_url") or "") or None
+        index = int(idx) if idx and idx.isdigit() else place
+        links.append(ArticleLink(index, url if permanent(url) else None))
+    return tuple(sorted(links, key=lambda link: link.index))
+
+
+def news_links(news: Sequence[Mapping[str, Any]]) -> tuple[ArticleLink, ...]:
+    """Every article of a published list's or getarticle's ``news_item``, in order, with
+    its title; a temporary link (what WeChat's lists usually give) counts as none."""
+    links = []
+    for index, item in enumerate(news, start=1):
+        url = str(item.get("url") or "") or None
+        title = item.get("title")
+        links.append(ArticleLink(index, url if permanent(url) else None, _text(title)))
+    return tuple(links)
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def permanent(url: str | None) -> bool:

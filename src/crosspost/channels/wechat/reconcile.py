@@ -21,8 +21,8 @@ from concurrent.futures import ThreadPoolExecutor
 from itertools import chain
 from typing import Any
 
-from crosspost.channels.base import Adoption, Intent, Reconciliation, RemotePost
-from crosspost.channels.wechat.api import WeChatApi, normalise_id, permanent
+from crosspost.channels.base import Adoption, ArticleLink, Intent, Reconciliation, RemotePost
+from crosspost.channels.wechat.api import WeChatApi, news_links, normalise_id, permanent
 from crosspost.errors import PermanentError
 from crosspost.platforms.wechat import WECHAT
 
@@ -92,12 +92,12 @@ def find_existing(api: WeChatApi, intent: Intent) -> Adoption | None:
         # then must not hide the article already found.
         first = first_draft.result() if published is None else None
     if published is not None:
-        article_id, url, listed = published
+        article_id, url, listed, links = published
         if permanent(url):
-            post = RemotePost(article_id, url)
+            post = RemotePost(article_id, url, articles=links)
             return Adoption(None, post, url, f"already published as article {article_id}")
         # Only a temporary link: adopted as published, its URL pending (never recorded).
-        post = RemotePost(article_id, None, preview_url=url or listed)
+        post = RemotePost(article_id, None, preview_url=url or listed, articles=links)
         return Adoption(None, post, None, f"already published as article {article_id}, URL pending")
     for item in chain([first] if first is not None else [], drafts):
         media_id = matches(item, intent, "media_id", any_time=True)
@@ -114,7 +114,7 @@ def reconcile_publish(api: WeChatApi, intent: Intent) -> Reconciliation:
             return answer
     published = _published(api, intent)
     if published is not None:
-        article_id, url, listed = published
+        article_id, url, listed, _ = published
         if permanent(url):
             return Reconciliation(True, article_id, url, f"published as article {article_id}")
         preview = url or listed
@@ -162,18 +162,19 @@ def reconcile_handoff(api: WeChatApi, intent: Intent) -> Reconciliation:
         return Reconciliation(
             True, detail=f"{gone}; no published article of it is listed (sent by 群发?)"
         )
-    article_id, url, _ = published
+    article_id, url, _, _ = published
     found = f"{gone}; published as article {article_id}"
     return Reconciliation(True, article_id, url if permanent(url) else None, found)
 
 
 def _published(
     api: WeChatApi, intent: Intent, *, any_time: bool = False
-) -> tuple[str, str | None, str | None] | None:
+) -> tuple[str, str | None, str | None, tuple[ArticleLink, ...]] | None:
     """The first published article (freepublish/batchget) that is the intent's: its id,
-    its link (asked of freepublish/getarticle when the listed one is temporary) and the
-    listed link. None too when the account may not read the list (48001: since 2025-07
-    accounts without publishing rights are refused the whole freepublish family)."""
+    its link (asked of freepublish/getarticle when the listed one is temporary), the
+    listed link and every article listed under it (多图文). None too when the account
+    may not read the list (48001: since 2025-07 accounts without publishing rights are
+    refused the whole freepublish family)."""
     try:
         for item in api.listing("freepublish/batchget"):
             article_id = matches(item, intent, "article_id", any_time=any_time)
@@ -181,7 +182,8 @@ def _published(
                 news = (item.get("content") or {}).get("news_item") or [{}]
                 listed = str(news[0].get("url") or "") or None
                 url = listed if permanent(listed) else api.article_url(article_id)
-                return article_id, url, listed
+                links = news_links([n for n in news if isinstance(n, dict)])
+                return article_id, url, listed, links
     except PermanentError as error:
         if error.code != API_UNAUTHORIZED:
             raise

@@ -122,11 +122,13 @@ def get_status(account: WeChatAccount, call: Call) -> dict[str, Any]:
     if job["article_id"]:
         article = account.articles.get(job["article_id"])
         urls = article["urls"] if article else []
+        listed = {"all": urls, "lead": urls[:1], "none": None}[account.opt("article_detail")]
         reply["article_id"] = job["article_id"]
-        reply["article_detail"] = {
-            "count": len(urls),
-            "item": [{"idx": i + 1, "article_url": url} for i, url in enumerate(urls)],
-        }
+        if listed is not None:
+            reply["article_detail"] = {
+                "count": len(listed),
+                "item": [{"idx": i + 1, "article_url": url} for i, url in enumerate(listed)],
+            }
     reply["fail_idx"] = job["fail_idx"]
     return reply
 
@@ -139,8 +141,11 @@ def _items(
     account: WeChatAccount, article_id: str, article: dict[str, Any], *, content: bool = True
 ) -> list[dict[str, Any]]:
     items = news_items(account, article_id, article["articles"], content=content)
-    for item, deleted in zip(items, article["is_deleted"], strict=True):
+    lasting = account.opt("listed_urls") == "permanent"
+    for item, deleted, url in zip(items, article["is_deleted"], article["urls"], strict=True):
         item["is_deleted"] = deleted
+        if lasting:
+            item["url"] = url
     return items
 
 

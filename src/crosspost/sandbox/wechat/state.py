@@ -112,6 +112,12 @@ OPTIONS: dict[str, Option] = {
     "publish_outcome": Option(0, "0 publishes; 2, 3, 4 fail; 5, 6 publish then delete"),
     "publish_id_type": Option("int", '"str": publish_id travels as a string (§14.4)'),
     "article_url_style": Option("short", '"long": /s?__biz=… article URLs (§14.5)'),
+    "article_detail": Option(
+        "all", 'freepublish/get lists "all" articles, the "lead" only, or "none" (多图文)'
+    ),
+    "listed_urls": Option(
+        "temporary", '"permanent": the published list and getarticle give lasting links'
+    ),
     "no_content_drops": Option("html", 'what batchget no_content=1 leaves out: or "content"'),
     "seed": Option(None, "a number makes ids and tokens reproducible"),
 }
