@@ -167,3 +167,16 @@ def test_each_of_thousands_of_raw_tags_a_channel_drops_is_named_on_its_own_line(
     found = [p for p in lint(issue, rendered) if p.code == "html-not-shown"]
     assert len(found) == 2 * 2000  # each tag, for each channel
     assert sorted({p.line for p in found})[-1] == 4 + 2 * 1999  # the last paragraph's line
+
+
+def test_a_zhihu_render_leaves_no_syntax_tree_for_the_collector(long_issue: Path) -> None:
+    issue = load_issue(long_issue)
+    render(issue, "zhihu")
+    gc.collect()
+    gc.disable()
+    try:
+        render(issue, "zhihu")
+        freed = gc.collect(0)  # what only the cyclic collector could free
+    finally:
+        gc.enable()
+    assert freed < 5 * 200, freed  # was about a hundred objects per item
