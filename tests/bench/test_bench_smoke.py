@@ -132,13 +132,15 @@ def test_render_benchmark_times_the_example_per_channel_with_the_inlining_share(
     assert "wechat/document.py" in out  # the profile names the renderer's steps
     assert "| wechat | " in out and "| zhihu | " in out  # the scaling rows
     assert "SUMMARY: wechat render time, 20 → 100 items, exponent | ≤ 1.1 |" in out
+    assert "| wechat | paused during the render | " in out
+    assert "| zhihu | running (as before) | " in out  # the collector on, for comparison
 
 
 def test_render_benchmark_reads_the_corpus_when_it_is_there() -> None:
     corpus = REPO / ".." / "shared" / "corpus"
     if not corpus.is_dir():
         pytest.skip("no shared corpus beside the repository")
-    out = bench("bench_render.py", "--repeat", "1")
+    out = bench("bench_render.py", "--repeat", "1", "--items", "20", "100", "--scaling-repeat", "1")
     for document in sorted(corpus.glob("*.md")):
         if document.name != "SOURCES.md":
             assert document.name in out  # measured, or named with the reason it was not

@@ -9,6 +9,7 @@ channel keeps of raw HTML is its renderer's allowlist, the same one the render a
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -124,8 +125,10 @@ def _raw_html(
             for match in _OPENING.finditer(piece):
                 name = match.group(1).lower()
                 message = _not_shown(name, channel, allowlist)
+                if message is None:
+                    continue
                 line = _line_of(issue, block, match.group(0))
-                if message is None or (line, name) in seen:
+                if (line, name) in seen:
                     continue
                 seen.add((line, name))
                 yield Finding(line, channel, "html-not-shown", message)
@@ -145,8 +148,15 @@ def _not_shown(name: str, channel: str, allowlist: Allowlist) -> str | None:
 def _line_of(issue: Issue, block: Token, needle: str) -> int:
     """The file line of ``block`` that holds ``needle`` (its first line if none does)."""
     start, end = block.map or (0, 1)
-    lines = issue.body.split("\n")
+    lines = _lines(issue.body)
     for index in range(start, min(end, len(lines))):
         if needle and needle in lines[index]:
             return issue.body_line + index
     return issue.body_line + start
+
+
+@functools.lru_cache(maxsize=4)
+def _lines(body: str) -> tuple[str, ...]:
+    """The body's lines, split once per body: an issue of many raw tags asks for a line
+    per tag, and a split per tag took time in the square of the issue's length."""
+    return tuple(body.split("\n"))

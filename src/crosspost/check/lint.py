@@ -34,6 +34,7 @@ from crosspost.config.settings import Settings
 from crosspost.errors import IssueError
 from crosspost.images.sources import ImageSources
 from crosspost.issue.body import ImageRef, body_references, empty_footnotes, image_refs
+from crosspost.issue.collector import collector_paused
 from crosspost.issue.companions import CHANNEL as BUNDLE_CHANNEL
 from crosspost.issue.companions import find_companions
 from crosspost.issue.loader import read_issue
@@ -172,6 +173,7 @@ def check_file(
 # --- the checks ------------------------------------------------------------------------
 
 
+@collector_paused()  # it reads the whole issue's trees (see crosspost.issue.collector)
 def lint(
     issue: Issue,
     rendered: Mapping[str, Rendered],

@@ -26,6 +26,8 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.texmath.index import RuleDictType, make_block_func, make_inline_func
 from mdit_py_plugins.texmath.index import rules as texmath_rules
 
+from crosspost.issue.collector import collector_paused
+
 ONLY_MARKER = re.compile(r"^only\s+([A-Za-z][\w-]*)\s*$")
 #: Characters that join without a space when a Markdown line break falls between them
 #: (CJK radicals to ideographs, Hangul, compatibility ideographs, full-width forms and
@@ -262,7 +264,8 @@ def parse_document(body: str) -> Document:
     renderer; an issue loaded twice) shares one parse. A handful are kept: a run over
     many issues holds a few bodies at a time, never all of them.
     """
-    return Document(body, tuple(_markdown().parse(body)))
+    with collector_paused():  # a long body is many tokens at once (see the module)
+        return Document(body, tuple(_markdown().parse(body)))
 
 
 def copy_token(token: Token) -> Token:
@@ -320,8 +323,12 @@ def join_softbreak(tokens: Sequence[Token], idx: int) -> str:
     The neighbours are the nearest tokens that carry text, so a break right after
     ``**粗体**`` looks past the closing ``</b>`` token to the last character written.
     """
-    before = next((t.content[-1:] for t in reversed(tokens[:idx]) if t.content), "")
-    after = next((t.content[:1] for t in tokens[idx + 1 :] if t.content), "")
+    # Indexes, not slices: a slice copies the line's tokens at every break, and a
+    # paragraph of many lines would take time in the square of their number.
+    before = next((tokens[i].content[-1:] for i in range(idx - 1, -1, -1) if tokens[i].content), "")
+    after = next(
+        (tokens[i].content[:1] for i in range(idx + 1, len(tokens)) if tokens[i].content), ""
+    )
     return "" if CJK.match(before) and CJK.match(after) else " "
 
 

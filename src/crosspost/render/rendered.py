@@ -12,15 +12,20 @@ with :meth:`Rendered.with_image_urls`, so one render serves every account of a c
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Protocol
 
+from crosspost.issue.collector import collector_paused
 from crosspost.issue.model import Issue
 from crosspost.platforms.base import load
 from crosspost.platforms.registry import PLATFORMS, platform
+
+#: An attribute ending in ``src`` and its (escaped) value, as the renderers write it.
+_SRC = re.compile(r'src="([^"]*)"')
 
 
 @dataclass(frozen=True)
@@ -57,10 +62,16 @@ class Rendered:
     images: tuple[str, ...] = ()
 
     def with_image_urls(self, urls: Mapping[str, str]) -> Rendered:
-        """Return a copy whose image sources point at uploaded URLs (``urls``: source → URL)."""
-        body = self.body
-        for source, url in urls.items():
-            body = body.replace(f'src="{html.escape(source)}"', f'src="{html.escape(url)}"')
+        """Return a copy whose image sources point at uploaded URLs (``urls``: source → URL).
+
+        Every ``src="…"`` (``data-original-src`` too) whose value is a source is swapped
+        in one pass over the body: a replace per image copied the whole body once per
+        image, which grows with the square of an issue's length.
+        """
+        swaps = {html.escape(source): html.escape(url) for source, url in urls.items()}
+        if not swaps:
+            return self
+        body = _SRC.sub(lambda found: f'src="{swaps.get(found[1], found[1])}"', self.body)
         return replace(self, body=body)
 
 
@@ -79,5 +90,8 @@ def renderer_for(channel: str) -> Renderer:
 
 
 def render(issue: Issue, channel: str, context: RenderContext | None = None) -> Rendered:
-    """Render ``issue`` for ``channel``."""
-    return renderer_for(channel)(issue, context or RenderContext())
+    """Render ``issue`` for ``channel``, the cyclic collector paused meanwhile (a render
+    builds the whole issue's trees at once: see :mod:`crosspost.issue.collector`)."""
+    chosen = renderer_for(channel)
+    with collector_paused():
+        return chosen(issue, context or RenderContext())

@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from markdown_it.token import Token
 
-from crosspost.issue.dialect import Document, drop_title_heading
+from crosspost.issue.dialect import Document, copy_token, drop_title_heading, only_for
 from crosspost.platforms.zhihu import ZHIHU
 
 CHANNEL = ZHIHU.name
@@ -62,13 +62,19 @@ _MEDIA_SOURCE = re.compile(
 _UNESCAPED_GT = re.compile(r"(?<!\\)>\s*")
 
 
+def body_tokens(document: Document, titles: Sequence[str]) -> list[Token]:
+    """The body's tokens as Zhihu sees it, without a leading ``# title``: the document's
+    own, shared, to read and never to change (no copy: a long issue has many)."""
+    return drop_title_heading(only_for(document.tokens, CHANNEL), titles)
+
+
 def zhihu_tokens(
     document: Document, titles: Sequence[str], tail: Document | None = None
 ) -> list[Token]:
-    """A fresh copy of the body's tokens as Zhihu sees it, without a leading ``# title``,
-    and with ``tail``'s tokens (a section crosspost adds, such as 往期回顾) after the text
-    and before the footnotes, which close the article."""
-    tokens = drop_title_heading(document.for_channel(CHANNEL), titles)
+    """A fresh copy of :func:`body_tokens`, with ``tail``'s tokens (a section crosspost
+    adds, such as 往期回顾) after the text and before the footnotes, which close the
+    article."""
+    tokens = [copy_token(token) for token in body_tokens(document, titles)]
     if tail is None:
         return tokens
     notes = next((i for i, t in enumerate(tokens) if t.type == "footnote_block_open"), None)

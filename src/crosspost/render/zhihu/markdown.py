@@ -50,11 +50,21 @@ def render_markdown(tokens: list[Token], top_level: int = 1) -> str:
     the body's highest heading level, written as ``#``."""
     tokens, notes, bodies = cut_footnotes(tokens)
     context = _Context(notes=notes, bodies=bodies, top_level=top_level)
-    text = _blocks(SyntaxTreeNode(tokens).children, context)
+    tree = SyntaxTreeNode(tokens)
+    text = _blocks(tree.children, context)
+    _untie(tree)
     if context.entries:
         entries = "\n".join(f"{n}. {entry}" for n, entry in enumerate(context.entries, 1))
         text = f"{text}\n\n**{REFERENCES_HEADING}**\n\n{entries}"
     return text.strip() + "\n"
+
+
+def _untie(tree: SyntaxTreeNode) -> None:
+    """Drop each node's link to its parent, the only cycle in a syntax tree, so that
+    the tree is freed as soon as it is no longer used instead of waiting for the cyclic
+    collector, which then had a whole issue's nodes to walk (see crosspost.issue.collector)."""
+    for node in tree.walk():
+        node.parent = None
 
 
 @dataclass
@@ -258,7 +268,10 @@ def _footnote_ref(node: SyntaxTreeNode, context: _Context) -> str:
         body = context.bodies.get(key)
         if body is None:
             return ""
-        return _inline(SyntaxTreeNode([body]).children[0], context).replace("\n", " ")
+        tree = SyntaxTreeNode([body])
+        text = _inline(tree.children[0], context).replace("\n", " ")
+        _untie(tree)
+        return text
 
     return context.reference(("footnote", key), entry)
 
