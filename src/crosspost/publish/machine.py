@@ -662,17 +662,16 @@ class PostMachine:
     def _companion_urls(
         self, adapter: Adapter, lead: PostRecord, post: RemotePost | None
     ) -> tuple[CompanionUrl, ...]:
-        titles = [self.job.rendered.title, *(c.rendered.title for c in self.job.bundle)]
         if lead.delivery == BROADCAST:
             return tuple(CompanionUrl(None) for _ in self.job.bundle)
-        if post is None and not lead.article_id:
-            why = "WeChat named no article for the post"
-            return tuple(CompanionUrl(None, why) for _ in self.job.bundle)
-        if post is None:
-            assert lead.article_id is not None
+        if post is not None:
+            links = post.articles
+        elif lead.article_id:
             links = adapter.article_links(lead.article_id, lead.publish_id)
         else:
-            links = post.articles
+            why = "WeChat named no article for the post"
+            return tuple(CompanionUrl(None, why) for _ in self.job.bundle)
+        titles = [self.job.rendered.title, *(c.rendered.title for c in self.job.bundle)]
         return companion_urls(links, titles)
 
     def _companion_url(self, row: PostRecord, link: CompanionUrl, number: int) -> None:
