@@ -344,7 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--in-process",
         action="store_true",
-        help="serve the sandbox from this process (default: a process of its own)",
+        help="serve the sandbox from this process (default: a process per platform)",
     )
     parser.add_argument(
         "--profile", type=int, default=0, metavar="N", help="sample a publish; print the top N"

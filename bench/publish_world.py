@@ -7,11 +7,12 @@ polls are zero (the injected ``sleep``), while the sandbox's latency is a real
 ``time.sleep`` on the server, so wall time is what an editor would wait on a network with
 that round-trip time.
 
-By default the sandbox runs in a process of its own (``python publish_world.py``, which
-prints its URLs and credentials as one JSON line and serves until its stdin closes): the
-platforms' own work then does not compete with the publisher for this process's GIL, as
-it would not in real life. Faults are armed by that process; the request log is read over
-the sandbox's control endpoint.
+By default each platform's sandbox runs in a process of its own (``python
+publish_world.py``, which prints its URLs and credentials as one JSON line and serves
+until its stdin closes): the platforms' own work then competes neither with the
+publisher nor with the other platform for one GIL, as it would not in real life. Faults
+are armed by those processes; the request logs are read over the sandboxes' control
+endpoints.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -186,21 +187,31 @@ def _start(latency_ms: int, in_process: bool) -> Iterator[tuple[dict[str, str], 
                 {"wechat": box.wechat.credentials(), "zhihu": box.zhihu.credentials()},
             )
         return
-    # As a context manager, Popen closes both pipes and waits for the process: nothing of
-    # a rig stays open in this process once the rig is done.
-    with subprocess.Popen(
-        [sys.executable, __file__, str(latency_ms)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    ) as server:
-        assert server.stdin is not None and server.stdout is not None
-        try:
-            hello = json.loads(server.stdout.readline())
-            yield hello["urls"], hello["credentials"]
-        finally:
-            server.stdin.close()  # the server's signal to stop
-            server.wait(timeout=30)
+    # One process per platform, as WeChat's servers and Zhihu's are not the same machines:
+    # one platform's work (WeChat reading a draft's HTML) then does not hold up the other's
+    # answers behind one GIL. Each process runs a whole sandbox; only its own platform's
+    # URL is used. As context managers, the Popens close their pipes and wait for the
+    # processes: nothing of a rig stays open in this process once the rig is done.
+    with ExitStack() as stack:
+        servers = {}
+        for platform in PLATFORMS:  # both start at once; each says hello when it serves
+            server = stack.enter_context(
+                subprocess.Popen(
+                    [sys.executable, __file__, str(latency_ms)],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    text=True,
+                )
+            )
+            assert server.stdin is not None and server.stdout is not None
+            stack.callback(server.wait, timeout=30)
+            stack.callback(server.stdin.close)  # the server's signal to stop
+            servers[platform] = server.stdout
+        hellos = {platform: json.loads(out.readline()) for platform, out in servers.items()}
+        yield (
+            {platform: hello["urls"][platform] for platform, hello in hellos.items()},
+            {platform: hello["credentials"][platform] for platform, hello in hellos.items()},
+        )
 
 
 @contextmanager

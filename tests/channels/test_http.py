@@ -43,6 +43,8 @@ from crosspost.errors import (
     UnconfirmedError,
 )
 
+from .local_server import serving
+
 SECRET = "s3cr3t-AppSecret-value"
 
 
@@ -126,12 +128,8 @@ class Misbehaving(BaseHTTPRequestHandler):
 def server() -> Iterator[str]:
     Misbehaving.hits = {}
     Misbehaving.bodies = []
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Misbehaving)
-    thread = threading.Thread(target=httpd.serve_forever, args=(0.01,), daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(Misbehaving) as url:
+        yield url
 
 
 @pytest.fixture

@@ -8,19 +8,23 @@ Image uploads are idempotent (the platforms deduplicate by content, and the ledg
 asset cache remembers every upload per account by the hash of the bytes sent), so this
 part of a post needs no intent in the ledger: a run killed halfway uploads what is
 missing next time and reuses the rest. All of a post's images, the cover with them, are
-prepared and uploaded in one wave (as many at once as there are images, up to the
-platform's ``upload_concurrency``): the uploads do not depend on one another, so the post
-waits for the slowest image, not for their sum.
+uploaded in one wave (as many at once as there are images, up to the platform's
+``upload_concurrency``): the uploads do not depend on one another, so the post waits for
+the slowest image, not for their sum. They are read, converted and looked up in the
+cache before that, while the post's first platform call is out (:meth:`PostAssets.start`).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 
 from crosspost.channels.base import STEP_UPLOAD, Adapter, DraftContent
 from crosspost.images.pipeline import (
+    PreparedImage,
     SourceImage,
     collect,
     prepare,
@@ -56,6 +60,29 @@ class PostAssets:
         self.sent = False
         #: What :meth:`mark_uploaded` writes in the ledger (None: the post has no image).
         self.summary: str | None = None
+        #: The thread :meth:`start` began, and the images it read (or why it could not).
+        self._ahead: ThreadPoolExecutor | None = None
+        self._wave: Future[list[_Image]] | None = None
+
+    def start(self, adapter: Adapter) -> None:
+        """Begin reading, converting and looking up the post's images in a thread of
+        their own, while the platform's first round trip (its token, its login check) is
+        under way: none of it calls the platform, and the uploads can then go out the
+        moment that round ends instead of after a file read and a hash per image.
+        :meth:`content` takes over what is done and does the rest; :meth:`close` ends
+        the thread when the post stops before that. Once per post: later calls do nothing.
+        """
+        if self._ahead is not None:
+            return
+        self._ahead = ThreadPoolExecutor(max_workers=1, thread_name_prefix="crosspost-images")
+        wave: Future[list[_Image]] = Future()
+        self._wave = wave
+        self._ahead.submit(self._get_ready, adapter, wave)
+
+    def close(self) -> None:
+        """End the thread :meth:`start` began (idempotent); what it did not do is dropped."""
+        if self._ahead is not None:
+            self._ahead.shutdown(wait=True, cancel_futures=True)
 
     def content(self, adapter: Adapter, *, mark: bool = True) -> DraftContent:
         """Upload the inline images and the cover, then build the draft that uses them.
@@ -64,31 +91,31 @@ class PostAssets:
         which runs other steps of the post beside the uploads and writes it after them.
         """
         job = self.job
-        fetch, folders = self.sources.fetch, self.sources.folders
-        refs = job.rendered.images
-        inline = adapter.image_policy_for("inline")
-        result = {ref: UploadedAsset(url=ref) for ref in refs if inline.is_native(ref)}
-        sources = collect([r for r in refs if r not in result], job.issue.path, fetch, folders)
-        # One wave: every inline image and the cover, each read, converted and uploaded in
-        # its own worker. The key None stands for the cover.
-        wave: list[tuple[str | None, SourceImage, str]] = [
-            (ref, source, "inline") for ref, source in sources.items()
-        ]
-        if job.settings.cover is not None:
-            cover_source = read_source(str(job.settings.cover), job.issue.path, fetch, folders)
-            wave.append((None, cover_source, "cover"))
+        self.start(adapter)
+        assert self._wave is not None
+        try:
+            wave = self._wave.result()  # raises what reading an image raised, as before
+        except BaseException:
+            self.close()
+            raise
         self.progress(f"{len(wave)} image(s) to check against the upload cache")
+        inline = adapter.image_policy_for("inline")
+        refs = job.rendered.images
+        result = {ref: UploadedAsset(url=ref) for ref in refs if inline.is_native(ref)}
         cover: UploadedAsset | None = None
         cover_size: tuple[int, int] | None = None
         # Reads the draft step will need (Zhihu: its topics) go out beside the uploads.
-        with ThreadPoolExecutor(max_workers=1) as ahead:
-            looked_ahead = ahead.submit(adapter.look_ahead, job.settings.options)
-            for ref, asset, size in self._upload_wave(adapter, wave):
-                if ref is None:
-                    cover, cover_size = asset, size
-                else:
-                    result[ref] = asset
-            looked_ahead.result()
+        try:
+            with ThreadPoolExecutor(max_workers=1) as ahead:
+                looked_ahead = ahead.submit(adapter.look_ahead, job.settings.options)
+                for ref, asset, size in self._upload_wave(adapter, wave):
+                    if ref is None:
+                        cover, cover_size = asset, size
+                    else:
+                        result[ref] = asset
+                looked_ahead.result()
+        finally:
+            self.close()
         rendered = job.rendered.with_image_urls({ref: asset.url for ref, asset in result.items()})
         if refs or cover:
             self.summary = f"{len(result)} images, cover: {bool(cover)}"
@@ -106,6 +133,42 @@ class PostAssets:
             preview=job.mode == "draft",
         )
 
+    def _get_ready(self, adapter: Adapter, wave: Future[list[_Image]]) -> None:
+        """The thread :meth:`start` began: read every image (``wave`` then holds them, or
+        the first reading error in the issue's order), then prepare and look up each in
+        turn, unless an upload worker got to it first."""
+        try:
+            images = self._read(adapter)
+        except BaseException as error:
+            wave.set_exception(error)
+            return
+        wave.set_result(images)
+        for image in images:
+            image.get()
+
+    def _read(self, adapter: Adapter) -> list[_Image]:
+        """One wave of every inline image and the cover, read (the key None stands for
+        the cover); images the platform serves itself are not in it."""
+        job = self.job
+        fetch, folders = self.sources.fetch, self.sources.folders
+        inline = adapter.image_policy_for("inline")
+        refs = [ref for ref in job.rendered.images if not inline.is_native(ref)]
+        sources = collect(refs, job.issue.path, fetch, folders)
+        items: list[tuple[str | None, SourceImage, str]] = [
+            (ref, source, "inline") for ref, source in sources.items()
+        ]
+        if job.settings.cover is not None:
+            cover_source = read_source(str(job.settings.cover), job.issue.path, fetch, folders)
+            items.append((None, cover_source, "cover"))
+        channel, account = self.key.channel, self.key.account
+
+        def ready(ref: str | None, source: SourceImage, kind: str) -> _Prepared:
+            prepared = prepare(source, adapter.image_policy_for(kind))
+            cached = self.ledger.find_asset(channel, account, prepared.digest, kind)
+            return _Prepared(ref, kind, prepared, cached)
+
+        return [_Image(partial(ready, *item)) for item in items]
+
     def mark_uploaded(self) -> None:
         """The post moves from rendered to assets uploaded, unless it is past that (or an
         irreversible step's intent is open: finishing a step would close it)."""
@@ -117,9 +180,9 @@ class PostAssets:
             )
 
     def _upload_wave(
-        self, adapter: Adapter, wave: list[tuple[str | None, SourceImage, str]]
+        self, adapter: Adapter, wave: list[_Image]
     ) -> list[tuple[str | None, UploadedAsset, tuple[int, int]]]:
-        """Prepare and upload every image of ``wave`` at once; then remember the new
+        """Upload every image of ``wave`` not in the cache at once; then remember the new
         uploads in one ledger transaction (one commit, instead of one per image that
         every other upload thread would queue behind), those that succeeded even when
         another failed. A run killed before that commit uploads them again next time,
@@ -128,7 +191,7 @@ class PostAssets:
             return []
         workers = min(adapter.uploads_at_once(self.job.account), len(wave))
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            outcomes = list(pool.map(lambda item: self._attempt(adapter, *item), wave))
+            outcomes = list(pool.map(lambda image: self._attempt(adapter, image), wave))
         fresh = [o for o in outcomes if isinstance(o, _Upload) and o.new]
         if fresh:
             channel, account = self.key.channel, self.key.account
@@ -142,22 +205,51 @@ class PostAssets:
                 raise outcome
         return [(o.ref, o.asset, o.size) for o in outcomes if isinstance(o, _Upload)]
 
-    def _attempt(
-        self, adapter: Adapter, ref: str | None, source: SourceImage, kind: str
-    ) -> _Upload | Exception:
+    def _attempt(self, adapter: Adapter, image: _Image) -> _Upload | Exception:
         """One image of the wave; its error is returned, so the others' uploads are kept."""
         try:
-            prepared = prepare(source, adapter.image_policy_for(kind))
-            channel, account = self.key.channel, self.key.account
-            asset = self.ledger.find_asset(channel, account, prepared.digest, kind)
-            new = asset is None
+            ready = image.get()
+            if isinstance(ready, Exception):
+                return ready
+            asset, new = ready.cached, ready.cached is None
             if asset is None:
-                asset = adapter.upload_image(prepared, kind)
+                asset = adapter.upload_image(ready.image, ready.kind)
                 self.sent = True
         except Exception as error:  # handed back: _upload_wave raises it after saving
             return error
-        size = (prepared.width, prepared.height)
-        return _Upload(ref, kind, prepared.digest, asset, size, new)
+        size = (ready.image.width, ready.image.height)
+        return _Upload(ready.ref, ready.kind, ready.image.digest, asset, size, new)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """One image made ready for the platform, and its earlier upload when there was one."""
+
+    ref: str | None
+    kind: str
+    image: PreparedImage
+    cached: UploadedAsset | None
+
+
+class _Image:
+    """One image of a wave, prepared once by whichever thread needs it first: the thread
+    :meth:`PostAssets.start` began, going through the wave in order, or the upload
+    worker that reaches the image before it (so conversions still run side by side)."""
+
+    def __init__(self, work: Callable[[], _Prepared]) -> None:
+        self._work = work
+        self._lock = threading.Lock()
+        self._done: _Prepared | Exception | None = None
+
+    def get(self) -> _Prepared | Exception:
+        """The prepared image, or the error preparing it raised (handed back, not raised)."""
+        with self._lock:
+            if self._done is None:
+                try:
+                    self._done = self._work()
+                except Exception as error:
+                    self._done = error
+            return self._done
 
 
 @dataclass(frozen=True)

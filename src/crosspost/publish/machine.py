@@ -228,6 +228,8 @@ class PostMachine:
         except CrosspostError as error:
             return self._failed(error)
         finally:
+            if self._assets is not None:  # a post that stopped before its uploads
+                self._assets.close()
             if adapter is not None:
                 adapter.http.close()
 
@@ -313,6 +315,8 @@ class PostMachine:
         ):
             return self._drafted(RemoteDraft(record.draft_id, record.url), unchanged=True)
 
+        if not (record.state == "submitted" and record.publish_id and record.draft_id):
+            self._post_assets().start(adapter)  # reads images while the first call is out
         adapter.preflight()
         if record.state == "submitted" and record.publish_id and record.draft_id:
             ticket = PublishTicket(record.publish_id, record.draft_id, record.updated_at)
@@ -593,9 +597,7 @@ class PostMachine:
     def _content(self, adapter: Adapter, *, mark: bool = True) -> DraftContent:
         """Upload images (each once per account, several at a time) and build the draft;
         ``mark`` False leaves the ledger's upload step to :meth:`_prepare`."""
-        assets = self._assets = PostAssets(
-            self.job, self.ledger, self.progress, timeout=self.timeout, sources=self.images
-        )
+        assets = self._post_assets()
         try:
             content = assets.content(adapter, mark=mark)
             if self.job.bundle:  # 多图文: each companion's images, then its article
@@ -606,6 +608,14 @@ class PostMachine:
         finally:
             if assets.sent:  # never undo what another thread of this post set
                 self.sent = True
+
+    def _post_assets(self) -> PostAssets:
+        """The post's images of this run: made once, by the first step that needs them."""
+        if self._assets is None:
+            self._assets = PostAssets(
+                self.job, self.ledger, self.progress, timeout=self.timeout, sources=self.images
+            )
+        return self._assets
 
     def _companion(self, adapter: Adapter, companion: Job) -> DraftContent:
         assets = PostAssets(

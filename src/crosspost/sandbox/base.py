@@ -53,6 +53,11 @@ class Emulator(ABC):
         ``"errcode:45009"``, ``"token_expired"``, ``"http:429"``, ``"40362"``,
         ``"publish_code"``); None when the kind means nothing to this platform."""
 
+    def warm(self) -> None:  # noqa: B027 - a hook: most emulators have nothing to warm
+        """Do, before the first request, what a long-running server has long done (a
+        route table compiled): otherwise the first request of each sandbox carries it.
+        Nothing by default."""
+
     def update_options(self, values: Mapping[str, Any]) -> None:
         """Change options at run time (control endpoint ``POST /__sandbox__/options``).
 

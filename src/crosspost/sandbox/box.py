@@ -118,11 +118,14 @@ class Sandbox:
         The HTML parser both platforms read articles with is loaded and run once here,
         before the first request, as a long-running server has it warm: otherwise the
         first draft or publish of each sandbox would also pay the import and the parser's
-        first use (0.05–0.1 s), a cost no real platform adds to a round trip.
+        first use (0.05–0.1 s), a cost no real platform adds to a round trip. Each
+        emulator warms its own parts too (:meth:`Emulator.warm`).
         """
         from bs4 import BeautifulSoup
 
         BeautifulSoup('<p><a href="x">x</a></p>', "html.parser").get_text()
+        for server in self.servers.values():
+            server.emulator.warm()
 
         started: list[EmulatorServer] = []
         try:

@@ -140,10 +140,10 @@ def _rules() -> list[Rule]:
 
 @functools.cache
 def url_map() -> Map:
-    """The routes, compiled once per process on first use.
+    """The routes, compiled once per process, when a sandbox starts (or at first use).
 
-    Compiling costs werkzeug tens of milliseconds; doing it on the first request keeps
-    ``crosspost sandbox`` quick to print its URLs, and sharing it spares every test's
+    Compiling costs werkzeug a few milliseconds (more under a profiler): a started
+    sandbox has it done before its first request, and sharing it spares every test's
     new sandbox the same work. A Map is safe to share: matching binds a new adapter.
     """
     converters = {"id": _IdConverter, "key": _ObjectKeyConverter, "pic": _PictureConverter}
@@ -216,6 +216,10 @@ class ZhihuEmulator(Emulator):
         return {key: self.user[key] for key in keys}
 
     # --- serving -------------------------------------------------------------------------
+
+    def warm(self) -> None:
+        """The route table, compiled before the first request (see :func:`url_map`)."""
+        url_map()
 
     def handle(self, request: Request) -> Response:
         with self._lock:

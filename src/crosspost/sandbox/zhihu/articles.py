@@ -149,11 +149,12 @@ class ArticleDesk:
             return "请至少添加一个话题"
         return None
 
-    def _commit(self, draft: Draft, title: str, content: str, permission: str, via: str) -> Draft:
-        """Publish: readers get the cleaned content, the draft keeps what was sent."""
+    def _commit(
+        self, draft: Draft, title: str, content: str, cleaned: Cleaned, permission: str, via: str
+    ) -> Draft:
+        """Publish: readers get the ``cleaned`` content, the draft keeps what was sent."""
         now = self._now()
         old = draft.article
-        cleaned = self._clean(content)
         article = Publication(
             title=title,
             content=cleaned.html,
@@ -191,11 +192,12 @@ class ArticleDesk:
         if not isinstance(title, str) or not isinstance(content, str):
             return publish_failure(1, "内容格式错误")
         self._check_title(title)
-        problem = self._content_problem(draft, self._clean(content))
+        cleaned = self._clean(content)
+        problem = self._content_problem(draft, cleaned)
         if problem:
             return publish_failure(1, problem)
         permission = _nested_str(data, "commentsPermission", "comment_permission") or "anyone"
-        draft = self._commit(draft, title, content, permission, "content/publish")
+        draft = self._commit(draft, title, content, cleaned, permission, "content/publish")
         decoded = {
             "publish": {
                 "id": draft.id,
@@ -221,14 +223,15 @@ class ArticleDesk:
         body = json_body(request, empty_ok=True)
         draft = self._draft(article_id)
         self._check_title(draft.title)
-        problem = self._content_problem(draft, self._clean(draft.content))
+        cleaned = self._clean(draft.content)
+        problem = self._content_problem(draft, cleaned)
         if problem:
             raise ZhihuError(400, 400, problem, "MalformRequestException")
         permission = field_of(body, "commentPermission", str) or "anyone"
         column = field_of(body, "column", dict)
         if column is not None and str(column.get("id")) not in self.columns:
             raise not_found("专栏不存在")
-        draft = self._commit(draft, draft.title, draft.content, permission, "legacy")
+        draft = self._commit(draft, draft.title, draft.content, cleaned, permission, "legacy")
         if column is not None:
             self._add_to_column(str(column["id"]), draft.id)
         return json_response(draft_view(draft, self.author))

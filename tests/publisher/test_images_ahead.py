@@ -1,0 +1,80 @@
+"""A post's images are read and made ready while its first platform call is out.
+
+The first call of a post (WeChat's token, Zhihu's login check) is a round trip in which
+the publisher has nothing else to do. Reading, hashing and looking up the images in that
+time costs the post nothing, and its uploads go out the moment the call answers.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import crosspost.publish.assets as assets
+from crosspost.errors import EXIT_OK
+from crosspost.images.pipeline import PreparedImage, SourceImage
+from crosspost.platforms.base import ImagePolicy
+from crosspost.sandbox.box import Sandbox
+
+from .world import World, build_world
+
+TOKEN = "/cgi-bin/stable_token"
+COVER = "images/cover.jpg"  # the example's cover, the last image of its wave
+
+
+class HeldToken:
+    """The sandbox's sleep: WeChat's token is held until the cover has been made ready
+    (or ten seconds went by), and whether it was ready is written down."""
+
+    def __init__(self) -> None:
+        self.cover_ready = threading.Event()
+        self.ready_when_answered: list[bool] = []
+
+    def sleep(self, seconds: float) -> None:
+        self.ready_when_answered.append(self.cover_ready.wait(timeout=10))
+
+
+@pytest.fixture
+def held(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[World, HeldToken]]:
+    token = HeldToken()
+    real_prepare = assets.prepare
+
+    def prepare(source: SourceImage, policy: ImagePolicy) -> PreparedImage:
+        prepared = real_prepare(source, policy)
+        if source.ref.endswith(COVER):
+            token.cover_ready.set()
+        return prepared
+
+    monkeypatch.setattr(assets, "prepare", prepare)
+    with Sandbox(sleep=token.sleep) as box:
+        box.faults.add("wechat", TOKEN, "latency:1", count=1)
+        yield build_world(tmp_path, box, time.time, lambda seconds: None), token
+
+
+def test_the_images_are_ready_before_the_first_call_answers(
+    held: tuple[World, HeldToken],
+) -> None:
+    world, token = held
+    report, _ = world.publish(mode="draft", targets=("wechat",))
+    assert [r.exit_code for r in report.results] == [EXIT_OK]
+    # Held until the cover was ready: every image of the wave was read, converted and
+    # looked up while the token was out, none of it after.
+    assert token.ready_when_answered == [True]
+    with world.ledger() as ledger:
+        assert ledger.get(report.results[0].key).state == "draft_created"
+
+
+def test_a_post_stopped_at_its_first_call_leaves_no_image_reader_behind(
+    world: World,
+) -> None:
+    world.box.faults.add("wechat", TOKEN, "errcode:40164", count=10)
+    report, _ = world.publish(mode="draft", targets=("wechat",))
+    (result,) = report.results
+    assert result.exit_code != EXIT_OK
+    assert "ip" in result.message.lower()  # the token's refusal, not an image's trouble
+    assert not [t.name for t in threading.enumerate() if t.name.startswith("crosspost-images")]
+    assert not [r for r in world.box.requests if r.path != TOKEN]  # nothing uploaded
