@@ -562,6 +562,7 @@ class PostMachine:
                 "through the API; edit it in the platform's editor",
                 EXIT_CHANNEL_FAILED,
             )
+        self._post_assets().start(adapter)  # reads images while the first call is out
         adapter.preflight()
         content = self._content(adapter)
         self.progress(f"updating published post {record.article_id}")
