@@ -136,10 +136,10 @@ SPARE_CONNECTIONS = 8
 class _Session(requests.Session):
     """A requests session that reads the environment once per origin, not per request.
 
-    Trusting the environment, requests walks the whole of ``os.environ`` (encoding every
-    variable) twice per request to find the proxy variables, and looks for ``~/.netrc``:
-    a quarter of a publish's own CPU time, spent on answers that do not change while a
-    run lasts. Here the proxies (``HTTPS_PROXY``, ``NO_PROXY``…) are looked up the first
+    Trusting the environment, requests walks the whole of ``os.environ`` (decoding every
+    variable) on every request to find the proxy variables, and looks for ``~/.netrc``:
+    some 90 µs of its 0.6 ms per request with a small environment, more with a large one,
+    spent on answers that do not change while a run lasts. Here the proxies (``HTTPS_PROXY``, ``NO_PROXY``…) are looked up the first
     time an origin is called and the CA bundle variables once; ``.netrc`` is never read,
     since its passwords are not for the platforms' APIs. Proxies passed to a request
     still win over the environment's, as in requests.
