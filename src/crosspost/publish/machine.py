@@ -315,12 +315,16 @@ class PostMachine:
         ):
             return self._drafted(RemoteDraft(record.draft_id, record.url), unchanged=True)
 
-        if not (record.state == "submitted" and record.publish_id and record.draft_id):
-            self._post_assets().start(adapter)  # reads images while the first call is out
+        submitted = (
+            PublishTicket(record.publish_id, record.draft_id, record.updated_at)
+            if record.state == "submitted" and record.publish_id and record.draft_id
+            else None
+        )
+        if submitted is None:  # the post's images are read while its first call is out
+            self._post_assets().start(adapter)
         adapter.preflight()
-        if record.state == "submitted" and record.publish_id and record.draft_id:
-            ticket = PublishTicket(record.publish_id, record.draft_id, record.updated_at)
-            return self._wait(adapter, ticket)
+        if submitted is not None:
+            return self._wait(adapter, submitted)
         adopt = not (record.draft_id or record.article_id or options.new_draft)
         # The account-kind probe is a read whose answer is first needed by the draft (a
         # handed-off draft wants its preview link): it goes out beside the uploads and

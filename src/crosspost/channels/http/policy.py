@@ -139,10 +139,11 @@ class _Session(requests.Session):
     Trusting the environment, requests walks the whole of ``os.environ`` (decoding every
     variable) on every request to find the proxy variables, and looks for ``~/.netrc``:
     some 90 µs of its 0.6 ms per request with a small environment, more with a large one,
-    spent on answers that do not change while a run lasts. Here the proxies (``HTTPS_PROXY``, ``NO_PROXY``…) are looked up the first
-    time an origin is called and the CA bundle variables once; ``.netrc`` is never read,
-    since its passwords are not for the platforms' APIs. Proxies passed to a request
-    still win over the environment's, as in requests.
+    spent on answers that do not change while a run lasts. Here the proxies
+    (``HTTPS_PROXY``, ``NO_PROXY``…) are looked up the first time an origin is called and
+    the CA bundle variables once; ``.netrc`` is never read, since its passwords are not
+    for the platforms' APIs. Proxies passed to a request still win over the
+    environment's, as in requests.
     """
 
     def __init__(self) -> None:
