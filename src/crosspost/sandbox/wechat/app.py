@@ -124,6 +124,11 @@ class WeChatEmulator(Emulator):
 
     # --- serving ----------------------------------------------------------------------
 
+    def warm(self) -> None:
+        """The quick look draft/add takes at an article's HTML (lxml), loaded and run
+        once before the first request, which would otherwise carry the import."""
+        content.sanitise(self.account, "<p>warm</p>")
+
     def handle(self, request: Request) -> Response:
         """Route, check method, caller IP, token, account and quota, then answer."""
         account = self.account
