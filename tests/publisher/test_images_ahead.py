@@ -15,9 +15,11 @@ from pathlib import Path
 import pytest
 
 import crosspost.publish.assets as assets
-from crosspost.errors import EXIT_OK
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
 from crosspost.images.pipeline import PreparedImage, SourceImage
 from crosspost.platforms.base import ImagePolicy
+from crosspost.publish.jobs import PublishOptions, PublishReport
+from crosspost.publish.runner import Publisher
 from crosspost.sandbox.box import Sandbox
 
 from .world import World, build_world
@@ -78,3 +80,21 @@ def test_a_post_stopped_at_its_first_call_leaves_no_image_reader_behind(
     assert "ip" in result.message.lower()  # the token's refusal, not an image's trouble
     assert not [t.name for t in threading.enumerate() if t.name.startswith("crosspost-images")]
     assert not [r for r in world.box.requests if r.path != TOKEN]  # nothing uploaded
+
+
+def test_an_image_gone_after_the_check_stops_the_post_before_any_upload(world: World) -> None:
+    """Read ahead, a missing file is still the post's one error, named at its line, and
+    nothing of the post reaches the platform's image endpoints."""
+    options = PublishOptions(mode="draft", targets=("wechat",))
+
+    def vanish_then_run(publisher: Publisher) -> PublishReport:
+        jobs = publisher.plan([world.issue], options)  # the check sees every image
+        (world.issue.parent / "images" / "hardware.png").unlink()
+        return publisher.run(jobs, options)
+
+    report, _ = world.with_publisher(vanish_then_run)
+    (result,) = report.results
+    assert result.exit_code == EXIT_BAD_INPUT, result
+    assert f"{world.issue}:" in result.message and "hardware.png" in result.message
+    assert not [r for r in world.box.requests if "upload" in r.path or "material" in r.path]
+    assert not [t.name for t in threading.enumerate() if t.name.startswith("crosspost-images")]
