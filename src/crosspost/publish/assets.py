@@ -93,19 +93,15 @@ class PostAssets:
         job = self.job
         self.start(adapter)
         assert self._wave is not None
-        try:
-            wave = self._wave.result()  # raises what reading an image raised, as before
-        except BaseException:
-            self.close()
-            raise
-        self.progress(f"{len(wave)} image(s) to check against the upload cache")
         inline = adapter.image_policy_for("inline")
         refs = job.rendered.images
         result = {ref: UploadedAsset(url=ref) for ref in refs if inline.is_native(ref)}
         cover: UploadedAsset | None = None
         cover_size: tuple[int, int] | None = None
-        # Reads the draft step will need (Zhihu: its topics) go out beside the uploads.
         try:
+            wave = self._wave.result()  # raises what reading an image raised, as before
+            self.progress(f"{len(wave)} image(s) to check against the upload cache")
+            # Reads the draft step will need (Zhihu: its topics) go out beside the uploads.
             with ThreadPoolExecutor(max_workers=1) as ahead:
                 looked_ahead = ahead.submit(adapter.look_ahead, job.settings.options)
                 for ref, asset, size in self._upload_wave(adapter, wave):

@@ -52,14 +52,22 @@ def _kept_whole(account: WeChatAccount, content: str) -> bool:
     except (ValueError, lxml.etree.ParserError):
         return False
     hosts = set(account.opt("image_hosts"))
-    if any(urlsplit(str(img.get("src", ""))).hostname not in hosts for img in root.iter("img")):
+    if any(_foreign_image(img.get("src"), hosts) for img in root.iter("img")):
         return False
     if account.opt("external_links") in ("reject", "unlink"):
-        for link in root.iter("a"):
-            parts = urlsplit(str(link.get("href") or ""))
-            if parts.scheme in ("http", "https") and parts.hostname != MP_HOST:
-                return False
+        return not any(_outside_link(link.get("href")) for link in root.iter("a"))
     return True
+
+
+def _foreign_image(src: object, hosts: set[str]) -> bool:
+    """An ``<img>`` whose source is not on WeChat's image hosts (the platform drops it)."""
+    return urlsplit(str(src or "")).hostname not in hosts
+
+
+def _outside_link(href: object) -> bool:
+    """An ``http(s)`` link off mp.weixin.qq.com (unlinked or refused, per the option)."""
+    parts = urlsplit(str(href or ""))
+    return parts.scheme in ("http", "https") and parts.hostname != MP_HOST
 
 
 def sanitise(account: WeChatAccount, content: str) -> str:
@@ -83,12 +91,11 @@ def sanitise(account: WeChatAccount, content: str) -> str:
             if attr.lower().startswith("on") or value.startswith("javascript:"):
                 del tag.attrs[attr]
                 changed = True
-        if tag.name == "img" and urlsplit(str(tag.get("src", ""))).hostname not in hosts:
+        if tag.name == "img" and _foreign_image(tag.get("src"), hosts):
             tag.decompose()
             changed = True
         elif tag.name == "a" and tag.get("href"):
-            parts = urlsplit(str(tag["href"]))
-            external = parts.scheme in ("http", "https") and parts.hostname != MP_HOST
+            external = _outside_link(tag["href"])
             if external and links == "reject":
                 raise ApiError(45166)
             if external and links == "unlink":
