@@ -177,11 +177,13 @@ class Rig:
 
 
 @contextmanager
-def _start(latency_ms: int, in_process: bool) -> Iterator[tuple[dict[str, str], dict[str, Any]]]:
+def _start(
+    latency_ms: int, in_process: bool, setup_ms: int
+) -> Iterator[tuple[dict[str, str], dict[str, Any]]]:
     """Yield the sandbox's base URLs and credentials while it runs."""
     if in_process:
         with Sandbox(options=SANDBOX_OPTIONS) as box:
-            arm(box, latency_ms)
+            arm(box, latency_ms, setup_ms)
             yield (
                 {p: box.url(p) for p in PLATFORMS},
                 {"wechat": box.wechat.credentials(), "zhihu": box.zhihu.credentials()},
@@ -197,7 +199,7 @@ def _start(latency_ms: int, in_process: bool) -> Iterator[tuple[dict[str, str], 
         for platform in PLATFORMS:  # both start at once; each says hello when it serves
             server = stack.enter_context(
                 subprocess.Popen(
-                    [sys.executable, __file__, str(latency_ms)],
+                    [sys.executable, __file__, str(latency_ms), str(setup_ms)],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     text=True,
@@ -215,12 +217,13 @@ def _start(latency_ms: int, in_process: bool) -> Iterator[tuple[dict[str, str], 
 
 
 @contextmanager
-def rig(latency_ms: int, *, in_process: bool = False) -> Iterator[Rig]:
-    """A fresh sandbox with ``latency_ms`` on every request, and settings with one account
-    per platform aimed at it (no config file, no environment of the caller's)."""
+def rig(latency_ms: int, *, in_process: bool = False, setup_ms: int = 0) -> Iterator[Rig]:
+    """A fresh sandbox with ``latency_ms`` on every request (and ``setup_ms`` more on a
+    new connection's first, counted from its accept: TCP and TLS), and settings with one
+    account per platform aimed at it (no config file, no environment of the caller's)."""
     with tempfile.TemporaryDirectory(prefix="crosspost-bench-") as tmp:
         home = Path(tmp)
-        with _start(latency_ms, in_process) as (urls, credentials):
+        with _start(latency_ms, in_process, setup_ms) as (urls, credentials):
             environ = {"HOME": str(home), "CROSSPOST_STATE_DIR": str(home / "state")}
             settings = load_settings({}, environ=environ, cwd=home, home=home)
             accounts = tuple(
@@ -246,17 +249,20 @@ def rig(latency_ms: int, *, in_process: bool = False) -> Iterator[Rig]:
             )
 
 
-def arm(box: Sandbox, latency_ms: int) -> None:
-    """Hold every request of both platforms for ``latency_ms``."""
-    if latency_ms:
-        for platform in PLATFORMS:
+def arm(box: Sandbox, latency_ms: int, setup_ms: int = 0) -> None:
+    """Hold every request of both platforms for ``latency_ms``, and a new connection's
+    first request until ``setup_ms`` after the connection was accepted."""
+    for platform in PLATFORMS:
+        if latency_ms:
             box.faults.add(platform, "*", f"latency:{latency_ms}")
+        if setup_ms:
+            box.faults.add(platform, "*", f"handshake:{setup_ms}")
 
 
-def serve(latency_ms: int) -> None:
+def serve(latency_ms: int, setup_ms: int) -> None:
     """The sandbox process: announce URLs and credentials, serve until stdin closes."""
     with Sandbox(options=SANDBOX_OPTIONS) as box:
-        arm(box, latency_ms)
+        arm(box, latency_ms, setup_ms)
         hello = {
             "urls": {p: box.url(p) for p in PLATFORMS},
             "credentials": {"wechat": box.wechat.credentials(), "zhihu": box.zhihu.credentials()},
@@ -266,4 +272,4 @@ def serve(latency_ms: int) -> None:
 
 
 if __name__ == "__main__":
-    serve(int(sys.argv[1]))
+    serve(int(sys.argv[1]), int(sys.argv[2]))

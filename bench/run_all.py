@@ -50,6 +50,22 @@ BENCHMARKS = (
         ("--images", "3", "--latency", "0", "--repeat", "1"),
     ),
     Benchmark(
+        "Publish over HTTPS (a new connection costs 2 round trips)",
+        "bench_publish.py",
+        ("--images", "12", "50", "--latency", "50", "200", "--setup-rounds", "2", "--no-economy"),
+        (
+            "--images",
+            "3",
+            "--latency",
+            "20",
+            "--repeat",
+            "1",
+            "--setup-rounds",
+            "2",
+            "--no-economy",
+        ),
+    ),
+    Benchmark(
         "Scheduler tick (run-due)", "bench_run_due.py", (), ("--files", "20", "--repeat", "1")
     ),
     Benchmark("Start-up", "bench_startup.py", (), ("--repeat", "2")),

@@ -10,7 +10,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -98,3 +100,64 @@ def test_an_image_gone_after_the_check_stops_the_post_before_any_upload(world: W
     assert f"{world.issue}:" in result.message and "hardware.png" in result.message
     assert not [r for r in world.box.requests if "upload" in r.path or "material" in r.path]
     assert not [t.name for t in threading.enumerate() if t.name.startswith("crosspost-images")]
+
+
+class CountedFirstCall:
+    """The sandbox's sleep: a platform's first call is held until the sandbox has
+    accepted as many connections as the post wants ready (or ten seconds went by)."""
+
+    def __init__(self, platform: str, wanted: int) -> None:
+        self.platform = platform
+        self.wanted = wanted
+        self.box: Sandbox | None = None
+        self.accepted_when_answered: list[int] = []
+
+    def sleep(self, seconds: float) -> None:
+        assert self.box is not None
+        server = self.box.servers[self.platform]
+        server.await_connections(self.wanted)
+        self.accepted_when_answered.append(server.connections_accepted)
+
+
+@pytest.mark.parametrize(
+    ("platform", "first_call", "wanted"),
+    [
+        # An inline image and the cover, and beside them the day's quota and the two
+        # looks for the post on the account: five, the token's connection one of them.
+        ("wechat", TOKEN, 5),
+        # The same two images, and beside them the look among the member's articles, two
+        # topic look-ups and the empty draft (the sandbox serves every host on one port).
+        ("zhihu", "/api/v4/me", 6),
+    ],
+)
+def test_the_uploads_connections_are_set_up_while_the_first_call_is_out(
+    tmp_path: Path, platform: str, first_call: str, wanted: int
+) -> None:
+    held = CountedFirstCall(platform, wanted)
+    with Sandbox(sleep=held.sleep) as box:
+        held.box = box
+        box.faults.add(platform, first_call, "latency:1", count=1)
+        world = build_world(tmp_path, box, time.time, lambda seconds: None)
+        report, _ = world.publish(mode="draft", targets=(platform,))
+    assert [r.exit_code for r in report.results] == [EXIT_OK]
+    # As many, or one more when the first ones were opened before the first call's own
+    # connection was made (it then counts for none of them); not one per request only.
+    (accepted,) = held.accepted_when_answered
+    assert wanted <= accepted <= wanted + 1
+
+
+def test_connections_that_cannot_be_opened_ahead_cost_the_post_nothing(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opening ahead is a head start only: when it fails (no thread to be had), the
+    uploads open their own connections and the post ends as it would have."""
+    import crosspost.channels.http.policy as policy
+
+    class NoThreads(ThreadPoolExecutor):
+        def submit(self, *args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(policy, "ThreadPoolExecutor", NoThreads)
+    report, _ = world.publish(mode="draft")
+    assert [r.exit_code for r in report.results] == [EXIT_OK, EXIT_OK]
+    assert [r for r in world.box.requests if r.path == "/cgi-bin/media/uploadimg"]

@@ -127,3 +127,45 @@ def test_a_bug_in_the_sandbox_is_a_500_and_a_closed_connection(
     finally:
         connection.close()
     assert "a bug of the sandbox's" in capsys.readouterr().err
+
+
+def test_a_new_connection_costs_its_handshake_once(sandbox: Sandbox, clock: ManualClock) -> None:
+    sandbox.faults.add("wechat", "*", "handshake:300")
+    first = _connection(sandbox)
+    try:
+        _get(first, COUNT)
+        _get(first, COUNT)
+        assert clock.sleeps == pytest.approx([0.3])  # its first request only
+        second = _connection(sandbox)
+        try:
+            _get(second, COUNT)
+        finally:
+            second.close()
+        assert clock.sleeps == pytest.approx([0.3, 0.3])  # every new connection pays
+        entries = [e for e in sandbox.requests if e.path == COUNT]
+        assert [e.connection for e in entries] == [1, 1, 2]
+    finally:
+        first.close()
+
+
+def test_a_connection_opened_ahead_has_paid_by_the_time_it_is_used(
+    sandbox: Sandbox, clock: ManualClock
+) -> None:
+    sandbox.faults.add("wechat", "*", "handshake:300")
+    sandbox.faults.add("wechat", "*", "latency:50")
+    ahead = _connection(sandbox)
+    try:
+        ahead.connect()
+        assert sandbox.servers["wechat"].await_connections(1)
+        clock.advance(0.2)  # the set-up is under way while something else happens
+        _get(ahead, COUNT)
+        assert clock.sleeps == pytest.approx([0.15])  # latency + what is left of the 0.3
+        clock.advance(1.0)
+        late = _connection(sandbox)
+        late.connect()
+        assert sandbox.servers["wechat"].await_connections(2)
+        clock.advance(1.0)
+        _get(late, COUNT)
+        assert clock.sleeps[1:] == pytest.approx([0.05])  # the latency alone
+    finally:
+        ahead.close()

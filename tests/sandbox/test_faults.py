@@ -188,6 +188,7 @@ def test_other_platforms_kinds_are_ignored_and_said_so(sandbox: Sandbox, wechat:
             Fault("wechat", "/cgi-bin/token", "errcode:-1", count=2, probability=0.5),
         ),
         ("wechat:/x=latency:800", Fault("wechat", "/x", "latency:800")),
+        ("zhihu:*=handshake:100", Fault("zhihu", "*", "handshake:100")),
         ("zhihu:/x=slow_answer:20000*1", Fault("zhihu", "/x", "slow_answer:20000", count=1)),
     ],
 )
@@ -201,6 +202,7 @@ def test_spec_syntax(spec: str, fault: Fault) -> None:
         "wechat/cgi-bin/token=reset",
         "weibo:/x=reset",
         "wechat:/x=latency:soon",
+        "wechat:*=handshake:",
         "wechat:/x=http:",
         "wechat:/x=slow_answer:later",
         "wechat:/x=reset*0",

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar, Final
+from urllib.parse import urlsplit
 
 from crosspost.channels.http.policy import HttpPolicy
 from crosspost.config.settings import Account
@@ -277,6 +278,12 @@ Clock = Callable[[], float]
 Sleep = Callable[[float], None]
 
 
+def _origin(url: str) -> str:
+    """``scheme://host:port`` of ``url``: what one connection pool serves."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 class RunMemo:
     """Reads that stay true for one run (who the login is, which topic a name means),
     made once per account however many posts the run makes.
@@ -358,6 +365,36 @@ class Adapter(ABC):
         self.memo = memo if memo is not None else RunMemo()
         for secret in account.secrets:  # not the public app_id: operators need to read it
             http.register_secret(secret.reveal())
+
+    def upload_urls(self) -> tuple[str, ...]:
+        """A URL on each host an image upload goes to (the platform's API, its storage),
+        for :meth:`open_ahead`; an image's steps go one after another, so it needs one
+        connection on each. The default: none known."""
+        return ()
+
+    def calls_beside_uploads(self) -> tuple[tuple[str, int], ...]:
+        """The calls a post makes the moment its uploads start (the look for the post on
+        the account, Zhihu's topics and empty draft, WeChat's quota): a URL on their host
+        and how many, for :meth:`open_ahead`. The default: none."""
+        return ()
+
+    def open_ahead(self, uploads: int) -> None:
+        """Have connections set up for ``uploads`` uploads at once (up to the account's
+        bound) and for the calls beside them, on each host they go to, while the post's
+        first call is still out: the wave then waits for no TCP or TLS set-up when it
+        starts. Sends nothing. Hosts that turn out to be one (a sandbox serves them all
+        on one port) need the uploads' connections once and the calls' on top."""
+        at_once = min(uploads, self.uploads_at_once(self.account))
+        wanted: dict[str, int] = {}
+        first_url: dict[str, str] = {}
+        for url in self.upload_urls():
+            first_url.setdefault(_origin(url), url)
+            wanted[_origin(url)] = at_once
+        for url, calls in self.calls_beside_uploads():
+            first_url.setdefault(_origin(url), url)
+            wanted[_origin(url)] = wanted.get(_origin(url), 0) + calls
+        for origin, count in wanted.items():
+            self.http.open_ahead(first_url[origin], count)
 
     @abstractmethod
     def preflight(self) -> Preflight:

@@ -16,6 +16,7 @@ cache before that, while the post's first platform call is out (:meth:`PostAsset
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -35,6 +36,8 @@ from crosspost.images.sources import ImageSources
 from crosspost.ledger.assets import UploadedAsset
 from crosspost.ledger.store import Ledger
 from crosspost.publish.jobs import Job
+
+log = logging.getLogger("crosspost.publish.assets")
 
 
 class PostAssets:
@@ -132,15 +135,23 @@ class PostAssets:
     def _get_ready(self, adapter: Adapter, wave: Future[list[_Image]]) -> None:
         """The thread :meth:`start` began: read every image (``wave`` then holds them, or
         the first reading error in the issue's order), then prepare and look up each in
-        turn, unless an upload worker got to it first."""
+        turn, unless an upload worker got to it first; for each image to upload, one more
+        connection to the platform is opened ahead of the wave."""
         try:
             images = self._read(adapter)
         except BaseException as error:
             wave.set_exception(error)
             return
         wave.set_result(images)
+        uploads = 0
         for image in images:
-            image.get()
+            ready = image.get()
+            if isinstance(ready, _Prepared) and ready.cached is None:
+                uploads += 1  # one more upload: one more connection ready for it
+                try:
+                    adapter.open_ahead(uploads)
+                except Exception as error:  # only a head start: the uploads open their own
+                    log.debug("connections not opened ahead: %s", type(error).__name__)
 
     def _read(self, adapter: Adapter) -> list[_Image]:
         """One wave of every inline image and the cover, read (the key None stands for

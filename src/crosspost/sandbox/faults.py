@@ -10,6 +10,12 @@ Kinds the server carries out itself (they are the same on every platform):
 
 ``latency:<ms>``
     wait (through the injected ``sleep``) before answering; combines with any other kind.
+``handshake:<ms>``
+    a new connection costs that long before its first request is answered, counted from
+    the moment the sandbox accepted it: TCP and TLS set-up on a real network. Only a
+    connection's first request consults it, so a client that opens its connections
+    ahead of time has paid by the time it uses them, and one that opens them when it
+    needs them waits. Combines with ``latency``.
 ``reset``
     reset the connection before the request is processed (nothing is applied).
 ``http:<status>``
@@ -68,6 +74,13 @@ class Fault:
         return None
 
     @property
+    def handshake_seconds(self) -> float | None:
+        """What a new connection costs under a ``handshake:<ms>`` plan, None otherwise."""
+        if self.kind.startswith("handshake:"):
+            return int(self.kind.split(":", 1)[1]) / 1000
+        return None
+
+    @property
     def slow_seconds(self) -> float | None:
         """How long a ``slow_answer:<ms>`` plan's request takes to apply, None otherwise."""
         if self.kind.startswith("slow_answer:"):
@@ -113,7 +126,7 @@ def check_fault(fault: Fault) -> Fault:
     if fault.probability is not None and not 0 < fault.probability <= 1:
         raise UsageError(f"fault probability must be in (0, 1], not {fault.probability}")
     prefix, _, argument = fault.kind.partition(":")
-    if prefix in ("latency", "http", "slow_answer"):
+    if prefix in ("latency", "handshake", "http", "slow_answer"):
         if not argument.isdigit():
             raise UsageError(f"fault kind {fault.kind!r} needs a number, e.g. {prefix}:500")
     elif not fault.kind or any(c.isspace() for c in fault.kind):
@@ -199,6 +212,9 @@ class Decision:
     delay: float = 0.0
     kind: str | None = None
     fault: Fault | None = None
+    #: What setting up the request's connection costs (its first request only), counted
+    #: from when the connection was accepted.
+    handshake: float = 0.0
 
 
 class FaultBook:
@@ -243,10 +259,14 @@ class FaultBook:
                 if platform is None or a.fault.platform == platform
             ]
 
-    def decide(self, platform: str, method: str, path: str, *, mutating: bool) -> Decision:
-        """Consult every plan for one request. Latency plans add up; the first other plan
-        that fires decides the outcome. ``commit_then_drop`` passes over reads."""
-        delay = 0.0
+    def decide(
+        self, platform: str, method: str, path: str, *, mutating: bool, fresh: bool = False
+    ) -> Decision:
+        """Consult every plan for one request (``fresh``: the first on its connection).
+        Latency and handshake plans add up; the first other plan that fires decides the
+        outcome. ``commit_then_drop`` passes over reads, ``handshake`` over a connection's
+        later requests."""
+        delay = handshake = 0.0
         with self._lock:
             for armed in self._armed:
                 fault = armed.fault
@@ -259,6 +279,11 @@ class FaultBook:
                     if armed.fire():
                         delay += seconds
                     continue
+                seconds = fault.handshake_seconds
+                if seconds is not None:
+                    if fresh and armed.fire():
+                        handshake += seconds
+                    continue
                 if armed.fire():
-                    return Decision(delay, fault.kind, fault)
-        return Decision(delay)
+                    return Decision(delay, fault.kind, fault, handshake)
+        return Decision(delay, handshake=handshake)

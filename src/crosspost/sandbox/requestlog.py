@@ -39,6 +39,9 @@ class LoggedRequest:
     #: work, the log), the injected latency left out: a real platform does that work on
     #: its own machines, while the sandbox shares the client's.
     service: float = 0.0
+    #: Which connection it came on: the sandbox numbers connections as it accepts them
+    #: (0 when not known), so a log shows which requests opened a connection of their own.
+    connection: int = 0
 
     def line(self) -> str:
         """One human line, for ``crosspost sandbox``'s terminal."""

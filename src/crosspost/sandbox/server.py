@@ -63,6 +63,10 @@ __all__ = ["EmulatorServer", "HangUp", "LoggedRequest", "RequestLog"]
 CONTROL_PREFIX = "/__sandbox__/"
 #: Where a request's environ keeps when the sandbox started on it (minus injected delays).
 _STARTED = "crosspost.sandbox.started"
+#: The request's connection: its number, and (on its first request only) the sandbox
+#: clock when it was accepted, which a ``handshake`` fault counts from.
+_CONNECTION = "crosspost.sandbox.connection"
+_ACCEPTED = "crosspost.sandbox.accepted"
 
 
 def _json(data: Any, status: int = 200) -> Response:
@@ -159,6 +163,7 @@ class EmulatorServer:
                 _Handler,
                 fd=listener.fileno(),  # werkzeug serves a duplicate of this socket
             )
+            self._httpd.clock = self.clock
         self._thread = threading.Thread(
             target=self._httpd.serve_forever,
             kwargs={"poll_interval": 0.05},
@@ -166,6 +171,21 @@ class EmulatorServer:
             daemon=True,
         )
         self._thread.start()
+
+    @property
+    def connections_accepted(self) -> int:
+        """Connections accepted since the server started (each request's log entry
+        names its connection by this count)."""
+        return self._httpd.accepted if self._httpd is not None else 0
+
+    def await_connections(self, count: int, timeout: float = 10.0) -> bool:
+        """Whether ``count`` connections were accepted within ``timeout`` seconds: a
+        client's connect returns before the server has taken the connection in."""
+        httpd = self._httpd
+        if httpd is None:
+            return False
+        with httpd.taken_in:
+            return httpd.taken_in.wait_for(lambda: httpd.accepted >= count, timeout)
 
     def stop(self) -> None:
         """Stop serving, close the socket and save the state."""
@@ -213,15 +233,20 @@ class EmulatorServer:
         hang up (:class:`HangUp`); every request lands in the log."""
         emulator = self.emulator
         self.commit_due()
+        accepted = request.environ.get(_ACCEPTED)
         decision = self.faults.decide(
             emulator.name,
             request.method,
             request.path,
             mutating=emulator.is_mutating(request.method, request.path),
+            fresh=accepted is not None,
         )
-        if decision.delay:
+        hold = decision.delay
+        if decision.handshake and accepted is not None:
+            hold += max(0.0, accepted + decision.handshake - self.clock())
+        if hold:
             held = time.perf_counter()
-            self.sleep(decision.delay)
+            self.sleep(hold)
             request.environ[_STARTED] += time.perf_counter() - held  # not the sandbox's work
         kind = decision.kind
         response: Response | None = None
@@ -284,6 +309,7 @@ class EmulatorServer:
             fault=fault,
             delivered=delivered,
             service=time.perf_counter() - request.environ.get(_STARTED, time.perf_counter()),
+            connection=request.environ.get(_CONNECTION, 0),
         )
 
     def call(self, request: Request) -> Response:
@@ -371,6 +397,11 @@ class _Server(ThreadedWSGIServer):
         super().__init__(*args, **kwargs)
         self.connections: set[socket.socket] = set()
         self.guard = threading.Lock()
+        self.accepted = 0
+        #: Told each time a connection is taken in (see :meth:`EmulatorServer.await_connections`).
+        self.taken_in = threading.Condition(self.guard)
+        #: The emulator server's clock (a ``handshake`` fault counts from the accept).
+        self.clock: Callable[[], float] = time.monotonic
 
     def hang_up_all(self) -> None:
         """Shut every open connection down; each handler thread then sees the end and
@@ -397,6 +428,10 @@ class _Handler(WSGIRequestHandler):
         super().setup()
         with self.server.guard:
             self.server.connections.add(self.connection)
+            self.accepted_at: float | None = self.server.clock()
+            self.server.accepted += 1
+            self.number = self.server.accepted
+            self.server.taken_in.notify_all()
 
     def finish(self) -> None:
         with self.server.guard:
@@ -419,6 +454,8 @@ class _Handler(WSGIRequestHandler):
         if self.headers.get("Expect", "").lower().strip(" \t") == "100-continue":
             self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
         environ = self.environ = self.make_environ()
+        environ[_CONNECTION] = self.number
+        environ[_ACCEPTED], self.accepted_at = self.accepted_at, None  # its first request
         if "chunked" in str(environ.get("HTTP_TRANSFER_ENCODING", "")).lower():
             self.close_connection = True
         started: list[Any] = []

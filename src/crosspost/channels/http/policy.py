@@ -40,6 +40,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -48,7 +49,8 @@ from urllib.parse import urlsplit
 import requests
 import tenacity
 from requests.adapters import HTTPAdapter
-from requests.utils import get_environ_proxies
+from requests.utils import get_environ_proxies, select_proxy
+from urllib3 import HTTPConnectionPool
 
 from crosspost import __version__
 from crosspost.channels.http.wire import (
@@ -172,6 +174,72 @@ class _Session(requests.Session):
         return super().merge_environment_settings(url, proxies, stream, verify, cert)
 
 
+class _Ahead:
+    """The threads :meth:`HttpPolicy.open_ahead` opens connections in (one per
+    connection; ``stop`` waits for those still at it)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._workers: list[ThreadPoolExecutor] = []
+
+    def open(self, pool: HTTPConnectionPool, wanted: int, timeout: float) -> list[Future[bool]]:
+        """Take ``pool``'s free places up to ``wanted`` connections in all (every one it
+        has made counts, busy or idle), and connect a new connection for each in a
+        thread; idle connections taken on the way go straight back."""
+        fresh: list[Any] = []  # urllib3 connections
+        with self._lock:
+            missing = min(wanted, pool.pool.maxsize if pool.pool else 0) - pool.num_connections
+            idle: list[Any] = []
+            try:
+                while len(fresh) < missing:
+                    connection = pool._get_conn()  # the idle first, then a new one
+                    (idle if connection.is_connected else fresh).append(connection)
+            except Exception as error:  # a closed pool: the session is ending
+                log.debug("cannot open connections ahead to %s: %s", pool.host, type(error))
+            for connection in idle:
+                pool._put_conn(connection)
+            if not fresh:
+                return []
+            # A thread per connection: the set-ups overlap, as the wave's own would.
+            workers = ThreadPoolExecutor(len(fresh), thread_name_prefix="crosspost-connect")
+            self._workers.append(workers)
+        opening: list[Future[bool]] = []
+        try:
+            for each in fresh:
+                opening.append(workers.submit(_connect, pool, each, timeout))
+        except RuntimeError as error:  # no thread to be had: the requests connect themselves
+            log.debug("cannot open connections ahead to %s: %s", pool.host, error)
+            for each in fresh[len(opening) :]:
+                pool._put_conn(each)  # not connected yet: the request that takes it will
+        workers.shutdown(wait=False)  # each thread ends after its one connection
+        return opening
+
+    def stop(self) -> None:
+        """Wait for the threads still connecting: each ends within the connect timeout,
+        and nothing of a run stays behind it."""
+        with self._lock:
+            workers, self._workers = self._workers, []
+        for each in workers:
+            each.shutdown(wait=True)
+
+
+def _connect(pool: HTTPConnectionPool, connection: Any, timeout: float) -> bool:
+    """Set ``connection`` up and leave it idle in ``pool``: True when it opened. One that
+    cannot is closed and its place freed; the request that takes the place opens its own
+    connection and says what goes wrong."""
+    try:
+        connection.timeout = timeout
+        connection.connect()
+        return True
+    except Exception as error:
+        log.debug("could not open a connection ahead to %s: %s", pool.host, type(error))
+        connection.close()
+        connection = None
+        return False
+    finally:
+        pool._put_conn(connection)
+
+
 def pooled_session(connections: int = CONNECTIONS_PER_HOST) -> requests.Session:
     """A session whose connection pools hold ``connections`` per host."""
     session = _Session()
@@ -219,6 +287,7 @@ class HttpPolicy:
     redactor: Redactor = field(default_factory=Redactor)
     user_agent: str = f"crosspost/{__version__}"
     _calm: _Calm = field(default_factory=_Calm, init=False, repr=False)
+    _ahead: _Ahead = field(default_factory=lambda: _Ahead(), init=False, repr=False)
 
     def __post_init__(self) -> None:
         guard_library_loggers(self.redactor)
@@ -231,7 +300,40 @@ class HttpPolicy:
         return self.redactor(text)
 
     def close(self) -> None:
+        self._ahead.stop()
         self.session.close()
+
+    def open_ahead(self, url: str, connections: int) -> list[Future[bool]]:
+        """Have ``connections`` connections to ``url``'s host set up before they are
+        needed: each one missing is opened in the background (TCP, and TLS for https) and
+        left idle in the session's pool, where the next requests to that host take it.
+
+        A wave of uploads that goes out after the post's first call would otherwise open
+        its connections when it starts, and wait one round trip for TCP and one or two
+        for TLS before its first byte leaves; opened while that first call is out, they
+        cost nothing on the way. Nothing is sent on them, so no platform sees a request.
+        Connections already made to the host count, and so do those being opened; a host
+        reached through a proxy is left alone (the proxy sets its own connections up), and
+        a connection that cannot be opened is given up quietly: the request that needs it
+        opens its own and reports what goes wrong. The futures say whether each opened
+        (tests wait for them; the policy never does).
+        """
+        try:
+            settings = self.session.merge_environment_settings(url, {}, None, None, None)
+            if select_proxy(url, settings["proxies"]):
+                return []
+            prepared = requests.Request("GET", url).prepare()
+            adapter = self.session.get_adapter(url)
+            if not isinstance(adapter, HTTPAdapter):
+                return []
+            pool = adapter.get_connection_with_tls_context(
+                prepared, settings["verify"], None, settings["cert"]
+            )
+        except (requests.exceptions.RequestException, ValueError):
+            return []  # a bad URL: the request itself will say so
+        if not isinstance(pool, HTTPConnectionPool):
+            return []
+        return self._ahead.open(pool, connections, self.timeouts.connect)
 
     def request(
         self,

@@ -198,6 +198,16 @@ class WeChatAdapter(Adapter):
 
     # --- the contract -------------------------------------------------------------------
 
+    def upload_urls(self) -> tuple[str, ...]:
+        """Images and the cover go to the API host itself (``media/uploadimg``,
+        ``material/add_material``)."""
+        return (f"{self.api.base_url}/cgi-bin/",)
+
+    def calls_beside_uploads(self) -> tuple[tuple[str, int], ...]:
+        """The day's quota, and the looks for the post among the published articles and
+        the drafts, on the same host."""
+        return ((f"{self.api.base_url}/cgi-bin/", 3),)
+
     def preflight(self) -> Preflight:
         """Fetch (or reuse) the access token: proves AppID, AppSecret and the IP whitelist."""
         self.api.token.token()

@@ -142,6 +142,17 @@ class ZhihuAdapter(Adapter):
 
     # --- the contract --------------------------------------------------------------------
 
+    def upload_urls(self) -> tuple[str, ...]:
+        """An image is announced, confirmed and polled on the API host (I1, I3, I4) and
+        its bytes go to the storage host (I2): neither is the host of the login check."""
+        return (self.api.url_for("api", "/images"), self.api.url_for("oss", "/"))
+
+    def calls_beside_uploads(self) -> tuple[tuple[str, int], ...]:
+        """The look for the post among the member's articles (on the login check's host,
+        whose connection it finds idle), and the topic look-ups (two, commonly) and the
+        empty draft on the column's host."""
+        return ((self.api.url_for("www", "/api/v4/"), 1), (self.api.url_for("zhuanlan", "/"), 3))
+
     def preflight(self) -> Preflight:
         """``GET /api/v4/me``: who the cookie logs in as; stops on an expired login."""
         me = self.api.me()
