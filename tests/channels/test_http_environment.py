@@ -8,6 +8,7 @@ instead of once per request; this holds it to the same answers. A password in
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
@@ -15,7 +16,8 @@ from typing import Any, ClassVar
 
 import pytest
 
-from crosspost.channels.http.policy import HttpPolicy, Reply
+from crosspost.channels.http.policy import AmbiguousOutcome, HttpPolicy, Reply
+from crosspost.errors import TransientError
 
 from .local_server import serving
 
@@ -99,3 +101,30 @@ def test_a_netrc_password_never_reaches_a_platform(
         policy.close()
     ((_, headers),) = Recorder.seen
     assert "Authorization" not in headers
+
+
+def test_a_proxy_that_cannot_be_reached_is_named_without_its_password(
+    clean_env: pytest.MonkeyPatch,
+) -> None:
+    with socket.socket() as closed:  # a port nothing listens on
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    clean_env.setenv("HTTP_PROXY", f"http://editor:hunter2@127.0.0.1:{port}")
+    policy = HttpPolicy(sleep=lambda seconds: None)
+    try:
+        with pytest.raises(TransientError) as caught:
+            _get(policy, "http://api.platform.test/cgi-bin/stable_token")
+        # Nothing reached the platform: a call that creates something is not left in
+        # doubt (no reconcile needed), it simply did not happen.
+        with pytest.raises(TransientError) as once:
+            policy.request(
+                "POST", "http://api.platform.test/cgi-bin/draft/add", idempotent=False, check=len
+            )
+    finally:
+        policy.close()
+    message = str(caught.value)
+    assert f"cannot reach the proxy http://127.0.0.1:{port}" in message
+    assert "NO_PROXY" in message and "nothing was sent" in message
+    assert "hunter2" not in message and "editor" not in message
+    assert not isinstance(once.value, AmbiguousOutcome)
+    assert "nothing was sent" in str(once.value)

@@ -464,9 +464,13 @@ class HttpPolicy:
             ) from None
         except (requests.exceptions.ConnectionError, requests.exceptions.ChunkedEncodingError) as e:
             if not was_sent(e):
+                reason = short_reason(e)
+                if isinstance(e, requests.exceptions.ProxyError):
+                    reason = self.redact(f"{reason} {self._proxy_for(url)}") + (
+                        "; check the *_PROXY variables, or name the host in NO_PROXY"
+                    )
                 raise TransientError(
-                    f"cannot connect for {where} ({short_reason(e)}); "
-                    "nothing was sent, run again later",
+                    f"cannot connect for {where} ({reason}); nothing was sent, run again later",
                     channel=channel,
                     code="connect",
                 ) from None
@@ -503,6 +507,17 @@ class HttpPolicy:
                 retry_after=retry_after_seconds(reply.headers, self.wall_clock),
             )
         return reply
+
+    def _proxy_for(self, url: str) -> str:
+        """The proxy the session sends ``url`` through, as ``scheme://host:port`` (its
+        user and password left out), or "?" when there is none to name."""
+        settings = self.session.merge_environment_settings(url, {}, None, None, None)
+        proxy = select_proxy(url, settings["proxies"]) or ""
+        parts = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+        if not parts.hostname:
+            return "?"
+        port = f":{parts.port}" if parts.port else ""
+        return f"{parts.scheme}://{parts.hostname}{port}"
 
     def _after_sending(self, reason: str, where: str, channel: str, idempotent: bool) -> Exception:
         reason = self.redact(reason)

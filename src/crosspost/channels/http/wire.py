@@ -90,14 +90,22 @@ class Credential(Protocol):
 
 
 def was_sent(error: requests.exceptions.RequestException) -> bool:
-    """False only when the failure happened while connecting (nothing reached the server)."""
-    if isinstance(error, requests.exceptions.ConnectTimeout | requests.exceptions.SSLError):
+    """False only when the failure happened while connecting (nothing reached the server).
+
+    A proxy that cannot be reached is such a failure: urllib3 reports one as a
+    ``ProxyError`` only while the connection to the proxy is not yet made.
+    """
+    not_yet = requests.exceptions.ConnectTimeout | requests.exceptions.SSLError
+    if isinstance(error, not_yet | requests.exceptions.ProxyError):
         return False
     inner = error.args[0] if error.args else None
     if isinstance(inner, urllib3.exceptions.MaxRetryError):
         inner = inner.reason
     return not isinstance(
-        inner, urllib3.exceptions.NewConnectionError | urllib3.exceptions.ConnectTimeoutError
+        inner,
+        urllib3.exceptions.NewConnectionError
+        | urllib3.exceptions.ConnectTimeoutError
+        | urllib3.exceptions.ProxyError,
     )
 
 
@@ -113,6 +121,8 @@ def short_reason(error: BaseException) -> str:
         return "connection reset"
     if "RemoteDisconnected" in name or "closed" in str(inner).lower():
         return "connection closed without an answer"
+    if isinstance(inner, urllib3.exceptions.ProxyError):
+        return "cannot reach the proxy"
     if isinstance(inner, urllib3.exceptions.NewConnectionError):
         return "connection refused"
     return name
