@@ -15,10 +15,11 @@ start to exit (poll pauses zero), and the CLI with WeChat's real poll pauses (th
 difference is the polling wait, printed apart). No verdict when the load average is above
 the cores. ``--setup-rounds N``: a new connection's first request also waits N round trips
 from the moment the sandbox accepted it (TCP and TLS: 2 for HTTPS), and the bound grows by
-one such set-up, the first connection's, which nothing can hide. The sandbox runs on the same cores as the publisher, so its own work per
-request (a real platform's happens on its machines, inside the round trip) is printed
-too, with the ratio to the bound plus that work; the verdict stays on the plain bound,
-which is what an editor on a real network waits for at best.
+one such set-up, the first connection's, which nothing can hide. The sandbox runs on the
+same cores as the publisher, so its own work per request (a real platform's happens on its
+machines, inside the round trip) is printed too, with the ratio to the bound plus that
+work; the verdict stays on the plain bound, which is what an editor on a real network
+waits for at best.
 
 Part 2 counts the requests of one publish by endpoint, then publishes the same issue again
 (expected: nothing mutating, no upload) and an issue that reuses all but two images
