@@ -16,6 +16,8 @@ from collections import Counter
 from pathlib import Path
 from types import FrameType, TracebackType
 
+from crosspost.issue.collector import collector_paused
+
 #: Functions on top of a stack that mean the thread waits rather than works.
 WAITS = frozenset(
     {"recv_into", "readinto", "recv", "select", "poll", "acquire", "wait", "sleep", "accept"}
@@ -54,7 +56,13 @@ class Sampler:
             self._sample(me)
 
     def _sample(self, me: int) -> None:
-        for ident, frame in sys._current_frames().items():
+        # Python 3.11 may collect garbage inside sys._current_frames() while it holds the
+        # interpreter's lock on the thread list, and a finalizer that needs that lock
+        # (a thread-local's) then waits for ever: the whole process stops. With the
+        # collector paused there is no collection to run there.
+        with collector_paused():
+            frames = sys._current_frames()
+        for ident, frame in frames.items():
             if ident == me:
                 continue
             stack = []
