@@ -125,6 +125,7 @@ def test_a_proxy_that_cannot_be_reached_is_named_without_its_password(
     message = str(caught.value)
     assert f"cannot reach the proxy http://127.0.0.1:{port}" in message
     assert "NO_PROXY" in message and "nothing was sent" in message
+    assert message.count("run again later") == 1  # said once, however often it was tried
     assert "hunter2" not in message and "editor" not in message
     assert not isinstance(once.value, AmbiguousOutcome)
     assert "nothing was sent" in str(once.value)

@@ -427,7 +427,8 @@ class HttpPolicy:
             return self._unwrap(lambda: retrying(attempt))
         except TransientError as error:
             if attempts > 1:
-                error.args = (f"{error} (gave up after {attempts} attempts; run again later)",)
+                advice = "" if "run again later" in str(error) else "; run again later"
+                error.args = (f"{error} (gave up after {attempts} attempts{advice})",)
             raise
 
     # --- one send ---------------------------------------------------------------------
