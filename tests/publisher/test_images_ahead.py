@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 import crosspost.publish.assets as assets
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
@@ -119,25 +120,40 @@ class CountedFirstCall:
         self.accepted_when_answered.append(server.connections_accepted)
 
 
+def add_figures(issue: Path, count: int) -> None:
+    """Append ``count`` figures to the issue, each a PNG of a colour of its own (so no
+    two share a digest and each is an upload of its own)."""
+    lines = []
+    for number in range(count):
+        name = f"images/figure-{number}.png"
+        Image.new("RGB", (64, 48), (40 * number % 256, 90, 200)).save(issue.parent / name)
+        lines.append(f"![figure {number}]({name})")
+    issue.write_text(issue.read_text(encoding="utf-8") + "\n" + "\n\n".join(lines) + "\n")
+
+
 @pytest.mark.parametrize(
-    ("platform", "first_call", "wanted"),
+    ("platform", "first_call", "figures", "wanted"),
     [
         # An inline image and the cover, and beside them the day's quota and the two
         # looks for the post on the account: five, the token's connection one of them.
-        ("wechat", TOKEN, 5),
+        ("wechat", TOKEN, 0, 5),
+        # Seven uploads, a count the connections asked for as the uploads are found (1,
+        # 2, 4) does not reach: the last ask covers the rest.
+        ("wechat", TOKEN, 5, 10),
         # The same two images, and beside them the look among the member's articles, two
         # topic look-ups and the empty draft (the sandbox serves every host on one port).
-        ("zhihu", "/api/v4/me", 6),
+        ("zhihu", "/api/v4/me", 0, 6),
     ],
 )
 def test_the_uploads_connections_are_set_up_while_the_first_call_is_out(
-    tmp_path: Path, platform: str, first_call: str, wanted: int
+    tmp_path: Path, platform: str, first_call: str, figures: int, wanted: int
 ) -> None:
     held = CountedFirstCall(platform, wanted)
     with Sandbox(sleep=held.sleep) as box:
         held.box = box
         box.faults.add(platform, first_call, "latency:1", count=1)
         world = build_world(tmp_path, box, time.time, lambda seconds: None)
+        add_figures(world.issue, figures)
         report, _ = world.publish(mode="draft", targets=(platform,))
     assert [r.exit_code for r in report.results] == [EXIT_OK]
     # As many, or one more when the first ones were opened before the first call's own

@@ -135,23 +135,28 @@ class PostAssets:
     def _get_ready(self, adapter: Adapter, wave: Future[list[_Image]]) -> None:
         """The thread :meth:`start` began: read every image (``wave`` then holds them, or
         the first reading error in the issue's order), then prepare and look up each in
-        turn, unless an upload worker got to it first; for each image to upload, one more
-        connection to the platform is opened ahead of the wave."""
+        turn, unless an upload worker got to it first; connections to the platform are
+        opened ahead of the wave for the images to upload.
+
+        They are asked for as the count of uploads doubles (1, 2, 4, 8, ...) and once at
+        the end: each ask costs a look at the connection pool and a thread start, and
+        fifty asks for fifty images cost more CPU than the set-ups they hide, while the
+        first connections are still asked for the moment the first image needs one."""
         try:
             images = self._read(adapter)
         except BaseException as error:
             wave.set_exception(error)
             return
         wave.set_result(images)
-        uploads = 0
+        uploads = asked = 0
         for image in images:
             ready = image.get()
             if isinstance(ready, _Prepared) and ready.cached is None:
-                uploads += 1  # one more upload: one more connection ready for it
-                try:
-                    adapter.open_ahead(uploads)
-                except Exception as error:  # only a head start: the uploads open their own
-                    log.debug("connections not opened ahead: %s", type(error).__name__)
+                uploads += 1
+                if uploads >= 2 * asked:
+                    asked = _open_ahead(adapter, uploads)
+        if uploads > asked:
+            _open_ahead(adapter, uploads)
 
     def _read(self, adapter: Adapter) -> list[_Image]:
         """One wave of every inline image and the cover, read (the key None stands for
@@ -226,6 +231,15 @@ class PostAssets:
             return error
         size = (ready.image.width, ready.image.height)
         return _Upload(ready.ref, ready.kind, ready.image.digest, asset, size, new)
+
+
+def _open_ahead(adapter: Adapter, uploads: int) -> int:
+    """Connections for ``uploads`` uploads at once, opened ahead; the count asked for."""
+    try:
+        adapter.open_ahead(uploads)
+    except Exception as error:  # only a head start: the uploads open their own
+        log.debug("connections not opened ahead: %s", type(error).__name__)
+    return uploads
 
 
 @dataclass(frozen=True)
