@@ -1,7 +1,9 @@
 """The one HTTP policy, against a real little server on 127.0.0.1.
 
 The server misbehaves on purpose (5xx, 429 with Retry-After, connection reset, closed
-without an answer); the clock and sleep are fakes, so no test waits.
+without an answer, an answer that breaks off or never comes); the clock and sleep are
+fakes, so no test waits on the policy. Only a read timeout is the socket's own: those
+tests set it to 0.2 s.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from crosspost.channels.http.policy import (
     Reply,
     RetryPolicy,
     ServerError,
+    Timeouts,
 )
 from crosspost.channels.http.wire import retry_after_seconds as retry_after
 from crosspost.errors import (
@@ -68,6 +71,8 @@ class Misbehaving(BaseHTTPRequestHandler):
 
     hits: dict[str, int] = {}  # noqa: RUF012 - one server per test, reset by the fixture
     bodies: list[bytes] = []  # noqa: RUF012
+    #: What a hanging answer waits for: set when the test is over.
+    release = threading.Event()
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -100,6 +105,23 @@ class Misbehaving(BaseHTTPRequestHandler):
                 self.end_headers()
                 self.wfile.write(junk)
                 return
+            if behaviour == "truncated":  # acted, then the answer broke off mid-body
+                self.send_response(200)
+                self.send_header("Content-Length", "100")
+                self.end_headers()
+                self.wfile.write(b'{"errcode": 0')
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
+                return
+            if behaviour in ("stalled", "silent"):  # the body (or the whole answer) hangs
+                if behaviour == "stalled":
+                    self.send_response(200)
+                    self.send_header("Content-Length", "100")
+                    self.end_headers()
+                    self.wfile.flush()
+                type(self).release.wait(timeout=10)
+                self.close_connection = True
+                return
             if behaviour == "ratelimit":
                 self.send_response(429)
                 self.send_header("Retry-After", "7")
@@ -128,8 +150,10 @@ class Misbehaving(BaseHTTPRequestHandler):
 def server() -> Iterator[str]:
     Misbehaving.hits = {}
     Misbehaving.bodies = []
+    Misbehaving.release = threading.Event()
     with serving(Misbehaving) as url:
         yield url
+        Misbehaving.release.set()
 
 
 @pytest.fixture
@@ -265,6 +289,30 @@ def test_an_undecodable_answer_to_an_irreversible_call_is_unconfirmed_not_bad_co
     assert policy.request("GET", f"{server}/badgzip/1", idempotent=True, check=ok)["hits"] == 2
 
 
+@pytest.mark.parametrize("behaviour", ["truncated", "stalled"])
+def test_an_answer_that_breaks_off_leaves_an_irreversible_call_unconfirmed(
+    server: str, fake: FakeTime, behaviour: str
+) -> None:
+    """The platform answered, then the body broke off (or stopped coming): the call
+    happened as far as anyone can tell, so it is never sent again; a read is."""
+    http = HttpPolicy(timeouts=Timeouts(connect=1, read=0.2), clock=fake.clock, sleep=fake.sleep)
+    with pytest.raises(UnconfirmedError, match="may or may not have happened") as caught:
+        http.request("POST", f"{server}/{behaviour}/1", idempotent=False, check=ok)
+    assert caught.value.exit_code == 3
+    assert hits(f"/{behaviour}/1") == 1
+    assert fake.sleeps == []
+    assert http.request("GET", f"{server}/{behaviour}/1", idempotent=True, check=ok)["hits"] == 2
+    http.close()
+
+
+def test_no_answer_within_the_read_timeout_is_said_in_seconds(server: str, fake: FakeTime) -> None:
+    http = HttpPolicy(timeouts=Timeouts(connect=1, read=0.2), clock=fake.clock, sleep=fake.sleep)
+    with pytest.raises(UnconfirmedError, match=r"no answer within 0\.2 s on POST /silent/1"):
+        http.request("POST", f"{server}/silent/1", idempotent=False, check=ok)
+    assert hits("/silent/1") == 1
+    http.close()
+
+
 def test_a_malformed_url_is_a_settings_error(policy: HttpPolicy) -> None:
     with pytest.raises(ConfigError, match="cannot send") as caught:
         policy.request("POST", "127.0.0.1:1/draft/add", idempotent=False, check=ok)
@@ -363,6 +411,28 @@ def test_session_is_injectable(server: str, fake: FakeTime) -> None:
     session.headers["X-Test"] = "1"
     http = HttpPolicy(session=session, clock=fake.clock, sleep=fake.sleep)
     assert http.request("GET", f"{server}/ok", idempotent=True, check=ok)["hits"] == 1
+
+
+class Canned(requests.adapters.BaseAdapter):
+    """A transport of a caller's own: answers every request itself, nothing on the wire."""
+
+    def send(self, request: requests.PreparedRequest, *args: Any, **kwargs: Any) -> Any:
+        answer = requests.Response()
+        answer.status_code = 200
+        answer._content = json.dumps({"hits": 1, "url": request.url}).encode()
+        answer.request, answer.url = request, str(request.url)
+        return answer
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_session_with_a_transport_of_its_own_is_used_whole(fake: FakeTime) -> None:
+    session = requests.Session()
+    session.mount("http://canned.test/", Canned())
+    http = HttpPolicy(session=session, clock=fake.clock, sleep=fake.sleep)
+    data = http.request("GET", "http://canned.test/x", idempotent=True, check=ok, params={"a": "1"})
+    assert data == {"hits": 1, "url": "http://canned.test/x?a=1"}
 
 
 # --- redaction ------------------------------------------------------------------------

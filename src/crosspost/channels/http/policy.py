@@ -42,12 +42,13 @@ import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from types import MappingProxyType
+from types import MappingProxyType, UnionType
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import requests
 import tenacity
+import urllib3
 from requests.adapters import HTTPAdapter
 from requests.utils import get_environ_proxies, select_proxy
 from urllib3 import HTTPConnectionPool
@@ -449,15 +450,8 @@ class HttpPolicy:
         where = f"{method} {path}"
         started = self.clock()
         try:
-            response = self.session.request(
-                method,
-                url,
-                params={**(params or {}), **auth} or None,
-                data=body,
-                files=dict(files) if files else None,
-                headers=dict(headers),
-                timeout=(self.timeouts.connect, self.timeouts.read),
-                allow_redirects=False,
+            status, answer_headers, content = self._exchange(
+                method, url, {**(params or {}), **auth}, body, files, headers
             )
         except requests.exceptions.ReadTimeout:
             raise self._after_sending(
@@ -482,13 +476,7 @@ class HttpPolicy:
             # Anything else (a broken gzip answer, too many redirects…) happened after the
             # platform received the request: ambiguous for an irreversible call.
             raise self._after_sending(short_reason(e), where, channel, idempotent) from None
-        reply = Reply(
-            method,
-            path,
-            response.status_code,
-            MappingProxyType(dict(response.headers)),
-            response.content,
-        )
+        reply = Reply(method, path, status, MappingProxyType(dict(answer_headers)), content)
         log.debug("%s -> HTTP %d in %.2f s", where, reply.status, self.clock() - started)
         if reply.status == 429:
             retry_after = retry_after_seconds(reply.headers, self.wall_clock)
@@ -508,6 +496,79 @@ class HttpPolicy:
                 retry_after=retry_after_seconds(reply.headers, self.wall_clock),
             )
         return reply
+
+    def _exchange(
+        self,
+        method: str,
+        url: str,
+        params: Mapping[str, str],
+        body: bytes | Mapping[str, str] | None,
+        files: Mapping[str, tuple[str, bytes, str]] | None,
+        headers: Mapping[str, str],
+    ) -> tuple[int, Mapping[str, str], bytes]:
+        """Send one request and read its whole answer: (status, headers, body).
+
+        requests prepares the request (URL, query, form or multipart body) and picks the
+        connection pool (proxies, TLS settings); urllib3 then sends it on that pool. The
+        rest of ``Session.request`` (a cookie jar written from every answer and read for
+        every request, hooks, a ``Response`` built and merged settings) is skipped: it
+        doubled the CPU each request cost, which a wave of fifty uploads on two platforms
+        spends while the wave waits, and no call here uses it (the platforms' cookies are
+        headers the adapters write). Failures are raised as requests raises them, so
+        telling "nothing was sent" from "may have happened" reads the same errors.
+        A session with a transport of its own (not requests' ``HTTPAdapter``) is used
+        whole.
+        """
+        session = self.session
+        merged = requests.structures.CaseInsensitiveDict(session.headers)
+        merged.update(headers)
+        prepared = requests.PreparedRequest()
+        prepared.prepare(
+            method=method,
+            url=url,
+            headers={k: v for k, v in merged.items() if v is not None},
+            files=dict(files) if files else None,
+            data=body or {},
+            params=dict(params) or None,
+        )
+        assert prepared.url is not None  # prepare() raised for a URL it could not take
+        settings = session.merge_environment_settings(prepared.url, {}, None, None, None)
+        timeout = (self.timeouts.connect, self.timeouts.read)
+        adapter = session.get_adapter(prepared.url)
+        verify, proxies, cert = settings["verify"], settings["proxies"], settings["cert"]
+        pool = None
+        if isinstance(adapter, HTTPAdapter):
+            try:
+                pool = adapter.get_connection_with_tls_context(prepared, verify, proxies, cert)
+            except urllib3.exceptions.LocationValueError as error:
+                raise requests.exceptions.InvalidURL(error, request=prepared) from None
+        if not isinstance(adapter, HTTPAdapter) or not isinstance(pool, HTTPConnectionPool):
+            response = session.send(prepared, timeout=timeout, allow_redirects=False, **settings)
+            return response.status_code, response.headers, response.content
+        adapter.cert_verify(pool, prepared.url, verify, cert)  # type: ignore[no-untyped-call]
+        try:
+            answer = pool.urlopen(
+                method=method,
+                url=adapter.request_url(prepared, proxies),
+                body=prepared.body,
+                headers=prepared.headers,
+                redirect=False,
+                assert_same_host=False,
+                preload_content=False,
+                decode_content=False,
+                retries=adapter.max_retries,
+                timeout=urllib3.Timeout(connect=timeout[0], read=timeout[1]),
+                chunked=not (prepared.body is None or "Content-Length" in prepared.headers),
+            )
+        except Exception as error:
+            raise _sending_error(error, prepared) from None
+        try:
+            content = answer.read(decode_content=True)
+        except Exception as error:
+            raise _reading_error(error, prepared) from None
+        finally:
+            answer.release_conn()
+        return answer.status, answer.headers, content
 
     def _proxy_for(self, url: str) -> str:
         """The proxy the session sends ``url`` through, as ``scheme://host:port`` (its
@@ -616,6 +677,59 @@ _BEFORE_SENDING = (
     requests.exceptions.InvalidHeader,
     requests.exceptions.URLRequired,
 )
+
+
+#: What requests raises for each urllib3 error, first match winning: while a request is
+#: sent and its answer's head read (a MaxRetryError stands for its reason, the second
+#: table), and while the answer's body is read. Raising the same classes keeps the test of
+#: "nothing was sent" (:func:`~crosspost.channels.http.wire.was_sent`) on familiar ground.
+_Table = tuple[tuple[type[Exception] | UnionType, type[requests.exceptions.RequestException]], ...]
+_low, _high = urllib3.exceptions, requests.exceptions
+_WHILE_SENDING: _Table = (
+    (_low.ProtocolError | OSError | _low.ClosedPoolError, _high.ConnectionError),
+    (_low.ProxyError, _high.ProxyError),
+    (_low.SSLError, _high.SSLError),
+    (_low.ReadTimeoutError, _high.ReadTimeout),
+    (_low.InvalidHeader, _high.InvalidHeader),
+    (_low.HTTPError, _high.ConnectionError),  # sent, as far as anyone knows
+)
+_RETRIES_ENDED_BY: _Table = (
+    (_low.NewConnectionError, _high.ConnectionError),
+    (_low.ConnectTimeoutError, _high.ConnectTimeout),
+    (_low.ResponseError, _high.RetryError),
+    (_low.ProxyError, _high.ProxyError),
+    (_low.SSLError, _high.SSLError),
+    (Exception, _high.ConnectionError),
+)
+_WHILE_READING: _Table = (
+    (_low.ProtocolError, _high.ChunkedEncodingError),
+    (_low.DecodeError, _high.ContentDecodingError),
+    (_low.SSLError, _high.SSLError),
+    (_low.HTTPError | OSError, _high.ConnectionError),  # a read timeout in the body too
+)
+
+
+def _sending_error(error: Exception, request: requests.PreparedRequest) -> Exception:
+    """What requests raises for urllib3's ``error`` while a request is sent."""
+    if isinstance(error, _low.MaxRetryError):
+        return _translated(error, error.reason or error, request, _RETRIES_ENDED_BY)
+    return _translated(error, error, request, _WHILE_SENDING)
+
+
+def _reading_error(error: Exception, request: requests.PreparedRequest) -> Exception:
+    """What requests raises for urllib3's ``error`` while an answer's body is read."""
+    return _translated(error, error, request, _WHILE_READING)
+
+
+def _translated(
+    error: Exception, judged: Exception, request: requests.PreparedRequest, table: _Table
+) -> Exception:
+    """The requests error for ``error`` by the first row of ``table`` that ``judged``
+    matches (carrying ``error`` first, as requests does); ``error`` itself when none."""
+    for low, high in table:
+        if isinstance(judged, low):
+            return high(error, request=request)
+    return error
 
 
 def _retryable(error: BaseException) -> bool:
