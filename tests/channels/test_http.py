@@ -210,6 +210,17 @@ def test_log_line_names_the_status_and_the_call(
     assert "retry 2 of 4 after 0.5 s: HTTP 503 on POST /503/1" in caplog.messages
 
 
+def test_a_retried_line_that_names_its_call_does_not_name_it_again(
+    policy: HttpPolicy, caplog: Any
+) -> None:
+    caplog.set_level(logging.INFO, logger="crosspost")
+    with pytest.raises(TransientError):
+        policy.request("POST", f"http://127.0.0.1:{closed_port()}/t", idempotent=True, check=ok)
+    line = caplog.messages[0]
+    assert line.startswith("retry 2 of 4 after ") and "cannot connect for POST /t (" in line
+    assert line.count("POST /t") == 1 and line.endswith("run again later"), line
+
+
 def test_jitter_spreads_the_waits(server: str, fake: FakeTime) -> None:
     http = HttpPolicy(clock=fake.clock, sleep=fake.sleep, rng=lambda: 0.5)
     http.request("GET", f"{server}/503/2", idempotent=True, check=ok)

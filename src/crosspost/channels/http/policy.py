@@ -658,7 +658,7 @@ class HttpPolicy:
     def _log_retry(self, state: tenacity.RetryCallState, where: str) -> None:
         error = state.outcome.exception() if state.outcome else None
         reason = str(error) if error else "?"
-        if f"on {where}" not in reason:
+        if where not in reason:  # "HTTP 503" says which call; "cannot connect for …" does
             reason = f"{reason} on {where}"
         log.warning(
             "%s",
