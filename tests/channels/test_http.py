@@ -420,8 +420,10 @@ def test_reply_json_ignores_content_type(server: str, policy: HttpPolicy) -> Non
 def test_session_is_injectable(server: str, fake: FakeTime) -> None:
     session = requests.Session()
     session.headers["X-Test"] = "1"
+    session.params = {"from": "session"}
     http = HttpPolicy(session=session, clock=fake.clock, sleep=fake.sleep)
-    assert http.request("GET", f"{server}/ok", idempotent=True, check=ok)["hits"] == 1
+    data = http.request("GET", f"{server}/ok", idempotent=True, check=ok, params={"a": "1"})
+    assert data["hits"] == 1 and data["query"] == {"from": ["session"], "a": ["1"]}
 
 
 class Canned(requests.adapters.BaseAdapter):

@@ -50,6 +50,7 @@ import requests
 import tenacity
 import urllib3
 from requests.adapters import HTTPAdapter
+from requests.sessions import merge_setting
 from requests.utils import get_environ_proxies, select_proxy
 from urllib3 import HTTPConnectionPool
 
@@ -511,13 +512,13 @@ class HttpPolicy:
         requests prepares the request (URL, query, form or multipart body) and picks the
         connection pool (proxies, TLS settings); urllib3 then sends it on that pool. The
         rest of ``Session.request`` (a cookie jar written from every answer and read for
-        every request, hooks, a ``Response`` built and merged settings) is skipped: it
-        doubled the CPU each request cost, which a wave of fifty uploads on two platforms
-        spends while the wave waits, and no call here uses it (the platforms' cookies are
-        headers the adapters write). Failures are raised as requests raises them, so
-        telling "nothing was sent" from "may have happened" reads the same errors.
-        A session with a transport of its own (not requests' ``HTTPAdapter``) is used
-        whole.
+        every request, hooks, a ``Response`` built, settings merged again) is skipped: it
+        was a sixth of the CPU a request costs, which a wave of fifty uploads on two
+        platforms spends while the wave waits, and no call here uses it (the platforms'
+        cookies are headers the adapters write). The session's headers, query parameters
+        and auth still apply. Failures are raised as requests raises them, so telling
+        "nothing was sent" from "may have happened" reads the same errors. A session with
+        a transport of its own (not requests' ``HTTPAdapter``) is used whole.
         """
         session = self.session
         merged = requests.structures.CaseInsensitiveDict(session.headers)
@@ -529,7 +530,8 @@ class HttpPolicy:
             headers={k: v for k, v in merged.items() if v is not None},
             files=dict(files) if files else None,
             data=body or {},
-            params=dict(params) or None,
+            params=self._params(params),
+            auth=session.auth,
         )
         assert prepared.url is not None  # prepare() raised for a URL it could not take
         settings = session.merge_environment_settings(prepared.url, {}, None, None, None)
@@ -569,6 +571,13 @@ class HttpPolicy:
         finally:
             answer.release_conn()
         return answer.status, answer.headers, content
+
+    def _params(self, params: Mapping[str, str]) -> Any:
+        """The query: the session's parameters (none on crosspost's own sessions), then the
+        call's, which win, as ``Session.request`` merges them."""
+        if not self.session.params:
+            return dict(params) or None
+        return merge_setting(params, self.session.params)  # type: ignore[no-untyped-call]
 
     def _proxy_for(self, url: str) -> str:
         """The proxy the session sends ``url`` through, as ``scheme://host:port`` (its
