@@ -37,6 +37,7 @@ import json as jsonlib
 import logging
 import os
 import random
+import ssl
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -53,6 +54,7 @@ from requests.adapters import HTTPAdapter
 from requests.sessions import merge_setting
 from requests.utils import get_environ_proxies, select_proxy
 from urllib3 import HTTPConnectionPool
+from urllib3.util.wait import wait_for_read
 
 from crosspost import __version__
 from crosspost.channels.http.wire import (
@@ -242,11 +244,59 @@ def _connect(pool: HTTPConnectionPool, connection: Any, timeout: float) -> bool:
         pool._put_conn(connection)
 
 
+class _TlsConnection(urllib3.connection.HTTPSConnection):
+    """An HTTPS connection that TLS 1.3's talk after the handshake does not close.
+
+    Before reusing an idle connection, urllib3 calls it closed when its socket has
+    anything to read. A TLS 1.3 server sends its session tickets just after the
+    handshake, so a connection opened ahead (set up, never used) always has something
+    to read, and urllib3 threw every one away and set up a new one, which is the very
+    wait the connection was opened to save. Here the TLS layer reads what is there:
+    records it handles itself (the tickets) leave the connection open; the end of the
+    stream, or bytes nobody asked for, close it as before.
+    """
+
+    @property
+    def is_connected(self) -> bool:
+        sock = self.sock
+        if sock is None:
+            return False
+        if not wait_for_read(sock, timeout=0.0):
+            return True
+        if not isinstance(sock, ssl.SSLSocket):
+            return False
+        timeout = sock.gettimeout()
+        try:
+            sock.setblocking(False)
+            sock.recv(1)  # b"" at the end of the stream; data here is unasked for
+        except ssl.SSLWantReadError:
+            return True  # only TLS's own records were waiting
+        except OSError:
+            return False
+        finally:
+            sock.settimeout(timeout)
+        return False
+
+
+class _TlsPool(urllib3.HTTPSConnectionPool):
+    ConnectionCls = _TlsConnection
+
+
+class _Adapter(HTTPAdapter):
+    """requests' adapter, its HTTPS pools made of :class:`_TlsConnection`."""
+
+    def init_poolmanager(
+        self, connections: int, maxsize: int, block: bool = False, **pool_kwargs: Any
+    ) -> None:
+        super().init_poolmanager(connections, maxsize, block, **pool_kwargs)
+        self.poolmanager.pool_classes_by_scheme = {"http": HTTPConnectionPool, "https": _TlsPool}
+
+
 def pooled_session(connections: int = CONNECTIONS_PER_HOST) -> requests.Session:
     """A session whose connection pools hold ``connections`` per host."""
     session = _Session()
     for prefix in ("https://", "http://"):
-        session.mount(prefix, HTTPAdapter(pool_maxsize=connections))
+        session.mount(prefix, _Adapter(pool_maxsize=connections))
     return session
 
 

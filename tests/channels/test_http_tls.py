@@ -1,0 +1,196 @@
+"""The HTTP policy over TLS, against a real HTTPS server on 127.0.0.1.
+
+Both platforms are HTTPS. The policy sends on requests' connection pools itself, so what
+requests used to settle inside ``Session.request`` is held here on a real handshake: the
+certificate is checked against the CA bundle an operator names in ``REQUESTS_CA_BUNDLE``
+(a company's TLS proxy, a private mirror), a certificate nobody vouches for stops the
+call before a byte of it is sent, and a connection opened ahead carries the same checks.
+The certificate is made for each run by the ``openssl`` command (CI installs it).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import ssl
+import subprocess
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from crosspost.channels.http.policy import HttpPolicy, Reply, pooled_session
+from crosspost.errors import TransientError, UnconfirmedError
+
+
+class Answering(BaseHTTPRequestHandler):
+    """Answers every request with what it received: method, path and body; keeps the
+    connection open for the next request, as the platforms do."""
+
+    protocol_version = "HTTP/1.1"
+    seen: ClassVar[list[tuple[str, str, bytes]]] = []
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def _answer(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        type(self).seen.append((self.command, self.path, body))
+        if self.path == "/last":  # answers as if the connection stayed, then closes it
+            self.close_connection = True
+        answer = json.dumps({"path": self.path, "bytes": len(body)}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(answer)))
+        self.end_headers()
+        self.wfile.write(answer)
+
+    do_GET = _answer
+    do_POST = _answer
+
+
+class CountingServer(ThreadingHTTPServer):
+    """Counts the TLS connections it accepted (a handshake that failed counts too)."""
+
+    daemon_threads = True
+    accepted = 0
+    closed = threading.Event()
+
+    def get_request(self) -> tuple[Any, Any]:
+        connection, address = super().get_request()
+        self.accepted += 1
+        return connection, address
+
+    def shutdown_request(self, request: Any) -> None:
+        super().shutdown_request(request)
+        self.closed.set()
+
+
+@dataclass
+class Https:
+    url: str
+    ca_bundle: Path
+    server: CountingServer
+
+
+@pytest.fixture
+def https(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Https]:
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("needs the openssl command to make a certificate")
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "CURL_CA_BUNDLE"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+    monkeypatch.delenv("REQUESTS_CA_BUNDLE", raising=False)
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        [openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "1",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    Answering.seen = []
+    server = CountingServer(("127.0.0.1", 0), Answering)
+    server.closed = threading.Event()
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
+    thread.start()
+    try:
+        yield Https(f"https://127.0.0.1:{server.server_address[1]}", cert, server)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def ok(reply: Reply) -> dict[str, Any]:
+    data: dict[str, Any] = reply.json()
+    return data
+
+
+def test_a_certificate_vouched_for_by_the_named_ca_bundle_carries_every_kind_of_call(
+    https: Https, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(https.ca_bundle))
+    http = HttpPolicy()
+    try:
+        assert http.request("GET", f"{https.url}/me", idempotent=True, check=ok)["path"] == "/me"
+        posted = http.request(
+            "POST", f"{https.url}/draft", idempotent=False, check=ok, json={"title": "周报"}
+        )
+        uploaded = http.request(
+            "POST",
+            f"{https.url}/upload",
+            idempotent=True,
+            check=ok,
+            params={"type": "image"},
+            files={"media": ("a.png", b"\x89PNG" + bytes(3000), "image/png")},
+        )
+    finally:
+        http.close()
+    assert posted["bytes"] == len('{"title": "周报"}'.encode())
+    assert uploaded["path"] == "/upload?type=image" and uploaded["bytes"] > 3000
+    # One handshake for the three calls: the connection is kept and used again.
+    assert https.server.accepted == 1
+
+
+def test_a_certificate_nobody_vouches_for_stops_the_call_before_it_is_sent(
+    https: Https,
+) -> None:
+    http = HttpPolicy(sleep=lambda seconds: None)
+    try:
+        with pytest.raises(TransientError, match="nothing was sent") as caught:
+            http.request("POST", f"{https.url}/publish", idempotent=False, check=ok)
+    finally:
+        http.close()
+    assert not isinstance(caught.value, UnconfirmedError)  # safe to run again: exit 75
+    assert "SSLError" in str(caught.value)
+    assert Answering.seen == []
+
+
+def test_a_connection_opened_ahead_is_checked_and_then_used(
+    https: Https, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(https.ca_bundle))
+    http = HttpPolicy(session=pooled_session(4))
+    try:
+        (opened,) = http.open_ahead(f"{https.url}/", 1)
+        assert opened.result(timeout=10) is True
+        assert http.request("GET", f"{https.url}/me", idempotent=True, check=ok)["path"] == "/me"
+    finally:
+        http.close()
+    assert https.server.accepted == 1  # the call went out on the connection opened ahead
+
+
+def test_a_connection_opened_ahead_to_an_untrusted_host_is_given_up(https: Https) -> None:
+    http = HttpPolicy(session=pooled_session(4), sleep=lambda seconds: None)
+    try:
+        (opened,) = http.open_ahead(f"{https.url}/", 1)
+        assert opened.result(timeout=10) is False
+        with pytest.raises(TransientError, match="nothing was sent"):
+            http.request("GET", f"{https.url}/me", idempotent=True, check=ok, retry=False)
+    finally:
+        http.close()
+    assert Answering.seen == []
+
+
+def test_a_connection_the_server_closed_while_idle_is_not_used_again(
+    https: Https, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(https.ca_bundle))
+    http = HttpPolicy(sleep=lambda seconds: None)
+    try:
+        http.request("GET", f"{https.url}/last", idempotent=True, check=ok, retry=False)
+        assert https.server.closed.wait(timeout=10)
+        again = http.request("POST", f"{https.url}/draft", idempotent=False, check=ok)
+    finally:
+        http.close()
+    assert again["path"] == "/draft"  # sent once, on a new connection, and answered
+    assert https.server.accepted == 2
+    assert [path for _, path, _ in Answering.seen] == ["/last", "/draft"]
