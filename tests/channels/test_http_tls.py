@@ -10,8 +10,12 @@ The certificate is made for each run by the ``openssl`` command (CI installs it)
 
 from __future__ import annotations
 
+import base64
 import json
+import select
 import shutil
+import socket
+import socketserver
 import ssl
 import subprocess
 import threading
@@ -194,3 +198,56 @@ def test_a_connection_the_server_closed_while_idle_is_not_used_again(
     assert again["path"] == "/draft"  # sent once, on a new connection, and answered
     assert https.server.accepted == 2
     assert [path for _, path, _ in Answering.seen] == ["/last", "/draft"]
+
+
+class Tunnel(socketserver.StreamRequestHandler):
+    """A company proxy's part in HTTPS: ``CONNECT host:port``, then bytes both ways."""
+
+    connects: ClassVar[list[tuple[str, str]]] = []
+
+    def handle(self) -> None:
+        line = self.rfile.readline().decode("latin-1").split()
+        headers = {}
+        while (header := self.rfile.readline().decode("latin-1").strip()) != "":
+            name, _, value = header.partition(":")
+            headers[name.strip().lower()] = value.strip()
+        type(self).connects.append((line[1], headers.get("proxy-authorization", "")))
+        host, _, port = line[1].rpartition(":")
+        with socket.create_connection((host, int(port))) as upstream:
+            self.wfile.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
+            self.wfile.flush()
+            ends = [self.connection, upstream]
+            while True:
+                readable, _, _ = select.select(ends, [], [], 5)
+                if not readable:
+                    return
+                for end in readable:
+                    data = end.recv(65536)
+                    if not data:
+                        return
+                    (upstream if end is self.connection else self.connection).sendall(data)
+
+
+def test_https_through_a_company_proxy_goes_through_its_tunnel(
+    https: Https, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    Tunnel.connects = []
+    proxy = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Tunnel)
+    proxy.daemon_threads = True
+    threading.Thread(target=proxy.serve_forever, args=(0.01,), daemon=True).start()
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(https.ca_bundle))
+    monkeypatch.setenv("HTTPS_PROXY", f"http://editor:pa55word@127.0.0.1:{proxy.server_address[1]}")
+    http = HttpPolicy()
+    try:
+        answer = http.request("POST", f"{https.url}/draft", idempotent=False, check=ok, json={})
+        again = http.request("GET", f"{https.url}/me", idempotent=True, check=ok)
+    finally:
+        http.close()
+        proxy.shutdown()
+        proxy.server_close()
+    assert (answer["path"], again["path"]) == ("/draft", "/me")
+    # One tunnel for both calls, to the platform's host, with the proxy's own login.
+    target = https.url.removeprefix("https://")
+    login = base64.b64encode(b"editor:pa55word").decode()
+    assert Tunnel.connects == [(target, f"Basic {login}")]
+    assert [path for _, path, _ in Answering.seen] == ["/draft", "/me"]
