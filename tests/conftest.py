@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
+    from crosspost.sandbox.tls import Certificate
     from postgres_server import PostgresServer
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -126,3 +127,18 @@ def ledger_target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
     if request.param == "sqlite":
         return tmp_path / "state" / "ledger.sqlite3"
     return str(request.getfixturevalue("postgres_url"))
+
+
+# --- a certificate for the TLS tests --------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def certificate(tmp_path_factory: pytest.TempPathFactory) -> Certificate:
+    """A self-signed certificate for 127.0.0.1 (``crosspost.sandbox.tls``), made once."""
+    from crosspost.errors import UsageError
+    from crosspost.sandbox.tls import throwaway_certificate
+
+    try:
+        return throwaway_certificate(tmp_path_factory.mktemp("tls"))
+    except UsageError as missing:
+        pytest.skip(str(missing))

@@ -5,7 +5,7 @@ requests used to settle inside ``Session.request`` is held here on a real handsh
 certificate is checked against the CA bundle an operator names in ``REQUESTS_CA_BUNDLE``
 (a company's TLS proxy, a private mirror), a certificate nobody vouches for stops the
 call before a byte of it is sent, and a connection opened ahead carries the same checks.
-The certificate is made for each run by the ``openssl`` command (CI installs it).
+The certificate is the session's (``crosspost.sandbox.tls``), made by ``openssl``.
 """
 
 from __future__ import annotations
@@ -13,22 +13,22 @@ from __future__ import annotations
 import base64
 import json
 import select
-import shutil
 import socket
 import socketserver
-import ssl
-import subprocess
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pytest
 
 from crosspost.channels.http.policy import HttpPolicy, Reply, pooled_session
 from crosspost.errors import TransientError, UnconfirmedError
+
+if TYPE_CHECKING:
+    from crosspost.sandbox.tls import Certificate
 
 
 class Answering(BaseHTTPRequestHandler):
@@ -83,31 +83,19 @@ class Https:
 
 
 @pytest.fixture
-def https(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Https]:
-    openssl = shutil.which("openssl")
-    if openssl is None:
-        pytest.skip("needs the openssl command to make a certificate")
+def https(certificate: Certificate, monkeypatch: pytest.MonkeyPatch) -> Iterator[Https]:
     for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "CURL_CA_BUNDLE"):
         monkeypatch.delenv(name, raising=False)
         monkeypatch.delenv(name.lower(), raising=False)
     monkeypatch.delenv("REQUESTS_CA_BUNDLE", raising=False)
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(
-        [openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-         "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "1",
-         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert, key)
     Answering.seen = []
     server = CountingServer(("127.0.0.1", 0), Answering)
     server.closed = threading.Event()
-    server.socket = context.wrap_socket(server.socket, server_side=True)
+    server.socket = certificate.server_context().wrap_socket(server.socket, server_side=True)
     thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
     thread.start()
     try:
-        yield Https(f"https://127.0.0.1:{server.server_address[1]}", cert, server)
+        yield Https(f"https://127.0.0.1:{server.server_address[1]}", certificate.cert, server)
     finally:
         server.shutdown()
         server.server_close()

@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from PIL import Image
@@ -26,6 +26,9 @@ from crosspost.publish.runner import Publisher
 from crosspost.sandbox.box import Sandbox
 
 from .world import World, build_world
+
+if TYPE_CHECKING:
+    from crosspost.sandbox.tls import Certificate
 
 TOKEN = "/cgi-bin/stable_token"
 COVER = "images/cover.jpg"  # the example's cover, the last image of its wave
@@ -160,6 +163,34 @@ def test_the_uploads_connections_are_set_up_while_the_first_call_is_out(
     # connection was made (it then counts for none of them); not one per request only.
     (accepted,) = held.accepted_when_answered
     assert wanted <= accepted <= wanted + 1
+
+
+@pytest.mark.parametrize(
+    ("platform", "first_call", "wanted"), [("wechat", TOKEN, 5), ("zhihu", "/api/v4/me", 6)]
+)
+def test_over_https_every_connection_opened_ahead_is_used(
+    tmp_path: Path,
+    certificate: Certificate,
+    monkeypatch: pytest.MonkeyPatch,
+    platform: str,
+    first_call: str,
+    wanted: int,
+) -> None:
+    """A TLS 1.3 server's session tickets wait unread in a connection opened ahead; the
+    connection is still good, and none is thrown away and set up again."""
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(certificate.cert))
+    held = CountedFirstCall(platform, wanted)
+    with Sandbox(sleep=held.sleep, tls=certificate.server_context()) as box:
+        held.box = box
+        box.faults.add(platform, first_call, "latency:1", count=1)
+        world = build_world(tmp_path, box, time.time, lambda seconds: None)
+        assert box.url(platform).startswith("https://")
+        report, _ = world.publish(mode="draft", targets=(platform,))
+        accepted = box.servers[platform].connections_accepted
+    assert [r.exit_code for r in report.results] == [EXIT_OK]
+    (when_answered,) = held.accepted_when_answered
+    assert wanted <= when_answered <= wanted + 1
+    assert accepted == when_answered  # the rest of the draft needed no new connection
 
 
 def test_connections_that_cannot_be_opened_ahead_cost_the_post_nothing(

@@ -14,6 +14,7 @@ the platforms' state survives a restart. The Zhihu emulator is optional: without
 from __future__ import annotations
 
 import importlib
+import ssl
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -67,7 +68,11 @@ def _options_for(platform: str, options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class Sandbox:
-    """Both emulators on loopback, sharing one fault book, one request log and one clock."""
+    """Both emulators on loopback, sharing one fault book, one request log and one clock.
+
+    ``tls``: a server context to serve HTTPS with (see :mod:`crosspost.sandbox.tls`);
+    plain HTTP without one.
+    """
 
     def __init__(
         self,
@@ -80,6 +85,7 @@ class Sandbox:
         wechat_port: int = 0,
         zhihu_port: int = 0,
         on_request: Callable[[LoggedRequest], None] | None = None,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         # A clock the control endpoint can move: a ManualClock moves itself, any other
         # clock gets an offset on top.
@@ -107,6 +113,7 @@ class Sandbox:
                 state_file=self.state_dir / f"{platform}.json" if self.state_dir else None,
                 advance_clock=self.clock.advance,
                 clock=self.clock,
+                tls=tls,
             )
         self._running = False
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import ssl
 import struct
 import sys
 import threading
@@ -99,8 +100,11 @@ class EmulatorServer:
         state_file: Path | None = None,
         advance_clock: Callable[[float], object] | None = None,
         clock: Callable[[], float] | None = None,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         self.emulator = emulator
+        #: Serve HTTPS with this server context (None: plain HTTP).
+        self.tls = tls
         self.faults = faults
         self.log = log
         self.sleep = sleep
@@ -131,9 +135,9 @@ class EmulatorServer:
 
     @property
     def url(self) -> str:
-        """``http://host:port`` of the running server."""
+        """``http://host:port`` (``https://`` when it serves TLS) of the running server."""
         host, port = self.address()
-        return f"http://{host}:{port}"
+        return f"{'https' if self.tls else 'http'}://{host}:{port}"
 
     def start(self) -> None:
         """Load saved state (if any), bind the port and serve on a daemon thread."""
@@ -164,6 +168,14 @@ class EmulatorServer:
                 fd=listener.fileno(),  # werkzeug serves a duplicate of this socket
             )
             self._httpd.clock = self.clock
+        if self.tls is not None:
+            # Each connection's handshake happens in its own handler thread, on its first
+            # read, as on a real server: werkzeug's own wrapping shakes hands inside accept
+            # and so one connection at a time.
+            self._httpd.socket = self.tls.wrap_socket(
+                self._httpd.socket, server_side=True, do_handshake_on_connect=False
+            )
+            self._httpd.ssl_context = self.tls  # the WSGI environ then says https
         self._thread = threading.Thread(
             target=self._httpd.serve_forever,
             kwargs={"poll_interval": 0.05},
