@@ -3,7 +3,7 @@
     python bench/bench_publish.py                       # 12 images, 50 ms per request, 5 rounds
     python bench/bench_publish.py --images 12 50 --latency 50 200   # the acceptance matrix
     python bench/bench_publish.py --images 3 --latency 0 --repeat 1   # a smoke run
-    python bench/bench_publish.py --setup-rounds 2 --no-economy       # over HTTPS
+    python bench/bench_publish.py --setup-rounds 2 --tls --no-economy # over HTTPS
 
 Part 1 publishes an issue with N images (and a cover) to WeChat and Zhihu, mode publish,
 against a fresh sandbox that holds every request for L ms. The bound is the protocols'
@@ -15,7 +15,9 @@ start to exit (poll pauses zero), and the CLI with WeChat's real poll pauses (th
 difference is the polling wait, printed apart). No verdict when the load average is above
 the cores. ``--setup-rounds N``: a new connection's first request also waits N round trips
 from the moment the sandbox accepted it (TCP and TLS: 2 for HTTPS), and the bound grows by
-one such set-up, the first connection's, which nothing can hide. The sandbox runs on the
+one such set-up, the first connection's, which nothing can hide. ``--tls``: the sandbox
+serves HTTPS with a throw-away certificate (made by ``openssl``), so every connection
+makes a real TLS 1.3 handshake, its CPU on both sides included. The sandbox runs on the
 same cores as the publisher, so its own work per request (a real platform's happens on its
 machines, inside the round trip) is printed too, with the ratio to the bound plus that
 work; the verdict stays on the plain bound, which is what an editor on a real network
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -139,6 +142,8 @@ IN_PROCESS = False
 #: Set by ``--setup-rounds``: round trips a new connection costs before its first request
 #: (TCP's one, TLS 1.3's one: 2 for HTTPS); 0 charges nothing for a connection.
 SETUP_ROUNDS = 0
+#: Set by ``--tls``: the sandbox serves HTTPS (real handshakes).
+TLS = False
 
 
 def load_average() -> float:
@@ -155,13 +160,13 @@ def cores() -> int:
 
 def in_process(issue: Path, latency: int) -> Run:
     """One fresh publish by the publisher of this process (sandbox start-up not timed)."""
-    with rig(latency, in_process=IN_PROCESS, setup_ms=SETUP_ROUNDS * latency) as world:
+    with rig(latency, in_process=IN_PROCESS, setup_ms=SETUP_ROUNDS * latency, tls=TLS) as world:
         return world.publish(issue)
 
 
 def cli(issue: Path, latency: int, poll_pauses: bool) -> float:
     """One fresh ``crosspost publish`` process against a sandbox with ``latency``."""
-    with rig(latency, in_process=IN_PROCESS, setup_ms=SETUP_ROUNDS * latency) as world:
+    with rig(latency, in_process=IN_PROCESS, setup_ms=SETUP_ROUNDS * latency, tls=TLS) as world:
         return world.cli(issue, poll_pauses=poll_pauses)
 
 
@@ -179,6 +184,7 @@ def latency_table(folder: Path, images: int, latency: int, repeat: int) -> str:
     steps = protocol_graph.bound_rounds(graph) + SETUP_ROUNDS
     bound = steps * latency / 1000
     setup = f", new connections {SETUP_ROUNDS} round trips" if SETUP_ROUNDS else ""
+    setup += ", over TLS" if TLS else ""
     in_process(issue, 0)  # warm-up: the first publish of a process also imports the adapters
     load_before = load_average()
     walls: dict[str, list[float]] = {name: [] for name in VARIANTS}
@@ -374,12 +380,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="round trips a new connection costs (TCP + TLS 1.3: 2); default 0",
     )
     parser.add_argument(
+        "--tls", action="store_true", help="the sandbox serves HTTPS (real TLS handshakes)"
+    )
+    parser.add_argument(
         "--no-economy", action="store_true", help="skip part 2 (the request economy)"
     )
     args = parser.parse_args(argv)
-    global IN_PROCESS, SETUP_ROUNDS
+    global IN_PROCESS, SETUP_ROUNDS, TLS
     IN_PROCESS = args.in_process
     SETUP_ROUNDS = args.setup_rounds
+    TLS = args.tls
+    if TLS and shutil.which("openssl") is None:
+        print("bench_publish.py: --tls needs the openssl command (apt-get install openssl)")
+        return 2
     with tempfile.TemporaryDirectory(prefix="crosspost-bench-issue-") as tmp:
         folder = Path(tmp)
         for images in args.images:

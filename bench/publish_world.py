@@ -40,6 +40,7 @@ from crosspost.ledger.store import Ledger
 from crosspost.publish.jobs import PublishOptions, PublishReport
 from crosspost.publish.runner import Publisher
 from crosspost.sandbox.box import Emulator, LoggedRequest, Sandbox
+from crosspost.sandbox.tls import Certificate, throwaway_certificate
 
 PLATFORMS = ("wechat", "zhihu")
 #: Sandbox options of the benchmark: the emulators' defaults, spelt out so the chain
@@ -57,6 +58,7 @@ UPLOAD_PATHS = {
 }
 _ID = re.compile(r"(?<=/)(?:v2-[0-9a-f]{32}|[0-9]{6,})(?=/|$)")
 _LOG = "/__sandbox__/requests"
+CA_BUNDLE = "REQUESTS_CA_BUNDLE"
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,7 @@ class Rig:
             "WECHAT_APP_SECRET": wechat["app_secret"],
             "ZHIHU_Z_C0": zhihu["z_c0"],
             "ZHIHU_XSRF": zhihu["xsrf"],
+            **({CA_BUNDLE: os.environ[CA_BUNDLE]} if CA_BUNDLE in os.environ else {}),
         }
         if not poll_pauses:
             environ["CROSSPOST_MAX_SLEEP"] = "0"
@@ -178,11 +181,12 @@ class Rig:
 
 @contextmanager
 def _start(
-    latency_ms: int, in_process: bool, setup_ms: int
+    latency_ms: int, in_process: bool, setup_ms: int, tls: Certificate | None
 ) -> Iterator[tuple[dict[str, str], dict[str, Any]]]:
     """Yield the sandbox's base URLs and credentials while it runs."""
     if in_process:
-        with Sandbox(options=SANDBOX_OPTIONS) as box:
+        context = tls.server_context() if tls else None
+        with Sandbox(options=SANDBOX_OPTIONS, tls=context) as box:
             arm(box, latency_ms, setup_ms)
             yield (
                 {p: box.url(p) for p in PLATFORMS},
@@ -199,7 +203,13 @@ def _start(
         for platform in PLATFORMS:  # both start at once; each says hello when it serves
             server = stack.enter_context(
                 subprocess.Popen(
-                    [sys.executable, __file__, str(latency_ms), str(setup_ms)],
+                    [
+                        sys.executable,
+                        __file__,
+                        str(latency_ms),
+                        str(setup_ms),
+                        *((str(tls.cert), str(tls.key)) if tls else ()),
+                    ],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     text=True,
@@ -217,13 +227,22 @@ def _start(
 
 
 @contextmanager
-def rig(latency_ms: int, *, in_process: bool = False, setup_ms: int = 0) -> Iterator[Rig]:
+def rig(
+    latency_ms: int, *, in_process: bool = False, setup_ms: int = 0, tls: bool = False
+) -> Iterator[Rig]:
     """A fresh sandbox with ``latency_ms`` on every request (and ``setup_ms`` more on a
     new connection's first, counted from its accept: TCP and TLS), and settings with one
-    account per platform aimed at it (no config file, no environment of the caller's)."""
-    with tempfile.TemporaryDirectory(prefix="crosspost-bench-") as tmp:
+    account per platform aimed at it (no config file, no environment of the caller's).
+
+    ``tls``: the sandbox serves HTTPS with a throw-away certificate, which this process
+    (and a ``crosspost`` process the rig starts) trusts through ``REQUESTS_CA_BUNDLE``
+    while the rig lasts: real handshakes, their CPU on both sides included."""
+    with tempfile.TemporaryDirectory(prefix="crosspost-bench-") as tmp, ExitStack() as stack:
         home = Path(tmp)
-        with _start(latency_ms, in_process, setup_ms) as (urls, credentials):
+        certificate = throwaway_certificate(home) if tls else None
+        if certificate is not None:
+            stack.enter_context(_trusting(certificate))
+        with _start(latency_ms, in_process, setup_ms, certificate) as (urls, credentials):
             environ = {"HOME": str(home), "CROSSPOST_STATE_DIR": str(home / "state")}
             settings = load_settings({}, environ=environ, cwd=home, home=home)
             accounts = tuple(
@@ -249,6 +268,20 @@ def rig(latency_ms: int, *, in_process: bool = False, setup_ms: int = 0) -> Iter
             )
 
 
+@contextmanager
+def _trusting(certificate: Certificate) -> Iterator[None]:
+    """``REQUESTS_CA_BUNDLE`` names ``certificate`` while the block runs."""
+    before = os.environ.get(CA_BUNDLE)
+    os.environ[CA_BUNDLE] = str(certificate.cert)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(CA_BUNDLE, None)
+        else:
+            os.environ[CA_BUNDLE] = before
+
+
 def arm(box: Sandbox, latency_ms: int, setup_ms: int = 0) -> None:
     """Hold every request of both platforms for ``latency_ms``, and a new connection's
     first request until ``setup_ms`` after the connection was accepted."""
@@ -259,9 +292,9 @@ def arm(box: Sandbox, latency_ms: int, setup_ms: int = 0) -> None:
             box.faults.add(platform, "*", f"handshake:{setup_ms}")
 
 
-def serve(latency_ms: int, setup_ms: int) -> None:
+def serve(latency_ms: int, setup_ms: int, tls: Certificate | None = None) -> None:
     """The sandbox process: announce URLs and credentials, serve until stdin closes."""
-    with Sandbox(options=SANDBOX_OPTIONS) as box:
+    with Sandbox(options=SANDBOX_OPTIONS, tls=tls.server_context() if tls else None) as box:
         arm(box, latency_ms, setup_ms)
         hello = {
             "urls": {p: box.url(p) for p in PLATFORMS},
@@ -272,4 +305,5 @@ def serve(latency_ms: int, setup_ms: int) -> None:
 
 
 if __name__ == "__main__":
-    serve(int(sys.argv[1]), int(sys.argv[2]))
+    files = sys.argv[3:5]
+    serve(int(sys.argv[1]), int(sys.argv[2]), Certificate(*map(Path, files)) if files else None)

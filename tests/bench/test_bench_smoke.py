@@ -167,7 +167,14 @@ def test_run_all_rewrites_only_its_block_of_the_readme(tmp_path: Path) -> None:
     assert "cores (nproc)" in text and "Python 3." in text
     assert "Command: `python bench/run_all.py --quick`" in text
     assert "| figure | target | measured | verdict |" in text
-    titles = ["Publish latency and request economy", "Start-up", "Render"]
+    titles = [
+        "Publish latency and request economy",
+        "Publish over HTTPS (real TLS; a new connection costs 2 round trips)",
+        "Start-up",
+        "Render",
+    ]
+    # Over HTTPS the sandbox served real TLS, and the publish went through it.
+    assert "new connections 2 round trips, over TLS (in process; CLI)" in text
     if (BENCH / "bench_run_due.py").is_file():
         titles.append("Scheduler tick (run-due)")
     for title in titles:
