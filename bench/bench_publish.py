@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import sys
 import tempfile
@@ -47,7 +46,9 @@ from issue_factory import write_issue
 from protocol_graph import Round
 from publish_world import PLATFORMS, SANDBOX_OPTIONS, Run, rig
 
+from crosspost.errors import UsageError
 from crosspost.sandbox.requestlog import LoggedRequest
+from crosspost.sandbox.tls import Certificate, throwaway_certificate
 
 
 def summary_line(figure: str, target: str, measured: str, met: bool | None) -> str:
@@ -142,8 +143,9 @@ IN_PROCESS = False
 #: Set by ``--setup-rounds``: round trips a new connection costs before its first request
 #: (TCP's one, TLS 1.3's one: 2 for HTTPS); 0 charges nothing for a connection.
 SETUP_ROUNDS = 0
-#: Set by ``--tls``: the sandbox serves HTTPS (real handshakes).
-TLS = False
+#: Set by ``--tls``: the certificate the sandbox serves HTTPS with (real handshakes),
+#: made once per run; None: plain HTTP.
+TLS: Certificate | None = None
 
 
 def load_average() -> float:
@@ -184,7 +186,7 @@ def latency_table(folder: Path, images: int, latency: int, repeat: int) -> str:
     steps = protocol_graph.bound_rounds(graph) + SETUP_ROUNDS
     bound = steps * latency / 1000
     setup = f", new connections {SETUP_ROUNDS} round trips" if SETUP_ROUNDS else ""
-    setup += ", over TLS" if TLS else ""
+    setup += ", over TLS" if TLS is not None else ""
     in_process(issue, 0)  # warm-up: the first publish of a process also imports the adapters
     load_before = load_average()
     walls: dict[str, list[float]] = {name: [] for name in VARIANTS}
@@ -389,12 +391,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     global IN_PROCESS, SETUP_ROUNDS, TLS
     IN_PROCESS = args.in_process
     SETUP_ROUNDS = args.setup_rounds
-    TLS = args.tls
-    if TLS and shutil.which("openssl") is None:
-        print("bench_publish.py: --tls needs the openssl command (apt-get install openssl)")
-        return 2
     with tempfile.TemporaryDirectory(prefix="crosspost-bench-issue-") as tmp:
         folder = Path(tmp)
+        try:
+            TLS = throwaway_certificate(folder) if args.tls else None
+        except UsageError as missing:
+            print(f"bench_publish.py: --tls: {missing}")
+            return 2
         for images in args.images:
             for latency in args.latency:
                 print(latency_table(folder, images, latency, args.repeat))

@@ -40,7 +40,7 @@ from crosspost.ledger.store import Ledger
 from crosspost.publish.jobs import PublishOptions, PublishReport
 from crosspost.publish.runner import Publisher
 from crosspost.sandbox.box import Emulator, LoggedRequest, Sandbox
-from crosspost.sandbox.tls import Certificate, throwaway_certificate
+from crosspost.sandbox.tls import Certificate
 
 PLATFORMS = ("wechat", "zhihu")
 #: Sandbox options of the benchmark: the emulators' defaults, spelt out so the chain
@@ -228,21 +228,25 @@ def _start(
 
 @contextmanager
 def rig(
-    latency_ms: int, *, in_process: bool = False, setup_ms: int = 0, tls: bool = False
+    latency_ms: int,
+    *,
+    in_process: bool = False,
+    setup_ms: int = 0,
+    tls: Certificate | None = None,
 ) -> Iterator[Rig]:
     """A fresh sandbox with ``latency_ms`` on every request (and ``setup_ms`` more on a
     new connection's first, counted from its accept: TCP and TLS), and settings with one
     account per platform aimed at it (no config file, no environment of the caller's).
 
-    ``tls``: the sandbox serves HTTPS with a throw-away certificate, which this process
-    (and a ``crosspost`` process the rig starts) trusts through ``REQUESTS_CA_BUNDLE``
-    while the rig lasts: real handshakes, their CPU on both sides included."""
+    ``tls``: the sandbox serves HTTPS with this certificate (see
+    :func:`crosspost.sandbox.tls.throwaway_certificate`), which this process (and a
+    ``crosspost`` process the rig starts) trusts through ``REQUESTS_CA_BUNDLE`` while the
+    rig lasts: real handshakes, their CPU on both sides included."""
     with tempfile.TemporaryDirectory(prefix="crosspost-bench-") as tmp, ExitStack() as stack:
         home = Path(tmp)
-        certificate = throwaway_certificate(home) if tls else None
-        if certificate is not None:
-            stack.enter_context(_trusting(certificate))
-        with _start(latency_ms, in_process, setup_ms, certificate) as (urls, credentials):
+        if tls is not None:
+            stack.enter_context(_trusting(tls))
+        with _start(latency_ms, in_process, setup_ms, tls) as (urls, credentials):
             environ = {"HOME": str(home), "CROSSPOST_STATE_DIR": str(home / "state")}
             settings = load_settings({}, environ=environ, cwd=home, home=home)
             accounts = tuple(
