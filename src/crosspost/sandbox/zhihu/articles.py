@@ -137,10 +137,12 @@ class ArticleDesk:
 
     def _clean(self, content: str) -> Cleaned:
         """What the editor keeps of ``content`` (the ``sanitize`` option can turn it off)."""
-        return clean(content) if self.options.sanitize else Cleaned(content, ())
+        if self.options.sanitize:
+            return clean(content)
+        return Cleaned(content, (), plain_text(content))
 
     def _content_problem(self, draft: Draft, content: Cleaned) -> str | None:
-        text = plain_text(content.html)
+        text = content.text
         if len(text) < self.options.body_min:
             return f"正文不能少于 {self.options.body_min} 个字"
         if len(text) > self.options.body_max:

@@ -41,10 +41,12 @@ _STRIKE = frozenset({"del", "s", "strike"})
 
 @dataclass(frozen=True)
 class Cleaned:
-    """The HTML as the editor would store it, and what was lost or looks wrong."""
+    """The HTML as the editor would store it, what was lost or looks wrong, and the
+    characters a reader sees (what Zhihu's length limits count), taken from the same parse."""
 
     html: str
     flags: tuple[str, ...]
+    text: str
 
 
 def clean(html: str) -> Cleaned:
@@ -95,7 +97,7 @@ def clean(html: str) -> Cleaned:
             flag("an empty <p></p>; Zhihu's blank paragraph is <p><br></p>")
         if paragraph.find("a", attrs={"data-draft-type": "link-card"}) is not None:
             flag("a link card inside <p>; link cards are blocks of their own")
-    return Cleaned(str(soup), tuple(flags))
+    return Cleaned(str(soup), tuple(flags), soup.get_text().strip())
 
 
 def _keep_attributes(tag: Tag, flag: Callable[[str], None]) -> None:
