@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import lxml.html
 import pytest
 
 from crosspost.check.lint import check_file
@@ -93,6 +94,14 @@ def test_wechat_formulas_are_self_contained_svg_in_the_text_colour() -> None:
     for refused in ("<use", "<symbol", "<defs", " id=", "xlink"):
         assert refused not in body
     assert "viewBox=" in body, "the SVG keeps its case-sensitive attributes"
+
+
+def test_a_bracketed_display_formula_is_drawn_once_and_a_label_is_kept() -> None:
+    body = render(issue_of("前\n\n\\[\nE = mc^2\n\\]\n\n$$\na+b\n$$ (1)\n\n后\n"), "wechat").body
+    assert body.count("<svg") == 2
+    text = lxml.html.fragment_fromstring(body, create_parent="div").text_content()
+    assert "mc^2" not in text, "the formula's TeX is not printed beside its drawing"
+    assert "(1)" in text, "a $$ formula's own label stays"
 
 
 def test_tex_that_cannot_be_drawn_is_shown_as_code() -> None:

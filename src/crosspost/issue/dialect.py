@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from mdit_py_plugins.container import container_plugin
@@ -27,6 +28,8 @@ from mdit_py_plugins.texmath.index import RuleDictType, make_block_func, make_in
 from mdit_py_plugins.texmath.index import rules as texmath_rules
 
 from crosspost.issue.collector import collector_paused
+
+BlockRule = Callable[[StateBlock, int, int, bool], bool]
 
 ONLY_MARKER = re.compile(r"^only\s+([A-Za-z][\w-]*)\s*$")
 #: Characters that join without a space when a Markdown line break falls between them
@@ -80,7 +83,21 @@ def _use_bracket_math(md: MarkdownIt) -> None:
         md.inline.ruler.before("escape", inline["name"], make_inline_func(inline))
     for block in brackets["block"]:
         guarded: RuleDictType = {**block, "post": _ends_line}
-        md.block.ruler.before("fence", block["name"], make_block_func(guarded))
+        md.block.ruler.before("fence", block["name"], _unlabelled(make_block_func(guarded)))
+
+
+def _unlabelled(rule: BlockRule) -> BlockRule:
+    """texmath's block rule puts its last group in ``info``, the equation label of a form
+    that has one; ``\\[…\\]`` has none, so ``info`` would hold the formula again and the
+    renderers would print its TeX beside the drawing as a label."""
+
+    def block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        found = rule(state, start, end, silent)
+        if found and not silent:
+            state.tokens[-1].info = ""
+        return found
+
+    return block
 
 
 def callout_marker(info: str) -> tuple[str, str]:
