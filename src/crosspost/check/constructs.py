@@ -148,7 +148,7 @@ def _not_shown(name: str, channel: str, allowlist: Allowlist) -> str | None:
 def _line_of(issue: Issue, block: Token, needle: str) -> int:
     """The file line of ``block`` that holds ``needle`` (its first line if none does)."""
     start, end = block.map or (0, 1)
-    lines = _lines(issue.body)
+    lines = lines_of(issue.body)
     for index in range(start, min(end, len(lines))):
         if needle and needle in lines[index]:
             return issue.body_line + index
@@ -156,7 +156,7 @@ def _line_of(issue: Issue, block: Token, needle: str) -> int:
 
 
 @functools.lru_cache(maxsize=4)
-def _lines(body: str) -> tuple[str, ...]:
+def lines_of(body: str) -> tuple[str, ...]:
     """The body's lines, split once per body: an issue of many raw tags asks for a line
     per tag, and a split per tag took time in the square of the issue's length."""
     return tuple(body.split("\n"))

@@ -30,6 +30,7 @@ from crosspost.check.images import (
     literal_images,
     remote_format,
 )
+from crosspost.check.source import source_findings
 from crosspost.config.settings import Settings
 from crosspost.errors import IssueError
 from crosspost.images.sources import ImageSources
@@ -214,7 +215,9 @@ def lint(
     for label, line in empty_footnotes(issue):  # Zhihu refuses it; WeChat shows a blank note
         message = f"footnote [^{label}] has no text; write the note after '[^{label}]:'"
         problems.append(Problem(issue.path, line, None, "empty-footnote", message))
-    for finding in construct_findings(issue, rendered):  # shown otherwise than written
+    findings = construct_findings(issue, rendered)  # shown otherwise than written
+    findings += source_findings(issue)  # parsed otherwise than meant
+    for finding in findings:
         problems.append(
             Problem(
                 issue.path,

@@ -1,0 +1,205 @@
+"""Lint for Markdown that parses, but not as its editor meant: text lost without an error.
+
+A code fence or an HTML comment left open takes every line after it; a table row with
+more cells than its header loses the extra ones; a footnote defined twice or never
+referenced is not shown; a Hugo shortcode or an Obsidian embed goes out as literal text.
+markdown-it accepts all of these quietly, as CommonMark says it must, so each is found
+here from the body's token stream and its source lines, and reported as a warning with
+the file line where the editor can fix it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator, Sequence
+
+from markdown_it.token import Token
+
+from crosspost.check.constructs import Finding, lines_of
+from crosspost.issue.model import Issue
+
+#: HTML blocks that run to their closing tag, or to the end of the issue without one
+#: (CommonMark's HTML block kinds 1 and 2).
+_RUNS_TO_CLOSE = re.compile(r"\s*<(script|pre|style|textarea)\b", re.IGNORECASE)
+_DEFINITION = re.compile(r"^ {0,3}\[\^([^\]\s]+)\]:")
+_CODE_SPAN = re.compile(r"(`+).+?\1", re.DOTALL)
+#: Syntax of static-site generators and editors that Markdown shows as it is written.
+_FOREIGN: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(r"\{\{[<%].*?[>%]\}\}"),
+        "a Hugo shortcode, not Markdown: it goes out as literal text; write what it stands "
+        "for in Markdown (an image is ![caption](path))",
+    ),
+    (
+        re.compile(r"\{%.*?%\}"),
+        "a Jekyll or Hexo template tag, not Markdown: it goes out as literal text; write "
+        "what it stands for in Markdown (an image is ![caption](path))",
+    ),
+    (
+        re.compile(r"\{\{[^<%].*?\}\}"),
+        "a static-site template variable: it goes out as literal text; write its value",
+    ),
+    (
+        re.compile(r"!\[\[[^\]\n]+\]\]"),
+        "Obsidian's embed, not Markdown: it goes out as literal text and nothing is "
+        "uploaded; write ![](path) instead",
+    ),
+    (
+        re.compile(r"(?<!!)\[\[[^\]\n]+\]\]"),
+        "a wiki link, not Markdown: it goes out as literal text; write [text](url)",
+    ),
+)
+
+
+def source_findings(issue: Issue) -> list[Finding]:
+    """Every :class:`Finding` of text the body loses or shows as written, in body order."""
+    tokens = issue.document.tokens
+    lines = lines_of(issue.body)
+    found = [
+        *_unclosed(issue, tokens, lines),
+        *_table_cells(issue, tokens, lines),
+        *_footnotes(issue, tokens, lines),
+        *_foreign(issue, tokens),
+    ]
+    return sorted(found, key=lambda finding: finding.line)
+
+
+def _unclosed(issue: Issue, tokens: Sequence[Token], lines: Sequence[str]) -> Iterator[Finding]:
+    """Fences, comments and ``<script>``-like blocks left open: each takes the rest."""
+    for token in tokens:
+        if not token.map:
+            continue
+        start, end = token.map
+        line = issue.body_line + start
+        if token.type == "fence" and not _fence_closed(token.markup, lines[start + 1 : end]):
+            yield Finding(
+                line,
+                None,
+                "unclosed-fence",
+                f"the code block opened with {token.markup} is never closed, so every line "
+                "after it (to the end of the issue, or of the list, quote or callout it is "
+                f"in) is shown as code; add a {token.markup} line where the code ends",
+            )
+        elif token.type == "html_block":
+            content = token.content
+            if content.lstrip().startswith("<!--") and "-->" not in content:
+                yield Finding(
+                    line,
+                    None,
+                    "unclosed-comment",
+                    "the HTML comment '<!--' is never closed with '-->', so every line "
+                    "after it is hidden from readers; close it or remove it",
+                )
+                continue
+            match = _RUNS_TO_CLOSE.match(content)
+            name = match.group(1).lower() if match else ""
+            if name and f"</{name}" not in content.lower():
+                yield Finding(
+                    line,
+                    None,
+                    "unclosed-html",
+                    f"<{name}> is never closed, so every line after it is taken as part of "
+                    f"it; add </{name}> where it ends",
+                )
+
+
+def _fence_closed(markup: str, inside: Sequence[str]) -> bool:
+    """Whether the last line of a fence's lines (quote markers and indent aside) closes it."""
+    if not inside:
+        return False
+    closing = re.compile(rf"^[\s>]*{re.escape(markup[0])}{{{len(markup)},}}\s*$")
+    return bool(closing.match(inside[-1]))
+
+
+def _table_cells(issue: Issue, tokens: Sequence[Token], lines: Sequence[str]) -> Iterator[Finding]:
+    """Rows with more cells than the header: markdown-it drops the extra ones (GFM)."""
+    for index, token in enumerate(tokens):
+        if token.type != "table_open" or not token.map:
+            continue
+        header = 0
+        for inner in tokens[index + 1 :]:
+            if inner.type == "th_open":
+                header += 1
+            elif inner.type == "thead_close":
+                break
+        start, end = token.map
+        for row in range(start + 2, min(end, len(lines))):
+            cells = _cells(lines[row])
+            if cells > header:
+                yield Finding(
+                    issue.body_line + row,
+                    None,
+                    "table-cells-dropped",
+                    f"this table row has {cells} cells but its header has {header}, so the "
+                    "cells past the last column are not shown; a '|' inside a cell, even "
+                    "inside `code`, must be written '\\|'",
+                )
+
+
+def _cells(line: str) -> int:
+    """How many cells a table row's source line holds, split as GFM splits it: at every
+    '|' not escaped, code spans included."""
+    row = line.strip().lstrip(">").strip()
+    if row.startswith("|"):
+        row = row[1:]
+    if row.endswith("|") and not row.endswith("\\|"):
+        row = row[:-1]
+    return len(re.split(r"(?<!\\)\|", row))
+
+
+def _footnotes(issue: Issue, tokens: Sequence[Token], lines: Sequence[str]) -> Iterator[Finding]:
+    """Footnotes defined twice (one is shown) or never referenced (none is shown)."""
+    code = {
+        row
+        for token in tokens
+        if token.map and token.type in ("fence", "code_block", "html_block")
+        for row in range(*token.map)
+    }
+    defined: dict[str, list[int]] = {}
+    for row, text in enumerate(lines):
+        match = _DEFINITION.match(text)
+        if match and row not in code:
+            defined.setdefault(match.group(1), []).append(issue.body_line + row)
+    referenced = Counter(
+        str(child.meta.get("label", ""))
+        for token in tokens
+        for child in token.children or ()
+        if child.type == "footnote_ref"
+    )
+    for label, at in defined.items():
+        if len(at) > 1:
+            yield Finding(
+                at[1],
+                None,
+                "footnote-defined-twice",
+                f"footnote [^{label}] is defined again here (first on line {at[0]}); only "
+                "one of the definitions is shown: give each its own label",
+            )
+        if not referenced[label]:
+            yield Finding(
+                at[0],
+                None,
+                "footnote-unused",
+                f"footnote [^{label}] is never referenced in the text, so it is not shown; "
+                f"refer to it with [^{label}] or remove it",
+            )
+
+
+def _foreign(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
+    """Static-site and editor syntax in the text, once per kind and line."""
+    seen: set[tuple[int, str]] = set()
+    for token in tokens:
+        if token.type != "inline" or not token.map:
+            continue
+        text = _CODE_SPAN.sub("", token.content)
+        first = issue.body_line + token.map[0]
+        for pattern, meaning in _FOREIGN:
+            for match in pattern.finditer(text):
+                line = first + text.count("\n", 0, match.start())
+                if (line, meaning) in seen:
+                    continue
+                seen.add((line, meaning))
+                written = " ".join(match.group(0).split())
+                shown = written if len(written) <= 40 else written[:39] + "…"
+                yield Finding(line, None, "foreign-syntax", f"'{shown}' is {meaning}")

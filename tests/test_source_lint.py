@@ -1,0 +1,104 @@
+"""Markdown that parses, but not as its editor meant: `check` names each slip with its line.
+
+Each case is text a real newsletter had (or a tool of another publication writes) and
+that markdown-it accepts quietly: the warning is all that stands between the editor and
+a post that lost its second half.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from crosspost.check.lint import check_file
+from crosspost.issue.loader import load_issue
+from crosspost.render.rendered import render
+
+FRONT = "---\ntitle: 检查\n---\n"
+
+
+def warnings_of(tmp_path: Path, body: str) -> list[str]:
+    path = tmp_path / "issue.md"
+    path.write_text(FRONT + body, "utf-8")
+    return [
+        str(problem).replace(str(path), "issue.md")
+        for problem in check_file(path).problems
+        if problem.severity == "warning" and problem.channel is None
+    ]
+
+
+def test_an_unclosed_fence_is_named_where_it_opens(tmp_path: Path) -> None:
+    body = "开头。\n\n```python\nprint(1)\n\n## 被吞掉的标题\n\n最后一段。\n"
+    assert warnings_of(tmp_path, body) == [
+        "issue.md:6: warning: the code block opened with ``` is never closed, so every line "
+        "after it (to the end of the issue, or of the list, quote or callout it is in) is "
+        "shown as code; add a ``` line where the code ends"
+    ]
+    # what the warning is about: the heading went into the code block
+    assert "<h2" not in render(load_issue(tmp_path / "issue.md"), "wechat").body
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "```\ncode\n```\n",
+        "~~~~\ncode\n~~~~~\n",
+        "> ```\n> quoted code\n> ```\n",
+        "- item\n\n  ```\n  listed code\n  ```\n",
+        "::: tip\n```\n::: not a close\n```\n:::\n",
+    ],
+)
+def test_closed_fences_say_nothing(tmp_path: Path, body: str) -> None:
+    assert warnings_of(tmp_path, "文字。\n\n" + body) == []
+
+
+def test_an_unclosed_comment_or_script_takes_the_rest_and_says_so(tmp_path: Path) -> None:
+    assert warnings_of(tmp_path, "可见。\n\n<!-- 待写\n\n这一段读者看不到。\n") == [
+        "issue.md:6: warning: the HTML comment '<!--' is never closed with '-->', so every "
+        "line after it is hidden from readers; close it or remove it"
+    ]
+    assert warnings_of(tmp_path, '可见。\n\n<script src="a.js">\n\n看不到。\n') == [
+        "issue.md:6: warning: <script> is never closed, so every line after it is taken as "
+        "part of it; add </script> where it ends"
+    ]
+    assert warnings_of(tmp_path, "可见。\n\n<!-- 注释 -->\n\n<pre>\nx\n</pre>\n") == []
+
+
+def test_a_pipe_in_code_splits_a_table_cell_and_the_extra_cell_is_named(
+    tmp_path: Path,
+) -> None:
+    body = "| cmd | note |\n|---|---|\n| `ls | wc -l` | counts |\n| `ls \\| wc` | ok |\n"
+    assert warnings_of(tmp_path, body) == [
+        "issue.md:6: warning: this table row has 3 cells but its header has 2, so the cells "
+        "past the last column are not shown; a '|' inside a cell, even inside `code`, must "
+        "be written '\\|'"
+    ]
+
+
+def test_footnotes_defined_twice_or_never_referenced(tmp_path: Path) -> None:
+    body = "正文[^a]。\n\n[^a]: 第一条\n[^a]: 又一条\n[^b]: 没人引用\n\n```\n[^c]: 代码里的\n```\n"
+    assert warnings_of(tmp_path, body) == [
+        "issue.md:7: warning: footnote [^a] is defined again here (first on line 6); only "
+        "one of the definitions is shown: give each its own label",
+        "issue.md:8: warning: footnote [^b] is never referenced in the text, so it is not "
+        "shown; refer to it with [^b] or remove it",
+    ]
+
+
+def test_syntax_of_other_tools_is_named_once_per_line(tmp_path: Path) -> None:
+    body = (
+        '{{< figure src="images/a.png" >}}\n\n'
+        "{% asset_img b.png 图 %} 与 {{ site.baseurl }}/c.png\n\n"
+        "![[d.png]] 见 [[另一篇]]，代码 `{{ 不算 }}` 不算。\n"
+    )
+    found = warnings_of(tmp_path, body)
+    assert [line.split(": warning: ")[1].split("' is ")[0] for line in found] == [
+        '\'{{< figure src="images/a.png" >}}',
+        "'{% asset_img b.png 图 %}",
+        "'{{ site.baseurl }}",
+        "'![[d.png]]",
+        "'[[另一篇]]",
+    ]
+    assert [line.split(":")[1] for line in found] == ["4", "6", "6", "8", "8"]
+    assert "Hugo shortcode" in found[0] and "Obsidian's embed" in found[3]
