@@ -141,3 +141,12 @@ def test_inline_media_become_one_line_and_hide_nothing_after_them(
     stream = TagStream(ZHIHU_HTML)
     assert [stream.tag(tag) for tag in tags] == expected
     assert stream.dropping == 0, "the text after the element is shown again"
+
+
+def test_shell_variables_stay_text_and_formulas_next_to_cjk_are_drawn() -> None:
+    body = "运行 `x` 后 echo $HOME/$USER 与 ${PATH}:$PWD，而 $x$的值是 $y$。\n"
+    zhihu = render(issue_of(body), "zhihu", RenderContext()).body
+    assert "$HOME/$USER" in zhihu and "${PATH}:$PWD" in zhihu
+    assert zhihu.count('eeimg="1"') == 2
+    wechat = render(issue_of(body), "wechat", RenderContext()).body
+    assert "$HOME/$USER" in wechat and wechat.count("<svg") == 2

@@ -102,3 +102,18 @@ def test_syntax_of_other_tools_is_named_once_per_line(tmp_path: Path) -> None:
     ]
     assert [line.split(":")[1] for line in found] == ["4", "6", "6", "8", "8"]
     assert "Hugo shortcode" in found[0] and "Obsidian's embed" in found[3]
+
+
+def test_a_callout_left_open_inside_another_is_named_with_the_one_it_ends_with(
+    tmp_path: Path,
+) -> None:
+    body = "::: tip\n提示的正文\n\n::: warning\n警告\n:::\n\n后文。\n"
+    path = tmp_path / "issue.md"
+    path.write_text(FRONT + body, "utf-8")
+    lines = [str(p).replace(str(path), "issue.md") for p in check_file(path).problems]
+    assert (
+        "issue.md:7: warning: '::: warning' is never closed, so it ends where the "
+        "'::: tip' it sits in (line 4) ends; if that one should end first, add a ':::' "
+        "line before line 7"
+    ) in lines
+    assert not any("runs to the end of the issue" in line for line in lines)

@@ -70,12 +70,21 @@ def _callouts(issue: Issue) -> Iterator[Finding]:
                 "it is shown as a plain note"
             )
             yield Finding(callout.line, None, "unknown-callout", message)
-        if not callout.closed:
+        if callout.closed:
+            continue
+        if callout.within is None:
             message = (
                 f"'::: {callout.name}' is never closed, so it runs to the end of the issue; "
                 "add a ':::' line where it ends"
             )
-            yield Finding(callout.line, None, "unclosed-callout", message)
+        else:
+            outer = callout.within
+            message = (
+                f"'::: {callout.name}' is never closed, so it ends where the "
+                f"'::: {outer.name}' it sits in (line {outer.line}) ends; if that one "
+                f"should end first, add a ':::' line before line {callout.line}"
+            )
+        yield Finding(callout.line, None, "unclosed-callout", message)
 
 
 def _blocks(tokens: list[Token]) -> Iterator[tuple[Token, list[Token]]]:

@@ -203,16 +203,20 @@ class Callout:
     kind: str
     line: int
     closed: bool
+    #: The callout this one sits in, if any: an unclosed callout ends with it.
+    within: Callout | None = None
 
 
 def callouts(issue: Issue) -> Iterator[Callout]:
     """Every callout of the body in order, with its line (lint warns about unknown names
-    and containers markdown-it closed at the end of the document)."""
+    and containers markdown-it closed at the end of the document, or of the callout
+    they sit in)."""
     opened: list[Callout] = []
     for token in issue.document.tokens:
         if token.type == "callout_open":
             line = issue.body_line + (token.map[0] if token.map else 0)
-            opened.append(Callout(token.meta["name"], token.meta["kind"], line, True))
+            within = opened[-1] if opened else None
+            opened.append(Callout(token.meta["name"], token.meta["kind"], line, True, within))
         elif token.type == "callout_close" and opened:
             callout = opened.pop()
             yield callout if token.markup else replace(callout, closed=False)

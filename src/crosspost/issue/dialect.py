@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
@@ -30,6 +31,7 @@ from mdit_py_plugins.texmath.index import rules as texmath_rules
 from crosspost.issue.collector import collector_paused
 
 BlockRule = Callable[[StateBlock, int, int, bool], bool]
+InlineRule = Callable[[StateInline, bool], bool]
 
 ONLY_MARKER = re.compile(r"^only\s+([A-Za-z][\w-]*)\s*$")
 #: Characters that join without a space when a Markdown line break falls between them
@@ -98,6 +100,24 @@ def _unlabelled(rule: BlockRule) -> BlockRule:
         return found
 
     return block
+
+
+def _not_before_a_word(rule: InlineRule) -> InlineRule:
+    """The dollar rule, except where a closing ``$`` runs straight into a letter: shell
+    variables (``$HOME/$USER``, ``${PATH}:$PWD``) are written like that, formulas are
+    not (``$x$y`` would be two formulas side by side, written ``$xy$``)."""
+
+    def inline(state: StateInline, silent: bool) -> bool:
+        start = state.pos
+        if not rule(state, True):  # a dry run: how far would the formula go?
+            return False
+        after = state.src[state.pos : state.pos + 1]
+        state.pos = start
+        if after.isascii() and (after.isalnum() or after == "_"):
+            return False
+        return rule(state, silent)
+
+    return inline
 
 
 def callout_marker(info: str) -> tuple[str, str]:
@@ -237,6 +257,8 @@ def new_markdown() -> MarkdownIt:
     md.use(container_plugin, name="only", validate=_validate_only)
     md.use(container_plugin, name="callout", validate=_validate_callout)
     md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
+    dollars = next(rule.fn for rule in md.inline.ruler.__rules__ if rule.name == "math_inline")
+    md.inline.ruler.at("math_inline", _not_before_a_word(dollars))
     _use_bracket_math(md)
     md.core.ruler.push("callouts", _callouts)
     md.core.ruler.push("close_hidden_content", _close_hidden_content)
