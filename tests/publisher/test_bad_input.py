@@ -330,6 +330,11 @@ def _file_url_in_raw_html(w: World, m: pytest.MonkeyPatch) -> list[str]:
     return publish(w)
 
 
+def _protocol_relative_image(w: World, m: pytest.MonkeyPatch) -> list[str]:
+    edit_front(w, "![资料图](images/hardware.png)", '<img src="//cdn.example.test/a.png">')
+    return publish(w)
+
+
 def _javascript_image(w: World, m: pytest.MonkeyPatch) -> list[str]:
     swap_image(w, "javascript:alert(1)")
     return publish(w)
@@ -617,6 +622,12 @@ IMAGE_CASES: dict[str, Case] = {
     "file: URL in raw HTML": Case(
         _file_url_in_raw_html,
         r"issue\.md:16: image 'file:///etc/hostname' is a file: URL",
+        checked=True,
+    ),
+    "image without a scheme": Case(
+        _protocol_relative_image,
+        r"issue\.md:16: image '//cdn\.example\.test/a\.png' has no scheme; write it with "
+        r"one: 'https://cdn\.example\.test/a\.png'",
         checked=True,
     ),
     "javascript: image": Case(

@@ -49,6 +49,8 @@ def kind_of(ref: str) -> str:
     scheme = urlsplit(ref).scheme.lower()
     if scheme in ("http", "https"):
         return REMOTE
+    if ref.startswith("//"):  # copied from a web page's HTML: its page's scheme is gone
+        raise RefusedImage(f"has no scheme; write it with one: 'https:{ref}'")
     if scheme == "data":
         return DATA
     if not scheme or (len(scheme) == 1 and ref[1:2] == ":" and ref[2:3] in ("/", "\\")):
