@@ -150,3 +150,13 @@ def test_shell_variables_stay_text_and_formulas_next_to_cjk_are_drawn() -> None:
     assert zhihu.count('eeimg="1"') == 2
     wechat = render(issue_of(body), "wechat", RenderContext()).body
     assert "$HOME/$USER" in wechat and wechat.count("<svg") == 2
+
+
+def test_an_alert_with_its_own_title_is_a_callout_with_that_title() -> None:
+    body = "> [!tip] 省时间的办法\n> 先读 **摘要**。\n\n> [!warning]-\n> 折叠的警告\n"
+    wechat = render(issue_of(body), "wechat", RenderContext()).body
+    assert "省时间的办法" in wechat and "<strong" in wechat and "[!tip]" not in wechat
+    assert "注意" in wechat and "[!warning]" not in wechat and "折叠的警告" in wechat
+    zhihu = render(issue_of(body), "zhihu", RenderContext()).body
+    assert "<b>省时间的办法</b>" in zhihu and "[!tip]" not in zhihu
+    assert render(issue_of("> [!abstract] 摘要\n> 正文\n"), "zhihu").body.count("[!abstract]") == 1

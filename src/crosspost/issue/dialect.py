@@ -207,8 +207,11 @@ def _callouts(state: StateCore) -> None:
     ``callout_open`` carries ``meta["kind"]`` (a key of :data:`CALLOUT_LABELS`),
     ``meta["name"]`` (as written: differs from the kind for an unknown container),
     ``meta["title"]`` (the editor's, else the kind's label) and the source ``map``.
-    GitHub alerts lose markdown-it's title paragraph: the title is in the meta.
+    GitHub alerts lose markdown-it's title paragraph: the title is in the meta. An alert
+    with a title of its own (``> [!TIP] 标题``, as Obsidian and others write it, also
+    ``[!tip]-`` folded) is a quote to markdown-it: it becomes a callout here.
     """
+    _titled_alerts(state)
     tokens: list[Token] = []
     skip_title = 0
     for token in state.tokens:
@@ -217,8 +220,10 @@ def _callouts(state: StateCore) -> None:
             continue
         if token.type in ("container_callout_open", "alert_open"):
             if token.type == "alert_open":
-                name, title = str(token.meta.get("kind", "")).lower(), ""
-                skip_title = 3  # alert_title_open, its inline, alert_title_close
+                name = str(token.meta.get("kind", "")).lower()
+                title = str(token.meta.get("title", ""))
+                # markdown-it's own alerts: alert_title_open, its inline, alert_title_close
+                skip_title = 0 if title else 3
             else:
                 name, title = callout_marker(token.info)
             kind = name if name in CALLOUT_LABELS else PLAIN_CALLOUT
@@ -231,6 +236,41 @@ def _callouts(state: StateCore) -> None:
             token.tag = "section"
         tokens.append(token)
     state.tokens = tokens
+
+
+#: ``[!kind] title`` or ``[!kind]-`` (Obsidian's folded callout) alone on a quote's first line.
+_TITLED_ALERT = re.compile(r"\[!([A-Za-z]+)\](?:[+-]?[ \t]+([^\n]*\S)|[+-])[ \t]*(?:\n|$)")
+
+
+def _titled_alerts(state: StateCore) -> None:
+    """Quotes whose first line is ``[!kind] title`` (a kind crosspost knows) become the
+    ``alert_open``/``alert_close`` pair markdown-it makes of a bare ``[!KIND]`` line, the
+    title in ``meta`` and the line taken out of the quote's first paragraph."""
+    tokens = state.tokens
+    index = 0
+    while index + 2 < len(tokens):
+        opening, inline = tokens[index], tokens[index + 2]
+        match = None
+        if opening.type == "blockquote_open" and inline.type == "inline":
+            match = _TITLED_ALERT.match(inline.content)
+        kind = match.group(1).lower() if match else ""
+        if match is None or kind not in CALLOUT_LABELS:
+            index += 1
+            continue
+        closing = next(
+            at
+            for at in range(index + 1, len(tokens))
+            if tokens[at].type == "blockquote_close" and tokens[at].level == opening.level
+        )
+        opening.type, tokens[closing].type = "alert_open", "alert_close"
+        opening.meta = {"kind": kind, "title": match.group(2) or CALLOUT_LABELS[kind]}
+        rest = inline.content[match.end() :]
+        if rest.strip():
+            inline.content, inline.children = rest, []
+            state.md.inline.parse(rest, state.md, state.env, inline.children)
+        else:  # the title line was the quote's whole first paragraph
+            del tokens[index + 1 : index + 4]
+        index += 1
 
 
 def _verbatim(url: str) -> str:
