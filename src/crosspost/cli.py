@@ -9,12 +9,14 @@ that ``crosspost --help`` and ``--version`` start instantly (cron pays for every
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import importlib
 import logging
+import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from types import ModuleType
 from typing import NoReturn, TextIO
 
@@ -98,7 +100,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     _warnings.start_run()
     try:
-        code = int(_command_module(args._module).run(args))
+        with _sigterm_as_interrupt():
+            code = int(_command_module(args._module).run(args))
         # Flush here, inside the try: a reader that went away (``| head``) shows up now.
         sys.stdout.flush()
         return code
@@ -114,6 +117,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _report(str(problem), problem.exit_code)
     except KeyboardInterrupt:
         return _report("interrupted", 130, prefix="crosspost: ")
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM (systemd stopping a timer's unit, ``kill``, a container's shutdown) stops a
+    command as Ctrl-C does: a publish stops each post at its next step and says where, a
+    tick records what it did. Without this, SIGTERM ends the process on the spot, silent.
+    Only the main thread may set a handler; a command run from another (a test) keeps
+    what it has."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 class _OncePerRun(logging.Handler):

@@ -16,6 +16,8 @@ EXIT_CHANNEL_FAILED = 1
 EXIT_BAD_INPUT = 2
 EXIT_UNCONFIRMED = 3
 EXIT_TEMPORARY = 75
+#: The run was stopped by Ctrl-C or SIGTERM: what a shell reports for SIGINT (128 + 2).
+EXIT_INTERRUPTED = 130
 #: The reader of our output went away (``crosspost status | head``): what a shell reports
 #: for a program stopped by SIGPIPE (128 + 13), without the traceback.
 EXIT_PIPE_CLOSED = 141
@@ -145,6 +147,11 @@ class RateLimitedError(TransientError):
     ) -> None:
         super().__init__(message, channel=channel, code=code)
         self.retry_after = retry_after
+
+
+class Interrupted(TransientError):
+    """The run was asked to stop (Ctrl-C, SIGTERM) and this post stopped at a step
+    boundary: nothing more was sent, and running again finishes it."""
 
 
 class AuthError(ChannelError):

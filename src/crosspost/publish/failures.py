@@ -22,6 +22,7 @@ from crosspost.errors import (
     EXIT_TEMPORARY,
     EXIT_UNCONFIRMED,
     CrosspostError,
+    Interrupted,
     RateLimitedError,
     TransientError,
     UnconfirmedError,
@@ -103,6 +104,11 @@ def record_failure(
         if "crosspost reconcile" not in message:
             message += f"; run 'crosspost reconcile {key.issue_id}' or publish again"
         return Outcome("unconfirmed", None, message, EXIT_UNCONFIRMED)
+    if isinstance(error, Interrupted):
+        # Stopped between steps: the row keeps how far the post got (a draft stays a
+        # draft, not a failure), and the next run goes on from there.
+        ledger.note(key, "interrupted", str(error))
+        return Outcome("pending", record.url, str(error), EXIT_TEMPORARY)
     if isinstance(error, TransientError):
         delay = retry_delay(record.attempts + 1)
         if isinstance(error, RateLimitedError) and error.retry_after:

@@ -19,6 +19,7 @@ from crosspost.config.settings import Account
 from crosspost.errors import (
     EXIT_BAD_INPUT,
     EXIT_CHANNEL_FAILED,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_TEMPORARY,
     EXIT_UNCONFIRMED,
@@ -119,9 +120,14 @@ class PublishReport:
 
     results: tuple[PostResult, ...] = ()
     warnings: tuple[str, ...] = field(default=())
+    #: Stopped by Ctrl-C or SIGTERM: exit 130 whatever the posts' codes, as a shell
+    #: expects of an interrupted command; the posts' rows say where each stopped.
+    interrupted: bool = False
 
     @property
     def exit_code(self) -> int:
+        if self.interrupted:
+            return EXIT_INTERRUPTED
         codes = {r.exit_code for r in self.results}
         for code in (EXIT_UNCONFIRMED, EXIT_CHANNEL_FAILED, EXIT_BAD_INPUT, EXIT_TEMPORARY):
             if code in codes:
@@ -131,6 +137,7 @@ class PublishReport:
     def as_dict(self) -> dict[str, Any]:
         return {
             "exit_code": self.exit_code,
+            "interrupted": self.interrupted,
             "posts": [r.as_dict() for r in self.results],
             "warnings": list(self.warnings),
         }

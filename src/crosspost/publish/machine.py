@@ -31,8 +31,10 @@ from crosspost.channels.base import (
     PART_COVER,
     PART_SETTINGS,
     PART_TOPICS,
+    STEP_BROADCAST,
     STEP_DRAFT,
     STEP_HANDOFF,
+    STEP_POLL,
     STEP_PUBLISH,
     STEP_UPDATE,
     Adapter,
@@ -88,6 +90,7 @@ from crosspost.publish.settle import (
     run_redactor,
     settle,
 )
+from crosspost.publish.stopping import RunStop
 from crosspost.publish.urls import (
     STEP_BUNDLE,
     CompanionUrl,
@@ -135,8 +138,11 @@ class PostMachine:
         checkpoint: Checkpoint = no_checkpoint,
         memo: RunMemo | None = None,
         images: ImageSources | None = None,
+        stop: RunStop | None = None,
     ) -> None:
         self.job = job
+        #: The run's stop flag (Ctrl-C, SIGTERM): looked at before each step goes out.
+        self.stop = stop or RunStop()
         #: Where the post's images may be read from (the run's, shared with its check).
         self.images = images
         self.key = job.key
@@ -144,7 +150,7 @@ class PostMachine:
         self.state_dir = Path(state_dir)
         self.timeout = timeout
         self.clock = clock
-        self.sleep = sleep
+        self.sleep = self.stop.pausing(sleep)
         self._progress = progress
         self.lock_timeout = lock_timeout
         self.checkpoint = checkpoint
@@ -454,6 +460,7 @@ class PostMachine:
     def _broadcast(self, adapter: Adapter, draft: RemoteDraft) -> PostResult:
         """Send the draft to the followers once (see :mod:`crosspost.publish.broadcast`)."""
         sender = self._sender(adapter)
+        self.stop.check(STEP_BROADCAST)
         self.sent = True  # from the intent on, the platform may have the send
         outcome = sender.send(
             draft,
@@ -942,6 +949,7 @@ class PostMachine:
         return self._wait(adapter, ticket)
 
     def _wait(self, adapter: Adapter, ticket: PublishTicket) -> PostResult:
+        self.stop.check(STEP_POLL)
         self.checkpoint("before-poll")
         post = adapter.wait(ticket)
         if post is None:
@@ -1019,6 +1027,7 @@ class PostMachine:
         sent_hash = self.job.content_hash if filled else None
         data = {**dataclasses.asdict(intent), "content_hash": sent_hash}
         for attempt in (1, 2):
+            self.stop.check(step)  # before the intent: a stopped post leaves no doubt
             self.ledger.begin(step, self.key, data)
             self.checkpoint(f"before-{step}")
             try:

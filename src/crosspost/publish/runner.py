@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -61,6 +61,7 @@ from crosspost.publish.machine import Checkpoint, PostMachine, no_checkpoint
 from crosspost.publish.references import Link, link, resolve
 from crosspost.publish.series import previous_issues
 from crosspost.publish.settle import build_adapter, reconcile_issue, run_redactor
+from crosspost.publish.stopping import RunStop
 from crosspost.render.context import render_context
 from crosspost.render.rendered import RenderContext, Rendered, render
 
@@ -99,6 +100,8 @@ class Publisher:
         self._said: set[str] = set()
         #: The dry run's reads (what an account may do), asked once per account.
         self._memo = RunMemo()
+        #: Raised by Ctrl-C or SIGTERM while posts run; a stopped publisher starts nothing.
+        self.stop = RunStop()
 
     # --- phase 1: everything that can fail without sending anything ---------------------
 
@@ -357,8 +360,8 @@ class Publisher:
         such needs go first, together; the others follow once the URL is in the ledger,
         rendered again with it. One whose referenced post did not come out is skipped.
         """
-        if not jobs:
-            return PublishReport()
+        if not jobs or self.stop.asked:
+            return PublishReport(interrupted=self.stop.asked)
         results: dict[PostKey, PostResult] = {}
         waiting = list(jobs)
         # A post named by a reference but not run now (the scheduler runs what is due)
@@ -367,7 +370,7 @@ class Publisher:
         # This run's: the Zhihu login and topics are asked once per account.
         memo = RunMemo(shared=self._shared())
         with ThreadPoolExecutor(max_workers=min(8, len(jobs))) as pool:
-            while waiting:
+            while waiting and not self.stop.asked:
                 ready = [
                     j for j in waiting if all(k in results or k not in in_run for k in j.waits_for)
                 ]
@@ -381,10 +384,27 @@ class Publisher:
                     else:
                         runnable.append(filled)
                 machines = [self._machine(job, memo) for job in runnable]
-                done = pool.map(lambda m: m.run(options), machines)
-                for machine, result in zip(machines, done, strict=True):
+                running = [pool.submit(machine.run, options) for machine in machines]
+                for machine, result in zip(machines, self._results(running), strict=True):
                     results[machine.key] = result
-        return PublishReport(tuple(results[job.key] for job in jobs))
+        if self.stop.asked:  # posts that never started are left to the next run
+            jobs = [job for job in jobs if job.key in results]
+        return PublishReport(tuple(results[job.key] for job in jobs), interrupted=self.stop.asked)
+
+    def _results(self, running: Sequence[Future[PostResult]]) -> list[PostResult]:
+        """Each post's result. Ctrl-C (or SIGTERM) lands in this wait: the posts are told
+        to stop before their next step, and their results are still waited for, so the
+        ledger and the report say where each one stopped. A second Ctrl-C leaves at once
+        (posts then stop at their next boundary on their own)."""
+        try:
+            return [future.result() for future in running]
+        except KeyboardInterrupt:
+            self.stop.ask()
+            self.progress(
+                "stopping: each post finishes the call it has out and sends nothing more "
+                "(Ctrl-C again to leave at once)"
+            )
+            return [future.result() for future in running]
 
     def reconcile(self, issue_id: str) -> PublishReport:
         """``crosspost reconcile``: settle every open question about an issue's posts.
@@ -430,6 +450,7 @@ class Publisher:
             checkpoint=self.checkpoint,
             memo=memo,
             images=self.images,
+            stop=self.stop,
         )
 
     def dry_run(self, jobs: Sequence[Job], options: PublishOptions) -> list[DryRunEntry]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from crosspost.errors import (
     EXIT_BAD_INPUT,
     EXIT_CHANNEL_FAILED,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_TEMPORARY,
     EXIT_UNCONFIRMED,
@@ -86,6 +87,8 @@ class DueReport:
     locked: bool = False
     #: (issue id, account) of results that repeat what an earlier tick reported.
     repeats: frozenset[tuple[str, str]] = frozenset()
+    #: Stopped by Ctrl-C or SIGTERM: exit 130; the posts' results say where each stopped.
+    interrupted: bool = False
 
     @classmethod
     def of_scan(cls, now: datetime, found: Scan, *, locked: bool = False) -> DueReport:
@@ -103,6 +106,8 @@ class DueReport:
         marks every failed tick (systemd) would otherwise fail every 5 minutes until
         somebody fixes the file. It counts again when the file or the problem changes.
         """
+        if self.interrupted:
+            return EXIT_INTERRUPTED
         codes = {r.exit_code for r in self.results}
         if any(not e.repeat for e in self.of_kind("problem")):
             codes.add(EXIT_BAD_INPUT)
@@ -125,6 +130,7 @@ class DueReport:
         return {
             "now": self.now.isoformat(),
             "exit_code": self.exit_code,
+            "interrupted": self.interrupted,
             "locked": self.locked,
             "files": self.files,
             "upcoming": self.upcoming,

@@ -199,6 +199,8 @@ class _Tick:
             for batch, again in ((jobs, False), (retry, True)):
                 options = PublishOptions(update=self.options.update, retry_failed=again)
                 results.extend(publisher.run(batch, options).results if batch else ())
+                if publisher.stop.asked:  # Ctrl-C or SIGTERM: the retries wait too
+                    break
             self._settle(results)
         report = DueReport(
             self.now,
@@ -209,6 +211,7 @@ class _Tick:
             tuple(results),
             tuple(self.entries),
             repeats=frozenset(self.repeats),
+            interrupted=publisher.stop.asked,
         )
         return report
 

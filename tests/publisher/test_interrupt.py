@@ -1,0 +1,111 @@
+"""Ctrl-C and SIGTERM stop a run at the next step boundary, and say where each post stopped.
+
+The signal reaches the main thread while the posts run in worker threads. Before this,
+the main thread printed "interrupted" and the workers went on through the publication
+and the mass send: an operator believed nothing went out while followers were messaged
+seconds later. Here a post's checkpoint delivers the interrupt to the main thread, as a
+terminal would, at the moment the draft is made.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from crosspost.cli import _sigterm_as_interrupt
+from crosspost.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_TEMPORARY
+from crosspost.publish.jobs import PublishOptions
+from crosspost.publish.runner import Publisher
+
+from .world import PUBLISH_PATHS, World, assert_one_post_per_channel, calls_to
+
+BROADCAST_PATH = "/cgi-bin/message/mass/sendall"
+
+
+def interrupt_after_the_draft(publishers: list[Publisher]) -> object:
+    """A checkpoint that presses Ctrl-C once the first draft is made, then lets the post
+    go on only once the main thread has taken the interrupt (as it would within
+    milliseconds on a terminal; a test must not leave that to chance)."""
+    pressed = threading.Event()
+
+    def checkpoint(name: str) -> None:
+        if name != "after-draft" or pressed.is_set():
+            return
+        pressed.set()
+        # a real SIGINT to the main thread, blocked waiting for the posts as in a run
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+        deadline = time.monotonic() + 10
+        while not publishers[0].stop.asked and time.monotonic() < deadline:
+            time.sleep(0.001)
+
+    return checkpoint
+
+
+def publish_interrupted(world: World, mode: str, *targets: str) -> tuple[object, list[str]]:
+    publishers: list[Publisher] = []
+
+    def work(publisher: Publisher) -> object:
+        publishers.append(publisher)
+        return publisher.publish([world.issue], PublishOptions(mode=mode, targets=targets))
+
+    return world.with_publisher(work, checkpoint=interrupt_after_the_draft(publishers))
+
+
+@pytest.mark.parametrize("mode", ["publish", "broadcast"])
+def test_ctrl_c_after_the_draft_sends_nothing_more_and_says_where_it_stopped(
+    world: World, mode: str
+) -> None:
+    report, lines = publish_interrupted(world, mode, "wechat")
+
+    assert report.interrupted and report.exit_code == EXIT_INTERRUPTED  # type: ignore[attr-defined]
+    (result,) = report.results  # type: ignore[attr-defined]
+    assert result.state == "pending" and result.exit_code == EXIT_TEMPORARY
+    assert result.message == (
+        "interrupted before "
+        + ("publishing" if mode == "publish" else "the mass send")
+        + ": nothing more was sent; run again to finish"
+    )
+    assert any(line.startswith("stopping: each post finishes the call") for line in lines)
+    # nothing irreversible after the interrupt: the draft stands, nothing was sent on
+    assert calls_to(world.box, PUBLISH_PATHS["wechat"]) == 0
+    assert calls_to(world.box, BROADCAST_PATH) == 0
+    assert world.posts()["wechat"].state == "draft_created"  # not "failed"
+    assert not world.posts()["wechat"].pending_step  # no intent left in doubt
+
+    # the next run goes on from the draft: one draft, one publication
+    done = world.run("publish", str(world.issue), "--mode", "publish", "-c", "wechat")
+    assert done.returncode == EXIT_OK, done.stderr
+    assert len(world.drafts_on("wechat")) <= 1
+    assert calls_to(world.box, PUBLISH_PATHS["wechat"]) == 1
+
+
+def test_a_post_that_was_stopped_is_not_started_by_a_later_batch(world: World) -> None:
+    publishers: list[Publisher] = []
+
+    def work(publisher: Publisher) -> object:
+        publishers.append(publisher)
+        options = PublishOptions(mode="publish")
+        first = publisher.publish([world.issue], options)
+        assert publisher.stop.asked
+        second = publisher.run(publisher.plan([world.issue], options), options)
+        assert second.results == () and second.interrupted
+        return first
+
+    report, _ = world.with_publisher(work, checkpoint=interrupt_after_the_draft(publishers))
+    assert report.exit_code == EXIT_INTERRUPTED  # type: ignore[attr-defined]
+    assert calls_to(world.box, PUBLISH_PATHS["wechat"]) == 0
+    assert calls_to(world.box, PUBLISH_PATHS["zhihu"]) == 0
+
+    assert world.run("publish", str(world.issue), "--mode", "publish").returncode == EXIT_OK
+    assert_one_post_per_channel(world)
+
+
+def test_sigterm_stops_a_command_as_ctrl_c_does() -> None:
+    with pytest.raises(KeyboardInterrupt), _sigterm_as_interrupt():
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)  # the handler interrupts this at once
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
