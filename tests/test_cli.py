@@ -256,6 +256,18 @@ def test_check_refuses_what_render_writes(
     ]
 
 
+def test_render_takes_front_matter_after_blank_lines_out_of_the_article(
+    capsys: pytest.CaptureFixture[str], write_issue: WriteIssue
+) -> None:
+    path = write_issue(
+        raw="\n\n---\ntitle: 第一期\ncover: cover.jpg\n---\n正文正文正文正文正文正文\n"
+    )
+    out = path.parent / "out"
+    code, _, stderr = run(capsys, "render", str(path), "-o", str(out))
+    assert (code, stderr) == (0, [])
+    assert (out / "zhihu.md").read_text("utf-8") == "正文正文正文正文正文正文\n"
+
+
 def test_render_into_a_file_is_refused(
     capsys: pytest.CaptureFixture[str], example_issue: Path, tmp_path: Path
 ) -> None:

@@ -104,3 +104,39 @@ def test_draft_true_is_a_warning_in_check(write_issue: WriteIssue) -> None:
     assert [(p.line, p.severity) for p in drafts] == [(4, "warning")]
     assert "publish and run-due skip this issue" in drafts[0].message
     assert not checked.errors
+
+
+# --- where the front matter is ----------------------------------------------------------
+
+
+def test_front_matter_after_blank_lines_is_front_matter(write_issue: WriteIssue) -> None:
+    issue = load_issue(
+        write_issue(raw="\n\n---\ntitle: T\ncover: cover.jpg\n---\n## 小节\n" + BODY)
+    )
+    assert issue.title == "T"
+    assert issue.line_of("title") == 4 and issue.line_of("cover") == 5
+    assert issue.body == "## 小节\n" + BODY and issue.body_line == 7
+
+
+@pytest.mark.parametrize(
+    ("raw", "line", "problem"),
+    [
+        ("\n\n---\ntitle: [T\n---\n", 4, "front matter is not valid YAML"),
+        ("\n \n---\ntitle: T\ntitle: U\n---\n", 5, "'title' appears twice (also on line 4)"),
+        ('\n+++\ntitle = "T"\nauthor = "unclosed\n+++\n', 4, "front matter is not valid TOML"),
+        ("\n\n---\ntitle: T\n", 3, "front matter is not closed; add a '---' line after it"),
+    ],
+)
+def test_problems_after_blank_lines_name_the_right_line(
+    write_issue: WriteIssue, raw: str, line: int, problem: str
+) -> None:
+    with pytest.raises(IssueError) as caught:
+        load_issue(write_issue(raw=raw))
+    assert caught.value.line == line
+    assert caught.value.problem.startswith(problem)
+
+
+def test_yaml_front_matter_may_end_with_dots(write_issue: WriteIssue) -> None:
+    issue = load_issue(write_issue(raw="---\ntitle: T\ncover: cover.jpg\n...\n" + BODY))
+    assert issue.title == "T"
+    assert issue.body == BODY and issue.body_line == 5

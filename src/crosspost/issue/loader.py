@@ -33,6 +33,7 @@ from crosspost.platforms.registry import PLATFORMS
 __all__ = [
     "default_issue_id",
     "load_issue",
+    "opens_front_matter",
     "read_front_matter",
     "read_issue",
     "read_text",
@@ -43,9 +44,13 @@ if TYPE_CHECKING:
     import yaml
 
 #: The fences of the two front-matter kinds editors bring: YAML (Jekyll, Hexo, Hugo,
-#: Astro, VuePress, …) and TOML (Hugo).
+#: Astro, VuePress, …) and TOML (Hugo). YAML's may also end with ``...``, YAML's own
+#: end-of-document line (Pandoc and R Markdown write it).
 _YAML_FENCE = re.compile(r"^---[ \t]*$")
+_YAML_END = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
 _TOML_FENCE = re.compile(r"^\+\+\+[ \t]*$")
+#: The start of a file with front matter, as bytes: blank lines at most, then a fence.
+_OPENING = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:[ \t]*\r?\n)*(?:---|\+\+\+)[ \t]*\r?(?:\n|\Z)")
 #: Front matter is a few fields; anything this long is a mistake (a pasted body, a log).
 MAX_FRONT_MATTER_CHARS = 64_000
 #: Deep enough for any field crosspost reads (``zhihu: {topics: [...]}`` is 2).
@@ -91,6 +96,12 @@ def read_front_matter(path: Path | str) -> tuple[dict[str, Any], dict[str, int]]
     return front, lines
 
 
+def opens_front_matter(head: bytes) -> bool:
+    """Whether a file that starts with ``head`` has front matter (a quick look for the
+    scanners of issue folders: a README in the folder has none)."""
+    return _OPENING.match(head) is not None
+
+
 def read_text(path: Path) -> str:
     """A text file as str with Unix line ends; IssueError (file:line, the fix) if it isn't."""
     if path.is_dir():
@@ -118,38 +129,45 @@ def read_text(path: Path) -> str:
 def split_front_matter(path: Path, text: str) -> tuple[dict[str, Any], dict[str, int], str, int]:
     """Split the front matter from the body; return (data, key lines, body, body line).
 
-    ``---`` opens YAML front matter and ``+++`` TOML; a file that starts with neither has
+    ``---`` opens YAML front matter (closed by ``---`` or ``...``) and ``+++`` TOML, on
+    the file's first line or after blank lines only; a file that starts otherwise has
     none (its data is empty and the whole file is the body).
     """
     lines = text.split("\n")
-    if _YAML_FENCE.match(lines[0]):
-        fence, parse = _YAML_FENCE, _parse_yaml
-    elif _TOML_FENCE.match(lines[0]):
-        fence, parse = _TOML_FENCE, _parse_toml
+    # Blank lines before the fence are no reason to publish the front matter as text.
+    start = next((index for index, line in enumerate(lines) if line.strip()), 0)
+    if _YAML_FENCE.match(lines[start]):
+        closing, parse = _YAML_END, _parse_yaml
+    elif _TOML_FENCE.match(lines[start]):
+        closing, parse = _TOML_FENCE, _parse_toml
     else:
         return {}, {}, text, 1
-    for index in range(1, len(lines)):
-        if fence.match(lines[index]):
+    marker = lines[start].strip()
+    for index in range(start + 1, len(lines)):
+        if closing.match(lines[index]):
             end = index
             break
     else:
-        marker = lines[0].strip()
-        raise IssueError(path, f"front matter is not closed; add a '{marker}' line after it", 1)
-    size = sum(len(line) + 1 for line in lines[1:end])
+        raise IssueError(
+            path, f"front matter is not closed; add a '{marker}' line after it", start + 1
+        )
+    size = sum(len(line) + 1 for line in lines[start + 1 : end])
     if size > MAX_FRONT_MATTER_CHARS:
         raise IssueError(
             path,
             f"front matter is {size:,} characters long (at most "
             f"{MAX_FRONT_MATTER_CHARS:,}); long text belongs in the body, below the "
-            f"'{lines[0].strip()}'",
-            1,
+            f"'{marker}'",
+            start + 1,
         )
-    data, key_lines = parse(path, lines[1:end])
+    # start + 2: the 1-based file line of the front matter's first line.
+    data, key_lines = parse(path, lines[start + 1 : end], start + 2)
     body = "\n".join(lines[end + 1 :])
     return data, key_lines, body, end + 2
 
 
-def _parse_yaml(path: Path, lines: list[str]) -> tuple[dict[str, Any], dict[str, int]]:
+def _parse_yaml(path: Path, lines: list[str], first: int) -> tuple[dict[str, Any], dict[str, int]]:
+    """YAML front matter whose first line is the file's line ``first``: (data, key lines)."""
     import yaml  # here, not at the top: `crosspost --help` must not pay for PyYAML
 
     loader = _bounded_loader()("\n".join(lines))
@@ -162,27 +180,27 @@ def _parse_yaml(path: Path, lines: list[str]) -> tuple[dict[str, Any], dict[str,
             path,
             f"front matter nests lists or blocks more than {MAX_FRONT_MATTER_DEPTH} deep; "
             "an issue needs two levels (wechat: {title: …}), flatten it",
-            error.line,
+            error.line + first,
         ) from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
-        line = mark.line + 2 if mark else 1
+        line = mark.line + first if mark else first - 1
         problem = " ".join(str(error.problem or error.context or "invalid YAML").split())
         raise IssueError(
             path, f"front matter is not valid YAML ({problem}); fix that line", line
         ) from None
     except yaml.YAMLError as error:
         problem = " ".join(str(error).split())
-        raise IssueError(path, f"front matter is not valid YAML ({problem})", 1) from None
+        raise IssueError(path, f"front matter is not valid YAML ({problem})", first - 1) from None
     finally:
         loader.dispose()
     if data is None:
         data = {}
     if not isinstance(data, dict):
         raise IssueError(
-            path, "front matter must be 'key: value' lines (a mapping), not a list or text", 2
+            path, "front matter must be 'key: value' lines (a mapping), not a list or text", first
         )
-    return data, _key_lines(path, node)
+    return data, _key_lines(path, node, first)
 
 
 _TOML_ERROR_LINE = re.compile(r"\(at (?:line (\d+)|end of document)")
@@ -190,7 +208,7 @@ _TOML_TABLE = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
 _TOML_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_.-]+)\s*=""")
 
 
-def _parse_toml(path: Path, lines: list[str]) -> tuple[dict[str, Any], dict[str, int]]:
+def _parse_toml(path: Path, lines: list[str], first: int) -> tuple[dict[str, Any], dict[str, int]]:
     """Hugo's ``+++`` front matter, read by :mod:`tomllib`; key lines found by a scan
     (tomllib keeps no positions), enough for messages: top-level keys and one table level."""
     import tomllib
@@ -200,7 +218,8 @@ def _parse_toml(path: Path, lines: list[str]) -> tuple[dict[str, Any], dict[str,
     except tomllib.TOMLDecodeError as error:
         found = _TOML_ERROR_LINE.search(str(error))
         # "at end of document" has no number: the front matter's last line is meant.
-        line = int(found.group(1)) + 1 if found and found.group(1) else len(lines) + 1
+        line = int(found.group(1)) if found and found.group(1) else len(lines)
+        line += first - 1
         problem = _TOML_ERROR_LINE.split(str(error))[0].strip() or "invalid TOML"
         raise IssueError(
             path, f"front matter is not valid TOML ({problem}); fix that line", line
@@ -212,7 +231,7 @@ def _parse_toml(path: Path, lines: list[str]) -> tuple[dict[str, Any], dict[str,
             path,
             "front matter nests arrays or tables too deep; an issue needs two levels "
             "([wechat] title = …), flatten it",
-            1,
+            first - 1,
         ) from None
     key_lines: dict[str, int] = {}
     prefix = ""
@@ -220,16 +239,17 @@ def _parse_toml(path: Path, lines: list[str]) -> tuple[dict[str, Any], dict[str,
         table = _TOML_TABLE.match(text)
         if table:
             prefix = table.group(1).strip("\"'") + "."
-            key_lines.setdefault(prefix[:-1], index + 2)
+            key_lines.setdefault(prefix[:-1], index + first)
             continue
         key = _TOML_KEY.match(text)
         if key:
-            key_lines.setdefault(prefix + key.group(1).strip("\"'"), index + 2)
+            key_lines.setdefault(prefix + key.group(1).strip("\"'"), index + first)
     return data, key_lines
 
 
 class _TooDeep(Exception):
-    """Raised by the bounded loader at the first node nested too deeply (1-based file line)."""
+    """Raised by the bounded loader at the first node nested too deeply (0-based line of
+    the front matter)."""
 
     def __init__(self, line: int) -> None:
         self.line = line
@@ -251,8 +271,7 @@ def _bounded_loader() -> type[yaml.SafeLoader]:
 
         def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
             if self.depth >= MAX_FRONT_MATTER_DEPTH:
-                # +2: the front matter starts on the file's second line.
-                raise _TooDeep(self.peek_event().start_mark.line + 2)  # type: ignore[no-untyped-call]
+                raise _TooDeep(self.peek_event().start_mark.line)  # type: ignore[no-untyped-call]
             self.depth += 1
             try:
                 return super().compose_node(parent, index)
@@ -262,8 +281,9 @@ def _bounded_loader() -> type[yaml.SafeLoader]:
     return BoundedLoader
 
 
-def _key_lines(path: Path, node: yaml.Node | None, prefix: str = "") -> dict[str, int]:
-    """Map each key (``wechat.title`` for nested ones) to its 1-based file line.
+def _key_lines(path: Path, node: yaml.Node | None, first: int, prefix: str = "") -> dict[str, int]:
+    """Map each key (``wechat.title`` for nested ones) to its 1-based file line (the
+    front matter's own first line is the file's ``first``).
 
     YAML quietly keeps the last of two equal keys; an editor who wrote ``title`` twice
     meant one of them, so a duplicate is an error here rather than a silent choice.
@@ -275,14 +295,14 @@ def _key_lines(path: Path, node: yaml.Node | None, prefix: str = "") -> dict[str
         return found
     for key_node, value_node in node.value:
         key = f"{prefix}{key_node.value}"
-        line = key_node.start_mark.line + 2  # +1 for 1-based, +1 for the '---' line
+        line = key_node.start_mark.line + first
         if key in found:
             raise IssueError(
                 path, f"'{key}' appears twice (also on line {found[key]}); keep one", line
             )
         found[key] = line
         if isinstance(value_node, yaml.MappingNode) and not prefix:
-            found.update(_key_lines(path, value_node, prefix=f"{key}."))
+            found.update(_key_lines(path, value_node, first, prefix=f"{key}."))
     return found
 
 

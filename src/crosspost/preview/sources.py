@@ -30,7 +30,7 @@ from crosspost.errors import (
 from crosspost.images.pipeline import collect, prepare
 from crosspost.images.remote import sources_for
 from crosspost.issue.fields import parse_moment
-from crosspost.issue.loader import default_issue_id, read_front_matter
+from crosspost.issue.loader import default_issue_id, opens_front_matter, read_front_matter
 from crosspost.issue.model import Issue
 from crosspost.ledger.schema import Event
 from crosspost.ledger.store import Ledger, PostRecord
@@ -208,7 +208,7 @@ def _looks_like_issue(path: Path) -> bool:
     """Whether a Markdown file starts with front matter (a README in the folder does not)."""
     try:
         with path.open("rb") as file:
-            return file.read(8).lstrip(b"\xef\xbb\xbf").startswith(b"---")
+            return opens_front_matter(file.read(4096))
     except OSError:
         return False
 

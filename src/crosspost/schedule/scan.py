@@ -10,9 +10,10 @@ time has come is the front matter parsed properly
 (:func:`crosspost.issue.loader.read_front_matter`), so every problem is reported with
 the file and line the loader names.
 
-What is skipped without a word: files that do not start with a ``---`` line (a README in
-the issue folder is not an issue) and issues without ``publish_at`` (they are published
-by hand). A broken file whose quick look says "not yet" is checked whole when it comes due.
+What is skipped without a word: files that do not start with a ``---`` or ``+++`` line,
+blank lines aside (a README in the issue folder is not an issue), and issues without
+``publish_at`` (they are published by hand). A broken file whose quick look says "not
+yet" is checked whole when it comes due.
 """
 
 from __future__ import annotations
@@ -28,10 +29,13 @@ from typing import Any
 
 from crosspost.errors import IssueError, UsageError
 from crosspost.issue.fields import parse_moment
-from crosspost.issue.loader import default_issue_id, read_front_matter
+from crosspost.issue.loader import default_issue_id, opens_front_matter, read_front_matter
 
-#: The front matter block of an issue file: from the first ``---`` line to the next one.
-_FRONT = re.compile(r"\A\ufeff?---[ \t]*\r?\n(.*?)^---[ \t]*\r?$", re.S | re.M)
+#: The front matter block of an issue file, as the loader finds it: from a ``---`` line
+#: that only blank lines precede to the next ``---`` or ``...`` line.
+_FRONT = re.compile(
+    r"\A\ufeff?(?:[ \t]*\r?\n)*---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*\r?$", re.S | re.M
+)
 #: A top-level ``publish_at:`` key (column 0, so never inside a channel block).
 _PUBLISH_AT = re.compile(r"""^["']?publish_at["']?[ \t]*:[ \t]*(.*?)[ \t]*\r?$""", re.M)
 #: Enough of a file to hold any front matter the loader accepts (64,000 characters).
@@ -167,7 +171,7 @@ def _schedule_of(name: str, now: datetime) -> ScheduledFile | datetime | None:
         raise IssueError(
             name, f"cannot be read ({error.strerror}); check its permissions"
         ) from None
-    if not raw.lstrip(b"\xef\xbb\xbf").startswith((b"---", b"+++")):
+    if not opens_front_matter(raw):
         return None  # not a scheduled issue: publish_at lives in YAML or TOML front matter
     quick = _quick_publish_at(raw)
     if quick is False:
