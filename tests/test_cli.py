@@ -52,6 +52,19 @@ BAD_INPUT = [
         ":4: 'channels' names unknown channel 'weibo'; use wechat, zhihu",
     ),
     (
+        "impossible publish_at",
+        "---\ntitle: T\ncover: c.jpg\npublish_at: 2024-01-01T25:00:00+08:00\n---\n"
+        "正文正文正文正文正文正文\n",
+        ":4: 'publish_at' is 2024-01-01T25:00:00+08:00, which is no real date and time "
+        "(hour must be in 0..23); fix it, e.g. 2026-11-23T09:00:00+08:00",
+    ),
+    (
+        "a value its YAML tag cannot hold",
+        "---\ntitle: T\ncover: c.jpg\nprevious: !!int abc\n---\n正文正文正文正文正文正文\n",
+        ":4: front matter is not valid YAML (cannot read 'abc' as int: invalid literal for "
+        "int() with base 10: 'abc'); fix that line",
+    ),
+    (
         "missing image",
         "---\ntitle: T\ncover: c.jpg\n---\n正文正文正文正文正文正文\n\n![图](images/x.png)\n",
         ":7: image 'images/x.png' not found next to the issue; fix the path or add the file",
@@ -163,6 +176,27 @@ def test_check_many_files_reports_each(
     assert (
         f"{bad}:4: [zhihu] the body has 1 characters of text, zhihu needs at least 9; write more"
         in stdout
+    )
+    assert stdout[-1] == f"{example_issue}: ok (wechat, zhihu)"
+
+
+def test_check_goes_through_every_file_past_impossible_dates(
+    capsys: pytest.CaptureFixture[str], write_issue: WriteIssue, example_issue: Path
+) -> None:
+    dated = write_issue(front="title: T\ncover: cover.jpg\ndate: 2024-02-30\n", name="dated.md")
+    due = write_issue(
+        front="title: T\ncover: cover.jpg\npublish_at: 2024-02-30T09:00:00+08:00\n", name="due.md"
+    )
+    code, stdout, stderr = run(capsys, "check", str(dated), str(due), str(example_issue))
+    assert (code, stderr) == (2, [])
+    assert stdout[0] == (
+        f"{dated}:4: warning: 'date' is 2024-02-30, which is no real date (day is out of range "
+        "for month); it is only kept for the record (it schedules nothing), so fix or remove it"
+    )
+    assert stdout[1] == f"{dated}: ok (wechat, zhihu)"
+    assert stdout[2] == (
+        f"{due}:4: 'publish_at' is 2024-02-30T09:00:00+08:00, which is no real date and time "
+        "(day is out of range for month); fix it, e.g. 2026-11-23T09:00:00+08:00"
     )
     assert stdout[-1] == f"{example_issue}: ok (wechat, zhihu)"
 

@@ -106,6 +106,55 @@ def test_draft_true_is_a_warning_in_check(write_issue: WriteIssue) -> None:
     assert not checked.errors
 
 
+# --- values YAML reads otherwise than the editor wrote them -----------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "written", "reason"),
+    [
+        ("date", "2024-02-30", "day is out of range for month"),
+        ("lastmod", "2024-04-31", "day is out of range for month"),
+        ("date", "2024-13-45", "month must be in 1..12"),
+        ("pubDate", "2024-01-01T25:00:00+08:00", "hour must be in 0..23"),
+    ],
+)
+def test_an_impossible_record_date_is_a_warning_and_kept_as_written(
+    write_issue: WriteIssue, field: str, written: str, reason: str
+) -> None:
+    path = write_issue(front=f"title: T\ncover: cover.jpg\n{field}: {written}\n", body=BODY)
+    issue = load_issue(path)  # not an error: the date schedules nothing
+    assert issue.dates == {field: written}
+    assert [(n.line, n.severity, n.message) for n in issue.notices] == [
+        (
+            4,
+            "warning",
+            f"'{field}' is {written}, which is no real date ({reason}); it is only kept "
+            "for the record (it schedules nothing), so fix or remove it",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("written", "reason"),
+    [
+        ("2024-01-01T25:00:00+08:00", "hour must be in 0..23"),
+        ("2024-01-01T10:00:00+25:00", "a timezone offset must be less than 24 hours"),
+        ("2024-02-30T09:00:00+08:00", "day is out of range for month"),
+    ],
+)
+def test_an_impossible_publish_at_is_an_error_on_its_line(
+    write_issue: WriteIssue, written: str, reason: str
+) -> None:
+    path = write_issue(front=f"title: T\ncover: cover.jpg\npublish_at: {written}\n", body=BODY)
+    with pytest.raises(IssueError) as caught:
+        load_issue(path)
+    assert caught.value.line == 4
+    assert caught.value.problem == (
+        f"'publish_at' is {written}, which is no real date and time ({reason}); "
+        "fix it, e.g. 2026-11-23T09:00:00+08:00"
+    )
+
+
 # --- where the front matter is ----------------------------------------------------------
 
 

@@ -255,6 +255,23 @@ def test_a_missed_issue_and_a_broken_file_make_one_notice(
     assert len(inbox.bodies) == 1, "each is announced once"
 
 
+def test_a_file_with_an_impossible_publish_at_is_reported_and_the_others_go_out(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    desk.use_env(monkeypatch)
+    hour = desk.write("38", "2026-11-23T25:00:00+08:00", channels="[zhihu]")
+    desk.write("40", at(-60), channels="[zhihu]")
+
+    assert run_due(desk) == EXIT_BAD_INPUT
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [f"published   zhihu:main     40  {desk.posts()['40 zhihu'].url}"]
+    assert err.splitlines() == [
+        f"problem     {hour}:7: 'publish_at' is 2026-11-23T25:00:00+08:00, which is no real "
+        "date and time (hour must be in 0..23); fix it, e.g. 2026-11-23T09:00:00+08:00",
+    ]
+    assert sorted(desk.posts()) == ["40 zhihu"]
+
+
 def test_wechat_unreachable_for_three_ticks_spaced_by_now_then_published(
     desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -41,6 +41,11 @@ def front(*lines: str) -> str:
         (front("publish_at: 2026-11-23"), "problem:3: 'publish_at' has no timezone"),
         (front("publish_at: next monday"), "problem:3: 'publish_at' is not a date and time"),
         (front("publish_at: [1, 2"), "problem:3: front matter is not valid YAML"),
+        (
+            front("publish_at: 2026-11-22T25:00:00+08:00"),
+            "problem:3: 'publish_at' is 2026-11-22T25:00:00+08:00, which is no real date",
+        ),
+        (front("date: 2026-02-30"), "unscheduled"),
         ("\n\n" + front("publish_at: 2026-11-23T08:59:00+08:00"), "due"),
         ("\n" + front("publish_at: 2026-11-23T10:00:00+08:00"), "upcoming"),
         ("---\ntitle: x\npublish_at: 2026-11-23T08:59:00+08:00\n...\n正文\n", "due"),

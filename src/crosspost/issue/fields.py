@@ -89,6 +89,32 @@ def _relative_image(value: Any, ctx: FieldContext) -> str | None:
 MOMENT_EXAMPLE = "2026-11-23T09:00:00+08:00"
 
 
+class ImpossibleMoment(str):
+    """A date or time written in YAML's shape that names no real moment (``2024-02-30``,
+    ``T25:00``), kept as written with :attr:`reason`, in words.
+
+    PyYAML raises ValueError for such a value, in the middle of the parse; the loader
+    keeps it instead, so the field it belongs to decides: ``publish_at`` refuses it with
+    its line, a date kept for the record only (``date``, ``lastmod``) warns.
+    """
+
+    reason: str
+
+    def __new__(cls, written: str, reason: str) -> ImpossibleMoment:
+        moment = super().__new__(cls, written)
+        moment.reason = reason
+        return moment
+
+
+def moment_problem(error: ValueError) -> str:
+    """Why a date and time names no moment, from :mod:`datetime`'s ValueError, in words."""
+    text = str(error)
+    if text.startswith("offset must be a timedelta"):
+        # datetime's own words here are a repr of two timedeltas.
+        return "a timezone offset must be less than 24 hours"
+    return text
+
+
 def parse_moment(path: Path | str, key: str, value: Any, line: int | None) -> datetime | None:
     """A front-matter date and time (``publish_at``, …) as an aware datetime.
 
@@ -98,6 +124,13 @@ def parse_moment(path: Path | str, key: str, value: Any, line: int | None) -> da
     """
     if value is None:
         return None
+    if isinstance(value, ImpossibleMoment):
+        raise IssueError(
+            path,
+            f"'{key}' is {value}, which is no real date and time ({value.reason}); "
+            f"fix it, e.g. {MOMENT_EXAMPLE}",
+            line,
+        )
     if isinstance(value, datetime):
         moment = value
     else:

@@ -26,7 +26,14 @@ from typing import TYPE_CHECKING, Any
 from crosspost.errors import IssueError
 from crosspost.issue.body import check_containers
 from crosspost.issue.dialect import parse_document
-from crosspost.issue.fields import ALIASES, FIELDS, RECORD_DATES, FieldContext
+from crosspost.issue.fields import (
+    ALIASES,
+    FIELDS,
+    RECORD_DATES,
+    FieldContext,
+    ImpossibleMoment,
+    moment_problem,
+)
 from crosspost.issue.model import Issue, Notice
 from crosspost.platforms.registry import PLATFORMS
 
@@ -258,11 +265,17 @@ class _TooDeep(Exception):
 
 @functools.cache
 def _bounded_loader() -> type[yaml.SafeLoader]:
-    """PyYAML's SafeLoader, refusing nesting deeper than :data:`MAX_FRONT_MATTER_DEPTH`.
+    """PyYAML's SafeLoader, refusing nesting deeper than :data:`MAX_FRONT_MATTER_DEPTH`,
+    and never raising anything but a YAML error with a line.
 
     PyYAML builds the node tree by recursion, so a few thousand ``[`` exhaust Python's
     stack (a RecursionError, not a line a person can act on). Counting depth where the
     tree is built stops it at the first node too deep, in the same single parse.
+
+    PyYAML's constructors raise plain ValueErrors for values in the right shape that mean
+    nothing (``2024-02-30``, ``!!int abc``): a date that names no day is kept as written
+    (an :class:`ImpossibleMoment`, for its field to judge), anything else becomes a
+    ConstructorError at its node, which the loader reports with the line.
     """
     import yaml
 
@@ -278,6 +291,29 @@ def _bounded_loader() -> type[yaml.SafeLoader]:
             finally:
                 self.depth -= 1
 
+        def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+            try:
+                return super().construct_object(node, deep)
+            except yaml.YAMLError:
+                raise
+            except Exception as error:  # any constructor's failure is a bad value, here
+                what = repr(node.value) if isinstance(node, yaml.ScalarNode) else "a value"
+                problem = f"cannot read {what} as {node.tag.rsplit(':', 1)[-1]}"
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"{problem}: {error}", node.start_mark
+                ) from None
+
+        def construct_yaml_timestamp(self, node: yaml.ScalarNode) -> Any:
+            if not self.timestamp_regexp.match(node.value):
+                return ImpossibleMoment(node.value, "not a date")  # an explicit !!timestamp
+            try:
+                return super().construct_yaml_timestamp(node)
+            except ValueError as error:
+                return ImpossibleMoment(node.value, moment_problem(error))
+
+    BoundedLoader.add_constructor(
+        "tag:yaml.org,2002:timestamp", BoundedLoader.construct_yaml_timestamp
+    )
     return BoundedLoader
 
 
@@ -407,6 +443,14 @@ def _build_issue(
             values[key] = parse(None, context)
         if written != key and written in lines:
             lines[key] = lines[written]
+    for key in RECORD_DATES:
+        value = front.get(key)
+        if isinstance(value, ImpossibleMoment):
+            message = (
+                f"'{key}' is {value}, which is no real date ({value.reason}); it is only "
+                "kept for the record (it schedules nothing), so fix or remove it"
+            )
+            notices.append(Notice(lines.get(key), "impossible-date", message, "warning"))
     if not values["title"]:
         values["title"], body, heading = _title_from_body(path, body)
         if heading is None:
