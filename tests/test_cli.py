@@ -65,6 +65,12 @@ BAD_INPUT = [
         "int() with base 10: 'abc'); fix that line",
     ),
     (
+        "control character",
+        "---\ntitle: T\ncover: c.jpg\nauthor: a\x1bb\n---\n正文正文正文正文正文正文\n",
+        ":4: front matter holds the control character U+001B, which YAML does not allow; "
+        "remove it (most editors do not show it: delete and retype the text around it)",
+    ),
+    (
         "missing image",
         "---\ntitle: T\ncover: c.jpg\n---\n正文正文正文正文正文正文\n\n![图](images/x.png)\n",
         ":7: image 'images/x.png' not found next to the issue; fix the path or add the file",

@@ -155,6 +155,18 @@ def test_an_impossible_publish_at_is_an_error_on_its_line(
     )
 
 
+@pytest.mark.parametrize("char", ["\x00", "\x1b", "\x7f", "\x0b"])
+def test_a_control_character_is_named_with_its_line(write_issue: WriteIssue, char: str) -> None:
+    path = write_issue(raw=f"---\ntitle: T\nauthor: a{char}b\n---\n{BODY}")
+    with pytest.raises(IssueError) as caught:
+        load_issue(path)
+    assert caught.value.line == 3
+    assert caught.value.problem == (
+        f"front matter holds the control character U+{ord(char):04X}, which YAML does not "
+        "allow; remove it (most editors do not show it: delete and retype the text around it)"
+    )
+
+
 # --- where the front matter is ----------------------------------------------------------
 
 

@@ -255,11 +255,12 @@ def test_a_missed_issue_and_a_broken_file_make_one_notice(
     assert len(inbox.bodies) == 1, "each is announced once"
 
 
-def test_a_file_with_an_impossible_publish_at_is_reported_and_the_others_go_out(
+def test_files_yaml_cannot_read_are_reported_and_the_others_go_out(
     desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     desk.use_env(monkeypatch)
     hour = desk.write("38", "2026-11-23T25:00:00+08:00", channels="[zhihu]")
+    control = desk.write("39", at(-120), channels="[zhihu]", extra="series: a\x00b\n")
     desk.write("40", at(-60), channels="[zhihu]")
 
     assert run_due(desk) == EXIT_BAD_INPUT
@@ -268,6 +269,9 @@ def test_a_file_with_an_impossible_publish_at_is_reported_and_the_others_go_out(
     assert err.splitlines() == [
         f"problem     {hour}:7: 'publish_at' is 2026-11-23T25:00:00+08:00, which is no real "
         "date and time (hour must be in 0..23); fix it, e.g. 2026-11-23T09:00:00+08:00",
+        f"problem     {control}:9: front matter holds the control character U+0000, which YAML "
+        "does not allow; remove it (most editors do not show it: delete and retype the text "
+        "around it)",
     ]
     assert sorted(desk.posts()) == ["40 zhihu"]
 

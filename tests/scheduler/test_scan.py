@@ -46,6 +46,7 @@ def front(*lines: str) -> str:
             "problem:3: 'publish_at' is 2026-11-22T25:00:00+08:00, which is no real date",
         ),
         (front("date: 2026-02-30"), "unscheduled"),
+        (front("title: a\x00b"), "unscheduled"),  # no publish_at: published by hand
         ("\n\n" + front("publish_at: 2026-11-23T08:59:00+08:00"), "due"),
         ("\n" + front("publish_at: 2026-11-23T10:00:00+08:00"), "upcoming"),
         ("---\ntitle: x\npublish_at: 2026-11-23T08:59:00+08:00\n...\n正文\n", "due"),

@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+import unicodedata
 from collections.abc import Mapping
 from datetime import date, datetime
 from pathlib import Path
@@ -177,11 +178,17 @@ def _parse_yaml(path: Path, lines: list[str], first: int) -> tuple[dict[str, Any
     """YAML front matter whose first line is the file's line ``first``: (data, key lines)."""
     import yaml  # here, not at the top: `crosspost --help` must not pay for PyYAML
 
-    loader = _bounded_loader()("\n".join(lines))
+    source = "\n".join(lines)
+    loader = None
     try:
+        loader = _bounded_loader()(source)  # refuses unprintable characters here
         # One parse: the node tree gives each key's line, the data is built from it.
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
+    except yaml.reader.ReaderError as error:
+        raise IssueError(
+            path, _unprintable(error.character), source[: error.position].count("\n") + first
+        ) from None
     except _TooDeep as error:
         raise IssueError(
             path,
@@ -200,7 +207,8 @@ def _parse_yaml(path: Path, lines: list[str], first: int) -> tuple[dict[str, Any
         problem = " ".join(str(error).split())
         raise IssueError(path, f"front matter is not valid YAML ({problem})", first - 1) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -208,6 +216,15 @@ def _parse_yaml(path: Path, lines: list[str], first: int) -> tuple[dict[str, Any
             path, "front matter must be 'key: value' lines (a mapping), not a list or text", first
         )
     return data, _key_lines(path, node, first)
+
+
+def _unprintable(code: int) -> str:
+    """The message for a character YAML refuses to read (NUL, ESC, DEL, …)."""
+    kind = "control character" if unicodedata.category(chr(code)) == "Cc" else "character"
+    return (
+        f"front matter holds the {kind} U+{code:04X}, which YAML does not allow; remove it "
+        "(most editors do not show it: delete and retype the text around it)"
+    )
 
 
 _TOML_ERROR_LINE = re.compile(r"\(at (?:line (\d+)|end of document)")
