@@ -10,7 +10,7 @@ import pytest
 
 from crosspost.check.lint import check_file
 from crosspost.errors import IssueError
-from crosspost.issue.loader import load_issue, read_front_matter
+from crosspost.issue.loader import load_issue, read_front_matter, read_issue
 
 WriteIssue = Callable[..., Path]
 
@@ -165,6 +165,50 @@ def test_a_control_character_is_named_with_its_line(write_issue: WriteIssue, cha
         f"front matter holds the control character U+{ord(char):04X}, which YAML does not "
         "allow; remove it (most editors do not show it: delete and retype the text around it)"
     )
+
+
+@pytest.mark.parametrize(
+    ("line", "field", "kept"),
+    [
+        ("title: 1.10", "title", "1.10"),
+        ("title: 010", "title", "010"),
+        ("title: 12:30", "title", "12:30"),
+        ("title: yes", "title", "yes"),
+        ("title: 2024-02-30", "title", "2024-02-30"),
+        ("author: No", "author", "No"),
+        ("digest: on", "digest", "on"),
+        ("id: 1.10", "id", "1.10"),
+        ("series: 2024", "series", "2024"),
+        ("summary: 1e3", "digest", "1e3"),
+    ],
+)
+def test_text_fields_keep_the_text_as_written(
+    write_issue: WriteIssue, line: str, field: str, kept: str
+) -> None:
+    front = ("" if line.startswith("title:") else "title: T\n") + f"{line}\ncover: cover.jpg\n"
+    issue = load_issue(write_issue(front=front, body=BODY))
+    assert getattr(issue, field) == kept
+    assert issue.notices == ()
+
+
+def test_a_channel_block_keeps_its_text_and_typed_fields_keep_their_type(
+    write_issue: WriteIssue,
+) -> None:
+    front = (
+        "title: T\ncover: cover.jpg\ndraft: yes\n"
+        "wechat: {title: 1.10, author: No, need_open_comment: on}\nzhihu: {column: 2024}\n"
+    )
+    issue = read_issue(write_issue(front=front, body=BODY))
+    assert issue.settings("wechat").title == "1.10"
+    assert issue.settings("wechat").author == "No"
+    assert issue.settings("wechat").options["need_open_comment"] is True
+    assert issue.settings("zhihu").options["column"] == "2024"
+    assert issue.draft is True
+
+
+def test_the_scheduler_reads_the_id_as_written(write_issue: WriteIssue) -> None:
+    front, _ = read_front_matter(write_issue(front="title: T\nid: 1.10\n"))
+    assert front["id"] == "1.10"
 
 
 # --- where the front matter is ----------------------------------------------------------

@@ -318,6 +318,33 @@ ALIASES: Mapping[str, str] = MappingProxyType(
     }
 )
 
+#: The parsers that read text. A value of theirs that YAML 1.1 would read as a number, a
+#: truth value or a date (``title: 1.10``, ``author: No``, ``id: 010``) reaches them as
+#: written (see :data:`TEXT_FIELDS`).
+_TEXT_PARSERS: frozenset[Parser] = frozenset(
+    {_text, _line, _url, _image_path, _relative_image, _identifier}
+)
+
+
+def _text_fields() -> frozenset[str]:
+    top = {key for key, parse in FIELDS.items() if parse in _TEXT_PARSERS}
+    aliases = {alias for alias, target in ALIASES.items() if target in top}
+    blocks = {
+        f"{name}.{key}"
+        for name, declared in PLATFORMS.items()
+        for key in [
+            *_SHARED_OVERRIDES,
+            *(o.name for o in declared.options if o.kind in ("text", "choice")),
+        ]
+    }
+    return frozenset(top | aliases | blocks)
+
+
+#: Keys whose value is text, as the loader must read it from the file: top-level ones
+#: (aliases included) and ``channel.key`` for a channel block's. Every other field keeps
+#: the type YAML gives it (``publish_at``, ``draft``, lists).
+TEXT_FIELDS: frozenset[str] = _text_fields()
+
 #: Dates a generator writes about the page. Kept for the record (``Issue.dates``); none
 #: of them is a publication time: only ``publish_at`` schedules an issue.
 RECORD_DATES: tuple[str, ...] = ("date", "pubDate", "publishDate", "lastmod", "updated")

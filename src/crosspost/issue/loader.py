@@ -31,6 +31,7 @@ from crosspost.issue.fields import (
     ALIASES,
     FIELDS,
     RECORD_DATES,
+    TEXT_FIELDS,
     FieldContext,
     ImpossibleMoment,
     moment_problem,
@@ -215,7 +216,9 @@ def _parse_yaml(path: Path, lines: list[str], first: int) -> tuple[dict[str, Any
         raise IssueError(
             path, "front matter must be 'key: value' lines (a mapping), not a list or text", first
         )
-    return data, _key_lines(path, node, first)
+    key_lines = _key_lines(path, node, first)
+    _keep_text_as_written(data, node)
+    return data, key_lines
 
 
 def _unprintable(code: int) -> str:
@@ -225,6 +228,39 @@ def _unprintable(code: int) -> str:
         f"front matter holds the {kind} U+{code:04X}, which YAML does not allow; remove it "
         "(most editors do not show it: delete and retype the text around it)"
     )
+
+
+def _plain_non_text(node: yaml.Node) -> bool:
+    """Whether ``node`` is an unquoted scalar YAML 1.1 reads as something other than text
+    or nothing (``1.10``, ``010``, ``12:30``, ``yes``, ``No``, ``on``, ``2024-02-30``)."""
+    import yaml
+
+    return (
+        isinstance(node, yaml.ScalarNode)
+        and node.style is None
+        and node.tag not in ("tag:yaml.org,2002:str", "tag:yaml.org,2002:null")
+    )
+
+
+def _keep_text_as_written(data: dict[str, Any], node: yaml.Node | None, prefix: str = "") -> None:
+    """Give each text field (:data:`TEXT_FIELDS`) its value as the file writes it.
+
+    YAML 1.1 turns ``title: 1.10`` into the float 1.1, ``title: 010`` into 8 and
+    ``author: No`` into False; ``str()`` of those is not what the editor wrote. Typed
+    fields (``publish_at``, ``draft``, lists) keep what YAML made of them.
+    """
+    import yaml
+
+    if not isinstance(node, yaml.MappingNode):
+        return
+    for key_node, value_node in node.value:
+        key = f"{prefix}{key_node.value}"
+        if not isinstance(key_node.value, str) or key_node.value not in data:
+            continue
+        if key in TEXT_FIELDS and _plain_non_text(value_node):
+            data[key_node.value] = value_node.value
+        elif not prefix and key in PLATFORMS and isinstance(data[key_node.value], dict):
+            _keep_text_as_written(data[key_node.value], value_node, prefix=f"{key}.")
 
 
 _TOML_ERROR_LINE = re.compile(r"\(at (?:line (\d+)|end of document)")
