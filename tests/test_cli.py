@@ -207,6 +207,22 @@ def test_check_goes_through_every_file_past_impossible_dates(
     assert stdout[-1] == f"{example_issue}: ok (wechat, zhihu)"
 
 
+def test_check_warns_that_a_hash_cut_the_title(
+    capsys: pytest.CaptureFixture[str], write_issue: WriteIssue
+) -> None:
+    path = write_issue(front="title: iOS Weekly #349\ncover: cover.jpg\n")
+    assert run(capsys, "check", str(path)) == (
+        0,
+        [
+            f"{path}:2: warning: 'title' was cut at ' #' (YAML reads the rest of the line as a "
+            "comment), so it is 'iOS Weekly'; quote the value to keep it all, e.g. "
+            'title: "iOS Weekly #349"',
+            f"{path}: ok (wechat, zhihu)",
+        ],
+        [],
+    )
+
+
 def test_check_json(capsys: pytest.CaptureFixture[str], write_issue: WriteIssue) -> None:
     path = write_issue(body="正文正文正文正文正文正文\n\n![图](gone.png)\n")
     code = main(["check", "--json", str(path)])

@@ -211,6 +211,42 @@ def test_the_scheduler_reads_the_id_as_written(write_issue: WriteIssue) -> None:
     assert front["id"] == "1.10"
 
 
+def test_a_hash_in_an_unquoted_title_warns_that_the_rest_was_cut(write_issue: WriteIssue) -> None:
+    path = write_issue(front="title: iOS Weekly #349\nauthor: 老司机 #1\ncover: cover.jpg\n")
+    issue = load_issue(path)
+    assert (issue.title, issue.author) == ("iOS Weekly", "老司机")  # what YAML reads
+    assert [(n.line, n.severity, n.message) for n in issue.notices] == [
+        (
+            2,
+            "warning",
+            "'title' was cut at ' #' (YAML reads the rest of the line as a comment), so it is "
+            """'iOS Weekly'; quote the value to keep it all, e.g. title: "iOS Weekly #349\"""",
+        ),
+        (
+            3,
+            "warning",
+            "'author' was cut at ' #' (YAML reads the rest of the line as a comment), so it is "
+            """'老司机'; quote the value to keep it all, e.g. author: "老司机 #1\"""",
+        ),
+    ]
+
+
+def test_comments_the_editor_meant_say_nothing(write_issue: WriteIssue) -> None:
+    front = (
+        "# 第349期\n"
+        'title: "iOS Weekly #349"  # quoted\n'
+        "author: 老司机\n"
+        "# author: 别人\n"
+        "digest: |\n  本期 #349 的摘要\n"
+        "cover: cover.jpg  # 900×383\n"
+        "source_url: https://example.com/349  # 原文\n"
+    )
+    issue = load_issue(write_issue(front=front, body=BODY))
+    assert issue.title == "iOS Weekly #349"
+    assert issue.digest == "本期 #349 的摘要"
+    assert issue.notices == ()
+
+
 # --- where the front matter is ----------------------------------------------------------
 
 

@@ -345,6 +345,13 @@ def _text_fields() -> frozenset[str]:
 #: the type YAML gives it (``publish_at``, ``draft``, lists).
 TEXT_FIELDS: frozenset[str] = _text_fields()
 
+#: Top-level fields of prose (title, author, digest and their aliases): the ones whose
+#: text may hold a `` #`` that YAML takes for a comment (``title: iOS Weekly #349``).
+#: A path, a URL or an id never does, so a comment after one is what the editor meant.
+PROSE_FIELDS: frozenset[str] = frozenset(
+    key for key in TEXT_FIELDS if FIELDS.get(ALIASES.get(key, key)) in (_text, _line)
+)
+
 #: Dates a generator writes about the page. Kept for the record (``Issue.dates``); none
 #: of them is a publication time: only ``publish_at`` schedules an issue.
 RECORD_DATES: tuple[str, ...] = ("date", "pubDate", "publishDate", "lastmod", "updated")

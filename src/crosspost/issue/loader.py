@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import difflib
 import functools
+import json
 import re
 import unicodedata
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from types import MappingProxyType
@@ -30,6 +32,7 @@ from crosspost.issue.dialect import parse_document
 from crosspost.issue.fields import (
     ALIASES,
     FIELDS,
+    PROSE_FIELDS,
     RECORD_DATES,
     TEXT_FIELDS,
     FieldContext,
@@ -93,8 +96,7 @@ def read_issue(path: Path | str) -> Issue:
     text = read_text(path)
     if not text.strip():
         raise IssueError(path, "is empty; write a '# title' line and the issue below it", 1)
-    front, front_lines, body, body_line = split_front_matter(path, text)
-    return _build_issue(path, front, front_lines, body, body_line)
+    return _build_issue(path, _split(path, text))
 
 
 def read_front_matter(path: Path | str) -> tuple[dict[str, Any], dict[str, int]]:
@@ -142,6 +144,22 @@ def split_front_matter(path: Path, text: str) -> tuple[dict[str, Any], dict[str,
     the file's first line or after blank lines only; a file that starts otherwise has
     none (its data is empty and the whole file is the body).
     """
+    front = _split(path, text)
+    return front.data, front.lines, front.body, front.body_line
+
+
+@dataclass(frozen=True)
+class _Front:
+    """A file split: its front matter (data, key lines, what the parse noticed) and body."""
+
+    data: dict[str, Any]
+    lines: dict[str, int]
+    body: str
+    body_line: int
+    notices: tuple[Notice, ...] = ()
+
+
+def _split(path: Path, text: str) -> _Front:
     lines = text.split("\n")
     # Blank lines before the fence are no reason to publish the front matter as text.
     start = next((index for index, line in enumerate(lines) if line.strip()), 0)
@@ -150,7 +168,7 @@ def split_front_matter(path: Path, text: str) -> tuple[dict[str, Any], dict[str,
     elif _TOML_FENCE.match(lines[start]):
         closing, parse = _TOML_FENCE, _parse_toml
     else:
-        return {}, {}, text, 1
+        return _Front({}, {}, text, 1)
     marker = lines[start].strip()
     for index in range(start + 1, len(lines)):
         if closing.match(lines[index]):
@@ -170,13 +188,16 @@ def split_front_matter(path: Path, text: str) -> tuple[dict[str, Any], dict[str,
             start + 1,
         )
     # start + 2: the 1-based file line of the front matter's first line.
-    data, key_lines = parse(path, lines[start + 1 : end], start + 2)
+    data, key_lines, notices = parse(path, lines[start + 1 : end], start + 2)
     body = "\n".join(lines[end + 1 :])
-    return data, key_lines, body, end + 2
+    return _Front(data, key_lines, body, end + 2, notices)
 
 
-def _parse_yaml(path: Path, lines: list[str], first: int) -> tuple[dict[str, Any], dict[str, int]]:
-    """YAML front matter whose first line is the file's line ``first``: (data, key lines)."""
+def _parse_yaml(
+    path: Path, lines: list[str], first: int
+) -> tuple[dict[str, Any], dict[str, int], tuple[Notice, ...]]:
+    """YAML front matter whose first line is the file's line ``first``: (data, key lines,
+    warnings about values YAML read otherwise than the editor wrote them)."""
     import yaml  # here, not at the top: `crosspost --help` must not pay for PyYAML
 
     source = "\n".join(lines)
@@ -218,7 +239,7 @@ def _parse_yaml(path: Path, lines: list[str], first: int) -> tuple[dict[str, Any
         )
     key_lines = _key_lines(path, node, first)
     _keep_text_as_written(data, node)
-    return data, key_lines
+    return data, key_lines, _cut_by_comments(node, source, first)
 
 
 def _unprintable(code: int) -> str:
@@ -263,14 +284,58 @@ def _keep_text_as_written(data: dict[str, Any], node: yaml.Node | None, prefix: 
             _keep_text_as_written(data[key_node.value], value_node, prefix=f"{key}.")
 
 
+#: Where a line ends for YAML: U+0085, U+2028 and U+2029 end one too.
+_YAML_LINE_END = re.compile("[\n\x85\u2028\u2029]")
+
+
+def _cut_by_comments(node: yaml.Node | None, source: str, first: int) -> tuple[Notice, ...]:
+    """A warning for each prose field (:data:`PROSE_FIELDS`) whose unquoted value a `` #``
+    cut short.
+
+    YAML reads `` #`` as the start of a comment, so ``title: iOS Weekly #349`` is
+    "iOS Weekly", silently. A comment on a line of its own, or after a quoted value, is
+    what the editor meant and says nothing.
+    """
+    import yaml
+
+    if not isinstance(node, yaml.MappingNode):
+        return ()
+    found: list[Notice] = []
+    for key_node, value_node in node.value:
+        key = key_node.value
+        if not isinstance(key, str) or key not in PROSE_FIELDS:
+            continue
+        if not isinstance(value_node, yaml.ScalarNode):
+            continue
+        if value_node.style is not None or not value_node.value:
+            continue  # quoted or block text keeps its '#'; an empty value lost nothing
+        end = value_node.end_mark.index
+        line_end = _YAML_LINE_END.search(source, end)
+        rest = source[end : line_end.start() if line_end else len(source)].rstrip()
+        if not rest[:1].isspace() or not rest.lstrip().startswith("#"):
+            continue
+        example = json.dumps(value_node.value + rest, ensure_ascii=False)
+        message = (
+            f"'{key}' was cut at ' #' (YAML reads the rest of the line as a comment), so it "
+            f"is {value_node.value!r}; quote the value to keep it all, e.g. {key}: {example}"
+        )
+        found.append(
+            Notice(source.count("\n", 0, end) + first, "cut-by-comment", message, "warning")
+        )
+    return tuple(found)
+
+
 _TOML_ERROR_LINE = re.compile(r"\(at (?:line (\d+)|end of document)")
 _TOML_TABLE = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
 _TOML_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_.-]+)\s*=""")
 
 
-def _parse_toml(path: Path, lines: list[str], first: int) -> tuple[dict[str, Any], dict[str, int]]:
+def _parse_toml(
+    path: Path, lines: list[str], first: int
+) -> tuple[dict[str, Any], dict[str, int], tuple[Notice, ...]]:
     """Hugo's ``+++`` front matter, read by :mod:`tomllib`; key lines found by a scan
-    (tomllib keeps no positions), enough for messages: top-level keys and one table level."""
+    (tomllib keeps no positions), enough for messages: top-level keys and one table level.
+    TOML types nothing behind the editor's back, so there is nothing to warn about."""
     import tomllib
 
     try:
@@ -304,7 +369,7 @@ def _parse_toml(path: Path, lines: list[str], first: int) -> tuple[dict[str, Any
         key = _TOML_KEY.match(text)
         if key:
             key_lines.setdefault(prefix + key.group(1).strip("\"'"), index + first)
-    return data, key_lines
+    return data, key_lines, ()
 
 
 class _TooDeep(Exception):
@@ -477,10 +542,9 @@ def _title_from_body(path: Path, body: str) -> tuple[str, str, int | None]:
     return path.stem, body, None
 
 
-def _build_issue(
-    path: Path, front: dict[str, Any], lines: dict[str, int], body: str, body_line: int
-) -> Issue:
-    notices: list[Notice] = []
+def _build_issue(path: Path, split: _Front) -> Issue:
+    front, lines, body, body_line = split.data, split.lines, split.body, split.body_line
+    notices: list[Notice] = list(split.notices)
     unknown = _unknown_fields(front, lines)
     if unknown:
         notices.append(unknown)
