@@ -7,7 +7,10 @@ exit 2, never a traceback.
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote
@@ -540,3 +543,19 @@ def test_preview_of_an_issue_check_refuses_is_written_with_its_problems_by_line_
     )
     assert '<span class="line">line 5</span>' in top and "::: theorem" in top
     assert "<title>预览 · 没有封面的一期</title>" in page
+
+
+def test_a_terminal_that_cannot_show_chinese_gets_escapes_not_a_traceback(
+    write_issue: WriteIssue, tmp_path: Path
+) -> None:
+    path = write_issue(raw="---\ntitle: 第一期\n---\n正文不长。\n")  # no cover: "900×383"
+    env = {**os.environ, "PYTHONIOENCODING": "ascii", "CROSSPOST_STATE_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "crosspost", "check", str(path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="ascii",
+    )
+    assert "Traceback" not in done.stderr and "UnicodeEncodeError" not in done.stderr
+    assert done.returncode == 2 and "(900\\xd7383)" in done.stdout + done.stderr

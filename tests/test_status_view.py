@@ -100,3 +100,12 @@ def test_status_of_rehearsals_is_its_own(state: Path, capsys: pytest.CaptureFixt
     assert main(["status", "--state-dir", str(state), "--sandbox"]) == EXIT_OK
     out = capsys.readouterr().out
     assert out.startswith("nothing published yet") and str(state / "sandbox") in out
+
+
+def test_a_cron_mail_or_a_pipe_gets_each_error_whole(
+    state: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("COLUMNS")  # as under cron: no terminal, no COLUMNS
+    assert main(["status", "--state-dir", str(state)]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert LONG_ERROR in out and "cut to fit" not in out

@@ -92,6 +92,7 @@ def run() -> NoReturn:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command and return its exit code (see DESIGN.md: 0, 1, 2, 3 or 75)."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    _never_unprintable()
     # No command (``--help``, ``--version``, a typo): no command's options are needed.
     parser = build_parser(only=_command_named(argv) or "")
     args = parser.parse_args(argv)
@@ -117,6 +118,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _report(str(problem), problem.exit_code)
     except KeyboardInterrupt:
         return _report("interrupted", 130, prefix="crosspost: ")
+
+
+def _never_unprintable() -> None:
+    """A terminal or a mail that cannot show Chinese (``PYTHONIOENCODING=ascii``, an old
+    locale) gets ``\\u`` escapes for it instead of a UnicodeEncodeError traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
 
 
 @contextlib.contextmanager

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
+import sys
 from collections.abc import Mapping, Sequence
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
@@ -118,12 +120,19 @@ def run(args: argparse.Namespace) -> int:
         )
         for p in posts
     ]
-    width = shutil.get_terminal_size().columns
-    lines, cut = fit(HEADER, table, width)
+    lines, cut = fit(HEADER, table, _columns())
     print("\n".join(lines))
     if cut:
         print("(errors cut to fit the terminal; crosspost status --json shows them whole)")
     return EXIT_OK
+
+
+def _columns() -> int:
+    """The terminal's width; no limit when the output is not a terminal (a cron mail, a
+    file, ``| grep``), whose reader wants each error whole. ``COLUMNS`` still rules."""
+    if not sys.stdout.isatty() and "COLUMNS" not in os.environ:
+        return sys.maxsize
+    return shutil.get_terminal_size().columns
 
 
 def state_word(post: PostRecord) -> str:
