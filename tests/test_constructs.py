@@ -160,3 +160,25 @@ def test_an_alert_with_its_own_title_is_a_callout_with_that_title() -> None:
     zhihu = render(issue_of(body), "zhihu", RenderContext()).body
     assert "<b>省时间的办法</b>" in zhihu and "[!tip]" not in zhihu
     assert render(issue_of("> [!abstract] 摘要\n> 正文\n"), "zhihu").body.count("[!abstract]") == 1
+
+
+def check_lines(tmp_path: Path, document: str) -> list[str]:
+    path = tmp_path / "issue.md"
+    path.write_text(document, "utf-8")
+    return [str(p).replace(str(path), "issue.md") for p in check_file(path).problems]
+
+
+def test_check_names_a_numbered_list_zhihu_shows_as_bullets_with_its_numbers(
+    tmp_path: Path,
+) -> None:
+    document = (
+        "---\ntitle: 列表\n---\n1. A\n\n![x](images/a.png)\n\n2. B\n3. C\n\n1. 从一开始\n\n"
+        '<ol start="7"><li>七</li></ol>\n'
+    )
+    lines = check_lines(tmp_path, document)
+    said = "is shown as a bulleted list with each item's number written before it"
+    assert [line for line in lines if "numbers every list" in line] == [
+        f"issue.md:{line}: [zhihu] warning: zhihu numbers every list from 1, so this list "
+        f"(from {start}) {said}"
+        for line, start in ((8, 2), (13, 7))
+    ]

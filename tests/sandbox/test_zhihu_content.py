@@ -56,6 +56,7 @@ def test_zhihus_own_dialect_passes_untouched(html: str) -> None:
             "zhimg",
         ),
         ("<p></p>", "<p></p>", "empty <p></p>"),
+        ('<ol start="7"><li>seven</li></ol>', "<ol><li>seven</li></ol>", "from 1"),
         (
             '<p><a data-draft-type="link-card" href="https://e.org">T</a></p>',
             '<p><a data-draft-type="link-card" href="https://e.org">T</a></p>',

@@ -24,6 +24,7 @@ from crosspost.platforms.zhihu import ZHIHU
 from crosspost.render.sanitize import Allowlist
 from crosspost.render.wechat.math import formula_svg
 from crosspost.render.wechat.raw import ALLOWLIST as WECHAT_HTML
+from crosspost.render.zhihu.common import list_start, raw_list_start
 from crosspost.render.zhihu.sanitize import ALLOWLIST as ZHIHU_HTML
 
 #: Each channel's raw-HTML allowlist (the renderers' own).
@@ -31,6 +32,8 @@ ALLOWLISTS: dict[str, Allowlist] = {WECHAT.name: WECHAT_HTML, ZHIHU.name: ZHIHU_
 #: Form controls: their text, if any, goes with them.
 _FORM = frozenset({"input", "button", "select", "textarea", "option", "form"})
 _OPENING = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)\b")
+#: A raw ``<ol start="…">``: its start as written.
+_RAW_START = re.compile(r"""<ol\b[^>]*?\bstart\s*=\s*["']?\s*([^"'\s>]*)""", re.IGNORECASE)
 
 WARNING, INFO = "warning", "info"
 
@@ -55,6 +58,7 @@ def construct_findings(issue: Issue, channels: Iterable[str]) -> list[Finding]:
             found += _formulas(issue, tokens, channel)
         if channel == ZHIHU.name:
             found += _strikethrough(issue, tokens, channel)
+            found += _numbers_as_text(issue, tokens, channel)
         allowlist = ALLOWLISTS.get(channel)
         if allowlist is not None:
             found += _raw_html(issue, tokens, channel, allowlist)
@@ -121,6 +125,38 @@ def _strikethrough(issue: Issue, tokens: list[Token], channel: str) -> Iterator[
                 _line_of(issue, block, "~"), channel, "strikethrough-drawn", message, INFO
             )
             return  # once per issue is enough to know
+
+
+def _numbers_as_text(issue: Issue, tokens: list[Token], channel: str) -> Iterator[Finding]:
+    """Numbered lists that do not start at 1: Zhihu shows them as bullets, each item's
+    number written before its text (the numbers stay; the bullets are new)."""
+    for block in _outside_notes(tokens):
+        starts: list[tuple[int | None, str]] = []
+        if block.type == "ordered_list_open":
+            starts.append((list_start(block.attrs), ""))
+        elif block.type == "html_block":
+            starts += [
+                (raw_list_start(found.group(1)), found.group(0))
+                for found in _RAW_START.finditer(block.content)
+            ]
+        for start, needle in starts:
+            if start is None or not block.map:
+                continue
+            message = (
+                f"{channel} numbers every list from 1, so this list (from {start}) is shown "
+                "as a bulleted list with each item's number written before it"
+            )
+            line = _line_of(issue, block, needle)
+            yield Finding(line, channel, "list-numbers-written", message)
+
+
+def _outside_notes(tokens: list[Token]) -> Iterator[Token]:
+    """The tokens that are not part of a footnote's text."""
+    depth = 0
+    for token in tokens:
+        depth += {"footnote_block_open": 1, "footnote_block_close": -1}.get(token.type, 0)
+        if not depth:
+            yield token
 
 
 def _raw_html(

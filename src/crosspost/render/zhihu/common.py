@@ -112,6 +112,28 @@ def heading_tag(tag: str, top: int) -> str | None:
     return HEADING_TAGS[depth] if depth < len(HEADING_TAGS) else None
 
 
+def list_start(attrs: Mapping[str, str | int | float]) -> int | None:
+    """The first number of an ordered list (its ``attrs``) when it is not 1, else ``None``.
+
+    Zhihu's editor numbers every ``<ol>`` from 1 and no source says it keeps ``start``
+    (§7, §12 list ``ol`` without attributes), so such a list is written as a bulleted
+    list whose items show their numbers as text: the reader still sees 7, 8, 9.
+    """
+    start = int(attrs.get("start", 1))
+    return None if start == 1 else start
+
+
+def raw_list_start(value: str) -> int | None:
+    """:func:`list_start` of a raw ``<ol start="…">`` (``""``: none written)."""
+    value = value.strip()
+    return list_start({"start": int(value)}) if re.fullmatch(r"-?\d{1,9}", value) else None
+
+
+def item_number(number: int) -> str:
+    """How an item of a list numbered as text begins (as WeChat and browsers show it)."""
+    return f"{number}. "
+
+
 def struck(text: str) -> str:
     """``text`` drawn struck through: each visible character followed by :data:`STROKE`."""
     return "".join(char if char.isspace() else char + STROKE for char in text)

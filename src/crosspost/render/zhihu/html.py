@@ -36,6 +36,8 @@ from crosspost.render.zhihu.common import (
     heading_tag,
     image_html,
     is_web_link,
+    item_number,
+    list_start,
     struck,
 )
 from crosspost.render.zhihu.sanitize import Sanitizer
@@ -85,6 +87,9 @@ class ZhihuHtmlRenderer(RendererHTML):
         #: its parent quote's text), so each close undoes exactly what its open did.
         self._quote_opened: list[bool] = []
         self._links: list[_Link] = []
+        #: One entry per open list: the number its next item shows as text (a numbered
+        #: list that does not start at 1), else ``None`` (Zhihu's own list markers).
+        self._numbers: list[int | None] = []
         self._in_cell = False
         self._sanitizer = Sanitizer(self.images.append)
 
@@ -165,10 +170,13 @@ class ZhihuHtmlRenderer(RendererHTML):
         return "</blockquote>"
 
     def bullet_list_open(self, *_: object) -> str:
+        self._numbers.append(None)
         return f"{self._lift_sublist()}<ul>"
 
-    def ordered_list_open(self, *_: object) -> str:
-        return f"{self._lift_sublist()}<ol>"
+    def ordered_list_open(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
+        start = list_start(tokens[idx].attrs)
+        self._numbers.append(start)
+        return f"{self._lift_sublist()}{'<ol>' if start is None else '<ul>'}"
 
     def _lift_sublist(self) -> str:
         """Zhihu nests a list as a sibling of its parent item: ``<li>a</li><ul>…</ul>``."""
@@ -178,15 +186,22 @@ class ZhihuHtmlRenderer(RendererHTML):
         return ""
 
     def bullet_list_close(self, *_: object) -> str:
+        self._numbers.pop()
         return "</ul>"
 
     def ordered_list_close(self, *_: object) -> str:
-        return "</ol>"
+        return "</ol>" if self._numbers.pop() is None else "</ul>"
 
     def list_item_open(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
         self._frames.append(_Frame("li"))
+        number = self._numbers[-1] if self._numbers else None
+        written = ""
+        if number is not None:  # Zhihu numbers every list from 1: the number is text
+            written = item_number(number)
+            self._numbers[-1] = number + 1
         checked = tokens[idx].meta.get("checked")
-        return "<li>" if checked is None else f"<li>{TASK_MARKERS[bool(checked)]}"
+        task = "" if checked is None else TASK_MARKERS[bool(checked)]
+        return f"<li>{written}{task}"
 
     def list_item_close(self, *_: object) -> str:
         frame = self._frames.pop()

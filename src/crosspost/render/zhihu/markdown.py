@@ -31,6 +31,8 @@ from crosspost.render.zhihu.common import (
     explanation_note,
     heading_tag,
     is_web_link,
+    item_number,
+    list_start,
     struck,
     zhihu_tex,
 )
@@ -98,11 +100,12 @@ def _blocks(nodes: list[SyntaxTreeNode], context: _Context, *, tight: bool = Fal
     previous = ""
     for node in nodes:
         text = RENDERERS[node.type](node, context)
-        if node.type == previous and node.type in {"bullet_list", "ordered_list"}:
+        kind = _written_kind(node)
+        if kind == previous and kind in {"bullet_list", "ordered_list"}:
             written.append("<!-- -->")  # two lists in a row would merge when read back
         if text:
             written.append(text)
-            previous = node.type
+            previous = kind
     return ("\n" if tight else "\n\n").join(written)
 
 
@@ -150,20 +153,31 @@ def _list(node: SyntaxTreeNode, context: _Context) -> str:
         for child in item.children
         if child.type == "paragraph"
     )
-    number = int(node.attrs.get("start", 1))
+    start = list_start(node.attrs) if node.type == "ordered_list" else None
+    number = 1 if start is None else start
     items: list[str] = []
     for item in node.children:
-        marker = f"{number}." if node.type == "ordered_list" else "-"
-        number += 1
+        marker = f"{number}." if node.type == "ordered_list" and start is None else "-"
         body = _blocks(item.children, context, tight=tight)
         checked = item.meta.get("checked")
         if checked is not None:
             body = TASK_MARKERS[bool(checked)] + body
+        if start is not None:  # Zhihu numbers every list from 1: the number is text
+            body = _LINE_START.sub(_escape_line_start, item_number(number)) + body
+        number += 1
         pad = " " * (len(marker) + 1)
         lines = body.split("\n")
         rest = [f"{pad}{line}" if line else "" for line in lines[1:]]
         items.append("\n".join([f"{marker} {lines[0]}".rstrip(), *rest]))
     return ("\n" if tight else "\n\n").join(items)
+
+
+def _written_kind(node: SyntaxTreeNode) -> str:
+    """The node's type, as a list is written: an ordered list numbered as text is a
+    bulleted list (and so merges with one right before it when read back)."""
+    if node.type == "ordered_list" and list_start(node.attrs) is not None:
+        return "bullet_list"
+    return node.type
 
 
 def _fence(node: SyntaxTreeNode, context: _Context) -> str:

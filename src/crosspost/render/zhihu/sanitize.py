@@ -25,6 +25,8 @@ from crosspost.render.zhihu.common import (
     code_language,
     image_html,
     is_web_link,
+    item_number,
+    raw_list_start,
 )
 
 #: Removed together with their content (U-SPEC's list, plus other active content).
@@ -56,6 +58,7 @@ ALLOWLIST = Allowlist(
         "a": frozenset({"href"}),
         "img": frozenset({"src", "alt", "title"}),
         "pre": frozenset({"lang"}),
+        "ol": frozenset({"start"}),  # read here: Zhihu itself keeps no start (§12)
     },
     url_schemes=frozenset({"http", "https"}),
     dropped=DROPPED,
@@ -192,11 +195,7 @@ class Sanitizer:
             elif name == "blockquote":
                 out.append(f"<blockquote>{_trim_br(self._inline_children(node))}</blockquote>")
             elif name in {"ul", "ol"}:
-                items = "".join(
-                    f"<li>{_trim_br(self._inline_children(li))}</li>"
-                    for li in node.find_all("li", recursive=False)
-                )
-                out.append(f"<{name}>{items}</{name}>")
+                out.append(self._list(node, name))
             elif name == "pre":
                 language = code_language(str(node.get("lang") or ""))
                 code = node.get_text().rstrip("\n")
@@ -208,6 +207,17 @@ class Sanitizer:
             else:  # layout wrappers: their content stands in their place
                 self._blocks(node, out, run)
                 self._flush(out, run)
+
+    def _list(self, node: Tag, name: str) -> str:
+        """A list; one numbered from other than 1 shows its numbers as text in a bulleted
+        list, as a Markdown one does (Zhihu numbers every ``<ol>`` from 1)."""
+        start = raw_list_start(str(node.get("start") or "")) if name == "ol" else None
+        items: list[str] = []
+        for number, li in enumerate(node.find_all("li", recursive=False), start or 1):
+            written = "" if start is None else item_number(number)
+            items.append(f"<li>{written}{_trim_br(self._inline_children(li))}</li>")
+        tag = "ul" if start is not None else name
+        return f"<{tag}>{''.join(items)}</{tag}>"
 
     def _inline_children(self, parent: Tag) -> str:
         return "".join(

@@ -110,4 +110,7 @@ def _keep_attributes(tag: Tag, flag: Callable[[str], None]) -> None:
         if not keep:
             if attribute in ("style", "class") or attribute.startswith("on"):
                 flag(f"{attribute}= attributes are stripped")
+            elif tag.name == "ol" and attribute == "start":
+                # No source has Zhihu keep it (§7, §12): the list is numbered from 1.
+                flag("<ol start> is stripped: Zhihu numbers every list from 1")
             del tag.attrs[attribute]
