@@ -331,7 +331,8 @@ def test_both_channels_show_the_visible_text_in_order(body: str) -> None:
 
 # --- what editors bring from elsewhere: nothing lost without a warning ---------------------
 #
-# Raw HTML (inline void tags, video, tables holding links and images), GitHub alerts,
+# Raw HTML (inline void tags, video, tables holding links and images, raw links and images
+# in a Markdown table's cells), GitHub alerts,
 # VuePress containers, math, task lists and strikethrough, mixed with the constructs
 # above. Every sentence carries a word of its own (``q7x``), so "this sentence reached the
 # reader" is a question with one answer. For each channel: each such word, each link
@@ -356,6 +357,12 @@ RAW_TABLE = st.builds(
     lambda a, n, b, m: "<table>\n<tr><th>列</th><th>图</th></tr>\n"
     f'<tr><td><a href="https://cell{n}.example.com/x">{a}</a></td>'
     f'<td><img src="https://cellimg{m}.example.com/p.png"> {b}</td></tr>\n</table>',
+    SENTENCE, HOST, SENTENCE, HOST,
+)  # fmt: skip
+PIPE_TABLE_RAW = st.builds(
+    lambda a, n, b, m: "| 列 | 图 |\n|---|---|\n"
+    f'| <a href="https://pipe{n}.example.com/x">{a}</a> '
+    f'| <img src="https://pipeimg{m}.example.com/p.png"> {b} |',
     SENTENCE, HOST, SENTENCE, HOST,
 )  # fmt: skip
 VIDEO = st.one_of(
@@ -391,8 +398,9 @@ TASKS = st.lists(
 ).map("\n".join)
 STRUCK = st.builds(lambda a, b: f"~~{a}~~ {b}", SENTENCE, SENTENCE)
 ELSEWHERE = st.one_of(
-    INLINE_RAW, RAW_TABLE, VIDEO, ALERT, CONTAINER, MATH, TASKS, STRUCK, SENTENCE, PARAGRAPH
-)
+    INLINE_RAW, RAW_TABLE, PIPE_TABLE_RAW, VIDEO, ALERT, CONTAINER, MATH, TASKS, STRUCK,
+    SENTENCE, PARAGRAPH,
+)  # fmt: skip
 
 
 def _numbered(body: str) -> str:

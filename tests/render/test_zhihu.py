@@ -128,6 +128,14 @@ def test_images_are_listed_once_in_order_and_swapped_for_uploaded_urls() -> None
     assert isinstance(formula, Tag) and formula["src"] == "//www.zhihu.com/equation?tex=x"
 
 
+def test_a_raw_image_in_a_pipe_table_cell_is_listed_for_upload() -> None:
+    body = '![a](images/a.png)\n\n| 图 |\n|---|\n| <img src="images/cell.png"> |\n'
+    rendered = render_zhihu(body)
+    assert rendered.images == ("images/a.png", "images/cell.png")
+    uploaded = rendered.with_image_urls({"images/cell.png": "https://pic4.zhimg.com/v2-c.png"})
+    assert '<td><img src="https://pic4.zhimg.com/v2-c.png"' in uploaded.body
+
+
 def test_earlier_issues_follow_the_body_with_links_where_they_are_on_zhihu() -> None:
     previous = (
         PreviousIssue("ai-47", "第47期 *特辑*", "https://zhuanlan.zhihu.com/p/47"),

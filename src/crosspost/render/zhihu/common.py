@@ -12,6 +12,7 @@ import html
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 from urllib.parse import quote
 
 from markdown_it.token import Token
@@ -60,6 +61,8 @@ _MEDIA_SOURCE = re.compile(
     re.IGNORECASE,
 )
 _UNESCAPED_GT = re.compile(r"(?<!\\)>\s*")
+#: The raw inline tags a cell keeps, as a raw HTML table's cells do: links and images.
+_CELL_TAG = re.compile(r"^</?(?:a|img)\b", re.IGNORECASE)
 
 
 def body_tokens(document: Document, titles: Sequence[str]) -> list[Token]:
@@ -198,22 +201,37 @@ def image_html(source: str, caption: str) -> str:
 # --- tables ---------------------------------------------------------------------------
 
 
+class CellTags(Protocol):
+    """What a cell does with its raw inline ``<a>`` and ``<img>`` tags: the Zhihu
+    sanitiser's :meth:`~crosspost.render.zhihu.sanitize.Sanitizer.cell_tag` (a protocol,
+    as the sanitiser is built on this module)."""
+
+    def cell_tag(self, raw: str) -> str: ...
+
+    def end_cell(self) -> str: ...
+
+
 def cell_html(
     children: Sequence[Token],
     notes: Mapping[int, Note] | None = None,
     on_image: Callable[[str], None] | None = None,
+    tags: CellTags | None = None,
 ) -> str:
     """A table cell's inline content as Zhihu keeps it: plain text, ``<br>`` for breaks.
 
     Zhihu keeps little markup inside cells, so emphasis and code lose their marks, a
     formula shows its TeX, and a link keeps its address after its text so the reader
     can still find it; so does a note, which cannot be a reference inside a cell.
-    Images stay images (§7.1); ``on_image`` hears of each, to upload it.
+    Images stay images (§7.1); ``on_image`` hears of each, to upload it. Raw ``<a>``
+    and ``<img>`` tags go to ``tags``, which keeps them as a raw HTML table's cell does.
     """
     parts: list[str] = []
     href: str | None = None
     link_text: list[str] = []
     for token in children:
+        if token.type == "html_inline" and tags is not None and _CELL_TAG.match(token.content):
+            parts.append(tags.cell_tag(token.content))
+            continue
         if token.type == "link_open":
             href = str(token.attrGet("href") or "")
             link_text = []
@@ -234,6 +252,8 @@ def cell_html(
         if href is not None and token.type != "hardbreak":
             link_text.append(html.unescape(piece))
         parts.append(piece)
+    if tags is not None:
+        parts.append(tags.end_cell())  # a raw <a> left open ends with its cell
     return "".join(parts).strip()
 
 

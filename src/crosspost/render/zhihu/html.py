@@ -97,7 +97,7 @@ class ZhihuHtmlRenderer(RendererHTML):
         self, tokens: Sequence[Token], options: OptionsDict, env: EnvType
     ) -> str:
         if self._in_cell:
-            return cell_html(tokens, self._notes, self.images.append)
+            return cell_html(tokens, self._notes, self.images.append, self._sanitizer)
         return super().renderInline(tokens, options, env)
 
     # --- helpers -----------------------------------------------------------------------

@@ -193,7 +193,9 @@ def _table(node: SyntaxTreeNode, context: _Context) -> str:
     for section in node.children:
         for row in section.children:
             cells = "".join(
-                f"<{cell.tag}>{cell_html(_inline_tokens(cell), context.notes)}</{cell.tag}>"
+                f"<{cell.tag}>"
+                f"{cell_html(_inline_tokens(cell), context.notes, tags=context.sanitizer)}"
+                f"</{cell.tag}>"
                 for cell in row.children
             )
             rows.append(f"<tr>{cells}</tr>")

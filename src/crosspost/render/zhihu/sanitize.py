@@ -96,6 +96,8 @@ class Sanitizer:
         #: Raw inline tags written out, so each closing tag is written only if its
         #: opening was (an ``<a>`` to a non-web address is not).
         self._open: list[str] = []
+        #: Links the current table cell opened and has not closed (see :meth:`cell_tag`).
+        self._cell_links = 0
 
     @property
     def dropping(self) -> int:
@@ -141,6 +143,27 @@ class Sanitizer:
                 self._open.append(name)
                 return f'<a href="{html.escape(href)}">'
         return ""
+
+    def cell_tag(self, raw: str) -> str:
+        """A raw ``<a>``, ``</a>`` or ``<img>`` in a Markdown table's cell, kept as a raw
+        HTML table's cell keeps it (§7.1): a web link with its target, an image to upload."""
+        if re.match(r"^</a\b", raw.strip(), re.IGNORECASE):
+            if not self._cell_links:
+                return ""  # closes no link of this cell
+            self._cell_links -= 1
+            return self.inline_tag(raw)
+        written = self.inline_tag(raw)
+        if written.startswith("<a "):
+            self._cell_links += 1
+        return written
+
+    def end_cell(self) -> str:
+        """The closings of the links a cell opened and left open."""
+        closings = "</a>" * self._cell_links
+        for _ in range(self._cell_links):
+            del self._open[len(self._open) - 1 - self._open[::-1].index("a")]
+        self._cell_links = 0
+        return closings
 
     def _close(self, name: str) -> str:
         if name in INLINE:
