@@ -182,3 +182,21 @@ def test_check_names_a_numbered_list_zhihu_shows_as_bullets_with_its_numbers(
         f"(from {start}) {said}"
         for line, start in ((8, 2), (13, 7))
     ]
+
+
+def test_check_names_a_code_block_or_formula_a_zhihu_footnote_keeps_as_text(
+    tmp_path: Path,
+) -> None:
+    document = (
+        "---\ntitle: 脚注\n---\n见[^1]。\n\n[^1]: 代码：\n\n    ```python\n    x = 1\n    ```\n\n"
+        "    $$\n    E = mc^2\n    $$\n"
+    )
+    lines = check_lines(tmp_path, document)
+    said = "[zhihu] warning: zhihu shows a footnote as one line of plain text: the"
+    assert [line for line in lines if "footnote as one line" in line] == [
+        f"issue.md:8: {said} code block in this footnote is kept as text on that line, "
+        "without its line breaks and indentation",
+        f"issue.md:12: {said} display formula in this footnote is kept as its TeX, not drawn",
+    ]
+    zhihu = render(issue_of(document.split("---\n", 2)[2]), "zhihu", RenderContext())
+    assert 'data-text="代码： x = 1 E = mc^2"' in zhihu.body

@@ -163,6 +163,8 @@ def documents(draw: st.DrawFn) -> str:
             # A note citing a note is left out: Zhihu keeps a note's text in one attribute.
             note = re.sub(r"\[\^\d\]", "", draw(PARAGRAPH)) or "note"
             body += f"\n\n[^{label}]: {note}"
+            if draw(st.integers(0, 3)) == 0:  # a note holding code, as notes now and then do
+                body += "\n\n" + _indent(draw(CODE), "    ", "    ")
     if draw(st.booleans()):
         body += "\n\n::: only wechat\n" + draw(PARAGRAPH) + "\n:::"
     return body + "\n"

@@ -59,6 +59,7 @@ def construct_findings(issue: Issue, channels: Iterable[str]) -> list[Finding]:
         if channel == ZHIHU.name:
             found += _strikethrough(issue, tokens, channel)
             found += _numbers_as_text(issue, tokens, channel)
+            found += _blocks_in_notes(issue, tokens, channel)
         allowlist = ALLOWLISTS.get(channel)
         if allowlist is not None:
             found += _raw_html(issue, tokens, channel, allowlist)
@@ -148,6 +149,26 @@ def _numbers_as_text(issue: Issue, tokens: list[Token], channel: str) -> Iterato
             )
             line = _line_of(issue, block, needle)
             yield Finding(line, channel, "list-numbers-written", message)
+
+
+def _blocks_in_notes(issue: Issue, tokens: list[Token], channel: str) -> Iterator[Finding]:
+    """Code blocks and display formulas in a footnote: Zhihu's reference note is one run
+    of plain text, so their text joins it (code loses its lines and indentation)."""
+    inside = False
+    for token in tokens:
+        if token.type in ("footnote_open", "footnote_close"):
+            inside = token.type == "footnote_open"
+        if not inside or not token.map:
+            continue
+        if token.type in ("fence", "code_block"):
+            what = "code block in this footnote is kept as text on that line, without its "
+            what += "line breaks and indentation"
+        elif token.type.startswith("math_block"):
+            what = "display formula in this footnote is kept as its TeX, not drawn"
+        else:
+            continue
+        message = f"{channel} shows a footnote as one line of plain text: the {what}"
+        yield Finding(_line_of(issue, token, ""), channel, "note-block-flattened", message)
 
 
 def _outside_notes(tokens: list[Token]) -> Iterator[Token]:

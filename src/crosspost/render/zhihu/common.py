@@ -317,17 +317,39 @@ def cut_footnotes(tokens: list[Token]) -> tuple[list[Token], dict[int, Note], di
             bodies[current] = Token("inline", "", 0, children=[])
         elif token.type == "footnote_close":
             current = None
-        elif current is not None and token.type == "inline":
+        elif current is not None and token.type in {"inline", *_NOTE_BLOCKS}:
             children = bodies[current].children or []
             if children:
                 children.append(Token("hardbreak", "br", 0))
-            children.extend(token.children or [])
+            children.extend(note_line(token))
             bodies[current].children = children
         elif not inside:
             kept.append(token)
     for key, body in bodies.items():
         notes[key] = note_of(body.children or [])
     return kept, notes, bodies
+
+
+#: Blocks a note holds that have no inline children: a note is one run of text on
+#: Zhihu (a reference's ``data-text``, a line of the 参考 list), so their text joins it.
+_NOTE_BLOCKS = frozenset({"fence", "code_block", "math_block", "math_block_label",
+                          "math_block_eqno"})  # fmt: skip
+
+
+def note_line(token: Token) -> list[Token]:
+    """What block ``token`` of a note adds to the note's one run of text: its inline
+    children, a code block's lines as inline code (one span a line, so they stay apart),
+    a display formula as an inline one."""
+    if token.type in {"fence", "code_block"}:
+        lines = [line.rstrip() for line in token.content.split("\n") if line.strip()]
+        code = [Token("code_inline", "code", 0, content=line, markup="`") for line in lines]
+        spaced: list[Token] = []
+        for span in code:
+            spaced += [Token("text", "", 0, content=" "), span] if spaced else [span]
+        return spaced
+    if token.type.startswith("math_block"):
+        return [Token("math_inline", "math", 0, content=token.content.strip(), markup="$")]
+    return list(token.children or [])
 
 
 def note_of(children: Sequence[Token]) -> Note:
