@@ -18,7 +18,7 @@ import functools
 import re
 from pathlib import Path
 
-from bs4 import BeautifulSoup, Tag
+from bs4 import BeautifulSoup, NavigableString, Tag
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -176,6 +176,26 @@ def issue_of(body: str) -> Issue:
 
 # --- what a reader sees --------------------------------------------------------------------
 
+
+def numbers_to_write(body: str) -> list[int]:
+    """The item numbers, in order, of the numbered lists that do not start at 1 (Zhihu
+    numbers every list from 1, so their numbers must be in the items' text)."""
+    numbers: list[int] = []
+    lists: list[int | None] = []
+    notes = 0
+    for token in parse(body, "zhihu", new_markdown()):
+        notes += {"footnote_block_open": 1, "footnote_block_close": -1}.get(token.type, 0)
+        if token.type in ("bullet_list_open", "ordered_list_open"):
+            start = int(token.attrs.get("start", 1)) if token.type == "ordered_list_open" else 1
+            lists.append(None if start == 1 or notes else start)
+        elif token.type in ("bullet_list_close", "ordered_list_close"):
+            lists.pop()
+        elif token.type == "list_item_open" and lists and lists[-1] is not None:
+            numbers.append(lists[-1])
+            lists[-1] += 1
+    return numbers
+
+
 _UNITS = re.compile(r"[A-Za-z0-9]+|[^\W\x00-\x7f]")
 
 
@@ -249,6 +269,23 @@ def test_zhihu_keeps_its_dialect(body: str) -> None:
     outside_code = re.sub(r"<pre\b.*?</pre>", "", rendered.body, flags=re.DOTALL)
     assert "\n" not in outside_code, "a newline between blocks"
     assert all(isinstance(node, Tag) for node in soup.contents if str(node).strip())
+
+
+@SETTINGS
+@given(documents())
+def test_zhihu_shows_the_numbers_of_a_list_that_does_not_start_at_1(body: str) -> None:
+    _, rendered = both(body)
+    soup = BeautifulSoup(rendered.body, "html.parser")
+    written = [  # the item's own first words, not those of a quote or list it opens with
+        int(found.group(1))
+        for item in soup.find_all("li")
+        if item.contents and isinstance(item.contents[0], NavigableString)
+        if (found := re.match(r"(\d+)\. ", item.contents[0]))
+    ]
+    assert written == numbers_to_write(body)
+    if written:
+        markdown = rendered.files["zhihu.md"]
+        assert all(f"- {number}\\. " in markdown for number in written)
 
 
 def reader_text(soup: BeautifulSoup) -> str:
