@@ -197,9 +197,9 @@ def test_idempotent_call_recovers_from_transient_failures(
     assert data["hits"] == 3
     assert fake.sleeps == [0.5, 1.0]  # exponential backoff (jitter fixed at 0 here)
     retries = [r.getMessage() for r in caplog.records if r.getMessage().startswith("retry")]
-    assert retries[0].startswith("retry 2 of 4 after 0.5 s: ")
+    assert retries[0].startswith("retry 1 of 3 after 0.5 s: ")
     assert retries[0].endswith(f"on GET /{behaviour}/2")
-    assert retries[1].startswith("retry 3 of 4 after 1.0 s: ")
+    assert retries[1].startswith("retry 2 of 3 after 1.0 s: ")
 
 
 def test_log_line_names_the_status_and_the_call(
@@ -207,7 +207,7 @@ def test_log_line_names_the_status_and_the_call(
 ) -> None:
     caplog.set_level(logging.INFO, logger="crosspost")
     policy.request("POST", f"{server}/503/1?access_token=abc", idempotent=True, check=ok)
-    assert "retry 2 of 4 after 0.5 s: HTTP 503 on POST /503/1" in caplog.messages
+    assert "retry 1 of 3 after 0.5 s: HTTP 503 on POST /503/1" in caplog.messages
 
 
 def test_a_retried_line_that_names_its_call_does_not_name_it_again(
@@ -217,8 +217,24 @@ def test_a_retried_line_that_names_its_call_does_not_name_it_again(
     with pytest.raises(TransientError):
         policy.request("POST", f"http://127.0.0.1:{closed_port()}/t", idempotent=True, check=ok)
     line = caplog.messages[0]
-    assert line.startswith("retry 2 of 4 after ") and "cannot connect for POST /t (" in line
+    assert line.startswith("retry 1 of 3 after ") and "cannot connect for POST /t (" in line
     assert line.count("POST /t") == 1 and line.endswith("run again later"), line
+
+
+def test_the_first_retry_reads_as_the_first_and_the_last_line_counts_attempts(
+    server: str, policy: HttpPolicy, caplog: Any
+) -> None:
+    caplog.set_level(logging.INFO, logger="crosspost")
+    with pytest.raises(ServerError) as caught:
+        policy.request("GET", f"{server}/503/99", idempotent=True, check=ok)
+    assert [m for m in caplog.messages if m.startswith("retry")] == [
+        "retry 1 of 3 after 0.5 s: HTTP 503 on GET /503/99",
+        "retry 2 of 3 after 1.0 s: HTTP 503 on GET /503/99",
+        "retry 3 of 3 after 2.0 s: HTTP 503 on GET /503/99",
+    ]
+    gave_up = "HTTP 503 on GET /503/99 (gave up after 4 attempts; run again later)"
+    assert str(caught.value) == gave_up
+    assert hits("/503/99") == 4  # the first attempt and three retries
 
 
 def test_jitter_spreads_the_waits(server: str, fake: FakeTime) -> None:

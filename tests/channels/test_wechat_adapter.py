@@ -498,7 +498,7 @@ def test_no_secret_reaches_logs_messages_or_output(
     assert len(secrets) >= 2
     for secret in secrets:
         assert secret not in seen
-    assert "retry 2 of 4" in caplog.text
+    assert "retry 1 of 3" in caplog.text
 
 
 # --- reconcile finds the truth -------------------------------------------------------

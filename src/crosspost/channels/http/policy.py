@@ -715,6 +715,8 @@ class HttpPolicy:
         return self.clock() - start + upcoming > self.retry.max_total_seconds
 
     def _log_retry(self, state: tenacity.RetryCallState, where: str) -> None:
+        """``retry 1 of 3 after 0.5 s: …`` once the first attempt failed: retries are
+        counted apart from the first attempt, so the first retry reads as the first."""
         error = state.outcome.exception() if state.outcome else None
         reason = str(error) if error else "?"
         if where not in reason:  # "HTTP 503" says which call; "cannot connect for …" does
@@ -722,7 +724,7 @@ class HttpPolicy:
         log.warning(
             "%s",
             self.redact(
-                f"retry {state.attempt_number + 1} of {self.retry.max_attempts} after "
+                f"retry {state.attempt_number} of {self.retry.max_attempts - 1} after "
                 f"{state.upcoming_sleep:.1f} s: {reason}"
             ),
         )
