@@ -8,8 +8,10 @@ tests set it to 0.2 s.
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
+import os
 import socket
 import struct
 import threading
@@ -24,6 +26,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import requests
+import urllib3
 
 from crosspost.channels.http.policy import (
     AmbiguousOutcome,
@@ -37,6 +40,7 @@ from crosspost.channels.http.policy import (
     Timeouts,
 )
 from crosspost.channels.http.wire import retry_after_seconds as retry_after
+from crosspost.channels.http.wire import short_reason
 from crosspost.errors import (
     AuthError,
     ConfigError,
@@ -219,6 +223,95 @@ def test_a_retried_line_that_names_its_call_does_not_name_it_again(
     line = caplog.messages[0]
     assert line.startswith("retry 1 of 3 after ") and "cannot connect for POST /t (" in line
     assert line.count("POST /t") == 1 and line.endswith("run again later"), line
+
+
+# --- a connection that cannot be opened says why -------------------------------------
+
+#: ``.invalid`` names never resolve (RFC 6761); the last two hold words the old wording
+#: read in the error's text ("reset", "closed") and mislabelled.
+UNRESOLVABLE = ("api.weixn.invalid", "reset-api.invalid", "closed.invalid")
+
+
+def _unsent(http: HttpPolicy, url: str) -> TransientError:
+    with pytest.raises(TransientError) as caught:
+        http.request("POST", url, idempotent=True, check=ok, retry=False)
+    assert not isinstance(caught.value, UnconfirmedError)
+    assert caught.value.exit_code == 75
+    return caught.value
+
+
+def test_a_closed_port_is_a_refused_connection(policy: HttpPolicy) -> None:
+    error = _unsent(policy, f"http://127.0.0.1:{closed_port()}/cgi-bin/stable_token")
+    assert str(error) == (
+        "cannot connect for POST /cgi-bin/stable_token (connection refused); "
+        "nothing was sent, run again later"
+    )
+
+
+@pytest.mark.parametrize("host", UNRESOLVABLE)
+def test_a_host_name_from_base_url_that_does_not_resolve_points_at_base_url(
+    fake: FakeTime, host: str
+) -> None:
+    http = HttpPolicy(clock=fake.clock, sleep=fake.sleep, base_url=f"http://{host}")
+    try:
+        error = _unsent(http, f"http://{host}/cgi-bin/stable_token")
+    finally:
+        http.close()
+    assert str(error) == (
+        f"cannot connect for POST /cgi-bin/stable_token (the host name {host} cannot be "
+        "resolved: check base_url in the config for a typo; if it is right, DNS is down); "
+        "nothing was sent, run again later"
+    )
+
+
+def test_a_platform_host_that_does_not_resolve_reads_as_dns_trouble(policy: HttpPolicy) -> None:
+    error = _unsent(policy, "https://api.weixin.invalid/cgi-bin/stable_token")
+    assert str(error) == (
+        "cannot connect for POST /cgi-bin/stable_token (the host name api.weixin.invalid "
+        "cannot be resolved: DNS is down, or this machine is offline); "
+        "nothing was sent, run again later"
+    )
+
+
+@pytest.mark.parametrize(
+    ("number", "reason"),
+    [
+        (errno.ECONNREFUSED, "connection refused"),
+        (errno.ENETUNREACH, "network unreachable"),
+        (errno.EHOSTUNREACH, "host unreachable"),
+        (errno.EADDRNOTAVAIL, "cannot open a connection: cannot assign requested address"),
+    ],
+)
+def test_a_connection_that_cannot_be_opened_reads_by_its_errno(number: int, reason: str) -> None:
+    """Routes this test machine cannot make up: the errors urllib3 raises for them."""
+    try:
+        try:
+            raise OSError(number, os.strerror(number))
+        except OSError as cause:
+            # The text names the host, as urllib3's does: "reset" in it is no reset.
+            raise urllib3.exceptions.NewConnectionError(None, "reset.example") from cause
+    except urllib3.exceptions.NewConnectionError as error:
+        assert short_reason(requests.exceptions.ConnectionError(error)) == reason
+
+
+def test_tls_spoken_to_a_plain_http_server_says_tls_failed(server: str, policy: HttpPolicy) -> None:
+    error = _unsent(policy, server.replace("http://", "https://") + "/t")
+    assert str(error).startswith("cannot connect for POST /t (TLS failed: "), str(error)
+    assert str(error).endswith("); nothing was sent, run again later")
+    assert Misbehaving.bodies == []  # the server saw a handshake, never a request
+
+
+def test_an_answer_that_stops_coming_says_so_whatever_the_host_is_called(
+    server: str, fake: FakeTime
+) -> None:
+    http = HttpPolicy(timeouts=Timeouts(connect=1, read=0.2), clock=fake.clock, sleep=fake.sleep)
+    with pytest.raises(UnconfirmedError) as caught:
+        http.request("POST", f"{server}/stalled/1", idempotent=False, check=ok)
+    http.close()
+    assert str(caught.value) == (
+        "the answer stopped coming (read timeout) on POST /stalled/1 after the request was "
+        "sent: it may or may not have happened"
+    )
 
 
 def test_the_first_retry_reads_as_the_first_and_the_last_line_counts_attempts(

@@ -313,7 +313,11 @@ def build_adapter(
     # A connection for every upload of a wave, and a few for the calls beside it.
     session = pooled_session(cls.uploads_at_once(account) + SPARE_CONNECTIONS)
     http = HttpPolicy(
-        session=session, timeouts=timeouts, sleep=sleep, redactor=redactor or Redactor()
+        session=session,
+        timeouts=timeouts,
+        sleep=sleep,
+        redactor=redactor or Redactor(),
+        base_url=account.base_url,
     )
     return cls(account, http=http, state_dir=state_dir, clock=clock, sleep=sleep, memo=memo)
 

@@ -65,6 +65,7 @@ from crosspost.channels.http.wire import (
     ServerError,
     retry_after_seconds,
     short_reason,
+    unresolved,
     was_sent,
 )
 from crosspost.config.redaction import (
@@ -338,6 +339,10 @@ class HttpPolicy:
     wall_clock: Callable[[], float] = time.time
     redactor: Redactor = field(default_factory=Redactor)
     user_agent: str = f"crosspost/{__version__}"
+    #: The account's ``base_url`` from the config, which replaces the platform's hosts
+    #: (None: the platform's own hosts). Lines about a host whose name cannot be resolved
+    #: point at it, so a typo there does not read as DNS trouble.
+    base_url: str | None = None
     _calm: _Calm = field(default_factory=_Calm, init=False, repr=False)
     _ahead: _Ahead = field(default_factory=lambda: _Ahead(), init=False, repr=False)
 
@@ -515,6 +520,8 @@ class HttpPolicy:
                     reason = self.redact(f"{reason} {self._proxy_for(url)}") + (
                         "; check the *_PROXY variables, or name the host in NO_PROXY"
                     )
+                elif unresolved(e):
+                    reason = self.redact(self._unresolved(url))
                 raise TransientError(
                     f"cannot connect for {where} ({reason}); nothing was sent, run again later",
                     channel=channel,
@@ -639,6 +646,18 @@ class HttpPolicy:
             return "?"
         port = f":{parts.port}" if parts.port else ""
         return f"{parts.scheme}://{parts.hostname}{port}"
+
+    def _unresolved(self, url: str) -> str:
+        """A host name that does not resolve, named, and where it came from: a host of the
+        config's ``base_url`` may be a typo; a platform's own host means DNS trouble."""
+        host = urlsplit(url).hostname or "?"
+        configured = urlsplit(self.base_url).hostname if self.base_url else None
+        if host == configured:
+            return (
+                f"the host name {host} cannot be resolved: check base_url in the config for "
+                "a typo; if it is right, DNS is down"
+            )
+        return f"the host name {host} cannot be resolved: DNS is down, or this machine is offline"
 
     def _after_sending(self, reason: str, where: str, channel: str, idempotent: bool) -> Exception:
         reason = self.redact(reason)

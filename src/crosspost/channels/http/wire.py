@@ -7,8 +7,11 @@ module stays about the policy.
 
 from __future__ import annotations
 
+import errno
+import http.client
 import json as jsonlib
 import math
+import ssl
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -110,22 +113,82 @@ def was_sent(error: requests.exceptions.RequestException) -> bool:
 
 
 def short_reason(error: BaseException) -> str:
-    """The innermost reason of a requests error, without the URL it carries."""
+    """The innermost reason of a requests error in a few words, without the URL it carries.
+
+    The error's type decides before its text does: the text of a failure to connect names
+    the host, and a host called ``reset.example`` or ``closed.example`` is no reset or
+    closed connection. The text is read only for what broke off after connecting.
+    """
+    inner = _innermost(error)
+    if isinstance(inner, urllib3.exceptions.ProxyError):
+        return "cannot reach the proxy"
+    if isinstance(inner, urllib3.exceptions.NameResolutionError):
+        return UNRESOLVED
+    if isinstance(inner, urllib3.exceptions.NewConnectionError):  # before its base class
+        return _not_connected(inner.__cause__ or inner.__context__)
+    if isinstance(inner, urllib3.exceptions.ConnectTimeoutError):
+        return "no connection within the connect timeout"
+    if isinstance(inner, urllib3.exceptions.SSLError | ssl.SSLError):
+        return _tls_failed(inner)
+    if isinstance(inner, urllib3.exceptions.ReadTimeoutError | TimeoutError):
+        return "the answer stopped coming (read timeout)"
+    text = str(inner).lower()
+    if isinstance(inner, ConnectionResetError) or "reset" in text:
+        return "connection reset"
+    if isinstance(inner, http.client.RemoteDisconnected) or "closed" in text:
+        return "connection closed without an answer"
+    return type(inner).__name__ if inner is not None else type(error).__name__
+
+
+#: What :func:`short_reason` says of a host name that does not resolve (DNS said there is
+#: no such name, or did not answer): the policy adds the host and where it came from.
+UNRESOLVED = "the host name cannot be resolved"
+
+#: errno of a connection that could not be opened → what it means.
+_CONNECT_ERRNOS = {
+    errno.ECONNREFUSED: "connection refused",
+    errno.ENETUNREACH: "network unreachable",
+    errno.EHOSTUNREACH: "host unreachable",
+    errno.ETIMEDOUT: "no connection within the connect timeout",
+    errno.ECONNRESET: "connection reset while connecting",
+}
+
+
+def unresolved(error: BaseException) -> bool:
+    """Whether ``error`` is a host name that cannot be resolved (not a refused connection)."""
+    return isinstance(_innermost(error), urllib3.exceptions.NameResolutionError)
+
+
+def _innermost(error: BaseException) -> BaseException | None:
+    """The error a requests error wraps, through urllib3's MaxRetryError."""
     inner: BaseException | None = error
     while inner is not None and inner.args and isinstance(inner.args[0], BaseException):
         inner = inner.args[0]
     if isinstance(inner, urllib3.exceptions.MaxRetryError) and inner.reason is not None:
         inner = inner.reason
-    name = type(inner).__name__ if inner is not None else type(error).__name__
-    if isinstance(inner, ConnectionResetError) or "reset" in str(inner).lower():
-        return "connection reset"
-    if "RemoteDisconnected" in name or "closed" in str(inner).lower():
-        return "connection closed without an answer"
-    if isinstance(inner, urllib3.exceptions.ProxyError):
-        return "cannot reach the proxy"
-    if isinstance(inner, urllib3.exceptions.NewConnectionError):
-        return "connection refused"
-    return name
+    return inner
+
+
+def _not_connected(cause: BaseException | None) -> str:
+    """Why a connection could not be opened, from the OSError behind it."""
+    if isinstance(cause, OSError) and cause.errno in _CONNECT_ERRNOS:
+        return _CONNECT_ERRNOS[cause.errno]
+    if isinstance(cause, OSError) and cause.strerror:
+        return f"cannot open a connection: {cause.strerror.lower()}"
+    return "cannot open a connection"
+
+
+def _tls_failed(error: BaseException) -> str:
+    """``TLS failed: certificate verify failed: self-signed certificate``: what OpenSSL
+    said, without the source file it names."""
+    found: BaseException | None = error
+    while found is not None and not isinstance(found, ssl.SSLError):
+        found = found.args[0] if found.args and isinstance(found.args[0], BaseException) else None
+    if isinstance(found, ssl.SSLCertVerificationError) and found.verify_message:
+        return f"TLS failed: certificate verify failed: {found.verify_message}"
+    if isinstance(found, ssl.SSLError) and found.reason:
+        return f"TLS failed: {found.reason.lower().replace('_', ' ')}"
+    return "TLS failed"
 
 
 def retry_after_seconds(
