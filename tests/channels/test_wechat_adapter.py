@@ -600,8 +600,27 @@ def test_an_unreadable_answer_is_unconfirmed_only_for_irreversible_calls(
     irreversible: bool, error: type[Exception]
 ) -> None:
     reply = Reply("POST", "/cgi-bin/draft/add", 200, {}, b"<html>busy</html>")
-    with pytest.raises(error, match="unreadable answer"):
+    page = r"an HTML page came back \(HTTP 200\) instead of WeChat's JSON"
+    with pytest.raises(error, match=page):
         check_reply(reply, clock=lambda: 0.0, irreversible=irreversible)
+
+
+def test_an_html_page_for_the_token_says_what_is_in_the_way_and_is_temporary(
+    box: Sandbox, wechat: WeChatAdapter
+) -> None:
+    box.faults.add("wechat", "/cgi-bin/stable_token", "http:403", count=10)
+
+    with pytest.raises(TransientError) as caught:
+        wechat.preflight()
+
+    assert str(caught.value) == (
+        'WeChat POST /cgi-bin/stable_token: an HTML page came back (HTTP 403, "403 Forbidden") '
+        "instead of WeChat's JSON, so a proxy, firewall or login page is in the way; run "
+        "again later, and if it repeats, check the proxy settings and the firewall (gave up "
+        "after 4 attempts)"
+    )
+    assert caught.value.exit_code == 75
+    assert sum(1 for r in box.requests if r.path == "/cgi-bin/stable_token") == 4
 
 
 def test_unknown_codes_keep_the_errmsg_without_the_rid() -> None:

@@ -30,11 +30,12 @@ from crosspost.channels.base import (
     PublishTicket,
     RemoteDraft,
 )
-from crosspost.channels.http.policy import HttpPolicy, RetryPolicy
+from crosspost.channels.http.policy import HttpPolicy, Reply, RetryPolicy
 from crosspost.channels.registry import adapter_class
 from crosspost.channels.zhihu.adapter import ZhihuAdapter
 from crosspost.channels.zhihu.wire import (
     browser_headers,
+    check_reply,
     draft_id_of,
     oss_headers,
     published_id,
@@ -47,6 +48,7 @@ from crosspost.errors import (
     CrosspostError,
     PermanentError,
     RateLimitedError,
+    TransientError,
     UnconfirmedError,
 )
 from crosspost.images.pipeline import PreparedImage, SourceImage, prepare, read_source
@@ -626,6 +628,73 @@ def test_permanent_errors_stop_after_one_attempt_naming_the_code(
     assert caught.value.exit_code == 1
     assert world.calls("GET" if path == "/api/v4/me" else "POST", path) == 1
     assert world.published() == []
+
+
+#: What the sandbox's front proxy sends for ``http:403``: a page, where Zhihu sends JSON.
+PAGE_403 = 'an HTML page came back (HTTP 403, "403 Forbidden") instead of Zhihu\'s JSON'
+
+
+def test_an_html_page_on_the_login_check_is_temporary_and_says_what_is_in_the_way(
+    world: World,
+) -> None:
+    """A company proxy or a web firewall answering for Zhihu: run again later, not "Zhihu
+    changed its API" (which stopped the post for good)."""
+    world.fault("/api/v4/me", "http:403", count=10)
+
+    with pytest.raises(TransientError) as caught:
+        world.adapter.preflight()
+
+    assert str(caught.value) == (
+        f"Zhihu GET /api/v4/me: {PAGE_403}, so a proxy, firewall or login page is in the "
+        "way; run again later, and if it repeats, check the proxy settings and the firewall "
+        "(gave up after 4 attempts)"
+    )
+    assert caught.value.exit_code == 75
+    assert world.calls("GET", "/api/v4/me") == 4  # a read: retried like any hiccup
+    assert world.snapshot()["drafts"] == []
+
+
+def test_an_html_page_answering_a_draft_creation_is_unconfirmed_not_retried(
+    world: World,
+) -> None:
+    world.fault("/api/articles/drafts", "http:403")
+
+    with pytest.raises(UnconfirmedError) as caught:
+        world.adapter.create_draft(CONTENT)
+
+    assert str(caught.value) == (
+        f"Zhihu draft creation for zhihu:main: {PAGE_403} after sending; a private draft "
+        "may exist — reconcile before creating another"
+    )
+    assert world.calls("POST", "/api/articles/drafts") == 1
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "irreversible", "error", "words"),
+    [
+        (200, b"<!DOCTYPE html><title>Wi-Fi login</title>", False, TransientError, "in the way"),
+        (403, b"Forbidden by policy", False, TransientError, "in the way"),
+        (200, b"ok", False, PermanentError, "Zhihu may have changed this endpoint, report it"),
+        (403, b"<html>blocked</html>", True, UnconfirmedError, "may or may not have happened"),
+    ],
+)
+def test_an_answer_that_is_not_json_is_judged_by_what_it_is(
+    status: int, body: bytes, irreversible: bool, error: type[Exception], words: str
+) -> None:
+    reply = Reply("GET", "/api/v4/me", status, {}, body)
+    with pytest.raises(error) as caught:
+        check_reply(reply, login_env="ZHIHU_Z_C0", xsrf_env="ZHIHU_XSRF", irreversible=irreversible)
+    assert words in str(caught.value) and ".md" not in str(caught.value)
+
+
+def test_a_json_refusal_of_the_login_check_stays_permanent(world: World) -> None:
+    world.fault("/api/v4/me", "zhihu:40352", count=10)  # Zhihu's own 403, in JSON
+
+    with pytest.raises(PermanentError) as caught:
+        world.adapter.preflight()
+
+    assert not isinstance(caught.value, TransientError) and caught.value.exit_code == 1
+    assert world.calls("GET", "/api/v4/me") == 1
 
 
 def test_publish_code_4000_is_unconfirmed_and_reconcile_says_not_published(world: World) -> None:

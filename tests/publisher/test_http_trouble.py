@@ -13,9 +13,9 @@ import re
 import pytest
 
 from crosspost.cli import main
-from crosspost.errors import EXIT_TEMPORARY
+from crosspost.errors import EXIT_OK, EXIT_TEMPORARY
 
-from .world import World, write_config
+from .world import World, mutating, write_config
 
 TOKEN = "/cgi-bin/stable_token"
 
@@ -52,3 +52,27 @@ def test_a_mistyped_host_in_base_url_is_named_as_a_host_that_does_not_resolve(
         f"wechat:main: {why} (gave up after 4 attempts) (temporary: safe to run again)"
     )
     assert world.box.requests == []  # nothing reached any platform
+
+
+def test_a_page_in_the_way_of_zhihus_login_check_is_temporary_and_the_next_run_publishes(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A company proxy or a web firewall answers 403 with its own HTML page: nothing
+    Zhihu said, so the post is not failed for good and the next run goes on."""
+    world.box.faults.add("zhihu", "/api/v4/me", "http:403", count=4)  # every attempt of a run
+
+    code, lines = publish(world, monkeypatch, capsys, "-c", "zhihu", "--mode", "publish")
+
+    assert code == EXIT_TEMPORARY
+    assert lines[-1] == (
+        'zhihu:main: Zhihu GET /api/v4/me: an HTML page came back (HTTP 403, "403 Forbidden") '
+        "instead of Zhihu's JSON, so a proxy, firewall or login page is in the way; run again "
+        "later, and if it repeats, check the proxy settings and the firewall (gave up after 4 "
+        "attempts) (temporary: safe to run again)"
+    )
+    assert mutating(world.box) == []  # stopped at the login check: nothing was created
+
+    code, lines = publish(world, monkeypatch, capsys, "-c", "zhihu", "--mode", "publish")
+
+    assert code == EXIT_OK, lines
+    assert len(world.published_on("zhihu")) == 1

@@ -42,6 +42,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import asdict
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
@@ -78,8 +79,10 @@ def _json(data: Any, status: int = 200) -> Response:
 
 def _bad_gateway(status: int) -> Response:
     """What a front proxy sends when the platform behind it fails: HTML, not JSON."""
-    phrases = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
-    phrase = phrases.get(status, "Error")
+    try:
+        phrase = HTTPStatus(status).phrase
+    except ValueError:
+        phrase = "Error"
     html = f"<html><head><title>{status} {phrase}</title></head><body><center><h1>{status} "
     html += f"{phrase}</h1></center><hr><center>stgw</center></body></html>"
     return Response(html, status=status, mimetype="text/html")

@@ -8,9 +8,11 @@ module stays about the policy.
 from __future__ import annotations
 
 import errno
+import html
 import http.client
 import json as jsonlib
 import math
+import re
 import ssl
 import time
 from collections.abc import Callable, Mapping
@@ -48,6 +50,33 @@ class Reply:
     @property
     def text(self) -> str:
         return self.body.decode("utf-8", errors="replace")
+
+    @property
+    def is_html(self) -> bool:
+        """An HTML page (a proxy's, a firewall's, a login portal's), by its Content-Type
+        or, when that is missing or wrong, by how the body starts."""
+        kind = next((v for k, v in self.headers.items() if k.lower() == "content-type"), "")
+        start = self.body.lstrip(b"\xef\xbb\xbf \t\r\n")[:15].lower()
+        return "html" in kind.lower() or start.startswith((b"<!doctype html", b"<html"))
+
+    def instead_of_json(self, platform: str) -> str:
+        """What came back where ``platform``'s JSON was expected, for a message:
+        ``an HTML page came back (HTTP 403, "403 Forbidden") instead of Zhihu's JSON``."""
+        what = "an HTML page" if self.is_html else "an answer that is not JSON"
+        found = _TITLE.search(self.text[:4096]) if self.is_html else None
+        title = " ".join(html.unescape(found.group(1)).split())[:80] if found else ""
+        detail = f'HTTP {self.status}, "{title}"' if title else f"HTTP {self.status}"
+        return f"{what} came back ({detail}) instead of {platform}'s JSON"
+
+
+#: A page's title, for naming the page that came back instead of JSON.
+_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
+
+#: Who sends a page where a platform's JSON belongs, and what to do about it.
+IN_THE_WAY = (
+    "a proxy, firewall or login page is in the way; run again later, and if it repeats, "
+    "check the proxy settings and the firewall"
+)
 
 
 class CredentialRejected(AuthError):

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from crosspost.channels.http.policy import CredentialRejected, Reply
+from crosspost.channels.http.wire import IN_THE_WAY
 from crosspost.errors import (
     AuthError,
     ChannelError,
@@ -179,10 +180,16 @@ def check_reply(
     except ValueError:
         data = None
     if not isinstance(data, dict):
-        problem = f"WeChat gave an unreadable answer (HTTP {reply.status}) on {reply.where}"
+        problem = f"WeChat {reply.where}: " + (
+            reply.instead_of_json("WeChat")
+            if data is None
+            else f"an answer WeChat does not give came back (HTTP {reply.status})"
+        )
         if irreversible:
             raise UnconfirmedError(f"{problem}; it may or may not have happened", channel=CHANNEL)
-        raise TransientError(f"{problem}; run again later", channel=CHANNEL, code=reply.status)
+        # A page where WeChat's JSON belongs is someone else's: a proxy, a firewall.
+        advice = f", so {IN_THE_WAY}" if reply.is_html else "; run again later"
+        raise TransientError(f"{problem}{advice}", channel=CHANNEL, code=reply.status)
     try:
         code = int(data.get("errcode") or 0)
     except (TypeError, ValueError):

@@ -83,9 +83,11 @@ class ZhihuApi:
             return browser_headers(self._z_c0, self._xsrf, referer=referer, d_c0=self._d_c0)
         return browser_headers(self._z_c0, self._xsrf, d_c0=self._d_c0)
 
-    def check(self, reply: Reply) -> Any:
+    def check(self, reply: Reply, *, irreversible: bool = False) -> Any:
         """The decoded answer, or the typed error naming the variables to fix."""
-        return check_reply(reply, login_env=self.login_env, xsrf_env=self.xsrf_env)
+        return check_reply(
+            reply, login_env=self.login_env, xsrf_env=self.xsrf_env, irreversible=irreversible
+        )
 
     def call(
         self,
@@ -103,7 +105,7 @@ class ZhihuApi:
             method,
             self.url_for(host, path),
             idempotent=idempotent,
-            check=check or self.check,
+            check=check or (lambda reply: self.check(reply, irreversible=not idempotent)),
             channel=CHANNEL,
             json=json,
             headers=self.headers(referer),
@@ -151,7 +153,7 @@ class ZhihuApi:
             idempotent=False,
             json=dict(body),
             referer=referer,
-            check=lambda reply: check_publish(reply, self.check(reply)),
+            check=lambda reply: check_publish(reply, self.check(reply, irreversible=True)),
         )
 
     # --- topics and columns ---------------------------------------------------------------

@@ -38,7 +38,7 @@ def upload(api: ZhihuApi, prepared: PreparedImage) -> UploadedAsset:
     if not isinstance(upload_file, Mapping) or not upload_file.get("image_id"):
         raise PermanentError(
             "Zhihu POST /images answered without upload_file.image_id; Zhihu may have changed "
-            "its image upload (zhihu-api.md §11)",
+            "its image upload, report it",
             channel=CHANNEL,
             code="images",
         )

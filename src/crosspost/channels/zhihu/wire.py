@@ -20,12 +20,14 @@ from typing import Any, Final
 from urllib.parse import urlsplit
 
 from crosspost.channels.base import DraftContent
-from crosspost.channels.http.policy import Reply
+from crosspost.channels.http.policy import AmbiguousOutcome, Reply
+from crosspost.channels.http.wire import IN_THE_WAY
 from crosspost.errors import (
     AuthError,
     ChannelError,
     PermanentError,
     RateLimitedError,
+    TransientError,
     UnconfirmedError,
 )
 from crosspost.platforms.zhihu import ZHIHU
@@ -211,19 +213,37 @@ def _dig(mapping: Mapping[str, Any], *keys: str) -> Any:
 # --- what Zhihu's answers mean ----------------------------------------------------------
 
 
-def decode(reply: Reply) -> Any:
-    """The JSON of a reply (None for an empty body), or PermanentError naming the call."""
+def decode(reply: Reply, *, irreversible: bool = False) -> Any:
+    """The JSON of a reply (None for an empty body), or the error a body that is not
+    JSON stands for.
+
+    An HTML page (or any error status without JSON) is something between this machine
+    and Zhihu answering, not Zhihu: temporary on a call that changes nothing; on one
+    that creates or publishes, :class:`AmbiguousOutcome` (reconcile first). A success
+    status with a body that is neither JSON nor a page: Zhihu changed the endpoint.
+    """
     if not reply.body.strip():
         return None
     try:
         return reply.json()
     except ValueError:
-        raise PermanentError(
-            f"Zhihu answered {reply.where} with HTTP {reply.status} and a body that is not "
-            "JSON; Zhihu may have changed this endpoint (see zhihu-api.md §11)",
+        pass
+    said = reply.instead_of_json("Zhihu")
+    if irreversible:
+        raise AmbiguousOutcome(
+            f"Zhihu {reply.where}: {said}; it may or may not have happened",
             channel=CHANNEL,
-            code=reply.status,
-        ) from None
+            reason=said,
+        )
+    if reply.is_html or reply.status >= 400:
+        raise TransientError(
+            f"Zhihu {reply.where}: {said}, so {IN_THE_WAY}", channel=CHANNEL, code=reply.status
+        )
+    raise PermanentError(
+        f"Zhihu {reply.where}: {said}; Zhihu may have changed this endpoint, report it",
+        channel=CHANNEL,
+        code=reply.status,
+    )
 
 
 def error_of(payload: Any) -> tuple[int | None, str]:
@@ -240,12 +260,13 @@ def error_of(payload: Any) -> tuple[int | None, str]:
         return None, message
 
 
-def check_reply(reply: Reply, *, login_env: str, xsrf_env: str) -> Any:
+def check_reply(reply: Reply, *, login_env: str, xsrf_env: str, irreversible: bool = False) -> Any:
     """The decoded JSON of a successful reply; a typed, advice-carrying error otherwise.
 
-    Raised errors never contain the cookie (the HTTP policy redacts again on the way out).
+    ``irreversible``: the call creates or publishes (see :func:`decode`). Raised errors
+    never contain the cookie (the HTTP policy redacts again on the way out).
     """
-    payload = decode(reply)
+    payload = decode(reply, irreversible=irreversible)
     failed = reply.status >= 400 or (
         isinstance(payload, Mapping) and isinstance(payload.get("error"), Mapping)
     )
