@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from crosspost.channels.http.policy import AmbiguousOutcome, HttpPolicy, Reply
+from crosspost.channels.http.policy import AmbiguousOutcome, HttpPolicy, Reply, pooled_session
 from crosspost.errors import TransientError
 
 from .local_server import serving
@@ -85,6 +85,20 @@ def test_no_proxy_keeps_a_host_direct(recorder: str, clean_env: pytest.MonkeyPat
     finally:
         policy.close()
     assert [target for target, _ in Recorder.seen] == ["/direct"]
+
+
+def test_a_direct_session_takes_no_proxy_from_the_environment(
+    recorder: str, clean_env: pytest.MonkeyPatch
+) -> None:
+    """The built-in sandbox's accounts: their emulators are on this machine's loopback."""
+    clean_env.setenv("HTTP_PROXY", "http://127.0.0.1:9")  # nothing listens there
+    clean_env.setenv("ALL_PROXY", "http://127.0.0.1:9")
+    policy = HttpPolicy(session=pooled_session(direct=True))
+    try:
+        _get(policy, f"{recorder}/cgi-bin/stable_token")
+    finally:
+        policy.close()
+    assert [target for target, _ in Recorder.seen] == ["/cgi-bin/stable_token"]
 
 
 def test_a_netrc_password_never_reaches_a_platform(

@@ -9,9 +9,13 @@ code and what reached the platform.
 from __future__ import annotations
 
 import re
+import socket
+from http.server import BaseHTTPRequestHandler
+from typing import Any, ClassVar
 
 import pytest
 
+from channels.local_server import serving
 from crosspost.cli import main
 from crosspost.errors import EXIT_OK, EXIT_TEMPORARY
 
@@ -76,3 +80,48 @@ def test_a_page_in_the_way_of_zhihus_login_check_is_temporary_and_the_next_run_p
 
     assert code == EXIT_OK, lines
     assert len(world.published_on("zhihu")) == 1
+
+
+class Proxy(BaseHTTPRequestHandler):
+    """A proxy that lets nothing through: it keeps every request it gets and answers 502."""
+
+    seen: ClassVar[list[str]] = []
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def _refuse(self) -> None:
+        type(self).seen.append(f"{self.command} {self.path}")
+        self.send_response(502)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_CONNECT = _refuse
+
+
+@pytest.mark.parametrize("proxy", ["unreachable", "listening"])
+def test_a_sandbox_rehearsal_never_goes_through_the_environments_proxy(
+    world: World,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    proxy: str,
+) -> None:
+    """README: the built-in sandbox needs no credentials and nothing leaves the machine,
+    whatever proxy the shell names for the real platforms."""
+    Proxy.seen = []
+    with serving(Proxy) as listening, socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        address = (
+            listening if proxy == "listening" else f"http://127.0.0.1:{closed.getsockname()[1]}"
+        )
+        for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+            monkeypatch.setenv(name, address)
+            monkeypatch.setenv(name.lower(), address)
+        for name in ("NO_PROXY", "no_proxy"):
+            monkeypatch.delenv(name, raising=False)
+
+        code, lines = publish(world, monkeypatch, capsys, "--sandbox", "--mode", "draft")
+
+    assert code == EXIT_OK, lines
+    assert Proxy.seen == []
+    assert world.box.requests == []  # the configured accounts were not used either

@@ -101,6 +101,10 @@ class Account:
     #: ``platforms.wechat.ACCOUNT_KINDS``), which decides what it may call; None: not
     #: said, so a run may ask WeChat (``openapi/quota/get``, read-only).
     kind: str | None = None
+    #: Calls go straight to ``base_url``, never through the proxy the environment names
+    #: (``HTTPS_PROXY``…): the built-in sandbox's accounts, whose emulators listen on this
+    #: machine's loopback, and whose rehearsals promise that nothing leaves the machine.
+    direct: bool = False
 
     @property
     def key(self) -> str:

@@ -311,7 +311,9 @@ def build_adapter(
     timeouts = Timeouts(connect=min(10.0, timeout), read=timeout)
     cls = adapter_class(account.channel)
     # A connection for every upload of a wave, and a few for the calls beside it.
-    session = pooled_session(cls.uploads_at_once(account) + SPARE_CONNECTIONS)
+    session = pooled_session(
+        cls.uploads_at_once(account) + SPARE_CONNECTIONS, direct=account.direct
+    )
     http = HttpPolicy(
         session=session,
         timeouts=timeouts,

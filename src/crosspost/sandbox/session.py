@@ -50,6 +50,7 @@ def sandbox_settings(
                     {key: Secret(value) for key, value in emulator.credentials().items()}
                 ),
                 options=_rehearsal_options(settings, platform),
+                direct=True,  # a proxy cannot reach this loopback, and must not see it
             )
             for platform, url, emulator in (
                 ("wechat", box.wechat_url, box.wechat),

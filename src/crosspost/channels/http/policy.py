@@ -150,12 +150,14 @@ class _Session(requests.Session):
     (``HTTPS_PROXY``, ``NO_PROXY``…) are looked up the first time an origin is called and
     the CA bundle variables once; ``.netrc`` is never read, since its passwords are not
     for the platforms' APIs. Proxies passed to a request still win over the
-    environment's, as in requests.
+    environment's, as in requests. A ``direct`` session takes no proxy from the
+    environment at all (the built-in sandbox's accounts: see ``Account.direct``).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, direct: bool = False) -> None:
         super().__init__()
         self.trust_env = False
+        self.direct = direct
         self._proxies_by_origin: dict[str, dict[str, str]] = {}
         self._ca_bundle = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE")
 
@@ -172,7 +174,8 @@ class _Session(requests.Session):
         origin = f"{parts.scheme}://{parts.netloc}"
         found = self._proxies_by_origin.get(origin)
         if found is None:
-            found = self._proxies_by_origin[origin] = dict(get_environ_proxies(text))
+            environ = {} if self.direct else get_environ_proxies(text)
+            found = self._proxies_by_origin[origin] = dict(environ)
         proxies = {**found, **(proxies or {})}
         if verify in (True, None) and self._ca_bundle:
             verify = self._ca_bundle
@@ -293,9 +296,12 @@ class _Adapter(HTTPAdapter):
         self.poolmanager.pool_classes_by_scheme = {"http": HTTPConnectionPool, "https": _TlsPool}
 
 
-def pooled_session(connections: int = CONNECTIONS_PER_HOST) -> requests.Session:
-    """A session whose connection pools hold ``connections`` per host."""
-    session = _Session()
+def pooled_session(
+    connections: int = CONNECTIONS_PER_HOST, *, direct: bool = False
+) -> requests.Session:
+    """A session whose connection pools hold ``connections`` per host; ``direct``: one
+    that never goes through the environment's proxy (``HTTPS_PROXY``…)."""
+    session = _Session(direct=direct)
     for prefix in ("https://", "http://"):
         session.mount(prefix, _Adapter(pool_maxsize=connections))
     return session
