@@ -240,6 +240,33 @@ def _unsent(http: HttpPolicy, url: str) -> TransientError:
     return caught.value
 
 
+def refuse_404(reply: Reply) -> None:
+    """A platform's check: a 404 is its permanent "no such call"."""
+    raise PermanentError(f"no such api on {reply.where}", channel="wechat", code=reply.status)
+
+
+@pytest.mark.parametrize(
+    ("path", "hint"),
+    [
+        (
+            "/404",
+            "; check base_url in the config: it should be the host only ({host}), without /404",
+        ),
+        ("", ""),  # the host only: a 404 is the platform's word alone
+        ("/", ""),
+    ],
+)
+def test_a_404_under_a_base_url_with_a_path_says_base_url_should_be_the_host_only(
+    server: str, fake: FakeTime, path: str, hint: str
+) -> None:
+    http = HttpPolicy(clock=fake.clock, sleep=fake.sleep, base_url=f"{server}{path}")
+    with pytest.raises(PermanentError) as caught:
+        http.request("POST", f"{server}/404/9", idempotent=True, check=refuse_404)
+    http.close()
+    assert str(caught.value) == "no such api on POST /404/9" + hint.format(host=server)
+    assert hits("/404/9") == 1
+
+
 def test_a_closed_port_is_a_refused_connection(policy: HttpPolicy) -> None:
     error = _unsent(policy, f"http://127.0.0.1:{closed_port()}/cgi-bin/stable_token")
     assert str(error) == (

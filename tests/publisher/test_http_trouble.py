@@ -1,9 +1,10 @@
 """When the way to a platform is wrong, the line an operator reads says which part.
 
 A mistyped host in ``base_url`` is not a refused connection; a path left in ``base_url``
-is not a missing endpoint on the platform. Each case runs ``crosspost publish`` through
-``crosspost.cli.main`` against the sandbox and checks the exact line printed, the exit
-code and what reached the platform.
+is not a missing endpoint on the platform; a proxy's or a firewall's HTML page is not
+Zhihu changing its API; and a ``--sandbox`` rehearsal never meets the proxy at all. Each
+case runs ``crosspost publish`` through ``crosspost.cli.main`` against the sandbox and
+checks the exact line printed, the exit code and what reached the platform.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 
 from channels.local_server import serving
 from crosspost.cli import main
-from crosspost.errors import EXIT_OK, EXIT_TEMPORARY
+from crosspost.errors import EXIT_CHANNEL_FAILED, EXIT_OK, EXIT_TEMPORARY
 
 from .world import World, mutating, write_config
 
@@ -125,3 +126,51 @@ def test_a_sandbox_rehearsal_never_goes_through_the_environments_proxy(
     assert code == EXIT_OK, lines
     assert Proxy.seen == []
     assert world.box.requests == []  # the configured accounts were not used either
+
+
+def aim(world: World, channel: str, base_url: str) -> None:
+    """Point the channel's account of the world's config at ``base_url``."""
+    own = world.box.wechat_url if channel == "wechat" else world.box.zhihu_url
+    text = write_config(world.root, world.box).read_text(encoding="utf-8")
+    world.config.write_text(text.replace(f'"{own}"', f'"{base_url}"'), encoding="utf-8")
+
+
+def test_a_path_in_wechats_base_url_is_named_when_wechat_knows_no_such_call(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    host = world.box.wechat_url
+    aim(world, "wechat", f"{host}/cgi-bin")
+
+    code, lines = publish(world, monkeypatch, capsys, "-c", "wechat")
+
+    assert code == EXIT_CHANNEL_FAILED
+    assert lines[-1] == (
+        "wechat:main: WeChat errcode 404 (no such api /cgi-bin/cgi-bin/stable_token) on POST "
+        "/cgi-bin/cgi-bin/stable_token; check base_url in the config: it should be the host "
+        f"only ({host}), without /cgi-bin"
+    )
+    assert [f"{r.method} {r.path}" for r in world.box.requests] == [
+        "POST /cgi-bin/cgi-bin/stable_token"  # once: a 404 is not worth a retry
+    ]
+
+    aim(world, "wechat", host)  # fixed: a changed config is tried again at once
+    code, lines = publish(world, monkeypatch, capsys, "-c", "wechat", "--mode", "publish")
+    assert code == EXIT_OK, lines
+    assert len(world.published_on("wechat")) == 1
+
+
+def test_a_path_in_zhihus_base_url_is_named_when_zhihu_finds_nothing_there(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    host = world.box.zhihu_url
+    aim(world, "zhihu", f"{host}/zhihu/")
+
+    code, lines = publish(world, monkeypatch, capsys, "-c", "zhihu")
+
+    assert code == EXIT_CHANNEL_FAILED
+    assert lines[-1] == (
+        "zhihu:main: Zhihu 404 (资源不存在) on GET /zhihu/api/v4/me: Zhihu found nothing at "
+        f"this address; check base_url in the config: it should be the host only ({host}), "
+        "without /zhihu"
+    )
+    assert [f"{r.method} {r.path}" for r in world.box.requests] == ["GET /zhihu/api/v4/me"]

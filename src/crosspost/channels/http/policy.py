@@ -347,7 +347,8 @@ class HttpPolicy:
     user_agent: str = f"crosspost/{__version__}"
     #: The account's ``base_url`` from the config, which replaces the platform's hosts
     #: (None: the platform's own hosts). Lines about a host whose name cannot be resolved
-    #: point at it, so a typo there does not read as DNS trouble.
+    #: point at it, so a typo there does not read as DNS trouble, and so do the lines
+    #: about a call the server does not know (404) when ``base_url`` has a path.
     base_url: str | None = None
     _calm: _Calm = field(default_factory=_Calm, init=False, repr=False)
     _ahead: _Ahead = field(default_factory=lambda: _Ahead(), init=False, repr=False)
@@ -443,7 +444,12 @@ class HttpPolicy:
             reply = self._send(
                 method, url, path, channel, idempotent, params, auth, body, files, all_headers
             )
-            return check(reply)
+            try:
+                return check(reply)
+            except ChannelError as error:
+                if reply.status == 404:
+                    self._point_at_base_url(error, url)
+                raise
 
         def attempt() -> T:
             nonlocal refreshed, attempts
@@ -652,6 +658,23 @@ class HttpPolicy:
             return "?"
         port = f":{parts.port}" if parts.port else ""
         return f"{parts.scheme}://{parts.hostname}{port}"
+
+    def _point_at_base_url(self, error: ChannelError, url: str) -> None:
+        """Add to a 404's message that ``base_url`` should be the host only, when it has a
+        path: ``http://host/cgi-bin`` sends every call to ``/cgi-bin/cgi-bin/…``, which no
+        platform knows, and the platform's word alone reads as a missing endpoint."""
+        if not self.base_url:
+            return
+        base = urlsplit(self.base_url)
+        if base.path.strip("/") == "" or urlsplit(url).hostname != base.hostname:
+            return
+        port = f":{base.port}" if base.port else ""
+        host_only = f"{base.scheme}://{base.hostname}{port}"
+        hint = (
+            f"check base_url in the config: it should be the host only ({host_only}), "
+            f"without {base.path.rstrip('/')}"
+        )
+        error.args = (self.redact(f"{error}; {hint}"),)
 
     def _unresolved(self, url: str) -> str:
         """A host name that does not resolve, named, and where it came from: a host of the

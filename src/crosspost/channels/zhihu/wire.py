@@ -322,10 +322,16 @@ def classify(
             channel=CHANNEL,
             code=code,
         )
-    if reply.status == 404:
+    if reply.status == 404 and "/articles/" in reply.path:
         return NotFound(
             f"{where}: the draft or article does not exist (deleted on Zhihu?); "
             "forget its id in the ledger so the next run creates a new one",
+            channel=CHANNEL,
+            code=code if code is not None else 404,
+        )
+    if reply.status == 404:  # the login check, a topic, a column: no draft to forget
+        return NotFound(
+            f"{where}: Zhihu found nothing at this address",
             channel=CHANNEL,
             code=code if code is not None else 404,
         )
