@@ -282,7 +282,6 @@ BAD_CONFIGS = [
         "verified_subscription, verified_service, unverified, personal, lapsed",
     ),
     ('[channels.zhihu.accounts.main]\n\nkind = "personal"\n', "{path}:3: 'kind' describes a"),
-    ("stat_dir = 'x'\n", "{path}:1: unknown setting 'stat_dir'"),
     ("[channels.weibo.accounts.main]\nx = 1\n", "{path}:1: unknown channel 'weibo'"),
     ("[schedule]\ngrace = 'soon'\n", "{path}:2: 'soon' is not a duration"),
     ("[schedule]\ngrace = inf\n", "{path}:2: inf is too long a duration; at most 366d"),
@@ -317,6 +316,103 @@ BAD_CONFIGS = [
 def test_bad_config_names_file_and_line(place: Place, text: str, message: str) -> None:
     path = place.config(text)
     assert error_of(place).startswith(message.format(path=path))
+
+
+# Every table is checked as the top level is: a key crosspost does not read is refused on
+# its line (with the key it is closest to), and so is a value of the wrong kind; neither
+# falls back quietly to a default (no column, the default variable name).
+TABLE_MISTAKES = [
+    (
+        "stat_dir = 'x'\n",
+        "{path}:1: unknown setting 'stat_dir'; did you mean 'state_dir'?",
+    ),
+    (
+        '[channels.zhihu.accounts.main]\ntopics = ["AI"]\ncolum = "c_123"\n',
+        "{path}:3: unknown setting 'colum' in [channels.zhihu.accounts.main]; "
+        "did you mean 'column'?",
+    ),
+    (
+        "[channels.wechat]\nneed_open_coment = true\n[channels.wechat.accounts.main]\n",
+        "{path}:2: unknown setting 'need_open_coment' in [channels.wechat]; "
+        "did you mean 'need_open_comment'?",
+    ),
+    (
+        '[channels.wechat.accounts.main]\napp_id_env = "A"\napp_secrt_env = "MY_SECRET"\n',
+        "{path}:3: unknown setting 'app_secrt_env' in [channels.wechat.accounts.main]; "
+        "did you mean 'app_secret_env'?",
+    ),
+    (
+        '[channels.zhihu.accounts.main]\ncooki_env = "MY_COOKIE"\n',
+        "{path}:2: unknown setting 'cooki_env' in [channels.zhihu.accounts.main]; "
+        "did you mean 'cookie_env'?",
+    ),
+    (
+        '[channels.zhihu.accounts.main]\nnickname = "x"\n',
+        "{path}:2: unknown setting 'nickname' in [channels.zhihu.accounts.main]; known: "
+        "author, base_url, column, cookie_env, d_c0_env, digest, kind, limits, mode, "
+        "require_approval, source_url, topics, xsrf_env",
+    ),
+    (
+        "[channels.zhihu]\nneed_open_comment = true\n",
+        "{path}:2: 'need_open_comment' is a wechat setting, not a zhihu one; remove it (or "
+        "move it to a [channels.wechat] table)",
+    ),
+    (
+        '[channels.wechat]\ndefault_account = "main"\n[channels.wechat.accounts.main]\n'
+        'default_account = "main"\n',
+        "{path}:4: unknown setting 'default_account' in [channels.wechat.accounts.main]; "
+        "known: app_id, app_id_env, app_secret_env, author, base_url, digest, kind, limits, "
+        "mode, need_open_comment, only_fans_can_comment, require_approval, source_url",
+    ),
+    (
+        '[channels.wechat]\nneed_open_comment = "yes"\n',
+        "{path}:2: 'need_open_comment' must be true or false (without quotes), not 'yes'",
+    ),
+    (
+        "[channels.wechat.accounts.main]\nrequire_approval = 1\n",
+        "{path}:2: 'require_approval' must be true or false (without quotes), not 1",
+    ),
+    (
+        '[channels.zhihu.accounts.main]\ntopics = "AI"\n',
+        "{path}:2: 'topics' must be a list of names: write topics = [\"AI\"]",
+    ),
+    (
+        "[channels.zhihu]\n\ntopics = 5\n",
+        "{path}:3: 'topics' must be a list of names in quotes, e.g. topics = [\"人工智能\"], not 5",
+    ),
+    (
+        '[channels.zhihu.accounts.main]\ntopics = ["AI", 3]\n',
+        "{path}:2: 'topics' must be a list of names in quotes, e.g. topics = [\"人工智能\"], "
+        "not ['AI', 3]",
+    ),
+    (
+        "[channels.zhihu.accounts.main]\ncolumn = 123\n",
+        "{path}:2: 'column' must be text in quotes, e.g. column = \"…\", not 123",
+    ),
+    (
+        '[channels.zhihu]\nmode = "pubish"\n[channels.zhihu.accounts.main]\n',
+        "{path}:2: mode 'pubish' is not one of draft, publish, broadcast",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), TABLE_MISTAKES)
+def test_every_table_is_checked_like_the_top_level(place: Place, text: str, message: str) -> None:
+    path = place.config(text)
+    assert error_of(place) == message.format(path=path)
+
+
+def test_a_channel_default_and_an_account_own_value_are_both_read(place: Place) -> None:
+    place.config(
+        '[channels.zhihu]\ntopics = ["人工智能"]\nauthor = "编辑部"\n'
+        '[channels.zhihu.accounts.main]\ncolumn = "c_123"\nrequire_approval = true\n'
+    )
+    assert place.load().account("zhihu:main").options == {
+        "topics": ["人工智能"],
+        "author": "编辑部",
+        "column": "c_123",
+        "require_approval": True,
+    }
 
 
 @pytest.mark.parametrize(

@@ -593,6 +593,22 @@ def _unknown_default_account(w: World, m: pytest.MonkeyPatch) -> list[str]:
     return publish(w)
 
 
+def _typo_in_an_account(w: World, m: pytest.MonkeyPatch) -> list[str]:
+    edit_config(w, 'xsrf_env = "ZHIHU_XSRF"', 'xsrf_env = "ZHIHU_XSRF"\ncolum = "c_123"')
+    return publish(w)
+
+
+def _comment_flag_a_word(w: World, m: pytest.MonkeyPatch) -> list[str]:
+    with w.config.open("a", encoding="utf-8") as config:
+        config.write('\n[channels.wechat]\nneed_open_comment = "yes"\n')
+    return publish(w)
+
+
+def _topics_a_word(w: World, m: pytest.MonkeyPatch) -> list[str]:
+    edit_config(w, 'topics = ["人工智能"]', 'topics = "人工智能"')
+    return publish(w)
+
+
 def _config_not_utf8(w: World, m: pytest.MonkeyPatch) -> list[str]:
     w.config.write_bytes(w.config.read_bytes() + "\n# 注释\n".encode("gb18030"))
     return publish(w)
@@ -804,6 +820,19 @@ MORE_CASES: dict[str, Case] = {
     ),
     "unknown default_account": Case(
         _unknown_default_account, r"crosspost\.toml:\d+: default_account 'x' is not one"
+    ),
+    "typo in an account's table": Case(
+        _typo_in_an_account,
+        r"crosspost\.toml:\d+: unknown setting 'colum' in \[channels\.zhihu\.accounts\.main\]; "
+        r"did you mean 'column'\?$",
+    ),
+    "need_open_comment a word": Case(
+        _comment_flag_a_word,
+        r"crosspost\.toml:\d+: 'need_open_comment' must be true or false \(without quotes\)",
+    ),
+    "topics a word": Case(
+        _topics_a_word,
+        r"crosspost\.toml:\d+: 'topics' must be a list of names: write topics = \[\"人工智能\"\]$",
     ),
     "config not UTF-8": Case(_config_not_utf8, r"crosspost\.toml:15: not UTF-8 text"),
 }

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -36,20 +37,21 @@ from crosspost.config.sources import (
     FIELDS,
     FLAG_NAMES,
     MODES,
+    SECRET_KEY,
     ConfigFile,
     Environment,
     Origin,
     add_arguments,
+    check_keys,
     check_known_keys,
     default_env_name,
     default_state_dir,
     find_config,
     parse_duration,
-    parse_mode,
     refuse_inline_secrets,
 )
 from crosspost.errors import ConfigError
-from crosspost.platforms.base import Platform
+from crosspost.platforms.base import ACCOUNT_FIELDS, Option, Platform
 from crosspost.platforms.registry import PLATFORMS, platform_names
 from crosspost.platforms.wechat import ACCOUNT_KINDS
 
@@ -281,6 +283,80 @@ def _known_channel(channel: str) -> None:
 
 # --- the loader -----------------------------------------------------------------------------
 
+#: What an account's table (and its channel's, the defaults of its accounts) may hold on
+#: every channel, besides its credentials, the ``*_env`` keys naming them and its
+#: platform's options declared ``in_config``. Each value's kind, as an option's; the
+#: other keys (base_url, kind, limits) have checks of their own.
+_ACCOUNT_VALUES: Mapping[str, str] = MappingProxyType(
+    {"require_approval": "flag", **{name: "text" for name in ACCOUNT_FIELDS}}
+)
+_ACCOUNT_KEYS = frozenset({"base_url", "kind", "limits", *_ACCOUNT_VALUES})
+#: Keys only a channel's own table holds.
+_CHANNEL_KEYS = frozenset({"accounts", "default_account"})
+
+
+def _check_table(
+    config: ConfigFile, table: tuple[str, ...], channel: str, body: Mapping[str, Any]
+) -> None:
+    """Every key of a channel's (``len(table) == 2``) or an account's table known to
+    crosspost, and each value of the kind it takes, or stop naming the line: a typo such
+    as ``colum`` would otherwise publish without the column and pass ``doctor``."""
+    options = {o.name: o for o in PLATFORMS[channel].options if o.in_config}
+    own = _CHANNEL_KEYS if len(table) == 2 else frozenset()
+    known = _known_keys(channel, own)
+    for key in body:
+        elsewhere = [c for c in PLATFORMS if key not in known and key in _known_keys(c, own)]
+        if elsewhere:
+            config.origin(table, key).fail(
+                f"'{key}' is a {elsewhere[0]} setting, not a {channel} one; remove it (or move "
+                f"it to a [channels.{elsewhere[0]}] table)"
+            )
+    check_keys(config, table, body, known)
+    for key, value in body.items():
+        option = options.get(key)
+        kind = option.kind if option else _ACCOUNT_VALUES.get(key)
+        problem = _value_problem(key, value, kind, option)
+        if problem:
+            config.origin(table, key).fail(problem)
+
+
+def _known_keys(channel: str, own: frozenset[str]) -> frozenset[str]:
+    """The keys of one of ``channel``'s tables (``own``: those only that table may hold)."""
+    credentials = CREDENTIAL_KEYS[channel]
+    return frozenset(
+        {
+            *_ACCOUNT_KEYS,
+            *own,
+            *(o.name for o in PLATFORMS[channel].options if o.in_config),
+            *(key for key in credentials if not SECRET_KEY.search(key)),  # a public app_id
+            *credentials.values(),
+        }
+    )
+
+
+def _value_problem(key: str, value: Any, kind: str | None, option: Option | None) -> str | None:
+    """What is wrong with ``key = value`` in an account's or a channel's table, if anything."""
+    if kind == "flag" and not isinstance(value, bool):
+        return f"'{key}' must be true or false (without quotes), not {value!r}"
+    if kind == "text" and not isinstance(value, str):
+        return f"'{key}' must be text in quotes, e.g. {key} = \"…\", not {value!r}"
+    if kind == "choice" and option is not None and value not in option.choices:
+        return f"{key} {value!r} is not one of {', '.join(option.choices)}"
+    if kind == "names" and not (
+        isinstance(value, list) and all(isinstance(n, str) and n.strip() for n in value)
+    ):
+        if isinstance(value, str) and value.strip():
+            return f"'{key}' must be a list of names: write {key} = [{_quoted(value)}]"
+        written = (option.example if option else "").strip("[]").split(",")
+        example = ", ".join(_quoted(name.strip()) for name in written if name.strip())
+        return f"'{key}' must be a list of names in quotes, e.g. {key} = [{example}], not {value!r}"
+    return None
+
+
+def _quoted(text: str) -> str:
+    """``text`` as a TOML string (a JSON string is one)."""
+    return json.dumps(text, ensure_ascii=False)
+
 
 def _account(
     config: ConfigFile,
@@ -320,8 +396,6 @@ def _account(
                 "base_url must be an http:// or https:// URL, e.g. http://127.0.0.1:8765"
             )
         base_url = base_url.rstrip("/")
-    if "mode" in body:
-        parse_mode(body["mode"], config.origin(table, "mode"))
     kind = _kind(config, table, channel, body.pop("kind", None))
     return Account(
         channel=channel,
@@ -379,8 +453,9 @@ def _accounts(
                 f"unknown channel '{channel}'; crosspost knows {', '.join(platform_names())}"
             )
         shared = config.table("channels", channel)
-        shared.pop("accounts", None)
         refuse_inline_secrets(config, ("channels", channel), shared)
+        _check_table(config, ("channels", channel), channel, shared)
+        shared.pop("accounts", None)
         default_account = shared.pop("default_account", None)
         channel_limits = _limits(config, ("channels", channel), channel, shared.pop("limits", {}))
         if channel_limits:
@@ -394,6 +469,7 @@ def _accounts(
                 )
             body = config.table(*table)
             refuse_inline_secrets(config, table, body)
+            _check_table(config, table, channel, body)
             own = body.pop("limits", {})
             if not isinstance(own, dict):
                 config.origin(table, "limits").fail("'limits' must be a table of limit = value")

@@ -9,10 +9,11 @@ exporting them into ``os.environ``.
 from __future__ import annotations
 
 import argparse
+import difflib
 import math
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -371,22 +372,33 @@ DEFAULTS: Mapping[str, Any] = MappingProxyType(
 
 
 def check_known_keys(config: ConfigFile) -> None:
-    for key in config.data:
-        if key not in _TOP_LEVEL and key not in _TABLES and key != "channels":
-            known = ", ".join(sorted(_TOP_LEVEL | set(_TABLES) | {"channels"}))
-            config.origin((), key).fail(f"unknown setting '{key}'; known: {known}")
+    """Stop at a key crosspost does not read at the top level or in [schedule], [notify],
+    [images]; the channel and account tables go through :func:`check_keys` too."""
+    check_keys(config, (), config.data, {*_TOP_LEVEL, *_TABLES, "channels"})
     for table, keys in _TABLES.items():
-        for key in config.table(table):
-            if key == "urls" and table == "notify":
-                config.origin((table,), key).fail(
-                    "notification URLs carry tokens, so they are not written here; put them in "
-                    "an environment variable (or .env) and name it with urls_env = "
-                    '"CROSSPOST_NOTIFY_URLS"'
-                )
-            if key not in keys:
-                config.origin((table,), key).fail(
-                    f"unknown setting '{key}' in [{table}]; known: {', '.join(sorted(keys))}"
-                )
+        body = config.table(table)
+        if table == "notify" and "urls" in body:
+            config.origin((table,), "urls").fail(
+                "notification URLs carry tokens, so they are not written here; put them in "
+                "an environment variable (or .env) and name it with urls_env = "
+                '"CROSSPOST_NOTIFY_URLS"'
+            )
+        check_keys(config, (table,), body, keys)
+
+
+def check_keys(
+    config: ConfigFile, table: Sequence[str], body: Mapping[str, Any], known: Collection[str]
+) -> None:
+    """Stop at the first key of ``[table]`` that is not in ``known``, naming its line and
+    the known key it is closest to (a typo), else every known key: one rule for every
+    table of the file, so a misspelt key never quietly falls back to a default."""
+    for key in body:
+        if key in known:
+            continue
+        where = f" in [{'.'.join(table)}]" if table else ""
+        close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.75)
+        hint = f"did you mean '{close[0]}'?" if close else f"known: {', '.join(sorted(known))}"
+        config.origin(table, key).fail(f"unknown setting '{key}'{where}; {hint}")
 
 
 def add_arguments(parser: argparse.ArgumentParser, *names: str) -> None:

@@ -17,11 +17,12 @@ from types import MappingProxyType
 from typing import Any
 
 from crosspost.issue.dialect import Document, parse_document
+from crosspost.platforms.base import ACCOUNT_FIELDS
 
 #: What an account's config (or its channel's, which the account inherits) may set for
 #: every issue, the issue's own value winning: issue > account > channel > the
-#: platform's default. Resolved in :meth:`Issue.settings` alone, for every channel.
-ACCOUNT_FIELDS = ("author", "digest", "source_url")
+#: platform's default. Resolved in :meth:`Issue.settings` alone, for every channel, with
+#: :data:`~crosspost.platforms.base.ACCOUNT_FIELDS`.
 ACCOUNT_OPTIONS = ("need_open_comment", "only_fans_can_comment")
 
 

@@ -139,6 +139,10 @@ class Limits:
 
 OptionKind = Literal["text", "flag", "names", "choice", "target"]
 
+#: Issue fields an account's table in the config (or its channel's) may give a default
+#: for, on every platform; a platform's own such options are declared ``in_config``.
+ACCOUNT_FIELDS: tuple[str, ...] = ("author", "digest", "source_url")
+
 
 @dataclass(frozen=True)
 class Option:
@@ -159,6 +163,9 @@ class Option:
     needed_to_publish: bool = False
     #: An example value for messages that say how to set it.
     example: str = ""
+    #: An account's table in the config (or its channel's, for every account) may give
+    #: a default for it, e.g. ``column = "c_123"`` under ``[channels.zhihu.accounts.main]``.
+    in_config: bool = False
 
 
 @dataclass(frozen=True)

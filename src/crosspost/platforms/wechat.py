@@ -85,14 +85,14 @@ WECHAT = Platform(
         },
     ),
     options=(
-        Option("mode", "choice", choices=("draft", "publish", "broadcast")),
+        Option("mode", "choice", choices=("draft", "publish", "broadcast"), in_config=True),
         # Whom a mass send (群发) reaches: every follower, or one tag's
         # ({tag_id: 2, send_ignore_reprint: true}); read by mode broadcast.
         Option("broadcast", "target", example="{tag_id: 2}"),
         # 多图文: up to seven other issues of the folder, by id, in the same draft and send.
         Option("with", "names", example="[ai-48-short, ai-48-notes]"),
-        Option("need_open_comment", "flag", default=False),
-        Option("only_fans_can_comment", "flag", default=False),
+        Option("need_open_comment", "flag", default=False, in_config=True),
+        Option("only_fans_can_comment", "flag", default=False, in_config=True),
     ),
     renderer="crosspost.render.wechat.document:render",
     adapter="crosspost.channels.wechat.adapter:WeChatAdapter",

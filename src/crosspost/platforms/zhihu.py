@@ -36,10 +36,17 @@ ZHIHU = Platform(
         },
     ),
     options=(
-        Option("mode", "choice", choices=("draft", "publish", "broadcast")),
+        Option("mode", "choice", choices=("draft", "publish", "broadcast"), in_config=True),
         # Zhihu usually refuses an article without a topic, and real clients do not try.
-        Option("topics", "names", default=(), needed_to_publish=True, example="[人工智能]"),
-        Option("column", "text"),
+        Option(
+            "topics",
+            "names",
+            default=(),
+            needed_to_publish=True,
+            example="[人工智能]",
+            in_config=True,
+        ),
+        Option("column", "text", in_config=True),
     ),
     renderer="crosspost.render.zhihu.document:render",
     adapter="crosspost.channels.zhihu.adapter:ZhihuAdapter",
