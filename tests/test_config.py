@@ -434,6 +434,78 @@ def test_a_pasted_secret_is_never_echoed_back(place: Place) -> None:
     assert "1700000000" not in error_of(place)
 
 
+APP_SECRET = "aa5026d45547eb252493a03554257620"
+
+# A *_env value is a variable's name as people write it: letters, digits and _, not
+# starting with a digit, and not 16+ letters and digits with a digit and no _ (what a
+# pasted AppSecret, AppID or token looks like). The line never holds the value.
+ENV_NAME_MISTAKES = [
+    (
+        f'[channels.wechat.accounts.main]\napp_secret_env = "{APP_SECRET}"\n',
+        "{path}:2: 'app_secret_env' must be the NAME of an environment variable (like "
+        "WECHAT_APP_SECRET), not its value; this looks like the AppSecret itself: put it in "
+        "the environment or .env as WECHAT_APP_SECRET=… and write app_secret_env = "
+        '"WECHAT_APP_SECRET"',
+    ),
+    (
+        f'[channels.wechat]\napp_secret_env = "{APP_SECRET.upper()}"\n',
+        "{path}:2: 'app_secret_env' must be the NAME of an environment variable (like "
+        "WECHAT_APP_SECRET), not its value; this looks like the AppSecret itself: put it in "
+        "the environment or .env as WECHAT_APP_SECRET=… and write app_secret_env = "
+        '"WECHAT_APP_SECRET"',
+    ),
+    (
+        '[channels.wechat.accounts.backup]\napp_id_env = "wx0123456789abcdef"\n',
+        "{path}:2: 'app_id_env' must be the NAME of an environment variable (like "
+        "WECHAT_BACKUP_APP_ID), not its value; this looks like the AppID itself: put it in "
+        "the environment or .env as WECHAT_BACKUP_APP_ID=… and write app_id_env = "
+        '"WECHAT_BACKUP_APP_ID"',
+    ),
+    (
+        "[channels.zhihu.accounts.main]\nd_c0_env = 1700000000\n",
+        "{path}:2: 'd_c0_env' must be the NAME of an environment variable (like ZHIHU_D_C0), "
+        "not its value; this looks like the d_c0 cookie itself: put it in the environment or "
+        '.env as ZHIHU_D_C0=… and write d_c0_env = "ZHIHU_D_C0"',
+    ),
+    (
+        '[channels.wechat.accounts.main]\napp_secret_env = "${WECHAT_APP_SECRET}"\n',
+        "{path}:2: 'app_secret_env' must be the NAME of an environment variable (like "
+        "WECHAT_APP_SECRET), not its value; write the name alone, without $, braces or spaces",
+    ),
+    (
+        '[channels.zhihu.accounts.main]\ncookie_env = ""\n',
+        "{path}:2: 'cookie_env' is empty; write the name of an environment variable, like "
+        "ZHIHU_Z_C0",
+    ),
+    (
+        '[notify]\nurls_env = "wecombot://k3y-1234567890"\n',
+        "{path}:2: 'urls_env' must be the NAME of an environment variable (like "
+        "CROSSPOST_NOTIFY_URLS), not its value; this looks like the notification URL itself: "
+        "put it in the environment or .env as CROSSPOST_NOTIFY_URLS=… and write urls_env = "
+        '"CROSSPOST_NOTIFY_URLS"',
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), ENV_NAME_MISTAKES)
+def test_a_value_where_a_variable_name_belongs_is_refused_without_showing_it(
+    place: Place, text: str, message: str
+) -> None:
+    path = place.config(text)
+    assert error_of(place) == message.format(path=path)
+
+
+@pytest.mark.parametrize(
+    "name", ["WECHAT_APP_SECRET", "WECHAT_BACKUP_APP_SECRET", "my_secret", "ZHIHU2", "S3CRET_V2"]
+)
+def test_names_as_people_write_them_are_read(place: Place, name: str) -> None:
+    place.config(f'[channels.wechat.accounts.main]\napp_secret_env = "{name}"\n')
+    place.environ[name] = "s3cr3t-app-secret"
+    account = place.load().account("wechat:main")
+    assert account.credential_env["app_secret"] == name
+    assert account.credentials["app_secret"].reveal() == "s3cr3t-app-secret"
+
+
 def test_bad_environment_value_names_the_variable(place: Place) -> None:
     place.environ["CROSSPOST_TIMEOUT"] = "soon"
     assert error_of(place) == "environment CROSSPOST_TIMEOUT: 'soon' is not a number of seconds"

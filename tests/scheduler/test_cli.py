@@ -122,6 +122,28 @@ def test_bad_arguments_are_one_line_and_exit_2(
     assert out == "" and len(err.splitlines()) == 1 and message in err
 
 
+def test_an_appsecret_pasted_as_a_variable_name_is_shown_nowhere(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It used to come back in 'wechat:main needs <it> (app_secret)', in run-due --json, in
+    <state>/run-due.json and in doctor; now every command stops on its line without it."""
+    pasted = "aa5026d45547eb252493a03554257620"
+    config = Path(desk.env["CROSSPOST_CONFIG"])
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace('"WECHAT_APP_SECRET"', f'"{pasted}"'), encoding="utf-8")
+    desk.use_env(monkeypatch)
+    desk.write("48", at(-60))
+    for argv in (["run-due", "--json"], ["doctor"], ["publish", str(desk.issues / "48.md")]):
+        assert cli.main(argv) == EXIT_BAD_INPUT
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.splitlines()) == 1, err
+        assert "'app_secret_env' must be the NAME of an environment variable" in err
+        assert pasted not in err and pasted[:8] not in err
+    kept = [p for p in desk.state_dir.rglob("*") if p.is_file()]
+    assert all(pasted.encode() not in p.read_bytes() for p in kept)
+    assert desk.box.requests == []
+
+
 def test_no_folder_given_or_configured_is_exit_2(
     desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -32,8 +32,8 @@ from crosspost.config.sources import (
     ACCOUNT_NAME,
     CONFIG_NAME,
     CREDENTIAL_KEYS,
+    CREDENTIAL_WORDS,
     DEFAULTS,
-    ENV_NAME,
     FIELDS,
     FLAG_NAMES,
     MODES,
@@ -46,6 +46,7 @@ from crosspost.config.sources import (
     check_known_keys,
     default_env_name,
     default_state_dir,
+    env_name,
     find_config,
     parse_duration,
     refuse_inline_secrets,
@@ -312,6 +313,11 @@ def _check_table(
                 f"it to a [channels.{elsewhere[0]}] table)"
             )
     check_keys(config, table, body, known)
+    for credential, key in CREDENTIAL_KEYS[channel].items():
+        if key in body:  # at once, so no later message can name what it holds
+            example = default_env_name(channel, table[3] if len(table) > 3 else "main", credential)
+            words = CREDENTIAL_WORDS[credential]
+            env_name(config.origin(table, key), key, body[key], example, words)
     for key, value in body.items():
         option = options.get(key)
         kind = option.kind if option else _ACCOUNT_VALUES.get(key)
@@ -372,19 +378,14 @@ def _account(
     credential_env: dict[str, str] = {}
     for credential, env_key in CREDENTIAL_KEYS[channel].items():
         inline = body.pop(credential, None)  # only reachable for app_id: the rest are refused
-        env_name = body.pop(env_key, None) or default_env_name(channel, name, credential)
-        if not isinstance(env_name, str) or not ENV_NAME.match(env_name):
-            # Never echo the value: someone may have pasted the secret itself here.
-            config.origin(table, env_key).fail(
-                f"'{env_key}' must be the NAME of an environment variable (like "
-                f"{default_env_name(channel, name, credential)}), not its value"
-            )
-        credential_env[credential] = env_name
+        # Checked in its own table by _check_table: a name, never a pasted value.
+        variable = body.pop(env_key, None) or default_env_name(channel, name, credential)
+        credential_env[credential] = variable
         if inline is not None:
             credentials[credential] = Secret(str(inline))
             sources[f"{key}.{credential}"] = f"config file {config.origin(table, credential).where}"
             continue
-        found = env.get(env_name)
+        found = env.get(variable)
         if found:
             credentials[credential] = Secret(found[0])
             sources[f"{key}.{credential}"] = found[1]
@@ -536,10 +537,14 @@ def load_settings(
             continue
         values[spec.name], sources[spec.name] = spec.parse(raw, origin), label
 
-    urls_env = config.table("notify").get("urls_env", "CROSSPOST_NOTIFY_URLS")
-    if not isinstance(urls_env, str) or not ENV_NAME.match(urls_env):
-        config.origin(("notify",), "urls_env").fail(
-            "urls_env must be the NAME of an environment variable, e.g. CROSSPOST_NOTIFY_URLS"
+    urls_env = "CROSSPOST_NOTIFY_URLS"
+    if "urls_env" in config.table("notify"):
+        urls_env = env_name(
+            config.origin(("notify",), "urls_env"),
+            "urls_env",
+            config.table("notify")["urls_env"],
+            urls_env,
+            "notification URL",
         )
     found_urls = env.get(urls_env)
     urls = re.split(r"[\s,]+", found_urls[0].strip()) if found_urls else []

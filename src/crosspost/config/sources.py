@@ -34,6 +34,10 @@ SECRET_KEY = re.compile(
     r"|_(secret|token|cookie|password)$"
 )
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+#: What a pasted credential looks like even where it passes :data:`ENV_NAME`: sixteen or
+#: more letters and digits, a digit among them, and no ``_`` (a 32-hex AppSecret, a
+#: base64 token). Names that long are words joined by ``_`` (WECHAT_BACKUP_APP_SECRET).
+_PASTED_VALUE = re.compile(r"^(?=.*[0-9])[A-Za-z0-9]{16,}$")
 ACCOUNT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([dhms])")
 _DURATION_UNITS = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0}
@@ -53,6 +57,38 @@ CREDENTIAL_KEYS: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "zhihu": MappingProxyType({"z_c0": "cookie_env", "xsrf": "xsrf_env", "d_c0": "d_c0_env"}),
     }
 )
+
+
+#: How messages name what each credential is, when a ``*_env`` key holds it instead of a name.
+CREDENTIAL_WORDS: Mapping[str, str] = MappingProxyType(
+    {
+        "app_id": "AppID",
+        "app_secret": "AppSecret",
+        "z_c0": "z_c0 cookie",
+        "xsrf": "_xsrf cookie",
+        "d_c0": "d_c0 cookie",
+    }
+)
+
+
+def env_name(origin: Origin, key: str, raw: Any, example: str, what: str) -> str:
+    """``raw``, the value of a ``*_env`` key, if it is an environment variable's name as
+    people write them: letters, digits and ``_``, and not a pasted value (see
+    :data:`_PASTED_VALUE`). Else stop, naming the line and ``example`` (a good name) but
+    never ``raw``: it may be the secret itself, and a message reaches the terminal,
+    cron's mail, ``run-due.json`` and the log."""
+    if isinstance(raw, str) and ENV_NAME.match(raw) and not _PASTED_VALUE.match(raw):
+        return raw
+    if isinstance(raw, str) and not raw.strip():
+        origin.fail(f"'{key}' is empty; write the name of an environment variable, like {example}")
+    problem = f"'{key}' must be the NAME of an environment variable (like {example}), not its value"
+    bare = raw.strip().lstrip("$").strip("{}") if isinstance(raw, str) else ""
+    if bare != raw and ENV_NAME.match(bare) and not _PASTED_VALUE.match(bare):
+        origin.fail(f"{problem}; write the name alone, without $, braces or spaces")
+    origin.fail(
+        f"{problem}; this looks like the {what} itself: put it in the environment or .env "
+        f'as {example}=… and write {key} = "{example}"'
+    )
 
 
 def refuse_inline_secrets(
