@@ -519,6 +519,29 @@ def test_missing_named_config_file(place: Place) -> None:
     )
 
 
+def test_a_theme_file_that_is_not_there_is_named_on_its_line(place: Place) -> None:
+    missing = place.cwd / "nothere.css"
+    path = place.config(f'mode = "draft"\ntheme = "{missing}"\n')
+    assert error_of(place) == (
+        f"{path}:2: theme file {missing} does not exist; check the path, or name a theme "
+        "instead (such as default)"
+    )
+    place.config(f'theme = "{place.home}"\n')
+    assert error_of(place) == (
+        f"{path}:1: theme {place.home} is a folder, not a CSS file; name the .css file in it"
+    )
+    place.config("")
+    place.environ["CROSSPOST_THEME"] = str(place.cwd / "themes/x.css")
+    assert error_of(place).startswith(
+        f"environment CROSSPOST_THEME: theme file {place.cwd}/themes/x.css does not exist; "
+    )
+    assert error_of(place, theme="/srv/no/house.css").startswith(
+        "flag --theme: theme file /srv/no/house.css does not exist; "
+    )
+    missing.write_text(".article p { color: #123456; }\n", "utf-8")
+    assert place.load(theme=str(missing)).theme == str(missing)
+
+
 def test_the_shipped_example_config_loads(place: Place) -> None:
     example = REPO_ROOT / "config" / "crosspost.example.toml"
     settings = place.load(config=str(example))

@@ -609,6 +609,11 @@ def _topics_a_word(w: World, m: pytest.MonkeyPatch) -> list[str]:
     return publish(w)
 
 
+def _theme_file_missing(w: World, m: pytest.MonkeyPatch) -> list[str]:
+    edit_config(w, "timeout = 10", f'timeout = 10\ntheme = "{w.root}/nothere.css"')
+    return publish(w)
+
+
 def _config_not_utf8(w: World, m: pytest.MonkeyPatch) -> list[str]:
     w.config.write_bytes(w.config.read_bytes() + "\n# 注释\n".encode("gb18030"))
     return publish(w)
@@ -833,6 +838,10 @@ MORE_CASES: dict[str, Case] = {
     "topics a word": Case(
         _topics_a_word,
         r"crosspost\.toml:\d+: 'topics' must be a list of names: write topics = \[\"人工智能\"\]$",
+    ),
+    "theme file missing": Case(
+        _theme_file_missing,
+        r"crosspost\.toml:3: theme file .*/nothere\.css does not exist; check the path",
     ),
     "config not UTF-8": Case(_config_not_utf8, r"crosspost\.toml:15: not UTF-8 text"),
 }

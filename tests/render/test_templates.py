@@ -111,6 +111,21 @@ def test_an_unknown_theme_lists_the_known_ones(tmp_path: Path) -> None:
         templates.read_theme("x", (tmp_path,))
 
 
+@pytest.mark.parametrize("name", ["nothere.css", "themes/nothere", "~/nothere.css"])
+def test_a_theme_given_as_a_path_that_is_not_there_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """Not 'unknown wechat theme … (or add wechat/themes//tmp/x/nothere.css.css …)'."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    shown = Path(name).expanduser().absolute()
+    with pytest.raises(UsageError) as caught:
+        templates.read_theme(name, (tmp_path,))
+    assert str(caught.value) == (
+        f"theme file {shown} does not exist; check the path, or name a theme instead "
+        "(such as default)"
+    )
+
+
 def test_a_theme_that_is_not_utf8_is_one_clear_line(tmp_path: Path) -> None:
     theme = tmp_path / "wechat" / "themes" / "gbk.css"
     theme.parent.mkdir(parents=True)

@@ -150,6 +150,38 @@ def _text(raw: Any, origin: Origin) -> str:
     return raw.strip()
 
 
+def theme_file(name: str) -> Path | None:
+    """The CSS file a theme given as a path names (it ends in ``.css`` or holds a ``/``),
+    or None for a theme's name, which the template folders are searched for."""
+    if name.endswith(".css") or "/" in name or os.sep in name:
+        return Path(name).expanduser()
+    return None
+
+
+def theme_file_problem(path: Path) -> str | None:
+    """Why the theme file ``path`` cannot be used, or None when it can."""
+    if path.is_file():
+        return None
+    shown = path.absolute()
+    if path.is_dir():
+        return f"theme {shown} is a folder, not a CSS file; name the .css file in it"
+    return (
+        f"theme file {shown} does not exist; check the path, or name a theme instead "
+        f"(such as {DEFAULTS['theme']})"
+    )
+
+
+def _theme(raw: Any, origin: Origin) -> str:
+    """A theme's name, or the path of a CSS file that must be there (relative: to the
+    folder crosspost runs in, where the renderer will look for it)."""
+    name = _text(raw, origin)
+    path = theme_file(name)
+    problem = theme_file_problem(path) if path is not None else None
+    if problem:
+        origin.fail(problem)
+    return name
+
+
 def _ledger_url(raw: Any, origin: Origin) -> str:
     """A shared ledger's ``postgresql://`` URL; its password never appears in a message."""
     from crosspost.config.redaction import Redactor
@@ -239,7 +271,7 @@ class _Field:
 FIELDS: tuple[_Field, ...] = (
     _Field("state_dir", "CROSSPOST_STATE_DIR", ("state_dir",), _path),
     _Field("mode", "CROSSPOST_MODE", ("mode",), parse_mode),
-    _Field("theme", "CROSSPOST_THEME", ("theme",), _text),
+    _Field("theme", "CROSSPOST_THEME", ("theme",), _theme),
     _Field("template_dirs", "CROSSPOST_TEMPLATE_DIRS", ("template_dirs",), _paths),
     _Field("issue_dirs", "CROSSPOST_ISSUE_DIRS", ("schedule", "issue_dirs"), _paths),
     _Field("grace", "CROSSPOST_GRACE", ("schedule", "grace"), _duration),

@@ -21,6 +21,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from crosspost.config.sources import theme_file, theme_file_problem
 from crosspost.errors import UsageError
 
 #: Template names ending like this are HTML and get autoescaping; ``*.md.j2`` does not.
@@ -121,9 +122,13 @@ def theme_path(
     name: str, template_dirs: Iterable[Path | str] = (), channel: str = "wechat"
 ) -> Path:
     """The CSS file of theme ``name`` for ``channel``: ``<dir>/<channel>/themes/<name>.css``,
-    first match along the chain. ``name`` may also be a path to a ``.css`` file."""
-    direct = Path(name)
-    if name.endswith(".css") and direct.is_file():
+    first match along the chain. ``name`` may also be a path to a CSS file (it ends in
+    ``.css`` or holds a ``/``), which must then be there."""
+    direct = theme_file(name)
+    if direct is not None:
+        problem = theme_file_problem(direct)
+        if problem:
+            raise UsageError(problem)
         return direct
     chain = search_path(template_dirs)
     for folder in chain:
