@@ -519,6 +519,45 @@ def test_missing_named_config_file(place: Place) -> None:
     )
 
 
+def test_a_folder_named_as_the_config_says_so(place: Place) -> None:
+    folder = place.cwd / "conf"
+    folder.mkdir()
+    place.environ["CROSSPOST_CONFIG"] = str(folder)
+    assert error_of(place) == (
+        f"environment CROSSPOST_CONFIG: {folder} is a folder, not a config file; "
+        "name the crosspost.toml in it"
+    )
+    place.config('mode = "publish"\n', "conf/crosspost.toml")
+    assert error_of(place, config="conf") == (
+        f"flag --config: {folder} is a folder, not a config file; name {folder}/crosspost.toml"
+    )
+
+
+def test_a_device_named_as_the_config_says_what_it_is(place: Place) -> None:
+    assert error_of(place, config="/dev/null") == (
+        "flag --config: /dev/null is a character device, not a config file; name a TOML "
+        "file such as crosspost.toml"
+    )
+
+
+def test_a_pipe_is_read_once_as_a_config(place: Place) -> None:
+    """``--config <(sops -d crosspost.toml)``: a pipe has no folder of its own, so relative
+    paths in it are the working folder's, and its bytes are kept (it cannot be read again)."""
+    import os
+    import threading
+
+    pipe = place.cwd / "config.pipe"
+    os.mkfifo(pipe)
+    text = 'mode = "publish"\nstate_dir = "state"\n'
+    writer = threading.Thread(target=lambda: pipe.write_text(text, "utf-8"))
+    writer.start()
+    settings = place.load(config=str(pipe))
+    writer.join(timeout=10)
+    assert (settings.mode, settings.state_dir) == ("publish", place.cwd / "state")
+    assert settings.source_of("mode") == f"config file {pipe}:1"
+    assert settings.config_bytes == text.encode()
+
+
 def test_a_theme_file_that_is_not_there_is_named_on_its_line(place: Place) -> None:
     missing = place.cwd / "nothere.css"
     path = place.config(f'mode = "draft"\ntheme = "{missing}"\n')

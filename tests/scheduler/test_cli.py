@@ -87,6 +87,36 @@ def test_a_published_post_is_one_line_and_then_silence(
     assert capsys.readouterr() == ("", "")
 
 
+def test_a_config_from_a_pipe_is_read_once_and_the_post_goes_out(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``run-due --config <(sops -d crosspost.toml)``: the pipe is read once (a second
+    read, for the fingerprint, would wait for a writer that never comes)."""
+    import os
+
+    desk.use_env(monkeypatch)
+    desk.write("48", at(-60), channels="[zhihu]")
+    text = Path(desk.env["CROSSPOST_CONFIG"]).read_text(encoding="utf-8")
+    pipe = desk.root / "config.pipe"
+    os.mkfifo(pipe)
+    done, rescued = threading.Event(), threading.Event()
+
+    def feed() -> None:
+        pipe.write_text(text, encoding="utf-8")
+        if not done.wait(30):  # a second read is waiting for a writer: end it, and fail
+            rescued.set()
+            pipe.write_text("", encoding="utf-8")
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    assert run_due(desk, "--config", str(pipe)) == EXIT_OK
+    done.set()
+    writer.join(timeout=10)
+    assert not rescued.is_set(), "the pipe was read twice"
+    url = desk.posts()["48 zhihu"].url
+    assert capsys.readouterr() == (f"published   zhihu:main     48  {url}\n", "")
+
+
 def test_json_report_lists_everything(
     desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -96,6 +96,8 @@ class Settings:
     accounts: tuple[Account, ...] = ()
     #: The config file that was read, if any (named in messages about accounts).
     config_path: Path | None = None
+    #: Its bytes as they were read (a pipe cannot be read again), for fingerprints.
+    config_bytes: bytes = field(default=b"", repr=False)
     #: ``.env`` files that were read, most local last.
     env_files: tuple[Path, ...] = ()
     #: Channel → the account ``-c wechat`` means when the channel has several.
@@ -271,7 +273,8 @@ class Settings:
     def _env_hint(self) -> str:
         if self.env_files:
             return str(self.env_files[-1])
-        folder = self.config_path.parent if self.config_path else Path.cwd()
+        beside = self.config_path and self.config_path.is_file()  # not a pipe's /dev/fd
+        folder = self.config_path.parent if self.config_path and beside else Path.cwd()
         return str(folder / ".env")
 
 
@@ -510,7 +513,7 @@ def load_settings(
         beside = config_path.parent / ".env"
         if beside.is_file() and beside.resolve() not in {p.resolve() for p in local_env}:
             env = Environment(environ, [beside, *local_env])
-    config = ConfigFile(config_path)
+    config = ConfigFile(config_path, cwd)
     check_known_keys(config)
 
     values: dict[str, Any] = {}
@@ -557,6 +560,7 @@ def load_settings(
         notify_urls=tuple(Secret(u) for u in urls if u),
         accounts=accounts,
         config_path=config_path,
+        config_bytes=config.raw,
         env_files=env.files,
         default_accounts=MappingProxyType(default_accounts),
         sources=MappingProxyType(sources),

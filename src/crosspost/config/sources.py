@@ -13,6 +13,7 @@ import difflib
 import math
 import os
 import re
+import stat
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -319,20 +320,31 @@ def line_of(text: str, table: Sequence[str], key: str | None = None) -> int | No
 class ConfigFile:
     """The parsed TOML with its text, so every problem can name ``file:line``."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, cwd: Path | None = None) -> None:
         self.path = path
+        #: The bytes as read, once: a pipe (``--config <(…)``) cannot be read twice.
+        self.raw = b""
         self.text = ""
         self.data: dict[str, Any] = {}
+        #: What relative paths in the file are relative to: its folder, or for a pipe
+        #: (whose folder is /dev/fd) the folder crosspost runs in.
+        self.base = cwd or Path.cwd()
         if path is None:
             return
         try:
-            size = path.stat().st_size
-            if size > MAX_CONFIG_BYTES:
+            with path.open("rb") as handle:
+                opened = os.fstat(handle.fileno())
+                self.raw = handle.read(MAX_CONFIG_BYTES + 1)
+            if len(self.raw) > MAX_CONFIG_BYTES:
+                size = (
+                    f"{opened.st_size:,}" if opened.st_size else f"more than {MAX_CONFIG_BYTES:,}"
+                )
                 raise ConfigError(
-                    f"{path}: is {size:,} bytes, too big for a crosspost config (at most "
+                    f"{path}: is {size} bytes, too big for a crosspost config (at most "
                     f"{MAX_CONFIG_BYTES:,}); is it the right file?"
                 )
-            self.text = path.read_text(encoding="utf-8")
+            # Newlines as Path.read_text gives them, so every line number stays the same.
+            self.text = self.raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
         except UnicodeDecodeError as error:
             line = error.object[: error.start].count(b"\n") + 1
             raise ConfigError(f"{path}:{line}: not UTF-8 text; save it as UTF-8") from None
@@ -340,6 +352,8 @@ class ConfigFile:
             raise ConfigError(
                 f"{path}: cannot be read ({error.strerror}); check the path"
             ) from None
+        if stat.S_ISREG(opened.st_mode):
+            self.base = path.parent
         import tomllib  # here, not at the top: commands import add_arguments to start fast
 
         try:
@@ -359,7 +373,7 @@ class ConfigFile:
     def origin(self, table: Sequence[str], key: str | None = None) -> Origin:
         assert self.path is not None
         line = line_of(self.text, table, key)
-        return Origin(f"{self.path}:{line}" if line else str(self.path), self.path.parent)
+        return Origin(f"{self.path}:{line}" if line else str(self.path), self.base)
 
     def table(self, *keys: str) -> dict[str, Any]:
         node: Any = self.data
@@ -404,8 +418,9 @@ def find_config(flag: Any, env: Environment, cwd: Path, home: Path) -> tuple[Pat
     if explicit:
         path = Path(explicit[0]).expanduser()
         path = path if path.is_absolute() else cwd / path
-        if not path.is_file():
-            raise ConfigError(f"{explicit[1]}: config file {path} does not exist; check the path")
+        problem = _not_a_config(path)
+        if problem:
+            raise ConfigError(f"{explicit[1]}: {problem}")
         return path, explicit[1]
     xdg = env.get("XDG_CONFIG_HOME")
     user_dir = Path(xdg[0]) if xdg else home / ".config"
@@ -413,6 +428,36 @@ def find_config(flag: Any, env: Environment, cwd: Path, home: Path) -> tuple[Pat
         if candidate.is_file():
             return candidate, "found"
     return None, "none found"
+
+
+#: Kinds of file that are no config, in the words a message uses.
+_FILE_KINDS = {
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def _not_a_config(path: Path) -> str | None:
+    """Why ``path``, named by ``--config`` or CROSSPOST_CONFIG, is no config file, or None.
+
+    A pipe is one (``--config <(sops -d crosspost.toml)``, a named FIFO): it is read once,
+    like a file.
+    """
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return f"config file {path} does not exist; check the path"
+    except OSError as error:
+        return f"config file {path} cannot be read ({error.strerror}); check the path"
+    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        inside = path / CONFIG_NAME
+        name = str(inside) if inside.is_file() else f"the {CONFIG_NAME} in it"
+        return f"{path} is a folder, not a config file; name {name}"
+    kind = _FILE_KINDS.get(stat.S_IFMT(mode), "not a regular file")
+    return f"{path} is {kind}, not a config file; name a TOML file such as {CONFIG_NAME}"
 
 
 def default_state_dir(env: Environment, home: Path) -> tuple[Path, str]:

@@ -168,16 +168,15 @@ class SchedulerState:
         write_atomic(self.path, json.dumps(body, ensure_ascii=False, indent=1))
 
 
-def context_digest(config_path: Path | None, *parts: str) -> str:
+def context_digest(config: bytes, *parts: str) -> str:
     """The part of every fingerprint that is not the issue file: config bytes, theme, mode.
 
     A permanent failure is retried when the issue file *or the config* changes, and a
-    settled post is looked at again when either does.
+    settled post is looked at again when either does. The bytes are those the settings
+    read: the file is not read again (a pipe cannot be).
     """
     digest = hashlib.sha256()
-    if config_path is not None:
-        with contextlib.suppress(OSError):
-            digest.update(config_path.read_bytes())
+    digest.update(config)
     for part in parts:
         digest.update(b"\0" + part.encode("utf-8"))
     return digest.hexdigest()
@@ -200,7 +199,7 @@ def settings_digest(settings: Settings, mode: str | None) -> str:
         ).hexdigest()
         for a in settings.accounts
     )
-    return context_digest(settings.config_path, settings.theme, mode or settings.mode, *accounts)
+    return context_digest(settings.config_bytes, settings.theme, mode or settings.mode, *accounts)
 
 
 def text_digest(text: str) -> str:
