@@ -171,6 +171,12 @@ def zhihu_tex(tex: str, *, display: bool) -> str:
     return one_line
 
 
+def numbered(tex: str, label: str) -> str:
+    """A display formula with its equation label (``$$…$$ (1)``) as Zhihu numbers one:
+    ``\\tag``, which its renderer draws at the right, as WeChat shows the label."""
+    return f"{tex.strip()} \\tag{{{label.strip()}}}" if label.strip() else tex
+
+
 def equation_html(tex: str, *, display: bool) -> str:
     """An equation image (``eeimg="2"`` for display formulas, ``"1"`` inline)."""
     source = zhihu_tex(tex, display=display)

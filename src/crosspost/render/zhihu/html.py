@@ -38,6 +38,7 @@ from crosspost.render.zhihu.common import (
     is_web_link,
     item_number,
     list_start,
+    numbered,
     struck,
 )
 from crosspost.render.zhihu.sanitize import Sanitizer
@@ -223,7 +224,7 @@ class ZhihuHtmlRenderer(RendererHTML):
         return self._sanitizer.block(tokens[idx].content)
 
     def math_block(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
-        image = equation_html(tokens[idx].content, display=True)
+        image = equation_html(numbered(tokens[idx].content, tokens[idx].info), display=True)
         return f"{self._separator()}{image}" if self._frames else f"<p>{image}</p>"
 
     math_block_label = math_block_eqno = math_block

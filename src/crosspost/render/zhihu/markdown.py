@@ -33,6 +33,7 @@ from crosspost.render.zhihu.common import (
     is_web_link,
     item_number,
     list_start,
+    numbered,
     struck,
     zhihu_tex,
 )
@@ -209,7 +210,8 @@ def _inline_tokens(cell: SyntaxTreeNode) -> list[Token]:
 
 
 def _math_block(node: SyntaxTreeNode, context: _Context) -> str:
-    return f"$${zhihu_tex(node.content, display=True)}$$"
+    label = node.token.info if node.token else ""
+    return f"$${zhihu_tex(numbered(node.content, label), display=True)}$$"
 
 
 # --- inline ----------------------------------------------------------------------------
