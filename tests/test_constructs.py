@@ -200,3 +200,13 @@ def test_check_names_a_code_block_or_formula_a_zhihu_footnote_keeps_as_text(
     ]
     zhihu = render(issue_of(document.split("---\n", 2)[2]), "zhihu", RenderContext())
     assert 'data-text="代码： x = 1 E = mc^2"' in zhihu.body
+
+
+def test_an_image_title_is_its_caption_on_both_channels() -> None:
+    body = '前文。\n\n![示意图](images/a.png "图 1：训练吞吐")\n\n![只有替代文字](images/b.png)\n'
+    zhihu = render(issue_of(body), "zhihu", RenderContext()).body
+    assert 'data-caption="图 1：训练吞吐"' in zhihu and 'data-caption="只有替代文字"' in zhihu
+    wechat = render(issue_of(body), "wechat", RenderContext()).body
+    captions = lxml.html.fragment_fromstring(wechat, create_parent="div").iter("figcaption")
+    assert [c.text for c in captions] == ["图 1：训练吞吐", "只有替代文字"]
+    assert 'alt="示意图"' in wechat

@@ -240,8 +240,12 @@ class WeChatRenderer(RendererHTML):
         src = str(token.attrGet("src") or "")
         alt = ZERO_WIDTH.sub("", token.content)
         tag = f'<img class="image" src="{html.escape(src)}" alt="{html.escape(alt)}">'
-        if state.figures and state.figures[-1] and alt:
-            tag += f'<figcaption class="figcaption">{html.escape(alt, quote=False)}</figcaption>'
+        # The title (``![alt](src "title")``) is text the editor wrote to be seen; a
+        # reader never sees alt text, so the caption is the title when there is one.
+        caption = str(token.attrGet("title") or "").strip() or alt
+        if state.figures and state.figures[-1] and caption:
+            shown = html.escape(caption, quote=False)
+            tag += f'<figcaption class="figcaption">{shown}</figcaption>'
         return tag
 
     # --- links and footnotes ------------------------------------------------------

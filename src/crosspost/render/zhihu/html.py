@@ -318,7 +318,8 @@ class ZhihuHtmlRenderer(RendererHTML):
         if not source:
             return ""
         self.images.append(source)
-        caption = "".join(child.content for child in token.children or []) or token.content
+        alt = "".join(child.content for child in token.children or []) or token.content
+        caption = str(token.attrGet("title") or "").strip() or alt  # as on WeChat
         return image_html(source, caption)
 
     def link_open(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
