@@ -117,3 +117,20 @@ def test_a_callout_left_open_inside_another_is_named_with_the_one_it_ends_with(
         "line before line 7"
     ) in lines
     assert not any("runs to the end of the issue" in line for line in lines)
+
+
+def test_a_callout_closed_by_a_line_inside_its_code_says_how_to_keep_it_open(
+    tmp_path: Path,
+) -> None:
+    body = "::: tip\n示例：\n\n```markdown\n::: warning\n注意\n:::\n```\n\n:::\n\n之后。\n"
+    assert warnings_of(tmp_path, body)[0] == (
+        "issue.md:7: warning: the ':::' on line 10 inside this code block closes the "
+        "callout around it, so the code block and the callout end there; open the callout "
+        "with more colons ('::::: tip' … ':::::')"
+    )
+    assert (
+        warnings_of(
+            tmp_path, body.replace(":::\n\n之后", ":::::\n\n之后").replace("::: tip", "::::: tip")
+        )
+        == []
+    )

@@ -22,6 +22,7 @@ from crosspost.issue.model import Issue
 #: HTML blocks that run to their closing tag, or to the end of the issue without one
 #: (CommonMark's HTML block kinds 1 and 2).
 _RUNS_TO_CLOSE = re.compile(r"\s*<(script|pre|style|textarea)\b", re.IGNORECASE)
+_CALLOUT_CLOSE = re.compile(r"^[\s>]*:{3,}\s*$")
 _DEFINITION = re.compile(r"^ {0,3}\[\^([^\]\s]+)\]:")
 _CODE_SPAN = re.compile(r"(`+).+?\1", re.DOTALL)
 #: Syntax of static-site generators and editors that Markdown shows as it is written.
@@ -73,14 +74,21 @@ def _unclosed(issue: Issue, tokens: Sequence[Token], lines: Sequence[str]) -> It
         start, end = token.map
         line = issue.body_line + start
         if token.type == "fence" and not _fence_closed(token.markup, lines[start + 1 : end]):
-            yield Finding(
-                line,
-                None,
-                "unclosed-fence",
-                f"the code block opened with {token.markup} is never closed, so every line "
-                "after it (to the end of the issue, or of the list, quote or callout it is "
-                f"in) is shown as code; add a {token.markup} line where the code ends",
-            )
+            closer = lines[end] if end < len(lines) else ""
+            if _CALLOUT_CLOSE.match(closer):  # the callout around it ended inside the code
+                message = (
+                    f"the '{closer.strip()}' on line {issue.body_line + end} inside this code "
+                    "block closes the callout around it, so the code block and the callout "
+                    "end there; open the callout with more colons ('::::: tip' … ':::::')"
+                )
+            else:
+                message = (
+                    f"the code block opened with {token.markup} is never closed, so every "
+                    "line after it (to the end of the issue, or of the list, quote or "
+                    f"callout it is in) is shown as code; add a {token.markup} line where "
+                    "the code ends"
+                )
+            yield Finding(line, None, "unclosed-fence", message)
         elif token.type == "html_block":
             content = token.content
             if content.lstrip().startswith("<!--") and "-->" not in content:
