@@ -150,6 +150,15 @@ def test_shell_variables_stay_text_and_formulas_next_to_cjk_are_drawn() -> None:
     assert zhihu.count('eeimg="1"') == 2
     wechat = render(issue_of(body), "wechat", RenderContext()).body
     assert "$HOME/$USER" in wechat and wechat.count("<svg") == 2
+    ordinal = render(issue_of("第 $n$th 行与 $k$s。\n"), "zhihu", RenderContext()).body
+    assert ordinal.count('eeimg="1"') == 2, "a formula followed by a word stays a formula"
+
+
+def test_a_bracketed_formula_keeps_its_own_equation_number() -> None:
+    body = "前\n\n\\[\nx+y\n\\] (3)\n\n后\n"
+    wechat = render(issue_of(body), "wechat", RenderContext()).body
+    assert "(3)" in lxml.html.fragment_fromstring(wechat, create_parent="div").text_content()
+    assert "%5Ctag%7B3%7D" in render(issue_of(body), "zhihu", RenderContext()).body
 
 
 def test_an_alert_with_its_own_title_is_a_callout_with_that_title() -> None:

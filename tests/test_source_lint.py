@@ -134,3 +134,9 @@ def test_a_callout_closed_by_a_line_inside_its_code_says_how_to_keep_it_open(
         )
         == []
     )
+
+
+def test_a_bracketed_link_text_and_a_table_in_a_nested_quote_say_nothing(tmp_path: Path) -> None:
+    body = "论文 [[PDF]](https://arxiv.org/abs/1) 与 [[代码]](https://github.com/x)。\n\n"
+    body += "> > | 列 | 值 |\n> > |---|---|\n> > | a | b |\n"
+    assert warnings_of(tmp_path, body) == []

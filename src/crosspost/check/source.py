@@ -42,12 +42,12 @@ _FOREIGN: tuple[tuple[re.Pattern[str], str], ...] = (
         "a static-site template variable: it goes out as literal text; write its value",
     ),
     (
-        re.compile(r"!\[\[[^\]\n]+\]\]"),
+        re.compile(r"!\[\[[^\]\n]+\]\](?!\()"),
         "Obsidian's embed, not Markdown: it goes out as literal text and nothing is "
         "uploaded; write ![](path) instead",
     ),
     (
-        re.compile(r"(?<!!)\[\[[^\]\n]+\]\]"),
+        re.compile(r"(?<!!)\[\[[^\]\n]+\]\](?!\()"),
         "a wiki link, not Markdown: it goes out as literal text; write [text](url)",
     ),
 )
@@ -148,7 +148,7 @@ def _table_cells(issue: Issue, tokens: Sequence[Token], lines: Sequence[str]) ->
 def _cells(line: str) -> int:
     """How many cells a table row's source line holds, split as GFM splits it: at every
     '|' not escaped, code spans included."""
-    row = line.strip().lstrip(">").strip()
+    row = re.sub(r"^[\s>]*", "", line).strip()
     if row.startswith("|"):
         row = row[1:]
     if row.endswith("|") and not row.endswith("\\|"):

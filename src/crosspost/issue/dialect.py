@@ -85,7 +85,10 @@ def _use_bracket_math(md: MarkdownIt) -> None:
         md.inline.ruler.before("escape", inline["name"], make_inline_func(inline))
     for block in brackets["block"]:
         guarded: RuleDictType = {**block, "post": _ends_line}
-        md.block.ruler.before("fence", block["name"], _unlabelled(make_block_func(guarded)))
+        rule = make_block_func(guarded)
+        if block["name"] == "math_block":  # the eqno form's info is its real label
+            rule = _unlabelled(rule)
+        md.block.ruler.before("fence", block["name"], rule)
 
 
 def _unlabelled(rule: BlockRule) -> BlockRule:
@@ -102,18 +105,24 @@ def _unlabelled(rule: BlockRule) -> BlockRule:
     return block
 
 
+#: What lies between the dollars of ``$HOME/$USER`` or ``${PATH}:$PWD``: a shell
+#: variable's name (capitals) and the separator after it, not TeX.
+_SHELL_NAME = re.compile(r"^\{?[A-Z_][A-Z0-9_]*\}?[/:.\-]?$")
+
+
 def _not_before_a_word(rule: InlineRule) -> InlineRule:
-    """The dollar rule, except where a closing ``$`` runs straight into a letter: shell
-    variables (``$HOME/$USER``, ``${PATH}:$PWD``) are written like that, formulas are
-    not (``$x$y`` would be two formulas side by side, written ``$xy$``)."""
+    """The dollar rule, except for shell variables: a closing ``$`` that runs straight
+    into a letter after a capitalised name (``$HOME/$USER``, ``${PATH}:$PWD``). A
+    formula followed by a word (``the $n$th row``) stays a formula."""
 
     def inline(state: StateInline, silent: bool) -> bool:
         start = state.pos
         if not rule(state, True):  # a dry run: how far would the formula go?
             return False
         after = state.src[state.pos : state.pos + 1]
+        inside = state.src[start + 1 : state.pos - 1]
         state.pos = start
-        if after.isascii() and (after.isalnum() or after == "_"):
+        if after.isascii() and after.isalpha() and _SHELL_NAME.match(inside):
             return False
         return rule(state, silent)
 
