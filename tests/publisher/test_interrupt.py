@@ -17,9 +17,10 @@ import time
 import pytest
 
 from crosspost.cli import _sigterm_as_interrupt
-from crosspost.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_TEMPORARY
+from crosspost.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_TEMPORARY, Interrupted
 from crosspost.publish.jobs import PublishOptions
 from crosspost.publish.runner import Publisher
+from crosspost.publish.stopping import RunStop
 
 from .world import PUBLISH_PATHS, World, assert_one_post_per_channel, calls_to
 
@@ -109,3 +110,36 @@ def test_sigterm_stops_a_command_as_ctrl_c_does() -> None:
         os.kill(os.getpid(), signal.SIGTERM)
         time.sleep(5)  # the handler interrupts this at once
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+
+def test_a_real_pause_ends_as_soon_as_the_stop_is_asked() -> None:
+    stop = RunStop()
+    pause = stop.pausing(time.sleep)
+    threading.Timer(0.05, stop.ask).start()
+    started = time.monotonic()
+    with pytest.raises(Interrupted, match="interrupted before its next call"):
+        pause(120)  # WeChat's pause before a lost draft is looked for
+    assert time.monotonic() - started < 5
+
+
+def test_a_post_live_before_the_stop_is_recorded_with_its_url(world: World) -> None:
+    publishers: list[Publisher] = []
+    pressed = threading.Event()
+
+    def checkpoint(name: str) -> None:
+        if name == "after-publish" and not pressed.is_set():
+            pressed.set()
+            signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+            deadline = time.monotonic() + 10
+            while not publishers[0].stop.asked and time.monotonic() < deadline:
+                time.sleep(0.001)
+
+    def work(publisher: Publisher) -> object:
+        publishers.append(publisher)
+        options = PublishOptions(mode="publish", targets=("zhihu",))
+        return publisher.publish([world.issue], options)
+
+    report, _ = world.with_publisher(work, checkpoint=checkpoint)
+    (result,) = report.results  # type: ignore[attr-defined]
+    assert result.state == "published" and result.url
+    assert world.posts()["zhihu"].url == result.url

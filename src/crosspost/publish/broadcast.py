@@ -39,6 +39,7 @@ from crosspost.errors import (
     EXIT_OK,
     EXIT_TEMPORARY,
     CrosspostError,
+    Interrupted,
     PermanentError,
     UnconfirmedError,
 )
@@ -270,6 +271,8 @@ class Sender:
                     "again in a minute (WeChat sends it once)"
                 )
                 self.sleep(MASS_REPEAT_PAUSE)
+            except Interrupted:  # stopped in a pause: the send may be out, never "refused"
+                raise
             except CrosspostError as error:
                 self.ledger.finish_step(
                     self.key, STEP_BROADCAST, outcome="refused", summary=str(error)

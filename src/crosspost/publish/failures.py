@@ -77,6 +77,15 @@ def record_failure(
         ledger.note(key, "update", f"update failed: {error}")
         message = f"{error} (the published post stays as it was)"
         return Outcome("published", record.url, message, error.exit_code)
+    if isinstance(error, Interrupted) and not record.pending_step:
+        # Stopped between steps: the row keeps how far the post got (a draft stays a
+        # draft, a submission stays submitted, not a failure), and the next run goes on
+        # from there at once: no retry delay, as nothing went wrong.
+        ledger.note(key, "interrupted", str(error))
+        message = str(error)
+        if record.state == "submitted" and record.publish_id:
+            message += f" (submitted as {record.publish_id}; the next run records the URL)"
+        return Outcome("pending", record.url, message, EXIT_TEMPORARY)
     if record.state == "submitted" and record.publish_id and not record.pending_step:
         # Submitted, then the poll failed: the submission stands, and the next run polls
         # it again (never submits again: the draft may already have left 草稿箱).
@@ -104,11 +113,6 @@ def record_failure(
         if "crosspost reconcile" not in message:
             message += f"; run 'crosspost reconcile {key.issue_id}' or publish again"
         return Outcome("unconfirmed", None, message, EXIT_UNCONFIRMED)
-    if isinstance(error, Interrupted):
-        # Stopped between steps: the row keeps how far the post got (a draft stays a
-        # draft, not a failure), and the next run goes on from there.
-        ledger.note(key, "interrupted", str(error))
-        return Outcome("pending", record.url, str(error), EXIT_TEMPORARY)
     if isinstance(error, TransientError):
         delay = retry_delay(record.attempts + 1)
         if isinstance(error, RateLimitedError) and error.retry_after:

@@ -53,6 +53,7 @@ from crosspost.errors import (
     EXIT_OK,
     EXIT_TEMPORARY,
     CrosspostError,
+    Interrupted,
     PermanentError,
     StorageError,
     TransientError,
@@ -949,7 +950,8 @@ class PostMachine:
         return self._wait(adapter, ticket)
 
     def _wait(self, adapter: Adapter, ticket: PublishTicket) -> PostResult:
-        self.stop.check(STEP_POLL)
+        if ticket.post is None:  # a post already live (Zhihu) is recorded, stop or not
+            self.stop.check(STEP_POLL)
         self.checkpoint("before-poll")
         post = adapter.wait(ticket)
         if post is None:
@@ -1047,6 +1049,8 @@ class PostMachine:
                         code=error.code,
                     ) from None
                 continue
+            except Interrupted:  # stopped inside the call: the intent stays open, and
+                raise  # the next run asks the platform what became of it
             except CrosspostError as error:  # a definite refusal: nothing happened
                 self.ledger.finish_step(self.key, step, outcome="refused", summary=str(error))
                 raise

@@ -394,17 +394,17 @@ class Publisher:
     def _results(self, running: Sequence[Future[PostResult]]) -> list[PostResult]:
         """Each post's result. Ctrl-C (or SIGTERM) lands in this wait: the posts are told
         to stop before their next step, and their results are still waited for, so the
-        ledger and the report say where each one stopped. A second Ctrl-C leaves at once
-        (posts then stop at their next boundary on their own)."""
-        try:
-            return [future.result() for future in running]
-        except KeyboardInterrupt:
-            self.stop.ask()
-            self.progress(
-                "stopping: each post finishes the call it has out and sends nothing more "
-                "(Ctrl-C again to leave at once)"
-            )
-            return [future.result() for future in running]
+        ledger (open until they are done) and the report say where each one stopped. A
+        further Ctrl-C changes nothing: the calls out are bounded by the timeout."""
+        while True:
+            try:
+                return [future.result() for future in running]
+            except KeyboardInterrupt:
+                if not self.stop.asked:
+                    self.progress(
+                        "stopping: each post finishes the call it has out and sends nothing more"
+                    )
+                self.stop.ask()
 
     def reconcile(self, issue_id: str) -> PublishReport:
         """``crosspost reconcile``: settle every open question about an issue's posts.

@@ -13,6 +13,7 @@ the next run picks it up where it stopped.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 
 from crosspost.errors import Interrupted
@@ -55,11 +56,19 @@ class RunStop:
 
     def pausing(self, sleep: Sleep) -> Sleep:
         """``sleep``, except that a pause between polls or retries is where a post asked
-        to stop does so (a pause does not start while the run is stopping)."""
+        to stop does so: a pause does not start while the run is stopping, and a real
+        one (``time.sleep``: WeChat's minute before a mass send is sent again, two
+        minutes before a lost draft is looked for) ends as soon as the stop is asked.
+        The post then raises :class:`Interrupted` instead of going on early: asking the
+        platform before its pause is over could find nothing where something was made.
+        A pause injected by a test (any other function) runs as it is."""
 
         def pause(seconds: float) -> None:
             self.check("next")
-            sleep(seconds)
+            if sleep is time.sleep:
+                self._asked.wait(seconds)
+            else:
+                sleep(seconds)
             self.check("next")
 
         return pause
