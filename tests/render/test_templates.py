@@ -111,7 +111,7 @@ def test_an_unknown_theme_lists_the_known_ones(tmp_path: Path) -> None:
         templates.read_theme("x", (tmp_path,))
 
 
-@pytest.mark.parametrize("name", ["nothere.css", "themes/nothere", "~/nothere.css"])
+@pytest.mark.parametrize("name", ["nothere.css", "themes/nothere.css", "~/nothere.css"])
 def test_a_theme_given_as_a_path_that_is_not_there_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
@@ -124,6 +124,11 @@ def test_a_theme_given_as_a_path_that_is_not_there_says_so(
         f"theme file {shown} does not exist; check the path, or name a theme instead "
         "(such as default)"
     )
+
+
+def test_a_theme_named_with_a_subfolder_is_found_in_the_template_folders(tmp_path: Path) -> None:
+    write(tmp_path / "wechat" / "themes" / "brand" / "dark.css", "p { color: #111; }")
+    assert "#111" in templates.read_theme("brand/dark", (tmp_path,))
 
 
 def test_a_theme_that_is_not_utf8_is_one_clear_line(tmp_path: Path) -> None:

@@ -152,9 +152,10 @@ def _text(raw: Any, origin: Origin) -> str:
 
 
 def theme_file(name: str) -> Path | None:
-    """The CSS file a theme given as a path names (it ends in ``.css`` or holds a ``/``),
-    or None for a theme's name, which the template folders are searched for."""
-    if name.endswith(".css") or "/" in name or os.sep in name:
+    """The CSS file a theme given as a path names (it ends in ``.css``, or starts like a
+    path: ``/``, ``~``, ``./``, ``../``), or None for a theme's name, which the template
+    folders are searched for (``brand/dark`` names ``wechat/themes/brand/dark.css``)."""
+    if name.lower().endswith(".css") or name.startswith(("/", "~", "./", "../")):
         return Path(name).expanduser()
     return None
 
