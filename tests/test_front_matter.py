@@ -10,7 +10,13 @@ import pytest
 
 from crosspost.check.lint import check_file
 from crosspost.errors import IssueError
-from crosspost.issue.loader import load_issue, read_front_matter, read_issue
+from crosspost.issue.loader import (
+    load_issue,
+    opens_front_matter,
+    read_front_matter,
+    read_issue,
+    split_front_matter,
+)
 
 WriteIssue = Callable[..., Path]
 
@@ -281,3 +287,17 @@ def test_yaml_front_matter_may_end_with_dots(write_issue: WriteIssue) -> None:
     issue = load_issue(write_issue(raw="---\ntitle: T\ncover: cover.jpg\n...\n" + BODY))
     assert issue.title == "T"
     assert issue.body == BODY and issue.body_line == 5
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\n---\n\nUpdate: 今天发布了新版本。\n\n---\n# 标题\n",
+        "\n\n---\n\n正文\n\n---\n",
+        "\u3000\n---\ntitle: 不是\n---\n正文\n",
+    ],
+)
+def test_a_body_that_opens_with_a_rule_after_blank_lines_stays_a_body(text: str) -> None:
+    data, _, body, body_line = split_front_matter(Path("issue.md"), text)
+    assert (data, body, body_line) == ({}, text, 1)
+    assert not opens_front_matter(text.encode())

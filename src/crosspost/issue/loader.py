@@ -61,8 +61,14 @@ if TYPE_CHECKING:
 _YAML_FENCE = re.compile(r"^---[ \t]*$")
 _YAML_END = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
 _TOML_FENCE = re.compile(r"^\+\+\+[ \t]*$")
-#: The start of a file with front matter, as bytes: blank lines at most, then a fence.
-_OPENING = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:[ \t]*\r?\n)*(?:---|\+\+\+)[ \t]*\r?(?:\n|\Z)")
+#: The start of a file with front matter, as bytes: the fence on the first line, or after
+#: blank lines and then followed at once by a field (a key and ``:`` or ``=``).
+_OPENING = re.compile(
+    rb"\A(?:\xef\xbb\xbf)?(?:(?:---|\+\+\+)[ \t]*\r?(?:\n|\Z)"
+    rb"|(?:[ \t]*\r?\n)+(?:---|\+\+\+)[ \t]*\r?\n[ \t]*[^\s:=]+[ \t]*[:=])"
+)
+#: A front-matter field's first line: ``title: …`` (YAML) or ``title = …`` (TOML).
+_FIELD = re.compile(r"^[ \t]*[^\s:=]+[ \t]*[:=]")
 #: Front matter is a few fields; anything this long is a mistake (a pasted body, a log).
 MAX_FRONT_MATTER_CHARS = 64_000
 #: Deep enough for any field crosspost reads (``zhihu: {topics: [...]}`` is 2).
@@ -161,8 +167,12 @@ class _Front:
 
 def _split(path: Path, text: str) -> _Front:
     lines = text.split("\n")
-    # Blank lines before the fence are no reason to publish the front matter as text.
-    start = next((index for index, line in enumerate(lines) if line.strip()), 0)
+    # Blank lines before the fence are no reason to publish the front matter as text;
+    # but then the fence must be followed at once by a field, or it is a body that
+    # opens with a rule (``---``, a blank line, a paragraph).
+    start = next((index for index, line in enumerate(lines) if line.strip(" \t")), 0)
+    if start and not _FIELD.match(lines[start + 1] if start + 1 < len(lines) else ""):
+        return _Front({}, {}, text, 1)
     if _YAML_FENCE.match(lines[start]):
         closing, parse = _YAML_END, _parse_yaml
     elif _TOML_FENCE.match(lines[start]):
