@@ -120,15 +120,16 @@ class PublishReport:
 
     results: tuple[PostResult, ...] = ()
     warnings: tuple[str, ...] = field(default=())
-    #: Stopped by Ctrl-C or SIGTERM: exit 130 whatever the posts' codes, as a shell
-    #: expects of an interrupted command; the posts' rows say where each stopped.
+    #: Stopped by Ctrl-C or SIGTERM: exit 130, as a shell expects of an interrupted
+    #: command, unless a post is unconfirmed (3: reconcile first); the posts' rows say
+    #: where each stopped.
     interrupted: bool = False
 
     @property
     def exit_code(self) -> int:
-        if self.interrupted:
-            return EXIT_INTERRUPTED
         codes = {r.exit_code for r in self.results}
+        if self.interrupted and EXIT_UNCONFIRMED not in codes:  # reconciling comes first
+            return EXIT_INTERRUPTED
         for code in (EXIT_UNCONFIRMED, EXIT_CHANNEL_FAILED, EXIT_BAD_INPUT, EXIT_TEMPORARY):
             if code in codes:
                 return code

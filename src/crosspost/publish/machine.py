@@ -577,6 +577,7 @@ class PostMachine:
         self._post_assets().start(adapter)  # reads images while the first call is out
         adapter.preflight()
         content = self._content(adapter)
+        self.stop.check(STEP_UPDATE)
         self.progress(f"updating published post {record.article_id}")
         draft = adapter.update_draft(record.article_id, content)
         self.sent = True
@@ -778,6 +779,7 @@ class PostMachine:
                 return RemoteDraft(record.draft_id, record.url)
             if record.content_hash is None and self._owned_empty:
                 return self._fill_again(adapter, RemoteDraft(record.draft_id, record.url), content)
+            self.stop.check(STEP_UPDATE)
             self.progress(f"updating draft {record.draft_id} in place")
             draft = adapter.update_draft(record.draft_id, content)
             self.sent = True
@@ -833,6 +835,7 @@ class PostMachine:
     ) -> RemoteDraft:
         """Update a draft whose content is not (known to be) all there; a failure ends the
         run before publishing, with the draft kept for the next run."""
+        self.stop.check(STEP_DRAFT)
         try:
             filled = adapter.update_draft(draft.id, content)
         except CrosspostError as error:
@@ -985,6 +988,11 @@ class PostMachine:
         options = self.job.settings.options
         failed: list[tuple[str, CrosspostError]] = []
         for part in missing_parts(self.ledger, self.key, adapter.post_parts(options)):
+            if self.stop.asked:  # the post is out; a part left is done by the next run
+                stopped = Interrupted("interrupted before it was filed")
+                mark_parts(self.ledger, self.key, [part], done=False, detail=str(stopped))
+                failed.append((part, stopped))
+                continue
             try:
                 adapter.complete_part(part, post, options)
             except CrosspostError as error:

@@ -106,9 +106,9 @@ class DueReport:
         marks every failed tick (systemd) would otherwise fail every 5 minutes until
         somebody fixes the file. It counts again when the file or the problem changes.
         """
-        if self.interrupted:
-            return EXIT_INTERRUPTED
         codes = {r.exit_code for r in self.results}
+        if self.interrupted and EXIT_UNCONFIRMED not in codes:  # reconciling comes first
+            return EXIT_INTERRUPTED
         if any(not e.repeat for e in self.of_kind("problem")):
             codes.add(EXIT_BAD_INPUT)
         return next((code for code in EXIT_PRECEDENCE if code in codes), EXIT_OK)
