@@ -219,3 +219,11 @@ def test_an_image_title_is_its_caption_on_both_channels() -> None:
     captions = lxml.html.fragment_fromstring(wechat, create_parent="div").iter("figcaption")
     assert [c.text for c in captions] == ["图 1：训练吞吐", "只有替代文字"]
     assert 'alt="示意图"' in wechat
+
+
+def test_a_callout_title_shows_its_words_without_markdown_markers() -> None:
+    body = "> [!tip] **先读** `摘要`\n> 正文。\n\n::: warning 注意 *这里*\n内容\n:::\n"
+    for channel in ("wechat", "zhihu"):
+        shown = render(issue_of(body), channel, RenderContext()).body
+        assert "先读 摘要" in shown and "注意 这里" in shown
+        assert "**先读**" not in shown and "*这里*" not in shown

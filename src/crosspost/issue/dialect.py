@@ -239,7 +239,8 @@ def _callouts(state: StateCore) -> None:
             token.type = "callout_open"
             token.tag = "section"
             token.attrs = {}
-            token.meta = {"kind": kind, "name": name, "title": title or CALLOUT_LABELS[kind]}
+            title = _words(state, title) if title else CALLOUT_LABELS[kind]
+            token.meta = {"kind": kind, "name": name, "title": title}
         elif token.type in ("container_callout_close", "alert_close"):
             token.type = "callout_close"
             token.tag = "section"
@@ -249,6 +250,15 @@ def _callouts(state: StateCore) -> None:
 
 #: ``[!kind] title`` or ``[!kind]-`` (Obsidian's folded callout) alone on a quote's first line.
 _TITLED_ALERT = re.compile(r"\[!([A-Za-z]+)\](?:[+-]?[ \t]+([^\n]*\S)|[+-])[ \t]*(?:\n|$)")
+
+
+def _words(state: StateCore, title: str) -> str:
+    """A callout title as a reader sees it: ``**粗体** 与 `code``` is "粗体 与 code" (the
+    title is drawn bold already; its Markdown markers would show as written)."""
+    tokens: list[Token] = []
+    state.md.inline.parse(title, state.md, state.env, tokens)
+    words = "".join(t.content for t in tokens if t.type in ("text", "code_inline"))
+    return words.strip() or title
 
 
 def _titled_alerts(state: StateCore) -> None:
