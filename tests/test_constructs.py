@@ -227,3 +227,16 @@ def test_a_callout_title_shows_its_words_without_markdown_markers() -> None:
         shown = render(issue_of(body), channel, RenderContext()).body
         assert "先读 摘要" in shown and "注意 这里" in shown
         assert "**先读**" not in shown and "*这里*" not in shown
+
+
+def test_raw_html_and_a_list_in_a_footnote_keep_their_words_on_zhihu(tmp_path: Path) -> None:
+    body = "正文[^1]。\n\n[^1]: 注释开头\n\n    <div>原始 <b>HTML</b> 内容</div>\n\n"
+    body += "    - 列表一\n    - 列表二\n"
+    zhihu = render(issue_of(body), "zhihu", RenderContext()).body
+    assert 'data-text="注释开头 原始 HTML 内容 列表一 列表二"' in zhihu
+    lines = check_lines(tmp_path, "---\ntitle: 脚注\n---\n" + body)
+    said = "[zhihu] warning: zhihu shows a footnote as one line of plain text: the"
+    assert [line for line in lines if "footnote as one line" in line] == [
+        f"issue.md:8: {said} raw HTML in this footnote is kept as its words, without its tags",
+        f"issue.md:10: {said} list in this footnote is kept as its items' text, without markers",
+    ]

@@ -165,6 +165,10 @@ def _blocks_in_notes(issue: Issue, tokens: list[Token], channel: str) -> Iterato
             what += "line breaks and indentation"
         elif token.type.startswith("math_block"):
             what = "display formula in this footnote is kept as its TeX, not drawn"
+        elif token.type == "html_block":
+            what = "raw HTML in this footnote is kept as its words, without its tags"
+        elif token.type in ("bullet_list_open", "ordered_list_open"):
+            what = "list in this footnote is kept as its items' text, without markers"
         else:
             continue
         message = f"{channel} shows a footnote as one line of plain text: the {what}"

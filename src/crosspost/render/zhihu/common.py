@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Protocol
 from urllib.parse import quote
 
+import lxml.etree
+import lxml.html
 from markdown_it.token import Token
 
 from crosspost.issue.dialect import Document, copy_token, drop_title_heading, only_for
@@ -339,13 +341,13 @@ def cut_footnotes(tokens: list[Token]) -> tuple[list[Token], dict[int, Note], di
 #: Blocks a note holds that have no inline children: a note is one run of text on
 #: Zhihu (a reference's ``data-text``, a line of the 参考 list), so their text joins it.
 _NOTE_BLOCKS = frozenset({"fence", "code_block", "math_block", "math_block_label",
-                          "math_block_eqno"})  # fmt: skip
+                          "math_block_eqno", "html_block"})  # fmt: skip
 
 
 def note_line(token: Token) -> list[Token]:
     """What block ``token`` of a note adds to the note's one run of text: its inline
     children, a code block's lines as inline code (one span a line, so they stay apart),
-    a display formula as an inline one."""
+    a display formula as an inline one, a raw HTML block's words."""
     if token.type in {"fence", "code_block"}:
         lines = [line.rstrip() for line in token.content.split("\n") if line.strip()]
         code = [Token("code_inline", "code", 0, content=line, markup="`") for line in lines]
@@ -355,7 +357,20 @@ def note_line(token: Token) -> list[Token]:
         return spaced
     if token.type.startswith("math_block"):
         return [Token("math_inline", "math", 0, content=token.content.strip(), markup="$")]
+    if token.type == "html_block":  # its words, as a reader of the page would see them
+        return [Token("text", "", 0, content=_html_words(token.content))]
     return list(token.children or [])
+
+
+def _html_words(html_text: str) -> str:
+    """The text of a raw HTML block, tags, scripts and styles left out."""
+    try:
+        root = lxml.html.fragment_fromstring(html_text, create_parent="div")
+    except (ValueError, lxml.etree.ParserError):
+        return ""
+    for hidden in root.xpath("//script|//style|//template"):
+        hidden.drop_tree()
+    return " ".join(root.text_content().split())
 
 
 def note_of(children: Sequence[Token]) -> Note:
