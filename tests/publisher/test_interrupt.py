@@ -93,7 +93,10 @@ def test_a_post_that_was_stopped_is_not_started_by_a_later_batch(world: World) -
         first = publisher.publish([world.issue], options)
         assert publisher.stop.asked
         second = publisher.run(publisher.plan([world.issue], options), options)
-        assert second.results == () and second.interrupted
+        assert second.interrupted and {r.state for r in second.results} == {"pending"}
+        assert {r.message for r in second.results} == {
+            "not started: the run was interrupted; run again to make it"
+        }
         return first
 
     report, _ = world.with_publisher(work, checkpoint=interrupt_after_the_draft(publishers))

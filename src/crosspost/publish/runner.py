@@ -24,6 +24,7 @@ from crosspost.channels.base import Adapter, RunMemo
 from crosspost.check.lint import ERROR, Checked, Problem, check_file, lint
 from crosspost.config.settings import Account, Settings
 from crosspost.errors import (
+    EXIT_TEMPORARY,
     IssueError,
     UsageError,
 )
@@ -361,7 +362,7 @@ class Publisher:
         rendered again with it. One whose referenced post did not come out is skipped.
         """
         if not jobs or self.stop.asked:
-            return PublishReport(interrupted=self.stop.asked)
+            return PublishReport(tuple(map(_not_started, jobs)), interrupted=self.stop.asked)
         results: dict[PostKey, PostResult] = {}
         waiting = list(jobs)
         # A post named by a reference but not run now (the scheduler runs what is due)
@@ -387,8 +388,9 @@ class Publisher:
                 running = [pool.submit(machine.run, options) for machine in machines]
                 for machine, result in zip(machines, self._results(running), strict=True):
                     results[machine.key] = result
-        if self.stop.asked:  # posts that never started are left to the next run
-            jobs = [job for job in jobs if job.key in results]
+        for job in jobs:  # stopped before they started: said, and left to the next run
+            if job.key not in results:
+                results[job.key] = _not_started(job)
         return PublishReport(tuple(results[job.key] for job in jobs), interrupted=self.stop.asked)
 
     def _results(self, running: Sequence[Future[PostResult]]) -> list[PostResult]:
@@ -465,6 +467,12 @@ class Publisher:
     def publish(self, paths: Sequence[Path | str], options: PublishOptions) -> PublishReport:
         """Plan, then run: the whole of ``crosspost publish``."""
         return self.run(self.plan(paths, options), options)
+
+
+def _not_started(job: Job) -> PostResult:
+    """The result of a post the run was stopped (Ctrl-C, SIGTERM) before it began."""
+    message = "not started: the run was interrupted; run again to make it"
+    return PostResult(job.key, "pending", None, message, EXIT_TEMPORARY)
 
 
 def _lint_errors(

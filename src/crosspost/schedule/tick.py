@@ -198,9 +198,8 @@ class _Tick:
         else:
             for batch, again in ((jobs, False), (retry, True)):
                 options = PublishOptions(update=self.options.update, retry_failed=again)
+                # After Ctrl-C or SIGTERM, the retries come back "not started" at once.
                 results.extend(publisher.run(batch, options).results if batch else ())
-                if publisher.stop.asked:  # Ctrl-C or SIGTERM: the retries wait too
-                    break
             self._settle(results)
         report = DueReport(
             self.now,
