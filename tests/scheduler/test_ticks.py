@@ -257,3 +257,22 @@ def test_an_account_without_credentials_does_not_hold_back_the_others(desk: Desk
     news = [(r.key.channel, r.state) for r in fixed.results if fixed.is_news(r)]
     assert news == [("zhihu", "published")], "WeChat's post is looked at again, not news"
     assert fixed.exit_code == EXIT_OK and desk.creates("wechat") == 1
+
+
+def test_a_tick_without_one_account_does_not_make_its_old_posts_news_again(desk: Desk) -> None:
+    desk.write("37", at(-60))
+    first = desk.tick(mode="draft")
+    assert sorted(r.state for r in first.results) == ["drafted", "drafted"]
+    assert desk.tick(mode="draft").quiet
+
+    cookie = desk.env.pop("ZHIHU_Z_C0")  # one tick with a credential missing from .env
+    missing = desk.tick(mode="draft")
+    assert [r.key.channel for r in missing.results] == ["wechat"]
+    assert not any(missing.is_news(r) for r in missing.results)
+
+    desk.env["ZHIHU_Z_C0"] = cookie
+    back = desk.tick(mode="draft")
+    assert not [r for r in back.results if back.is_news(r)], "nothing new was published"
+    assert back.exit_code == EXIT_OK and back.quiet
+    assert desk.creates("zhihu") == 1 and desk.creates("wechat") == 1
+    assert [r.state for r in back.results] == ["drafted", "drafted"], "looked at, not news"

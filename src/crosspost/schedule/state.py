@@ -101,10 +101,13 @@ class SchedulerState:
         return str(value) if value else None
 
     def last(self, path: Path, account: str) -> tuple[str, str] | None:
-        """(fingerprint, outcome) last settled for the account, whatever version of the file."""
+        """(fingerprint, outcome) last settled for the account, whatever version of the file
+        (an account a tick left out, for want of its credentials, keeps what it had)."""
         entry = self._files.get(str(path))
-        value = entry.get("accounts", {}).get(account) if entry else None
-        return (str(entry["fingerprint"]), str(value)) if entry and value else None
+        if not entry:
+            return None
+        value = entry.get("accounts", {}).get(account) or entry.get("earlier", {}).get(account)
+        return (str(entry["fingerprint"]), str(value)) if value else None
 
     def complete(self, path: Path, fingerprint: str) -> dict[str, str] | None:
         """Every account's outcome when all of them were settled for this version, else None."""
@@ -150,7 +153,11 @@ class SchedulerState:
         """Remember (or with None, forget) an account's outcome for this version of the file."""
         entry = self._files.get(str(path))
         if not entry or entry.get("fingerprint") != fingerprint:
-            entry = {"fingerprint": fingerprint, "accounts": {}}
+            # A new version starts with no outcome, but what each account had is kept
+            # apart: a tick that leaves an account out (its credentials missing) must
+            # not make the next one announce that account's old posts as news.
+            earlier = {**entry.get("earlier", {}), **entry.get("accounts", {})} if entry else {}
+            entry = {"fingerprint": fingerprint, "accounts": {}, "earlier": earlier}
             self._files[str(path)] = entry
         if outcome is None:
             entry["accounts"].pop(account, None)
