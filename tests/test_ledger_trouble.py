@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,29 @@ def test_a_ledger_locked_too_long_is_temporary(tmp_path: Path) -> None:
     assert str(caught.value).startswith(f"{path}: the ledger stayed locked by another")
     with Ledger.open(path) as ledger:  # and once the other run is done, all is well
         assert ledger.ensure(KEY).state == "rendered"
+
+
+def test_posts_queued_behind_a_lock_timeout_fail_with_it_instead_of_waiting_again(
+    tmp_path: Path,
+) -> None:
+    """Two posts of one run share the ledger: the second must not wait a whole busy
+    timeout again after the first gave up (an operator saw 60 s for a 30 s wait)."""
+    path = tmp_path / "ledger.sqlite3"
+    Ledger.open(path).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    waited: list[float] = []
+    try:
+        with Ledger.open(path, busy_timeout=0.3) as ledger:
+            for key in (KEY, PostKey("ai-48", "wechat", "main")):
+                started = time.monotonic()
+                with pytest.raises(StorageError, match="stayed locked"):
+                    ledger.ensure(key)
+                waited.append(time.monotonic() - started)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert waited[0] >= 0.25 and waited[1] < waited[0] / 3, waited
 
 
 def test_a_state_dir_deleted_under_a_run_is_one_line_and_nothing_half_written(

@@ -28,7 +28,7 @@ from types import MappingProxyType, TracebackType
 from typing import TYPE_CHECKING, Any
 
 from crosspost.config.redaction import Redactor
-from crosspost.errors import ChannelError, IssueError, UnconfirmedError
+from crosspost.errors import ChannelError, IssueError, StorageError, UnconfirmedError
 from crosspost.ledger.assets import UploadedAsset
 from crosspost.ledger.schema import (
     POST_COLUMNS,
@@ -69,6 +69,11 @@ def _json(text: str) -> Mapping[str, Any]:
     return MappingProxyType(json.loads(text))
 
 
+#: Seconds after a lock timeout in which a transaction that was queued behind it fails
+#: with the same error (it would only wait the whole timeout again).
+_QUEUED_BEHIND = 5.0
+
+
 class Ledger:
     """The ledger, on SQLite or PostgreSQL. Use :meth:`open`; close it, or use it as a
     context manager.
@@ -97,6 +102,10 @@ class Ledger:
         self._depth = 0
         #: Whether a durable block joined the open transaction opened without it.
         self._owed = False
+        #: The last "stayed locked" error and when it came (monotonic): a post's thread
+        #: that queued behind it fails at once instead of waiting the whole busy timeout
+        #: again, so a run whose ledger another process holds stops after one wait.
+        self._locked_out: tuple[StorageError, float] | None = None
 
     @classmethod
     def open(
@@ -272,7 +281,14 @@ class Ledger:
                 finally:
                     self._depth -= 1
                 return
-            self._db.begin(durable=durable)
+            if self._locked_out and time.monotonic() - self._locked_out[1] < _QUEUED_BEHIND:
+                raise self._locked_out[0]
+            try:
+                self._db.begin(durable=durable)
+            except StorageError as error:
+                if error.temporary:
+                    self._locked_out = (error, time.monotonic())
+                raise
             self._depth, self._owed = 1, False
             try:
                 yield self
