@@ -9,6 +9,7 @@ this base class only; anything else is a bug and keeps its traceback.
 from __future__ import annotations
 
 import errno
+from collections.abc import Iterable
 from pathlib import Path
 
 EXIT_OK = 0
@@ -21,6 +22,21 @@ EXIT_INTERRUPTED = 130
 #: The reader of our output went away (``crosspost status | head``): what a shell reports
 #: for a program stopped by SIGPIPE (128 + 13), without the traceback.
 EXIT_PIPE_CLOSED = 141
+
+
+#: The most urgent first, when a run's posts ended differently: 3 (reconcile) > 1 (a
+#: channel failed) > 2 (bad input) > 75 (try later); 0 when none of them.
+EXIT_PRECEDENCE = (EXIT_UNCONFIRMED, EXIT_CHANNEL_FAILED, EXIT_BAD_INPUT, EXIT_TEMPORARY)
+
+
+def run_exit_code(codes: Iterable[int], *, interrupted: bool = False) -> int:
+    """The exit code of a run whose posts ended with ``codes``: the most urgent of them,
+    or 130 when the run was stopped (Ctrl-C, SIGTERM) unless a post is left unconfirmed,
+    which is to be reconciled first."""
+    found = set(codes)
+    if interrupted and EXIT_UNCONFIRMED not in found:
+        return EXIT_INTERRUPTED
+    return next((code for code in EXIT_PRECEDENCE if code in found), EXIT_OK)
 
 
 class CrosspostWarning(UserWarning):

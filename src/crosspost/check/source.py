@@ -17,13 +17,13 @@ from collections.abc import Iterator, Sequence
 from markdown_it.token import Token
 
 from crosspost.check.constructs import Finding, lines_of
+from crosspost.issue.body import footnote_definitions
 from crosspost.issue.model import Issue
 
 #: HTML blocks that run to their closing tag, or to the end of the issue without one
 #: (CommonMark's HTML block kinds 1 and 2).
 _RUNS_TO_CLOSE = re.compile(r"\s*<(script|pre|style|textarea)\b", re.IGNORECASE)
 _CALLOUT_CLOSE = re.compile(r"^[\s>]*:{3,}\s*$")
-_DEFINITION = re.compile(r"^ {0,3}\[\^([^\]\s]+)\]:")
 _CODE_SPAN = re.compile(r"(`+).+?\1", re.DOTALL)
 #: Syntax of static-site generators and editors that Markdown shows as it is written.
 _FOREIGN: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -60,7 +60,7 @@ def source_findings(issue: Issue) -> list[Finding]:
     found = [
         *_unclosed(issue, tokens, lines),
         *_table_cells(issue, tokens, lines),
-        *_footnotes(issue, tokens, lines),
+        *_footnotes(issue, tokens),
         *_foreign(issue, tokens),
     ]
     return sorted(found, key=lambda finding: finding.line)
@@ -156,19 +156,9 @@ def _cells(line: str) -> int:
     return len(re.split(r"(?<!\\)\|", row))
 
 
-def _footnotes(issue: Issue, tokens: Sequence[Token], lines: Sequence[str]) -> Iterator[Finding]:
+def _footnotes(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
     """Footnotes defined twice (one is shown) or never referenced (none is shown)."""
-    code = {
-        row
-        for token in tokens
-        if token.map and token.type in ("fence", "code_block", "html_block")
-        for row in range(*token.map)
-    }
-    defined: dict[str, list[int]] = {}
-    for row, text in enumerate(lines):
-        match = _DEFINITION.match(text)
-        if match and row not in code:
-            defined.setdefault(match.group(1), []).append(issue.body_line + row)
+    defined = footnote_definitions(issue)
     referenced = Counter(
         str(child.meta.get("label", ""))
         for token in tokens

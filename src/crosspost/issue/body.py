@@ -222,10 +222,30 @@ def callouts(issue: Issue) -> Iterator[Callout]:
             yield callout if token.markup else replace(callout, closed=False)
 
 
+_FOOTNOTE_DEFINITION = re.compile(r"^\s*\[\^([^\]\s]+)\]:")
+
+
+def footnote_definitions(issue: Issue) -> dict[str, list[int]]:
+    """Each footnote label with the file lines that define it (``[^1]: …``), in order;
+    lines inside code and raw HTML blocks are text, not definitions."""
+    code = {
+        row
+        for token in issue.document.tokens
+        if token.map and token.type in ("fence", "code_block", "html_block")
+        for row in range(*token.map)
+    }
+    defined: dict[str, list[int]] = {}
+    for row, text in enumerate(issue.body.split("\n")):
+        match = _FOOTNOTE_DEFINITION.match(text)
+        if match and row not in code:
+            defined.setdefault(match.group(1), []).append(issue.body_line + row)
+    return defined
+
+
 def empty_footnotes(issue: Issue) -> list[tuple[str, int | None]]:
     """(label, line) of every footnote defined with no text, such as a bare ``[^1]:``."""
     tokens = issue.document.tokens
-    lines = issue.body.split("\n")
+    defined = footnote_definitions(issue)
     found: list[tuple[str, int | None]] = []
     for index, token in enumerate(tokens):
         if token.type != "footnote_open":
@@ -234,7 +254,5 @@ def empty_footnotes(issue: Issue) -> list[tuple[str, int | None]]:
         if any(inner.type != "footnote_anchor" for inner in inside):
             continue
         label = str(token.meta.get("label", ""))
-        definition = re.compile(rf"^\s*\[\^{re.escape(label)}\]:")
-        offset = next((n for n, text in enumerate(lines) if definition.match(text)), None)
-        found.append((label, issue.body_line + offset if offset is not None else None))
+        found.append((label, defined.get(label, [None])[0]))
     return found

@@ -17,13 +17,10 @@ from typing import Any
 
 from crosspost.config.settings import Account
 from crosspost.errors import (
-    EXIT_BAD_INPUT,
     EXIT_CHANNEL_FAILED,
-    EXIT_INTERRUPTED,
     EXIT_OK,
-    EXIT_TEMPORARY,
-    EXIT_UNCONFIRMED,
     CrosspostError,
+    run_exit_code,
 )
 from crosspost.issue.model import ChannelSettings, Issue
 from crosspost.ledger.store import Ledger, PostKey
@@ -127,13 +124,7 @@ class PublishReport:
 
     @property
     def exit_code(self) -> int:
-        codes = {r.exit_code for r in self.results}
-        if self.interrupted and EXIT_UNCONFIRMED not in codes:  # reconciling comes first
-            return EXIT_INTERRUPTED
-        for code in (EXIT_UNCONFIRMED, EXIT_CHANNEL_FAILED, EXIT_BAD_INPUT, EXIT_TEMPORARY):
-            if code in codes:
-                return code
-        return EXIT_OK
+        return run_exit_code((r.exit_code for r in self.results), interrupted=self.interrupted)
 
     def as_dict(self) -> dict[str, Any]:
         return {

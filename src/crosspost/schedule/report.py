@@ -13,20 +13,11 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from crosspost.errors import (
-    EXIT_BAD_INPUT,
-    EXIT_CHANNEL_FAILED,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    EXIT_TEMPORARY,
-    EXIT_UNCONFIRMED,
-)
+from crosspost.errors import EXIT_BAD_INPUT, run_exit_code
 from crosspost.schedule.scan import Scan
 
 if TYPE_CHECKING:  # a type only: a tick that finds nothing due never loads the publisher
     from crosspost.publish.jobs import PostResult
-
-EXIT_PRECEDENCE = (EXIT_UNCONFIRMED, EXIT_CHANNEL_FAILED, EXIT_BAD_INPUT, EXIT_TEMPORARY)
 
 
 @dataclass(frozen=True)
@@ -107,11 +98,9 @@ class DueReport:
         somebody fixes the file. It counts again when the file or the problem changes.
         """
         codes = {r.exit_code for r in self.results}
-        if self.interrupted and EXIT_UNCONFIRMED not in codes:  # reconciling comes first
-            return EXIT_INTERRUPTED
         if any(not e.repeat for e in self.of_kind("problem")):
             codes.add(EXIT_BAD_INPUT)
-        return next((code for code in EXIT_PRECEDENCE if code in codes), EXIT_OK)
+        return run_exit_code(codes, interrupted=self.interrupted)
 
     @property
     def quiet(self) -> bool:

@@ -51,7 +51,6 @@ from crosspost.publish.jobs import Job, PostResult, PublishOptions
 from crosspost.publish.machine import Checkpoint, no_checkpoint
 from crosspost.publish.runner import Publisher
 from crosspost.schedule.report import (
-    EXIT_PRECEDENCE,
     DueEntry,
     DueOptions,
     DueReport,
@@ -71,7 +70,7 @@ from crosspost.schedule.state import (
     text_digest,
 )
 
-__all__ = ["EXIT_PRECEDENCE", "Accounts", "DueEntry", "DueOptions", "DueReport", "run_due"]
+__all__ = ["Accounts", "DueEntry", "DueOptions", "DueReport", "run_due"]
 
 Progress = Callable[[str], None]
 #: Swaps in the accounts a tick publishes to, for as long as it runs (``--sandbox``: the
