@@ -23,12 +23,14 @@ def python(code: str) -> subprocess.CompletedProcess[str]:
 #: What ``check`` and ``render`` of the example must not load: libraries they never call
 #: (requests, soupsieve), formulas the example does not have, other commands' modules
 #: (the command line fills in only the options of the command that runs), a ledger that
-#: is not there, the CSS inliner's former cssutils stack, and Pygments' lexers (the
-#: example has no code block).
+#: is not there, the CSS inliner's former cssutils stack, Pygments' lexers (the
+#: example has no code block), Beautiful Soup (it has no raw HTML) and difflib (no
+#: mistyped key to suggest a spelling for).
 NOT_FOR_CHECK_OR_RENDER = (
     "urllib3", "requests.sessions", "soupsieve.css_parser", "ziamath", "latex2mathml",
     "crosspost.commands.publish", "crosspost.commands.switches", "crosspost.ledger.store",
-    "sqlite3", "premailer", "cssutils", "pygments.lexers", "pygments.formatters",
+    "sqlite3", "premailer", "cssutils", "pygments.lexers", "pygments.formatters", "bs4",
+    "difflib",
 )  # fmt: skip
 
 
@@ -46,6 +48,34 @@ def test_check_and_render_do_not_load_requests_or_soupsieve(tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr
     assert "loaded: []" in done.stdout
     assert (tmp_path / "wechat.html").is_file()
+
+
+def test_raw_html_loads_beautiful_soup_when_it_is_met(tmp_path: Path) -> None:
+    """A video and a table of links in raw HTML, rendered in a fresh process: the parser
+    left out of start-up loads at the first raw HTML, and both channels keep the links."""
+    issue = tmp_path / "issue.md"
+    issue.write_text(
+        "---\ntitle: raw\n---\n\nbefore\n\n"
+        '<video src="https://example.com/a.mp4"></video>\n\n'
+        '<table><tr><td><a href="https://example.com/cell">cell</a></td></tr></table>\n\n'
+        "after\n",
+        "utf-8",
+    )
+    done = python(
+        "import os, sys\n"
+        f"os.environ['CROSSPOST_STATE_DIR'] = {str(tmp_path / 'state')!r}\n"
+        "from crosspost.cli import main\n"
+        "assert 'bs4' not in sys.modules\n"
+        f"assert main(['render', {str(issue)!r}, '-o', {str(tmp_path / 'out')!r}]) == 0\n"
+        "print('loaded:', 'bs4' in sys.modules)\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "loaded: True" in done.stdout
+    zhihu = (tmp_path / "out" / "zhihu.html").read_text("utf-8")
+    wechat = (tmp_path / "out" / "wechat.html").read_text("utf-8")
+    assert 'href="https://example.com/a.mp4"' in zhihu
+    assert 'href="https://example.com/cell"' in zhihu
+    assert "https://example.com/a.mp4" in wechat and "after" in wechat and "after" in zhihu
 
 
 def test_a_deferred_module_loads_on_first_use_and_a_missing_one_stays_missing() -> None:

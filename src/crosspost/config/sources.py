@@ -9,7 +9,6 @@ exporting them into ``os.environ``.
 from __future__ import annotations
 
 import argparse
-import difflib
 import math
 import os
 import re
@@ -510,6 +509,8 @@ def check_keys(
         if key in known:
             continue
         where = f" in [{'.'.join(table)}]" if table else ""
+        import difflib  # only for a mistyped key: every command reads the config
+
         close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.75)
         hint = f"did you mean '{close[0]}'?" if close else f"known: {', '.join(sorted(known))}"
         config.origin(table, key).fail(f"unknown setting '{key}'{where}; {hint}")

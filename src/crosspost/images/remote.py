@@ -27,7 +27,6 @@ another HTTP client.
 from __future__ import annotations
 
 import ipaddress
-import socket
 import threading
 import time
 from collections.abc import Callable
@@ -82,6 +81,8 @@ def refusal(address: IPAddress, *, private_hosts: bool) -> str | None:
 
 def system_resolve(host: str, port: int) -> list[str]:
     """Every address ``host`` resolves to (the system resolver, as a connection would)."""
+    import socket  # here: `check` builds this module's sources for every issue, most never fetch
+
     found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     return list(dict.fromkeys(str(info[4][0]) for info in found))
 
@@ -135,6 +136,8 @@ class RemoteImages:
 
     def _address(self, host: str, port: int) -> str:
         """The checked address to connect to: every address of ``host`` must pass."""
+        import socket
+
         try:
             addresses = [ipaddress.ip_address(host)]
         except ValueError:

@@ -36,8 +36,25 @@ InlineRule = Callable[[StateInline, bool], bool]
 ONLY_MARKER = re.compile(r"^only\s+([A-Za-z][\w-]*)\s*$")
 #: Characters that join without a space when a Markdown line break falls between them
 #: (CJK radicals to ideographs, Hangul, compatibility ideographs, full-width forms and
-#: CJK punctuation). The one definition every renderer uses.
-CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
+#: CJK punctuation), as (first, last) code points. The one definition every renderer uses.
+CJK_RANGES = (
+    (0x2E80, 0x9FFF),
+    (0xAC00, 0xD7AF),
+    (0xF900, 0xFAFF),
+    (0xFF00, 0xFFEF),
+    (0x3000, 0x303F),
+)
+
+
+def is_cjk(text: str) -> bool:
+    """Whether ``text`` starts with a character of :data:`CJK_RANGES`.
+
+    A comparison of code points, not a regular expression: a character class this wide
+    takes ~4 ms to compile, which every ``check`` and ``render`` would pay at start."""
+    if not text:
+        return False
+    code = ord(text[0])
+    return any(first <= code <= last for first, last in CJK_RANGES)
 
 
 #: Callout kinds and the label a reader sees when the editor wrote no title. The
@@ -427,7 +444,7 @@ def join_softbreak(tokens: Sequence[Token], idx: int) -> str:
     after = next(
         (tokens[i].content[:1] for i in range(idx + 1, len(tokens)) if tokens[i].content), ""
     )
-    return "" if CJK.match(before) and CJK.match(after) else " "
+    return "" if is_cjk(before) and is_cjk(after) else " "
 
 
 def drop_title_heading(tokens: list[Token], titles: Iterable[str]) -> list[Token]:

@@ -14,7 +14,6 @@ share.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import re
@@ -482,6 +481,8 @@ def _unknown_fields(front: Mapping[str, Any], lines: Mapping[str, int]) -> Notic
         key = str(raw_key)
         if key in known:
             continue
+        import difflib  # only for a mistyped field: every command reads issues
+
         close = difflib.get_close_matches(key, [*FIELDS, *PLATFORMS], n=1, cutoff=0.75)
         unknown.append(f"'{key}' (did you mean '{close[0]}'?)" if close else f"'{key}'")
     if not unknown:

@@ -27,7 +27,7 @@ from pygments.styles import get_all_styles, get_style_by_name
 from pygments.util import ClassNotFound
 
 from crosspost.errors import UsageError
-from crosspost.issue.dialect import CJK
+from crosspost.issue.dialect import is_cjk
 from crosspost.issue.model import Issue
 from crosspost.platforms.base import Limits
 from crosspost.platforms.wechat import WECHAT
@@ -193,7 +193,7 @@ def _squash(text: str, drop_start: bool, drop_end: bool) -> str:
 
     def join(match: re.Match[str]) -> str:
         before, after = text[match.start() - 1 : match.start()], text[match.end() :][:1]
-        return "" if CJK.match(before) and CJK.match(after) else " "
+        return "" if is_cjk(before) and is_cjk(after) else " "
 
     return _NEWLINE_RUN.sub(join, text)
 

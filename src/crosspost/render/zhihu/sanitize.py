@@ -14,9 +14,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
-
-from bs4 import BeautifulSoup
-from bs4.element import Comment, NavigableString, Tag
+from typing import TYPE_CHECKING
 
 from crosspost.render.sanitize import MEDIA_LABELS, Allowlist, TagStream, clean
 from crosspost.render.zhihu.common import (
@@ -28,6 +26,10 @@ from crosspost.render.zhihu.common import (
     item_number,
     raw_list_start,
 )
+
+if TYPE_CHECKING:
+    from bs4 import BeautifulSoup
+    from bs4.element import Tag
 
 #: Removed together with their content (U-SPEC's list, plus other active content).
 DROPPED = frozenset(
@@ -78,6 +80,16 @@ def _trim_br(value: str) -> str:
     return value
 
 
+def _soup(markup: str) -> BeautifulSoup:
+    """``markup`` parsed by Beautiful Soup (``html.parser``), imported at the first raw
+    HTML an issue has rather than with this module: most issues have none, and ``check``
+    and ``render`` would pay ~13 ms of start-up for it. The methods that tell nodes apart
+    import its node classes where they do, for the same reason."""
+    from bs4 import BeautifulSoup
+
+    return BeautifulSoup(markup, "html.parser")
+
+
 def _text(value: str) -> str:
     """Text with its whitespace collapsed: raw HTML's line breaks are layout, not content."""
     return html.escape(re.sub(r"\s+", " ", value))
@@ -111,7 +123,9 @@ class Sanitizer:
         """One raw inline tag (``html_inline`` token) as Zhihu HTML, often ``""``."""
         cleaned = self._stream.tag(raw)
         if _FRAGMENT.search(cleaned):  # a media element's line: a link, maybe an image
-            soup = BeautifulSoup(cleaned, "html.parser")
+            from bs4.element import NavigableString, Tag
+
+            soup = _soup(cleaned)
             return "".join(
                 html.escape(str(node)) if isinstance(node, NavigableString) else self._inline(node)
                 for node in soup.children
@@ -127,7 +141,9 @@ class Sanitizer:
                 del self._open[index]
                 return self._close(name)
             return ""
-        element = BeautifulSoup(cleaned, "html.parser").find(name)
+        from bs4.element import Tag
+
+        element = _soup(cleaned).find(name)
         if not isinstance(element, Tag):
             return ""
         if name == "br":
@@ -176,7 +192,7 @@ class Sanitizer:
         """A raw HTML block as Zhihu blocks; loose text is wrapped in ``<p>``."""
         # nh3's output is balanced HTML5, so the forgiving html.parser reads it as a
         # browser would have read the raw source.
-        soup = BeautifulSoup(clean(raw, ALLOWLIST), "html.parser")
+        soup = _soup(clean(raw, ALLOWLIST))
         out: list[str] = []
         run: list[str] = []
         self._blocks(soup, out, run)
@@ -194,6 +210,8 @@ class Sanitizer:
             out.append(f"<p>{text}</p>")
 
     def _blocks(self, parent: Tag, out: list[str], run: list[str]) -> None:
+        from bs4.element import Comment, NavigableString, Tag
+
         for node in parent.children:
             if isinstance(node, Comment):
                 continue
@@ -243,6 +261,8 @@ class Sanitizer:
         return f"<{tag}>{''.join(items)}</{tag}>"
 
     def _inline_children(self, parent: Tag) -> str:
+        from bs4.element import Comment, NavigableString, Tag
+
         return "".join(
             _text(str(node)) if isinstance(node, NavigableString) else self._inline(node)
             for node in parent.children
@@ -285,6 +305,8 @@ class Sanitizer:
         """A cell's content as Zhihu keeps it (§7.1): text, line breaks, links and
         images; other marks give way to their text, and a table nested in the cell to
         its rows, one line each (Zhihu has no nested tables)."""
+        from bs4.element import Comment, NavigableString, Tag
+
         out: list[str] = []
         for node in parent.children:
             if isinstance(node, Comment):
