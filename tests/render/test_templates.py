@@ -137,3 +137,65 @@ def test_a_theme_that_is_not_utf8_is_one_clear_line(tmp_path: Path) -> None:
     theme.write_bytes("p { font-family: 宋体; }".encode("gbk"))
     with pytest.raises(UsageError, match=r"gbk\.css: is not UTF-8 text; save it as UTF-8"):
         templates.read_theme("gbk", (tmp_path,))
+
+
+def test_compiled_templates_are_kept_between_runs_and_follow_edits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each ``check`` and ``render`` starts a new process: the compiled article is kept
+    in the user's cache folder, and an edited template is never served stale."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    folder = tmp_path / "mine"
+    template = write(folder / "x" / "a.html.j2", "one {{ name }}")
+    cache = templates._compiled_templates()
+    assert cache is not None
+    kept = tmp_path / "cache" / "crosspost" / "templates"
+    assert oct(kept.stat().st_mode & 0o777) == oct(0o700)
+
+    import jinja2
+
+    def fresh_run() -> jinja2.Environment:  # what a new process builds
+        return jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(folder)),
+            bytecode_cache=templates._compiled_templates(),
+        )
+
+    assert fresh_run().get_template("x/a.html.j2").render(name="甲") == "one 甲"
+    assert len(list(kept.iterdir())) == 1
+    assert fresh_run().get_template("x/a.html.j2").render(name="甲") == "one 甲"
+    template.write_text("two {{ name }}", "utf-8")
+    assert fresh_run().get_template("x/a.html.j2").render(name="甲") == "two 甲"
+
+
+def test_a_cache_folder_others_can_write_or_that_cannot_be_made_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shared = tmp_path / "shared" / "crosspost" / "templates"
+    shared.mkdir(parents=True)
+    shared.chmod(0o777)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "shared"))
+    assert templates._compiled_templates() is None  # code others could plant is not run
+    write(tmp_path / "a-file", "not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a-file"))
+    assert templates._compiled_templates() is None
+
+
+def test_a_damaged_cache_entry_is_compiled_afresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import jinja2
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    write(tmp_path / "mine" / "a.html.j2", "kept {{ name }}")
+
+    def fresh_run() -> str:
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(tmp_path / "mine")),
+            bytecode_cache=templates._compiled_templates(),
+        )
+        return env.get_template("a.html.j2").render(name="乙")
+
+    assert fresh_run() == "kept 乙"
+    (entry,) = (tmp_path / "cache" / "crosspost" / "templates").iterdir()
+    entry.write_bytes(entry.read_bytes()[:40])  # cut short, as a full disk would leave it
+    assert fresh_run() == "kept 乙"
