@@ -115,6 +115,57 @@ def test_nested_and_concurrent_pauses_resume_the_collector_once_the_last_ends() 
     assert gc.isenabled()
 
 
+def test_a_start_up_pause_ends_with_its_grace_unless_a_render_still_holds_it() -> None:
+    """A block still open when the grace ends (a render in another thread) keeps the
+    collector paused until that block ends."""
+    inside, release = threading.Event(), threading.Event()
+
+    def long_render() -> None:
+        with collector_paused():
+            inside.set()
+            release.wait(10)
+
+    collector_paused.for_seconds(0.0).join(10)
+    assert gc.isenabled()  # the grace is over and nothing else holds the pause
+
+    grace = collector_paused.for_seconds(3600.0)
+    assert not gc.isenabled()
+    thread = threading.Thread(target=long_render)
+    thread.start()
+    assert inside.wait(10)
+    grace.cancel()
+    grace.function()  # the grace ends (the timer's own call) while the render runs
+    assert not gc.isenabled()
+    release.set()
+    thread.join(10)
+    assert gc.isenabled()
+
+
+def test_the_program_starts_without_the_collector_and_a_long_run_gets_it_back() -> None:
+    """``crosspost`` itself (``cli.run``) pauses the collector for its start-up; when
+    the grace ends, the command still running has it again."""
+    import subprocess
+    import sys
+
+    script = (
+        "import gc, threading\n"
+        "from crosspost import cli\n"
+        "def main(argv=None):\n"
+        "    first = gc.isenabled()\n"
+        "    (grace,) = [t for t in threading.enumerate() if isinstance(t, threading.Timer)]\n"
+        "    grace.cancel()\n"
+        "    grace.function()\n"
+        "    print(first, gc.isenabled(), grace.interval)\n"
+        "    return 0\n"
+        "cli.main = main\n"
+        "cli.run()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.split() == ["False", "True", "2.0"]
+
+
 def test_an_error_in_a_render_still_resumes_the_collector() -> None:
     with pytest.raises(KeyError), collector_paused():
         raise KeyError("a renderer's bug")
