@@ -17,7 +17,7 @@ from PIL import Image
 
 from crosspost.cli import main
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
-from crosspost.publish.delivery import MEMORY_NAME
+from crosspost.publish.delivery import MEMORY_NAME, REMEMBER_SECONDS
 from crosspost.publish.dry_run import DryRunEntry
 from crosspost.publish.jobs import PublishOptions, PublishReport
 from crosspost.publish.runner import Publisher
@@ -245,6 +245,64 @@ def test_a_48001_on_publish_turns_into_the_hand_off_and_is_remembered(world: Wor
     assert any("refused publish on this account (48001) in an earlier run" in x for x in lines)
     assert calls_to(world.box, SUBMIT) == 1  # never tried again
     assert not any(re.search(r"\bTraceback\b", line) for line in lines)
+
+
+def test_a_48001_contradicting_the_configured_kind_says_so_and_later_runs_hand_off(
+    world: World,
+) -> None:
+    """The config says the account may publish; WeChat refuses it once. The run names the
+    config line to fix, and the next run does what the line said: drafts and hands off
+    (never asks WeChat for the refusal again), and records the article the editor
+    published by hand."""
+    use_config(world, wechat_config(world, 'kind = "verified_subscription"'))
+    issue = plain_issue(world.root)
+    world.box.faults.add("wechat", SUBMIT, "errcode:48001", count=1)
+    report, lines = world.publish([issue])
+    (result,) = report.results
+    assert (result.state, result.exit_code) == ("drafted", 0)
+    assert "press 发表" in result.message
+    (said,) = [line for line in lines if "remembered" in line]
+    assert "later runs draft and hand off, then believe the config again" in said
+    assert 'the config says kind = "verified_subscription", which may publish' in said
+    assert 'set kind = "unverified" or "personal" under [channels.wechat.accounts.main]' in said
+    notice = run_notice(DueReport(datetime.now(UTC), results=report.results))
+    assert notice is not None and "press 发表" in notice.body
+    assert 'the config says kind = "verified_subscription"' in notice.body
+
+    report, lines = world.publish([issue])  # the fault is spent: WeChat would publish now
+    assert [r.state for r in report.results] == ["drafted"]
+    assert calls_to(world.box, SUBMIT) == 1  # the refusal stands over the config's kind
+    (planned,) = [line for line in lines if "in an earlier run" in line]
+    assert 'the config says kind = "verified_subscription"' in planned and "press 发表" in planned
+
+    world.box.wechat.by_hand(draft_of(world), "publish")
+    report, lines = world.publish([issue])
+    (result,) = report.results
+    assert (result.state, result.exit_code) == ("published", 0), (result, lines)
+    assert result.message.startswith("发表 by hand; published")
+    (article,) = world.published_on("wechat")
+    with world.ledger() as ledger:
+        (record,) = ledger.posts("plain-1")
+    assert record.article_id == article["article_id"]
+    assert calls_to(world.box, SUBMIT) == 1  # the editor's 发表 is not an API call
+
+
+def test_a_48001_refusal_is_believed_a_day_then_the_configured_kind_again(
+    tmp_path: Path,
+) -> None:
+    """A day after the refusal the config's word counts again: an account verified since
+    publishes through the API without anyone clearing the state dir."""
+    now = [time.time()]
+    with Sandbox() as box:
+        world = build_world(tmp_path, box, lambda: now[0], lambda seconds: None)
+        use_config(world, wechat_config(world, 'kind = "verified_subscription"'))
+        issue = plain_issue(world.root)
+        box.faults.add("wechat", SUBMIT, "errcode:48001", count=1)
+        assert [r.state for r in world.publish([issue])[0].results] == ["drafted"]
+        now[0] += REMEMBER_SECONDS
+        report, lines = world.publish([issue])
+        assert [r.state for r in report.results] == ["published"], lines
+        assert calls_to(box, SUBMIT) == 2
 
 
 def test_broadcast_on_zhihu_is_publishing_so_it_needs_a_topic_too(

@@ -8,9 +8,13 @@ an error to fail on every run: the plan becomes "draft, then hand off", the edit
 once where to press the button, and a later run recognises the draft that left 草稿箱 as
 sent by hand. An account whose config says ``mode = "draft"`` is a ceiling the same way.
 
-Where the kind comes from, first found: the account's ``kind`` in the config; what a run
-learnt from a 48001 refusal (kept for a day in the state dir, see :class:`KindMemory`);
-a read-only probe (``openapi/quota/get``) made once per account per run.
+Where the kind comes from: the account's ``kind`` in the config, else a read-only probe
+(``openapi/quota/get``) made once per account per run. Over both stands what a run learnt
+from a 48001 refusal, for a day (kept in the state dir, see :class:`KindMemory`): WeChat
+refusing a call is a fact, and a config that says the account may make it is then wrong
+(or out of date). Planning the call again on every run would ask WeChat for the refusal
+again each time, and the draft handed off would never be looked for once the editor
+sent it by hand; so the refusal wins, and the run says which config line contradicts it.
 """
 
 from __future__ import annotations
@@ -75,8 +79,10 @@ def handoff_line(mode: str, draft_id: str | None = None) -> str:
 class KindMemory:
     """What runs learnt about accounts from a 48001 (one small JSON file in the state dir).
 
-    Only a refusal is remembered, and only for :data:`REMEMBER_SECONDS`; the config's
-    ``kind`` always wins over it.
+    Only a refusal is remembered, and only for :data:`REMEMBER_SECONDS`. It stands over a
+    config ``kind`` that says the account may make the call (:func:`plan_delivery`): the
+    kind is the operator's belief, the refusal is WeChat's answer; a day later the config
+    is believed again, so an account verified since is noticed by tomorrow's run.
     """
 
     def __init__(self, state_dir: Path, clock: Callable[[], float]) -> None:
@@ -103,6 +109,27 @@ class KindMemory:
         write_atomic(self.path, json.dumps(data, sort_keys=True))
 
 
+def contradiction(account: Account, mode: str) -> str:
+    """What to change when WeChat refused ``mode`` (48001) to an account whose configured
+    ``kind`` says it may: empty when the config names no kind (nothing contradicts)."""
+    if account.kind is None or not ACCOUNT_KINDS[account.kind].may(mode):
+        return ""
+    return (
+        f'the config says kind = "{account.kind}", which may {mode}, but WeChat refused it '
+        f'(48001): if the account is not (or no longer) verified, set kind = "unverified" '
+        f'or "personal" under [channels.wechat.accounts.{account.name}]; '
+        f"`crosspost doctor -c {account.key}` asks WeChat what it may call"
+    )
+
+
+def remembered_line(account: Account, mode: str) -> str:
+    """What a run says after WeChat refused ``mode`` (48001) and the refusal was remembered:
+    what the following runs do, and, when the config's kind says otherwise, what to fix."""
+    later = "remembered for a day: later runs draft and hand off"
+    fix = contradiction(account, mode)
+    return f"{later}, then believe the config again; {fix}" if fix else later
+
+
 def plan_delivery(
     settings: Settings,
     account: Account,
@@ -112,9 +139,10 @@ def plan_delivery(
     memory: KindMemory,
 ) -> Delivery:
     """The delivery of one issue on one account: the mode asked, capped by the account's
-    ``mode = "draft"`` ceiling, then by what its kind may call (from the config, else from
-    an earlier run's refusal). An account of unknown kind is asked by the publisher last,
-    once the plan is otherwise sound (:func:`needs_probe`)."""
+    ``mode = "draft"`` ceiling, then by what its kind in the config may call, then by an
+    earlier run's refusal (a day old at most), which stands even where the config's kind
+    says the account may. An account of unknown kind is asked by the publisher last, once
+    the plan is otherwise sound (:func:`needs_probe`)."""
     wanted = settings.mode_wanted(account, issue_mode, asked)
     mode = settings.mode_for(account, issue_mode, asked)
     if mode != wanted:
@@ -126,17 +154,16 @@ def plan_delivery(
         )
     if account.channel != "wechat" or mode == "draft":
         return Delivery(wanted, mode)
-    if account.kind is not None:
-        kind = ACCOUNT_KINDS[account.kind]
-        if kind.may(mode):
-            return Delivery(wanted, mode)
-        if not kind.may_draft:
-            return Delivery(wanted, mode)  # lapsed: the draft fails too, with WeChat's words
+    kind = ACCOUNT_KINDS[account.kind] if account.kind is not None else None
+    if kind is not None and not kind.may_draft:
+        return Delivery(wanted, mode)  # lapsed: the draft fails too, with WeChat's words
+    if kind is not None and not kind.may(mode):
         why = f"a {account.kind} account (kind in the config) may not {mode} through the API"
         return Delivery(wanted, "draft", mode, why)
     if memory.refused(account, mode):
         why = f"WeChat refused {mode} on this account (48001) in an earlier run"
-        return Delivery(wanted, "draft", mode, why)
+        fix = contradiction(account, mode)
+        return Delivery(wanted, "draft", mode, f"{why}; {fix}" if fix else why)
     return Delivery(wanted, mode)
 
 

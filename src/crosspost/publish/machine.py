@@ -74,10 +74,12 @@ from crosspost.publish.broadcast import (
 from crosspost.publish.delivery import (
     BUTTONS,
     KindMemory,
+    contradiction,
     handed_off_note,
     handoff_line,
     needs_probe,
     probed,
+    remembered_line,
 )
 from crosspost.publish.dry_run import sent_copy
 from crosspost.publish.failures import record_failure, same_attempt
@@ -374,11 +376,15 @@ class PostMachine:
                 return self._broadcast(adapter, draft)
             return self._publish(adapter, draft)
         except ManualPublishRequired as refused:
-            # Learnt the hard way (48001): remembered, so later runs plan the hand-off.
+            # Learnt the hard way (48001): remembered, so later runs plan the hand-off (over
+            # a config kind that says otherwise, which the line then names).
             KindMemory(self.state_dir, self.clock).remember(self.job.account, self.job.mode)
-            self.progress(f"{refused}; remembered: later runs draft and hand off")
+            self.progress(f"{refused}; {remembered_line(self.job.account, self.job.mode)}")
+            fix = contradiction(self.job.account, self.job.mode)
             self.job = dataclasses.replace(self.job, handoff=self.job.mode)
-            return self._drafted(refused.draft)
+            result = self._drafted(refused.draft)
+            # The config is wrong, not only the post undone: the notice says that too.
+            return dataclasses.replace(result, todo=f"{result.todo}; {fix}") if fix else result
 
     def _drafted(self, draft: RemoteDraft, *, unchanged: bool = False) -> PostResult:
         """The draft is there; a handed-off post says where the editor presses the button."""
