@@ -3,6 +3,7 @@ login and topics looked up once per run per account."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -120,3 +121,24 @@ def test_a_draft_needs_no_topic_and_an_account_default_counts(
     assert {r.state for r in report.results} == {"published"}
     (article,) = world.published_on("zhihu")
     assert article.get("topics"), article
+
+
+def test_a_tables_links_reach_a_zhihu_reader_with_their_addresses_in_either_form(
+    world: World,
+) -> None:
+    """Zhihu's table cells hold plain text: a link sent as ``<a>`` there would show its
+    words alone, so a Markdown link and a raw ``<a href>`` both arrive as words and
+    address, and the sandbox, which keeps what Zhihu keeps, has nothing to flag."""
+    text = world.issue.read_text(encoding="utf-8").rstrip("\n") + (
+        "\n\n| 写法 | 论文 |\n|---|---|\n"
+        "| Markdown | [第一篇](https://arxiv.org/abs/2401.00001) |\n"
+        '| HTML | <a href="https://arxiv.org/abs/2401.00002">第二篇</a> |\n'
+    )
+    world.issue.write_text(text, encoding="utf-8")
+    report, _ = world.publish([world.issue], targets=("zhihu",))
+    assert {r.state for r in report.results} == {"published"}, report.results
+    (article,) = world.published_on("zhihu")
+    cells = re.findall(r"<td>(.*?)</td>", str(article["content"]))
+    assert "第一篇 (https://arxiv.org/abs/2401.00001)" in cells
+    assert "第二篇 (https://arxiv.org/abs/2401.00002)" in cells
+    assert not [flag for flag in article["flags"] if "table cell" in flag], article["flags"]

@@ -56,6 +56,11 @@ def test_zhihus_own_dialect_passes_untouched(html: str) -> None:
             "zhimg",
         ),
         ("<p></p>", "<p></p>", "empty <p></p>"),
+        (
+            GOOD_TABLE.replace("2017", '<a href="https://e.org">2017</a>'),
+            GOOD_TABLE,
+            "a link in a table cell keeps only its words",
+        ),
         ('<ol start="7"><li>seven</li></ol>', "<ol><li>seven</li></ol>", "from 1"),
         (
             '<p><a data-draft-type="link-card" href="https://e.org">T</a></p>',

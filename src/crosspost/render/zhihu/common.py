@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 from urllib.parse import quote
 
@@ -63,8 +63,13 @@ _MEDIA_SOURCE = re.compile(
     re.IGNORECASE,
 )
 _UNESCAPED_GT = re.compile(r"(?<!\\)>\s*")
-#: The raw inline tags a cell keeps, as a raw HTML table's cells do: links and images.
-_CELL_TAG = re.compile(r"^</?(?:a|img)\b", re.IGNORECASE)
+#: A raw inline image in a cell: kept, as a raw HTML table's cell keeps it.
+_CELL_IMAGE = re.compile(r"^<img\b", re.IGNORECASE)
+#: A raw ``<a …>`` tag; its ``href`` is in one of the groups (HTML quotes it three ways).
+_RAW_LINK_OPEN = re.compile(
+    r"""^<a\b(?:[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""", re.IGNORECASE
+)
+_RAW_LINK_CLOSE = re.compile(r"^</a\s*>", re.IGNORECASE)
 
 
 def body_tokens(document: Document, titles: Sequence[str]) -> list[Token]:
@@ -210,13 +215,11 @@ def image_html(source: str, caption: str) -> str:
 
 
 class CellTags(Protocol):
-    """What a cell does with its raw inline ``<a>`` and ``<img>`` tags: the Zhihu
-    sanitiser's :meth:`~crosspost.render.zhihu.sanitize.Sanitizer.cell_tag` (a protocol,
-    as the sanitiser is built on this module)."""
+    """What a cell does with a raw inline ``<img>``: the Zhihu sanitiser's
+    :meth:`~crosspost.render.zhihu.sanitize.Sanitizer.cell_image` (a protocol, as the
+    sanitiser is built on this module)."""
 
-    def cell_tag(self, raw: str) -> str: ...
-
-    def end_cell(self) -> str: ...
+    def cell_image(self, raw: str) -> str: ...
 
 
 def cell_html(
@@ -227,28 +230,31 @@ def cell_html(
 ) -> str:
     """A table cell's inline content as Zhihu keeps it: plain text, ``<br>`` for breaks.
 
-    Zhihu keeps little markup inside cells, so emphasis and code lose their marks, a
+    Zhihu's cells hold plain text (§7.1), so emphasis and code lose their marks, a
     formula shows its TeX, and a link keeps its address after its text so the reader
-    can still find it; so does a note, which cannot be a reference inside a cell.
-    Images stay images (§7.1); ``on_image`` hears of each, to upload it. Raw ``<a>``
-    and ``<img>`` tags go to ``tags``, which keeps them as a raw HTML table's cell does.
+    can still find it, whether written ``[text](url)`` or ``<a href>`` (a link sent as
+    ``<a>`` would show its text alone); so does a note, which cannot be a reference
+    inside a cell. Images stay images; ``on_image`` hears of each, to upload it, and a
+    raw ``<img>`` goes to ``tags``, which keeps it as a raw HTML table's cell does.
     """
     parts: list[str] = []
-    href: str | None = None
-    link_text: list[str] = []
+    link: _CellLink | None = None
     for token in children:
-        if token.type == "html_inline" and tags is not None and _CELL_TAG.match(token.content):
-            parts.append(tags.cell_tag(token.content))
+        raw = token.content if token.type == "html_inline" else ""
+        if raw and tags is not None and _CELL_IMAGE.match(raw):
+            parts.append(tags.cell_image(raw))
             continue
-        if token.type == "link_open":
-            href = str(token.attrGet("href") or "")
-            link_text = []
+        opened = _RAW_LINK_OPEN.match(raw) if raw else None
+        if token.type == "link_open" or opened:
+            if link is not None:  # a link inside a link: the outer one ends here
+                parts.append(link.address())
+            href = token.attrGet("href") if opened is None else _raw_href(opened)
+            link = _CellLink(str(href or ""))
             continue
-        if token.type == "link_close":
-            shown = "".join(link_text)
-            if href and is_web_link(href) and shown.strip() != href.strip():
-                parts.append(html.escape(f" ({href})"))
-            href = None
+        if token.type == "link_close" or (raw and _RAW_LINK_CLOSE.match(raw)):
+            if link is not None:  # a raw </a> that closes no link of this cell says nothing
+                parts.append(link.address())
+            link = None
             continue
         if token.type == "image" and str(token.attrGet("src") or "").strip():
             source = str(token.attrGet("src")).strip()
@@ -257,12 +263,40 @@ def cell_html(
             parts.append(image_html(source, token.content))
             continue
         piece = _cell_piece(token, notes or {})
-        if href is not None and token.type != "hardbreak":
-            link_text.append(html.unescape(piece))
+        if link is not None and token.type != "hardbreak":
+            link.shown.append(html.unescape(piece))
         parts.append(piece)
-    if tags is not None:
-        parts.append(tags.end_cell())  # a raw <a> left open ends with its cell
+    if link is not None:  # a raw <a> left open ends with its cell
+        parts.append(link.address())
     return "".join(parts).strip()
+
+
+def _raw_href(opened: re.Match[str]) -> str:
+    """The address a raw ``<a>`` tag matched by :data:`_RAW_LINK_OPEN` points to."""
+    return html.unescape(next((g for g in opened.groups() if g is not None), "")).strip()
+
+
+@dataclass(frozen=True)
+class _CellLink:
+    """A link being read inside a table cell: where it points, and the words it shows."""
+
+    href: str
+    shown: list[str] = field(default_factory=list)
+
+    def address(self) -> str:
+        """What follows the link's words in the cell: `` (url)`` for a web link whose
+        words are not already its address, else nothing."""
+        if is_web_link(self.href) and "".join(self.shown).strip() != self.href.strip():
+            return html.escape(f" ({self.href})")
+        return ""
+
+
+def cell_link_text(text: str, href: str) -> str:
+    """A link in a raw HTML table's cell as a pipe table's cell shows it: its words,
+    then its address in brackets when those words are not already it (``text`` is
+    HTML already; ``href`` is not)."""
+    link = _CellLink(href, [html.unescape(text)])
+    return f"{text}{link.address()}"
 
 
 def _cell_piece(token: Token, notes: Mapping[int, Note]) -> str:

@@ -20,6 +20,7 @@ from crosspost.render.sanitize import MEDIA_LABELS, Allowlist, TagStream, clean
 from crosspost.render.zhihu.common import (
     TABLE_CLOSE,
     TABLE_OPEN,
+    cell_link_text,
     code_language,
     image_html,
     is_web_link,
@@ -108,8 +109,6 @@ class Sanitizer:
         #: Raw inline tags written out, so each closing tag is written only if its
         #: opening was (an ``<a>`` to a non-web address is not).
         self._open: list[str] = []
-        #: Links the current table cell opened and has not closed (see :meth:`cell_tag`).
-        self._cell_links = 0
 
     @property
     def dropping(self) -> int:
@@ -160,26 +159,10 @@ class Sanitizer:
                 return f'<a href="{html.escape(href)}">'
         return ""
 
-    def cell_tag(self, raw: str) -> str:
-        """A raw ``<a>``, ``</a>`` or ``<img>`` in a Markdown table's cell, kept as a raw
-        HTML table's cell keeps it (§7.1): a web link with its target, an image to upload."""
-        if re.match(r"^</a\b", raw.strip(), re.IGNORECASE):
-            if not self._cell_links:
-                return ""  # closes no link of this cell
-            self._cell_links -= 1
-            return self.inline_tag(raw)
-        written = self.inline_tag(raw)
-        if written.startswith("<a "):
-            self._cell_links += 1
-        return written
-
-    def end_cell(self) -> str:
-        """The closings of the links a cell opened and left open."""
-        closings = "</a>" * self._cell_links
-        for _ in range(self._cell_links):
-            del self._open[len(self._open) - 1 - self._open[::-1].index("a")]
-        self._cell_links = 0
-        return closings
+    def cell_image(self, raw: str) -> str:
+        """A raw ``<img>`` in a Markdown table's cell, kept as a raw HTML table's cell
+        keeps it: an image to upload (or nothing, for a source that cannot be one)."""
+        return self.inline_tag(raw)
 
     def _close(self, name: str) -> str:
         if name in INLINE:
@@ -302,9 +285,11 @@ class Sanitizer:
         ]
 
     def _cell_children(self, parent: Tag) -> str:
-        """A cell's content as Zhihu keeps it (§7.1): text, line breaks, links and
-        images; other marks give way to their text, and a table nested in the cell to
-        its rows, one line each (Zhihu has no nested tables)."""
+        """A cell's content as Zhihu keeps it (§7.1): text, line breaks and images; a
+        link's words are followed by its address, as in a pipe table's cell (the cell
+        holds plain text, so an ``<a>`` would show its words alone); other marks give
+        way to their text, and a table nested in the cell to its rows, one line each
+        (Zhihu has no nested tables)."""
         from bs4.element import Comment, NavigableString, Tag
 
         out: list[str] = []
@@ -329,8 +314,8 @@ class Sanitizer:
         if name == "img":
             return self._image(node)
         inner = self._cell_children(node)
-        if name == "a" and is_web_link(str(node.get("href") or "")):
-            return f'<a href="{html.escape(str(node.get("href")))}">{inner}</a>'
+        if name == "a":
+            return cell_link_text(inner, str(node.get("href") or "").strip())
         return inner
 
 

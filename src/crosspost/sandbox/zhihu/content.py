@@ -87,6 +87,10 @@ def clean(html: str) -> Cleaned:
             tag.unwrap()
         else:
             _keep_attributes(tag, flag)
+    for cell in soup.find_all(["td", "th"]):
+        for link in cell.find_all("a"):  # a cell holds plain text (§7.1): the words stay
+            flag("a link in a table cell keeps only its words (Zhihu's cells hold plain text)")
+            link.unwrap()
     for img in soup.find_all("img"):
         src = str(img.get("src", ""))
         host = urlsplit(src if "//" in src else "//" + src).hostname or ""
