@@ -193,6 +193,31 @@ def test_check_names_a_numbered_list_zhihu_shows_as_bullets_with_its_numbers(
     ]
 
 
+def test_check_says_what_became_of_an_ol_start_nested_in_a_raw_list_or_a_quote(
+    tmp_path: Path,
+) -> None:
+    """Nested in a raw list's item, an ``<ol start>`` is a list of its own on Zhihu (its
+    numbers written as text); in a quote or a table cell, where Zhihu holds no list, it
+    is lines. The warning says which, on the line of the tag, and the render agrees."""
+    body = (
+        '<ul>\n<li>第一项\n<ol start="4">\n<li>四</li>\n<li>五</li>\n</ol>\n</li>\n'
+        "<li>第二项</li>\n</ul>\n\n"
+        '<blockquote>\n<ol start="9"><li>九</li></ol>\n</blockquote>\n\n'
+        '<script>\n<ol start="2"><li>不显示</li></ol>\n</script>\n'
+    )
+    lines = check_lines(tmp_path, "---\ntitle: 嵌套\n---\n" + body)
+    assert [line for line in lines if "list (from" in line] == [
+        "issue.md:6: [zhihu] warning: zhihu numbers every list from 1, so this list (from 4) "
+        "is shown as a bulleted list with each item's number written before it",
+        "issue.md:15: [zhihu] warning: zhihu holds no list where this one stands (in a "
+        "quote, a table cell or a paragraph), so this list (from 9) is shown as lines of "
+        "text, each with its item's number written before it",
+    ]
+    zhihu = render(issue_of(body), "zhihu", RenderContext()).body
+    assert "<ul><li>第一项</li><ul><li>4. 四</li><li>5. 五</li></ul><li>第二项</li></ul>" in zhihu
+    assert "<blockquote>9. 九</blockquote>" in zhihu and "不显示" not in zhihu
+
+
 def test_check_names_a_code_block_or_formula_a_zhihu_footnote_keeps_as_text(
     tmp_path: Path,
 ) -> None:

@@ -26,6 +26,7 @@ from crosspost.render.wechat.math import formula_svg
 from crosspost.render.wechat.raw import ALLOWLIST as WECHAT_HTML
 from crosspost.render.zhihu.common import list_start, raw_list_start
 from crosspost.render.zhihu.sanitize import ALLOWLIST as ZHIHU_HTML
+from crosspost.render.zhihu.sanitize import NumberedList, Sanitizer
 
 #: Each channel's raw-HTML allowlist (the renderers' own).
 ALLOWLISTS: dict[str, Allowlist] = {WECHAT.name: WECHAT_HTML, ZHIHU.name: ZHIHU_HTML}
@@ -130,25 +131,50 @@ def _strikethrough(issue: Issue, tokens: list[Token], channel: str) -> Iterator[
 
 def _numbers_as_text(issue: Issue, tokens: list[Token], channel: str) -> Iterator[Finding]:
     """Numbered lists that do not start at 1: Zhihu shows them as bullets, each item's
-    number written before its text (the numbers stay; the bullets are new)."""
+    number written before its text (the numbers stay; the bullets are new). A raw one is
+    said as the renderer wrote it (its sanitiser notes each), since where a raw list
+    stands decides whether it stays a list at all."""
     for block in _outside_notes(tokens):
-        starts: list[tuple[int | None, str]] = []
+        if not block.map:
+            continue
         if block.type == "ordered_list_open":
-            starts.append((list_start(block.attrs), ""))
-        elif block.type == "html_block":
-            starts += [
-                (raw_list_start(found.group(1)), found.group(0))
-                for found in _RAW_START.finditer(block.content)
-            ]
-        for start, needle in starts:
-            if start is None or not block.map:
-                continue
-            message = (
-                f"{channel} numbers every list from 1, so this list (from {start}) is shown "
-                "as a bulleted list with each item's number written before it"
-            )
-            line = _line_of(issue, block, needle)
-            yield Finding(line, channel, "list-numbers-written", message)
+            start = list_start(block.attrs)
+            if start is not None:
+                message = _numbers_message(channel, NumberedList(start, as_list=True))
+                yield Finding(_line_of(issue, block, ""), channel, "list-numbers-written", message)
+        elif block.type == "html_block" and _RAW_START.search(block.content):
+            for numbered, offset in _raw_numbered(block.content):
+                line = issue.body_line + block.map[0] + block.content.count("\n", 0, offset)
+                message = _numbers_message(channel, numbered)
+                yield Finding(line, channel, "list-numbers-written", message)
+
+
+def _raw_numbered(raw: str) -> Iterator[tuple[NumberedList, int]]:
+    """Each raw ``<ol start>`` of an HTML block as the Zhihu renderer wrote it, with the
+    offset of its tag in ``raw``. The renderer's notes come in document order and lack
+    only the lists it dropped (inside a ``<script>``, say), so each note belongs to the
+    next tag that starts at the same number."""
+    sanitizer = Sanitizer(lambda _: None)
+    sanitizer.block(raw)
+    notes = iter(sanitizer.numbered)
+    note = next(notes, None)
+    for found in _RAW_START.finditer(raw):
+        if note is not None and raw_list_start(found.group(1)) == note.start:
+            yield note, found.start()
+            note = next(notes, None)
+
+
+def _numbers_message(channel: str, numbered: NumberedList) -> str:
+    if numbered.as_list:
+        return (
+            f"{channel} numbers every list from 1, so this list (from {numbered.start}) is "
+            "shown as a bulleted list with each item's number written before it"
+        )
+    return (
+        f"{channel} holds no list where this one stands (in a quote, a table cell or a "
+        f"paragraph), so this list (from {numbered.start}) is shown as lines of text, "
+        "each with its item's number written before it"
+    )
 
 
 def _blocks_in_notes(issue: Issue, tokens: list[Token], channel: str) -> Iterator[Finding]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from crosspost.render.sanitize import MEDIA_LABELS, Allowlist, TagStream, clean
@@ -96,6 +97,20 @@ def _text(value: str) -> str:
     return html.escape(re.sub(r"\s+", " ", value))
 
 
+@dataclass(frozen=True)
+class NumberedList:
+    """A raw ``<ol>`` numbered from other than 1, as it went to Zhihu (which numbers every
+    list from 1): its first number, and whether it stayed a list (a bulleted one, its
+    numbers written as text) or became lines of text, numbered the same way, because
+    where it stands Zhihu holds no list (a quote, a table cell, a paragraph)."""
+
+    start: int
+    as_list: bool
+
+
+_LISTS = frozenset({"ul", "ol"})
+
+
 class Sanitizer:
     """Maps raw HTML (blocks and single inline tags) onto Zhihu's element set.
 
@@ -105,6 +120,9 @@ class Sanitizer:
 
     def __init__(self, on_image: Callable[[str], None]) -> None:
         self._on_image = on_image
+        #: Each raw list numbered from other than 1 met so far, in document order: what
+        #: ``check`` says about such a list is read from here, so it says what was done.
+        self.numbered: list[NumberedList] = []
         self._stream = TagStream(ALLOWLIST)
         #: Raw inline tags written out, so each closing tag is written only if its
         #: opening was (an ``<a>`` to a non-web address is not).
@@ -232,16 +250,80 @@ class Sanitizer:
                 self._blocks(node, out, run)
                 self._flush(out, run)
 
+    def _start(self, node: Tag, name: str, *, as_list: bool) -> int | None:
+        """The first number of a raw list that does not start at 1 (else None), noted in
+        :attr:`numbered` with what became of it."""
+        start = raw_list_start(str(node.get("start") or "")) if name == "ol" else None
+        if start is not None:
+            self.numbered.append(NumberedList(start, as_list))
+        return start
+
     def _list(self, node: Tag, name: str) -> str:
         """A list; one numbered from other than 1 shows its numbers as text in a bulleted
-        list, as a Markdown one does (Zhihu numbers every ``<ol>`` from 1)."""
-        start = raw_list_start(str(node.get("start") or "")) if name == "ol" else None
+        list, as a Markdown one does (Zhihu numbers every ``<ol>`` from 1). A list nested
+        in an item follows the item as its sibling, Zhihu's own nesting (§7.1), as a
+        Markdown sublist does; one written that way already stays so."""
+        from bs4.element import Tag
+
+        start = self._start(node, name, as_list=True)
+        number = start or 1
         items: list[str] = []
-        for number, li in enumerate(node.find_all("li", recursive=False), start or 1):
-            written = "" if start is None else item_number(number)
-            items.append(f"<li>{written}{_trim_br(self._inline_children(li))}</li>")
+        for child in node.children:
+            if not isinstance(child, Tag):
+                continue
+            if child.name.lower() in _LISTS:
+                items.append(self._list(child, child.name.lower()))
+            elif child.name.lower() == "li":
+                items.append(self._item(child, "" if start is None else item_number(number)))
+                number += 1
         tag = "ul" if start is not None else name
         return f"<{tag}>{''.join(items)}</{tag}>"
+
+    def _item(self, li: Tag, written: str) -> str:
+        """One list item: ``<li>`` with its words, each list nested in it lifted out to
+        follow it, and its words after such a list in an ``<li>`` of their own."""
+        from bs4.element import Comment, NavigableString, Tag
+
+        out: list[str] = []
+        run: list[str] = []
+        lifted = False
+        for node in li.children:
+            if isinstance(node, Comment):
+                continue
+            if isinstance(node, Tag) and node.name.lower() in _LISTS:
+                text = _trim_br("".join(run))
+                if text or written:
+                    out.append(f"<li>{written}{text}</li>")
+                written, run, lifted = "", [], True
+                out.append(self._list(node, node.name.lower()))
+            elif isinstance(node, NavigableString):
+                run.append(_text(str(node)))
+            elif isinstance(node, Tag):
+                run.append(self._inline(node))
+        text = _trim_br("".join(run))
+        if text or written or not lifted:
+            out.append(f"<li>{written}{text}</li>")
+        return "".join(out)
+
+    def _lines(self, node: Tag, name: str, item: Callable[[Tag], str]) -> str:
+        """A list where Zhihu holds no list (a quote, a table cell, a paragraph): a line
+        per item, ``item`` giving its words, numbered as text when it does not start at
+        1, so the numbers the reader was meant to see are still there."""
+        from bs4.element import Tag
+
+        start = self._start(node, name, as_list=False)
+        number = start or 1
+        lines: list[str] = []
+        for child in node.children:
+            if not isinstance(child, Tag):
+                continue
+            if child.name.lower() in _LISTS:
+                lines.append(_trim_br(self._lines(child, child.name.lower(), item)))
+            elif child.name.lower() == "li":
+                written = "" if start is None else item_number(number)
+                lines.append(f"{written}{_trim_br(item(child))}")
+                number += 1
+        return "".join(f"{line}<br>" for line in lines if line)
 
     def _inline_children(self, parent: Tag) -> str:
         from bs4.element import Comment, NavigableString, Tag
@@ -258,6 +340,8 @@ class Sanitizer:
             return "<br>"
         if name == "img":
             return self._image(node)
+        if name in _LISTS:
+            return self._lines(node, name, self._inline_children)
         inner = self._inline_children(node)
         if name in INLINE:
             return f"<{INLINE[name]}>{inner}</{INLINE[name]}>"
@@ -280,7 +364,7 @@ class Sanitizer:
 
     def _cells(self, row: Tag) -> list[str]:
         return [
-            f"<{cell.name}>{self._cell_children(cell)}</{cell.name}>"
+            f"<{cell.name}>{_trim_br(self._cell_children(cell))}</{cell.name}>"
             for cell in row.find_all(["th", "td"], recursive=False)
         ]
 
@@ -313,6 +397,8 @@ class Sanitizer:
             return "<br>"
         if name == "img":
             return self._image(node)
+        if name in _LISTS:  # a cell holds no list: a line per item, as in a quote
+            return self._lines(node, name, self._cell_children)
         inner = self._cell_children(node)
         if name == "a":
             return cell_link_text(inner, str(node.get("href") or "").strip())
