@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from crosspost.check.lint import check_file
-from crosspost.errors import IssueError
+from crosspost.cli import main
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, IssueError
 from crosspost.issue.loader import (
     load_issue,
     opens_front_matter,
@@ -159,6 +160,76 @@ def test_an_impossible_publish_at_is_an_error_on_its_line(
         f"'publish_at' is {written}, which is no real date and time ({reason}); "
         "fix it, e.g. 2026-11-23T09:00:00+08:00"
     )
+
+
+@pytest.fixture
+def isolated(tmp_path: Path) -> list[str]:
+    """Flags that keep the user's own config and state out of a command run here."""
+    config = tmp_path / "crosspost.toml"
+    config.write_text("", "utf-8")
+    return ["--config", str(config), "--state-dir", str(tmp_path / "state")]
+
+
+def test_an_impossible_toml_date_is_rendered_with_its_line_and_refused_by_check(
+    write_issue: WriteIssue,
+    tmp_path: Path,
+    isolated: list[str],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """tomllib refuses ``date = 2024-02-30`` outright; ``render`` still writes the issue
+    and names the line and the fix, ``check`` refuses it on that one line (the file is no
+    TOML another tool reads), and ``publish`` refuses it before anything is sent."""
+    path = write_issue(raw=f'+++\ntitle = "T"\ncover = "cover.jpg"\ndate = 2024-02-30\n+++\n{BODY}')
+    said = (
+        f"{path}:4: 'date' is 2024-02-30, which is no real date (day is out of range for "
+        "month), so the front matter is not valid TOML; fix the date, or quote it to keep "
+        'it as written: date = "2024-02-30"'
+    )
+    out = tmp_path / "out"
+    assert main(["render", str(path), "-o", str(out), "-c", "zhihu", *isolated]) == EXIT_OK
+    shown = capsys.readouterr()
+    assert said in shown.out.splitlines() + shown.err.splitlines()
+    assert "Traceback" not in shown.out + shown.err
+    assert BODY.strip() in (out / "zhihu.html").read_text("utf-8")
+
+    assert main(["check", str(path), "-c", "zhihu", *isolated]) == EXIT_BAD_INPUT
+    shown = capsys.readouterr()
+    assert [line for line in (shown.out + shown.err).splitlines() if line] == [said]
+
+    issue = read_issue(path)
+    assert issue.dates == {"date": "2024-02-30"} and issue.title == "T"
+    with pytest.raises(IssueError, match="no real date"):
+        load_issue(path)  # what publish and run-due read: refused, nothing sent
+
+
+def test_an_impossible_toml_publish_at_says_so_once_in_the_fields_words(
+    write_issue: WriteIssue,
+) -> None:
+    path = write_issue(
+        raw='+++\ntitle = "T"\ncover = "cover.jpg"\n'
+        "publish_at = 2024-02-30T09:00:00+08:00\n\n[wechat]\nlastmod = 2023-02-29 # x\n"
+        f"+++\n{BODY}"
+    )
+    issue = read_issue(path)
+    assert issue.publish_at is None
+    assert sorted((n.line, n.code, n.message) for n in issue.notices) == [
+        (
+            4,
+            "invalid-field",
+            "'publish_at' is 2024-02-30T09:00:00+08:00, which is no real date and time "
+            "(day is out of range for month); fix it, e.g. 2026-11-23T09:00:00+08:00",
+        ),
+        (
+            7,
+            "impossible-toml-date",
+            "'wechat.lastmod' is 2023-02-29, which is no real date (day is out of range for "
+            "month), so the front matter is not valid TOML; fix the date, or quote it to "
+            'keep it as written: lastmod = "2023-02-29"',
+        ),
+    ]
+    path.write_text(path.read_text("utf-8").replace("2023-02-29 #", "2023-13-29 #"), "utf-8")
+    with pytest.raises(IssueError, match="front matter is not valid TOML"):
+        read_issue(path)  # any other TOML error still stops the reading, with its line
 
 
 @pytest.mark.parametrize("char", ["\x00", "\x1b", "\x7f", "\x0b"])

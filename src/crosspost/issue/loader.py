@@ -337,6 +337,15 @@ def _cut_by_comments(node: yaml.Node | None, source: str, first: int) -> tuple[N
 _TOML_ERROR_LINE = re.compile(r"\(at (?:line (\d+)|end of document)")
 _TOML_TABLE = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
 _TOML_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_.-]+)\s*=""")
+#: tomllib's words for a value in the shape of a date that names no day (2024-02-30),
+#: and where it is: "(at line 3, column 8)".
+_TOML_NO_DAY = re.compile(r"^Invalid date or datetime \(at line (\d+), column (\d+)\)")
+#: A TOML date, date-time or local date-time as written (TOML's own shapes).
+_TOML_MOMENT = re.compile(
+    r"\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:\d{2})?)?"
+)
+#: Stands in for such a value while the rest is read (a string no editor writes).
+_NO_DAY_MARK = "\x00crosspost-no-real-date-{}"
 
 
 def _parse_toml(
@@ -344,15 +353,78 @@ def _parse_toml(
 ) -> tuple[dict[str, Any], dict[str, int], tuple[Notice, ...]]:
     """Hugo's ``+++`` front matter, read by :mod:`tomllib`; key lines found by a scan
     (tomllib keeps no positions), enough for messages: top-level keys and one table level.
-    TOML types nothing behind the editor's back, so there is nothing to warn about."""
+    TOML types nothing behind the editor's back; but a date in TOML's shape that names no
+    day (``date = 2024-02-30``) stops tomllib, so it is read as written instead (an
+    :class:`ImpossibleMoment`, as YAML's loader keeps one) with an error notice: ``render``
+    and ``preview`` still show the issue, ``check`` and ``publish`` refuse it, since the
+    file is not TOML any tool will read."""
+    key_lines = _toml_key_lines(lines, first)
+    source = "\n".join(lines)
+    #: mark → (the value as written, its line in the front matter); each pass of the
+    #: loop quotes one more such value, so it ends when none is left.
+    moments: dict[str, tuple[str, int]] = {}
+    while True:
+        try:
+            data = _read_toml(path, source, len(lines), first)
+            break
+        except _NoDay as no_day:
+            source, mark, written = no_day.quoted(source, len(moments))
+            moments[mark] = (written, no_day.line)
+    if not moments:
+        return data, key_lines, ()
+    notices: list[Notice] = []
+    for mark, (written, line) in moments.items():
+        moment = ImpossibleMoment(written, _no_day_reason(written))
+        data = _put_moment(data, mark, moment)
+        key = next((k for k, at in key_lines.items() if at == line + first - 1), None)
+        quoted = json.dumps(str(moment))
+        what, example = (
+            (f"'{key}'", f"{key.rsplit('.', 1)[-1]} = {quoted}") if key else ("a date", quoted)
+        )
+        message = (
+            f"{what} is {moment}, which is no real date ({moment.reason}), so the front "
+            f"matter is not valid TOML; fix the date, or quote it to keep it as written: "
+            f"{example}"
+        )
+        notices.append(Notice(line + first - 1, "impossible-toml-date", message))
+    return data, key_lines, tuple(notices)
+
+
+class _NoDay(Exception):
+    """tomllib met a value in the shape of a date that names no day, at ``line`` and
+    ``column`` (1-based, of the front matter)."""
+
+    def __init__(self, line: int, column: int) -> None:
+        super().__init__(line, column)
+        self.line, self.column = line, column
+
+    def quoted(self, source: str, index: int) -> tuple[str, str, str]:
+        """``source`` with the value replaced by a mark in quotes; the mark, the value."""
+        lines = source.split("\n")
+        text = lines[self.line - 1]
+        found = _TOML_MOMENT.match(text, self.column - 1)
+        assert found is not None, "raised only where the value has a date's shape"
+        mark = _NO_DAY_MARK.format(index)
+        lines[self.line - 1] = f"{text[: found.start()]}{json.dumps(mark)}{text[found.end() :]}"
+        return "\n".join(lines), mark, found.group(0)
+
+
+def _read_toml(path: Path, source: str, count: int, first: int) -> dict[str, Any]:
+    """:func:`tomllib.loads`, its errors as :class:`IssueError` with the file's line, but
+    a date that names no day as :class:`_NoDay` (it is no reason to stop reading)."""
     import tomllib
 
     try:
-        data = tomllib.loads("\n".join(lines))
+        return tomllib.loads(source)
     except tomllib.TOMLDecodeError as error:
+        no_day = _TOML_NO_DAY.match(str(error))
+        if no_day and _TOML_MOMENT.match(
+            source.split("\n")[int(no_day.group(1)) - 1], int(no_day.group(2)) - 1
+        ):
+            raise _NoDay(int(no_day.group(1)), int(no_day.group(2))) from None
         found = _TOML_ERROR_LINE.search(str(error))
         # "at end of document" has no number: the front matter's last line is meant.
-        line = int(found.group(1)) if found and found.group(1) else len(lines)
+        line = int(found.group(1)) if found and found.group(1) else count
         line += first - 1
         problem = _TOML_ERROR_LINE.split(str(error))[0].strip() or "invalid TOML"
         raise IssueError(
@@ -367,6 +439,10 @@ def _parse_toml(
             "([wechat] title = …), flatten it",
             first - 1,
         ) from None
+
+
+def _toml_key_lines(lines: list[str], first: int) -> dict[str, int]:
+    """Each key's file line (``wechat.title`` for a table's), found by a scan."""
     key_lines: dict[str, int] = {}
     prefix = ""
     for index, text in enumerate(lines):
@@ -378,7 +454,28 @@ def _parse_toml(
         key = _TOML_KEY.match(text)
         if key:
             key_lines.setdefault(prefix + key.group(1).strip("\"'"), index + first)
-    return data, key_lines, ()
+    return key_lines
+
+
+def _no_day_reason(written: str) -> str:
+    """Why ``written`` (a date in TOML's shape) names no day, in :mod:`datetime`'s words."""
+    try:
+        datetime.fromisoformat(written.replace("t", "T").replace("z", "Z"))
+    except ValueError as error:
+        return moment_problem(error)
+    return "not a date"
+
+
+def _put_moment(value: Any, mark: str, moment: ImpossibleMoment) -> Any:
+    """``value`` (what tomllib read) with the string ``mark`` replaced by ``moment``,
+    wherever it stands: a key of its own, an array, a table."""
+    if value == mark:
+        return moment
+    if isinstance(value, dict):
+        return {key: _put_moment(item, mark, moment) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_put_moment(item, mark, moment) for item in value]
+    return value
 
 
 class _TooDeep(Exception):
@@ -571,9 +668,14 @@ def _build_issue(path: Path, split: _Front) -> Issue:
             values[key] = parse(None, context)
         if written != key and written in lines:
             lines[key] = lines[written]
+    # A TOML date that names no day has its notice from the parse (an error: the file is
+    # not TOML); a field that judged it already, with words of its own, says it alone.
+    told = {n.line for n in notices if n.code == "invalid-field"}
+    notices = [n for n in notices if n.code != "impossible-toml-date" or n.line not in told]
+    told = {n.line for n in notices if n.code == "impossible-toml-date"}
     for key in RECORD_DATES:
         value = front.get(key)
-        if isinstance(value, ImpossibleMoment):
+        if isinstance(value, ImpossibleMoment) and lines.get(key) not in told:
             message = (
                 f"'{key}' is {value}, which is no real date ({value.reason}); it is only "
                 "kept for the record (it schedules nothing), so fix or remove it"
