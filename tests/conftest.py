@@ -30,6 +30,16 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("filterwarnings", "error::crosspost.errors.CrosspostWarning")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _template_cache_of_the_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Compiled templates go to a folder of this run, never the user's own cache (the
+    processes tests start inherit it too)."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache-home")))
+    yield
+    mp.undo()
+
+
 #: A front matter that passes every check; tests override single fields.
 MINIMAL_FRONT = "title: 测试一期\nauthor: 编辑部\ndigest: 一句话摘要\ncover: cover.jpg\n"
 

@@ -139,6 +139,12 @@ def test_a_theme_that_is_not_utf8_is_one_clear_line(tmp_path: Path) -> None:
         templates.read_theme("gbk", (tmp_path,))
 
 
+def _kept(cache_home: Path) -> Path:
+    """The one folder of compiled templates under ``cache_home`` (one per build)."""
+    (folder,) = (cache_home / "crosspost" / "templates").iterdir()
+    return folder
+
+
 def test_compiled_templates_are_kept_between_runs_and_follow_edits(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -147,10 +153,10 @@ def test_compiled_templates_are_kept_between_runs_and_follow_edits(
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     folder = tmp_path / "mine"
     template = write(folder / "x" / "a.html.j2", "one {{ name }}")
-    cache = templates._compiled_templates()
-    assert cache is not None
-    kept = tmp_path / "cache" / "crosspost" / "templates"
-    assert oct(kept.stat().st_mode & 0o777) == oct(0o700)
+    assert templates._compiled_templates() is not None
+    kept = _kept(tmp_path / "cache")
+    for made in (kept, kept.parent, kept.parent.parent):
+        assert made.stat().st_mode & 0o077 == 0  # the owner's alone: it holds code
 
     import jinja2
 
@@ -170,14 +176,41 @@ def test_compiled_templates_are_kept_between_runs_and_follow_edits(
 def test_a_cache_folder_others_can_write_or_that_cannot_be_made_is_not_used(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    shared = tmp_path / "shared" / "crosspost" / "templates"
+    shared = tmp_path / "shared" / "crosspost"
     shared.mkdir(parents=True)
-    shared.chmod(0o777)
+    shared.chmod(0o777)  # a parent others can write: they could swap the folder below
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "shared"))
     assert templates._compiled_templates() is None  # code others could plant is not run
     write(tmp_path / "a-file", "not a folder")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a-file"))
     assert templates._compiled_templates() is None
+
+
+def test_a_relative_cache_home_or_no_home_never_writes_where_the_command_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert templates._compiled_templates() is not None
+    assert not (tmp_path / "relative").exists()  # ignored, as the XDG rules say
+    assert _kept(tmp_path / "home" / ".cache").is_dir()
+    monkeypatch.setenv("HOME", "")
+    monkeypatch.setattr(os.path, "expanduser", lambda path: path)  # no passwd entry either
+    assert templates._compiled_templates() is None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home"]
+
+
+def test_a_new_build_compiles_afresh_in_a_folder_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The filters that compiled a template may change with crosspost while the template
+    does not: each build keeps its own compiled forms."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert templates._compiled_templates() is not None
+    monkeypatch.setattr(templates, "__version__", "99.0")
+    assert templates._compiled_templates() is not None
+    assert len(list((tmp_path / "cache" / "crosspost" / "templates").iterdir())) == 2
 
 
 def test_a_damaged_cache_entry_is_compiled_afresh(
@@ -196,6 +229,6 @@ def test_a_damaged_cache_entry_is_compiled_afresh(
         return env.get_template("a.html.j2").render(name="乙")
 
     assert fresh_run() == "kept 乙"
-    (entry,) = (tmp_path / "cache" / "crosspost" / "templates").iterdir()
+    (entry,) = _kept(tmp_path / "cache").iterdir()
     entry.write_bytes(entry.read_bytes()[:40])  # cut short, as a full disk would leave it
     assert fresh_run() == "kept 乙"

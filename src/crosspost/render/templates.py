@@ -23,6 +23,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from crosspost import __version__
 from crosspost.config.sources import theme_file, theme_file_problem
 from crosspost.errors import UsageError
 
@@ -93,20 +94,48 @@ class _CompiledTemplates(jinja2.FileSystemBytecodeCache):
 
 
 def _compiled_templates() -> jinja2.BytecodeCache | None:
-    """The cache of compiled templates: ``$XDG_CACHE_HOME/crosspost/templates``, else
-    ``~/.cache/crosspost/templates``, made readable by its owner only (it holds code that
-    is run); ``None`` where it cannot be made (no home, a read-only disk)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "crosspost" / "templates"
+    """The cache of compiled templates, or ``None`` where none can be kept safely.
+
+    It lives in ``$XDG_CACHE_HOME/crosspost/templates`` (a relative value is ignored, as
+    the XDG rules say), else ``~/.cache/crosspost/templates``, in a folder per crosspost
+    build: a template's compiled form also depends on the filters and Jinja2 that
+    compiled it, which an upgrade may change while the template stays the same. Each of
+    those folders must belong to this user and be writable by nobody else, as the cache
+    holds code that is run; a home that is not there, a read-only disk or a folder others
+    could write to means compiling every time instead."""
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    home = os.path.expanduser("~")
+    if os.path.isabs(xdg):
+        base = Path(xdg)
+    elif os.path.isabs(home):
+        base = Path(home) / ".cache"
+    else:
+        return None  # no home: never a folder relative to wherever the command runs
+    ours = [base / "crosspost", base / "crosspost" / "templates"]
+    ours.append(ours[-1] / _build_key())
     owner = getattr(os, "getuid", None)  # POSIX; elsewhere the folder's rights are the OS's
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        found = folder.stat()
-    except (OSError, RuntimeError):
+        for folder in ours:
+            folder.mkdir(mode=0o700, exist_ok=True, parents=folder == ours[0])
+            found = folder.stat()
+            if owner is not None and (found.st_uid != owner() or found.st_mode & 0o022):
+                return None  # someone else could put code there
+    except OSError:
         return None
-    if owner is not None and (found.st_uid != owner() or found.st_mode & 0o077):
-        return None  # someone else could put code there: compile every time instead
-    return _CompiledTemplates(str(folder))
+    return _CompiledTemplates(str(ours[-1]))
+
+
+def _build_key() -> str:
+    """What a compiled template depends on besides its text: crosspost's filters (this
+    file), its version, and Jinja2's, as a short folder name."""
+    from hashlib import sha256
+
+    try:
+        source = Path(__file__).read_bytes()
+    except OSError:
+        source = b""
+    built = f"{__version__} {jinja2.__version__}".encode() + source
+    return sha256(built).hexdigest()[:16]
 
 
 @functools.lru_cache(maxsize=16)
