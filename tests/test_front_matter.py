@@ -232,6 +232,36 @@ def test_an_impossible_toml_publish_at_says_so_once_in_the_fields_words(
         read_issue(path)  # any other TOML error still stops the reading, with its line
 
 
+def test_an_impossible_toml_date_in_an_inline_table_or_a_list_is_named_by_its_path(
+    write_issue: WriteIssue,
+) -> None:
+    """The fix quotes the value alone: quoting what the line's key holds would replace a
+    whole inline table (and lose its other keys) or a whole list."""
+    path = write_issue(
+        raw='+++\ntitle = "T"\ncover = "cover.jpg"\n'
+        'wechat = {title = "W", digest = 2024-02-30}\n'
+        "dates = [2024-01-01, 2024-02-31]\n"
+        f"+++\n{BODY}"
+    )
+    found = {
+        (n.line, n.message.split(", so")[0], n.message.rsplit(": ", 1)[-1])
+        for n in read_issue(path).notices
+        if n.code == "impossible-toml-date"
+    }
+    assert found == {
+        (
+            4,
+            "'wechat.digest' is 2024-02-30, which is no real date (day is out of range for month)",
+            'digest = "2024-02-30"',
+        ),
+        (
+            5,
+            "'dates[1]' is 2024-02-31, which is no real date (day is out of range for month)",
+            '"2024-02-31" in that list',
+        ),
+    }
+
+
 @pytest.mark.parametrize("char", ["\x00", "\x1b", "\x7f", "\x0b"])
 def test_a_control_character_is_named_with_its_line(write_issue: WriteIssue, char: str) -> None:
     path = write_issue(raw=f"---\ntitle: T\nauthor: a{char}b\n---\n{BODY}")

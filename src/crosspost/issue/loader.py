@@ -375,12 +375,15 @@ def _parse_toml(
     notices: list[Notice] = []
     for mark, (written, line) in moments.items():
         moment = ImpossibleMoment(written, _no_day_reason(written))
+        where = _mark_path(data, mark)
         data = _put_moment(data, mark, moment)
-        key = next((k for k, at in key_lines.items() if at == line + first - 1), None)
         quoted = json.dumps(str(moment))
-        what, example = (
-            (f"'{key}'", f"{key.rsplit('.', 1)[-1]} = {quoted}") if key else ("a date", quoted)
-        )
+        if where and isinstance(where[-1], str):  # a key's value, in a table or inline one
+            what, example = f"'{_dotted(where)}'", f"{where[-1]} = {quoted}"
+        elif where:  # an item of an array: quote the item where it stands
+            what, example = f"'{_dotted(where)}'", f"{quoted} in that list"
+        else:
+            what, example = "a date", quoted
         message = (
             f"{what} is {moment}, which is no real date ({moment.reason}), so the front "
             f"matter is not valid TOML; fix the date, or quote it to keep it as written: "
@@ -464,6 +467,32 @@ def _no_day_reason(written: str) -> str:
     except ValueError as error:
         return moment_problem(error)
     return "not a date"
+
+
+def _mark_path(value: Any, mark: str) -> tuple[str | int, ...] | None:
+    """Where the string ``mark`` stands in ``value``: the keys and array indexes leading
+    to it (``("wechat", "publish_at")``, ``("dates", 0)``), ``None`` when nowhere."""
+    if value == mark:
+        return ()
+    items: list[tuple[str | int, Any]] = []
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, list):
+        items = list(enumerate(value))
+    for step, item in items:
+        below = _mark_path(item, mark)
+        if below is not None:
+            return (step, *below)
+    return None
+
+
+def _dotted(path: tuple[str | int, ...]) -> str:
+    """``("wechat", "publish_at")`` as ``wechat.publish_at``; ``("dates", 0)`` as
+    ``dates[0]``."""
+    out = ""
+    for step in path:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else step)
+    return out
 
 
 def _put_moment(value: Any, mark: str, moment: ImpossibleMoment) -> Any:
