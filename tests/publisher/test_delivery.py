@@ -305,6 +305,33 @@ def test_a_48001_refusal_is_believed_a_day_then_the_configured_kind_again(
         assert calls_to(box, SUBMIT) == 2
 
 
+def test_a_draft_published_by_hand_is_recorded_after_the_refusal_is_forgotten(
+    tmp_path: Path,
+) -> None:
+    """The editor presses 发表 on the handed-off draft after the day's memory of the
+    refusal lapsed: the next run, whose plan no longer hands off, still finds the article
+    instead of calling the emptied 草稿箱 an error (whose advice, --new-draft, would post
+    it twice)."""
+    now = [time.time()]
+    with Sandbox() as box:
+        world = build_world(tmp_path, box, lambda: now[0], lambda seconds: None)
+        use_config(world, wechat_config(world, 'kind = "verified_subscription"'))
+        issue = plain_issue(world.root)
+        box.faults.add("wechat", SUBMIT, "errcode:48001", count=1)
+        assert [r.state for r in world.publish([issue])[0].results] == ["drafted"]
+        now[0] += REMEMBER_SECONDS
+        box.wechat.by_hand(draft_of(world), "publish")
+        report, lines = world.publish([issue])
+        (result,) = report.results
+        assert (result.state, result.exit_code) == ("published", 0), (result, lines)
+        assert result.message.startswith("发表 by hand; published")
+        assert calls_to(box, SUBMIT) == 1  # nothing submitted again: no second post
+        (article,) = world.published_on("wechat")
+        with world.ledger() as ledger:
+            (record,) = ledger.posts("plain-1")
+        assert record.article_id == article["article_id"]
+
+
 def test_broadcast_on_zhihu_is_publishing_so_it_needs_a_topic_too(
     world: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

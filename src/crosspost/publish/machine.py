@@ -110,6 +110,8 @@ SETTINGS_OPTIONS = ("need_open_comment", "only_fans_can_comment", "comment_permi
 
 #: The ledger note that an edit of a post its platform cannot edit was reported.
 EDIT_REFUSED = "edit-not-possible"
+#: The trail's note that a post's draft was handed to the editor to send by hand.
+HANDED_OFF = "handed off to the editor"
 
 #: Where a run can be told (and a test can kill it): the boundaries around the two
 #: irreversible calls and the poll. A checkpoint is called with one of these names.
@@ -312,8 +314,9 @@ class PostMachine:
                 "or pass --retry-failed)"
             )
             return self._result("failed", record.url, message, EXIT_CHANNEL_FAILED)
-        if job.handoff and record.draft_id and record.state == "draft_created":
-            by_hand = self._sent_by_hand(adapter, record)
+        handoff = job.handoff or self._handed_off(record)
+        if handoff and record.draft_id and record.state == "draft_created":
+            by_hand = self._sent_by_hand(adapter, record, handoff)
             if by_hand is not None:
                 return by_hand
         if (
@@ -407,10 +410,26 @@ class PostMachine:
         result = self._result("drafted", draft.url, f"{said}; {line}")
         if unchanged:
             return result
+        # Kept in the post's trail: a later run must look for what the editor did with
+        # this draft even when its own plan no longer hands off (the remembered refusal
+        # lapsed, the config changed), or it would take the emptied 草稿箱 for an error.
+        self.ledger.note(
+            self.key, STEP_HANDOFF, HANDED_OFF, {"draft_id": draft.id, "mode": self.job.handoff}
+        )
         self.progress(line)
         return dataclasses.replace(result, todo=line)
 
-    def _sent_by_hand(self, adapter: Adapter, record: PostRecord) -> PostResult | None:
+    def _handed_off(self, record: PostRecord) -> str:
+        """The button an earlier run handed ``record``'s draft off for ("publish",
+        "broadcast"), as its trail says; ``""`` when it never was."""
+        for event in reversed(self.ledger.events(self.key)):
+            if event.summary == HANDED_OFF and event.data.get("draft_id") == record.draft_id:
+                return str(event.data.get("mode") or "publish")
+        return ""
+
+    def _sent_by_hand(
+        self, adapter: Adapter, record: PostRecord, handoff: str
+    ) -> PostResult | None:
         """A handed-off draft that left 草稿箱 was sent or published by hand: look for the
         article (by title, author and digest) and record it; None while it is still there."""
         assert record.draft_id is not None
@@ -440,9 +459,9 @@ class PostMachine:
             summary=answer.detail,
         )
         if url:
-            message = f"{BUTTONS.get(self.job.handoff, '发表')} by hand: {url}"
+            message = f"{BUTTONS.get(handoff, '发表')} by hand: {url}"
         elif url_pending(record):  # found, with only a temporary link: asked again later
-            message = f"{BUTTONS.get(self.job.handoff, '发表')} by hand; {pending_message(record)}"
+            message = f"{BUTTONS.get(handoff, '发表')} by hand; {pending_message(record)}"
         else:
             account = f"{self.key.channel}:{self.key.account}"
             message = (
