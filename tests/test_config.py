@@ -726,3 +726,32 @@ def test_a_ledger_url_that_is_not_postgresql_is_one_line_without_its_password(
     message = error_of(place)
     assert message.startswith(f"{place.cwd / 'crosspost.toml'}:2")
     assert "is not a PostgreSQL URL" in message and "hunter2-pass" not in message
+
+
+def test_a_user_without_a_home_folder_is_told_where_to_keep_the_ledger(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A container's user with no HOME and no passwd entry: one line naming the setting
+    (no traceback), and with a state dir given, the rest works as anywhere."""
+    from crosspost.cli import main
+
+    def nobody() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    for name in ("HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "CROSSPOST_STATE_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(Path, "home", staticmethod(nobody))
+    monkeypatch.chdir(tmp_path)
+    issue = tmp_path / "issue.md"
+    issue.write_text("---\ntitle: T\n---\n\n正文足够长的一段文字,用来通过检查。\n", "utf-8")
+    assert main(["render", str(issue), "-o", str(tmp_path / "out")]) == EXIT_BAD_INPUT
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert said.err.strip().endswith(
+        "no home folder to keep the ledger in (HOME is not set and this user has no passwd "
+        "entry); set CROSSPOST_STATE_DIR, or pass --state-dir"
+    )
+    assert "Traceback" not in said.err
+    monkeypatch.setenv("CROSSPOST_STATE_DIR", str(tmp_path / "state"))
+    assert main(["render", str(issue), "-o", str(tmp_path / "out")]) == 0
+    assert (tmp_path / "out" / "wechat.html").is_file()

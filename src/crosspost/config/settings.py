@@ -488,6 +488,17 @@ def _accounts(
     return tuple(accounts), defaults
 
 
+def _home(environ: Mapping[str, str]) -> Path | None:
+    """The user's home folder: $HOME, else the passwd entry's; None when there is neither
+    (a container running as a user the system does not list)."""
+    if environ.get("HOME"):
+        return Path(environ["HOME"])
+    try:
+        return Path.home()
+    except RuntimeError:
+        return None
+
+
 def load_settings(
     flags: Mapping[str, Any] | None = None,
     *,
@@ -505,7 +516,7 @@ def load_settings(
     flags = {k: v for k, v in (flags or {}).items() if v is not None}
     environ = os.environ if environ is None else environ
     cwd = cwd or Path.cwd()
-    home = home or (Path(environ["HOME"]) if environ.get("HOME") else Path.home())
+    home = home or _home(environ)
     local_env = [cwd / ".env"] if (cwd / ".env").is_file() else []
     env = Environment(environ, local_env)
     config_path, _ = find_config(flags.get("config"), env, cwd, home)

@@ -412,8 +412,11 @@ class Environment:
         return None
 
 
-def find_config(flag: Any, env: Environment, cwd: Path, home: Path) -> tuple[Path | None, str]:
-    """The config file and why it was chosen: flag, CROSSPOST_CONFIG, ./, then ~/.config."""
+def find_config(
+    flag: Any, env: Environment, cwd: Path, home: Path | None
+) -> tuple[Path | None, str]:
+    """The config file and why it was chosen: flag, CROSSPOST_CONFIG, ./, then ~/.config
+    (``home`` None: a user with no home folder, whose ~/.config is not looked in)."""
     explicit = (str(flag), "flag --config") if flag else env.get("CROSSPOST_CONFIG")
     if explicit:
         path = Path(explicit[0]).expanduser()
@@ -423,8 +426,11 @@ def find_config(flag: Any, env: Environment, cwd: Path, home: Path) -> tuple[Pat
             raise ConfigError(f"{explicit[1]}: {problem}")
         return path, explicit[1]
     xdg = env.get("XDG_CONFIG_HOME")
-    user_dir = Path(xdg[0]) if xdg else home / ".config"
-    for candidate in (cwd / CONFIG_NAME, user_dir / "crosspost" / CONFIG_NAME):
+    user_dir = Path(xdg[0]) if xdg else None if home is None else home / ".config"
+    candidates = [cwd / CONFIG_NAME]
+    if user_dir is not None:
+        candidates.append(user_dir / "crosspost" / CONFIG_NAME)
+    for candidate in candidates:
         if candidate.is_file():
             return candidate, "found"
     return None, "none found"
@@ -460,10 +466,20 @@ def _not_a_config(path: Path) -> str | None:
     return f"{path} is {kind}, not a config file; name a TOML file such as {CONFIG_NAME}"
 
 
-def default_state_dir(env: Environment, home: Path) -> tuple[Path, str]:
+def default_state_dir(env: Environment, home: Path | None) -> tuple[Path, str]:
+    """Where the ledger lives when nothing says: $XDG_STATE_HOME, else the home folder.
+
+    A process with neither (a container's user without a passwd entry or HOME) is told
+    to say where, rather than given a folder it would lose: the ledger is what keeps an
+    issue from going out twice."""
     xdg = env.get("XDG_STATE_HOME")
     if xdg:
         return Path(xdg[0]) / "crosspost", f"default ($XDG_STATE_HOME/crosspost, from {xdg[1]})"
+    if home is None:
+        raise ConfigError(
+            "no home folder to keep the ledger in (HOME is not set and this user has no "
+            "passwd entry); set CROSSPOST_STATE_DIR, or pass --state-dir"
+        )
     return home / ".local" / "state" / "crosspost", "default (~/.local/state/crosspost)"
 
 
