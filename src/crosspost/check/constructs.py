@@ -165,14 +165,15 @@ def _raw_numbered(raw: str) -> Iterator[tuple[NumberedList, int]]:
 
 
 def _numbers_message(channel: str, numbered: NumberedList) -> str:
+    numbers = f"from {numbered.start}" + (", counting down" if numbered.step < 0 else "")
     if numbered.as_list:
         return (
-            f"{channel} numbers every list from 1, so this list (from {numbered.start}) is "
+            f"{channel} numbers every list from 1, so this list ({numbers}) is "
             "shown as a bulleted list with each item's number written before it"
         )
     return (
         f"{channel} holds no list where this one stands (in a quote, a table cell or a "
-        f"paragraph), so this list (from {numbered.start}) is shown as lines of text, "
+        f"paragraph), so this list ({numbers}) is shown as lines of text, "
         "each with its item's number written before it"
     )
 

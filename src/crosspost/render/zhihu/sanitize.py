@@ -62,7 +62,8 @@ ALLOWLIST = Allowlist(
         "a": frozenset({"href"}),
         "img": frozenset({"src", "alt", "title"}),
         "pre": frozenset({"lang"}),
-        "ol": frozenset({"start"}),  # read here: Zhihu itself keeps no start (§12)
+        # read here: Zhihu itself keeps neither (§12), so the numbers are written as text
+        "ol": frozenset({"start", "reversed"}),
     },
     url_schemes=frozenset({"http", "https"}),
     dropped=DROPPED,
@@ -106,6 +107,8 @@ class NumberedList:
 
     start: int
     as_list: bool
+    #: 1, or -1 for an ``<ol reversed>``, whose numbers count down.
+    step: int = 1
 
 
 _LISTS = frozenset({"ul", "ol"})
@@ -250,13 +253,26 @@ class Sanitizer:
                 self._blocks(node, out, run)
                 self._flush(out, run)
 
-    def _start(self, node: Tag, name: str, *, as_list: bool) -> int | None:
-        """The first number of a raw list that does not start at 1 (else None), noted in
+    def _start(self, node: Tag, name: str, *, as_list: bool) -> NumberedList | None:
+        """How a raw list is numbered when Zhihu, which numbers every list from 1 and up,
+        would show other numbers (else None): from other than 1, or counting down
+        (``reversed``, from its item count unless it says where); noted in
         :attr:`numbered` with what became of it."""
-        start = raw_list_start(str(node.get("start") or "")) if name == "ol" else None
-        if start is not None:
-            self.numbered.append(NumberedList(start, as_list))
-        return start
+        if name != "ol":
+            return None
+        start = raw_list_start(str(node.get("start") or ""))
+        if node.has_attr("reversed"):
+            if start is None and not str(node.get("start") or "").strip():
+                start = len(node.find_all("li", recursive=False))
+            numbering = NumberedList(1 if start is None else start, as_list, step=-1)
+            if numbering.start == 1 and len(node.find_all("li", recursive=False)) <= 1:
+                return None  # one item numbered 1 is what Zhihu shows anyway
+        elif start is None:
+            return None
+        else:
+            numbering = NumberedList(start, as_list)
+        self.numbered.append(numbering)
+        return numbering
 
     def _list(self, node: Tag, name: str) -> str:
         """A list; one numbered from other than 1 shows its numbers as text in a bulleted
@@ -265,8 +281,8 @@ class Sanitizer:
         Markdown sublist does; one written that way already stays so."""
         from bs4.element import Tag
 
-        start = self._start(node, name, as_list=True)
-        number = start or 1
+        numbering = self._start(node, name, as_list=True)
+        number = 1 if numbering is None else numbering.start
         items: list[str] = []
         for child in node.children:
             if not isinstance(child, Tag):
@@ -274,9 +290,10 @@ class Sanitizer:
             if child.name.lower() in _LISTS:
                 items.append(self._list(child, child.name.lower()))
             elif child.name.lower() == "li":
-                items.append(self._item(child, "" if start is None else item_number(number)))
-                number += 1
-        tag = "ul" if start is not None else name
+                written = "" if numbering is None else item_number(number)
+                items.append(self._item(child, written))
+                number += 1 if numbering is None else numbering.step
+        tag = "ul" if numbering is not None else name
         return f"<{tag}>{''.join(items)}</{tag}>"
 
     def _item(self, li: Tag, written: str) -> str:
@@ -311,8 +328,8 @@ class Sanitizer:
         1, so the numbers the reader was meant to see are still there."""
         from bs4.element import Tag
 
-        start = self._start(node, name, as_list=False)
-        number = start or 1
+        numbering = self._start(node, name, as_list=False)
+        number = 1 if numbering is None else numbering.start
         lines: list[str] = []
         for child in node.children:
             if not isinstance(child, Tag):
@@ -320,9 +337,9 @@ class Sanitizer:
             if child.name.lower() in _LISTS:
                 lines.append(_trim_br(self._lines(child, child.name.lower(), item)))
             elif child.name.lower() == "li":
-                written = "" if start is None else item_number(number)
+                written = "" if numbering is None else item_number(number)
                 lines.append(f"{written}{_trim_br(item(child))}")
-                number += 1
+                number += 1 if numbering is None else numbering.step
         return "".join(f"{line}<br>" for line in lines if line)
 
     def _inline_children(self, parent: Tag) -> str:
