@@ -65,10 +65,12 @@ _MEDIA_SOURCE = re.compile(
 _UNESCAPED_GT = re.compile(r"(?<!\\)>\s*")
 #: A raw inline image in a cell: kept, as a raw HTML table's cell keeps it.
 _CELL_IMAGE = re.compile(r"^<img\b", re.IGNORECASE)
-#: A raw ``<a …>`` tag; its ``href`` is in one of the groups (HTML quotes it three ways).
-_RAW_LINK_OPEN = re.compile(
-    r"""^<a\b(?:[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""", re.IGNORECASE
-)
+#: One attribute of a raw tag: its name, and its value in one of the groups (HTML quotes
+#: it three ways). Read attribute by attribute, so that ``data-href`` is not ``href`` and
+#: a ``>`` inside a quoted value does not end the tag.
+_RAW_ATTRIBUTE = r"""\s+([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?"""
+#: A raw ``<a …>`` tag; its attributes are group 1, read by :data:`_RAW_ATTRIBUTE`.
+_RAW_LINK_OPEN = re.compile(rf"^<a((?:{_RAW_ATTRIBUTE})*)\s*/?>", re.IGNORECASE)
 _RAW_LINK_CLOSE = re.compile(r"^</a\s*>", re.IGNORECASE)
 
 
@@ -272,8 +274,13 @@ def cell_html(
 
 
 def _raw_href(opened: re.Match[str]) -> str:
-    """The address a raw ``<a>`` tag matched by :data:`_RAW_LINK_OPEN` points to."""
-    return html.unescape(next((g for g in opened.groups() if g is not None), "")).strip()
+    """The address a raw ``<a>`` tag matched by :data:`_RAW_LINK_OPEN` points to: its
+    first ``href``, as a browser (and a raw HTML table's cell) reads it."""
+    for attribute in re.finditer(_RAW_ATTRIBUTE, opened.group(1)):
+        if attribute.group(1).lower() == "href":
+            value = next((g for g in attribute.groups()[1:] if g is not None), "")
+            return html.unescape(value).strip()
+    return ""
 
 
 @dataclass(frozen=True)
