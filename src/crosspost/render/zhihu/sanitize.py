@@ -232,15 +232,17 @@ class Sanitizer:
             if name in {"p", "figcaption", "summary", "dt", "address"}:
                 self._flush(out, [_trim_br(self._inline_children(node))])
             elif name in _HEADINGS:
-                out.append(
-                    f"<{_HEADINGS[name]}>{self._inline_children(node).strip()}</{_HEADINGS[name]}>"
-                )
+                heading = _trim_br(self._inline_children(node))
+                out.append(f"<{_HEADINGS[name]}>{heading}</{_HEADINGS[name]}>")
             elif name in {"h3", "h4", "h5", "h6"}:
-                out.append(f"<p><b>{self._inline_children(node).strip()}</b></p>")
+                out.append(f"<p><b>{_trim_br(self._inline_children(node))}</b></p>")
             elif name == "blockquote":
                 out.append(f"<blockquote>{_trim_br(self._inline_children(node))}</blockquote>")
             elif name in {"ul", "ol"}:
-                out.append(self._list(node, name))
+                lead: list[str] = []
+                listed = self._list(node, name, lead)
+                self._flush(out, lead)  # words before its first item: a paragraph
+                out.append(listed)
             elif name == "pre":
                 language = code_language(str(node.get("lang") or ""))
                 code = node.get_text().rstrip("\n")
@@ -274,27 +276,57 @@ class Sanitizer:
         self.numbered.append(numbering)
         return numbering
 
-    def _list(self, node: Tag, name: str) -> str:
+    def _list(self, node: Tag, name: str, lead: list[str] | None = None) -> str:
         """A list; one numbered from other than 1 shows its numbers as text in a bulleted
         list, as a Markdown one does (Zhihu numbers every ``<ol>`` from 1). A list nested
         in an item follows the item as its sibling, Zhihu's own nesting (§7.1), as a
-        Markdown sublist does; one written that way already stays so."""
-        from bs4.element import Tag
+        Markdown sublist does; one written that way already stays so.
+
+        Words written in the list outside any item (``<ul>text</ul>``, an old way to
+        indent) are kept: after an item, as a line of that item (its number stays
+        right); before the first, in ``lead`` when given (a list that stands alone,
+        whose caller writes them as a paragraph before it), else as an item of their
+        own. ``""`` when nothing is left to be a list."""
+        from bs4.element import Comment, NavigableString, Tag
 
         numbering = self._start(node, name, as_list=True)
         number = 1 if numbering is None else numbering.start
         items: list[str] = []
+        loose: list[str] = []
+
+        def place_loose() -> None:
+            text = _trim_br("".join(loose))
+            loose.clear()
+            if not text:
+                return
+            if lead is not None and not items:
+                lead.append(text)
+            elif items and items[-1].endswith("</li>"):
+                items[-1] = f"{items[-1][: -len('</li>')]}<br>{text}</li>"
+            else:
+                items.append(f"<li>{text}</li>")
+
         for child in node.children:
+            if isinstance(child, Comment):
+                continue
+            if isinstance(child, NavigableString):
+                loose.append(_text(str(child)))
+                continue
             if not isinstance(child, Tag):
                 continue
+            if child.name.lower() not in {"li", *_LISTS}:
+                loose.append(self._inline(child))
+                continue
+            place_loose()
             if child.name.lower() in _LISTS:
                 items.append(self._list(child, child.name.lower()))
-            elif child.name.lower() == "li":
+            else:
                 written = "" if numbering is None else item_number(number)
                 items.append(self._item(child, written))
                 number += 1 if numbering is None else numbering.step
+        place_loose()
         tag = "ul" if numbering is not None else name
-        return f"<{tag}>{''.join(items)}</{tag}>"
+        return f"<{tag}>{''.join(items)}</{tag}>" if items else ""
 
     def _item(self, li: Tag, written: str) -> str:
         """One list item: ``<li>`` with its words, each list nested in it lifted out to
@@ -322,34 +354,60 @@ class Sanitizer:
             out.append(f"<li>{written}{text}</li>")
         return "".join(out)
 
-    def _lines(self, node: Tag, name: str, item: Callable[[Tag], str]) -> str:
-        """A list where Zhihu holds no list (a quote, a table cell, a paragraph): a line
-        per item, ``item`` giving its words, numbered as text when it does not start at
-        1, so the numbers the reader was meant to see are still there."""
-        from bs4.element import Tag
+    def _lines(self, node: Tag, name: str, *, cell: bool = False) -> str:
+        """A list where Zhihu holds no list (a quote, a table cell, a heading): a line
+        per item, numbered as text when it does not start at 1, so the numbers the
+        reader was meant to see are still there. Words written in the list outside any
+        item (``<ul>text</ul>``, an old way to indent) are a line of their own, without
+        a number. In a ``cell`` the words are a cell's plain text."""
+        from bs4.element import Comment, NavigableString, Tag
 
         numbering = self._start(node, name, as_list=False)
         number = 1 if numbering is None else numbering.start
+        words, one = (
+            (self._cell_children, self._cell_node)
+            if cell
+            else (self._inline_children, self._inline)
+        )
         lines: list[str] = []
+        loose: list[str] = []  # words outside any item, since the last item
         for child in node.children:
+            if isinstance(child, Comment):
+                continue
+            if isinstance(child, NavigableString):
+                loose.append(_text(str(child)))
+                continue
             if not isinstance(child, Tag):
                 continue
+            if child.name.lower() not in {"li", *_LISTS}:
+                loose.append(one(child))
+                continue
+            lines.append(_trim_br("".join(loose)))
+            loose.clear()
             if child.name.lower() in _LISTS:
-                lines.append(_trim_br(self._lines(child, child.name.lower(), item)))
-            elif child.name.lower() == "li":
+                lines.append(_trim_br(self._lines(child, child.name.lower(), cell=cell)))
+            else:
                 written = "" if numbering is None else item_number(number)
-                lines.append(f"{written}{_trim_br(item(child))}")
+                lines.append(f"{written}{_trim_br(words(child))}")
                 number += 1 if numbering is None else numbering.step
+        lines.append(_trim_br("".join(loose)))
         return "".join(f"{line}<br>" for line in lines if line)
 
     def _inline_children(self, parent: Tag) -> str:
         from bs4.element import Comment, NavigableString, Tag
 
-        return "".join(
-            _text(str(node)) if isinstance(node, NavigableString) else self._inline(node)
-            for node in parent.children
-            if not isinstance(node, Comment) and isinstance(node, NavigableString | Tag)
-        )
+        out: list[str] = []
+        for node in parent.children:
+            if isinstance(node, Comment):
+                continue
+            if isinstance(node, NavigableString):
+                out.append(_text(str(node)))
+            elif isinstance(node, Tag):
+                piece = self._inline(node)
+                if piece and node.name.lower() in _LISTS:
+                    _new_line(out)
+                out.append(piece)
+        return "".join(out)
 
     def _inline(self, node: Tag) -> str:
         name = node.name.lower()
@@ -358,7 +416,7 @@ class Sanitizer:
         if name == "img":
             return self._image(node)
         if name in _LISTS:
-            return self._lines(node, name, self._inline_children)
+            return self._lines(node, name)
         inner = self._inline_children(node)
         if name in INLINE:
             return f"<{INLINE[name]}>{inner}</{INLINE[name]}>"
@@ -405,7 +463,10 @@ class Sanitizer:
                 out = [before, "<br>"] if before else []
                 out.append("<br>".join(line.strip() for line in lines))
             elif isinstance(node, Tag):
-                out.append(self._cell_node(node))
+                piece = self._cell_node(node)
+                if piece and node.name.lower() in _LISTS:
+                    _new_line(out)
+                out.append(piece)
         return "".join(out)
 
     def _cell_node(self, node: Tag) -> str:
@@ -415,7 +476,7 @@ class Sanitizer:
         if name == "img":
             return self._image(node)
         if name in _LISTS:  # a cell holds no list: a line per item, as in a quote
-            return self._lines(node, name, self._cell_children)
+            return self._lines(node, name, cell=True)
         inner = self._cell_children(node)
         if name == "a":
             return cell_link_text(inner, str(node.get("href") or "").strip())
@@ -423,6 +484,14 @@ class Sanitizer:
 
 
 _CELL_TAGS = re.compile(r"</?t[hd]>")
+
+
+def _new_line(out: list[str]) -> None:
+    """End the line ``out`` holds so far, if any, before a list's lines begin: a list
+    where Zhihu holds none is lines (a quote, a cell, an item's words), and its first
+    line must not run into the words before it ("2. two" then "sub a", not "twosub a")."""
+    before = "".join(out).rstrip()
+    out[:] = [before, "<br>"] if before and not before.endswith("<br>") else [before]
 
 
 def _rows(table: Tag) -> list[Tag]:
