@@ -218,6 +218,34 @@ def test_check_says_what_became_of_an_ol_start_nested_in_a_raw_list_or_a_quote(
     assert "<blockquote>9. 九</blockquote>" in zhihu and "不显示" not in zhihu
 
 
+def test_check_puts_each_raw_list_warning_on_the_line_of_its_own_tag(tmp_path: Path) -> None:
+    """A ``<ol start>`` in a comment, a ``<script>`` or a ``<pre>`` is no list; the
+    warnings go to the lists the reader sees, each on its own tag's line, saying what
+    became of it (lines in a quote, a bulleted list alone), reversed lists included."""
+    body = (
+        "<div>\n<p>前文</p>\n</div>\n"  # lines 4-6
+        '<!-- <ol start="3"> -->\n'  # 7: a comment, no list
+        "<script>var s = '<ol start=\"3\">';</script>\n"  # 8
+        '<blockquote><ol start="3"><li>三</li></ol></blockquote>\n'  # 9: lines
+        '<ol start="3"><li>三</li></ol>\n'  # 10: a bulleted list
+        '<pre><ol start="3"></pre>\n'  # 11: code
+        "<ol reversed><li>二</li><li>一</li></ol>\n"  # 12: counts down
+    )
+    lines = check_lines(tmp_path, "---\ntitle: 行号\n---\n" + body)
+    assert [line for line in lines if "list (from" in line] == [
+        "issue.md:9: [zhihu] warning: zhihu holds no list where this one stands (in a "
+        "quote, a table cell or a paragraph), so this list (from 3) is shown as lines of "
+        "text, each with its item's number written before it",
+        "issue.md:10: [zhihu] warning: zhihu numbers every list from 1, so this list (from 3) "
+        "is shown as a bulleted list with each item's number written before it",
+        "issue.md:12: [zhihu] warning: zhihu numbers every list from 1, so this list (from 2, "
+        "counting down) is shown as a bulleted list with each item's number written before it",
+    ]
+    zhihu = render(issue_of(body), "zhihu", RenderContext()).body
+    assert "<blockquote>3. 三</blockquote><ul><li>3. 三</li></ul>" in zhihu
+    assert "<ul><li>2. 二</li><li>1. 一</li></ul>" in zhihu
+
+
 def test_check_names_a_code_block_or_formula_a_zhihu_footnote_keeps_as_text(
     tmp_path: Path,
 ) -> None:

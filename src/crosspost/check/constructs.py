@@ -24,17 +24,18 @@ from crosspost.platforms.zhihu import ZHIHU
 from crosspost.render.sanitize import Allowlist
 from crosspost.render.wechat.math import formula_svg
 from crosspost.render.wechat.raw import ALLOWLIST as WECHAT_HTML
-from crosspost.render.zhihu.common import list_start, raw_list_start
+from crosspost.render.zhihu.common import list_start
 from crosspost.render.zhihu.sanitize import ALLOWLIST as ZHIHU_HTML
-from crosspost.render.zhihu.sanitize import NumberedList, Sanitizer
+from crosspost.render.zhihu.sanitize import NumberedList, numbered_lists
 
 #: Each channel's raw-HTML allowlist (the renderers' own).
 ALLOWLISTS: dict[str, Allowlist] = {WECHAT.name: WECHAT_HTML, ZHIHU.name: ZHIHU_HTML}
 #: Form controls: their text, if any, goes with them.
 _FORM = frozenset({"input", "button", "select", "textarea", "option", "form"})
 _OPENING = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)\b")
-#: A raw ``<ol start="…">``: its start as written.
-_RAW_START = re.compile(r"""<ol\b[^>]*?\bstart\s*=\s*["']?\s*([^"'\s>]*)""", re.IGNORECASE)
+#: A raw ``<ol start>`` or ``<ol reversed>``, maybe numbered otherwise than Zhihu does:
+#: only then is the block parsed to find out (most raw HTML holds no such list).
+_RAW_START = re.compile(r"<ol\b[^>]*?\b(?:start|reversed)\b", re.IGNORECASE)
 
 WARNING, INFO = "warning", "info"
 
@@ -143,25 +144,10 @@ def _numbers_as_text(issue: Issue, tokens: list[Token], channel: str) -> Iterato
                 message = _numbers_message(channel, NumberedList(start, as_list=True))
                 yield Finding(_line_of(issue, block, ""), channel, "list-numbers-written", message)
         elif block.type == "html_block" and _RAW_START.search(block.content):
-            for numbered, offset in _raw_numbered(block.content):
-                line = issue.body_line + block.map[0] + block.content.count("\n", 0, offset)
+            for numbered, line_in_block in numbered_lists(block.content):
+                line = issue.body_line + block.map[0] + line_in_block
                 message = _numbers_message(channel, numbered)
                 yield Finding(line, channel, "list-numbers-written", message)
-
-
-def _raw_numbered(raw: str) -> Iterator[tuple[NumberedList, int]]:
-    """Each raw ``<ol start>`` of an HTML block as the Zhihu renderer wrote it, with the
-    offset of its tag in ``raw``. The renderer's notes come in document order and lack
-    only the lists it dropped (inside a ``<script>``, say), so each note belongs to the
-    next tag that starts at the same number."""
-    sanitizer = Sanitizer(lambda _: None)
-    sanitizer.block(raw)
-    notes = iter(sanitizer.numbered)
-    note = next(notes, None)
-    for found in _RAW_START.finditer(raw):
-        if note is not None and raw_list_start(found.group(1)) == note.start:
-            yield note, found.start()
-            note = next(notes, None)
 
 
 def _numbers_message(channel: str, numbered: NumberedList) -> str:

@@ -256,24 +256,11 @@ class Sanitizer:
                 self._flush(out, run)
 
     def _start(self, node: Tag, name: str, *, as_list: bool) -> NumberedList | None:
-        """How a raw list is numbered when Zhihu, which numbers every list from 1 and up,
-        would show other numbers (else None): from other than 1, or counting down
-        (``reversed``, from its item count unless it says where); noted in
-        :attr:`numbered` with what became of it."""
-        if name != "ol":
-            return None
-        start = raw_list_start(str(node.get("start") or ""))
-        if node.has_attr("reversed"):
-            if start is None and not str(node.get("start") or "").strip():
-                start = len(node.find_all("li", recursive=False))
-            numbering = NumberedList(1 if start is None else start, as_list, step=-1)
-            if numbering.start == 1 and len(node.find_all("li", recursive=False)) <= 1:
-                return None  # one item numbered 1 is what Zhihu shows anyway
-        elif start is None:
-            return None
-        else:
-            numbering = NumberedList(start, as_list)
-        self.numbered.append(numbering)
+        """:func:`_numbering` of a raw list, noted in :attr:`numbered` with what became
+        of it (``as_list``: it stayed a list)."""
+        numbering = _numbering(node, as_list=as_list) if name == "ol" else None
+        if numbering is not None:
+            self.numbered.append(numbering)
         return numbering
 
     def _list(self, node: Tag, name: str, lead: list[str] | None = None) -> str:
@@ -492,6 +479,51 @@ def _new_line(out: list[str]) -> None:
     line must not run into the words before it ("2. two" then "sub a", not "twosub a")."""
     before = "".join(out).rstrip()
     out[:] = [before, "<br>"] if before and not before.endswith("<br>") else [before]
+
+
+def _numbering(ol: Tag, *, as_list: bool) -> NumberedList | None:
+    """How a raw ``<ol>`` is numbered when Zhihu, which numbers every list from 1 and up,
+    would show other numbers (else None): from other than 1, or counting down
+    (``reversed``, from its item count unless it says where)."""
+    written = str(ol.get("start") or "")
+    start = raw_list_start(written)
+    if not ol.has_attr("reversed"):
+        return None if start is None else NumberedList(start, as_list)
+    items = len(ol.find_all("li", recursive=False))
+    if start is None and not written.strip():
+        start = items
+    if start in (None, 1) and items <= 1:
+        return None  # one item numbered 1 is what Zhihu shows anyway
+    return NumberedList(1 if start is None else start, as_list, step=-1)
+
+
+#: Where a raw list is not the renderer's to note: its text is dropped or kept as code.
+_UNLISTED = DROPPED | {"pre"}
+
+
+def numbered_lists(raw: str) -> list[tuple[NumberedList, int]]:
+    """Each raw list of the HTML block ``raw`` that Zhihu would number otherwise, as
+    :class:`Sanitizer` wrote it, with the line of ``raw`` (from 0) that holds its tag.
+
+    The sanitiser reads ``raw`` cleaned, where no tag keeps its place; its notes come in
+    document order, so each is matched to the next list tag of ``raw`` itself that is
+    numbered the same way, found by a parser (not a pattern), so that a tag in a comment,
+    a ``<script>`` or a ``<pre>`` is not taken for one."""
+    sanitizer = Sanitizer(lambda _: None)
+    sanitizer.block(raw)
+    notes = iter(sanitizer.numbered)
+    note = next(notes, None)
+    found: list[tuple[NumberedList, int]] = []
+    for ol in _soup(raw).find_all("ol"):
+        if note is None:
+            break
+        if any(parent.name.lower() in _UNLISTED for parent in ol.parents if parent.name):
+            continue
+        numbering = _numbering(ol, as_list=note.as_list)
+        if numbering == note:
+            found.append((note, (ol.sourceline or 1) - 1))
+            note = next(notes, None)
+    return found
 
 
 def _rows(table: Tag) -> list[Tag]:
