@@ -56,12 +56,9 @@ LANGUAGE_IDS = {
 _WEB_LINK = re.compile(r"^(https?:)?//", re.IGNORECASE)
 _BARE_URL = re.compile(r"https?://[^\s<>\"'）)]+", re.IGNORECASE)
 _BREAK = re.compile(r"^<br\s*/?>$", re.IGNORECASE)
-#: A raw media tag's source: a cell cannot hold the line media become elsewhere, so the
-#: address follows in brackets, as a link's does.
-_MEDIA_SOURCE = re.compile(
-    r"""^<(?:video|audio|iframe|embed|source)\b[^>]*?\bsrc\s*=\s*["']?([^"'\s>]+)""",
-    re.IGNORECASE,
-)
+#: Raw media tags: a cell cannot hold the line media become elsewhere, so the address
+#: of their ``src`` follows in brackets, as a link's does.
+_MEDIA_TAGS = frozenset({"video", "audio", "iframe", "embed", "source"})
 _UNESCAPED_GT = re.compile(r"(?<!\\)>\s*")
 #: A raw inline image in a cell: kept, as a raw HTML table's cell keeps it.
 _CELL_IMAGE = re.compile(r"^<img\b", re.IGNORECASE)
@@ -69,8 +66,10 @@ _CELL_IMAGE = re.compile(r"^<img\b", re.IGNORECASE)
 #: it three ways). Read attribute by attribute, so that ``data-href`` is not ``href`` and
 #: a ``>`` inside a quoted value does not end the tag.
 _RAW_ATTRIBUTE = r"""\s+([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?"""
-#: A raw ``<a …>`` tag; its attributes are group 1, read by :data:`_RAW_ATTRIBUTE`.
-_RAW_LINK_OPEN = re.compile(rf"^<a((?:{_RAW_ATTRIBUTE})*)\s*/?>", re.IGNORECASE)
+#: A raw opening tag: its name, then its attributes, read by :data:`_RAW_ATTRIBUTE`.
+_RAW_OPEN_TAG = re.compile(
+    rf"^<([A-Za-z][A-Za-z0-9-]*)((?:{_RAW_ATTRIBUTE})*)\s*/?>", re.IGNORECASE
+)
 _RAW_LINK_CLOSE = re.compile(r"^</a\s*>", re.IGNORECASE)
 
 
@@ -246,11 +245,13 @@ def cell_html(
         if raw and tags is not None and _CELL_IMAGE.match(raw):
             parts.append(tags.cell_image(raw))
             continue
-        opened = _RAW_LINK_OPEN.match(raw) if raw else None
+        opened = _RAW_OPEN_TAG.match(raw) if raw else None
+        if opened and opened.group(1).lower() != "a":
+            opened = None
         if token.type == "link_open" or opened:
             if link is not None:  # a link inside a link: the outer one ends here
                 parts.append(link.address())
-            href = token.attrGet("href") if opened is None else _raw_href(opened)
+            href = token.attrGet("href") if opened is None else _raw_attribute(opened, "href")
             link = _CellLink(str(href or ""))
             continue
         if token.type == "link_close" or (raw and _RAW_LINK_CLOSE.match(raw)):
@@ -273,11 +274,12 @@ def cell_html(
     return "".join(parts).strip()
 
 
-def _raw_href(opened: re.Match[str]) -> str:
-    """The address a raw ``<a>`` tag matched by :data:`_RAW_LINK_OPEN` points to: its
-    first ``href``, as a browser (and a raw HTML table's cell) reads it."""
-    for attribute in re.finditer(_RAW_ATTRIBUTE, opened.group(1)):
-        if attribute.group(1).lower() == "href":
+def _raw_attribute(opened: re.Match[str], name: str) -> str:
+    """The value of attribute ``name`` of a raw tag matched by :data:`_RAW_OPEN_TAG`
+    (``""`` if it has none): its first, as a browser (and a raw HTML table's cell)
+    reads it, so ``data-href`` is not ``href``."""
+    for attribute in re.finditer(_RAW_ATTRIBUTE, opened.group(2)):
+        if attribute.group(1).lower() == name:
             value = next((g for g in attribute.groups()[1:] if g is not None), "")
             return html.unescape(value).strip()
     return ""
@@ -323,9 +325,10 @@ def _cell_piece(token: Token, notes: Mapping[int, Note]) -> str:
         if note.url and note.url not in said:
             said = " ".join(part for part in (said, note.url) if part)
         return html.escape(f" ({said})") if said else ""
-    media = _MEDIA_SOURCE.match(token.content) if token.type == "html_inline" else None
-    if media:
-        return html.escape(f" ({html.unescape(media.group(1))})")
+    tag = _RAW_OPEN_TAG.match(token.content) if token.type == "html_inline" else None
+    source = _raw_attribute(tag, "src") if tag and tag.group(1).lower() in _MEDIA_TAGS else ""
+    if source:
+        return html.escape(f" ({source})")
     if token.type == "html_inline" and _BREAK.match(token.content):
         return "<br>"
     return ""
