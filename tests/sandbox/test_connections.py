@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import types
 from urllib.parse import urlsplit
 
@@ -169,3 +170,22 @@ def test_a_connection_opened_ahead_has_paid_by_the_time_it_is_used(
         assert clock.sleeps[1:] == pytest.approx([0.05])  # the latency alone
     finally:
         ahead.close()
+
+
+def test_a_client_that_hangs_up_mid_body_gets_no_answer_and_no_log_entry(
+    sandbox: Sandbox,
+) -> None:
+    where = urlsplit(sandbox.wechat_url)
+    assert where.hostname is not None and where.port is not None
+    with socket.create_connection((where.hostname, where.port), timeout=10) as raw:
+        raw.sendall(
+            b"POST /cgi-bin/media/uploadimg HTTP/1.1\r\nHost: sandbox\r\n"
+            b"Content-Length: 1000\r\n\r\nonly a part of the body"
+        )
+        raw.shutdown(socket.SHUT_WR)
+        assert raw.recv(1024) == b""  # closed, unanswered
+    connection = _connection(sandbox)
+    try:
+        assert json.loads(_get_body(connection, LOG)) == {"requests": []}
+    finally:
+        connection.close()

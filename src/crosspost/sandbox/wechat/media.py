@@ -1,9 +1,10 @@
 """WeChat images and permanent material: ``media/uploadimg``, ``material/*`` (spec §3–§4).
 
-Uploads are multipart with the part named ``media`` (parsed by werkzeug). The file type
-is judged by its extension *and* its first bytes, the way the platform refuses a PNG
-renamed to ``.gif``. Accepted images get an ``http://mmbiz.qpic.cn/mmbiz_<ext>/…`` URL,
-which the emulator serves back under ``<base>/mmbiz.qpic.cn/…``.
+Uploads are multipart with the part named ``media`` (read by
+:mod:`crosspost.sandbox.multipart`). The file type is judged by its extension *and* its
+first bytes, the way the platform refuses a PNG renamed to ``.gif``. Accepted images get
+an ``http://mmbiz.qpic.cn/mmbiz_<ext>/…`` URL, which the emulator serves back under
+``<base>/mmbiz.qpic.cn/…``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from werkzeug.wrappers import Response
 
+from crosspost.sandbox.multipart import file_part
 from crosspost.sandbox.wechat.state import WeChatAccount
 from crosspost.sandbox.wechat.wire import ApiError, Call
 
@@ -43,13 +45,13 @@ def sniff(data: bytes) -> str | None:
 
 def _media(call: Call) -> tuple[str, bytes]:
     """(lower-case extension, bytes) of the ``media`` part: 41005 missing, 40005 no extension."""
-    upload = call.request.files.get("media")
+    upload = file_part(call.request, "media")
     if upload is None:
         raise ApiError(41005)
-    data = upload.read()
+    data = upload.data
     if not data:
         raise ApiError(41005)
-    name = upload.filename or ""
+    name = upload.filename
     if "." not in name:
         raise ApiError(40005)
     return name.rsplit(".", 1)[1].lower(), data
