@@ -734,3 +734,21 @@ def test_a_wave_of_uploads_at_once_warns_of_no_full_connection_pool(
 
     assert answers == [200] * at_once
     assert not [r.getMessage() for r in caplog.records if "pool is full" in r.getMessage()]
+
+
+def test_a_call_after_the_sessions_pools_were_closed_opens_a_new_one(
+    server: str, policy: HttpPolicy
+) -> None:
+    # The policy remembers each origin's pool; a pool the session closed is asked again.
+    assert policy.request("GET", f"{server}/ok/0", idempotent=True, check=ok)["hits"] == 1
+    policy.session.close()
+    assert policy.request("GET", f"{server}/ok/0", idempotent=False, check=ok)["hits"] == 2
+
+
+def test_a_call_that_succeeds_at_once_neither_waits_nor_logs_a_retry(
+    server: str, policy: HttpPolicy, fake: FakeTime, caplog: Any
+) -> None:
+    caplog.set_level(logging.INFO, logger="crosspost")
+    assert policy.request("GET", f"{server}/503/0", idempotent=True, check=ok)["hits"] == 1
+    assert fake.sleeps == []
+    assert not [r for r in caplog.records if r.getMessage().startswith("retry")]
