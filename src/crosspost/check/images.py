@@ -17,7 +17,6 @@ pipeline's ``TransientError`` (exit 75, nothing sent), naming the issue's file a
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -82,12 +81,13 @@ class ImageInfo:
                 fix = "not found next to the issue; fix the path or add the file"
                 return ImageProblem("missing-image", fix)
         try:
-            source = read_source(ref, self.issue_path, self.sources.fetch, self.sources.folders)
+            rules = self.sources
+            source = read_source(ref, self.issue_path, rules.fetch, rules.folders, rules.reads)
         except ImageError as error:
             return ImageProblem(error.code, error.detail)
         data = source.data
         try:
-            seen = remembered_probe(data, hashlib.sha256(data).hexdigest(), self.sources.probes)
+            seen = remembered_probe(data, source.sha256, self.sources.probes)
         except BadImage as error:
             if not error.damaged:
                 fix = (

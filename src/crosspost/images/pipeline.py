@@ -18,6 +18,7 @@ import base64
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
@@ -40,6 +41,7 @@ from crosspost.images.sources import (
     DATA,
     REMOTE,
     Fetch,
+    ReadOnce,
     RefusedImage,
     confine,
     kind_of,
@@ -67,6 +69,11 @@ class SourceImage:
     data: bytes
     #: The issue file, for error messages.
     issue_path: Path
+
+    @cached_property
+    def sha256(self) -> str:
+        """SHA-256 hex of :attr:`data`, hashed once however many channels prepare it."""
+        return hashlib.sha256(self.data).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -141,14 +148,32 @@ def without_query(url: str) -> str:
 
 
 def read_source(
-    ref: str, issue_path: Path, fetch: Fetch | None = None, folders: tuple[Path, ...] = ()
+    ref: str,
+    issue_path: Path,
+    fetch: Fetch | None = None,
+    folders: tuple[Path, ...] = (),
+    reads: ReadOnce | None = None,
 ) -> SourceImage:
     """Read one image reference: a path relative to the issue (inside its folder or one of
-    ``folders``), a data: URI or an http(s) URL (through ``fetch``).
+    ``folders``), a data: URI or an http(s) URL (through ``fetch``); with ``reads``, what
+    the run read for it already, if anything (the same checks were passed then).
 
     Raises :class:`ImageError` (exit 2) for anything wrong with the reference, and a
     :class:`TransientError` naming the issue's file and line for network trouble (75).
     """
+    if reads is None:
+        return _read_source(ref, issue_path, fetch, folders)
+    known = reads.get(issue_path, ref)
+    if isinstance(known, SourceImage):
+        return known
+    source = _read_source(ref, issue_path, fetch, folders)
+    reads.put(issue_path, ref, source, len(source.data))
+    return source
+
+
+def _read_source(
+    ref: str, issue_path: Path, fetch: Fetch | None, folders: tuple[Path, ...]
+) -> SourceImage:
     try:
         kind = kind_of(ref)
     except RefusedImage as error:
@@ -211,12 +236,14 @@ def collect(
     issue_path: Path,
     fetch: Fetch | None = None,
     folders: tuple[Path, ...] = (),
+    reads: ReadOnce | None = None,
 ) -> dict[str, SourceImage]:
-    """Read every distinct image reference once (a URL is fetched once however often used)."""
+    """Read every distinct image reference once (a URL is fetched once however often used;
+    with ``reads``, once per run)."""
     found: dict[str, SourceImage] = {}
     for ref in refs:
         if ref not in found:
-            found[ref] = read_source(ref, issue_path, fetch, folders)
+            found[ref] = read_source(ref, issue_path, fetch, folders, reads)
     return found
 
 
@@ -236,7 +263,7 @@ def prepare(source: SourceImage, policy: ImagePolicy) -> PreparedImage:
     """
     from PIL import ImageOps
 
-    digest = hashlib.sha256(source.data).hexdigest()
+    digest = source.sha256
     try:
         # Decoded once per process: the other channel's prepare of these bytes reuses it.
         seen, decoded = probe(source.data, digest)

@@ -162,15 +162,16 @@ class PostAssets:
         """One wave of every inline image and the cover, read (the key None stands for
         the cover); images the platform serves itself are not in it."""
         job = self.job
-        fetch, folders = self.sources.fetch, self.sources.folders
+        fetch, folders, reads = self.sources.fetch, self.sources.folders, self.sources.reads
         inline = adapter.image_policy_for("inline")
         refs = [ref for ref in job.rendered.images if not inline.is_native(ref)]
-        sources = collect(refs, job.issue.path, fetch, folders)
+        sources = collect(refs, job.issue.path, fetch, folders, reads)
         items: list[tuple[str | None, SourceImage, str]] = [
             (ref, source, "inline") for ref, source in sources.items()
         ]
         if job.settings.cover is not None:
-            cover_source = read_source(str(job.settings.cover), job.issue.path, fetch, folders)
+            cover = str(job.settings.cover)
+            cover_source = read_source(cover, job.issue.path, fetch, folders, reads)
             items.append((None, cover_source, "cover"))
         channel, account = self.key.channel, self.key.account
 

@@ -29,7 +29,7 @@ from crosspost.errors import (
     UsageError,
 )
 from crosspost.images.remote import sources_for
-from crosspost.images.sources import ImageSources
+from crosspost.images.sources import ImageSources, ReadOnce
 from crosspost.issue.companions import CHANNEL as BUNDLE_CHANNEL
 from crosspost.issue.companions import find_companions, lead_of
 from crosspost.issue.loader import load_issue
@@ -370,6 +370,9 @@ class Publisher:
         in_run = {job.key for job in jobs}
         # This run's: the Zhihu login and topics are asked once per account.
         memo = RunMemo(shared=self._shared())
+        # The posts' reads of the images, each image read (and hashed) once for every
+        # channel; not the plan's, as a file must still be there when the posts begin.
+        images = replace(self.images, reads=ReadOnce())
         with ThreadPoolExecutor(max_workers=min(8, len(jobs))) as pool:
             while waiting and not self.stop.asked:
                 ready = [
@@ -384,7 +387,7 @@ class Publisher:
                         results[job.key] = filled
                     else:
                         runnable.append(filled)
-                machines = [self._machine(job, memo) for job in runnable]
+                machines = [self._machine(job, memo, images) for job in runnable]
                 running = [pool.submit(machine.run, options) for machine in machines]
                 for machine, result in zip(machines, self._results(running), strict=True):
                     results[machine.key] = result
@@ -431,14 +434,14 @@ class Publisher:
         dir, another machine), so the next publish does not make a second one."""
         jobs = self.plan(paths, options)
         memo = RunMemo(shared=self._shared())
-        return PublishReport(tuple(self._machine(job, memo).adopt() for job in jobs))
+        return PublishReport(tuple(self._machine(job, memo, self.images).adopt() for job in jobs))
 
     def _shared(self) -> Ledger | None:
         """The ledger when several machines share it (the WeChat token and poll count
         then live in it), else None (they stay files in this machine's state dir)."""
         return self.ledger if self.ledger.engine == "postgresql" else None
 
-    def _machine(self, job: Job, memo: RunMemo) -> PostMachine:
+    def _machine(self, job: Job, memo: RunMemo, images: ImageSources) -> PostMachine:
         """The state machine of one post, with this run's ledger, clock, images and memo."""
         return PostMachine(
             job,
@@ -451,7 +454,7 @@ class Publisher:
             lock_timeout=self.lock_timeout,
             checkpoint=self.checkpoint,
             memo=memo,
-            images=self.images,
+            images=images,
             stop=self.stop,
         )
 
