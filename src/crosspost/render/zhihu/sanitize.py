@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -274,8 +274,6 @@ class Sanitizer:
         right); before the first, in ``lead`` when given (a list that stands alone,
         whose caller writes them as a paragraph before it), else as an item of their
         own. ``""`` when nothing is left to be a list."""
-        from bs4.element import Comment, NavigableString, Tag
-
         numbering = self._start(node, name, as_list=True)
         number = 1 if numbering is None else numbering.start
         items: list[str] = []
@@ -293,16 +291,9 @@ class Sanitizer:
             else:
                 items.append(f"<li>{text}</li>")
 
-        for child in node.children:
-            if isinstance(child, Comment):
-                continue
-            if isinstance(child, NavigableString):
-                loose.append(_text(str(child)))
-                continue
-            if not isinstance(child, Tag):
-                continue
-            if child.name.lower() not in {"li", *_LISTS}:
-                loose.append(self._inline(child))
+        for child in _list_children(node, self._inline):
+            if isinstance(child, str):
+                loose.append(child)
                 continue
             place_loose()
             if child.name.lower() in _LISTS:
@@ -347,8 +338,6 @@ class Sanitizer:
         reader was meant to see are still there. Words written in the list outside any
         item (``<ul>text</ul>``, an old way to indent) are a line of their own, without
         a number. In a ``cell`` the words are a cell's plain text."""
-        from bs4.element import Comment, NavigableString, Tag
-
         numbering = self._start(node, name, as_list=False)
         number = 1 if numbering is None else numbering.start
         words, one = (
@@ -358,16 +347,9 @@ class Sanitizer:
         )
         lines: list[str] = []
         loose: list[str] = []  # words outside any item, since the last item
-        for child in node.children:
-            if isinstance(child, Comment):
-                continue
-            if isinstance(child, NavigableString):
-                loose.append(_text(str(child)))
-                continue
-            if not isinstance(child, Tag):
-                continue
-            if child.name.lower() not in {"li", *_LISTS}:
-                loose.append(one(child))
+        for child in _list_children(node, one):
+            if isinstance(child, str):
+                loose.append(child)
                 continue
             lines.append(_trim_br("".join(loose)))
             loose.clear()
@@ -468,6 +450,21 @@ class Sanitizer:
         if name == "a":
             return cell_link_text(inner, str(node.get("href") or "").strip())
         return inner
+
+
+def _list_children(node: Tag, inline: Callable[[Tag], str]) -> Iterator[str | Tag]:
+    """What stands in a list, in order: each ``<li>`` and each list nested in it as its
+    tag; anything else (words written outside any item) as its text, ``inline`` mapping
+    a tag to it. Comments are left out."""
+    from bs4.element import Comment, NavigableString, Tag
+
+    for child in node.children:
+        if isinstance(child, Comment):
+            continue
+        if isinstance(child, NavigableString):
+            yield _text(str(child))
+        elif isinstance(child, Tag):
+            yield child if child.name.lower() in {"li", *_LISTS} else inline(child)
 
 
 _CELL_TAGS = re.compile(r"</?t[hd]>")
