@@ -21,6 +21,7 @@ from markdown_it.token import Token
 
 from crosspost.issue.dialect import Document, copy_token, drop_title_heading, only_for
 from crosspost.platforms.zhihu import ZHIHU
+from crosspost.render.sanitize import ALWAYS_DROPPED
 
 CHANNEL = ZHIHU.name
 
@@ -70,6 +71,8 @@ _RAW_ATTRIBUTE = r"""\s+([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+
 _RAW_OPEN_TAG = re.compile(
     rf"^<([A-Za-z][A-Za-z0-9-]*)((?:{_RAW_ATTRIBUTE})*)\s*/?>", re.IGNORECASE
 )
+#: Any raw closing tag, its name in group 1.
+_RAW_CLOSE_TAG = re.compile(r"^</([A-Za-z][A-Za-z0-9-]*)\s*>", re.IGNORECASE)
 _RAW_LINK_CLOSE = re.compile(r"^</a\s*>", re.IGNORECASE)
 
 
@@ -240,8 +243,15 @@ def cell_html(
     """
     parts: list[str] = []
     link: _CellLink | None = None
+    hidden = 0  # inside a raw <script> or <style>: code, not words, as anywhere else
     for token in children:
         raw = token.content if token.type == "html_inline" else ""
+        code = _RAW_OPEN_TAG.match(raw) or _RAW_CLOSE_TAG.match(raw) if raw else None
+        if code and code.group(1).lower() in ALWAYS_DROPPED:
+            hidden = max(0, hidden + (-1 if raw.startswith("</") else 1))
+            continue
+        if hidden:
+            continue
         if raw and tags is not None and _CELL_IMAGE.match(raw):
             parts.append(tags.cell_image(raw))
             continue
