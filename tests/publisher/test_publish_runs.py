@@ -239,3 +239,25 @@ def test_two_issues_in_one_run_each_get_one_post_per_channel(shell: World, capsy
         (i, c) for i in (ISSUE_ID, "ai-systems-49") for c in ("wechat", "zhihu")
     }
     assert all(str(p.url) in out for p in posts)
+
+
+def test_publish_json_carries_the_runs_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Capsys
+) -> None:
+    """With --json the lines an editor would have read at the terminal (each step, a
+    hand-off, a config the platform contradicts) are in the JSON, not lost."""
+    for name in ("CROSSPOST_CONFIG", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("CROSSPOST_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setenv(MAX_SLEEP_VARIABLE, "0")
+    monkeypatch.chdir(REPO_ROOT)
+    example = "examples/ai-systems-48/issue.md"
+    assert main(["publish", example, "--sandbox", "--mode", "publish", "--json"]) == EXIT_OK
+    shown = capsys.readouterr()
+    data = json.loads(shown.out)
+    assert [p["state"] for p in data["posts"]] == ["published", "published"]
+    said = "\n".join(data["progress"])
+    assert "wechat:sandbox  ai-systems-48: submitted for publication" in said
+    assert "zhihu:sandbox  ai-systems-48: published https://zhuanlan.zhihu.com/p/" in said
+    assert "submitted for publication" not in shown.err

@@ -7,7 +7,7 @@ import contextlib
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -84,7 +84,11 @@ def run(args: argparse.Namespace) -> int:
         retry_failed=args.retry_failed,
         new_draft=args.new_draft,
     )
-    progress = None if args.quiet or args.json else print_progress
+    # With --json the run's lines (a plan's hand-off, a config a platform contradicts, each
+    # step) go into the JSON instead of the terminal: a script reading it misses nothing
+    # an editor at a terminal would have read.
+    said: list[str] = []
+    progress = None if args.quiet else said.append if args.json else print_progress
     with accounts_for_run(settings, sandbox=args.sandbox, switches=switches) as (settings, sleep):
         from crosspost.config.redaction import redactor_for
 
@@ -103,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
             if args.dry_run:
                 return _print_dry_run(publisher, jobs, options, as_json=args.json)
             report = publisher.run(jobs, options)
-    print_report(report, as_json=args.json)
+    print_report(report, as_json=args.json, said=said)
     return report.exit_code
 
 
@@ -138,9 +142,11 @@ def sandbox_pace(seconds: float) -> None:
     time.sleep(min(seconds, 0.05))
 
 
-def print_report(report: PublishReport, *, as_json: bool) -> None:
+def print_report(report: PublishReport, *, as_json: bool, said: Sequence[str] = ()) -> None:
     if as_json:
-        print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
+        print(
+            json.dumps({**report.as_dict(), "progress": list(said)}, ensure_ascii=False, indent=2)
+        )
         return
     rows = [
         (f"{r.key.channel}:{r.key.account}", r.key.issue_id, r.state, r.url or r.message)
