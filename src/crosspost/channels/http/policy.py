@@ -45,7 +45,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from types import MappingProxyType, UnionType
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 import requests
 import tenacity
@@ -305,6 +305,13 @@ def pooled_session(
     for prefix in ("https://", "http://"):
         session.mount(prefix, _Adapter(pool_maxsize=connections))
     return session
+
+
+def _origin(parts: SplitResult) -> str:
+    """``scheme://host:port`` of a URL, its user and password left out (a proxy's URL
+    may carry them, and lines name it)."""
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{parts.hostname}{port}"
 
 
 @dataclass(frozen=True)
@@ -735,10 +742,7 @@ class HttpPolicy:
         settings = self.session.merge_environment_settings(url, {}, None, None, None)
         proxy = select_proxy(url, settings["proxies"]) or ""
         parts = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
-        if not parts.hostname:
-            return "?"
-        port = f":{parts.port}" if parts.port else ""
-        return f"{parts.scheme}://{parts.hostname}{port}"
+        return _origin(parts) if parts.hostname else "?"
 
     def _point_at_base_url(self, error: ChannelError, url: str) -> None:
         """Add to a 404's message that ``base_url`` should be the host only, when it has a
@@ -749,8 +753,7 @@ class HttpPolicy:
         base = urlsplit(self.base_url)
         if base.path.strip("/") == "" or urlsplit(url).hostname != base.hostname:
             return
-        port = f":{base.port}" if base.port else ""
-        host_only = f"{base.scheme}://{base.hostname}{port}"
+        host_only = _origin(base)
         hint = (
             f"check base_url in the config: it should be the host only ({host_only}), "
             f"without {base.path.rstrip('/')}"

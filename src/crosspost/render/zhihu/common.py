@@ -73,7 +73,6 @@ _RAW_OPEN_TAG = re.compile(
 )
 #: Any raw closing tag, its name in group 1.
 _RAW_CLOSE_TAG = re.compile(r"^</([A-Za-z][A-Za-z0-9-]*)\s*>", re.IGNORECASE)
-_RAW_LINK_CLOSE = re.compile(r"^</a\s*>", re.IGNORECASE)
 
 
 def body_tokens(document: Document, titles: Sequence[str]) -> list[Token]:
@@ -246,25 +245,25 @@ def cell_html(
     hidden = 0  # inside a raw <script> or <style>: code, not words, as anywhere else
     for token in children:
         raw = token.content if token.type == "html_inline" else ""
-        code = _RAW_OPEN_TAG.match(raw) or _RAW_CLOSE_TAG.match(raw) if raw else None
-        if code and code.group(1).lower() in ALWAYS_DROPPED:
-            hidden = max(0, hidden + (-1 if raw.startswith("</") else 1))
+        opened = _RAW_OPEN_TAG.match(raw) if raw else None
+        closed = _RAW_CLOSE_TAG.match(raw) if raw and not opened else None
+        tag = opened or closed
+        name = tag.group(1).lower() if tag else ""
+        if name in ALWAYS_DROPPED:
+            hidden = max(0, hidden + (-1 if closed else 1))
             continue
         if hidden:
             continue
         if raw and tags is not None and _CELL_IMAGE.match(raw):
             parts.append(tags.cell_image(raw))
             continue
-        opened = _RAW_OPEN_TAG.match(raw) if raw else None
-        if opened and opened.group(1).lower() != "a":
-            opened = None
-        if token.type == "link_open" or opened:
+        if token.type == "link_open" or (opened and name == "a"):
             if link is not None:  # a link inside a link: the outer one ends here
                 parts.append(link.address())
             href = token.attrGet("href") if opened is None else _raw_attribute(opened, "href")
             link = _CellLink(str(href or ""))
             continue
-        if token.type == "link_close" or (raw and _RAW_LINK_CLOSE.match(raw)):
+        if token.type == "link_close" or (closed and name == "a"):
             if link is not None:  # a raw </a> that closes no link of this cell says nothing
                 parts.append(link.address())
             link = None
