@@ -376,7 +376,8 @@ def _parse_toml(
     for mark, (written, line) in moments.items():
         moment = ImpossibleMoment(written, _no_day_reason(written))
         where = _mark_path(data, mark)
-        data = _put_moment(data, mark, moment)
+        if where:
+            _place(data, where, moment)
         quoted = json.dumps(str(moment))
         if where and isinstance(where[-1], str):  # a key's value, in a table or inline one
             what, example = f"'{_dotted(where)}'", f"{where[-1]} = {quoted}"
@@ -495,16 +496,14 @@ def _dotted(path: tuple[str | int, ...]) -> str:
     return out
 
 
-def _put_moment(value: Any, mark: str, moment: ImpossibleMoment) -> Any:
-    """``value`` (what tomllib read) with the string ``mark`` replaced by ``moment``,
-    wherever it stands: a key of its own, an array, a table."""
-    if value == mark:
-        return moment
-    if isinstance(value, dict):
-        return {key: _put_moment(item, mark, moment) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_put_moment(item, mark, moment) for item in value]
-    return value
+def _place(data: dict[str, Any], where: tuple[str | int, ...], moment: ImpossibleMoment) -> None:
+    """Put ``moment`` where :func:`_mark_path` found its mark: a key of its own, an item
+    of an array, a key of a table (the tables and arrays are tomllib's, made for this
+    read alone)."""
+    parent: Any = data
+    for step in where[:-1]:
+        parent = parent[step]
+    parent[where[-1]] = moment
 
 
 class _TooDeep(Exception):
