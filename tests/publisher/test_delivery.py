@@ -6,6 +6,7 @@ holds (its stored draft, the calls it saw), never on the publisher's own word al
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Iterator
@@ -287,11 +288,10 @@ def test_a_48001_contradicting_the_configured_kind_says_so_and_later_runs_hand_o
     assert calls_to(world.box, SUBMIT) == 1  # the editor's 发表 is not an API call
 
 
-def test_a_48001_refusal_is_believed_a_day_then_the_configured_kind_again(
-    tmp_path: Path,
-) -> None:
-    """A day after the refusal the config's word counts again: an account verified since
-    publishes through the API without anyone clearing the state dir."""
+@contextlib.contextmanager
+def refused_a_day_ago(tmp_path: Path) -> Iterator[tuple[World, Sandbox, Path]]:
+    """An account the config calls ``verified_subscription`` whose publish WeChat refused
+    once (48001: the draft handed off), and the clock a day on: the memory has lapsed."""
     now = [time.time()]
     with Sandbox() as box:
         world = build_world(tmp_path, box, lambda: now[0], lambda seconds: None)
@@ -300,6 +300,15 @@ def test_a_48001_refusal_is_believed_a_day_then_the_configured_kind_again(
         box.faults.add("wechat", SUBMIT, "errcode:48001", count=1)
         assert [r.state for r in world.publish([issue])[0].results] == ["drafted"]
         now[0] += REMEMBER_SECONDS
+        yield world, box, issue
+
+
+def test_a_48001_refusal_is_believed_a_day_then_the_configured_kind_again(
+    tmp_path: Path,
+) -> None:
+    """A day after the refusal the config's word counts again: an account verified since
+    publishes through the API without anyone clearing the state dir."""
+    with refused_a_day_ago(tmp_path) as (world, box, issue):
         report, lines = world.publish([issue])
         assert [r.state for r in report.results] == ["published"], lines
         assert calls_to(box, SUBMIT) == 2
@@ -312,14 +321,7 @@ def test_a_draft_published_by_hand_is_recorded_after_the_refusal_is_forgotten(
     refusal lapsed: the next run, whose plan no longer hands off, still finds the article
     instead of calling the emptied 草稿箱 an error (whose advice, --new-draft, would post
     it twice)."""
-    now = [time.time()]
-    with Sandbox() as box:
-        world = build_world(tmp_path, box, lambda: now[0], lambda seconds: None)
-        use_config(world, wechat_config(world, 'kind = "verified_subscription"'))
-        issue = plain_issue(world.root)
-        box.faults.add("wechat", SUBMIT, "errcode:48001", count=1)
-        assert [r.state for r in world.publish([issue])[0].results] == ["drafted"]
-        now[0] += REMEMBER_SECONDS
+    with refused_a_day_ago(tmp_path) as (world, box, issue):
         box.wechat.by_hand(draft_of(world), "publish")
         report, lines = world.publish([issue])
         (result,) = report.results

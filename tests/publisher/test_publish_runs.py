@@ -172,17 +172,22 @@ def test_dry_run_sends_nothing_and_shows_the_plan_and_a_diff(shell: World, capsy
     assert len(shell.box.requests) == seen
 
 
-def test_sandbox_demo_from_the_repository(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Capsys
-) -> None:
-    """The README's first command on a fresh machine: no config, no credentials."""
+@pytest.fixture
+def fresh_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The repository on a machine with no config and no credentials, as README's first
+    command finds it (a home and a state folder of the test's own); the example's path."""
     for name in ("CROSSPOST_CONFIG", "CROSSPOST_STATE_DIR", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("CROSSPOST_STATE_DIR", str(tmp_path / "state"))
     monkeypatch.setenv(MAX_SLEEP_VARIABLE, "0")
     monkeypatch.chdir(REPO_ROOT)
-    example = "examples/ai-systems-48/issue.md"
+    return "examples/ai-systems-48/issue.md"
+
+
+def test_sandbox_demo_from_the_repository(fresh_machine: str, capsys: Capsys) -> None:
+    """The README's first command on a fresh machine: no config, no credentials."""
+    example = fresh_machine
     assert main(["publish", example, "--sandbox"]) == EXIT_OK
     out = capsys.readouterr().out
     wechat = [w for w in out.split() if w.startswith(("https://mp.weixin.qq.com/", "http://mp."))]
@@ -241,19 +246,10 @@ def test_two_issues_in_one_run_each_get_one_post_per_channel(shell: World, capsy
     assert all(str(p.url) in out for p in posts)
 
 
-def test_publish_json_carries_the_runs_lines(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Capsys
-) -> None:
+def test_publish_json_carries_the_runs_lines(fresh_machine: str, capsys: Capsys) -> None:
     """With --json the lines an editor would have read at the terminal (each step, a
     hand-off, a config the platform contradicts) are in the JSON, not lost."""
-    for name in ("CROSSPOST_CONFIG", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("CROSSPOST_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv(MAX_SLEEP_VARIABLE, "0")
-    monkeypatch.chdir(REPO_ROOT)
-    example = "examples/ai-systems-48/issue.md"
-    assert main(["publish", example, "--sandbox", "--mode", "publish", "--json"]) == EXIT_OK
+    assert main(["publish", fresh_machine, "--sandbox", "--mode", "publish", "--json"]) == EXIT_OK
     shown = capsys.readouterr()
     data = json.loads(shown.out)
     assert [p["state"] for p in data["posts"]] == ["published", "published"]
