@@ -559,3 +559,60 @@ def test_a_terminal_that_cannot_show_chinese_gets_escapes_not_a_traceback(
     )
     assert "Traceback" not in done.stderr and "UnicodeEncodeError" not in done.stderr
     assert done.returncode == 2 and "(900\\xd7383)" in done.stdout + done.stderr
+
+
+def test_control_characters_pasted_into_the_body_are_left_out_with_one_warning(
+    capsys: pytest.CaptureFixture[str], write_issue: WriteIssue
+) -> None:
+    """Text pasted from a terminal (colour escapes), a PDF or an old word processor brings
+    characters no one sees and neither platform's HTML can hold: the issue still renders,
+    its words intact, and ``check`` says once where they were."""
+    body = "\nhello \x1b[31mred\x1b[0m text\n\nform\x0cfeed and `co\x01de`\n\n## 标题\x07\n"
+    path = write_issue(body=body)
+    out = path.parent / "out"
+    code, _, stderr = run(capsys, "render", str(path), "-o", str(out))
+    assert code == 0 and "invisible control characters" in stderr[0]
+    for name in ("wechat.html", "zhihu.html", "zhihu.md"):
+        text = (out / name).read_text("utf-8")
+        assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", text), name
+        assert "[31mred" in text and "form feed" in text and "code" in text and "标题" in text
+    code, stdout, _ = run(capsys, "check", str(path))
+    assert code == 0
+    assert stdout == [
+        f"{path}:8: warning: 5 invisible control characters (U+0001, U+0007, U+000C, "
+        "U+001B) on lines 8, 10, 12 left out of every channel (text pasted from a terminal or "
+        "another program?); delete them from the file",
+        f"{path}: ok (wechat, zhihu)",
+    ]
+
+
+def test_an_internal_error_is_one_line_naming_a_report_file_never_a_traceback(
+    capsys: pytest.CaptureFixture[str],
+    write_issue: WriteIssue,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """A bug (an exception crosspost did not expect) reaches a person, or a cron mail, as
+    one line: which command, that it is a bug, and the file that holds the traceback, with
+    the environment's secrets and ``token=…`` pairs hidden there as on the terminal."""
+    import crosspost.commands.render as render_command
+
+    def broken(args: object) -> int:
+        raise ValueError("no luck with access_token=abcdef0123456789 and hunter2-secret-value")
+
+    monkeypatch.setattr(render_command, "run", broken)
+    monkeypatch.setenv("CROSSPOST_ZHIHU_COOKIE", "hunter2-secret-value")
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr("tempfile.tempdir", None)
+    code, stdout, stderr = run(capsys, "render", str(write_issue()))
+    assert code == 1 and stdout == []
+    assert len(stderr) == 1 and "Traceback" not in stderr[0]
+    line = stderr[0]
+    assert line.startswith("crosspost: error: 'render' stopped on an internal error (ValueError:")
+    assert "this is a crosspost bug, not your input or config" in line
+    assert "abcdef0123456789" not in line and "hunter2-secret-value" not in line
+    report = Path(re.search(r"details are in (\S+);", line).group(1))  # type: ignore[union-attr]
+    assert report.parent == tmp_path and report.stat().st_mode & 0o077 == 0
+    text = report.read_text("utf-8")
+    assert "Traceback" in text and "in broken" in text and "command: crosspost render" in text
+    assert "abcdef0123456789" not in text and "hunter2-secret-value" not in text

@@ -3,7 +3,8 @@
 Every error a person can cause or must act on is a :class:`CrosspostError`. Its
 message is one line that says what went wrong and what to do next; its
 ``exit_code`` is the one DESIGN.md promises to cron and scripts. The CLI catches
-this base class only; anything else is a bug and keeps its traceback.
+this base class; anything else is a bug, which it reports in one line naming a file
+that keeps the traceback (a person never gets the traceback itself).
 """
 
 from __future__ import annotations
