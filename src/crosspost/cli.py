@@ -133,55 +133,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return _report("interrupted", 130, prefix="crosspost: ")
     except Exception as error:  # a bug: one line for the person, the traceback in a file
-        return _report(_crash_report(args.command, argv, error), EXIT_CHANNEL_FAILED)
+        from crosspost.config.crash import bug_report
 
-
-#: Environment variables whose values a crash report must not show, by name.
-_SECRET_NAMES = ("SECRET", "TOKEN", "COOKIE", "PASSWORD", "PASSWD", "KEY", "AUTH", "CREDENTIAL")
-
-
-def _crash_report(command: str, argv: Sequence[str], error: Exception) -> str:
-    """The line for an exception crosspost did not expect (a bug), after writing its
-    traceback to a file of its own: an editor or a cron mail gets what happened and where
-    the details are, never a traceback; whoever fixes the bug gets the whole of it.
-
-    The file is the system's temporary folder's (the state folder may be what failed),
-    readable by its owner only, and goes through a redactor that knows the values of the
-    environment's secret-looking variables as well as the usual ``token=…`` patterns.
-    """
-    import os
-    import platform
-    import tempfile
-    import traceback
-
-    from crosspost.config.redaction import Redactor
-
-    redact = Redactor()
-    for name, value in os.environ.items():
-        if any(part in name.upper() for part in _SECRET_NAMES):
-            redact.register(value)
-    kind = type(error).__name__
-    said = redact(" ".join(str(error).split()))
-    said = f"{kind}: {said[:200]}" if said else kind
-    details = (
-        f"crosspost {__version__}, Python {platform.python_version()}, {platform.platform()}\n"
-        f"command: crosspost {redact(' '.join(argv))}\n\n"
-        + redact("".join(traceback.format_exception(error)))
-    )
-    try:
-        handle, name = tempfile.mkstemp(prefix="crosspost-crash-", suffix=".txt")
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(details)
-        where = f"the details are in {name}; please report it with that file"
-    except OSError:
-        where = "no file could be written for the details; please report this line"
-    line = (
-        f"'{command}' stopped on an internal error ({said}); this is a crosspost bug, not "
-        f"your input or config. {where}"
-    )
-    if command in _SENDING:
-        line += "; what it had sent is in the ledger ('crosspost status' shows it)"
-    return line
+        line = bug_report(f"'{args.command}'", argv, error)
+        if args.command in _SENDING:
+            line += "; what it had sent is in the ledger ('crosspost status' shows it)"
+        return _report(line, EXIT_CHANNEL_FAILED)
 
 
 #: Commands that may have sent something before an internal error stopped them.

@@ -269,3 +269,30 @@ def test_a_folder_that_went_away_is_one_line_not_a_traceback(tmp_path: Path) -> 
     assert answer.status_code == 500
     assert answer.get_data(as_text=True).startswith("crosspost: error: ")
     assert "no such file or folder of issues" in answer.get_data(as_text=True)
+
+
+def test_a_bug_behind_a_page_is_one_line_naming_its_report_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An exception the desk did not expect answers 500 with the one line the CLI would
+    print (what stopped, that it is a bug, the report file), on the page and in the
+    terminal serve runs in; the traceback is in that file only."""
+    copy_example(tmp_path / "issues")
+    desk = Desk([tmp_path / "issues"], plain_settings(tmp_path), now=clock_at(NOW))
+
+    def broken(request: object) -> None:
+        raise RuntimeError("the week could not be drawn")
+
+    monkeypatch.setattr(desk, "_week", broken)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr("tempfile.tempdir", None)
+    answer = entered(desk).get("/")
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 500 and "Traceback" not in page
+    assert page.startswith(
+        "crosspost: error: the page / stopped on an internal error (RuntimeError: the week "
+        "could not be drawn); this is a crosspost bug"
+    )
+    assert capsys.readouterr().err.strip() == page.strip()
+    report = next(tmp_path.glob("crosspost-crash-*.txt"))
+    assert "Traceback" in report.read_text("utf-8") and str(report) in page

@@ -26,6 +26,7 @@ import hmac
 import json
 import mimetypes
 import secrets
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from werkzeug.utils import redirect
 from werkzeug.wrappers import Request, Response
 
 from crosspost.check.lint import Checked
+from crosspost.config.crash import bug_report
 from crosspost.config.settings import Settings
 from crosspost.errors import CrosspostError
 from crosspost.preview.columns import article
@@ -144,6 +146,10 @@ class Desk:
             return _text(error.code or 500, f"{error.code}: {error.description}")
         except CrosspostError as error:  # a folder that went away, a broken user template
             return _text(500, f"crosspost: error: {error}")
+        except Exception as error:  # a bug: one line on the page and the terminal, no traceback
+            line = f"crosspost: error: {bug_report(f'the page {request.path}', ['serve'], error)}"
+            print(line, file=sys.stderr, flush=True)  # the terminal serve runs in
+            return _text(500, line)
 
     def _is_token(self, given: str | None) -> bool:
         return given is not None and hmac.compare_digest(given.encode(), self.token.encode())
