@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -256,6 +257,47 @@ def test_a_file_that_is_not_an_image_is_refused_with_its_name(tmp_path: Path) ->
 
     with pytest.raises(IssueError, match=r"issue\.md:7: image 'notes\.png' is not an image"):
         prepare(read_source("notes.png", issue), UPLOADIMG)
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        (b"<!DOCTYPE html><html><body><img src=x.png></body></html>", "is a web page (HTML)"),
+        (b"%PDF-1.7\n...", "is a PDF document, not an image; export the page as PNG"),
+        (
+            b"<?xml version='1.0'?><svg xmlns='http://www.w3.org/2000/svg'/>",
+            "is not an image crosspost can read (SVG",
+        ),
+        (b"\0\0\0\x18ftypheic\0\0\0\0mif1heic", "is a HEIC/HEIF photo"),
+        (b"", "is an empty file"),
+    ],
+    ids=["web page", "pdf", "svg", "heic", "empty"],
+)
+def test_a_file_with_an_image_name_that_is_something_else_says_what_it_is(
+    tmp_path: Path, data: bytes, said: str
+) -> None:
+    """A link that led to a page, a drawing, a phone's photo format: each has its own fix,
+    so the line says what the file is, not only that it is no image."""
+    issue = write_issue_with(tmp_path, "pic.png")
+    (tmp_path / "pic.png").write_bytes(data)
+    with pytest.raises(IssueError, match=rf"issue\.md:7: image 'pic\.png' {re.escape(said)}"):
+        prepare(read_source("pic.png", issue), UPLOADIMG)
+
+
+def test_an_image_of_too_many_pixels_is_refused_and_a_large_one_quietly_scaled(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Past Pillow's decompression-bomb limit (179 megapixels) the line says how many there
+    are and to scale down; below it, a 100-megapixel scan is scaled to fit without
+    Pillow's "decompression bomb DOS attack" warning reaching the terminal."""
+    issue = write_issue_with(tmp_path, "huge.png")
+    Image.new("1", (20_000, 12_000), 1).save(tmp_path / "huge.png")
+    with pytest.raises(IssueError, match=r"'huge\.png' has 240 megapixels, more than crosspost"):
+        prepare(read_source("huge.png", issue), UPLOADIMG)
+    Image.new("1", (10_000, 10_000), 1).save(tmp_path / "huge.png")
+    prepared = prepare(read_source("huge.png", issue), UPLOADIMG)
+    assert prepared.mime == PNG and len(prepared.data) < UPLOADIMG.max_bytes
+    assert "DecompressionBomb" not in "".join(capfd.readouterr())
 
 
 def test_a_truncated_image_is_refused_with_advice(tmp_path: Path) -> None:

@@ -715,7 +715,7 @@ IMAGE_CASES: dict[str, Case] = {
     ),
     "remote bytes not an image": Case(
         _remote_case("/lying.png"),
-        r"issue\.md:16: .*lying\.png' is not an image crosspost can read",
+        r"issue\.md:16: .*lying\.png' is a web page \(HTML\), not an image: the address",
         checked=True,
     ),
     "remote truncated JPEG": Case(

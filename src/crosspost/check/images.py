@@ -89,12 +89,7 @@ class ImageInfo:
         try:
             seen = remembered_probe(data, source.sha256, self.sources.probes)
         except BadImage as error:
-            if not error.damaged:
-                fix = (
-                    "is not an image crosspost can read (SVG is not supported); export PNG or JPEG"
-                )
-                return ImageProblem("bad-image", fix)
-            return ImageProblem("bad-image", f"is damaged or truncated ({error}); export it again")
+            return ImageProblem("bad-image", str(error))
         return ImageFile(seen.format, len(data), seen.width, seen.height)
 
 

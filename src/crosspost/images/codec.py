@@ -7,7 +7,9 @@ knows *how* to get there with the least visible loss. Pillow is imported on firs
 from __future__ import annotations
 
 import io
+import re
 import threading
+import warnings
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -21,7 +23,12 @@ JPEG_QUALITIES = (92, 85, 78, 70)
 
 
 class BadImage(ValueError):
-    """The bytes are not an image Pillow can decode; ``damaged`` when they look truncated."""
+    """The bytes are not an image crosspost can decode; ``damaged`` when they look truncated.
+
+    The message is the end of a sentence that starts with the image's name ("image
+    'a.png' …"): what the bytes are and what to do, since "not an image" helps no one
+    whose link led to a web page or whose phone saved a HEIC photo.
+    """
 
     def __init__(self, message: str, *, damaged: bool) -> None:
         super().__init__(message)
@@ -37,10 +44,59 @@ def open_image(data: bytes) -> Image:
         image = Image.open(io.BytesIO(data))
         image.load()
     except UnidentifiedImageError:
-        raise BadImage("not an image", damaged=False) from None
-    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as error:
-        raise BadImage(str(error), damaged=True) from None
+        raise BadImage(what_it_is(data), damaged=False) from None
+    except Image.DecompressionBombError as error:
+        raise BadImage(_too_many_pixels(str(error)), damaged=False) from None
+    except (OSError, SyntaxError, ValueError) as error:
+        raise BadImage(
+            f"is damaged or truncated ({error}); export it again", damaged=True
+        ) from None
     return image
+
+
+#: ISO base-media brands of a HEIF file (what an iPhone saves its photos as).
+_HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1")
+
+
+def what_it_is(data: bytes) -> str:
+    """What bytes Pillow does not take as an image are, said for the editor: the file an
+    issue names is often something else with an image's name (a page saved from a link, a
+    drawing, a phone's photo format), and each has its own fix."""
+    head = data[:1024].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    brand = data[8:12]
+    if not data:
+        return "is an empty file; export the image again"
+    if head.startswith(b"%pdf"):
+        return "is a PDF document, not an image; export the page as PNG or JPEG"
+    if b"<svg" in head:
+        return "is not an image crosspost can read (SVG is not supported); export PNG or JPEG"
+    if head.startswith((b"<!doctype html", b"<html", b"<head", b"<body")) or b"<html" in head:
+        return (
+            "is a web page (HTML), not an image: the address leads to a page that shows the "
+            "image; use the image's own address (open the image alone and copy that)"
+        )
+    if data[4:8] == b"ftyp" and brand in _HEIF_BRANDS:
+        return (
+            "is a HEIC/HEIF photo, which crosspost reads only with the pillow-heif package; "
+            "export it as JPEG (or pip install pillow-heif)"
+        )
+    if data[4:8] == b"ftyp" and brand in (b"avif", b"avis"):
+        return "is an AVIF image, which this Pillow cannot read; export it as JPEG or PNG"
+    return "is not an image crosspost can read; export it as PNG or JPEG"
+
+
+def _too_many_pixels(said: str) -> str:
+    """The line for an image past Pillow's decompression-bomb limit (some 179 megapixels):
+    so large that decoding it could exhaust the machine's memory, and far past what either
+    platform shows, so the fix is to scale it down first."""
+    found = re.search(r"\((\d+) pixels\) exceeds limit of (\d+)", said)
+    if not found:
+        return "has too many pixels to decode safely; scale it down and export it again"
+    pixels, limit = (int(number) / 1e6 for number in found.groups())
+    return (
+        f"has {pixels:.0f} megapixels, more than crosspost decodes ({limit:.0f}: it could "
+        "exhaust the memory); scale it down (2,000 pixels across is plenty) and export it again"
+    )
 
 
 @dataclass(frozen=True)
@@ -109,7 +165,15 @@ def _probe_of(image: Image) -> Probe:
 
 
 def _register_optional_plugins() -> None:
-    """HEIC/HEIF when the optional ``pillow-heif`` plugin is installed; silently none else."""
+    """HEIC/HEIF when the optional ``pillow-heif`` plugin is installed; silently none else.
+
+    Also silences Pillow's warning for images between 89 and 179 megapixels: it would
+    print a line about "decompression bomb DOS attack" on the editor's terminal, while the
+    pipeline takes such an image and scales it down (past 179, decoding is refused with a
+    line of ours, see :func:`open_image`)."""
+    from PIL import Image
+
+    warnings.filterwarnings("ignore", category=Image.DecompressionBombWarning)
     try:
         import pillow_heif  # type: ignore[import-not-found, unused-ignore]
     except ImportError:

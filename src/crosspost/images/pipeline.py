@@ -268,12 +268,7 @@ def prepare(source: SourceImage, policy: ImagePolicy) -> PreparedImage:
         # Decoded once per process: the other channel's prepare of these bytes reuses it.
         seen, decoded = probe(source.data, digest)
     except BadImage as error:
-        problem = (
-            f"is damaged or truncated ({error}); export it again"
-            if error.damaged
-            else "is not an image Pillow can read; use a JPEG, PNG or GIF file"
-        )
-        raise image_error(source.issue_path, source.ref, problem) from None
+        raise image_error(source.issue_path, source.ref, str(error)) from None
     fmt = seen.format
     mime = _MIMES.get(fmt, "")
     animated = seen.animated
