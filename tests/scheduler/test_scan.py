@@ -82,6 +82,25 @@ def test_a_file_that_is_not_utf8_is_a_problem_naming_it(tmp_path: Path) -> None:
     assert str(problem).startswith(f"{path}:2: is not UTF-8")
 
 
+def test_links_that_lead_nowhere_are_problems_that_say_so(tmp_path: Path) -> None:
+    """A link to a deleted issue and two links pointing at each other: the cron mail says
+    what each is and the fix, not "check its permissions"; an editor's lock file (Emacs's
+    ``.#name.md``, a link to nowhere) is hidden and not looked at."""
+    (tmp_path / "gone.md").symlink_to(tmp_path / "deleted.md")
+    (tmp_path / "a.md").symlink_to(tmp_path / "b.md")
+    (tmp_path / "b.md").symlink_to(tmp_path / "a.md")
+    (tmp_path / ".#issue.md").symlink_to("editor@host.1234:1700000000")
+    problems = sorted(str(p) for p in scan([tmp_path], NOW).problems)
+    assert problems == [
+        f"{tmp_path / 'a.md'}: is a symbolic link that leads back to itself; point it at a "
+        "file or remove it",
+        f"{tmp_path / 'b.md'}: is a symbolic link that leads back to itself; point it at a "
+        "file or remove it",
+        f"{tmp_path / 'gone.md'}: is a symbolic link to a file that does not exist; fix or "
+        "remove the link",
+    ]
+
+
 def test_subfolders_are_scanned_hidden_ones_are_not_and_each_file_counts_once(
     tmp_path: Path,
 ) -> None:

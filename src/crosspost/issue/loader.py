@@ -14,6 +14,7 @@ share.
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import re
@@ -49,6 +50,7 @@ __all__ = [
     "read_issue",
     "read_text",
     "split_front_matter",
+    "unreadable",
 ]
 
 if TYPE_CHECKING:
@@ -118,20 +120,32 @@ def opens_front_matter(head: bytes) -> bool:
     return _OPENING.match(head) is not None
 
 
+def unreadable(path: Path | str, error: OSError) -> IssueError:
+    """The one line for an issue file the system will not read, by what stands in the way:
+    a missing file and a link to nowhere, a link that leads back to itself, permissions."""
+    if error.errno == errno.ENOENT:
+        if Path(path).is_symlink():
+            return IssueError(
+                path, "is a symbolic link to a file that does not exist; fix or remove the link"
+            )
+        return IssueError(path, "no such file; check the path")
+    if error.errno == errno.ELOOP:
+        return IssueError(
+            path, "is a symbolic link that leads back to itself; point it at a file or remove it"
+        )
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return IssueError(path, "cannot be read (permission denied); check its permissions")
+    return IssueError(path, f"cannot be read ({error.strerror}); check the path")
+
+
 def read_text(path: Path) -> str:
     """A text file as str with Unix line ends; IssueError (file:line, the fix) if it isn't."""
     if path.is_dir():
         raise IssueError(path, "is a folder, not an issue file; name the .md file inside it")
     try:
         raw = path.read_bytes()
-    except FileNotFoundError:
-        raise IssueError(path, "no such file; check the path") from None
-    except PermissionError:
-        raise IssueError(
-            path, "cannot be read (permission denied); check its permissions"
-        ) from None
     except OSError as error:
-        raise IssueError(path, f"cannot be read ({error.strerror}); check the path") from None
+        raise unreadable(path, error) from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -29,7 +29,12 @@ from typing import Any
 
 from crosspost.errors import IssueError, UsageError
 from crosspost.issue.fields import parse_moment
-from crosspost.issue.loader import default_issue_id, opens_front_matter, read_front_matter
+from crosspost.issue.loader import (
+    default_issue_id,
+    opens_front_matter,
+    read_front_matter,
+    unreadable,
+)
 
 #: The front matter block of an issue file, as the loader finds it: from a ``---`` line
 #: that only blank lines precede to the next ``---`` or ``...`` line.
@@ -168,9 +173,7 @@ def _schedule_of(name: str, now: datetime) -> ScheduledFile | datetime | None:
         with open(name, "rb") as file:
             raw = file.read()
     except OSError as error:
-        raise IssueError(
-            name, f"cannot be read ({error.strerror}); check its permissions"
-        ) from None
+        raise unreadable(name, error) from None
     if not opens_front_matter(raw):
         return None  # not a scheduled issue: publish_at lives in YAML or TOML front matter
     quick = _quick_publish_at(raw)
