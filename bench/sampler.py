@@ -5,16 +5,22 @@ the question "where does a publish's local time go" needs every thread's stack. 
 samples ``sys._current_frames()`` every few milliseconds and counts, per function, the
 share of samples in which it is on a stack (cumulative) or on top (own), the way py-spy
 summarises, without a tool to install. Threads blocked on a socket or a lock count as
-waiting, apart from work.
+waiting, apart from work: a function of that name on top of the stack, and also a Python
+function stopped at a C call that blocks (``lock.acquire()``, ``sock.sendall()``) or at
+the ``with`` that takes a lock (``with self._lock:`` enters the lock in C, so without
+this look at the frame's instruction the function holding the ``with`` seemed to work:
+the ledger's ``find_asset`` waiting for its lock was half of a profile's "work").
 """
 
 from __future__ import annotations
 
+import dis
 import sys
 import threading
 from collections import Counter
+from functools import cache
 from pathlib import Path
-from types import FrameType, TracebackType
+from types import CodeType, FrameType, TracebackType
 
 from crosspost.issue.collector import collector_paused
 
@@ -22,6 +28,47 @@ from crosspost.issue.collector import collector_paused
 WAITS = frozenset(
     {"recv_into", "readinto", "recv", "select", "poll", "acquire", "wait", "sleep", "accept"}
 )
+#: C functions that block, called from a Python frame (the frame is then the top one).
+BLOCKING_CALLS = WAITS | {"sendall", "connect", "join"}
+#: Instructions that load what a call calls.
+_LOADS = frozenset({"LOAD_METHOD", "LOAD_ATTR", "LOAD_GLOBAL", "LOAD_NAME"})
+
+
+@cache
+def _instructions(code: CodeType) -> tuple[list[dis.Instruction], dict[int, int]]:
+    """``code``'s instructions, and the index of each by its offset."""
+    listed = list(dis.get_instructions(code))
+    return listed, {each.offset: index for index, each in enumerate(listed)}
+
+
+@cache
+def _blocked_at(code: CodeType, offset: int) -> bool:
+    """Whether the instruction at ``offset`` (a frame's ``f_lasti``) is one a thread
+    blocks in without a Python frame of its own: a ``with`` entering a C context manager
+    (a lock), or a call of a C function named in :data:`BLOCKING_CALLS`."""
+    listed, by_offset = _instructions(code)
+    index = by_offset.get(offset)
+    if index is None:
+        return False
+    instruction = listed[index]
+    if instruction.opname == "BEFORE_WITH":
+        return True
+    if instruction.opname != "CALL":
+        return False
+    # Walk back over the arguments (their net stack effect is the call's count) to the
+    # instruction that loaded the callable. Straight-line arguments only: a jump among
+    # them and the answer is "working", as before.
+    wanted, pushed = instruction.arg or 0, 0
+    for earlier in reversed(listed[:index]):
+        if earlier.opname in ("PRECALL", "KW_NAMES", "CACHE"):
+            continue
+        if pushed >= wanted:
+            return earlier.opname in _LOADS and earlier.argval in BLOCKING_CALLS
+        try:
+            pushed += dis.stack_effect(earlier.opcode, earlier.arg, jump=False)
+        except ValueError:
+            return False
+    return False
 
 
 def _name(frame: FrameType) -> str:
@@ -70,7 +117,7 @@ class Sampler:
             while current is not None:
                 stack.append(_name(current))
                 current = current.f_back
-            if frame.f_code.co_name in WAITS:
+            if frame.f_code.co_name in WAITS or _blocked_at(frame.f_code, frame.f_lasti):
                 self.waiting += 1
                 continue
             if not any("crosspost" in entry for entry in stack):

@@ -10,6 +10,7 @@ import io
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -533,3 +534,43 @@ def test_a_damaged_image_is_reported_to_every_channel_that_prepares_it(tmp_path:
         messages = list(pool.map(attempt, [UPLOADIMG, WITH_GIF] * 2))
 
     assert all("issue.md:7: image 'half.jpg' is damaged or truncated" in m for m in messages)
+
+
+def test_one_images_hash_does_not_hold_up_anothers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Images are hashed by several threads at once (each post's image thread, the upload
+    workers): a slow hash of one image must not keep another's waiting, as a class-wide
+    ``cached_property`` lock did on Python 3.11. Each image is still hashed once."""
+    import hashlib
+    import threading
+
+    from crosspost.images import pipeline
+
+    real = hashlib.sha256
+    slow_started, slow_may_end = threading.Event(), threading.Event()
+    seen: list[str] = []
+
+    def sha256(data: bytes) -> Any:
+        seen.append(f"start {data.decode()}")
+        if data == b"slow":
+            slow_started.set()
+            slow_may_end.wait(5)
+        seen.append(f"end {data.decode()}")
+        return real(data)
+
+    monkeypatch.setattr(pipeline.hashlib, "sha256", sha256)
+    slow, quick = source(b"slow", tmp_path, "a.png"), source(b"quick", tmp_path, "b.png")
+    other = threading.Thread(target=lambda: slow.sha256)
+    other.start()
+    try:
+        assert slow_started.wait(5)
+        assert quick.sha256 == real(b"quick").hexdigest()
+        # Answered while the slow hash was still going (a class-wide lock: after it).
+        assert seen == ["start slow", "start quick", "end quick"]
+    finally:
+        slow_may_end.set()
+        other.join()
+    assert slow.sha256 == real(b"slow").hexdigest() and quick.sha256 == real(b"quick").hexdigest()
+    assert seen == ["start slow", "start quick", "end quick", "end slow"]  # once each
+    assert slow == source(b"slow", tmp_path, "a.png")  # the memo is not compared

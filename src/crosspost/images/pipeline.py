@@ -17,8 +17,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
@@ -69,11 +68,24 @@ class SourceImage:
     data: bytes
     #: The issue file, for error messages.
     issue_path: Path
+    _sha256: str | None = field(default=None, init=False, repr=False, compare=False)
 
-    @cached_property
+    @property
     def sha256(self) -> str:
-        """SHA-256 hex of :attr:`data`, hashed once however many channels prepare it."""
-        return hashlib.sha256(self.data).hexdigest()
+        """SHA-256 hex of :attr:`data`, hashed once however many channels prepare it.
+
+        Kept on the instance by hand, not by ``functools.cached_property``: on Python 3.11
+        that holds one lock for the whole class while it computes, so every post's image
+        thread and upload worker queued behind whichever image was being hashed (hashlib
+        lets go of the GIL for a large buffer, so hashes of different images can run on
+        two cores at once). Two threads that ask for the same image at the same moment
+        may both hash it; they find the same digest.
+        """
+        digest = self._sha256
+        if digest is None:
+            digest = hashlib.sha256(self.data).hexdigest()
+            object.__setattr__(self, "_sha256", digest)  # past the frozen guard: a memo
+        return digest
 
 
 @dataclass(frozen=True)
