@@ -58,7 +58,10 @@ def redact(text: str, secrets: Iterable[str]) -> str:
     Only the secrets found in ``text`` are sorted and replaced: a sandbox that handed out
     a token per image knows hundreds, and sorting them all twice per logged request cost
     more than the request's own answer. (A secret with a ``*`` in it is kept either way:
-    a replacement could make it appear.)"""
+    a replacement could make it appear.) Nothing is in an empty text (most queries): the
+    secrets are not looked through for it."""
+    if not text:
+        return text
     found = {s for s in secrets if len(s) >= 4 and (s in text or "*" in s)}
     for secret in sorted(found, key=len, reverse=True):
         text = text.replace(secret, REDACTED)
@@ -67,6 +70,8 @@ def redact(text: str, secrets: Iterable[str]) -> str:
 
 def redact_query(query: str, secrets: Iterable[str]) -> str:
     """A query string with secret-named parameters masked and known secret values removed."""
+    if not query:
+        return query
     pairs = [
         (key, REDACTED if key.lower() in SECRET_PARAMS else value)
         for key, value in parse_qsl(query, keep_blank_values=True)
