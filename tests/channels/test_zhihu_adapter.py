@@ -307,6 +307,33 @@ def test_an_image_zhihu_already_has_is_not_sent_again(world: World) -> None:
     assert world.calls("POST", "/images") == 2 and world.calls("PUT", "/v2-") == 1
 
 
+def test_the_md5_an_upload_names_the_image_by_is_worked_out_ahead_once(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ready_upload`` (the publisher's image thread, while the first call is out) hashes
+    the bytes; the upload then announces the image by that MD5 without hashing again."""
+    import hashlib
+    import sys
+
+    from crosspost.images import pipeline
+
+    image = png(4)
+    hashed: list[bytes] = []
+    real = hashlib.md5
+
+    def md5(data: bytes, **options: Any) -> Any:
+        if sys._getframe(1).f_globals["__name__"] == pipeline.__name__:  # not the sandbox's
+            hashed.append(data)
+        return real(data, **options)
+
+    monkeypatch.setattr(pipeline.hashlib, "md5", md5)
+    world.adapter.ready_upload(image)
+    assert hashed == [image.data]
+    asset = world.adapter.upload_image(image, "inline")
+    assert hashed == [image.data]  # not again
+    assert real(image.data).hexdigest() in asset.url
+
+
 # --- the issue's acceptance: 12 images, published twice, uploaded once -----------------
 
 

@@ -406,6 +406,13 @@ class Adapter(ABC):
         the image pipeline converts and shrinks every image to fit it."""
         return cls.platform.image_policy(kind)
 
+    def ready_upload(self, prepared: PreparedImage) -> None:
+        """Work the upload of ``prepared`` will need that asks nothing of the platform,
+        done ahead by the thread that reads the post's images while its first call is out
+        (a hash the upload names the image by): the upload wave, which keeps the
+        publisher's one interpreter busy, then has less to do. The default has none."""
+        return None
+
     @abstractmethod
     def upload_image(self, prepared: PreparedImage, kind: str) -> UploadedAsset:
         """Upload one image as ``kind`` ("inline" or "cover"); idempotent, so retried."""

@@ -103,11 +103,19 @@ class PreparedImage:
     digest: str
     width: int
     height: int
+    _md5: str | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def md5(self) -> str:
-        """MD5 hex of the bytes (Zhihu deduplicates uploads by it)."""
-        return hashlib.md5(self.data, usedforsecurity=False).hexdigest()
+        """MD5 hex of the bytes (Zhihu deduplicates uploads by it), worked out once: the
+        thread that reads a post's images asks for it ahead of the upload that sends it
+        (see :meth:`crosspost.channels.base.Adapter.ready_upload`). Kept by hand, as
+        :attr:`SourceImage.sha256` is, so hashes of different images run side by side."""
+        digest = self._md5
+        if digest is None:
+            digest = hashlib.md5(self.data, usedforsecurity=False).hexdigest()
+            object.__setattr__(self, "_md5", digest)  # past the frozen guard: a memo
+        return digest
 
     @property
     def size(self) -> int:

@@ -178,6 +178,8 @@ class PostAssets:
         def ready(ref: str | None, source: SourceImage, kind: str) -> _Prepared:
             prepared = prepare(source, adapter.image_policy_for(kind))
             cached = self.ledger.find_asset(channel, account, prepared.digest, kind)
+            if cached is None:
+                adapter.ready_upload(prepared)
             return _Prepared(ref, kind, prepared, cached)
 
         return [_Image(partial(ready, *item)) for item in items]

@@ -181,6 +181,11 @@ class ZhihuAdapter(Adapter):
             except ChannelError as error:
                 log.debug("a look-up ahead failed (the step that needs it asks again): %s", error)
 
+    def ready_upload(self, prepared: PreparedImage) -> None:
+        """The MD5 Zhihu's announcement (I1) names the image by, worked out ahead: half a
+        millisecond per 300 KB image that the upload wave no longer spends."""
+        _ = prepared.md5
+
     def upload_image(self, prepared: PreparedImage, kind: str) -> UploadedAsset:
         """I1 by MD5 → OSS PUT when Zhihu has not got it → I3 → poll I4 until it is ready.
 
