@@ -135,7 +135,11 @@ class Rig:
         )
         wechat, zhihu = self.credentials["wechat"], self.credentials["zhihu"]
         environ = {
-            **{k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "TMPDIR")},
+            # PYTHONPATH too: a worktree run as ``PYTHONPATH=src`` times its own code in
+            # the CLI rows, not whatever the venv's editable install points at.
+            **{
+                k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "TMPDIR", "PYTHONPATH")
+            },
             "HOME": str(self.home),
             "CROSSPOST_CONFIG": str(config),
             "CROSSPOST_STATE_DIR": str(self.home / "cli-state"),
