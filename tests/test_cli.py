@@ -17,7 +17,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from crosspost.cli import main
+from crosspost.cli import build_parser, main
 
 WriteIssue = Callable[..., Path]
 
@@ -157,6 +157,29 @@ def test_help_says_what_a_new_operator_would_otherwise_get_wrong(
     assert "--force with -o: replace FILE if it exists already" in help_of(
         capsys, "ledger", "export"
     )
+
+
+def test_a_command_line_that_begins_with_its_command_builds_that_command_alone(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``check …`` builds no parser for the other commands (start-up), yet a top-level
+    ``--help`` before the command still lists them all, and the command's own help and
+    errors read as before."""
+    every = ["check", "render", "publish", "run-due", "sandbox"]
+    assert all(name in build_parser().format_help() for name in every)
+    alone = build_parser(only="check", alone=True)
+    listed = alone.format_help()
+    assert "check" in listed and "publish" not in listed and "run-due" not in listed
+    assert alone.format_usage() == build_parser(only="check").format_usage()
+    with pytest.raises(SystemExit):
+        main(["-h", "check"])
+    shown = capsys.readouterr().out
+    assert all(name in shown for name in every)
+    assert "lint issue files against every channel's limits" in help_of(capsys, "check")
+    with pytest.raises(SystemExit) as exit_:
+        main(["check", "--no-such-flag"])
+    assert exit_.value.code == 2
+    assert "usage: crosspost check" in capsys.readouterr().err
 
 
 # --- check ------------------------------------------------------------------------------

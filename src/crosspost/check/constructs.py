@@ -22,7 +22,6 @@ from crosspost.issue.model import Issue
 from crosspost.platforms.wechat import WECHAT
 from crosspost.platforms.zhihu import ZHIHU
 from crosspost.render.sanitize import Allowlist
-from crosspost.render.wechat.math import formula_svg
 from crosspost.render.wechat.raw import ALLOWLIST as WECHAT_HTML
 from crosspost.render.zhihu.common import list_start
 from crosspost.render.zhihu.sanitize import ALLOWLIST as ZHIHU_HTML
@@ -106,6 +105,9 @@ def _formulas(issue: Issue, tokens: list[Token], channel: str) -> Iterator[Findi
         formulas = [block] if block.type.startswith("math_block") else []
         formulas += [child for child in children if child.type.startswith("math_inline")]
         for formula in formulas:
+            # Imported at the first formula, as the renderer does (most issues have none).
+            from crosspost.render.wechat.math import formula_svg
+
             display = formula.type.startswith("math_block")
             if formula_svg(formula.content, display=display) is None:
                 tex = " ".join(formula.content.split())

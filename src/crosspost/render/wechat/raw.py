@@ -4,21 +4,18 @@ Markdown lets an editor write HTML; WeChat strips scripts, ignores classes and r
 links outside mp.weixin.qq.com. Raw HTML is first cut down to :data:`ALLOWLIST` by the
 shared sanitiser (:mod:`crosspost.render.sanitize`): what WeChat shows, including
 inline SVG (how formulas and diagrams reach WeChat), and nothing active. Then
-:class:`RawHtmlSanitiser` maps what is left onto WeChat's habits (``<section>`` for
-``<div>``, image sizes as styles, external links as numbered references). Raw HTML
-arrives from markdown-it in pieces (an inline ``<span>`` and its ``</span>`` are
-separate tokens), so that mapping works tag by tag on a stream rather than on a tree.
+:class:`~crosspost.render.wechat.tags.RawHtmlSanitiser` maps what is left onto
+WeChat's habits (``<section>`` for ``<div>``, image sizes as styles, external links as
+numbered references); it lives apart, with the HTML parser it needs, so that an issue
+without raw HTML (and lint, which reads only the allowlist) never loads that parser.
 """
 
 from __future__ import annotations
 
-import html
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
-from html.parser import HTMLParser
 
-from crosspost.render.sanitize import MEDIA_LABELS, VOID, Allowlist
+from crosspost.render.sanitize import MEDIA_LABELS, Allowlist
 
 MP_LINK = re.compile(r"^https?://mp\.weixin\.qq\.com(?:[/?#]|$)", re.IGNORECASE)
 
@@ -103,133 +100,3 @@ class Reference:
     number: int
     text: str
     url: str
-
-
-def _style_size(value: str) -> str:
-    value = value.strip()
-    return f"{value}px" if value.isdigit() else value
-
-
-class RawHtmlSanitiser(HTMLParser):
-    """Maps one piece of already cleaned raw HTML onto WeChat's habits.
-
-    State that spans pieces lives in what is passed in: ``links`` is the stack of raw
-    ``<a>`` tags still open (their reference entry, or the closing tag to write), and
-    ``reference(url, text)`` numbers an external link like a Markdown one.
-    ``link_text`` names a raw ``<a>`` whose text lies outside this piece (inline HTML).
-    """
-
-    def __init__(
-        self,
-        links: list[Reference | str],
-        reference: Callable[[str, str], Reference],
-        *,
-        link_text: str = "",
-    ) -> None:
-        super().__init__(convert_charrefs=True)
-        self._links = links
-        self._reference = reference
-        self._out: list[str] = []
-        self._pre = 0
-        self._tables = 0
-        self._link_text = link_text
-        #: Links opened in this piece, innermost last: (href, title, text so far), or
-        #: None for a link that is not numbered.
-        self._open: list[tuple[str, str, list[str]] | None] = []
-
-    def clean(self, cleaned: str) -> str:
-        """WeChat's HTML for ``cleaned``, the output of the shared sanitiser."""
-        self.feed(cleaned)
-        self.close()
-        for link in self._open:  # closed in a later piece: named by the text given
-            if link is not None:
-                href, title, _ = link
-                self._reference(href, self._link_text or title)
-        return "".join(self._out)
-
-    # --- tags ---------------------------------------------------------------------
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        kept = {name: value or "" for name, value in attrs if name != "style" or value}
-        if tag == "a":
-            self._open_link(kept)
-            return
-        if tag == "center":
-            kept["style"] = "text-align:center;" + kept.get("style", "")
-        if tag in AS_SECTION:
-            tag = "section"
-        if tag == "img":
-            if not kept.get("src"):
-                return  # its source was not a URL WeChat may load (javascript:, …)
-            sizes = [
-                f"{key}:{_style_size(kept.pop(key))}" for key in ("width", "height") if key in kept
-            ]
-            if sizes:
-                kept["style"] = ";".join([*sizes, kept.get("style", "")]).rstrip(";")
-            kept["class"] = "image"
-        if tag == "pre":
-            self._pre += 1
-        if tag == "table":  # like a Markdown table: scrolls sideways, splits no word
-            kept["class"] = "table"
-            self._tables += 1
-            if self._tables == 1:  # a table nested in a cell scrolls with its parent
-                self._out.append('<section class="table-scroll">')
-        self._out.append(f"<{tag}{_attributes(kept)}>")
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.handle_starttag(tag, attrs)
-        if tag not in VOID:
-            self.handle_endtag(tag)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in VOID:
-            return
-        if tag == "a":
-            self._close_link()
-            return
-        if tag == "pre":
-            self._pre = max(0, self._pre - 1)
-        self._out.append(f"</{'section' if tag in AS_SECTION else tag}>")
-        if tag == "table" and self._tables:
-            self._tables -= 1
-            if not self._tables:
-                self._out.append("</section>")
-
-    def _open_link(self, attrs: dict[str, str]) -> None:
-        href = attrs.get("href", "").strip()
-        if is_mp_link(href):
-            self._links.append("</a>")
-            self._out.append(f'<a href="{html.escape(href)}">')
-            self._open.append(None)
-        elif not href or href.startswith("#"):  # javascript: hrefs are gone already
-            self._links.append("")
-            self._open.append(None)
-        else:
-            # Numbered now (references keep document order), named once its text is known.
-            self._links.append(self._reference(href, ""))
-            self._open.append((href, attrs.get("title", "").strip(), []))
-
-    def _close_link(self) -> None:
-        link = self._open.pop() if self._open else None
-        if link is not None:  # opened in this piece: its text is what it enclosed
-            href, title, parts = link
-            self._reference(href, " ".join("".join(parts).split()) or title)
-        entry = self._links.pop() if self._links else ""
-        if isinstance(entry, str):
-            self._out.append(entry)
-        else:
-            self._out.append(f'<sup class="footnote-ref">[{entry.number}]</sup>')
-
-    # --- text -----------------------------------------------------------------------
-    def handle_data(self, data: str) -> None:
-        # No newline to drop after <pre>: the sanitiser's parser has dropped it already.
-        for link in self._open:
-            if link is not None:
-                link[2].append(data)
-        text = html.escape(data, quote=False)
-        if self._pre:  # WeChat ignores white-space:pre; spell out spaces and lines
-            text = text.replace("\t", "    ").replace(" ", "&nbsp;").replace("\n", "<br>")
-        self._out.append(text)
-
-
-def _attributes(attrs: dict[str, str]) -> str:
-    return "".join(f' {name}="{html.escape(value)}"' for name, value in attrs.items())

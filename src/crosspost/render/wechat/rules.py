@@ -27,8 +27,7 @@ from markdown_it.utils import EnvType, OptionsDict
 from crosspost.issue.dialect import drop_title_heading, join_softbreak, new_markdown
 from crosspost.render.sanitize import TagStream, clean
 from crosspost.render.wechat.code import highlight_code
-from crosspost.render.wechat.math import formula_svg
-from crosspost.render.wechat.raw import ALLOWLIST, RawHtmlSanitiser, Reference, is_mp_link
+from crosspost.render.wechat.raw import ALLOWLIST, Reference, is_mp_link
 
 #: Bullets by nesting depth; deeper lists reuse the last one.
 BULLETS: tuple[str, ...] = ("•", "◦", "▪")
@@ -350,9 +349,13 @@ class WeChatRenderer(RendererHTML):
         return f'<pre class="code"><code class="code-body">{placeholder}</code></pre>'
 
     # --- formulas: inline SVG laid out by ziamath; unreadable TeX shown as code ---------
+    # crosspost.render.wechat.math is imported at the first formula, as ziamath is there:
+    # most issues have none, and its module costs each ``check`` ~1.5 ms.
     def math_inline(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
+        from crosspost.render.wechat.math import formula_svg
+
         token = tokens[idx]
         svg = formula_svg(token.content, display=False)
         if svg is None:  # lint names the line; the reader still sees what was meant
@@ -367,6 +370,8 @@ class WeChatRenderer(RendererHTML):
     def math_block(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
+        from crosspost.render.wechat.math import formula_svg
+
         token = tokens[idx]
         label = f" ({html.escape(token.info)})" if token.info else ""
         svg = formula_svg(token.content, display=True)
@@ -405,10 +410,12 @@ class WeChatRenderer(RendererHTML):
     ) -> str:
         return "</table></section>"
 
-    # --- raw HTML -----------------------------------------------------------------
+    # --- raw HTML (its tag mapper, and html.parser, load at the first piece) --------
     def html_block(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
+        from crosspost.render.wechat.tags import RawHtmlSanitiser
+
         state = _state(env)
         sanitiser = RawHtmlSanitiser(state.raw_links, state.reference)
         return sanitiser.clean(clean(tokens[idx].content, ALLOWLIST))
@@ -416,6 +423,8 @@ class WeChatRenderer(RendererHTML):
     def html_inline(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
+        from crosspost.render.wechat.tags import RawHtmlSanitiser
+
         state = _state(env)
         source = tokens[idx].content
         text = raw_link_text(tokens, idx) if _RAW_LINK_OPEN.match(source) else ""
