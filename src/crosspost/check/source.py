@@ -18,6 +18,7 @@ from markdown_it.token import Token
 
 from crosspost.check.constructs import Finding, lines_of
 from crosspost.issue.body import footnote_definitions
+from crosspost.issue.dialect import DEEPEST_EMPHASIS, DEEPEST_HTML, UNSHOWABLE
 from crosspost.issue.model import Issue
 
 #: HTML blocks that run to their closing tag, or to the end of the issue without one
@@ -62,6 +63,8 @@ def source_findings(issue: Issue) -> list[Finding]:
         *_table_cells(issue, tokens, lines),
         *_footnotes(issue, tokens),
         *_foreign(issue, tokens),
+        *_unshowable(issue, lines),
+        *_flattened(issue, tokens),
     ]
     return sorted(found, key=lambda finding: finding.line)
 
@@ -181,6 +184,45 @@ def _footnotes(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
                 "footnote-unused",
                 f"footnote [^{label}] is never referenced in the text, so it is not shown; "
                 f"refer to it with [^{label}] or remove it",
+            )
+
+
+def _unshowable(issue: Issue, lines: Sequence[str]) -> Iterator[Finding]:
+    """Control characters (and U+FFFE/U+FFFF) in the body: the dialect leaves them out,
+    so the editor learns where they were; one finding per line, naming the first."""
+    for number, line in enumerate(lines):
+        found = UNSHOWABLE.search(line)
+        if found is None:
+            continue
+        code = ord(found.group())
+        kind = "control character" if code < 0x20 else "non-character"
+        shown = (
+            "is shown as a space" if found.group() == "\f" else "no reader can see; it is left out"
+        )
+        yield Finding(
+            issue.body_line + number,
+            None,
+            "invisible-character",
+            f"this line holds the {kind} U+{code:04X}, which {shown} (most editors do not "
+            "show it either: delete and retype the text around it)",
+        )
+
+
+def _flattened(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
+    """Raw HTML or emphasis nested so deep that the dialect showed its inner levels flat."""
+    for token in tokens:
+        if token.meta.get("flattened") and token.map:
+            what = (
+                f"HTML elements nested more than {DEEPEST_HTML} deep"
+                if token.type == "html_block"
+                else f"emphasis nested more than {DEEPEST_EMPHASIS} deep"
+            )
+            yield Finding(
+                issue.body_line + token.map[0],
+                None,
+                "nested-too-deep",
+                f"{what}: the inner levels are shown without their tags or marks (their "
+                "words are kept); nest less",
             )
 
 

@@ -205,6 +205,112 @@ def _inside(piece: str) -> bool:
     return not match.group(1) and match.group(2).lower() in _VOID_CHILDREN
 
 
+#: Characters no reader can see and no HTML or XML document may hold: the C0 controls
+#: other than tab, line feed and carriage return, and the non-characters U+FFFE and
+#: U+FFFF. Pasted from a terminal or a PDF, they go unseen in the editor; lint names
+#: their lines (``invisible-character``). A form feed is a blank in HTML: it becomes one.
+UNSHOWABLE = re.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _drop_unshowable(state: StateCore) -> None:
+    """Remove :data:`UNSHOWABLE` characters from the source before anything reads it, as
+    markdown-it's own normalisation replaces NUL: no token, and so no channel, holds one
+    (WeChat's HTML tree refuses them outright). Lines keep their numbers."""
+    if UNSHOWABLE.search(state.src):
+        state.src = UNSHOWABLE.sub(lambda found: " " if found.group() == "\f" else "", state.src)
+
+
+#: How deep raw HTML elements, and emphasis inside emphasis, may nest before the inner
+#: levels are shown flat (their words kept, their tags or marks left out). Every stage
+#: walks these trees recursively, and Python's stack ends near 1,000 frames: a page of
+#: 1,000 nested <div>s, or 250 emphasis marks within each other, stopped every command
+#: with a RecursionError. No document meant to be read nests anywhere near this deep.
+DEEPEST_HTML = 100
+DEEPEST_EMPHASIS = 20
+_BLOCK_TAG = re.compile(
+    r"<!--.*?(?:-->|$)|<(/?)([A-Za-z][A-Za-z0-9-]*)\b(?:[^>\"']|\"[^\"]*\"|'[^']*')*?(/?)>",
+    re.DOTALL,
+)
+#: Elements HTML closes when another of their kind opens in the same place (a list's
+#: ``<li>`` written without ``</li>``): counted once, not once per sibling.
+_SELF_ENDING = {"li": {"li"}, "p": {"p"}, "dt": {"dt", "dd"}, "dd": {"dt", "dd"},
+                "tr": {"tr", "td", "th"}, "td": {"td", "th"}, "th": {"td", "th"},
+                "option": {"option"}}  # fmt: skip
+_VOID_TAGS = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+     "track", "wbr", "param"}
+)  # fmt: skip
+
+
+def flatten_deep_html(raw: str, limit: int = DEEPEST_HTML) -> str:
+    """``raw`` with the tags of elements nested deeper than ``limit`` left out (their text
+    stays where it was), so no later walk of its tree runs out of stack."""
+    if raw.count("<") <= limit:
+        return raw
+    stack: list[tuple[str, bool]] = []
+    kept_depth = 0
+    pieces: list[str] = []
+    last = 0
+    for found in _BLOCK_TAG.finditer(raw):
+        closing, name, self_closed = found.group(1), (found.group(2) or "").lower(), found.group(3)
+        if not name or name in _VOID_TAGS or self_closed:
+            continue
+        keep = True
+        if closing:
+            at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][0] == name), None)
+            if at is not None:
+                keep = stack[at][1]
+                kept_depth -= sum(1 for _, kept in stack[at:] if kept)
+                del stack[at:]
+        else:
+            while stack and stack[-1][0] in _SELF_ENDING.get(name, ()):
+                kept_depth -= stack.pop()[1]
+            keep = kept_depth < limit
+            stack.append((name, keep))
+            kept_depth += keep
+        if not keep:
+            pieces.append(raw[last : found.start()])
+            last = found.end()
+    return "".join(pieces) + raw[last:] if pieces else raw
+
+
+def _flatten_deep(state: StateCore) -> None:
+    """Apply :data:`DEEPEST_HTML` to raw HTML blocks and :data:`DEEPEST_EMPHASIS` to
+    emphasis and strikethrough; each token flattened says so in ``meta["flattened"]``
+    (lint names its line)."""
+    for token in state.tokens:
+        if token.type == "html_block":
+            flat = flatten_deep_html(token.content)
+            if flat != token.content:
+                token.content = flat
+                token.meta["flattened"] = True
+        elif token.type == "inline" and token.children and _flatten_emphasis(token.children):
+            token.meta["flattened"] = True
+
+
+def _flatten_emphasis(children: list[Token]) -> bool:
+    """Drop the marks of emphasis nested deeper than :data:`DEEPEST_EMPHASIS`, in place."""
+    opened: list[bool] = []  # per open inline element: whether its marks were dropped
+    depth = 0
+    flattened = False
+    for index, child in enumerate(children):
+        if child.nesting == 1:
+            drop = child.type in ("em_open", "strong_open", "s_open") and depth >= (
+                DEEPEST_EMPHASIS
+            )
+            opened.append(drop)
+            depth += not drop
+        elif child.nesting == -1 and opened:
+            drop = opened.pop()
+            depth -= not drop
+        else:
+            continue
+        if drop:
+            children[index] = Token("text", "", 0, content="")
+            flattened = True
+    return flattened
+
+
 def _close_hidden_content(state: StateCore) -> None:
     """Close each :data:`HIDDEN_CONTENT` element a paragraph leaves open (see
     :func:`left_open`) with a closing tag token of its own.
@@ -336,6 +442,8 @@ def new_markdown() -> MarkdownIt:
     dollars = next(rule.fn for rule in md.inline.ruler.__rules__ if rule.name == "math_inline")
     md.inline.ruler.at("math_inline", _not_before_a_word(dollars))
     _use_bracket_math(md)
+    md.core.ruler.after("normalize", "drop_unshowable", _drop_unshowable)
+    md.core.ruler.push("flatten_deep", _flatten_deep)
     md.core.ruler.push("callouts", _callouts)
     md.core.ruler.push("close_hidden_content", _close_hidden_content)
     md.normalizeLink = _verbatim  # type: ignore[method-assign]

@@ -1,0 +1,105 @@
+"""Markdown nobody here wrote: what a sweep of the CommonMark spec's examples, GFM's
+extensions, other tools' posts and CommonMark's pathological inputs broke, one case each.
+
+Each case is input → expected output (or the warning ``check`` gives, with its line):
+``render`` writes both channels' files for it, nothing is lost without a warning, and no
+traceback reaches the editor.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from crosspost.check.lint import check_file
+from crosspost.issue.model import Issue
+from crosspost.render.rendered import RenderContext, render
+
+FRONT = "---\ntitle: 扫一遍\n---\n"
+CHANNELS = ("wechat", "zhihu")
+
+
+def issue_of(body: str) -> Issue:
+    return Issue(path=Path("/issues/s/issue.md"), id="s", title="t", body=body, body_line=1)
+
+
+def warnings_of(tmp_path: Path, body: str) -> list[str]:
+    path = tmp_path / "issue.md"
+    path.write_text(FRONT + body, "utf-8")
+    return [
+        str(problem).replace(str(path), "issue.md")
+        for problem in check_file(path).problems
+        if problem.severity == "warning" and problem.channel is None
+    ]
+
+
+# --- control characters: pasted from a terminal or a PDF --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "zhihu"),
+    [
+        ("响铃\x07字 words\n", "<p>响铃字 words</p>"),
+        ("| a\x1b | b |\n|---|---|\n| c\x08 | d |\n", "<tr><th>a</th><th>b</th></tr>"),
+        ("[链\x01接](https://e.com/x) `co\x02de`\n", '<a href="https://e.com/x">链接</a>'),
+        ("换\x0c页 and \ufffe\uffffend\n", "<p>换 页 and end</p>"),
+    ],
+)
+def test_control_characters_are_left_out_on_both_channels(body: str, zhihu: str) -> None:
+    # WeChat's HTML tree refused them: every command stopped with a ValueError traceback.
+    for channel in CHANNELS:
+        out = render(issue_of(body), channel, RenderContext()).body
+        assert not any(ord(char) < 0x20 or char in "\ufffe\uffff" for char in out), channel
+    assert zhihu in render(issue_of(body), "zhihu", RenderContext()).body
+
+
+def test_check_names_the_line_of_a_control_character(tmp_path: Path) -> None:
+    assert warnings_of(tmp_path, "第一行。\n\n第二\x1b[0m行。\n\n换\x0c页。\n") == [
+        "issue.md:6: warning: this line holds the control character U+001B, which no reader "
+        "can see; it is left out (most editors do not show it either: delete and retype the "
+        "text around it)",
+        "issue.md:8: warning: this line holds the control character U+000C, which is shown "
+        "as a space (most editors do not show it either: delete and retype the text around "
+        "it)",
+    ]
+
+
+# --- nesting deeper than any walk of a tree can follow ------------------------------------
+
+DEEP = {
+    "divs": ("<div>" * 1200 + "深处 words" + "</div>" * 1200 + "\n", 1),
+    "lists": ('<ol start="2"><li>' * 600 + "深处 words" + "</li></ol>" * 600 + "\n", 1),
+    "tables": ("<table><tr><td>" * 300 + "深处 words" + "</td></tr></table>" * 300 + "\n", 1),
+    "quotes": ("<blockquote>" * 600 + "深处 words" + "</blockquote>" * 600 + "\n", 1),
+    "emphasis": ("前言\n\n" + "*a **a " * 150 + "深处 words" + " a** a*" * 150 + "\n", 3),
+}
+
+
+@pytest.mark.parametrize(("body", "line"), DEEP.values(), ids=list(DEEP))
+def test_deep_nesting_is_shown_flat_below_a_depth_and_named(
+    tmp_path: Path, body: str, line: int
+) -> None:
+    # Each stopped every command with a RecursionError traceback.
+    for channel in CHANNELS:
+        assert "深处 words" in render(issue_of(body), channel, RenderContext()).body
+    found = [w for w in warnings_of(tmp_path, body) if "nested more than" in w]
+    assert len(found) == 1 and found[0].startswith(f"issue.md:{line + 3}: warning: ")
+
+
+@pytest.mark.parametrize(("depth", "zhihu"), [(99, "<p><b>粗</b></p>"), (100, "<p>粗</p>")])
+def test_an_element_below_the_limit_keeps_its_tag(depth: int, zhihu: str) -> None:
+    body = "<div>" * depth + "<b>粗</b>" + "</div>" * depth + "\n"
+    assert render(issue_of(body), "zhihu", RenderContext()).body == zhihu
+
+
+@pytest.mark.parametrize(
+    ("body", "zhihu"),
+    [
+        # 120 items written without </li>: one level deep each, not 120; all stay items.
+        ("<ul>" + "<li>项" * 120 + "</ul>\n", "<ul>" + "<li>项</li>" * 120 + "</ul>"),
+        ("*a **b ***c*** b** a*\n", "<p><i>a <b>b <i><b>c</b></i> b</b> a</i></p>"),
+    ],
+)
+def test_ordinary_nesting_is_untouched(body: str, zhihu: str) -> None:
+    assert render(issue_of(body), "zhihu", RenderContext()).body == zhihu
