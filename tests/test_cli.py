@@ -603,8 +603,8 @@ def test_control_characters_pasted_into_the_body_are_left_out_with_one_warning(
     assert code == 0
     assert stdout == [
         f"{path}:8: warning: 5 invisible control characters (U+0001, U+0007, U+000C, "
-        "U+001B) on lines 8, 10, 12 left out of every channel (text pasted from a terminal or "
-        "another program?); delete them from the file",
+        "U+001B) on lines 8, 10, 12 left out of every channel (a form feed shown as a space; "
+        "text pasted from a terminal or another program?); delete them from the file",
         f"{path}: ok (wechat, zhihu)",
     ]
 

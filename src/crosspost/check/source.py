@@ -187,25 +187,34 @@ def _footnotes(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
             )
 
 
+#: Lines named in the invisible-character finding before "and N more".
+_LINES_NAMED = 5
+
+
 def _unshowable(issue: Issue, lines: Sequence[str]) -> Iterator[Finding]:
-    """Control characters (and U+FFFE/U+FFFF) in the body: the dialect leaves them out,
-    so the editor learns where they were; one finding per line, naming the first."""
-    for number, line in enumerate(lines):
-        found = UNSHOWABLE.search(line)
-        if found is None:
-            continue
-        code = ord(found.group())
-        kind = "control character" if code < 0x20 else "non-character"
-        shown = (
-            "is shown as a space" if found.group() == "\f" else "no reader can see; it is left out"
-        )
-        yield Finding(
-            issue.body_line + number,
-            None,
-            "invisible-character",
-            f"this line holds the {kind} U+{code:04X}, which {shown} (most editors do not "
-            "show it either: delete and retype the text around it)",
-        )
+    """Control characters (and U+FFFE/U+FFFF) in the body, which the dialect leaves out:
+    one finding for the file, on the first line that held one, naming up to five lines.
+    One, not one per line: a pasted terminal log can hold hundreds, and the editor needs
+    to know where to look, not every spot."""
+    where = [number for number, line in enumerate(lines) if UNSHOWABLE.search(line)]
+    if not where:
+        return
+    found = [char for number in where for char in UNSHOWABLE.findall(lines[number])]
+    codes = sorted({ord(char) for char in found})
+    names = ", ".join(f"U+{code:04X}" for code in codes[:_LINES_NAMED])
+    shown = ", ".join(str(issue.body_line + number) for number in where[:_LINES_NAMED])
+    if len(where) > _LINES_NAMED:
+        shown += f" and {len(where) - _LINES_NAMED} more"
+    count = len(found)
+    yield Finding(
+        issue.body_line + where[0],
+        None,
+        "invisible-character",
+        f"{count} invisible control character{'s' if count > 1 else ''} ({names}) on "
+        f"line{'s' if len(where) > 1 else ''} {shown} left out of every channel (a form "
+        "feed shown as a space; text pasted from a terminal or another program?); delete "
+        "them from the file",
+    )
 
 
 def _flattened(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:

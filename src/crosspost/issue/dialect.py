@@ -205,11 +205,14 @@ def _inside(piece: str) -> bool:
     return not match.group(1) and match.group(2).lower() in _VOID_CHILDREN
 
 
-#: Characters no reader can see and no HTML or XML document may hold: the C0 controls
-#: other than tab, line feed and carriage return, and the non-characters U+FFFE and
-#: U+FFFF. Pasted from a terminal or a PDF, they go unseen in the editor; lint names
-#: their lines (``invisible-character``). A form feed is a blank in HTML: it becomes one.
-UNSHOWABLE = re.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+#: Characters no reader can see and no HTML or XML document may hold (or should: DEL
+#: and the C1 controls): the C0 controls other than tab, line feed and carriage return,
+#: DEL, C1, and the non-characters U+FFFE and U+FFFF. Pasted from a terminal (``ESC[31m``)
+#: or a PDF, they go unseen in the editor; lint says on which lines
+#: (``invisible-character``). A form feed or vertical tab is a blank: it becomes one.
+UNSHOWABLE = re.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
+#: What each :data:`UNSHOWABLE` character becomes when it is not simply left out.
+BLANKS = {"\x0b": " ", "\x0c": " "}
 
 
 def _drop_unshowable(state: StateCore) -> None:
@@ -217,7 +220,7 @@ def _drop_unshowable(state: StateCore) -> None:
     markdown-it's own normalisation replaces NUL: no token, and so no channel, holds one
     (WeChat's HTML tree refuses them outright). Lines keep their numbers."""
     if UNSHOWABLE.search(state.src):
-        state.src = UNSHOWABLE.sub(lambda found: " " if found.group() == "\f" else "", state.src)
+        state.src = UNSHOWABLE.sub(lambda found: BLANKS.get(found.group(), ""), state.src)
 
 
 #: How deep raw HTML elements, and emphasis inside emphasis, may nest before the inner

@@ -693,11 +693,8 @@ def _title_from_body(path: Path, body: str) -> tuple[str, str, int | None]:
 
 
 def _build_issue(path: Path, split: _Front) -> Issue:
-    front, lines, body_line = split.data, split.lines, split.body_line
+    front, lines, body, body_line = split.data, split.lines, split.body, split.body_line
     notices: list[Notice] = list(split.notices)
-    body, stray = _without_control_characters(split.body, body_line)
-    if stray:
-        notices.append(stray)
     unknown = _unknown_fields(front, lines)
     if unknown:
         notices.append(unknown)
@@ -753,42 +750,6 @@ def _build_issue(path: Path, split: _Front) -> Issue:
         notices=tuple(notices),
         **values,
     )
-
-
-#: Characters no reader means to publish: C0 controls but tab and line feed, DEL and the
-#: C1 controls. They come with text pasted from a terminal (``ESC[31m``), a PDF or an old
-#: word processor; neither platform's HTML can carry them (XML refuses them outright).
-#: Vertical tab and form feed are whitespace in Markdown and stay as a space.
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_CONTROL_SPACES = {"\x0b": " ", "\x0c": " "}
-#: Lines named in the control-character warning before "and N more".
-_CONTROL_LINES_SHOWN = 5
-
-
-def _without_control_characters(body: str, body_line: int) -> tuple[str, Notice | None]:
-    """``body`` without the control characters no one can see or publish, and one warning
-    naming where they were (the first line, and up to five lines in all), or None.
-
-    One notice for the file, not one per line: a pasted terminal log can hold hundreds,
-    and the editor needs to know where to look, not every spot.
-    """
-    found = list(_CONTROL.finditer(body))
-    if not found:
-        return body, None
-    where = sorted({body.count("\n", 0, match.start()) + body_line for match in found})
-    codes = sorted({ord(match.group()) for match in found})
-    shown = ", ".join(str(line) for line in where[:_CONTROL_LINES_SHOWN])
-    if len(where) > _CONTROL_LINES_SHOWN:
-        shown += f" and {len(where) - _CONTROL_LINES_SHOWN} more"
-    names = ", ".join(f"U+{code:04X}" for code in codes[:_CONTROL_LINES_SHOWN])
-    count = len(found)
-    message = (
-        f"{count} invisible control character{'s' if count > 1 else ''} ({names}) on "
-        f"line{'s' if len(where) > 1 else ''} {shown} left out of every channel (text "
-        "pasted from a terminal or another program?); delete them from the file"
-    )
-    clean = _CONTROL.sub(lambda match: _CONTROL_SPACES.get(match.group(), ""), body)
-    return clean, Notice(where[0], "control-character", message, "warning")
 
 
 def _as_text(value: Any) -> str:
