@@ -103,3 +103,42 @@ def test_an_element_below_the_limit_keeps_its_tag(depth: int, zhihu: str) -> Non
 )
 def test_ordinary_nesting_is_untouched(body: str, zhihu: str) -> None:
     assert render(issue_of(body), "zhihu", RenderContext()).body == zhihu
+
+
+# --- footnotes holding more than one address, or an image --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("note", "text", "url"),
+    [
+        # The second link's address was lost: a note has room for one.
+        (
+            "[^a]: 两个链接 [one](https://e.com/1) 和 [two](https://e.com/2)。",
+            "两个链接 one 和 two (https://e.com/2)。",
+            "https://e.com/1",
+        ),
+        # An image was left out with its alt text, silently.
+        ("[^a]: 见图 ![示意图](https://e.com/n.png) 。", "见图 示意图 。", "https://e.com/n.png"),
+        # A note holding only a local image went out empty, which Zhihu refuses.
+        ("[^a]: ![](images/local.png)", "图片", ""),
+        (
+            "[^a]: [源](https://e.com/1) ![图](https://e.com/i.png)",
+            "源 图 (https://e.com/i.png)",
+            "https://e.com/1",
+        ),
+    ],
+)
+def test_a_zhihu_note_keeps_every_address_and_image_as_text(note: str, text: str, url: str) -> None:
+    body = render(issue_of(f"正文[^a]。\n\n{note}\n"), "zhihu", RenderContext()).body
+    assert f'data-text="{text}" data-url="{url}"' in body
+
+
+def test_check_says_an_image_in_a_zhihu_note_is_not_shown(tmp_path: Path) -> None:
+    path = tmp_path / "issue.md"
+    path.write_text(FRONT + "正文[^a]。\n\n[^a]: 见图 ![示意图](https://e.com/n.png)\n", "utf-8")
+    found = [str(p).replace(str(path), "issue.md") for p in check_file(path).problems]
+    assert (
+        "issue.md:6: [zhihu] warning: zhihu shows a footnote as one line of plain text: the "
+        "image in this footnote is not shown: the note says its alt text (or '图片'), and its "
+        "address when it is on the web"
+    ) in found

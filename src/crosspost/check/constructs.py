@@ -167,8 +167,9 @@ def _numbers_message(channel: str, numbered: NumberedList) -> str:
 
 
 def _blocks_in_notes(issue: Issue, tokens: list[Token], channel: str) -> Iterator[Finding]:
-    """Code blocks and display formulas in a footnote: Zhihu's reference note is one run
-    of plain text, so their text joins it (code loses its lines and indentation)."""
+    """Code blocks, display formulas and images in a footnote: Zhihu's reference note is
+    one run of plain text, so their text joins it (code loses its lines and indentation,
+    an image is its words and address)."""
     inside = False
     for token in tokens:
         if token.type in ("footnote_open", "footnote_close"):
@@ -184,6 +185,11 @@ def _blocks_in_notes(issue: Issue, tokens: list[Token], channel: str) -> Iterato
             what = "raw HTML in this footnote is kept as its words, without its tags"
         elif token.type in ("bullet_list_open", "ordered_list_open"):
             what = "list in this footnote is kept as its items' text, without markers"
+        elif token.type == "inline" and any(c.type == "image" for c in token.children or ()):
+            what = (
+                "image in this footnote is not shown: the note says its alt text (or "
+                "'图片'), and its address when it is on the web"
+            )
         else:
             continue
         message = f"{channel} shows a footnote as one line of plain text: the {what}"

@@ -427,14 +427,37 @@ def _html_words(html_text: str) -> str:
 
 
 def note_of(children: Sequence[Token]) -> Note:
-    """A note's text and the first web address in it (a link's target or a bare URL)."""
+    """A note's text and the first web address in it (a link's target, an image's source
+    or a bare URL).
+
+    A note is one run of plain text on Zhihu, with room for one address: every other
+    link's address follows its words in brackets (as in a table cell), and an image is
+    its alt text (``图片`` without one), its source the address or in brackets, so
+    nothing of the note goes missing."""
     url = ""
     words: list[str] = []
+    link: _CellLink | None = None  # a web link read whose address is not the note's
     for token in children:
-        if token.type == "link_open" and not url and is_web_link(str(token.attrGet("href"))):
-            url = str(token.attrGet("href"))
+        if token.type == "link_open":
+            href = str(token.attrGet("href") or "").strip()
+            if is_web_link(href) and not url:
+                url = href
+            elif is_web_link(href) and href != url:
+                link = _CellLink(href)
+        elif token.type == "link_close" and link is not None:
+            words.append(link.address())
+            link = None
+        elif token.type == "image":
+            source = str(token.attrGet("src") or "").strip()
+            words.append(token.content or "图片")
+            if is_web_link(source) and not url:
+                url = source
+            elif is_web_link(source) and source != url:
+                words.append(f" ({source})")
         elif token.type in {"text", "code_inline", "math_inline", "math_inline_double"}:
             words.append(token.content)
+            if link is not None:
+                link.shown.append(token.content)
         elif token.type in {"softbreak", "hardbreak"}:
             words.append(" ")
     text = " ".join("".join(words).split())
