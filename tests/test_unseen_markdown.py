@@ -142,3 +142,18 @@ def test_check_says_an_image_in_a_zhihu_note_is_not_shown(tmp_path: Path) -> Non
         "image in this footnote is not shown: the note says its alt text (or '图片'), and its "
         "address when it is on the web"
     ) in found
+
+
+# --- a raw list written inside a line (a pipe table's cell) -------------------------------
+
+
+def test_check_says_a_raw_list_in_a_pipe_cell_is_numbered_lines(tmp_path: Path) -> None:
+    path = tmp_path / "issue.md"
+    body = '| 步骤 | 说明 |\n|---|---|\n| 一 | <ol start="3"><li>三</li><li>四</li></ol> |\n'
+    path.write_text(FRONT + body, "utf-8")
+    found = [str(p).replace(str(path), "issue.md") for p in check_file(path).problems]
+    assert (
+        "issue.md:6: [zhihu] warning: zhihu holds no list where this one stands (in a quote, "
+        "a table cell or a paragraph), so this list (from 3) is shown as lines of text, each "
+        "with its item's number written before it"
+    ) in found

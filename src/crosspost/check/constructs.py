@@ -25,7 +25,7 @@ from crosspost.render.sanitize import Allowlist
 from crosspost.render.wechat.raw import ALLOWLIST as WECHAT_HTML
 from crosspost.render.zhihu.common import list_start
 from crosspost.render.zhihu.sanitize import ALLOWLIST as ZHIHU_HTML
-from crosspost.render.zhihu.sanitize import NumberedList, numbered_lists
+from crosspost.render.zhihu.sanitize import NumberedList, inline_lists, numbered_lists
 
 #: Each channel's raw-HTML allowlist (the renderers' own).
 ALLOWLISTS: dict[str, Allowlist] = {WECHAT.name: WECHAT_HTML, ZHIHU.name: ZHIHU_HTML}
@@ -145,6 +145,11 @@ def _numbers_as_text(issue: Issue, tokens: list[Token], channel: str) -> Iterato
             if start is not None:
                 message = _numbers_message(channel, NumberedList(start, as_list=True))
                 yield Finding(_line_of(issue, block, ""), channel, "list-numbers-written", message)
+        elif block.type == "inline" and _RAW_START.search(block.content):
+            for numbered in inline_lists(block.children or [])[1]:
+                message = _numbers_message(channel, numbered)
+                line = _line_of(issue, block, "<ol")
+                yield Finding(line, channel, "list-numbers-written", message)
         elif block.type == "html_block" and _RAW_START.search(block.content):
             for numbered, line_in_block in numbered_lists(block.content):
                 line = issue.body_line + block.map[0] + line_in_block

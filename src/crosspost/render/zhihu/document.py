@@ -23,6 +23,7 @@ from crosspost.render.zhihu.common import (
 )
 from crosspost.render.zhihu.html import render_html
 from crosspost.render.zhihu.markdown import escape_text, render_markdown
+from crosspost.render.zhihu.sanitize import with_inline_lists
 
 __all__ = [
     "HEADING_LEVELS",
@@ -51,8 +52,8 @@ def render(issue: Issue, context: RenderContext) -> Rendered:
     tail = previous_section(context.previous)
     # Heading levels follow the issue's own body (往期回顾 is fitted in, not counted).
     top = top_heading_level(body_tokens(issue.document, titles))
-    body, images = render_html(zhihu_tokens(issue.document, titles, tail), top)
-    markdown = render_markdown(zhihu_tokens(issue.document, titles, tail), top)
+    body, images = render_html(with_inline_lists(zhihu_tokens(issue.document, titles, tail)), top)
+    markdown = render_markdown(with_inline_lists(zhihu_tokens(issue.document, titles, tail)), top)
     return Rendered(
         channel=CHANNEL,
         title=settings.title,

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from markdown_it.token import Token
 
 from crosspost.render.sanitize import MEDIA_LABELS, Allowlist, TagStream, clean
 from crosspost.render.zhihu.common import (
@@ -496,6 +498,108 @@ def _numbering(ol: Tag, *, as_list: bool) -> NumberedList | None:
 
 #: Where a raw list is not the renderer's to note: its text is dropped or kept as code.
 _UNLISTED = DROPPED | {"pre"}
+
+
+#: A raw list tag written inside a line of text (markdown-it's ``html_inline`` token).
+_INLINE_LIST_TAG = re.compile(r"^<(/?)(ol|ul|li)\b[^>]*>$", re.IGNORECASE)
+
+
+def _list_tag(token: Token) -> tuple[bool, str] | None:
+    """(closing, name) of a raw ``<ol>``, ``<ul>`` or ``<li>`` tag token, else None."""
+    if token.type != "html_inline":
+        return None
+    found = _INLINE_LIST_TAG.match(token.content.strip())
+    return (bool(found.group(1)), found.group(2).lower()) if found else None
+
+
+def _shows(token: Token) -> bool:
+    return token.type != "softbreak" and not (token.type == "text" and not token.content.strip())
+
+
+def inline_lists(children: Sequence[Token]) -> tuple[list[Token], list[NumberedList]]:
+    """Raw list tags inside a line of text (``文字 <ol start="3"><li>三</li></ol>``, as in
+    a pipe table's cell), where Zhihu holds no list: the items ran into one word and lost
+    their numbers. Each item now begins a line of its own (a hard break), numbered as
+    text when the list does not start at 1, as a raw list in a quote or a raw table's
+    cell is (:meth:`Sanitizer._lines`), and words after the list begin another; the
+    list's tags are left out. Returns the new children and each list numbered otherwise
+    than from 1 (for ``check``)."""
+    tags = [_list_tag(child) for child in children]
+    if not any(tags):
+        return list(children), []
+    out: list[Token] = []
+    numbered: list[NumberedList] = []
+    counters: list[list[int] | None] = []  # per open list: [next number, step], or None
+    pending = False  # the list ended: the next words begin a line
+    for index, (child, tag) in enumerate(zip(children, tags, strict=True)):
+        if tag is None:
+            if pending and _shows(child):
+                _break_line(out)
+                pending = False
+                if child.type == "text":  # a line does not begin with a blank
+                    child = Token("text", "", 0, content=child.content.lstrip())
+            out.append(child)
+            continue
+        closing, name = tag
+        if name == "li":
+            if not closing:
+                if any(_shows(token) for token in out):
+                    _break_line(out)
+                pending = False
+                counter = counters[-1] if counters else None
+                if counter is not None:
+                    out.append(Token("text", "", 0, content=item_number(counter[0])))
+                    counter[0] += counter[1]
+        elif closing:
+            if counters:
+                counters.pop()
+            pending = True
+        else:
+            numbering = None
+            if name == "ol":
+                ol = _soup(_list_span(children, tags, index)).find("ol")
+                numbering = _numbering(ol, as_list=False) if ol is not None else None
+            if numbering is not None:
+                numbered.append(numbering)
+            counters.append(None if numbering is None else [numbering.start, numbering.step])
+            pending = True
+    return out, numbered
+
+
+def _break_line(out: list[Token]) -> None:
+    """End the line ``out`` holds with a hard break, the blank before it left out (the
+    tokens may be a shared document's: a changed one is a new token)."""
+    if out and out[-1].type == "text":
+        out[-1] = Token("text", "", 0, content=out[-1].content.rstrip())
+    out.append(Token("hardbreak", "br", 0))
+
+
+def with_inline_lists(tokens: list[Token]) -> list[Token]:
+    """``tokens`` with every line's raw list tags made lines (:func:`inline_lists`), in
+    place: the tokens are the renderer's own copy."""
+    for token in tokens:
+        if token.type == "inline" and token.children and "<" in token.content:
+            token.children = inline_lists(token.children)[0]
+    return tokens
+
+
+def _list_span(
+    children: Sequence[Token], tags: Sequence[tuple[bool, str] | None], first: int
+) -> str:
+    """The list tags alone of the raw list opening at ``children[first]``, to its close:
+    enough to read its numbering (an ``<ol reversed>`` counts its items)."""
+    name = (tags[first] or (False, ""))[1]
+    depth = 0
+    span: list[str] = []
+    for child, tag in zip(children[first:], tags[first:], strict=True):
+        if tag is None:
+            continue
+        span.append(child.content)
+        if tag[1] == name:
+            depth += -1 if tag[0] else 1
+            if depth == 0:
+                break
+    return "".join(span)
 
 
 def numbered_lists(raw: str) -> list[tuple[NumberedList, int]]:
