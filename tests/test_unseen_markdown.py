@@ -157,3 +157,27 @@ def test_check_says_a_raw_list_in_a_pipe_cell_is_numbered_lines(tmp_path: Path) 
         "a table cell or a paragraph), so this list (from 3) is shown as lines of text, each "
         "with its item's number written before it"
     ) in found
+
+
+# --- an image in a table cell, which holds plain text on Zhihu (zhihu-api.md §7.1) --------
+
+
+def test_check_names_each_image_that_leaves_a_zhihu_table_cell(tmp_path: Path) -> None:
+    body = (
+        "| 名 | 图 |\n|---|---|\n| 甲 | ![示意](images/a.png) |\n"
+        '| 乙 | <img src="images/b.png" alt="bee"> |\n\n'
+        '<table>\n<tr><td>丙</td>\n<td><img src="images/c.png"></td></tr>\n</table>\n'
+    )
+    path = tmp_path / "issue.md"
+    path.write_text(FRONT + body, "utf-8")
+    message = (
+        "[zhihu] warning: zhihu's table cells hold plain text: the image in this cell is "
+        "shown after the table, and the cell says its words and '（图见表后）'"
+    )
+    found = [str(p).replace(str(path), "issue.md") for p in check_file(path).problems]
+    assert [line for line in found if message in line] == [
+        f"issue.md:{line}: {message}" for line in (6, 7, 11)
+    ]
+    rendered = render(issue_of(body), "zhihu", RenderContext())
+    assert rendered.images == ("images/a.png", "images/b.png", "images/c.png")
+    assert "<td>示意（图见表后）</td>" in rendered.body and "<td>（图见表后）</td>" in rendered.body

@@ -23,7 +23,7 @@ from crosspost.platforms.wechat import WECHAT
 from crosspost.platforms.zhihu import ZHIHU
 from crosspost.render.sanitize import Allowlist
 from crosspost.render.wechat.raw import ALLOWLIST as WECHAT_HTML
-from crosspost.render.zhihu.common import list_start
+from crosspost.render.zhihu.common import MOVED_IMAGE, list_start
 from crosspost.render.zhihu.sanitize import ALLOWLIST as ZHIHU_HTML
 from crosspost.render.zhihu.sanitize import NumberedList, inline_lists, numbered_lists
 
@@ -61,6 +61,7 @@ def construct_findings(issue: Issue, channels: Iterable[str]) -> list[Finding]:
             found += _strikethrough(issue, tokens, channel)
             found += _numbers_as_text(issue, tokens, channel)
             found += _blocks_in_notes(issue, tokens, channel)
+            found += _images_in_cells(issue, tokens, channel)
         allowlist = ALLOWLISTS.get(channel)
         if allowlist is not None:
             found += _raw_html(issue, tokens, channel, allowlist)
@@ -199,6 +200,39 @@ def _blocks_in_notes(issue: Issue, tokens: list[Token], channel: str) -> Iterato
             continue
         message = f"{channel} shows a footnote as one line of plain text: the {what}"
         yield Finding(_line_of(issue, token, ""), channel, "note-block-flattened", message)
+
+
+#: A raw table's cell, and an image: a raw HTML block holding both is read line by line.
+_RAW_CELL = re.compile(r"<t[dh]\b", re.IGNORECASE)
+_RAW_IMAGE = re.compile(r"<img\b", re.IGNORECASE)
+
+
+def _images_in_cells(issue: Issue, tokens: list[Token], channel: str) -> Iterator[Finding]:
+    """Images in table cells, which hold plain text on Zhihu (§7.1): each follows its
+    table, and the cell says its words and where it went."""
+    message = (
+        f"{channel}'s table cells hold plain text: the image in this cell is shown after "
+        f"the table, and the cell says its words and '{MOVED_IMAGE}'"
+    )
+    in_cell = False
+    for token in tokens:
+        if token.type in ("td_open", "th_open", "td_close", "th_close"):
+            in_cell = token.nesting == 1
+        elif in_cell and token.type == "inline" and token.map:
+            children = token.children or ()
+            if any(
+                child.type == "image"
+                or (child.type == "html_inline" and _RAW_IMAGE.match(child.content))
+                for child in children
+            ):
+                yield Finding(_line_of(issue, token, ""), channel, "image-after-table", message)
+        elif token.type == "html_block" and token.map and _RAW_CELL.search(token.content):
+            lines = token.content.split("\n")
+            first_cell = next(i for i, line in enumerate(lines) if _RAW_CELL.search(line))
+            for index, line in enumerate(lines):
+                if index >= first_cell and _RAW_IMAGE.search(line):
+                    line_number = issue.body_line + token.map[0] + index
+                    yield Finding(line_number, channel, "image-after-table", message)
 
 
 def _outside_notes(tokens: list[Token]) -> Iterator[Token]:

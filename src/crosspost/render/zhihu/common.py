@@ -225,11 +225,22 @@ class CellTags(Protocol):
     def cell_image(self, raw: str) -> str: ...
 
 
+#: Where a table cell's image went: Zhihu's cells hold plain text (§7.1), so the image
+#: follows its table, and the cell says so after the image's words.
+MOVED_IMAGE = "（图见表后）"
+
+
+def moved_image_words(caption: str) -> str:
+    """What a table cell shows in place of an image that follows the table."""
+    return f"{' '.join(caption.split())}{MOVED_IMAGE}"
+
+
 def cell_html(
     children: Sequence[Token],
     notes: Mapping[int, Note] | None = None,
     on_image: Callable[[str], None] | None = None,
     tags: CellTags | None = None,
+    after: list[tuple[str, str]] | None = None,
 ) -> str:
     """A table cell's inline content as Zhihu keeps it: plain text, ``<br>`` for breaks.
 
@@ -237,8 +248,11 @@ def cell_html(
     formula shows its TeX, and a link keeps its address after its text so the reader
     can still find it, whether written ``[text](url)`` or ``<a href>`` (a link sent as
     ``<a>`` would show its text alone); so does a note, which cannot be a reference
-    inside a cell. Images stay images; ``on_image`` hears of each, to upload it, and a
-    raw ``<img>`` goes to ``tags``, which keeps it as a raw HTML table's cell does.
+    inside a cell. An image cannot stay either: its (source, caption) goes to ``after``,
+    for the caller to show after the table, and the cell says its words and where it
+    went (:func:`moved_image_words`); ``on_image`` hears of each, to upload it, and a
+    raw ``<img>`` goes to ``tags``, which checks it as a raw HTML table's cell does.
+    Without ``after`` an image stays in the cell.
     """
     parts: list[str] = []
     link: _CellLink | None = None
@@ -255,7 +269,12 @@ def cell_html(
         if hidden:
             continue
         if raw and tags is not None and _CELL_IMAGE.match(raw):
-            parts.append(tags.cell_image(raw))
+            shown = tags.cell_image(raw)
+            if shown and after is not None and opened is not None:
+                caption = _raw_attribute(opened, "alt") or _raw_attribute(opened, "title")
+                after.append((_raw_attribute(opened, "src"), caption))
+                shown = html.escape(moved_image_words(caption))
+            parts.append(shown)
             continue
         if token.type == "link_open" or (opened and name == "a"):
             if link is not None:  # a link inside a link: the outer one ends here
@@ -271,8 +290,12 @@ def cell_html(
         if token.type == "image" and str(token.attrGet("src") or "").strip():
             source = str(token.attrGet("src")).strip()
             if on_image is not None:
-                on_image(source)  # a cell keeps its images, as a raw HTML table's does
-            parts.append(image_html(source, token.content))
+                on_image(source)  # uploaded all the same: it follows the table
+            if after is not None:
+                after.append((source, token.content))
+                parts.append(html.escape(moved_image_words(token.content)))
+            else:
+                parts.append(image_html(source, token.content))
             continue
         piece = _cell_piece(token, notes or {})
         if link is not None and token.type != "hardbreak":

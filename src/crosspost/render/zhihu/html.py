@@ -92,13 +92,17 @@ class ZhihuHtmlRenderer(RendererHTML):
         #: list that does not start at 1), else ``None`` (Zhihu's own list markers).
         self._numbers: list[int | None] = []
         self._in_cell = False
+        #: The images of the open table's cells, shown after it (source, caption).
+        self._after_table: list[tuple[str, str]] = []
         self._sanitizer = Sanitizer(self.images.append)
 
     def renderInline(  # markdown-it's name
         self, tokens: Sequence[Token], options: OptionsDict, env: EnvType
     ) -> str:
         if self._in_cell:
-            return cell_html(tokens, self._notes, self.images.append, self._sanitizer)
+            return cell_html(
+                tokens, self._notes, self.images.append, self._sanitizer, self._after_table
+            )
         return super().renderInline(tokens, options, env)
 
     # --- helpers -----------------------------------------------------------------------
@@ -239,7 +243,8 @@ class ZhihuHtmlRenderer(RendererHTML):
         return f"{self._separator()}{TABLE_OPEN}"
 
     def table_close(self, *_: object) -> str:
-        return TABLE_CLOSE
+        moved, self._after_table = self._after_table, []
+        return TABLE_CLOSE + "".join(image_html(source, caption) for source, caption in moved)
 
     def thead_open(self, *_: object) -> str:
         return ""  # the header row goes into <tbody> as its first row; no <thead>

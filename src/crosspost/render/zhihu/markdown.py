@@ -190,17 +190,29 @@ def _fence(node: SyntaxTreeNode, context: _Context) -> str:
 
 
 def _table(node: SyntaxTreeNode, context: _Context) -> str:
+    """A table as Zhihu's HTML (Markdown tables are unreliable on import, §9), the images
+    of its cells after it (its cells hold plain text, §7.1)."""
     rows: list[str] = []
+    moved: list[tuple[str, str]] = []
     for section in node.children:
         for row in section.children:
             cells = "".join(
                 f"<{cell.tag}>"
-                f"{cell_html(_inline_tokens(cell), context.notes, tags=context.sanitizer)}"
-                f"</{cell.tag}>"
+                + cell_html(
+                    _inline_tokens(cell), context.notes, tags=context.sanitizer, after=moved
+                )
+                + f"</{cell.tag}>"
                 for cell in row.children
             )
             rows.append(f"<tr>{cells}</tr>")
-    return f"{TABLE_OPEN}{''.join(rows)}{TABLE_CLOSE}"
+    images = "".join(f"\n\n{_moved_image(source, caption)}" for source, caption in moved)
+    return f"{TABLE_OPEN}{''.join(rows)}{TABLE_CLOSE}{images}"
+
+
+def _moved_image(source: str, caption: str) -> str:
+    """An image of a table's cell, as it follows the table."""
+    alt = _ESCAPED.sub(r"\\\1", " ".join(caption.split()))
+    return f"![{alt}]({_destination(source)})"
 
 
 def _inline_tokens(cell: SyntaxTreeNode) -> list[Token]:

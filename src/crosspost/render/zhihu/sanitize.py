@@ -28,6 +28,7 @@ from crosspost.render.zhihu.common import (
     image_html,
     is_web_link,
     item_number,
+    moved_image_words,
     raw_list_start,
 )
 
@@ -132,6 +133,8 @@ class Sanitizer:
         #: Raw inline tags written out, so each closing tag is written only if its
         #: opening was (an ``<a>`` to a non-web address is not).
         self._open: list[str] = []
+        #: The images of the raw table being written's cells, to follow it.
+        self._moved: list[str] = []
 
     @property
     def dropping(self) -> int:
@@ -405,8 +408,14 @@ class Sanitizer:
         return image_html(source, str(element.get("alt") or element.get("title") or ""))
 
     def _table(self, table: Tag) -> str:
-        rows = "".join(f"<tr>{''.join(self._cells(row))}</tr>" for row in _rows(table))
-        return f"{TABLE_OPEN}{rows}{TABLE_CLOSE}"
+        """A raw table, the images of its cells after it (a cell holds plain text, §7.1)."""
+        outer, self._moved = self._moved, []
+        try:
+            rows = "".join(f"<tr>{''.join(self._cells(row))}</tr>" for row in _rows(table))
+            images = "".join(self._moved)
+        finally:
+            self._moved = outer
+        return f"{TABLE_OPEN}{rows}{TABLE_CLOSE}{images}"
 
     def _cells(self, row: Tag) -> list[str]:
         return [
@@ -444,8 +453,13 @@ class Sanitizer:
         name = node.name.lower()
         if name == "br":
             return "<br>"
-        if name == "img":
-            return self._image(node)
+        if name == "img":  # it follows the table; the cell says its words and where
+            shown = self._image(node)
+            if shown:
+                self._moved.append(shown)
+                caption = str(node.get("alt") or node.get("title") or "")
+                return html.escape(moved_image_words(caption))
+            return ""
         if name in _LISTS:  # a cell holds no list: a line per item, as in a quote
             return self._lines(node, name, cell=True)
         inner = self._cell_children(node)

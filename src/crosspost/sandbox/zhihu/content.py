@@ -101,6 +101,9 @@ def clean(html: str) -> Cleaned:
         for link in cell.find_all("a"):  # a cell holds plain text (§7.1): the words stay
             flag("a link in a table cell keeps only its words (Zhihu's cells hold plain text)")
             link.unwrap()
+        for image in cell.find_all("img"):
+            flag("an image in a table cell is dropped (Zhihu's cells hold plain text)")
+            decompose(image)
     for img in soup.find_all("img"):
         src = str(img.get("src", ""))
         host = urlsplit(src if "//" in src else "//" + src).hostname or ""
