@@ -13,6 +13,7 @@ blocks, since the editor turns each one into a blank line (Z5).
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -225,7 +226,12 @@ class ZhihuHtmlRenderer(RendererHTML):
         return "<hr>"
 
     def html_block(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
-        return self._sanitizer.block(tokens[idx].content)
+        """A raw HTML block; one that is lists alone, written in a list item, follows the
+        item as a Markdown sublist does (Zhihu's nesting, §7.1), not inside it."""
+        out = self._sanitizer.block(tokens[idx].content)
+        if self._frames and self._frames[-1].kind == "li" and _only_lists(out):
+            return f"{self._lift_sublist()}{out}"
+        return out
 
     def math_block(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
         image = equation_html(numbered(tokens[idx].content, tokens[idx].info), display=True)
@@ -370,6 +376,21 @@ def _wraps_image(tokens: Sequence[Token], idx: int) -> bool:
         if token.type == "image":
             return True
     return False
+
+
+_LIST_TAG = re.compile(r"<(/?)(?:ul|ol)>")
+
+
+def _only_lists(out: str) -> bool:
+    """Whether the sanitiser's ``out`` is one or more lists and nothing between them."""
+    depth = 0
+    last = 0
+    for tag in _LIST_TAG.finditer(out):
+        if depth == 0 and out[last : tag.start()].strip():
+            return False
+        depth += -1 if tag.group(1) else 1
+        last = tag.end()
+    return bool(out) and depth == 0 and not out[last:].strip()
 
 
 def _split_images(tokens: list[Token]) -> list[Token]:
