@@ -181,3 +181,30 @@ def test_check_names_each_image_that_leaves_a_zhihu_table_cell(tmp_path: Path) -
     rendered = render(issue_of(body), "zhihu", RenderContext())
     assert rendered.images == ("images/a.png", "images/b.png", "images/c.png")
     assert "<td>示意（图见表后）</td>" in rendered.body and "<td>（图见表后）</td>" in rendered.body
+
+
+# --- raw HTML no reader sees: CommonMark's own examples of it -----------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ('<div id="foo"\n*hi*\n', "the raw HTML tag '<div' is never closed with '>'"),
+        ("<div *???-&&&-<---\n*foo*\n", "the raw HTML tag '<div' is never closed with '>'"),
+        ("<![CDATA[\nfunction matchwo(a,b)\n]]>\nokay\n", "a '<![CDATA[' section is not shown"),
+        ("<?php\n  echo '>';\n?>\nokay\n", "a '<?…?>' instruction is not shown"),
+    ],
+)
+def test_check_names_raw_html_whose_words_no_reader_sees(
+    tmp_path: Path, body: str, said: str
+) -> None:
+    # Both channels left these words out, as a browser does, and check said nothing.
+    found = [w for w in warnings_of(tmp_path, "前文。\n\n" + body) if said in w]
+    assert len(found) == 1 and found[0].startswith(f"issue.md:6: warning: {said}")
+
+
+@pytest.mark.parametrize(
+    "body", ['<div class="a">文字</div>\n', '<div\n  class="a">文字</div>\n', "<br/>\n"]
+)
+def test_whole_tags_say_nothing(tmp_path: Path, body: str) -> None:
+    assert warnings_of(tmp_path, "前文。\n\n" + body) == []

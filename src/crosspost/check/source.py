@@ -103,6 +103,10 @@ def _unclosed(issue: Issue, tokens: Sequence[Token], lines: Sequence[str]) -> It
                     "after it is hidden from readers; close it or remove it",
                 )
                 continue
+            hidden = _hidden_html(content)
+            if hidden:
+                yield Finding(line, None, "unseen-html", hidden)
+                continue
             match = _RUNS_TO_CLOSE.match(content)
             name = match.group(1).lower() if match else ""
             if name and f"</{name}" not in content.lower():
@@ -113,6 +117,39 @@ def _unclosed(issue: Issue, tokens: Sequence[Token], lines: Sequence[str]) -> It
                     f"<{name}> is never closed, so every line after it is taken as part of "
                     f"it; add </{name}> where it ends",
                 )
+
+
+#: A complete opening tag at the start of a raw HTML block (attributes may span lines).
+_WHOLE_TAG = re.compile(
+    r"<[A-Za-z][A-Za-z0-9-]*(?:\s+[^\s\"'>/=]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*"
+    r"\s*/?>"
+)
+_TAG_NAME = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
+
+
+def _hidden_html(content: str) -> str | None:
+    """Why no reader sees the text of a raw HTML block, if none does: a ``<![CDATA[``
+    section or a ``<?…?>`` instruction (a browser skips both), or an opening tag never
+    closed with ``>``, which takes the words after it for its attributes."""
+    text = content.lstrip()
+    if text.startswith("<![CDATA["):
+        return (
+            "a '<![CDATA[' section is not shown to readers (browsers skip it), so its text "
+            "is left out; write it as text, or in a code block"
+        )
+    if text.startswith("<?"):
+        return (
+            "a '<?…?>' instruction is not shown to readers, so its text is left out; write "
+            "it in a code block to show it"
+        )
+    name = _TAG_NAME.match(text)
+    if name and not _WHOLE_TAG.match(text):
+        return (
+            f"the raw HTML tag '<{name.group(1)}' is never closed with '>', so the words "
+            "after it (to the next blank line) are read as its attributes and not shown; "
+            f"close the tag, or write '\\<{name.group(1)}' to show it as text"
+        )
+    return None
 
 
 def _fence_closed(markup: str, inside: Sequence[str]) -> bool:
