@@ -117,6 +117,12 @@ def test_ordinary_nesting_is_untouched(body: str, zhihu: str) -> None:
             "两个链接 one 和 two (https://e.com/2)。",
             "https://e.com/1",
         ),
+        # So was a link's target that is no web address, after the note's one address.
+        (
+            "[^a]: 见 [one](https://e.com/1) 与 [路径](/docs/x)。",
+            "见 one 与 路径 (/docs/x)。",
+            "https://e.com/1",
+        ),
         # An image was left out with its alt text, silently.
         ("[^a]: 见图 ![示意图](https://e.com/n.png) 。", "见图 示意图 。", "https://e.com/n.png"),
         # A note holding only a local image went out empty, which Zhihu refuses.

@@ -325,11 +325,20 @@ class _CellLink:
     shown: list[str] = field(default_factory=list)
 
     def address(self) -> str:
-        """What follows the link's words in the cell: `` (url)`` for a web link whose
-        words are not already its address, else nothing."""
-        if is_web_link(self.href) and "".join(self.shown).strip() != self.href.strip():
-            return html.escape(f" ({self.href})")
+        """What follows the link's words in the cell: `` (target)`` when those words are
+        not already it. A target that is no web address (a path, ``mailto:``, mdnice's
+        explanation written as a link) is shown too, as a paragraph's link becomes a
+        note; an in-page anchor and a script are not."""
+        href = self.href.strip()
+        if not href or href.startswith("#") or _NOT_SHOWN_SCHEME.match(href):
+            return ""
+        if "".join(self.shown).strip() != href:
+            return html.escape(f" ({href})")
         return ""
+
+
+#: Link targets a cell does not write out: code to run, not a place to go.
+_NOT_SHOWN_SCHEME = re.compile(r"\s*(?:javascript|vbscript|data):", re.IGNORECASE)
 
 
 def cell_link_text(text: str, href: str) -> str:
@@ -465,7 +474,7 @@ def note_of(children: Sequence[Token]) -> Note:
             href = str(token.attrGet("href") or "").strip()
             if is_web_link(href) and not url:
                 url = href
-            elif is_web_link(href) and href != url:
+            elif href != url:  # its address follows its words (a path, a mailto: too)
                 link = _CellLink(href)
         elif token.type == "link_close" and link is not None:
             words.append(link.address())
