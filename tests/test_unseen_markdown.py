@@ -214,3 +214,18 @@ def test_check_names_raw_html_whose_words_no_reader_sees(
 )
 def test_whole_tags_say_nothing(tmp_path: Path, body: str) -> None:
     assert warnings_of(tmp_path, "前文。\n\n" + body) == []
+
+
+# --- a formula too long to lay out in reasonable time -------------------------------------
+
+
+def test_a_formula_too_long_to_draw_is_shown_as_tex_and_named(tmp_path: Path) -> None:
+    # CommonMark's "$$" * n: a display formula of 2n-4 dollar signs took 4 s at n=1,000 and
+    # 40 s at n=4,000 on WeChat (ziamath lays out each glyph).
+    body = "前文。\n\n" + "$$" * 2000 + "\n"
+    out = render(issue_of(body), "wechat", RenderContext()).body
+    assert "<svg" not in out and "$" * 100 in out
+    path = tmp_path / "issue.md"
+    path.write_text(FRONT + body, "utf-8")
+    found = [p.message for p in check_file(path).problems if p.code == "formula-not-drawn"]
+    assert len(found) == 1 and "(longer than 1000 characters)" in found[0]

@@ -188,13 +188,23 @@ def _em(px: float) -> str:
     return f"{px / LAYOUT_PX:.3f}".rstrip("0").rstrip(".") + "em"
 
 
+#: The longest TeX drawn. ziamath lays out ~3 ms a glyph and its rows take time in the
+#: square of their length: a 2,000-character formula (CommonMark's ``$$$$…``) took 4 s,
+#: 8,000 took 40. A formula written to be read is a small fraction of this; a longer one
+#: is shown as its TeX in code, as unreadable TeX is, and lint says why.
+MAX_FORMULA_CHARS = 1_000
+
+
 @functools.lru_cache(maxsize=1024)
 def formula_svg(tex: str, *, display: bool) -> str | None:
-    """The ``<svg>`` of ``tex``, or ``None`` when ziamath cannot read it.
+    """The ``<svg>`` of ``tex``, or ``None`` when ziamath cannot read it (or it is longer
+    than :data:`MAX_FORMULA_CHARS`).
 
     Inline formulas sit on the text's baseline (their depth below it becomes a negative
     ``vertical-align``); display formulas are blocks the caller centres.
     """
+    if len(tex.strip()) > MAX_FORMULA_CHARS:
+        return None
     convert, Latex = _layout()
     try:
         if _UNKNOWN_COMMAND.search(convert(tex.strip())):
