@@ -8,7 +8,9 @@ traceback reaches the editor.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -229,3 +231,31 @@ def test_a_formula_too_long_to_draw_is_shown_as_tex_and_named(tmp_path: Path) ->
     path.write_text(FRONT + body, "utf-8")
     found = [p.message for p in check_file(path).problems if p.code == "formula-not-drawn"]
     assert len(found) == 1 and "(longer than 1000 characters)" in found[0]
+
+
+# --- time in proportion to the issue, on CommonMark's pathological shapes -----------------
+
+SHAPES = {
+    # WeChat unwrapped each link's reference hook with lxml's drop_tag, which searches
+    # the paragraph's children: 8,000 links in one paragraph took 6 s.
+    "links in one paragraph": lambda n: " ".join(f"[l{i}](https://e{i}.com/x)" for i in range(n)),
+    # Each raw inline tag searched every tag still open for an <svg>.
+    "inline tags never closed": lambda n: "<b><i><span>" * (n // 4) + "x",
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES.values(), ids=list(SHAPES))
+@pytest.mark.parametrize("channel", CHANNELS)
+def test_four_times_the_input_takes_about_four_times_as_long(shape: Any, channel: str) -> None:
+    def seconds(n: int) -> float:
+        issue = issue_of(shape(n))
+        best = float("inf")
+        for _ in range(2):
+            start = time.perf_counter()
+            render(issue, channel, RenderContext())
+            best = min(best, time.perf_counter() - start)
+        return best
+
+    seconds(200)  # imports, caches
+    small, large = seconds(1_000), seconds(4_000)
+    assert large < 8 * small, f"{small:.3f} s, then {large:.3f} s for four times as much"

@@ -191,6 +191,9 @@ class TagStream:
     dropping: int = 0
     _open: list[str] = field(default_factory=list)
     _media: list[_MediaFrame] = field(default_factory=list)
+    #: How many ``<svg>`` of :attr:`_open` are open (counted, not searched: an issue of
+    #: thousands of tags left open searched a longer list at every tag).
+    _svg_open: int = 0
 
     def tag(self, raw: str) -> str:
         """The cleaned form of one raw tag: the tag itself, its closing, or ``""``; for a
@@ -214,6 +217,7 @@ class TagStream:
             if name not in self._open:
                 return ""
             del self._open[len(self._open) - 1 - self._open[::-1].index(name)]
+            self._svg_open -= name == "svg"
             return f"</{name}>"
         return self._opening(raw.strip(), name, bool(self_closed))
 
@@ -258,7 +262,7 @@ class TagStream:
     def _opening(self, raw: str, name: str, self_closed: bool) -> str:
         # Inside an open <svg> a tag such as <path> is SVG, not an unknown HTML element:
         # nh3 has to see it in that context to keep it.
-        inside_svg = "svg" in self._open and name != "svg"
+        inside_svg = self._svg_open > 0 and name != "svg"
         cleaned = clean(f"<svg>{raw}</svg>" if inside_svg else raw, self.allowlist)
         if inside_svg:
             cleaned = cleaned.removeprefix("<svg>").removesuffix("</svg>")
@@ -267,4 +271,5 @@ class TagStream:
         if name in VOID or self_closed:
             return cleaned  # nothing left open: a void element, or one written <x/>
         self._open.append(name)
+        self._svg_open += name == "svg"
         return cleaned.removesuffix(f"</{name}>")
