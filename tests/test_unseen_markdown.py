@@ -259,3 +259,41 @@ def test_four_times_the_input_takes_about_four_times_as_long(shape: Any, channel
     seconds(200)  # imports, caches
     small, large = seconds(1_000), seconds(4_000)
     assert large < 8 * small, f"{small:.3f} s, then {large:.3f} s for four times as much"
+
+
+# --- front matter written in a form crosspost does not read -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ('{\n  "title": "Hugo JSON",\n  "tags": ["x"]\n}\n\n正文。\n', "Hugo's JSON front matter"),
+        (';;;\n"title": "Hexo JSON"\n;;;\n\n正文。\n', "Hexo's JSON front matter"),
+        (
+            "title: Hexo Post\ndate: 2013-7-13 20:46:25\ntags:\n- hexo\n---\n\n正文。\n",
+            "front matter without its opening '---' line (as Hexo allows)",
+        ),
+    ],
+)
+def test_front_matter_crosspost_does_not_read_is_named(
+    tmp_path: Path, text: str, kind: str
+) -> None:
+    # It went out as the article's first words (a paragraph, or a heading), silently.
+    path = tmp_path / "issue.md"
+    path.write_text(text, "utf-8")
+    found = [str(p).replace(str(path), "issue.md") for p in check_file(path).problems]
+    assert (
+        f"issue.md:1: warning: this looks like {kind}, which crosspost does not read: it "
+        "goes out as the article's first words; write it as YAML between two '---' lines "
+        "at the top"
+    ) in found
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Note: a heading\n---\n\n正文。\n", "{x} 不是 JSON\n\n正文。\n", "a: b\nc: d\n\n正文。\n"],
+)
+def test_text_that_only_resembles_front_matter_says_nothing(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "issue.md"
+    path.write_text(FRONT + text, "utf-8")
+    assert not [p for p in check_file(path).problems if p.code == "front-matter-not-read"]

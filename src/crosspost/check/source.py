@@ -65,6 +65,7 @@ def source_findings(issue: Issue) -> list[Finding]:
         *_foreign(issue, tokens),
         *_unshowable(issue, lines),
         *_flattened(issue, tokens),
+        *_unread_front_matter(issue, lines),
     ]
     return sorted(found, key=lambda finding: finding.line)
 
@@ -270,6 +271,47 @@ def _flattened(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
                 f"{what}: the inner levels are shown without their tags or marks (their "
                 "words are kept); nest less",
             )
+
+
+_FIELD_LINE = re.compile(r"^[A-Za-z_][\w-]*\s*:(?:\s|$)")
+_JSON_FIELD = re.compile(r'^\s*"[^"]+"\s*:')
+
+
+def _unread_front_matter(issue: Issue, lines: Sequence[str]) -> Iterator[Finding]:
+    """Front matter in a form crosspost does not read, at the top of the body, where it
+    goes out as the article's first words: Hugo's JSON (``{`` … ``}``), Hexo's JSON
+    (``;;;`` … ``;;;``), or Hexo's YAML without its opening ``---`` (Markdown reads its
+    fields as a paragraph, or a heading underlined by the closing ``---``)."""
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        return
+    head = lines[first].strip()
+    following = lines[first + 1] if first + 1 < len(lines) else ""
+    if (head == "{" and _JSON_FIELD.match(following)) or head == ";;;":
+        kind = "Hugo's JSON front matter" if head == "{" else "Hexo's JSON front matter"
+    else:
+        end = next((i for i in range(first, len(lines)) if not lines[i].strip()), len(lines))
+        block = lines[first:end]
+        closing = next((i for i, line in enumerate(block) if line.strip() == "---"), None)
+        fields = sum(1 for line in block[:closing] if _FIELD_LINE.match(line))
+        if (
+            closing is None
+            or fields < 2
+            or not _FIELD_LINE.match(head)
+            or not all(
+                _FIELD_LINE.match(line) or line.startswith(("-", " ", "\t"))
+                for line in block[:closing]
+            )
+        ):
+            return
+        kind = "front matter without its opening '---' line (as Hexo allows)"
+    yield Finding(
+        issue.body_line + first,
+        None,
+        "front-matter-not-read",
+        f"this looks like {kind}, which crosspost does not read: it goes out as the "
+        "article's first words; write it as YAML between two '---' lines at the top",
+    )
 
 
 def _foreign(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
