@@ -152,3 +152,25 @@ def certificate(tmp_path_factory: pytest.TempPathFactory) -> Certificate:
         return throwaway_certificate(tmp_path_factory.mktemp("tls"))
     except UsageError as missing:
         pytest.skip(str(missing))
+
+
+BodyWarnings = Callable[[str], list[str]]
+
+
+@pytest.fixture
+def body_warnings(tmp_path: Path) -> BodyWarnings:
+    """``body_warnings(body)``: the warnings ``check`` gives an issue of that body that are
+    no one channel's (the source's own: constructs, raw HTML, invisible characters), each
+    with the file's path shortened to ``issue.md``."""
+    from crosspost.check.lint import check_file
+
+    def warnings(body: str) -> list[str]:
+        path = tmp_path / "issue.md"
+        path.write_text("---\ntitle: 检查\n---\n" + body, "utf-8")
+        return [
+            str(problem).replace(str(path), "issue.md")
+            for problem in check_file(path).problems
+            if problem.severity == "warning" and problem.channel is None
+        ]
+
+    return warnings

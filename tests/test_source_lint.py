@@ -7,6 +7,7 @@ a post that lost its second half.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,21 +17,15 @@ from crosspost.issue.loader import load_issue
 from crosspost.render.rendered import render
 
 FRONT = "---\ntitle: 检查\n---\n"
+#: The ``body_warnings`` fixture (conftest.py): the file-wide warnings of a body.
+BodyWarnings = Callable[[str], list[str]]
 
 
-def warnings_of(tmp_path: Path, body: str) -> list[str]:
-    path = tmp_path / "issue.md"
-    path.write_text(FRONT + body, "utf-8")
-    return [
-        str(problem).replace(str(path), "issue.md")
-        for problem in check_file(path).problems
-        if problem.severity == "warning" and problem.channel is None
-    ]
-
-
-def test_an_unclosed_fence_is_named_where_it_opens(tmp_path: Path) -> None:
+def test_an_unclosed_fence_is_named_where_it_opens(
+    tmp_path: Path, body_warnings: BodyWarnings
+) -> None:
     body = "开头。\n\n```python\nprint(1)\n\n## 被吞掉的标题\n\n最后一段。\n"
-    assert warnings_of(tmp_path, body) == [
+    assert body_warnings(body) == [
         "issue.md:6: warning: the code block opened with ``` is never closed, so every line "
         "after it (to the end of the issue, or of the list, quote or callout it is in) is "
         "shown as code; add a ``` line where the code ends"
@@ -49,36 +44,38 @@ def test_an_unclosed_fence_is_named_where_it_opens(tmp_path: Path) -> None:
         "::: tip\n```\n::: not a close\n```\n:::\n",
     ],
 )
-def test_closed_fences_say_nothing(tmp_path: Path, body: str) -> None:
-    assert warnings_of(tmp_path, "文字。\n\n" + body) == []
+def test_closed_fences_say_nothing(body_warnings: BodyWarnings, body: str) -> None:
+    assert body_warnings("文字。\n\n" + body) == []
 
 
-def test_an_unclosed_comment_or_script_takes_the_rest_and_says_so(tmp_path: Path) -> None:
-    assert warnings_of(tmp_path, "可见。\n\n<!-- 待写\n\n这一段读者看不到。\n") == [
+def test_an_unclosed_comment_or_script_takes_the_rest_and_says_so(
+    body_warnings: BodyWarnings,
+) -> None:
+    assert body_warnings("可见。\n\n<!-- 待写\n\n这一段读者看不到。\n") == [
         "issue.md:6: warning: the HTML comment '<!--' is never closed with '-->', so every "
         "line after it is hidden from readers; close it or remove it"
     ]
-    assert warnings_of(tmp_path, '可见。\n\n<script src="a.js">\n\n看不到。\n') == [
+    assert body_warnings('可见。\n\n<script src="a.js">\n\n看不到。\n') == [
         "issue.md:6: warning: <script> is never closed, so every line after it is taken as "
         "part of it; add </script> where it ends"
     ]
-    assert warnings_of(tmp_path, "可见。\n\n<!-- 注释 -->\n\n<pre>\nx\n</pre>\n") == []
+    assert body_warnings("可见。\n\n<!-- 注释 -->\n\n<pre>\nx\n</pre>\n") == []
 
 
 def test_a_pipe_in_code_splits_a_table_cell_and_the_extra_cell_is_named(
-    tmp_path: Path,
+    body_warnings: BodyWarnings,
 ) -> None:
     body = "| cmd | note |\n|---|---|\n| `ls | wc -l` | counts |\n| `ls \\| wc` | ok |\n"
-    assert warnings_of(tmp_path, body) == [
+    assert body_warnings(body) == [
         "issue.md:6: warning: this table row has 3 cells but its header has 2, so the cells "
         "past the last column are not shown; a '|' inside a cell, even inside `code`, must "
         "be written '\\|'"
     ]
 
 
-def test_footnotes_defined_twice_or_never_referenced(tmp_path: Path) -> None:
+def test_footnotes_defined_twice_or_never_referenced(body_warnings: BodyWarnings) -> None:
     body = "正文[^a]。\n\n[^a]: 第一条\n[^a]: 又一条\n[^b]: 没人引用\n\n```\n[^c]: 代码里的\n```\n"
-    assert warnings_of(tmp_path, body) == [
+    assert body_warnings(body) == [
         "issue.md:7: warning: footnote [^a] is defined again here (first on line 6); only "
         "one of the definitions is shown: give each its own label",
         "issue.md:8: warning: footnote [^b] is never referenced in the text, so it is not "
@@ -86,13 +83,13 @@ def test_footnotes_defined_twice_or_never_referenced(tmp_path: Path) -> None:
     ]
 
 
-def test_syntax_of_other_tools_is_named_once_per_line(tmp_path: Path) -> None:
+def test_syntax_of_other_tools_is_named_once_per_line(body_warnings: BodyWarnings) -> None:
     body = (
         '{{< figure src="images/a.png" >}}\n\n'
         "{% asset_img b.png 图 %} 与 {{ site.baseurl }}/c.png\n\n"
         "![[d.png]] 见 [[另一篇]]，代码 `{{ 不算 }}` 不算。\n"
     )
-    found = warnings_of(tmp_path, body)
+    found = body_warnings(body)
     assert [line.split(": warning: ")[1].split("' is ")[0] for line in found] == [
         '\'{{< figure src="images/a.png" >}}',
         "'{% asset_img b.png 图 %}",
@@ -120,23 +117,21 @@ def test_a_callout_left_open_inside_another_is_named_with_the_one_it_ends_with(
 
 
 def test_a_callout_closed_by_a_line_inside_its_code_says_how_to_keep_it_open(
-    tmp_path: Path,
+    body_warnings: BodyWarnings,
 ) -> None:
     body = "::: tip\n示例：\n\n```markdown\n::: warning\n注意\n:::\n```\n\n:::\n\n之后。\n"
-    assert warnings_of(tmp_path, body)[0] == (
+    assert body_warnings(body)[0] == (
         "issue.md:7: warning: the ':::' on line 10 inside this code block closes the "
         "callout around it, so the code block and the callout end there; open the callout "
         "with more colons ('::::: tip' … ':::::')"
     )
-    assert (
-        warnings_of(
-            tmp_path, body.replace(":::\n\n之后", ":::::\n\n之后").replace("::: tip", "::::: tip")
-        )
-        == []
-    )
+    wider = body.replace(":::\n\n之后", ":::::\n\n之后").replace("::: tip", "::::: tip")
+    assert body_warnings(wider) == []
 
 
-def test_a_bracketed_link_text_and_a_table_in_a_nested_quote_say_nothing(tmp_path: Path) -> None:
+def test_a_bracketed_link_text_and_a_table_in_a_nested_quote_say_nothing(
+    body_warnings: BodyWarnings,
+) -> None:
     body = "论文 [[PDF]](https://arxiv.org/abs/1) 与 [[代码]](https://github.com/x)。\n\n"
     body += "> > | 列 | 值 |\n> > |---|---|\n> > | a | b |\n"
-    assert warnings_of(tmp_path, body) == []
+    assert body_warnings(body) == []

@@ -9,6 +9,7 @@ traceback reaches the editor.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,21 +20,13 @@ from crosspost.issue.model import Issue
 from crosspost.render.rendered import RenderContext, render
 
 FRONT = "---\ntitle: 扫一遍\n---\n"
+#: The ``body_warnings`` fixture (conftest.py): the file-wide warnings of a body.
+BodyWarnings = Callable[[str], list[str]]
 CHANNELS = ("wechat", "zhihu")
 
 
 def issue_of(body: str) -> Issue:
     return Issue(path=Path("/issues/s/issue.md"), id="s", title="t", body=body, body_line=1)
-
-
-def warnings_of(tmp_path: Path, body: str) -> list[str]:
-    path = tmp_path / "issue.md"
-    path.write_text(FRONT + body, "utf-8")
-    return [
-        str(problem).replace(str(path), "issue.md")
-        for problem in check_file(path).problems
-        if problem.severity == "warning" and problem.channel is None
-    ]
 
 
 # --- control characters: pasted from a terminal or a PDF --------------------------------
@@ -56,11 +49,11 @@ def test_control_characters_are_left_out_on_both_channels(body: str, zhihu: str)
     assert zhihu in render(issue_of(body), "zhihu", RenderContext()).body
 
 
-def test_check_names_the_lines_of_control_characters_once(tmp_path: Path) -> None:
+def test_check_names_the_lines_of_control_characters_once(body_warnings: BodyWarnings) -> None:
     body = "第一行。\n\n第二\x1b[0m行。\n\n换\x0c页。\n" + "".join(
         f"\n行\x7f{n}\n" for n in range(6)
     )
-    assert warnings_of(tmp_path, body) == [
+    assert body_warnings(body) == [
         "issue.md:6: warning: 8 invisible control characters (U+000C, U+001B, U+007F) on "
         "lines 6, 8, 10, 12, 14 and 3 more left out of every channel (a form feed shown as a "
         "space; text pasted from a terminal or another program?); delete them from the file"
@@ -80,12 +73,12 @@ DEEP = {
 
 @pytest.mark.parametrize(("body", "line"), DEEP.values(), ids=list(DEEP))
 def test_deep_nesting_is_shown_flat_below_a_depth_and_named(
-    tmp_path: Path, body: str, line: int
+    body_warnings: BodyWarnings, body: str, line: int
 ) -> None:
     # Each stopped every command with a RecursionError traceback.
     for channel in CHANNELS:
         assert "深处 words" in render(issue_of(body), channel, RenderContext()).body
-    found = [w for w in warnings_of(tmp_path, body) if "nested more than" in w]
+    found = [w for w in body_warnings(body) if "nested more than" in w]
     assert len(found) == 1 and found[0].startswith(f"issue.md:{line + 3}: warning: ")
 
 
@@ -204,18 +197,18 @@ def test_check_names_each_image_that_leaves_a_zhihu_table_cell(tmp_path: Path) -
     ],
 )
 def test_check_names_raw_html_whose_words_no_reader_sees(
-    tmp_path: Path, body: str, said: str
+    body_warnings: BodyWarnings, body: str, said: str
 ) -> None:
     # Both channels left these words out, as a browser does, and check said nothing.
-    found = [w for w in warnings_of(tmp_path, "前文。\n\n" + body) if said in w]
+    found = [w for w in body_warnings("前文。\n\n" + body) if said in w]
     assert len(found) == 1 and found[0].startswith(f"issue.md:6: warning: {said}")
 
 
 @pytest.mark.parametrize(
     "body", ['<div class="a">文字</div>\n', '<div\n  class="a">文字</div>\n', "<br/>\n"]
 )
-def test_whole_tags_say_nothing(tmp_path: Path, body: str) -> None:
-    assert warnings_of(tmp_path, "前文。\n\n" + body) == []
+def test_whole_tags_say_nothing(body_warnings: BodyWarnings, body: str) -> None:
+    assert body_warnings("前文。\n\n" + body) == []
 
 
 # --- a formula too long to lay out in reasonable time -------------------------------------
