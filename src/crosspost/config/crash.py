@@ -47,9 +47,9 @@ def bug_report(what: str, argv: Sequence[str], error: BaseException) -> str:
         handle, name = tempfile.mkstemp(prefix="crosspost-crash-", suffix=".txt")
         with os.fdopen(handle, "w", encoding="utf-8") as file:
             file.write(details)
-        where = f"the details are in {name}; please report it with that file"
+        where = f"The details are in {name}; please report it with that file"
     except OSError:
-        where = "no file could be written for the details; please report this line"
+        where = "No file could be written for the details; please report this line"
     return (
         f"{what} stopped on an internal error ({said}); this is a crosspost bug, not your "
         f"input or config. {where}"
