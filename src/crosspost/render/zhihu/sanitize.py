@@ -368,6 +368,13 @@ class Sanitizer:
         return "".join(f"{line}<br>" for line in lines if line)
 
     def _inline_children(self, parent: Tag) -> str:
+        return self._children(parent, self._inline)
+
+    def _children(self, parent: Tag, piece_of: Callable[[Tag], str], *, cell: bool = False) -> str:
+        """``parent``'s children written inline: text escaped, comments left out, each
+        element as ``piece_of`` writes it, a list starting on a line of its own. In a
+        ``cell`` a table nested in it becomes its rows, one line each (Zhihu has no
+        nested tables)."""
         from bs4.element import Comment, NavigableString, Tag
 
         out: list[str] = []
@@ -376,8 +383,13 @@ class Sanitizer:
                 continue
             if isinstance(node, NavigableString):
                 out.append(_text(str(node)))
+            elif isinstance(node, Tag) and cell and node.name == "table":
+                lines = [_CELL_TAGS.sub("", " ".join(self._cells(row))) for row in _rows(node)]
+                before = _trim_br("".join(out))
+                out = [before, "<br>"] if before else []
+                out.append("<br>".join(line.strip() for line in lines))
             elif isinstance(node, Tag):
-                piece = self._inline(node)
+                piece = piece_of(node)
                 if piece and node.name.lower() in _LISTS:
                     _new_line(out)
                 out.append(piece)
@@ -429,25 +441,7 @@ class Sanitizer:
         holds plain text, so an ``<a>`` would show its words alone); other marks give
         way to their text, and a table nested in the cell to its rows, one line each
         (Zhihu has no nested tables)."""
-        from bs4.element import Comment, NavigableString, Tag
-
-        out: list[str] = []
-        for node in parent.children:
-            if isinstance(node, Comment):
-                continue
-            if isinstance(node, NavigableString):
-                out.append(_text(str(node)))
-            elif isinstance(node, Tag) and node.name == "table":
-                lines = [_CELL_TAGS.sub("", " ".join(self._cells(row))) for row in _rows(node)]
-                before = _trim_br("".join(out))
-                out = [before, "<br>"] if before else []
-                out.append("<br>".join(line.strip() for line in lines))
-            elif isinstance(node, Tag):
-                piece = self._cell_node(node)
-                if piece and node.name.lower() in _LISTS:
-                    _new_line(out)
-                out.append(piece)
-        return "".join(out)
+        return self._children(parent, self._cell_node, cell=True)
 
     def _cell_node(self, node: Tag) -> str:
         name = node.name.lower()
