@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
+    from crosspost.check.lint import Problem
     from crosspost.sandbox.tls import Certificate
     from postgres_server import PostgresServer
 
@@ -154,22 +155,40 @@ def certificate(tmp_path_factory: pytest.TempPathFactory) -> Certificate:
         pytest.skip(str(missing))
 
 
+CheckLines = Callable[[str], list[str]]
 BodyWarnings = Callable[[str], list[str]]
+
+
+def _checked(tmp_path: Path, document: str) -> list[tuple[str, Problem]]:
+    """Each problem ``check`` finds in a file holding ``document``, with its printed line
+    (the file's path shortened to ``issue.md``)."""
+    from crosspost.check.lint import check_file
+
+    path = tmp_path / "issue.md"
+    path.write_text(document, "utf-8")
+    return [
+        (str(problem).replace(str(path), "issue.md"), problem)
+        for problem in check_file(path).problems
+    ]
+
+
+@pytest.fixture
+def check_lines(tmp_path: Path) -> CheckLines:
+    """``check_lines(document)``: every line ``check`` prints for a file holding exactly
+    ``document`` (front matter and body)."""
+    return lambda document: [line for line, _ in _checked(tmp_path, document)]
 
 
 @pytest.fixture
 def body_warnings(tmp_path: Path) -> BodyWarnings:
     """``body_warnings(body)``: the warnings ``check`` gives an issue of that body that are
-    no one channel's (the source's own: constructs, raw HTML, invisible characters), each
-    with the file's path shortened to ``issue.md``."""
-    from crosspost.check.lint import check_file
+    no one channel's (the source's own: constructs, raw HTML, invisible characters)."""
 
     def warnings(body: str) -> list[str]:
-        path = tmp_path / "issue.md"
-        path.write_text("---\ntitle: 检查\n---\n" + body, "utf-8")
+        found = _checked(tmp_path, "---\ntitle: 检查\n---\n" + body)
         return [
-            str(problem).replace(str(path), "issue.md")
-            for problem in check_file(path).problems
+            line
+            for line, problem in found
             if problem.severity == "warning" and problem.channel is None
         ]
 

@@ -3,6 +3,7 @@ channel shows, for the lines an editor wrote."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import lxml.html
@@ -14,6 +15,9 @@ from crosspost.render.rendered import RenderContext, render
 from crosspost.render.sanitize import TagStream
 from crosspost.render.wechat.math import formula_svg
 from crosspost.render.zhihu.sanitize import ALLOWLIST as ZHIHU_HTML
+
+#: The ``check_lines`` fixture (conftest.py): every line check prints for a document.
+CheckLines = Callable[[str], list[str]]
 
 DOCUMENT = """\
 ---
@@ -171,20 +175,14 @@ def test_an_alert_with_its_own_title_is_a_callout_with_that_title() -> None:
     assert render(issue_of("> [!abstract] 摘要\n> 正文\n"), "zhihu").body.count("[!abstract]") == 1
 
 
-def check_lines(tmp_path: Path, document: str) -> list[str]:
-    path = tmp_path / "issue.md"
-    path.write_text(document, "utf-8")
-    return [str(p).replace(str(path), "issue.md") for p in check_file(path).problems]
-
-
 def test_check_names_a_numbered_list_zhihu_shows_as_bullets_with_its_numbers(
-    tmp_path: Path,
+    check_lines: CheckLines,
 ) -> None:
     document = (
         "---\ntitle: 列表\n---\n1. A\n\n![x](images/a.png)\n\n2. B\n3. C\n\n1. 从一开始\n\n"
         '<ol start="7"><li>七</li></ol>\n'
     )
-    lines = check_lines(tmp_path, document)
+    lines = check_lines(document)
     said = "is shown as a bulleted list with each item's number written before it"
     assert [line for line in lines if "numbers every list" in line] == [
         f"issue.md:{line}: [zhihu] warning: zhihu numbers every list from 1, so this list "
@@ -194,7 +192,7 @@ def test_check_names_a_numbered_list_zhihu_shows_as_bullets_with_its_numbers(
 
 
 def test_check_says_what_became_of_an_ol_start_nested_in_a_raw_list_or_a_quote(
-    tmp_path: Path,
+    check_lines: CheckLines,
 ) -> None:
     """Nested in a raw list's item, an ``<ol start>`` is a list of its own on Zhihu (its
     numbers written as text); in a quote or a table cell, where Zhihu holds no list, it
@@ -205,7 +203,7 @@ def test_check_says_what_became_of_an_ol_start_nested_in_a_raw_list_or_a_quote(
         '<blockquote>\n<ol start="9"><li>九</li></ol>\n</blockquote>\n\n'
         '<script>\n<ol start="2"><li>不显示</li></ol>\n</script>\n'
     )
-    lines = check_lines(tmp_path, "---\ntitle: 嵌套\n---\n" + body)
+    lines = check_lines("---\ntitle: 嵌套\n---\n" + body)
     assert [line for line in lines if "list (from" in line] == [
         "issue.md:6: [zhihu] warning: zhihu numbers every list from 1, so this list (from 4) "
         "is shown as a bulleted list with each item's number written before it",
@@ -218,7 +216,9 @@ def test_check_says_what_became_of_an_ol_start_nested_in_a_raw_list_or_a_quote(
     assert "<blockquote>9. 九</blockquote>" in zhihu and "不显示" not in zhihu
 
 
-def test_check_puts_each_raw_list_warning_on_the_line_of_its_own_tag(tmp_path: Path) -> None:
+def test_check_puts_each_raw_list_warning_on_the_line_of_its_own_tag(
+    check_lines: CheckLines,
+) -> None:
     """A ``<ol start>`` in a comment, a ``<script>`` or a ``<pre>`` is no list; the
     warnings go to the lists the reader sees, each on its own tag's line, saying what
     became of it (lines in a quote, a bulleted list alone), reversed lists included."""
@@ -231,7 +231,7 @@ def test_check_puts_each_raw_list_warning_on_the_line_of_its_own_tag(tmp_path: P
         '<pre><ol start="3"></pre>\n'  # 11: code
         "<ol reversed><li>二</li><li>一</li></ol>\n"  # 12: counts down
     )
-    lines = check_lines(tmp_path, "---\ntitle: 行号\n---\n" + body)
+    lines = check_lines("---\ntitle: 行号\n---\n" + body)
     assert [line for line in lines if "list (from" in line] == [
         "issue.md:9: [zhihu] warning: zhihu holds no list where this one stands (in a "
         "quote, a table cell or a paragraph), so this list (from 3) is shown as lines of "
@@ -247,13 +247,13 @@ def test_check_puts_each_raw_list_warning_on_the_line_of_its_own_tag(tmp_path: P
 
 
 def test_check_names_a_code_block_or_formula_a_zhihu_footnote_keeps_as_text(
-    tmp_path: Path,
+    check_lines: CheckLines,
 ) -> None:
     document = (
         "---\ntitle: 脚注\n---\n见[^1]。\n\n[^1]: 代码：\n\n    ```python\n    x = 1\n    ```\n\n"
         "    $$\n    E = mc^2\n    $$\n"
     )
-    lines = check_lines(tmp_path, document)
+    lines = check_lines(document)
     said = "[zhihu] warning: zhihu shows a footnote as one line of plain text: the"
     assert [line for line in lines if "footnote as one line" in line] == [
         f"issue.md:8: {said} code block in this footnote is kept as text on that line, "
@@ -282,12 +282,14 @@ def test_a_callout_title_shows_its_words_without_markdown_markers() -> None:
         assert "**先读**" not in shown and "*这里*" not in shown
 
 
-def test_raw_html_and_a_list_in_a_footnote_keep_their_words_on_zhihu(tmp_path: Path) -> None:
+def test_raw_html_and_a_list_in_a_footnote_keep_their_words_on_zhihu(
+    check_lines: CheckLines,
+) -> None:
     body = "正文[^1]。\n\n[^1]: 注释开头\n\n    <div>原始 <b>HTML</b> 内容</div>\n\n"
     body += "    - 列表一\n    - 列表二\n"
     zhihu = render(issue_of(body), "zhihu", RenderContext()).body
     assert 'data-text="注释开头 原始 HTML 内容 列表一 列表二"' in zhihu
-    lines = check_lines(tmp_path, "---\ntitle: 脚注\n---\n" + body)
+    lines = check_lines("---\ntitle: 脚注\n---\n" + body)
     said = "[zhihu] warning: zhihu shows a footnote as one line of plain text: the"
     assert [line for line in lines if "footnote as one line" in line] == [
         f"issue.md:8: {said} raw HTML in this footnote is kept as its words, without its tags",

@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from crosspost.check.lint import check_file
 from crosspost.issue.loader import load_issue
 from crosspost.render.rendered import render
 
 FRONT = "---\ntitle: 检查\n---\n"
 #: The ``body_warnings`` fixture (conftest.py): the file-wide warnings of a body.
 BodyWarnings = Callable[[str], list[str]]
+#: The ``check_lines`` fixture (conftest.py): every line check prints for a document.
+CheckLines = Callable[[str], list[str]]
 
 
 def test_an_unclosed_fence_is_named_where_it_opens(
@@ -102,12 +103,10 @@ def test_syntax_of_other_tools_is_named_once_per_line(body_warnings: BodyWarning
 
 
 def test_a_callout_left_open_inside_another_is_named_with_the_one_it_ends_with(
-    tmp_path: Path,
+    check_lines: CheckLines,
 ) -> None:
     body = "::: tip\n提示的正文\n\n::: warning\n警告\n:::\n\n后文。\n"
-    path = tmp_path / "issue.md"
-    path.write_text(FRONT + body, "utf-8")
-    lines = [str(p).replace(str(path), "issue.md") for p in check_file(path).problems]
+    lines = check_lines(FRONT + body)
     assert (
         "issue.md:7: warning: '::: warning' is never closed, so it ends where the "
         "'::: tip' it sits in (line 4) ends; if that one should end first, add a ':::' "

@@ -22,6 +22,8 @@ from crosspost.render.rendered import RenderContext, render
 FRONT = "---\ntitle: 扫一遍\n---\n"
 #: The ``body_warnings`` fixture (conftest.py): the file-wide warnings of a body.
 BodyWarnings = Callable[[str], list[str]]
+#: The ``check_lines`` fixture (conftest.py): every line check prints for a document.
+CheckLines = Callable[[str], list[str]]
 CHANNELS = ("wechat", "zhihu")
 
 
@@ -134,10 +136,8 @@ def test_a_zhihu_note_keeps_every_address_and_image_as_text(note: str, text: str
     assert f'data-text="{text}" data-url="{url}"' in body
 
 
-def test_check_says_an_image_in_a_zhihu_note_is_not_shown(tmp_path: Path) -> None:
-    path = tmp_path / "issue.md"
-    path.write_text(FRONT + "正文[^a]。\n\n[^a]: 见图 ![示意图](https://e.com/n.png)\n", "utf-8")
-    found = [str(p).replace(str(path), "issue.md") for p in check_file(path).problems]
+def test_check_says_an_image_in_a_zhihu_note_is_not_shown(check_lines: CheckLines) -> None:
+    found = check_lines(FRONT + "正文[^a]。\n\n[^a]: 见图 ![示意图](https://e.com/n.png)\n")
     assert (
         "issue.md:6: [zhihu] warning: zhihu shows a footnote as one line of plain text: the "
         "image in this footnote is not shown: the note says its alt text (or '图片'), and its "
@@ -148,11 +148,9 @@ def test_check_says_an_image_in_a_zhihu_note_is_not_shown(tmp_path: Path) -> Non
 # --- a raw list written inside a line (a pipe table's cell) -------------------------------
 
 
-def test_check_says_a_raw_list_in_a_pipe_cell_is_numbered_lines(tmp_path: Path) -> None:
-    path = tmp_path / "issue.md"
+def test_check_says_a_raw_list_in_a_pipe_cell_is_numbered_lines(check_lines: CheckLines) -> None:
     body = '| 步骤 | 说明 |\n|---|---|\n| 一 | <ol start="3"><li>三</li><li>四</li></ol> |\n'
-    path.write_text(FRONT + body, "utf-8")
-    found = [str(p).replace(str(path), "issue.md") for p in check_file(path).problems]
+    found = check_lines(FRONT + body)
     assert (
         "issue.md:6: [zhihu] warning: zhihu holds no list where this one stands (in a quote, "
         "a table cell or a paragraph), so this list (from 3) is shown as lines of text, each "
@@ -163,19 +161,17 @@ def test_check_says_a_raw_list_in_a_pipe_cell_is_numbered_lines(tmp_path: Path) 
 # --- an image in a table cell, which holds plain text on Zhihu (zhihu-api.md §7.1) --------
 
 
-def test_check_names_each_image_that_leaves_a_zhihu_table_cell(tmp_path: Path) -> None:
+def test_check_names_each_image_that_leaves_a_zhihu_table_cell(check_lines: CheckLines) -> None:
     body = (
         "| 名 | 图 |\n|---|---|\n| 甲 | ![示意](images/a.png) |\n"
         '| 乙 | <img src="images/b.png" alt="bee"> |\n\n'
         '<table>\n<tr><td>丙</td>\n<td><img src="images/c.png"></td></tr>\n</table>\n'
     )
-    path = tmp_path / "issue.md"
-    path.write_text(FRONT + body, "utf-8")
     message = (
         "[zhihu] warning: zhihu's table cells hold plain text: the image in this cell is "
         "shown after the table, and the cell says its words and '（图见表后）'"
     )
-    found = [str(p).replace(str(path), "issue.md") for p in check_file(path).problems]
+    found = check_lines(FRONT + body)
     assert [line for line in found if message in line] == [
         f"issue.md:{line}: {message}" for line in (6, 7, 11)
     ]
@@ -269,12 +265,10 @@ def test_four_times_the_input_takes_about_four_times_as_long(shape: Any, channel
     ],
 )
 def test_front_matter_crosspost_does_not_read_is_named(
-    tmp_path: Path, text: str, kind: str
+    check_lines: CheckLines, text: str, kind: str
 ) -> None:
     # It went out as the article's first words (a paragraph, or a heading), silently.
-    path = tmp_path / "issue.md"
-    path.write_text(text, "utf-8")
-    found = [str(p).replace(str(path), "issue.md") for p in check_file(path).problems]
+    found = check_lines(text)
     assert (
         f"issue.md:1: warning: this looks like {kind}, which crosspost does not read: it "
         "goes out as the article's first words; write it as YAML between two '---' lines "
