@@ -163,6 +163,12 @@ HIDDEN_CONTENT = frozenset(
 )
 #: Void children such an element may have: they are its content, the text after them not.
 _VOID_CHILDREN = frozenset({"source", "track", "param"})
+#: Elements that never have content or a closing tag (HTML Living Standard, §13.1.2); the
+#: sanitisers read raw HTML by the same list.
+VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+     "track", "wbr"}
+)  # fmt: skip
 
 
 def left_open(pieces: Sequence[str]) -> list[tuple[int, str]]:
@@ -239,10 +245,9 @@ _BLOCK_TAG = re.compile(
 _SELF_ENDING = {"li": {"li"}, "p": {"p"}, "dt": {"dt", "dd"}, "dd": {"dt", "dd"},
                 "tr": {"tr", "td", "th"}, "td": {"td", "th"}, "th": {"td", "th"},
                 "option": {"option"}}  # fmt: skip
-_VOID_TAGS = frozenset(
-    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-     "track", "wbr", "param"}
-)  # fmt: skip
+#: What the depth count takes as void: :data:`VOID` and ``<param>``, which parsers still
+#: close at once though the standard dropped it.
+_VOID_TAGS = VOID | _VOID_CHILDREN
 
 
 def flatten_deep_html(raw: str, limit: int = DEEPEST_HTML) -> str:

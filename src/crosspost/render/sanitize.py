@@ -26,16 +26,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from crosspost.issue.dialect import left_open
+from crosspost.issue.dialect import VOID, left_open
 
 if TYPE_CHECKING:
     from bs4.element import Tag
-
-#: Elements that never have content or a closing tag (HTML Living Standard, §13.1.2).
-VOID = frozenset(
-    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-     "track", "wbr"}
-)  # fmt: skip
 
 #: Attributes that hold a URL, whose scheme is checked.
 URL_ATTRIBUTES = frozenset({"href", "src", "cite", "action", "poster", "background"})

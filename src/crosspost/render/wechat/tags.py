@@ -13,7 +13,7 @@ import html
 from collections.abc import Callable
 from html.parser import HTMLParser
 
-from crosspost.render.sanitize import VOID
+from crosspost.issue.dialect import VOID
 from crosspost.render.wechat.raw import AS_SECTION, Reference, is_mp_link
 
 
