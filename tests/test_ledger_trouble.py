@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import sys
 import time
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 import pytest
 
@@ -89,6 +92,36 @@ def test_a_failed_commit_rolls_back_and_reports_the_first_error(tmp_path: Path) 
         record = ledger.get(KEY)
         assert record is not None and (record.state, record.draft_id) == ("rendered", None)
         assert not ledger._db.in_transaction
+
+
+def test_frames_kept_alive_elsewhere_do_not_leave_the_ledger_locked(tmp_path: Path) -> None:
+    """A profiler sampling threads, or a traceback kept for a report, holds the frames of
+    finished calls and with them their cursors. A cursor whose statement still had a row
+    to give then made every later COMMIT fail ("SQL statements in progress", shown as a
+    lock): a new ledger could not be created, a post not recorded. Here every frame is
+    kept until the end, the worst such holder could do."""
+    kept: list[FrameType] = []
+
+    def keep(frame: FrameType, event: str, arg: Any) -> None:
+        if event == "return":
+            kept.append(frame)
+
+    path = tmp_path / "state" / "ledger.sqlite3"
+    sys.setprofile(keep)
+    try:
+        with Ledger.open(path) as ledger:  # created and migrated
+            ledger.ensure(KEY)
+            ledger.record(KEY, state="draft_created", draft_id="42")
+            ledger.record(KEY, state="published", url="https://zhuanlan.zhihu.com/p/1")
+        with Ledger.open(path) as ledger:
+            record = ledger.get(KEY)
+    finally:
+        sys.setprofile(None)
+    assert kept
+    assert record is not None and (record.state, record.url) == (
+        "published",
+        "https://zhuanlan.zhihu.com/p/1",
+    )
 
 
 def test_bugs_keep_their_traceback(tmp_path: Path) -> None:

@@ -564,7 +564,12 @@ def _explain(path: Path, error: sqlite3.DatabaseError) -> str:
 
 
 def _configure(connection: sqlite3.Connection, busy_timeout: float) -> None:
-    connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+    # A PRAGMA that answers with a row nobody reads (this one, journal_mode, wal_checkpoint)
+    # is closed at once. Its statement stays "in progress" until then, and COMMIT refuses
+    # while one is ("SQL statements in progress", which reads as a lock). The cursor is
+    # let go at once in the usual run, but a profiler sampling threads or a traceback kept
+    # for a report holds the frame that made it, and the next commit failed.
+    connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}").close()
     connection.execute("PRAGMA foreign_keys = ON")
     # WAL lets readers (crosspost status) work while a run writes. NORMAL: a commit
     # survives a killed process at once and a power cut from the next durable commit on
@@ -585,7 +590,7 @@ def _enable_wal(connection: sqlite3.Connection, busy_timeout: float) -> None:
     pause = 0.005
     while True:
         try:
-            connection.execute("PRAGMA journal_mode = WAL")
+            connection.execute("PRAGMA journal_mode = WAL").close()
             return
         except sqlite3.OperationalError as error:
             if "locked" not in str(error) or time.monotonic() >= deadline:
@@ -633,7 +638,7 @@ def _compact(connection: sqlite3.Connection) -> None:
     try:
         connection.execute("VACUUM")
         # In WAL mode the smaller file is written to the -wal first; copy it back now.
-        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").close()
     except sqlite3.OperationalError:
         pass
 
