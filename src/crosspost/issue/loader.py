@@ -40,6 +40,7 @@ from crosspost.issue.fields import (
     moment_problem,
 )
 from crosspost.issue.model import Issue, Notice
+from crosspost.issue.remembered import recall, remember
 from crosspost.platforms.registry import PLATFORMS
 
 __all__ = [
@@ -221,9 +222,12 @@ def _parse_yaml(
 ) -> tuple[dict[str, Any], dict[str, int], tuple[Notice, ...]]:
     """YAML front matter whose first line is the file's line ``first``: (data, key lines,
     warnings about values YAML read otherwise than the editor wrote them)."""
+    source = "\n".join(lines)
+    kept = recall(source, first)  # an earlier run's read of the same lines
+    if kept is not None:
+        return kept
     import yaml  # here, not at the top: `crosspost --help` must not pay for PyYAML
 
-    source = "\n".join(lines)
     loader = None
     try:
         loader = _bounded_loader()(source)  # refuses unprintable characters here
@@ -262,7 +266,9 @@ def _parse_yaml(
         )
     key_lines = _key_lines(path, node, first)
     _keep_text_as_written(data, node)
-    return data, key_lines, _cut_by_comments(node, source, first)
+    read = data, key_lines, _cut_by_comments(node, source, first)
+    remember(source, first, read)
+    return read
 
 
 def _unprintable(code: int) -> str:

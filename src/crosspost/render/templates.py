@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import os
 from collections.abc import Callable, Iterable, Mapping
 from datetime import date, datetime
 from pathlib import Path
@@ -24,6 +23,7 @@ import jinja2
 from markupsafe import Markup
 
 from crosspost import __version__
+from crosspost.config.cache import private_cache
 from crosspost.config.sources import theme_file, theme_file_problem
 from crosspost.errors import UsageError
 
@@ -94,35 +94,12 @@ class _CompiledTemplates(jinja2.FileSystemBytecodeCache):
 
 
 def _compiled_templates() -> jinja2.BytecodeCache | None:
-    """The cache of compiled templates, or ``None`` where none can be kept safely.
-
-    It lives in ``$XDG_CACHE_HOME/crosspost/templates`` (a relative value is ignored, as
-    the XDG rules say), else ``~/.cache/crosspost/templates``, in a folder per crosspost
-    build: a template's compiled form also depends on the filters and Jinja2 that
-    compiled it, which an upgrade may change while the template stays the same. Each of
-    those folders must belong to this user and be writable by nobody else, as the cache
-    holds code that is run; a home that is not there, a read-only disk or a folder others
-    could write to means compiling every time instead."""
-    xdg = os.environ.get("XDG_CACHE_HOME", "")
-    home = os.path.expanduser("~")
-    if os.path.isabs(xdg):
-        base = Path(xdg)
-    elif os.path.isabs(home):
-        base = Path(home) / ".cache"
-    else:
-        return None  # no home: never a folder relative to wherever the command runs
-    ours = [base / "crosspost", base / "crosspost" / "templates"]
-    ours.append(ours[-1] / _build_key())
-    owner = getattr(os, "getuid", None)  # POSIX; elsewhere the folder's rights are the OS's
-    try:
-        for folder in ours:
-            folder.mkdir(mode=0o700, exist_ok=True, parents=folder == ours[0])
-            found = folder.stat()
-            if owner is not None and (found.st_uid != owner() or found.st_mode & 0o022):
-                return None  # someone else could put code there
-    except OSError:
-        return None
-    return _CompiledTemplates(str(ours[-1]))
+    """The cache of compiled templates (:func:`crosspost.config.cache.private_cache`), or
+    ``None`` where none can be kept safely. A folder per crosspost build: a template's
+    compiled form also depends on the filters and Jinja2 that compiled it, which an
+    upgrade may change while the template stays the same."""
+    folder = private_cache("templates", _build_key())
+    return None if folder is None else _CompiledTemplates(str(folder))
 
 
 def _build_key() -> str:
