@@ -21,6 +21,8 @@ from pathlib import Path
 from bs4 import BeautifulSoup, NavigableString, Tag
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from markdown_it.token import Token
+from markdown_it.tree import SyntaxTreeNode
 
 from crosspost.check.lint import lint
 from crosspost.errors import CrosspostError
@@ -177,17 +179,45 @@ def issue_of(body: str) -> Issue:
 # --- what a reader sees --------------------------------------------------------------------
 
 
-def numbers_to_write(body: str) -> list[int]:
+def goes_on_after_a_sublist(tokens: list[Token]) -> set[int]:
+    """The ids of the ``ordered_list_open`` tokens of lists one of whose items has more
+    after a list inside it (Zhihu, nesting lists by siblings, would make that more an
+    item of its own and number it, so their numbers must be in the items' text too)."""
+
+    def is_list(node: SyntaxTreeNode) -> bool:
+        raw = node.type == "html_block" and re.match(r"\s*<(?:ul|ol)\b", node.content, re.I)
+        return node.type in ("bullet_list", "ordered_list") or bool(raw)
+
+    found: set[int] = set()
+    for node in SyntaxTreeNode(tokens).walk():
+        if node.type != "ordered_list":
+            continue
+        for item in node.children:
+            kinds = [is_list(child) for child in item.children]
+            if True in kinds and not all(kinds[kinds.index(True) :]):
+                found.add(id(node.nester_tokens.opening))
+    return found
+
+
+def numbers_to_write(body: str, *, continued: bool = True) -> list[int]:
     """The item numbers, in order, of the numbered lists that do not start at 1 (Zhihu
-    numbers every list from 1, so their numbers must be in the items' text)."""
+    numbers every list from 1, so their numbers must be in the items' text), and, with
+    ``continued``, of those that go on after a sublist (:func:`goes_on_after_a_sublist`)."""
     numbers: list[int] = []
     lists: list[int | None] = []
     notes = 0
-    for token in parse(body, "zhihu", new_markdown()):
+    tokens = parse(body, "zhihu", new_markdown())
+    after_sublist = goes_on_after_a_sublist(tokens) if continued else set()
+    for token in tokens:
         notes += {"footnote_block_open": 1, "footnote_block_close": -1}.get(token.type, 0)
         if token.type in ("bullet_list_open", "ordered_list_open"):
             start = int(token.attrs.get("start", 1)) if token.type == "ordered_list_open" else 1
-            lists.append(None if start == 1 or notes else start)
+            if notes:  # a footnote's list is its lines of text
+                lists.append(None)
+            elif start == 1:
+                lists.append(1 if id(token) in after_sublist else None)
+            else:
+                lists.append(start)
         elif token.type in ("bullet_list_close", "ordered_list_close"):
             lists.pop()
         elif token.type == "list_item_open" and lists and lists[-1] is not None:
@@ -283,9 +313,9 @@ def test_zhihu_shows_the_numbers_of_a_list_that_does_not_start_at_1(body: str) -
         if (found := re.match(r"(\d+)\. ", item.contents[0]))
     ]
     assert written == numbers_to_write(body)
-    if written:
-        markdown = rendered.files["zhihu.md"]
-        assert all(f"- {number}\\. " in markdown for number in written)
+    # The Markdown file keeps an item going on after its sublist as Markdown does.
+    markdown = rendered.files["zhihu.md"]
+    assert all(f"- {n}\\. " in markdown for n in numbers_to_write(body, continued=False))
 
 
 def reader_text(soup: BeautifulSoup) -> str:

@@ -18,7 +18,7 @@ from markdown_it.token import Token
 
 from crosspost.check.constructs import Finding, lines_of
 from crosspost.issue.body import footnote_definitions
-from crosspost.issue.dialect import DEEPEST_EMPHASIS, DEEPEST_HTML, UNSHOWABLE
+from crosspost.issue.dialect import DEEPEST_EMPHASIS, DEEPEST_HTML, UNSHOWABLE, tokens_after
 from crosspost.issue.model import Issue
 
 #: HTML blocks that run to their closing tag, or to the end of the issue without one
@@ -167,7 +167,7 @@ def _table_cells(issue: Issue, tokens: Sequence[Token], lines: Sequence[str]) ->
         if token.type != "table_open" or not token.map:
             continue
         header = 0
-        for inner in tokens[index + 1 :]:
+        for inner in tokens_after(tokens, index):
             if inner.type == "th_open":
                 header += 1
             elif inner.type == "thead_close":

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from crosspost.issue.dialect import Document, only_channel
+from crosspost.issue.dialect import Document, only_channel, tokens_after
 from crosspost.issue.model import Issue, Notice
 from crosspost.platforms.registry import PLATFORMS, platform_names
 
@@ -250,7 +250,8 @@ def empty_footnotes(issue: Issue) -> list[tuple[str, int | None]]:
     for index, token in enumerate(tokens):
         if token.type != "footnote_open":
             continue
-        inside = itertools.takewhile(lambda t: t.type != "footnote_close", tokens[index + 1 :])
+        after = tokens_after(tokens, index)
+        inside = itertools.takewhile(lambda t: t.type != "footnote_close", after)
         if any(inner.type != "footnote_anchor" for inner in inside):
             continue
         label = str(token.meta.get("label", ""))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
@@ -545,6 +545,15 @@ def only_for(tokens: Iterable[Token], channel: str) -> list[Token]:
         if not skipping:
             kept.append(token)
     return kept
+
+
+def tokens_after(tokens: Sequence[Token], idx: int) -> Iterator[Token]:
+    """The tokens after ``tokens[idx]``, in order, for a walk that stops early (at a
+    link's close, a list's end). By index: a slice copies every token to the end of the
+    document or line at each call, and a walk per link or per list then takes time in
+    the square of their number."""
+    for index in range(idx + 1, len(tokens)):
+        yield tokens[index]
 
 
 def join_softbreak(tokens: Sequence[Token], idx: int) -> str:

@@ -24,7 +24,12 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from crosspost.issue.dialect import drop_title_heading, join_softbreak, new_markdown
+from crosspost.issue.dialect import (
+    drop_title_heading,
+    join_softbreak,
+    new_markdown,
+    tokens_after,
+)
 from crosspost.render.sanitize import TagStream, clean
 from crosspost.render.wechat.code import highlight_code
 from crosspost.render.wechat.raw import ALLOWLIST, Reference, is_mp_link
@@ -115,7 +120,7 @@ def _marker_html(text: str) -> str:
 def link_text(tokens: Sequence[Token], start: int) -> str:
     """The plain text between the ``link_open`` at ``start`` and its ``link_close``."""
     parts: list[str] = []
-    for token in tokens[start + 1 :]:
+    for token in tokens_after(tokens, start):
         if token.type == "link_close":
             break
         if token.type in ("text", "code_inline", "image"):
@@ -132,7 +137,7 @@ _RAW_LINK_CLOSE = re.compile(r"</a\s*>", re.IGNORECASE)
 def raw_link_text(tokens: Sequence[Token], start: int) -> str:
     """The plain text between an inline raw ``<a …>`` at ``start`` and its ``</a>``."""
     parts: list[str] = []
-    for token in tokens[start + 1 :]:
+    for token in tokens_after(tokens, start):
         if token.type == "html_inline" and _RAW_LINK_CLOSE.match(token.content):
             break
         if token.type in ("text", "code_inline"):

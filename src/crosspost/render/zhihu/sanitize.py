@@ -280,6 +280,11 @@ class Sanitizer:
         whose caller writes them as a paragraph before it), else as an item of their
         own. ``""`` when nothing is left to be a list."""
         numbering = self._start(node, name, as_list=True)
+        children = list(_list_children(node, self._inline))
+        if numbering is None and name == "ol" and lead is None and _words_first(children):
+            # Those words become an item of their own, which Zhihu would number: every
+            # item after them would show one more than written. The numbers go as text.
+            numbering = NumberedList(1, as_list=True)
         number = 1 if numbering is None else numbering.start
         items: list[str] = []
         loose: list[str] = []
@@ -296,7 +301,7 @@ class Sanitizer:
             else:
                 items.append(f"<li>{text}</li>")
 
-        for child in _list_children(node, self._inline):
+        for child in children:
             if isinstance(child, str):
                 loose.append(child)
                 continue
@@ -486,6 +491,16 @@ def _new_line(out: list[str]) -> None:
     line must not run into the words before it ("2. two" then "sub a", not "twosub a")."""
     before = "".join(out).rstrip()
     out[:] = [before, "<br>"] if before and not before.endswith("<br>") else [before]
+
+
+def _words_first(children: Sequence[str | Tag]) -> bool:
+    """Whether a list's :func:`_list_children` begin with words outside any item."""
+    for child in children:
+        if not isinstance(child, str):
+            return False
+        if _trim_br(child).strip():
+            return True
+    return False
 
 
 def _numbering(ol: Tag, *, as_list: bool) -> NumberedList | None:
