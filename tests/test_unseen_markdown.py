@@ -184,20 +184,23 @@ def test_check_names_each_image_that_leaves_a_zhihu_table_cell(check_lines: Chec
 
 
 @pytest.mark.parametrize(
-    ("body", "said"),
+    ("body", "line", "said"),
     [
-        ('<div id="foo"\n*hi*\n', "the raw HTML tag '<div' is never closed with '>'"),
-        ("<div *???-&&&-<---\n*foo*\n", "the raw HTML tag '<div' is never closed with '>'"),
-        ("<![CDATA[\nfunction matchwo(a,b)\n]]>\nokay\n", "a '<![CDATA[' section is not shown"),
-        ("<?php\n  echo '>';\n?>\nokay\n", "a '<?…?>' instruction is not shown"),
+        ('<div id="foo"\n*hi*\n', 6, "the raw HTML tag '<div' is never closed with '>'"),
+        ("<div *???-&&&-<---\n*foo*\n", 6, "the raw HTML tag '<div' is never closed with '>'"),
+        ("<![CDATA[\nfunction matchwo(a,b)\n]]>\nokay\n", 6, "a '<![CDATA[' section is not shown"),
+        ("<?php\n  echo '>';\n?>\nokay\n", 6, "a '<?…?>' instruction is not shown"),
+        # Within a line too: in a sentence (one line for it), in a table cell.
+        ("okay <![CDATA[x]]> and <![CDATA[y]]>\n", 6, "a '<![CDATA[' section is not shown"),
+        ("| a | b |\n|---|---|\n| c <?x y?> | d |\n", 8, "a '<?…?>' instruction is not shown"),
     ],
 )
 def test_check_names_raw_html_whose_words_no_reader_sees(
-    body_warnings: BodyWarnings, body: str, said: str
+    body_warnings: BodyWarnings, body: str, line: int, said: str
 ) -> None:
     # Both channels left these words out, as a browser does, and check said nothing.
     found = [w for w in body_warnings("前文。\n\n" + body) if said in w]
-    assert len(found) == 1 and found[0].startswith(f"issue.md:6: warning: {said}")
+    assert len(found) == 1 and found[0].startswith(f"issue.md:{line}: warning: {said}")
 
 
 @pytest.mark.parametrize(

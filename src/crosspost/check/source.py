@@ -93,6 +93,13 @@ def _unclosed(issue: Issue, tokens: Sequence[Token], lines: Sequence[str]) -> It
                     "the code ends"
                 )
             yield Finding(line, None, "unclosed-fence", message)
+        elif token.type == "inline":
+            # CDATA or an instruction within a line (a table cell, a sentence) is left
+            # out as surely as one standing alone; one line per paragraph or cell.
+            pieces = (c.content for c in token.children or () if c.type == "html_inline")
+            hidden = next(filter(None, map(_hidden_html, pieces)), None)
+            if hidden:
+                yield Finding(line, None, "unseen-html", hidden)
         elif token.type == "html_block":
             content = token.content
             if content.lstrip().startswith("<!--") and "-->" not in content:
