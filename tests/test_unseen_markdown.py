@@ -287,3 +287,42 @@ def test_text_that_only_resembles_front_matter_says_nothing(tmp_path: Path, text
     path = tmp_path / "issue.md"
     path.write_text(FRONT + text, "utf-8")
     assert not [p for p in check_file(path).problems if p.code == "front-matter-not-read"]
+
+
+# --- what a static-site generator reads and never shows -----------------------------------
+
+
+@pytest.mark.parametrize("channel", CHANNELS)
+def test_attribute_lists_are_left_out_and_words_that_look_like_them_stay(channel: str) -> None:
+    body = (
+        "## 开篇 {#intro}\n\n### Setup {#setup .wide data-x=1}\n\n## 未编号 {-}\n\n"
+        "## Use {name=value}\n\n段落一。\n{: .note}\n\n{: #alone}\n\n末段 {#not-a-heading}\n"
+    )
+    out = render(issue_of(body), channel, RenderContext()).body
+    for gone in ("{#intro}", "{#setup", "{-}", "{: .note}", "{: #alone}"):
+        assert gone not in out
+    for kept in (
+        "开篇",
+        "Setup",
+        "未编号",
+        "段落一。",
+        "Use {name=value}",
+        "末段 {#not-a-heading}",
+    ):
+        assert kept in out
+
+
+@pytest.mark.parametrize(
+    ("marker", "line"),
+    [("[TOC]", 6), ("[[toc]]", 6), ("${toc}", 6), ("[[_TOC_]]", 6), ("* 目录\n{:toc}", 6)],
+)
+def test_a_table_of_contents_marker_is_left_out_and_named(
+    body_warnings: BodyWarnings, marker: str, line: int
+) -> None:
+    body = f"前文。\n\n{marker}\n\n## 第一节\n\n正文。\n"
+    for channel in CHANNELS:
+        out = render(issue_of(body), channel, RenderContext()).body
+        assert "toc" not in out.lower() and "目录" not in out and "<li" not in out
+        assert "第一节" in out and "正文。" in out
+    (said,) = body_warnings(body)
+    assert said.startswith(f"issue.md:{line}: warning: '") and "table of contents" in said

@@ -66,6 +66,7 @@ def source_findings(issue: Issue) -> list[Finding]:
         *_unshowable(issue, lines),
         *_flattened(issue, tokens),
         *_unread_front_matter(issue, lines),
+        *_tables_of_contents(issue),
     ]
     return sorted(found, key=lambda finding: finding.line)
 
@@ -282,6 +283,22 @@ def _flattened(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
 
 _FIELD_LINE = re.compile(r"^[A-Za-z_][\w-]*\s*:(?:\s|$)")
 _JSON_FIELD = re.compile(r'^\s*"[^"]+"\s*:')
+
+
+def _tables_of_contents(issue: Issue) -> Iterator[Finding]:
+    """Table-of-contents markers (``[TOC]``, ``[[toc]]``, kramdown's ``{:toc}``), which
+    the dialect leaves out: the tool that wrote the issue filled them in, crosspost does
+    not."""
+    for line, written in issue.document.left_out:
+        shown = written if len(written) <= 40 else written[:39] + "…"
+        yield Finding(
+            issue.body_line + line,
+            None,
+            "table-of-contents",
+            f"'{shown}' asks for a table of contents, which crosspost does not make (a "
+            "WeChat article keeps no links to its own sections), so the line is left out "
+            "of every channel; write the list of sections yourself if the issue needs one",
+        )
 
 
 def _unread_front_matter(issue: Issue, lines: Sequence[str]) -> Iterator[Finding]:

@@ -16,6 +16,7 @@ import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
@@ -423,6 +424,97 @@ def _titled_alerts(state: StateCore) -> None:
         index += 1
 
 
+#: A line asking the tool that built a site for a table of contents: ``[TOC]`` (Typora,
+#: markdown-it-toc), ``[[toc]]`` (VuePress), ``${toc}`` (markdown-it-toc-done-right),
+#: GitLab's ``[[_TOC_]]``, and kramdown's ``{:toc}`` under the list item it replaces.
+_TOC = re.compile(r"\[toc\]|\[\[_?toc_?\]\]|\$\{toc\}", re.IGNORECASE)
+_KRAMDOWN_TOC = re.compile(r"\{:\s*toc\s*\}", re.IGNORECASE)
+#: kramdown's attribute list on a line of its own: ``{: .note}``, ``{: #id}``, ``{:toc}``.
+_ATTRIBUTE_LINE = re.compile(r"[ \t]*\{:[^{}\n]*\}[ \t]*")
+#: Attributes written after a heading's words: ``{#id}``, ``{#id .class key=value}``,
+#: Pandoc's ``{-}`` (not numbered), kramdown's ``{: #id}``.
+_HEADING_ATTRIBUTES = re.compile(r"[ \t]*\{:?((?:[ \t]*[^\s{}]+)+)[ \t]*\}[ \t]*$")
+_ATTRIBUTE = re.compile(r"[#.][\w:.-]+|-|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s\"'{}]+)")
+#: Where :func:`_site_directives` notes what it left out, in the parse's ``env``: (0-based
+#: body line, what was written).
+LEFT_OUT = "crosspost_left_out"
+
+
+def _heading_attributes(content: str) -> str | None:
+    """``content`` without the attribute list after its words, when it ends with one that
+    names an id, a class or Pandoc's ``-`` (``{x=1}`` alone may be words: it stays)."""
+    found = _HEADING_ATTRIBUTES.search(content)
+    if found is None or not content[: found.start()].strip():
+        return None
+    parts = re.findall(r"\"[^\"]*\"|'[^']*'|[^\s]+", found.group(1))
+    if not all(_ATTRIBUTE.fullmatch(part) for part in parts):
+        return None
+    if not any(part[0] in "#.-" for part in parts):
+        return None
+    return content[: found.start()]
+
+
+def _site_directives(state: StateCore) -> None:
+    """Leave out what a static-site generator reads and never shows: attribute lists
+    (after a heading's words, or on a line of their own, kramdown's), and table-of-
+    contents markers, which crosspost does not fill in (WeChat keeps no in-page links);
+    each marker is noted in ``env[LEFT_OUT]`` for check to name. Without this they went
+    out as the article's words ("## Heading {#intro}", "[TOC]")."""
+    tokens = state.tokens
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        inline = tokens[index + 1] if index + 1 < len(tokens) else None
+        if inline is None or inline.type != "inline":
+            kept.append(token)
+            index += 1
+            continue
+        if token.type == "heading_open":
+            stripped = _heading_attributes(inline.content)
+            if stripped is not None:
+                _reparse(state, inline, stripped)
+        elif token.type == "paragraph_open":
+            written = inline.content.strip()
+            lines = inline.content.split("\n")
+            if _TOC.fullmatch(written) or any(_KRAMDOWN_TOC.fullmatch(ln.strip()) for ln in lines):
+                line = token.map[0] if token.map else 0
+                state.env.setdefault(LEFT_OUT, []).append((line, " ".join(written.split())))
+                index += 3  # the paragraph's open, inline and close
+                continue
+            words = [line for line in lines if not _ATTRIBUTE_LINE.fullmatch(line)]
+            if not any(line.strip() for line in words):
+                index += 3
+                continue
+            if len(words) < len(lines):
+                _reparse(state, inline, "\n".join(words))
+        kept.append(token)
+        index += 1
+    state.tokens = _without_empty_lists(kept)
+
+
+def _reparse(state: StateCore, inline: Token, content: str) -> None:
+    inline.content, inline.children = content, []
+    state.md.inline.parse(content, state.md, state.env, inline.children)
+
+
+def _without_empty_lists(tokens: list[Token]) -> list[Token]:
+    """``tokens`` without lists whose one item is empty (kramdown's ``* TOC`` once its
+    marker has gone)."""
+    kept: list[Token] = []
+    for token in tokens:
+        kept.append(token)
+        if (
+            token.type in ("bullet_list_close", "ordered_list_close")
+            and len(kept) >= 4
+            and kept[-2].type == "list_item_close"
+            and kept[-3].type == "list_item_open"
+            and kept[-4].type == token.type.replace("_close", "_open")
+        ):
+            del kept[-4:]
+    return kept
+
+
 def _verbatim(url: str) -> str:
     return url
 
@@ -454,6 +546,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.push("flatten_deep", _flatten_deep)
     md.core.ruler.push("callouts", _callouts)
     md.core.ruler.push("close_hidden_content", _close_hidden_content)
+    md.core.ruler.push("site_directives", _site_directives)
     md.normalizeLink = _verbatim  # type: ignore[method-assign]
     return md
 
@@ -481,6 +574,9 @@ class Document:
 
     body: str
     tokens: tuple[Token, ...]
+    #: Lines the dialect left out that the editor may have meant to show (a table of
+    #: contents marker): (0-based body line, what was written).
+    left_out: tuple[tuple[int, str], ...] = ()
 
     def for_channel(self, channel: str) -> list[Token]:
         """A fresh copy of the tokens as ``channel`` sees them (see :func:`only_for`)."""
@@ -495,8 +591,10 @@ def parse_document(body: str) -> Document:
     renderer; an issue loaded twice) shares one parse. A handful are kept: a run over
     many issues holds a few bodies at a time, never all of them.
     """
+    env: dict[str, Any] = {}
     with collector_paused():  # a long body is many tokens at once (see the module)
-        return Document(body, tuple(_markdown().parse(body)))
+        tokens = tuple(_markdown().parse(body, env))
+    return Document(body, tokens, tuple(env.get(LEFT_OUT, ())))
 
 
 def copy_token(token: Token) -> Token:
