@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from markdown_it import MarkdownIt
 
 from crosspost.check.lint import check_file
 from crosspost.issue.model import Issue
@@ -240,12 +241,14 @@ SHAPES = {
 @pytest.mark.parametrize("channel", CHANNELS)
 def test_four_times_the_input_takes_about_four_times_as_long(shape: Any, channel: str) -> None:
     def seconds(n: int) -> float:
+        # CPU time, the best of three: other processes on a busy machine (CI's other
+        # worker) stretch wall time, not this process's own work.
         issue = issue_of(shape(n))
         best = float("inf")
-        for _ in range(2):
-            start = time.perf_counter()
+        for _ in range(3):
+            start = time.process_time()
             render(issue, channel, RenderContext())
-            best = min(best, time.perf_counter() - start)
+            best = min(best, time.process_time() - start)
         return best
 
     seconds(200)  # imports, caches
@@ -326,3 +329,35 @@ def test_a_table_of_contents_marker_is_left_out_and_named(
         assert "第一节" in out and "正文。" in out
     (said,) = body_warnings(body)
     assert said.startswith(f"issue.md:{line}: warning: '") and "table of contents" in said
+
+
+# --- emphasis beside Chinese punctuation (CommonMark's CJK-friendly amendment) -------------
+
+
+@pytest.mark.parametrize(
+    ("body", "zhihu"),
+    [
+        ("**注意：**这里很重要。\n", "<p><b>注意：</b>这里很重要。</p>"),
+        ("这是**“引号”**内容。\n", "<p>这是<b>“引号”</b>内容。</p>"),
+        # Zhihu has no strikethrough: each struck character carries a combining stroke.
+        (
+            "*斜体。*后文，~~删去。~~留下\n",
+            "<p><i>斜体。</i>后文，删\u0336去\u0336。\u0336留下</p>",
+        ),
+        ("1. **标题：**说明\n", "<ol><li><b>标题：</b>说明</li></ol>"),
+        # No CJK character beside the marks: CommonMark's own rules, asterisks kept.
+        ("a**'b'**c and 2*3*4\n", "<p>a**'b'**c and 2<i>3</i>4</p>"),
+        ("snake_case_名字_后\n", "<p>snake_case_名字_后</p>"),
+    ],
+)
+def test_bold_beside_chinese_punctuation_is_bold_on_both_channels(body: str, zhihu: str) -> None:
+    # The asterisks went out as written, with no bold, on both channels.
+    rendered = render(issue_of(body), "zhihu", RenderContext())
+    assert rendered.body == zhihu
+    wechat = render(issue_of(body), "wechat", RenderContext()).body
+    assert ("**" in wechat) == ("**" in zhihu)
+    # Zhihu's Markdown file moves the punctuation out of the marks, so that a reader of
+    # plain CommonMark (an importer) finds the same bold.
+    plain = MarkdownIt("commonmark").render(rendered.files["zhihu.md"])
+    assert ("**" in plain) == ("**" in zhihu)
+    assert plain.count("<strong>") == zhihu.count("<b>")

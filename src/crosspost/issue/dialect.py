@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
+from markdown_it.rules_inline.state_inline import Scanned
 from markdown_it.token import Token
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
@@ -56,6 +58,48 @@ def is_cjk(text: str) -> bool:
         return False
     code = ord(text[0])
     return any(first <= code <= last for first, last in CJK_RANGES)
+
+
+def _cjk_friendly_delimiters(state: StateInline, start: int, can_split_word: bool) -> Scanned:
+    """markdown-it's scan of an emphasis or strikethrough run, with the flanking rules of
+    the CommonMark CJK-friendly amendment (github.com/tats-u/markdown-cjk-friendly).
+
+    CommonMark lets a run close only if, when punctuation stands before it, whitespace or
+    punctuation follows it. Chinese writes no space there: in ``**注意：**这里`` the
+    closing ``**`` has "：" before and "这" after, and both channels showed the asterisks
+    and no bold (likewise ``这是**“引号”**内容``). The amendment counts a CJK character
+    on the outer side as CommonMark counts whitespace there. Runs with no CJK character
+    beside them are scanned exactly as CommonMark says.
+    """
+    scanned = StateInline.scanDelims(state, start, can_split_word)
+    end = start + scanned.length
+    before = state.src[start - 1] if start > 0 else " "
+    after = state.src[end] if end < state.posMax else " "
+    if not (is_cjk(before) or is_cjk(after)):
+        return scanned
+    before_punct = isMdAsciiPunct(ord(before)) or isPunctChar(before)
+    after_punct = isMdAsciiPunct(ord(after)) or isPunctChar(after)
+    before_space = isWhiteSpace(ord(before))
+    after_space = isWhiteSpace(ord(after))
+    left = not after_space and (not after_punct or before_space or before_punct or is_cjk(before))
+    right = not before_space and (not before_punct or after_space or after_punct or is_cjk(after))
+    can_open = left and (can_split_word or not right or before_punct)
+    can_close = right and (can_split_word or not left or after_punct)
+    return Scanned(can_open, can_close, scanned.length)
+
+
+def _cjk_friendly(rule: InlineRule) -> InlineRule:
+    """``rule`` (emphasis or strikethrough) scanning its runs with
+    :func:`_cjk_friendly_delimiters`, for this parse's state alone."""
+
+    def tokenize(state: StateInline, silent: bool) -> bool:
+        if "scanDelims" not in vars(state):
+            state.scanDelims = functools.partial(  # type: ignore[method-assign]
+                _cjk_friendly_delimiters, state
+            )
+        return rule(state, silent)
+
+    return tokenize
 
 
 #: Callout kinds and the label a reader sees when the editor wrote no title. The
@@ -535,6 +579,9 @@ def new_markdown() -> MarkdownIt:
         "commonmark", {"html": True, "typographer": False, "alerts": True, "tasklists": True}
     )
     md.enable(["table", "strikethrough"])
+    for name in ("emphasis", "strikethrough"):
+        rule = next(rule.fn for rule in md.inline.ruler.__rules__ if rule.name == name)
+        md.inline.ruler.at(name, _cjk_friendly(rule))
     md.use(footnote_plugin)
     md.use(container_plugin, name="only", validate=_validate_only)
     md.use(container_plugin, name="callout", validate=_validate_callout)

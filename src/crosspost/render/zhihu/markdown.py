@@ -14,6 +14,7 @@ so they are centred.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -316,7 +317,43 @@ def _html_inline(node: SyntaxTreeNode, context: _Context) -> str:
 
 
 def _wrap(mark: str) -> Render:
-    return lambda node, context: f"{mark}{_inline(node, context)}{mark}"
+    """Emphasis marks around their words, Chinese punctuation at either edge moved just
+    outside them: ``**注意**：这里``, ``“**引号**”内容``.
+
+    Under CommonMark's own rules, which an importer may follow, ``**注意：**这里`` is no
+    bold at all (a closing mark after punctuation needs a space or punctuation after it);
+    the dialect reads it as bold (:func:`crosspost.issue.dialect._cjk_friendly_delimiters`)
+    and the file must say the same to every reader of Markdown."""
+
+    def render(node: SyntaxTreeNode, context: _Context) -> str:
+        words = _inline(node, context)
+        lead, trail = 0, len(words)
+        if _word_beside(node.previous_sibling, -1):
+            while lead < trail and _wide_punctuation(words[lead]):
+                lead += 1
+        if _word_beside(node.next_sibling, 0):
+            while trail > lead and _wide_punctuation(words[trail - 1]):
+                trail -= 1
+        if lead >= trail:  # punctuation alone: nothing to move it from
+            return f"{mark}{words}{mark}"
+        return f"{words[:lead]}{mark}{words[lead:trail]}{mark}{words[trail:]}"
+
+    return render
+
+
+def _wide_punctuation(char: str) -> bool:
+    """Punctuation beyond ASCII (，。：“”《》…); ASCII marks may be Markdown's escapes."""
+    return ord(char) > 0x7F and unicodedata.category(char).startswith("P")
+
+
+def _word_beside(sibling: SyntaxTreeNode | None, end: int) -> bool:
+    """Whether the text ``sibling`` (before the marks: ``end`` -1, after: 0) touches them
+    with a letter, which CommonMark needs no punctuation against. Another mark, a link's
+    bracket or a line's end is punctuation or space to it."""
+    if sibling is None or sibling.type != "text" or not sibling.content:
+        return False
+    char = sibling.content[end]
+    return not (char.isspace() or unicodedata.category(char).startswith(("P", "S")))
 
 
 RENDERERS: Mapping[str, Render] = {
