@@ -8,6 +8,7 @@ traceback reaches the editor.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -361,3 +362,17 @@ def test_bold_beside_chinese_punctuation_is_bold_on_both_channels(body: str, zhi
     plain = MarkdownIt("commonmark").render(rendered.files["zhihu.md"])
     assert ("**" in plain) == ("**" in zhihu)
     assert plain.count("<strong>") == zhihu.count("<b>")
+
+
+def test_a_details_block_shows_its_summary_as_a_line_of_its_own_on_wechat() -> None:
+    # WeChat has no disclosure: the summary and the text ran together, in no block.
+    body = "<details><summary>点击展开</summary>隐藏的内容</details>\n"
+    out = render(issue_of(body), "wechat", RenderContext()).body
+    assert re.search(r"<section[^>]*>点击展开</section>隐藏的内容</section>", out)
+    assert "<details" not in out and "<summary" not in out
+
+
+def test_an_embedded_player_links_to_https_on_wechat() -> None:
+    body = '<iframe src="//player.bilibili.com/player.html?bvid=BV1"></iframe>\n'
+    out = render(issue_of(body), "wechat", RenderContext()).body
+    assert "https://player.bilibili.com/player.html?bvid=BV1" in out

@@ -106,13 +106,21 @@ def media_line(name: str, source: str, poster: str = "") -> str:
 
 
 def _media_source(element: Tag) -> str:
+    """Where a media element's content is. A protocol-relative source (``//player.
+    bilibili.com/…``, as video sites hand out their embeds) means the page's own scheme,
+    which on WeChat and Zhihu is https: written out, so the link works where it is shown
+    as text (WeChat's list of links) or opened on its own."""
     from bs4.element import Tag
 
+    found = ""
     for attribute in _MEDIA_SOURCES:
         if element.get(attribute):
-            return str(element[attribute]).strip()
-    inner = element.find("source", src=True)
-    return str(inner["src"]).strip() if isinstance(inner, Tag) else ""
+            found = str(element[attribute]).strip()
+            break
+    else:
+        inner = element.find("source", src=True)
+        found = str(inner["src"]).strip() if isinstance(inner, Tag) else ""
+    return f"https:{found}" if found.startswith("//") else found
 
 
 def _media_as_lines(fragment: str, media: frozenset[str]) -> str:

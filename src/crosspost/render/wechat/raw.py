@@ -19,8 +19,12 @@ from crosspost.render.sanitize import MEDIA_LABELS, Allowlist
 
 MP_LINK = re.compile(r"^https?://mp\.weixin\.qq\.com(?:[/?#]|$)", re.IGNORECASE)
 
-#: WeChat keeps ``<section>`` where it drops ``<div>`` and friends.
-AS_SECTION = frozenset({"div", "center", "article", "header", "footer", "aside", "nav", "main"})
+#: WeChat keeps ``<section>`` where it drops ``<div>`` and friends. A ``<details>`` is
+#: shown open (WeChat has no disclosure), its ``<summary>`` a line of its own above it.
+AS_SECTION = frozenset(
+    {"div", "center", "article", "header", "footer", "aside", "nav", "main", "details",
+     "summary"}
+)  # fmt: skip
 
 #: The drawing elements of inline SVG (no ``defs``/``use``/``foreignObject``: WeChat
 #: strips ids, so nothing could refer to them, and drops HTML inside SVG).
