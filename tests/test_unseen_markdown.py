@@ -376,3 +376,31 @@ def test_an_embedded_player_links_to_https_on_wechat() -> None:
     body = '<iframe src="//player.bilibili.com/player.html?bvid=BV1"></iframe>\n'
     out = render(issue_of(body), "wechat", RenderContext()).body
     assert "https://player.bilibili.com/player.html?bvid=BV1" in out
+
+
+# --- ==highlight== (Typora, Obsidian, markdown-it-mark) --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "wechat", "zhihu"),
+    [
+        ("这是==高亮==文字。\n", ["高亮"], "<p>这是<b>高亮</b>文字。</p>"),
+        (
+            "a ==mark== b, ==注意：==这里\n",
+            ["mark", "注意："],
+            "<p>a <b>mark</b> b, <b>注意：</b>这里</p>",
+        ),
+        # Comparisons written outside code stay as written: no highlight between Latin
+        # letters or digits, nor around spaces.
+        ("x==1 and y==2, a == b\n", [], "<p>x==1 and y==2, a == b</p>"),
+    ],
+)
+def test_highlight_is_marked_on_wechat_and_bold_on_zhihu(
+    body: str, wechat: list[str], zhihu: str
+) -> None:
+    out = render(issue_of(body), "wechat", RenderContext()).body
+    assert re.findall(r"<mark[^>]*>([^<]*)</mark>", out) == wechat
+    assert "==" not in out or not wechat
+    rendered = render(issue_of(body), "zhihu", RenderContext())
+    assert rendered.body == zhihu
+    assert "==" not in rendered.files["zhihu.md"] or not wechat

@@ -59,6 +59,7 @@ def construct_findings(issue: Issue, channels: Iterable[str]) -> list[Finding]:
             found += _formulas(issue, tokens, channel)
         if channel == ZHIHU.name:
             found += _strikethrough(issue, tokens, channel)
+            found += _highlight(issue, tokens, channel)
             found += _numbers_as_text(issue, tokens, channel)
             found += _blocks_in_notes(issue, tokens, channel)
             found += _images_in_cells(issue, tokens, channel)
@@ -135,6 +136,14 @@ def _strikethrough(issue: Issue, tokens: list[Token], channel: str) -> Iterator[
             yield Finding(
                 _line_of(issue, block, "~"), channel, "strikethrough-drawn", message, INFO
             )
+            return  # once per issue is enough to know
+
+
+def _highlight(issue: Issue, tokens: list[Token], channel: str) -> Iterator[Finding]:
+    for block, children in _blocks(tokens):
+        if any(child.type == "mark_open" for child in children):
+            message = f"{channel} has no highlight: ==highlighted== text is shown bold there"
+            yield Finding(_line_of(issue, block, "=="), channel, "highlight-bold", message, INFO)
             return  # once per issue is enough to know
 
 

@@ -23,7 +23,7 @@ from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
-from markdown_it.rules_inline.state_inline import Scanned
+from markdown_it.rules_inline.state_inline import Delimiter, Scanned
 from markdown_it.token import Token
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
@@ -100,6 +100,79 @@ def _cjk_friendly(rule: InlineRule) -> InlineRule:
         return rule(state, silent)
 
     return tokenize
+
+
+#: ``=``: the mark of highlighted text.
+_EQUALS = 0x3D
+
+
+def _highlight(state: StateInline, silent: bool) -> bool:
+    """``==highlighted==`` (Typora, Obsidian, markdown-it-mark; markdownguide.org lists it
+    among the extended syntax): the marks become text tokens and delimiters, under the
+    rules of emphasis, as ``~~`` does; :func:`_highlight_pairs` turns the matched ones
+    into ``mark_open``/``mark_close``. Without it the marks went out as written."""
+    start = state.pos
+    if silent or state.src[start] != "=":
+        return False
+    # Inside a word only beside CJK text, which has no spaces between words: between
+    # Latin letters or digits (x==1 and y==2, written outside code) it stays as written.
+    end = start
+    while end < state.posMax and state.src[end] == "=":
+        end += 1
+    around = (state.src[start - 1] if start else "") + state.src[end : end + 1]
+    scanned = state.scanDelims(start, any(is_cjk(char) for char in around))
+    length = scanned.length
+    if length < 2:
+        return False
+    if length % 2:  # ===x=== is = then ==x== … as ~~~ is for strikethrough
+        state.push("text", "", 0).content = "="
+        length -= 1
+    for _ in range(0, length, 2):
+        state.push("text", "", 0).content = "=="
+        state.delimiters.append(
+            Delimiter(
+                marker=_EQUALS,
+                length=0,  # no "rule of 3": pairs of two only
+                token=len(state.tokens) - 1,
+                end=-1,
+                open=scanned.can_open,
+                close=scanned.can_close,
+            )
+        )
+    state.pos += scanned.length
+    return True
+
+
+def _highlight_pairs(state: StateInline) -> None:
+    """The second half of :func:`_highlight`, for the paragraph and every nested
+    delimiter list (a link's text, an emphasis)."""
+    _pair_marks(state, state.delimiters)
+    for meta in state.tokens_meta:
+        if meta and "delimiters" in meta:
+            _pair_marks(state, meta["delimiters"])
+
+
+def _pair_marks(state: StateInline, delimiters: list[Delimiter]) -> None:
+    lone: list[int] = []
+    for opener in delimiters:
+        if opener.marker != _EQUALS or opener.end == -1:
+            continue
+        closer = delimiters[opener.end]
+        for index, kind in ((opener.token, "mark_open"), (closer.token, "mark_close")):
+            token = state.tokens[index]
+            token.type, token.tag, token.markup, token.content = kind, "mark", "==", ""
+            token.nesting = 1 if kind == "mark_open" else -1
+        before = state.tokens[closer.token - 1]
+        if before.type == "text" and before.content == "=":
+            lone.append(closer.token - 1)
+    # The odd "=" of a run sits before its closing pair: it goes after the closings.
+    for index in reversed(lone):
+        end = index + 1
+        while end < len(state.tokens) and state.tokens[end].type == "mark_close":
+            end += 1
+        end -= 1
+        if end != index:
+            state.tokens[index], state.tokens[end] = state.tokens[end], state.tokens[index]
 
 
 #: Callout kinds and the label a reader sees when the editor wrote no title. The
@@ -579,7 +652,9 @@ def new_markdown() -> MarkdownIt:
         "commonmark", {"html": True, "typographer": False, "alerts": True, "tasklists": True}
     )
     md.enable(["table", "strikethrough"])
-    for name in ("emphasis", "strikethrough"):
+    md.inline.ruler.after("strikethrough", "highlight", _highlight)
+    md.inline.ruler2.after("strikethrough", "highlight", _highlight_pairs)
+    for name in ("emphasis", "strikethrough", "highlight"):
         rule = next(rule.fn for rule in md.inline.ruler.__rules__ if rule.name == name)
         md.inline.ruler.at(name, _cjk_friendly(rule))
     md.use(footnote_plugin)

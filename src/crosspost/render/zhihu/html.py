@@ -304,6 +304,12 @@ class ZhihuHtmlRenderer(RendererHTML):
     def em_close(self, *_: object) -> str:
         return "</i>"
 
+    def mark_open(self, *_: object) -> str:
+        return "<b>"  # Zhihu has no highlight: bold is the emphasis it has
+
+    def mark_close(self, *_: object) -> str:
+        return "</b>"
+
     def s_open(self, *_: object) -> str:
         self._strike += 1  # Zhihu has no strikethrough markup: the text is drawn struck
         return ""

@@ -375,6 +375,7 @@ RENDERERS: Mapping[str, Render] = {
     "softbreak": lambda node, context: "\n",
     "hardbreak": lambda node, context: "  \n",
     "strong": _wrap("**"),
+    "mark": _wrap("**"),  # Zhihu has no highlight: bold, as in its HTML
     "em": _wrap("*"),
     "s": _strike,
     "link": _link,
