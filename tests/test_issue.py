@@ -275,7 +275,14 @@ NOTICES = [
         "---\nauthor: A\n---\nx\n",
         1,
         "warning",
-        "no title: no 'title:' in front matter and no '# ' heading; the file name 'issue' is used",
+        "no title: no 'title:' in front matter and no '# ' heading that stands for one",
+    ),
+    (
+        "several '# ' headings are sections, not a title",
+        "# 1 引言\n\n一。\n\n# 2 概要\n\n二。\n",
+        1,
+        "warning",
+        "(several '# ' headings are the body's sections); the file name 'issue' is used",
     ),
     (
         "only without channel",

@@ -18,6 +18,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from crosspost.check.lint import check_file
+from crosspost.issue.loader import read_issue
 from crosspost.issue.model import Issue
 from crosspost.render.rendered import RenderContext, render
 
@@ -404,3 +405,57 @@ def test_highlight_is_marked_on_wechat_and_bold_on_zhihu(
     rendered = render(issue_of(body), "zhihu", RenderContext())
     assert rendered.body == zhihu
     assert "==" not in rendered.files["zhihu.md"] or not wechat
+
+
+# --- what Chinese newsletters write that Markdown reads otherwise --------------------------
+
+
+@pytest.mark.parametrize("channel", CHANNELS)
+def test_a_list_written_as_plain_lines_keeps_its_lines(channel: str) -> None:
+    # Each on a line of its own in the editors these are written in; Markdown joined them.
+    body = (
+        "笔记如下。\n1、不做不重要的决定\n2、做计划\n（3）确定优先级\n\n"
+        "折行的\n文字，2、不是列表。\n"
+    )
+    out = render(issue_of(body), channel, RenderContext()).body
+    assert "笔记如下。<br>1、不做不重要的决定<br>2、做计划<br>（3）确定优先级" in out
+    assert "折行的文字，2、不是列表。" in out  # wrapped prose is still joined
+
+
+def test_several_top_level_headings_are_sections_not_the_title(tmp_path: Path) -> None:
+    path = tmp_path / "081.精读.md"
+    path.write_text("# 1 引言\n\n第一节。\n\n# 2 概要\n\n第二节。\n", "utf-8")
+    issue = read_issue(path)
+    assert issue.title == "081.精读"
+    for channel in CHANNELS:
+        out = render(issue, channel, RenderContext()).body
+        assert "1 引言" in out and "2 概要" in out
+    lone = tmp_path / "lone.md"
+    lone.write_text("# 真正的标题\n\n正文。\n\n## 小节\n", "utf-8")
+    assert read_issue(lone).title == "真正的标题"
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "said"),
+    [
+        ("Rust 的 Option<T> 与 List<String>。\n", 6, "'<T>' is read as an HTML tag of no element"),
+        ("<Vec>\n", 6, "'<Vec>' is read as an HTML tag of no element"),
+        (
+            "## 新闻\n###[苹果发布新品](https://e.org/a)\n苹果今天发布了新品。\n",
+            7,
+            "is not a heading",
+        ),
+    ],
+)
+def test_check_names_words_markdown_hides_or_shows_as_written(
+    body_warnings: BodyWarnings, body: str, line: int, said: str
+) -> None:
+    found = [w for w in body_warnings("前文。\n\n" + body) if said in w]
+    assert found and found[0].startswith(f"issue.md:{line}: warning: ")
+
+
+@pytest.mark.parametrize(
+    "body", ["<b>粗</b> <my-card>x</my-card> <svg><path d='M0 0'/></svg>\n", "#话题# 与 #1 号\n"]
+)
+def test_known_tags_and_hashtags_say_nothing(body_warnings: BodyWarnings, body: str) -> None:
+    assert body_warnings("前文。\n\n" + body) == []

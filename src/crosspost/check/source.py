@@ -10,6 +10,7 @@ the file line where the editor can fix it.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -67,6 +68,8 @@ def source_findings(issue: Issue) -> list[Finding]:
         *_flattened(issue, tokens),
         *_unread_front_matter(issue, lines),
         *_tables_of_contents(issue),
+        *_unknown_tags(issue, tokens),
+        *_unspaced_headings(issue, tokens, lines),
     ]
     return sorted(found, key=lambda finding: finding.line)
 
@@ -283,6 +286,98 @@ def _flattened(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
 
 _FIELD_LINE = re.compile(r"^[A-Za-z_][\w-]*\s*:(?:\s|$)")
 _JSON_FIELD = re.compile(r'^\s*"[^"]+"\s*:')
+
+
+#: Element names HTML (and the SVG and MathML a page may hold) knows, beyond lxml's list
+#: of HTML's own (``lxml.html.defs.tags``, which stops at HTML 4 and a few of 5's).
+_NEWER_ELEMENTS = frozenset(
+    {"picture", "template", "slot", "dialog", "search", "math", "mi", "mn", "mo", "mrow",
+     "msup", "msub", "mfrac", "msqrt", "mtext", "semantics", "annotation", "path", "g",
+     "rect", "circle", "ellipse", "line", "polyline", "polygon", "tspan", "defs", "use",
+     "symbol", "clippath", "lineargradient", "radialgradient", "stop", "foreignobject"}
+)  # fmt: skip
+_OPENING_TAG = re.compile(r"<([A-Za-z][A-Za-z0-9]*)(?=[\s/>])")
+
+
+@functools.cache
+def _known_elements() -> frozenset[str]:
+    from lxml.html import defs
+
+    return frozenset(defs.tags) | _NEWER_ELEMENTS
+
+
+def _unknown_tags(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
+    """Words in angle brackets that Markdown reads as an HTML tag of no element
+    (``Option<T>``, ``List<String>``, ``Vec<u8>``): every channel drops the tag, as a
+    browser does, so the text loses those words and no one was told. A custom element's
+    name has a hyphen (``<my-card>``), which the pattern does not match."""
+    seen: set[tuple[int, str]] = set()
+    for token in tokens:
+        if not token.map:
+            continue
+        if token.type == "html_block":
+            pieces = [token.content[:200]]
+        elif token.type == "inline":
+            pieces = [c.content for c in token.children or () if c.type == "html_inline"]
+        else:
+            continue
+        line = issue.body_line + token.map[0]
+        for piece in pieces:
+            found = _OPENING_TAG.match(piece.lstrip())
+            if found is None or found.group(1).lower() in _known_elements():
+                continue
+            name = found.group(1)
+            if (line, name) not in seen:
+                seen.add((line, name))
+                yield Finding(
+                    line,
+                    None,
+                    "unknown-tag",
+                    f"'<{name}>' is read as an HTML tag of no element, which every channel "
+                    f"leaves out as a browser does ('Option<T>' shows as 'Option'); write "
+                    f"it as code (`…<{name}>`) or escape the bracket (\\<{name}>)",
+                )
+
+
+#: A line that opens with two to six ``#`` and words right after them: a heading to the
+#: editors that allowed it (Markdown.pl did), a paragraph to CommonMark, hashes shown.
+_UNSPACED_HEADING = re.compile(r"^ {0,3}(#{2,6})([^\s#])")
+
+
+def _unspaced_headings(
+    issue: Issue, tokens: Sequence[Token], lines: Sequence[str]
+) -> Iterator[Finding]:
+    """``###标题`` written without the space CommonMark needs after the hashes: one
+    finding, on the first such line, naming up to five (an issue written this way has
+    one per item)."""
+    where = [
+        number
+        for token in tokens
+        if token.type == "paragraph_open" and token.map
+        for number in range(token.map[0], min(token.map[1], len(lines)))
+        if _UNSPACED_HEADING.match(lines[number])
+    ]
+    if not where:
+        return
+    first = _UNSPACED_HEADING.match(lines[where[0]])
+    assert first is not None
+    hashes, written = first.group(1), lines[where[0]].strip()
+    shown = written if len(written) <= 30 else written[:29] + "…"
+    others = ""
+    if len(where) > 1:
+        named = ", ".join(str(issue.body_line + n) for n in where[1:_LINES_NAMED])
+        more = len(where) - _LINES_NAMED
+        others = f" (also line{'s' if len(where) > 2 else ''} {named}" + (
+            f" and {more} more)" if more > 0 else ")"
+        )
+    yield Finding(
+        issue.body_line + where[0],
+        None,
+        "unspaced-heading",
+        f"'{shown}' is not a heading{others}: Markdown needs a space after the {hashes}, "
+        "so they show as text and the line joins the paragraph; write "
+        f"'{hashes} {written[len(hashes) :][:12]}…'",
+    )
 
 
 def _tables_of_contents(issue: Issue) -> Iterator[Finding]:

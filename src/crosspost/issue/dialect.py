@@ -610,6 +610,31 @@ def _site_directives(state: StateCore) -> None:
     state.tokens = _without_empty_lists(kept)
 
 
+#: How a line of a list written as plain lines begins: ``1、`` ``2.`` ``（3）`` ``四、``
+#: ``⑤`` ``•``.
+_ENUMERATED = re.compile(
+    r"[ \t]*(?:\d{1,3}[、.．)）]|[（(]\d{1,3}[）)]|[一二三四五六七八九十]{1,3}[、.．]|[①-⑳•●◆▪])"
+)
+
+
+def _enumerated_lines(state: StateCore) -> None:
+    """Keep the line breaks of a paragraph whose every line after the first begins like
+    an item (``1、不做不重要的决定`` / ``2、做计划``).
+
+    Chinese writers often list this way, in editors that show each line on its own;
+    Markdown joins a paragraph's lines, and the items ran into one line on both
+    channels. Only such paragraphs: wrapped prose keeps being joined."""
+    for token in state.tokens:
+        if token.type != "inline" or not token.children or "\n" not in token.content:
+            continue
+        lines = token.content.split("\n")
+        if not all(_ENUMERATED.match(line) for line in lines[1:]):
+            continue
+        for child in token.children:
+            if child.type == "softbreak":
+                child.type, child.tag = "hardbreak", "br"
+
+
 def _reparse(state: StateCore, inline: Token, content: str) -> None:
     inline.content, inline.children = content, []
     state.md.inline.parse(content, state.md, state.env, inline.children)
@@ -669,6 +694,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.push("callouts", _callouts)
     md.core.ruler.push("close_hidden_content", _close_hidden_content)
     md.core.ruler.push("site_directives", _site_directives)
+    md.core.ruler.push("enumerated_lines", _enumerated_lines)
     md.normalizeLink = _verbatim  # type: ignore[method-assign]
     return md
 

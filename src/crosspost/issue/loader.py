@@ -674,8 +674,13 @@ def _aliases(front: dict[str, Any], lines: dict[str, int], notices: list[Notice]
 
 def _title_from_body(path: Path, body: str) -> tuple[str, str, int | None]:
     """(title, body without it, its body line) from the first ``# `` heading when it is the
-    document's first heading; else the file name, and the body as it is."""
+    document's first heading and its only top-level one; else the file name, and the
+    body as it is. Several ``# `` headings are the document's sections (``# 1 引言``,
+    ``# 2 概要``): taking the first for the title took that section's heading away."""
     tokens = parse_document(body).tokens
+    sections = sum(1 for t in tokens if t.type == "heading_open" and t.tag == "h1" and not t.level)
+    if sections > 1:
+        return path.stem, body, None
     for index, token in enumerate(tokens):
         if token.type != "heading_open":
             continue
@@ -733,7 +738,8 @@ def _build_issue(path: Path, split: _Front) -> Issue:
         values["title"], body, heading = _title_from_body(path, body)
         if heading is None:
             message = (
-                f"no title: no 'title:' in front matter and no '# ' heading; the file name "
+                "no title: no 'title:' in front matter and no '# ' heading that stands for "
+                "one (several '# ' headings are the body's sections); the file name "
                 f"'{path.stem}' is used (add 'title: …' or a '# Title' line)"
             )
             notices.append(Notice(lines.get("title", 1), "no-title", message, "warning"))
