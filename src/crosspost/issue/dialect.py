@@ -4,10 +4,13 @@ CommonMark plus tables, strikethrough, footnotes, task lists, formulas (``$…$`
 ``$$…$$``, ``\\(…\\)``, ``\\[…\\]``), ``::: only CHANNEL`` containers, and callouts: the
 ``::: tip [title]`` containers of VuePress and doocs and GitHub's ``> [!NOTE]`` alerts,
 both delivered to the renderers as one pair of ``callout_open``/``callout_close``
-tokens (see :func:`_callouts`). An issue body is parsed once per process into a
-:class:`Document` (:func:`parse_document`): the loader's container check, lint and both
-renderers read that one token stream. Parsing was half of a warm ``check``; copying the
-tokens a renderer may change costs about a tenth of a parse.
+tokens (see :func:`_callouts`), and ``==highlights==``. Emphasis follows CommonMark's
+CJK-friendly amendment (``**注意：**这里`` is bold); what site generators read and never
+show (heading attributes, table-of-contents markers) is left out, and a paragraph listed
+line by line (``1、…`` / ``2、…``) keeps its lines. An issue body is parsed once per
+process into a :class:`Document` (:func:`parse_document`): the loader's container check,
+lint and both renderers read that one token stream. Parsing was half of a warm
+``check``; copying the tokens a renderer may change costs about a tenth of a parse.
 """
 
 from __future__ import annotations
