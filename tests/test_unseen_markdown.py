@@ -459,3 +459,14 @@ def test_check_names_words_markdown_hides_or_shows_as_written(
 )
 def test_known_tags_and_hashtags_say_nothing(body_warnings: BodyWarnings, body: str) -> None:
     assert body_warnings("前文。\n\n" + body) == []
+
+
+def test_check_says_why_a_zhihu_list_shows_its_numbers_as_text(check_lines: CheckLines) -> None:
+    body = "1. 一\n   - 子项\n\n   子项之后\n\n2. 二\n"
+    said = [w for w in check_lines("---\ntitle: 检查\n---\n" + body) if "sublist" in w]
+    assert said == [
+        "issue.md:4: [zhihu] warning: zhihu would make what follows a sublist in an item an "
+        "item of its own and number it, so this list is shown as a bulleted list with each "
+        "item's number written before it"
+    ]
+    assert "<li>2. 二</li>" in render(issue_of(body), "zhihu", RenderContext()).body

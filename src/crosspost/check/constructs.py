@@ -23,7 +23,7 @@ from crosspost.platforms.wechat import WECHAT
 from crosspost.platforms.zhihu import ZHIHU
 from crosspost.render.sanitize import Allowlist
 from crosspost.render.wechat.raw import ALLOWLIST as WECHAT_HTML
-from crosspost.render.zhihu.common import MOVED_IMAGE, list_start
+from crosspost.render.zhihu.common import MOVED_IMAGE, goes_on_after_sublist, list_start
 from crosspost.render.zhihu.sanitize import ALLOWLIST as ZHIHU_HTML
 from crosspost.render.zhihu.sanitize import NumberedList, inline_lists, numbered_lists
 
@@ -152,6 +152,7 @@ def _numbers_as_text(issue: Issue, tokens: list[Token], channel: str) -> Iterato
     number written before its text (the numbers stay; the bullets are new). A raw one is
     said as the renderer wrote it (its sanitiser notes each), since where a raw list
     stands decides whether it stays a list at all."""
+    position = {id(token): index for index, token in enumerate(tokens)}
     for block in _outside_notes(tokens):
         if not block.map:
             continue
@@ -159,6 +160,13 @@ def _numbers_as_text(issue: Issue, tokens: list[Token], channel: str) -> Iterato
             start = list_start(block.attrs)
             if start is not None:
                 message = _numbers_message(channel, NumberedList(start, as_list=True))
+                yield Finding(_line_of(issue, block, ""), channel, "list-numbers-written", message)
+            elif goes_on_after_sublist(tokens, position[id(block)]):
+                message = (
+                    f"{channel} would make what follows a sublist in an item an item of its "
+                    "own and number it, so this list is shown as a bulleted list with each "
+                    "item's number written before it"
+                )
                 yield Finding(_line_of(issue, block, ""), channel, "list-numbers-written", message)
         elif block.type == "inline" and _RAW_START.search(block.content):
             for numbered in inline_lists(block.children or [])[1]:

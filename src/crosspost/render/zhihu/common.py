@@ -19,7 +19,13 @@ import lxml.etree
 import lxml.html
 from markdown_it.token import Token
 
-from crosspost.issue.dialect import Document, copy_token, drop_title_heading, only_for
+from crosspost.issue.dialect import (
+    Document,
+    copy_token,
+    drop_title_heading,
+    only_for,
+    tokens_after,
+)
 from crosspost.platforms.zhihu import ZHIHU
 from crosspost.render.sanitize import ALWAYS_DROPPED
 
@@ -134,6 +140,40 @@ def list_start(attrs: Mapping[str, str | int | float]) -> int | None:
     """
     start = int(attrs.get("start", 1))
     return None if start == 1 else start
+
+
+#: A raw HTML block that opens with a list (the sanitiser decides; this is the guess made
+#: before it runs, for :func:`goes_on_after_sublist`).
+_RAW_LIST = re.compile(r"\s*<(?:ul|ol)\b", re.IGNORECASE)
+_LIST_OPENS = frozenset({"bullet_list_open", "ordered_list_open"})
+_LIST_CLOSES = frozenset({"bullet_list_close", "ordered_list_close"})
+
+
+def goes_on_after_sublist(tokens: Sequence[Token], idx: int) -> bool:
+    """Whether an item of the numbered list opening at ``idx`` goes on after its sublist.
+
+    Zhihu nests by siblings (``<li>a</li><ul>…</ul>``), so what follows the sublist in
+    the same item becomes an ``<li>`` of its own, and in an ``<ol>`` Zhihu would give it
+    the next number: every later item would show one more than the editor wrote. Such a
+    list is written with its numbers as text instead (as one not starting at 1 is): the
+    words after the sublist stay where they were, under a bullet of their own, and every
+    number is the editor's.
+    """
+    level = tokens[idx].level
+    after_sublist = False
+    for token in tokens_after(tokens, idx):
+        if token.level == level:
+            return False  # the list's own close: nothing went on after a sublist
+        if token.level == level + 1 and token.type == "list_item_open":
+            after_sublist = False
+        if token.level != level + 2:
+            continue  # the item's own blocks only, not what is inside them
+        raw_list = token.type == "html_block" and _RAW_LIST.match(token.content) is not None
+        sublist = raw_list or token.type in _LIST_OPENS
+        if after_sublist and token.nesting >= 0 and not sublist:
+            return True
+        after_sublist = after_sublist or raw_list or token.type in _LIST_CLOSES
+    return False
 
 
 def raw_list_start(value: str) -> int | None:

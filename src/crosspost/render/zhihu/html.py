@@ -34,6 +34,7 @@ from crosspost.render.zhihu.common import (
     cut_footnotes,
     equation_html,
     explanation_note,
+    goes_on_after_sublist,
     heading_tag,
     image_html,
     is_web_link,
@@ -181,8 +182,8 @@ class ZhihuHtmlRenderer(RendererHTML):
 
     def ordered_list_open(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
         start = list_start(tokens[idx].attrs)
-        if start is None and _goes_on_after_sublist(tokens, idx):
-            start = 1  # see _goes_on_after_sublist: the numbers are written as text
+        if start is None and goes_on_after_sublist(tokens, idx):
+            start = 1  # see goes_on_after_sublist: the numbers are written as text
         self._numbers.append(start)
         return f"{self._lift_sublist()}{'<ol>' if start is None else '<ul>'}"
 
@@ -388,40 +389,6 @@ def _wraps_image(tokens: Sequence[Token], idx: int) -> bool:
 
 
 _LIST_TAG = re.compile(r"<(/?)(?:ul|ol)>")
-
-
-#: A raw HTML block that opens with a list (the sanitiser decides; this is the guess made
-#: before it runs, for :func:`_goes_on_after_sublist`).
-_RAW_LIST = re.compile(r"\s*<(?:ul|ol)\b", re.IGNORECASE)
-_LIST_OPENS = frozenset({"bullet_list_open", "ordered_list_open"})
-_LIST_CLOSES = frozenset({"bullet_list_close", "ordered_list_close"})
-
-
-def _goes_on_after_sublist(tokens: Sequence[Token], idx: int) -> bool:
-    """Whether an item of the numbered list opening at ``idx`` goes on after its sublist.
-
-    Zhihu nests by siblings (``<li>a</li><ul>…</ul>``), so what follows the sublist in
-    the same item becomes an ``<li>`` of its own, and in an ``<ol>`` Zhihu would give it
-    the next number: every later item would show one more than the editor wrote. Such a
-    list is written with its numbers as text instead (as one not starting at 1 is): the
-    words after the sublist stay where they were, under a bullet of their own, and every
-    number is the editor's.
-    """
-    level = tokens[idx].level
-    after_sublist = False
-    for token in tokens_after(tokens, idx):
-        if token.level == level:
-            return False  # the list's own close: nothing went on after a sublist
-        if token.level == level + 1 and token.type == "list_item_open":
-            after_sublist = False
-        if token.level != level + 2:
-            continue  # the item's own blocks only, not what is inside them
-        raw_list = token.type == "html_block" and _RAW_LIST.match(token.content) is not None
-        sublist = raw_list or token.type in _LIST_OPENS
-        if after_sublist and token.nesting >= 0 and not sublist:
-            return True
-        after_sublist = after_sublist or raw_list or token.type in _LIST_CLOSES
-    return False
 
 
 def _only_lists(out: str) -> bool:
