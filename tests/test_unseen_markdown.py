@@ -470,3 +470,31 @@ def test_check_says_why_a_zhihu_list_shows_its_numbers_as_text(check_lines: Chec
         "item's number written before it"
     ]
     assert "<li>2. 二</li>" in render(issue_of(body), "zhihu", RenderContext()).body
+
+
+# --- alt text a tool filled in is no caption ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("image", "shown"),
+    [
+        ("![image-20230101123456789](images/image-20230101123456789.png)", ""),  # Typora
+        ("![这里写图片描述](https://e.org/w.jpg)", ""),  # CSDN's editor
+        ("![Untitled](images/Untitled.png)", ""),  # Notion
+        ("![gif](https://e.org/a.gif)", ""),
+        ("![hardware](images/hardware.png)", ""),  # the file's own name
+        ("![资料图](images/hardware.png)", "资料图"),
+        ("![图1 架构](images/a.png)", "图1 架构"),
+        ('![image](images/a.png "服务的架构")', "服务的架构"),  # a title always is one
+    ],
+)
+def test_only_alt_text_meant_as_a_caption_is_shown_under_an_image(image: str, shown: str) -> None:
+    body = f"前文。\n\n{image}\n"
+    wechat = render(issue_of(body), "wechat", RenderContext()).body
+    captions = re.findall(r"<figcaption[^>]*>([^<]*)</figcaption>", wechat)
+    assert captions == ([shown] if shown else [])
+    zhihu = render(issue_of(body), "zhihu", RenderContext())
+    assert re.findall(r'data-caption="([^"]*)"', zhihu.body) == [shown]
+    # The Markdown file keeps a title as written, and alt text only when meant as words.
+    alt = "" if "服务的架构" in image else shown
+    assert f"![{alt}](" in zhihu.files["zhihu.md"]

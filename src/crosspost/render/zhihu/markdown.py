@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from markdown_it.token import Token
 from markdown_it.tree import SyntaxTreeNode
 
+from crosspost.render.captions import caption
 from crosspost.render.zhihu.common import (
     TABLE_CLOSE,
     TABLE_OPEN,
@@ -270,7 +271,9 @@ def _link(node: SyntaxTreeNode, context: _Context) -> str:
 
 def _image(node: SyntaxTreeNode, context: _Context) -> str:
     source = str(node.attrs.get("src", ""))
-    alt = _ESCAPED.sub(r"\\\1", _plain(node))
+    # Zhihu's importer shows the alt text as the caption: only words meant as one.
+    shown = caption(_plain(node), "", source)
+    alt = _ESCAPED.sub(r"\\\1", shown)
     return f"![{alt}]({_destination(source)}{_title(node)})"
 
 

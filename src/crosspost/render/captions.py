@@ -1,0 +1,38 @@
+"""Which words under an image are its caption, on every channel.
+
+An image's title (``![alt](src "title")``) is text the editor wrote to be seen, and is
+the caption. Without one, the alt text is, but alt text is often what a tool filled in:
+Typora names a pasted picture ``image-20230101123456789``, Notion ``Untitled``, CSDN's
+editor ``这里写图片描述`` ("describe the picture here"), others ``image``, ``img``,
+``截图`` or the file's own name. Shown under the picture, those words
+read as a slip (the sweep of Chinese newsletters found "gif" and "ios-weekly" under
+images), so they are no caption; the ``alt`` attribute keeps them either way.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from urllib.parse import unquote, urlsplit
+
+#: Alt text a tool fills in: a generic word for a picture, maybe a number or a time stamp.
+_FILLED_IN = re.compile(
+    r"(?:image|img|pic|picture|photo|screenshot|screen[ _-]?shot|untitled|snipaste|gif|"
+    r"png|jpe?g|webp|截图|屏幕截图|图片|配图|插图|微信图片|这里写图片描述)?"
+    r"(?:[ _-]*[\d_-]{4,}|[ _-]*\d{0,3})",
+    re.IGNORECASE,
+)
+
+
+def caption(alt: str, title: str, source: str) -> str:
+    """The caption of an image with ``alt`` text and ``title`` at ``source``; ``""``
+    when it has none a reader should see."""
+    if title.strip():
+        return title.strip()
+    words = " ".join(alt.split())
+    if not words or _FILLED_IN.fullmatch(words):
+        return ""
+    name = posixpath.basename(unquote(urlsplit(source).path))
+    if words in (name, posixpath.splitext(name)[0]):
+        return ""
+    return words
