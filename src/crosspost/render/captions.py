@@ -5,8 +5,9 @@ the caption. Without one, the alt text is, but alt text is often what a tool fil
 Typora names a pasted picture ``image-20230101123456789``, Notion ``Untitled``, CSDN's
 editor ``这里写图片描述`` ("describe the picture here"), others ``image``, ``img``,
 ``截图`` or the file's own name. Shown under the picture, those words
-read as a slip (the sweep of Chinese newsletters found "gif" and "ios-weekly" under
-images), so they are no caption; the ``alt`` attribute keeps them either way.
+read as a slip (a sweep of Chinese newsletters found "gif" under a picture, and
+mdnice's demo 这里写图片描述 under four), so they are no caption; the ``alt`` attribute
+keeps them either way. A site's name (``ios-weekly``) is words, and stays.
 """
 
 from __future__ import annotations
