@@ -236,8 +236,20 @@ def _footnotes(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
             )
 
 
-#: Lines named in the invisible-character finding before "and N more".
+#: Lines a finding about many lines names before "and N more".
 _LINES_NAMED = 5
+
+
+def _lines_named(issue: Issue, numbers: Sequence[int], named: int = _LINES_NAMED) -> str:
+    """The file lines of body lines ``numbers``, the first ``named`` of them written out:
+    "8, 11, 20 and 4 more"."""
+    shown = ", ".join(str(issue.body_line + number) for number in numbers[:named])
+    return shown + (f" and {len(numbers) - named} more" if len(numbers) > named else "")
+
+
+def _shortened(text: str, width: int = 40) -> str:
+    """``text`` as a finding quotes it: at most ``width`` characters, "…" for the rest."""
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _unshowable(issue: Issue, lines: Sequence[str]) -> Iterator[Finding]:
@@ -251,9 +263,7 @@ def _unshowable(issue: Issue, lines: Sequence[str]) -> Iterator[Finding]:
     found = [char for number in where for char in UNSHOWABLE.findall(lines[number])]
     codes = sorted({ord(char) for char in found})
     names = ", ".join(f"U+{code:04X}" for code in codes[:_LINES_NAMED])
-    shown = ", ".join(str(issue.body_line + number) for number in where[:_LINES_NAMED])
-    if len(where) > _LINES_NAMED:
-        shown += f" and {len(where) - _LINES_NAMED} more"
+    shown = _lines_named(issue, where)
     count = len(found)
     yield Finding(
         issue.body_line + where[0],
@@ -284,10 +294,6 @@ def _flattened(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
             )
 
 
-_FIELD_LINE = re.compile(r"^[A-Za-z_][\w-]*\s*:(?:\s|$)")
-_JSON_FIELD = re.compile(r'^\s*"[^"]+"\s*:')
-
-
 #: Element names HTML (and the SVG and MathML a page may hold) knows, beyond lxml's list
 #: of HTML's own (``lxml.html.defs.tags``, which stops at HTML 4 and a few of 5's).
 _NEWER_ELEMENTS = frozenset(
@@ -296,7 +302,6 @@ _NEWER_ELEMENTS = frozenset(
      "rect", "circle", "ellipse", "line", "polyline", "polygon", "tspan", "defs", "use",
      "symbol", "clippath", "lineargradient", "radialgradient", "stop", "foreignobject"}
 )  # fmt: skip
-_OPENING_TAG = re.compile(r"<([A-Za-z][A-Za-z0-9]*)(?=[\s/>])")
 
 
 @functools.cache
@@ -310,7 +315,7 @@ def _unknown_tags(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
     """Words in angle brackets that Markdown reads as an HTML tag of no element
     (``Option<T>``, ``List<String>``, ``Vec<u8>``): every channel drops the tag, as a
     browser does, so the text loses those words and no one was told. A custom element's
-    name has a hyphen (``<my-card>``), which the pattern does not match."""
+    name has a hyphen (``<my-card>``): the editor's own, and not named here."""
     seen: set[tuple[int, str]] = set()
     for token in tokens:
         if not token.map:
@@ -323,10 +328,10 @@ def _unknown_tags(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
             continue
         line = issue.body_line + token.map[0]
         for piece in pieces:
-            found = _OPENING_TAG.match(piece.lstrip())
-            if found is None or found.group(1).lower() in _known_elements():
+            found = _TAG_NAME.match(piece.lstrip())
+            name = found.group(1) if found else ""
+            if not name or "-" in name or name.lower() in _known_elements():
                 continue
-            name = found.group(1)
             if (line, name) not in seen:
                 seen.add((line, name))
                 yield Finding(
@@ -362,14 +367,11 @@ def _unspaced_headings(
     first = _UNSPACED_HEADING.match(lines[where[0]])
     assert first is not None
     hashes, written = first.group(1), lines[where[0]].strip()
-    shown = written if len(written) <= 30 else written[:29] + "…"
+    shown = _shortened(written, 30)
     others = ""
-    if len(where) > 1:
-        named = ", ".join(str(issue.body_line + n) for n in where[1:_LINES_NAMED])
-        more = len(where) - _LINES_NAMED
-        others = f" (also line{'s' if len(where) > 2 else ''} {named}" + (
-            f" and {more} more)" if more > 0 else ")"
-        )
+    if len(where) > 1:  # five lines in all: this one and four more
+        also = _lines_named(issue, where[1:], _LINES_NAMED - 1)
+        others = f" (also line{'s' if len(where) > 2 else ''} {also})"
     yield Finding(
         issue.body_line + where[0],
         None,
@@ -385,7 +387,7 @@ def _tables_of_contents(issue: Issue) -> Iterator[Finding]:
     the dialect leaves out: the tool that wrote the issue filled them in, crosspost does
     not."""
     for line, written in issue.document.left_out:
-        shown = written if len(written) <= 40 else written[:39] + "…"
+        shown = _shortened(written)
         yield Finding(
             issue.body_line + line,
             None,
@@ -394,6 +396,10 @@ def _tables_of_contents(issue: Issue) -> Iterator[Finding]:
             "WeChat article keeps no links to its own sections), so the line is left out "
             "of every channel; write the list of sections yourself if the issue needs one",
         )
+
+
+_FIELD_LINE = re.compile(r"^[A-Za-z_][\w-]*\s*:(?:\s|$)")
+_JSON_FIELD = re.compile(r'^\s*"[^"]+"\s*:')
 
 
 def _unread_front_matter(issue: Issue, lines: Sequence[str]) -> Iterator[Finding]:
@@ -447,6 +453,5 @@ def _foreign(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
                 if (line, meaning) in seen:
                     continue
                 seen.add((line, meaning))
-                written = " ".join(match.group(0).split())
-                shown = written if len(written) <= 40 else written[:39] + "…"
+                shown = _shortened(" ".join(match.group(0).split()))
                 yield Finding(line, None, "foreign-syntax", f"'{shown}' is {meaning}")
