@@ -25,7 +25,7 @@ _FILLED_IN = re.compile(
 )
 
 
-def caption(alt: str, title: str, source: str) -> str:
+def caption_of(alt: str, title: str, source: str) -> str:
     """The caption of an image with ``alt`` text and ``title`` at ``source``; ``""``
     when it has none a reader should see."""
     if title.strip():

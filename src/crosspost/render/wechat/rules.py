@@ -30,7 +30,7 @@ from crosspost.issue.dialect import (
     new_markdown,
     tokens_after,
 )
-from crosspost.render.captions import caption
+from crosspost.render.captions import caption_of
 from crosspost.render.sanitize import TagStream, clean
 from crosspost.render.wechat.code import highlight_code
 from crosspost.render.wechat.raw import ALLOWLIST, Reference, is_mp_link
@@ -245,9 +245,9 @@ class WeChatRenderer(RendererHTML):
         src = str(token.attrGet("src") or "")
         alt = ZERO_WIDTH.sub("", token.content)
         tag = f'<img class="image" src="{html.escape(src)}" alt="{html.escape(alt)}">'
-        shown_under = caption(alt, str(token.attrGet("title") or ""), src)
-        if state.figures and state.figures[-1] and shown_under:
-            shown = html.escape(shown_under, quote=False)
+        caption = caption_of(alt, str(token.attrGet("title") or ""), src)
+        if state.figures and state.figures[-1] and caption:
+            shown = html.escape(caption, quote=False)
             tag += f'<figcaption class="figcaption">{shown}</figcaption>'
         return tag
 

@@ -24,7 +24,7 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
 from crosspost.issue.dialect import join_softbreak, tokens_after
-from crosspost.render.captions import caption
+from crosspost.render.captions import caption_of
 from crosspost.render.zhihu.common import (
     TABLE_CLOSE,
     TABLE_OPEN,
@@ -340,7 +340,7 @@ class ZhihuHtmlRenderer(RendererHTML):
             return ""
         self.images.append(source)
         alt = "".join(child.content for child in token.children or []) or token.content
-        return image_html(source, caption(alt, str(token.attrGet("title") or ""), source))
+        return image_html(source, caption_of(alt, str(token.attrGet("title") or ""), source))
 
     def link_open(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
         token = tokens[idx]

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from markdown_it.token import Token
 from markdown_it.tree import SyntaxTreeNode
 
-from crosspost.render.captions import caption
+from crosspost.render.captions import caption_of
 from crosspost.render.zhihu.common import (
     TABLE_CLOSE,
     TABLE_OPEN,
@@ -272,7 +272,7 @@ def _link(node: SyntaxTreeNode, context: _Context) -> str:
 def _image(node: SyntaxTreeNode, context: _Context) -> str:
     source = str(node.attrs.get("src", ""))
     # Zhihu's importer shows the alt text as the caption: only words meant as one.
-    shown = caption(_plain(node), "", source)
+    shown = caption_of(_plain(node), "", source)
     alt = _ESCAPED.sub(r"\\\1", shown)
     return f"![{alt}]({_destination(source)}{_title(node)})"
 
