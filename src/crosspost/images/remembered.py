@@ -14,12 +14,12 @@ read back as a probe is the same as no file.
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
-import threading
 from dataclasses import asdict
 from pathlib import Path
 
+from crosspost.errors import StorageError
 from crosspost.images.codec import Probe, probe
 
 
@@ -57,14 +57,10 @@ def _read(path: Path, version: str) -> Probe | None:
 
 
 def _write(path: Path, version: str, found: Probe) -> None:
-    """Write atomically (a temporary file renamed), so a reader never sees half a file."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        try:
-            temporary.write_text(json.dumps({"pillow": version, "probe": asdict(found)}), "utf-8")
-            os.replace(temporary, path)
-        finally:
-            temporary.unlink(missing_ok=True)
-    except OSError:
-        pass  # a read-only or full disk: the next run decodes again
+    """Write atomically (a temporary file renamed), so a reader never sees half a file;
+    not synced to the disk: a cache, which a power cut may cost, no record."""
+    from crosspost.config.files import write_atomic  # only after a decode, which is slower
+
+    entry = json.dumps({"pillow": version, "probe": asdict(found)})
+    with contextlib.suppress(StorageError):  # a read-only or full disk: decoded again
+        write_atomic(path, entry, what="an image probe", durable=False)

@@ -25,7 +25,6 @@ import functools
 import hashlib
 import json
 import os
-import threading
 from datetime import date, datetime
 from importlib.machinery import PathFinder
 from pathlib import Path
@@ -33,6 +32,7 @@ from typing import Any
 
 from crosspost import __version__
 from crosspost.config.cache import private_cache
+from crosspost.errors import StorageError
 from crosspost.issue.fields import ImpossibleMoment
 from crosspost.issue.model import Notice
 
@@ -76,16 +76,14 @@ def remember(source: str, first: int, read: Read) -> None:
         "lines": lines,
         "notices": [[n.line, n.code, n.message, n.severity] for n in notices],
     }
+    # Here, not at the top: only a run that read with PyYAML writes an entry.
+    from crosspost.config.files import write_atomic
+
     path = folder / f"{_name(source, first)}.json"
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        try:
-            temporary.write_text(json.dumps(entry), "utf-8")
-            os.replace(temporary, path)  # a reader never sees half an entry
-        finally:
-            temporary.unlink(missing_ok=True)
+    try:  # atomic, so a reader never sees half an entry; not synced: a cache, no record
+        write_atomic(path, json.dumps(entry), what="a front-matter cache entry", durable=False)
         _prune(folder)
-    except OSError:
+    except (StorageError, OSError):
         pass  # a full or read-only disk: the next run reads with PyYAML again
 
 
