@@ -555,6 +555,8 @@ _ATTRIBUTE_LINE = re.compile(r"[ \t]*\{:[^{}\n]*\}[ \t]*")
 #: Pandoc's ``{-}`` (not numbered), kramdown's ``{: #id}``.
 _HEADING_ATTRIBUTES = re.compile(r"[ \t]*\{:?((?:[ \t]*[^\s{}]+)+)[ \t]*\}[ \t]*$")
 _ATTRIBUTE = re.compile(r"[#.][\w:.-]+|-|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s\"'{}]+)")
+#: The parts of an attribute list: quoted values whole, the rest split at blanks.
+_ATTRIBUTE_PARTS = re.compile(r"\"[^\"]*\"|'[^']*'|[^\s]+")
 #: Where :func:`_site_directives` notes what it left out, in the parse's ``env``: (0-based
 #: body line, what was written).
 LEFT_OUT = "crosspost_left_out"
@@ -566,7 +568,7 @@ def _heading_attributes(content: str) -> str | None:
     found = _HEADING_ATTRIBUTES.search(content)
     if found is None or not content[: found.start()].strip():
         return None
-    parts = re.findall(r"\"[^\"]*\"|'[^']*'|[^\s]+", found.group(1))
+    parts = _ATTRIBUTE_PARTS.findall(found.group(1))
     if not all(_ATTRIBUTE.fullmatch(part) for part in parts):
         return None
     if not any(part[0] in "#.-" for part in parts):
