@@ -29,7 +29,7 @@ WAITS = frozenset(
     {"recv_into", "readinto", "recv", "select", "poll", "acquire", "wait", "sleep", "accept"}
 )
 #: C functions that block, called from a Python frame (the frame is then the top one).
-BLOCKING_CALLS = WAITS | {"sendall", "connect", "join"}
+BLOCKING_CALLS = WAITS | {"sendall", "connect"}
 #: Instructions that load what a call calls.
 _LOADS = frozenset({"LOAD_METHOD", "LOAD_ATTR", "LOAD_GLOBAL", "LOAD_NAME"})
 

@@ -944,10 +944,9 @@ class HttpPolicy:
         )
 
 
-#: requests errors raised while preparing a request, before a byte leaves: bad settings.
 #: A URL that requests' preparation leaves as it is: http(s), a host name or IPv4 address
-#: in lower case, a port (up to 65535), a path, a query; only characters that need no quoting and no
-#: ``%`` escape (re-quoting would touch those), no user, no fragment. Dot segments
+#: in lower case, a port (up to 65535), a path, a query; only characters that need no
+#: quoting and no ``%`` escape (re-quoting would touch those), no user, no fragment. Dot segments
 #: (``/./``, ``/../``) are checked apart. Anything else goes through requests.
 _PLAIN_URL = re.compile(
     r"(?P<origin>https?://[a-z0-9][a-z0-9.-]*(?::(?P<port>[1-9][0-9]{0,4}))?)"
@@ -1021,6 +1020,7 @@ def _as_prepared(
     return prepared
 
 
+#: requests errors raised while preparing a request, before a byte leaves: bad settings.
 _BEFORE_SENDING = (
     requests.exceptions.MissingSchema,
     requests.exceptions.InvalidSchema,
