@@ -134,3 +134,39 @@ def test_a_bracketed_link_text_and_a_table_in_a_nested_quote_say_nothing(
     body = "论文 [[PDF]](https://arxiv.org/abs/1) 与 [[代码]](https://github.com/x)。\n\n"
     body += "> > | 列 | 值 |\n> > |---|---|\n> > | a | b |\n"
     assert body_warnings(body) == []
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "quoted"),
+    [
+        # A space inside the closing mark: the commonest slip, bold on no channel.
+        ("前文。\n\n**好的** 和 **坏的 **结尾\n", 6, "'**坏的 **结'"),
+        ("第一行\n这是 **未闭合的粗体\n", 5, "'**未闭合的粗体'"),
+        ("a**'b'**c\n", 4, "'**'b'**c'"),
+    ],
+)
+def test_bold_marks_left_as_asterisks_are_named_on_their_line(
+    body_warnings: BodyWarnings, tmp_path: Path, body: str, line: int, quoted: str
+) -> None:
+    (said,) = body_warnings(body)
+    assert said.startswith(f"issue.md:{line}: warning: {quoted} shows its two asterisks")
+    assert "'**加粗**', not '**加粗 **'" in said
+    # What the reader gets, on both channels: the asterisks themselves.
+    (tmp_path / "issue.md").write_text(FRONT + body, "utf-8")
+    for channel in ("wechat", "zhihu"):
+        assert "**" in render(load_issue(tmp_path / "issue.md"), channel).body
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "**好的** 和 __也好__。\n",  # bold, on every channel
+        "a \\*\\*b\\*\\* c\n",  # asterisks the editor escaped
+        "5 ** 2 = 25\n",  # an operator between spaces reads as meant
+        "`a**b` 与 ```c ** d```\n",  # code
+    ],
+)
+def test_bold_that_worked_escaped_or_spaced_asterisks_say_nothing(
+    body_warnings: BodyWarnings, body: str
+) -> None:
+    assert body_warnings(body) == []

@@ -11,6 +11,7 @@ the file line where the editor can fix it.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -70,6 +71,7 @@ def source_findings(issue: Issue) -> list[Finding]:
         *_tables_of_contents(issue),
         *_unknown_tags(issue, tokens),
         *_unspaced_headings(issue, tokens, lines),
+        *_literal_bold(issue, tokens, lines),
     ]
     return sorted(found, key=lambda finding: finding.line)
 
@@ -380,6 +382,66 @@ def _unspaced_headings(
         "so they show as text and the line joins the paragraph; write "
         f"'{hashes} {written[len(hashes) :][:12]}…'",
     )
+
+
+#: Loose ``**`` looked for in a paragraph's text, each on every line of the paragraph: a
+#: bound, so a pasted page of ten thousand escaped asterisks costs no more than a few.
+_MARKS_LOOKED_AT = 8
+
+
+def _literal_bold(issue: Issue, tokens: Sequence[Token], lines: Sequence[str]) -> Iterator[Finding]:
+    """``**`` that Markdown left as written: a closing mark with a space before it
+    (``**加粗 **``), a mark with nothing to pair with, or marks CommonMark does not pair
+    between letters (``a**'b'**c``). Every channel shows the asterisks and no bold, which
+    the editor notices only in the published post. One finding per paragraph.
+
+    Read from the text Markdown left, so marks that made bold are never named; a mark
+    is found on its line by the characters beside it, so an escaped ``\\*\\*`` (the same
+    text once read, other characters in the file) is not named, and ``5 ** 2``, spaces
+    on both sides, reads as meant."""
+    for token in tokens:
+        if token.type != "inline" or not token.map or not token.children:
+            continue
+        start, end = token.map
+        written = lines[start:end]
+        loose = (
+            quoted
+            for child in token.children
+            if child.type == "text" and "**" in child.content
+            for quoted in _loose_marks(child.content)
+        )
+        found = next(
+            (
+                (number, quoted)
+                for quoted in itertools.islice(loose, _MARKS_LOOKED_AT)
+                for number, line in enumerate(written, start)
+                if quoted in line
+            ),
+            None,
+        )
+        if found is not None:
+            number, quoted = found
+            yield Finding(
+                issue.body_line + number,
+                None,
+                "literal-bold",
+                f"'{quoted.strip()}' shows its two asterisks, not bold: Markdown bolds only "
+                "between marks that touch their words ('**加粗**', not '**加粗 **') and "
+                "pairs each mark with another in the same paragraph; move or add the "
+                "mark, or write \\*\\* for asterisks",
+            )
+
+
+def _loose_marks(text: str) -> Iterator[str]:
+    """Each ``**`` of ``text`` with a word on one side, quoted with the few characters
+    beside it (after it, or before it at the end of the text)."""
+    for at in (m.start() for m in re.finditer(r"(?<!\*)\*\*(?!\*)", text)):
+        before = text[at - 1] if at else "x"  # another element: a word to the mark
+        after = text[at + 2] if at + 2 < len(text) else "x"
+        if before.isspace() and after.isspace():
+            continue
+        following = text[at : at + 8]
+        yield following if len(following) > 3 else text[max(0, at - 6) : at + 2]
 
 
 def _tables_of_contents(issue: Issue) -> Iterator[Finding]:
