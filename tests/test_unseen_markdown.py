@@ -498,3 +498,25 @@ def test_only_alt_text_meant_as_a_caption_is_shown_under_an_image(image: str, sh
     # The Markdown file keeps a title as written, and alt text only when meant as words.
     alt = "" if "服务的架构" in image else shown
     assert f"![{alt}](" in zhihu.files["zhihu.md"]
+
+
+@pytest.mark.parametrize(
+    ("body", "caption", "cell"),
+    [
+        ('<img src="a/b.png" alt="image-20230101123456789">\n', "", None),
+        ('<p><img src="a/b.png" alt="这里写图片描述" title="架构图"></p>\n', "架构图", None),
+        ('<img src="a/b.png" alt="系统架构">\n', "系统架构", None),
+        # In a table the image follows it, and the cell says so (with words meant to be read).
+        ('<table><tr><td><img src="x.png" alt="截图"></td></tr></table>\n', "", "（图见表后）"),
+        ("| 图 |\n|---|\n| ![Untitled](x.png) |\n", "", "（图见表后）"),
+        ('| 图 |\n|---|\n| <img src="x.png" alt="流程"> |\n', "流程", "流程（图见表后）"),
+    ],
+)
+def test_raw_and_table_images_on_zhihu_take_their_captions_as_markdown_images_do(
+    body: str, caption: str, cell: str | None
+) -> None:
+    # Raw <img> and images in cells gave Zhihu their alt text whatever it was.
+    zhihu = render(issue_of(body), "zhihu", RenderContext()).body
+    assert re.findall(r'data-caption="([^"]*)"', zhihu) == [caption]
+    if cell is not None:
+        assert re.findall(r"<td>([^<]*)</td>", zhihu) == [cell]

@@ -27,6 +27,7 @@ from crosspost.issue.dialect import (
     tokens_after,
 )
 from crosspost.platforms.zhihu import ZHIHU
+from crosspost.render.captions import caption_of
 from crosspost.render.sanitize import ALWAYS_DROPPED
 
 CHANNEL = ZHIHU.name
@@ -311,8 +312,11 @@ def cell_html(
         if raw and tags is not None and _CELL_IMAGE.match(raw):
             shown = tags.cell_image(raw)
             if shown and after is not None and opened is not None:
-                caption = _raw_attribute(opened, "alt") or _raw_attribute(opened, "title")
-                after.append((_raw_attribute(opened, "src"), caption))
+                source = _raw_attribute(opened, "src")
+                caption = caption_of(
+                    _raw_attribute(opened, "alt"), _raw_attribute(opened, "title"), source
+                )
+                after.append((source, caption))
                 shown = html.escape(moved_image_words(caption))
             parts.append(shown)
             continue
@@ -331,11 +335,12 @@ def cell_html(
             source = str(token.attrGet("src")).strip()
             if on_image is not None:
                 on_image(source)  # uploaded all the same: it follows the table
+            caption = caption_of(token.content, str(token.attrGet("title") or ""), source)
             if after is not None:
-                after.append((source, token.content))
-                parts.append(html.escape(moved_image_words(token.content)))
+                after.append((source, caption))
+                parts.append(html.escape(moved_image_words(caption)))
             else:
-                parts.append(image_html(source, token.content))
+                parts.append(image_html(source, caption))
             continue
         piece = _cell_piece(token, notes or {})
         if link is not None and token.type != "hardbreak":

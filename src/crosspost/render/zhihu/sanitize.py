@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from markdown_it.token import Token
 
+from crosspost.render.captions import caption_of
 from crosspost.render.sanitize import MEDIA_LABELS, Allowlist, TagStream, clean
 from crosspost.render.zhihu.common import (
     TABLE_CLOSE,
@@ -422,7 +423,7 @@ class Sanitizer:
         if not source or (_SCHEME.match(source) and not is_web_link(source)):
             return ""  # only web and relative images can be uploaded; never javascript: etc.
         self._on_image(source)
-        return image_html(source, str(element.get("alt") or element.get("title") or ""))
+        return image_html(source, _caption(element))
 
     def _table(self, table: Tag) -> str:
         """A raw table, the images of its cells after it (a cell holds plain text, §7.1)."""
@@ -456,8 +457,7 @@ class Sanitizer:
             shown = self._image(node)
             if shown:
                 self._moved.append(shown)
-                caption = str(node.get("alt") or node.get("title") or "")
-                return html.escape(moved_image_words(caption))
+                return html.escape(moved_image_words(_caption(node)))
             return ""
         if name in _LISTS:  # a cell holds no list: a line per item, as in a quote
             return self._lines(node, name, cell=True)
@@ -465,6 +465,13 @@ class Sanitizer:
         if name == "a":
             return cell_link_text(inner, str(node.get("href") or "").strip())
         return inner
+
+
+def _caption(image: Tag) -> str:
+    """The caption of a raw ``<img>``: its title, else its alt text unless a tool filled
+    that in, as for a Markdown image."""
+    source = str(image.get("src") or "").strip()
+    return caption_of(str(image.get("alt") or ""), str(image.get("title") or ""), source)
 
 
 def _list_children(node: Tag, inline: Callable[[Tag], str]) -> Iterator[str | Tag]:
