@@ -26,12 +26,13 @@ def python(code: str) -> subprocess.CompletedProcess[str]:
 #: is not there, the CSS inliner's former cssutils stack, Pygments (the example has no
 #: code block, and its theme names the default style), nh3, Beautiful Soup and the
 #: raw-HTML tag mapper with its html.parser (it has no raw HTML), the formula module (no
-#: formula) and difflib (no mistyped key to suggest a spelling for).
+#: formula), difflib (no mistyped key to suggest a spelling for) and emoji (no ``:tada:``).
 NOT_FOR_CHECK_OR_RENDER = (
     "urllib3", "requests.sessions", "soupsieve.css_parser", "ziamath", "latex2mathml",
     "crosspost.commands.publish", "crosspost.commands.switches", "crosspost.ledger.store",
     "sqlite3", "premailer", "cssutils", "pygments", "bs4", "difflib",
     "crosspost.render.wechat.math", "crosspost.render.wechat.tags", "html.parser", "nh3",
+    "emoji",
 )  # fmt: skip
 
 

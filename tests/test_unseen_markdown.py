@@ -520,3 +520,26 @@ def test_raw_and_table_images_on_zhihu_take_their_captions_as_markdown_images_do
     assert re.findall(r'data-caption="([^"]*)"', zhihu) == [caption]
     if cell is not None:
         assert re.findall(r"<td>([^<]*)</td>", zhihu) == [cell]
+
+
+# --- emoji shortcodes (GitHub, GitLab, Typora, VuePress) ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "shown"),
+    [
+        ("发布了 :tada: 新版本 :rocket::+1:\n", "发布了 🎉 新版本 🚀👍"),
+        ("- :white_check_mark: 已完成\n", "✅ 已完成"),
+        ("时间:fire:了\n", "时间🔥了"),  # beside Chinese, as GitHub shows it
+        # Not shortcodes: times, words joined by colons, names no one defined, code.
+        ("12:30:45 与 a:smile:b\n", "12:30:45 与 a:smile:b"),
+        ("团队的 :partyparrot: 表情\n", "团队的 :partyparrot: 表情"),
+        ("`:tada:` 是写法\n", ":tada:"),
+    ],
+)
+def test_emoji_shortcodes_show_as_emoji_on_both_channels(body: str, shown: str) -> None:
+    # Both channels showed ':tada:' as written.
+    for channel in ("wechat", "zhihu"):
+        out = render(issue_of(body), channel, RenderContext()).body
+        assert shown in re.sub(r"<[^>]+>", "", out)
+    assert shown in render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]

@@ -4,13 +4,14 @@ CommonMark plus tables, strikethrough, footnotes, task lists, formulas (``$…$`
 ``$$…$$``, ``\\(…\\)``, ``\\[…\\]``), ``::: only CHANNEL`` containers, and callouts: the
 ``::: tip [title]`` containers of VuePress and doocs and GitHub's ``> [!NOTE]`` alerts,
 both delivered to the renderers as one pair of ``callout_open``/``callout_close``
-tokens (see :func:`_callouts`), and ``==highlights==``. Emphasis follows CommonMark's
-CJK-friendly amendment (``**注意：**这里`` is bold); what site generators read and never
-show (heading attributes, table-of-contents markers) is left out, and a paragraph listed
-line by line (``1、…`` / ``2、…``) keeps its lines. An issue body is parsed once per
-process into a :class:`Document` (:func:`parse_document`): the loader's container check,
-lint and both renderers read that one token stream. Parsing was half of a warm
-``check``; copying the tokens a renderer may change costs about a tenth of a parse.
+tokens (see :func:`_callouts`), ``==highlights==`` and emoji shortcodes (``:tada:``).
+Emphasis follows CommonMark's CJK-friendly amendment (``**注意：**这里`` is bold); what
+site generators read and never show (heading attributes, table-of-contents markers) is
+left out, and a paragraph listed line by line (``1、…`` / ``2、…``) keeps its lines. An
+issue body is parsed once per process into a :class:`Document` (:func:`parse_document`):
+the loader's container check, lint and both renderers read that one token stream.
+Parsing was half of a warm ``check``; copying the tokens a renderer may change costs
+about a tenth of a parse.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from mdit_py_plugins.texmath.index import RuleDictType, make_block_func, make_in
 from mdit_py_plugins.texmath.index import rules as texmath_rules
 
 from crosspost.issue.collector import collector_paused
+from crosspost.issue.shortcodes import shortcodes
 
 BlockRule = Callable[[StateBlock, int, int, bool], bool]
 InlineRule = Callable[[StateInline, bool], bool]
@@ -700,6 +702,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.push("close_hidden_content", _close_hidden_content)
     md.core.ruler.push("site_directives", _site_directives)
     md.core.ruler.push("enumerated_lines", _enumerated_lines)
+    md.core.ruler.push("shortcodes", shortcodes)
     md.normalizeLink = _verbatim  # type: ignore[method-assign]
     return md
 
