@@ -543,3 +543,46 @@ def test_emoji_shortcodes_show_as_emoji_on_both_channels(body: str, shown: str) 
         out = render(issue_of(body), channel, RenderContext()).body
         assert shown in re.sub(r"<[^>]+>", "", out)
     assert shown in render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]
+
+
+# --- struck and coloured text written in HTML ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "struck_words"),
+    [
+        ("<del>原价 99</del> 现价 49\n", ["原", "价", "9", "9"]),
+        ("前 <s>开 **粗** 合</s> 后\n", ["开", "粗", "合"]),
+        ("<p>旧的 <strike>说法</strike></p>\n", ["说", "法"]),
+        ("<table><tr><td><s>旧</s>新</td></tr></table>\n", ["旧"]),
+        ("| a | b |\n|---|---|\n| ~~旧~~新 | <s>删</s>留 |\n", ["旧", "删"]),
+    ],
+)
+def test_struck_text_stays_struck_on_zhihu_however_it_was_written(
+    body: str, struck_words: list[str]
+) -> None:
+    # Zhihu showed "<del>原价 99</del> 现价 49" as "原价 99 现价 49", and "~~旧~~新" in a
+    # table cell as "旧新": the struck words read as current.
+    zhihu = render(issue_of(body), "zhihu", RenderContext())
+    for out in (zhihu.body, zhihu.files["zhihu.md"]):
+        assert sorted(re.findall("(.)\u0336", out)) == sorted(struck_words)
+    for unstruck in ("现价", "新", "后", "留"):
+        if unstruck in body:
+            assert unstruck in zhihu.body  # no stroke after the words that stand
+
+
+def test_font_color_and_strike_keep_their_look_on_wechat() -> None:
+    # <font> and <strike> (HTML 4, still written by CSDN's and older editors) were
+    # dropped with their colour and their stroke: "旧删" read as current text.
+    body = '<font color="red">重要</font>、<font color=#0a0>绿</font>、<strike>旧删</strike>\n'
+    out = render(issue_of(body), "wechat", RenderContext()).body
+    assert '<span style="color:red">重要</span>' in out
+    assert '<span style="color:#0a0">绿</span>' in out
+    assert re.search(r"<s [^>]*line-through[^>]*>旧删</s>", out)
+    assert "<font" not in out and "<strike" not in out
+
+
+def test_a_font_colour_that_is_not_a_colour_is_not_kept() -> None:
+    body = '<font color="red;background:url(https://e.org/x)" face=x>字</font>\n'
+    out = render(issue_of(body), "wechat", RenderContext()).body
+    assert "字" in out and "url(" not in out and "background" not in out

@@ -54,6 +54,15 @@ _TAG = re.compile(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b.*?(/?)>$", re.DOTALL)
 _MEDIA_TAG = re.compile(r"<(?:video|audio|iframe|embed|object)\b", re.IGNORECASE)
 _PIECES = re.compile(r"(<[^<>]*>)")
 _DATA_IMAGE = re.compile(r"^\s*data:image/", re.IGNORECASE)
+#: HTML 4's presentational tags that editors still write (CSDN's and old WeChat
+#: editors' ``<font color>``, ``<strike>``): each is read as the element it stands for,
+#: so a colour and a strikethrough are not lost with a tag no channel keeps.
+_LEGACY_TAG = re.compile(r"<(/?)(font|strike)\b([^<>]*)>", re.IGNORECASE)
+#: A ``<font>`` colour: a name, ``#hex`` or ``rgb(…)``; anything else is not kept.
+_FONT_COLOR = re.compile(
+    r"""\bcolor\s*=\s*["']?\s*(#[0-9a-f]{3,8}|[a-z]{3,20}|rgba?\([\d\s.,%]+\))\s*["']?(?=[\s>/]|$)""",
+    re.IGNORECASE,
+)
 _DATA = re.compile(r"^\s*data:", re.IGNORECASE)
 
 
@@ -90,6 +99,24 @@ def _data_images_only(tag: str, attribute: str, value: str) -> str | None:
     if attribute in URL_ATTRIBUTES and _DATA.match(value):
         return value if tag == "img" and attribute == "src" and _DATA_IMAGE.match(value) else None
     return value
+
+
+def modern_tags(fragment: str) -> str:
+    """``fragment`` with ``<strike>`` written ``<s>`` and ``<font color=X>`` written
+    ``<span style="color:X">`` (a ``<font>`` without a colour: a plain ``<span>``)."""
+    if "<" not in fragment or not _LEGACY_TAG.search(fragment):
+        return fragment
+
+    def modern(tag: re.Match[str]) -> str:
+        closing, name, rest = tag.group(1), tag.group(2).lower(), tag.group(3)
+        if name == "strike":
+            return f"<{closing}s>"
+        if closing:
+            return "</span>"
+        color = _FONT_COLOR.search(rest)
+        return f'<span style="color:{color.group(1)}">' if color else "<span>"
+
+    return _LEGACY_TAG.sub(modern, fragment)
 
 
 def media_line(name: str, source: str, poster: str = "") -> str:
@@ -155,7 +182,7 @@ def clean(fragment: str, allowlist: Allowlist) -> str:
     import nh3
 
     return nh3.clean(
-        _media_as_lines(fragment, allowlist.media),
+        _media_as_lines(modern_tags(fragment), allowlist.media),
         tags=set(allowlist.tags),
         clean_content_tags={
             tag for tag in ALWAYS_DROPPED | allowlist.dropped if tag not in allowlist.tags
@@ -200,11 +227,12 @@ class TagStream:
     def tag(self, raw: str) -> str:
         """The cleaned form of one raw tag: the tag itself, its closing, or ``""``; for a
         media element, the cleaned :func:`media_line` once its source is known."""
-        match = _TAG.match(raw.strip())
+        raw = modern_tags(raw.strip())
+        match = _TAG.match(raw)
         if not match:
             return ""  # comments, declarations, processing instructions
         closing, name, self_closed = bool(match.group(1)), match.group(2).lower(), match.group(3)
-        line = self._media_tag(raw.strip(), name, closing, bool(self_closed))
+        line = self._media_tag(raw, name, closing, bool(self_closed))
         if line is not None:
             return line
         if self.allowlist.drops(name):
@@ -221,7 +249,7 @@ class TagStream:
             del self._open[len(self._open) - 1 - self._open[::-1].index(name)]
             self._svg_open -= name == "svg"
             return f"</{name}>"
-        return self._opening(raw.strip(), name, bool(self_closed))
+        return self._opening(raw, name, bool(self_closed))
 
     def _media_tag(self, raw: str, name: str, closing: bool, self_closed: bool) -> str | None:
         """The line a media element becomes (``None``: not a media tag), written at the

@@ -266,6 +266,11 @@ class CellTags(Protocol):
     def cell_image(self, raw: str) -> str: ...
 
 
+#: Raw tags of struck-through text. Zhihu keeps no mark for it, so the text inside is
+#: drawn struck (:func:`struck`), in a cell as anywhere, as for ``~~…~~``: dropping the
+#: mark would show "<s>免费</s> 付费" as "免费 付费".
+STRUCK_TAGS = frozenset({"s", "del", "strike"})
+
 #: Where a table cell's image went: Zhihu's cells hold plain text (§7.1), so the image
 #: follows its table, and the cell says so after the image's words.
 MOVED_IMAGE = "（图见表后）"
@@ -298,6 +303,7 @@ def cell_html(
     parts: list[str] = []
     link: _CellLink | None = None
     hidden = 0  # inside a raw <script> or <style>: code, not words, as anywhere else
+    striking = 0  # inside ~~…~~ or a raw <s>/<del>/<strike>
     for token in children:
         raw = token.content if token.type == "html_inline" else ""
         opened = _RAW_OPEN_TAG.match(raw) if raw else None
@@ -342,7 +348,13 @@ def cell_html(
             else:
                 parts.append(image_html(source, caption))
             continue
-        piece = _cell_piece(token, notes or {})
+        if token.type in ("s_open", "s_close") or name in STRUCK_TAGS:
+            striking = max(0, striking + (-1 if token.type == "s_close" or closed else 1))
+            continue
+        if striking and token.type == "text":  # struck, as outside a table
+            piece = html.escape(struck(token.content))
+        else:
+            piece = _cell_piece(token, notes or {})
         if link is not None and token.type != "hardbreak":
             link.shown.append(html.unescape(piece))
         parts.append(piece)

@@ -285,7 +285,8 @@ class ZhihuHtmlRenderer(RendererHTML):
         if self._sanitizer.dropping:
             return ""
         content = tokens[idx].content
-        return escapeHtml(struck(content) if self._strike else content)
+        striking = self._strike or self._sanitizer.striking
+        return escapeHtml(struck(content) if striking else content)
 
     def softbreak(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
         """A space, except between two CJK characters, where a space would show."""

@@ -244,7 +244,8 @@ def escape_text(text: str) -> str:
 def _text(node: SyntaxTreeNode, context: _Context) -> str:
     if context.sanitizer.dropping:
         return ""
-    return escape_text(struck(node.content) if context.strike else node.content)
+    striking = context.strike or context.sanitizer.striking
+    return escape_text(struck(node.content) if striking else node.content)
 
 
 def _code_inline(node: SyntaxTreeNode, context: _Context) -> str:

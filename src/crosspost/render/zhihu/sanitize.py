@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,7 @@ from markdown_it.token import Token
 from crosspost.render.captions import caption_of
 from crosspost.render.sanitize import MEDIA_LABELS, Allowlist, TagStream, clean
 from crosspost.render.zhihu.common import (
+    STRUCK_TAGS,
     TABLE_CLOSE,
     TABLE_OPEN,
     cell_link_text,
@@ -31,6 +33,7 @@ from crosspost.render.zhihu.common import (
     item_number,
     moved_image_words,
     raw_list_start,
+    struck,
 )
 
 if TYPE_CHECKING:
@@ -60,7 +63,20 @@ _BLOCKS = frozenset(
 #: Wrappers such as ``div`` are let in only so that their blocks stay apart.
 ALLOWLIST = Allowlist(
     tags=frozenset(
-        {*INLINE, *_BLOCKS, "a", "img", "br", "thead", "tbody", "tfoot", "tr", "th", "td"}
+        {
+            *INLINE,
+            *STRUCK_TAGS,
+            *_BLOCKS,
+            "a",
+            "img",
+            "br",
+            "thead",
+            "tbody",
+            "tfoot",
+            "tr",
+            "th",
+            "td",
+        }
     ),
     attributes={
         "a": frozenset({"href"}),
@@ -136,6 +152,9 @@ class Sanitizer:
         self._open: list[str] = []
         #: The images of the raw table being written's cells, to follow it.
         self._moved: list[str] = []
+        #: How many raw ``<s>``/``<del>`` the text is inside: the renderers draw Markdown
+        #: text struck while it is not 0, as this class does with a raw block's text.
+        self.striking = 0
 
     @property
     def dropping(self) -> int:
@@ -179,6 +198,10 @@ class Sanitizer:
         if name in INLINE:
             self._open.append(name)
             return f"<{INLINE[name]}>"
+        if name in STRUCK_TAGS:
+            self._open.append(name)
+            self.striking += 1
+            return ""
         if name == "a":
             href = str(element.get("href") or "")
             if is_web_link(href):
@@ -194,6 +217,9 @@ class Sanitizer:
     def _close(self, name: str) -> str:
         if name in INLINE:
             return f"</{INLINE[name]}>"
+        if name in STRUCK_TAGS:
+            self.striking = max(0, self.striking - 1)
+            return ""
         return "</a>" if name == "a" else ""
 
     # --- blocks ----------------------------------------------------------------------
@@ -388,7 +414,7 @@ class Sanitizer:
             if isinstance(node, Comment):
                 continue
             if isinstance(node, NavigableString):
-                out.append(_text(str(node)))
+                out.append(_text(struck(str(node)) if self.striking else str(node)))
             elif isinstance(node, Tag) and cell and node.name == "table":
                 lines = [_CELL_TAGS.sub("", " ".join(self._cells(row))) for row in _rows(node)]
                 before = _trim_br("".join(out))
@@ -409,6 +435,9 @@ class Sanitizer:
             return self._image(node)
         if name in _LISTS:
             return self._lines(node, name)
+        if name in STRUCK_TAGS:
+            with self._struck():
+                return self._inline_children(node)
         inner = self._inline_children(node)
         if name in INLINE:
             return f"<{INLINE[name]}>{inner}</{INLINE[name]}>"
@@ -417,6 +446,15 @@ class Sanitizer:
         if name in _BLOCKS and inner.strip():
             return f"{inner}<br>" if name in {"p", "div", "li"} else inner
         return inner
+
+    @contextmanager
+    def _struck(self) -> Iterator[None]:
+        """Text written in the block is drawn struck through (a raw ``<s>``/``<del>``)."""
+        self.striking += 1
+        try:
+            yield
+        finally:
+            self.striking -= 1
 
     def _image(self, element: Tag) -> str:
         source = str(element.get("src") or "").strip()
@@ -461,6 +499,9 @@ class Sanitizer:
             return ""
         if name in _LISTS:  # a cell holds no list: a line per item, as in a quote
             return self._lines(node, name, cell=True)
+        if name in STRUCK_TAGS:
+            with self._struck():
+                return self._cell_children(node)
         inner = self._cell_children(node)
         if name == "a":
             return cell_link_text(inner, str(node.get("href") or "").strip())
