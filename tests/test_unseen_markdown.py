@@ -586,3 +586,40 @@ def test_a_font_colour_that_is_not_a_colour_is_not_kept() -> None:
     body = '<font color="red;background:url(https://e.org/x)" face=x>字</font>\n'
     out = render(issue_of(body), "wechat", RenderContext()).body
     assert "字" in out and "url(" not in out and "background" not in out
+
+
+# --- bare web addresses (GFM's extended autolinks, as GitHub, Hexo and Typora link them) -----
+
+
+@pytest.mark.parametrize(
+    ("body", "linked"),
+    [
+        ("参考：\n\nhttps://kernelnewbies.org/y2038\n", ["https://kernelnewbies.org/y2038"]),
+        # Chinese writes no space around an address; the sentence's punctuation is not in it.
+        ("见https://a.com/x。后文，(https://b.com/y) 完\n", ["https://a.com/x", "https://b.com/y"]),
+        (
+            "wiki: https://en.wikipedia.org/wiki/Foo_(bar). 完\n",
+            ["https://en.wikipedia.org/wiki/Foo_(bar)"],
+        ),
+        ("HTTP://K.example/Path?q=1&r=2, 完\n", ["HTTP://K.example/Path?q=1&amp;r=2"]),
+        # Not bare: a link's own text, code, an address without its scheme.
+        (
+            "[https://c.com](https://c.com/page) `https://e.com` setup.py www.f.com\n",
+            ["https://c.com/page"],
+        ),
+        ('<a href="https://d.com">https://d.com</a>\n', ["https://d.com"]),
+    ],
+)
+def test_bare_web_addresses_are_links_on_zhihu_and_plain_on_wechat(
+    body: str, linked: list[str]
+) -> None:
+    # Zhihu showed an address no reader could click.
+    zhihu = render(issue_of(body), "zhihu", RenderContext()).body
+    assert re.findall(r'<a href="([^"]*)"', zhihu) == linked
+    # WeChat follows no outside link: the address shows as written, with no reference
+    # number beside it (it is its own text).
+    wechat = render(issue_of(body), "wechat", RenderContext()).body
+    for address in linked:
+        assert address.split("?")[0] in wechat
+    if "c.com/page" not in body and "d.com" not in body:
+        assert "引用链接" not in wechat

@@ -387,10 +387,13 @@ def test_both_channels_show_the_visible_text_in_order(body: str) -> None:
     for output in both(body):
         soup = BeautifulSoup(output.body, "html.parser")
         seen = _UNITS.findall(reader_text(soup))
+        # Zhihu shows a reference's address apart from its words, which the note may have
+        # written before or after it: the address is looked for on either side.
         notes_seen = seen + [
             unit
             for sup in soup.find_all("sup")
-            for unit in _UNITS.findall(sup.get("data-text", ""))
+            for name in ("data-url", "data-text", "data-url")
+            for unit in _UNITS.findall(sup.get(name, ""))
         ]
         text, notes = source_text(body, output.channel)
         assert_in_order(text, seen, output.channel)

@@ -4,7 +4,8 @@ CommonMark plus tables, strikethrough, footnotes, task lists, formulas (``$…$`
 ``$$…$$``, ``\\(…\\)``, ``\\[…\\]``), ``::: only CHANNEL`` containers, and callouts: the
 ``::: tip [title]`` containers of VuePress and doocs and GitHub's ``> [!NOTE]`` alerts,
 both delivered to the renderers as one pair of ``callout_open``/``callout_close``
-tokens (see :func:`_callouts`), ``==highlights==`` and emoji shortcodes (``:tada:``).
+tokens (see :func:`_callouts`), ``==highlights==``, emoji shortcodes (``:tada:``) and
+bare web addresses as links.
 Emphasis follows CommonMark's CJK-friendly amendment (``**注意：**这里`` is bold); what
 site generators read and never show (heading attributes, table-of-contents markers) is
 left out, and a paragraph listed line by line (``1、…`` / ``2、…``) keeps its lines. An
@@ -35,6 +36,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.texmath.index import RuleDictType, make_block_func, make_inline_func
 from mdit_py_plugins.texmath.index import rules as texmath_rules
 
+from crosspost.issue.bare_links import bare_links
 from crosspost.issue.collector import collector_paused
 from crosspost.issue.shortcodes import shortcodes
 
@@ -703,6 +705,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.push("site_directives", _site_directives)
     md.core.ruler.push("enumerated_lines", _enumerated_lines)
     md.core.ruler.push("shortcodes", shortcodes)
+    md.core.ruler.push("bare_links", bare_links)
     md.normalizeLink = _verbatim  # type: ignore[method-assign]
     return md
 

@@ -526,16 +526,22 @@ def note_of(children: Sequence[Token]) -> Note:
     url = ""
     words: list[str] = []
     link: _CellLink | None = None  # a web link read whose address is not the note's
+    bare = False  # inside a link that is its own address (<https://…>, or written bare)
     for token in children:
         if token.type == "link_open":
             href = str(token.attrGet("href") or "").strip()
             if is_web_link(href) and not url:
                 url = href
+                bare = token.info == "auto"  # the address is the note's: not its words
             elif href != url:  # its address follows its words (a path, a mailto: too)
                 link = _CellLink(href)
-        elif token.type == "link_close" and link is not None:
-            words.append(link.address())
-            link = None
+        elif token.type == "link_close":
+            bare = False
+            if link is not None:
+                words.append(link.address())
+                link = None
+        elif bare:
+            continue
         elif token.type == "image":
             source = str(token.attrGet("src") or "").strip()
             words.append(token.content or "图片")

@@ -1,0 +1,99 @@
+"""Web addresses written bare in the text (``参考：https://example.com/a``) as links.
+
+GitHub, GitLab, Hexo, Typora and Obsidian link them (GFM's extended autolinks), so
+newsletters list their sources that way; CommonMark does not, and Zhihu showed an
+address no reader could click. Each becomes the link ``<https://…>`` would have made:
+Zhihu links it, and WeChat, which lets readers follow no outside link, shows the
+address as it is (an address that is its own text needs no numbered reference).
+
+Only addresses with their scheme are links: ``setup.py`` or ``example.com`` in a
+sentence are words. An address ends at a space, a quote or angle bracket, or the first
+character outside ASCII, as Chinese writes no space before the words that follow
+(``见https://a.com/x。后文``); punctuation that ends the sentence, and a closing bracket
+with no opening one in the address, are not part of it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+
+#: Case-sensitive on purpose: ignoring case would fold "k" and "i" into the range of
+#: non-ASCII characters that end an address (the Kelvin sign, the dotted capital I).
+_ADDRESS = re.compile(r"(?<![A-Za-z0-9@/])[Hh][Tt][Tt][Pp][Ss]?://[!#-&(-;=?-_a-~]+")
+#: Punctuation that ends a sentence after an address rather than the address itself.
+_TRAILING = ".,:;!?*_~"
+_CLOSING = {")": "(", "]": "["}
+_LINK_OPEN = re.compile(r"<a\s", re.IGNORECASE)
+_LINK_CLOSE = re.compile(r"</a\s*>", re.IGNORECASE)
+
+
+def _trimmed(address: str) -> str:
+    """``address`` without the sentence's punctuation and unmatched brackets at its end."""
+    while address:
+        last = address[-1]
+        if last in _TRAILING or (
+            last in _CLOSING and address.count(_CLOSING[last]) < address.count(last)
+        ):
+            address = address[:-1]
+        else:
+            break
+    return address
+
+
+def _split(token: Token) -> list[Token]:
+    """``token`` (text) as text and link tokens, one link per bare address in it."""
+    text = token.content
+    pieces: list[Token] = []
+    done = 0
+    for match in _ADDRESS.finditer(text):
+        address = _trimmed(match.group())
+        if "://" not in address or address.endswith("://"):
+            continue
+        start = match.start()
+        if start > done:
+            pieces.append(_text(text[done:start], token.level))
+        opening = Token("link_open", "a", 1, attrs={"href": address}, markup="linkify")
+        opening.info = "auto"
+        opening.level = token.level
+        closing = Token("link_close", "a", -1, markup="linkify", info="auto")
+        closing.level = token.level
+        pieces += [opening, _text(address, token.level + 1), closing]
+        done = start + len(address)
+    if not pieces:
+        return [token]
+    if done < len(text):
+        pieces.append(_text(text[done:], token.level))
+    return pieces
+
+
+def _text(content: str, level: int) -> Token:
+    piece = Token("text", "", 0, content=content)
+    piece.level = level
+    return piece
+
+
+def bare_links(state: StateCore) -> None:
+    """Core rule: bare web addresses in text outside links become links."""
+    if "://" not in state.src:
+        return
+    for token in state.tokens:
+        if token.type != "inline" or not token.children or "://" not in token.content:
+            continue
+        children: list[Token] = []
+        inside = 0  # within a Markdown link, or a raw <a>…</a>
+        for child in token.children:
+            if child.type == "link_open":
+                inside += 1
+            elif child.type == "link_close":
+                inside = max(0, inside - 1)
+            elif child.type == "html_inline":
+                if _LINK_OPEN.match(child.content):
+                    inside += 1
+                elif _LINK_CLOSE.match(child.content):
+                    inside = max(0, inside - 1)
+            found = child.type == "text" and not inside and "://" in child.content
+            children += _split(child) if found else [child]
+        token.children = children
