@@ -402,3 +402,28 @@ def test_a_body_that_opens_with_a_rule_after_blank_lines_stays_a_body(text: str)
     data, _, body, body_line = split_front_matter(Path("issue.md"), text)
     assert (data, body, body_line) == ({}, text, 1)
     assert not opens_front_matter(text.encode())
+
+
+def test_hexo_front_matter_indented_with_tabs_is_read_as_hexo_reads_it(tmp_path: Path) -> None:
+    # Hexo reads a tab in an indent as two spaces; YAML refuses it, and so did every
+    # command, for every post of a blog moved from Hexo.
+    path = tmp_path / "issue.md"
+    path.write_text("---\ntitle: 迁移\ntags:\n\t- Linux\n\t- C\n---\n正文。\n", "utf-8")
+    issue = read_issue(path)
+    assert issue.title == "迁移"
+    assert issue.settings("zhihu").options["topics"] == ("Linux", "C")
+    (said,) = [n for n in issue.notices if n.code == "front-matter-tab"]
+    assert (said.line, said.severity) == (4, "warning")
+    assert "two spaces" in said.message
+
+
+def test_front_matter_that_still_does_not_parse_is_an_error_render_reads_past(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "issue.md"
+    path.write_text("---\ntitle: [坏\n---\n# 标题\n\n正文。\n", "utf-8")
+    with pytest.raises(IssueError, match="front matter is not valid YAML"):
+        read_issue(path)  # check and publish: the one line, as before
+    issue = read_issue(path, lenient=True)
+    assert issue.title == "标题" and "正文。" in issue.body
+    assert [(n.code, n.severity) for n in issue.notices] == [("front-matter", "error")]

@@ -132,6 +132,8 @@ def check_file(
     previous: Callable[[Issue, str], tuple[PreviousIssue, ...]] | None = None,
     images: ImageSources | None = None,
     settings: Settings | None = None,
+    *,
+    lenient: bool = False,
 ) -> Checked:
     """Load, render and lint ``path`` for ``channels`` (default: the issue's, else all),
     judged by ``platforms`` (the declarations with the config's limits laid over).
@@ -144,9 +146,11 @@ def check_file(
     ``images`` are the rules images are read by (extra folders, the fetcher of remote
     images); without a fetcher remote images are judged by their URL alone. Network
     trouble reaching a remote image raises ``TransientError`` (try again later).
+    ``lenient``: front matter that does not parse is an error of an issue read without
+    it (:func:`~crosspost.issue.loader.read_issue`), for the commands that show files.
     """
     try:
-        issue = read_issue(path)
+        issue = read_issue(path, lenient=lenient)
     except IssueError as error:
         problem = Problem(error.path, error.line, None, "invalid-issue", error.problem)
         return Checked(Path(path), None, MappingProxyType({}), (problem,))

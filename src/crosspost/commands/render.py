@@ -103,6 +103,7 @@ def checked_or_report(
         settings.platforms(),
         previous_reader(settings.ledger),
         images,
+        lenient=True,  # front matter that does not parse: the body is shown all the same
     )
     for problem in checked.problems:
         if problem.severity != INFO:  # notes are for `check -v` and the preview page

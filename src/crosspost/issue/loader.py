@@ -93,18 +93,20 @@ def load_issue(path: Path | str) -> Issue:
     return issue
 
 
-def read_issue(path: Path | str) -> Issue:
+def read_issue(path: Path | str, *, lenient: bool = False) -> Issue:
     """Read one issue file, keeping what is wrong with it in :attr:`Issue.notices`.
 
     Raises :class:`IssueError` only for a file that cannot be read at all (missing, not
     UTF-8, front matter that does not parse): anything else (a bad field, an unclosed
     block, no title) is a notice, so an editor can still render and look at the issue.
+    ``lenient`` (``render``, ``preview``): front matter that does not parse is an error
+    notice too, and the body is read without it; ``check`` keeps it the one line it is.
     """
     path = Path(path)
     text = read_text(path)
     if not text.strip():
         raise IssueError(path, "is empty; write a '# title' line and the issue below it", 1)
-    return _build_issue(path, _split(path, text))
+    return _build_issue(path, _split(path, text, lenient=lenient))
 
 
 def read_front_matter(path: Path | str) -> tuple[dict[str, Any], dict[str, int]]:
@@ -179,7 +181,9 @@ class _Front:
     notices: tuple[Notice, ...] = ()
 
 
-def _split(path: Path, text: str) -> _Front:
+def _split(path: Path, text: str, *, lenient: bool = False) -> _Front:
+    """``text`` split; front matter that does not parse is an error notice when
+    ``lenient`` (the issue is read without it), else an :class:`IssueError`."""
     lines = text.split("\n")
     # Blank lines before the fence are no reason to publish the front matter as text;
     # but then the fence must be followed at once by a field, or it is a body that
@@ -211,10 +215,22 @@ def _split(path: Path, text: str) -> _Front:
             f"'{marker}'",
             start + 1,
         )
-    # start + 2: the 1-based file line of the front matter's first line.
-    data, key_lines, notices = parse(path, lines[start + 1 : end], start + 2)
     body = "\n".join(lines[end + 1 :])
+    try:
+        # start + 2: the 1-based file line of the front matter's first line.
+        data, key_lines, notices = parse(path, lines[start + 1 : end], start + 2)
+    except IssueError as error:
+        if not lenient:
+            raise
+        # The body is readable all the same: render and preview show it (its title from
+        # its heading or the file's name), and check and publish refuse the file.
+        notice = Notice(error.line, "front-matter", error.problem)
+        return _Front({}, {}, body, end + 2, (notice,))
     return _Front(data, key_lines, body, end + 2, notices)
+
+
+#: A line's indent holding a tab (see :func:`_parse_yaml`).
+_TAB_INDENT = re.compile(r"^ *\t[ \t]*", re.MULTILINE)
 
 
 def _parse_yaml(
@@ -228,12 +244,28 @@ def _parse_yaml(
         return kept
     import yaml  # here, not at the top: `crosspost --help` must not pay for PyYAML
 
-    loader = None
+    tabbed: tuple[Notice, ...] = ()
     try:
-        loader = _bounded_loader()(source)  # refuses unprintable characters here
-        # One parse: the node tree gives each key's line, the data is built from it.
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
+        try:
+            data, node = _yaml_document(source)
+        except yaml.MarkedYAMLError:
+            # Hexo reads a tab in a line's indent as two spaces, and blogs moved from it
+            # indent their lists that way; YAML forbids it, and the whole file was refused.
+            spaced = _TAB_INDENT.sub(lambda indent: indent.group().replace("\t", "  "), source)
+            if spaced == source:
+                raise
+            data, node = _yaml_document(spaced)
+            tab_line = next(n for n, line in enumerate(lines) if _TAB_INDENT.match(line))
+            tabbed = (
+                Notice(
+                    tab_line + first,
+                    "front-matter-tab",
+                    "front matter indented with tabs, which YAML does not allow: read as "
+                    "two spaces each, as Hexo reads them; indent with spaces",
+                    "warning",
+                ),
+            )
+            source = spaced
     except yaml.reader.ReaderError as error:
         raise IssueError(
             path, _unprintable(error.character), source[: error.position].count("\n") + first
@@ -255,9 +287,6 @@ def _parse_yaml(
     except yaml.YAMLError as error:
         problem = " ".join(str(error).split())
         raise IssueError(path, f"front matter is not valid YAML ({problem})", first - 1) from None
-    finally:
-        if loader is not None:
-            loader.dispose()
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -266,9 +295,20 @@ def _parse_yaml(
         )
     key_lines = _key_lines(path, node, first)
     _keep_text_as_written(data, node)
-    read = data, key_lines, _cut_by_comments(node, source, first)
-    remember(source, first, read)
+    read = data, key_lines, tabbed + _cut_by_comments(node, source, first)
+    remember("\n".join(lines), first, read)
     return read
+
+
+def _yaml_document(source: str) -> tuple[Any, yaml.Node | None]:
+    """(data, node tree) of YAML ``source``: one parse, the node tree giving each key's
+    line and the data built from it."""
+    loader = _bounded_loader()(source)  # refuses unprintable characters here
+    try:
+        node = loader.get_single_node()
+        return (loader.construct_document(node) if node is not None else None), node
+    finally:
+        loader.dispose()
 
 
 def _unprintable(code: int) -> str:

@@ -69,6 +69,7 @@ def check_issue(path: Path, settings: Settings, theme: str | None) -> Checked:
         render_context(settings, theme),
         settings.platforms(),
         previous_reader(settings.ledger),
+        lenient=True,  # the editor looks at the body even while the front matter is broken
     )
 
 
