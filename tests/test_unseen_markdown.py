@@ -485,6 +485,8 @@ def test_check_says_why_a_zhihu_list_shows_its_numbers_as_text(check_lines: Chec
         ("![hardware](images/hardware.png)", ""),  # the file's own name
         ("![资料图](images/hardware.png)", "资料图"),
         ("![图1 架构](images/a.png)", "图1 架构"),
+        ("![Pasted image 20230101123456.png](images/a.png)", ""),  # Obsidian
+        ("![架构.png](images/a.png)", ""),  # another file's name
         ('![image](images/a.png "服务的架构")', "服务的架构"),  # a title always is one
     ],
 )
@@ -623,3 +625,18 @@ def test_bare_web_addresses_are_links_on_zhihu_and_plain_on_wechat(
         assert address.split("?")[0] in wechat
     if "c.com/page" not in body and "d.com" not in body:
         assert "引用链接" not in wechat
+
+
+@pytest.mark.parametrize("channel", ["wechat", "zhihu"])
+def test_a_line_of_one_image_tag_does_not_swallow_the_markdown_below_it(channel: str) -> None:
+    # Typora writes <img … style="zoom:50%;"/> when an image is resized; CommonMark's
+    # raw block ran on to the blank line and both channels showed "### 反向代理".
+    body = (
+        '<img src="https://e.org/a.png" alt="image.png" style="zoom:50%;" />\n### 反向代理\n\n'
+        '<img src="b.png">\n图 1：**架构**\n\n'
+        '    <img src="code.png">\n    代码\n'
+    )
+    out = render(issue_of(body), channel, RenderContext()).body
+    assert "###" not in out and re.search(r"<h[23][^>]*>反向代理</h[23]>", out)
+    assert re.search(r"<(?:b|strong)[^>]*>架构</(?:b|strong)>", out)
+    assert re.search(r"&lt;img(?:&nbsp;| )src=(?:&quot;|\")code\.png", out)  # code, as before

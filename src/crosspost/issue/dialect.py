@@ -670,6 +670,32 @@ def _verbatim(url: str) -> str:
     return url
 
 
+#: A line holding one image, line break or rule tag and nothing else.
+_VOID_TAG_LINE = re.compile(r" {0,3}<(?:img|br|hr|wbr)\b[^<>]*>\s*$", re.IGNORECASE)
+
+
+def _void_tag_line(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """A line of one ``<img …>`` (Typora writes one when an image is resized) or ``<br>``
+    is a raw HTML block by itself, not the start of one that runs to the next blank line:
+    CommonMark's block took ``### 反向代理`` on the line below as raw text, and both
+    channels showed the hashes, where Typora and Obsidian show a heading."""
+    if not state.md.options.get("html") or state.sCount[start] - state.blkIndent >= 4:
+        return False
+    begin, finish = state.bMarks[start] + state.tShift[start], state.eMarks[start]
+    line = state.src[begin:finish]
+    if not line.startswith("<") or not _VOID_TAG_LINE.match(line):
+        return False
+    if start + 1 >= end or state.isEmpty(start + 1):
+        return False  # CommonMark's block is this one line already
+    if silent:
+        return True
+    state.line = start + 1
+    token = state.push("html_block", "", 0)
+    token.map = [start, state.line]
+    token.content = state.getLines(start, state.line, state.blkIndent, True)
+    return True
+
+
 def new_markdown() -> MarkdownIt:
     """A parser for the issue dialect. Raw HTML is allowed (renderers sanitise it).
 
@@ -686,6 +712,7 @@ def new_markdown() -> MarkdownIt:
         "commonmark", {"html": True, "typographer": False, "alerts": True, "tasklists": True}
     )
     md.enable(["table", "strikethrough"])
+    md.block.ruler.before("html_block", "void_tag_line", _void_tag_line)
     md.inline.ruler.after("strikethrough", "highlight", _highlight)
     md.inline.ruler2.after("strikethrough", "highlight", _highlight_pairs)
     for name in ("emphasis", "strikethrough", "highlight"):

@@ -2,10 +2,11 @@
 
 An image's title (``![alt](src "title")``) is text the editor wrote to be seen, and is
 the caption. Without one, the alt text is, but alt text is often what a tool filled in:
-Typora names a pasted picture ``image-20230101123456789``, Notion ``Untitled``, CSDN's
-editor ``这里写图片描述`` ("describe the picture here"), others ``image``, ``img``,
-``截图`` or the file's own name. Shown under the picture, those words
-read as a slip (a sweep of Chinese newsletters found "gif" under a picture, and
+Typora names a pasted picture ``image-20230101123456789`` (``image.png`` once resized),
+Obsidian ``Pasted image 20230101123456.png``, Notion ``Untitled``, CSDN's editor
+``这里写图片描述`` ("describe the picture here"), others ``image``, ``img``, ``截图``,
+the file's own name or another file's (``架构.png``). Shown under the picture, those
+words read as a slip (a sweep of Chinese newsletters found "gif" under a picture, and
 mdnice's demo 这里写图片描述 under four), so they are no caption; the ``alt`` attribute
 keeps them either way. A site's name (``ios-weekly``) is words, and stays.
 """
@@ -19,10 +20,12 @@ from urllib.parse import unquote, urlsplit
 #: Alt text a tool fills in: a generic word for a picture, maybe a number or a time stamp.
 _FILLED_IN = re.compile(
     r"(?:image|img|pic|picture|photo|screenshot|screen[ _-]?shot|untitled|snipaste|gif|"
-    r"png|jpe?g|webp|截图|屏幕截图|图片|配图|插图|微信图片|这里写图片描述)?"
+    r"png|jpe?g|webp|pasted[ _-]?image|截图|屏幕截图|图片|配图|插图|微信图片|这里写图片描述)?"
     r"(?:[ _-]*[\d_-]{4,}|[ _-]*\d{0,3})",
     re.IGNORECASE,
 )
+#: Alt text that is a file's name (``架构.png``): what an editor pasting a file leaves.
+_FILE_NAME = re.compile(r"\.(?:png|jpe?g|gif|webp|svg|bmp|heic|avif)$", re.IGNORECASE)
 
 
 def caption_of(alt: str, title: str, source: str) -> str:
@@ -31,7 +34,7 @@ def caption_of(alt: str, title: str, source: str) -> str:
     if title.strip():
         return title.strip()
     words = " ".join(alt.split())
-    if not words or _FILLED_IN.fullmatch(words):
+    if not words or _FILLED_IN.fullmatch(words) or _FILE_NAME.search(words):
         return ""
     name = posixpath.basename(unquote(urlsplit(source).path))
     if words in (name, posixpath.splitext(name)[0]):
