@@ -170,3 +170,26 @@ def test_bold_that_worked_escaped_or_spaced_asterisks_say_nothing(
     body_warnings: BodyWarnings, body: str
 ) -> None:
     assert body_warnings(body) == []
+
+
+def test_a_diagram_written_as_code_is_named(body_warnings: BodyWarnings) -> None:
+    body = "流程如下：\n\n```mermaid\ngraph TD\n  A-->B\n```\n\n```python\nprint(1)\n```\n"
+    assert body_warnings(body) == [
+        "issue.md:6: warning: a mermaid diagram is shown as its source code on every channel "
+        "(neither WeChat nor Zhihu draws diagrams); export it from your editor as an image "
+        "and write ![…](diagram.png) in its place"
+    ]
+
+
+def test_text_indented_into_code_is_named_once_and_code_is_not(
+    body_warnings: BodyWarnings,
+) -> None:
+    # 奇舞周刊 indents every item's description: each one went out as a code block.
+    prose = "    如果你也想写一个插件，却苦于没有相关文档，那么这篇文章会一步一步告诉你。\n"
+    body = f"### 一\n\n{prose}\n### 二\n\n{prose}\n    def f():\n        return '中文'\n"
+    (said,) = body_warnings(body)
+    assert said.startswith(
+        "issue.md:6: warning: 2 blocks of text indented four spaces or more (lines 6, 10) "
+        "are shown as code"
+    )
+    assert body_warnings("    x = 1  # 一个变量\n    y = 2\n") == []

@@ -640,3 +640,12 @@ def test_a_line_of_one_image_tag_does_not_swallow_the_markdown_below_it(channel:
     assert "###" not in out and re.search(r"<h[23][^>]*>反向代理</h[23]>", out)
     assert re.search(r"<(?:b|strong)[^>]*>架构</(?:b|strong)>", out)
     assert re.search(r"&lt;img(?:&nbsp;| )src=(?:&quot;|\")code\.png", out)  # code, as before
+
+
+def test_a_link_with_no_words_shows_its_address_on_zhihu() -> None:
+    # [](url) was an empty <a>: nothing to see, nothing to click.
+    body = "后端[](http://nginx.org/en/docs/)服务器\n"
+    zhihu = render(issue_of(body), "zhihu", RenderContext())
+    link = "http://nginx.org/en/docs/"
+    assert f'后端<a href="{link}">{link}</a>服务器' in zhihu.body
+    assert f"后端[{link}]({link})服务器" in zhihu.files["zhihu.md"]

@@ -20,7 +20,13 @@ from markdown_it.token import Token
 
 from crosspost.check.constructs import Finding, lines_of
 from crosspost.issue.body import footnote_definitions
-from crosspost.issue.dialect import DEEPEST_EMPHASIS, DEEPEST_HTML, UNSHOWABLE, tokens_after
+from crosspost.issue.dialect import (
+    DEEPEST_EMPHASIS,
+    DEEPEST_HTML,
+    UNSHOWABLE,
+    is_cjk,
+    tokens_after,
+)
 from crosspost.issue.model import Issue
 
 #: HTML blocks that run to their closing tag, or to the end of the issue without one
@@ -72,6 +78,8 @@ def source_findings(issue: Issue) -> list[Finding]:
         *_unknown_tags(issue, tokens),
         *_unspaced_headings(issue, tokens, lines),
         *_literal_bold(issue, tokens, lines),
+        *_diagrams(issue, tokens),
+        *_indented_prose(issue, tokens),
     ]
     return sorted(found, key=lambda finding: finding.line)
 
@@ -442,6 +450,59 @@ def _loose_marks(text: str) -> Iterator[str]:
             continue
         following = text[at : at + 8]
         yield following if len(following) > 3 else text[max(0, at - 6) : at + 2]
+
+
+#: Code fences that editors (Typora, Obsidian, GitHub, VuePress) draw as a diagram.
+_DIAGRAMS = frozenset(
+    {"mermaid", "plantuml", "puml", "flowchart", "flow", "sequence", "graphviz", "dot",
+     "mindmap", "markmap", "echarts", "chart"}
+)  # fmt: skip
+
+
+def _diagrams(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
+    """A diagram written as code (```` ```mermaid ````): the editor drew it, no channel
+    does, so readers get its source."""
+    for token in tokens:
+        kind = token.info.split(maxsplit=1)[0].lower() if token.info.strip() else ""
+        if token.type == "fence" and kind in _DIAGRAMS and token.map:
+            yield Finding(
+                issue.body_line + token.map[0],
+                None,
+                "diagram-as-code",
+                f"a {kind} diagram is shown as its source code on every channel (neither "
+                "WeChat nor Zhihu draws diagrams); export it from your editor as an image "
+                "and write ![…](diagram.png) in its place",
+            )
+
+
+#: Chinese characters an indented block holds before it reads as prose shown as code.
+_PROSE_CJK = 20
+
+
+def _indented_prose(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
+    """Paragraphs indented four spaces (奇舞周刊 indents every item's description):
+    Markdown shows them as code, on WeChat one line that scrolls sideways. Told apart
+    from code by being mostly Chinese; one finding, naming the lines."""
+    where = []
+    for token in tokens:
+        if token.type != "code_block" or not token.map:
+            continue
+        letters = [char for char in token.content if not char.isspace()]
+        chinese = sum(1 for char in letters if is_cjk(char))
+        if chinese >= _PROSE_CJK and chinese * 2 >= len(letters):
+            where.append(token.map[0])
+    if not where:
+        return
+    count = len(where)
+    yield Finding(
+        issue.body_line + where[0],
+        None,
+        "indented-prose",
+        f"{count} block{'s' if count > 1 else ''} of text indented four spaces or more "
+        f"(line{'s' if count > 1 else ''} {_lines_named(issue, where)}) "
+        f"{'are' if count > 1 else 'is'} shown as code, not as paragraphs (on WeChat one "
+        "line that scrolls sideways); take out the indent if it is text",
+    )
 
 
 def _tables_of_contents(issue: Issue) -> Iterator[Finding]:

@@ -353,6 +353,9 @@ class ZhihuHtmlRenderer(RendererHTML):
             if _wraps_image(tokens, idx):
                 self._links.append(_Link("after", href))  # Zhihu has no linked images
                 return ""
+            if tokens[idx + 1].type == "link_close":  # [](url): its address is its text
+                self._links.append(_Link("url", href))
+                return ""
             self._links.append(_Link("a", href))
             return f'<a href="{html.escape(href)}">'
         if not href or href.startswith("#"):

@@ -263,7 +263,8 @@ def _link(node: SyntaxTreeNode, context: _Context) -> str:
         if any(child.type == "image" for child in node.children):
             shown = _ESCAPED.sub(r"\\\1", href)
             return f"{text} [{shown}]({_destination(href)})"  # Zhihu has no linked images
-        return f"[{text}]({_destination(href)}{_title(node)})"
+        shown = text if text.strip() else _ESCAPED.sub(r"\\\1", href)  # [](url): its address
+        return f"[{shown}]({_destination(href)}{_title(node)})"
     if not href or href.startswith("#"):
         return text  # an in-page anchor means nothing on Zhihu
     note = explanation_note(href, str(node.attrs.get("title", "")))
