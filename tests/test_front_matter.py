@@ -88,6 +88,12 @@ def test_static_site_fields_map_onto_ours(write_issue: WriteIssue) -> None:
     assert issue.line_of("digest") == 3 and issue.line_of("zhihu.topics") == 6
 
 
+def test_a_buttondown_subject_is_the_title(write_issue: WriteIssue) -> None:
+    # It was an unknown field, and the title came from the file's name.
+    issue = load_issue(write_issue(front="subject: Weekly 150\n", body=BODY))
+    assert issue.title == "Weekly 150" and issue.notices == ()
+
+
 def test_our_own_field_wins_over_an_alias(write_issue: WriteIssue) -> None:
     front = "title: T\ndigest: 我们的\nsummary: 他们的\nkeywords: a, b\nzhihu: {topics: [c]}\n"
     issue = load_issue(write_issue(front=front, body=BODY))

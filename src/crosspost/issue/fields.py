@@ -299,11 +299,12 @@ FIELDS: Mapping[str, Parser] = {
     **{name: _channel_block for name in PLATFORMS},
 }
 
-#: Keys static-site generators (Hugo, Jekyll, Hexo, Astro, VuePress, …) write, and the
-#: field each one gives when the issue does not set that field itself. ``zhihu.topics``:
-#: the Zhihu block's topics, when it has none.
+#: Keys static-site generators (Hugo, Jekyll, Hexo, Astro, VuePress, …) and newsletter
+#: services (Buttondown) write, and the field each one gives when the issue does not set
+#: that field itself. ``zhihu.topics``: the Zhihu block's topics, when it has none.
 ALIASES: Mapping[str, str] = MappingProxyType(
     {
+        "subject": "title",  # Buttondown's, the email's subject line
         "description": "digest",
         "summary": "digest",
         "excerpt": "digest",
