@@ -193,3 +193,21 @@ def test_text_indented_into_code_is_named_once_and_code_is_not(
         "are shown as code"
     )
     assert body_warnings("    x = 1  # 一个变量\n    y = 2\n") == []
+
+
+def test_a_footnote_label_with_a_space_is_named_where_written(
+    body_warnings: BodyWarnings,
+) -> None:
+    # Typora writes such labels; the notes fused: "身份认证 [^Access Control]: 访问控制".
+    body = "认证[^Auth] 与 授权[^Access Control]。\n\n[^Auth]: 身份认证\n"
+    body += "[^Access Control]: 访问控制\n"
+    said = body_warnings(body)
+    assert [line.split(":")[1] for line in said] == ["4", "7"]
+    assert said[0].endswith(
+        "'[^Access Control]' is not read as a footnote: a label cannot hold a space, so the "
+        "reference shows as written and a definition joins the note before it; write it "
+        "without spaces ('[^Access-Control]') in both places"
+    )
+    assert body_warnings("见[^a]。\n\n[^a]: 注 [^b c 不是] 文字 `[^d e]`\n")[0].startswith(
+        "issue.md:6: warning: '[^b c 不是]'"
+    )

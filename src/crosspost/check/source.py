@@ -70,6 +70,7 @@ def source_findings(issue: Issue) -> list[Finding]:
         *_unclosed(issue, tokens, lines),
         *_table_cells(issue, tokens, lines),
         *_footnotes(issue, tokens),
+        *_spaced_note_labels(issue, tokens, lines),
         *_foreign(issue, tokens),
         *_unshowable(issue, lines),
         *_flattened(issue, tokens),
@@ -247,6 +248,39 @@ def _footnotes(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
 
 
 #: Lines a finding about many lines names before "and N more".
+#: A footnote label with a space in it (``[^Access Control]``), which Markdown does not
+#: read as a label: Typora writes them.
+_SPACED_LABEL = re.compile(r"\[\^[^\]\s]*\s[^\]]*\]")
+
+
+def _spaced_note_labels(
+    issue: Issue, tokens: Sequence[Token], lines: Sequence[str]
+) -> Iterator[Finding]:
+    """Footnote references and definitions whose label has a space: both show as written,
+    and such a definition joins the note above it (``身份认证 [^Access Control]: 访问控制``)."""
+    for token in tokens:
+        if token.type != "inline" or not token.map or "[^" not in token.content:
+            continue
+        shown = "".join(c.content for c in token.children or () if c.type == "text")
+        label = _SPACED_LABEL.search(shown)
+        if label is None:
+            continue
+        start, end = token.map
+        number = next(
+            (n for n in range(start, min(end, len(lines))) if label.group() in lines[n]), start
+        )
+        written = label.group()
+        yield Finding(
+            issue.body_line + number,
+            None,
+            "spaced-note-label",
+            f"'{_shortened(written, 30)}' is not read as a footnote: a label cannot hold a "
+            "space, so the reference shows as written and a definition joins the note "
+            f"before it; write it without spaces ('[^{'-'.join(written[2:-1].split())}]') "
+            "in both places",
+        )
+
+
 _LINES_NAMED = 5
 
 
