@@ -211,3 +211,14 @@ def test_a_footnote_label_with_a_space_is_named_where_written(
     assert body_warnings("见[^a]。\n\n[^a]: 注 [^b c 不是] 文字 `[^d e]`\n")[0].startswith(
         "issue.md:6: warning: '[^b c 不是]'"
     )
+
+
+def test_a_link_to_a_path_of_the_writers_site_is_named(body_warnings: BodyWarnings) -> None:
+    # WeChat listed "[1] 轮值主编制度参考: ./editors.md" and Zhihu a note with no address.
+    body = "见[轮值主编制度参考](./editors.md)。\n\n"
+    body += "[上一期](https://e.org/weekly-1.html) 与 [全栈](会很多)\n"
+    assert body_warnings(body) == [
+        "issue.md:4: warning: the link to './editors.md' is a path on your site or disk, not "
+        "a web address: WeChat and Zhihu readers cannot follow it (it is shown as a note); "
+        "write the page's full address (https://…)"
+    ]

@@ -71,6 +71,7 @@ def source_findings(issue: Issue) -> list[Finding]:
         *_table_cells(issue, tokens, lines),
         *_footnotes(issue, tokens),
         *_spaced_note_labels(issue, tokens, lines),
+        *_paths_as_links(issue, tokens, lines),
         *_foreign(issue, tokens),
         *_unshowable(issue, lines),
         *_flattened(issue, tokens),
@@ -248,6 +249,45 @@ def _footnotes(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
 
 
 #: Lines a finding about many lines names before "and N more".
+#: A link target that is a path of the writer's site or disk (``./editors.md``,
+#: ``../2021/a.md#top``, ``/posts/a.html``), not a web address.
+_PATH_TARGET = re.compile(
+    r"^(?![A-Za-z][A-Za-z0-9+.-]*:|//)(?:\.{1,2}/|/|.*\.(?:md|markdown|html?)(?:#.*)?$)",
+    re.IGNORECASE,
+)
+
+
+def _paths_as_links(
+    issue: Issue, tokens: Sequence[Token], lines: Sequence[str]
+) -> Iterator[Finding]:
+    """Links to a page by its path on the writer's site or disk: on WeChat and Zhihu it
+    leads nowhere, and the path is shown as a note. One finding per paragraph."""
+    for token in tokens:
+        if token.type != "inline" or not token.map:
+            continue
+        target = next(
+            (
+                str(child.attrGet("href") or "").strip()
+                for child in token.children or ()
+                if child.type == "link_open"
+                and _PATH_TARGET.search(str(child.attrGet("href") or "").strip())
+            ),
+            "",
+        )
+        if not target:
+            continue
+        start, end = token.map
+        number = next((n for n in range(start, min(end, len(lines))) if target in lines[n]), start)
+        yield Finding(
+            issue.body_line + number,
+            None,
+            "path-as-link",
+            f"the link to '{_shortened(target)}' is a path on your site or disk, not a web "
+            "address: WeChat and Zhihu readers cannot follow it (it is shown as a note); "
+            "write the page's full address (https://…)",
+        )
+
+
 #: A footnote label with a space in it (``[^Access Control]``), which Markdown does not
 #: read as a label: Typora writes them.
 _SPACED_LABEL = re.compile(r"\[\^[^\]\s]*\s[^\]]*\]")
