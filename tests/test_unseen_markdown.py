@@ -649,3 +649,25 @@ def test_a_link_with_no_words_shows_its_address_on_zhihu() -> None:
     link = "http://nginx.org/en/docs/"
     assert f'后端<a href="{link}">{link}</a>服务器' in zhihu.body
     assert f"后端[{link}]({link})服务器" in zhihu.files["zhihu.md"]
+
+
+@pytest.mark.parametrize(
+    ("info", "title"),
+    [
+        ('js title="./src/pages/Home.js"', "./src/pages/Home.js"),  # Docusaurus
+        ("ts [vite.config.ts]", "vite.config.ts"),  # VitePress
+        ("python filename=app.py", "app.py"),
+        ("python", ""),
+    ],
+)
+def test_a_code_blocks_file_name_shows_above_it_on_both_channels(info: str, title: str) -> None:
+    # Both channels dropped it: often the only place a post says which file a snippet is.
+    body = f"```{info}\nconst a = 1;\n```\n"
+    wechat = render(issue_of(body), "wechat", RenderContext()).body
+    zhihu = render(issue_of(body), "zhihu", RenderContext())
+    if title:
+        assert re.search(rf"<section[^>]*>{re.escape(title)}</section><pre", wechat)
+        assert f"<p><code>{title}</code></p><pre" in zhihu.body
+        assert f"`{title}`\n\n```" in zhihu.files["zhihu.md"]
+    else:
+        assert "<p><code>" not in zhihu.body and "</section><pre" not in wechat

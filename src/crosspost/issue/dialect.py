@@ -743,6 +743,21 @@ def _markdown() -> MarkdownIt:
     return new_markdown()
 
 
+#: A code fence's file name: Docusaurus's ``title="…"`` (also ``filename=``, ``file=``)
+#: or VitePress's ``[name]`` after the language.
+_CODE_TITLE = re.compile(
+    r"""(?:^|\s)(?:title|filename|file)=(?:"([^"]*)"|'([^']*)'|(\S+))|^\S*\s+\[([^\]]+)\]"""
+)
+
+
+def code_title(info: str) -> str:
+    """The file name a code fence's info string gives its code (``""``: none). Both
+    channels show it above the code: it is often the only place a post says which file
+    a snippet belongs to."""
+    found = _CODE_TITLE.search(info.strip())
+    return next((part.strip() for part in found.groups() if part), "") if found else ""
+
+
 def only_channel(token: Token) -> str:
     """The channel an ``only`` container opening token names."""
     match = ONLY_MARKER.match(token.info.strip())

@@ -25,6 +25,7 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
 from crosspost.issue.dialect import (
+    code_title,
     drop_title_heading,
     join_softbreak,
     new_markdown,
@@ -340,7 +341,9 @@ class WeChatRenderer(RendererHTML):
     def fence(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         token = tokens[idx]
         language = token.info.strip().split()[0] if token.info.strip() else ""
-        return self._code(token.content, language, env)
+        title = code_title(token.info)
+        shown = f'<section class="code-title">{html.escape(title)}</section>' if title else ""
+        return shown + self._code(token.content, language, env)
 
     def code_block(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType

@@ -23,7 +23,7 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from crosspost.issue.dialect import join_softbreak, tokens_after
+from crosspost.issue.dialect import code_title, join_softbreak, tokens_after
 from crosspost.render.captions import caption_of
 from crosspost.render.zhihu.common import (
     TABLE_CLOSE,
@@ -221,7 +221,10 @@ class ZhihuHtmlRenderer(RendererHTML):
         token = tokens[idx]
         language = code_language(token.info) if token.type == "fence" else ""
         code = token.content.rstrip("\n")
-        return f'{self._separator()}<pre lang="{html.escape(language)}">{escapeHtml(code)}</pre>'
+        title = code_title(token.info) if token.type == "fence" else ""
+        named = f"<p><code>{escapeHtml(title)}</code></p>" if title else ""
+        block = f'<pre lang="{html.escape(language)}">{escapeHtml(code)}</pre>'
+        return f"{self._separator()}{named}{block}"
 
     def code_block(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
         return self.fence(tokens, idx)

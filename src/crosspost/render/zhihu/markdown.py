@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from markdown_it.token import Token
 from markdown_it.tree import SyntaxTreeNode
 
+from crosspost.issue.dialect import code_title
 from crosspost.render.captions import caption_of
 from crosspost.render.zhihu.common import (
     TABLE_CLOSE,
@@ -188,7 +189,9 @@ def _fence(node: SyntaxTreeNode, context: _Context) -> str:
     longest = max((len(run) for run in _BACKTICKS.findall(code)), default=0)
     fence = "`" * max(3, longest + 1)
     language = code_language(node.info) if node.type == "fence" else ""
-    return f"{fence}{language}\n{code}{fence}"
+    title = code_title(node.info) if node.type == "fence" else ""
+    named = f"`{title}`\n\n" if title and "`" not in title else ""
+    return f"{named}{fence}{language}\n{code}{fence}"
 
 
 def _table(node: SyntaxTreeNode, context: _Context) -> str:
