@@ -257,6 +257,13 @@ NOTICES = [
         "front matter field 'authr' (did you mean 'author'?) not used by crosspost, so ignored",
     ),
     (
+        "a field of its own built on one of ours: no guess",  # Docusaurus's author_url
+        "---\ntitle: T\nauthor_url: https://e.org\n---\n",
+        3,
+        "warning",
+        "front matter field 'author_url' not used by crosspost, so ignored",
+    ),
+    (
         "unknown fields, one warning",
         "---\ntitle: T\nlayout: post\ncategories: [a]\n---\n",
         3,

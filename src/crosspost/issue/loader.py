@@ -669,6 +669,8 @@ def _unknown_fields(front: Mapping[str, Any], lines: Mapping[str, int]) -> Notic
         import difflib  # only for a mistyped field: every command reads issues
 
         close = difflib.get_close_matches(key, [*FIELDS, *PLATFORMS], n=1, cutoff=0.75)
+        if close and _another_field(key, close[0]):
+            close = []
         unknown.append(f"'{key}' (did you mean '{close[0]}'?)" if close else f"'{key}'")
     if not unknown:
         return None
@@ -678,6 +680,12 @@ def _unknown_fields(front: Mapping[str, Any], lines: Mapping[str, int]) -> Notic
         f"not used by crosspost, so ignored; the fields it reads are listed in the README"
     )
     return Notice(lines.get(first), "unknown-field", message, "warning")
+
+
+def _another_field(key: str, field: str) -> bool:
+    """Whether ``key`` names a field of its own built on ``field`` (Docusaurus's
+    ``author_url``, ``title_meta``), not a slip in typing it: no "did you mean"."""
+    return any(key.startswith(field + joint) or key.endswith(joint + field) for joint in "_-")
 
 
 def _aliases(front: dict[str, Any], lines: dict[str, int], notices: list[Notice]) -> dict[str, str]:
