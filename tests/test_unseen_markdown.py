@@ -671,3 +671,32 @@ def test_a_code_blocks_file_name_shows_above_it_on_both_channels(info: str, titl
         assert f"`{title}`\n\n```" in zhihu.files["zhihu.md"]
     else:
         assert "<p><code>" not in zhihu.body and "</section><pre" not in wechat
+
+
+# --- MkDocs admonitions ----------------------------------------------------------------------
+
+
+def test_mkdocs_admonitions_are_callouts_on_both_channels() -> None:
+    # The indented content went out as a code block under a line "!!! note".
+    body = (
+        '!!! note "自定义标题"\n    内容 **粗**\n\n    第二段\n\n'
+        "??? warning\n    折叠的内容\n\n!!! success\n    成功了\n\n后文\n"
+    )
+    zhihu = render(issue_of(body), "zhihu", RenderContext()).body
+    assert zhihu == (
+        "<blockquote><b>自定义标题</b><br>内容 <b>粗</b><br>第二段</blockquote>"
+        "<blockquote><b>注意</b><br>折叠的内容</blockquote>"
+        "<blockquote><b>提示</b><br>成功了</blockquote><p>后文</p>"
+    )
+    wechat = render(issue_of(body), "wechat", RenderContext()).body
+    assert "!!!" not in wechat and "???" not in wechat and "<pre" not in wechat
+    assert re.search(r"<section[^>]*><p[^>]*>自定义标题</p><p[^>]*>内容", wechat)
+
+
+@pytest.mark.parametrize(
+    "body", ["!!! 注意：明天停电\n", "!!!重要\n", "!!! Note: this is big\n", "Wow!!! great\n"]
+)
+def test_exclamation_marks_that_open_no_admonition_stay_words(body: str) -> None:
+    for channel in ("wechat", "zhihu"):
+        out = render(issue_of(body), channel, RenderContext()).body
+        assert body.strip() in out

@@ -30,6 +30,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.rules_inline.state_inline import Delimiter, Scanned
 from markdown_it.token import Token
+from mdit_py_plugins.admon import admon_plugin
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
@@ -197,6 +198,16 @@ CALLOUT_LABELS: dict[str, str] = {
 }
 #: The kind an unknown container name is shown as (lint warns about the name).
 PLAIN_CALLOUT = "note"
+#: MkDocs Material's admonition kinds beyond those, as the kind of callout each reads as.
+ADMONITION_KINDS = {
+    "abstract": "info", "summary": "info", "tldr": "info", "todo": "info",
+    "question": "info", "help": "info", "faq": "info", "example": "info",
+    "success": "tip", "check": "tip", "done": "tip", "hint": "tip",
+    "attention": "warning", "failure": "danger", "fail": "danger", "missing": "danger",
+    "error": "danger", "bug": "danger", "quote": "note", "cite": "note",
+}  # fmt: skip
+#: An admonition's own title: ``!!! note "标题"`` (``""``: none).
+_QUOTED_TITLE = re.compile(r"\"(.*)\"|'(.*)'")
 _CALLOUT_MARKER = re.compile(r"^([^\s:]+)\s*(.*?)\s*$")
 
 
@@ -479,16 +490,24 @@ def _callouts(state: StateCore) -> None:
     _titled_alerts(state)
     tokens: list[Token] = []
     skip_title = 0
-    for token in state.tokens:
+    for index, token in enumerate(state.tokens):
         if skip_title:
             skip_title -= 1
             continue
-        if token.type in ("container_callout_open", "alert_open"):
+        if token.type in ("container_callout_open", "alert_open", "admonition_open"):
             if token.type == "alert_open":
                 name = str(token.meta.get("kind", "")).lower()
                 title = str(token.meta.get("title", ""))
                 # markdown-it's own alerts: alert_title_open, its inline, alert_title_close
                 skip_title = 0 if title else 3
+            elif token.type == "admonition_open":  # MkDocs: !!! note "title", ??? folded
+                written = str(token.meta.get("tag", "")).lower()
+                name = ADMONITION_KINDS.get(written, written)
+                quoted = _QUOTED_TITLE.search(token.info)
+                title = quoted.group(1) or quoted.group(2) if quoted else ""
+                # the plugin's title: admonition_title_open, its inline, its close
+                following = state.tokens[index + 1 : index + 2]
+                skip_title = 3 if following and following[0].type == "admonition_title_open" else 0
             else:
                 name, title = callout_marker(token.info)
             kind = name if name in CALLOUT_LABELS else PLAIN_CALLOUT
@@ -497,7 +516,7 @@ def _callouts(state: StateCore) -> None:
             token.attrs = {}
             title = _words(state, title) if title else CALLOUT_LABELS[kind]
             token.meta = {"kind": kind, "name": name, "title": title}
-        elif token.type in ("container_callout_close", "alert_close"):
+        elif token.type in ("container_callout_close", "alert_close", "admonition_close"):
             token.type = "callout_close"
             token.tag = "section"
         tokens.append(token)
@@ -506,6 +525,31 @@ def _callouts(state: StateCore) -> None:
 
 #: ``[!kind] title`` or ``[!kind]-`` (Obsidian's folded callout) alone on a quote's first line.
 _TITLED_ALERT = re.compile(r"\[!([A-Za-z]+)\](?:[+-]?[ \t]+([^\n]*\S)|[+-])[ \t]*(?:\n|$)")
+
+
+#: An admonition's opening line as MkDocs writes it: ``!!! kind``, ``??? kind`` or
+#: ``???+ kind`` (folded), then at most a quoted title.
+_ADMONITION_LINE = re.compile(
+    r"(?:!!!|\?\?\?\+?)[ \t]+([A-Za-z]+)(?:[ \t]+(?:\"[^\"]*\"|'[^']*'))?[ \t]*$"
+)
+
+
+def _known_admonitions(rule: BlockRule) -> BlockRule:
+    """``rule`` (the admonition plugin's) for lines that name a kind crosspost knows: the
+    plugin takes any ``!!!`` line, and "!!! 注意：明天停电" or "!!! Note: it is big" lost
+    their words to an empty callout."""
+
+    def admonition(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        begin = state.bMarks[start] + state.tShift[start]
+        if state.src[begin : begin + 1] not in ("!", "?"):
+            return False
+        line = _ADMONITION_LINE.match(state.src[begin : state.eMarks[start]])
+        kind = line.group(1).lower() if line else ""
+        if kind not in CALLOUT_LABELS and kind not in ADMONITION_KINDS:
+            return False
+        return rule(state, start, end, silent)
+
+    return admonition
 
 
 def _words(state: StateCore, title: str) -> str:
@@ -719,6 +763,9 @@ def new_markdown() -> MarkdownIt:
         rule = next(rule.fn for rule in md.inline.ruler.__rules__ if rule.name == name)
         md.inline.ruler.at(name, _cjk_friendly(rule))
     md.use(footnote_plugin)
+    md.use(admon_plugin)
+    admonition = next(rule.fn for rule in md.block.ruler.__rules__ if rule.name == "admonition")
+    md.block.ruler.at("admonition", _known_admonitions(admonition))
     md.use(container_plugin, name="only", validate=_validate_only)
     md.use(container_plugin, name="callout", validate=_validate_callout)
     md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
