@@ -26,13 +26,14 @@ def python(code: str) -> subprocess.CompletedProcess[str]:
 #: is not there, the CSS inliner's former cssutils stack, Pygments (the example has no
 #: code block, and its theme names the default style), nh3, Beautiful Soup and the
 #: raw-HTML tag mapper with its html.parser (it has no raw HTML), the formula module (no
-#: formula), difflib (no mistyped key to suggest a spelling for) and emoji (no ``:tada:``).
+#: formula), difflib (no mistyped key to suggest a spelling for), emoji (no ``:tada:``)
+#: and texmath (no ``\(…\)`` formula).
 NOT_FOR_CHECK_OR_RENDER = (
     "urllib3", "requests.sessions", "soupsieve.css_parser", "ziamath", "latex2mathml",
     "crosspost.commands.publish", "crosspost.commands.switches", "crosspost.ledger.store",
     "sqlite3", "premailer", "cssutils", "pygments", "bs4", "difflib",
     "crosspost.render.wechat.math", "crosspost.render.wechat.tags", "html.parser", "nh3",
-    "emoji",
+    "emoji", "mdit_py_plugins.texmath",
 )  # fmt: skip
 
 

@@ -21,7 +21,7 @@ import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace
@@ -34,12 +34,13 @@ from mdit_py_plugins.admon import admon_plugin
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
-from mdit_py_plugins.texmath.index import RuleDictType, make_block_func, make_inline_func
-from mdit_py_plugins.texmath.index import rules as texmath_rules
 
 from crosspost.issue.bare_links import bare_links
 from crosspost.issue.collector import collector_paused
 from crosspost.issue.shortcodes import shortcodes
+
+if TYPE_CHECKING:
+    from mdit_py_plugins.texmath.index import RuleDictType
 
 BlockRule = Callable[[StateBlock, int, int, bool], bool]
 InlineRule = Callable[[StateInline, bool], bool]
@@ -232,16 +233,44 @@ def _use_bracket_math(md: MarkdownIt) -> None:
     """``\\(…\\)`` and ``\\[…\\]`` formulas, by texmath's own rules, with one guard: a
     ``\\[…\\]`` is a display formula only when nothing follows its ``\\]`` on the line.
     Editors write ``\\[1\\]`` and ``\\[文字\\]{注音}`` for literal brackets; texmath alone
-    would draw those as formulas and eat the text after them."""
-    brackets = texmath_rules["brackets"]
+    would draw those as formulas and eat the text after them.
+
+    texmath compiles the rules of all its five notations when imported (1.5 ms of every
+    ``check``), so each rule here is a stand-in that loads the real one at the first
+    backslash-bracket an issue holds."""
+
+    def inline(state: StateInline, silent: bool) -> bool:
+        if not state.src.startswith("\\(", state.pos):
+            return False
+        return _bracket_rule("math_inline")(state, silent)
+
+    def block(name: str) -> BlockRule:
+        def rule(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+            if not state.src.startswith("\\[", state.bMarks[start] + state.tShift[start]):
+                return False
+            return _bracket_rule(name)(state, start, end, silent)
+
+        return rule
+
+    md.inline.ruler.before("escape", "math_inline", inline)
+    for name in ("math_block_eqno", "math_block"):  # texmath's own order
+        md.block.ruler.before("fence", name, block(name))
+
+
+@functools.cache
+def _bracket_rule(name: str) -> Callable[..., bool]:
+    """texmath's rule ``name`` of its ``brackets`` notation (see :func:`_use_bracket_math`)."""
+    from mdit_py_plugins.texmath.index import make_block_func, make_inline_func, rules
+
+    brackets = rules["brackets"]
     for inline in brackets["inline"]:
-        md.inline.ruler.before("escape", inline["name"], make_inline_func(inline))
-    for block in brackets["block"]:
-        guarded: RuleDictType = {**block, "post": _ends_line}
-        rule = make_block_func(guarded)
-        if block["name"] == "math_block":  # the eqno form's info is its real label
-            rule = _unlabelled(rule)
-        md.block.ruler.before("fence", block["name"], rule)
+        if inline["name"] == name:
+            return make_inline_func(inline)
+    (block,) = [block for block in brackets["block"] if block["name"] == name]
+    guarded: RuleDictType = {**block, "post": _ends_line}
+    rule = make_block_func(guarded)
+    # the eqno form's info is its real label; the plain form's would be the formula again
+    return _unlabelled(rule) if name == "math_block" else rule
 
 
 def _unlabelled(rule: BlockRule) -> BlockRule:
