@@ -700,3 +700,24 @@ def test_exclamation_marks_that_open_no_admonition_stay_words(body: str) -> None
     for channel in ("wechat", "zhihu"):
         out = render(issue_of(body), channel, RenderContext()).body
         assert body.strip() in out
+
+
+@pytest.mark.parametrize(
+    ("written", "style"),
+    [
+        ("![同时设置宽度和高度](https://e.org/logo.png =150x150)", "width:150px;height:150px"),
+        ("![只设置宽度](https://e.org/logo.png =40%x)", "width:40%"),
+        ("![](<https://e.org/logo.png> =x80px)", "height:80px"),
+    ],
+)
+def test_an_image_written_with_its_size_is_an_image_on_both_channels(
+    written: str, style: str
+) -> None:
+    # mdnice's size syntax: the line went out as written and the picture was lost.
+    body = f"前文\n\n{written}\n"
+    wechat = render(issue_of(body), "wechat", RenderContext())
+    zhihu = render(issue_of(body), "zhihu", RenderContext())
+    assert wechat.images == zhihu.images == ("https://e.org/logo.png",)
+    assert "=" not in re.sub(r"<[^>]*>", "", wechat.body) + re.sub(r"<[^>]*>", "", zhihu.body)
+    assert re.search(rf"<img[^>]*style=\"[^\"]*{re.escape(style)}\"", wechat.body)
+    assert '<img src="https://e.org/logo.png"' in zhihu.body

@@ -26,6 +26,9 @@ _ADDRESS = re.compile(r"(?<![A-Za-z0-9@/])[Hh][Tt][Tt][Pp][Ss]?://[!#-&(-;=?-_a-
 #: Punctuation that ends a sentence after an address rather than the address itself.
 _TRAILING = ".,:;!?*_~"
 _CLOSING = {")": "(", "]": "["}
+#: Text just before an address that makes it part of a link Markdown did not read
+#: (mdnice's ``![logo](https://… =150x150)``): shown as written, not linked in the middle.
+_BROKEN_LINK = ("](", "]( ", "](<")
 _LINK_OPEN = re.compile(r"<a\s", re.IGNORECASE)
 _LINK_CLOSE = re.compile(r"</a\s*>", re.IGNORECASE)
 
@@ -50,9 +53,9 @@ def _split(token: Token) -> list[Token]:
     done = 0
     for match in _ADDRESS.finditer(text):
         address = _trimmed(match.group())
-        if "://" not in address or address.endswith("://"):
-            continue
         start = match.start()
+        if address.endswith("://") or text[:start].endswith(_BROKEN_LINK):
+            continue
         if start > done:
             pieces.append(_text(text[done:start], token.level))
         opening = Token("link_open", "a", 1, attrs={"href": address}, markup="linkify")

@@ -4,8 +4,8 @@ CommonMark plus tables, strikethrough, footnotes, task lists, formulas (``$…$`
 ``$$…$$``, ``\\(…\\)``, ``\\[…\\]``), ``::: only CHANNEL`` containers, and callouts: the
 ``::: tip [title]`` containers of VuePress and doocs and GitHub's ``> [!NOTE]`` alerts,
 both delivered to the renderers as one pair of ``callout_open``/``callout_close``
-tokens (see :func:`_callouts`), ``==highlights==``, emoji shortcodes (``:tada:``) and
-bare web addresses as links.
+tokens (see :func:`_callouts`), ``==highlights==``, emoji shortcodes (``:tada:``),
+bare web addresses as links, and images with a size (``![](a.png =150x)``).
 Emphasis follows CommonMark's CJK-friendly amendment (``**注意：**这里`` is bold); what
 site generators read and never show (heading attributes, table-of-contents markers) is
 left out, and a paragraph listed line by line (``1、…`` / ``2、…``) keeps its lines. An
@@ -38,6 +38,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from crosspost.issue.bare_links import bare_links
 from crosspost.issue.collector import collector_paused
 from crosspost.issue.shortcodes import shortcodes
+from crosspost.issue.sized_images import sized_image
 
 if TYPE_CHECKING:
     from mdit_py_plugins.texmath.index import RuleDictType
@@ -785,6 +786,7 @@ def new_markdown() -> MarkdownIt:
         "commonmark", {"html": True, "typographer": False, "alerts": True, "tasklists": True}
     )
     md.enable(["table", "strikethrough"])
+    md.inline.ruler.before("image", "sized_image", sized_image)
     md.block.ruler.before("html_block", "void_tag_line", _void_tag_line)
     md.inline.ruler.after("strikethrough", "highlight", _highlight)
     md.inline.ruler2.after("strikethrough", "highlight", _highlight_pairs)

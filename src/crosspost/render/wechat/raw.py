@@ -92,6 +92,13 @@ ALLOWLIST = Allowlist(
 )
 
 
+def css_size(value: str) -> str:
+    """A size as HTML or an image's Markdown writes it (``150``, ``150px``, ``40%``) as
+    CSS: a bare number is pixels."""
+    value = value.strip()
+    return f"{value}px" if value.replace(".", "", 1).isdigit() else value
+
+
 def is_mp_link(url: str) -> bool:
     """Whether ``url`` is a WeChat article link, the only kind WeChat lets readers follow."""
     return bool(MP_LINK.match(url.strip()))

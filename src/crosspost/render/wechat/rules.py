@@ -34,7 +34,7 @@ from crosspost.issue.dialect import (
 from crosspost.render.captions import caption_of
 from crosspost.render.sanitize import TagStream, clean
 from crosspost.render.wechat.code import highlight_code
-from crosspost.render.wechat.raw import ALLOWLIST, Reference, is_mp_link
+from crosspost.render.wechat.raw import ALLOWLIST, Reference, css_size, is_mp_link
 
 #: Bullets by nesting depth; deeper lists reuse the last one.
 BULLETS: tuple[str, ...] = ("•", "◦", "▪")
@@ -245,7 +245,13 @@ class WeChatRenderer(RendererHTML):
         token = tokens[idx]
         src = str(token.attrGet("src") or "")
         alt = ZERO_WIDTH.sub("", token.content)
-        tag = f'<img class="image" src="{html.escape(src)}" alt="{html.escape(alt)}">'
+        sizes = ";".join(  # ![](a.png =150x150): the size the editor gave
+            f"{name}:{css_size(str(token.attrGet(name)))}"
+            for name in ("width", "height")
+            if token.attrGet(name)
+        )
+        sized = f' style="{sizes}"' if sizes else ""
+        tag = f'<img class="image" src="{html.escape(src)}" alt="{html.escape(alt)}"{sized}>'
         caption = caption_of(alt, str(token.attrGet("title") or ""), src)
         if state.figures and state.figures[-1] and caption:
             shown = html.escape(caption, quote=False)

@@ -14,12 +14,7 @@ from collections.abc import Callable
 from html.parser import HTMLParser
 
 from crosspost.issue.dialect import VOID
-from crosspost.render.wechat.raw import AS_SECTION, Reference, is_mp_link
-
-
-def _style_size(value: str) -> str:
-    value = value.strip()
-    return f"{value}px" if value.isdigit() else value
+from crosspost.render.wechat.raw import AS_SECTION, Reference, css_size, is_mp_link
 
 
 class RawHtmlSanitiser(HTMLParser):
@@ -73,7 +68,7 @@ class RawHtmlSanitiser(HTMLParser):
             if not kept.get("src"):
                 return  # its source was not a URL WeChat may load (javascript:, …)
             sizes = [
-                f"{key}:{_style_size(kept.pop(key))}" for key in ("width", "height") if key in kept
+                f"{key}:{css_size(kept.pop(key))}" for key in ("width", "height") if key in kept
             ]
             if sizes:
                 kept["style"] = ";".join([*sizes, kept.get("style", "")]).rstrip(";")
