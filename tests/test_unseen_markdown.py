@@ -721,3 +721,19 @@ def test_an_image_written_with_its_size_is_an_image_on_both_channels(
     assert "=" not in re.sub(r"<[^>]*>", "", wechat.body) + re.sub(r"<[^>]*>", "", zhihu.body)
     assert re.search(rf"<img[^>]*style=\"[^\"]*{re.escape(style)}\"", wechat.body)
     assert '<img src="https://e.org/logo.png"' in zhihu.body
+
+
+def test_myst_callouts_and_titles_with_formulas_or_emoji() -> None:
+    # ':::{note}' was named unknown, '{prf:definition}' titled ':definition} …', and the
+    # title lost its formula; an admonition's title kept ':mega:' as written.
+    body = (
+        ":::{note} Imaginary unit $i$\nThe unit.\n:::\n\n"
+        "::::{prf:definition} Imaginary unit $i$\nDefined.\n::::\n\n"
+        '!!! tip ":mega: Title"\n    body\n'
+    )
+    zhihu = render(issue_of(body), "zhihu", RenderContext()).body
+    assert re.findall(r"<blockquote><b>([^<]*)</b>", zhihu) == [
+        "Imaginary unit i",
+        "Imaginary unit i",
+        "📣 Title",
+    ]

@@ -37,7 +37,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 
 from crosspost.issue.bare_links import bare_links
 from crosspost.issue.collector import collector_paused
-from crosspost.issue.shortcodes import shortcodes
+from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image
 
 if TYPE_CHECKING:
@@ -210,7 +210,9 @@ ADMONITION_KINDS = {
 }  # fmt: skip
 #: An admonition's own title: ``!!! note "标题"`` (``""``: none).
 _QUOTED_TITLE = re.compile(r"\"(.*)\"|'(.*)'")
-_CALLOUT_MARKER = re.compile(r"^([^\s:]+)\s*(.*?)\s*$")
+#: ``name title``, or MyST's ``{name} title`` (Jupyter Book), whose name may hold a
+#: domain (``{prf:definition}``).
+_CALLOUT_MARKER = re.compile(r"^(?:\{([^\s{}]+)\}|([^\s:{]+))\s*(.*?)\s*$")
 
 
 def _validate_only(params: str, *args: object) -> bool:
@@ -221,7 +223,7 @@ def _validate_callout(params: str, *args: object) -> bool:
     """Any ``::: name [title]`` but ``only``: an unknown name is a plain callout (lint
     names it), never text that swallows the block's closing line."""
     match = _CALLOUT_MARKER.match(params.strip())
-    return match is not None and match.group(1).lower() != "only"
+    return match is not None and (match.group(1) or match.group(2)).lower() != "only"
 
 
 def _ends_line(src: str, last: int) -> bool:
@@ -317,7 +319,7 @@ def callout_marker(info: str) -> tuple[str, str]:
     match = _CALLOUT_MARKER.match(info.strip())
     if not match:
         return "", ""
-    return match.group(1).lower(), match.group(2)
+    return (match.group(1) or match.group(2)).lower(), match.group(3)
 
 
 _RAW_TAG = re.compile(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b.*?(/?)>$", re.DOTALL)
@@ -583,11 +585,16 @@ def _known_admonitions(rule: BlockRule) -> BlockRule:
 
 
 def _words(state: StateCore, title: str) -> str:
-    """A callout title as a reader sees it: ``**粗体** 与 `code``` is "粗体 与 code" (the
-    title is drawn bold already; its Markdown markers would show as written)."""
+    """A callout title as a reader sees it: ``**粗体** 与 `code``` is "粗体 与 code", a
+    formula its TeX (``$i$`` is "i") and ``:mega:`` 📣 (the title is drawn bold already;
+    its Markdown markers would show as written)."""
     tokens: list[Token] = []
     state.md.inline.parse(title, state.md, state.env, tokens)
-    words = "".join(t.content for t in tokens if t.type in ("text", "code_inline"))
+    words = "".join(
+        emojized(t.content) if t.type == "text" else t.content
+        for t in tokens
+        if t.type in ("text", "code_inline", "math_inline", "math_inline_double")
+    )
     return words.strip() or title
 
 
