@@ -222,3 +222,25 @@ def test_a_link_to_a_path_of_the_writers_site_is_named(body_warnings: BodyWarnin
         "a web address: WeChat and Zhihu readers cannot follow it (it is shown as a note); "
         "write the page's full address (https://…)"
     ]
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "said"),
+    [
+        ("```{figure} images/plane.png\nThe plane.\n```\n", 4, "'```{figure}' is a MyST directive"),
+        ('<div markdown="1">\n**Bold** and ![](a.png)\n</div>\n', 4, "Markdown inside HTML"),
+        ('=== "Linux"\n\n    Install with apt.\n', 4, "'=== \"Linux\"' is a MkDocs content tab"),
+        ("定义\n\\begin{equation}\nz=x+iy\n\\end{equation}\n", 4, "'\\begin{equation}' outside"),
+    ],
+)
+def test_other_tools_blocks_that_markdown_shows_otherwise_are_named(
+    body_warnings: BodyWarnings, body: str, line: int, said: str
+) -> None:
+    # Each went out as code or as written, images lost, with no warning.
+    found = [w for w in body_warnings(body) if said in w]
+    assert [w.split(":")[1] for w in found] == [str(line)]
+
+
+def test_latex_in_code_or_a_formula_is_not_named(body_warnings: BodyWarnings) -> None:
+    body = "写作 `\\begin{equation}` 即可。\n\n$$\n\\begin{aligned} a &= b \\end{aligned}\n$$\n"
+    assert body_warnings(body) == []

@@ -81,6 +81,7 @@ def source_findings(issue: Issue) -> list[Finding]:
         *_unspaced_headings(issue, tokens, lines),
         *_literal_bold(issue, tokens, lines),
         *_diagrams(issue, tokens),
+        *_unread_blocks(issue, tokens),
         *_indented_prose(issue, tokens),
     ]
     return sorted(found, key=lambda finding: finding.line)
@@ -301,8 +302,7 @@ def _spaced_note_labels(
     for token in tokens:
         if token.type != "inline" or not token.map or "[^" not in token.content:
             continue
-        shown = "".join(c.content for c in token.children or () if c.type == "text")
-        label = _SPACED_LABEL.search(shown)
+        label = _SPACED_LABEL.search(_text_of(token))
         if label is None:
             continue
         start, end = token.map
@@ -547,6 +547,67 @@ def _diagrams(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
                 "WeChat nor Zhihu draws diagrams); export it from your editor as an image "
                 "and write ![…](diagram.png) in its place",
             )
+
+
+#: Raw HTML whose Markdown MkDocs (md_in_html) and kramdown read: ``<div markdown="1">``.
+_MARKDOWN_IN_HTML = re.compile(r"\s*<[A-Za-z][\w-]*\b[^>]*\smarkdown\b", re.IGNORECASE)
+#: A MkDocs content tab's label line: ``=== "Linux"``.
+_CONTENT_TAB = re.compile(r"^={3}[+!]?\s+[\"']")
+#: A LaTeX environment written outside ``$$``: ``\begin{equation}``.
+_LATEX_ENVIRONMENT = re.compile(r"\\begin\{([A-Za-z*]+)\}")
+
+
+def _unread_blocks(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
+    """Blocks of other tools' syntax that Markdown shows as something else: MyST's
+    ```` ```{figure} ```` directives and MkDocs's content tabs become code, Markdown inside
+    ``<div markdown="1">`` stays as written (its images lost), and a LaTeX environment
+    outside ``$$`` shows its TeX."""
+    for token in tokens:
+        if not token.map:
+            continue
+        line = issue.body_line + token.map[0]
+        if token.type == "fence" and token.info.startswith("{"):
+            name = token.info.split("}", 1)[0] + "}"
+            yield Finding(
+                line,
+                None,
+                "myst-directive",
+                f"'```{_shortened(name, 24)}' is a MyST directive, shown as code on every "
+                "channel (crosspost reads MyST's ':::{note}' callouts, not its ``` "
+                "directives); write it in Markdown (an image: ![caption](path); a note: "
+                "'::: note' … ':::')",
+            )
+        elif token.type == "html_block" and _MARKDOWN_IN_HTML.match(token.content):
+            yield Finding(
+                line,
+                None,
+                "markdown-in-html",
+                "Markdown inside HTML is not read here (MkDocs's md_in_html, kramdown's "
+                'markdown="1"): its bold, links and images show as written and the images '
+                "are not uploaded; remove the HTML tags around it",
+            )
+        elif token.type == "inline" and _CONTENT_TAB.match(token.content):
+            yield Finding(
+                line,
+                None,
+                "content-tabs",
+                f"'{_shortened(token.content.splitlines()[0], 24)}' is a MkDocs content tab, "
+                "not Markdown: the label shows as written and the tab's indented content "
+                "as code; write each tab as a bold line with its content below, not indented",
+            )
+        elif token.type == "inline" and (environment := _LATEX_ENVIRONMENT.search(_text_of(token))):
+            yield Finding(
+                line,
+                None,
+                "latex-outside-math",
+                f"'\\begin{{{environment.group(1)}}}' outside a formula shows its TeX as "
+                "written; put the environment between '$$' lines to draw it",
+            )
+
+
+def _text_of(token: Token) -> str:
+    """The text of an inline token as shown, code and formulas left out."""
+    return "".join(c.content for c in token.children or () if c.type == "text")
 
 
 #: Chinese characters an indented block holds before it reads as prose shown as code.
