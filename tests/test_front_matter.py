@@ -433,3 +433,27 @@ def test_front_matter_that_still_does_not_parse_is_an_error_render_reads_past(
     issue = read_issue(path, lenient=True)
     assert issue.title == "标题" and "正文。" in issue.body
     assert [(n.code, n.severity) for n in issue.notices] == [("front-matter", "error")]
+
+
+def test_a_pelican_metadata_header_is_front_matter(tmp_path: Path) -> None:
+    # This Week in Rust writes every issue so: the header was the first paragraph on both
+    # channels and the title the file's name.
+    path = tmp_path / "2022-02-16-this-week-in-rust.md"
+    header = "Title: This Week in Rust 430\nDate: 2022-02-16\nTags: rust, weekly\nStatus: draft\n"
+    path.write_text(header + "\nHello *world*.\n", "utf-8")
+    issue = read_issue(path)
+    assert (issue.title, issue.body, issue.body_line) == (
+        "This Week in Rust 430",
+        "Hello *world*.\n",
+        6,
+    )
+    assert issue.dates == {"date": "2022-02-16"} and issue.draft
+    assert issue.settings("zhihu").options["topics"] == ("rust", "weekly")
+    assert issue.notices == ()
+
+
+def test_a_first_line_that_only_looks_like_metadata_stays_in_the_body(tmp_path: Path) -> None:
+    path = tmp_path / "issue.md"
+    path.write_text("Title: 一句话\n这一行不是元数据，是正文\n", "utf-8")
+    issue = read_issue(path)
+    assert issue.body.startswith("Title: 一句话") and issue.title == "issue"

@@ -195,6 +195,8 @@ def _split(path: Path, text: str, *, lenient: bool = False) -> _Front:
         closing, parse = _YAML_END, _parse_yaml
     elif _TOML_FENCE.match(lines[start]):
         closing, parse = _TOML_FENCE, _parse_toml
+    elif start == 0 and _METADATA_TITLE.match(lines[0]):
+        return _metadata_header(lines)
     else:
         return _Front({}, {}, text, 1)
     marker = lines[start].strip()
@@ -231,6 +233,39 @@ def _split(path: Path, text: str, *, lenient: bool = False) -> _Front:
 
 #: A line's indent holding a tab (see :func:`_parse_yaml`).
 _TAB_INDENT = re.compile(r"^ *\t[ \t]*", re.MULTILINE)
+
+
+#: The first line of a Pelican or MultiMarkdown metadata header (This Week in Rust
+#: writes every issue so): ``Title: …``, then ``Key: value`` lines to a blank line.
+_METADATA_TITLE = re.compile(r"^Title:[ \t]*\S", re.IGNORECASE)
+_METADATA_LINE = re.compile(r"^([A-Za-z][A-Za-z0-9_ -]{0,40}):[ \t]*(.*?)[ \t]*$")
+#: Metadata keys whose value is a comma-separated list.
+_METADATA_LISTS = frozenset({"tags", "keywords", "authors"})
+
+
+def _metadata_header(lines: list[str]) -> _Front:
+    """The Pelican/MultiMarkdown header that opens ``lines``, as front matter: each key
+    lower-cased (``Title`` is ``title``, ``Tags`` ``zhihu.topics`` by the aliases),
+    a list where Pelican reads one, ``Status: draft`` as ``draft: true``. Without it
+    the header was the issue's first paragraph and its title the file's name."""
+    data: dict[str, Any] = {}
+    key_lines: dict[str, int] = {}
+    end = 0
+    while end < len(lines) and lines[end].strip():
+        found = _METADATA_LINE.match(lines[end])
+        if found is None:  # not a header after all: the file is all body
+            return _Front({}, {}, "\n".join(lines), 1)
+        key, value = found.group(1).strip().lower().replace(" ", "_"), found.group(2)
+        if key in _METADATA_LISTS:
+            data[key] = [part.strip() for part in value.split(",") if part.strip()]
+        elif key == "status":
+            data["draft"] = value.lower() == "draft"
+            key = "draft"
+        else:
+            data[key] = value
+        key_lines[key] = end + 1
+        end += 1
+    return _Front(data, key_lines, "\n".join(lines[end + 1 :]), end + 2)
 
 
 def _parse_yaml(
