@@ -737,3 +737,14 @@ def test_myst_callouts_and_titles_with_formulas_or_emoji() -> None:
         "Imaginary unit i",
         "📣 Title",
     ]
+
+
+def test_latex_math_environments_outside_dollars_are_formulas() -> None:
+    # Jupyter Book writes \begin{equation} … \end{equation} without $$: both channels
+    # showed the TeX as words.
+    body = "As defined\n\\begin{equation}\nz=x+iy\n\\end{equation}\ndone.\n\n"
+    body += "\\begin{align*} a &= b \\end{align*}\n"
+    zhihu = render(issue_of(body), "zhihu", RenderContext()).body
+    assert zhihu.count('<img eeimg="2"') == 2 and "<p>As defined</p>" in zhihu
+    wechat = render(issue_of(body), "wechat", RenderContext()).body
+    assert wechat.count("<svg") == 2 and "begin{" not in re.sub(r"<[^>]*>", "", wechat)

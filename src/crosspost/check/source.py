@@ -23,6 +23,7 @@ from crosspost.issue.body import footnote_definitions
 from crosspost.issue.dialect import (
     DEEPEST_EMPHASIS,
     DEEPEST_HTML,
+    MATH_ENVIRONMENT,
     UNSHOWABLE,
     is_cjk,
     tokens_after,
@@ -596,12 +597,18 @@ def _unread_blocks(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
                 "as code; write each tab as a bold line with its content below, not indented",
             )
         elif token.type == "inline" and (environment := _LATEX_ENVIRONMENT.search(_text_of(token))):
+            name = environment.group(1)
+            if MATH_ENVIRONMENT.match(environment.group()):  # drawn, once it is closed
+                what = f"is never closed with '\\end{{{name}}}', so its TeX shows as written"
+                fix = "add that line where the formula ends"
+            else:
+                what = "is LaTeX, not Markdown: it shows as written"
+                fix = "write it in Markdown (a list: '- item' lines)"
             yield Finding(
                 line,
                 None,
                 "latex-outside-math",
-                f"'\\begin{{{environment.group(1)}}}' outside a formula shows its TeX as "
-                "written; put the environment between '$$' lines to draw it",
+                f"'\\begin{{{name}}}' {what}; {fix}",
             )
 
 

@@ -777,6 +777,41 @@ def _void_tag_line(state: StateBlock, start: int, end: int, silent: bool) -> boo
     return True
 
 
+#: LaTeX's display-math environments, which Jupyter Book, MyST and MathJax pages write
+#: without ``$$`` around them.
+MATH_ENVIRONMENT = re.compile(
+    r"\\begin\{((?:equation|align|alignat|gather|multline|flalign|eqnarray|displaymath)\*?)\}"
+)
+
+
+def _math_environment(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """A line opening with ``\\begin{equation}`` (``align``, ``gather``… and their
+    starred forms), to the line that ends it, is a display formula, as MathJax reads it:
+    both channels showed its TeX as words (a Jupyter Book chapter held nine). Interrupts
+    a paragraph, as MathJax finds it inside one."""
+    if state.sCount[start] - state.blkIndent >= 4:
+        return False
+    begin = state.bMarks[start] + state.tShift[start]
+    opened = MATH_ENVIRONMENT.match(state.src, begin, state.eMarks[start])
+    if opened is None:
+        return False
+    closing = f"\\end{{{opened.group(1)}}}"
+    last = start
+    while last < end and closing not in state.src[state.bMarks[last] : state.eMarks[last]]:
+        last += 1
+    if last >= end:
+        return False  # never ended: words, as written (check names the line)
+    if silent:
+        return True
+    token = state.push("math_block", "math", 0)
+    token.block = True
+    token.content = state.getLines(start, last + 1, state.blkIndent, True)
+    token.markup = "$$"
+    token.map = [start, last + 1]
+    state.line = last + 1
+    return True
+
+
 def new_markdown() -> MarkdownIt:
     """A parser for the issue dialect. Raw HTML is allowed (renderers sanitise it).
 
@@ -795,6 +830,9 @@ def new_markdown() -> MarkdownIt:
     md.enable(["table", "strikethrough"])
     md.inline.ruler.before("image", "sized_image", sized_image)
     md.block.ruler.before("html_block", "void_tag_line", _void_tag_line)
+    md.block.ruler.before(
+        "fence", "math_environment", _math_environment, {"alt": ["paragraph", "blockquote", "list"]}
+    )
     md.inline.ruler.after("strikethrough", "highlight", _highlight)
     md.inline.ruler2.after("strikethrough", "highlight", _highlight_pairs)
     for name in ("emphasis", "strikethrough", "highlight"):
