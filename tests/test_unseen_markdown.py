@@ -748,3 +748,18 @@ def test_latex_math_environments_outside_dollars_are_formulas() -> None:
     assert zhihu.count('<img eeimg="2"') == 2 and "<p>As defined</p>" in zhihu
     wechat = render(issue_of(body), "wechat", RenderContext()).body
     assert wechat.count("<svg") == 2 and "begin{" not in re.sub(r"<[^>]*>", "", wechat)
+
+
+def test_myst_admonition_directives_are_callouts_and_others_stay_code() -> None:
+    # ```{note} went out as code on both channels, its title lost.
+    body = (
+        "```{note} Three forms\nBody **text**.\n\n- a\n- b\n```\n\n"
+        "```{admonition} 自定义\n:class: tip\n内容\n```\n\n```{figure} a.png\nThe plane.\n```\n"
+    )
+    zhihu = render(issue_of(body), "zhihu", RenderContext()).body
+    assert zhihu.startswith(
+        "<blockquote><b>Three forms</b><br>Body <b>text</b>.<ul><li>a</li><li>b</li></ul>"
+        "</blockquote><blockquote><b>自定义</b><br>内容</blockquote><pre"
+    )
+    wechat = render(issue_of(body), "wechat", RenderContext()).body
+    assert ":class:" not in wechat and "Three forms" in wechat and "plane." in wechat

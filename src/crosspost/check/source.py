@@ -567,16 +567,15 @@ def _unread_blocks(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
         if not token.map:
             continue
         line = issue.body_line + token.map[0]
-        if token.type == "fence" and token.info.startswith("{"):
+        if token.type == "fence" and token.info.startswith("{"):  # admonitions are callouts
             name = token.info.split("}", 1)[0] + "}"
             yield Finding(
                 line,
                 None,
                 "myst-directive",
                 f"'```{_shortened(name, 24)}' is a MyST directive, shown as code on every "
-                "channel (crosspost reads MyST's ':::{note}' callouts, not its ``` "
-                "directives); write it in Markdown (an image: ![caption](path); a note: "
-                "'::: note' … ':::')",
+                "channel (crosspost reads MyST's admonitions, ```{note}, not its other "
+                "directives); write it in Markdown (an image: ![caption](path))",
             )
         elif token.type == "html_block" and _MARKDOWN_IN_HTML.match(token.content):
             yield Finding(

@@ -555,6 +555,44 @@ def _callouts(state: StateCore) -> None:
     state.tokens = tokens
 
 
+#: A MyST directive's fence: ```` ```{note} title ````.
+_MYST_DIRECTIVE = re.compile(r"^\{([A-Za-z][\w:-]*)\}\s*(.*?)\s*$")
+#: MyST's option lines at the top of a directive: ``:class: tip`` lines, or a ``---``
+#: block of YAML.
+_MYST_OPTIONS = re.compile(r"\A(?:(?:[ \t]*:[\w-]+:.*\n)+|---\n(?:.*\n)*?---\n)")
+#: MyST's admonition directives beyond the callout kinds, as the kind each reads as.
+_MYST_KINDS = {"attention": "warning", "hint": "tip", "seealso": "info", "error": "danger",
+               "admonition": PLAIN_CALLOUT}  # fmt: skip
+
+
+def _myst_callouts(state: StateCore) -> None:
+    """MyST's admonition directives (```` ```{note} title ```` … ```` ``` ````, as Jupyter
+    Book writes them) as the callout ``::: note title`` makes: their content is Markdown,
+    parsed here; both channels showed it as code, its title lost. Other directives
+    (``{figure}``, ``{code-cell}``) stay code, and check names them."""
+    tokens: list[Token] = []
+    for token in state.tokens:
+        found = _MYST_DIRECTIVE.match(token.info.strip()) if token.type == "fence" else None
+        kind = found.group(1).lower() if found else ""
+        kind = _MYST_KINDS.get(kind, kind)
+        if found is None or kind not in CALLOUT_LABELS or token.map is None:
+            tokens.append(token)
+            continue
+        opening = Token("container_callout_open", "div", 1, info=f"{kind} {found.group(2)}")
+        opening.map, opening.block, opening.markup = list(token.map), True, ":::"
+        inner: list[Token] = []
+        content = _MYST_OPTIONS.sub("", token.content, count=1)
+        state.md.block.parse(content, state.md, state.env, inner)
+        for nested in inner:
+            nested.level += 1
+            if nested.map is not None:  # lines of the file, not of the fence's content
+                nested.map = [line + token.map[0] + 1 for line in nested.map]
+        closing = Token("container_callout_close", "div", -1, markup=":::")
+        closing.block = True
+        tokens += [opening, *inner, closing]
+    state.tokens = tokens
+
+
 #: ``[!kind] title`` or ``[!kind]-`` (Obsidian's folded callout) alone on a quote's first line.
 _TITLED_ALERT = re.compile(r"\[!([A-Za-z]+)\](?:[+-]?[ \t]+([^\n]*\S)|[+-])[ \t]*(?:\n|$)")
 
@@ -850,6 +888,7 @@ def new_markdown() -> MarkdownIt:
     _use_bracket_math(md)
     md.core.ruler.after("normalize", "drop_unshowable", _drop_unshowable)
     md.core.ruler.push("flatten_deep", _flatten_deep)
+    md.core.ruler.after("block", "myst_callouts", _myst_callouts)
     md.core.ruler.push("callouts", _callouts)
     md.core.ruler.push("close_hidden_content", _close_hidden_content)
     md.core.ruler.push("site_directives", _site_directives)
