@@ -536,7 +536,7 @@ def _callouts(state: StateCore) -> None:
                 written = str(token.meta.get("tag", "")).lower()
                 name = ADMONITION_KINDS.get(written, written)
                 quoted = _QUOTED_TITLE.search(token.info)
-                title = quoted.group(1) or quoted.group(2) if quoted else ""
+                title = (quoted.group(1) or quoted.group(2) or "") if quoted else ""
                 # the plugin's title: admonition_title_open, its inline, its close
                 following = state.tokens[index + 1 : index + 2]
                 skip_title = 3 if following and following[0].type == "admonition_title_open" else 0
