@@ -200,13 +200,15 @@ CALLOUT_LABELS: dict[str, str] = {
 }
 #: The kind an unknown container name is shown as (lint warns about the name).
 PLAIN_CALLOUT = "note"
-#: MkDocs Material's admonition kinds beyond those, as the kind of callout each reads as.
-ADMONITION_KINDS = {
+#: Other tools' callout names beyond those (MkDocs Material's admonitions, MyST's and
+#: Sphinx's directives), as the kind of callout each reads as.
+CALLOUT_SYNONYMS = {
     "abstract": "info", "summary": "info", "tldr": "info", "todo": "info",
-    "question": "info", "help": "info", "faq": "info", "example": "info",
+    "question": "info", "help": "info", "faq": "info", "example": "info", "seealso": "info",
     "success": "tip", "check": "tip", "done": "tip", "hint": "tip",
     "attention": "warning", "failure": "danger", "fail": "danger", "missing": "danger",
     "error": "danger", "bug": "danger", "quote": "note", "cite": "note",
+    "admonition": PLAIN_CALLOUT,
 }  # fmt: skip
 #: An admonition's own title: ``!!! note "标题"`` (``""``: none).
 _QUOTED_TITLE = re.compile(r"\"(.*)\"|'(.*)'")
@@ -534,7 +536,7 @@ def _callouts(state: StateCore) -> None:
                 skip_title = 0 if title else 3
             elif token.type == "admonition_open":  # MkDocs: !!! note "title", ??? folded
                 written = str(token.meta.get("tag", "")).lower()
-                name = ADMONITION_KINDS.get(written, written)
+                name = CALLOUT_SYNONYMS.get(written, written)
                 quoted = _QUOTED_TITLE.search(token.info)
                 title = (quoted.group(1) or quoted.group(2) or "") if quoted else ""
                 # the plugin's title: admonition_title_open, its inline, its close
@@ -560,9 +562,6 @@ _MYST_DIRECTIVE = re.compile(r"^\{([A-Za-z][\w:-]*)\}\s*(.*?)\s*$")
 #: MyST's option lines at the top of a directive: ``:class: tip`` lines, or a ``---``
 #: block of YAML.
 _MYST_OPTIONS = re.compile(r"\A(?:(?:[ \t]*:[\w-]+:.*\n)+|---\n(?:.*\n)*?---\n)")
-#: MyST's admonition directives beyond the callout kinds, as the kind each reads as.
-_MYST_KINDS = {"attention": "warning", "hint": "tip", "seealso": "info", "error": "danger",
-               "admonition": PLAIN_CALLOUT}  # fmt: skip
 
 
 def _myst_callouts(state: StateCore) -> None:
@@ -574,7 +573,7 @@ def _myst_callouts(state: StateCore) -> None:
     for token in state.tokens:
         found = _MYST_DIRECTIVE.match(token.info.strip()) if token.type == "fence" else None
         kind = found.group(1).lower() if found else ""
-        kind = _MYST_KINDS.get(kind, kind)
+        kind = CALLOUT_SYNONYMS.get(kind, kind)
         if found is None or kind not in CALLOUT_LABELS or token.map is None:
             tokens.append(token)
             continue
@@ -615,7 +614,7 @@ def _known_admonitions(rule: BlockRule) -> BlockRule:
             return False
         line = _ADMONITION_LINE.match(state.src[begin : state.eMarks[start]])
         kind = line.group(1).lower() if line else ""
-        if kind not in CALLOUT_LABELS and kind not in ADMONITION_KINDS:
+        if kind not in CALLOUT_LABELS and kind not in CALLOUT_SYNONYMS:
             return False
         return rule(state, start, end, silent)
 

@@ -263,10 +263,10 @@ def _link(node: SyntaxTreeNode, context: _Context) -> str:
     href = str(node.attrs.get("href", "")).strip()
     text = _inline(node, context)
     if is_web_link(href):
+        address = _ESCAPED.sub(r"\\\1", href)
         if any(child.type == "image" for child in node.children):
-            shown = _ESCAPED.sub(r"\\\1", href)
-            return f"{text} [{shown}]({_destination(href)})"  # Zhihu has no linked images
-        shown = text if text.strip() else _ESCAPED.sub(r"\\\1", href)  # [](url): its address
+            return f"{text} [{address}]({_destination(href)})"  # Zhihu has no linked images
+        shown = text if text.strip() else address  # [](url): its address is its text
         return f"[{shown}]({_destination(href)}{_title(node)})"
     if not href or href.startswith("#"):
         return text  # an in-page anchor means nothing on Zhihu
