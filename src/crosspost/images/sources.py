@@ -107,8 +107,18 @@ def kind_of(ref: str) -> str:
 
 
 def local_path(ref: str, issue_path: Path) -> Path:
-    """The file a local reference names, relative to the issue (query and fragment dropped)."""
-    return issue_path.parent / unquote(ref.split("#")[0].split("?")[0])
+    """The file a local reference names, relative to the issue (query and fragment dropped).
+
+    One not beside the issue is looked for in the folder named after the issue file, as
+    Hexo keeps a post's images (``post_asset_folder``: ``a-post.md`` and ``a-post/cat.png``,
+    written ``![](cat.png)`` or ``{% asset_img cat.png %}``)."""
+    name = unquote(ref.split("#")[0].split("?")[0])
+    path = issue_path.parent / name
+    if not path.exists():
+        assets = issue_path.parent / issue_path.stem / name
+        if assets.is_file():
+            return assets
+    return path
 
 
 def confine(path: Path, issue_path: Path, folders: tuple[Path, ...] = ()) -> None:

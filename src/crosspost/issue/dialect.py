@@ -39,6 +39,7 @@ from crosspost.issue.bare_links import bare_links
 from crosspost.issue.collector import collector_paused
 from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image
+from crosspost.issue.template_tags import template_block, template_tags
 
 if TYPE_CHECKING:
     from mdit_py_plugins.texmath.index import RuleDictType
@@ -215,6 +216,10 @@ _QUOTED_TITLE = re.compile(r"\"(.*)\"|'(.*)'")
 #: ``name title``, or MyST's ``{name} title`` (Jupyter Book), whose name may hold a
 #: domain (``{prf:definition}``).
 _CALLOUT_MARKER = re.compile(r"^(?:\{([^\s{}]+)\}|([^\s:{]+))\s*(.*?)\s*$")
+#: Pandoc's attributes after the colons: ``{#id .class key="value"}``, then any words.
+_DIV_ATTRIBUTES = re.compile(r"^\{([^{}]*)\}\s*(.*?)\s*$")
+_DIV_CLASS = re.compile(r"(?:^|\s)\.([\w-]+)")
+_DIV_TITLE = re.compile(r"\btitle\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
 
 
 def _validate_only(params: str, *args: object) -> bool:
@@ -224,8 +229,8 @@ def _validate_only(params: str, *args: object) -> bool:
 def _validate_callout(params: str, *args: object) -> bool:
     """Any ``::: name [title]`` but ``only``: an unknown name is a plain callout (lint
     names it), never text that swallows the block's closing line."""
-    match = _CALLOUT_MARKER.match(params.strip())
-    return match is not None and (match.group(1) or match.group(2)).lower() != "only"
+    name, _ = callout_marker(params)
+    return name not in ("", "only")
 
 
 def _ends_line(src: str, last: int) -> bool:
@@ -317,7 +322,16 @@ def _not_before_a_word(rule: InlineRule) -> InlineRule:
 
 
 def callout_marker(info: str) -> tuple[str, str]:
-    """(name as written, lower-cased; title) of a ``::: name title`` line's parameters."""
+    """(name as written, lower-cased; title) of a ``::: name title`` line's parameters.
+
+    Pandoc's and Quarto's attribute form names the kind by its first class:
+    ``::: {.callout-tip title="标题"}``, ``::: {#id .warning}``."""
+    div = _DIV_ATTRIBUTES.match(info.strip())
+    classes = _DIV_CLASS.findall(div.group(1)) if div else []
+    if div and classes:
+        title = _DIV_TITLE.search(div.group(1))
+        name = classes[0].lower().removeprefix("callout-")
+        return name, (title.group(1) or title.group(2)) if title else div.group(2)
     match = _CALLOUT_MARKER.match(info.strip())
     if not match:
         return "", ""
@@ -868,6 +882,12 @@ def new_markdown() -> MarkdownIt:
     md.inline.ruler.before("image", "sized_image", sized_image)
     md.block.ruler.before("html_block", "void_tag_line", _void_tag_line)
     md.block.ruler.before(
+        "fence",
+        "template_block",
+        template_block,
+        {"alt": ["paragraph", "reference", "blockquote", "list"]},
+    )
+    md.block.ruler.before(
         "fence", "math_environment", _math_environment, {"alt": ["paragraph", "blockquote", "list"]}
     )
     md.inline.ruler.after("strikethrough", "highlight", _highlight)
@@ -888,6 +908,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("normalize", "drop_unshowable", _drop_unshowable)
     md.core.ruler.push("flatten_deep", _flatten_deep)
     md.core.ruler.after("block", "myst_callouts", _myst_callouts)
+    md.core.ruler.before("inline", "template_tags", template_tags)
     md.core.ruler.push("callouts", _callouts)
     md.core.ruler.push("close_hidden_content", _close_hidden_content)
     md.core.ruler.push("site_directives", _site_directives)

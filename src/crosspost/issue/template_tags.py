@@ -1,0 +1,324 @@
+"""Jekyll's, Hexo's and GitBook's template tags read as the Markdown they stand for.
+
+Blogs kept in Jekyll or Hexo, and books in GitBook, write some constructs as ``{% tag %}``
+that the site expands before its Markdown is read: code blocks (Jekyll's ``{% highlight
+ruby %}``, Hexo's ``{% codeblock %}``), notes (Hexo NexT's and Butterfly's ``{% note
+warning %}``, GitBook's ``{% hint style="info" %}``), quotes with their source, images
+from a post's asset folder, links and embedded videos. Markdown shows every one as
+written: the code lost its block, the note its box, the image was never uploaded.
+
+Each tag crosspost knows becomes the tokens its Markdown form makes, so every renderer
+shows it with the rules it already has: a fenced code block, a callout, a quote, an
+image, a link, and for a video or a frame the raw ``<video>``/``<iframe>`` the
+sanitiser turns into a line linking to it (check says so, as for raw HTML). Any other
+tag (``{% include %}``, ``{% post_url %}``, ``{% if %}``) stays as written, and check
+names it. A paired tag whose closing tag is missing stays as written too.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
+
+#: A tag on a line of its own (Liquid's ``{%-`` … ``-%}`` trims too): name, arguments.
+_TAG_LINE = re.compile(r"\{%-?\s*([A-Za-z_][\w-]*)(.*?)\s*-?%\}[ \t]*")
+#: A tag anywhere in a line.
+_TAG = re.compile(r"\{%-?\s*([A-Za-z_][\w-]*)\s*(.*?)\s*-?%\}")
+#: Arguments as the tags split them: quoted ones whole.
+_ARGUMENT = re.compile(r"\"([^\"]*)\"|'([^']*)'|(\S+)")
+_CODE_SPAN = re.compile(r"(`+).+?\1", re.DOTALL)
+
+#: Paired tags whose content is code (Hexo's ``code`` is its ``codeblock``).
+CODE_TAGS = frozenset({"highlight", "codeblock", "code"})
+#: Paired tags whose content is Markdown shown in a callout.
+NOTE_TAGS = frozenset({"note", "hint"})
+#: Paired tags whose content is Markdown shown as a quote (Hexo's three names).
+QUOTE_TAGS = frozenset({"blockquote", "quote", "pullquote"})
+#: ``raw`` keeps the site from reading its content (shown as Markdown); ``comment`` hides it.
+BLOCK_TAGS = CODE_TAGS | NOTE_TAGS | QUOTE_TAGS | {"raw", "comment"}
+
+#: A note's class as the callout kind it reads as: NexT's classes, Butterfly's colours,
+#: GitBook's hint styles.
+NOTE_KINDS = {
+    "default": "note", "primary": "note", "success": "tip", "info": "info",
+    "warning": "warning", "danger": "danger", "blue": "info", "green": "tip",
+    "orange": "warning", "yellow": "warning", "red": "danger", "purple": "note",
+    "pink": "note",
+}  # fmt: skip
+#: Words in a note's opening tag that set its look, not its title (NexT's ``no-icon``,
+#: Butterfly's styles); Font Awesome icon names (``'fas fa-bullhorn'``) are skipped too.
+_LOOKS = frozenset({"no-icon", "simple", "modern", "flat", "disabled", "icon"})
+#: A code block's options (``line_number:false``, ``mark:1,4-7``), and Jekyll's ``linenos``.
+_OPTION = re.compile(r"[a-z_]+:(?!//)\S*|linenos(?:=\S*)?|hl_lines=.*|mark_lines=.*")
+_URL = re.compile(r"(?:https?:)?//\S+|mailto:\S+")
+_FILE = re.compile(r"\S*[./]\S*\.[A-Za-z0-9]{2,5}(?:[?#]\S*)?|\S+\.[A-Za-z0-9]{2,5}")
+_SIZE = re.compile(r"\d+(?:px|%)?")
+
+
+#: How a one-line tag is read: its arguments to its Markdown (None: not as expected).
+_Reading = Callable[[list[tuple[str, bool]]], "str | None"]
+
+
+def _arguments(text: str) -> list[tuple[str, bool]]:
+    """``text`` split as the tags split it: (argument, whether it was quoted)."""
+    return [
+        (
+            m.group(1) if m.group(1) is not None else m.group(2) or m.group(3) or "",
+            m.group(3) is None,
+        )
+        for m in _ARGUMENT.finditer(text)
+    ]
+
+
+def _escaped(text: str) -> str:
+    """``text`` as Markdown that shows it as written."""
+    return re.sub(r"([\\`*_\[\]<>!|~=$])", r"\\\1", text)
+
+
+# --- paired tags on lines of their own ---------------------------------------------------
+
+
+def template_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: a paired tag this module knows, from its opening line to its closing."""
+    if state.sCount[start] - state.blkIndent >= 4:
+        return False
+    begin = state.bMarks[start] + state.tShift[start]
+    if not state.src.startswith("{%", begin):
+        return False
+    opened = _TAG_LINE.fullmatch(state.src, begin, state.eMarks[start])
+    name = opened.group(1) if opened else ""
+    if opened is None or name not in BLOCK_TAGS:
+        return False
+    close = _closing_line(state, start, end, name)
+    if close is None:
+        return False
+    if silent:
+        return True
+    arguments = opened.group(2).strip()
+    if name in CODE_TAGS:
+        _code(state, start, close, name, arguments)
+    elif name in NOTE_TAGS:
+        kind, title = _note(name, arguments)
+        token = state.push("container_callout_open", "div", 1)
+        token.info, token.markup, token.map = f"{kind} {title}".strip(), ":::", [start, close + 1]
+        _inner(state, start, close)
+        state.push("container_callout_close", "div", -1).markup = ":::"
+    elif name in QUOTE_TAGS:
+        token = state.push("blockquote_open", "blockquote", 1)
+        token.markup, token.map = ">", [start, close + 1]
+        _inner(state, start, close)
+        credit = _credit(arguments) if name != "pullquote" else ""
+        if credit:
+            _paragraph(state, credit, close)
+        state.push("blockquote_close", "blockquote", -1).markup = ">"
+    elif name == "raw":
+        _inner(state, start, close)
+    state.line = close + 1
+    return True
+
+
+def _closing_line(state: StateBlock, start: int, end: int, name: str) -> int | None:
+    """The line of ``{% end<name> %}`` closing the tag opened on ``start`` (the same tag
+    may nest), or None: none before the end of the block the tag is in."""
+    depth = 0
+    for line in range(start + 1, end):
+        begin = state.bMarks[line] + state.tShift[line]
+        if begin < state.eMarks[line] and state.sCount[line] < state.blkIndent:
+            return None  # the list or quote the tag opened in has ended
+        if not state.src.startswith("{%", begin):
+            continue
+        found = _TAG_LINE.fullmatch(state.src, begin, state.eMarks[line])
+        if found is None:
+            continue
+        if found.group(1) == name:
+            depth += 1
+        elif found.group(1) == f"end{name}":
+            if not depth:
+                return line
+            depth -= 1
+    return None
+
+
+def _inner(state: StateBlock, start: int, close: int) -> None:
+    """The lines between a tag's opening and closing lines, read as Markdown."""
+    parent, line_max = state.parentType, state.lineMax
+    state.parentType, state.lineMax = "container", close
+    state.md.block.tokenize(state, start + 1, close)
+    state.parentType, state.lineMax = parent, line_max
+
+
+def _paragraph(state: StateBlock, markdown: str, line: int) -> None:
+    state.push("paragraph_open", "p", 1).map = [line, line + 1]
+    inline = state.push("inline", "", 0)
+    inline.content, inline.map, inline.children = markdown, [line, line + 1], []
+    state.push("paragraph_close", "p", -1)
+
+
+def _code(state: StateBlock, start: int, close: int, name: str, arguments: str) -> None:
+    """Jekyll's ``{% highlight ruby linenos %}`` and Hexo's ``{% codeblock [title]
+    [lang:js] [url] [link text] %}`` as a fenced block with that language and title;
+    Hexo's link to the code's source follows it as a line of its own."""
+    words = [word for word, _ in _arguments(arguments)]
+    language = title = url = link_text = ""
+    if name == "highlight":
+        language = words[0] if words else ""
+    else:
+        kept: list[str] = []
+        for word in words:
+            if word.startswith("lang:"):
+                language = word[len("lang:") :]
+            elif not _OPTION.fullmatch(word):
+                kept.append(word)
+        at = next((i for i, word in enumerate(kept) if _URL.fullmatch(word)), None)
+        title = " ".join(kept if at is None else kept[:at])
+        if at is not None:
+            url, link_text = kept[at], " ".join(kept[at + 1 :])
+    token = state.push("fence", "code", 0)
+    token.info = language + (f" title={_quoted(title)}" if title else "")
+    token.content = state.getLines(start + 1, close, state.sCount[start], True)
+    token.markup, token.map = "```", [start, close + 1]
+    if url:
+        _paragraph(state, f"[{_escaped(link_text or url)}](<{url}>)", close)
+
+
+def _quoted(text: str) -> str:
+    return f'"{text}"' if '"' not in text else f"'{text}'"
+
+
+def _note(name: str, arguments: str) -> tuple[str, str]:
+    """The callout kind and title of ``{% note [class] [no-icon] [summary] %}`` (NexT;
+    Butterfly's ``{% note [colour] [icon] [style] %}``) or ``{% hint style="…" %}``."""
+    if name == "hint":
+        style = re.search(r"style\s*=\s*[\"']?([\w-]+)", arguments)
+        return NOTE_KINDS.get(style.group(1).lower() if style else "", "info"), ""
+    kind, title = "note", []
+    for index, (word, _) in enumerate(_arguments(arguments)):
+        if index == 0 and word.lower() in NOTE_KINDS:
+            kind = NOTE_KINDS[word.lower()]
+        elif word.lower() in _LOOKS or re.match(r"fa[a-z]*[ -]", word):
+            continue
+        else:
+            title.append(word)
+    return kind, " ".join(title)
+
+
+def _credit(arguments: str) -> str:
+    """The line under a quote: Hexo's ``{% blockquote [author[, source]] [link]
+    [source_link_title] %}`` as ``— author, source`` with the link, in Markdown."""
+    words = [word for word, _ in _arguments(arguments)]
+    at = next((i for i, word in enumerate(words) if _URL.fullmatch(word)), None)
+    who = " ".join(words if at is None else words[:at])
+    parts = [_escaped(part.strip()) for part in who.split(",", 1) if part.strip()]
+    if at is not None:
+        link = words[at]
+        shown = " ".join(words[at + 1 :]) or link
+        parts.append(f"[{_escaped(shown)}](<{link}>)")
+    return "— " + ", ".join(parts) if parts else ""
+
+
+# --- tags within a line ------------------------------------------------------------------
+
+
+def template_tags(state: StateCore) -> None:
+    """Core rule, before inline parsing: each one-line tag this module knows, in the text
+    of a paragraph, heading or cell, becomes its Markdown (code spans are left alone)."""
+    if "{%" not in state.src:
+        return
+    for token in state.tokens:
+        if token.type == "inline" and "{%" in token.content:
+            token.content = _rewritten(token.content)
+
+
+def _rewritten(text: str) -> str:
+    parts: list[str] = []
+    done = 0
+    for span in _CODE_SPAN.finditer(text):
+        parts += [_TAG.sub(_markdown_of, text[done : span.start()]), span.group(0)]
+        done = span.end()
+    return "".join(parts) + _TAG.sub(_markdown_of, text[done:])
+
+
+def _markdown_of(match: re.Match[str]) -> str:
+    """What one tag stands for, or the tag as written when it is not one of ours."""
+    made = _INLINE.get(match.group(1))
+    shown = made(_arguments(match.group(2))) if made else None
+    return match.group(0) if shown is None else shown
+
+
+def _image(arguments: list[tuple[str, bool]]) -> str | None:
+    """Hexo's ``{% asset_img [class names] slug [width] [height] [title [alt]] %}`` and
+    ``{% img … %}``: the image, titled as the site titles it. An asset's ``slug`` is read
+    beside the issue, else in the folder named after the issue (Hexo's asset folder)."""
+    at = next(
+        (i for i, (word, quoted) in enumerate(arguments) if not quoted and _FILE.fullmatch(word)),
+        None,
+    )
+    if at is None:
+        return None
+    rest = arguments[at + 1 :]
+    while rest and not rest[0][1] and _SIZE.fullmatch(rest[0][0]):
+        rest = rest[1:]
+    quoted = [word for word, was in rest if was]
+    if len(quoted) == 1 and '"' in quoted[0]:
+        quoted = [word for word, _ in _arguments(quoted[0])]  # '"title" "alt"' in one
+    title = quoted[0] if quoted else " ".join(word for word, _ in rest)
+    alt = quoted[1] if len(quoted) > 1 else title
+    return f"![{_escaped(alt)}](<{arguments[at][0]}>)"
+
+
+def _link(arguments: list[tuple[str, bool]]) -> str | None:
+    """Hexo's ``{% link text url [external] [title] %}``."""
+    at = next((i for i, (word, _) in enumerate(arguments) if _URL.fullmatch(word)), None)
+    if at is None:
+        return None
+    text = " ".join(word for word, _ in arguments[:at]) or arguments[at][0]
+    return f"[{_escaped(text)}](<{arguments[at][0]}>)"
+
+
+def _media(tag: str, address: Callable[[str], str]) -> _Reading:
+    """A tag naming a video or a page by ``address(first argument)``, as the raw element
+    every channel shows as a line linking to it."""
+
+    def made(arguments: list[tuple[str, bool]]) -> str | None:
+        named = {}
+        for word, _ in arguments:
+            key, equals, value = word.partition("=")
+            if equals and key.isidentifier():
+                named[key] = value
+        first = named.get("url") or (arguments[0][0] if arguments else "")
+        if not first:
+            return None
+        where = html.escape(address(first.strip("\"'")), quote=True)
+        return f'<{tag} src="{where}"></{tag}>'
+
+    return made
+
+
+def _bilibili(video: str) -> str:
+    number = video.removeprefix("av")
+    return f"https://www.bilibili.com/video/{'av' + number if number.isdigit() else video}"
+
+
+#: The one-line tags this module reads, by name.
+_INLINE: dict[str, _Reading] = {
+    "raw": lambda arguments: "",
+    "endraw": lambda arguments: "",
+    "asset_img": _image,
+    "asset_image": _image,
+    "img": _image,
+    "image": _image,
+    "link": _link,
+    "youtube": _media(
+        "video", lambda v: v if "//" in v else f"https://www.youtube.com/watch?v={v}"
+    ),
+    "vimeo": _media("video", lambda v: v if "//" in v else f"https://vimeo.com/{v}"),
+    "bilibili": _media("video", lambda v: v if "//" in v else _bilibili(v)),
+    "video": _media("video", lambda v: v),
+    "iframe": _media("iframe", lambda v: v),
+    "embed": _media("iframe", lambda v: v),
+    "gist": _media("iframe", lambda v: v if "//" in v else f"https://gist.github.com/{v}"),
+}

@@ -1,0 +1,200 @@
+"""Jekyll's, Hexo's and GitBook's ``{% tags %}``: each one crosspost knows comes out as
+what the site would have shown (code, a callout, a quote, an image, a link, a line for a
+video) on both channels, and check names only the tags it leaves as written."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from crosspost.check.lint import check_file
+from crosspost.issue.loader import read_issue
+from crosspost.issue.model import Issue
+from crosspost.render.rendered import RenderContext, render
+
+BodyWarnings = Callable[[str], list[str]]
+CHANNELS = ("wechat", "zhihu")
+
+
+def issue_of(body: str) -> Issue:
+    return Issue(path=Path("/issues/t/issue.md"), id="t", title="t", body=body, body_line=1)
+
+
+def shown(body: str, channel: str) -> str:
+    return render(issue_of(body), channel, RenderContext()).body
+
+
+def words(html: str) -> str:
+    """The text a reader sees, tags left out."""
+    return re.sub(r"<[^>]+>", "", html)
+
+
+# --- code ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "language"),
+    [
+        ("{% highlight ruby linenos %}\ndef foo\n  puts 'foo'\nend\n{% endhighlight %}\n", "ruby"),
+        ("{% codeblock lang:ruby %}\ndef foo\n  puts 'foo'\nend\n{% endcodeblock %}\n", "ruby"),
+        ("{%- highlight ruby -%}\ndef foo\n  puts 'foo'\nend\n{%- endhighlight -%}\n", "ruby"),
+    ],
+)
+def test_a_code_tag_is_a_code_block_with_its_indent_on_both_channels(
+    body: str, language: str
+) -> None:
+    zhihu = shown(body, "zhihu")
+    assert f'<pre lang="{language}">' in zhihu
+    assert "def foo\n  puts 'foo'\nend" in zhihu  # the indent is the code's
+    wechat = shown(body, "wechat")
+    assert "<pre" in wechat and "{%" not in wechat and "highlight" not in words(wechat)
+
+
+def test_markdown_in_a_code_tag_stays_code() -> None:
+    body = "{% highlight md %}\n# not a heading\n**not bold**\n{% endhighlight %}\n"
+    zhihu = shown(body, "zhihu")
+    assert "# not a heading\n**not bold**" in zhihu and "<h2>" not in zhihu
+
+
+def test_a_hexo_code_block_keeps_its_title_and_its_link() -> None:
+    body = (
+        "{% codeblock _.compact http://underscorejs.org/#compact Underscore.js %}\n"
+        "_.compact([0, 1, false, 2, '', 3]);\n"
+        "{% endcodeblock %}\n"
+    )
+    for channel in CHANNELS:
+        out = shown(body, channel)
+        assert "_.compact([0, 1, false, 2, &#x27;&#x27;, 3]);" in out or "_.compact([0" in out
+        assert "_.compact" in words(out.split("<pre")[0]), channel  # the title above the code
+        assert "Underscore.js" in words(out), channel
+    assert '<a href="http://underscorejs.org/#compact">Underscore.js</a>' in shown(body, "zhihu")
+
+
+# --- notes and quotes ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "label"),
+    [
+        ("{% note warning %}\n小心 **这里**。\n{% endnote %}\n", "注意"),
+        ("{% note info no-icon %}\n小心 **这里**。\n{% endnote %}\n", "信息"),
+        ("{% note danger 别这样做 %}\n小心 **这里**。\n{% endnote %}\n", "别这样做"),
+        ("{% note red 'fas fa-fan' simple %}\n小心 **这里**。\n{% endnote %}\n", "危险"),
+        ('{% hint style="success" %}\n小心 **这里**。\n{% endhint %}\n', "提示"),
+    ],
+)
+def test_a_note_is_a_callout_with_its_markdown_read(body: str, label: str) -> None:
+    zhihu = shown(body, "zhihu")
+    assert f"<blockquote><b>{label}</b><br>小心 <b>这里</b>。</blockquote>" in zhihu
+    assert "{%" not in zhihu
+    wechat = shown(body, "wechat")
+    assert label in words(wechat) and "<strong" in wechat and "{%" not in wechat
+    assert "fa-fan" not in words(wechat)
+
+
+def test_a_note_may_follow_a_paragraph_line_and_hold_a_list() -> None:
+    body = "开头一句。\n{% note tip %}\n- 一\n- 二\n{% endnote %}\n结尾。\n"
+    zhihu = shown(body, "zhihu")
+    assert "<p>开头一句。</p>" in zhihu and "<li>一</li>" in zhihu and "<p>结尾。</p>" in zhihu
+
+
+def test_a_quote_tag_credits_its_author_and_links_its_source() -> None:
+    body = (
+        "{% blockquote Seth Godin http://sethgodin.typepad.com/a.html Welcome to Island %}\n"
+        "Every interaction is both precious and an opportunity to delight.\n"
+        "{% endblockquote %}\n\n"
+        "{% blockquote David Levithan, Wide Awake %}\nDo not just.\n{% endblockquote %}\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert "<blockquote>Every interaction" in zhihu
+    assert '— Seth Godin, <a href="http://sethgodin.typepad.com/a.html">Welcome to Island</a>' in (
+        zhihu
+    )
+    assert "— David Levithan, Wide Awake" in zhihu
+    wechat = words(shown(body, "wechat"))
+    assert "— Seth Godin, Welcome to Island" in wechat and "sethgodin.typepad.com/a.html" in wechat
+
+
+def test_raw_shows_its_content_and_comment_hides_it() -> None:
+    body = (
+        "{% raw %}\nUse {{ page.title }} in a layout.\n{% endraw %}\n\n"
+        "Inline {% raw %}{{ site.url }}{% endraw %} too.\n\n"
+        "{% comment %}\nA note to myself.\n{% endcomment %}\n"
+    )
+    for channel in CHANNELS:
+        out = words(shown(body, channel))
+        assert "Use {{ page.title }} in a layout." in out and "Inline {{ site.url }} too." in out
+        assert "note to myself" not in out and "raw" not in out, channel
+
+
+def test_a_paired_tag_never_closed_stays_as_written_and_is_named(
+    body_warnings: BodyWarnings,
+) -> None:
+    body = "{% note warning %}\n没有结尾的提示。\n\n后文。\n"
+    zhihu = shown(body, "zhihu")
+    assert "{% note warning %}" in zhihu and "<p>后文。</p>" in zhihu
+    assert body_warnings(body) == [
+        "issue.md:4: warning: '{% note warning %}' is a Jekyll or Hexo template tag, not "
+        "Markdown: it goes out as literal text; write what it stands for in Markdown (an "
+        "image is ![caption](path))"
+    ]
+
+
+def test_a_tag_in_code_stays_code() -> None:
+    body = "Write `{% raw %}` then:\n\n```\n{% note info %}\nx\n{% endnote %}\n```\n"
+    zhihu = shown(body, "zhihu")
+    assert "<code>{% raw %}</code>" in zhihu and "{% note info %}\nx\n{% endnote %}" in zhihu
+
+
+# --- one-line tags -------------------------------------------------------------------------
+
+
+def test_links_and_media_become_links_on_both_channels() -> None:
+    body = (
+        "读 {% link 官方文档 https://hexo.io/docs/ external %} 再看 {% youtube dQw4w9WgXcQ %}。\n\n"
+        "{% bilibili 170001 %}\n\n{% gist octocat/6cad326836d38bd3a7ae %}\n\n"
+        '{% embed url="https://www.youtube.com/watch?v=abc" %}\n'
+    )
+    zhihu = shown(body, "zhihu")
+    assert '<a href="https://hexo.io/docs/">官方文档</a>' in zhihu
+    assert '<a href="https://www.youtube.com/watch?v=dQw4w9WgXcQ">▶ 视频</a>' in zhihu
+    assert '<a href="https://www.bilibili.com/video/av170001">▶ 视频</a>' in zhihu
+    assert '<a href="https://gist.github.com/octocat/6cad326836d38bd3a7ae">' in zhihu
+    assert '<a href="https://www.youtube.com/watch?v=abc">' in zhihu
+    wechat = words(shown(body, "wechat"))
+    assert "https://www.youtube.com/watch?v=dQw4w9WgXcQ" in wechat  # in the reference list
+    assert "{%" not in wechat
+
+
+def test_tags_crosspost_does_not_read_stay_and_are_named(body_warnings: BodyWarnings) -> None:
+    body = "见 {% post_link hello-world %}。\n\n{% include note.html %}\n"
+    assert "{% post_link hello-world %}" in shown(body, "zhihu")
+    assert [line.split(" is a ")[0] for line in body_warnings(body)] == [
+        "issue.md:4: warning: '{% post_link hello-world %}'",
+        "issue.md:6: warning: '{% include note.html %}'",
+    ]
+
+
+def test_an_asset_image_is_read_from_the_posts_asset_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "a-post"
+    folder.mkdir()
+    Image.new("RGB", (60, 40), "teal").save(folder / "cat.png")
+    Image.new("RGB", (60, 40), "navy").save(tmp_path / "beside.png")
+    path = tmp_path / "a-post.md"
+    path.write_text(
+        "---\ntitle: 猫\n---\n\n{% asset_img cat.png 一只猫 %}\n\n"
+        '{% img /no/where.png 300 200 \'"标题" "替代"\' %}\n\n'
+        "![](beside.png) ![](cat.png)\n",
+        encoding="utf-8",
+    )
+    zhihu = render(read_issue(path), "zhihu", RenderContext()).body
+    assert '<img src="cat.png"' in zhihu and "一只猫" in zhihu
+    assert '<img src="/no/where.png"' in zhihu and "替代" in zhihu
+    lines = [problem.message for problem in check_file(path).problems]
+    # the asset folder's image and the one beside the issue are found; the missing one named
+    assert not any("cat.png" in line or "beside.png" in line for line in lines), lines
+    assert any("/no/where.png" in line for line in lines), lines
