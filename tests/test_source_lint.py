@@ -88,14 +88,14 @@ def test_syntax_of_other_tools_is_named_once_per_line(body_warnings: BodyWarning
     body = (
         '{{< figure src="images/a.png" >}}\n\n'
         "{% include b.html %} 与 {{ site.baseurl }}/c.png\n\n"
-        "![[d.png]] 见 [[另一篇]]，代码 `{{ 不算 }}` 不算。\n"
+        "![[d.md]] 见 [[另一篇]]，代码 `{{ 不算 }}` 不算。\n"
     )
     found = body_warnings(body)
     assert [line.split(": warning: ")[1].split("' is ")[0] for line in found] == [
         '\'{{< figure src="images/a.png" >}}',
         "'{% include b.html %}",
         "'{{ site.baseurl }}",
-        "'![[d.png]]",
+        "'![[d.md]]",
         "'[[另一篇]]",
     ]
     assert [line.split(":")[1] for line in found] == ["4", "6", "6", "8", "8"]

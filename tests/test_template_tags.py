@@ -198,3 +198,26 @@ def test_an_asset_image_is_read_from_the_posts_asset_folder(tmp_path: Path) -> N
     # the asset folder's image and the one beside the issue are found; the missing one named
     assert not any("cat.png" in line or "beside.png" in line for line in lines), lines
     assert any("/no/where.png" in line for line in lines), lines
+
+
+# --- Obsidian's links and embeds -----------------------------------------------------------
+
+
+def test_an_embedded_image_is_an_image_and_a_note_link_shows_its_words(
+    body_warnings: BodyWarnings,
+) -> None:
+    body = (
+        "见 [[笔记]]、[[笔记|别名]]、[[笔记#第二节]] 与 [[笔记#^abc123]]。\n\n"
+        "![[图.png]]\n\n![[图.png|120]] 和 ![[另一篇]]\n\n`[[代码]]`\n"
+    )
+    zhihu = render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]
+    assert "见 笔记、别名、笔记 > 第二节 与 笔记。" in zhihu
+    assert "![](图.png)\n\n![](图.png) 和 !\\[\\[另一篇\\]\\]" in zhihu
+    assert "`[[代码]]`" in zhihu
+    wechat = shown(body, "wechat")
+    assert 'src="图.png"' in wechat and "width:120px" in wechat
+    assert [line.split(" is ")[0] for line in body_warnings(body)] == [
+        "issue.md:4: warning: '[[笔记]]'",
+        "issue.md:8: warning: '![[另一篇]]'",
+    ]
+    assert "only its words are shown" in body_warnings(body)[0]

@@ -35,6 +35,8 @@ from crosspost.issue.model import Issue
 _RUNS_TO_CLOSE = re.compile(r"\s*<(script|pre|style|textarea)\b", re.IGNORECASE)
 _CALLOUT_CLOSE = re.compile(r"^[\s>]*:{3,}\s*$")
 _CODE_SPAN = re.compile(r"(`+).+?\1", re.DOTALL)
+#: An embed Obsidian shows as a picture (the dialect reads it as an image): not foreign.
+_EMBEDDED_IMAGE = r"[^\]\n|#]*\.(?:png|jpe?g|gif|webp|svg|bmp|avif)\s*[\]|#]"
 #: Syntax of static-site generators and editors that Markdown shows as it is written.
 _FOREIGN: tuple[tuple[re.Pattern[str], str], ...] = (
     (
@@ -52,13 +54,14 @@ _FOREIGN: tuple[tuple[re.Pattern[str], str], ...] = (
         "a static-site template variable: it goes out as literal text; write its value",
     ),
     (
-        re.compile(r"!\[\[[^\]\n]+\]\](?!\()"),
-        "Obsidian's embed, not Markdown: it goes out as literal text and nothing is "
-        "uploaded; write ![](path) instead",
+        re.compile(rf"!\[\[(?!{_EMBEDDED_IMAGE})[^\]\n]+\]\](?!\()", re.IGNORECASE),
+        "Obsidian's embed of another note, whose text is not in this file: it goes out as "
+        "literal text; copy the text in",
     ),
     (
-        re.compile(r"(?<!!)\[\[[^\]\n]+\]\](?!\()"),
-        "a wiki link, not Markdown: it goes out as literal text; write [text](url)",
+        re.compile(r"(?<!!)\[\[(?!_?toc_?\]\])[^\]\n]+\]\](?!\()", re.IGNORECASE),
+        "a wiki link: no reader outside your notes can follow it, so only its words are "
+        "shown; write [text](url) to link",
     ),
 )
 

@@ -40,6 +40,7 @@ from crosspost.issue.collector import collector_paused
 from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image
 from crosspost.issue.template_tags import template_block, template_tags
+from crosspost.issue.wiki_links import wiki_link
 
 if TYPE_CHECKING:
     from mdit_py_plugins.texmath.index import RuleDictType
@@ -880,6 +881,7 @@ def new_markdown() -> MarkdownIt:
     )
     md.enable(["table", "strikethrough"])
     md.inline.ruler.before("image", "sized_image", sized_image)
+    md.inline.ruler.before("link", "wiki_link", wiki_link)
     md.block.ruler.before("html_block", "void_tag_line", _void_tag_line)
     md.block.ruler.before(
         "fence",
