@@ -182,6 +182,22 @@ def test_raw_html_links_follow_the_same_policy() -> None:
     assert references(soup) == {1: "[1] 站: https://x.example"}  # its text, not its title
 
 
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        'a <a href="https://x.example/p">https://x.example/p</a> b <a href="https://y.example">乙</a>',
+        '<p>a <a href="https://x.example/p">https://x.example/p</a> b '
+        '<a href="https://y.example">乙</a></p>',
+    ],
+)
+def test_a_raw_link_whose_text_is_its_address_needs_no_number(markdown: str) -> None:
+    # Inline pieces know the text when the <a> opens, a block knows it at </a>: either
+    # way the address is the text, as for a Markdown link, and numbers stay in order.
+    _, soup = render_body(markdown)
+    assert soup.find_all("p")[1].get_text() == "a https://x.example/p b 乙[1]"
+    assert references(soup) == {1: "[1] 乙: https://y.example"}
+
+
 def test_footnotes_are_numbered_with_the_links_and_have_no_anchors() -> None:
     rendered, soup = render_body(
         "见[文档](https://docs.example)[^n]。\n\n[^n]: 这是脚注，参见 [规范](https://spec.example)。\n"

@@ -104,6 +104,17 @@ def is_mp_link(url: str) -> bool:
     return bool(MP_LINK.match(url.strip()))
 
 
+def is_bare_url(text: str, href: str) -> bool:
+    """Whether a link's text is just its URL (then the URL itself is the useful text)."""
+
+    def plain(url: str) -> str:
+        url = url.strip().lower().removeprefix("mailto:")
+        url = re.sub(r"^https?://", "", url)
+        return url.rstrip("/")
+
+    return bool(text) and plain(text) == plain(href)
+
+
 @dataclass(frozen=True)
 class Reference:
     """One entry of the reference list: ``[number] text: url`` (text may be empty)."""

@@ -34,7 +34,7 @@ from crosspost.issue.dialect import (
 from crosspost.render.captions import caption_of
 from crosspost.render.sanitize import TagStream, clean
 from crosspost.render.wechat.code import highlight_code
-from crosspost.render.wechat.raw import ALLOWLIST, Reference, css_size, is_mp_link
+from crosspost.render.wechat.raw import ALLOWLIST, Reference, css_size, is_bare_url, is_mp_link
 
 #: Bullets by nesting depth; deeper lists reuse the last one.
 BULLETS: tuple[str, ...] = ("•", "◦", "▪")
@@ -147,17 +147,6 @@ def raw_link_text(tokens: Sequence[Token], start: int) -> str:
         elif token.type in ("softbreak", "hardbreak"):
             parts.append(" ")
     return " ".join(ZERO_WIDTH.sub("", "".join(parts)).split())
-
-
-def is_bare_url(text: str, href: str) -> bool:
-    """Whether a link's text is just its URL (then the URL itself is the useful text)."""
-
-    def plain(url: str) -> str:
-        url = url.strip().lower().removeprefix("mailto:")
-        url = re.sub(r"^https?://", "", url)
-        return url.rstrip("/")
-
-    return bool(text) and plain(text) == plain(href)
 
 
 class WeChatRenderer(RendererHTML):

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from html.parser import HTMLParser
 
 from crosspost.issue.dialect import VOID
-from crosspost.render.wechat.raw import AS_SECTION, Reference, css_size, is_mp_link
+from crosspost.render.wechat.raw import AS_SECTION, Reference, css_size, is_bare_url, is_mp_link
 
 
 class RawHtmlSanitiser(HTMLParser):
@@ -51,7 +51,9 @@ class RawHtmlSanitiser(HTMLParser):
         for link in self._open:  # closed in a later piece: named by the text given
             if link is not None:
                 href, title, _ = link
-                self._reference(href, self._link_text or title)
+                entry = self._reference(href, self._link_text or title)
+                if _DEFERRED in self._links:  # numbered now: its close writes the number
+                    self._links[self._links.index(_DEFERRED)] = entry
         return "".join(self._out)
 
     # --- tags ---------------------------------------------------------------------
@@ -110,17 +112,29 @@ class RawHtmlSanitiser(HTMLParser):
         elif not href or href.startswith("#"):  # javascript: hrefs are gone already
             self._links.append("")
             self._open.append(None)
+        elif self._link_text:  # an inline <a>: its text, known, is its address?
+            if is_bare_url(self._link_text, href):
+                self._links.append("")
+                self._open.append(None)
+            else:  # numbered now: references keep document order
+                self._links.append(self._reference(href, ""))
+                self._open.append((href, attrs.get("title", "").strip(), []))
         else:
-            # Numbered now (references keep document order), named once its text is known.
-            self._links.append(self._reference(href, ""))
+            # Numbered at its close, once its text is known (no other link can come
+            # between): a link whose text is its address needs no number.
+            self._links.append(_DEFERRED)
             self._open.append((href, attrs.get("title", "").strip(), []))
 
     def _close_link(self) -> None:
         link = self._open.pop() if self._open else None
+        entry = self._links.pop() if self._links else ""
         if link is not None:  # opened in this piece: its text is what it enclosed
             href, title, parts = link
-            self._reference(href, " ".join("".join(parts).split()) or title)
-        entry = self._links.pop() if self._links else ""
+            text = " ".join("".join(parts).split())
+            if entry is _DEFERRED:
+                entry = "" if is_bare_url(text, href) else self._reference(href, text or title)
+            else:
+                self._reference(href, text or title)
         if isinstance(entry, str):
             self._out.append(entry)
         else:
@@ -136,6 +150,10 @@ class RawHtmlSanitiser(HTMLParser):
         if self._pre:  # WeChat ignores white-space:pre; spell out spaces and lines
             text = text.replace("\t", "    ").replace(" ", "&nbsp;").replace("\n", "<br>")
         self._out.append(text)
+
+
+#: In ``links``: a raw ``<a>`` of this piece whose number waits for its text.
+_DEFERRED = "\x00deferred"
 
 
 def _attributes(attrs: dict[str, str]) -> str:
