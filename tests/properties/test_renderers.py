@@ -469,9 +469,25 @@ TASKS = st.lists(
     max_size=3,
 ).map("\n".join)
 STRUCK = st.builds(lambda a, b: f"~~{a}~~ {b}", SENTENCE, SENTENCE)
+#: Jekyll's, Hexo's and GitBook's tags, and Obsidian's links (see issue/template_tags.py).
+SITE_TAGS = st.one_of(
+    st.builds(lambda kind, a: f"{{% note {kind} %}}\n{a}\n{{% endnote %}}",
+              st.sampled_from(["info", "warning", "red", "default no-icon"]), SENTENCE),
+    st.builds(lambda a: f'{{% hint style="danger" %}}\n{a}\n{{% endhint %}}', SENTENCE),
+    st.builds(lambda a: f"{{% highlight python %}}\nprint('{a}')\n{{% endhighlight %}}", SENTENCE),
+    st.builds(lambda a, b: f"{{% blockquote {b} %}}\n{a}\n{{% endblockquote %}}",
+              SENTENCE, TEXT),
+    st.builds(lambda a, n, b: f"{a} {{% link {b} https://tag{n}.example.com/x %}}",
+              SENTENCE, HOST, SENTENCE),
+    st.builds(lambda a, n: f"{a}\n\n{{% iframe https://frame{n}.example.com/f %}}",
+              SENTENCE, HOST),
+    st.builds(lambda a, b: f"{{% raw %}}{a}{{% endraw %}} {b}", SENTENCE, SENTENCE),
+    st.builds(lambda a, b: f"{a} [[{b}]] [[页|{b}]]", SENTENCE, SENTENCE),
+    st.builds(lambda a: f"{{% note warning %}}\n{a}", SENTENCE),  # never closed
+)  # fmt: skip
 ELSEWHERE = st.one_of(
     INLINE_RAW, RAW_TABLE, PIPE_TABLE_RAW, VIDEO, ALERT, CONTAINER, MATH, TASKS, STRUCK,
-    SENTENCE, PARAGRAPH,
+    SITE_TAGS, SENTENCE, PARAGRAPH,
 )  # fmt: skip
 
 
