@@ -221,3 +221,23 @@ def test_an_embedded_image_is_an_image_and_a_note_link_shows_its_words(
         "issue.md:8: warning: '![[另一篇]]'",
     ]
     assert "only its words are shown" in body_warnings(body)[0]
+
+
+# --- definition lists (kramdown, Pandoc, PHP Markdown Extra, MkDocs) ------------------------
+
+
+def test_a_definition_list_is_a_bold_term_and_its_paragraphs() -> None:
+    body = (
+        "Apple\n:   Pomaceous **red**.\n\n    Second paragraph.\n\nOrange\n: Citrus.\n: Another.\n"
+    )
+    assert shown(body, "zhihu") == (
+        "<p><b>Apple</b></p><p>Pomaceous <b>red</b>.</p><p>Second paragraph.</p>"
+        "<p><b>Orange</b></p><p>Citrus.</p><p>Another.</p>"
+    )
+    wechat = shown(body, "wechat")
+    assert re.search(r"<p[^>]*><strong[^>]*>Orange</strong></p><p[^>]*>Citrus\.</p>", wechat)
+
+
+def test_a_line_beginning_with_a_tilde_is_a_sentence_not_a_definition() -> None:
+    # Pandoc also reads '~' as a definition's marker; sentences begin with it ("about").
+    assert shown("工期\n~ 5 天\n", "zhihu") == "<p>工期 ~ 5 天</p>"

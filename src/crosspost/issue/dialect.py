@@ -32,11 +32,13 @@ from markdown_it.rules_inline.state_inline import Delimiter, Scanned
 from markdown_it.token import Token
 from mdit_py_plugins.admon import admon_plugin
 from mdit_py_plugins.container import container_plugin
+from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
 from crosspost.issue.bare_links import bare_links
 from crosspost.issue.collector import collector_paused
+from crosspost.issue.definition_lists import definition_lists
 from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image
 from crosspost.issue.template_tags import template_block, template_tags
@@ -618,6 +620,23 @@ _ADMONITION_LINE = re.compile(
 )
 
 
+def _colon_definitions(rule: BlockRule) -> BlockRule:
+    """``rule`` (the definition-list plugin's) for ``:`` definitions only. Pandoc also
+    takes ``~``, which sentences begin with ("~ 5 天", about five days): read as a
+    definition marker, it was lost."""
+
+    def definitions(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        following = start + 1
+        while following < end and state.isEmpty(following):
+            following += 1
+        at = state.bMarks[following] + state.tShift[following] if following < end else 0
+        if following < end and state.src.startswith("~", at):
+            return False
+        return rule(state, start, end, silent)
+
+    return definitions
+
+
 def _known_admonitions(rule: BlockRule) -> BlockRule:
     """``rule`` (the admonition plugin's) for lines that name a kind crosspost knows: the
     plugin takes any ``!!!`` line, and "!!! 注意：明天停电" or "!!! Note: it is big" lost
@@ -898,6 +917,13 @@ def new_markdown() -> MarkdownIt:
         rule = next(rule.fn for rule in md.inline.ruler.__rules__ if rule.name == name)
         md.inline.ruler.at(name, _cjk_friendly(rule))
     md.use(footnote_plugin)
+    md.use(deflist_plugin)
+    definitions = next(rule.fn for rule in md.block.ruler.__rules__ if rule.name == "deflist")
+    md.block.ruler.at(
+        "deflist",
+        _colon_definitions(definitions),
+        {"alt": ["paragraph", "reference", "blockquote"]},
+    )
     md.use(admon_plugin)
     admonition = next(rule.fn for rule in md.block.ruler.__rules__ if rule.name == "admonition")
     md.block.ruler.at("admonition", _known_admonitions(admonition))
@@ -915,6 +941,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.push("close_hidden_content", _close_hidden_content)
     md.core.ruler.push("site_directives", _site_directives)
     md.core.ruler.push("enumerated_lines", _enumerated_lines)
+    md.core.ruler.push("definition_lists", definition_lists)
     md.core.ruler.push("shortcodes", shortcodes)
     md.core.ruler.push("bare_links", bare_links)
     md.normalizeLink = _verbatim  # type: ignore[method-assign]
