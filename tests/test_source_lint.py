@@ -229,7 +229,7 @@ def test_a_link_to_a_path_of_the_writers_site_is_named(body_warnings: BodyWarnin
     [
         ("```{figure} images/plane.png\nThe plane.\n```\n", 4, "'```{figure}' is a MyST directive"),
         ('<div markdown="1">\n**Bold** and ![](a.png)\n</div>\n', 4, "Markdown inside HTML"),
-        ('=== "Linux"\n\n    Install with apt.\n', 4, "'=== \"Linux\"' is a MkDocs content tab"),
+        ("=== 'Linux'\n\n    Install with apt.\n", 4, "'=== 'Linux'' is a MkDocs content tab"),
         ("定义\n\\begin{equation}\nz=x+iy\n", 4, "'\\begin{equation}' is never closed"),
         ("\\begin{itemize}\n\\item x\n\\end{itemize}\n", 4, "'\\begin{itemize}' is LaTeX"),
     ],

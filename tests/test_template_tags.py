@@ -241,3 +241,28 @@ def test_a_definition_list_is_a_bold_term_and_its_paragraphs() -> None:
 def test_a_line_beginning_with_a_tilde_is_a_sentence_not_a_definition() -> None:
     # Pandoc also reads '~' as a definition's marker; sentences begin with it ("about").
     assert shown("工期\n~ 5 天\n", "zhihu") == "<p>工期 ~ 5 天</p>"
+
+
+# --- content tabs (MkDocs Material, GitBook, Hexo NexT) ------------------------------------
+
+
+TABS = {
+    "mkdocs": '=== "Linux"\n\n    ```bash\n    apt install x\n    ```\n\n'
+    '    Then **run** it.\n\n=== "macOS"\n\n    brew install x\n\nAfter.\n',
+    "gitbook": '{% tabs %}\n{% tab title="Linux" %}\n```bash\napt install x\n```\n\n'
+    'Then **run** it.\n{% endtab %}\n{% tab title="macOS" %}\nbrew install x\n'
+    "{% endtab %}\n{% endtabs %}\n\nAfter.\n",
+    "next": "{% tabs install, 2 %}\n<!-- tab Linux @linux -->\n```bash\napt install x\n```\n\n"
+    "Then **run** it.\n<!-- endtab -->\n<!-- tab macOS -->\nbrew install x\n"
+    "<!-- endtab -->\n{% endtabs %}\n\nAfter.\n",
+}
+
+
+@pytest.mark.parametrize("tool", sorted(TABS))
+def test_every_tab_is_shown_under_its_title_in_bold(tool: str, body_warnings: BodyWarnings) -> None:
+    zhihu = shown(TABS[tool], "zhihu")
+    assert zhihu == (
+        '<p><b>Linux</b></p><pre lang="bash">apt install x</pre><p>Then <b>run</b> it.</p>'
+        "<p><b>macOS</b></p><p>brew install x</p><p>After.</p>"
+    )
+    assert body_warnings(TABS[tool]) == []

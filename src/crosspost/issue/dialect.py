@@ -41,6 +41,7 @@ from crosspost.issue.collector import collector_paused
 from crosspost.issue.definition_lists import definition_lists
 from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image
+from crosspost.issue.tabs import mkdocs_tab, next_tab
 from crosspost.issue.template_tags import template_block, template_tags
 from crosspost.issue.wiki_links import wiki_link
 
@@ -908,6 +909,8 @@ def new_markdown() -> MarkdownIt:
         template_block,
         {"alt": ["paragraph", "reference", "blockquote", "list"]},
     )
+    md.block.ruler.before("fence", "next_tab", next_tab)
+    md.block.ruler.before("fence", "mkdocs_tab", mkdocs_tab)
     md.block.ruler.before(
         "fence", "math_environment", _math_environment, {"alt": ["paragraph", "blockquote", "list"]}
     )

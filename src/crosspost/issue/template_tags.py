@@ -24,6 +24,9 @@ from collections.abc import Callable
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
+from crosspost.issue.blocks import escaped, inner, line_match, paragraph
+from crosspost.issue.tabs import TABS, tab_title
+
 #: A tag on a line of its own (Liquid's ``{%-`` … ``-%}`` trims too): name, arguments.
 _TAG_LINE = re.compile(r"\{%-?\s*([A-Za-z_][\w-]*)(.*?)\s*-?%\}[ \t]*")
 #: A tag anywhere in a line.
@@ -38,8 +41,9 @@ CODE_TAGS = frozenset({"highlight", "codeblock", "code"})
 NOTE_TAGS = frozenset({"note", "hint"})
 #: Paired tags whose content is Markdown shown as a quote (Hexo's three names).
 QUOTE_TAGS = frozenset({"blockquote", "quote", "pullquote"})
-#: ``raw`` keeps the site from reading its content (shown as Markdown); ``comment`` hides it.
-BLOCK_TAGS = CODE_TAGS | NOTE_TAGS | QUOTE_TAGS | {"raw", "comment"}
+#: ``raw`` keeps the site from reading its content (shown as Markdown); ``comment`` hides
+#: it; ``tabs`` holds tabs (GitBook's ``tab`` tags, NexT's ``<!-- tab -->`` comments).
+BLOCK_TAGS = CODE_TAGS | NOTE_TAGS | QUOTE_TAGS | {"raw", "comment", "tabs", "tab"}
 
 #: A note's class as the callout kind it reads as: NexT's classes, Butterfly's colours,
 #: GitBook's hint styles.
@@ -74,22 +78,12 @@ def _arguments(text: str) -> list[tuple[str, bool]]:
     ]
 
 
-def _escaped(text: str) -> str:
-    """``text`` as Markdown that shows it as written."""
-    return re.sub(r"([\\`*_\[\]<>!|~=$])", r"\\\1", text)
-
-
 # --- paired tags on lines of their own ---------------------------------------------------
 
 
 def template_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """Block rule: a paired tag this module knows, from its opening line to its closing."""
-    if state.sCount[start] - state.blkIndent >= 4:
-        return False
-    begin = state.bMarks[start] + state.tShift[start]
-    if not state.src.startswith("{%", begin):
-        return False
-    opened = _TAG_LINE.fullmatch(state.src, begin, state.eMarks[start])
+    opened = line_match(state, start, "{%", _TAG_LINE)
     name = opened.group(1) if opened else ""
     if opened is None or name not in BLOCK_TAGS:
         return False
@@ -105,18 +99,26 @@ def template_block(state: StateBlock, start: int, end: int, silent: bool) -> boo
         kind, title = _note(name, arguments)
         token = state.push("container_callout_open", "div", 1)
         token.info, token.markup, token.map = f"{kind} {title}".strip(), ":::", [start, close + 1]
-        _inner(state, start, close)
+        inner(state, start, close)
         state.push("container_callout_close", "div", -1).markup = ":::"
     elif name in QUOTE_TAGS:
         token = state.push("blockquote_open", "blockquote", 1)
         token.markup, token.map = ">", [start, close + 1]
-        _inner(state, start, close)
+        inner(state, start, close)
         credit = _credit(arguments) if name != "pullquote" else ""
         if credit:
-            _paragraph(state, credit, close)
+            paragraph(state, credit, close)
         state.push("blockquote_close", "blockquote", -1).markup = ">"
     elif name == "raw":
-        _inner(state, start, close)
+        inner(state, start, close)
+    elif name == "tabs":
+        inner(state, start, close, TABS)
+    elif name == "tab":
+        titled = re.search(r"title\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", arguments)
+        title = (titled.group(1) or titled.group(2) or "") if titled else arguments
+        if title.strip():
+            tab_title(state, title, start)
+        inner(state, start, close)
     state.line = close + 1
     return True
 
@@ -129,9 +131,7 @@ def _closing_line(state: StateBlock, start: int, end: int, name: str) -> int | N
         begin = state.bMarks[line] + state.tShift[line]
         if begin < state.eMarks[line] and state.sCount[line] < state.blkIndent:
             return None  # the list or quote the tag opened in has ended
-        if not state.src.startswith("{%", begin):
-            continue
-        found = _TAG_LINE.fullmatch(state.src, begin, state.eMarks[line])
+        found = line_match(state, line, "{%", _TAG_LINE)
         if found is None:
             continue
         if found.group(1) == name:
@@ -141,21 +141,6 @@ def _closing_line(state: StateBlock, start: int, end: int, name: str) -> int | N
                 return line
             depth -= 1
     return None
-
-
-def _inner(state: StateBlock, start: int, close: int) -> None:
-    """The lines between a tag's opening and closing lines, read as Markdown."""
-    parent, line_max = state.parentType, state.lineMax
-    state.parentType, state.lineMax = "container", close
-    state.md.block.tokenize(state, start + 1, close)
-    state.parentType, state.lineMax = parent, line_max
-
-
-def _paragraph(state: StateBlock, markdown: str, line: int) -> None:
-    state.push("paragraph_open", "p", 1).map = [line, line + 1]
-    inline = state.push("inline", "", 0)
-    inline.content, inline.map, inline.children = markdown, [line, line + 1], []
-    state.push("paragraph_close", "p", -1)
 
 
 def _code(state: StateBlock, start: int, close: int, name: str, arguments: str) -> None:
@@ -182,7 +167,7 @@ def _code(state: StateBlock, start: int, close: int, name: str, arguments: str) 
     token.content = state.getLines(start + 1, close, state.sCount[start], True)
     token.markup, token.map = "```", [start, close + 1]
     if url:
-        _paragraph(state, f"[{_escaped(link_text or url)}](<{url}>)", close)
+        paragraph(state, f"[{escaped(link_text or url)}](<{url}>)", close)
 
 
 def _quoted(text: str) -> str:
@@ -212,11 +197,11 @@ def _credit(arguments: str) -> str:
     words = [word for word, _ in _arguments(arguments)]
     at = next((i for i, word in enumerate(words) if _URL.fullmatch(word)), None)
     who = " ".join(words if at is None else words[:at])
-    parts = [_escaped(part.strip()) for part in who.split(",", 1) if part.strip()]
+    parts = [escaped(part.strip()) for part in who.split(",", 1) if part.strip()]
     if at is not None:
         link = words[at]
         shown = " ".join(words[at + 1 :]) or link
-        parts.append(f"[{_escaped(shown)}](<{link}>)")
+        parts.append(f"[{escaped(shown)}](<{link}>)")
     return "— " + ", ".join(parts) if parts else ""
 
 
@@ -267,7 +252,7 @@ def _image(arguments: list[tuple[str, bool]]) -> str | None:
         quoted = [word for word, _ in _arguments(quoted[0])]  # '"title" "alt"' in one
     title = quoted[0] if quoted else " ".join(word for word, _ in rest)
     alt = quoted[1] if len(quoted) > 1 else title
-    return f"![{_escaped(alt)}](<{arguments[at][0]}>)"
+    return f"![{escaped(alt)}](<{arguments[at][0]}>)"
 
 
 def _link(arguments: list[tuple[str, bool]]) -> str | None:
@@ -276,7 +261,7 @@ def _link(arguments: list[tuple[str, bool]]) -> str | None:
     if at is None:
         return None
     text = " ".join(word for word, _ in arguments[:at]) or arguments[at][0]
-    return f"[{_escaped(text)}](<{arguments[at][0]}>)"
+    return f"[{escaped(text)}](<{arguments[at][0]}>)"
 
 
 def _media(tag: str, address: Callable[[str], str]) -> _Reading:
