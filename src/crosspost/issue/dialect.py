@@ -38,6 +38,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 
 from crosspost.issue.bare_links import bare_links
 from crosspost.issue.collector import collector_paused
+from crosspost.issue.components import component_block, mdx_lines
 from crosspost.issue.definition_lists import definition_lists
 from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image
@@ -220,6 +221,8 @@ _QUOTED_TITLE = re.compile(r"\"(.*)\"|'(.*)'")
 #: ``name title``, or MyST's ``{name} title`` (Jupyter Book), whose name may hold a
 #: domain (``{prf:definition}``).
 _CALLOUT_MARKER = re.compile(r"^(?:\{([^\s{}]+)\}|([^\s:{]+))\s*(.*?)\s*$")
+#: Docusaurus 3's ``:::note[Title]``.
+_BRACKET_TITLE = re.compile(r"^([A-Za-z][\w-]*)\[(.*)\]\s*$")
 #: Pandoc's attributes after the colons: ``{#id .class key="value"}``, then any words.
 _DIV_ATTRIBUTES = re.compile(r"^\{([^{}]*)\}\s*(.*?)\s*$")
 _DIV_CLASS = re.compile(r"(?:^|\s)\.([\w-]+)")
@@ -329,7 +332,11 @@ def callout_marker(info: str) -> tuple[str, str]:
     """(name as written, lower-cased; title) of a ``::: name title`` line's parameters.
 
     Pandoc's and Quarto's attribute form names the kind by its first class:
-    ``::: {.callout-tip title="标题"}``, ``::: {#id .warning}``."""
+    ``::: {.callout-tip title="标题"}``, ``::: {#id .warning}``; Docusaurus 3 puts the
+    title in brackets: ``:::tip[标题]``."""
+    bracketed = _BRACKET_TITLE.match(info.strip())
+    if bracketed:
+        return bracketed.group(1).lower(), bracketed.group(2).strip()
     div = _DIV_ATTRIBUTES.match(info.strip())
     classes = _DIV_CLASS.findall(div.group(1)) if div else []
     if div and classes:
@@ -910,6 +917,7 @@ def new_markdown() -> MarkdownIt:
         {"alt": ["paragraph", "reference", "blockquote", "list"]},
     )
     md.block.ruler.before("fence", "next_tab", next_tab)
+    md.block.ruler.before("html_block", "component_block", component_block, {"alt": ["paragraph"]})
     md.block.ruler.before("fence", "mkdocs_tab", mkdocs_tab)
     md.block.ruler.before(
         "fence", "math_environment", _math_environment, {"alt": ["paragraph", "blockquote", "list"]}
@@ -940,6 +948,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.push("flatten_deep", _flatten_deep)
     md.core.ruler.after("block", "myst_callouts", _myst_callouts)
     md.core.ruler.before("inline", "template_tags", template_tags)
+    md.core.ruler.before("inline", "mdx_lines", mdx_lines)
     md.core.ruler.push("callouts", _callouts)
     md.core.ruler.push("close_hidden_content", _close_hidden_content)
     md.core.ruler.push("site_directives", _site_directives)

@@ -1,6 +1,8 @@
-"""Jekyll's, Hexo's and GitBook's ``{% tags %}``: each one crosspost knows comes out as
-what the site would have shown (code, a callout, a quote, an image, a link, a line for a
-video) on both channels, and check names only the tags it leaves as written."""
+"""Other tools' syntax read as what their sites show: Jekyll's, Hexo's and GitBook's
+``{% tags %}``, Obsidian's links and embeds, definition lists, content tabs and MDX. Each
+construct crosspost knows comes out as the site would have shown it (code, a callout, a
+quote, an image, a link, a line for a video, a bold title) on both channels, and check
+names only what it leaves as written."""
 
 from __future__ import annotations
 
@@ -266,3 +268,73 @@ def test_every_tab_is_shown_under_its_title_in_bold(tool: str, body_warnings: Bo
         "<p><b>macOS</b></p><p>brew install x</p><p>After.</p>"
     )
     assert body_warnings(TABS[tool]) == []
+
+
+# --- MDX (Docusaurus, Astro, Nextra, Mintlify) ---------------------------------------------
+
+
+MDX = """import Tabs from '@theme/Tabs';
+import TabItem from '@theme/TabItem';
+
+开头。
+
+<Tabs>
+  <TabItem value="npm" label="npm" default>
+
+```bash
+npm install x
+```
+
+  </TabItem>
+  <TabItem value="yarn">
+
+yarn add x
+
+  </TabItem>
+</Tabs>
+
+:::tip[标题]
+Docusaurus 的提示。
+:::
+
+<Admonition type="danger" title="小心">
+**别**这样。
+</Admonition>
+
+<Callout type="info">一行的 *提示*。</Callout>
+
+<Card title="文档" href="https://docs.example.com">
+卡片。
+</Card>
+
+{/* 给自己的备注 */}
+
+import x from 'y'; 留在中间的一行
+"""
+
+
+def test_mdx_components_are_blocks_of_markdown_and_its_javascript_is_left_out(
+    body_warnings: BodyWarnings,
+) -> None:
+    zhihu = shown(MDX, "zhihu")
+    assert zhihu.startswith('<p>开头。</p><p><b>npm</b></p><pre lang="bash">npm install x</pre>')
+    assert "<p><b>yarn</b></p><p>yarn add x</p>" in zhihu
+    assert "<blockquote><b>标题</b><br>Docusaurus 的提示。</blockquote>" in zhihu
+    assert "<blockquote><b>小心</b><br><b>别</b>这样。</blockquote>" in zhihu
+    assert "<blockquote><b>信息</b><br>一行的 <i>提示</i>。</blockquote>" in zhihu
+    assert '<a href="https://docs.example.com"><b>文档</b></a>' in zhihu
+    assert "备注" not in zhihu and "@theme" not in zhihu
+    assert zhihu.endswith("<p>import x from 'y'; 留在中间的一行</p>")  # not the opening lines
+    for channel in CHANNELS:
+        assert "TabItem" not in shown(MDX, channel)
+    assert body_warnings(MDX) == []
+
+
+def test_a_component_inside_a_line_or_never_closed_is_still_named(
+    body_warnings: BodyWarnings,
+) -> None:
+    body = "新 <Badge>beta</Badge> 功能。\n\n<Tabs>\n没有结尾。\n"
+    assert [w.split(" is read")[0] for w in body_warnings(body)] == [
+        "issue.md:4: warning: '<Badge>'",
+        "issue.md:6: warning: '<Tabs>'",
+    ]

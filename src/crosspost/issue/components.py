@@ -1,0 +1,133 @@
+"""MDX: the components and the JavaScript lines of Docusaurus, Astro, Nextra and Mintlify.
+
+A post written in MDX opens with ``import`` lines, wraps parts of itself in components
+(``<Tabs>`` and ``<TabItem label="npm">``, ``<Admonition type="tip">``, ``<Callout>``,
+``<Note>``) and comments as ``{/* … */}``. Read as Markdown, the imports and comments
+went out as text, a component's tag was left out with its label and its Markdown was
+shown as written.
+
+Here the JavaScript lines and comments are left out, as the site leaves them out, and a
+component written on lines of its own is a block whose content is Markdown: a callout
+for the admonition components (their ``type`` names the kind), the tab's label as a bold
+line for a tab, its ``title`` (linked to its ``href``) for a card, a step or an accordion,
+and only its content for any other (``<Tabs>``, ``<Steps>``). A component inside a line
+of text is still an unknown tag to check.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
+
+from crosspost.issue.blocks import escaped, inner, line_match, paragraph
+
+#: A component's opening tag alone on its line (a capital letter: HTML's names have none),
+#: or the whole component on one line.
+_OPENING = re.compile(r"<([A-Z][\w.]*)((?:\s+[^<>]*?)?)\s*>[ \t]*")
+_ONE_LINE = re.compile(r"<([A-Z][\w.]*)((?:\s+[^<>]*?)?)\s*>(.*)</\1\s*>[ \t]*")
+_ATTRIBUTE = re.compile(r"([\w-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|\{[\"'`]([^\"'`]*)[\"'`]\})")
+#: Components that are callouts, by name, as the callout kind each reads as
+#: (Docusaurus's ``Admonition`` and Nextra's ``Callout`` say theirs with ``type``).
+CALLOUT_COMPONENTS = {
+    "Admonition": "note", "Callout": "note", "Aside": "note", "Note": "note", "Tip": "tip",
+    "Info": "info", "Warning": "warning", "Caution": "caution", "Danger": "danger",
+    "Important": "important", "Check": "tip",
+}  # fmt: skip
+#: A component's ``type`` as a callout kind where the two differ.
+_TYPES = {"default": "note", "secondary": "note", "success": "tip", "error": "danger"}
+#: ``import … from '…'`` and ``export …`` lines of a post's JavaScript.
+_ESM = re.compile(
+    r"(?:import\s+(?:[\w*{}\s,$]+\s+from\s+)?[\"'][^\"'\n]+[\"'];?"
+    r"|export\s+(?:const|let|var|function|default|\{)[^\n]*)"
+)
+_COMMENT = re.compile(r"\{/\*.*?\*/\}", re.DOTALL)
+
+
+def _attributes(text: str) -> dict[str, str]:
+    return {
+        m.group(1): next(g for g in m.groups()[1:] if g is not None)
+        for m in _ATTRIBUTE.finditer(text)
+    }
+
+
+def component_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: a component opened and closed on lines of their own (or on one line)."""
+    one_line = line_match(state, start, "<", _ONE_LINE)
+    opened = one_line or line_match(state, start, "<", _OPENING)
+    if opened is None:
+        return False
+    name = opened.group(1)
+    close = start if one_line else _closing_line(state, start, end, name)
+    if close is None:
+        return False
+    if silent:
+        return True
+    attributes = _attributes(opened.group(2))
+    kind = CALLOUT_COMPONENTS.get(name)
+    if kind is not None:
+        written = attributes.get("type", "").lower()
+        kind = _TYPES.get(written, written) or kind
+        token = state.push("container_callout_open", "div", 1)
+        token.info = f"{kind} {attributes.get('title', '')}".strip()
+        token.markup, token.map = ":::", [start, close + 1]
+    else:
+        title = attributes.get("label") or attributes.get("title") or ""
+        if name in ("TabItem", "Tab") and not title:
+            title = attributes.get("value", "")
+        if title:
+            link = attributes.get("href", "")
+            shown = f"**{escaped(title)}**"
+            paragraph(state, f"[{shown}](<{link}>)" if link else shown, start)
+    if one_line:
+        paragraph(state, opened.group(3).strip(), start)
+    else:
+        inner(state, start, close)
+    if kind is not None:
+        state.push("container_callout_close", "div", -1).markup = ":::"
+    state.line = close + 1
+    return True
+
+
+def _closing_line(state: StateBlock, start: int, end: int, name: str) -> int | None:
+    """The line of ``</name>`` closing the component opened on ``start`` (the same one
+    may nest), or None."""
+    closing = re.compile(rf"</{re.escape(name)}\s*>[ \t]*")
+    opening = re.compile(rf"<{re.escape(name)}(?:\s[^<>]*)?>[ \t]*")
+    depth = 0
+    for line in range(start + 1, end):
+        if line_match(state, line, f"</{name}", closing):
+            if not depth:
+                return line
+            depth -= 1
+        elif line_match(state, line, f"<{name}", opening):
+            depth += 1
+    return None
+
+
+def mdx_lines(state: StateCore) -> None:
+    """Core rule, before inline parsing: leave out, as MDX does, the paragraphs of
+    ``import``/``export`` lines that open the body, and paragraphs holding nothing but
+    ``{/* comments */}``. (An ``import`` line further down, in a post that is not MDX,
+    may be an example someone forgot to put in code: it stays.)"""
+    if "import" not in state.src and "export" not in state.src and "{/*" not in state.src:
+        return
+    kept = []
+    opening = True  # no block of the article's own seen yet
+    tokens = state.tokens
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token.type == "paragraph_open" and token.level == 0 and index + 2 < len(tokens):
+            content = tokens[index + 1].content
+            lines = [line.strip() for line in _COMMENT.sub("", content).split("\n")]
+            code = [line for line in lines if line]
+            if not code or (opening and all(_ESM.fullmatch(line) for line in code)):
+                index += 3  # the paragraph's open, inline and close
+                continue
+        if token.block and token.nesting >= 0 and token.type != "html_block":
+            opening = False
+        kept.append(token)
+        index += 1
+    state.tokens = kept
