@@ -338,3 +338,72 @@ def test_a_component_inside_a_line_or_never_closed_is_still_named(
         "issue.md:4: warning: '<Badge>'",
         "issue.md:6: warning: '<Tabs>'",
     ]
+
+
+# --- what a sweep of English posts (Hashnode, Jekyll, Quarto, Docusaurus) turned up -------
+
+
+def test_hashnode_images_and_embeds() -> None:
+    body = (
+        '![](https://cdn.hashnode.com/a.png align="center")\n\n'
+        "%[https://www.youtube.com/watch?v=abc]\n\n%[https://gist.github.com/u/1]\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert '<img src="https://cdn.hashnode.com/a.png"' in zhihu  # was the line as text
+    assert '<a href="https://www.youtube.com/watch?v=abc">▶ 视频</a>' in zhihu
+    assert '<a href="https://gist.github.com/u/1">▶ 嵌入内容</a>' in zhihu
+    assert "%[" not in words(shown(body, "wechat"))
+
+
+def test_attributes_after_a_link_or_an_image_are_left_out_and_a_width_kept() -> None:
+    body = (
+        'See [the docs](https://e.com/docs){:target="_blank"} now.\n\n'
+        '![logo](https://e.com/logo.png){: width="50%"}\n\n'
+        "![A caption](https://e.com/fig.png){#fig-a width=60%}\n\n"
+        "Words {in braces} and [a](https://e.com/a) {kept as words}.\n"
+    )
+    for channel in CHANNELS:
+        out = words(shown(body, channel))
+        assert "{" not in out.replace("{in braces}", "").replace("{kept as words}", "")
+        assert "{in braces}" in out and "{kept as words}" in out
+    wechat = shown(body, "wechat")
+    assert "width:50%" in wechat and "width:60%" in wechat
+
+
+def test_a_display_formula_under_a_line_of_text_is_a_formula() -> None:
+    body = (
+        "Therefore:\n$$\n\\begin{align*}\na &= b\n\\end{align*}\n$$\n\nDone.\n\n"
+        "Labelled:\n$$\nx = 1\n$$ {#eq-one}\n\nPrice $$5 and $$ more.\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert "<p>Therefore:</p><p><img eeimg=" in zhihu and "<p>Done.</p>" in zhihu
+    assert "<p>Labelled:</p><p><img eeimg=" in zhihu and "eq-one" not in zhihu
+    assert "$$" not in words(zhihu).replace("Price $$5 and $$ more.", "")
+
+
+def test_a_link_to_a_page_by_its_name_is_named(body_warnings: BodyWarnings) -> None:
+    body = (
+        "Read [setup](setup).\n\n[c](webdriverio#config)\n\n[ok](example.com/x) "
+        "[ok](#top) [ok]({zhihu.url}) [ok](mailto:a@b.c)\n"
+    )
+    assert [w.split(" is a path")[0] for w in body_warnings(body)] == [
+        "issue.md:4: warning: the link to 'setup'",
+        "issue.md:6: warning: the link to 'webdriverio#config'",
+    ]
+
+
+def test_an_image_mapping_or_an_empty_slug_is_not_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "post.md"
+    path.write_text(
+        "---\ntitle: 学术\nslug: []\nimage:\n  caption: 'credit'\n  focal_point: ''\n---\n"
+        "\n正文。\n",
+        encoding="utf-8",
+    )
+    problems = check_file(path).problems
+    assert [(p.line, p.severity) for p in problems if p.code == "alias-ignored"] == [(4, "warning")]
+    assert not any("must be text" in p.message for p in problems)
+    Image.new("RGB", (900, 383), "teal").save(tmp_path / "featured.jpg")
+    path.write_text(
+        "---\ntitle: 学术\nimage:\n  filename: featured.jpg\n---\n\n正文。\n", encoding="utf-8"
+    )
+    assert read_issue(path).cover == tmp_path / "featured.jpg"

@@ -254,12 +254,25 @@ def _footnotes(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
 
 
 #: Lines a finding about many lines names before "and N more".
-#: A link target that is a path of the writer's site or disk (``./editors.md``,
-#: ``../2021/a.md#top``, ``/posts/a.html``), not a web address.
-_PATH_TARGET = re.compile(
-    r"^(?![A-Za-z][A-Za-z0-9+.-]*:|//)(?:\.{1,2}/|/|.*\.(?:md|markdown|html?)(?:#.*)?$)",
-    re.IGNORECASE,
-)
+#: Link targets that are no path: a scheme's (``https:``, ``mailto:``), ``//host``, an
+#: anchor, a channel's URL to fill in (``{zhihu.url}``).
+_NOT_A_PATH = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*:|//|#|\{)")
+#: A host's name without its scheme (``example.com/a``): a web address, if a loose one.
+_HOST = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?:[/?#:]|$)")
+_PAGE_FILE = re.compile(r"\.(?:md|mdx|markdown|html?)(?:#.*)?$", re.IGNORECASE)
+_PAGE_NAME = re.compile(r"[A-Za-z0-9_./#-]+")
+
+
+def is_path(target: str) -> bool:
+    """Whether a link target is a path of the writer's site or disk (``./editors.md``,
+    ``../2021/a.md#top``, ``/posts/a.html``, a page's name: ``setup``, ``api#config``),
+    not a web address."""
+    if not target or _NOT_A_PATH.match(target):
+        return False
+    if target.startswith(("./", "../", "/")) or _PAGE_FILE.search(target):
+        return True
+    # A page's name is a word of ASCII ("[全栈](会很多)" is words in brackets, not a link)
+    return bool(_PAGE_NAME.fullmatch(target)) and not _HOST.match(target)
 
 
 def _paths_as_links(
@@ -274,8 +287,7 @@ def _paths_as_links(
             (
                 str(child.attrGet("href") or "").strip()
                 for child in token.children or ()
-                if child.type == "link_open"
-                and _PATH_TARGET.search(str(child.attrGet("href") or "").strip())
+                if child.type == "link_open" and is_path(str(child.attrGet("href") or "").strip())
             ),
             "",
         )

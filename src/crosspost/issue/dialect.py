@@ -18,6 +18,7 @@ about a tenth of a parse.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -628,6 +629,34 @@ _ADMONITION_LINE = re.compile(
 )
 
 
+#: Pandoc's and Quarto's label after a display formula's closing ``$$``: ``$$ {#eq-x}``.
+_EQUATION_LABEL = re.compile(r"\$\$[ \t]*\{#[\w:.-]+\}[ \t]*$", re.MULTILINE)
+
+
+def _equation_labels(state: StateCore) -> None:
+    """Leave out a display formula's label (``$$ {#eq-cover}``): crosspost numbers no
+    equations, and with the label after it the ``$$`` closed nothing (the formula's TeX
+    ran into the words around it)."""
+    if "{#" in state.src:
+        state.src = _EQUATION_LABEL.sub("$$", state.src)
+
+
+def _side_effect_free(rule: BlockRule) -> BlockRule:
+    """``rule`` answering a silent call (may this line end a paragraph?) without pushing
+    tokens or moving on: dollarmath's block rule pushes its formula either way."""
+
+    def asked(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        if not silent:
+            return rule(state, start, end, silent)
+        tokens, line = len(state.tokens), state.line
+        found = rule(state, start, end, silent)
+        del state.tokens[tokens:]
+        state.line = line
+        return found
+
+    return asked
+
+
 def _colon_definitions(rule: BlockRule) -> BlockRule:
     """``rule`` (the definition-list plugin's) for ``:`` definitions only. Pandoc also
     takes ``~``, which sentences begin with ("~ 5 天", about five days): read as a
@@ -777,6 +806,35 @@ def _site_directives(state: StateCore) -> None:
         kept.append(token)
         index += 1
     state.tokens = _without_empty_lists(kept)
+
+
+#: An attribute list right after a link or an image: kramdown's ``{:target="_blank"}``,
+#: Pandoc's and Quarto's ``{#fig-plane width=60%}``.
+_SPAN_ATTRIBUTES = re.compile(r"\{:?((?:[ \t]*[^\s{}]+)*)[ \t]*\}")
+_IMAGE_SIZE = re.compile(r"(width|height)=[\"']?(\d+(?:\.\d+)?(?:px|%)?)[\"']?")
+
+
+def _span_attributes(state: StateCore) -> None:
+    """Leave out the attribute list written right after a link or an image (a site reads
+    it: a link's ``target``, a figure's id); it went out as text under the picture or
+    after the link's words. An image's ``width`` and ``height`` are kept as its size."""
+    for token in state.tokens:
+        if token.type != "inline" or not token.children or "{" not in token.content:
+            continue
+        children = token.children
+        for before, child in itertools.pairwise(children):
+            if child.type != "text" or before.type not in ("link_close", "image"):
+                continue
+            found = _SPAN_ATTRIBUTES.match(child.content)
+            parts = _ATTRIBUTE_PARTS.findall(found.group(1)) if found else []
+            if found is None or not all(_ATTRIBUTE.fullmatch(part) for part in parts):
+                continue
+            if before.type == "image":
+                for part in parts:
+                    size = _IMAGE_SIZE.fullmatch(part)
+                    if size:
+                        before.attrs[size.group(1)] = size.group(2)
+            child.content = child.content[found.end() :]
 
 
 #: How a line of a list written as plain lines begins: ``1、`` ``2.`` ``（3）`` ``四、``
@@ -941,10 +999,17 @@ def new_markdown() -> MarkdownIt:
     md.use(container_plugin, name="only", validate=_validate_only)
     md.use(container_plugin, name="callout", validate=_validate_callout)
     md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
+    # "…as follows:" and a $$ line under it: a display formula, as MathJax and Typora show
+    # it; the plugin's rule could not end a paragraph, and its TeX ran into the words.
+    display = next(rule.fn for rule in md.block.ruler.__rules__ if rule.name == "math_block")
+    md.block.ruler.at(
+        "math_block", _side_effect_free(display), {"alt": ["paragraph", "blockquote", "list"]}
+    )
     dollars = next(rule.fn for rule in md.inline.ruler.__rules__ if rule.name == "math_inline")
     md.inline.ruler.at("math_inline", _not_before_a_word(dollars))
     _use_bracket_math(md)
     md.core.ruler.after("normalize", "drop_unshowable", _drop_unshowable)
+    md.core.ruler.after("drop_unshowable", "equation_labels", _equation_labels)
     md.core.ruler.push("flatten_deep", _flatten_deep)
     md.core.ruler.after("block", "myst_callouts", _myst_callouts)
     md.core.ruler.before("inline", "template_tags", template_tags)
@@ -952,6 +1017,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.push("callouts", _callouts)
     md.core.ruler.push("close_hidden_content", _close_hidden_content)
     md.core.ruler.push("site_directives", _site_directives)
+    md.core.ruler.push("span_attributes", _span_attributes)
     md.core.ruler.push("enumerated_lines", _enumerated_lines)
     md.core.ruler.push("definition_lists", definition_lists)
     md.core.ruler.push("shortcodes", shortcodes)

@@ -751,8 +751,25 @@ def _aliases(front: dict[str, Any], lines: dict[str, int], notices: list[Notice]
             message = f"'{alias}' is not used: '{used}' already gives the {target}"
             notices.append(Notice(lines.get(alias), "alias-ignored", message, "info"))
             continue
+        value = front[alias]
+        if isinstance(value, dict) and target == "cover":  # Hugo Academic's image: {…}
+            value = next((value[k] for k in _IMAGE_KEYS if isinstance(value.get(k), str)), value)
+            front[alias] = value
+        if value is None or value == "" or value == []:
+            continue  # an empty value of another tool's (slug: []): nothing to use
+        if isinstance(value, (dict, list)):
+            message = (
+                f"'{alias}' holds a list or mapping, not a {target}, so it is not used; "
+                f"set '{target}:' if the issue needs one"
+            )
+            notices.append(Notice(lines.get(alias), "alias-ignored", message, "warning"))
+            continue
         source[target] = alias
     return source
+
+
+#: Where a static-site generator's ``image:`` mapping names its file.
+_IMAGE_KEYS = ("filename", "src", "url", "path", "file")
 
 
 def _title_from_body(path: Path, body: str) -> tuple[str, str, int | None]:

@@ -1,10 +1,12 @@
-"""Images with a size after their address: ``![logo](logo.png =150x150)``, ``=40%x``.
+"""Images with more than an address in their brackets: a size, ``![logo](logo.png
+=150x150)`` (``=40%x``), or attributes, ``![](a.png align="center")``.
 
-mdnice and editors built on markdown-it-imsize write an image's size this way. To
-CommonMark it is no image at all: both channels showed the whole line as written and
-the picture was neither uploaded nor shown. Read here as the image it is, its width
-and height kept as ``width``/``height`` attributes (WeChat sizes the picture by them;
-Zhihu sizes every picture itself).
+mdnice and editors built on markdown-it-imsize write an image's size the first way;
+Hashnode writes every image of a post the second way. To CommonMark neither is an image:
+both channels showed the whole line as written and the picture was neither uploaded nor
+shown. Read here as the image it is, a size kept as ``width``/``height`` attributes
+(WeChat sizes the picture by them; Zhihu sizes every picture itself); an ``align`` is
+left out, as a picture alone on its line is centred anyway.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from markdown_it.token import Token
 #: A size: a number, in pixels (no unit, or ``px``) or a percentage.
 _SIZE = r"\d+(?:\.\d+)?(?:px|%)?"
 _SIZED_IMAGE = re.compile(
-    rf"!\[([^\]\n]*)\]\(\s*<?([^\s<>()]+)>?\s+=({_SIZE})?x({_SIZE})?\s*\)", re.IGNORECASE
+    rf"!\[([^\]\n]*)\]\(\s*<?([^\s<>()]+)>?\s+"
+    rf"(?:=({_SIZE})?x({_SIZE})?|(?:[a-z-]+=\"[^\"\n]*\"\s*)+)\s*\)",
+    re.IGNORECASE,
 )
 
 

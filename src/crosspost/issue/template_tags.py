@@ -12,7 +12,8 @@ shows it with the rules it already has: a fenced code block, a callout, a quote,
 image, a link, and for a video or a frame the raw ``<video>``/``<iframe>`` the
 sanitiser turns into a line linking to it (check says so, as for raw HTML). Any other
 tag (``{% include %}``, ``{% post_url %}``, ``{% if %}``) stays as written, and check
-names it. A paired tag whose closing tag is missing stays as written too.
+names it. A paired tag whose closing tag is missing stays as written too. Hashnode's
+embeds, ``%[https://…]``, are read here as well: a line linking to what they embed.
 """
 
 from __future__ import annotations
@@ -211,10 +212,10 @@ def _credit(arguments: str) -> str:
 def template_tags(state: StateCore) -> None:
     """Core rule, before inline parsing: each one-line tag this module knows, in the text
     of a paragraph, heading or cell, becomes its Markdown (code spans are left alone)."""
-    if "{%" not in state.src:
+    if "{%" not in state.src and "%[" not in state.src:
         return
     for token in state.tokens:
-        if token.type == "inline" and "{%" in token.content:
+        if token.type == "inline" and ("{%" in token.content or "%[" in token.content):
             token.content = _rewritten(token.content)
 
 
@@ -222,9 +223,28 @@ def _rewritten(text: str) -> str:
     parts: list[str] = []
     done = 0
     for span in _CODE_SPAN.finditer(text):
-        parts += [_TAG.sub(_markdown_of, text[done : span.start()]), span.group(0)]
+        parts += [_outside_code(text[done : span.start()]), span.group(0)]
         done = span.end()
-    return "".join(parts) + _TAG.sub(_markdown_of, text[done:])
+    return "".join(parts) + _outside_code(text[done:])
+
+
+def _outside_code(text: str) -> str:
+    text = _TAG.sub(_markdown_of, text) if "{%" in text else text
+    return _EMBED.sub(_embedded, text) if "%[" in text else text
+
+
+#: Hashnode's embed: ``%[https://www.youtube.com/watch?v=…]`` (a video, a tweet, a gist).
+_EMBED = re.compile(r"%\[((?:https?:)?//[^\s\]]+)\]")
+
+
+def _embedded(match: re.Match[str]) -> str:
+    address = match.group(1)
+    tag = (
+        "video"
+        if re.search(r"youtube\.com|youtu\.be|vimeo\.com|bilibili\.com", address)
+        else "iframe"
+    )
+    return f'<{tag} src="{html.escape(address, quote=True)}"></{tag}>'
 
 
 def _markdown_of(match: re.Match[str]) -> str:
