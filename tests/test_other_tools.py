@@ -407,3 +407,20 @@ def test_an_image_mapping_or_an_empty_slug_is_not_an_error(tmp_path: Path) -> No
         "---\ntitle: 学术\nimage:\n  filename: featured.jpg\n---\n\n正文。\n", encoding="utf-8"
     )
     assert read_issue(path).cover == tmp_path / "featured.jpg"
+
+
+def test_an_mdx_import_of_a_local_file_is_left_out_anywhere() -> None:
+    body = (
+        '开头。\n\n---\n\nimport Support from "../_support.mdx";\n\n'
+        "import React from 'react'; 仍是一句话\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert "_support" not in zhihu and "<p>import React from 'react'; 仍是一句话</p>" in zhihu
+
+
+def test_a_component_whose_opening_tag_runs_over_lines_is_a_block() -> None:
+    body = (
+        '<Tabs groupId="pm"\n  values={[\n    {label: "npm", value: "npm"},\n  ]}>\n'
+        '<TabItem value="npm">\n\nnpm test\n\n</TabItem>\n</Tabs>\n\n结尾。\n'
+    )
+    assert shown(body, "zhihu") == "<p><b>npm</b></p><p>npm test</p><p>结尾。</p>"

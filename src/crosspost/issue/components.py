@@ -37,6 +37,12 @@ CALLOUT_COMPONENTS = {
 }  # fmt: skip
 #: A component's ``type`` as a callout kind where the two differ.
 _TYPES = {"default": "note", "secondary": "note", "success": "tip", "error": "danger"}
+#: An ``import`` of a file of the site's own (``"../_support.mdx"``, ``"@site/src/x"``):
+#: left out wherever it stands, being no sentence of anyone's.
+_LOCAL_IMPORT = re.compile(
+    r"import\s+[\w*{}\s,$]+\s+from\s+[\"'](?:\.{1,2}/|/|@/|~/|@site/)[^\"'\n]*[\"'];?"
+    r"|import\s+[\w*{}\s,$]+\s+from\s+[\"'][^\"'\n]*\.(?:mdx?|jsx|tsx|astro|vue|svelte)[\"'];?"
+)
 #: ``import … from '…'`` and ``export …`` lines of a post's JavaScript.
 _ESM = re.compile(
     r"(?:import\s+(?:[\w*{}\s,$]+\s+from\s+)?[\"'][^\"'\n]+[\"'];?"
@@ -53,13 +59,17 @@ def _attributes(text: str) -> dict[str, str]:
 
 
 def component_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
-    """Block rule: a component opened and closed on lines of their own (or on one line)."""
+    """Block rule: a component opened and closed on lines of their own (or on one line);
+    its opening tag may run over several lines (``<Tabs groupId="pm"`` … ``]}>``)."""
     one_line = line_match(state, start, "<", _ONE_LINE)
     opened = one_line or line_match(state, start, "<", _OPENING)
+    tag_end = start
     if opened is None:
-        return False
+        opened, tag_end = _long_opening(state, start, end)
+        if opened is None:
+            return False
     name = opened.group(1)
-    close = start if one_line else _closing_line(state, start, end, name)
+    close = start if one_line else _closing_line(state, tag_end, end, name)
     if close is None:
         return False
     if silent:
@@ -83,11 +93,32 @@ def component_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
     if one_line:
         paragraph(state, opened.group(3).strip(), start)
     else:
-        inner(state, start, close)
+        inner(state, tag_end, close)
     if kind is not None:
         state.push("container_callout_close", "div", -1).markup = ":::"
     state.line = close + 1
     return True
+
+
+#: The first line of an opening tag that goes on: ``<Tabs groupId="pm"``.
+_OPENING_START = re.compile(r"<([A-Z][\w.]*)(\s[^<>]*)?")
+#: Lines an opening tag may take.
+_LONGEST_TAG = 30
+
+
+def _long_opening(state: StateBlock, start: int, end: int) -> tuple[re.Match[str] | None, int]:
+    """An opening tag over several lines, read as one (match, its last line)."""
+    if line_match(state, start, "<", _OPENING_START) is None:
+        return None, start
+    written = [state.src[state.bMarks[start] + state.tShift[start] : state.eMarks[start]]]
+    for line in range(start + 1, min(end, start + _LONGEST_TAG)):
+        text = state.src[state.bMarks[line] : state.eMarks[line]]
+        if not text.strip() or "<" in text:
+            break
+        written.append(text.strip())
+        if text.rstrip().endswith(">"):
+            return _OPENING.fullmatch(" ".join(written)), line
+    return None, start
 
 
 def _closing_line(state: StateBlock, start: int, end: int, name: str) -> int | None:
@@ -108,9 +139,11 @@ def _closing_line(state: StateBlock, start: int, end: int, name: str) -> int | N
 
 def mdx_lines(state: StateCore) -> None:
     """Core rule, before inline parsing: leave out, as MDX does, the paragraphs of
-    ``import``/``export`` lines that open the body, and paragraphs holding nothing but
-    ``{/* comments */}``. (An ``import`` line further down, in a post that is not MDX,
-    may be an example someone forgot to put in code: it stays.)"""
+    ``import``/``export`` lines that open the body, further down those importing a file
+    of the site's own (``import Support from "../_support.mdx";``), and paragraphs
+    holding nothing but ``{/* comments */}``. (``import React from 'react';`` further
+    down, in a post that is not MDX, may be an example someone forgot to put in code:
+    it stays.)"""
     if "import" not in state.src and "export" not in state.src and "{/*" not in state.src:
         return
     kept = []
@@ -123,7 +156,8 @@ def mdx_lines(state: StateCore) -> None:
             content = tokens[index + 1].content
             lines = [line.strip() for line in _COMMENT.sub("", content).split("\n")]
             code = [line for line in lines if line]
-            if not code or (opening and all(_ESM.fullmatch(line) for line in code)):
+            esm = _ESM if opening else _LOCAL_IMPORT
+            if not code or all(esm.fullmatch(line) for line in code):
                 index += 3  # the paragraph's open, inline and close
                 continue
         if token.block and token.nesting >= 0 and token.type != "html_block":
