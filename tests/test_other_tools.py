@@ -424,3 +424,18 @@ def test_a_component_whose_opening_tag_runs_over_lines_is_a_block() -> None:
         '<TabItem value="npm">\n\nnpm test\n\n</TabItem>\n</Tabs>\n\n结尾。\n'
     )
     assert shown(body, "zhihu") == "<p><b>npm</b></p><p>npm test</p><p>结尾。</p>"
+
+
+def test_dev_to_and_eleventy_tags(tmp_path: Path) -> None:
+    body = (
+        "{% details 点开看 %}\n隐藏的 **答案**。\n{% enddetails %}\n\n"
+        "{% katex %}\nc = \\sqrt{a^2 + b^2}\n{% endkatex %}\n\n"
+        "{% github forem/forem %} 与 {% twitter 1234567890 %}\n\n"
+        '{% image "./cat.png", "一只猫" %}\n'
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu.startswith("<blockquote><b>点开看</b><br>隐藏的 <b>答案</b>。</blockquote>")
+    assert 'alt="c = \\sqrt{a^2 + b^2}' in zhihu and 'eeimg="2"' in zhihu
+    assert '<a href="https://github.com/forem/forem">▶ 嵌入内容</a>' in zhihu
+    assert '<a href="https://twitter.com/i/status/1234567890">' in zhihu
+    assert '<img src="./cat.png"' in zhihu and "一只猫" in zhihu

@@ -39,12 +39,12 @@ _CODE_SPAN = re.compile(r"(`+).+?\1", re.DOTALL)
 #: Paired tags whose content is code (Hexo's ``code`` is its ``codeblock``).
 CODE_TAGS = frozenset({"highlight", "codeblock", "code"})
 #: Paired tags whose content is Markdown shown in a callout.
-NOTE_TAGS = frozenset({"note", "hint"})
+NOTE_TAGS = frozenset({"note", "hint", "details"})
 #: Paired tags whose content is Markdown shown as a quote (Hexo's three names).
 QUOTE_TAGS = frozenset({"blockquote", "quote", "pullquote"})
 #: ``raw`` keeps the site from reading its content (shown as Markdown); ``comment`` hides
 #: it; ``tabs`` holds tabs (GitBook's ``tab`` tags, NexT's ``<!-- tab -->`` comments).
-BLOCK_TAGS = CODE_TAGS | NOTE_TAGS | QUOTE_TAGS | {"raw", "comment", "tabs", "tab"}
+BLOCK_TAGS = CODE_TAGS | NOTE_TAGS | QUOTE_TAGS | {"raw", "comment", "tabs", "tab", "katex"}
 
 #: A note's class as the callout kind it reads as: NexT's classes, Butterfly's colours,
 #: GitBook's hint styles.
@@ -110,6 +110,10 @@ def template_block(state: StateBlock, start: int, end: int, silent: bool) -> boo
         if credit:
             paragraph(state, credit, close)
         state.push("blockquote_close", "blockquote", -1).markup = ">"
+    elif name == "katex":  # dev.to's display formula
+        token = state.push("math_block", "math", 0)
+        token.content = state.getLines(start + 1, close, state.sCount[start], True)
+        token.markup, token.map, token.block = "$$", [start, close + 1], True
     elif name == "raw":
         inner(state, start, close)
     elif name == "tabs":
@@ -178,6 +182,8 @@ def _quoted(text: str) -> str:
 def _note(name: str, arguments: str) -> tuple[str, str]:
     """The callout kind and title of ``{% note [class] [no-icon] [summary] %}`` (NexT;
     Butterfly's ``{% note [colour] [icon] [style] %}``) or ``{% hint style="…" %}``."""
+    if name == "details":  # dev.to's {% details summary %}
+        return "details", arguments
     if name == "hint":
         style = re.search(r"style\s*=\s*[\"']?([\w-]+)", arguments)
         return NOTE_KINDS.get(style.group(1).lower() if style else "", "info"), ""
@@ -256,12 +262,16 @@ def _markdown_of(match: re.Match[str]) -> str:
 
 def _image(arguments: list[tuple[str, bool]]) -> str | None:
     """Hexo's ``{% asset_img [class names] slug [width] [height] [title [alt]] %}`` and
-    ``{% img … %}``: the image, titled as the site titles it. An asset's ``slug`` is read
+    ``{% img … %}``, Eleventy's ``{% image "src" "alt" %}``: the image, titled as the
+    site titles it. An asset's ``slug`` is read
     beside the issue, else in the folder named after the issue (Hexo's asset folder)."""
+    arguments = [(word.rstrip(","), quoted) for word, quoted in arguments if word != ","]
     at = next(
         (i for i, (word, quoted) in enumerate(arguments) if not quoted and _FILE.fullmatch(word)),
         None,
     )
+    if at is None and arguments and arguments[0][1] and _FILE.fullmatch(arguments[0][0]):
+        at = 0  # Eleventy's {% image "src" "alt" %}: the file is quoted too
     if at is None:
         return None
     rest = arguments[at + 1 :]
@@ -326,4 +336,13 @@ _INLINE: dict[str, _Reading] = {
     "iframe": _media("iframe", lambda v: v),
     "embed": _media("iframe", lambda v: v),
     "gist": _media("iframe", lambda v: v if "//" in v else f"https://gist.github.com/{v}"),
+    # dev.to's embeds
+    "github": _media("iframe", lambda v: v if "//" in v else f"https://github.com/{v}"),
+    "twitter": _media("iframe", lambda v: v if "//" in v else f"https://twitter.com/i/status/{v}"),
+    "tweet": _media("iframe", lambda v: v if "//" in v else f"https://twitter.com/i/status/{v}"),
+    "codepen": _media("iframe", lambda v: v),
+    "codesandbox": _media("iframe", lambda v: v if "//" in v else f"https://codesandbox.io/s/{v}"),
+    "stackblitz": _media(
+        "iframe", lambda v: v if "//" in v else f"https://stackblitz.com/edit/{v}"
+    ),
 }
