@@ -439,3 +439,84 @@ def test_dev_to_and_eleventy_tags(tmp_path: Path) -> None:
     assert '<a href="https://github.com/forem/forem">▶ 嵌入内容</a>' in zhihu
     assert '<a href="https://twitter.com/i/status/1234567890">' in zhihu
     assert '<img src="./cat.png"' in zhihu and "一只猫" in zhihu
+
+
+# --- what a sweep of Chinese blogs and docs (Hexo, Docsify, Quarto, VitePress, Yuque) found
+
+
+def test_shell_variables_beside_chinese_punctuation_stay_text() -> None:
+    body = (
+        "变量 $HOME、$PWD、$USER等。\n\n$1-$9表示参数，第十个用${10}。\n\n"
+        "公式 $x^2$ 与 $E=mc^2$。\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert "<p>变量 $HOME、$PWD、$USER等。</p><p>$1-$9表示参数，第十个用${10}。</p>" in zhihu
+    assert zhihu.count('eeimg="1"') == 2
+
+
+def test_butterflys_comma_link_and_button_and_label() -> None:
+    body = (
+        "{% link MySQL 8.4 Indexes, https://dev.mysql.com/x.html, https://m.com/i.ico %}\n\n"
+        "这是 {% label 标签 blue %} 和 {% btn https://e.com/x,按钮,far fa-hand,outline %}。\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert '<a href="https://dev.mysql.com/x.html">MySQL 8.4 Indexes</a>' in zhihu
+    assert '这是 标签 和 <a href="https://e.com/x">按钮</a>。' in zhihu
+
+
+@pytest.mark.parametrize(
+    ("info", "language"),
+    [("{r}", "r"), ("{r, echo=FALSE}", "r"), ("{.python .cell-code}", "python"),
+     ("{code-cell} ipython3", "ipython3"), ("js{2,5,13}", "javascript"),
+     ("ts:line-numbers", "typescript")],
+)  # fmt: skip
+def test_a_chunks_or_highlighted_fences_language_is_read(
+    info: str, language: str, body_warnings: BodyWarnings
+) -> None:
+    body = f"```{info}\nx <- 1\n```\n"
+    assert f'<pre lang="{language}">x &lt;- 1</pre>' in shown(body, "zhihu")
+    assert body_warnings(body) == []  # no "MyST directive"
+
+
+def test_docsify_notes_are_callouts() -> None:
+    body = "?> 注意：很多反馈。\n\n!> **重要** 的话\n\n普通 ?> 不是。\n"
+    assert shown(body, "zhihu") == (
+        "<blockquote><b>提示</b><br>注意：很多反馈。</blockquote>"
+        "<blockquote><b>注意</b><br><b>重要</b> 的话</blockquote><p>普通 ?&gt; 不是。</p>"
+    )
+
+
+def test_grouping_containers_show_their_content_and_yuque_tips_is_a_tip(
+    body_warnings: BodyWarnings,
+) -> None:
+    body = (
+        ":::tips\n语雀提示。\n:::\n\n::: code-group\n\n```js [a.js]\na\n```\n\n:::\n\n"
+        "::: {.cell}\n```{r}\nx\n```\n:::\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu.startswith("<blockquote><b>提示</b><br>语雀提示。</blockquote>")
+    assert "<blockquote>" not in zhihu[20:] and '<pre lang="r">x</pre>' in zhihu
+    assert body_warnings(body) == []
+
+
+def test_hexo_folds_mermaid_and_galleries(body_warnings: BodyWarnings) -> None:
+    body = (
+        "{% hideToggle 点击展开,bg,color %}\n隐藏内容。\n{% endhideToggle %}\n\n"
+        "{% folding yellow open, 折叠标题 %}\n折叠内容。\n{% endfolding %}\n\n"
+        "{% mermaid %}\ngraph TD\nA --> B\n{% endmermaid %}\n\n"
+        "{% gallery %}\n![猫](cat.png)\n{% endgallery %}\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert "<blockquote><b>点击展开</b><br>隐藏内容。</blockquote>" in zhihu
+    assert "<blockquote><b>折叠标题</b><br>折叠内容。</blockquote>" in zhihu
+    assert '<pre lang="mermaid">graph TD\nA --&gt; B</pre>' in zhihu
+    assert '<img src="cat.png"' in zhihu
+    # The diagram is named as a diagram, and no tag's code block is called unclosed.
+    assert [w.split(": warning: ")[1][:16] for w in body_warnings(body)] == ["a mermaid diagra"]
+
+
+def test_short_indented_chinese_is_named_as_prose_shown_as_code(
+    body_warnings: BodyWarnings,
+) -> None:
+    body = "前文。\n\n\t## 折叠二级标题\n\t\t折叠内容\n"
+    assert any("indented" in w for w in body_warnings(body))

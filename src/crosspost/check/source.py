@@ -98,7 +98,8 @@ def _unclosed(issue: Issue, tokens: Sequence[Token], lines: Sequence[str]) -> It
             continue
         start, end = token.map
         line = issue.body_line + start
-        if token.type == "fence" and not _fence_closed(token.markup, lines[start + 1 : end]):
+        fenced = token.type == "fence" and token.markup[:1] in ("`", "~")  # not a tag's
+        if fenced and not _fence_closed(token.markup, lines[start + 1 : end]):
             closer = lines[end] if end < len(lines) else ""
             if _CALLOUT_CLOSE.match(closer):  # the callout around it ended inside the code
                 message = (
@@ -632,7 +633,7 @@ def _text_of(token: Token) -> str:
 
 
 #: Chinese characters an indented block holds before it reads as prose shown as code.
-_PROSE_CJK = 20
+_PROSE_CJK = 8
 
 
 def _indented_prose(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:

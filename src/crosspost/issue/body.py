@@ -172,6 +172,8 @@ def check_containers(path: Path, document: Document, body_line: int) -> list[Not
                     "(an outer block around another needs a longer fence, '::::')"
                 )
                 found.append(Notice(body_line + start, "unclosed-block", message))
+    for lines in document.grouped:
+        markers.update(lines)
     unknown_open = 0  # unknown blocks opened: their bare ':::' lines close them
     for index, text in enumerate(document.body.split("\n")):
         match = _FENCE_LINE.match(text)

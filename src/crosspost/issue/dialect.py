@@ -215,8 +215,18 @@ CALLOUT_SYNONYMS = {
     "success": "tip", "check": "tip", "done": "tip", "hint": "tip",
     "attention": "warning", "failure": "danger", "fail": "danger", "missing": "danger",
     "error": "danger", "bug": "danger", "quote": "note", "cite": "note",
-    "admonition": PLAIN_CALLOUT,
+    "admonition": PLAIN_CALLOUT, "tips": "tip",  # Yuque's
 }  # fmt: skip
+#: Containers that group without being a box: VitePress's ``::: code-group`` (its blocks
+#: keep their titles), Quarto's cells and page columns (``::: {.cell}``,
+#: ``{.column-margin}``), its tab sets (each tab's heading stays). Left out, content kept.
+_GROUPING = re.compile(r"code-group|cell(?:-[\w-]+)?|column-[\w-]+|panel-[\w-]+|content-[\w-]+")
+
+
+def _unwrapped(name: str) -> bool:
+    return bool(_GROUPING.fullmatch(name))
+
+
 #: An admonition's own title: ``!!! note "标题"`` (``""``: none).
 _QUOTED_TITLE = re.compile(r"\"(.*)\"|'(.*)'")
 #: ``name title``, or MyST's ``{name} title`` (Jupyter Book), whose name may hold a
@@ -308,12 +318,17 @@ def _unlabelled(rule: BlockRule) -> BlockRule:
 #: What lies between the dollars of ``$HOME/$USER`` or ``${PATH}:$PWD``: a shell
 #: variable's name (capitals) and the separator after it, not TeX.
 _SHELL_NAME = re.compile(r"^\{?[A-Z_][A-Z0-9_]*\}?[/:.\-]?$")
+#: Between two dollars, what marks prose rather than TeX: a shell variable's name and
+#: the Chinese list mark after it (``$HOME、$PWD``), or Chinese sentence punctuation
+#: (``$1-$9表示一到九个参数，…，如${10}``). TeX writes neither.
+_PROSE_BETWEEN_DOLLARS = re.compile(r"^\{?[A-Za-z_][A-Za-z0-9_]*\}?[、，。；]|[，。、；！？]")
 
 
 def _not_before_a_word(rule: InlineRule) -> InlineRule:
     """The dollar rule, except for shell variables: a closing ``$`` that runs straight
-    into a letter after a capitalised name (``$HOME/$USER``, ``${PATH}:$PWD``). A
-    formula followed by a word (``the $n$th row``) stays a formula."""
+    into a letter after a capitalised name (``$HOME/$USER``, ``${PATH}:$PWD``), and
+    text between two dollars that Chinese punctuation marks as prose (``$HOME、$PWD``).
+    A formula followed by a word (``the $n$th row``) stays a formula."""
 
     def inline(state: StateInline, silent: bool) -> bool:
         start = state.pos
@@ -323,6 +338,8 @@ def _not_before_a_word(rule: InlineRule) -> InlineRule:
         inside = state.src[start + 1 : state.pos - 1]
         state.pos = start
         if after.isascii() and after.isalpha() and _SHELL_NAME.match(inside):
+            return False
+        if _PROSE_BETWEEN_DOLLARS.search(inside) and not inside.lstrip().startswith("\\"):
             return False
         return rule(state, silent)
 
@@ -550,10 +567,23 @@ def _callouts(state: StateCore) -> None:
     _titled_alerts(state)
     tokens: list[Token] = []
     skip_title = 0
+    unwrapped: list[bool] = []  # per open callout: left out, its content kept
     for index, token in enumerate(state.tokens):
         if skip_title:
             skip_title -= 1
             continue
+        if token.type == "container_callout_open" and _unwrapped(callout_marker(token.info)[0]):
+            unwrapped.append(True)
+            if token.map:  # its ':::' lines are read: check must not call them text
+                state.env.setdefault(GROUPED, []).append(tuple(token.map))
+            continue
+        if token.type == "container_callout_close" and unwrapped and unwrapped[-1]:
+            unwrapped.pop()
+            continue
+        if token.type == "container_callout_open":
+            unwrapped.append(False)
+        elif token.type == "container_callout_close" and unwrapped:
+            unwrapped.pop()
         if token.type in ("container_callout_open", "alert_open", "admonition_open"):
             if token.type == "alert_open":
                 name = str(token.meta.get("kind", "")).lower()
@@ -570,6 +600,7 @@ def _callouts(state: StateCore) -> None:
                 skip_title = 3 if following and following[0].type == "admonition_title_open" else 0
             else:
                 name, title = callout_marker(token.info)
+                name = CALLOUT_SYNONYMS.get(name, name)
             kind = name if name in CALLOUT_LABELS else PLAIN_CALLOUT
             token.type = "callout_open"
             token.tag = "section"
@@ -588,6 +619,74 @@ _MYST_DIRECTIVE = re.compile(r"^\{([A-Za-z][\w:-]*)\}\s*(.*?)\s*$")
 #: MyST's option lines at the top of a directive: ``:class: tip`` lines, or a ``---``
 #: block of YAML.
 _MYST_OPTIONS = re.compile(r"\A(?:(?:[ \t]*:[\w-]+:.*\n)+|---\n(?:.*\n)*?---\n)")
+
+
+#: Languages a code chunk names in braces: knitr's and Quarto's engines (```` ```{r} ````,
+#: ```` ```{python} ````) and MyST's code directives (```` ```{code-cell} python ````).
+_CHUNK_ENGINES = frozenset(
+    {"r", "python", "py", "julia", "bash", "sh", "zsh", "sql", "ojs", "js", "javascript",
+     "ts", "typescript", "stan", "rcpp", "cpp", "c", "dot", "mermaid", "octave", "perl",
+     "ruby", "scala", "go", "rust", "java", "powershell", "ipython", "ipython3", "html",
+     "css", "yaml", "json", "markdown", "md", "latex", "tex", "sas", "stata", "matlab"}
+)  # fmt: skip
+_CODE_DIRECTIVES = frozenset({"code-cell", "code-block", "code", "sourcecode"})
+#: ```` ```{r, echo=FALSE} ````, ```` ```{.r .cell-code} ````, ```` ```{code-cell} ipython3 ````.
+_CHUNK = re.compile(r"^\{\.?([\w+-]+)[^}]*\}\s*(.*)$")
+#: VitePress's marks after the language: lines to highlight (``js{2,5}``), line numbers
+#: (``ts:line-numbers``).
+_VITEPRESS_MARKS = re.compile(
+    r"^([\w+#-]+)(?::(?:no-)?line-numbers(?:=\d+)?)?(?:\s*\{[\d,\s-]*\})?"
+)
+
+
+def fence_language(info: str) -> str:
+    """A fence's info string with its language said plainly: ``{r}`` and ``{.r
+    .cell-code}`` are R, ``{code-cell} python`` is Python, ``js{2,5}`` and
+    ``ts:line-numbers`` are JavaScript and TypeScript; anything else as it is."""
+    chunk = _CHUNK.match(info.strip())
+    if chunk:
+        name, rest = chunk.group(1).lower(), chunk.group(2).strip()
+        if name in _CODE_DIRECTIVES:
+            return rest
+        return name if name in _CHUNK_ENGINES else info
+    marked = _VITEPRESS_MARKS.match(info.strip())
+    if marked and marked.end() > len(marked.group(1)):
+        return marked.group(1) + info.strip()[marked.end() :]
+    return info
+
+
+def _fence_languages(state: StateCore) -> None:
+    """Each fence's language as :func:`fence_language` reads it: renderers colour by it
+    (Zhihu's ``<pre lang>`` showed ``{r}`` and ``js{2,5}``), check names diagrams by it."""
+    for token in state.tokens:
+        if token.type == "fence" and token.info and ("{" in token.info or ":" in token.info):
+            token.info = fence_language(token.info)
+
+
+#: Docsify's notes: a paragraph opening with ``!>`` (important) or ``?>`` (a tip).
+_DOCSIFY_NOTE = {"!>": "warning", "?>": "tip"}
+
+
+def _docsify_notes(state: StateCore) -> None:
+    """Docsify's ``!> 重要的话`` and ``?> 提示`` paragraphs as the callouts they are;
+    Markdown showed the marks as written."""
+    tokens: list[Token] = []
+    inside = False  # in a note's paragraph (paragraphs do not nest)
+    for index, token in enumerate(state.tokens):
+        if token.type == "paragraph_open":
+            inline = state.tokens[index + 1]
+            kind = _DOCSIFY_NOTE.get(inline.content[:2])
+            if kind is not None and inline.content[2:3].isspace():
+                opening = Token("container_callout_open", "div", 1, info=kind, markup=":::")
+                opening.map, opening.block = token.map, True
+                tokens.append(opening)
+                inline.content = inline.content[2:].lstrip()
+                inside = True
+        tokens.append(token)
+        if token.type == "paragraph_close" and inside:
+            tokens.append(Token("container_callout_close", "div", -1, markup=":::"))
+            inside = False
+    state.tokens = tokens
 
 
 def _myst_callouts(state: StateCore) -> None:
@@ -753,6 +852,9 @@ _ATTRIBUTE_PARTS = re.compile(r"\"[^\"]*\"|'[^']*'|[^\s]+")
 #: Where :func:`_site_directives` notes what it left out, in the parse's ``env``: (0-based
 #: body line, what was written).
 LEFT_OUT = "crosspost_left_out"
+#: Where ``_callouts`` notes the grouping containers it left out (``::: code-group``): the
+#: (0-based) lines of their opening and closing ``:::``.
+GROUPED = "crosspost_grouped"
 
 
 def _heading_attributes(content: str) -> str | None:
@@ -1012,6 +1114,8 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("drop_unshowable", "equation_labels", _equation_labels)
     md.core.ruler.push("flatten_deep", _flatten_deep)
     md.core.ruler.after("block", "myst_callouts", _myst_callouts)
+    md.core.ruler.after("myst_callouts", "fence_languages", _fence_languages)
+    md.core.ruler.after("fence_languages", "docsify_notes", _docsify_notes)
     md.core.ruler.before("inline", "template_tags", template_tags)
     md.core.ruler.before("inline", "mdx_lines", mdx_lines)
     md.core.ruler.push("callouts", _callouts)
@@ -1067,6 +1171,8 @@ class Document:
     #: Lines the dialect left out that the editor may have meant to show (a table of
     #: contents marker): (0-based body line, what was written).
     left_out: tuple[tuple[int, str], ...] = ()
+    #: The ``:::`` lines (0-based) of grouping containers shown as their content alone.
+    grouped: tuple[tuple[int, int], ...] = ()
 
     def for_channel(self, channel: str) -> list[Token]:
         """A fresh copy of the tokens as ``channel`` sees them (see :func:`only_for`)."""
@@ -1084,7 +1190,7 @@ def parse_document(body: str) -> Document:
     env: dict[str, Any] = {}
     with collector_paused():  # a long body is many tokens at once (see the module)
         tokens = tuple(_markdown().parse(body, env))
-    return Document(body, tokens, tuple(env.get(LEFT_OUT, ())))
+    return Document(body, tokens, tuple(env.get(LEFT_OUT, ())), tuple(env.get(GROUPED, ())))
 
 
 def copy_token(token: Token) -> Token:

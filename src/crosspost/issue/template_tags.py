@@ -37,14 +37,18 @@ _ARGUMENT = re.compile(r"\"([^\"]*)\"|'([^']*)'|(\S+)")
 _CODE_SPAN = re.compile(r"(`+).+?\1", re.DOTALL)
 
 #: Paired tags whose content is code (Hexo's ``code`` is its ``codeblock``).
-CODE_TAGS = frozenset({"highlight", "codeblock", "code"})
+CODE_TAGS = frozenset({"highlight", "codeblock", "code", "mermaid"})
 #: Paired tags whose content is Markdown shown in a callout.
-NOTE_TAGS = frozenset({"note", "hint", "details"})
+NOTE_TAGS = frozenset({"note", "hint", "details", "hideToggle", "folding", "fold"})
+#: Paired tags that group their content (Butterfly's galleries): shown as the content.
+GROUP_TAGS = frozenset({"gallery", "galleryGroup", "gi", "grid", "flink"})
 #: Paired tags whose content is Markdown shown as a quote (Hexo's three names).
 QUOTE_TAGS = frozenset({"blockquote", "quote", "pullquote"})
 #: ``raw`` keeps the site from reading its content (shown as Markdown); ``comment`` hides
 #: it; ``tabs`` holds tabs (GitBook's ``tab`` tags, NexT's ``<!-- tab -->`` comments).
-BLOCK_TAGS = CODE_TAGS | NOTE_TAGS | QUOTE_TAGS | {"raw", "comment", "tabs", "tab", "katex"}
+BLOCK_TAGS = (
+    CODE_TAGS | NOTE_TAGS | QUOTE_TAGS | GROUP_TAGS | {"raw", "comment", "tabs", "tab", "katex"}
+)
 
 #: A note's class as the callout kind it reads as: NexT's classes, Butterfly's colours,
 #: GitBook's hint styles.
@@ -57,6 +61,8 @@ NOTE_KINDS = {
 #: Words in a note's opening tag that set its look, not its title (NexT's ``no-icon``,
 #: Butterfly's styles); Font Awesome icon names (``'fas fa-bullhorn'``) are skipped too.
 _LOOKS = frozenset({"no-icon", "simple", "modern", "flat", "disabled", "icon"})
+#: Words of a folded block's opening tag that set its look, not its title.
+_FOLDED = frozenset({"open", "yellow", "cyan", "white", "black", "gray", "grey", "light"})
 #: A code block's options (``line_number:false``, ``mark:1,4-7``), and Jekyll's ``linenos``.
 _OPTION = re.compile(r"[a-z_]+:(?!//)\S*|linenos(?:=\S*)?|hl_lines=.*|mark_lines=.*")
 _URL = re.compile(r"(?:https?:)?//\S+|mailto:\S+")
@@ -114,7 +120,7 @@ def template_block(state: StateBlock, start: int, end: int, silent: bool) -> boo
         token = state.push("math_block", "math", 0)
         token.content = state.getLines(start + 1, close, state.sCount[start], True)
         token.markup, token.map, token.block = "$$", [start, close + 1], True
-    elif name == "raw":
+    elif name == "raw" or name in GROUP_TAGS:
         inner(state, start, close)
     elif name == "tabs":
         inner(state, start, close, TABS)
@@ -156,6 +162,8 @@ def _code(state: StateBlock, start: int, close: int, name: str, arguments: str) 
     language = title = url = link_text = ""
     if name == "highlight":
         language = words[0] if words else ""
+    elif name == "mermaid":  # Hexo's mermaid tag: a diagram's source, as a fence says it
+        language = "mermaid"
     else:
         kept: list[str] = []
         for word in words:
@@ -170,7 +178,7 @@ def _code(state: StateBlock, start: int, close: int, name: str, arguments: str) 
     token = state.push("fence", "code", 0)
     token.info = language + (f" title={_quoted(title)}" if title else "")
     token.content = state.getLines(start + 1, close, state.sCount[start], True)
-    token.markup, token.map = "```", [start, close + 1]
+    token.markup, token.map = "{%", [start, close + 1]  # check: no fence to close
     if url:
         paragraph(state, f"[{escaped(link_text or url)}](<{url}>)", close)
 
@@ -184,6 +192,16 @@ def _note(name: str, arguments: str) -> tuple[str, str]:
     Butterfly's ``{% note [colour] [icon] [style] %}``) or ``{% hint style="…" %}``."""
     if name == "details":  # dev.to's {% details summary %}
         return "details", arguments
+    if name in ("hideToggle", "folding", "fold"):  # Butterfly's, Volantis's, Fluid's
+        # hideToggle: the title, then its colours; folding: its options, then the title
+        parts = arguments.split(",")
+        titled = parts[0] if name == "hideToggle" else parts[-1]
+        words = [
+            w.lstrip("@")
+            for w, _ in _arguments(titled)
+            if w.lower() not in NOTE_KINDS and w.lower() not in _FOLDED and ":" not in w
+        ]
+        return "details", " ".join(words)
     if name == "hint":
         style = re.search(r"style\s*=\s*[\"']?([\w-]+)", arguments)
         return NOTE_KINDS.get(style.group(1).lower() if style else "", "info"), ""
@@ -286,7 +304,12 @@ def _image(arguments: list[tuple[str, bool]]) -> str | None:
 
 
 def _link(arguments: list[tuple[str, bool]]) -> str | None:
-    """Hexo's ``{% link text url [external] [title] %}``."""
+    """Hexo's ``{% link text url [external] [title] %}``; Butterfly's ``{% link 标题, url,
+    icon %}`` (its parts between commas: a title may hold spaces)."""
+    written = " ".join(word for word, _ in arguments)
+    parts = [part.strip() for part in written.split(",")]
+    if len(parts) > 1 and _URL.fullmatch(parts[1]):
+        return f"[{escaped(parts[0] or parts[1])}](<{parts[1]}>)"
     at = next((i for i, (word, _) in enumerate(arguments) if _URL.fullmatch(word)), None)
     if at is None:
         return None
@@ -313,6 +336,14 @@ def _media(tag: str, address: Callable[[str], str]) -> _Reading:
     return made
 
 
+def _button(arguments: list[tuple[str, bool]]) -> str | None:
+    """Butterfly's ``{% btn url,text,icon,style %}``: a link with its text."""
+    parts = [part.strip() for part in " ".join(w for w, _ in arguments).split(",")]
+    if len(parts) < 2 or not _URL.fullmatch(parts[0]):
+        return None
+    return f"[{escaped(parts[1] or parts[0])}](<{parts[0]}>)"
+
+
 def _bilibili(video: str) -> str:
     number = video.removeprefix("av")
     return f"https://www.bilibili.com/video/{'av' + number if number.isdigit() else video}"
@@ -321,6 +352,8 @@ def _bilibili(video: str) -> str:
 #: The one-line tags this module reads, by name.
 _INLINE: dict[str, _Reading] = {
     "raw": lambda arguments: "",
+    "label": lambda arguments: escaped(" ".join(w for w, _ in arguments[:1])) or None,
+    "btn": lambda arguments: _button(arguments),
     "endraw": lambda arguments: "",
     "asset_img": _image,
     "asset_image": _image,
