@@ -520,3 +520,37 @@ def test_short_indented_chinese_is_named_as_prose_shown_as_code(
 ) -> None:
     body = "前文。\n\n\t## 折叠二级标题\n\t\t折叠内容\n"
     assert any("indented" in w for w in body_warnings(body))
+
+
+# --- Hugo's shortcodes ---------------------------------------------------------------------
+
+
+def test_hugo_shortcodes_come_out_as_what_the_site_shows(body_warnings: BodyWarnings) -> None:
+    body = (
+        '{{< figure src="cat.png" caption="一只猫" >}}\n\n'
+        "{{< youtube w7Ft2ymGmfc >}} 与 {{< gist spf13 7896402 >}}\n\n"
+        '{{< highlight go "linenos=table" >}}\nfunc main() {}\n{{< /highlight >}}\n\n'
+        "{{< notice tip >}}\n主题的 **提示**。\n{{< /notice >}}\n\n"
+        '{{< admonition type="warning" title="小心" >}}\n警告。\n{{< /admonition >}}\n\n'
+        '{{% alert title="Docsy" color="warning" %}}\nDocsy.\n{{% /alert %}}\n\n'
+        '{{< details summary="展开" >}}\n细节。\n{{< /details >}}\n\n'
+        '{{< tabs "id" >}}\n{{< tab "MacOS" >}}\nbrew\n{{< /tab >}}\n{{< /tabs >}}\n\n'
+        '见 {{< ref "other.md" >}}。\n'
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu.startswith('<img src="cat.png" data-caption="一只猫"')
+    assert '<a href="https://www.youtube.com/watch?v=w7Ft2ymGmfc">▶ 视频</a>' in zhihu
+    assert '<a href="https://gist.github.com/spf13/7896402">' in zhihu
+    assert '<pre lang="go">func main() {}</pre>' in zhihu
+    for callout in (
+        "<blockquote><b>提示</b><br>主题的 <b>提示</b>。</blockquote>",
+        "<blockquote><b>小心</b><br>警告。</blockquote>",
+        "<blockquote><b>Docsy</b><br>Docsy.</blockquote>",
+        "<blockquote><b>展开</b><br>细节。</blockquote>",
+    ):
+        assert callout in zhihu
+    assert "<p><b>MacOS</b></p><p>brew</p>" in zhihu
+    # Only the shortcode crosspost does not read is named (once, as Hugo's).
+    assert [w.split(" is ")[0] for w in body_warnings(body)] == [
+        "issue.md:34: warning: '{{< ref \"other.md\" >}}'"
+    ]

@@ -86,13 +86,13 @@ def test_footnotes_defined_twice_or_never_referenced(body_warnings: BodyWarnings
 
 def test_syntax_of_other_tools_is_named_once_per_line(body_warnings: BodyWarnings) -> None:
     body = (
-        '{{< figure src="images/a.png" >}}\n\n'
+        '{{< relref "a.md" >}}\n\n'
         "{% include b.html %} 与 {{ site.baseurl }}/c.png\n\n"
         "![[d.md]] 见 [[另一篇]]，代码 `{{ 不算 }}` 不算。\n"
     )
     found = body_warnings(body)
     assert [line.split(": warning: ")[1].split("' is ")[0] for line in found] == [
-        '\'{{< figure src="images/a.png" >}}',
+        '\'{{< relref "a.md" >}}',
         "'{% include b.html %}",
         "'{{ site.baseurl }}",
         "'![[d.md]]",

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from markdown_it.token import Token
 
 from crosspost.issue.body import callouts
-from crosspost.issue.dialect import CALLOUT_LABELS
+from crosspost.issue.callouts import CALLOUT_LABELS
 from crosspost.issue.model import Issue
 from crosspost.platforms.wechat import WECHAT
 from crosspost.platforms.zhihu import ZHIHU

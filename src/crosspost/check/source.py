@@ -45,7 +45,7 @@ _FOREIGN: tuple[tuple[re.Pattern[str], str], ...] = (
         "for in Markdown (an image is ![caption](path))",
     ),
     (
-        re.compile(r"\{%.*?%\}"),
+        re.compile(r"(?<!\{)\{%.*?%\}(?!\})"),
         "a Jekyll or Hexo template tag, not Markdown: it goes out as literal text; write "
         "what it stands for in Markdown (an image is ![caption](path))",
     ),

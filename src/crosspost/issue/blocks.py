@@ -8,10 +8,23 @@ already has; these are the few steps all of them take.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from markdown_it.rules_block import StateBlock
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>!|~=$])")
+_CODE_SPAN = re.compile(r"(`+).+?\1", re.DOTALL)
+
+
+def outside_code(text: str, rewrite: Callable[[str], str]) -> str:
+    """``text`` (an inline's Markdown) with ``rewrite`` applied to all but its code spans:
+    a tag written in backticks is an example of the tag, not the tag."""
+    parts: list[str] = []
+    done = 0
+    for span in _CODE_SPAN.finditer(text):
+        parts += [rewrite(text[done : span.start()]), span.group(0)]
+        done = span.end()
+    return "".join(parts) + rewrite(text[done:])
 
 
 def line_match(
@@ -47,3 +60,21 @@ def inner(state: StateBlock, start: int, close: int, parent: str = "container") 
     state.parentType, state.lineMax = parent, close
     state.md.block.tokenize(state, start + 1, close)
     state.parentType, state.lineMax = was, line_max
+
+
+def callout(state: StateBlock, start: int, close: int, kind: str, title: str = "") -> None:
+    """The lines between ``start`` and ``close`` as a callout of ``kind`` (the tokens
+    ``::: kind title`` makes), titled ``title`` or, without one, by its kind."""
+    token = state.push("container_callout_open", "div", 1)
+    token.info, token.markup, token.map = f"{kind} {title}".strip(), ":::", [start, close + 1]
+    inner(state, start, close)
+    state.push("container_callout_close", "div", -1).markup = ":::"
+
+
+def code(state: StateBlock, start: int, close: int, info: str, markup: str) -> None:
+    """The lines between ``start`` and ``close`` as a code block (``info``: its language
+    and title). ``markup`` is the tag that opened it: check looks for no closing fence."""
+    token = state.push("fence", "code", 0)
+    token.info = info
+    token.content = state.getLines(start + 1, close, state.sCount[start], True)
+    token.markup, token.map = markup, [start, close + 1]

@@ -38,9 +38,12 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
 from crosspost.issue.bare_links import bare_links
+from crosspost.issue.callouts import CALLOUT_LABELS, CALLOUT_SYNONYMS, PLAIN_CALLOUT
 from crosspost.issue.collector import collector_paused
 from crosspost.issue.components import component_block, mdx_lines
 from crosspost.issue.definition_lists import definition_lists
+from crosspost.issue.hugo_shortcodes import shortcode_block
+from crosspost.issue.hugo_shortcodes import shortcodes as hugo_shortcodes
 from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image
 from crosspost.issue.tabs import mkdocs_tab, next_tab
@@ -192,31 +195,6 @@ def _pair_marks(state: StateInline, delimiters: list[Delimiter]) -> None:
             state.tokens[index], state.tokens[end] = state.tokens[end], state.tokens[index]
 
 
-#: Callout kinds and the label a reader sees when the editor wrote no title. The
-#: container names of VuePress/doocs and GitHub's five alert kinds; labels as the
-#: Chinese editions of those tools show them.
-CALLOUT_LABELS: dict[str, str] = {
-    "tip": "提示",
-    "info": "信息",
-    "note": "注",
-    "important": "重要",
-    "warning": "注意",
-    "caution": "警告",
-    "danger": "危险",
-    "details": "详情",
-}
-#: The kind an unknown container name is shown as (lint warns about the name).
-PLAIN_CALLOUT = "note"
-#: Other tools' callout names beyond those (MkDocs Material's admonitions, MyST's and
-#: Sphinx's directives), as the kind of callout each reads as.
-CALLOUT_SYNONYMS = {
-    "abstract": "info", "summary": "info", "tldr": "info", "todo": "info",
-    "question": "info", "help": "info", "faq": "info", "example": "info", "seealso": "info",
-    "success": "tip", "check": "tip", "done": "tip", "hint": "tip",
-    "attention": "warning", "failure": "danger", "fail": "danger", "missing": "danger",
-    "error": "danger", "bug": "danger", "quote": "note", "cite": "note",
-    "admonition": PLAIN_CALLOUT, "tips": "tip",  # Yuque's
-}  # fmt: skip
 #: Containers that group without being a box: VitePress's ``::: code-group`` (its blocks
 #: keep their titles), Quarto's cells and page columns (``::: {.cell}``,
 #: ``{.column-margin}``), its tab sets (each tab's heading stays). Left out, content kept.
@@ -1076,6 +1054,12 @@ def new_markdown() -> MarkdownIt:
         template_block,
         {"alt": ["paragraph", "reference", "blockquote", "list"]},
     )
+    md.block.ruler.before(
+        "fence",
+        "shortcode_block",
+        shortcode_block,
+        {"alt": ["paragraph", "reference", "blockquote", "list"]},
+    )
     md.block.ruler.before("fence", "next_tab", next_tab)
     md.block.ruler.before("html_block", "component_block", component_block, {"alt": ["paragraph"]})
     md.block.ruler.before("fence", "mkdocs_tab", mkdocs_tab)
@@ -1117,6 +1101,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("myst_callouts", "fence_languages", _fence_languages)
     md.core.ruler.after("fence_languages", "docsify_notes", _docsify_notes)
     md.core.ruler.before("inline", "template_tags", template_tags)
+    md.core.ruler.before("inline", "hugo_shortcodes", hugo_shortcodes)
     md.core.ruler.before("inline", "mdx_lines", mdx_lines)
     md.core.ruler.push("callouts", _callouts)
     md.core.ruler.push("close_hidden_content", _close_hidden_content)

@@ -25,7 +25,15 @@ from collections.abc import Callable
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import escaped, inner, line_match, paragraph
+from crosspost.issue.blocks import (
+    callout,
+    code,
+    escaped,
+    inner,
+    line_match,
+    outside_code,
+    paragraph,
+)
 from crosspost.issue.tabs import TABS, tab_title
 
 #: A tag on a line of its own (Liquid's ``{%-`` … ``-%}`` trims too): name, arguments.
@@ -34,7 +42,6 @@ _TAG_LINE = re.compile(r"\{%-?\s*([A-Za-z_][\w-]*)(.*?)\s*-?%\}[ \t]*")
 _TAG = re.compile(r"\{%-?\s*([A-Za-z_][\w-]*)\s*(.*?)\s*-?%\}")
 #: Arguments as the tags split them: quoted ones whole.
 _ARGUMENT = re.compile(r"\"([^\"]*)\"|'([^']*)'|(\S+)")
-_CODE_SPAN = re.compile(r"(`+).+?\1", re.DOTALL)
 
 #: Paired tags whose content is code (Hexo's ``code`` is its ``codeblock``).
 CODE_TAGS = frozenset({"highlight", "codeblock", "code", "mermaid"})
@@ -103,11 +110,7 @@ def template_block(state: StateBlock, start: int, end: int, silent: bool) -> boo
     if name in CODE_TAGS:
         _code(state, start, close, name, arguments)
     elif name in NOTE_TAGS:
-        kind, title = _note(name, arguments)
-        token = state.push("container_callout_open", "div", 1)
-        token.info, token.markup, token.map = f"{kind} {title}".strip(), ":::", [start, close + 1]
-        inner(state, start, close)
-        state.push("container_callout_close", "div", -1).markup = ":::"
+        callout(state, start, close, *_note(name, arguments))
     elif name in QUOTE_TAGS:
         token = state.push("blockquote_open", "blockquote", 1)
         token.markup, token.map = ">", [start, close + 1]
@@ -175,10 +178,7 @@ def _code(state: StateBlock, start: int, close: int, name: str, arguments: str) 
         title = " ".join(kept if at is None else kept[:at])
         if at is not None:
             url, link_text = kept[at], " ".join(kept[at + 1 :])
-    token = state.push("fence", "code", 0)
-    token.info = language + (f" title={_quoted(title)}" if title else "")
-    token.content = state.getLines(start + 1, close, state.sCount[start], True)
-    token.markup, token.map = "{%", [start, close + 1]  # check: no fence to close
+    code(state, start, close, language + (f" title={_quoted(title)}" if title else ""), "{%")
     if url:
         paragraph(state, f"[{escaped(link_text or url)}](<{url}>)", close)
 
@@ -240,19 +240,10 @@ def template_tags(state: StateCore) -> None:
         return
     for token in state.tokens:
         if token.type == "inline" and ("{%" in token.content or "%[" in token.content):
-            token.content = _rewritten(token.content)
+            token.content = outside_code(token.content, _read_tags)
 
 
-def _rewritten(text: str) -> str:
-    parts: list[str] = []
-    done = 0
-    for span in _CODE_SPAN.finditer(text):
-        parts += [_outside_code(text[done : span.start()]), span.group(0)]
-        done = span.end()
-    return "".join(parts) + _outside_code(text[done:])
-
-
-def _outside_code(text: str) -> str:
+def _read_tags(text: str) -> str:
     text = _TAG.sub(_markdown_of, text) if "{%" in text else text
     return _EMBED.sub(_embedded, text) if "%[" in text else text
 

@@ -1,0 +1,189 @@
+"""Hugo's shortcodes read as the Markdown they stand for.
+
+Hugo blogs write figures, videos, highlighted code and their theme's notes as
+``{{< name arguments >}}`` (or ``{{% … %}}``), closed by ``{{< /name >}}`` when they hold
+content. Markdown showed every one as written, and a figure's picture was never uploaded.
+
+Those crosspost knows come out as the tokens their Markdown form makes: ``figure`` as the
+image with its caption; ``youtube``, ``vimeo``, ``bilibili``, ``tweet``/``x``, ``gist`` and
+``instagram`` as a ``<video>``/``<iframe>`` the sanitiser shows as a line linking to it;
+``highlight`` as a code block; the notes of Hugo itself and of its popular themes
+(``details``, ``notice``, ``admonition``, ``alert``, ``hint``, ``callout``, and ``tip``,
+``note``, ``warning`` … by name) as callouts; ``tabs``/``tab`` as one titled part after
+another. Any other shortcode (``ref``, ``param``, a site's own) stays as written, and
+check names it.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
+
+from crosspost.issue.blocks import callout, code, escaped, inner, line_match, outside_code
+from crosspost.issue.callouts import callout_kind, is_callout_name
+from crosspost.issue.tabs import TABS, tab_title
+
+#: A shortcode: ``{{< name arguments >}}``, ``{{% name arguments %}}`` (``/>}}`` too).
+_SHORTCODE = re.compile(r"\{\{([<%])\s*([A-Za-z_][\w-]*)(.*?)\s*/?[>%]\}\}")
+_SHORTCODE_LINE = re.compile(_SHORTCODE.pattern + r"[ \t]*")
+_ARGUMENT = re.compile(r"(?:([\w-]+)=)?(?:\"([^\"]*)\"|'([^']*)'|`([^`]*)`|([^\s\"'`]+))")
+#: Shortcodes whose content is code.
+_CODE = frozenset({"highlight"})
+#: Shortcodes that are callouts whatever their arguments say (their kind: the arguments').
+_NOTES = frozenset({"details", "notice", "admonition", "alert", "hint", "callout", "spoiler"})
+
+
+def _arguments(text: str) -> tuple[list[str], dict[str, str]]:
+    """A shortcode's positional and named arguments."""
+    positional: list[str] = []
+    named: dict[str, str] = {}
+    for found in _ARGUMENT.finditer(text):
+        value = next((g for g in found.groups()[1:] if g is not None), "")
+        if found.group(1):
+            named[found.group(1).lower()] = value
+        else:
+            positional.append(value)
+    return positional, named
+
+
+def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: a shortcode this module knows, from its opening line to its closing."""
+    opened = line_match(state, start, "{{", _SHORTCODE_LINE)
+    name = opened.group(2) if opened else ""
+    lowered = name.lower()
+    if opened is None or not (lowered in _CODE | _NOTES | {"tabs", "tab"} or is_callout_name(name)):
+        return False
+    close = _closing_line(state, start, end, name)
+    if close is None:
+        return False
+    if silent:
+        return True
+    positional, named = _arguments(opened.group(3))
+    if lowered in _CODE:
+        code(state, start, close, positional[0] if positional else named.get("lang", ""), "{{<")
+    elif lowered == "tabs":
+        inner(state, start, close, TABS)
+    elif lowered == "tab":
+        title = named.get("name") or named.get("title") or (positional[0] if positional else "")
+        if title:
+            tab_title(state, title, start)
+        inner(state, start, close)
+    else:
+        callout(state, start, close, *_note(lowered, positional, named))
+    state.line = close + 1
+    return True
+
+
+def _note(name: str, positional: list[str], named: dict[str, str]) -> tuple[str, str]:
+    """(kind, title) of a note shortcode: ``{{< notice tip >}}``, ``{{< admonition
+    type="warning" title="…" >}}``, ``{{< hint danger >}}``, ``{{< details summary="…"
+    >}}``, ``{{< tip >}}``."""
+    if name == "details":
+        return "details", named.get("summary") or named.get("title") or " ".join(positional)
+    if name not in _NOTES:  # named by its kind: {{< warning >}}
+        return callout_kind(name), named.get("title", "")
+    written = named.get("type") or named.get("color") or (positional[0] if positional else "")
+    title = named.get("title") or (positional[1] if len(positional) > 1 else "")
+    return callout_kind(written) if is_callout_name(written) else "note", title
+
+
+def _closing_line(state: StateBlock, start: int, end: int, name: str) -> int | None:
+    """The line of ``{{< /name >}}`` closing the shortcode opened on ``start``."""
+    closing = re.compile(rf"\{{\{{[<%]\s*/{re.escape(name)}\s*[>%]\}}\}}[ \t]*")
+    opening = re.compile(rf"\{{\{{[<%]\s*{re.escape(name)}\b.*[>%]\}}\}}[ \t]*")
+    depth = 0
+    for line in range(start + 1, end):
+        if line_match(state, line, "{{", closing):
+            if not depth:
+                return line
+            depth -= 1
+        elif line_match(state, line, "{{", opening):
+            depth += 1
+    return None
+
+
+# --- shortcodes within a line --------------------------------------------------------------
+
+
+def shortcodes(state: StateCore) -> None:
+    """Core rule, before inline parsing: each one-line shortcode this module knows, in the
+    text of a paragraph, heading or cell, becomes its Markdown (code spans left alone)."""
+    if "{{" not in state.src:
+        return
+    for token in state.tokens:
+        if token.type == "inline" and "{{" in token.content:
+            token.content = outside_code(token.content, _read_shortcodes)
+
+
+def _read_shortcodes(text: str) -> str:
+    return _SHORTCODE.sub(_markdown_of, text)
+
+
+def _markdown_of(match: re.Match[str]) -> str:
+    made = _INLINE.get(match.group(2).lower())
+    shown = made(*_arguments(match.group(3))) if made else None
+    return match.group(0) if shown is None else shown
+
+
+def _figure(positional: list[str], named: dict[str, str]) -> str | None:
+    """``{{< figure src="a.png" caption="…" alt="…" >}}``: the image, captioned."""
+    source = named.get("src") or (positional[0] if positional else "")
+    if not source:
+        return None
+    words = named.get("caption") or named.get("title") or named.get("alt") or ""
+    return f"![{escaped(words)}](<{source}>)"
+
+
+_Reading = Callable[[list[str], dict[str, str]], "str | None"]
+
+
+def _media(tag: str, address: Callable[[list[str], dict[str, str]], str | None]) -> _Reading:
+    """A shortcode naming a video or a page, as the raw element every channel shows as
+    a line linking to it."""
+
+    def made(positional: list[str], named: dict[str, str]) -> str | None:
+        where = address(positional, named)
+        if not where:
+            return None
+        return f'<{tag} src="{html.escape(where, quote=True)}"></{tag}>'
+
+    return made
+
+
+def _first(positional: list[str], named: dict[str, str], key: str = "id") -> str:
+    return named.get(key) or (positional[0] if positional else "")
+
+
+def _tweet(positional: list[str], named: dict[str, str]) -> str | None:
+    user = named.get("user") or (positional[0] if len(positional) > 1 else "")
+    post = named.get("id") or (positional[-1] if positional else "")
+    return f"https://x.com/{user or 'i'}/status/{post}" if post else None
+
+
+def _gist(positional: list[str], named: dict[str, str]) -> str | None:
+    return (
+        f"https://gist.github.com/{positional[0]}/{positional[1]}" if len(positional) > 1 else None
+    )
+
+
+#: The one-line shortcodes this module reads, by name.
+_INLINE: dict[str, _Reading] = {
+    "figure": _figure,
+    "youtube": _media(
+        "video", lambda p, n: (v := _first(p, n)) and f"https://www.youtube.com/watch?v={v}"
+    ),
+    "vimeo": _media("video", lambda p, n: (v := _first(p, n)) and f"https://vimeo.com/{v}"),
+    "bilibili": _media(
+        "video", lambda p, n: (v := _first(p, n)) and f"https://www.bilibili.com/video/{v}"
+    ),
+    "instagram": _media(
+        "iframe", lambda p, n: (v := _first(p, n)) and f"https://www.instagram.com/p/{v}"
+    ),
+    "tweet": _media("iframe", _tweet),
+    "x": _media("iframe", _tweet),
+    "gist": _media("iframe", _gist),
+}
