@@ -272,8 +272,8 @@ def _markdown_of(match: re.Match[str]) -> str:
 def _image(arguments: list[tuple[str, bool]]) -> str | None:
     """Hexo's ``{% asset_img [class names] slug [width] [height] [title [alt]] %}`` and
     ``{% img … %}``, Eleventy's ``{% image "src" "alt" %}``: the image, titled as the
-    site titles it. An asset's ``slug`` is read
-    beside the issue, else in the folder named after the issue (Hexo's asset folder)."""
+    site titles it. An asset's ``slug`` is read beside the issue, else in the folder
+    named after the issue (Hexo's asset folder)."""
     arguments = [(word.rstrip(","), quoted) for word, quoted in arguments if word != ","]
     at = next(
         (i for i, (word, quoted) in enumerate(arguments) if not quoted and _FILE.fullmatch(word)),
@@ -343,9 +343,9 @@ def _bilibili(video: str) -> str:
 #: The one-line tags this module reads, by name.
 _INLINE: dict[str, _Reading] = {
     "raw": lambda arguments: "",
-    "label": lambda arguments: escaped(" ".join(w for w, _ in arguments[:1])) or None,
-    "btn": lambda arguments: _button(arguments),
     "endraw": lambda arguments: "",
+    "label": lambda arguments: escaped(" ".join(w for w, _ in arguments[:1])) or None,
+    "btn": _button,
     "asset_img": _image,
     "asset_image": _image,
     "img": _image,
