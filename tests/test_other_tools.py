@@ -554,3 +554,10 @@ def test_hugo_shortcodes_come_out_as_what_the_site_shows(body_warnings: BodyWarn
     assert [w.split(" is ")[0] for w in body_warnings(body)] == [
         "issue.md:34: warning: '{{< ref \"other.md\" >}}'"
     ]
+
+
+def test_a_formula_in_doubled_backslash_brackets_is_a_formula() -> None:
+    # Hexo and Hugo posts write \\( … \\): their Markdown leaves \( … \) for MathJax.
+    body = "其中\\\\( c\\approx 3 \\\\)，而 \\\\ 单独不是。\n"
+    zhihu = shown(body, "zhihu")
+    assert 'alt="c\\approx 3"' in zhihu and "，而 \\ 单独不是。" in zhihu

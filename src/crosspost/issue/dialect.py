@@ -259,8 +259,29 @@ def _use_bracket_math(md: MarkdownIt) -> None:
         return rule
 
     md.inline.ruler.before("escape", "math_inline", inline)
+    md.inline.ruler.before("escape", "math_inline_doubled", _doubled_bracket_math)
     for name in ("math_block_eqno", "math_block"):  # texmath's own order
         md.block.ruler.before("fence", name, block(name))
+
+
+#: ``\\( … \\)``: Hexo's and Hugo's way to write ``\( … \)`` (their Markdown takes
+#: one backslash away before MathJax reads the page).
+_DOUBLED_INLINE = re.compile(r"\\\\\((.+?)\\\\\)", re.DOTALL)
+
+
+def _doubled_bracket_math(state: StateInline, silent: bool) -> bool:
+    """Inline rule: a formula written ``\\\\( … \\\\)``, which Markdown alone showed as
+    ``\\( … \\)`` (the site's MathJax drew it)."""
+    if not state.src.startswith("\\\\(", state.pos):
+        return False
+    found = _DOUBLED_INLINE.match(state.src, state.pos, state.posMax)
+    if found is None or not found.group(1).strip():
+        return False
+    if not silent:
+        token = state.push("math_inline", "math", 0)
+        token.content, token.markup = found.group(1).strip(), "\\("
+    state.pos = found.end()
+    return True
 
 
 @functools.cache
