@@ -7,6 +7,7 @@ already has; these are the few steps all of them take.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable
 
@@ -78,3 +79,34 @@ def code(state: StateBlock, start: int, close: int, info: str, markup: str) -> N
     token.info = info
     token.content = state.getLines(start + 1, close, state.sCount[start], True)
     token.markup, token.map = markup, [start, close + 1]
+
+
+def closing_line(
+    state: StateBlock,
+    start: int,
+    end: int,
+    opening: str,
+    opens: re.Pattern[str],
+    closes: re.Pattern[str],
+) -> int | None:
+    """The line that closes the block opened on ``start``: the first whole line ``closes``
+    matches that no nested opening (a line ``opens`` matches) still waits for; ``opening``
+    is what both kinds of line start with. None when there is none before ``end``, or a
+    line less indented than the block comes first (the list or quote it sat in ended)."""
+    depth = 0
+    for line in range(start + 1, end):
+        if not state.isEmpty(line) and state.sCount[line] < state.blkIndent:
+            return None
+        if line_match(state, line, opening, closes):
+            if not depth:
+                return line
+            depth -= 1
+        elif line_match(state, line, opening, opens):
+            depth += 1
+    return None
+
+
+def raw_media(tag: str, address: str) -> str:
+    """A ``<video>`` or ``<iframe>`` of ``address``: the sanitiser shows it as a line linking
+    to it on every channel, and check says so, as for one written in HTML."""
+    return f'<{tag} src="{html.escape(address, quote=True)}"></{tag}>'

@@ -21,7 +21,7 @@ import re
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import escaped, inner, line_match, paragraph
+from crosspost.issue.blocks import closing_line, escaped, inner, line_match, paragraph
 
 #: A component's opening tag alone on its line (a capital letter: HTML's names have none),
 #: or the whole component on one line.
@@ -124,17 +124,10 @@ def _long_opening(state: StateBlock, start: int, end: int) -> tuple[re.Match[str
 def _closing_line(state: StateBlock, start: int, end: int, name: str) -> int | None:
     """The line of ``</name>`` closing the component opened on ``start`` (the same one
     may nest), or None."""
-    closing = re.compile(rf"</{re.escape(name)}\s*>[ \t]*")
-    opening = re.compile(rf"<{re.escape(name)}(?:\s[^<>]*)?>[ \t]*")
-    depth = 0
-    for line in range(start + 1, end):
-        if line_match(state, line, f"</{name}", closing):
-            if not depth:
-                return line
-            depth -= 1
-        elif line_match(state, line, f"<{name}", opening):
-            depth += 1
-    return None
+    opens = re.compile(rf"<{re.escape(name)}(?:\s[^<>]*)?>[ \t]*")
+    return closing_line(
+        state, start, end, "<", opens, re.compile(rf"</{re.escape(name)}\s*>[ \t]*")
+    )
 
 
 def mdx_lines(state: StateCore) -> None:

@@ -201,10 +201,6 @@ def _pair_marks(state: StateInline, delimiters: list[Delimiter]) -> None:
 _GROUPING = re.compile(r"code-group|cell(?:-[\w-]+)?|column-[\w-]+|panel-[\w-]+|content-[\w-]+")
 
 
-def _unwrapped(name: str) -> bool:
-    return bool(_GROUPING.fullmatch(name))
-
-
 #: An admonition's own title: ``!!! note "标题"`` (``""``: none).
 _QUOTED_TITLE = re.compile(r"\"(.*)\"|'(.*)'")
 #: ``name title``, or MyST's ``{name} title`` (Jupyter Book), whose name may hold a
@@ -571,18 +567,14 @@ def _callouts(state: StateCore) -> None:
         if skip_title:
             skip_title -= 1
             continue
-        if token.type == "container_callout_open" and _unwrapped(callout_marker(token.info)[0]):
-            unwrapped.append(True)
-            if token.map:  # its ':::' lines are read: check must not call them text
-                state.env.setdefault(GROUPED, []).append(tuple(token.map))
-            continue
-        if token.type == "container_callout_close" and unwrapped and unwrapped[-1]:
-            unwrapped.pop()
-            continue
         if token.type == "container_callout_open":
-            unwrapped.append(False)
-        elif token.type == "container_callout_close" and unwrapped:
-            unwrapped.pop()
+            unwrapped.append(bool(_GROUPING.fullmatch(callout_marker(token.info)[0])))
+            if unwrapped[-1]:
+                if token.map:  # its ':::' lines are read: check must not call them text
+                    state.env.setdefault(GROUPED, []).append(tuple(token.map))
+                continue
+        elif token.type == "container_callout_close" and unwrapped and unwrapped.pop():
+            continue
         if token.type in ("container_callout_open", "alert_open", "admonition_open"):
             if token.type == "alert_open":
                 name = str(token.meta.get("kind", "")).lower()

@@ -16,14 +16,22 @@ check names it.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable
 
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import callout, code, escaped, inner, line_match, outside_code
+from crosspost.issue.blocks import (
+    callout,
+    closing_line,
+    code,
+    escaped,
+    inner,
+    line_match,
+    outside_code,
+    raw_media,
+)
 from crosspost.issue.callouts import callout_kind, is_callout_name
 from crosspost.issue.tabs import TABS, tab_title
 
@@ -93,17 +101,9 @@ def _note(name: str, positional: list[str], named: dict[str, str]) -> tuple[str,
 
 def _closing_line(state: StateBlock, start: int, end: int, name: str) -> int | None:
     """The line of ``{{< /name >}}`` closing the shortcode opened on ``start``."""
-    closing = re.compile(rf"\{{\{{[<%]\s*/{re.escape(name)}\s*[>%]\}}\}}[ \t]*")
-    opening = re.compile(rf"\{{\{{[<%]\s*{re.escape(name)}\b.*[>%]\}}\}}[ \t]*")
-    depth = 0
-    for line in range(start + 1, end):
-        if line_match(state, line, "{{", closing):
-            if not depth:
-                return line
-            depth -= 1
-        elif line_match(state, line, "{{", opening):
-            depth += 1
-    return None
+    opens = re.compile(rf"\{{\{{[<%]\s*{re.escape(name)}\b.*[>%]\}}\}}[ \t]*")
+    closes = re.compile(rf"\{{\{{[<%]\s*/{re.escape(name)}\s*[>%]\}}\}}[ \t]*")
+    return closing_line(state, start, end, "{{", opens, closes)
 
 
 # --- shortcodes within a line --------------------------------------------------------------
@@ -149,7 +149,7 @@ def _media(tag: str, address: Callable[[list[str], dict[str, str]], str | None])
         where = address(positional, named)
         if not where:
             return None
-        return f'<{tag} src="{html.escape(where, quote=True)}"></{tag}>'
+        return raw_media(tag, where)
 
     return made
 

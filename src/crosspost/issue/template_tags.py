@@ -18,7 +18,6 @@ embeds, ``%[https://…]``, are read here as well: a line linking to what they e
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable
 
@@ -27,12 +26,14 @@ from markdown_it.rules_core import StateCore
 
 from crosspost.issue.blocks import (
     callout,
+    closing_line,
     code,
     escaped,
     inner,
     line_match,
     outside_code,
     paragraph,
+    raw_media,
 )
 from crosspost.issue.tabs import TABS, tab_title
 
@@ -140,21 +141,11 @@ def template_block(state: StateBlock, start: int, end: int, silent: bool) -> boo
 def _closing_line(state: StateBlock, start: int, end: int, name: str) -> int | None:
     """The line of ``{% end<name> %}`` closing the tag opened on ``start`` (the same tag
     may nest), or None: none before the end of the block the tag is in."""
-    depth = 0
-    for line in range(start + 1, end):
-        begin = state.bMarks[line] + state.tShift[line]
-        if begin < state.eMarks[line] and state.sCount[line] < state.blkIndent:
-            return None  # the list or quote the tag opened in has ended
-        found = line_match(state, line, "{%", _TAG_LINE)
-        if found is None:
-            continue
-        if found.group(1) == name:
-            depth += 1
-        elif found.group(1) == f"end{name}":
-            if not depth:
-                return line
-            depth -= 1
-    return None
+    written = r"\{%%-?\s*%s(?![\w-]).*?-?%%\}[ \t]*"
+    opens = re.compile(written % re.escape(name))
+    return closing_line(
+        state, start, end, "{%", opens, re.compile(written % f"end{re.escape(name)}")
+    )
 
 
 def _code(state: StateBlock, start: int, close: int, name: str, arguments: str) -> None:
@@ -259,7 +250,7 @@ def _embedded(match: re.Match[str]) -> str:
         if re.search(r"youtube\.com|youtu\.be|vimeo\.com|bilibili\.com", address)
         else "iframe"
     )
-    return f'<{tag} src="{html.escape(address, quote=True)}"></{tag}>'
+    return raw_media(tag, address)
 
 
 def _markdown_of(match: re.Match[str]) -> str:
@@ -321,8 +312,7 @@ def _media(tag: str, address: Callable[[str], str]) -> _Reading:
         first = named.get("url") or (arguments[0][0] if arguments else "")
         if not first:
             return None
-        where = html.escape(address(first.strip("\"'")), quote=True)
-        return f'<{tag} src="{where}"></{tag}>'
+        return raw_media(tag, address(first.strip("\"'")))
 
     return made
 
