@@ -24,7 +24,7 @@ PACKAGE = SRC / "crosspost"
 #: needs only the settings' redactor. ``sandbox`` stands beside the pipeline: it needs
 #: only the exception tree and the settings, and only the commands reach for it.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("crosspost", "crosspost.errors"),
+    ("crosspost", "crosspost.errors", "crosspost.patterns"),
     ("crosspost.platforms",),
     ("crosspost.config",),
     ("crosspost.ledger",),
@@ -43,7 +43,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 
 #: The only files allowed at the top of the package: everything else lives in a stage.
-TOP_LEVEL = {"__init__.py", "__main__.py", "cli.py", "errors.py"}
+#: ``patterns`` is beside the exception tree: every stage names its regular expressions
+#: through it.
+TOP_LEVEL = {"__init__.py", "__main__.py", "cli.py", "errors.py", "patterns.py"}
 
 
 def module_name(path: Path) -> str:

@@ -19,6 +19,7 @@ from markdown_it.token import Token
 from crosspost.issue.body import callouts
 from crosspost.issue.callouts import CALLOUT_LABELS
 from crosspost.issue.model import Issue
+from crosspost.patterns import pattern
 from crosspost.platforms.wechat import WECHAT
 from crosspost.platforms.zhihu import ZHIHU
 from crosspost.render.sanitize import Allowlist
@@ -31,10 +32,10 @@ from crosspost.render.zhihu.sanitize import NumberedList, inline_lists, numbered
 ALLOWLISTS: dict[str, Allowlist] = {WECHAT.name: WECHAT_HTML, ZHIHU.name: ZHIHU_HTML}
 #: Form controls: their text, if any, goes with them.
 _FORM = frozenset({"input", "button", "select", "textarea", "option", "form"})
-_OPENING = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)\b")
+_OPENING = pattern(r"<([A-Za-z][A-Za-z0-9-]*)\b")
 #: A raw ``<ol start>`` or ``<ol reversed>``, maybe numbered otherwise than Zhihu does:
 #: only then is the block parsed to find out (most raw HTML holds no such list).
-_RAW_START = re.compile(r"<ol\b[^>]*?\b(?:start|reversed)\b", re.IGNORECASE)
+_RAW_START = pattern(r"<ol\b[^>]*?\b(?:start|reversed)\b", re.IGNORECASE)
 
 WARNING, INFO = "warning", "info"
 
@@ -225,8 +226,8 @@ def _blocks_in_notes(issue: Issue, tokens: list[Token], channel: str) -> Iterato
 
 
 #: A raw table's cell, and an image: a raw HTML block holding both is read line by line.
-_RAW_CELL = re.compile(r"<t[dh]\b", re.IGNORECASE)
-_RAW_IMAGE = re.compile(r"<img\b", re.IGNORECASE)
+_RAW_CELL = pattern(r"<t[dh]\b", re.IGNORECASE)
+_RAW_IMAGE = pattern(r"<img\b", re.IGNORECASE)
 
 
 def _images_in_cells(issue: Issue, tokens: list[Token], channel: str) -> Iterator[Finding]:

@@ -17,7 +17,6 @@ pipeline's ``TransientError`` (exit 75, nothing sent), naming the issue's file a
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,7 @@ from crosspost.images.pipeline import ImageError, read_source
 from crosspost.images.remembered import remembered_probe
 from crosspost.images.sources import LOCAL, REMOTE, ImageSources, RefusedImage, kind_of, local_path
 from crosspost.issue.model import Issue
+from crosspost.patterns import pattern
 
 
 @dataclass(frozen=True)
@@ -110,9 +110,7 @@ def remote_format(url: str) -> str | None:
 #: Markdown image syntax left as text: markdown-it makes no image of a target whose
 #: scheme it distrusts (``file:``, ``javascript:``, …), so the platform would show it as
 #: literal text, and the editor would never hear of it.
-_LITERAL_IMAGE = re.compile(
-    r"!\[[^\]]*\]\(\s*<?([A-Za-z][A-Za-z0-9+.-]*:(?:[^()<>\s]|\([^()\s]*\))*)"
-)
+_LITERAL_IMAGE = pattern(r"!\[[^\]]*\]\(\s*<?([A-Za-z][A-Za-z0-9+.-]*:(?:[^()<>\s]|\([^()\s]*\))*)")
 
 
 def literal_images(issue: Issue) -> Iterator[tuple[str, int, str]]:

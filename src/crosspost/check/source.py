@@ -29,12 +29,13 @@ from crosspost.issue.dialect import (
     tokens_after,
 )
 from crosspost.issue.model import Issue
+from crosspost.patterns import pattern
 
 #: HTML blocks that run to their closing tag, or to the end of the issue without one
 #: (CommonMark's HTML block kinds 1 and 2).
-_RUNS_TO_CLOSE = re.compile(r"\s*<(script|pre|style|textarea)\b", re.IGNORECASE)
-_CALLOUT_CLOSE = re.compile(r"^[\s>]*:{3,}\s*$")
-_CODE_SPAN = re.compile(r"(`+).+?\1", re.DOTALL)
+_RUNS_TO_CLOSE = pattern(r"\s*<(script|pre|style|textarea)\b", re.IGNORECASE)
+_CALLOUT_CLOSE = pattern(r"^[\s>]*:{3,}\s*$")
+_CODE_SPAN = pattern(r"(`+).+?\1", re.DOTALL)
 #: An embed Obsidian shows as a picture (the dialect reads it as an image): not foreign.
 _EMBEDDED_IMAGE = r"[^\]\n|#]*\.(?:png|jpe?g|gif|webp|svg|bmp|avif)\s*[\]|#]"
 #: Syntax of static-site generators and editors that Markdown shows as it is written.
@@ -150,11 +151,11 @@ def _unclosed(issue: Issue, tokens: Sequence[Token], lines: Sequence[str]) -> It
 
 
 #: A complete opening tag at the start of a raw HTML block (attributes may span lines).
-_WHOLE_TAG = re.compile(
+_WHOLE_TAG = pattern(
     r"<[A-Za-z][A-Za-z0-9-]*(?:\s+[^\s\"'>/=]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*"
     r"\s*/?>"
 )
-_TAG_NAME = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
+_TAG_NAME = pattern(r"<([A-Za-z][A-Za-z0-9-]*)")
 
 
 def _hidden_html(content: str) -> str | None:
@@ -257,11 +258,11 @@ def _footnotes(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
 #: Lines a finding about many lines names before "and N more".
 #: Link targets that are no path: a scheme's (``https:``, ``mailto:``), ``//host``, an
 #: anchor, a channel's URL to fill in (``{zhihu.url}``).
-_NOT_A_PATH = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*:|//|#|\{)")
+_NOT_A_PATH = pattern(r"^(?:[A-Za-z][A-Za-z0-9+.-]*:|//|#|\{)")
 #: A host's name without its scheme (``example.com/a``): a web address, if a loose one.
-_HOST = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?:[/?#:]|$)")
-_PAGE_FILE = re.compile(r"\.(?:md|mdx|markdown|html?)(?:#.*)?$", re.IGNORECASE)
-_PAGE_NAME = re.compile(r"[A-Za-z0-9_./#-]+")
+_HOST = pattern(r"^[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?:[/?#:]|$)")
+_PAGE_FILE = pattern(r"\.(?:md|mdx|markdown|html?)(?:#.*)?$", re.IGNORECASE)
+_PAGE_NAME = pattern(r"[A-Za-z0-9_./#-]+")
 
 
 def is_path(target: str) -> bool:
@@ -308,7 +309,7 @@ def _paths_as_links(
 
 #: A footnote label with a space in it (``[^Access Control]``), which Markdown does not
 #: read as a label: Typora writes them.
-_SPACED_LABEL = re.compile(r"\[\^[^\]\s]*\s[^\]]*\]")
+_SPACED_LABEL = pattern(r"\[\^[^\]\s]*\s[^\]]*\]")
 
 
 def _spaced_note_labels(
@@ -447,7 +448,7 @@ def _unknown_tags(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
 
 #: A line that opens with two to six ``#`` and words right after them: a heading to the
 #: editors that allowed it (Markdown.pl did), a paragraph to CommonMark, hashes shown.
-_UNSPACED_HEADING = re.compile(r"^ {0,3}(#{2,6})([^\s#])")
+_UNSPACED_HEADING = pattern(r"^ {0,3}(#{2,6})([^\s#])")
 
 
 def _unspaced_headings(
@@ -567,11 +568,11 @@ def _diagrams(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
 
 
 #: Raw HTML whose Markdown MkDocs (md_in_html) and kramdown read: ``<div markdown="1">``.
-_MARKDOWN_IN_HTML = re.compile(r"\s*<[A-Za-z][\w-]*\b[^>]*\smarkdown\b", re.IGNORECASE)
+_MARKDOWN_IN_HTML = pattern(r"\s*<[A-Za-z][\w-]*\b[^>]*\smarkdown\b", re.IGNORECASE)
 #: A MkDocs content tab's label line: ``=== "Linux"``.
-_CONTENT_TAB = re.compile(r"^={3}[+!]?\s+[\"']")
+_CONTENT_TAB = pattern(r"^={3}[+!]?\s+[\"']")
 #: A LaTeX environment written outside ``$$``: ``\begin{equation}``.
-_LATEX_ENVIRONMENT = re.compile(r"\\begin\{([A-Za-z*]+)\}")
+_LATEX_ENVIRONMENT = pattern(r"\\begin\{([A-Za-z*]+)\}")
 
 
 def _unread_blocks(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
@@ -678,8 +679,8 @@ def _tables_of_contents(issue: Issue) -> Iterator[Finding]:
         )
 
 
-_FIELD_LINE = re.compile(r"^[A-Za-z_][\w-]*\s*:(?:\s|$)")
-_JSON_FIELD = re.compile(r'^\s*"[^"]+"\s*:')
+_FIELD_LINE = pattern(r"^[A-Za-z_][\w-]*\s*:(?:\s|$)")
+_JSON_FIELD = pattern(r'^\s*"[^"]+"\s*:')
 
 
 def _unread_front_matter(issue: Issue, lines: Sequence[str]) -> Iterator[Finding]:
@@ -727,8 +728,8 @@ def _foreign(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
             continue
         text = _CODE_SPAN.sub("", token.content)
         first = issue.body_line + token.map[0]
-        for pattern, meaning in _FOREIGN:
-            for match in pattern.finditer(text):
+        for foreign, meaning in _FOREIGN:
+            for match in foreign.finditer(text):
                 line = first + text.count("\n", 0, match.start())
                 if (line, meaning) in seen:
                     continue

@@ -21,6 +21,8 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from crosspost.patterns import pattern
+
 if TYPE_CHECKING:
     from crosspost.config.accounts import Secret
 
@@ -52,14 +54,14 @@ SENSITIVE_NAMES: tuple[str, ...] = (
 # Longest first, so "x-oss-security-token" wins over "security-token".
 _NAMES = "|".join(re.escape(n) for n in sorted(SENSITIVE_NAMES, key=len, reverse=True))
 # access_token=abc (URLs, forms, "key: value" text, x-oss-security-token:abc headers).
-_PAIR = re.compile(rf"(?i)(?<![\w-])({_NAMES})(\s*[=:]\s*)(?![\s\"'])([^&\s#\"',;)}}\]]+)")
+_PAIR = pattern(rf"(?i)(?<![\w-])({_NAMES})(\s*[=:]\s*)(?![\s\"'])([^&\s#\"',;)}}\]]+)")
 # "secret": "abc" (JSON), {'access_token': 'abc'} (a repr), secret: "abc" (YAML, TOML).
-_QUOTED_PAIR = re.compile(
+_QUOTED_PAIR = pattern(
     rf"""(?i)(?<![\w-])(["']?)({_NAMES})\1(\s*[=:]\s*\[?\s*)(["'])((?:(?!\4)[^\\]|\\.)*)\4"""
 )
-_HEADER_LINE = re.compile(r"(?im)^(\s*(?:(?:set-)?cookie|authorization)\s*:\s*)(.+)$")
+_HEADER_LINE = pattern(r"(?im)^(\s*(?:(?:set-)?cookie|authorization)\s*:\s*)(.+)$")
 # postgresql://user:PASSWORD@host/db (a ledger URL, a notification URL with a login).
-_URL_PASSWORD = re.compile(r"(?i)(\b[a-z][a-z0-9+.-]*://[^/\s:@]*:)([^@\s/]+)(@)")
+_URL_PASSWORD = pattern(r"(?i)(\b[a-z][a-z0-9+.-]*://[^/\s:@]*:)([^@\s/]+)(@)")
 #: Registered values shorter than this are not redacted (they would mangle ordinary text).
 _MIN_SECRET_LEN = 6
 

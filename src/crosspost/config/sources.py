@@ -21,6 +21,7 @@ from types import MappingProxyType
 from typing import Any, NoReturn
 
 from crosspost.errors import ConfigError
+from crosspost.patterns import pattern
 
 MODES = ("draft", "publish", "broadcast")
 CONFIG_NAME = "crosspost.toml"
@@ -29,17 +30,17 @@ CONFIG_NAME = "crosspost.toml"
 MAX_CONFIG_BYTES = 1_000_000
 
 #: Keys that would put a secret in the config file itself. AppID is public, so inline is fine.
-SECRET_KEY = re.compile(
+SECRET_KEY = pattern(
     r"^(app_?secret|secret|cookie|z_c0|d_c0|_?xsrf|token|access_token|password)$"
     r"|_(secret|token|cookie|password)$"
 )
-ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+ENV_NAME = pattern(r"^[A-Za-z_][A-Za-z0-9_]*$")
 #: What a pasted credential looks like even where it passes :data:`ENV_NAME`: sixteen or
 #: more letters and digits, a digit among them, and no ``_`` (a 32-hex AppSecret, a
 #: base64 token). Names that long are words joined by ``_`` (WECHAT_BACKUP_APP_SECRET).
-_PASTED_VALUE = re.compile(r"^(?=.*[0-9])[A-Za-z0-9]{16,}$")
-ACCOUNT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([dhms])")
+_PASTED_VALUE = pattern(r"^(?=.*[0-9])[A-Za-z0-9]{16,}$")
+ACCOUNT_NAME = pattern(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+_DURATION = pattern(r"(\d+(?:\.\d+)?)\s*([dhms])")
 _DURATION_UNITS = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0}
 _TOP_LEVEL = {"state_dir", "mode", "theme", "template_dirs", "log_file", "timeout", "ledger_url"}
 _TABLES = {

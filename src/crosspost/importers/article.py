@@ -22,6 +22,7 @@ from bs4.dammit import EncodingDetector
 from markdownify import MarkdownConverter
 
 from crosspost.errors import IssueError
+from crosspost.patterns import pattern
 
 CHINA = timezone(timedelta(hours=8))
 
@@ -37,8 +38,8 @@ _AUTHOR = (
 )
 _TIME = ("#publish_time", ".ContentItem-time")
 _META_TIME = ("article:published_time", "datePublished")
-_DATE = re.compile(r"(\d{4})[-年/.](\d{1,2})[-月/.](\d{1,2})日?(?:\s+(\d{1,2}):(\d{2}))?")
-_WECHAT_CT = re.compile(r"""\bvar\s+ct\s*=\s*["']?(\d{9,11})""")
+_DATE = pattern(r"(\d{4})[-年/.](\d{1,2})[-月/.](\d{1,2})日?(?:\s+(\d{1,2}):(\d{2}))?")
+_WECHAT_CT = pattern(r"""\bvar\s+ct\s*=\s*["']?(\d{9,11})""")
 
 
 @dataclass(frozen=True)

@@ -20,17 +20,18 @@ from pathlib import Path
 import yaml
 
 from crosspost.issue.loader import read_text
+from crosspost.patterns import pattern
 from crosspost.platforms.registry import PLATFORMS
 
 _CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
-_ITEM = re.compile(rf"^\s*(?:(\d{{1,3}})\s*[.、．)）]|([{_CIRCLED}]))\s*(\S.*)$")
-_FIELD = re.compile(r"^\s*(链接|作者|发表时间|摘要)\s*[:：]\s*(.*)$")
-_NOTE_OPEN = re.compile(r"[(（]\s*(译注|注)\s*[:：]")
-_PLACEHOLDER = re.compile(r"^\s*[(（]\s*(资料图|图片|配图|图)\s*[)）]\s*$")
-_KEYWORDS = re.compile(r"^\s*关键词\s*[:：]\s*(.*)$")
-_ISSUE_NUMBER = re.compile(r"第\s*(\d+)\s*期")
-_BOOK_TITLE = re.compile(r"《([^》]{2,40})》")
-_URL = re.compile(r"https?://[A-Za-z0-9\-._~:/?#\[\]@!$&'*+;=%]+[A-Za-z0-9/\-_~#=&%]")
+_ITEM = pattern(rf"^\s*(?:(\d{{1,3}})\s*[.、．)）]|([{_CIRCLED}]))\s*(\S.*)$")
+_FIELD = pattern(r"^\s*(链接|作者|发表时间|摘要)\s*[:：]\s*(.*)$")
+_NOTE_OPEN = pattern(r"[(（]\s*(译注|注)\s*[:：]")
+_PLACEHOLDER = pattern(r"^\s*[(（]\s*(资料图|图片|配图|图)\s*[)）]\s*$")
+_KEYWORDS = pattern(r"^\s*关键词\s*[:：]\s*(.*)$")
+_ISSUE_NUMBER = pattern(r"第\s*(\d+)\s*期")
+_BOOK_TITLE = pattern(r"《([^》]{2,40})》")
+_URL = pattern(r"https?://[A-Za-z0-9\-._~:/?#\[\]@!$&'*+;=%]+[A-Za-z0-9/\-_~#=&%]")
 _SEE_ALSO = {"其他人都在看", "往期推荐", "推荐阅读", "相关阅读"}
 # A reading-list entry is a title; a longer line (or one with a URL) is the closing line.
 _SEE_ALSO_MAX = 48
@@ -198,8 +199,8 @@ def _split_trailing_note(line: str) -> list[str]:
 
 # --- writing Markdown -----------------------------------------------------------------
 
-_ESCAPE = re.compile(r"([\\`*_\[\]<>|~])")
-_LINE_START = re.compile(r"^(\s*)([#>+\-=]|\d+[.)])")
+_ESCAPE = pattern(r"([\\`*_\[\]<>|~])")
+_LINE_START = pattern(r"^(\s*)([#>+\-=]|\d+[.)])")
 
 
 def _escape(text: str) -> str:

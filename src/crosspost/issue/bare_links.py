@@ -20,17 +20,19 @@ import re
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from crosspost.patterns import pattern
+
 #: Case-sensitive on purpose: ignoring case would fold "k" and "i" into the range of
 #: non-ASCII characters that end an address (the Kelvin sign, the dotted capital I).
-_ADDRESS = re.compile(r"(?<![A-Za-z0-9@/])[Hh][Tt][Tt][Pp][Ss]?://[!#-&(-;=?-_a-~]+")
+_ADDRESS = pattern(r"(?<![A-Za-z0-9@/])[Hh][Tt][Tt][Pp][Ss]?://[!#-&(-;=?-_a-~]+")
 #: Punctuation that ends a sentence after an address rather than the address itself.
 _TRAILING = ".,:;!?*_~"
 _CLOSING = {")": "(", "]": "["}
 #: Text just before an address that makes it part of a link Markdown did not read
 #: (mdnice's ``![logo](https://… =150x150)``): shown as written, not linked in the middle.
 _BROKEN_LINK = ("](", "]( ", "](<")
-_LINK_OPEN = re.compile(r"<a\s", re.IGNORECASE)
-_LINK_CLOSE = re.compile(r"</a\s*>", re.IGNORECASE)
+_LINK_OPEN = pattern(r"<a\s", re.IGNORECASE)
+_LINK_CLOSE = pattern(r"</a\s*>", re.IGNORECASE)
 
 
 def _trimmed(address: str) -> str:

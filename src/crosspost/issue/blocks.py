@@ -13,8 +13,10 @@ from collections.abc import Callable
 
 from markdown_it.rules_block import StateBlock
 
-_SPECIAL = re.compile(r"([\\`*_\[\]<>!|~=$])")
-_CODE_SPAN = re.compile(r"(`+).+?\1", re.DOTALL)
+from crosspost.patterns import pattern
+
+_SPECIAL = pattern(r"([\\`*_\[\]<>!|~=$])")
+_CODE_SPAN = pattern(r"(`+).+?\1", re.DOTALL)
 
 
 def outside_code(text: str, rewrite: Callable[[str], str]) -> str:

@@ -18,6 +18,7 @@ from urllib.parse import unquote, urlsplit
 
 from crosspost.issue.dialect import Document, only_channel, tokens_after
 from crosspost.issue.model import Issue, Notice
+from crosspost.patterns import pattern
 from crosspost.platforms.registry import PLATFORMS, platform_names
 
 
@@ -36,7 +37,7 @@ class ImageRef:
         return urlsplit(self.source).scheme in ("http", "https")
 
 
-_HTML_IMG = re.compile(r"""<img\b[^>]*?\bsrc\s*=\s*["']?([^"'\s>]+)""", re.IGNORECASE)
+_HTML_IMG = pattern(r"""<img\b[^>]*?\bsrc\s*=\s*["']?([^"'\s>]+)""", re.IGNORECASE)
 
 
 def image_refs(issue: Issue) -> Iterator[ImageRef]:
@@ -93,7 +94,7 @@ def _local_path(folder: Path, source: str) -> Path | None:
 
 #: ``{zhihu.url}`` or ``{zhihu:main.url}``: another channel's URL of the same issue, in a
 #: front-matter field or in the body (the publisher fills it in).
-CHANNEL_URL = re.compile(r"\{([A-Za-z]+)(?::([A-Za-z0-9._-]+))?\.url\}")
+CHANNEL_URL = pattern(r"\{([A-Za-z]+)(?::([A-Za-z0-9._-]+))?\.url\}")
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ def body_references(issue: Issue, channel: str) -> list[BodyReference]:
 
 # --- ``::: only`` blocks -----------------------------------------------------
 
-_FENCE_LINE = re.compile(r"^\s*(:{3,})\s*(.*?)\s*$")
+_FENCE_LINE = pattern(r"^\s*(:{3,})\s*(.*?)\s*$")
 
 
 def check_containers(path: Path, document: Document, body_line: int) -> list[Notice]:
@@ -224,7 +225,7 @@ def callouts(issue: Issue) -> Iterator[Callout]:
             yield callout if token.markup else replace(callout, closed=False)
 
 
-_FOOTNOTE_DEFINITION = re.compile(r"^\s*\[\^([^\]\s]+)\]:")
+_FOOTNOTE_DEFINITION = pattern(r"^\s*\[\^([^\]\s]+)\]:")
 
 
 def footnote_definitions(issue: Issue) -> dict[str, list[int]]:

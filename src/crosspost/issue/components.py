@@ -22,12 +22,13 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
 from crosspost.issue.blocks import closing_line, escaped, inner, line_match, paragraph
+from crosspost.patterns import pattern
 
 #: A component's opening tag alone on its line (a capital letter: HTML's names have none),
 #: or the whole component on one line.
-_OPENING = re.compile(r"<([A-Z][\w.]*)((?:\s+[^<>]*?)?)\s*>[ \t]*")
-_ONE_LINE = re.compile(r"<([A-Z][\w.]*)((?:\s+[^<>]*?)?)\s*>(.*)</\1\s*>[ \t]*")
-_ATTRIBUTE = re.compile(r"([\w-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|\{[\"'`]([^\"'`]*)[\"'`]\})")
+_OPENING = pattern(r"<([A-Z][\w.]*)((?:\s+[^<>]*?)?)\s*>[ \t]*")
+_ONE_LINE = pattern(r"<([A-Z][\w.]*)((?:\s+[^<>]*?)?)\s*>(.*)</\1\s*>[ \t]*")
+_ATTRIBUTE = pattern(r"([\w-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|\{[\"'`]([^\"'`]*)[\"'`]\})")
 #: Components that are callouts, by name, as the callout kind each reads as
 #: (Docusaurus's ``Admonition`` and Nextra's ``Callout`` say theirs with ``type``).
 CALLOUT_COMPONENTS = {
@@ -39,16 +40,16 @@ CALLOUT_COMPONENTS = {
 _TYPES = {"default": "note", "secondary": "note", "success": "tip", "error": "danger"}
 #: An ``import`` of a file of the site's own (``"../_support.mdx"``, ``"@site/src/x"``):
 #: left out wherever it stands, being no sentence of anyone's.
-_LOCAL_IMPORT = re.compile(
+_LOCAL_IMPORT = pattern(
     r"import\s+[\w*{}\s,$]+\s+from\s+[\"'](?:\.{1,2}/|/|@/|~/|@site/)[^\"'\n]*[\"'];?"
     r"|import\s+[\w*{}\s,$]+\s+from\s+[\"'][^\"'\n]*\.(?:mdx?|jsx|tsx|astro|vue|svelte)[\"'];?"
 )
 #: ``import … from '…'`` and ``export …`` lines of a post's JavaScript.
-_ESM = re.compile(
+_ESM = pattern(
     r"(?:import\s+(?:[\w*{}\s,$]+\s+from\s+)?[\"'][^\"'\n]+[\"'];?"
     r"|export\s+(?:const|let|var|function|default|\{)[^\n]*)"
 )
-_COMMENT = re.compile(r"\{/\*.*?\*/\}", re.DOTALL)
+_COMMENT = pattern(r"\{/\*.*?\*/\}", re.DOTALL)
 
 
 def _attributes(text: str) -> dict[str, str]:
@@ -101,7 +102,7 @@ def component_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
 
 
 #: The first line of an opening tag that goes on: ``<Tabs groupId="pm"``.
-_OPENING_START = re.compile(r"<([A-Z][\w.]*)(\s[^<>]*)?")
+_OPENING_START = pattern(r"<([A-Z][\w.]*)(\s[^<>]*)?")
 #: Lines an opening tag may take.
 _LONGEST_TAG = 30
 

@@ -49,6 +49,7 @@ from crosspost.issue.sized_images import sized_image
 from crosspost.issue.tabs import mkdocs_tab, next_tab
 from crosspost.issue.template_tags import template_block, template_tags
 from crosspost.issue.wiki_links import wiki_link
+from crosspost.patterns import pattern
 
 if TYPE_CHECKING:
     from mdit_py_plugins.texmath.index import RuleDictType
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
 BlockRule = Callable[[StateBlock, int, int, bool], bool]
 InlineRule = Callable[[StateInline, bool], bool]
 
-ONLY_MARKER = re.compile(r"^only\s+([A-Za-z][\w-]*)\s*$")
+ONLY_MARKER = pattern(r"^only\s+([A-Za-z][\w-]*)\s*$")
 #: Characters that join without a space when a Markdown line break falls between them
 #: (CJK radicals to ideographs, Hangul, compatibility ideographs, full-width forms and
 #: CJK punctuation), as (first, last) code points. The one definition every renderer uses.
@@ -198,20 +199,20 @@ def _pair_marks(state: StateInline, delimiters: list[Delimiter]) -> None:
 #: Containers that group without being a box: VitePress's ``::: code-group`` (its blocks
 #: keep their titles), Quarto's cells and page columns (``::: {.cell}``,
 #: ``{.column-margin}``), its tab sets (each tab's heading stays). Left out, content kept.
-_GROUPING = re.compile(r"code-group|cell(?:-[\w-]+)?|column-[\w-]+|panel-[\w-]+|content-[\w-]+")
+_GROUPING = pattern(r"code-group|cell(?:-[\w-]+)?|column-[\w-]+|panel-[\w-]+|content-[\w-]+")
 
 
 #: An admonition's own title: ``!!! note "标题"`` (``""``: none).
-_QUOTED_TITLE = re.compile(r"\"(.*)\"|'(.*)'")
+_QUOTED_TITLE = pattern(r"\"(.*)\"|'(.*)'")
 #: ``name title``, or MyST's ``{name} title`` (Jupyter Book), whose name may hold a
 #: domain (``{prf:definition}``).
-_CALLOUT_MARKER = re.compile(r"^(?:\{([^\s{}]+)\}|([^\s:{]+))\s*(.*?)\s*$")
+_CALLOUT_MARKER = pattern(r"^(?:\{([^\s{}]+)\}|([^\s:{]+))\s*(.*?)\s*$")
 #: Docusaurus 3's ``:::note[Title]``.
-_BRACKET_TITLE = re.compile(r"^([A-Za-z][\w-]*)\[(.*)\]\s*$")
+_BRACKET_TITLE = pattern(r"^([A-Za-z][\w-]*)\[(.*)\]\s*$")
 #: Pandoc's attributes after the colons: ``{#id .class key="value"}``, then any words.
-_DIV_ATTRIBUTES = re.compile(r"^\{([^{}]*)\}\s*(.*?)\s*$")
-_DIV_CLASS = re.compile(r"(?:^|\s)\.([\w-]+)")
-_DIV_TITLE = re.compile(r"\btitle\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
+_DIV_ATTRIBUTES = pattern(r"^\{([^{}]*)\}\s*(.*?)\s*$")
+_DIV_CLASS = pattern(r"(?:^|\s)\.([\w-]+)")
+_DIV_TITLE = pattern(r"\btitle\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
 
 
 def _validate_only(params: str, *args: object) -> bool:
@@ -262,7 +263,7 @@ def _use_bracket_math(md: MarkdownIt) -> None:
 
 #: ``\\( … \\)``: Hexo's and Hugo's way to write ``\( … \)`` (their Markdown takes
 #: one backslash away before MathJax reads the page).
-_DOUBLED_INLINE = re.compile(r"\\\\\((.+?)\\\\\)", re.DOTALL)
+_DOUBLED_INLINE = pattern(r"\\\\\((.+?)\\\\\)", re.DOTALL)
 
 
 def _doubled_bracket_math(state: StateInline, silent: bool) -> bool:
@@ -312,11 +313,11 @@ def _unlabelled(rule: BlockRule) -> BlockRule:
 
 #: What lies between the dollars of ``$HOME/$USER`` or ``${PATH}:$PWD``: a shell
 #: variable's name (capitals) and the separator after it, not TeX.
-_SHELL_NAME = re.compile(r"^\{?[A-Z_][A-Z0-9_]*\}?[/:.\-]?$")
+_SHELL_NAME = pattern(r"^\{?[A-Z_][A-Z0-9_]*\}?[/:.\-]?$")
 #: Between two dollars, what marks prose rather than TeX: a shell variable's name and
 #: the Chinese list mark after it (``$HOME、$PWD``), or Chinese sentence punctuation
 #: (``$1-$9表示一到九个参数，…，如${10}``). TeX writes neither.
-_PROSE_BETWEEN_DOLLARS = re.compile(r"^\{?[A-Za-z_][A-Za-z0-9_]*\}?[、，。；]|[，。、；！？]")
+_PROSE_BETWEEN_DOLLARS = pattern(r"^\{?[A-Za-z_][A-Za-z0-9_]*\}?[、，。；]|[，。、；！？]")
 
 
 def _not_before_a_word(rule: InlineRule) -> InlineRule:
@@ -362,7 +363,7 @@ def callout_marker(info: str) -> tuple[str, str]:
     return (match.group(1) or match.group(2)).lower(), match.group(3)
 
 
-_RAW_TAG = re.compile(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b.*?(/?)>$", re.DOTALL)
+_RAW_TAG = pattern(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b.*?(/?)>$", re.DOTALL)
 #: Elements whose content a reader does not see as text where they work (a player, a
 #: frame, code): a channel drops that content with them. Written like an image and never
 #: closed (``<video src="a.mp4">``), one would take the rest of its paragraph along.
@@ -424,7 +425,7 @@ def _inside(piece: str) -> bool:
 #: DEL, C1, and the non-characters U+FFFE and U+FFFF. Pasted from a terminal (``ESC[31m``)
 #: or a PDF, they go unseen in the editor; lint says on which lines
 #: (``invisible-character``). A form feed or vertical tab is a blank: it becomes one.
-UNSHOWABLE = re.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
+UNSHOWABLE = pattern(r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 #: What each :data:`UNSHOWABLE` character becomes when it is not simply left out.
 BLANKS = {"\x0b": " ", "\x0c": " "}
 
@@ -444,7 +445,7 @@ def _drop_unshowable(state: StateCore) -> None:
 #: with a RecursionError. No document meant to be read nests anywhere near this deep.
 DEEPEST_HTML = 100
 DEEPEST_EMPHASIS = 20
-_BLOCK_TAG = re.compile(
+_BLOCK_TAG = pattern(
     r"<!--.*?(?:-->|$)|<(/?)([A-Za-z][A-Za-z0-9-]*)\b(?:[^>\"']|\"[^\"]*\"|'[^']*')*?(/?)>",
     re.DOTALL,
 )
@@ -606,10 +607,10 @@ def _callouts(state: StateCore) -> None:
 
 
 #: A MyST directive's fence: ```` ```{note} title ````.
-_MYST_DIRECTIVE = re.compile(r"^\{([A-Za-z][\w:-]*)\}\s*(.*?)\s*$")
+_MYST_DIRECTIVE = pattern(r"^\{([A-Za-z][\w:-]*)\}\s*(.*?)\s*$")
 #: MyST's option lines at the top of a directive: ``:class: tip`` lines, or a ``---``
 #: block of YAML.
-_MYST_OPTIONS = re.compile(r"\A(?:(?:[ \t]*:[\w-]+:.*\n)+|---\n(?:.*\n)*?---\n)")
+_MYST_OPTIONS = pattern(r"\A(?:(?:[ \t]*:[\w-]+:.*\n)+|---\n(?:.*\n)*?---\n)")
 
 
 #: Languages a code chunk names in braces: knitr's and Quarto's engines (```` ```{r} ````,
@@ -622,12 +623,10 @@ _CHUNK_ENGINES = frozenset(
 )  # fmt: skip
 _CODE_DIRECTIVES = frozenset({"code-cell", "code-block", "code", "sourcecode"})
 #: ```` ```{r, echo=FALSE} ````, ```` ```{.r .cell-code} ````, ```` ```{code-cell} ipython3 ````.
-_CHUNK = re.compile(r"^\{\.?([\w+-]+)[^}]*\}\s*(.*)$")
+_CHUNK = pattern(r"^\{\.?([\w+-]+)[^}]*\}\s*(.*)$")
 #: VitePress's marks after the language: lines to highlight (``js{2,5}``), line numbers
 #: (``ts:line-numbers``).
-_VITEPRESS_MARKS = re.compile(
-    r"^([\w+#-]+)(?::(?:no-)?line-numbers(?:=\d+)?)?(?:\s*\{[\d,\s-]*\})?"
-)
+_VITEPRESS_MARKS = pattern(r"^([\w+#-]+)(?::(?:no-)?line-numbers(?:=\d+)?)?(?:\s*\{[\d,\s-]*\})?")
 
 
 def fence_language(info: str) -> str:
@@ -709,18 +708,18 @@ def _myst_callouts(state: StateCore) -> None:
 
 
 #: ``[!kind] title`` or ``[!kind]-`` (Obsidian's folded callout) alone on a quote's first line.
-_TITLED_ALERT = re.compile(r"\[!([A-Za-z]+)\](?:[+-]?[ \t]+([^\n]*\S)|[+-])[ \t]*(?:\n|$)")
+_TITLED_ALERT = pattern(r"\[!([A-Za-z]+)\](?:[+-]?[ \t]+([^\n]*\S)|[+-])[ \t]*(?:\n|$)")
 
 
 #: An admonition's opening line as MkDocs writes it: ``!!! kind``, ``??? kind`` or
 #: ``???+ kind`` (folded), then at most a quoted title.
-_ADMONITION_LINE = re.compile(
+_ADMONITION_LINE = pattern(
     r"(?:!!!|\?\?\?\+?)[ \t]+([A-Za-z]+)(?:[ \t]+(?:\"[^\"]*\"|'[^']*'))?[ \t]*$"
 )
 
 
 #: Pandoc's and Quarto's label after a display formula's closing ``$$``: ``$$ {#eq-x}``.
-_EQUATION_LABEL = re.compile(r"\$\$[ \t]*\{#[\w:.-]+\}[ \t]*$", re.MULTILINE)
+_EQUATION_LABEL = pattern(r"\$\$[ \t]*\{#[\w:.-]+\}[ \t]*$", re.MULTILINE)
 
 
 def _equation_labels(state: StateCore) -> None:
@@ -830,16 +829,16 @@ def _titled_alerts(state: StateCore) -> None:
 #: A line asking the tool that built a site for a table of contents: ``[TOC]`` (Typora,
 #: markdown-it-toc), ``[[toc]]`` (VuePress), ``${toc}`` (markdown-it-toc-done-right),
 #: GitLab's ``[[_TOC_]]``, and kramdown's ``{:toc}`` under the list item it replaces.
-_TOC = re.compile(r"\[toc\]|\[\[_?toc_?\]\]|\$\{toc\}", re.IGNORECASE)
-_KRAMDOWN_TOC = re.compile(r"\{:\s*toc\s*\}", re.IGNORECASE)
+_TOC = pattern(r"\[toc\]|\[\[_?toc_?\]\]|\$\{toc\}", re.IGNORECASE)
+_KRAMDOWN_TOC = pattern(r"\{:\s*toc\s*\}", re.IGNORECASE)
 #: kramdown's attribute list on a line of its own: ``{: .note}``, ``{: #id}``, ``{:toc}``.
-_ATTRIBUTE_LINE = re.compile(r"[ \t]*\{:[^{}\n]*\}[ \t]*")
+_ATTRIBUTE_LINE = pattern(r"[ \t]*\{:[^{}\n]*\}[ \t]*")
 #: Attributes written after a heading's words: ``{#id}``, ``{#id .class key=value}``,
 #: Pandoc's ``{-}`` (not numbered), kramdown's ``{: #id}``.
-_HEADING_ATTRIBUTES = re.compile(r"[ \t]*\{:?((?:[ \t]*[^\s{}]+)+)[ \t]*\}[ \t]*$")
-_ATTRIBUTE = re.compile(r"[#.][\w:.-]+|-|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s\"'{}]+)")
+_HEADING_ATTRIBUTES = pattern(r"[ \t]*\{:?((?:[ \t]*[^\s{}]+)+)[ \t]*\}[ \t]*$")
+_ATTRIBUTE = pattern(r"[#.][\w:.-]+|-|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s\"'{}]+)")
 #: The parts of an attribute list: quoted values whole, the rest split at blanks.
-_ATTRIBUTE_PARTS = re.compile(r"\"[^\"]*\"|'[^']*'|[^\s]+")
+_ATTRIBUTE_PARTS = pattern(r"\"[^\"]*\"|'[^']*'|[^\s]+")
 #: Where :func:`_site_directives` notes what it left out, in the parse's ``env``: (0-based
 #: body line, what was written).
 LEFT_OUT = "crosspost_left_out"
@@ -903,8 +902,8 @@ def _site_directives(state: StateCore) -> None:
 
 #: An attribute list right after a link or an image: kramdown's ``{:target="_blank"}``,
 #: Pandoc's and Quarto's ``{#fig-plane width=60%}``.
-_SPAN_ATTRIBUTES = re.compile(r"\{:?((?:[ \t]*[^\s{}]+)*)[ \t]*\}")
-_IMAGE_SIZE = re.compile(r"(width|height)=[\"']?(\d+(?:\.\d+)?(?:px|%)?)[\"']?")
+_SPAN_ATTRIBUTES = pattern(r"\{:?((?:[ \t]*[^\s{}]+)*)[ \t]*\}")
+_IMAGE_SIZE = pattern(r"(width|height)=[\"']?(\d+(?:\.\d+)?(?:px|%)?)[\"']?")
 
 
 def _span_attributes(state: StateCore) -> None:
@@ -932,7 +931,7 @@ def _span_attributes(state: StateCore) -> None:
 
 #: How a line of a list written as plain lines begins: ``1、`` ``2.`` ``（3）`` ``四、``
 #: ``⑤`` ``•``.
-_ENUMERATED = re.compile(
+_ENUMERATED = pattern(
     r"[ \t]*(?:\d{1,3}[、.．)）]|[（(]\d{1,3}[）)]|[一二三四五六七八九十]{1,3}[、.．]|[①-⑳•●◆▪])"
 )
 
@@ -982,7 +981,7 @@ def _verbatim(url: str) -> str:
 
 
 #: A line holding one image, line break or rule tag and nothing else.
-_VOID_TAG_LINE = re.compile(r" {0,3}<(?:img|br|hr|wbr)\b[^<>]*>\s*$", re.IGNORECASE)
+_VOID_TAG_LINE = pattern(r" {0,3}<(?:img|br|hr|wbr)\b[^<>]*>\s*$", re.IGNORECASE)
 
 
 def _void_tag_line(state: StateBlock, start: int, end: int, silent: bool) -> bool:
@@ -1009,7 +1008,7 @@ def _void_tag_line(state: StateBlock, start: int, end: int, silent: bool) -> boo
 
 #: LaTeX's display-math environments, which Jupyter Book, MyST and MathJax pages write
 #: without ``$$`` around them.
-MATH_ENVIRONMENT = re.compile(
+MATH_ENVIRONMENT = pattern(
     r"\\begin\{((?:equation|align|alignat|gather|multline|flalign|eqnarray|displaymath)\*?)\}"
 )
 
@@ -1136,7 +1135,7 @@ def _markdown() -> MarkdownIt:
 
 #: A code fence's file name: Docusaurus's ``title="…"`` (also ``filename=``, ``file=``)
 #: or VitePress's ``[name]`` after the language.
-_CODE_TITLE = re.compile(
+_CODE_TITLE = pattern(
     r"""(?:^|\s)(?:title|filename|file)=(?:"([^"]*)"|'([^']*)'|(\S+))|^\S*\s+\[([^\]]+)\]"""
 )
 

@@ -9,7 +9,6 @@ declarations (:mod:`crosspost.platforms`): each option's kind picks its parser h
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,12 +17,13 @@ from types import MappingProxyType
 from typing import Any
 
 from crosspost.errors import IssueError
+from crosspost.patterns import pattern
 from crosspost.platforms.base import Option, OptionKind
 from crosspost.platforms.registry import PLATFORMS, platform_names
 
 # The same rule as default ids: letters of any script, digits, '.', '_', '-'; no leading
 # dot (the id names files in the state dir).
-_ID_SAFE = re.compile(r"^[^\W_][\w.-]*$")
+_ID_SAFE = pattern(r"^[^\W_][\w.-]*$")
 
 
 Parser = Callable[[Any, "FieldContext"], Any]

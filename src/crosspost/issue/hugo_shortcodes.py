@@ -34,11 +34,12 @@ from crosspost.issue.blocks import (
 )
 from crosspost.issue.callouts import callout_kind, is_callout_name
 from crosspost.issue.tabs import TABS, tab_title
+from crosspost.patterns import pattern
 
 #: A shortcode: ``{{< name arguments >}}``, ``{{% name arguments %}}`` (``/>}}`` too).
-_SHORTCODE = re.compile(r"\{\{([<%])\s*([A-Za-z_][\w-]*)(.*?)\s*/?[>%]\}\}")
-_SHORTCODE_LINE = re.compile(_SHORTCODE.pattern + r"[ \t]*")
-_ARGUMENT = re.compile(r"(?:([\w-]+)=)?(?:\"([^\"]*)\"|'([^']*)'|`([^`]*)`|([^\s\"'`]+))")
+_SHORTCODE = pattern(r"\{\{([<%])\s*([A-Za-z_][\w-]*)(.*?)\s*/?[>%]\}\}")
+_SHORTCODE_LINE = pattern(_SHORTCODE.pattern + r"[ \t]*")
+_ARGUMENT = pattern(r"(?:([\w-]+)=)?(?:\"([^\"]*)\"|'([^']*)'|`([^`]*)`|([^\s\"'`]+))")
 #: Shortcodes whose content is code.
 _CODE = frozenset({"highlight"})
 #: Shortcodes that are callouts whatever their arguments say (their kind: the arguments').

@@ -41,6 +41,7 @@ from crosspost.issue.fields import (
 )
 from crosspost.issue.model import Issue, Notice
 from crosspost.issue.remembered import recall, remember
+from crosspost.patterns import pattern
 from crosspost.platforms.registry import PLATFORMS
 
 __all__ = [
@@ -60,17 +61,17 @@ if TYPE_CHECKING:
 #: The fences of the two front-matter kinds editors bring: YAML (Jekyll, Hexo, Hugo,
 #: Astro, VuePress, …) and TOML (Hugo). YAML's may also end with ``...``, YAML's own
 #: end-of-document line (Pandoc and R Markdown write it).
-_YAML_FENCE = re.compile(r"^---[ \t]*$")
-_YAML_END = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
-_TOML_FENCE = re.compile(r"^\+\+\+[ \t]*$")
+_YAML_FENCE = pattern(r"^---[ \t]*$")
+_YAML_END = pattern(r"^(?:---|\.\.\.)[ \t]*$")
+_TOML_FENCE = pattern(r"^\+\+\+[ \t]*$")
 #: The start of a file with front matter, as bytes: the fence on the first line, or after
 #: blank lines and then followed at once by a field (a key and ``:`` or ``=``).
-_OPENING = re.compile(
+_OPENING = pattern(
     rb"\A(?:\xef\xbb\xbf)?(?:(?:---|\+\+\+)[ \t]*\r?(?:\n|\Z)"
     rb"|(?:[ \t]*\r?\n)+(?:---|\+\+\+)[ \t]*\r?\n[ \t]*[^\s:=]+[ \t]*[:=])"
 )
 #: A front-matter field's first line: ``title: …`` (YAML) or ``title = …`` (TOML).
-_FIELD = re.compile(r"^[ \t]*[^\s:=]+[ \t]*[:=]")
+_FIELD = pattern(r"^[ \t]*[^\s:=]+[ \t]*[:=]")
 #: Front matter is a few fields; anything this long is a mistake (a pasted body, a log).
 MAX_FRONT_MATTER_CHARS = 64_000
 #: Deep enough for any field crosspost reads (``zhihu: {topics: [...]}`` is 2).
@@ -232,13 +233,13 @@ def _split(path: Path, text: str, *, lenient: bool = False) -> _Front:
 
 
 #: A line's indent holding a tab (see :func:`_parse_yaml`).
-_TAB_INDENT = re.compile(r"^ *\t[ \t]*", re.MULTILINE)
+_TAB_INDENT = pattern(r"^ *\t[ \t]*", re.MULTILINE)
 
 
 #: The first line of a Pelican or MultiMarkdown metadata header (This Week in Rust
 #: writes every issue so): ``Title: …``, then ``Key: value`` lines to a blank line.
-_METADATA_TITLE = re.compile(r"^Title:[ \t]*\S", re.IGNORECASE)
-_METADATA_LINE = re.compile(r"^([A-Za-z][A-Za-z0-9_ -]{0,40}):[ \t]*(.*?)[ \t]*$")
+_METADATA_TITLE = pattern(r"^Title:[ \t]*\S", re.IGNORECASE)
+_METADATA_LINE = pattern(r"^([A-Za-z][A-Za-z0-9_ -]{0,40}):[ \t]*(.*?)[ \t]*$")
 #: Metadata keys whose value is a comma-separated list.
 _METADATA_LISTS = frozenset({"tags", "keywords", "authors"})
 
@@ -389,7 +390,7 @@ def _keep_text_as_written(data: dict[str, Any], node: yaml.Node | None, prefix: 
 
 
 #: Where a line ends for YAML: U+0085, U+2028 and U+2029 end one too.
-_YAML_LINE_END = re.compile("[\n\x85\u2028\u2029]")
+_YAML_LINE_END = pattern("[\n\x85\u2028\u2029]")
 
 
 def _cut_by_comments(node: yaml.Node | None, source: str, first: int) -> tuple[Notice, ...]:
@@ -429,14 +430,14 @@ def _cut_by_comments(node: yaml.Node | None, source: str, first: int) -> tuple[N
     return tuple(found)
 
 
-_TOML_ERROR_LINE = re.compile(r"\(at (?:line (\d+)|end of document)")
-_TOML_TABLE = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
-_TOML_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_.-]+)\s*=""")
+_TOML_ERROR_LINE = pattern(r"\(at (?:line (\d+)|end of document)")
+_TOML_TABLE = pattern(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
+_TOML_KEY = pattern(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_.-]+)\s*=""")
 #: tomllib's words for a value in the shape of a date that names no day (2024-02-30),
 #: and where it is: "(at line 3, column 8)".
-_TOML_NO_DAY = re.compile(r"^Invalid date or datetime \(at line (\d+), column (\d+)\)")
+_TOML_NO_DAY = pattern(r"^Invalid date or datetime \(at line (\d+), column (\d+)\)")
 #: A TOML date, date-time or local date-time as written (TOML's own shapes).
-_TOML_MOMENT = re.compile(
+_TOML_MOMENT = pattern(
     r"\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:\d{2})?)?"
 )
 #: Stands in for such a value while the rest is read (a string no editor writes).

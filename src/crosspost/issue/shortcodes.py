@@ -13,15 +13,16 @@ on GitHub. Code spans and blocks are not text tokens, so ``:tada:`` in code stay
 from __future__ import annotations
 
 import functools
-import re
 
 from markdown_it.rules_core import StateCore
 
+from crosspost.patterns import pattern
+
 #: ``:name`` followed by a colon: the closing colon is looked at, not taken, so one colon
 #: may close one shortcode and open the next (``:tada::rocket:``).
-_OPENING = re.compile(r"(?<![A-Za-z0-9]):([a-z0-9_+-]{1,40})(?=:)")
+_OPENING = pattern(r"(?<![A-Za-z0-9]):([a-z0-9_+-]{1,40})(?=:)")
 #: What a name may be: GitHub's lower-case names (and the Unicode ones written alike).
-_NAME = re.compile(r"[a-z0-9_+-]{1,40}")
+_NAME = pattern(r"[a-z0-9_+-]{1,40}")
 
 
 @functools.cache

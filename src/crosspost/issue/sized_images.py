@@ -16,9 +16,11 @@ import re
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
+from crosspost.patterns import pattern
+
 #: A size: a number, in pixels (no unit, or ``px``) or a percentage.
 _SIZE = r"\d+(?:\.\d+)?(?:px|%)?"
-_SIZED_IMAGE = re.compile(
+_SIZED_IMAGE = pattern(
     rf"!\[([^\]\n]*)\]\(\s*<?([^\s<>()]+)>?\s+"
     rf"(?:=({_SIZE})?x({_SIZE})?|(?:[a-z-]+=\"[^\"\n]*\"\s*)+)\s*\)",
     re.IGNORECASE,

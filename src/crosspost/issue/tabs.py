@@ -11,18 +11,17 @@ of the site would see by clicking through them.
 
 from __future__ import annotations
 
-import re
-
 from markdown_it.rules_block import StateBlock
 
 from crosspost.issue.blocks import escaped, inner, line_match, paragraph
+from crosspost.patterns import pattern
 
 #: MkDocs Material's tab line: ``=== "Title"`` (``===!`` starts a new set, ``===+``
 #: selects the tab; both read the same here).
-_MKDOCS_TAB = re.compile(r"===[!+]?[ \t]+\"([^\"\n]*)\"[ \t]*")
+_MKDOCS_TAB = pattern(r"===[!+]?[ \t]+\"([^\"\n]*)\"[ \t]*")
 #: Hexo NexT's tab inside ``{% tabs %}``: ``<!-- tab Title @icon -->`` and its end.
-NEXT_TAB = re.compile(r"<!--\s*tab\b(.*?)-->\s*")
-NEXT_TAB_END = re.compile(r"<!--\s*endtab\s*-->\s*")
+NEXT_TAB = pattern(r"<!--\s*tab\b(.*?)-->\s*")
+NEXT_TAB_END = pattern(r"<!--\s*endtab\s*-->\s*")
 #: Where a tab's content may be: inside ``{% tabs %}`` (see template_tags).
 TABS = "tabs"
 

@@ -36,13 +36,14 @@ from crosspost.issue.blocks import (
     raw_media,
 )
 from crosspost.issue.tabs import TABS, tab_title
+from crosspost.patterns import pattern
 
 #: A tag on a line of its own (Liquid's ``{%-`` … ``-%}`` trims too): name, arguments.
-_TAG_LINE = re.compile(r"\{%-?\s*([A-Za-z_][\w-]*)(.*?)\s*-?%\}[ \t]*")
+_TAG_LINE = pattern(r"\{%-?\s*([A-Za-z_][\w-]*)(.*?)\s*-?%\}[ \t]*")
 #: A tag anywhere in a line.
-_TAG = re.compile(r"\{%-?\s*([A-Za-z_][\w-]*)\s*(.*?)\s*-?%\}")
+_TAG = pattern(r"\{%-?\s*([A-Za-z_][\w-]*)\s*(.*?)\s*-?%\}")
 #: Arguments as the tags split them: quoted ones whole.
-_ARGUMENT = re.compile(r"\"([^\"]*)\"|'([^']*)'|(\S+)")
+_ARGUMENT = pattern(r"\"([^\"]*)\"|'([^']*)'|(\S+)")
 
 #: Paired tags whose content is code (Hexo's ``code`` is its ``codeblock``).
 CODE_TAGS = frozenset({"highlight", "codeblock", "code", "mermaid"})
@@ -72,10 +73,10 @@ _LOOKS = frozenset({"no-icon", "simple", "modern", "flat", "disabled", "icon"})
 #: Words of a folded block's opening tag that set its look, not its title.
 _FOLDED = frozenset({"open", "yellow", "cyan", "white", "black", "gray", "grey", "light"})
 #: A code block's options (``line_number:false``, ``mark:1,4-7``), and Jekyll's ``linenos``.
-_OPTION = re.compile(r"[a-z_]+:(?!//)\S*|linenos(?:=\S*)?|hl_lines=.*|mark_lines=.*")
-_URL = re.compile(r"(?:https?:)?//\S+|mailto:\S+")
-_FILE = re.compile(r"\S*[./]\S*\.[A-Za-z0-9]{2,5}(?:[?#]\S*)?|\S+\.[A-Za-z0-9]{2,5}")
-_SIZE = re.compile(r"\d+(?:px|%)?")
+_OPTION = pattern(r"[a-z_]+:(?!//)\S*|linenos(?:=\S*)?|hl_lines=.*|mark_lines=.*")
+_URL = pattern(r"(?:https?:)?//\S+|mailto:\S+")
+_FILE = pattern(r"\S*[./]\S*\.[A-Za-z0-9]{2,5}(?:[?#]\S*)?|\S+\.[A-Za-z0-9]{2,5}")
+_SIZE = pattern(r"\d+(?:px|%)?")
 
 
 #: How a one-line tag is read: its arguments to its Markdown (None: not as expected).
@@ -240,7 +241,7 @@ def _read_tags(text: str) -> str:
 
 
 #: Hashnode's embed: ``%[https://www.youtube.com/watch?v=…]`` (a video, a tweet, a gist).
-_EMBED = re.compile(r"%\[((?:https?:)?//[^\s\]]+)\]")
+_EMBED = pattern(r"%\[((?:https?:)?//[^\s\]]+)\]")
 
 
 def _embedded(match: re.Match[str]) -> str:

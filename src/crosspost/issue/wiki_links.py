@@ -17,14 +17,16 @@ import re
 
 from markdown_it.rules_inline import StateInline
 
-_WIKI = re.compile(r"(!?)\[\[([^\[\]\n|]+)(?:\|([^\[\]\n]*))?\]\](?!\()")
+from crosspost.patterns import pattern
+
+_WIKI = pattern(r"(!?)\[\[([^\[\]\n|]+)(?:\|([^\[\]\n]*))?\]\](?!\()")
 #: Files an embed shows as a picture (Obsidian's image formats).
-IMAGE_FILE = re.compile(r".+\.(?:png|jpe?g|gif|webp|svg|bmp|avif)", re.IGNORECASE)
+IMAGE_FILE = pattern(r".+\.(?:png|jpe?g|gif|webp|svg|bmp|avif)", re.IGNORECASE)
 #: ``|300`` or ``|300x200`` after an embedded image: its size in pixels.
-_SIZE = re.compile(r"\s*(\d+)(?:x(\d+))?\s*")
+_SIZE = pattern(r"\s*(\d+)(?:x(\d+))?\s*")
 #: Table-of-contents markers that look like links (``[[toc]]``, ``[[_TOC_]]``): the
 #: dialect leaves those lines out itself.
-_TOC = re.compile(r"_?toc_?", re.IGNORECASE)
+_TOC = pattern(r"_?toc_?", re.IGNORECASE)
 
 
 def wiki_link(state: StateInline, silent: bool) -> bool:

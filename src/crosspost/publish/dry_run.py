@@ -8,19 +8,19 @@ this module only reads the ledger and the copy of the body last sent for each po
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from crosspost.channels.registry import adapter_class
 from crosspost.ledger.store import Ledger, PostRecord
+from crosspost.patterns import pattern
 from crosspost.publish.broadcast import BROADCAST, quota
 from crosspost.publish.delivery import BUTTONS
 from crosspost.publish.jobs import Job, PublishOptions
 
 #: Closing tags after which the diff starts a new line (rendered bodies are one line).
-_BLOCK_END = re.compile(r"(</(?:p|h\d|li|section|pre|table|tr|blockquote|figure)>)")
+_BLOCK_END = pattern(r"(</(?:p|h\d|li|section|pre|table|tr|blockquote|figure)>)")
 
 
 @dataclass(frozen=True)

@@ -17,15 +17,17 @@ import posixpath
 import re
 from urllib.parse import unquote, urlsplit
 
+from crosspost.patterns import pattern
+
 #: Alt text a tool fills in: a generic word for a picture, maybe a number or a time stamp.
-_FILLED_IN = re.compile(
+_FILLED_IN = pattern(
     r"(?:image|img|pic|picture|photo|screenshot|screen[ _-]?shot|untitled|snipaste|gif|"
     r"png|jpe?g|webp|pasted[ _-]?image|截图|屏幕截图|图片|配图|插图|微信图片|这里写图片描述)?"
     r"(?:[ _-]*[\d_-]{4,}|[ _-]*\d{0,3})",
     re.IGNORECASE,
 )
 #: Alt text that is a file's name (``架构.png``): what an editor pasting a file leaves.
-_FILE_NAME = re.compile(r"\.(?:png|jpe?g|gif|webp|svg|bmp|heic|avif)$", re.IGNORECASE)
+_FILE_NAME = pattern(r"\.(?:png|jpe?g|gif|webp|svg|bmp|heic|avif)$", re.IGNORECASE)
 
 
 def caption_of(alt: str, title: str, source: str) -> str:

@@ -12,7 +12,6 @@ with :meth:`Rendered.with_image_urls`, so one render serves every account of a c
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -21,11 +20,12 @@ from typing import Protocol
 
 from crosspost.issue.collector import collector_paused
 from crosspost.issue.model import Issue
+from crosspost.patterns import pattern
 from crosspost.platforms.base import load
 from crosspost.platforms.registry import PLATFORMS, platform
 
 #: An attribute ending in ``src`` and its (escaped) value, as the renderers write it.
-_SRC = re.compile(r'src="([^"]*)"')
+_SRC = pattern(r'src="([^"]*)"')
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from crosspost.issue.dialect import VOID, left_open
+from crosspost.patterns import pattern
 
 if TYPE_CHECKING:
     from bs4.element import Tag
@@ -50,20 +51,20 @@ MEDIA_LABELS = {
 #: Where a media element names its source (``<source>`` children are read too).
 _MEDIA_SOURCES = ("src", "data")
 
-_TAG = re.compile(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b.*?(/?)>$", re.DOTALL)
-_MEDIA_TAG = re.compile(r"<(?:video|audio|iframe|embed|object)\b", re.IGNORECASE)
-_PIECES = re.compile(r"(<[^<>]*>)")
-_DATA_IMAGE = re.compile(r"^\s*data:image/", re.IGNORECASE)
+_TAG = pattern(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b.*?(/?)>$", re.DOTALL)
+_MEDIA_TAG = pattern(r"<(?:video|audio|iframe|embed|object)\b", re.IGNORECASE)
+_PIECES = pattern(r"(<[^<>]*>)")
+_DATA_IMAGE = pattern(r"^\s*data:image/", re.IGNORECASE)
 #: HTML 4's presentational tags that editors still write (CSDN's and old WeChat
 #: editors' ``<font color>``, ``<strike>``): each is read as the element it stands for,
 #: so a colour and a strikethrough are not lost with a tag no channel keeps.
-_LEGACY_TAG = re.compile(r"<(/?)(font|strike)\b([^<>]*)>", re.IGNORECASE)
+_LEGACY_TAG = pattern(r"<(/?)(font|strike)\b([^<>]*)>", re.IGNORECASE)
 #: A ``<font>`` colour: a name, ``#hex`` or ``rgb(…)``; anything else is not kept.
-_FONT_COLOR = re.compile(
+_FONT_COLOR = pattern(
     r"""\bcolor\s*=\s*["']?\s*(#[0-9a-f]{3,8}|[a-z]{3,20}|rgba?\([\d\s.,%]+\))\s*["']?(?=[\s>/]|$)""",
     re.IGNORECASE,
 )
-_DATA = re.compile(r"^\s*data:", re.IGNORECASE)
+_DATA = pattern(r"^\s*data:", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -35,14 +35,15 @@ from crosspost.issue.loader import (
     read_front_matter,
     unreadable,
 )
+from crosspost.patterns import pattern
 
 #: The front matter block of an issue file, as the loader finds it: from a ``---`` line
 #: that only blank lines precede to the next ``---`` or ``...`` line.
-_FRONT = re.compile(
+_FRONT = pattern(
     r"\A\ufeff?(?:[ \t]*\r?\n)*---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*\r?$", re.S | re.M
 )
 #: A top-level ``publish_at:`` key (column 0, so never inside a channel block).
-_PUBLISH_AT = re.compile(r"""^["']?publish_at["']?[ \t]*:[ \t]*(.*?)[ \t]*\r?$""", re.M)
+_PUBLISH_AT = pattern(r"""^["']?publish_at["']?[ \t]*:[ \t]*(.*?)[ \t]*\r?$""", re.M)
 #: Enough of a file to hold any front matter the loader accepts (64,000 characters).
 _ZONE_READ_BYTES = 256_000
 

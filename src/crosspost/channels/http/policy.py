@@ -37,7 +37,6 @@ import json as jsonlib
 import logging
 import os
 import random
-import re
 import ssl
 import threading
 import time
@@ -84,6 +83,7 @@ from crosspost.errors import (
     TransientError,
     UnconfirmedError,
 )
+from crosspost.patterns import pattern
 
 __all__ = [
     "REDACTED",
@@ -948,7 +948,7 @@ class HttpPolicy:
 #: in lower case, a port (up to 65535), a path, a query; only characters that need no
 #: quoting and no ``%`` escape (re-quoting would touch those), no user, no fragment. Dot segments
 #: (``/./``, ``/../``) are checked apart. Anything else goes through requests.
-_PLAIN_URL = re.compile(
+_PLAIN_URL = pattern(
     r"(?P<origin>https?://[a-z0-9][a-z0-9.-]*(?::(?P<port>[1-9][0-9]{0,4}))?)"
     r"(?P<path>/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*)"
     r"(?:\?(?P<query>[A-Za-z0-9\-._~!$&'()*+,;=:@/?]+))?\Z"

@@ -24,6 +24,7 @@ import requests
 import urllib3.exceptions
 
 from crosspost.errors import AuthError, TransientError, UnconfirmedError
+from crosspost.patterns import pattern
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ class Reply:
 
 
 #: A page's title, for naming the page that came back instead of JSON.
-_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
+_TITLE = pattern(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
 
 #: Who sends a page where a platform's JSON belongs, and what to do about it.
 IN_THE_WAY = (

@@ -16,7 +16,6 @@ then both deleted. If a delete fails, the result says what to remove by hand.
 from __future__ import annotations
 
 import io
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from typing import Any
 from crosspost.channels.checkup import Capability, Checkup
 from crosspost.channels.wechat.api import WeChatApi, normalise_id
 from crosspost.errors import AuthError, ChannelError, RateLimitedError, TransientError
+from crosspost.patterns import pattern
 from crosspost.platforms.wechat import ACCOUNT_KINDS, AccountKind
 
 #: What crosspost may ask of an account, and the API path that tells whether it may.
@@ -41,7 +41,7 @@ DENIED_CODES = frozenset({48001, 76022})
 UNKNOWN_PATH_CODE = 76021
 UNKNOWN_PATH_NOTE = "WeChat does not know this path"
 #: The caller's address in the 40164 line of :func:`~crosspost.channels.wechat.errors.describe`.
-_SEEN_IP = re.compile(r"WeChat saw the call from ([0-9A-Fa-f.:]+);")
+_SEEN_IP = pattern(r"WeChat saw the call from ([0-9A-Fa-f.:]+);")
 _DRAFTS_HELP = "公众号后台 → 内容与互动 → 草稿箱"
 _VERIFY_HELP = "公众号后台 → 设置与开发 → 微信认证"
 

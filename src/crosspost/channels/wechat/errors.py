@@ -8,7 +8,6 @@ WeChat answers HTTP 200 with ``{"errcode": N, "errmsg": "…"}`` for its own err
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -22,6 +21,7 @@ from crosspost.errors import (
     TransientError,
     UnconfirmedError,
 )
+from crosspost.patterns import pattern
 from crosspost.platforms.base import megabytes
 from crosspost.platforms.wechat import WECHAT, under
 
@@ -34,7 +34,7 @@ _AUTH_CODES = frozenset({40001, 40002, 40013, 40125, 40243, 41002, 41004})
 #: Beijing midnight, when daily quotas reset, is 16:00 UTC.
 _QUOTA_RESET_UTC_SECONDS = 16 * 3600
 _WHITELIST_HELP = "公众号后台 → 设置与开发 → 基本配置 → IP白名单"
-_IP = re.compile(r"invalid ip ([0-9A-Fa-f.:]+)")
+_IP = pattern(r"invalid ip ([0-9A-Fa-f.:]+)")
 #: errcode of a media_id WeChat does not know (a draft or material that left the account).
 DRAFT_GONE_CODE = 40007
 #: What an editor does when a draft crosspost recorded is gone from 草稿箱 (40007).

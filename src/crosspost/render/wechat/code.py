@@ -11,14 +11,16 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
+from crosspost.patterns import pattern
+
 if TYPE_CHECKING:  # Pygments' lexers and formatter load at the first code block
     from pygments.formatters import HtmlFormatter
     from pygments.lexer import Lexer
 
-_TAG_OR_TEXT = re.compile(r"(<[^>]*>)")
-_STYLE_ATTRIBUTE = re.compile(r'style="([^"]*)"')
+_TAG_OR_TEXT = pattern(r"(<[^>]*>)")
+_STYLE_ATTRIBUTE = pattern(r'style="([^"]*)"')
 #: Pygments writes "color: #008000; font-weight: bold"; the spaces only cost characters.
-_STYLE_GAP = re.compile(r"\s*([:;])\s*")
+_STYLE_GAP = pattern(r"\s*([:;])\s*")
 
 
 @functools.lru_cache(maxsize=64)

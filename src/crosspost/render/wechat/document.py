@@ -27,6 +27,7 @@ from markupsafe import Markup
 from crosspost.errors import UsageError
 from crosspost.issue.dialect import is_cjk
 from crosspost.issue.model import Issue
+from crosspost.patterns import pattern
 from crosspost.platforms.base import Limits
 from crosspost.platforms.wechat import WECHAT
 from crosspost.render.rendered import RenderContext, Rendered
@@ -59,10 +60,10 @@ def content_fits(body: str, limits: Limits = WECHAT.limits) -> bool:
 
 # --- themes -----------------------------------------------------------------------
 
-_ROOT_BLOCK = re.compile(r":root\s*\{([^}]*)\}")
-_CUSTOM_PROPERTY = re.compile(r"(--[\w-]+)\s*:\s*([^;]+);?")
-_VAR = re.compile(r"var\(\s*(--[\w-]+)\s*(?:,\s*([^()]*))?\)")
-_CODE_STYLE = re.compile(r"pygments-style\s*:\s*([\w-]+)")
+_ROOT_BLOCK = pattern(r":root\s*\{([^}]*)\}")
+_CUSTOM_PROPERTY = pattern(r"(--[\w-]+)\s*:\s*([^;]+);?")
+_VAR = pattern(r"var\(\s*(--[\w-]+)\s*(?:,\s*([^()]*))?\)")
+_CODE_STYLE = pattern(r"pygments-style\s*:\s*([\w-]+)")
 DEFAULT_CODE_STYLE = "friendly"
 
 
@@ -179,11 +180,11 @@ BLOCK_TAGS = frozenset(
 # line all the same, so it is listed. ``img`` is inline: the space beside it is a word gap.
 _FORBIDDEN = ("script", "style", "iframe", "form", "object", "embed", "link", "meta")
 # HTML whitespace only: a no-break space (\xa0) is content (guards, list markers).
-_EDGE_START = re.compile(r"^[ \t\r\n\f]+")
-_EDGE_END = re.compile(r"[ \t\r\n\f]+$")
-_NEWLINE_RUN = re.compile(r"[ \t\r\f]*\n[ \t\r\n\f]*")
-_STYLE_GAP = re.compile(r"\s*;\s*")
-_SRC = re.compile(f' {_KEPT_SRC}="([^"]*)"')
+_EDGE_START = pattern(r"^[ \t\r\n\f]+")
+_EDGE_END = pattern(r"[ \t\r\n\f]+$")
+_NEWLINE_RUN = pattern(r"[ \t\r\f]*\n[ \t\r\n\f]*")
+_STYLE_GAP = pattern(r"\s*;\s*")
+_SRC = pattern(f' {_KEPT_SRC}="([^"]*)"')
 
 
 def _is_block(element: object) -> bool:

@@ -32,6 +32,8 @@ from typing import Any
 import lxml.html
 import tinycss2
 
+from crosspost.patterns import pattern
+
 Style = dict[str, str]
 
 #: Inherited properties this pass may leave out (CSS 2.1 and CSS Text). ``list-style-type``
@@ -103,7 +105,7 @@ _UA_BOX = frozenset(
         "iframe", "input", "button", "select", "textarea",
     }
 )  # fmt: skip
-_BOX = re.compile(r"^(?:margin|padding|border)(?:-(?:top|right|bottom|left))?$")
+_BOX = pattern(r"^(?:margin|padding|border)(?:-(?:top|right|bottom|left))?$")
 #: Non-inherited properties at their initial value, on any element without a UA value.
 _INITIAL: dict[str, frozenset[str]] = {
     "background": frozenset({"none", "transparent"}),
@@ -112,14 +114,14 @@ _INITIAL: dict[str, frozenset[str]] = {
     "max-width": frozenset({"none"}),
 }
 _DECORATED = frozenset({"a", "s", "del", "strike", "u", "ins"})
-_RELATIVE = re.compile(
+_RELATIVE = pattern(
     r"(?:\d(?:em|ex|ch|lh|%)|\b(?:smaller|larger|bolder|lighter|inherit|initial|unset|revert"
     r"|currentcolor|var|calc)\b)",
     re.I,
 )
 _SIDES = ("top", "right", "bottom", "left")
 _WEIGHTS = {"normal": 400, "bold": 700}
-_PAIRED_HEX = re.compile(r"^([0-9a-fA-F])\1([0-9a-fA-F])\2([0-9a-fA-F])\3$")
+_PAIRED_HEX = pattern(r"^([0-9a-fA-F])\1([0-9a-fA-F])\2([0-9a-fA-F])\3$")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -200,9 +202,9 @@ def _short_box(value: str) -> str:
     return value
 
 
-_LEADING_ZERO = re.compile(r"(?<![\w.#-])0\.(\d)")
-_COMMA = re.compile(r",\s+")
-_BORDER = re.compile(r"^border(?:-(?:top|right|bottom|left))?$")
+_LEADING_ZERO = pattern(r"(?<![\w.#-])0\.(\d)")
+_COMMA = pattern(r",\s+")
+_BORDER = pattern(r"^border(?:-(?:top|right|bottom|left))?$")
 
 
 def _minify(name: str, value: str) -> str:

@@ -20,6 +20,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from crosspost.patterns import pattern
+
 # Glyphs as paths, not <symbol>/<use> (WeChat strips the ids those need); coordinates to
 # a tenth of a pixel at 16 px, as fine as a phone screen shows (two decimals would add a
 # fifth to every formula). The SVG is then drawn in those tenths (see _in_units): with
@@ -34,27 +36,27 @@ LAYOUT_PX = 16.0
 
 #: latex2mathml keeps a command it does not know as an identifier named ``\\name``
 #: (``\\ce``, ``\\newcommand``): drawn, it would show the backslash and the name.
-_UNKNOWN_COMMAND = re.compile(r"<mi>\\[A-Za-z]")
-_SIZE = re.compile(r'\s(width|height)="([\d.]+)"')
-_VIEWBOX = re.compile(r'viewBox="([-\d. ]+)"')
-_XLINK = re.compile(r'\sxmlns:xlink="[^"]*"')
-_PATH = re.compile(r'\sd="([^"]*)"')
+_UNKNOWN_COMMAND = pattern(r"<mi>\\[A-Za-z]")
+_SIZE = pattern(r'\s(width|height)="([\d.]+)"')
+_VIEWBOX = pattern(r'viewBox="([-\d. ]+)"')
+_XLINK = pattern(r'\sxmlns:xlink="[^"]*"')
+_PATH = pattern(r'\sd="([^"]*)"')
 # ziamath paints glyphs in the colour it is given and a few rules (\\overline) in black;
 # the root's fill reaches every shape, so the text's colour and dark mode reach them all.
-_FILL = re.compile(r'\sfill="(?:currentColor|black)"')
-_SELF_CLOSING = re.compile(r"\s+/>")
+_FILL = pattern(r'\sfill="(?:currentColor|black)"')
+_SELF_CLOSING = pattern(r"\s+/>")
 # Drawn in tenths of a pixel (the viewBox scaled to match), a path needs no decimal point:
 # ``.3.1`` becomes ``3 1``, ``-.5`` ``-5``, and the whole a fifth shorter.
-_ELEMENT = re.compile(r"<([A-Za-z][\w:-]*)")
-_UNSCALED = re.compile(r"\s(?:transform|stroke[\w-]*|r|rx|ry|cx|cy|points)=")
-_RECT_NUMBER = re.compile(r'\b(x|y|width|height)="(-?[\d.]+)"')
+_ELEMENT = pattern(r"<([A-Za-z][\w:-]*)")
+_UNSCALED = pattern(r"\s(?:transform|stroke[\w-]*|r|rx|ry|cx|cy|points)=")
+_RECT_NUMBER = pattern(r'\b(x|y|width|height)="(-?[\d.]+)"')
 
 # --- path data in fewer characters ---------------------------------------------------
 # ziafont writes absolute commands (``M9.2-3L9.2-3L8.3 0Q0.7-0.5 1-0.6``); the same outline
 # reads shorter relative to the pen (``m9.2-3-.9 3q.6 0 .9-.1``): small steps, no leading
 # zero, a command letter only when it changes. The coordinates stay on ziafont's grid
 # and every point is where it was: only the writing changes, never the glyph.
-_TOKEN = re.compile(r"[A-Za-z]|[-+]?(?:\d+\.?\d*|\.\d+)")
+_TOKEN = pattern(r"[A-Za-z]|[-+]?(?:\d+\.?\d*|\.\d+)")
 #: Numbers each absolute command takes; an outline with any other command is kept as is.
 _ARITY = {"M": 2, "L": 2, "H": 1, "V": 1, "Q": 4, "T": 2, "C": 6, "S": 4, "Z": 0}
 

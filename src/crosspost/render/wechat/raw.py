@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from crosspost.patterns import pattern
 from crosspost.render.sanitize import MEDIA_LABELS, Allowlist
 
-MP_LINK = re.compile(r"^https?://mp\.weixin\.qq\.com(?:[/?#]|$)", re.IGNORECASE)
+MP_LINK = pattern(r"^https?://mp\.weixin\.qq\.com(?:[/?#]|$)", re.IGNORECASE)
 
 #: WeChat keeps ``<section>`` where it drops ``<div>`` and friends. A ``<details>`` is
 #: shown open (WeChat has no disclosure), its ``<summary>`` a line of its own above it.

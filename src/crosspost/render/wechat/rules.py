@@ -31,6 +31,7 @@ from crosspost.issue.dialect import (
     new_markdown,
     tokens_after,
 )
+from crosspost.patterns import pattern
 from crosspost.render.captions import caption_of
 from crosspost.render.sanitize import TagStream, clean
 from crosspost.render.wechat.code import highlight_code
@@ -40,7 +41,7 @@ from crosspost.render.wechat.raw import ALLOWLIST, Reference, css_size, is_bare_
 BULLETS: tuple[str, ...] = ("•", "◦", "▪")
 #: The marker of a task item (``- [ ]`` / ``- [x]``) in place of its bullet.
 TASK_MARKERS = {False: "☐", True: "☑"}
-ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
+ZERO_WIDTH = pattern("[\u200b\u200c\u200d\u2060\ufeff]")
 
 
 @dataclass(frozen=True)
@@ -132,8 +133,8 @@ def link_text(tokens: Sequence[Token], start: int) -> str:
     return ZERO_WIDTH.sub("", "".join(parts)).strip()
 
 
-_RAW_LINK_OPEN = re.compile(r"<a[\s>]", re.IGNORECASE)
-_RAW_LINK_CLOSE = re.compile(r"</a\s*>", re.IGNORECASE)
+_RAW_LINK_OPEN = pattern(r"<a[\s>]", re.IGNORECASE)
+_RAW_LINK_CLOSE = pattern(r"</a\s*>", re.IGNORECASE)
 
 
 def raw_link_text(tokens: Sequence[Token], start: int) -> str:

@@ -26,6 +26,7 @@ from crosspost.issue.dialect import (
     only_for,
     tokens_after,
 )
+from crosspost.patterns import pattern
 from crosspost.platforms.zhihu import ZHIHU
 from crosspost.render.captions import caption_of
 from crosspost.render.sanitize import ALWAYS_DROPPED
@@ -61,25 +62,23 @@ LANGUAGE_IDS = {
     "md": "markdown",
 }
 
-_WEB_LINK = re.compile(r"^(https?:)?//", re.IGNORECASE)
-_BARE_URL = re.compile(r"https?://[^\s<>\"'）)]+", re.IGNORECASE)
-_BREAK = re.compile(r"^<br\s*/?>$", re.IGNORECASE)
+_WEB_LINK = pattern(r"^(https?:)?//", re.IGNORECASE)
+_BARE_URL = pattern(r"https?://[^\s<>\"'）)]+", re.IGNORECASE)
+_BREAK = pattern(r"^<br\s*/?>$", re.IGNORECASE)
 #: Raw media tags: a cell cannot hold the line media become elsewhere, so the address
 #: of their ``src`` follows in brackets, as a link's does.
 _MEDIA_TAGS = frozenset({"video", "audio", "iframe", "embed", "source"})
-_UNESCAPED_GT = re.compile(r"(?<!\\)>\s*")
+_UNESCAPED_GT = pattern(r"(?<!\\)>\s*")
 #: A raw inline image in a cell: kept, as a raw HTML table's cell keeps it.
-_CELL_IMAGE = re.compile(r"^<img\b", re.IGNORECASE)
+_CELL_IMAGE = pattern(r"^<img\b", re.IGNORECASE)
 #: One attribute of a raw tag: its name, and its value in one of the groups (HTML quotes
 #: it three ways). Read attribute by attribute, so that ``data-href`` is not ``href`` and
 #: a ``>`` inside a quoted value does not end the tag.
 _RAW_ATTRIBUTE = r"""\s+([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?"""
 #: A raw opening tag: its name, then its attributes, read by :data:`_RAW_ATTRIBUTE`.
-_RAW_OPEN_TAG = re.compile(
-    rf"^<([A-Za-z][A-Za-z0-9-]*)((?:{_RAW_ATTRIBUTE})*)\s*/?>", re.IGNORECASE
-)
+_RAW_OPEN_TAG = pattern(rf"^<([A-Za-z][A-Za-z0-9-]*)((?:{_RAW_ATTRIBUTE})*)\s*/?>", re.IGNORECASE)
 #: Any raw closing tag, its name in group 1.
-_RAW_CLOSE_TAG = re.compile(r"^</([A-Za-z][A-Za-z0-9-]*)\s*>", re.IGNORECASE)
+_RAW_CLOSE_TAG = pattern(r"^</([A-Za-z][A-Za-z0-9-]*)\s*>", re.IGNORECASE)
 
 
 def body_tokens(document: Document, titles: Sequence[str]) -> list[Token]:
@@ -145,7 +144,7 @@ def list_start(attrs: Mapping[str, str | int | float]) -> int | None:
 
 #: A raw HTML block that opens with a list (the sanitiser decides; this is the guess made
 #: before it runs, for :func:`goes_on_after_sublist`).
-_RAW_LIST = re.compile(r"\s*<(?:ul|ol)\b", re.IGNORECASE)
+_RAW_LIST = pattern(r"\s*<(?:ul|ol)\b", re.IGNORECASE)
 _LIST_OPENS = frozenset({"bullet_list_open", "ordered_list_open"})
 _LIST_CLOSES = frozenset({"bullet_list_close", "ordered_list_close"})
 
@@ -395,7 +394,7 @@ class _CellLink:
 
 
 #: Link targets a cell does not write out: code to run, not a place to go.
-_NOT_SHOWN_SCHEME = re.compile(r"\s*(?:javascript|vbscript|data):", re.IGNORECASE)
+_NOT_SHOWN_SCHEME = pattern(r"\s*(?:javascript|vbscript|data):", re.IGNORECASE)
 
 
 def cell_link_text(text: str, href: str) -> str:

@@ -13,7 +13,6 @@ blocks, since the editor turns each one into a blank line (Z5).
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,6 +23,7 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
 from crosspost.issue.dialect import code_title, join_softbreak, tokens_after
+from crosspost.patterns import pattern
 from crosspost.render.captions import caption_of
 from crosspost.render.zhihu.common import (
     TABLE_CLOSE,
@@ -395,7 +395,7 @@ def _wraps_image(tokens: Sequence[Token], idx: int) -> bool:
     return False
 
 
-_LIST_TAG = re.compile(r"<(/?)(?:ul|ol)>")
+_LIST_TAG = pattern(r"<(/?)(?:ul|ol)>")
 
 
 def _only_lists(out: str) -> bool:

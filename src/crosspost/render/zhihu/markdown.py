@@ -22,6 +22,7 @@ from markdown_it.token import Token
 from markdown_it.tree import SyntaxTreeNode
 
 from crosspost.issue.dialect import code_title
+from crosspost.patterns import pattern
 from crosspost.render.captions import caption_of
 from crosspost.render.zhihu.common import (
     TABLE_CLOSE,
@@ -45,10 +46,10 @@ from crosspost.render.zhihu.sanitize import Sanitizer
 #: Heading of the reference list that stands in for footnotes.
 REFERENCES_HEADING = "参考"
 
-_ESCAPED = re.compile(r"([\\`*_\[\]<$~|])")
-_ENTITY = re.compile(r"&(#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);", re.IGNORECASE)
-_LINE_START = re.compile(r"^(\s*)(?:(\d+)([.)])|([#>+=-]))", re.MULTILINE)
-_BACKTICKS = re.compile(r"`+")
+_ESCAPED = pattern(r"([\\`*_\[\]<$~|])")
+_ENTITY = pattern(r"&(#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);", re.IGNORECASE)
+_LINE_START = pattern(r"^(\s*)(?:(\d+)([.)])|([#>+=-]))", re.MULTILINE)
+_BACKTICKS = pattern(r"`+")
 
 
 def render_markdown(tokens: list[Token], top_level: int = 1) -> str:

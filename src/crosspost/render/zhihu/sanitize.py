@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from markdown_it.token import Token
 
+from crosspost.patterns import pattern
 from crosspost.render.captions import caption_of
 from crosspost.render.sanitize import MEDIA_LABELS, Allowlist, TagStream, clean
 from crosspost.render.zhihu.common import (
@@ -90,10 +91,10 @@ ALLOWLIST = Allowlist(
     media=frozenset(MEDIA_LABELS),
 )
 
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-_TAG = re.compile(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b", re.DOTALL)
+_SCHEME = pattern(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_TAG = pattern(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b", re.DOTALL)
 #: More than one tag, or text: the line a media element became (see TagStream).
-_FRAGMENT = re.compile(r"^<[^/][^>]*>.*</|^[^<]")
+_FRAGMENT = pattern(r"^<[^/][^>]*>.*</|^[^<]")
 
 
 def _trim_br(value: str) -> str:
@@ -530,7 +531,7 @@ def _list_children(node: Tag, inline: Callable[[Tag], str]) -> Iterator[str | Ta
             yield child if child.name.lower() in {"li", *_LISTS} else inline(child)
 
 
-_CELL_TAGS = re.compile(r"</?t[hd]>")
+_CELL_TAGS = pattern(r"</?t[hd]>")
 
 
 def _new_line(out: list[str]) -> None:
@@ -572,7 +573,7 @@ _UNLISTED = DROPPED | {"pre"}
 
 
 #: A raw list tag written inside a line of text (markdown-it's ``html_inline`` token).
-_INLINE_LIST_TAG = re.compile(r"^<(/?)(ol|ul|li)\b[^>]*>$", re.IGNORECASE)
+_INLINE_LIST_TAG = pattern(r"^<(/?)(ol|ul|li)\b[^>]*>$", re.IGNORECASE)
 
 
 def _list_tag(token: Token) -> tuple[bool, str] | None:

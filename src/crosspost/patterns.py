@@ -1,0 +1,73 @@
+"""Regular expressions compiled the first time they are used, for every stage.
+
+The parser, the checks and the renderers each name a few dozen patterns at the top of
+their modules, one per construct an issue may use (Hugo's shortcodes, Obsidian's wiki
+links, a Quarto callout's attributes …). Most issues use a handful of those constructs,
+and ``re`` compiles a pattern in Python: the two hundred of them cost ~20 ms of every
+``check`` and ``render``, an editor's most frequent commands, mostly for patterns the
+issue never needed. :func:`pattern` returns an object that compiles on its first match,
+search or substitution and from then on hands out the compiled pattern's own methods, so
+a pattern in use costs what a compiled one does.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, AnyStr, cast
+
+#: The methods of :class:`re.Pattern` a caller may ask for; each is replaced on the
+#: instance by the compiled pattern's own at the first use of any of them.
+_METHODS = (
+    "match", "fullmatch", "search", "finditer", "findall", "sub", "subn", "split",
+)  # fmt: skip
+
+
+class _Deferred:
+    """A pattern not compiled yet. ``pattern`` (its source) and ``flags`` need no
+    compiling, so patterns built from others' sources stay deferred too."""
+
+    def __init__(self, source: str | bytes, flags: int) -> None:
+        self.pattern = source
+        self.flags = flags
+        self._compiled: re.Pattern[Any] | None = None
+
+    def _compile(self) -> re.Pattern[Any]:
+        if self._compiled is None:
+            compiled = re.compile(self.pattern, self.flags)
+            # Instance attributes come before the class's methods (functions are not data
+            # descriptors), so later calls go straight to the compiled pattern.
+            for name in _METHODS:
+                setattr(self, name, getattr(compiled, name))
+            self._compiled = compiled
+        return self._compiled
+
+    @property
+    def groups(self) -> int:
+        return self._compile().groups
+
+    @property
+    def groupindex(self) -> Any:
+        return self._compile().groupindex
+
+    def __repr__(self) -> str:
+        return f"pattern({self.pattern!r})"
+
+
+def _first_use(name: str) -> Any:
+    """The method ``name`` of a pattern not compiled yet: compile, then call the real one."""
+
+    def method(self: _Deferred, *args: Any, **kwargs: Any) -> Any:
+        return getattr(self._compile(), name)(*args, **kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+for _name in _METHODS:
+    setattr(_Deferred, _name, _first_use(_name))
+
+
+def pattern(source: AnyStr, flags: int | re.RegexFlag = 0) -> re.Pattern[AnyStr]:
+    """``re.compile(source, flags)``, compiled when first used. A mistake in ``source``
+    shows at that use, not at import: ``tests/test_patterns.py`` compiles every one."""
+    return cast("re.Pattern[AnyStr]", _Deferred(source, int(flags)))
