@@ -172,7 +172,9 @@ def test_an_alert_with_its_own_title_is_a_callout_with_that_title() -> None:
     assert "注意" in wechat and "[!warning]" not in wechat and "折叠的警告" in wechat
     zhihu = render(issue_of(body), "zhihu", RenderContext()).body
     assert "<b>省时间的办法</b>" in zhihu and "[!tip]" not in zhihu
-    assert render(issue_of("> [!abstract] 摘要\n> 正文\n"), "zhihu").body.count("[!abstract]") == 1
+    # another tool's kind (MkDocs', Obsidian's) is a callout of the kind it stands for
+    abstract = render(issue_of("> [!abstract] 摘要\n> 正文\n"), "zhihu").body
+    assert "[!abstract]" not in abstract and "<b>摘要</b>" in abstract
 
 
 def test_check_names_a_numbered_list_zhihu_shows_as_bullets_with_its_numbers(

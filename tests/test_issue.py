@@ -282,14 +282,15 @@ NOTICES = [
         "---\nauthor: A\n---\nx\n",
         1,
         "warning",
-        "no title: no 'title:' in front matter and no '# ' heading that stands for one",
+        "no title: no 'title:' in front matter and no '# ' heading opening the body",
     ),
     (
         "several '# ' headings are sections, not a title",
         "# 1 引言\n\n一。\n\n# 2 概要\n\n二。\n",
         1,
         "warning",
-        "(several '# ' headings are the body's sections); the file name 'issue' is used",
+        "(one after the body's first words, and several, are its sections); the file name "
+        "'issue' is used",
     ),
     (
         "only without channel",

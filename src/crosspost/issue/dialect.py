@@ -38,14 +38,20 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
 from crosspost.issue.bare_links import bare_links
-from crosspost.issue.callouts import CALLOUT_LABELS, CALLOUT_SYNONYMS, PLAIN_CALLOUT
+from crosspost.issue.callouts import (
+    CALLOUT_LABELS,
+    CALLOUT_SYNONYMS,
+    PLAIN_CALLOUT,
+    callout_kind,
+)
 from crosspost.issue.collector import collector_paused
 from crosspost.issue.components import component_block, mdx_lines
 from crosspost.issue.definition_lists import definition_lists
 from crosspost.issue.hugo_shortcodes import shortcode_block
 from crosspost.issue.hugo_shortcodes import shortcodes as hugo_shortcodes
+from crosspost.issue.private_notes import private_notes
 from crosspost.issue.shortcodes import emojized, shortcodes
-from crosspost.issue.sized_images import sized_image
+from crosspost.issue.sized_images import sized_image, sizes_in_alt
 from crosspost.issue.tabs import mkdocs_tab, next_tab
 from crosspost.issue.template_tags import template_block, template_tags
 from crosspost.issue.wiki_links import wiki_link
@@ -707,8 +713,9 @@ def _myst_callouts(state: StateCore) -> None:
     state.tokens = tokens
 
 
-#: ``[!kind] title`` or ``[!kind]-`` (Obsidian's folded callout) alone on a quote's first line.
-_TITLED_ALERT = pattern(r"\[!([A-Za-z]+)\](?:[+-]?[ \t]+([^\n]*\S)|[+-])[ \t]*(?:\n|$)")
+#: ``[!kind]``, ``[!kind] title`` or ``[!kind]-`` (Obsidian's folded callout) on a quote's
+#: first line. Obsidian takes any word for a kind (``[!question]``, ``[!AI_SUMMARY]``).
+_TITLED_ALERT = pattern(r"\[!([A-Za-z][\w-]*)\][+-]?(?:[ \t]+([^\n]*\S))?[ \t]*(?:\n|$)")
 
 
 #: An admonition's opening line as MkDocs writes it: ``!!! kind``, ``??? kind`` or
@@ -796,9 +803,14 @@ def _words(state: StateCore, title: str) -> str:
 
 
 def _titled_alerts(state: StateCore) -> None:
-    """Quotes whose first line is ``[!kind] title`` (a kind crosspost knows) become the
-    ``alert_open``/``alert_close`` pair markdown-it makes of a bare ``[!KIND]`` line, the
-    title in ``meta`` and the line taken out of the quote's first paragraph."""
+    """Quotes whose first line is ``[!kind] title`` become the ``alert_open``/
+    ``alert_close`` pair markdown-it makes of a bare ``[!NOTE]`` line, the title in
+    ``meta`` and the line taken out of the quote's first paragraph. markdown-it knows
+    GitHub's five kinds, written alone; Obsidian, whose notes many newsletters are written
+    in, any word, folded or titled: ``[!question] 可以嵌套吗？``, ``[!todo]``, a kind of the
+    writer's own (``[!AI_SUMMARY]-``), each a callout of the kind it names (a plain note
+    when crosspost knows no such kind), titled with its name when it has no title, as
+    Obsidian shows it."""
     tokens = state.tokens
     index = 0
     while index + 2 < len(tokens):
@@ -806,17 +818,19 @@ def _titled_alerts(state: StateCore) -> None:
         match = None
         if opening.type == "blockquote_open" and inline.type == "inline":
             match = _TITLED_ALERT.match(inline.content)
-        kind = match.group(1).lower() if match else ""
-        if match is None or kind not in CALLOUT_LABELS:
+        if match is None:
             index += 1
             continue
+        written = match.group(1).lower()
+        kind = callout_kind(written)
         closing = next(
             at
             for at in range(index + 1, len(tokens))
             if tokens[at].type == "blockquote_close" and tokens[at].level == opening.level
         )
         opening.type, tokens[closing].type = "alert_open", "alert_close"
-        opening.meta = {"kind": kind, "title": match.group(2) or CALLOUT_LABELS[kind]}
+        named = CALLOUT_LABELS[kind] if written == kind else written.replace("_", " ").capitalize()
+        opening.meta = {"kind": kind, "title": match.group(2) or named}
         rest = inline.content[match.end() :]
         if rest.strip():
             inline.content, inline.children = rest, []
@@ -828,8 +842,12 @@ def _titled_alerts(state: StateCore) -> None:
 
 #: A line asking the tool that built a site for a table of contents: ``[TOC]`` (Typora,
 #: markdown-it-toc), ``[[toc]]`` (VuePress), ``${toc}`` (markdown-it-toc-done-right),
-#: GitLab's ``[[_TOC_]]``, and kramdown's ``{:toc}`` under the list item it replaces.
-_TOC = pattern(r"\[toc\]|\[\[_?toc_?\]\]|\$\{toc\}", re.IGNORECASE)
+#: GitLab's ``[[_TOC_]]``, CSDN's ``@[TOC](自定义目录标题)``, and kramdown's ``{:toc}``
+#: under the list item it replaces.
+_TOC = pattern(r"\[toc\]|\[\[_?toc_?\]\]|\$\{toc\}|@\[toc\](?:\([^()\n]*\))?", re.IGNORECASE)
+#: The line Zhihu On VSCode writes first in a file it published: ``#! https://…/p/123``,
+#: the post's address, which it reads to update the post next time.
+_PUBLISHED_AT = pattern(r"#!\s*https?://\S+")
 _KRAMDOWN_TOC = pattern(r"\{:\s*toc\s*\}", re.IGNORECASE)
 #: kramdown's attribute list on a line of its own: ``{: .note}``, ``{: #id}``, ``{:toc}``.
 _ATTRIBUTE_LINE = pattern(r"[ \t]*\{:[^{}\n]*\}[ \t]*")
@@ -884,16 +902,26 @@ def _site_directives(state: StateCore) -> None:
         elif token.type == "paragraph_open":
             written = inline.content.strip()
             lines = inline.content.split("\n")
-            if _TOC.fullmatch(written) or any(_KRAMDOWN_TOC.fullmatch(ln.strip()) for ln in lines):
-                line = token.map[0] if token.map else 0
-                state.env.setdefault(LEFT_OUT, []).append((line, " ".join(written.split())))
+            first = token.map[0] if token.map else 0
+            if any(_KRAMDOWN_TOC.fullmatch(ln.strip()) for ln in lines):
+                state.env.setdefault(LEFT_OUT, []).append((first, " ".join(written.split())))
                 index += 3  # the paragraph's open, inline and close
                 continue
-            words = [line for line in lines if not _ATTRIBUTE_LINE.fullmatch(line)]
+            published = not kept and bool(_PUBLISHED_AT.fullmatch(lines[0].strip()))
+            if published:  # the publishing plugin's own line, the body's first
+                lines, first = lines[1:], first + 1
+            for number, line in enumerate(lines):
+                if _TOC.fullmatch(line.strip()):
+                    state.env.setdefault(LEFT_OUT, []).append((first + number, line.strip()))
+            words = [
+                line
+                for line in lines
+                if not _ATTRIBUTE_LINE.fullmatch(line) and not _TOC.fullmatch(line.strip())
+            ]
             if not any(line.strip() for line in words):
                 index += 3
                 continue
-            if len(words) < len(lines):
+            if published or len(words) < len(lines):
                 _reparse(state, inline, "\n".join(words))
         kept.append(token)
         index += 1
@@ -1115,10 +1143,12 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.before("inline", "template_tags", template_tags)
     md.core.ruler.before("inline", "hugo_shortcodes", hugo_shortcodes)
     md.core.ruler.before("inline", "mdx_lines", mdx_lines)
+    md.core.ruler.before("inline", "private_notes", private_notes)
     md.core.ruler.push("callouts", _callouts)
     md.core.ruler.push("close_hidden_content", _close_hidden_content)
     md.core.ruler.push("site_directives", _site_directives)
     md.core.ruler.push("span_attributes", _span_attributes)
+    md.core.ruler.push("sizes_in_alt", sizes_in_alt)
     md.core.ruler.push("enumerated_lines", _enumerated_lines)
     md.core.ruler.push("definition_lists", definition_lists)
     md.core.ruler.push("shortcodes", shortcodes)

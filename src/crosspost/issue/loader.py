@@ -57,6 +57,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     import yaml
+    from markdown_it.token import Token
 
 #: The fences of the two front-matter kinds editors bring: YAML (Jekyll, Hexo, Hugo,
 #: Astro, VuePress, …) and TOML (Hugo). YAML's may also end with ``...``, YAML's own
@@ -774,20 +775,23 @@ _IMAGE_KEYS = ("filename", "src", "url", "path", "file")
 
 
 def _title_from_body(path: Path, body: str) -> tuple[str, str, int | None]:
-    """(title, body without it, its body line) from the first ``# `` heading when it is the
-    document's first heading and its only top-level one; else the file name, and the
-    body as it is. Several ``# `` headings are the document's sections (``# 1 引言``,
-    ``# 2 概要``): taking the first for the title took that section's heading away."""
+    """(title, body without it, its body line) from the ``# `` heading that opens the body
+    and is its only top-level one; else the file name, and the body as it is.
+
+    Only pictures and raw HTML (a banner, badges, a comment) may stand before it. A ``# ``
+    heading after words, or inside a list (Logseq writes each block as an item), is a
+    section of the body: taken for the title, it went missing from its place, as did the
+    first of several ``# `` headings (``# 1 引言``, ``# 2 概要``)."""
     tokens = parse_document(body).tokens
     sections = sum(1 for t in tokens if t.type == "heading_open" and t.tag == "h1" and not t.level)
     if sections > 1:
         return path.stem, body, None
     for index, token in enumerate(tokens):
-        if token.type != "heading_open":
+        if token.level or token.type in ("html_block", "paragraph_close"):
             continue
-        # Only a '# ' heading that opens the document's headings is its title; a later
-        # one (a Markdown demo showing '# 一级标题') is content.
-        if token.tag == "h1" and token.markup == "#":
+        if token.type == "paragraph_open" and _pictures_only(tokens[index + 1]):
+            continue
+        if token.type == "heading_open" and token.tag == "h1" and token.markup == "#":
             inline = tokens[index + 1]
             title = "".join(
                 child.content
@@ -802,6 +806,17 @@ def _title_from_body(path: Path, body: str) -> tuple[str, str, int | None]:
                 return " ".join(title.split()), "\n".join(lines), start
         break
     return path.stem, body, None
+
+
+def _pictures_only(inline: Token) -> bool:
+    """Whether a paragraph holds pictures and nothing a reader reads (a banner above the
+    title, a row of badges, each maybe a link)."""
+    return all(
+        child.type in ("image", "link_open", "link_close", "softbreak", "hardbreak")
+        or (child.type in ("text", "html_inline") and not child.content.strip())
+        or (child.type == "html_inline" and child.content.lower().startswith(("<img", "<a", "</a")))
+        for child in inline.children or ()
+    )
 
 
 def _build_issue(path: Path, split: _Front) -> Issue:
@@ -839,9 +854,9 @@ def _build_issue(path: Path, split: _Front) -> Issue:
         values["title"], body, heading = _title_from_body(path, body)
         if heading is None:
             message = (
-                "no title: no 'title:' in front matter and no '# ' heading that stands for "
-                "one (several '# ' headings are the body's sections); the file name "
-                f"'{path.stem}' is used (add 'title: …' or a '# Title' line)"
+                "no title: no 'title:' in front matter and no '# ' heading opening the body "
+                "(one after the body's first words, and several, are its sections); the file "
+                f"name '{path.stem}' is used (add 'title: …', or a '# Title' line on top)"
             )
             notices.append(Notice(lines.get("title", 1), "no-title", message, "warning"))
         else:

@@ -4,11 +4,11 @@ An image's title (``![alt](src "title")``) is text the editor wrote to be seen, 
 the caption. Without one, the alt text is, but alt text is often what a tool filled in:
 Typora names a pasted picture ``image-20230101123456789`` (``image.png`` once resized),
 Obsidian ``Pasted image 20230101123456.png``, Notion ``Untitled``, CSDN's editor
-``这里写图片描述`` ("describe the picture here"), others ``image``, ``img``, ``截图``,
-the file's own name or another file's (``架构.png``). Shown under the picture, those
-words read as a slip (a sweep of Chinese newsletters found "gif" under a picture, and
-mdnice's demo 这里写图片描述 under four), so they are no caption; the ``alt`` attribute
-keeps them either way. A site's name (``ios-weekly``) is words, and stays.
+``这里写图片描述`` and later ``在这里插入图片描述`` ("describe the picture here"), others
+``image``, ``img``, ``截图``, the file's own name or another file's (``架构.png``). Shown
+under the picture, those words read as a slip (a sweep of Chinese newsletters found "gif"
+under a picture, and mdnice's demo 这里写图片描述 under four), so they are no caption; the
+``alt`` attribute keeps them either way. A site's name (``ios-weekly``) is words, and stays.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from crosspost.patterns import pattern
 #: Alt text a tool fills in: a generic word for a picture, maybe a number or a time stamp.
 _FILLED_IN = pattern(
     r"(?:image|img|pic|picture|photo|screenshot|screen[ _-]?shot|untitled|snipaste|gif|"
-    r"png|jpe?g|webp|pasted[ _-]?image|截图|屏幕截图|图片|配图|插图|微信图片|这里写图片描述)?"
+    r"png|jpe?g|webp|pasted[ _-]?image|截图|屏幕截图|图片|配图|插图|微信图片|这里写图片描述|"
+    r"在这里插入图片描述|请?在此处?(?:插入|添加)图片描述|图片描述|image[ _-]?description)?"
     r"(?:[ _-]*[\d_-]{4,}|[ _-]*\d{0,3})",
     re.IGNORECASE,
 )

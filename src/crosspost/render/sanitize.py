@@ -59,9 +59,10 @@ _DATA_IMAGE = pattern(r"^\s*data:image/", re.IGNORECASE)
 #: editors' ``<font color>``, ``<strike>``): each is read as the element it stands for,
 #: so a colour and a strikethrough are not lost with a tag no channel keeps.
 _LEGACY_TAG = pattern(r"<(/?)(font|strike)\b([^<>]*)>", re.IGNORECASE)
-#: A ``<font>`` colour: a name, ``#hex`` or ``rgb(…)``; anything else is not kept.
+#: A ``<font>`` colour: a name, ``#hex`` or ``rgb(…)``, or hex without its ``#``
+#: (``color="0000B9"``, which browsers read as ``#0000B9``); anything else is not kept.
 _FONT_COLOR = pattern(
-    r"""\bcolor\s*=\s*["']?\s*(#[0-9a-f]{3,8}|[a-z]{3,20}|rgba?\([\d\s.,%]+\))\s*["']?(?=[\s>/]|$)""",
+    r"""\bcolor\s*=\s*["']?\s*(#?[0-9a-f]{6}|#[0-9a-f]{3,8}|[a-z]{3,20}|rgba?\([\d\s.,%]+\))\s*["']?(?=[\s>/]|$)""",
     re.IGNORECASE,
 )
 _DATA = pattern(r"^\s*data:", re.IGNORECASE)
@@ -115,7 +116,12 @@ def modern_tags(fragment: str) -> str:
         if closing:
             return "</span>"
         color = _FONT_COLOR.search(rest)
-        return f'<span style="color:{color.group(1)}">' if color else "<span>"
+        if color is None:
+            return "<span>"
+        value = color.group(1)
+        if len(value) == 6 and not value.isalpha():  # hex without its '#' ("0000B9")
+            value = f"#{value}"
+        return f'<span style="color:{value}">'
 
     return _LEGACY_TAG.sub(modern, fragment)
 

@@ -37,6 +37,10 @@ LAYOUT_PX = 16.0
 #: latex2mathml keeps a command it does not know as an identifier named ``\\name``
 #: (``\\ce``, ``\\newcommand``): drawn, it would show the backslash and the name.
 _UNKNOWN_COMMAND = pattern(r"<mi>\\[A-Za-z]")
+#: Line breaks that end a formula: Zhihu's writers end each display formula with ``\\\\``
+#: (Zhihu centres a formula so marked); TeX breaks to an empty line, which the layout
+#: library refuses.
+_TRAILING_BREAKS = pattern(r"(?:\s*\\\\)+\s*$")
 _SIZE = pattern(r'\s(width|height)="([\d.]+)"')
 _VIEWBOX = pattern(r'viewBox="([-\d. ]+)"')
 _XLINK = pattern(r'\sxmlns:xlink="[^"]*"')
@@ -205,13 +209,14 @@ def formula_svg(tex: str, *, display: bool) -> str | None:
     Inline formulas sit on the text's baseline (their depth below it becomes a negative
     ``vertical-align``); display formulas are blocks the caller centres.
     """
-    if len(tex.strip()) > MAX_FORMULA_CHARS:
+    tex = _TRAILING_BREAKS.sub("", tex).strip()
+    if len(tex) > MAX_FORMULA_CHARS:
         return None
     convert, Latex = _layout()
     try:
-        if _UNKNOWN_COMMAND.search(convert(tex.strip())):
+        if _UNKNOWN_COMMAND.search(convert(tex)):
             return None
-        svg = Latex(tex.strip(), size=LAYOUT_PX, color="currentColor", inline=not display).svg()
+        svg = Latex(tex, size=LAYOUT_PX, color="currentColor", inline=not display).svg()
     except Exception:  # latex2mathml and ziamath raise many types for unreadable TeX
         return None
     sizes = dict(_SIZE.findall(svg[: svg.index(">")]))

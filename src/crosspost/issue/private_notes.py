@@ -1,0 +1,110 @@
+"""What Obsidian hides from a reader: ``%%comments%%`` and block ids (``^intro``).
+
+A writer keeps notes to self between ``%%`` marks, inside a line (``正文%%待核实%%继续``)
+or around whole blocks (a ``%%`` line, a draft paragraph, a callout, a ``%%`` line);
+Obsidian shows none of it. A block a note links to carries an id at the end of its last
+line (``…一段话。 ^intro``), or on a line of its own under a table or a list (``^table1``).
+Read as Markdown, every one of them was published, private notes included.
+
+Here they are left out before anything reads the words (renderers, lint, the size
+checks). Code is code: a ``%%`` in a code span or block stays.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+
+from crosspost.issue.blocks import outside_code
+from crosspost.patterns import pattern
+
+MARK = "%%"
+#: A comment inside one inline's text (it may run over its lines).
+_COMMENT = pattern(r"%%.*?%%", re.DOTALL)
+#: A block id at the end of a line: a blank, ``^``, letters, digits and dashes.
+_BLOCK_ID = pattern(r"[ \t]+\^[A-Za-z0-9-]+[ \t]*$", re.MULTILINE)
+#: A block id alone on its line (under a table or a list, Obsidian's way).
+_ID_LINE = pattern(r"\^[A-Za-z0-9-]+")
+
+
+def private_notes(state: StateCore) -> None:
+    """Core rule, before inline parsing: comments between ``%%`` marks, in a line or
+    around blocks, and block ids, left out of the body (see the module's docstring)."""
+    if MARK not in state.src and "^" not in state.src:
+        return
+    state.tokens = _without_comment_blocks(state.tokens)
+    kept: list[Token] = []
+    index = 0
+    tokens = state.tokens
+    while index < len(tokens):
+        token = tokens[index]
+        inline = tokens[index + 1] if index + 1 < len(tokens) else None
+        if inline is not None and inline.type == "inline":
+            content = outside_code(inline.content, _without_notes)
+            if token.type == "paragraph_open" and not content.strip():
+                index += 3  # the paragraph held nothing but notes
+                continue
+            inline.content = content
+        kept.append(token)
+        index += 1
+    state.tokens = kept
+
+
+def _without_notes(text: str) -> str:
+    if MARK in text:
+        text = _COMMENT.sub("", text)
+    if "^" in text:
+        text = _BLOCK_ID.sub("", text)
+        lines = text.split("\n")
+        text = "\n".join(line for line in lines if not _ID_LINE.fullmatch(line.strip()))
+    return text
+
+
+def _without_comment_blocks(tokens: list[Token]) -> list[Token]:
+    """``tokens`` without a comment that spans blocks: from the ``%%`` left open in one
+    paragraph (an odd number of marks) to the one that closes it in the next paragraph at
+    its level that has an odd number, every block between them included (a callout, a
+    list, a table). The words before the opening mark and after the closing one stay. A
+    comment never closed stays whole (it may be a percentage sign written twice)."""
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token.type == "paragraph_open" and _marks(tokens[index + 1]) % 2:
+            closing = _closing_paragraph(tokens, index)
+            if closing is not None:
+                opened, closed = tokens[index + 1], tokens[closing + 1]
+                opened.content = opened.content[: opened.content.rindex(MARK)]
+                closed.content = closed.content[closed.content.index(MARK) + len(MARK) :]
+                kept += tokens[index : index + 3]
+                index = closing
+                continue
+        kept.append(token)
+        index += 1
+    return kept
+
+
+def _marks(inline: Token) -> int:
+    """The ``%%`` marks in an inline's text outside its code spans."""
+    count = 0
+
+    def counted(text: str) -> str:
+        nonlocal count
+        count += text.count(MARK)
+        return text
+
+    outside_code(inline.content, counted)
+    return count
+
+
+def _closing_paragraph(tokens: list[Token], opening: int) -> int | None:
+    level = tokens[opening].level
+    for at in range(opening + 3, len(tokens) - 1):
+        token = tokens[at]
+        if token.level < level:
+            return None  # the container it sits in ended first
+        if token.type == "paragraph_open" and token.level == level and _marks(tokens[at + 1]) % 2:
+            return at
+    return None
