@@ -7,7 +7,6 @@ names only what it leaves as written."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,25 +14,8 @@ from PIL import Image
 
 from crosspost.check.lint import check_file
 from crosspost.issue.loader import read_issue
-from crosspost.issue.model import Issue
 from crosspost.render.rendered import RenderContext, render
-
-BodyWarnings = Callable[[str], list[str]]
-CHANNELS = ("wechat", "zhihu")
-
-
-def issue_of(body: str) -> Issue:
-    return Issue(path=Path("/issues/t/issue.md"), id="t", title="t", body=body, body_line=1)
-
-
-def shown(body: str, channel: str) -> str:
-    return render(issue_of(body), channel, RenderContext()).body
-
-
-def words(html: str) -> str:
-    """The text a reader sees, tags left out."""
-    return re.sub(r"<[^>]+>", "", html)
-
+from rendering import CHANNELS, BodyWarnings, issue_of, shown, words
 
 # --- code ----------------------------------------------------------------------------------
 

@@ -8,30 +8,13 @@ tool shows it, on both channels."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from crosspost.issue.loader import read_issue
-from crosspost.issue.model import Issue
 from crosspost.render.rendered import RenderContext, render
-
-BodyWarnings = Callable[[str], list[str]]
-CHANNELS = ("wechat", "zhihu")
-
-
-def issue_of(body: str) -> Issue:
-    return Issue(path=Path("/issues/t/issue.md"), id="t", title="t", body=body, body_line=1)
-
-
-def shown(body: str, channel: str) -> str:
-    return render(issue_of(body), channel, RenderContext()).body
-
-
-def words(html: str) -> str:
-    return re.sub(r"<[^>]+>", "", html)
-
+from rendering import CHANNELS, BodyWarnings, shown, words
 
 # --- Obsidian ------------------------------------------------------------------------------
 
