@@ -148,3 +148,88 @@ def test_a_heading_under_a_banner_and_badges_is_the_title(tmp_path: Path) -> Non
     issue = read_issue(path, lenient=True)
     assert issue.title == "周刊第 12 期"
     assert "周刊第 12 期" not in words(render(issue, "zhihu", RenderContext()).body)
+
+
+# --- pictures ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[![](https://e.com/a.png)](https://e.com/a.png)\n",
+        "[![](https://e.com/thumb.png)](https://e.com/full.jpg)\n",  # the full-size file
+        '<center><a data-fancybox href="https://e.com/a.png"><img src="https://e.com/a.png">'
+        "</a></center>\n",
+    ],
+)
+def test_a_picture_linked_to_itself_gets_no_reference_number(body: str) -> None:
+    html = shown(f"正文。\n\n{body}", "wechat")
+    assert "<img" in html and "[1]" not in html
+
+
+def test_a_picture_linking_to_a_page_keeps_its_reference() -> None:
+    for body in (
+        "[![](https://e.com/a.png)](https://e.com/article)\n",
+        '<a href="https://e.com/article"><img src="https://e.com/a.png"></a>\n',
+    ):
+        html = shown(f"正文。\n\n{body}", "wechat")
+        assert "[1]" in html and "https://e.com/article" in html
+
+
+def test_a_pelican_static_path_is_found_under_the_sites_content_folder(tmp_path: Path) -> None:
+    from crosspost.images.sources import local_path
+
+    posts, images = tmp_path / "content" / "posts", tmp_path / "content" / "images" / "2020"
+    posts.mkdir(parents=True)
+    images.mkdir(parents=True)
+    (images / "p.png").write_bytes(b"png")
+    (posts / "beside.png").write_bytes(b"png")
+    issue = posts / "a.md"
+    assert local_path("{static}/images/2020/p.png", issue) == images / "p.png"
+    assert local_path("|static|/images/2020/p.png", issue) == images / "p.png"
+    assert local_path("{static}beside.png", issue) == posts / "beside.png"
+    assert local_path("/beside.png", issue) == posts / "beside.png"  # the issue's own first
+    assert local_path("/images/none.png", issue) == posts / "images" / "none.png"
+
+
+# --- MDX, Zola -----------------------------------------------------------------------------
+
+
+def test_indented_children_of_a_component_are_markdown_not_code() -> None:
+    body = (
+        '<Tabs>\n  <Tab title="npm">\n    Install it:\n\n    ```bash\n    npm i foo\n    ```\n'
+        '  </Tab>\n</Tabs>\n\n<Accordion title="Reasoning">\n    Reasoning is **inferred**.\n'
+        "</Accordion>\n"
+    )
+    for channel in CHANNELS:
+        html = shown(body, channel)
+        assert re.search(r"<(strong|b)\b[^>]*>inferred</", html), channel
+        assert "Install it:" in words(html) and "&lt;Tab" not in html and "<Tab" not in html
+        assert html.count("<pre") == 1  # the fence, and only it, is code
+
+
+def test_steps_keep_their_numbers() -> None:
+    body = (
+        '<Steps>\n<Step title="申请应用">\n拿到 AppID。\n</Step>\n'
+        '<Step title="理解模型">\n三个对象。\n</Step>\n</Steps>\n'
+    )
+    text = words(shown(body, "zhihu"))
+    assert text.index("1. 申请应用") < text.index("2. 理解模型")
+
+
+def test_zolas_shortcodes_are_what_they_stand_for(body_warnings: BodyWarnings) -> None:
+    body = (
+        'Intro.\n\n{{ youtube(id="QDaqS7rL7kA") }}\n\n{% note(kind="warning") %}\n'
+        "A body shortcode keeps **its markdown**.\n{% end %}\n\n"
+        '{{ gist(url="https://gist.github.com/k/e5") }}\n\n```rs\n{{/* video(id="a") */}}\n```\n'
+    )
+    for channel in CHANNELS:
+        html = shown(body, channel)
+        assert "youtube.com/watch?v=QDaqS7rL7kA" in html and "gist.github.com/k/e5" in html
+        assert "{%" not in html and "youtube(" not in html and "gist(" not in html
+        assert "注意" in words(html)  # the warning's callout
+        code = words(html).replace("&quot;", '"').replace("&nbsp;", " ")
+        assert "{{ video(" in code and "/*" not in code  # shown, as Zola shows it
+    unread = '{% chat(speaker="user") %}\n问题？\n{% end %}\n'
+    assert any("a Zola shortcode" in w for w in body_warnings(unread))
+    assert not any("Jekyll" in w for w in body_warnings(unread))

@@ -46,12 +46,17 @@ _FOREIGN: tuple[tuple[re.Pattern[str], str], ...] = (
         "for in Markdown (an image is ![caption](path))",
     ),
     (
-        re.compile(r"(?<!\{)\{%.*?%\}(?!\})"),
+        re.compile(r"\{%\s*[A-Za-z_]\w*\([^(){}]*\)\s*%\}|\{\{\s*[A-Za-z_]\w*\([^(){}]*\)\s*\}\}"),
+        "a Zola shortcode, not Markdown: it goes out as literal text; write what it stands "
+        "for in Markdown",
+    ),
+    (
+        re.compile(r"(?<!\{)\{%(?!\s*[A-Za-z_]\w*\([^(){}]*\)\s*%\})(?!\s*end\s*%\}).*?%\}(?!\})"),
         "a Jekyll or Hexo template tag, not Markdown: it goes out as literal text; write "
         "what it stands for in Markdown (an image is ![caption](path))",
     ),
     (
-        re.compile(r"\{\{[^<%].*?\}\}"),
+        re.compile(r"\{\{(?!\s*[A-Za-z_]\w*\([^(){}]*\)\s*\}\})[^<%/].*?\}\}"),
         "a static-site template variable: it goes out as literal text; write its value",
     ),
     (

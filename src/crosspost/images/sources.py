@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from crosspost.patterns import pattern
+
 #: Reads a remote image: URL in, bytes out. Raises ``TransientError`` for network trouble
 #: (run again later) and ``ValueError`` for a dead or refused link (the issue's fault).
 Fetch = Callable[[str], bytes]
@@ -106,13 +108,30 @@ def kind_of(ref: str) -> str:
     )
 
 
+#: Pelican's markers before a path of the site's (``{static}/images/a.png``, written
+#: ``|static|`` before Pelican 3.5): the path is the site's, not a web address.
+_SITE_MARKER = pattern(r"^(?:\{(?:static|attach|filename)\}|\|(?:static|attach|filename)\|)")
+#: How many folders above the issue a path from the site's root is looked for in.
+_SITE_DEPTH = 4
+
+
 def local_path(ref: str, issue_path: Path) -> Path:
     """The file a local reference names, relative to the issue (query and fragment dropped).
 
     One not beside the issue is looked for in the folder named after the issue file, as
     Hexo keeps a post's images (``post_asset_folder``: ``a-post.md`` and ``a-post/cat.png``,
-    written ``![](cat.png)`` or ``{% asset_img cat.png %}``)."""
-    name = unquote(ref.split("#")[0].split("?")[0])
+    written ``![](cat.png)`` or ``{% asset_img cat.png %}``). A path from the site's root
+    (``/images/a.png``, Pelican's ``{static}/images/a.png``) that is no file on this disk
+    is looked for under the issue's folder and then the folders above it, nearest first
+    (``content/posts/a.md`` and ``content/images/a.png``); ``confine`` then decides
+    whether that folder may be read."""
+    name = _SITE_MARKER.sub("", unquote(ref.split("#")[0].split("?")[0]))
+    if name.startswith("/") and not Path(name).exists():
+        relative = name.lstrip("/")
+        for folder in list(issue_path.parent.parents)[:_SITE_DEPTH]:
+            if (folder / relative).is_file() and not (issue_path.parent / relative).exists():
+                return folder / relative
+        name = relative
     path = issue_path.parent / name
     if not path.exists():
         assets = issue_path.parent / issue_path.stem / name

@@ -56,13 +56,25 @@ def paragraph(state: StateBlock, markdown: str, line: int) -> None:
     state.push("paragraph_close", "p", -1)
 
 
-def inner(state: StateBlock, start: int, close: int, parent: str = "container") -> None:
+def inner(
+    state: StateBlock,
+    start: int,
+    close: int,
+    parent: str = "container",
+    *,
+    dedent: bool = False,
+) -> None:
     """The lines after ``start`` up to ``close`` read as Markdown, nothing past ``close``
-    (no lazy line runs on); ``parent`` is what rules see as the block they are in."""
-    was, line_max = state.parentType, state.lineMax
+    (no lazy line runs on); ``parent`` is what rules see as the block they are in. With
+    ``dedent``, the lines' common indent is the block's own, as in a list item: JSX
+    indents a component's children, which MDX reads as Markdown, not as code."""
+    was, line_max, indent = state.parentType, state.lineMax, state.blkIndent
     state.parentType, state.lineMax = parent, close
+    if dedent:
+        written = [state.sCount[n] for n in range(start + 1, close) if not state.isEmpty(n)]
+        state.blkIndent = max(indent, min(written, default=indent))
     state.md.block.tokenize(state, start + 1, close)
-    state.parentType, state.lineMax = was, line_max
+    state.parentType, state.lineMax, state.blkIndent = was, line_max, indent
 
 
 def callout(state: StateBlock, start: int, close: int, kind: str, title: str = "") -> None:

@@ -9,9 +9,11 @@ shown as written.
 Here the JavaScript lines and comments are left out, as the site leaves them out, and a
 component written on lines of its own is a block whose content is Markdown: a callout
 for the admonition components (their ``type`` names the kind), the tab's label as a bold
-line for a tab, its ``title`` (linked to its ``href``) for a card, a step or an accordion,
-and only its content for any other (``<Tabs>``, ``<Steps>``). A component inside a line
-of text is still an unknown tag to check.
+line for a tab, its ``title`` (linked to its ``href``) for a card, a step (numbered, as
+``<Steps>`` shows them) or an accordion, and only its content for any other (``<Tabs>``,
+``<Steps>``). Its children may be indented, as JSX is (Mintlify's and Nextra's docs
+indent every one): that indent is no code block. A component inside a line of text is
+still an unknown tag to check.
 """
 
 from __future__ import annotations
@@ -87,20 +89,30 @@ def component_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
         title = attributes.get("label") or attributes.get("title") or ""
         if name in ("TabItem", "Tab") and not title:
             title = attributes.get("value", "")
+        if name == "Step":  # steps are done in order: each title keeps its number
+            state.env[_STEP] = state.env.get(_STEP, 0) + 1
+            title = f"{state.env[_STEP]}. {title}" if title else f"{state.env[_STEP]}."
         if title:
             link = attributes.get("href", "")
             shown = f"**{escaped(title)}**"
             paragraph(state, f"[{shown}](<{link}>)" if link else shown, start)
+    counted = state.env.pop(_STEP, None) if name == "Steps" else None
     if one_line:
         paragraph(state, opened.group(3).strip(), start)
     else:
-        inner(state, tag_end, close)
+        inner(state, tag_end, close, dedent=True)
+    if name == "Steps":  # the steps of the list around this one count on
+        state.env.pop(_STEP, None)
+        if counted is not None:
+            state.env[_STEP] = counted
     if kind is not None:
         state.push("container_callout_close", "div", -1).markup = ":::"
     state.line = close + 1
     return True
 
 
+#: Where the number of the last ``<Step>`` of the ``<Steps>`` being read is kept.
+_STEP = "crosspost_step"
 #: The first line of an opening tag that goes on: ``<Tabs groupId="pm"``.
 _OPENING_START = pattern(r"<([A-Z][\w.]*)(\s[^<>]*)?")
 #: Lines an opening tag may take.

@@ -55,6 +55,7 @@ from crosspost.issue.sized_images import sized_image, sizes_in_alt
 from crosspost.issue.tabs import mkdocs_tab, next_tab
 from crosspost.issue.template_tags import template_block, template_tags
 from crosspost.issue.wiki_links import wiki_link
+from crosspost.issue.zola_shortcodes import body_shortcode, calls
 from crosspost.patterns import pattern
 
 if TYPE_CHECKING:
@@ -1090,6 +1091,12 @@ def new_markdown() -> MarkdownIt:
     md.block.ruler.before("html_block", "void_tag_line", _void_tag_line)
     md.block.ruler.before(
         "fence",
+        "zola_body_shortcode",
+        body_shortcode,
+        {"alt": ["paragraph", "reference", "blockquote", "list"]},
+    )
+    md.block.ruler.before(
+        "fence",
         "template_block",
         template_block,
         {"alt": ["paragraph", "reference", "blockquote", "list"]},
@@ -1142,6 +1149,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("fence_languages", "docsify_notes", _docsify_notes)
     md.core.ruler.before("inline", "template_tags", template_tags)
     md.core.ruler.before("inline", "hugo_shortcodes", hugo_shortcodes)
+    md.core.ruler.before("inline", "zola_calls", calls)
     md.core.ruler.before("inline", "mdx_lines", mdx_lines)
     md.core.ruler.before("inline", "private_notes", private_notes)
     md.core.ruler.push("callouts", _callouts)

@@ -41,9 +41,9 @@ _SHORTCODE = pattern(r"\{\{([<%])\s*([A-Za-z_][\w-]*)(.*?)\s*/?[>%]\}\}")
 _SHORTCODE_LINE = pattern(_SHORTCODE.pattern + r"[ \t]*")
 _ARGUMENT = pattern(r"(?:([\w-]+)=)?(?:\"([^\"]*)\"|'([^']*)'|`([^`]*)`|([^\s\"'`]+))")
 #: Shortcodes whose content is code.
-_CODE = frozenset({"highlight"})
+CODE_SHORTCODES = frozenset({"highlight"})
 #: Shortcodes that are callouts whatever their arguments say (their kind: the arguments').
-_NOTES = frozenset({"details", "notice", "admonition", "alert", "hint", "callout", "spoiler"})
+NOTES = frozenset({"details", "notice", "admonition", "alert", "hint", "callout", "spoiler"})
 
 
 def _arguments(text: str) -> tuple[list[str], dict[str, str]]:
@@ -64,7 +64,9 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
     opened = line_match(state, start, "{{", _SHORTCODE_LINE)
     name = opened.group(2) if opened else ""
     lowered = name.lower()
-    if opened is None or not (lowered in _CODE | _NOTES | {"tabs", "tab"} or is_callout_name(name)):
+    if opened is None or not (
+        lowered in CODE_SHORTCODES | NOTES | {"tabs", "tab"} or is_callout_name(name)
+    ):
         return False
     close = _closing_line(state, start, end, name)
     if close is None:
@@ -72,7 +74,7 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
     if silent:
         return True
     positional, named = _arguments(opened.group(3))
-    if lowered in _CODE:
+    if lowered in CODE_SHORTCODES:
         code(state, start, close, positional[0] if positional else named.get("lang", ""), "{{<")
     elif lowered == "tabs":
         inner(state, start, close, TABS)
@@ -82,18 +84,18 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
             tab_title(state, title, start)
         inner(state, start, close)
     else:
-        callout(state, start, close, *_note(lowered, positional, named))
+        callout(state, start, close, *note_of(lowered, positional, named))
     state.line = close + 1
     return True
 
 
-def _note(name: str, positional: list[str], named: dict[str, str]) -> tuple[str, str]:
+def note_of(name: str, positional: list[str], named: dict[str, str]) -> tuple[str, str]:
     """(kind, title) of a note shortcode: ``{{< notice tip >}}``, ``{{< admonition
     type="warning" title="…" >}}``, ``{{< hint danger >}}``, ``{{< details summary="…"
     >}}``, ``{{< tip >}}``."""
     if name == "details":
         return "details", named.get("summary") or named.get("title") or " ".join(positional)
-    if name not in _NOTES:  # named by its kind: {{< warning >}}
+    if name not in NOTES:  # named by its kind: {{< warning >}}
         return callout_kind(name), named.get("title", "")
     written = named.get("type") or named.get("color") or (positional[0] if positional else "")
     title = named.get("title") or (positional[1] if len(positional) > 1 else "")
@@ -125,7 +127,7 @@ def _read_shortcodes(text: str) -> str:
 
 
 def _markdown_of(match: re.Match[str]) -> str:
-    made = _INLINE.get(match.group(2).lower())
+    made = READINGS.get(match.group(2).lower())
     shown = made(*_arguments(match.group(3))) if made else None
     return match.group(0) if shown is None else shown
 
@@ -166,13 +168,15 @@ def _tweet(positional: list[str], named: dict[str, str]) -> str | None:
 
 
 def _gist(positional: list[str], named: dict[str, str]) -> str | None:
+    if named.get("url"):  # Zola's gist(url="…")
+        return named["url"]
     return (
         f"https://gist.github.com/{positional[0]}/{positional[1]}" if len(positional) > 1 else None
     )
 
 
 #: The one-line shortcodes this module reads, by name.
-_INLINE: dict[str, _Reading] = {
+READINGS: dict[str, _Reading] = {
     "figure": _figure,
     "youtube": _media(
         "video", lambda p, n: (v := _first(p, n)) and f"https://www.youtube.com/watch?v={v}"

@@ -35,7 +35,14 @@ from crosspost.patterns import pattern
 from crosspost.render.captions import caption_of
 from crosspost.render.sanitize import TagStream, clean
 from crosspost.render.wechat.code import highlight_code
-from crosspost.render.wechat.raw import ALLOWLIST, Reference, css_size, is_bare_url, is_mp_link
+from crosspost.render.wechat.raw import (
+    ALLOWLIST,
+    Reference,
+    css_size,
+    is_bare_url,
+    is_mp_link,
+    links_to_its_picture,
+)
 
 #: Bullets by nesting depth; deeper lists reuse the last one.
 BULLETS: tuple[str, ...] = ("•", "◦", "▪")
@@ -131,6 +138,20 @@ def link_text(tokens: Sequence[Token], start: int) -> str:
         elif token.type in ("softbreak", "hardbreak"):
             parts.append(" ")
     return ZERO_WIDTH.sub("", "".join(parts)).strip()
+
+
+def _pictures_linked(tokens: Sequence[Token], start: int) -> list[str]:
+    """The addresses of the pictures the link at ``start`` holds, when it holds nothing
+    else a reader sees; else none."""
+    pictures: list[str] = []
+    for token in tokens_after(tokens, start):
+        if token.type == "link_close":
+            break
+        if token.type == "image":
+            pictures.append(str(token.attrGet("src") or ""))
+        elif token.type not in ("softbreak", "hardbreak") and token.content.strip():
+            return []
+    return pictures
 
 
 _RAW_LINK_OPEN = pattern(r"<a[\s>]", re.IGNORECASE)
@@ -258,7 +279,12 @@ class WeChatRenderer(RendererHTML):
         if is_mp_link(href):
             state.links.append("</a>")
             return f'<a class="link" href="{html.escape(href)}">'
-        if not href or href.startswith("#") or is_bare_url(text, href):
+        if (
+            not href
+            or href.startswith("#")
+            or is_bare_url(text, href)
+            or links_to_its_picture(href, _pictures_linked(tokens, idx))
+        ):
             state.links.append("")  # dropped: the text stays, nothing to number
             return ""
         state.links.append(state.reference(href, text))

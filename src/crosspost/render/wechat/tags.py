@@ -14,7 +14,14 @@ from collections.abc import Callable
 from html.parser import HTMLParser
 
 from crosspost.issue.dialect import VOID
-from crosspost.render.wechat.raw import AS_SECTION, Reference, css_size, is_bare_url, is_mp_link
+from crosspost.render.wechat.raw import (
+    AS_SECTION,
+    Reference,
+    css_size,
+    is_bare_url,
+    is_mp_link,
+    links_to_its_picture,
+)
 
 
 class RawHtmlSanitiser(HTMLParser):
@@ -40,9 +47,9 @@ class RawHtmlSanitiser(HTMLParser):
         self._pre = 0
         self._tables = 0
         self._link_text = link_text
-        #: Links opened in this piece, innermost last: (href, title, text so far), or
-        #: None for a link that is not numbered.
-        self._open: list[tuple[str, str, list[str]] | None] = []
+        #: Links opened in this piece, innermost last: (href, title, text so far, the
+        #: pictures in it), or None for a link that is not numbered.
+        self._open: list[tuple[str, str, list[str], list[str]] | None] = []
 
     def clean(self, cleaned: str) -> str:
         """WeChat's HTML for ``cleaned``, the output of the shared sanitiser."""
@@ -50,7 +57,7 @@ class RawHtmlSanitiser(HTMLParser):
         self.close()
         for link in self._open:  # closed in a later piece: named by the text given
             if link is not None:
-                href, title, _ = link
+                href, title, _, _ = link
                 entry = self._reference(href, self._link_text or title)
                 if _DEFERRED in self._links:  # numbered now: its close writes the number
                     self._links[self._links.index(_DEFERRED)] = entry
@@ -69,6 +76,9 @@ class RawHtmlSanitiser(HTMLParser):
         if tag == "img":
             if not kept.get("src"):
                 return  # its source was not a URL WeChat may load (javascript:, …)
+            for link in self._open:
+                if link is not None:
+                    link[3].append(kept["src"])
             sizes = [
                 f"{key}:{css_size(kept.pop(key))}" for key in ("width", "height") if key in kept
             ]
@@ -118,21 +128,24 @@ class RawHtmlSanitiser(HTMLParser):
                 self._open.append(None)
             else:  # numbered now: references keep document order
                 self._links.append(self._reference(href, ""))
-                self._open.append((href, attrs.get("title", "").strip(), []))
+                self._open.append((href, attrs.get("title", "").strip(), [], []))
         else:
             # Numbered at its close, once its text is known (no other link can come
             # between): a link whose text is its address needs no number.
             self._links.append(_DEFERRED)
-            self._open.append((href, attrs.get("title", "").strip(), []))
+            self._open.append((href, attrs.get("title", "").strip(), [], []))
 
     def _close_link(self) -> None:
         link = self._open.pop() if self._open else None
         entry = self._links.pop() if self._links else ""
         if link is not None:  # opened in this piece: its text is what it enclosed
-            href, title, parts = link
+            href, title, parts, pictures = link
             text = " ".join("".join(parts).split())
             if entry is _DEFERRED:
-                entry = "" if is_bare_url(text, href) else self._reference(href, text or title)
+                unnumbered = is_bare_url(text, href) or (
+                    not text and links_to_its_picture(href, pictures)
+                )
+                entry = "" if unnumbered else self._reference(href, text or title)
             else:
                 self._reference(href, text or title)
         if isinstance(entry, str):
