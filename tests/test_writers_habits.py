@@ -14,7 +14,7 @@ import pytest
 
 from crosspost.issue.loader import read_issue
 from crosspost.render.rendered import RenderContext, render
-from rendering import CHANNELS, BodyWarnings, shown, words
+from rendering import CHANNELS, BodyWarnings, issue_of, shown, words
 
 # --- Obsidian ------------------------------------------------------------------------------
 
@@ -233,3 +233,51 @@ def test_zolas_shortcodes_are_what_they_stand_for(body_warnings: BodyWarnings) -
     unread = '{% chat(speaker="user") %}\n问题？\n{% end %}\n'
     assert any("a Zola shortcode" in w for w in body_warnings(unread))
     assert not any("Jekyll" in w for w in body_warnings(unread))
+
+
+# --- Jupyter, WordPress, MyST --------------------------------------------------------------
+
+
+def test_a_jupyter_tables_style_with_a_blank_line_is_left_out_whole() -> None:
+    body = (
+        "正文。\n\n<div>\n<style scoped>\n    .dataframe tbody tr th {\n        vertical-align: "
+        "middle;\n    }\n\n    .dataframe thead th {\n        text-align: right;\n    }\n"
+        "</style>\n<table><tr><th>a</th></tr><tr><td>1</td></tr></table>\n</div>\n\n"
+        "```html\n<style>\np {}\n\nq {}\n</style>\n```\n"
+    )
+    for channel in CHANNELS:
+        html = shown(body, channel)
+        assert ".dataframe" not in html and "<td>1</td>" in html, channel
+        assert "q {}" in words(html).replace("&nbsp;", " ")  # code keeps its blank line
+
+
+def test_php_in_raw_html_is_named_for_every_channel(tmp_path: Path) -> None:
+    from crosspost.check.lint import check_file
+
+    path = tmp_path / "issue.md"
+    path.write_text(
+        "---\ntitle: wp\n---\n<p>类：\n<?php\nclass Usuario {</p>\n<p>}\n?></p>\n\n"
+        '[code language="SQL"]\nSELECT 1;\n[/code]\n\nSee [video] here.\n',
+        encoding="utf-8",
+    )
+    messages = [(p.line, p.channel, p.message) for p in check_file(path).problems]
+    php = [m for m in messages if "'<?php' begins PHP's code" in m[2]]
+    assert {(line, channel) for line, channel, _ in php} == {(5, "wechat"), (5, "zhihu")}
+    wordpress = [line for line, _, message in messages if "WordPress shortcode" in message]
+    assert wordpress == [10, 12]  # '[video]' in a sentence is words
+
+
+def test_myst_roles_targets_and_named_equations_read_as_the_book_shows_them() -> None:
+    body = (
+        "(sec:setup)=\n## Setting up\n\n$$\ny = a x\n$$ (eq:line)\n\n$$\nz = 1\n$$ (7)\n\n"
+        "By {eq}`eq:line`, see {ref}`sec:setup`, {ref}`the intro <intro>`, {doc}`eigen_I`, "
+        "{cite}`doe2020`, {math}`a^2` and {kbd}`Ctrl-C`.\n"
+    )
+    zhihu = render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]
+    assert "sec:setup" not in zhihu and "{" not in zhihu.replace("\\tag{", "")
+    assert "\\tag{1}" in zhihu and "\\tag{7}" in zhihu  # named: numbered; a number stays
+    assert (
+        "By (1), see Setting up, the intro, eigen\\_I, \\[doe2020\\], $a^2$ and `Ctrl-C`." in zhihu
+    )
+    wechat = shown(body, "wechat")
+    assert "(1)" in words(wechat) and "eq:line" not in wechat and wechat.count("<svg") == 3

@@ -275,6 +275,11 @@ def _raw_html(
         pieces = [block.content] if block.type == "html_block" else []
         pieces += [child.content for child in children if child.type == "html_inline"]
         for piece in pieces:
+            for match in _INSTRUCTION.finditer(piece):
+                line = _line_of(issue, block, match.group(0))
+                if (line, "?") not in seen:
+                    seen.add((line, "?"))
+                    yield Finding(line, channel, "html-not-shown", _instruction(match, channel))
             for match in _OPENING.finditer(piece):
                 name = match.group(1).lower()
                 message = _not_shown(name, channel, allowlist)
@@ -285,6 +290,18 @@ def _raw_html(
                     continue
                 seen.add((line, name))
                 yield Finding(line, channel, "html-not-shown", message)
+
+
+#: A processing instruction in raw HTML: ``<?php … ?>`` (WordPress posts), ``<?xml …?>``.
+_INSTRUCTION = pattern(r"<\?([A-Za-z]*)")
+
+
+def _instruction(match: re.Match[str], channel: str) -> str:
+    what = "PHP's code" if match.group(1).lower() == "php" else "a processing instruction"
+    return (
+        f"'{match.group(0)}' begins {what}, which {channel} leaves out up to its '?>' with "
+        "every word in it; put code in a fenced code block (```php)"
+    )
 
 
 def _not_shown(name: str, channel: str, allowlist: Allowlist) -> str | None:

@@ -60,6 +60,16 @@ _FOREIGN: tuple[tuple[re.Pattern[str], str], ...] = (
         "a static-site template variable: it goes out as literal text; write its value",
     ),
     (
+        re.compile(
+            r"\[(?:caption|code|sourcecode|embed|gallery|audio|video|playlist|youtube)"
+            r"\s[^\]\n]*=[^\]\n]*\](?!\()"
+            r"|\[/(?:caption|code|sourcecode|embed|gallery|audio|video|playlist|youtube)\]"
+        ),
+        "a WordPress shortcode, not Markdown: it goes out as literal text; write what it "
+        "stands for in Markdown (a picture with a caption is ![caption](path), code goes "
+        "in a fenced block)",
+    ),
+    (
         re.compile(rf"!\[\[(?!{_EMBEDDED_IMAGE})[^\]\n]+\]\](?!\()", re.IGNORECASE),
         "Obsidian's embed of another note, whose text is not in this file: it goes out as "
         "literal text; copy the text in",

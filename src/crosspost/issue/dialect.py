@@ -36,6 +36,7 @@ from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.myst_role import myst_role_plugin
 
 from crosspost.issue.bare_links import bare_links
 from crosspost.issue.callouts import (
@@ -49,6 +50,7 @@ from crosspost.issue.components import component_block, mdx_lines
 from crosspost.issue.definition_lists import definition_lists
 from crosspost.issue.hugo_shortcodes import shortcode_block
 from crosspost.issue.hugo_shortcodes import shortcodes as hugo_shortcodes
+from crosspost.issue.myst import roles, targets_and_labels
 from crosspost.issue.private_notes import private_notes
 from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image, sizes_in_alt
@@ -738,6 +740,31 @@ def _equation_labels(state: StateCore) -> None:
         state.src = _EQUATION_LABEL.sub("$$", state.src)
 
 
+#: A ``<style>`` or ``<script>`` element, which may hold blank lines.
+_SCRIPTED = pattern(r"<(style|script)\b[^>]*>.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
+_BLANK_LINE = pattern(r"\n[ \t]*(?=\n)")
+#: A fence's line: three backticks or tildes, indented at most three spaces.
+_FENCE_LINE = pattern(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
+
+
+def _unbroken_styles(state: StateCore) -> None:
+    """A ``<style>`` or ``<script>`` inside a block of raw HTML keeps that block whole. A
+    block opened by ``<div>`` ends at a blank line, and Jupyter writes one into the
+    ``<style scoped>`` above every table of data it exports: the rest of the rules came
+    out as a code block on both channels. Their blank lines are filled with a CSS comment
+    (the element is left out with what it holds anyway); lines stay where they were, and
+    code fences are left alone."""
+    if "<s" not in state.src and "<S" not in state.src:
+        return
+    fences = [m.start() for m in _FENCE_LINE.finditer(state.src)]
+
+    def filled(found: re.Match[str]) -> str:
+        inside = sum(1 for at in fences if at < found.start()) % 2
+        return found.group(0) if inside else _BLANK_LINE.sub("\n/**/", found.group(0))
+
+    state.src = _SCRIPTED.sub(filled, state.src)
+
+
 def _side_effect_free(rule: BlockRule) -> BlockRule:
     """``rule`` answering a silent call (may this line end a paragraph?) without pushing
     tokens or moving on: dollarmath's block rule pushes its formula either way."""
@@ -1132,6 +1159,7 @@ def new_markdown() -> MarkdownIt:
     md.use(container_plugin, name="only", validate=_validate_only)
     md.use(container_plugin, name="callout", validate=_validate_callout)
     md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
+    md.use(myst_role_plugin)
     # "…as follows:" and a $$ line under it: a display formula, as MathJax and Typora show
     # it; the plugin's rule could not end a paragraph, and its TeX ran into the words.
     display = next(rule.fn for rule in md.block.ruler.__rules__ if rule.name == "math_block")
@@ -1143,6 +1171,7 @@ def new_markdown() -> MarkdownIt:
     _use_bracket_math(md)
     md.core.ruler.after("normalize", "drop_unshowable", _drop_unshowable)
     md.core.ruler.after("drop_unshowable", "equation_labels", _equation_labels)
+    md.core.ruler.after("equation_labels", "unbroken_styles", _unbroken_styles)
     md.core.ruler.push("flatten_deep", _flatten_deep)
     md.core.ruler.after("block", "myst_callouts", _myst_callouts)
     md.core.ruler.after("myst_callouts", "fence_languages", _fence_languages)
@@ -1152,6 +1181,8 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.before("inline", "zola_calls", calls)
     md.core.ruler.before("inline", "mdx_lines", mdx_lines)
     md.core.ruler.before("inline", "private_notes", private_notes)
+    md.core.ruler.before("inline", "myst_targets", targets_and_labels)
+    md.core.ruler.after("inline", "myst_roles", roles)
     md.core.ruler.push("callouts", _callouts)
     md.core.ruler.push("close_hidden_content", _close_hidden_content)
     md.core.ruler.push("site_directives", _site_directives)
