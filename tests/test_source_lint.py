@@ -219,8 +219,8 @@ def test_a_link_to_a_path_of_the_writers_site_is_named(body_warnings: BodyWarnin
     body += "[上一期](https://e.org/weekly-1.html) 与 [全栈](会很多)\n"
     assert body_warnings(body) == [
         "issue.md:4: warning: the link to './editors.md' is a path on your site or disk, not "
-        "a web address: WeChat and Zhihu readers cannot follow it (it is shown as a note); "
-        "write the page's full address (https://…)"
+        "a web address: WeChat and Zhihu readers cannot follow it (it is shown as a note, or "
+        "its words alone); write the page's full address (https://…)"
     ]
 
 

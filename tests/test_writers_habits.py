@@ -281,3 +281,68 @@ def test_myst_roles_targets_and_named_equations_read_as_the_book_shows_them() ->
     )
     wechat = shown(body, "wechat")
     assert "(1)" in words(wechat) and "eq:line" not in wechat and wechat.count("<svg") == 3
+
+
+def test_obsidian_admonition_plugin_blocks_are_callouts_of_markdown() -> None:
+    body = (
+        "```ad-note\ntitle: 这是一个笔记\ncollapse: open\n\n定义一个函数，**注意**参数。\n```\n\n"
+        "```ad-warning\n不要在生产环境这样做。\n```\n\n```ad-recipe\n自己的种类。\n```\n"
+    )
+    for channel in CHANNELS:
+        html = shown(body, channel)
+        assert "<pre" not in html and "ad-note" not in html and "collapse" not in html
+        assert re.search(r"<(strong|b)\b[^>]*>注意</", html)
+        for title in ("这是一个笔记", "注意", "Recipe"):  # its title, its kind's label, its name
+            assert title in words(html), (channel, title)
+
+
+# --- sub- and superscripts -----------------------------------------------------------------
+
+
+def test_sub_and_superscripts_where_they_are_one() -> None:
+    body = "H~2~O, x^2^, 2^10^ = 1024, x^-1^, 1^st^ and A^T^.\n"
+    wechat = shown(body, "wechat")
+    for written in ("H<sub>2</sub>O", "x<sup>2</sup>", "2<sup>10</sup>", "x<sup>-1</sup>"):
+        assert written in wechat
+    zhihu = render(issue_of(body), "zhihu", RenderContext())
+    for made in (zhihu.body, zhihu.files["zhihu.md"]):
+        assert "H₂O, x², 2¹⁰ = 1024, x⁻¹, 1ˢᵗ and A^(T)." in made.replace("\\", "")
+
+
+@pytest.mark.parametrize(
+    "words_written",
+    ["开心 ^_^ 哈哈 ^_^", "5~10分钟，或者 20~30分钟", "版本 ~1.2~ 之间", "cp ~/a.txt ~/b.txt"],
+)
+def test_tildes_and_carets_of_everyday_writing_stay(words_written: str) -> None:
+    for channel in CHANNELS:
+        html = shown(words_written + "\n", channel)
+        assert words_written in html and "<sub" not in html and "<sup" not in html, channel
+
+
+# --- links no reader can follow, diagrams ------------------------------------------------
+
+
+def test_check_names_links_no_reader_can_follow(tmp_path: Path) -> None:
+    from crosspost.check.lint import check_file
+
+    path = tmp_path / "issue.md"
+    path.write_text(
+        "---\ntitle: 链接\n---\n正文 [a]({filename}/posts/a.md) 说明。\n\n"
+        "[Share](%%share_url%%) 分享。\n\nSee [x](myst-parser:syntax) 和 [mail](mailto:a@b.c)。\n\n"
+        '<p align="center"><a href="CONTRIBUTING.md">Contributing</a> · '
+        '<a href="https://x.com">X</a></p>\n\n读 <a href="/parte-2">Parte 2</a> 吧。\n\n'
+        "[ok](https://e.com) 与 [tel](tel:10086)。\n",
+        encoding="utf-8",
+    )
+    named = {
+        p.line: p.message for p in check_file(path).problems if p.message.startswith("the link to")
+    }
+    assert sorted(named) == [4, 6, 8, 10, 12]
+    assert "path on your site" in named[4] and "path on your site" in named[10]
+    assert "placeholder" in named[6] and "reference of the tool" in named[8]
+    assert "Share" in words(shown("[Share](%%share_url%%) 分享。\n", "wechat"))
+
+
+def test_a_diagram_in_raw_html_is_named(body_warnings: BodyWarnings) -> None:
+    body = '正文。\n\n<pre class="mermaid">\ngraph TD\n  A-->B\n</pre>\n'
+    assert any("a mermaid diagram" in w for w in body_warnings(body))

@@ -273,7 +273,18 @@ def _footnotes(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
 #: Lines a finding about many lines names before "and N more".
 #: Link targets that are no path: a scheme's (``https:``, ``mailto:``), ``//host``, an
 #: anchor, a channel's URL to fill in (``{zhihu.url}``).
-_NOT_A_PATH = pattern(r"^(?:[A-Za-z][A-Za-z0-9+.-]*:|//|#|\{)")
+_NOT_A_PATH = pattern(r"^(?:[A-Za-z][A-Za-z0-9+.-]*:|//|#|\{[A-Za-z]+(?::[\w.-]+)?\.url\})")
+#: Pelican's marker of a path of the site (``{filename}/posts/a.md``, ``{static}/a.pdf``).
+_SITE_MARKER = pattern(
+    r"^(?:\{(?:filename|static|attach|index|tag|category|author)\}|\|filename\|)"
+)
+#: Schemes a reader's phone opens from a link; any other (``myst-parser:x``, a book's
+#: cross-reference) leads nowhere outside the writer's tool.
+_OPENED = pattern(r"^(?:https?|mailto|tel|sms|ftp|weixin|zhihu|itms-apps|market):", re.I)
+_SCHEME = pattern(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+#: A placeholder a newsletter service fills in (Substack's ``%%share_url%%``, a template's
+#: ``{{ url }}``, Mailchimp's ``*|ARCHIVE|*``).
+_PLACEHOLDER = pattern(r"%%[^%\s]+%%|\{\{.*?\}\}|\*\|[A-Z_:]+\|\*")
 #: A host's name without its scheme (``example.com/a``): a web address, if a loose one.
 _HOST = pattern(r"^[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?:[/?#:]|$)")
 _PAGE_FILE = pattern(r"\.(?:md|mdx|markdown|html?)(?:#.*)?$", re.IGNORECASE)
@@ -284,6 +295,8 @@ def is_path(target: str) -> bool:
     """Whether a link target is a path of the writer's site or disk (``./editors.md``,
     ``../2021/a.md#top``, ``/posts/a.html``, a page's name: ``setup``, ``api#config``),
     not a web address."""
+    if _SITE_MARKER.match(target):
+        return True
     if not target or _NOT_A_PATH.match(target):
         return False
     if target.startswith(("./", "../", "/")) or _PAGE_FILE.search(target):
@@ -292,21 +305,45 @@ def is_path(target: str) -> bool:
     return bool(_PAGE_NAME.fullmatch(target)) and not _HOST.match(target)
 
 
+def unfollowable(target: str) -> str | None:
+    """Why no reader can follow a link to ``target``, or None when one can."""
+    if is_path(target):
+        return "is a path on your site or disk, not a web address"
+    if _PLACEHOLDER.search(target):
+        return "is a placeholder your newsletter service or site fills in, not a web address"
+    if _SCHEME.match(target) and not _OPENED.match(target):
+        return "is a reference of the tool you wrote in, not a web address"
+    return None
+
+
+#: A raw ``<a href>``: its target.
+_RAW_HREF = pattern(r"<a\s[^>]*?\bhref\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))", re.I)
+
+
 def _paths_as_links(
     issue: Issue, tokens: Sequence[Token], lines: Sequence[str]
 ) -> Iterator[Finding]:
-    """Links to a page by its path on the writer's site or disk: on WeChat and Zhihu it
-    leads nowhere, and the path is shown as a note. One finding per paragraph."""
+    """Links no reader can follow, in Markdown or raw HTML: to a page by its path on the
+    writer's site or disk, to a placeholder, to another tool's reference. On WeChat and
+    Zhihu such a link leads nowhere (a Markdown one is shown as a note, a raw one as its
+    words alone). One finding per paragraph or block."""
     for token in tokens:
-        if token.type != "inline" or not token.map:
+        if token.type not in ("inline", "html_block") or not token.map:
             continue
-        target = next(
-            (
-                str(child.attrGet("href") or "").strip()
-                for child in token.children or ()
-                if child.type == "link_open" and is_path(str(child.attrGet("href") or "").strip())
-            ),
-            "",
+        targets = [
+            str(child.attrGet("href") or "").strip()
+            for child in token.children or ()
+            if child.type == "link_open"
+        ]
+        pieces = [token.content] if token.type == "html_block" else []
+        pieces += [c.content for c in token.children or () if c.type == "html_inline"]
+        targets += [
+            next(g for g in found.groups() if g is not None).strip()
+            for piece in pieces
+            for found in _RAW_HREF.finditer(piece)
+        ]
+        target, why = next(
+            ((target, why) for target in targets if (why := unfollowable(target))), ("", "")
         )
         if not target:
             continue
@@ -316,9 +353,9 @@ def _paths_as_links(
             issue.body_line + number,
             None,
             "path-as-link",
-            f"the link to '{_shortened(target)}' is a path on your site or disk, not a web "
-            "address: WeChat and Zhihu readers cannot follow it (it is shown as a note); "
-            "write the page's full address (https://…)",
+            f"the link to '{_shortened(target)}' {why}: WeChat and Zhihu readers cannot "
+            "follow it (it is shown as a note, or its words alone); write the page's full "
+            "address (https://…)",
         )
 
 
@@ -566,12 +603,20 @@ _DIAGRAMS = frozenset(
 )  # fmt: skip
 
 
+#: A diagram written in raw HTML for a page's script to draw: ``<pre class="mermaid">``.
+_RAW_DIAGRAM = pattern(r"<(?:pre|div)\b[^>]*\bclass\s*=\s*[\"']?(mermaid)\b", re.IGNORECASE)
+
+
 def _diagrams(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
-    """A diagram written as code (```` ```mermaid ````): the editor drew it, no channel
-    does, so readers get its source."""
+    """A diagram written as code (```` ```mermaid ````, or raw ``<pre class="mermaid">``):
+    the editor or the site's script drew it, no channel does, so readers get its
+    source."""
     for token in tokens:
         kind = token.info.split(maxsplit=1)[0].lower() if token.info.strip() else ""
-        if token.type == "fence" and kind in _DIAGRAMS and token.map:
+        raw = _RAW_DIAGRAM.match(token.content) if token.type == "html_block" else None
+        if raw is not None:
+            kind = raw.group(1).lower()
+        if ((token.type == "fence" and kind in _DIAGRAMS) or raw) and token.map:
             yield Finding(
                 issue.body_line + token.map[0],
                 None,

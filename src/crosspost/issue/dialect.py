@@ -37,6 +37,8 @@ from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.myst_role import myst_role_plugin
+from mdit_py_plugins.subscript import sub_plugin
+from mdit_py_plugins.superscript import superscript_plugin
 
 from crosspost.issue.bare_links import bare_links
 from crosspost.issue.callouts import (
@@ -690,31 +692,48 @@ def _docsify_notes(state: StateCore) -> None:
 
 def _myst_callouts(state: StateCore) -> None:
     """MyST's admonition directives (```` ```{note} title ```` … ```` ``` ````, as Jupyter
-    Book writes them) as the callout ``::: note title`` makes: their content is Markdown,
-    parsed here; both channels showed it as code, its title lost. Other directives
-    (``{figure}``, ``{code-cell}``) stay code, and check names them."""
+    Book writes them) and the callouts of Obsidian's Admonition plugin (```` ```ad-tip ````,
+    maybe ``title: …`` on top) as the callout ``::: note title`` makes: their content is
+    Markdown, parsed here; both channels showed it as code, its title lost. Other
+    directives (``{figure}``, ``{code-cell}``) stay code, and check names them."""
     tokens: list[Token] = []
     for token in state.tokens:
         found = _MYST_DIRECTIVE.match(token.info.strip()) if token.type == "fence" else None
         kind = found.group(1).lower() if found else ""
         kind = CALLOUT_SYNONYMS.get(kind, kind)
-        if found is None or kind not in CALLOUT_LABELS or token.map is None:
+        title = found.group(2) if found else ""
+        content = _MYST_OPTIONS.sub("", token.content, count=1)
+        plugin = _OBSIDIAN_ADMONITION.fullmatch(token.info.strip())
+        if token.type == "fence" and plugin is not None:  # any kind, as Obsidian shows any
+            written = plugin.group(1).lower()
+            kind = callout_kind(written)
+            options = _ADMONITION_OPTIONS.match(token.content)
+            content = token.content[options.end() :] if options else token.content
+            titles = _ADMONITION_TITLE.findall(options.group(0)) if options else []
+            named = CALLOUT_LABELS[kind] if written == kind else written.capitalize()
+            title = titles[0] if titles else named
+        elif found is None or kind not in CALLOUT_LABELS or token.map is None:
             tokens.append(token)
             continue
-        opening = Token("container_callout_open", "div", 1, info=f"{kind} {found.group(2)}")
-        opening.map, opening.block, opening.markup = list(token.map), True, ":::"
+        opening = Token("container_callout_open", "div", 1, info=f"{kind} {title}".strip())
+        opening.map, opening.block, opening.markup = list(token.map or (0, 0)), True, ":::"
         inner: list[Token] = []
-        content = _MYST_OPTIONS.sub("", token.content, count=1)
         state.md.block.parse(content, state.md, state.env, inner)
         for nested in inner:
             nested.level += 1
-            if nested.map is not None:  # lines of the file, not of the fence's content
+            if nested.map is not None and token.map:  # the file's lines, not the fence's
                 nested.map = [line + token.map[0] + 1 for line in nested.map]
         closing = Token("container_callout_close", "div", -1, markup=":::")
         closing.block = True
         tokens += [opening, *inner, closing]
     state.tokens = tokens
 
+
+#: The fence of a callout of Obsidian's Admonition plugin: ```` ```ad-note ````.
+_OBSIDIAN_ADMONITION = pattern(r"ad-([A-Za-z][\w-]*)")
+#: Its option lines on top (``title: …``, ``collapse: open``, ``icon:``, ``color:``).
+_ADMONITION_OPTIONS = pattern(r"(?:[ \t]*(?:title|collapse|icon|color)[ \t]*:.*(?:\n|$))+")
+_ADMONITION_TITLE = pattern(r"^[ \t]*title[ \t]*:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
 
 #: ``[!kind]``, ``[!kind] title`` or ``[!kind]-`` (Obsidian's folded callout) on a quote's
 #: first line. Obsidian takes any word for a kind (``[!question]``, ``[!AI_SUMMARY]``).
@@ -763,6 +782,59 @@ def _unbroken_styles(state: StateCore) -> None:
         return found.group(0) if inside else _BLANK_LINE.sub("\n/**/", found.group(0))
 
     state.src = _SCRIPTED.sub(filled, state.src)
+
+
+#: What a sub- or superscript may hold: a few letters, digits and signs (``H~2~O``,
+#: ``x^-1^``, ``1^st^``, ``2^10^``).
+_SCRIPT = pattern(r"[A-Za-z0-9+\-−=().,']{1,12}")
+#: What a sub- or superscript must follow: the letter, number or bracket it belongs to.
+_SCRIPT_BASE = pattern(r"[A-Za-z0-9)\]}]$")
+
+
+def _scripts(state: StateCore) -> None:
+    """Sub- and superscripts (Pandoc's and Typora's ``H~2~O``, ``x^2^``) only where they
+    are one: a few letters, digits or signs right after what they belong to. Chinese
+    writes a range with a tilde (``5~10分钟，20~30~``) and a smile with carets (``^_^``);
+    those stay the writer's words."""
+    if "~" not in state.src and "^" not in state.src:
+        return
+    for block in state.tokens:
+        children = block.children or []
+        for index, token in enumerate(children):
+            if token.type not in ("sub_open", "sup_open"):
+                continue
+            inner, closing = children[index + 1 : index + 2], children[index + 2 : index + 3]
+            before = children[index - 1] if index else None
+            if (
+                inner
+                and closing
+                and inner[0].type == "text"
+                and closing[0].type == token.type.replace("open", "close")
+                and _SCRIPT.fullmatch(inner[0].content)
+                and any(c.isalnum() for c in inner[0].content)
+                and before is not None
+                and before.type == "text"
+                and _SCRIPT_BASE.search(before.content)
+            ):
+                continue
+            _unscripted(children, index)
+
+
+def _unscripted(children: list[Token], opening: int) -> None:
+    """The pair of script tokens opened at ``opening`` back to the marks written."""
+    kind = children[opening].type.removesuffix("_open")
+    depth = 0
+    for at in range(opening, len(children)):
+        token = children[at]
+        if token.type == f"{kind}_open":
+            depth += 1
+        elif token.type == f"{kind}_close":
+            depth -= 1
+        else:
+            continue
+        children[at] = Token("text", "", 0, content=token.markup)
+        if not depth:
+            return
 
 
 def _side_effect_free(rule: BlockRule) -> BlockRule:
@@ -1160,6 +1232,7 @@ def new_markdown() -> MarkdownIt:
     md.use(container_plugin, name="callout", validate=_validate_callout)
     md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
     md.use(myst_role_plugin)
+    md.use(sub_plugin).use(superscript_plugin)
     # "…as follows:" and a $$ line under it: a display formula, as MathJax and Typora show
     # it; the plugin's rule could not end a paragraph, and its TeX ran into the words.
     display = next(rule.fn for rule in md.block.ruler.__rules__ if rule.name == "math_block")
@@ -1183,6 +1256,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.before("inline", "private_notes", private_notes)
     md.core.ruler.before("inline", "myst_targets", targets_and_labels)
     md.core.ruler.after("inline", "myst_roles", roles)
+    md.core.ruler.after("myst_roles", "scripts", _scripts)
     md.core.ruler.push("callouts", _callouts)
     md.core.ruler.push("close_hidden_content", _close_hidden_content)
     md.core.ruler.push("site_directives", _site_directives)

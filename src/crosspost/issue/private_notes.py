@@ -21,8 +21,9 @@ from crosspost.issue.blocks import outside_code
 from crosspost.patterns import pattern
 
 MARK = "%%"
-#: A comment inside one inline's text (it may run over its lines).
-_COMMENT = pattern(r"%%.*?%%", re.DOTALL)
+#: A comment inside one inline's text (it may run over its lines); not a link's target,
+#: where ``%%share_url%%`` is a newsletter service's placeholder (check names it).
+_COMMENT = pattern(r"(?<!\]\()%%.*?%%", re.DOTALL)
 #: A block id at the end of a line: a blank, ``^``, letters, digits and dashes.
 _BLOCK_ID = pattern(r"[ \t]+\^[A-Za-z0-9-]+[ \t]*$", re.MULTILINE)
 #: A block id alone on its line (under a table or a list, Obsidian's way).

@@ -192,6 +192,30 @@ def struck(text: str) -> str:
     return "".join(char if char.isspace() else char + STROKE for char in text)
 
 
+#: Unicode's superscript and subscript forms, for Zhihu, which has no markup for either
+#: (only its references are raised).
+_SUPERSCRIPT = dict(
+    zip(
+        "0123456789+-−=()abcdefghijklmnoprstuvwxyz",
+        "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ",
+        strict=True,
+    )
+)
+_SUBSCRIPT = dict(
+    zip("0123456789+-−=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ", strict=True)
+)
+
+
+def scripted(text: str, *, raised: bool) -> str:
+    """A superscript (``raised``) or a subscript as Zhihu can show it: in Unicode's raised
+    or lowered characters when each has one (x², H₂O, 2¹⁰), else marked as TeX would
+    (``^(…)``, ``_(…)``): written plainly, "x^2^" read "x2", another number."""
+    table = _SUPERSCRIPT if raised else _SUBSCRIPT
+    if all(char in table for char in text):
+        return "".join(table[char] for char in text)
+    return f"{'^' if raised else '_'}({text})"
+
+
 def is_web_link(href: str) -> bool:
     """Whether a link target is a web address a reader can follow."""
     return bool(_WEB_LINK.match(href.strip()))

@@ -42,6 +42,7 @@ from crosspost.render.zhihu.common import (
     item_number,
     list_start,
     numbered,
+    scripted,
     struck,
 )
 from crosspost.render.zhihu.sanitize import Sanitizer
@@ -287,6 +288,8 @@ class ZhihuHtmlRenderer(RendererHTML):
     def text(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
         if self._sanitizer.dropping:
             return ""
+        if idx and tokens[idx - 1].type in ("sup_open", "sub_open"):
+            return ""  # written by the script's opening, in its raised or lowered form
         content = tokens[idx].content
         striking = self._strike or self._sanitizer.striking
         return escapeHtml(struck(content) if striking else content)
@@ -315,6 +318,19 @@ class ZhihuHtmlRenderer(RendererHTML):
 
     def mark_close(self, *_: object) -> str:
         return "</b>"
+
+    def sup_open(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
+        """The script's text in Unicode's raised forms (see ``scripted``); the dialect lets
+        a script hold one text, which :meth:`text` then leaves out."""
+        return escapeHtml(scripted(tokens[idx + 1].content, raised=True))
+
+    def sub_open(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
+        return escapeHtml(scripted(tokens[idx + 1].content, raised=False))
+
+    def sup_close(self, *_: object) -> str:
+        return ""
+
+    sub_close = sup_close
 
     def s_open(self, *_: object) -> str:
         self._strike += 1  # Zhihu has no strikethrough markup: the text is drawn struck

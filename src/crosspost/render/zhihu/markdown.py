@@ -38,6 +38,7 @@ from crosspost.render.zhihu.common import (
     item_number,
     list_start,
     numbered,
+    scripted,
     struck,
     zhihu_tex,
 )
@@ -387,6 +388,8 @@ RENDERERS: Mapping[str, Render] = {
     "mark": _wrap("**"),  # Zhihu has no highlight: bold, as in its HTML
     "em": _wrap("*"),
     "s": _strike,
+    "sup": lambda node, context: escape_text(scripted(_plain(node), raised=True)),
+    "sub": lambda node, context: escape_text(scripted(_plain(node), raised=False)),
     "link": _link,
     "image": _image,
     "code_inline": _code_inline,
