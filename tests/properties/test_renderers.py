@@ -484,6 +484,16 @@ SITE_TAGS = st.one_of(
     st.builds(lambda a, b: f"{{% raw %}}{a}{{% endraw %}} {b}", SENTENCE, SENTENCE),
     st.builds(lambda a, b: f"{a} [[{b}]] [[页|{b}]]", SENTENCE, SENTENCE),
     st.builds(lambda a: f"{{% note warning %}}\n{a}", SENTENCE),  # never closed
+    # other writers' tools: Obsidian's callouts, Zola's shortcodes, MyST's roles, MDX
+    st.builds(lambda kind, a: f"> [!{kind}]\n> {a}",
+              st.sampled_from(["question", "todo", "info", "AI_SUMMARY", "bug"]), SENTENCE),
+    st.builds(lambda kind, a: f"```ad-{kind}\ntitle: 标题\n\n{a}\n```",
+              st.sampled_from(["note", "tip", "recipe"]), SENTENCE),
+    st.builds(lambda a: f'{{% note(kind="warning") %}}\n{a}\n{{% end %}}', SENTENCE),
+    st.builds(lambda a, n: f'{a}\n\n{{{{ youtube(id="v{n}") }}}}', SENTENCE, HOST),
+    st.builds(lambda a, b: f"{a} {{ref}}`{b} <target>` {{math}}`a^2`", SENTENCE, TEXT),
+    st.builds(lambda a, b: f'<Accordion title="{b}">\n    {a}\n</Accordion>', SENTENCE, TEXT),
+    st.builds(lambda a: f"{a} H~2~O x^2^ ^_^ 5~10", SENTENCE),
 )  # fmt: skip
 ELSEWHERE = st.one_of(
     INLINE_RAW, RAW_TABLE, PIPE_TABLE_RAW, VIDEO, ALERT, CONTAINER, MATH, TASKS, STRUCK,
@@ -560,12 +570,18 @@ def losses(body: str, channel: str) -> list[str]:
         for span in re.finditer(r"~~(.+?)~~", body):
             for word in re.findall(r"q\d+x", span.group(1)):
                 node = soup.find(string=re.compile(word))
-                if node is not None and node.find_parent(["s", "del", "strike"]) is None:
+                if node is None or node.find_parent(["s", "del", "strike"]) is not None:
+                    continue
+                # in code (a fence never closed above it), the '~~' marks show as written
+                if node.find_parent(["pre", "code"]) is None or "~~" not in node:
                     lost.append(f"strikethrough of {word}")
     if channel == "zhihu":  # the stroke is the meaning: "free" must not read as free
         for span in re.finditer(r"~~(.+?)~~", body):
             for word in re.findall(r"q\d+x", span.group(1)):
-                if word in words and STROKE.join(word) + STROKE not in drawn:
+                if word not in words or STROKE.join(word) + STROKE in drawn:
+                    continue
+                node = soup.find(string=re.compile(word))
+                if node is None or node.find_parent(["pre", "code"]) is None or "~~" not in node:
                     lost.append(f"strikethrough of {word}")
     images = set(output.images)
     for found in _IMAGE_URL.finditer(body):
