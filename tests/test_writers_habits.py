@@ -346,3 +346,18 @@ def test_check_names_links_no_reader_can_follow(tmp_path: Path) -> None:
 def test_a_diagram_in_raw_html_is_named(body_warnings: BodyWarnings) -> None:
     body = '正文。\n\n<pre class="mermaid">\ngraph TD\n  A-->B\n</pre>\n'
     assert any("a mermaid diagram" in w for w in body_warnings(body))
+
+
+def test_logseq_properties_logbooks_and_block_references_are_not_published() -> None:
+    body = (
+        "- 第一块内容。\n  id:: 6955f017-3afe-40ae-aace-e9135f5d8e62\n  collapsed:: true\n"
+        "\t- 引用 ((6944e6d6-c813-41f6-becf-d915bfad330d)) 之后的话\n"
+        "- Ctrl+Enter 切换\n  :LOGBOOK:\n  CLOCK: [2024-01-07 Sun 11:09:57]\n  :END:\n"
+        "- C++ 的 std::vector 与 Haskell 的 map :: (a -> b) 照常。\n"
+    )
+    for channel in CHANNELS:
+        text = words(shown(body, channel))
+        for hidden in ("id::", "collapsed", "6944e6d6", "LOGBOOK", "CLOCK", ":END:"):
+            assert hidden not in text, (channel, hidden)
+        for kept in ("第一块内容。", "之后的话", "Ctrl+Enter 切换", "std::vector", "map :: (a"):
+            assert kept in text.replace("&gt;", ">"), (channel, kept)

@@ -1,10 +1,13 @@
-"""What Obsidian hides from a reader: ``%%comments%%`` and block ids (``^intro``).
+"""What Obsidian and Logseq hide from a reader: comments, block ids, block properties.
 
 A writer keeps notes to self between ``%%`` marks, inside a line (``正文%%待核实%%继续``)
 or around whole blocks (a ``%%`` line, a draft paragraph, a callout, a ``%%`` line);
 Obsidian shows none of it. A block a note links to carries an id at the end of its last
 line (``…一段话。 ^intro``), or on a line of its own under a table or a list (``^table1``).
-Read as Markdown, every one of them was published, private notes included.
+Read as Markdown, every one of them was published, private notes included. Logseq writes
+each block's properties on lines under it (``id:: 6955f017-…``, ``collapsed:: true``),
+a time log between ``:LOGBOOK:`` and ``:END:``, and refers to a block by its id,
+``((6944e6d6-…))``, whose words live elsewhere in the graph: none of it is for a reader.
 
 Here they are left out before anything reads the words (renderers, lint, the size
 checks). Code is code: a ``%%`` in a code span or block stays.
@@ -28,12 +31,18 @@ _COMMENT = pattern(r"(?<!\]\()%%.*?%%", re.DOTALL)
 _BLOCK_ID = pattern(r"[ \t]+\^[A-Za-z0-9-]+[ \t]*$", re.MULTILINE)
 #: A block id alone on its line (under a table or a list, Obsidian's way).
 _ID_LINE = pattern(r"\^[A-Za-z0-9-]+")
+#: Logseq: a property line (``collapsed:: true``), a drawer's lines, a block reference.
+_PROPERTY = pattern(r"[ \t]*[A-Za-z][\w-]*::(?:[ \t].*)?")
+_DRAWER = pattern(r"^[ \t]*:LOGBOOK:[ \t]*\n(?:.*\n)*?[ \t]*:END:[ \t]*$", re.MULTILINE)
+_BLOCK_REFERENCE = pattern(
+    r"[ \t]*\(\([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\)\)"
+)
 
 
 def private_notes(state: StateCore) -> None:
     """Core rule, before inline parsing: comments between ``%%`` marks, in a line or
     around blocks, and block ids, left out of the body (see the module's docstring)."""
-    if MARK not in state.src and "^" not in state.src:
+    if not any(mark in state.src for mark in (MARK, "^", "::", "((", ":LOGBOOK:")):
         return
     state.tokens = _without_comment_blocks(state.tokens)
     kept: list[Token] = []
@@ -56,6 +65,9 @@ def private_notes(state: StateCore) -> None:
 def _without_notes(text: str) -> str:
     if MARK in text:
         text = _COMMENT.sub("", text)
+    if "::" in text or "((" in text or ":LOGBOOK:" in text:
+        text = _BLOCK_REFERENCE.sub("", _DRAWER.sub("", text))
+        text = "\n".join(line for line in text.split("\n") if not _PROPERTY.fullmatch(line))
     if "^" in text:
         text = _BLOCK_ID.sub("", text)
         lines = text.split("\n")
