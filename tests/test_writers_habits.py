@@ -361,3 +361,21 @@ def test_logseq_properties_logbooks_and_block_references_are_not_published() -> 
             assert hidden not in text, (channel, hidden)
         for kept in ("第一块内容。", "之后的话", "Ctrl+Enter 切换", "std::vector", "map :: (a"):
             assert kept in text.replace("&gt;", ">"), (channel, kept)
+
+
+def test_pictures_among_words_or_badges_stay_in_their_line_on_wechat() -> None:
+    body = (
+        "Badges: [![ci](https://e.com/ci.svg)](https://e.com) ![v](https://e.com/v.svg) 文字\n\n"
+        "![banner](https://e.com/b.png)\n老司机周报。\n\n"
+        '<p align="center">\n  <a href="https://e.com/a"><img src="https://e.com/a.svg"></a>\n'
+        '  <img height="20" src="https://e.com/flag.png">\n</p>\n\n'
+        '<p align="center"><img src="https://e.com/logo.png"></p>\n'
+    )
+    html = shown(body, "wechat")
+    inline = re.findall(r'<img[^>]*display:inline-block[^>]*src="([^"]+)"', html)
+    assert inline == [
+        "https://e.com/ci.svg", "https://e.com/v.svg", "https://e.com/a.svg",
+        "https://e.com/flag.png",
+    ]  # fmt: skip
+    for alone in ("https://e.com/b.png", "https://e.com/logo.png"):  # a line of its own
+        assert re.search(rf'<img[^>]*display:block[^>]*src="{re.escape(alone)}"', html)

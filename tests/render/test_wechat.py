@@ -324,8 +324,11 @@ def test_images_keep_their_source_and_move_sizes_into_style() -> None:
     sources = ["images/图 2.png", "images/raw.png?a=1&b=2", "images/图 2.png"]
     assert [img["src"] for img in images] == sources, "src exactly as the issue wrote it"
     assert rendered.images == ("images/图 2.png", "images/raw.png?a=1&b=2"), "each once, in order"
+    # the first shares its line with words: it stays in the line
+    displays = [style_of(img)["display"] for img in images]
+    assert displays == ["inline-block", "block", "block"]
     for img in images:
-        assert style_of(img)["display"] == "block" and style_of(img)["max-width"] == "100%"
+        assert style_of(img)["max-width"] == "100%"
         assert "width" not in img.attrs and "height" not in img.attrs
     raw = style_of(images[1])
     assert raw["width"] == "120px" and raw["height"] == "60px"

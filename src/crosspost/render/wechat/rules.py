@@ -140,6 +140,24 @@ def link_text(tokens: Sequence[Token], start: int) -> str:
     return ZERO_WIDTH.sub("", "".join(parts)).strip()
 
 
+#: Tokens of a line that show nothing of their own.
+_UNSEEN = frozenset({"link_open", "link_close", "html_inline"})
+
+
+def _shares_its_line(tokens: Sequence[Token], idx: int) -> bool:
+    """Whether the image at ``idx`` has words or other pictures beside it on its line of
+    the source (a line break ends a line): an icon in a sentence, a row of badges. A
+    picture alone on its line stays a block of its own, as an editor meant it."""
+    for step in (-1, 1):
+        at = idx + step
+        while 0 <= at < len(tokens) and tokens[at].type not in ("softbreak", "hardbreak"):
+            token = tokens[at]
+            if token.type == "image" or (token.type not in _UNSEEN and token.content.strip()):
+                return True
+            at += step
+    return False
+
+
 def _pictures_linked(tokens: Sequence[Token], start: int) -> list[str]:
     """The addresses of the pictures the link at ``start`` holds, when it holds nothing
     else a reader sees; else none."""
@@ -262,7 +280,8 @@ class WeChatRenderer(RendererHTML):
             if token.attrGet(name)
         )
         sized = f' style="{sizes}"' if sizes else ""
-        tag = f'<img class="image" src="{html.escape(src)}" alt="{html.escape(alt)}"{sized}>'
+        kind = "image image-inline" if _shares_its_line(tokens, idx) else "image"
+        tag = f'<img class="{kind}" src="{html.escape(src)}" alt="{html.escape(alt)}"{sized}>'
         caption = caption_of(alt, str(token.attrGet("title") or ""), src)
         if state.figures and state.figures[-1] and caption:
             shown = html.escape(caption, quote=False)

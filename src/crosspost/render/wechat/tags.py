@@ -50,11 +50,16 @@ class RawHtmlSanitiser(HTMLParser):
         #: Links opened in this piece, innermost last: (href, title, text so far, the
         #: pictures in it), or None for a link that is not numbered.
         self._open: list[tuple[str, str, list[str], list[str]] | None] = []
+        #: Per block element open in this piece (the piece itself first): where its
+        #: pictures are in the output, and whether words stand beside them.
+        self._lines: list[tuple[list[int], list[bool]]] = [([], [False])]
 
     def clean(self, cleaned: str) -> str:
         """WeChat's HTML for ``cleaned``, the output of the shared sanitiser."""
         self.feed(cleaned)
         self.close()
+        while self._lines:
+            self._inline_pictures(self._lines.pop())
         for link in self._open:  # closed in a later piece: named by the text given
             if link is not None:
                 href, title, _, _ = link
@@ -85,6 +90,9 @@ class RawHtmlSanitiser(HTMLParser):
             if sizes:
                 kept["style"] = ";".join([*sizes, kept.get("style", "")]).rstrip(";")
             kept["class"] = "image"
+            self._lines[-1][0].append(len(self._out))
+        if tag in _LINES:
+            self._lines.append(([], [False]))
         if tag == "pre":
             self._pre += 1
         if tag == "table":  # like a Markdown table: scrolls sideways, splits no word
@@ -107,6 +115,8 @@ class RawHtmlSanitiser(HTMLParser):
             return
         if tag == "pre":
             self._pre = max(0, self._pre - 1)
+        if tag in _LINES and len(self._lines) > 1:
+            self._inline_pictures(self._lines.pop())
         self._out.append(f"</{'section' if tag in AS_SECTION else tag}>")
         if tag == "table" and self._tables:
             self._tables -= 1
@@ -153,8 +163,18 @@ class RawHtmlSanitiser(HTMLParser):
         else:
             self._out.append(f'<sup class="footnote-ref">[{entry.number}]</sup>')
 
+    def _inline_pictures(self, line: tuple[list[int], list[bool]]) -> None:
+        """The pictures of a block that has words or other pictures beside them (a row of
+        badges in a centred paragraph) stay in the line, as a browser shows them."""
+        pictures, worded = line
+        if len(pictures) > 1 or (pictures and worded[0]):
+            for at in pictures:
+                self._out[at] = self._out[at].replace('class="image"', 'class="image image-inline"')
+
     # --- text -----------------------------------------------------------------------
     def handle_data(self, data: str) -> None:
+        if data.strip():
+            self._lines[-1][1][0] = True
         # No newline to drop after <pre>: the sanitiser's parser has dropped it already.
         for link in self._open:
             if link is not None:
@@ -164,6 +184,12 @@ class RawHtmlSanitiser(HTMLParser):
             text = text.replace("\t", "    ").replace(" ", "&nbsp;").replace("\n", "<br>")
         self._out.append(text)
 
+
+#: Blocks whose content is lines of text, where a picture among words stays in the line.
+_LINES = frozenset(
+    {"p", "div", "center", "section", "td", "th", "li", "h1", "h2", "h3", "h4", "h5", "h6",
+     "blockquote", "figure", "figcaption", "dd", "dt", "summary", "header", "footer"}
+)  # fmt: skip
 
 #: In ``links``: a raw ``<a>`` of this piece whose number waits for its text.
 _DEFERRED = "\x00deferred"
