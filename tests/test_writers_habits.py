@@ -379,3 +379,19 @@ def test_pictures_among_words_or_badges_stay_in_their_line_on_wechat() -> None:
     ]  # fmt: skip
     for alone in ("https://e.com/b.png", "https://e.com/logo.png"):  # a line of its own
         assert re.search(rf'<img[^>]*display:block[^>]*src="{re.escape(alone)}"', html)
+
+
+def test_a_percent_sign_written_twice_after_a_number_is_no_comment() -> None:
+    body = (
+        "涨了 50%%，跌了 20%%。\n\n增长 50%% 以上\n\n中间段落。\n\n降低 20%% 以下\n\n"
+        "面积 r ^2 与 2 ^10\n"
+    )
+    text = words(shown(body, "zhihu"))
+    for kept in (
+        "涨了 50%%，跌了 20%%。",
+        "增长 50%% 以上",
+        "中间段落。",
+        "降低 20%% 以下",
+        "r ^2 与 2 ^10",
+    ):
+        assert kept in text, kept

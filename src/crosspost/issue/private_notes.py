@@ -25,12 +25,15 @@ from crosspost.patterns import pattern
 
 MARK = "%%"
 #: A comment inside one inline's text (it may run over its lines); not a link's target,
-#: where ``%%share_url%%`` is a newsletter service's placeholder (check names it).
-_COMMENT = pattern(r"(?<!\]\()%%.*?%%", re.DOTALL)
-#: A block id at the end of a line: a blank, ``^``, letters, digits and dashes.
-_BLOCK_ID = pattern(r"[ \t]+\^[A-Za-z0-9-]+[ \t]*$", re.MULTILINE)
+#: where ``%%share_url%%`` is a newsletter service's placeholder (check names it), nor
+#: after a digit (``50%%``, a percent sign written twice).
+_COMMENT = pattern(r"(?<![\d(])%%.*?%%", re.DOTALL)
+#: A block id at the end of a line: a blank, ``^``, letters, digits and dashes, a letter
+#: among them (``x ^2`` is a power).
+_ID = r"\^(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9-]+"
+_BLOCK_ID = pattern(rf"[ \t]+{_ID}[ \t]*$", re.MULTILINE)
 #: A block id alone on its line (under a table or a list, Obsidian's way).
-_ID_LINE = pattern(r"\^[A-Za-z0-9-]+")
+_ID_LINE = pattern(_ID)
 #: Logseq: a property line (``collapsed:: true``), a drawer's lines, a block reference.
 _PROPERTY = pattern(r"[ \t]*[A-Za-z][\w-]*::(?:[ \t].*)?")
 _DRAWER = pattern(r"^[ \t]*:LOGBOOK:[ \t]*\n(?:.*\n)*?[ \t]*:END:[ \t]*$", re.MULTILINE)
@@ -100,16 +103,23 @@ def _without_comment_blocks(tokens: list[Token]) -> list[Token]:
 
 
 def _marks(inline: Token) -> int:
-    """The ``%%`` marks in an inline's text outside its code spans."""
+    """The ``%%`` marks in an inline's text outside its code spans (not after a digit)."""
     count = 0
 
     def counted(text: str) -> str:
         nonlocal count
-        count += text.count(MARK)
+        count += len(_MARK.findall(text))
         return text
 
     outside_code(inline.content, counted)
     return count
+
+
+#: A comment's mark, not a percent sign written twice (``50%%``).
+_MARK = pattern(r"(?<!\d)%%")
+#: A paragraph that opens a comment ends with its mark (``%%`` alone, ``草稿 %%``) or has
+#: it at a line's start; one that closes a comment, the other way round.
+_OPENS = pattern(r"(?:^|\n)[ \t]*%%|%%[ \t]*$")
 
 
 def _closing_paragraph(tokens: list[Token], opening: int) -> int | None:
