@@ -53,6 +53,23 @@ def test_scheduler_reads_toml_front_matter(write_issue: WriteIssue) -> None:
     assert lines == {"title": 2, "draft": 3}
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{\n  "title": "T",\n  "publish_at": "2026-11-30T09:00:00+08:00"\n}\nx\n',
+        ';;;\n"title": "T",\n"publish_at": "2026-11-30T09:00:00+08:00"\n;;;\nx\n',
+        "title: T\npublish_at: 2026-11-30T09:00:00+08:00\n---\nx\n",
+    ],
+)
+def test_scheduler_reads_json_and_hexo_front_matter(write_issue: WriteIssue, raw: str) -> None:
+    # A Hugo or Hexo post scheduled with publish_at must be seen by run-due's quick look.
+    path = write_issue(raw=raw)
+    assert opens_front_matter(path.read_bytes())
+    front, lines = read_front_matter(path)
+    assert front["title"] == "T" and str(front["publish_at"]).startswith("2026-11-30")
+    assert lines["publish_at"] == 3 - raw.startswith("title")
+
+
 def test_no_front_matter_takes_the_title_from_the_first_heading(write_issue: WriteIssue) -> None:
     path = write_issue(raw="# 老司机 iOS 周报 #349\n\n正文第一段。\n\n## 文章\n")
     issue = load_issue(path)

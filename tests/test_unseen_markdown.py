@@ -258,30 +258,77 @@ def test_four_times_the_input_takes_about_four_times_as_long(shape: Any, channel
     assert large < 8 * small, f"{small:.3f} s, then {large:.3f} s for four times as much"
 
 
-# --- front matter written in a form crosspost does not read -------------------------------
+# --- front matter in JSON, and Hexo's without its opening line --------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "title", "topics"),
+    [
+        ('{\n  "title": "Hugo JSON",\n  "tags": ["x"]\n}\n\n正文。\n', "Hugo JSON", ["x"]),
+        ('{"title": "一行的 JSON", "keywords": ["y"]}\n\n正文。\n', "一行的 JSON", ["y"]),
+        (';;;\n"title": "Hexo JSON",\n"tags": ["z"]\n;;;\n\n正文。\n', "Hexo JSON", ["z"]),
+        ('"title": "Hexo JSON",\n"tags": ["z"]\n;;;\n\n正文。\n', "Hexo JSON", ["z"]),
+        (
+            "title: Hexo Post\ndate: 2013-7-13 20:46:25\ntags:\n- hexo\n---\n\n正文。\n",
+            "Hexo Post",
+            ["hexo"],
+        ),
+    ],
+)
+def test_json_and_headless_front_matter_are_read(
+    tmp_path: Path, check_lines: CheckLines, text: str, title: str, topics: list[str]
+) -> None:
+    # They went out as the article's first words (a paragraph, or a heading), and the
+    # title was the file's name.
+    path = tmp_path / "issue.md"
+    path.write_text(text, "utf-8")
+    issue = read_issue(path)
+    topics_seen = list(issue.settings("zhihu").options["topics"])
+    assert (issue.title, topics_seen, issue.body.strip()) == (title, topics, "正文。")
+    assert not [line for line in check_lines(text) if "front matter" in line or "title" in line]
 
 
 @pytest.mark.parametrize(
     ("text", "kind"),
     [
-        ('{\n  "title": "Hugo JSON",\n  "tags": ["x"]\n}\n\n正文。\n', "Hugo's JSON front matter"),
-        (';;;\n"title": "Hexo JSON"\n;;;\n\n正文。\n', "Hexo's JSON front matter"),
+        (';;;\n"title": "Hexo JSON",\n;;;\n\n正文。\n', "Hexo's JSON front matter"),
         (
-            "title: Hexo Post\ndate: 2013-7-13 20:46:25\ntags:\n- hexo\n---\n\n正文。\n",
+            "title: Hexo Post\ndate: [2013\ntags:\n- hexo\n---\n\n正文。\n",
             "front matter without its opening '---' line (as Hexo allows)",
         ),
     ],
 )
-def test_front_matter_crosspost_does_not_read_is_named(
+def test_front_matter_that_does_not_parse_is_named(
     check_lines: CheckLines, text: str, kind: str
 ) -> None:
-    # It went out as the article's first words (a paragraph, or a heading), silently.
-    found = check_lines(text)
+    # Hexo reads such lines as front matter only when they parse, and so does crosspost:
+    # otherwise they are the body's first words, and check says why.
     assert (
-        f"issue.md:1: warning: this looks like {kind}, which crosspost does not read: it "
-        "goes out as the article's first words; write it as YAML between two '---' lines "
+        f"issue.md:1: warning: this looks like {kind}, but it does not parse, so it goes out "
+        "as the article's first words; fix it, or write it as YAML between two '---' lines "
         "at the top"
-    ) in found
+    ) in check_lines(text)
+
+
+def test_broken_json_front_matter_is_an_error_on_its_line(
+    tmp_path: Path, check_lines: CheckLines
+) -> None:
+    text = '{\n  "title": "Hugo JSON"\n  "tags": ["x"]\n}\n\n正文。\n'
+    assert (
+        "issue.md:3: front matter is not valid JSON (Expecting ',' delimiter); fix that line"
+        in check_lines(text)
+    )
+    path = tmp_path / "issue.md"
+    path.write_text(text, "utf-8")
+    lenient = read_issue(path, lenient=True)  # render and preview show the body
+    assert lenient.body.strip() == "正文。"
+
+
+@pytest.mark.parametrize("text", ["{{< youtube abc >}}\n\n正文。\n", "{x} 不是 JSON\n\n正文。\n"])
+def test_a_body_opening_with_a_brace_is_a_body(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "issue.md"
+    path.write_text(text, "utf-8")
+    assert read_issue(path).body == text
 
 
 @pytest.mark.parametrize(

@@ -28,6 +28,7 @@ from crosspost.issue.dialect import (
     is_cjk,
     tokens_after,
 )
+from crosspost.issue.loader import JSON_FIELD
 from crosspost.issue.model import Issue
 from crosspost.patterns import pattern
 
@@ -740,20 +741,20 @@ def _tables_of_contents(issue: Issue) -> Iterator[Finding]:
 
 
 _FIELD_LINE = pattern(r"^[A-Za-z_][\w-]*\s*:(?:\s|$)")
-_JSON_FIELD = pattern(r'^\s*"[^"]+"\s*:')
 
 
 def _unread_front_matter(issue: Issue, lines: Sequence[str]) -> Iterator[Finding]:
-    """Front matter in a form crosspost does not read, at the top of the body, where it
-    goes out as the article's first words: Hugo's JSON (``{`` … ``}``), Hexo's JSON
-    (``;;;`` … ``;;;``), or Hexo's YAML without its opening ``---`` (Markdown reads its
-    fields as a paragraph, or a heading underlined by the closing ``---``)."""
+    """Front matter the loader could not read, at the top of the body, where it goes out
+    as the article's first words: Hexo's JSON members (``;;;`` … ``;;;``) or Hexo's YAML
+    without its opening ``---`` that do not parse (Markdown reads their fields as a
+    paragraph, or a heading underlined by the closing ``---``). Those that parse, and
+    Hugo's JSON, are read as front matter."""
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
     if first is None:
         return
     head = lines[first].strip()
     following = lines[first + 1] if first + 1 < len(lines) else ""
-    if (head == "{" and _JSON_FIELD.match(following)) or head == ";;;":
+    if (head == "{" and JSON_FIELD.match(following)) or head == ";;;":
         kind = "Hugo's JSON front matter" if head == "{" else "Hexo's JSON front matter"
     else:
         end = next((i for i in range(first, len(lines)) if not lines[i].strip()), len(lines))
@@ -775,8 +776,8 @@ def _unread_front_matter(issue: Issue, lines: Sequence[str]) -> Iterator[Finding
         issue.body_line + first,
         None,
         "front-matter-not-read",
-        f"this looks like {kind}, which crosspost does not read: it goes out as the "
-        "article's first words; write it as YAML between two '---' lines at the top",
+        f"this looks like {kind}, but it does not parse, so it goes out as the article's "
+        "first words; fix it, or write it as YAML between two '---' lines at the top",
     )
 
 

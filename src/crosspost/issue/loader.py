@@ -19,7 +19,7 @@ import functools
 import json
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -45,6 +45,7 @@ from crosspost.patterns import pattern
 from crosspost.platforms.registry import PLATFORMS
 
 __all__ = [
+    "JSON_FIELD",
     "default_issue_id",
     "load_issue",
     "opens_front_matter",
@@ -65,11 +66,16 @@ if TYPE_CHECKING:
 _YAML_FENCE = pattern(r"^---[ \t]*$")
 _YAML_END = pattern(r"^(?:---|\.\.\.)[ \t]*$")
 _TOML_FENCE = pattern(r"^\+\+\+[ \t]*$")
-#: The start of a file with front matter, as bytes: the fence on the first line, or after
-#: blank lines and then followed at once by a field (a key and ``:`` or ``=``).
+#: The start of a file that may have front matter, as bytes: the fence on the first line,
+#: or after blank lines and then followed at once by a field (a key and ``:`` or ``=``);
+#: a JSON object (``{"…``, ``{`` and a ``"key":`` line), Hexo's ``;;;``, or a first line
+#: that is a field (Hexo's front matter without its opening line, a Pelican header).
+#: A look, not a parse: what it lets through is read by :func:`split_front_matter`.
 _OPENING = pattern(
     rb"\A(?:\xef\xbb\xbf)?(?:(?:---|\+\+\+)[ \t]*\r?(?:\n|\Z)"
-    rb"|(?:[ \t]*\r?\n)+(?:---|\+\+\+)[ \t]*\r?\n[ \t]*[^\s:=]+[ \t]*[:=])"
+    rb"|(?:[ \t]*\r?\n)+(?:---|\+\+\+)[ \t]*\r?\n[ \t]*[^\s:=]+[ \t]*[:=]"
+    rb"|\{\s*\"|;{3,}[ \t]*\r?\n|\"[^\"\r\n]+\"[ \t]*:"
+    rb"|[A-Za-z_][\w-]*[ \t]*:[^\r\n]*\r?\n[A-Za-z_][\w-]*[ \t]*:)"
 )
 #: A front-matter field's first line: ``title: …`` (YAML) or ``title = …`` (TOML).
 _FIELD = pattern(r"^[ \t]*[^\s:=]+[ \t]*[:=]")
@@ -197,6 +203,18 @@ def _split(path: Path, text: str, *, lenient: bool = False) -> _Front:
         closing, parse = _YAML_END, _parse_yaml
     elif _TOML_FENCE.match(lines[start]):
         closing, parse = _TOML_FENCE, _parse_toml
+    elif start == 0 and lines[0].startswith("{"):
+        return _json_front(path, text, lines, lenient=lenient)
+    elif start == 0 and (headless := _headless_end(lines)) is not None:
+        end, marker = headless
+        parse = _parse_json_fields if marker.startswith(";") else _parse_yaml
+        first = 1 if _HEXO_JSON_FENCE.match(lines[0]) else 0
+        try:
+            return _read_front(path, lines, (first, end), end + 1, parse, marker, lenient=False)
+        except IssueError:
+            # Hexo reads these lines as front matter only when they parse; otherwise they
+            # are the body's first words (and `check` says they look like front matter).
+            return _Front({}, {}, text, 1)
     elif start == 0 and _METADATA_TITLE.match(lines[0]):
         return _metadata_header(lines)
     else:
@@ -210,7 +228,24 @@ def _split(path: Path, text: str, *, lenient: bool = False) -> _Front:
         raise IssueError(
             path, f"front matter is not closed; add a '{marker}' line after it", start + 1
         )
-    size = sum(len(line) + 1 for line in lines[start + 1 : end])
+    return _read_front(path, lines, (start + 1, end), end + 1, parse, marker, lenient=lenient)
+
+
+def _read_front(
+    path: Path,
+    lines: list[str],
+    span: tuple[int, int],
+    body_start: int,
+    parse: _FrontParser,
+    marker: str,
+    *,
+    lenient: bool,
+) -> _Front:
+    """The front matter in ``lines[span[0]:span[1]]`` read by ``parse``, the body from
+    ``lines[body_start]`` on; ``lenient``: front matter that does not parse is an error
+    notice and the body is read without it."""
+    start, end = span
+    size = sum(len(line) + 1 for line in lines[start:end])
     if size > MAX_FRONT_MATTER_CHARS:
         raise IssueError(
             path,
@@ -219,18 +254,141 @@ def _split(path: Path, text: str, *, lenient: bool = False) -> _Front:
             f"'{marker}'",
             start + 1,
         )
-    body = "\n".join(lines[end + 1 :])
+    body = "\n".join(lines[body_start:])
     try:
-        # start + 2: the 1-based file line of the front matter's first line.
-        data, key_lines, notices = parse(path, lines[start + 1 : end], start + 2)
+        # start + 1: the 1-based file line of the front matter's first line.
+        data, key_lines, notices = parse(path, lines[start:end], start + 1)
     except IssueError as error:
         if not lenient:
             raise
         # The body is readable all the same: render and preview show it (its title from
         # its heading or the file's name), and check and publish refuse the file.
         notice = Notice(error.line, "front-matter", error.problem)
-        return _Front({}, {}, body, end + 2, (notice,))
-    return _Front(data, key_lines, body, end + 2, notices)
+        return _Front({}, {}, body, body_start + 1, (notice,))
+    return _Front(data, key_lines, body, body_start + 1, notices)
+
+
+_FrontParser = Callable[
+    [Path, list[str], int], tuple[dict[str, Any], dict[str, int], tuple[Notice, ...]]
+]
+
+#: A JSON object's member line: ``"title": …`` (Hugo's and Hexo's JSON front matter).
+JSON_FIELD = pattern(r'^\s*"[^"]+"\s*:')
+_JSON_KEY = pattern(r'^\s*"((?:[^"\\]|\\.)+)"\s*:')
+#: What ends Hexo's front matter written without an opening line: ``---`` for YAML,
+#: ``;;;`` for JSON (Hexo reads the lines above as ``{`` … ``}``).
+_HEXO_JSON_FENCE = pattern(r"^;{3,}[ \t]*$")
+_HEADLESS_YAML_END = pattern(r"^-{3,}[ \t]*$")
+_YAML_KEY_LINE = pattern(r"^[A-Za-z_][\w-]*[ \t]*:(?:[ \t]|$)")
+
+
+def _json_front(path: Path, text: str, lines: list[str], *, lenient: bool) -> _Front:
+    """``text`` split when it opens with ``{``: Hugo's JSON front matter, or a body
+    that opens with a brace of its own."""
+    try:
+        end = _json_object_end(path, text, lines)
+    except IssueError as error:
+        if not lenient:
+            raise
+        closing = next((i for i, line in enumerate(lines) if line.rstrip() == "}"), -1)
+        notice = Notice(error.line, "front-matter", error.problem)
+        return _Front({}, {}, "\n".join(lines[closing + 1 :]), closing + 2, (notice,))
+    if end is None:
+        return _Front({}, {}, text, 1)
+    return _read_front(path, lines, (0, end + 1), end + 1, _parse_json, "}", lenient=lenient)
+
+
+def _json_object_end(path: Path, text: str, lines: list[str]) -> int | None:
+    """The line (0-based) where the JSON object opening ``text`` closes, when the file
+    opens with one (Hugo's JSON front matter); ``None`` when the opening ``{`` is the
+    body's (a ``{{< shortcode >}}``, a ``{% tag %}``). An object announced as front
+    matter (``{`` alone, a ``"key":`` line under it) that does not parse is an error."""
+    announced = lines[0].strip() == "{" and len(lines) > 1 and bool(JSON_FIELD.match(lines[1]))
+    try:
+        data, end = json.JSONDecoder().raw_decode(text)
+    except json.JSONDecodeError as error:
+        if not announced:
+            return None
+        raise IssueError(
+            path, f"front matter is not valid JSON ({error.msg}); fix that line", error.lineno
+        ) from None
+    except RecursionError:
+        raise IssueError(
+            path, "front matter nests objects too deep; an issue needs two levels, flatten it", 1
+        ) from None
+    line = text.count("\n", 0, end)
+    line_end = text.find("\n", end)
+    rest = text[end : line_end if line_end >= 0 else len(text)]
+    if not isinstance(data, dict) or not data or rest.strip():
+        if not announced:
+            return None
+        raise IssueError(
+            path,
+            "front matter opens with '{' but is not one JSON object ending its line; write "
+            "the object, then the body from the next line",
+            line + 1,
+        )
+    return line
+
+
+def _headless_end(lines: list[str]) -> tuple[int, str] | None:
+    """``(line, marker)`` of the line that ends front matter written without its opening
+    line, as Hexo allows: ``title: …`` lines, then ``---``; or ``"title": …`` lines (an
+    object's members without braces), then ``;;;``, which may also open them. Every line
+    above the end must be a field or a field's continuation, and YAML needs two fields
+    (one ``key: value`` line above a ``---`` is a heading more often than not); else
+    ``None``."""
+    first = 1 if _HEXO_JSON_FENCE.match(lines[0]) else 0
+    json_members = bool(first) or bool(JSON_FIELD.match(lines[0]))
+    field, end, more = (
+        (JSON_FIELD, _HEXO_JSON_FENCE, ("\t", " ", "}", "]"))
+        if json_members
+        else (_YAML_KEY_LINE, _HEADLESS_YAML_END, ("\t", " ", "-"))
+    )
+    fields = 0
+    for index in range(first, min(len(lines), 200)):
+        line = lines[index]
+        if end.match(line):
+            return (index, line.strip()) if fields >= (1 if json_members else 2) else None
+        if field.match(line):
+            fields += 1
+        elif not line.strip() or not line.startswith(more):
+            return None
+    return None
+
+
+def _parse_json(
+    path: Path, lines: list[str], first: int
+) -> tuple[dict[str, Any], dict[str, int], tuple[Notice, ...]]:
+    """JSON front matter (Hugo's: one object), whose first line is the file's ``first``."""
+    try:
+        data = json.loads("\n".join(lines))
+    except json.JSONDecodeError as error:
+        raise IssueError(
+            path,
+            f"front matter is not valid JSON ({error.msg}); fix that line",
+            error.lineno + first - 1,
+        ) from None
+    if not isinstance(data, dict):
+        raise IssueError(path, 'front matter must be one JSON object ({ "title": … })', first)
+    return data, _json_key_lines(lines, first), ()
+
+
+def _parse_json_fields(
+    path: Path, lines: list[str], first: int
+) -> tuple[dict[str, Any], dict[str, int], tuple[Notice, ...]]:
+    """Hexo's JSON front matter: an object's members without its braces, up to ``;;;``."""
+    return _parse_json(path, ["{", *lines, "}"], first - 1)
+
+
+def _json_key_lines(lines: list[str], first: int) -> dict[str, int]:
+    """Each key's file line, found by a scan (a nested object's keys under its name)."""
+    key_lines: dict[str, int] = {}
+    for index, text in enumerate(lines):
+        key = _JSON_KEY.match(text)
+        if key:
+            key_lines.setdefault(key.group(1), index + first)
+    return key_lines
 
 
 #: A line's indent holding a tab (see :func:`_parse_yaml`).
