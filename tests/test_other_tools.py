@@ -322,6 +322,28 @@ def test_a_component_inside_a_line_or_never_closed_is_still_named(
     ]
 
 
+def test_a_self_closing_component_shows_what_its_attributes_name(
+    body_warnings: BodyWarnings,
+) -> None:
+    # Each was left out as a tag of no element, the video and the picture with it.
+    body = (
+        '<YouTube videoId="dQw4w9WgXcQ" />\n\n<Image src="https://x.example/a.png" alt="架构图" />'
+        '\n\n<LinkCard title="文档" href="https://docs.example.com" />\n\n<Tweet id="42" />\n\n'
+        "<Support />\n\n结尾。\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert '<a href="https://www.youtube.com/watch?v=dQw4w9WgXcQ">▶ 视频</a>' in zhihu
+    assert '<img src="https://x.example/a.png" data-caption="架构图"' in zhihu
+    assert '<a href="https://docs.example.com">文档</a>' in zhihu
+    assert '<a href="https://x.com/i/status/42">▶ 嵌入内容</a>' in zhihu
+    assert "Support" not in zhihu and zhihu.endswith("<p>结尾。</p>")
+    assert [w for w in body_warnings(body) if "Support" in w] == [
+        "issue.md:12: warning: '<Support />' is an MDX component that names nothing crosspost "
+        "can show (no video, picture or link), so every channel leaves it out; write what it "
+        "shows on the site here in Markdown if the issue needs it"
+    ]
+
+
 # --- what a sweep of English posts (Hashnode, Jekyll, Quarto, Docusaurus) turned up -------
 
 

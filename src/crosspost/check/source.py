@@ -20,6 +20,7 @@ from markdown_it.token import Token
 
 from crosspost.check.constructs import Finding, lines_of
 from crosspost.issue.body import footnote_definitions
+from crosspost.issue.components import SELF_CLOSING
 from crosspost.issue.dialect import (
     DEEPEST_EMPHASIS,
     DEEPEST_HTML,
@@ -487,16 +488,22 @@ def _unknown_tags(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
             name = found.group(1) if found else ""
             if not name or "-" in name or name.lower() in _known_elements():
                 continue
-            if (line, name) not in seen:
-                seen.add((line, name))
-                yield Finding(
-                    line,
-                    None,
-                    "unknown-tag",
+            if (line, name) in seen:
+                continue
+            seen.add((line, name))
+            if token.type == "html_block" and SELF_CLOSING.fullmatch(piece.strip()):
+                message = (
+                    f"'<{name} />' is an MDX component that names nothing crosspost can "
+                    "show (no video, picture or link), so every channel leaves it out; "
+                    "write what it shows on the site here in Markdown if the issue needs it"
+                )
+            else:
+                message = (
                     f"'<{name}>' is read as an HTML tag of no element, which every channel "
                     f"leaves out as a browser does ('Option<T>' shows as 'Option'); write "
-                    f"it as code (`…<{name}>`) or escape the bracket (\\<{name}>)",
+                    f"it as code (`…<{name}>`) or escape the bracket (\\<{name}>)"
                 )
+            yield Finding(line, None, "unknown-tag", message)
 
 
 #: A line that opens with two to six ``#`` and words right after them: a heading to the

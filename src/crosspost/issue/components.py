@@ -12,8 +12,12 @@ for the admonition components (their ``type`` names the kind), the tab's label a
 line for a tab, its ``title`` (linked to its ``href``) for a card, a step (numbered, as
 ``<Steps>`` shows them) or an accordion, and only its content for any other (``<Tabs>``,
 ``<Steps>``). Its children may be indented, as JSX is (Mintlify's and Nextra's docs
-indent every one): that indent is no code block. A component inside a line of text is
-still an unknown tag to check.
+indent every one): that indent is no code block. A component that closes itself
+(``<YouTube id="…" />``, ``<Image src="a.png" alt="…" />``) shows what its attributes
+name: the video or post of an embed (by the names Hugo's shortcodes use), the picture
+of a ``src``, the link of an ``href``; one that names nothing (``<Support />``, a
+snippet of the site's) is left out, and ``check`` says so. A component inside a line of
+text is still an unknown tag to check.
 """
 
 from __future__ import annotations
@@ -23,12 +27,23 @@ import re
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import closing_line, escaped, inner, line_match, paragraph
+from crosspost.issue.blocks import (
+    closing_line,
+    escaped,
+    inner,
+    line_match,
+    paragraph,
+    raw_media,
+)
+from crosspost.issue.hugo_shortcodes import READINGS
 from crosspost.patterns import pattern
 
 #: A component's opening tag alone on its line (a capital letter: HTML's names have none),
 #: or the whole component on one line.
 _OPENING = pattern(r"<([A-Z][\w.]*)((?:\s+[^<>]*?)?)\s*>[ \t]*")
+#: A component that closes itself, alone on its line: ``<YouTube id="abc" />``.
+SELF_CLOSING = pattern(r"<([A-Z][\w.]*)((?:\s+[^<>]*?)?)\s*/>[ \t]*")
+_PICTURE_FILE = pattern(r"\.(?:png|jpe?g|gif|webp|svg|avif|bmp)(?:[?#].*)?$", re.IGNORECASE)
 _ONE_LINE = pattern(r"<([A-Z][\w.]*)((?:\s+[^<>]*?)?)\s*>(.*)</\1\s*>[ \t]*")
 _ATTRIBUTE = pattern(r"([\w-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|\{[\"'`]([^\"'`]*)[\"'`]\})")
 #: Components that are callouts, by name, as the callout kind each reads as
@@ -64,6 +79,15 @@ def _attributes(text: str) -> dict[str, str]:
 def component_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """Block rule: a component opened and closed on lines of their own (or on one line);
     its opening tag may run over several lines (``<Tabs groupId="pm"`` … ``]}>``)."""
+    closed = line_match(state, start, "<", SELF_CLOSING)
+    if closed is not None:
+        shown = _shown_by(closed.group(1), _attributes(closed.group(2)))
+        if shown is None:
+            return False  # raw HTML of no element: left out, and check names it
+        if not silent:
+            paragraph(state, shown, start)
+            state.line = start + 1
+        return True
     one_line = line_match(state, start, "<", _ONE_LINE)
     opened = one_line or line_match(state, start, "<", _OPENING)
     tag_end = start
@@ -109,6 +133,37 @@ def component_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
         state.push("container_callout_close", "div", -1).markup = ":::"
     state.line = close + 1
     return True
+
+
+def _shown_by(name: str, attributes: dict[str, str]) -> str | None:
+    """What a self-closing component shows, as Markdown, when its attributes name it:
+    an embed's video or post (``<YouTube id="…" />``, ``<Tweet id="…" />``; an
+    ``…Id`` attribute stands for ``id``), a picture (``src`` of a picture file, or any
+    ``src`` of an image component), a page to embed (another ``src``), a link
+    (``href``, ``url`` or ``link``, its words from ``title``, ``label`` or ``text``)."""
+    kind = name.rsplit(".", 1)[-1].lower()
+    named = dict(attributes)
+    ids = [value for key, value in attributes.items() if key.lower().endswith("id")]
+    if "id" not in named and ids:
+        named["id"] = ids[0]
+    reading = READINGS.get(kind)
+    shown = reading([], named) if reading else None
+    if shown:
+        return shown
+    words = next(
+        (attributes[key] for key in ("alt", "caption", "title", "label", "text")
+         if attributes.get(key)),
+        "",
+    )  # fmt: skip
+    source = attributes.get("src") or attributes.get("image")
+    if source:
+        if _PICTURE_FILE.search(source) or kind in ("image", "img", "figure", "picture"):
+            return f"![{escaped(words)}](<{source}>)"
+        return raw_media("iframe", source)
+    link = attributes.get("href") or attributes.get("url") or attributes.get("link")
+    if link:
+        return f"[{escaped(words or link)}](<{link}>)"
+    return None
 
 
 #: Where the number of the last ``<Step>`` of the ``<Steps>`` being read is kept.
