@@ -369,15 +369,18 @@ def test_pictures_among_words_or_badges_stay_in_their_line_on_wechat() -> None:
         "![banner](https://e.com/b.png)\n老司机周报。\n\n"
         '<p align="center">\n  <a href="https://e.com/a"><img src="https://e.com/a.svg"></a>\n'
         '  <img height="20" src="https://e.com/flag.png">\n</p>\n\n'
-        '<p align="center"><img src="https://e.com/logo.png"></p>\n'
+        '<p align="center"><img src="https://e.com/logo.png"></p>\n\n'
+        '点 <img src="https://e.com/gear.png" width="16"> 打开设置。\n\n'
+        '<img src="https://e.com/alone.png">\n'
     )
     html = shown(body, "wechat")
     inline = re.findall(r'<img[^>]*display:inline-block[^>]*src="([^"]+)"', html)
     assert inline == [
         "https://e.com/ci.svg", "https://e.com/v.svg", "https://e.com/a.svg",
-        "https://e.com/flag.png",
+        "https://e.com/flag.png", "https://e.com/gear.png",
     ]  # fmt: skip
-    for alone in ("https://e.com/b.png", "https://e.com/logo.png"):  # a line of its own
+    lone = ("https://e.com/b.png", "https://e.com/logo.png", "https://e.com/alone.png")
+    for alone in lone:  # a line of its own
         assert re.search(rf'<img[^>]*display:block[^>]*src="{re.escape(alone)}"', html)
 
 

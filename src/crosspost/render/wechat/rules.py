@@ -154,6 +154,8 @@ def _shares_its_line(tokens: Sequence[Token], idx: int) -> bool:
             token = tokens[at]
             if token.type == "image" or (token.type not in _UNSEEN and token.content.strip()):
                 return True
+            if token.type == "html_inline" and _RAW_PICTURE.match(token.content):
+                return True
             at += step
     return False
 
@@ -173,6 +175,7 @@ def _pictures_linked(tokens: Sequence[Token], start: int) -> list[str]:
 
 
 _RAW_LINK_OPEN = pattern(r"<a[\s>]", re.IGNORECASE)
+_RAW_PICTURE = pattern(r"<img[\s/>]", re.IGNORECASE)
 _RAW_LINK_CLOSE = pattern(r"</a\s*>", re.IGNORECASE)
 
 
@@ -477,7 +480,11 @@ class WeChatRenderer(RendererHTML):
         source = tokens[idx].content
         text = raw_link_text(tokens, idx) if _RAW_LINK_OPEN.match(source) else ""
         sanitiser = RawHtmlSanitiser(state.raw_links, state.reference, link_text=text)
-        return sanitiser.clean(state.raw_tags.tag(source))
+        cleaned = sanitiser.clean(state.raw_tags.tag(source))
+        if _RAW_PICTURE.match(source) and _shares_its_line(tokens, idx):
+            # A raw picture in a sentence (an icon) stays in its line, as Markdown's does.
+            cleaned = cleaned.replace('class="image"', 'class="image image-inline"', 1)
+        return cleaned
 
 
 # --- one render -------------------------------------------------------------------
