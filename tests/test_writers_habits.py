@@ -257,14 +257,43 @@ def test_php_in_raw_html_is_named_for_every_channel(tmp_path: Path) -> None:
     path = tmp_path / "issue.md"
     path.write_text(
         "---\ntitle: wp\n---\n<p>类：\n<?php\nclass Usuario {</p>\n<p>}\n?></p>\n\n"
-        '[code language="SQL"]\nSELECT 1;\n[/code]\n\nSee [video] here.\n',
+        '[gallery ids="1,2"]\n\nSee [video] here.\n',
         encoding="utf-8",
     )
     messages = [(p.line, p.channel, p.message) for p in check_file(path).problems]
     php = [m for m in messages if "'<?php' begins PHP's code" in m[2]]
     assert {(line, channel) for line, channel, _ in php} == {(5, "wechat"), (5, "zhihu")}
     wordpress = [line for line, _, message in messages if "WordPress shortcode" in message]
-    assert wordpress == [10, 12]  # '[video]' in a sentence is words
+    assert wordpress == [10]  # '[video]' in a sentence is words
+
+
+def test_wordpress_captions_code_and_embeds_read_as_wordpress_shows_them(
+    body_warnings: BodyWarnings,
+) -> None:
+    # Each went out as written: the picture never uploaded, the code as a paragraph.
+    body = (
+        '[caption id="attachment_12" align="aligncenter" width="300"]<a href="https://e.com/'
+        'big.png"><img class="size-medium" src="https://e.com/a.png" alt="图" width="300" />'
+        "</a> 架构图说明[/caption]\n\n"
+        '[caption id="" width="640"]![](https://e.com/b.png) Markdown 的图[/caption]\n\n'
+        '[code language="python"]\ndef f(x):\n    return [x]\n[/code]\n\n'
+        "[sourcecode lang=css]\na { color: red }\n[/sourcecode]\n\n"
+        "[embed]https://www.youtube.com/watch?v=abc[/embed]\n\n"
+        "[youtube https://www.youtube.com/watch?v=def]\n\n"
+        '[audio mp3="https://e.com/a.mp3"]\n\n正文用 `[code]` 和 [caption] 两个词。\n'
+    )
+    zhihu = shown(body, "zhihu")
+    assert '<img src="https://e.com/a.png" data-caption="架构图说明"' in zhihu
+    assert '<img src="https://e.com/b.png" data-caption="Markdown 的图"' in zhihu
+    assert '<pre lang="python">def f(x):\n    return [x]</pre><pre lang="css">' in zhihu
+    for video in ("abc", "def"):
+        assert f'<a href="https://www.youtube.com/watch?v={video}">▶ 视频</a>' in zhihu
+    assert '<a href="https://e.com/a.mp3">' in zhihu
+    assert "<p>正文用 <code>[code]</code> 和 [caption] 两个词。</p>" in zhihu
+    assert "caption]" not in zhihu.replace("<code>[code]</code> 和 [caption]", "")
+    wechat = shown(body, "wechat")
+    assert "big.png" not in wechat and "[/code]" not in wechat
+    assert not [w for w in body_warnings(body) if "shortcode" in w]
 
 
 def test_myst_roles_targets_and_named_equations_read_as_the_book_shows_them() -> None:

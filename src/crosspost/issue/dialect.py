@@ -59,6 +59,7 @@ from crosspost.issue.sized_images import sized_image, sizes_in_alt
 from crosspost.issue.tabs import mkdocs_tab, next_tab
 from crosspost.issue.template_tags import template_block, template_tags
 from crosspost.issue.wiki_links import wiki_link
+from crosspost.issue.wordpress_shortcodes import code_shortcode, wordpress_shortcodes
 from crosspost.issue.zola_shortcodes import body_shortcode, calls
 from crosspost.patterns import pattern
 
@@ -1207,6 +1208,9 @@ def new_markdown() -> MarkdownIt:
         {"alt": ["paragraph", "reference", "blockquote", "list"]},
     )
     md.block.ruler.before("fence", "next_tab", next_tab)
+    md.block.ruler.before(
+        "fence", "code_shortcode", code_shortcode, {"alt": ["paragraph", "blockquote", "list"]}
+    )
     md.block.ruler.before("html_block", "component_block", component_block, {"alt": ["paragraph"]})
     md.block.ruler.before("fence", "mkdocs_tab", mkdocs_tab)
     md.block.ruler.before(
@@ -1250,6 +1254,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("myst_callouts", "fence_languages", _fence_languages)
     md.core.ruler.after("fence_languages", "docsify_notes", _docsify_notes)
     md.core.ruler.before("inline", "template_tags", template_tags)
+    md.core.ruler.before("inline", "wordpress_shortcodes", wordpress_shortcodes)
     md.core.ruler.before("inline", "hugo_shortcodes", hugo_shortcodes)
     md.core.ruler.before("inline", "zola_calls", calls)
     md.core.ruler.before("inline", "mdx_lines", mdx_lines)
