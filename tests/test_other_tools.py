@@ -565,3 +565,22 @@ def test_a_formula_in_doubled_backslash_brackets_is_a_formula() -> None:
     body = "其中\\\\( c\\approx 3 \\\\)，而 \\\\ 单独不是。\n"
     zhihu = shown(body, "zhihu")
     assert 'alt="c\\approx 3"' in zhihu and "，而 \\ 单独不是。" in zhihu
+
+
+def test_blocks_nested_with_fences_of_one_length_nest_as_quarto_reads_them(
+    body_warnings: BodyWarnings,
+) -> None:
+    # The note ended at the tip's closing line; its own closing line and the words
+    # between went out as a paragraph ending in ':::'. Quarto's columns were notes.
+    body = (
+        "::: {.callout-note}\n## 标题\n\n外层。\n\n::: {.callout-tip}\n内层。\n:::\n\n"
+        '仍在外层。\n:::\n\n之后。\n\n:::: {.columns}\n::: {.column width="50%"}\n左栏。\n'
+        ':::\n::: {.column width="50%"}\n右栏。\n:::\n::::\n\n```md\n::: {.x}\n:::\n```\n'
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu.startswith(
+        "<blockquote><b>注</b><br><b>标题</b><br>外层。<br><b>提示</b><br>内层。<br>仍在外层。"
+        "</blockquote><p>之后。</p><p>左栏。</p><p>右栏。</p>"
+    )
+    assert "::: {.x}\n:::" in zhihu  # code keeps its colons as written
+    assert body_warnings(body) == []

@@ -211,7 +211,7 @@ def _pair_marks(state: StateInline, delimiters: list[Delimiter]) -> None:
 #: Containers that group without being a box: VitePress's ``::: code-group`` (its blocks
 #: keep their titles), Quarto's cells and page columns (``::: {.cell}``,
 #: ``{.column-margin}``), its tab sets (each tab's heading stays). Left out, content kept.
-_GROUPING = pattern(r"code-group|cell(?:-[\w-]+)?|column-[\w-]+|panel-[\w-]+|content-[\w-]+")
+_GROUPING = pattern(r"code-group|cell(?:-[\w-]+)?|columns?(?:-[\w-]+)?|panel-[\w-]+|content-[\w-]+")
 
 
 #: An admonition's own title: ``!!! note "标题"`` (``""``: none).
@@ -785,6 +785,61 @@ def _unbroken_styles(state: StateCore) -> None:
     state.src = _SCRIPTED.sub(filled, state.src)
 
 
+#: A line of a ``:::`` block's fence (at most three spaces in): its colons, what follows.
+_DIV_FENCE = pattern(r"^( {0,3})(:{3,})[ \t]*(.*?)[ \t]*$")
+
+
+def _nested_divs(state: StateCore) -> None:
+    """Blocks nested with fences of one length read as Pandoc and Quarto read them: a
+    fence with a name or attributes after its colons opens a block, a bare one closes the
+    innermost open one. markdown-it closes a block at the first bare fence at least as
+    long as its own, so ``::: {.callout-note}`` holding a ``::: {.callout-tip}`` ended
+    at the tip's closing line, and the note's own closing line was shown as text. Each
+    pair's fences are rewritten to three colons more than the depth of blocks inside it
+    (an outer block's are longer than any inner one's, as markdown-it needs); lines stay
+    where they were, code fences are left alone, and a block never closed keeps its
+    fence as written."""
+    if ":::" not in state.src:
+        return
+    lines = state.src.split("\n")
+    open_blocks: list[list[int]] = []  # [line, depth of blocks inside]
+    pairs: list[tuple[int, int, int]] = []
+    fence = ""
+    for index, line in enumerate(lines):
+        code_fence = _FENCE_LINE.match(line)
+        if fence:
+            if (
+                code_fence
+                and code_fence.group(1)[0] == fence[0]
+                and len(code_fence.group(1)) >= len(fence)
+                and not line[code_fence.end() :].strip()
+            ):
+                fence = ""
+            continue
+        if code_fence:
+            fence = code_fence.group(1)
+            continue
+        found = _DIV_FENCE.match(line)
+        if found is None:
+            continue
+        if found.group(3) and not found.group(3).startswith(":"):
+            open_blocks.append([index, 0])
+        elif not found.group(3) and open_blocks:
+            opened, depth = open_blocks.pop()
+            pairs.append((opened, index, depth))
+            if open_blocks:
+                open_blocks[-1][1] = max(open_blocks[-1][1], depth + 1)
+    if not any(depth for _, _, depth in pairs):
+        return
+    for opened, closed, depth in pairs:
+        colons = ":" * (3 + depth)
+        for index in (opened, closed):
+            found = _DIV_FENCE.match(lines[index])
+            assert found is not None
+            lines[index] = found.group(1) + colons + lines[index][found.end(2) :]
+    state.src = "\n".join(lines)
+
+
 #: What a sub- or superscript may hold: a few letters, digits and signs (``H~2~O``,
 #: ``x^-1^``, ``1^st^``, ``2^10^``).
 _SCRIPT = pattern(r"[A-Za-z0-9+\-−=().,']{1,12}")
@@ -1249,6 +1304,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("normalize", "drop_unshowable", _drop_unshowable)
     md.core.ruler.after("drop_unshowable", "equation_labels", _equation_labels)
     md.core.ruler.after("equation_labels", "unbroken_styles", _unbroken_styles)
+    md.core.ruler.after("unbroken_styles", "nested_divs", _nested_divs)
     md.core.ruler.push("flatten_deep", _flatten_deep)
     md.core.ruler.after("block", "myst_callouts", _myst_callouts)
     md.core.ruler.after("myst_callouts", "fence_languages", _fence_languages)
