@@ -120,9 +120,19 @@ def shortcodes(state: StateCore) -> None:
     for token in state.tokens:
         if token.type == "inline" and "{{" in token.content:
             token.content = outside_code(token.content, _read_shortcodes)
+        elif token.type in ("fence", "code_block") and "/*" in token.content:
+            token.content = _SHOWN.sub(r"{{\1 \2 \3}}", token.content)
+
+
+#: ``{{</* name … */>}}`` and ``{{%/* … */%}}``: Hugo's way to show a shortcode as
+#: written (an example in a post about Hugo) instead of calling it.
+_SHOWN = pattern(r"\{\{([<%])/\*\s*(.*?)\s*\*/([>%])\}\}")
 
 
 def _read_shortcodes(text: str) -> str:
+    if "/*" in text:
+        # The brace as an entity: shown as written, and no shortcode for check to name.
+        text = _SHOWN.sub(r"&#123;{\1 \2 \3}}", text)
     return _SHORTCODE.sub(_markdown_of, text)
 
 

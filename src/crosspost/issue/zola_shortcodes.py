@@ -79,7 +79,8 @@ def calls(state: StateCore) -> None:
 
 def _read_calls(text: str) -> str:
     text = _CALL.sub(_markdown_of, text)
-    return _SHOWN.sub(r"{{ \1 }}", text) if "{{/*" in text else text
+    # The brace as an entity: shown as written, and no template variable to check.
+    return _SHOWN.sub(r"&#123;{ \1 }}", text) if "{{/*" in text else text
 
 
 def _markdown_of(match: re.Match[str]) -> str:
