@@ -399,6 +399,18 @@ def test_a_diagram_in_raw_html_is_named(body_warnings: BodyWarnings) -> None:
     assert any("a mermaid diagram" in w for w in body_warnings(body))
 
 
+def test_logseq_page_properties_are_the_front_matter(tmp_path: Path) -> None:
+    # The title was the file's name and the properties were left out as block ones.
+    path = tmp_path / "page.md"
+    path.write_text(
+        "title:: Logseq 页面标题\ntags:: [[AI]], 周报, #[[机器 学习]]\n\n- 第一块内容。\n", "utf-8"
+    )
+    issue = read_issue(path)
+    assert issue.title == "Logseq 页面标题"
+    assert issue.settings("zhihu").options["topics"] == ("AI", "周报", "机器 学习")
+    assert (issue.body, issue.body_line) == ("- 第一块内容。\n", 4)
+
+
 def test_logseq_properties_logbooks_and_block_references_are_not_published() -> None:
     body = (
         "- 第一块内容。\n  id:: 6955f017-3afe-40ae-aace-e9135f5d8e62\n  collapsed:: true\n"

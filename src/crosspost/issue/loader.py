@@ -215,6 +215,8 @@ def _split(path: Path, text: str, *, lenient: bool = False) -> _Front:
             # Hexo reads these lines as front matter only when they parse; otherwise they
             # are the body's first words (and `check` says they look like front matter).
             return _Front({}, {}, text, 1)
+    elif start == 0 and _PAGE_PROPERTY.match(lines[0]):
+        return _page_properties(lines)
     elif start == 0 and _METADATA_TITLE.match(lines[0]):
         return _metadata_header(lines)
     else:
@@ -426,6 +428,41 @@ def _metadata_header(lines: list[str]) -> _Front:
         key_lines[key] = end + 1
         end += 1
     return _Front(data, key_lines, "\n".join(lines[end + 1 :]), end + 2)
+
+
+#: A Logseq page property, on the page's first lines: ``title:: …``, ``tags:: a, [[b]]``.
+_PAGE_PROPERTY = pattern(r"^([A-Za-z][\w-]{0,40})::[ \t]+(.*?)[ \t]*$")
+_PAGE_LINK = pattern(r"\[\[([^\]]*)\]\]|#\[\[([^\]]*)\]\]")
+
+
+def _page_names(text: str) -> str:
+    """``text`` with each ``[[page]]`` (or ``#[[page]]``) link written as the page's name."""
+    return _PAGE_LINK.sub(lambda link: link.group(1) or link.group(2) or "", text)
+
+
+def _page_properties(lines: list[str]) -> _Front:
+    """Logseq's page properties (``title:: …`` lines up to a blank line or the first
+    block) as front matter: ``title``, ``tags`` (Zhihu's topics, ``[[links]]`` read as
+    their names), ``alias``, ``public`` … Logseq shows them as the page's, not as text;
+    without this the title was the file's name."""
+    data: dict[str, Any] = {}
+    key_lines: dict[str, int] = {}
+    end = 0
+    while end < len(lines) and (found := _PAGE_PROPERTY.match(lines[end])):
+        key, value = found.group(1).lower(), found.group(2)
+        if key in _METADATA_LISTS or key == "alias":
+            names = (
+                _PAGE_LINK.sub(lambda m: m.group(1) or m.group(2), v) for v in value.split(",")
+            )
+            data[key] = [name.strip() for name in names if name.strip()]
+        elif value.lower() in ("true", "false"):
+            data[key] = value.lower() == "true"
+        else:
+            data[key] = _page_names(value)
+        key_lines[key] = end + 1
+        end += 1
+    blank = end < len(lines) and not lines[end].strip()
+    return _Front(data, key_lines, "\n".join(lines[end + blank :]), end + blank + 1)
 
 
 def _parse_yaml(
