@@ -12,6 +12,7 @@ from crosspost.check.lint import check_file
 from crosspost.cli import main
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, IssueError
 from crosspost.issue.loader import (
+    default_issue_id,
     load_issue,
     opens_front_matter,
     read_front_matter,
@@ -474,3 +475,36 @@ def test_a_first_line_that_only_looks_like_metadata_stays_in_the_body(tmp_path: 
     path.write_text("Title: 一句话\n这一行不是元数据，是正文\n", "utf-8")
     issue = read_issue(path)
     assert issue.body.startswith("Title: 一句话") and issue.title == "issue"
+
+
+@pytest.mark.parametrize(
+    ("written", "author"),
+    [
+        ("author: [Ada, Bob]", "Ada, Bob"),
+        ("author:\n  - name: Jixing Liu\n    url: https://e.com\n  - name: Bob", "Jixing Liu, Bob"),
+        ("authors: [张三, 李四]", "张三、李四"),
+        ("author: {name: Ada}", "Ada"),
+    ],
+)
+def test_authors_written_as_a_list_are_joined_on_one_line(
+    write_issue: WriteIssue, written: str, author: str
+) -> None:
+    # Hugo's, Jekyll's, Docusaurus's and distill's lists of authors were an error.
+    issue = read_issue(write_issue(raw=f"---\ntitle: T\n{written}\n---\n{BODY}"))
+    assert issue.author == author
+    assert not [n for n in issue.notices if n.severity == "error"]
+
+
+def test_another_tools_field_whose_value_is_not_ours_is_a_warning(
+    write_issue: WriteIssue,
+) -> None:
+    # MDN's slug: a path, no id; the whole issue was refused for it.
+    path = write_issue(raw=f"---\ntitle: T\nslug: Web/HTML/Element/aside\n---\n{BODY}")
+    issue = load_issue(path)
+    assert issue.id == default_issue_id(path)
+    (said,) = [n for n in issue.notices if n.code == "alias-ignored"]
+    assert (said.line, said.severity) == (3, "warning")
+    assert said.message == (
+        "'slug' 'Web/HTML/Element/aside' may only hold letters, digits, '.', '_' and '-', "
+        "so it is not used as the id; set 'id:' if needed"
+    )

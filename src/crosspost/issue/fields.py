@@ -58,6 +58,30 @@ def _line(value: Any, ctx: FieldContext) -> str | None:
     return text
 
 
+def _author(value: Any, ctx: FieldContext) -> str | None:
+    """An author, or several joined on one line: site generators write a list (Hugo's and
+    Jekyll's ``author: [A, B]``, Docusaurus's and distill's ``- name: …`` mappings), and
+    a platform takes one line of text."""
+    if isinstance(value, dict):
+        value = [value]
+    if isinstance(value, list):
+        names: list[str] = []
+        for item in value:
+            if isinstance(item, dict):
+                item = next((item[k] for k in _NAME_KEYS if isinstance(item.get(k), str)), None)
+            if isinstance(item, (str, int, float)) and str(item).strip():
+                names.append(str(item).strip())
+            elif item is not None:
+                raise ctx.fail("must be a name, or a list of names")
+        cjk = any("\u2e80" <= char <= "\u9fff" for name in names for char in name)
+        value = ("、" if cjk else ", ").join(names) or None
+    return _line(value, ctx)
+
+
+#: Where an author's mapping names them (``- name: Jixing Liu``, ``url: …``).
+_NAME_KEYS = ("name", "title", "display_name", "username")
+
+
 def _url(value: Any, ctx: FieldContext) -> str | None:
     text = _text(value, ctx)
     if text and not (text.startswith(("http://", "https://")) or text.startswith("{")):
@@ -240,7 +264,7 @@ def _target(value: Any, ctx: FieldContext) -> Mapping[str, Any]:
 #: Fields a channel block may override (its own value wins in ``settings``).
 _SHARED_OVERRIDES: Mapping[str, Parser] = {
     "title": _line,
-    "author": _line,
+    "author": _author,
     "digest": _text,
     "cover": _relative_image,
     "source_url": _url,
@@ -286,7 +310,7 @@ def _channel_block(value: Any, ctx: FieldContext) -> Mapping[str, Any]:
 FIELDS: Mapping[str, Parser] = {
     "id": _identifier,
     "title": _line,
-    "author": _line,
+    "author": _author,
     "digest": _text,
     "cover": _image_path,
     "source_url": _url,
@@ -305,6 +329,7 @@ FIELDS: Mapping[str, Parser] = {
 ALIASES: Mapping[str, str] = MappingProxyType(
     {
         "subject": "title",  # Buttondown's, the email's subject line
+        "authors": "author",
         "description": "digest",
         "summary": "digest",
         "excerpt": "digest",
@@ -323,7 +348,7 @@ ALIASES: Mapping[str, str] = MappingProxyType(
 #: truth value or a date (``title: 1.10``, ``author: No``, ``id: 010``) reaches them as
 #: written (see :data:`TEXT_FIELDS`).
 _TEXT_PARSERS: frozenset[Parser] = frozenset(
-    {_text, _line, _url, _image_path, _relative_image, _identifier}
+    {_text, _line, _author, _url, _image_path, _relative_image, _identifier}
 )
 
 
@@ -350,7 +375,7 @@ TEXT_FIELDS: frozenset[str] = _text_fields()
 #: text may hold a `` #`` that YAML takes for a comment (``title: iOS Weekly #349``).
 #: A path, a URL or an id never does, so a comment after one is what the editor meant.
 PROSE_FIELDS: frozenset[str] = frozenset(
-    key for key in TEXT_FIELDS if FIELDS.get(ALIASES.get(key, key)) in (_text, _line)
+    key for key in TEXT_FIELDS if FIELDS.get(ALIASES.get(key, key)) in (_text, _line, _author)
 )
 
 #: Dates a generator writes about the page. Kept for the record (``Issue.dates``); none

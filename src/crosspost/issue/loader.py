@@ -954,7 +954,7 @@ def _aliases(front: dict[str, Any], lines: dict[str, int], notices: list[Notice]
             front[alias] = value
         if value is None or value == "" or value == []:
             continue  # an empty value of another tool's (slug: []): nothing to use
-        if isinstance(value, (dict, list)):
+        if isinstance(value, (dict, list)) and target != "author":  # names, joined
             message = (
                 f"'{alias}' holds a list or mapping, not a {target}, so it is not used; "
                 f"set '{target}:' if the issue needs one"
@@ -1028,7 +1028,11 @@ def _build_issue(path: Path, split: _Front) -> Issue:
         try:
             values[key] = parse(front.get(written), context)
         except IssueError as error:
-            notices.append(Notice(error.line, "invalid-field", error.problem))
+            if written == key or key != "id":
+                notices.append(Notice(error.line, "invalid-field", error.problem))
+            else:  # another tool's slug (Web/HTML/aside, a path): no id of ours
+                message = f"{error.problem}, so it is not used as the {key}; set '{key}:' if needed"
+                notices.append(Notice(error.line, "alias-ignored", message, "warning"))
             values[key] = parse(None, context)
         if written != key and written in lines:
             lines[key] = lines[written]
