@@ -461,3 +461,36 @@ def test_a_percent_sign_written_twice_after_a_number_is_no_comment() -> None:
         "r ^2 与 2 ^10",
     ):
         assert kept in text, kept
+
+
+# --- a third sweep: knitr, pkgdown, GitBook, pumpkin-book -----------------------------------
+
+
+def test_a_formula_closed_inside_a_line_keeps_the_paragraphs_after_it() -> None:
+    # Everything up to the next line ending in '$$' was one formula: three paragraphs
+    # drawn as TeX on WeChat and one equation image on Zhihu.
+    body = "$$a\n+b$$其中文字\n\n第二段。\n\n第三段 $$r=1$$\n\n$$\nc=d\n$$ (1)\n"
+    for channel in CHANNELS:
+        text = words(shown(body, channel))
+        assert "第二段。" in text and "第三段" in text and "其中文字" in text, channel
+    assert shown(body, "wechat").count("<svg") == 3
+
+
+def test_code_in_raw_html_stays_code_with_its_blank_lines_and_language() -> None:
+    # knitr's and pkgdown's chunks: a name linked to its docs got a reference number in
+    # the code on WeChat ('library[1](ISLR)'), and a blank line ended the raw block, so
+    # the rest of the code went out as paragraphs.
+    body = (
+        '<div class="layout-chunk">\n<div class="sourceCode"><pre class="sourceCode r">'
+        "<code class=\"sourceCode r\"><a href='https://rdrr.io/r/base/library.html'>library"
+        "</a>(ISLR)\n\nx &lt;- 1\n</code></pre></div>\n</div>\n\n之后。\n\n"
+        '<pre class="language-bash"><code class="lang-bash">echo hi\n</code></pre>\n'
+    )
+    wechat = shown(body, "wechat")
+    assert "library(ISLR)<br><br>x&nbsp;&lt;-&nbsp;1" in wechat
+    assert "rdrr.io" not in wechat and "[1]" not in wechat
+    zhihu = shown(body, "zhihu")
+    assert '<pre lang="r">library(ISLR)\n\nx &lt;- 1</pre><p>之后。</p>' in zhihu
+    assert '<pre lang="bash">echo hi</pre>' in zhihu
+    markdown = render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]
+    assert "```r\nlibrary(ISLR)\n\nx <- 1\n```\n\n之后。\n\n```bash\necho hi\n```" in markdown

@@ -763,6 +763,10 @@ def _equation_labels(state: StateCore) -> None:
 #: A ``<style>`` or ``<script>`` element, which may hold blank lines.
 _SCRIPTED = pattern(r"<(style|script)\b[^>]*>.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
 _BLANK_LINE = pattern(r"\n[ \t]*(?=\n)")
+#: A ``<pre>`` element of raw HTML opening its line (maybe after other tags) and closed.
+_RAW_PRE = pattern(
+    r"^[ \t]*(?:<[A-Za-z][^<>\n]*>[ \t]*)*<pre\b[^>]*>.*?</pre\s*>", re.DOTALL | re.MULTILINE
+)
 #: A fence's line: three backticks or tildes, indented at most three spaces.
 _FENCE_LINE = pattern(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
 
@@ -774,15 +778,25 @@ def _unbroken_styles(state: StateCore) -> None:
     out as a code block on both channels. Their blank lines are filled with a CSS comment
     (the element is left out with what it holds anyway); lines stay where they were, and
     code fences are left alone."""
-    if "<s" not in state.src and "<S" not in state.src:
+    styled = "<s" in state.src or "<S" in state.src
+    if not styled and "<pre" not in state.src:
         return
     fences = [m.start() for m in _FENCE_LINE.finditer(state.src)]
 
-    def filled(found: re.Match[str]) -> str:
-        inside = sum(1 for at in fences if at < found.start()) % 2
-        return found.group(0) if inside else _BLANK_LINE.sub("\n/**/", found.group(0))
+    def filler(fill: str) -> Callable[[re.Match[str]], str]:
+        def filled(found: re.Match[str]) -> str:
+            inside = sum(1 for at in fences if at < found.start()) % 2
+            return found.group(0) if inside else _BLANK_LINE.sub(fill, found.group(0))
 
-    state.src = _SCRIPTED.sub(filled, state.src)
+        return filled
+
+    if styled:
+        state.src = _SCRIPTED.sub(filler("\n/**/"), state.src)
+    if "<pre" in state.src:
+        # Code in raw HTML (knitr's and pkgdown's <div class="sourceCode"><pre>): a blank
+        # line ended the block, and the rest of the code went out as paragraphs. An
+        # HTML comment, which the sanitiser leaves out, keeps the line blank in the code.
+        state.src = _RAW_PRE.sub(filler("\n<!---->"), state.src)
 
 
 #: A line of a ``:::`` block's fence (at most three spaces in): its colons, what follows.
@@ -907,6 +921,36 @@ def _side_effect_free(rule: BlockRule) -> BlockRule:
         return found
 
     return asked
+
+
+#: What may follow a display formula's closing ``$$`` on its line: its number or label.
+_EQUATION_NUMBER = pattern(r"\s*\([^()]*\)\s*")
+
+
+def _closed_at_a_line_end(rule: BlockRule) -> BlockRule:
+    """``rule`` (dollarmath's display formula, ``$$`` on its first line) declining a
+    formula closed inside a later line, with words after it (``+b$$其中文字``): that one
+    is a formula within a paragraph, as Typora and KaTeX read it. The rule looked on for
+    the next line *ending* in ``$$`` and took every paragraph between for TeX."""
+
+    def closed(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        begin = state.bMarks[start] + state.tShift[start]
+        if (
+            not state.src.startswith("$$", begin)
+            or "$$" in state.src[begin + 2 : state.eMarks[start]]
+        ):
+            return rule(state, start, end, silent)
+        for line in range(start + 1, end):
+            text = state.src[state.bMarks[line] : state.eMarks[line]].strip()
+            at = text.find("$$")
+            if at < 0:
+                continue
+            if text.endswith("$$") or _EQUATION_NUMBER.fullmatch(text, at + 2):
+                break  # closed at the line's end, maybe numbered: ``$$ (1)``
+            return False
+        return rule(state, start, end, silent)
+
+    return closed
 
 
 def _colon_definitions(rule: BlockRule) -> BlockRule:
@@ -1296,7 +1340,9 @@ def new_markdown() -> MarkdownIt:
     # it; the plugin's rule could not end a paragraph, and its TeX ran into the words.
     display = next(rule.fn for rule in md.block.ruler.__rules__ if rule.name == "math_block")
     md.block.ruler.at(
-        "math_block", _side_effect_free(display), {"alt": ["paragraph", "blockquote", "list"]}
+        "math_block",
+        _closed_at_a_line_end(_side_effect_free(display)),
+        {"alt": ["paragraph", "blockquote", "list"]},
     )
     dollars = next(rule.fn for rule in md.inline.ruler.__rules__ if rule.name == "math_inline")
     md.inline.ruler.at("math_inline", _not_before_a_word(dollars))

@@ -254,7 +254,7 @@ def _read_front(
             f"front matter is {size:,} characters long (at most "
             f"{MAX_FRONT_MATTER_CHARS:,}); long text belongs in the body, below the "
             f"'{marker}'",
-            start + 1,
+            max(start, 1),  # the opening fence's line (the object's first, in JSON)
         )
     body = "\n".join(lines[body_start:])
     try:

@@ -125,7 +125,10 @@ class RawHtmlSanitiser(HTMLParser):
 
     def _open_link(self, attrs: dict[str, str]) -> None:
         href = attrs.get("href", "").strip()
-        if is_mp_link(href):
+        if self._pre:  # a name in code linked to its docs (pkgdown, knitr): code stays code
+            self._links.append("")
+            self._open.append(None)
+        elif is_mp_link(href):
             self._links.append("</a>")
             self._out.append(f'<a href="{html.escape(href)}">')
             self._open.append(None)

@@ -13,6 +13,7 @@ so they are centred.
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -187,11 +188,16 @@ def _written_kind(node: SyntaxTreeNode) -> str:
 
 
 def _fence(node: SyntaxTreeNode, context: _Context) -> str:
-    code = node.content if node.content.endswith("\n") or not node.content else node.content + "\n"
-    longest = max((len(run) for run in _BACKTICKS.findall(code)), default=0)
-    fence = "`" * max(3, longest + 1)
     language = code_language(node.info) if node.type == "fence" else ""
     title = code_title(node.info) if node.type == "fence" else ""
+    return _fenced(node.content, language, title)
+
+
+def _fenced(code: str, language: str, title: str = "") -> str:
+    """``code`` in a fence longer than any run of backticks it holds."""
+    code = code if code.endswith("\n") or not code else code + "\n"
+    longest = max((len(run) for run in _BACKTICKS.findall(code)), default=0)
+    fence = "`" * max(3, longest + 1)
     named = f"`{title}`\n\n" if title and "`" not in title else ""
     return f"{named}{fence}{language}\n{code}{fence}"
 
@@ -318,8 +324,26 @@ def _footnote_ref(node: SyntaxTreeNode, context: _Context) -> str:
 
 
 def _html_block(node: SyntaxTreeNode, context: _Context) -> str:
-    # One line, so a blank line inside a <pre> cannot end the HTML block early.
-    return context.sanitizer.block(node.content).replace("\n", "&#10;")
+    """Raw HTML as Zhihu's, on one line (a blank line cannot end the block early); a
+    ``<pre>`` standing on its own (not in a quote, list or table) as a fenced block,
+    which Zhihu's import reads as code with its language."""
+    cleaned = context.sanitizer.block(node.content)
+    parts: list[str] = []
+    at = 0
+    for found in _RAW_PRE.finditer(cleaned):
+        before = cleaned[: found.start()]
+        if len(_OPENED.findall(before)) != len(_CLOSED.findall(before)):
+            continue  # inside a quote, a list or a table: stays that element's HTML
+        parts.append(cleaned[at : found.start()].strip().replace("\n", "&#10;"))
+        parts.append(_fenced(html.unescape(found.group(2)), found.group(1)))
+        at = found.end()
+    parts.append(cleaned[at:].strip().replace("\n", "&#10;"))
+    return "\n\n".join(part for part in parts if part)
+
+
+_RAW_PRE = pattern(r'<pre lang="([^"]*)">(.*?)</pre>', re.DOTALL)
+_OPENED = pattern(r"<(blockquote|ul|ol|table)\b")
+_CLOSED = pattern(r"</(blockquote|ul|ol|table)>")
 
 
 def _html_inline(node: SyntaxTreeNode, context: _Context) -> str:

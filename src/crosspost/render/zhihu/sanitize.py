@@ -82,7 +82,8 @@ ALLOWLIST = Allowlist(
     attributes={
         "a": frozenset({"href"}),
         "img": frozenset({"src", "alt", "title"}),
-        "pre": frozenset({"lang"}),
+        "pre": frozenset({"lang", "class", "data-lang"}),
+        "code": frozenset({"class"}),  # the language of a raw <pre><code class="language-x">
         # read here: Zhihu itself keeps neither (§12), so the numbers are written as text
         "ol": frozenset({"start", "reversed"}),
     },
@@ -277,7 +278,7 @@ class Sanitizer:
                 self._flush(out, lead)  # words before its first item: a paragraph
                 out.append(listed)
             elif name == "pre":
-                language = code_language(str(node.get("lang") or ""))
+                language = code_language(written_language(node))
                 code = node.get_text().rstrip("\n")
                 out.append(f'<pre lang="{html.escape(language)}">{html.escape(code)}</pre>')
             elif name == "hr":
@@ -708,3 +709,30 @@ def _rows(table: Tag) -> list[Tag]:
         else:
             rows.extend(child.find_all("tr", recursive=False))
     return rows
+
+
+#: A code block's language in its class, as highlighters write it: ``language-bash``
+#: (Prism, highlight.js, GitBook), ``lang-bash``, ``highlight-source-python`` (GitHub).
+_CLASS_LANGUAGE = pattern(r"^(?:language|lang|highlight-source|highlight)-([\w+#.-]+)$")
+
+
+def written_language(node: Tag) -> str:
+    """The language a raw ``<pre>`` (or its ``<code>``) names: ``lang``, ``data-lang``,
+    a class such as ``language-bash``, or Pandoc's and knitr's ``sourceCode r``."""
+    from bs4.element import Tag
+
+    for element in (node, node.find("code")):
+        if not isinstance(element, Tag):
+            continue
+        for attribute in ("lang", "data-lang", "data-language"):
+            if element.get(attribute):
+                return str(element.get(attribute))
+        classes = element.get("class") or []
+        names = classes.split() if isinstance(classes, str) else list(classes)
+        for name in names:
+            found = _CLASS_LANGUAGE.match(name)
+            if found:
+                return found.group(1)
+        if "sourceCode" in names and len(names) > 1:
+            return next(name for name in names if name != "sourceCode")
+    return ""
