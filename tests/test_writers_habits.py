@@ -494,3 +494,51 @@ def test_code_in_raw_html_stays_code_with_its_blank_lines_and_language() -> None
     assert '<pre lang="bash">echo hi</pre>' in zhihu
     markdown = render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]
     assert "```r\nlibrary(ISLR)\n\nx <- 1\n```\n\n之后。\n\n```bash\necho hi\n```" in markdown
+
+
+def test_what_kramdown_hides_is_not_published(body_warnings: BodyWarnings) -> None:
+    # The comment was published (only its markers went), each abbreviation's definition
+    # was a line of the article, and '{: .table}' one more row of the table.
+    body = (
+        "可见。\n\n{::comment}\n私下的备注\n{:/comment}\n\n句中{::comment}隐藏{:/}的词"
+        '{::options parse_block_html="true" /}。\n\n{::nomarkdown}\n<p>原样的 HTML</p>\n'
+        "{:/nomarkdown}\n\nW3C 和 HTML。\n\n*[W3C]: World Wide Web Consortium\n\n"
+        "| A | B |\n|---|---|\n| 1 | 2 |\n{: .table}\n\n"
+        "```\n{::comment}\n代码照旧\n{:/comment}\n*[X]: y\n```\n"
+    )
+    for channel in CHANNELS:
+        html = shown(body, channel)
+        text = words(html).replace("&nbsp;", " ")
+        for hidden in ("私下的备注", "隐藏", "options", "nomarkdown", "World Wide", ".table"):
+            assert hidden not in text.replace("代码照旧", ""), (channel, hidden)
+        assert "句中的词。" in text and "原样的 HTML" in text and "*[X]: y" in text, channel
+        assert html.count("<tr>") == 2, channel
+    assert body_warnings(body) == []
+
+
+def test_attribute_lists_with_spaces_in_their_values_are_left_out() -> None:
+    body = (
+        '![图](https://e.com/a.png){fig-alt="Screenshot of output."}\n\n'
+        'See [docs](https://e.com){title="Open the docs"}, *red*{: style="color: red"} and '
+        "`x`{.python}.\n"
+    )
+    for channel in CHANNELS:
+        text = words(shown(body, channel))
+        assert "{" not in text and "Screenshot" not in text, (channel, text)
+    assert 'data-caption="图"' in shown(body, "zhihu")  # a picture alone: a figure
+
+
+def test_mkdocs_admonitions_hold_their_blank_lines_and_sit_inline() -> None:
+    # Two blank lines closed the admonition, and the rest went out as code; 'inline end'
+    # was not read, and the line was shown.
+    body = (
+        '!!! note "T"\n    First.\n\n\n    Second.\n\n'
+        "!!! info inline end\n    Side text.\n\n"
+        '??? tip inline "Folded"\n    Folded text.\n\nAfter.\n'
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu == (
+        "<blockquote><b>T</b><br>First.<br>Second.</blockquote>"
+        "<blockquote><b>信息</b><br>Side text.</blockquote>"
+        "<blockquote><b>Folded</b><br>Folded text.</blockquote><p>After.</p>"
+    )

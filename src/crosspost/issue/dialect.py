@@ -52,6 +52,7 @@ from crosspost.issue.components import component_block, mdx_lines
 from crosspost.issue.definition_lists import definition_lists
 from crosspost.issue.hugo_shortcodes import shortcode_block
 from crosspost.issue.hugo_shortcodes import shortcodes as hugo_shortcodes
+from crosspost.issue.kramdown import kramdown_extensions, table_attribute_rows
 from crosspost.issue.myst import roles, targets_and_labels
 from crosspost.issue.private_notes import private_notes
 from crosspost.issue.shortcodes import emojized, shortcodes
@@ -744,8 +745,40 @@ _TITLED_ALERT = pattern(r"\[!([A-Za-z][\w-]*)\][+-]?(?:[ \t]+([^\n]*\S))?[ \t]*(
 #: An admonition's opening line as MkDocs writes it: ``!!! kind``, ``??? kind`` or
 #: ``???+ kind`` (folded), then at most a quoted title.
 _ADMONITION_LINE = pattern(
-    r"(?:!!!|\?\?\?\+?)[ \t]+([A-Za-z]+)(?:[ \t]+(?:\"[^\"]*\"|'[^']*'))?[ \t]*$"
+    r"(?:!!!|\?\?\?\+?)[ \t]+([A-Za-z]+)(?:[ \t]+inline(?:[ \t]+end)?)?"
+    r"(?:[ \t]+(?:\"[^\"]*\"|'[^']*'))?[ \t]*$"
 )
+#: An admonition's first line, MkDocs's: its indent.
+_ADMONITION_START = pattern(r"^( *)(?:!!!|\?\?\?\+?)[ \t]+[A-Za-z]", re.MULTILINE)
+
+
+def _admonition_gaps(state: StateCore) -> None:
+    """Blank lines inside a MkDocs admonition keep it open, as Python-Markdown reads it:
+    the admonition plugin closed one at two blank lines in a row, and what followed (an
+    indented paragraph, a content tab) went out as code. Such lines get the content's
+    indent; a line indented less still ends the admonition."""
+    if "!!!" not in state.src and "???" not in state.src:
+        return
+    lines = state.src.split("\n")
+    changed = False
+    for found in _ADMONITION_START.finditer(state.src):
+        indent = len(found.group(1)) + 4
+        first = state.src.count("\n", 0, found.start()) + 1
+        gap: list[int] = []
+        for index in range(first, len(lines)):
+            line = lines[index]
+            if not line.strip():
+                gap.append(index)
+                continue
+            if len(line) - len(line.lstrip(" ")) < indent:
+                break
+            if len(gap) > 1:
+                for blank in gap:
+                    lines[blank] = " " * indent
+                changed = True
+            gap = []
+    if changed:
+        state.src = "\n".join(lines)
 
 
 #: Pandoc's and Quarto's label after a display formula's closing ``$$``: ``$$ {#eq-x}``.
@@ -1056,7 +1089,7 @@ _ATTRIBUTE_LINE = pattern(r"[ \t]*\{:[^{}\n]*\}[ \t]*")
 _HEADING_ATTRIBUTES = pattern(r"[ \t]*\{:?((?:[ \t]*[^\s{}]+)+)[ \t]*\}[ \t]*$")
 _ATTRIBUTE = pattern(r"[#.][\w:.-]+|-|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s\"'{}]+)")
 #: The parts of an attribute list: quoted values whole, the rest split at blanks.
-_ATTRIBUTE_PARTS = pattern(r"\"[^\"]*\"|'[^']*'|[^\s]+")
+_ATTRIBUTE_PARTS = pattern(r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'])+")
 #: Where :func:`_site_directives` notes what it left out, in the parse's ``env``: (0-based
 #: body line, what was written).
 LEFT_OUT = "crosspost_left_out"
@@ -1131,6 +1164,8 @@ def _site_directives(state: StateCore) -> None:
 #: An attribute list right after a link or an image: kramdown's ``{:target="_blank"}``,
 #: Pandoc's and Quarto's ``{#fig-plane width=60%}``.
 _SPAN_ATTRIBUTES = pattern(r"\{:?((?:[ \t]*[^\s{}]+)*)[ \t]*\}")
+#: What an attribute list may follow: a link, an image, emphasis, code (kramdown's spans).
+_SPANS = frozenset({"link_close", "image", "em_close", "strong_close", "s_close", "code_inline"})
 _IMAGE_SIZE = pattern(r"(width|height)=[\"']?(\d+(?:\.\d+)?(?:px|%)?)[\"']?")
 
 
@@ -1143,7 +1178,7 @@ def _span_attributes(state: StateCore) -> None:
             continue
         children = token.children
         for before, child in itertools.pairwise(children):
-            if child.type != "text" or before.type not in ("link_close", "image"):
+            if child.type != "text" or before.type not in _SPANS:
                 continue
             found = _SPAN_ATTRIBUTES.match(child.content)
             parts = _ATTRIBUTE_PARTS.findall(found.group(1)) if found else []
@@ -1351,6 +1386,9 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("drop_unshowable", "equation_labels", _equation_labels)
     md.core.ruler.after("equation_labels", "unbroken_styles", _unbroken_styles)
     md.core.ruler.after("unbroken_styles", "nested_divs", _nested_divs)
+    md.core.ruler.after("nested_divs", "kramdown_extensions", kramdown_extensions)
+    md.core.ruler.after("kramdown_extensions", "admonition_gaps", _admonition_gaps)
+    md.core.ruler.after("block", "table_attribute_rows", table_attribute_rows)
     md.core.ruler.push("flatten_deep", _flatten_deep)
     md.core.ruler.after("block", "myst_callouts", _myst_callouts)
     md.core.ruler.after("myst_callouts", "fence_languages", _fence_languages)

@@ -1,0 +1,93 @@
+"""kramdown's (Jekyll's) and PHP Markdown Extra's markup that a site reads and never shows.
+
+kramdown hides text between ``{::comment}`` and ``{:/comment}`` (or ``{:/}``), reads its
+options from ``{::options … /}``, passes what ``{::nomarkdown}`` … ``{:/nomarkdown}`` holds
+through as it is, and reads ``*[HTML]: HyperText Markup Language`` lines as the
+definitions of abbreviations, shown as tooltips. Read as Markdown, a comment was published
+(only its markers went), and each definition was a line of the article. An attribute
+list written on the line under a table (``{: .table}``) was one more row of it.
+
+Here the comments, the options and the definitions are left out, and a nomarkdown
+extension's content stays where it is (it is raw HTML most often, which every channel
+reads as raw HTML). Lines keep their numbers; code is code.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+
+from crosspost.patterns import pattern
+
+#: A comment, from its opening to its closing (``{:/comment}``, or ``{:/}``).
+_COMMENT = pattern(r"\{::comment\}.*?\{:/(?:comment)?\}", re.DOTALL)
+#: The markers of a nomarkdown extension and an options line, left out by themselves.
+_MARKERS = pattern(r"\{::nomarkdown\}|\{:/nomarkdown\}|\{::options\b[^}\n]*/\}")
+#: An abbreviation's definition, a line of its own.
+_ABBREVIATION = pattern(r"[ \t]{0,3}\*\[[^\]\n]+\]:.*")
+#: A fence's line: three backticks or tildes, indented at most three spaces.
+_FENCE = pattern(r"^ {0,3}(?:`{3,}|~{3,})", re.MULTILINE)
+#: kramdown's attribute list, the whole of a line or a table cell.
+_ATTRIBUTES = pattern(r"\{:[^{}\n]*\}")
+
+
+def kramdown_extensions(state: StateCore) -> None:
+    """Core rule, before the block parse: comments, options lines and abbreviation
+    definitions left out of the source, a nomarkdown extension's markers too; a comment
+    over several lines leaves its lines blank, so every later line keeps its number."""
+    if "{::" not in state.src and "{:/" not in state.src and "*[" not in state.src:
+        return
+    source = _outside_code(_COMMENT, state.src)
+    source = _outside_code(_MARKERS, source)
+    if "*[" in source:
+        fences = [found.start() for found in _FENCE.finditer(source)]
+        lines = source.split("\n")
+        at = 0
+        for index, line in enumerate(lines):
+            inside = sum(1 for fence in fences if fence < at) % 2
+            if not inside and _ABBREVIATION.fullmatch(line):
+                lines[index] = ""
+            at += len(line) + 1
+        source = "\n".join(lines)
+    state.src = source
+
+
+def _outside_code(found_by: re.Pattern[str], source: str) -> str:
+    """``source`` with what ``found_by`` finds outside code fences left out, its line
+    breaks kept."""
+    fences = [found.start() for found in _FENCE.finditer(source)]
+
+    def blanked(found: re.Match[str]) -> str:
+        inside = sum(1 for fence in fences if fence < found.start()) % 2
+        return found.group(0) if inside else "\n" * found.group(0).count("\n")
+
+    return found_by.sub(blanked, source)
+
+
+def table_attribute_rows(state: StateCore) -> None:
+    """Core rule: a table's last row that holds only an attribute list (``{: .table}``,
+    written on the line under the table, which Markdown read as one more row) left out."""
+    if "{:" not in state.src:
+        return
+    tokens = state.tokens
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token.type == "tr_open":
+            close = next(i for i in range(index, len(tokens)) if tokens[i].type == "tr_close")
+            cells = [t.content.strip() for t in tokens[index:close] if t.type == "inline"]
+            written = [cell for cell in cells if cell]
+            if len(written) == 1 and _ATTRIBUTES.fullmatch(written[0]) and cells[0]:
+                index = close + 1
+                continue
+        kept.append(token)
+        index += 1
+    state.tokens = [
+        token
+        for at, token in enumerate(kept)
+        if not (token.type == "tbody_open" and kept[at + 1].type == "tbody_close")
+        and not (token.type == "tbody_close" and kept[at - 1].type == "tbody_open")
+    ]
