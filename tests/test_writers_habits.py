@@ -542,3 +542,12 @@ def test_mkdocs_admonitions_hold_their_blank_lines_and_sit_inline() -> None:
         "<blockquote><b>信息</b><br>Side text.</blockquote>"
         "<blockquote><b>Folded</b><br>Folded text.</blockquote><p>After.</p>"
     )
+
+
+def test_an_equation_numbered_first_and_hexos_doubled_braces_are_drawn() -> None:
+    # pumpkin-book writes '\tag{6.4}' first, which ziamath could not read; Hexo's posts
+    # double the backslash of a set's brace. Both came out as TeX in code on WeChat.
+    body = "$$\\tag{6.4} \\gamma =\\frac{2}{||w||}$$\n\n集合 $A = \\\\{1, 2\\\\}$ 的元素。\n"
+    wechat = shown(body, "wechat")
+    assert wechat.count("<svg") == 2 and "<code" not in wechat
+    assert "A = \\{1, 2\\}" in render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]

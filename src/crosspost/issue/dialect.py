@@ -887,6 +887,23 @@ def _nested_divs(state: StateCore) -> None:
     state.src = "\n".join(lines)
 
 
+#: A brace written with two backslashes in a formula (``\\{1, 2\\}``).
+_DOUBLED_BRACE = pattern(r"\\\\([{}])")
+
+
+def _escaped_braces(state: StateCore) -> None:
+    r"""A brace escaped twice in a formula within a line (``$A = \\{1, 2\\}$``), as
+    Hexo's posts write it because their Markdown renderer takes one backslash away, is
+    the set's brace ``\{``: a line break, what ``\\`` says, means nothing within a
+    line, and the formula could not be drawn. Display formulas keep what they say."""
+    if "\\\\{" not in state.src and "\\\\}" not in state.src:
+        return
+    for token in state.tokens:
+        for child in token.children or ():
+            if child.type == "math_inline" and "\\\\" in child.content:
+                child.content = _DOUBLED_BRACE.sub(r"\\\1", child.content)
+
+
 #: What a sub- or superscript may hold: a few letters, digits and signs (``H~2~O``,
 #: ``x^-1^``, ``1^st^``, ``2^10^``).
 _SCRIPT = pattern(r"[A-Za-z0-9+\-−=().,']{1,12}")
@@ -1402,6 +1419,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.before("inline", "myst_targets", targets_and_labels)
     md.core.ruler.after("inline", "myst_roles", roles)
     md.core.ruler.after("myst_roles", "scripts", _scripts)
+    md.core.ruler.after("scripts", "escaped_braces", _escaped_braces)
     md.core.ruler.push("callouts", _callouts)
     md.core.ruler.push("close_hidden_content", _close_hidden_content)
     md.core.ruler.push("site_directives", _site_directives)

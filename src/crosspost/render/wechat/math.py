@@ -201,6 +201,10 @@ def _em(px: float) -> str:
 MAX_FORMULA_CHARS = 1_000
 
 
+#: An equation's number: ``\tag{6.4}`` (``\tag*{…}`` without brackets).
+_TAG = pattern(r"\\tag\*?\{[^{}]*\}")
+
+
 @functools.lru_cache(maxsize=1024)
 def formula_svg(tex: str, *, display: bool) -> str | None:
     """The ``<svg>`` of ``tex``, or ``None`` when ziamath cannot read it (or it is longer
@@ -212,6 +216,11 @@ def formula_svg(tex: str, *, display: bool) -> str | None:
     tex = _TRAILING_BREAKS.sub("", tex).strip()
     if len(tex) > MAX_FORMULA_CHARS:
         return None
+    tag = _TAG.search(tex)
+    if tag is not None and tag.end() < len(tex):
+        # ziamath reads a number only at the end; MathJax and KaTeX take it anywhere
+        # (books write it first: '\tag{6.4} \gamma = …'). It is drawn at the end either way.
+        tex = f"{tex[: tag.start()]} {tex[tag.end() :]} {tag.group(0)}".strip()
     convert, Latex = _layout()
     try:
         if _UNKNOWN_COMMAND.search(convert(tex)):
