@@ -551,3 +551,48 @@ def test_an_equation_numbered_first_and_hexos_doubled_braces_are_drawn() -> None
     wechat = shown(body, "wechat")
     assert wechat.count("<svg") == 2 and "<code" not in wechat
     assert "A = \\{1, 2\\}" in render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]
+
+
+def test_zhihu_keeps_an_email_address_a_highlight_and_the_levels_the_body_uses() -> None:
+    # HelloGitHub's contact address was lost on Zhihu (it links to the web only), <mark>
+    # became plain text, and '##' then '####' made the second level a bold line.
+    body = (
+        '联系 <a href="mailto:a@example.com">联系我</a>。\n\n'
+        '<p>或 <a href="mailto:c@example.com">c@example.com</a></p>\n\n'
+        "## 一\n\n#### 行注释\n\n文字 <mark>高亮</mark>。\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert "<p>联系 联系我 (mailto:a@example.com)。</p><p>或 c@example.com</p>" in zhihu
+    assert "<h2>一</h2><h3>行注释</h3><p>文字 <b>高亮</b>。</p>" in zhihu
+
+
+def test_zhihus_markdown_writes_a_video_as_a_link_and_volantis_links_keep_their_words(
+    body_warnings: BodyWarnings,
+) -> None:
+    body = (
+        "{% youtube FOXNlZFkbPk %}\n\n"
+        "{% link 配置与使用, /site-settings/configuration/, https://cdn.e.com/icon.svg %}\n"
+    )
+    markdown = render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]
+    assert markdown.startswith(
+        "[▶ 视频](https://www.youtube.com/watch?v=FOXNlZFkbPk)\n\n配置与使用"
+    )
+    assert "icon.svg" not in markdown
+    assert any("'/site-settings/configuration/' is a path" in w for w in body_warnings(body))
+
+
+def test_what_raw_html_hides_from_the_reader_is_named(body_warnings: BodyWarnings) -> None:
+    # A component or a Hexo tag inside a <div> went out as nothing, or as written,
+    # and check said nothing.
+    body = (
+        '正文。\n\n<div class="options-api">\n  <VueSchoolLink href="https://v.io/l" />\n'
+        '</div>\n\n<div align="center">\n{% btn https://a.example.com,文字 %}\n</div>\n\n'
+        "<div>\n<pre>{% raw %} 代码 {% endraw %}</pre>\n</div>\n"
+    )
+    said = body_warnings(body)
+    assert [w.split(": warning: ")[0] for w in said] == ["issue.md:7", "issue.md:11"]
+    assert "'<VueSchoolLink />' is an MDX component inside raw HTML" in said[0]
+    assert said[1].endswith(
+        "(it stands inside raw HTML, where nothing is read as Markdown: a blank line above "
+        "and below it lets crosspost read what it can)"
+    )

@@ -173,6 +173,7 @@ _WHOLE_TAG = pattern(
     r"\s*/?>"
 )
 _TAG_NAME = pattern(r"<([A-Za-z][A-Za-z0-9-]*)")
+_WHOLE_TAG = pattern(r"<[A-Za-z][A-Za-z0-9.-]*(?:\s[^<>]*)?/?>")
 
 
 def _hidden_html(content: str) -> str | None:
@@ -476,14 +477,20 @@ def _unknown_tags(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
     for token in tokens:
         if not token.map:
             continue
-        if token.type == "html_block":
-            pieces = [token.content[:200]]
+        if token.type == "html_block":  # every tag of the block, each on its line
+            content = _UNREAD_HTML.sub(_kept_lines, token.content)
+            pieces = [
+                (content.count("\n", 0, found.start()), found.group(0))
+                for found in _WHOLE_TAG.finditer(content)
+            ]
+            alone = len(pieces) == 1 and not _WHOLE_TAG.sub("", content).strip()
         elif token.type == "inline":
-            pieces = [c.content for c in token.children or () if c.type == "html_inline"]
+            pieces = [(0, c.content) for c in token.children or () if c.type == "html_inline"]
+            alone = False
         else:
             continue
-        line = issue.body_line + token.map[0]
-        for piece in pieces:
+        for offset, piece in pieces:
+            line = issue.body_line + token.map[0] + offset
             found = _TAG_NAME.match(piece.lstrip())
             name = found.group(1) if found else ""
             if not name or "-" in name or name.lower() in _known_elements():
@@ -491,11 +498,18 @@ def _unknown_tags(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
             if (line, name) in seen:
                 continue
             seen.add((line, name))
-            if token.type == "html_block" and SELF_CLOSING.fullmatch(piece.strip()):
+            component = token.type == "html_block" and SELF_CLOSING.fullmatch(piece.strip())
+            if component and alone:
                 message = (
                     f"'<{name} />' is an MDX component that names nothing crosspost can "
                     "show (no video, picture or link), so every channel leaves it out; "
                     "write what it shows on the site here in Markdown if the issue needs it"
+                )
+            elif component:
+                message = (
+                    f"'<{name} />' is an MDX component inside raw HTML, which every channel "
+                    "leaves out; on a line of its own outside the HTML, crosspost shows the "
+                    "video, picture or link it names"
                 )
             else:
                 message = (
@@ -792,9 +806,12 @@ def _foreign(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
     """Static-site and editor syntax in the text, once per kind and line."""
     seen: set[tuple[int, str]] = set()
     for token in tokens:
-        if token.type != "inline" or not token.map:
+        if token.type not in ("inline", "html_block") or not token.map:
             continue
-        text = _CODE_SPAN.sub("", token.content)
+        raw = token.type == "html_block"
+        # Raw HTML reads nothing as Markdown, and its code and scripts are examples.
+        text = _UNREAD_HTML.sub(_kept_lines, token.content) if raw else token.content
+        text = _CODE_SPAN.sub("", text)
         first = issue.body_line + token.map[0]
         for foreign, meaning in _FOREIGN:
             for match in foreign.finditer(text):
@@ -803,4 +820,19 @@ def _foreign(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
                     continue
                 seen.add((line, meaning))
                 shown = _shortened(" ".join(match.group(0).split()))
-                yield Finding(line, None, "foreign-syntax", f"'{shown}' is {meaning}")
+                said = f"'{shown}' is {meaning}" + (_IN_RAW_HTML if raw else "")
+                yield Finding(line, None, "foreign-syntax", said)
+
+
+#: What raw HTML holds that is no text of the article: code, scripts, styles, comments.
+_UNREAD_HTML = pattern(
+    r"<(pre|code|script|style|textarea)\b.*?</\1\s*>|<!--.*?-->", re.DOTALL | re.IGNORECASE
+)
+_IN_RAW_HTML = (
+    " (it stands inside raw HTML, where nothing is read as Markdown: a blank line above and "
+    "below it lets crosspost read what it can)"
+)
+
+
+def _kept_lines(found: re.Match[str]) -> str:
+    return "\n" * found.group(0).count("\n")

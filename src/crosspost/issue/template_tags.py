@@ -77,6 +77,8 @@ _OPTION = pattern(r"[a-z_]+:(?!//)\S*|linenos(?:=\S*)?|hl_lines=.*|mark_lines=.*
 _URL = pattern(r"(?:https?:)?//\S+|mailto:\S+")
 _FILE = pattern(r"\S*[./]\S*\.[A-Za-z0-9]{2,5}(?:[?#]\S*)?|\S+\.[A-Za-z0-9]{2,5}")
 _SIZE = pattern(r"\d+(?:px|%)?")
+#: A path of the site's own: ``/docs/start/``, ``../a.html``.
+_SITE_PATH = pattern(r"\.{0,2}/[^\s,]*")
 
 
 #: How a one-line tag is read: its arguments to its Markdown (None: not as expected).
@@ -291,7 +293,9 @@ def _link(arguments: list[tuple[str, bool]]) -> str | None:
     icon %}`` (its parts between commas: a title may hold spaces)."""
     written = " ".join(word for word, _ in arguments)
     parts = [part.strip() for part in written.split(",")]
-    if len(parts) > 1 and _URL.fullmatch(parts[1]):
+    if len(parts) > 1 and (_URL.fullmatch(parts[1]) or _SITE_PATH.fullmatch(parts[1])):
+        # A path of the site's own (Volantis: '/site-settings/') is still the link's
+        # target; check says no reader can follow it. The icon after it is no target.
         return f"[{escaped(parts[0] or parts[1])}](<{parts[1]}>)"
     at = next((i for i, (word, _) in enumerate(arguments) if _URL.fullmatch(word)), None)
     if at is None:

@@ -113,21 +113,24 @@ TASK_MARKERS = {False: "☐ ", True: "☑ "}
 STROKE = "\u0336"
 
 
-def top_heading_level(tokens: Sequence[Token]) -> int:
-    """The highest level of the body's own headings (1 for ``#``; those in quotes and
-    lists are bold text on Zhihu and do not count); 1 when it has none."""
-    levels = [
+def heading_levels(tokens: Sequence[Token]) -> tuple[int, ...]:
+    """The levels of the body's own headings, highest first (1 for ``#``; those in quotes
+    and lists are bold text on Zhihu and do not count); ``(1,)`` when it has none."""
+    levels = {
         int(t.tag[1])
         for t in tokens
         if t.type == "heading_open" and t.level == 0 and t.tag[1:].isdigit()
-    ]
-    return min(levels, default=1)
+    }
+    return tuple(sorted(levels)) or (1,)
 
 
-def heading_tag(tag: str, top: int) -> str | None:
-    """The Zhihu tag of a heading ``tag`` (``"h3"``…) in a body whose highest level is
-    ``top``: the highest becomes ``<h2>``, the next ``<h3>``, deeper ones ``None`` (bold)."""
-    depth = max(0, int(tag[1]) - top)
+def heading_tag(tag: str, levels: Sequence[int]) -> str | None:
+    """The Zhihu tag of a heading ``tag`` (``"h3"``…) in a body whose headings use
+    ``levels``: the highest becomes ``<h2>``, the next one used ``<h3>`` (``##`` then
+    ``####`` are two levels, not three), deeper ones ``None`` (bold). A level the body
+    does not use (a heading in a quote) counts its distance from the highest."""
+    level = int(tag[1])
+    depth = levels.index(level) if level in levels else max(0, level - levels[0])
     return HEADING_TAGS[depth] if depth < len(HEADING_TAGS) else None
 
 
@@ -412,7 +415,7 @@ class _CellLink:
         href = self.href.strip()
         if not href or href.startswith("#") or _NOT_SHOWN_SCHEME.match(href):
             return ""
-        if "".join(self.shown).strip() != href:
+        if "".join(self.shown).strip() not in (href, href.removeprefix("mailto:")):
             return html.escape(f" ({href})")
         return ""
 

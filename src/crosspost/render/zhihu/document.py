@@ -18,7 +18,7 @@ from crosspost.render.zhihu.common import (
     CHANNEL,
     STROKE,
     body_tokens,
-    top_heading_level,
+    heading_levels,
     zhihu_tokens,
 )
 from crosspost.render.zhihu.html import render_html
@@ -51,9 +51,13 @@ def render(issue: Issue, context: RenderContext) -> Rendered:
     titles = (settings.title, issue.title)
     tail = previous_section(context.previous)
     # Heading levels follow the issue's own body (往期回顾 is fitted in, not counted).
-    top = top_heading_level(body_tokens(issue.document, titles))
-    body, images = render_html(with_inline_lists(zhihu_tokens(issue.document, titles, tail)), top)
-    markdown = render_markdown(with_inline_lists(zhihu_tokens(issue.document, titles, tail)), top)
+    levels = heading_levels(body_tokens(issue.document, titles))
+    body, images = render_html(
+        with_inline_lists(zhihu_tokens(issue.document, titles, tail)), levels
+    )
+    markdown = render_markdown(
+        with_inline_lists(zhihu_tokens(issue.document, titles, tail)), levels
+    )
     return Rendered(
         channel=CHANNEL,
         title=settings.title,

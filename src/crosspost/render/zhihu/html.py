@@ -48,13 +48,13 @@ from crosspost.render.zhihu.common import (
 from crosspost.render.zhihu.sanitize import Sanitizer
 
 
-def render_html(tokens: list[Token], top_level: int = 1) -> tuple[str, tuple[str, ...]]:
+def render_html(tokens: list[Token], levels: Sequence[int] = (1,)) -> tuple[str, tuple[str, ...]]:
     """Zhihu HTML for a token stream (which it may change), and its image sources.
 
-    ``top_level`` is the highest heading level of the issue's own body: it becomes
-    ``<h2>``, the next ``<h3>``."""
+    ``levels`` are the heading levels of the issue's own body: the highest becomes
+    ``<h2>``, the next one used ``<h3>``."""
     tokens, notes, _ = cut_footnotes(tokens)
-    renderer = ZhihuHtmlRenderer(notes, top_level)
+    renderer = ZhihuHtmlRenderer(notes, levels)
     body = renderer.render(_split_images(tokens), OptionsDict(commonmark.make()["options"]), {})
     body = body.replace("<p></p>", "")
     return body, tuple(dict.fromkeys(renderer.images))
@@ -80,9 +80,9 @@ class _Link:
 class ZhihuHtmlRenderer(RendererHTML):
     """markdown-it's HTML renderer with the Zhihu rules. One instance per render."""
 
-    def __init__(self, notes: dict[int, Note], top_level: int = 1) -> None:
+    def __init__(self, notes: dict[int, Note], levels: Sequence[int] = (1,)) -> None:
         super().__init__()
-        self._top_level = top_level
+        self._levels = levels
         self._strike = 0
         self.images: list[str] = []
         self._notes = notes
@@ -141,13 +141,13 @@ class ZhihuHtmlRenderer(RendererHTML):
         return "" if self._frames or tokens[idx].hidden else "</p>"
 
     def heading_open(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
-        tag = heading_tag(tokens[idx].tag, self._top_level)
+        tag = heading_tag(tokens[idx].tag, self._levels)
         if self._frames:
             return f"{self._separator()}<b>"
         return f"<{tag}>" if tag else "<p><b>"
 
     def heading_close(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
-        tag = heading_tag(tokens[idx].tag, self._top_level)
+        tag = heading_tag(tokens[idx].tag, self._levels)
         if self._frames:
             return "</b>"
         return f"</{tag}>" if tag else "</b></p>"

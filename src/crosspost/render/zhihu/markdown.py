@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from markdown_it.token import Token
@@ -54,11 +54,11 @@ _LINE_START = pattern(r"^(\s*)(?:(\d+)([.)])|([#>+=-]))", re.MULTILINE)
 _BACKTICKS = pattern(r"`+")
 
 
-def render_markdown(tokens: list[Token], top_level: int = 1) -> str:
-    """Zhihu importer Markdown for a token stream (which it may change); ``top_level`` is
-    the body's highest heading level, written as ``#``."""
+def render_markdown(tokens: list[Token], levels: Sequence[int] = (1,)) -> str:
+    """Zhihu importer Markdown for a token stream (which it may change); ``levels`` are
+    the body's heading levels, the highest written as ``#``."""
     tokens, notes, bodies = cut_footnotes(tokens)
-    context = _Context(notes=notes, bodies=bodies, top_level=top_level)
+    context = _Context(notes=notes, bodies=bodies, levels=levels)
     tree = SyntaxTreeNode(tokens)
     text = _blocks(tree.children, context)
     _untie(tree)
@@ -85,7 +85,7 @@ class _Context:
     numeros: dict[object, int] = field(default_factory=dict)
     entries: list[str] = field(default_factory=list)
     sanitizer: Sanitizer = field(default_factory=lambda: Sanitizer(lambda _: None))
-    top_level: int = 1
+    levels: Sequence[int] = (1,)
     strike: int = 0
 
     def reference(self, key: object, entry: Callable[[], str]) -> str:
@@ -127,7 +127,7 @@ def _escape_line_start(match: re.Match[str]) -> str:
 
 def _heading(node: SyntaxTreeNode, context: _Context) -> str:
     text = _inline(node.children[0], context).replace("\n", " ").strip()
-    tag = heading_tag(node.tag, context.top_level)
+    tag = heading_tag(node.tag, context.levels)
     if tag is not None:
         return f"{'#' * (int(tag[1]) - 1)} {text}"
     return f"**{text}**"  # Zhihu keeps two heading levels; deeper ones become bold text
@@ -338,7 +338,13 @@ def _html_block(node: SyntaxTreeNode, context: _Context) -> str:
         parts.append(_fenced(html.unescape(found.group(2)), found.group(1)))
         at = found.end()
     parts.append(cleaned[at:].strip().replace("\n", "&#10;"))
-    return "\n\n".join(part for part in parts if part)
+    return "\n\n".join(_markdown_link(_unwrapped(part)) for part in parts if part)
+
+
+def _unwrapped(block: str) -> str:
+    """A block that is one paragraph of one link, without its ``<p>``."""
+    inner = block.removeprefix("<p>").removesuffix("</p>")
+    return inner if inner != block and _LONE_LINK.fullmatch(inner) else block
 
 
 _RAW_PRE = pattern(r'<pre lang="([^"]*)">(.*?)</pre>', re.DOTALL)
@@ -347,7 +353,21 @@ _CLOSED = pattern(r"</(blockquote|ul|ol|table)>")
 
 
 def _html_inline(node: SyntaxTreeNode, context: _Context) -> str:
-    return context.sanitizer.inline_tag(node.content)
+    return _markdown_link(context.sanitizer.inline_tag(node.content))
+
+
+def _markdown_link(cleaned: str) -> str:
+    """The line a video or a frame became (``<a href="…">▶ 视频</a>``) as a Markdown
+    link, as the file writes every other link; any other HTML as it is."""
+    found = _LONE_LINK.fullmatch(cleaned)
+    if found is None:
+        return cleaned
+    href, words = html.unescape(found.group(1)), html.unescape(found.group(2))
+    shown = _ESCAPED.sub(r"\\\1", words)
+    return f"[{shown}]({_destination(href)})"
+
+
+_LONE_LINK = pattern(r'<a href="([^"<>]*)">([^<>]*)</a>')
 
 
 def _wrap(mark: str) -> Render:

@@ -52,7 +52,9 @@ DROPPED = frozenset(
 )  # fmt: skip
 #: Inline elements Zhihu keeps, written back without attributes.
 INLINE = {"b": "b", "strong": "b", "i": "i", "em": "i", "u": "u", "code": "code",
-          "sup": "sup", "sub": "sub"}  # fmt: skip
+          "sup": "sup", "sub": "sub",
+          # what Zhihu lacks, as its nearest: a highlight bold (as ``==x==``), a key code
+          "mark": "b", "ins": "u", "kbd": "code"}  # fmt: skip
 _HEADINGS = {"h1": "h2", "h2": "h3"}
 _BLOCKS = frozenset(
     {"p", "blockquote", "ul", "ol", "li", "pre", "hr", "table", "h1", "h2", "h3", "h4",
@@ -87,12 +89,14 @@ ALLOWLIST = Allowlist(
         # read here: Zhihu itself keeps neither (§12), so the numbers are written as text
         "ol": frozenset({"start", "reversed"}),
     },
-    url_schemes=frozenset({"http", "https"}),
+    url_schemes=frozenset({"http", "https", "mailto"}),
     dropped=DROPPED,
     media=frozenset(MEDIA_LABELS),
 )
 
 _SCHEME = pattern(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+#: In the open raw tags: an ``<a>`` to an e-mail address, which its close writes out.
+_MAILTO = "a mailto "
 _TAG = pattern(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b", re.DOTALL)
 #: More than one tag, or text: the line a media element became (see TagStream).
 _FRAGMENT = pattern(r"^<[^/][^>]*>.*</|^[^<]")
@@ -183,10 +187,11 @@ class Sanitizer:
             return ""
         closing, name = match.group(1), match.group(2).lower()
         if closing:
-            if name in self._open:
-                index = len(self._open) - 1 - self._open[::-1].index(name)
-                del self._open[index]
-                return self._close(name)
+            for index in range(len(self._open) - 1, -1, -1):
+                opened = self._open[index]
+                if opened == name or (name == "a" and opened.startswith(_MAILTO)):
+                    del self._open[index]
+                    return self._close(opened)
             return ""
         from bs4.element import Tag
 
@@ -209,6 +214,8 @@ class Sanitizer:
             if is_web_link(href):
                 self._open.append(name)
                 return f'<a href="{html.escape(href)}">'
+            if href.lower().startswith("mailto:"):  # Zhihu links to the web only: the
+                self._open.append(_MAILTO + href)  # address follows the words, as in a cell
         return ""
 
     def cell_image(self, raw: str) -> str:
@@ -217,6 +224,8 @@ class Sanitizer:
         return self.inline_tag(raw)
 
     def _close(self, name: str) -> str:
+        if name.startswith(_MAILTO):
+            return html.escape(f" ({name[len(_MAILTO) :]})")
         if name in INLINE:
             return f"</{INLINE[name]}>"
         if name in STRUCK_TAGS:
@@ -445,6 +454,8 @@ class Sanitizer:
             return f"<{INLINE[name]}>{inner}</{INLINE[name]}>"
         if name == "a" and is_web_link(str(node.get("href") or "")):
             return f'<a href="{html.escape(str(node.get("href")))}">{inner}</a>'
+        if name == "a" and str(node.get("href") or "").lower().startswith("mailto:"):
+            return cell_link_text(inner, str(node.get("href")))  # "写信 (mailto:…)"
         if name in _BLOCKS and inner.strip():
             return f"{inner}<br>" if name in {"p", "div", "li"} else inner
         return inner
@@ -727,8 +738,8 @@ def written_language(node: Tag) -> str:
         for attribute in ("lang", "data-lang", "data-language"):
             if element.get(attribute):
                 return str(element.get(attribute))
-        classes = element.get("class") or []
-        names = classes.split() if isinstance(classes, str) else list(classes)
+        classes = element.get("class")
+        names = classes.split() if isinstance(classes, str) else [str(c) for c in classes or ()]
         for name in names:
             found = _CLASS_LANGUAGE.match(name)
             if found:
