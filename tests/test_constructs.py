@@ -61,10 +61,10 @@ def test_check_names_each_construct_shown_otherwise_with_its_line(
         "or a command it does not know); it is shown as its TeX in code",
         "issue.md:6: warning: '::: foo' is not a callout crosspost knows (tip, info, note, "
         "important, warning, caution, danger, details); it is shown as a plain note",
-        "issue.md:11: [wechat] warning: <video> cannot play on wechat; it is shown as a link "
-        "to its source",
-        "issue.md:11: [zhihu] warning: <video> cannot play on zhihu; it is shown as a link "
-        "to its source",
+        "issue.md:11: [wechat] warning: a video (<video>, or a site's video tag) cannot play "
+        "on wechat; it is shown as a line linking to its source",
+        "issue.md:11: [zhihu] warning: a video (<video>, or a site's video tag) cannot play "
+        "on zhihu; it is shown as a line linking to its source",
         "issue.md:13: [zhihu] warning: <svg> is not shown on zhihu; it is left out with what "
         "it contains",
         "issue.md:15: [wechat] warning: <input> (a form control) is not shown on wechat; it "

@@ -596,3 +596,15 @@ def test_what_raw_html_hides_from_the_reader_is_named(body_warnings: BodyWarning
         "(it stands inside raw HTML, where nothing is read as Markdown: a blank line above "
         "and below it lets crosspost read what it can)"
     )
+
+
+def test_mkdocs_keys_and_code_annotation_marks_read_as_the_site_shows_them() -> None:
+    # '++ctrl+alt+del++' was shown with its pluses; Quarto's '# <1>' and MkDocs's
+    # '# (2)!' stayed in the code, unlike the numbers the list under it refers to.
+    body = (
+        "Press ++ctrl+alt+del++ or ++cmd+c++. C++ and i++ stay, `++a++` too.\n\n"
+        '```python\nimport os # <1>\nx = 1 # (2)!\ny = "<3>"\n```\n\n1. imports\n2. sets\n'
+    )
+    markdown = render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]
+    assert "Press `Ctrl+Alt+Del` or `Cmd+C`. C++ and i++ stay, `++a++` too." in markdown
+    assert 'import os # (1)\nx = 1 # (2)\ny = "<3>"' in markdown

@@ -304,10 +304,20 @@ def _instruction(match: re.Match[str], channel: str) -> str:
     )
 
 
+#: How a warning names an embed: written as HTML, or by a site's tag (``{% youtube %}``,
+#: a shortcode, a component) that crosspost reads as that element.
+_EMBEDDED = {
+    "video": "a video (<video>, or a site's video tag)",
+    "audio": "a sound (<audio>, or a site's audio tag)",
+    "iframe": "an embedded page (<iframe>, or a site's embed tag)",
+}
+
+
 def _not_shown(name: str, channel: str, allowlist: Allowlist) -> str | None:
     """What ``channel`` does with a raw ``<name>``, if it does not show it."""
     if name in allowlist.media and name in allowlist.dropped:
-        return f"<{name}> cannot play on {channel}; it is shown as a link to its source"
+        what = _EMBEDDED.get(name, f"<{name}>")
+        return f"{what} cannot play on {channel}; it is shown as a line linking to its source"
     if name in _FORM:
         return f"<{name}> (a form control) is not shown on {channel}; it is left out"
     if allowlist.drops(name) and name not in ("source", "track"):

@@ -49,8 +49,8 @@ _FOREIGN: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (
         re.compile(r"\{%\s*[A-Za-z_]\w*\([^(){}]*\)\s*%\}|\{\{\s*[A-Za-z_]\w*\([^(){}]*\)\s*\}\}"),
-        "a Zola shortcode, not Markdown: it goes out as literal text; write what it stands "
-        "for in Markdown",
+        "a Zola shortcode or a site's macro (MDN's), not Markdown: it goes out as literal "
+        "text; write what it stands for in Markdown",
     ),
     (
         re.compile(r"(?<!\{)\{%(?!\s*[A-Za-z_]\w*\([^(){}]*\)\s*%\})(?!\s*end\s*%\}).*?%\}(?!\})"),

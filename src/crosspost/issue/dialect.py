@@ -41,6 +41,7 @@ from mdit_py_plugins.subscript import sub_plugin
 from mdit_py_plugins.superscript import superscript_plugin
 
 from crosspost.issue.bare_links import bare_links
+from crosspost.issue.blocks import outside_code
 from crosspost.issue.callouts import (
     CALLOUT_LABELS,
     CALLOUT_SYNONYMS,
@@ -664,6 +665,16 @@ def _fence_languages(state: StateCore) -> None:
     for token in state.tokens:
         if token.type == "fence" and token.info and ("{" in token.info or ":" in token.info):
             token.info = fence_language(token.info)
+        if token.type == "fence" and ("<" in token.content or ")!" in token.content):
+            token.content = _ANNOTATION_MARK.sub(r"\1 (\2\3)", token.content)
+
+
+#: A code annotation's mark at a line's end: Quarto's ``# <1>``, MkDocs Material's
+#: ``# (1)!``. The site draws a numbered bubble the list under the code explains; here
+#: it is the comment ``# (1)``, a number the reader finds in that list.
+_ANNOTATION_MARK = pattern(
+    r"([ \t]*(?:#|//|--|;|%))[ \t]*(?:<(\d{1,2})>|\((\d{1,2})\)!)[ \t]*$", re.M
+)
 
 
 #: Docsify's notes: a paragraph opening with ``!>`` (important) or ``?>`` (a tip).
@@ -885,6 +896,35 @@ def _nested_divs(state: StateCore) -> None:
             assert found is not None
             lines[index] = found.group(1) + colons + lines[index][found.end(2) :]
     state.src = "\n".join(lines)
+
+
+#: pymdownx's keys: ``++ctrl+alt+del++``, each key a name or one character.
+_KEYS = pattern(
+    r"(?<![\w+])\+\+((?:[A-Za-z][\w-]*|[^\s+])(?:\+(?:[A-Za-z][\w-]*|[^\s+]))*)\+\+(?![\w+])"
+)
+#: How a key's name is written when it is not the name capitalised.
+_KEY_NAMES = {"ctrl": "Ctrl", "cmd": "Cmd", "alt": "Alt", "del": "Del", "esc": "Esc",
+              "pgup": "PgUp", "pgdn": "PgDn", "arrow-up": "↑", "arrow-down": "↓",
+              "arrow-left": "←", "arrow-right": "→", "win": "Win", "opt": "Option"}  # fmt: skip
+
+
+def _keys(state: StateCore) -> None:
+    """MkDocs Material's keyboard keys (``++ctrl+alt+del++``) as the keys, in code: Ctrl+
+    Alt+Del. They were shown as written, with their pluses."""
+    if "++" not in state.src:
+        return
+    for token in state.tokens:
+        if token.type == "inline" and "++" in token.content:
+            token.content = outside_code(token.content, _written_keys)
+
+
+def _written_keys(text: str) -> str:
+    def keys(found: re.Match[str]) -> str:
+        names = found.group(1).split("+")
+        shown = "+".join(_KEY_NAMES.get(n.lower(), n[:1].upper() + n[1:]) for n in names)
+        return f"`{shown}`"
+
+    return _KEYS.sub(keys, text) if "++" in text else text
 
 
 #: A brace written with two backslashes in a formula (``\\{1, 2\\}``).
@@ -1410,6 +1450,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("block", "myst_callouts", _myst_callouts)
     md.core.ruler.after("myst_callouts", "fence_languages", _fence_languages)
     md.core.ruler.after("fence_languages", "docsify_notes", _docsify_notes)
+    md.core.ruler.before("inline", "keys", _keys)
     md.core.ruler.before("inline", "template_tags", template_tags)
     md.core.ruler.before("inline", "wordpress_shortcodes", wordpress_shortcodes)
     md.core.ruler.before("inline", "hugo_shortcodes", hugo_shortcodes)
