@@ -608,3 +608,23 @@ def test_mkdocs_keys_and_code_annotation_marks_read_as_the_site_shows_them() -> 
     markdown = render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]
     assert "Press `Ctrl+Alt+Del` or `Cmd+C`. C++ and i++ stay, `++a++` too." in markdown
     assert 'import os # (1)\nx = 1 # (2)\ny = "<3>"' in markdown
+
+
+def test_volantis_and_gitbook_blocks_read_as_the_site_shows_them(
+    body_warnings: BodyWarnings,
+) -> None:
+    # Each went out as written ('{% timenode 2021/07/15 %}'), the date with it.
+    body = (
+        "{% timeline 建站史, blue %}\n\n{% timenode 2021/07/15 %}\n第一次部署。\n"
+        "{% endtimenode %}\n\n{% endtimeline %}\n\n{% noteblock idea, 小提示 %}\n一段**提示**。\n"
+        "{% endnoteblock %}\n\n{% btn, 文档, https://docs.example.com, fas fa-book %}\n\n"
+        '{% content-ref url="setup.md" %}\n[setup.md](https://e.com/setup)\n'
+        "{% endcontent-ref %}\n"
+    )
+    assert shown(body, "zhihu") == (
+        "<p><b>建站史</b></p><p><b>2021/07/15</b></p><p>第一次部署。</p>"
+        "<blockquote><b>小提示</b><br>一段<b>提示</b>。</blockquote>"
+        '<p><a href="https://docs.example.com">文档</a></p>'
+        '<p><a href="https://e.com/setup">setup.md</a></p>'
+    )
+    assert body_warnings(body) == []

@@ -48,15 +48,21 @@ _ARGUMENT = pattern(r"\"([^\"]*)\"|'([^']*)'|(\S+)")
 #: Paired tags whose content is code (Hexo's ``code`` is its ``codeblock``).
 CODE_TAGS = frozenset({"highlight", "codeblock", "code", "mermaid"})
 #: Paired tags whose content is Markdown shown in a callout.
-NOTE_TAGS = frozenset({"note", "hint", "details", "hideToggle", "folding", "fold"})
+NOTE_TAGS = frozenset({"note", "hint", "details", "hideToggle", "folding", "fold", "noteblock"})
 #: Paired tags that group their content (Butterfly's galleries): shown as the content.
-GROUP_TAGS = frozenset({"gallery", "galleryGroup", "gi", "grid", "flink"})
+GROUP_TAGS = frozenset(
+    {"gallery", "galleryGroup", "gi", "grid", "flink", "timeline", "content-ref", "swiper"}
+)
 #: Paired tags whose content is Markdown shown as a quote (Hexo's three names).
 QUOTE_TAGS = frozenset({"blockquote", "quote", "pullquote"})
 #: ``raw`` keeps the site from reading its content (shown as Markdown); ``comment`` hides
 #: it; ``tabs`` holds tabs (GitBook's ``tab`` tags, NexT's ``<!-- tab -->`` comments).
 BLOCK_TAGS = (
-    CODE_TAGS | NOTE_TAGS | QUOTE_TAGS | GROUP_TAGS | {"raw", "comment", "tabs", "tab", "katex"}
+    CODE_TAGS
+    | NOTE_TAGS
+    | QUOTE_TAGS
+    | GROUP_TAGS
+    | {"raw", "comment", "tabs", "tab", "katex", "timenode"}
 )
 
 #: A note's class as the callout kind it reads as: NexT's classes, Butterfly's colours,
@@ -66,6 +72,9 @@ NOTE_KINDS = {
     "warning": "warning", "danger": "danger", "blue": "info", "green": "tip",
     "orange": "warning", "yellow": "warning", "red": "danger", "purple": "note",
     "pink": "note",
+    # Volantis's note styles
+    "idea": "tip", "done": "tip", "todo": "note", "error": "danger", "bug": "danger",
+    "radiation": "danger", "quote": "note", "link": "note", "guide": "info",
 }  # fmt: skip
 #: Words in a note's opening tag that set its look, not its title (NexT's ``no-icon``,
 #: Butterfly's styles); Font Awesome icon names (``'fas fa-bullhorn'``) are skipped too.
@@ -128,6 +137,12 @@ def template_block(state: StateBlock, start: int, end: int, silent: bool) -> boo
         token.content = state.getLines(start + 1, close, state.sCount[start], True)
         token.markup, token.map, token.block = "$$", [start, close + 1], True
     elif name == "raw" or name in GROUP_TAGS:
+        if name == "timeline" and arguments.split(",")[0].strip():  # its title, then colour
+            paragraph(state, f"**{escaped(arguments.split(',')[0].strip())}**", start)
+        inner(state, start, close)
+    elif name == "timenode":  # Volantis's and Butterfly's: a date, then what happened
+        if arguments:
+            paragraph(state, f"**{escaped(arguments.split(',')[0].strip())}**", start)
         inner(state, start, close)
     elif name == "tabs":
         inner(state, start, close, TABS)
@@ -199,6 +214,10 @@ def _note(name: str, arguments: str) -> tuple[str, str]:
     if name == "hint":
         style = re.search(r"style\s*=\s*[\"']?([\w-]+)", arguments)
         return NOTE_KINDS.get(style.group(1).lower() if style else "", "info"), ""
+    if name == "noteblock":  # Volantis's {% noteblock [style], [title] %}
+        looks, _, heading = arguments.partition(",")
+        named = [w for w in looks.lower().split() if w in NOTE_KINDS]
+        return (NOTE_KINDS[named[0]] if named else "note"), heading.strip()
     kind, title = "note", []
     for index, (word, _) in enumerate(_arguments(arguments)):
         if index == 0 and word.lower() in NOTE_KINDS:
@@ -323,11 +342,17 @@ def _media(tag: str, address: Callable[[str], str]) -> _Reading:
 
 
 def _button(arguments: list[tuple[str, bool]]) -> str | None:
-    """Butterfly's ``{% btn url,text,icon,style %}``: a link with its text."""
+    """Butterfly's ``{% btn url,text,icon,style %}`` and Volantis's ``{% btn, text, url,
+    icon %}``: a link with its text."""
     parts = [part.strip() for part in " ".join(w for w, _ in arguments).split(",")]
-    if len(parts) < 2 or not _URL.fullmatch(parts[0]):
+    at = next((i for i, p in enumerate(parts) if _URL.fullmatch(p) or _SITE_PATH.fullmatch(p)), -1)
+    if at < 0 or len(parts) < 2:
         return None
-    return f"[{escaped(parts[1] or parts[0])}](<{parts[0]}>)"
+    # Butterfly's text follows the address; Volantis's ({% btn, 文字, url %}) comes first.
+    before = [p for p in parts[:at] if p]
+    after = [p for p in parts[at + 1 :] if p and not p.startswith(("fa", "/"))]
+    words = before[-1] if before else (after[0] if after else parts[at])
+    return f"[{escaped(words)}](<{parts[at]}>)"
 
 
 def _bilibili(video: str) -> str:
