@@ -628,3 +628,15 @@ def test_volantis_and_gitbook_blocks_read_as_the_site_shows_them(
         '<p><a href="https://e.com/setup">setup.md</a></p>'
     )
     assert body_warnings(body) == []
+
+
+def test_a_table_of_site_paths_is_one_warning_that_counts_them(
+    body_warnings: BodyWarnings,
+) -> None:
+    # HelloGitHub's README table gave 45 warning lines, one per cell.
+    body = "| a | b |\n|---|---|\n| [x](/a) | [y](/b) |\n| [z](/c) | w |\n\n[p](/d) 段落。\n"
+    said = [w for w in body_warnings(body) if "is a path on your site" in w]
+    assert [w.split(" is a path")[0] for w in said] == [
+        "issue.md:6: warning: the link to '/a' (and 2 more in this table)",
+        "issue.md:9: warning: the link to '/d'",
+    ]

@@ -329,37 +329,54 @@ def _paths_as_links(
     """Links no reader can follow, in Markdown or raw HTML: to a page by its path on the
     writer's site or disk, to a placeholder, to another tool's reference. On WeChat and
     Zhihu such a link leads nowhere (a Markdown one is shown as a note, a raw one as its
-    words alone). One finding per paragraph or block."""
-    for token in tokens:
-        if token.type not in ("inline", "html_block") or not token.map:
+    words alone). One finding per paragraph or block, and one per table (a table of a
+    site's pages gave one per cell)."""
+    table_close = -1  # where the table being read ends
+    told_until = -1  # a table already named: its other cells are counted, not told
+    for index, token in enumerate(tokens):
+        if token.type == "table_open":
+            table_close = next(
+                i for i in range(index, len(tokens)) if tokens[i].type == "table_close"
+            )
+        if index <= told_until or token.type not in ("inline", "html_block") or not token.map:
             continue
-        targets = [
-            str(child.attrGet("href") or "").strip()
-            for child in token.children or ()
-            if child.type == "link_open"
-        ]
-        pieces = [token.content] if token.type == "html_block" else []
-        pieces += [c.content for c in token.children or () if c.type == "html_inline"]
-        targets += [
-            next(g for g in found.groups() if g is not None).strip()
-            for piece in pieces
-            for found in _RAW_HREF.finditer(piece)
-        ]
-        target, why = next(
-            ((target, why) for target in targets if (why := unfollowable(target))), ("", "")
-        )
-        if not target:
+        found = [(t, why) for t in _link_targets(token) if (why := unfollowable(t))]
+        if not found:
             continue
+        target, why = found[0]
         start, end = token.map
         number = next((n for n in range(start, min(end, len(lines))) if target in lines[n]), start)
+        more = ""
+        if index < table_close:
+            cells = tokens[index:table_close]
+            count = sum(1 for cell in cells for t in _link_targets(cell) if unfollowable(t))
+            more = f" (and {count - 1} more in this table)" if count > 1 else ""
+            told_until = table_close
         yield Finding(
             issue.body_line + number,
             None,
             "path-as-link",
-            f"the link to '{_shortened(target)}' {why}: WeChat and Zhihu readers cannot "
+            f"the link to '{_shortened(target)}'{more} {why}: WeChat and Zhihu readers cannot "
             "follow it (it is shown as a note, or its words alone); write the page's full "
             "address (https://…)",
         )
+
+
+def _link_targets(token: Token) -> list[str]:
+    """Where the links of an inline or a raw HTML block point, Markdown's and raw ones."""
+    targets = [
+        str(child.attrGet("href") or "").strip()
+        for child in token.children or ()
+        if child.type == "link_open"
+    ]
+    pieces = [token.content] if token.type == "html_block" else []
+    pieces += [c.content for c in token.children or () if c.type == "html_inline"]
+    targets += [
+        next(g for g in found.groups() if g is not None).strip()
+        for piece in pieces
+        for found in _RAW_HREF.finditer(piece)
+    ]
+    return targets
 
 
 #: A footnote label with a space in it (``[^Access Control]``), which Markdown does not
