@@ -640,3 +640,13 @@ def test_a_table_of_site_paths_is_one_warning_that_counts_them(
         "issue.md:6: warning: the link to '/a' (and 2 more in this table)",
         "issue.md:9: warning: the link to '/d'",
     ]
+
+
+def test_a_tags_quote_keeps_its_code_and_an_empty_badge_leaves_nothing(
+    body_warnings: BodyWarnings,
+) -> None:
+    body = '{% u 请点击上方`更新日志`按钮 %} 和 `{% x %}`。\n\n新功能 <sup class="vt-badge ts" />\n'
+    said = [w for w in body_warnings(body) if "template tag" in w]
+    assert len(said) == 1 and "'{% u 请点击上方`更新日志`按钮 %}'" in said[0]
+    for channel in CHANNELS:
+        assert "<sup" not in shown(body, channel).split("新功能")[1], channel

@@ -827,8 +827,9 @@ def _foreign(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
             continue
         raw = token.type == "html_block"
         # Raw HTML reads nothing as Markdown, and its code and scripts are examples.
-        text = _UNREAD_HTML.sub(_kept_lines, token.content) if raw else token.content
-        text = _CODE_SPAN.sub("", text)
+        written = _UNREAD_HTML.sub(_kept_lines, token.content) if raw else token.content
+        # Code spans are blanked, not cut: a tag's quote keeps the code it holds.
+        text = _CODE_SPAN.sub(lambda code: " " * len(code.group(0)), written)
         first = issue.body_line + token.map[0]
         for foreign, meaning in _FOREIGN:
             for match in foreign.finditer(text):
@@ -836,7 +837,7 @@ def _foreign(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
                 if (line, meaning) in seen:
                     continue
                 seen.add((line, meaning))
-                shown = _shortened(" ".join(match.group(0).split()))
+                shown = _shortened(" ".join(written[match.start() : match.end()].split()))
                 said = f"'{shown}' is {meaning}" + (_IN_RAW_HTML if raw else "")
                 yield Finding(line, None, "foreign-syntax", said)
 

@@ -250,6 +250,8 @@ class TagStream:
             return ""
         if self.dropping or not self.allowlist.allows(name):
             return ""
+        if self_closed and name not in VOID and self._holds_nothing(name):
+            return ""  # '<sup class="badge" />' (a Vue docs badge): an element of nothing
         if closing:
             if name not in self._open:
                 return ""
@@ -257,6 +259,12 @@ class TagStream:
             self._svg_open -= name == "svg"
             return f"</{name}>"
         return self._opening(raw, name, bool(self_closed))
+
+    @staticmethod
+    def _holds_nothing(name: str) -> bool:
+        """Whether an empty ``<name/>`` shows nothing: any element but a frame of its own
+        (a table cell, an ``svg`` drawing), whose place counts."""
+        return name not in ("td", "th", "svg", "path", "rect", "circle", "line", "use")
 
     def _media_tag(self, raw: str, name: str, closing: bool, self_closed: bool) -> str | None:
         """The line a media element becomes (``None``: not a media tag), written at the
