@@ -650,3 +650,15 @@ def test_a_tags_quote_keeps_its_code_and_an_empty_badge_leaves_nothing(
     assert len(said) == 1 and "'{% u 请点击上方`更新日志`按钮 %}'" in said[0]
     for channel in CHANNELS:
         assert "<sup" not in shown(body, channel).split("新功能")[1], channel
+
+
+def test_a_raw_summary_is_a_bold_title_on_both_channels() -> None:
+    # Notion's exports nest <details>; each summary read as one more paragraph.
+    body = (
+        "<details>\n<summary>外层标题</summary>\n\n外层内容。\n\n<details>\n"
+        "<summary>内层标题</summary>\n\n内层内容。\n\n</details>\n\n</details>\n"
+    )
+    assert shown(body, "zhihu") == (
+        "<p><b>外层标题</b></p><p>外层内容。</p><p><b>内层标题</b></p><p>内层内容。</p>"
+    )
+    assert shown(body, "wechat").count('<section style="font-weight:700">') == 2

@@ -76,6 +76,8 @@ class RawHtmlSanitiser(HTMLParser):
             return
         if tag == "center":
             kept["style"] = "text-align:center;" + kept.get("style", "")
+        if tag == "summary":  # the title of what WeChat shows open: a bold line
+            kept["class"] = "summary"
         if tag in AS_SECTION:
             tag = "section"
         if tag == "img":

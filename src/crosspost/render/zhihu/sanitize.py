@@ -272,7 +272,10 @@ class Sanitizer:
                 run.append(self._inline(node))
                 continue
             self._flush(out, run)
-            if name in {"p", "figcaption", "summary", "dt", "address"}:
+            if name == "summary":  # the title of what Zhihu shows open: a bold line
+                title = _trim_br(self._inline_children(node))
+                self._flush(out, [f"<b>{title}</b>" if title else ""])
+            elif name in {"p", "figcaption", "dt", "address"}:
                 self._flush(out, [_trim_br(self._inline_children(node))])
             elif name in _HEADINGS:
                 heading = _trim_br(self._inline_children(node))
