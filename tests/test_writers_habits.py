@@ -662,3 +662,22 @@ def test_a_raw_summary_is_a_bold_title_on_both_channels() -> None:
         "<p><b>外层标题</b></p><p>外层内容。</p><p><b>内层标题</b></p><p>内层内容。</p>"
     )
     assert shown(body, "wechat").count('<section style="font-weight:700">') == 2
+
+
+def test_a_pandoc_grid_table_is_a_table(body_warnings: BodyWarnings) -> None:
+    # It went out as one paragraph of '+', '-' and '|'.
+    body = (
+        "+-----------+--------+----------------+\n| Fruit     | Price  | Advantages     |\n"
+        "+===========+=======:+================+\n| Bananas   | $1.34  | - wrapper      |\n"
+        "|           |        | - bright color |\n+-----------+--------+----------------+\n"
+        "| Oranges   | $2.10  | **cures**      |\n|           |        | scurvy         |\n"
+        "+-----------+--------+----------------+\n\n+---+---+\n| a | b |\n+---+---+\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert "<tr><th>Fruit</th><th>Price</th><th>Advantages</th></tr>" in zhihu
+    assert "<tr><td>Bananas</td><td>$1.34</td><td>- wrapper<br>- bright color</td></tr>" in zhihu
+    assert "<tr><td>Oranges</td><td>$2.10</td><td>cures scurvy</td></tr>" in zhihu
+    assert "<tbody><tr><td>a</td><td>b</td></tr></tbody>" in zhihu  # no header: a body
+    wechat = shown(body, "wechat")
+    assert "<thead>" in wechat and "text-align:right" in wechat and "+---" not in wechat
+    assert body_warnings(body) == []

@@ -212,8 +212,8 @@ def _fence_closed(markup: str, inside: Sequence[str]) -> bool:
 def _table_cells(issue: Issue, tokens: Sequence[Token], lines: Sequence[str]) -> Iterator[Finding]:
     """Rows with more cells than the header: markdown-it drops the extra ones (GFM)."""
     for index, token in enumerate(tokens):
-        if token.type != "table_open" or not token.map:
-            continue
+        if token.type != "table_open" or not token.map or token.markup == "+":
+            continue  # a grid table ('+'): its cells are read by their columns, not pipes
         header = 0
         for inner in tokens_after(tokens, index):
             if inner.type == "th_open":

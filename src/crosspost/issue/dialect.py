@@ -51,6 +51,7 @@ from crosspost.issue.callouts import (
 from crosspost.issue.collector import collector_paused
 from crosspost.issue.components import component_block, mdx_lines
 from crosspost.issue.definition_lists import definition_lists
+from crosspost.issue.grid_tables import grid_table
 from crosspost.issue.hugo_shortcodes import shortcode_block
 from crosspost.issue.hugo_shortcodes import shortcodes as hugo_shortcodes
 from crosspost.issue.kramdown import kramdown_extensions, table_attribute_rows
@@ -1399,6 +1400,9 @@ def new_markdown() -> MarkdownIt:
         {"alt": ["paragraph", "reference", "blockquote", "list"]},
     )
     md.block.ruler.before("fence", "next_tab", next_tab)
+    md.block.ruler.before(
+        "table", "grid_table", grid_table, {"alt": ["paragraph", "reference", "blockquote"]}
+    )
     md.block.ruler.before(
         "fence", "code_shortcode", code_shortcode, {"alt": ["paragraph", "blockquote", "list"]}
     )

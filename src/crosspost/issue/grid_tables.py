@@ -1,0 +1,148 @@
+"""Pandoc's grid tables, read as the tables they draw.
+
+Pandoc (and the RST documents converted by it) draws a table with ``+``, ``-`` and ``|``::
+
+    +----------+--------+
+    | Fruit    | Price  |
+    +==========+========+
+    | Bananas  | $1.34  |
+    | (ripe)   |        |
+    +----------+--------+
+
+Markdown read it as a paragraph of those characters, joined into one line. Here it is the
+tokens a pipe table makes, so every renderer shows it as the table it already knows how to
+show: the row above the ``=`` line is the header (a table with none has only a body), a
+colon in the ``=`` or first ``-`` line aligns a column, and a cell's lines are joined, as
+a pipe table's cell is one line (a list's items each on a line of their own, with
+``<br>``). A cell spanning columns is read in the first of them.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from markdown_it.rules_block import StateBlock
+
+from crosspost.patterns import pattern
+
+#: A border line: ``+---+---+``, ``+===+===+`` under the header, colons for alignment.
+_BORDER = pattern(r"\+(?:[-=:]+\+)+[ \t]*")
+#: A content line: it opens and closes with ``|``.
+_ROW = pattern(r"\|.*\|[ \t]*")
+
+
+def grid_table(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: a grid table from its first border line to its last."""
+    if state.sCount[start] - state.blkIndent >= 4:
+        return False
+    first = _line(state, start)
+    if not _BORDER.fullmatch(first) or "=" in first:
+        return False
+    columns = [at for at, char in enumerate(first) if char == "+"]
+    last = start
+    header_end = -1
+    line = start + 1
+    while line < end:
+        text = _line(state, line)
+        if _BORDER.fullmatch(text):
+            if [at for at, char in enumerate(text) if char == "+"] != columns:
+                return False
+            if "=" in text:
+                header_end = line
+            last = line
+        elif not _ROW.fullmatch(text) or any(
+            at >= len(text) or text[at] not in "|+" for at in (columns[0], columns[-1])
+        ):
+            break
+        line += 1
+    if last == start:
+        return False
+    if silent:
+        return True
+    rows = _rows(state, start, last, columns)
+    aligns = _alignments(_line(state, header_end if header_end > 0 else start), columns)
+    token = state.push("table_open", "table", 1)
+    token.map, token.markup = [start, last + 1], "+"
+    header = [row for row in rows if row[0] < header_end]
+    body = [row for row in rows if row[0] > header_end]
+    if header:
+        state.push("thead_open", "thead", 1).map = [start, header_end + 1]
+        for row in header:
+            _push_row(state, row, "th", aligns)
+        state.push("thead_close", "thead", -1)
+    if body:
+        state.push("tbody_open", "tbody", 1).map = [body[0][0], last + 1]
+        for row in body:
+            _push_row(state, row, "td", aligns)
+        state.push("tbody_close", "tbody", -1)
+    state.push("table_close", "table", -1)
+    state.line = last + 1
+    return True
+
+
+def _line(state: StateBlock, line: int) -> str:
+    return state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+
+
+_Row = tuple[int, int, list[str]]
+
+
+def _rows(state: StateBlock, start: int, last: int, columns: list[int]) -> list[_Row]:
+    """Each row between two border lines: (its first line, its last, its cells' text)."""
+    rows: list[_Row] = []
+    opened = start + 1
+    for line in range(start + 1, last + 1):
+        if not _BORDER.fullmatch(_line(state, line)):
+            continue
+        if opened < line:
+            cells: list[list[str]] = [[] for _ in columns[1:]]
+            for content in range(opened, line):
+                text = _line(state, content)
+                for index, (left, right) in enumerate(itertools.pairwise(columns)):
+                    piece = text[left + 1 : right].strip()
+                    if piece:
+                        cells[index].append(piece)
+            rows.append((opened, line - 1, [_joined(cell) for cell in cells]))
+        opened = line + 1
+    return rows
+
+
+#: A cell's line that begins an item of a list (``- a``, ``1. b``): on a line of its own.
+_ITEM = pattern(r"(?:[-*+]|\d{1,3}[.)])\s")
+
+
+def _joined(lines: list[str]) -> str:
+    """A cell's lines as one line (a pipe table's cell is one), a list's items apart."""
+    joined = lines[0] if lines else ""
+    for line in lines[1:]:
+        joined += ("<br>" if _ITEM.match(line) else " ") + line
+    return joined
+
+
+def _alignments(border: str, columns: list[int]) -> list[str]:
+    """Each column's alignment from the colons of ``border`` (``:---:`` centred)."""
+    aligns = []
+    for left, right in itertools.pairwise(columns):
+        part = border[left + 1 : right]
+        if part.startswith(":") and part.endswith(":"):
+            aligns.append("center")
+        elif part.endswith(":"):
+            aligns.append("right")
+        elif part.startswith(":"):
+            aligns.append("left")
+        else:
+            aligns.append("")
+    return aligns
+
+
+def _push_row(state: StateBlock, row: _Row, cell: str, aligns: list[str]) -> None:
+    first, last, cells = row
+    state.push("tr_open", "tr", 1).map = [first, last + 1]
+    for text, align in zip(cells, aligns, strict=False):
+        opening = state.push(f"{cell}_open", cell, 1)
+        if align:
+            opening.attrs = {"style": f"text-align:{align}"}
+        inline = state.push("inline", "", 0)
+        inline.content, inline.map, inline.children = text, [first, last + 1], []
+        state.push(f"{cell}_close", cell, -1)
+    state.push("tr_close", "tr", -1)
