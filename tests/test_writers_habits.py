@@ -681,3 +681,14 @@ def test_a_pandoc_grid_table_is_a_table(body_warnings: BodyWarnings) -> None:
     wechat = shown(body, "wechat")
     assert "<thead>" in wechat and "text-align:right" in wechat and "+---" not in wechat
     assert body_warnings(body) == []
+
+
+def test_a_pandoc_line_block_keeps_its_lines_without_its_bars() -> None:
+    body = (
+        "| The limerick packs laughs anatomical\n| In space that is quite economical.\n"
+        "|    But the good ones I've seen\n\n| a | b |\n"
+    )
+    assert shown(body, "zhihu").startswith(
+        "<p>The limerick packs laughs anatomical<br>In space that is quite economical.<br>"
+        "\u00a0\u00a0\u00a0But the good ones I've seen</p>"
+    )

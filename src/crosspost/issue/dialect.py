@@ -1275,6 +1275,34 @@ def _enumerated_lines(state: StateCore) -> None:
                 child.type, child.tag = "hardbreak", "br"
 
 
+#: A line of Pandoc's line block: ``| `` and the line as written (a verse, an address).
+_LINE_BLOCK = pattern(r"\|(?: (.*)|)")
+
+
+def _line_blocks(state: StateCore) -> None:
+    """Pandoc's line blocks (every line of a paragraph begins with ``| ``) as lines:
+    their bars left out, each line kept on its own, as Pandoc shows a verse or an
+    address. They went out as one line with the bars in it. A line that also ends with
+    ``|`` is a table's row, and leaves the paragraph alone."""
+    for index, token in enumerate(state.tokens):
+        if token.type != "inline" or not token.content.startswith("|") or index == 0:
+            continue
+        if state.tokens[index - 1].type != "paragraph_open":
+            continue
+        lines = token.content.split("\n")
+        found = [_LINE_BLOCK.fullmatch(line) for line in lines]
+        if any(
+            f is None or line.rstrip().endswith("|") for f, line in zip(found, lines, strict=True)
+        ):
+            continue
+        kept: list[str] = []
+        for line in found:
+            text = (line.group(1) or "") if line else ""
+            words = text.lstrip(" ")
+            kept.append("\u00a0" * (len(text) - len(words)) + words)  # its indent kept
+        token.content = "\\\n".join(kept)  # a backslash at a line's end: a line break
+
+
 def _reparse(state: StateCore, inline: Token, content: str) -> None:
     inline.content, inline.children = content, []
     state.md.inline.parse(content, state.md, state.env, inline.children)
@@ -1455,6 +1483,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("myst_callouts", "fence_languages", _fence_languages)
     md.core.ruler.after("fence_languages", "docsify_notes", _docsify_notes)
     md.core.ruler.before("inline", "keys", _keys)
+    md.core.ruler.before("inline", "line_blocks", _line_blocks)
     md.core.ruler.before("inline", "template_tags", template_tags)
     md.core.ruler.before("inline", "wordpress_shortcodes", wordpress_shortcodes)
     md.core.ruler.before("inline", "hugo_shortcodes", hugo_shortcodes)
