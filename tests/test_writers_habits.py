@@ -494,6 +494,8 @@ def test_code_in_raw_html_stays_code_with_its_blank_lines_and_language() -> None
     assert '<pre lang="bash">echo hi</pre>' in zhihu
     markdown = render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]
     assert "```r\nlibrary(ISLR)\n\nx <- 1\n```\n\n之后。\n\n```bash\necho hi\n```" in markdown
+    # a raw block that is only code is a code block like a fence's: coloured on WeChat
+    assert re.search(r'<span style="color:#[0-9A-Fa-f]+">echo</span>', wechat)
 
 
 def test_what_kramdown_hides_is_not_published(body_warnings: BodyWarnings) -> None:

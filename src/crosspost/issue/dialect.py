@@ -18,6 +18,7 @@ about a tenth of a parse.
 from __future__ import annotations
 
 import functools
+import html
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -668,6 +669,44 @@ def _fence_languages(state: StateCore) -> None:
             token.info = fence_language(token.info)
         if token.type == "fence" and ("<" in token.content or ")!" in token.content):
             token.content = _ANNOTATION_MARK.sub(r"\1 (\2\3)", token.content)
+
+
+#: A block of raw HTML that is one code block: ``<pre …>``, maybe ``<code …>``, the code.
+_RAW_CODE = pattern(
+    r"\s*<pre\b([^>]*)>\s*(?:<code\b([^>]*)>)?(.*?)(?:</code>\s*)?</pre>\s*",
+    re.DOTALL | re.IGNORECASE,
+)
+#: Where a raw code block names its language: ``class="language-bash"`` (Prism,
+#: highlight.js, GitBook), ``lang-bash``, ``highlight-source-python`` (GitHub),
+#: ``lang="bash"``, ``data-lang="bash"``, Pandoc's and knitr's ``class="sourceCode r"``.
+_CODE_LANGUAGE = pattern(
+    r"\bclass\s*=\s*[\"'][^\"']*?\b(?:language|lang|highlight-source|highlight)-([\w+#.-]+)"
+    r"|\b(?:data-)?lang(?:uage)?\s*=\s*[\"']([\w+#.-]+)[\"']"
+    r"|\bclass\s*=\s*[\"']sourceCode\s+([\w+#.-]+)"
+    r"|\bclass\s*=\s*[\"']?(mermaid|plantuml|flowchart|graphviz)\b",  # a diagram's script
+    re.IGNORECASE,
+)
+_CODE_TAG = pattern(r"<br\s*/?>|<[^>]*>", re.IGNORECASE)
+
+
+def _raw_code_blocks(state: StateCore) -> None:
+    """A block of raw HTML that is only a code block (``<pre><code class="language-bash">``,
+    as exports from GitBook, WordPress or Medium write one) becomes a fenced block of its
+    language: coloured on WeChat like any other, ``<pre lang>`` on Zhihu. Markup inside
+    it (a highlighter's ``<span>``s, a linked name) is left out, its text kept."""
+    for token in state.tokens:
+        if token.type != "html_block" or "<pre" not in token.content.lower():
+            continue
+        found = _RAW_CODE.fullmatch(token.content)
+        if found is None or "<pre" in found.group(3).lower():
+            continue
+        named = _CODE_LANGUAGE.search(f"{found.group(2) or ''} {found.group(1)}")
+        language = next((g for g in named.groups() if g), "") if named else ""
+        code = _CODE_TAG.sub(
+            lambda tag: "\n" if tag.group(0)[1:3].lower() == "br" else "", found.group(3)
+        )
+        token.type, token.tag, token.markup = "fence", "code", "<pre>"
+        token.info, token.content = language.lower(), html.unescape(code).strip("\n") + "\n"
 
 
 #: A code annotation's mark at a line's end: Quarto's ``# <1>``, MkDocs Material's
@@ -1480,7 +1519,8 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("block", "table_attribute_rows", table_attribute_rows)
     md.core.ruler.push("flatten_deep", _flatten_deep)
     md.core.ruler.after("block", "myst_callouts", _myst_callouts)
-    md.core.ruler.after("myst_callouts", "fence_languages", _fence_languages)
+    md.core.ruler.after("myst_callouts", "raw_code_blocks", _raw_code_blocks)
+    md.core.ruler.after("raw_code_blocks", "fence_languages", _fence_languages)
     md.core.ruler.after("fence_languages", "docsify_notes", _docsify_notes)
     md.core.ruler.before("inline", "keys", _keys)
     md.core.ruler.before("inline", "line_blocks", _line_blocks)

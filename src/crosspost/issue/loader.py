@@ -451,10 +451,8 @@ def _page_properties(lines: list[str]) -> _Front:
     while end < len(lines) and (found := _PAGE_PROPERTY.match(lines[end])):
         key, value = found.group(1).lower(), found.group(2)
         if key in _METADATA_LISTS or key == "alias":
-            names = (
-                _PAGE_LINK.sub(lambda m: m.group(1) or m.group(2), v) for v in value.split(",")
-            )
-            data[key] = [name.strip() for name in names if name.strip()]
+            names = (_page_names(part).strip() for part in value.split(","))
+            data[key] = [name for name in names if name]
         elif value.lower() in ("true", "false"):
             data[key] = value.lower() == "true"
         else:
