@@ -694,3 +694,52 @@ def test_a_pandoc_line_block_keeps_its_lines_without_its_bars() -> None:
         "<p>The limerick packs laughs anatomical<br>In space that is quite economical.<br>"
         "\u00a0\u00a0\u00a0But the good ones I've seen</p>"
     )
+
+
+# --- a fourth sweep: Juejin, Jianshu, Yuque, Youdao, mdnice, cnblogs --------------------------
+
+
+def test_zhihu_shows_a_picture_linked_to_itself_as_the_picture_alone() -> None:
+    # A reference to the picture's own file, or its address in a line under it.
+    body = (
+        "正文。\n\n[![](https://e.com/a.png)](https://e.com/a.png)\n\n"
+        "[![](https://e.com/a.png)](https://e.com/big/a.jpg)\n\n"
+        "[![logo](https://e.com/l.png)](https://e.com/site)\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu.count("<img") == 3 and "big/a.jpg" not in zhihu and "[1]" not in zhihu
+    assert '<a href="https://e.com/site">' in zhihu  # a page, not a picture: still linked
+    markdown = render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]
+    assert "big/a.jpg" not in markdown and "https://e.com/site" in markdown
+
+
+def test_jianshu_yuque_and_youdao_markup_reads_as_their_editors_show_it(
+    body_warnings: BodyWarnings,
+) -> None:
+    body = (
+        'A <font style="color:#DF2A3F;">红字</font> 结束。\n\nA 行一</br>\n行二\n\n'
+        "==**注意：同为64位**== 和 **粗==亮==体**。\n\n> ###把Block保存成属性\n"
+    )
+    wechat = shown(body, "wechat")
+    assert '<span style="color:#DF2A3F">红字</span>' in wechat
+    assert "A 行一<br>行二" in wechat
+    zhihu = shown(body, "zhihu")
+    assert "<b>注意：同为64位</b> 和 <b>粗亮体</b>" in zhihu and "<b><b>" not in zhihu
+    markdown = render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]
+    assert "**注意：同为64位** 和 **粗亮体**" in markdown
+    assert any("'###把Block保存成属性' is not a heading" in w for w in body_warnings(body))
+
+
+def test_mdnice_slides_and_rubies_and_indented_notes_with_links(
+    body_warnings: BodyWarnings,
+) -> None:
+    body = (
+        "<![蓝](https://e.com/b.jpg),![绿](https://e.com/g.jpg)>\n\n"
+        "简直是{喜大普奔|hē hē hē hē}呀！集合 {x|x>0} 不变。\n\n"
+        "## 二\n\n    原理：给外层容器设置 `transform` 属性\n\n    详见：[源代码](https://github.com/a/b)\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu.startswith('<img src="https://e.com/b.jpg"') and zhihu.count("<img") == 2
+    assert "&lt;" not in zhihu.split("<h2>")[0] and "," not in words(zhihu.split("<h2>")[0])
+    assert "简直是喜大普奔（hē hē hē hē）呀！集合 {x|x&gt;0} 不变。" in zhihu
+    assert any("indented four spaces" in w for w in body_warnings(body))

@@ -539,7 +539,7 @@ def _unknown_tags(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
 
 #: A line that opens with two to six ``#`` and words right after them: a heading to the
 #: editors that allowed it (Markdown.pl did), a paragraph to CommonMark, hashes shown.
-_UNSPACED_HEADING = pattern(r"^ {0,3}(#{2,6})([^\s#])")
+_UNSPACED_HEADING = pattern(r"^ {0,3}(?:>[ \t]?)*(#{2,6})([^\s#])")
 
 
 def _unspaced_headings(
@@ -559,7 +559,7 @@ def _unspaced_headings(
         return
     first = _UNSPACED_HEADING.match(lines[where[0]])
     assert first is not None
-    hashes, written = first.group(1), lines[where[0]].strip()
+    hashes, written = first.group(1), lines[where[0]][first.start(1) :].strip()
     shown = _shortened(written, 30)
     others = ""
     if len(where) > 1:  # five lines in all: this one and four more
@@ -736,6 +736,11 @@ def _text_of(token: Token) -> str:
 _PROSE_CJK = 8
 
 
+#: What an indented block holds that is no prose's words: a Markdown link's address,
+#: a bare address, code in backticks.
+_NOT_WORDS = pattern(r"\]\([^()\s]*\)|https?://\S+|`[^`\n]*`")
+
+
 def _indented_prose(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
     """Paragraphs indented four spaces (奇舞周刊 indents every item's description):
     Markdown shows them as code, on WeChat one line that scrolls sideways. Told apart
@@ -744,7 +749,9 @@ def _indented_prose(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
     for token in tokens:
         if token.type != "code_block" or not token.map:
             continue
-        letters = [char for char in token.content if not char.isspace()]
+        # Letters a reader reads: a link's address and code in backticks are not words.
+        words = _NOT_WORDS.sub(" ", token.content)
+        letters = [char for char in words if char.isalpha()]
         chinese = sum(1 for char in letters if is_cjk(char))
         if chinese >= _PROSE_CJK and chinese * 2 >= len(letters):
             where.append(token.map[0])

@@ -1314,6 +1314,38 @@ def _enumerated_lines(state: StateCore) -> None:
                 child.type, child.tag = "hardbreak", "br"
 
 
+#: mdnice's sliding pictures, a paragraph of its own: ``<![a](1.png),![b](2.png)>``.
+_SLIDES = pattern(r"<((?:!\[[^\]\n]*\]\([^()\n]*\)\s*,\s*)*!\[[^\]\n]*\]\([^()\n]*\))>")
+_SLIDE = pattern(r"!\[[^\]\n]*\]\([^()\n]*\)")
+#: mdnice's ruby: ``{喜大普奔|hē hē hē hē}``, words in Chinese or Japanese, their reading.
+_RUBY = pattern(r"\{([^{}|\n]{1,40})\|([^{}|\n]{1,80})\}")
+
+
+def _mdnice_marks(state: StateCore) -> None:
+    """mdnice's own marks: sliding pictures (``<![a](1.png),![b](2.png)>``) are the
+    pictures, one under another (the brackets and commas went out as text); a ruby
+    (``{喜大普奔|hē hē hē hē}``) is its words with their reading after them in
+    brackets, 喜大普奔（hē hē hē hē）, which every reader can read."""
+    if "<![" not in state.src and "|" not in state.src:
+        return
+    for token in state.tokens:
+        if token.type != "inline":
+            continue
+        slides = _SLIDES.fullmatch(token.content.strip())
+        if slides is not None:
+            token.content = "\\\n".join(m.group(0) for m in _SLIDE.finditer(slides.group(1)))
+        elif "{" in token.content and "|" in token.content:
+            token.content = outside_code(token.content, _rubies)
+
+
+def _rubies(text: str) -> str:
+    def reading(found: re.Match[str]) -> str:
+        words, sounds = found.group(1).strip(), found.group(2).strip()
+        return f"{words}（{sounds}）" if is_cjk(words) else found.group(0)
+
+    return _RUBY.sub(reading, text)
+
+
 #: A line of Pandoc's line block: ``| `` and the line as written (a verse, an address).
 _LINE_BLOCK = pattern(r"\|(?: (.*)|)")
 
@@ -1524,6 +1556,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("fence_languages", "docsify_notes", _docsify_notes)
     md.core.ruler.before("inline", "keys", _keys)
     md.core.ruler.before("inline", "line_blocks", _line_blocks)
+    md.core.ruler.before("inline", "mdnice_marks", _mdnice_marks)
     md.core.ruler.before("inline", "template_tags", template_tags)
     md.core.ruler.before("inline", "wordpress_shortcodes", wordpress_shortcodes)
     md.core.ruler.before("inline", "hugo_shortcodes", hugo_shortcodes)

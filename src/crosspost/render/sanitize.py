@@ -58,11 +58,16 @@ _DATA_IMAGE = pattern(r"^\s*data:image/", re.IGNORECASE)
 #: HTML 4's presentational tags that editors still write (CSDN's and old WeChat
 #: editors' ``<font color>``, ``<strike>``): each is read as the element it stands for,
 #: so a colour and a strikethrough are not lost with a tag no channel keeps.
-_LEGACY_TAG = pattern(r"<(/?)(font|strike)\b([^<>]*)>", re.IGNORECASE)
+_LEGACY_TAG = pattern(r"<(/?)(font|strike|br)\b([^<>]*)>", re.IGNORECASE)
 #: A ``<font>`` colour: a name, ``#hex`` or ``rgb(…)``, or hex without its ``#``
 #: (``color="0000B9"``, which browsers read as ``#0000B9``); anything else is not kept.
 _FONT_COLOR = pattern(
     r"""\bcolor\s*=\s*["']?\s*(#?[0-9a-f]{6}|#[0-9a-f]{3,8}|[a-z]{3,20}|rgba?\([\d\s.,%]+\))\s*["']?(?=[\s>/]|$)""",
+    re.IGNORECASE,
+)
+#: A colour in a ``style`` attribute: ``style="color:#DF2A3F;"`` (Yuque's ``<font>``).
+_STYLE_COLOR = pattern(
+    r"""\bstyle\s*=\s*["'][^"']*?(?<![\w-])color\s*:\s*(#[0-9a-f]{3,8}|[a-z]{3,20}|rgba?\([\d\s.,%]+\))""",
     re.IGNORECASE,
 )
 _DATA = pattern(r"^\s*data:", re.IGNORECASE)
@@ -104,8 +109,10 @@ def _data_images_only(tag: str, attribute: str, value: str) -> str | None:
 
 
 def modern_tags(fragment: str) -> str:
-    """``fragment`` with ``<strike>`` written ``<s>`` and ``<font color=X>`` written
-    ``<span style="color:X">`` (a ``<font>`` without a colour: a plain ``<span>``)."""
+    """``fragment`` with ``<strike>`` written ``<s>``, ``<font color=X>`` (or Yuque's
+    ``<font style="color:X">``) written ``<span style="color:X">`` (a ``<font>`` without
+    a colour: a plain ``<span>``), and ``</br>`` written ``<br>``, as browsers read it
+    (Jianshu's and CSDN's posts end lines with it)."""
     if "<" not in fragment or not _LEGACY_TAG.search(fragment):
         return fragment
 
@@ -113,9 +120,11 @@ def modern_tags(fragment: str) -> str:
         closing, name, rest = tag.group(1), tag.group(2).lower(), tag.group(3)
         if name == "strike":
             return f"<{closing}s>"
+        if name == "br":
+            return tag.group(0) if not closing else "<br>"
         if closing:
             return "</span>"
-        color = _FONT_COLOR.search(rest)
+        color = _FONT_COLOR.search(rest) or _STYLE_COLOR.search(rest)
         if color is None:
             return "<span>"
         value = color.group(1)

@@ -13,9 +13,7 @@ without raw HTML (and lint, which reads only the allowlist) never loads that par
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from crosspost.patterns import pattern
 from crosspost.render.sanitize import MEDIA_LABELS, Allowlist
@@ -116,21 +114,6 @@ def is_bare_url(text: str, href: str) -> bool:
         return url.rstrip("/")
 
     return bool(text) and plain(text) == plain(href)
-
-
-#: A web address of a picture file (a lightbox's link to the full-size picture).
-_PICTURE_FILE = pattern(r"\.(?:png|jpe?g|gif|webp|svg|bmp|avif)$", re.IGNORECASE)
-
-
-def links_to_its_picture(href: str, pictures: Sequence[str]) -> bool:
-    """Whether a link holding nothing but ``pictures`` leads only to a picture: the same
-    one, or a picture file (a theme's lightbox, ``[![](a.png)](a.png)``). Its reader
-    sees the picture already; numbered, each such picture added a reference of its own
-    address (12 of 23 in one weekly)."""
-    if not pictures:
-        return False
-    path = urlsplit(href.strip()).path
-    return all(p.strip() == href.strip() for p in pictures) or bool(_PICTURE_FILE.search(path))
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from crosspost.issue.dialect import (
     tokens_after,
 )
 from crosspost.patterns import pattern
-from crosspost.render.captions import caption_of
+from crosspost.render.captions import caption_of, links_to_its_picture
 from crosspost.render.sanitize import TagStream, clean
 from crosspost.render.wechat.code import highlight_code
 from crosspost.render.wechat.raw import (
@@ -41,7 +41,6 @@ from crosspost.render.wechat.raw import (
     css_size,
     is_bare_url,
     is_mp_link,
-    links_to_its_picture,
 )
 
 #: Bullets by nesting depth; deeper lists reuse the last one.

@@ -14,13 +14,13 @@ from collections.abc import Callable
 from html.parser import HTMLParser
 
 from crosspost.issue.dialect import VOID
+from crosspost.render.captions import links_to_its_picture
 from crosspost.render.wechat.raw import (
     AS_SECTION,
     Reference,
     css_size,
     is_bare_url,
     is_mp_link,
-    links_to_its_picture,
 )
 
 

@@ -24,7 +24,7 @@ from markdown_it.utils import EnvType, OptionsDict
 
 from crosspost.issue.dialect import code_title, join_softbreak, tokens_after
 from crosspost.patterns import pattern
-from crosspost.render.captions import caption_of
+from crosspost.render.captions import caption_of, links_to_its_picture
 from crosspost.render.zhihu.common import (
     TABLE_CLOSE,
     TABLE_OPEN,
@@ -83,6 +83,7 @@ class ZhihuHtmlRenderer(RendererHTML):
     def __init__(self, notes: dict[int, Note], levels: Sequence[int] = (1,)) -> None:
         super().__init__()
         self._levels = levels
+        self._bold = 0
         self._strike = 0
         self.images: list[str] = []
         self._notes = notes
@@ -302,10 +303,12 @@ class ZhihuHtmlRenderer(RendererHTML):
         return "<br>"
 
     def strong_open(self, *_: object) -> str:
-        return "<b>"
+        self._bold += 1  # bold within bold (==**注意**==) is one <b>
+        return "<b>" if self._bold == 1 else ""
 
     def strong_close(self, *_: object) -> str:
-        return "</b>"
+        self._bold -= 1
+        return "</b>" if self._bold == 0 else ""
 
     def em_open(self, *_: object) -> str:
         return "<i>"
@@ -314,10 +317,10 @@ class ZhihuHtmlRenderer(RendererHTML):
         return "</i>"
 
     def mark_open(self, *_: object) -> str:
-        return "<b>"  # Zhihu has no highlight: bold is the emphasis it has
+        return self.strong_open()  # Zhihu has no highlight: bold is the emphasis it has
 
     def mark_close(self, *_: object) -> str:
-        return "</b>"
+        return self.strong_close()
 
     def sup_open(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
         """The script's text in Unicode's raised forms (see ``scripted``); the dialect lets
@@ -365,6 +368,9 @@ class ZhihuHtmlRenderer(RendererHTML):
     def link_open(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
         token = tokens[idx]
         href = str(token.attrGet("href") or "").strip()
+        if links_to_its_picture(href, _pictures_linked(tokens, idx)):
+            self._links.append(_Link("text"))  # its reader sees that picture already
+            return ""
         if is_web_link(href):
             if token.meta.get("lifted_image"):  # its image went before as a block
                 self._links.append(_Link("url", href))
@@ -399,6 +405,21 @@ class ZhihuHtmlRenderer(RendererHTML):
     def footnote_ref(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
         key = int(tokens[idx].meta["id"])
         return self._reference(("footnote", key), self._notes.get(key, Note("")))
+
+
+def _pictures_linked(tokens: Sequence[Token], idx: int) -> list[str]:
+    """The sources of the pictures the link opening at ``idx`` holds when it holds
+    nothing else a reader sees (the one lifted before it counts); else none."""
+    lifted = tokens[idx].meta.get("lifted_image")
+    pictures = [str(lifted)] if isinstance(lifted, str) and lifted else []
+    for token in tokens_after(tokens, idx):
+        if token.type == "link_close":
+            break
+        if token.type == "image":
+            pictures.append(str(token.attrGet("src") or ""))
+        elif token.type not in ("softbreak", "hardbreak") and token.content.strip():
+            return []
+    return pictures
 
 
 def _wraps_image(tokens: Sequence[Token], idx: int) -> bool:
@@ -470,7 +491,8 @@ def _paragraph_pieces(opening: Token, inline: Token, closing: Token) -> list[Tok
             flush()
             pieces.append(Token("zhihu_image", "img", 0, children=[child]))
             if link is not None:
-                run.append(link.copy(meta={**link.meta, "lifted_image": True}))
+                source = str(child.attrGet("src") or "")
+                run.append(link.copy(meta={**link.meta, "lifted_image": source or True}))
         else:
             run.append(child)
     flush()

@@ -24,7 +24,7 @@ from markdown_it.tree import SyntaxTreeNode
 
 from crosspost.issue.dialect import code_title
 from crosspost.patterns import pattern
-from crosspost.render.captions import caption_of
+from crosspost.render.captions import caption_of, links_to_its_picture
 from crosspost.render.zhihu.common import (
     TABLE_CLOSE,
     TABLE_OPEN,
@@ -270,6 +270,13 @@ def _code_inline(node: SyntaxTreeNode, context: _Context) -> str:
 def _link(node: SyntaxTreeNode, context: _Context) -> str:
     href = str(node.attrs.get("href", "")).strip()
     text = _inline(node, context)
+    pictures = [str(child.attrs.get("src", "")) for child in node.children if child.type == "image"]
+    alone = all(
+        child.type in ("image", "softbreak", "hardbreak") or not child.content.strip()
+        for child in node.children
+    )
+    if alone and links_to_its_picture(href, pictures):
+        return text  # a picture linked to itself: its reader sees that picture already
     if is_web_link(href):
         address = _ESCAPED.sub(r"\\\1", href)
         if any(child.type == "image" for child in node.children):
@@ -381,6 +388,8 @@ def _wrap(mark: str) -> Render:
 
     def render(node: SyntaxTreeNode, context: _Context) -> str:
         words = _inline(node, context)
+        if mark == "**" and _within_bold(node):
+            return words  # bold within bold (==**注意**==): one pair of marks
         lead, trail = 0, len(words)
         if _word_beside(node.previous_sibling, -1):
             while lead < trail and _wide_punctuation(words[lead]):
@@ -393,6 +402,15 @@ def _wrap(mark: str) -> Render:
         return f"{words[:lead]}{mark}{words[lead:trail]}{mark}{words[trail:]}"
 
     return render
+
+
+def _within_bold(node: SyntaxTreeNode) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type in ("strong", "mark"):
+            return True
+        parent = parent.parent
+    return False
 
 
 def _wide_punctuation(char: str) -> bool:
