@@ -16,9 +16,14 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
+from crosspost.issue.dialect import tokens_after
 from crosspost.patterns import pattern
+
+if TYPE_CHECKING:
+    from markdown_it.token import Token
 
 #: Alt text a tool fills in: a generic word for a picture, maybe a number or a time stamp.
 _FILLED_IN = pattern(
@@ -59,3 +64,17 @@ def links_to_its_picture(href: str, pictures: Sequence[str]) -> bool:
         return False
     path = urlsplit(href.strip()).path
     return all(p.strip() == href.strip() for p in pictures) or bool(_PICTURE_FILE.search(path))
+
+
+def pictures_linked(tokens: Sequence[Token], start: int) -> list[str] | None:
+    """The addresses of the pictures the link opening at ``start`` holds (maybe none),
+    or ``None`` when it holds anything else a reader sees (words, code)."""
+    pictures: list[str] = []
+    for token in tokens_after(tokens, start):
+        if token.type == "link_close":
+            break
+        if token.type == "image":
+            pictures.append(str(token.attrGet("src") or ""))
+        elif token.type not in ("softbreak", "hardbreak") and token.content.strip():
+            return None
+    return pictures

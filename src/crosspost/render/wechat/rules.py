@@ -32,7 +32,7 @@ from crosspost.issue.dialect import (
     tokens_after,
 )
 from crosspost.patterns import pattern
-from crosspost.render.captions import caption_of, links_to_its_picture
+from crosspost.render.captions import caption_of, links_to_its_picture, pictures_linked
 from crosspost.render.sanitize import TagStream, clean
 from crosspost.render.wechat.code import highlight_code
 from crosspost.render.wechat.raw import (
@@ -157,20 +157,6 @@ def _shares_its_line(tokens: Sequence[Token], idx: int) -> bool:
                 return True
             at += step
     return False
-
-
-def _pictures_linked(tokens: Sequence[Token], start: int) -> list[str]:
-    """The addresses of the pictures the link at ``start`` holds, when it holds nothing
-    else a reader sees; else none."""
-    pictures: list[str] = []
-    for token in tokens_after(tokens, start):
-        if token.type == "link_close":
-            break
-        if token.type == "image":
-            pictures.append(str(token.attrGet("src") or ""))
-        elif token.type not in ("softbreak", "hardbreak") and token.content.strip():
-            return []
-    return pictures
 
 
 _RAW_LINK_OPEN = pattern(r"<a[\s>]", re.IGNORECASE)
@@ -304,7 +290,7 @@ class WeChatRenderer(RendererHTML):
             not href
             or href.startswith("#")
             or is_bare_url(text, href)
-            or links_to_its_picture(href, _pictures_linked(tokens, idx))
+            or links_to_its_picture(href, pictures_linked(tokens, idx) or [])
         ):
             state.links.append("")  # dropped: the text stays, nothing to number
             return ""

@@ -24,7 +24,7 @@ from markdown_it.utils import EnvType, OptionsDict
 
 from crosspost.issue.dialect import code_title, join_softbreak, tokens_after
 from crosspost.patterns import pattern
-from crosspost.render.captions import caption_of, links_to_its_picture
+from crosspost.render.captions import caption_of, links_to_its_picture, pictures_linked
 from crosspost.render.zhihu.common import (
     TABLE_CLOSE,
     TABLE_OPEN,
@@ -408,18 +408,12 @@ class ZhihuHtmlRenderer(RendererHTML):
 
 
 def _pictures_linked(tokens: Sequence[Token], idx: int) -> list[str]:
-    """The sources of the pictures the link opening at ``idx`` holds when it holds
-    nothing else a reader sees (the one lifted before it counts); else none."""
+    """:func:`pictures_linked`, the picture lifted out before the link counted in."""
+    held = pictures_linked(tokens, idx)
     lifted = tokens[idx].meta.get("lifted_image")
-    pictures = [str(lifted)] if isinstance(lifted, str) and lifted else []
-    for token in tokens_after(tokens, idx):
-        if token.type == "link_close":
-            break
-        if token.type == "image":
-            pictures.append(str(token.attrGet("src") or ""))
-        elif token.type not in ("softbreak", "hardbreak") and token.content.strip():
-            return []
-    return pictures
+    if held is None:
+        return []
+    return [str(lifted), *held] if isinstance(lifted, str) and lifted else held
 
 
 def _wraps_image(tokens: Sequence[Token], idx: int) -> bool:
