@@ -743,3 +743,12 @@ def test_mdnice_slides_and_rubies_and_indented_notes_with_links(
     assert "&lt;" not in zhihu.split("<h2>")[0] and "," not in words(zhihu.split("<h2>")[0])
     assert "简直是喜大普奔（hē hē hē hē）呀！集合 {x|x&gt;0} 不变。" in zhihu
     assert any("indented four spaces" in w for w in body_warnings(body))
+
+
+def test_a_pandoc_citation_is_named_and_a_handle_or_address_is_not(
+    body_warnings: BodyWarnings,
+) -> None:
+    cited = body_warnings("As shown [@doe2020; see @roe99, p. 3].\n")
+    assert any("is a Pandoc citation" in w for w in cited)
+    quiet = "Ask [@foo](https://x.com/foo), write to [a@b.com] or [me](mailto:a@b.com).\n"
+    assert not any("Pandoc citation" in w for w in body_warnings(quiet))

@@ -72,6 +72,11 @@ _FOREIGN: tuple[tuple[re.Pattern[str], str], ...] = (
         "in a fenced block)",
     ),
     (
+        re.compile(r"\[[^\[\]\n]*?(?<![\w.])-?@[A-Za-z_][\w:.#$%&+?<>~/-]*[^\[\]\n]*\](?![(:\[])"),
+        "a Pandoc citation, which needs the bibliography Pandoc fills it from: it goes out "
+        'as written; write the reference out ("Doe, 2020") and list the works at the end',
+    ),
+    (
         re.compile(rf"!\[\[(?!{_EMBEDDED_IMAGE})[^\]\n]+\]\](?!\()", re.IGNORECASE),
         "Obsidian's embed of another note, whose text is not in this file: it goes out as "
         "literal text; copy the text in",
