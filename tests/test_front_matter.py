@@ -322,6 +322,25 @@ def test_text_fields_keep_the_text_as_written(
     assert issue.notices == ()
 
 
+@pytest.mark.parametrize(
+    ("line", "series"),
+    [("series: []", None), ("series: [weekly]", "weekly"), ("series: Go 入门", "Go 入门")],
+)
+def test_a_series_is_read_as_generators_write_it(
+    write_issue: WriteIssue, line: str, series: str | None
+) -> None:
+    # Hugo writes its series taxonomy as a list; each of these was refused.
+    issue = load_issue(write_issue(front=f"title: T\n{line}\ncover: cover.jpg\n", body=BODY))
+    assert issue.series == series
+
+
+def test_two_series_are_named_as_the_mistake(write_issue: WriteIssue) -> None:
+    path = write_issue(front="title: T\nseries: [a, b]\ncover: cover.jpg\n", body=BODY)
+    with pytest.raises(IssueError) as caught:
+        load_issue(path)
+    assert caught.value.line == 3 and "names more than one series" in caught.value.problem
+
+
 def test_a_channel_block_keeps_its_text_and_typed_fields_keep_their_type(
     write_issue: WriteIssue,
 ) -> None:

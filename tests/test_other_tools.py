@@ -222,6 +222,16 @@ def test_a_definition_list_is_a_bold_term_and_its_paragraphs() -> None:
     assert re.search(r"<p[^>]*><strong[^>]*>Orange</strong></p><p[^>]*>Citrus\.</p>", wechat)
 
 
+def test_a_definition_list_leaves_tight_lists_tight() -> None:
+    # One definition list anywhere made every list of the issue loose: a blank line
+    # between each item in zhihu.md, a paragraph's margins around each on WeChat.
+    body = "- a\n- b\n\nTerm\n: Def\n\n  - x\n  - y\n"
+    assert render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"] == (
+        "- a\n- b\n\n**Term**\n\nDef\n\n- x\n- y\n"
+    )
+    assert "•&nbsp;</span>a</section>" in shown(body, "wechat")  # no paragraph in the item
+
+
 def test_a_line_beginning_with_a_tilde_is_a_sentence_not_a_definition() -> None:
     # Pandoc also reads '~' as a definition's marker; sentences begin with it ("about").
     assert shown("工期\n~ 5 天\n", "zhihu") == "<p>工期 ~ 5 天</p>"
@@ -472,7 +482,8 @@ def test_butterflys_comma_link_and_button_and_label() -> None:
     ("info", "language"),
     [("{r}", "r"), ("{r, echo=FALSE}", "r"), ("{.python .cell-code}", "python"),
      ("{code-cell} ipython3", "ipython3"), ("js{2,5,13}", "javascript"),
-     ("ts:line-numbers", "typescript")],
+     ("ts:line-numbers", "typescript"), ("{#mycode .go .numberLines}", "go"),
+     ('{.haskell startFrom="100"}', "haskell"), ("go {linenos=table,hl_lines=[8]}", "go")],
 )  # fmt: skip
 def test_a_chunks_or_highlighted_fences_language_is_read(
     info: str, language: str, body_warnings: BodyWarnings
@@ -480,6 +491,20 @@ def test_a_chunks_or_highlighted_fences_language_is_read(
     body = f"```{info}\nx <- 1\n```\n"
     assert f'<pre lang="{language}">x &lt;- 1</pre>' in shown(body, "zhihu")
     assert body_warnings(body) == []  # no "MyST directive"
+
+
+def test_pandocs_raw_html_is_html_and_raw_blocks_for_other_formats_are_named(
+    body_warnings: BodyWarnings,
+) -> None:
+    body = (
+        '```{=html}\n<p>原样 <a href="https://e.com/a">链接</a></p>\n```\n\n'
+        "```{=latex}\n\\newpage\n```\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu.startswith('<p>原样 <a href="https://e.com/a">链接</a></p>')
+    found = body_warnings(body)
+    assert len(found) == 1 and found[0].startswith("issue.md:8: warning: '```{=latex}'")
+    assert "raw block for another output format" in found[0]
 
 
 def test_docsify_notes_are_callouts() -> None:

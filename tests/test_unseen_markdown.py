@@ -811,3 +811,15 @@ def test_myst_admonition_directives_are_callouts_and_others_stay_code() -> None:
     )
     wechat = render(issue_of(body), "wechat", RenderContext()).body
     assert ":class:" not in wechat and "Three forms" in wechat and "plane." in wechat
+
+
+# --- headings with no words -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("body", ["## \n\n正文\n", "##\n\n正文\n", "<h2></h2>\n\n正文\n"])
+def test_an_empty_heading_is_left_out(body: str) -> None:
+    # WeChat drew a heading's rule under nothing; Zhihu got an empty <h2>.
+    assert render(issue_of(body), "zhihu", RenderContext()).body == "<p>正文</p>"
+    assert render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"] == "正文\n"
+    if not body.startswith("<"):
+        assert "</h2>" not in render(issue_of(body), "wechat", RenderContext()).body

@@ -273,6 +273,18 @@ def test_a_jupyter_tables_style_with_a_blank_line_is_left_out_whole() -> None:
         assert "q {}" in words(html).replace("&nbsp;", " ")  # code keeps its blank line
 
 
+def test_a_style_tag_named_in_code_leaves_the_paragraphs_after_it_apart() -> None:
+    # `<style>` in a code span and a later `</style>` read as one element: the blank lines
+    # between were filled, the paragraphs merged, and '/**/' went out as words.
+    body = "用 `<style>` 写样式。\n\n第二段。\n\n再用 `</style>` 关上。\n"
+    for channel in CHANNELS:
+        html = shown(body, channel)
+        assert "/**/" not in html and "/\\*\\*/" not in html, channel
+        assert words(html).count("第二段") == 1
+    zhihu = shown(body, "zhihu")
+    assert "<p>第二段。</p>" in zhihu
+
+
 def test_php_in_raw_html_is_named_for_every_channel(tmp_path: Path) -> None:
     from crosspost.check.lint import check_file
 

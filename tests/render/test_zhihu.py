@@ -102,6 +102,19 @@ def test_a_first_heading_that_is_not_the_title_stays() -> None:
     assert render_zhihu("# 另一个标题\n\n正文\n").body == "<h2>另一个标题</h2><p>正文</p>"
 
 
+@pytest.mark.parametrize(
+    ("body", "html"),
+    [
+        # A raw <h2> was always an <h3>, while a '##' beside it was an <h2>.
+        ("<h2>甲</h2>\n\n## 乙\n\n### 丙\n", "<h2>甲</h2><h2>乙</h2><h3>丙</h3>"),
+        ("<h3>只有</h3>\n\n正文\n", "<h2>只有</h2><p>正文</p>"),
+        ("# 一\n\n## 二\n\n<h3>三</h3>\n", "<h2>一</h2><h3>二</h3><p><b>三</b></p>"),
+    ],
+)
+def test_raw_html_headings_take_the_level_markdowns_would(body: str, html: str) -> None:
+    assert render_zhihu(body).body == html
+
+
 def test_images_are_listed_once_in_order_and_swapped_for_uploaded_urls() -> None:
     body = (
         "![a](images/a.png)\n\n行内 ![b](images/b&c.jpg) 图 $x$\n\n![a again](images/a.png)\n\n"

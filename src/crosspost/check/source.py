@@ -689,14 +689,18 @@ def _unread_blocks(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
             continue
         line = issue.body_line + token.map[0]
         if token.type == "fence" and token.info.startswith("{"):  # admonitions are callouts
-            name = token.info.split("}", 1)[0] + "}"
+            name = f"'```{_shortened(token.info.split('}', 1)[0] + '}', 24)}'"
+            if name.startswith("'```{="):  # Pandoc's; ```{=html} is read as HTML
+                kind, what = "raw-format", "Pandoc's raw block for another output format"
+                fix = "leave it out, or write what it says in Markdown"
+            else:
+                kind, what = "myst-directive", "a MyST directive"
+                fix = (
+                    "crosspost reads MyST's admonitions, ```{note}, not its other "
+                    "directives; write it in Markdown (an image: ![caption](path))"
+                )
             yield Finding(
-                line,
-                None,
-                "myst-directive",
-                f"'```{_shortened(name, 24)}' is a MyST directive, shown as code on every "
-                "channel (crosspost reads MyST's admonitions, ```{note}, not its other "
-                "directives); write it in Markdown (an image: ![caption](path))",
+                line, None, kind, f"{name} is {what}, shown as code on every channel; {fix}"
             )
         elif token.type == "html_block" and _MARKDOWN_IN_HTML.match(token.content):
             yield Finding(

@@ -20,10 +20,16 @@ def definition_lists(state: StateCore) -> None:
     tokens: list[Token] = []
     depth = 0  # the dl and dd around a token: its blocks move up that many levels
     term = False
+    definitions: list[int] = []  # the level of each dd the token is in, innermost last
     for token in state.tokens:
         if token.type in ("dl_open", "dd_open", "dl_close", "dd_close"):
             depth += 1 if token.nesting > 0 else -1
+            if token.type == "dd_open":
+                definitions.append(token.level)
+            elif token.type == "dd_close":
+                definitions.pop()
             continue
+        own = bool(definitions) and token.level == definitions[-1] + 1
         token.level -= depth
         if token.type in ("dt_open", "dt_close"):
             term = token.type == "dt_open"
@@ -31,7 +37,9 @@ def definition_lists(state: StateCore) -> None:
         elif token.type == "inline" and term:
             strong = Token("strong_open", "strong", 1, markup="**")
             token.children = [strong, *(token.children or ()), Token("strong_close", "strong", -1)]
-        if token.type.startswith("paragraph_"):
-            token.hidden = False  # a tight list's paragraphs: shown as paragraphs now
+        if token.type.startswith("paragraph_") and own:
+            # A tight definition's paragraphs: shown as paragraphs now. Only its own: a
+            # tight list elsewhere (or inside it) stays tight.
+            token.hidden = False
         tokens.append(token)
     state.tokens = tokens

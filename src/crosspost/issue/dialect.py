@@ -640,6 +640,12 @@ _CHUNK_ENGINES = frozenset(
 _CODE_DIRECTIVES = frozenset({"code-cell", "code-block", "code", "sourcecode"})
 #: ```` ```{r, echo=FALSE} ````, ```` ```{.r .cell-code} ````, ```` ```{code-cell} ipython3 ````.
 _CHUNK = pattern(r"^\{\.?([\w+-]+)[^}]*\}\s*(.*)$")
+#: Pandoc's attributes, the first class the language: ``{#mycode .go .numberLines}``.
+_PANDOC_ATTRIBUTES = pattern(r"^\{\s*(?:#[^\s}]+\s+)?\.([\w+#-]+)(?:\s[^}]*)?\}$")
+#: Hugo's highlighting options after the language: ``go {linenos=table,hl_lines=[8]}``.
+_HUGO_OPTIONS = pattern(r"^([\w+#-]+)\s+\{[^}]*=[^}]*\}$")
+#: Pandoc's fence of raw HTML, passed to the page as it is: ```` ```{=html} ````.
+_RAW_HTML_FENCE = pattern(r"^\{=html5?\}\s*$")
 #: VitePress's marks after the language: lines to highlight (``js{2,5}``), line numbers
 #: (``ts:line-numbers``).
 _VITEPRESS_MARKS = pattern(r"^([\w+#-]+)(?::(?:no-)?line-numbers(?:=\d+)?)?(?:\s*\{[\d,\s-]*\})?")
@@ -648,7 +654,14 @@ _VITEPRESS_MARKS = pattern(r"^([\w+#-]+)(?::(?:no-)?line-numbers(?:=\d+)?)?(?:\s
 def fence_language(info: str) -> str:
     """A fence's info string with its language said plainly: ``{r}`` and ``{.r
     .cell-code}`` are R, ``{code-cell} python`` is Python, ``js{2,5}`` and
-    ``ts:line-numbers`` are JavaScript and TypeScript; anything else as it is."""
+    ``ts:line-numbers`` are JavaScript and TypeScript, Pandoc's ``{#id .go
+    .numberLines}`` and Hugo's ``go {linenos=table}`` are Go; anything else as it is."""
+    attributes = _PANDOC_ATTRIBUTES.match(info.strip())
+    if attributes:
+        return attributes.group(1)
+    hugo = _HUGO_OPTIONS.match(info.strip())
+    if hugo:
+        return hugo.group(1)
     chunk = _CHUNK.match(info.strip())
     if chunk:
         name, rest = chunk.group(1).lower(), chunk.group(2).strip()
@@ -665,6 +678,10 @@ def _fence_languages(state: StateCore) -> None:
     """Each fence's language as :func:`fence_language` reads it: renderers colour by it
     (Zhihu's ``<pre lang>`` showed ``{r}`` and ``js{2,5}``), check names diagrams by it."""
     for token in state.tokens:
+        if token.type == "fence" and _RAW_HTML_FENCE.match(token.info):
+            # Pandoc's raw HTML (```{=html}): the HTML itself, as a block of it would be.
+            token.type, token.tag, token.info, token.markup = "html_block", "", "", ""
+            continue
         if token.type == "fence" and token.info and ("{" in token.info or ":" in token.info):
             token.info = fence_language(token.info)
         if token.type == "fence" and ("<" in token.content or ")!" in token.content):
@@ -845,7 +862,12 @@ def _equation_labels(state: StateCore) -> None:
 
 
 #: A ``<style>`` or ``<script>`` element, which may hold blank lines.
-_SCRIPTED = pattern(r"<(style|script)\b[^>]*>.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
+#: A ``<style>`` or ``<script>`` element opening its line (maybe after other tags), as an
+#: HTML block does: one named in a code span of prose (`` `<style>` ``) is no element.
+_SCRIPTED = pattern(
+    r"^[ \t]*(?:<[A-Za-z][^<>\n]*>[ \t]*)*<(style|script)\b[^>]*>.*?</\1\s*>",
+    re.DOTALL | re.IGNORECASE | re.MULTILINE,
+)
 _BLANK_LINE = pattern(r"\n[ \t]*(?=\n)")
 #: A ``<pre>`` element of raw HTML opening its line (maybe after other tags) and closed.
 _RAW_PRE = pattern(
@@ -946,6 +968,24 @@ _KEYS = pattern(
 _KEY_NAMES = {"ctrl": "Ctrl", "cmd": "Cmd", "alt": "Alt", "del": "Del", "esc": "Esc",
               "pgup": "PgUp", "pgdn": "PgDn", "arrow-up": "↑", "arrow-down": "↓",
               "arrow-left": "←", "arrow-right": "→", "win": "Win", "opt": "Option"}  # fmt: skip
+
+
+def _empty_headings(state: StateCore) -> None:
+    """A heading with no words (``## `` alone, as a placeholder or a divider) is left out:
+    WeChat drew a heading's rule under nothing, Zhihu got an empty ``<h2>``."""
+    tokens = state.tokens
+    kept: list[Token] = []
+    at = 0
+    while at < len(tokens):
+        token = tokens[at]
+        empty = at + 2 < len(tokens) and not tokens[at + 1].content.strip()
+        if token.type == "heading_open" and empty:
+            at += 3
+            continue
+        kept.append(token)
+        at += 1
+    if len(kept) != len(tokens):
+        state.tokens = kept
 
 
 def _keys(state: StateCore) -> None:
@@ -1554,6 +1594,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("myst_callouts", "raw_code_blocks", _raw_code_blocks)
     md.core.ruler.after("raw_code_blocks", "fence_languages", _fence_languages)
     md.core.ruler.after("fence_languages", "docsify_notes", _docsify_notes)
+    md.core.ruler.before("inline", "empty_headings", _empty_headings)
     md.core.ruler.before("inline", "keys", _keys)
     md.core.ruler.before("inline", "line_blocks", _line_blocks)
     md.core.ruler.before("inline", "mdnice_marks", _mdnice_marks)

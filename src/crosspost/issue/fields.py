@@ -198,6 +198,24 @@ def _identifier(value: Any, ctx: FieldContext) -> str | None:
     return text
 
 
+def series_name(value: Any) -> str | None:
+    """A series as front matter names it: ``weekly``, or Hugo's taxonomy list of one,
+    ``[weekly]``; an empty list is none. Any words (``Go 入门``): it is only compared."""
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if value is None or value == [] or isinstance(value, (dict, list)):
+        return None
+    return str(value).strip() or None
+
+
+def _series(value: Any, ctx: FieldContext) -> str | None:
+    if isinstance(value, list) and len(value) > 1:
+        raise ctx.fail("names more than one series; keep the one 往期回顾 lists, e.g. weekly")
+    if isinstance(value, dict):
+        raise ctx.fail("must be a series name, e.g. weekly")
+    return _line(series_name(value), ctx)
+
+
 def _count(value: Any, ctx: FieldContext) -> int:
     if value is None:
         return 0
@@ -317,7 +335,7 @@ FIELDS: Mapping[str, Parser] = {
     "publish_at": _datetime,
     "first_published": _datetime,
     "channels": _channels,
-    "series": _identifier,
+    "series": _series,
     "previous": _count,
     "draft": _draft,
     **{name: _channel_block for name in PLATFORMS},

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from crosspost.errors import IssueError
+from crosspost.issue.fields import series_name
 from crosspost.issue.loader import read_front_matter, read_issue
 from crosspost.issue.model import Issue
 from crosspost.platforms.registry import PLATFORMS
@@ -47,7 +48,7 @@ def previous_issues(
     members: list[tuple[float, str, str, str | None]] = []
     for issue_id, posts in by_issue.items():
         front = _front_matter(posts)
-        if front is None or front.get("series") != issue.series:
+        if front is None or series_name(front.get("series")) != issue.series:
             continue
         title = _title(front, channel)
         when = _first_out(posts)

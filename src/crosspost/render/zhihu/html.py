@@ -99,7 +99,7 @@ class ZhihuHtmlRenderer(RendererHTML):
         self._in_cell = False
         #: The images of the open table's cells, shown after it (source, caption).
         self._after_table: list[tuple[str, str]] = []
-        self._sanitizer = Sanitizer(self.images.append)
+        self._sanitizer = Sanitizer(self.images.append, levels)
 
     def renderInline(  # markdown-it's name
         self, tokens: Sequence[Token], options: OptionsDict, env: EnvType

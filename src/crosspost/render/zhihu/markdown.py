@@ -58,7 +58,7 @@ def render_markdown(tokens: list[Token], levels: Sequence[int] = (1,)) -> str:
     """Zhihu importer Markdown for a token stream (which it may change); ``levels`` are
     the body's heading levels, the highest written as ``#``."""
     tokens, notes, bodies = cut_footnotes(tokens)
-    context = _Context(notes=notes, bodies=bodies, levels=levels)
+    context = _Context(notes, bodies, levels=levels, sanitizer=Sanitizer(lambda _: None, levels))
     tree = SyntaxTreeNode(tokens)
     text = _blocks(tree.children, context)
     _untie(tree)

@@ -29,6 +29,7 @@ from crosspost.render.zhihu.common import (
     TABLE_OPEN,
     cell_link_text,
     code_language,
+    heading_tag,
     image_html,
     is_web_link,
     item_number,
@@ -55,7 +56,7 @@ INLINE = {"b": "b", "strong": "b", "i": "i", "em": "i", "u": "u", "code": "code"
           "sup": "sup", "sub": "sub",
           # what Zhihu lacks, as its nearest: a highlight bold (as ``==x==``), a key code
           "mark": "b", "ins": "u", "kbd": "code"}  # fmt: skip
-_HEADINGS = {"h1": "h2", "h2": "h3"}
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _BLOCKS = frozenset(
     {"p", "blockquote", "ul", "ol", "li", "pre", "hr", "table", "h1", "h2", "h3", "h4",
      "h5", "h6", "figure", "figcaption", "div", "section", "center", "article", "header",
@@ -144,11 +145,13 @@ class Sanitizer:
     """Maps raw HTML (blocks and single inline tags) onto Zhihu's element set.
 
     ``on_image`` receives every image source met, so the caller can list it in
-    ``Rendered.images``.
+    ``Rendered.images``. ``levels`` are the body's heading levels (as Markdown's headings
+    are mapped): a raw ``<h2>`` is the same Zhihu heading a ``##`` is.
     """
 
-    def __init__(self, on_image: Callable[[str], None]) -> None:
+    def __init__(self, on_image: Callable[[str], None], levels: Sequence[int] = (1,)) -> None:
         self._on_image = on_image
+        self._levels = levels
         #: Each raw list numbered from other than 1 met so far, in document order: what
         #: ``check`` says about such a list is read from here, so it says what was done.
         self.numbered: list[NumberedList] = []
@@ -279,9 +282,9 @@ class Sanitizer:
                 self._flush(out, [_trim_br(self._inline_children(node))])
             elif name in _HEADINGS:
                 heading = _trim_br(self._inline_children(node))
-                out.append(f"<{_HEADINGS[name]}>{heading}</{_HEADINGS[name]}>")
-            elif name in {"h3", "h4", "h5", "h6"}:
-                out.append(f"<p><b>{_trim_br(self._inline_children(node))}</b></p>")
+                tag = heading_tag(name, self._levels)
+                if heading.strip():  # an empty one is left out, as Markdown's is
+                    out.append(f"<{tag}>{heading}</{tag}>" if tag else f"<p><b>{heading}</b></p>")
             elif name == "blockquote":
                 out.append(f"<blockquote>{_trim_br(self._inline_children(node))}</blockquote>")
             elif name in {"ul", "ol"}:
