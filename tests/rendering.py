@@ -12,6 +12,8 @@ from crosspost.render.rendered import RenderContext, render
 
 #: ``body_warnings(body)`` (see conftest): the warnings check gives a body.
 BodyWarnings = Callable[[str], list[str]]
+#: ``check_lines(document)`` (see conftest): every line check prints for a document.
+CheckLines = Callable[[str], list[str]]
 CHANNELS = ("wechat", "zhihu")
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from crosspost.issue.loader import read_issue
 from crosspost.render.rendered import RenderContext, render
-from rendering import CHANNELS, BodyWarnings, issue_of, shown, words
+from rendering import CHANNELS, BodyWarnings, CheckLines, issue_of, shown, words
 
 # --- Obsidian ------------------------------------------------------------------------------
 
@@ -764,3 +764,36 @@ def test_a_pandoc_citation_is_named_and_a_handle_or_address_is_not(
     assert any("is a Pandoc citation" in w for w in cited)
     quiet = "Ask [@foo](https://x.com/foo), write to [a@b.com] or [me](mailto:a@b.com).\n"
     assert not any("Pandoc citation" in w for w in body_warnings(quiet))
+
+
+# --- a fifth sweep: English posts of Pandoc, Jekyll and Medium -----------------------------
+
+
+def test_pandocs_fancy_list_lines_and_bracketed_spans_read_as_pandoc_shows_them() -> None:
+    # CommonMark joins the lines of a fancy list into one, and keeps a span's brackets.
+    body = (
+        "a. one\nb. two\n\n(iv) x\n(v) y\n\n#. auto\n#. auto\n\n"
+        "[Small caps]{.smallcaps} and [kept]{not attributes}\n\nwritten by\nA. Smith, e.g.\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert "<p>a. one<br>b. two</p><p>(iv) x<br>(v) y</p><p>1. auto<br>2. auto</p>" in zhihu
+    assert "<p>Small caps and [kept]{not attributes}</p>" in zhihu
+    assert "<p>written by A. Smith, e.g.</p>" in zhihu  # prose keeps being joined
+
+
+def test_addresses_without_a_scheme_are_https_and_a_gists_script_is_a_link(
+    check_lines: CheckLines,
+) -> None:
+    # '//imgur.com/x' led nowhere outside its page; a gist's <script> went without a word.
+    body = (
+        "See [a](//imgur.com/x) and [b][1].\n\n[1]: //e.com/b\n\n"
+        '<a href="//e.com/raw">raw</a>\n\n'
+        '<script src="https://gist.github.com/jdoe/1a2b.js?file=a.py"></script>\n'
+    )
+    zhihu = shown(body, "zhihu")
+    for address in ("https://imgur.com/x", "https://e.com/b", "https://e.com/raw"):
+        assert f'<a href="{address}">' in zhihu
+    assert '<p><a href="https://gist.github.com/jdoe/1a2b">▶ 嵌入内容</a></p>' in zhihu
+    assert "https://gist.github.com/jdoe/1a2b" in words(shown(body, "wechat"))
+    gist = [line for line in check_lines("---\ntitle: t\n---\n" + body) if "gist" in line]
+    assert len(gist) == 2 and all("shown as a line linking to its source" in g for g in gist)

@@ -645,10 +645,11 @@ IMAGE_CASES: dict[str, Case] = {
         r"issue\.md:16: image 'file:///etc/hostname' is a file: URL",
         checked=True,
     ),
+    # An address without a scheme is the page's https, as a browser reads it there.
     "image without a scheme": Case(
         _protocol_relative_image,
-        r"issue\.md:16: image '//cdn\.example\.test/a\.png' has no scheme; write it with "
-        r"one: 'https://cdn\.example\.test/a\.png'",
+        r"issue\.md:16: image 'https://cdn\.example\.test/a\.png' could not be downloaded "
+        r"\(host cdn\.example\.test does not exist\)",
         checked=True,
     ),
     "javascript: image": Case(

@@ -22,7 +22,7 @@ from crosspost.issue.model import Issue
 from crosspost.patterns import pattern
 from crosspost.platforms.wechat import WECHAT
 from crosspost.platforms.zhihu import ZHIHU
-from crosspost.render.sanitize import Allowlist
+from crosspost.render.sanitize import Allowlist, script_embeds
 from crosspost.render.wechat.raw import ALLOWLIST as WECHAT_HTML
 from crosspost.render.zhihu.common import MOVED_IMAGE, goes_on_after_sublist, list_start
 from crosspost.render.zhihu.sanitize import ALLOWLIST as ZHIHU_HTML
@@ -274,7 +274,7 @@ def _raw_html(
     for block, children in _blocks(tokens):
         pieces = [block.content] if block.type == "html_block" else []
         pieces += [child.content for child in children if child.type == "html_inline"]
-        for piece in pieces:
+        for piece in map(script_embeds, pieces):  # a gist's script is its page's frame
             for match in _INSTRUCTION.finditer(piece):
                 line = _line_of(issue, block, match.group(0))
                 if (line, "?") not in seen:
@@ -309,7 +309,7 @@ def _instruction(match: re.Match[str], channel: str) -> str:
 _EMBEDDED = {
     "video": "a video (<video>, or a site's video tag)",
     "audio": "a sound (<audio>, or a site's audio tag)",
-    "iframe": "an embedded page (<iframe>, or a site's embed tag)",
+    "iframe": "an embedded page (<iframe>, a gist's <script>, or a site's embed tag)",
 }
 
 

@@ -102,3 +102,18 @@ def bare_links(state: StateCore) -> None:
             found = child.type == "text" and not inside and "://" in child.content
             children += _split(child) if found else [child]
         token.children = children
+
+
+def schemeless_addresses(state: StateCore) -> None:
+    """Core rule: a link's or an image's address without its scheme (``//imgur.com/a.png``,
+    copied from a page's HTML) is the page's https, written out. Outside that page it
+    leads nowhere: WeChat's list of links showed ``//imgur.com/…`` and the picture could
+    not be fetched."""
+    if "](//" not in state.src and "]: //" not in state.src:
+        return
+    for token in state.tokens:
+        for child in token.children or ():
+            name = "href" if child.type == "link_open" else "src" if child.type == "image" else ""
+            address = str(child.attrs.get(name, "")) if name else ""
+            if address.startswith("//"):
+                child.attrs[name] = f"https:{address}"

@@ -66,6 +66,8 @@ def image_refs(issue: Issue) -> Iterator[ImageRef]:
         offset = start
         for source in sources:
             offset = _line_of(lines, source, offset, end)
+            if source.startswith("//"):  # raw HTML's, as the renderers write it: https
+                source = f"https:{source}"
             yield ImageRef(
                 source=source,
                 line=issue.body_line + offset,

@@ -41,7 +41,7 @@ from mdit_py_plugins.myst_role import myst_role_plugin
 from mdit_py_plugins.subscript import sub_plugin
 from mdit_py_plugins.superscript import superscript_plugin
 
-from crosspost.issue.bare_links import bare_links
+from crosspost.issue.bare_links import bare_links, schemeless_addresses
 from crosspost.issue.blocks import outside_code
 from crosspost.issue.callouts import (
     CALLOUT_LABELS,
@@ -1306,14 +1306,27 @@ _SPANS = frozenset({"link_close", "image", "em_close", "strong_close", "s_close"
 _IMAGE_SIZE = pattern(r"(width|height)=[\"']?(\d+(?:\.\d+)?(?:px|%)?)[\"']?")
 
 
+#: Pandoc's bracketed span within one run of text: ``[Small caps]{.smallcaps}``.
+_BRACKETED_SPAN = pattern(r"\[([^\[\]\n]+)\]\{((?:[ \t]*[^\s{}]+)+)[ \t]*\}")
+
+
+def _bracketed_span(found: re.Match[str]) -> str:
+    parts = _ATTRIBUTE_PARTS.findall(found.group(2))
+    return found.group(1) if all(_ATTRIBUTE.fullmatch(part) for part in parts) else found.group(0)
+
+
 def _span_attributes(state: StateCore) -> None:
     """Leave out the attribute list written right after a link or an image (a site reads
     it: a link's ``target``, a figure's id); it went out as text under the picture or
-    after the link's words. An image's ``width`` and ``height`` are kept as its size."""
+    after the link's words. An image's ``width`` and ``height`` are kept as its size.
+    Pandoc's bracketed span (``[words]{.smallcaps}``) is its words."""
     for token in state.tokens:
         if token.type != "inline" or not token.children or "{" not in token.content:
             continue
         children = token.children
+        for child in children:
+            if child.type == "text" and "]{" in child.content:
+                child.content = _BRACKETED_SPAN.sub(_bracketed_span, child.content)
         for before, child in itertools.pairwise(children):
             if child.type != "text" or before.type not in _SPANS:
                 continue
@@ -1334,11 +1347,19 @@ def _span_attributes(state: StateCore) -> None:
 _ENUMERATED = pattern(
     r"[ \t]*(?:\d{1,3}[、.．)）]|[（(]\d{1,3}[）)]|[一二三四五六七八九十]{1,3}[、.．]|[①-⑳•●◆▪])"
 )
+#: How a line of Pandoc's fancy lists begins, which CommonMark reads as words: ``a.``
+#: ``B)`` ``(iv)`` ``#.`` (numbered by the reader). Its first line too: prose has lines
+#: that begin "A. Smith".
+_FANCY = pattern(
+    r"[ \t]*(?:(?:[A-Za-z]|[ivxlcdmIVXLCDM]{2,6})[.)]|\((?:[A-Za-z]|[ivxlcdmIVXLCDM]{2,6})\)"
+    r"|#\.)[ \t]"
+)
 
 
 def _enumerated_lines(state: StateCore) -> None:
     """Keep the line breaks of a paragraph whose every line after the first begins like
-    an item (``1、不做不重要的决定`` / ``2、做计划``).
+    an item (``1、不做不重要的决定`` / ``2、做计划``), or whose every line begins like an
+    item of Pandoc's fancy lists (``a.`` / ``b.``).
 
     Chinese writers often list this way, in editors that show each line on its own;
     Markdown joins a paragraph's lines, and the items ran into one line on both
@@ -1347,11 +1368,18 @@ def _enumerated_lines(state: StateCore) -> None:
         if token.type != "inline" or not token.children or "\n" not in token.content:
             continue
         lines = token.content.split("\n")
-        if not all(_ENUMERATED.match(line) for line in lines[1:]):
+        listed = all(_ENUMERATED.match(line) for line in lines[1:])
+        if not listed and not all(_FANCY.match(line) for line in lines):
             continue
+        numbered = all(line.lstrip().startswith("#. ") for line in lines)
+        number, line_start = 0, True
         for child in token.children:
             if child.type == "softbreak":
                 child.type, child.tag = "hardbreak", "br"
+            elif numbered and line_start and child.type == "text":
+                number += 1  # Pandoc's '#.': the next number
+                child.content = child.content.replace("#.", f"{number}.", 1)
+            line_start = child.type == "hardbreak"
 
 
 #: mdnice's sliding pictures, a paragraph of its own: ``<![a](1.png),![b](2.png)>``.
@@ -1617,6 +1645,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.push("definition_lists", definition_lists)
     md.core.ruler.push("shortcodes", shortcodes)
     md.core.ruler.push("bare_links", bare_links)
+    md.core.ruler.push("schemeless_addresses", schemeless_addresses)
     md.normalizeLink = _verbatim  # type: ignore[method-assign]
     return md
 

@@ -101,11 +101,33 @@ class Allowlist:
         return tag in ALWAYS_DROPPED or (tag in self.dropped and tag not in self.tags)
 
 
-def _data_images_only(tag: str, attribute: str, value: str) -> str | None:
-    """nh3's attribute filter: ``data:`` URLs survive only as an image's source."""
+def _attribute_filter(tag: str, attribute: str, value: str) -> str | None:
+    """nh3's attribute filter: ``data:`` URLs survive only as an image's source; an
+    address without its scheme (``//imgur.com/a.png``, copied from a page's HTML) is the
+    page's https, written out, so it can be fetched and followed outside that page."""
     if attribute in URL_ATTRIBUTES and _DATA.match(value):
         return value if tag == "img" and attribute == "src" and _DATA_IMAGE.match(value) else None
+    if attribute in URL_ATTRIBUTES and value.startswith("//"):
+        return f"https:{value}"
     return value
+
+
+#: A script that embeds a page of its site (a gist, an asciinema recording): the page is
+#: its address without ``.js``. ``<script src="https://gist.github.com/u/1a2b.js">``.
+_SCRIPT_EMBED = pattern(
+    r"<script\b[^>]*?\bsrc\s*=\s*[\"']?((?:https?:)?//(?:gist\.github\.com|asciinema\.org/a)"
+    r"/[^\"'\s>?]+?)\.js(?:\?[^\"'\s>]*)?[\"']?[^>]*>\s*</script\s*>",
+    re.IGNORECASE,
+)
+
+
+def script_embeds(fragment: str) -> str:
+    """``fragment`` with each script that embeds a gist or a recording written as a frame
+    of its page, which the channels show as a link (:func:`media_line`): left out with
+    every other script, the code it showed was gone without a word."""
+    if "<script" not in fragment and "<SCRIPT" not in fragment:
+        return fragment
+    return _SCRIPT_EMBED.sub(lambda found: f'<iframe src="{found.group(1)}"></iframe>', fragment)
 
 
 def modern_tags(fragment: str) -> str:
@@ -198,13 +220,13 @@ def clean(fragment: str, allowlist: Allowlist) -> str:
     import nh3
 
     return nh3.clean(
-        _media_as_lines(modern_tags(fragment), allowlist.media),
+        _media_as_lines(script_embeds(modern_tags(fragment)), allowlist.media),
         tags=set(allowlist.tags),
         clean_content_tags={
             tag for tag in ALWAYS_DROPPED | allowlist.dropped if tag not in allowlist.tags
         },
         attributes={tag: set(names) for tag, names in allowlist.attributes.items()},
-        attribute_filter=_data_images_only,
+        attribute_filter=_attribute_filter,
         strip_comments=True,
         link_rel=None,
         url_schemes={*allowlist.url_schemes, "data"},  # data: narrowed by the filter
