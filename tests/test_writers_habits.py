@@ -697,6 +697,25 @@ def test_a_pandoc_grid_table_is_a_table(body_warnings: BodyWarnings) -> None:
     assert body_warnings(body) == []
 
 
+def test_a_pandoc_simple_table_is_a_table_aligned_as_its_header_stands(
+    body_warnings: BodyWarnings,
+) -> None:
+    # Its header became a paragraph, its dashes a rule and its rows one line of words.
+    body = (
+        "  Right     Left     Center     Default\n-------     ------ ----------   -------\n"
+        "     12     12        12            12\n    123     苹果   **甜**       x\n\n"
+        "word over\n--- ---\n\n标题\n----\n\n正文\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert "<tr><th>Right</th><th>Left</th><th>Center</th><th>Default</th></tr>" in zhihu
+    # A Chinese character is two columns wide, as Pandoc counts them.
+    assert "<tr><td>123</td><td>苹果</td><td>甜</td><td>x</td></tr>" in zhihu
+    assert zhihu.endswith("<p>word over</p><hr><h2>标题</h2><p>正文</p>")  # no row: no table
+    aligns = re.findall(r"<th[^>]*?text-align:(\w+)", shown(body, "wechat"))
+    assert aligns == ["right", "left", "center", "left"]  # Default: the theme's left
+    assert body_warnings(body) == []
+
+
 def test_a_pandoc_line_block_keeps_its_lines_without_its_bars() -> None:
     body = (
         "| The limerick packs laughs anatomical\n| In space that is quite economical.\n"

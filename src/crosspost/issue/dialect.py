@@ -52,11 +52,11 @@ from crosspost.issue.callouts import (
 from crosspost.issue.collector import collector_paused
 from crosspost.issue.components import component_block, mdx_lines
 from crosspost.issue.definition_lists import definition_lists
-from crosspost.issue.grid_tables import grid_table
 from crosspost.issue.hugo_shortcodes import shortcode_block
 from crosspost.issue.hugo_shortcodes import shortcodes as hugo_shortcodes
 from crosspost.issue.kramdown import kramdown_extensions, table_attribute_rows
 from crosspost.issue.myst import roles, targets_and_labels
+from crosspost.issue.pandoc_tables import grid_table, simple_table
 from crosspost.issue.private_notes import private_notes
 from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image, sizes_in_alt
@@ -1570,6 +1570,7 @@ def new_markdown() -> MarkdownIt:
     md.block.ruler.before(
         "table", "grid_table", grid_table, {"alt": ["paragraph", "reference", "blockquote"]}
     )
+    md.block.ruler.before("table", "simple_table", simple_table)
     md.block.ruler.before(
         "fence", "code_shortcode", code_shortcode, {"alt": ["paragraph", "blockquote", "list"]}
     )

@@ -1,6 +1,7 @@
-"""Pandoc's grid tables, read as the tables they draw.
+"""Pandoc's grid and simple tables, read as the tables they draw.
 
-Pandoc (and the RST documents converted by it) draws a table with ``+``, ``-`` and ``|``::
+Pandoc (and the RST documents converted by it) draws a grid table with ``+``, ``-`` and
+``|``::
 
     +----------+--------+
     | Fruit    | Price  |
@@ -14,12 +15,14 @@ tokens a pipe table makes, so every renderer shows it as the table it already kn
 show: the row above the ``=`` line is the header (a table with none has only a body), a
 colon in the ``=`` or first ``-`` line aligns a column, and a cell's lines are joined, as
 a pipe table's cell is one line (a list's items each on a line of their own, with
-``<br>``). A cell spanning columns is read in the first of them.
+``<br>``). A cell spanning columns is read in the first of them. A simple table (header
+words over runs of dashes, a row a line) is read by :func:`simple_table`.
 """
 
 from __future__ import annotations
 
 import itertools
+import unicodedata
 
 from markdown_it.rules_block import StateBlock
 
@@ -146,3 +149,90 @@ def _push_row(state: StateBlock, row: _Row, cell: str, aligns: list[str]) -> Non
         inline.content, inline.map, inline.children = text, [first, last + 1], []
         state.push(f"{cell}_close", cell, -1)
     state.push("tr_close", "tr", -1)
+
+
+#: A simple table's dashed line: a run of dashes over each column, blanks between them.
+_DASHES = pattern(r"[ \t]*-{2,}(?:[ \t]+-{2,})+[ \t]*")
+_DASH_RUN = pattern(r"-+")
+
+
+def simple_table(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: Pandoc's simple table, a header line over a line of dashes (one run
+    per column, blanks between), then a row per line up to a blank line::
+
+          Right     Left     Center
+        -------     ------ ----------
+             12     12        12
+
+    Markdown read the header as a paragraph, the dashes as a rule and every row as one
+    line of words. A row's columns are cut where each run of dashes begins; the header's
+    place over its dashes aligns the column, as Pandoc reads it (flush right: right, flush
+    left: left, neither: centred)."""
+    if start + 2 >= end or state.sCount[start] - state.blkIndent >= 4:
+        return False
+    header, dashes = _line(state, start), _raw_line(state, start + 1)
+    if not header.strip() or not _DASHES.fullmatch(dashes) or state.isEmpty(start + 2):
+        return False
+    runs = [(found.start(), found.end()) for found in _DASH_RUN.finditer(dashes)]
+    header = _raw_line(state, start)
+    if sum(bool(cell.strip()) for cell in _cut(header, runs)) < 2:
+        return False  # words over one column only: a paragraph and a rule
+    last = start + 2
+    while last + 1 < end and not state.isEmpty(last + 1):
+        if state.sCount[last + 1] < state.blkIndent:
+            break
+        last += 1
+    if silent:
+        return True
+    token = state.push("table_open", "table", 1)
+    token.map, token.markup = [start, last + 1], "+"
+    aligns = [_aligned(header, left, right) for left, right in runs]
+    state.push("thead_open", "thead", 1).map = [start, start + 1]
+    _push_row(state, (start, start, [cell.strip() for cell in _cut(header, runs)]), "th", aligns)
+    state.push("thead_close", "thead", -1)
+    state.push("tbody_open", "tbody", 1).map = [start + 2, last + 1]
+    for line in range(start + 2, last + 1):
+        cells = [cell.strip() for cell in _cut(_raw_line(state, line), runs)]
+        _push_row(state, (line, line, cells), "td", aligns)
+    state.push("tbody_close", "tbody", -1)
+    state.push("table_close", "table", -1)
+    state.line = last + 1
+    return True
+
+
+def _raw_line(state: StateBlock, line: int) -> str:
+    """The line as written, its indent kept: columns are counted from the line's start."""
+    return state.src[state.bMarks[line] : state.eMarks[line]].expandtabs(4)
+
+
+def _cut(text: str, runs: list[tuple[int, int]]) -> list[str]:
+    """``text`` in columns: each from where its run of dashes begins to where the next one's
+    does (the first from the line's start, the last to its end). Columns are counted as a
+    monospaced font draws them, a Chinese character two wide, as Pandoc counts them."""
+    starts = [left for left, _ in runs[1:]]
+    cells: list[str] = []
+    cell: list[str] = []
+    column = 0
+    for char in text:
+        while starts and column >= starts[0]:
+            starts.pop(0)
+            cells.append("".join(cell))
+            cell = []
+        cell.append(char)
+        column += 2 if unicodedata.east_asian_width(char) in "WF" else 1
+    cells.append("".join(cell))
+    return cells + [""] * (len(runs) - len(cells))
+
+
+def _aligned(header: str, left: int, right: int) -> str:
+    """A column's alignment from where its header's words stand over its dashes."""
+    words = header[left:right]
+    flush_left = bool(words) and not words[0].isspace()
+    flush_right = len(header) >= right and bool(words) and not words[-1].isspace()
+    if flush_left and flush_right:
+        return ""
+    if flush_right:
+        return "right"
+    if flush_left:
+        return "left"
+    return "center" if words.strip() else ""
