@@ -816,3 +816,15 @@ def test_addresses_without_a_scheme_are_https_and_a_gists_script_is_a_link(
     assert "https://gist.github.com/jdoe/1a2b" in words(shown(body, "wechat"))
     gist = [line for line in check_lines("---\ntitle: t\n---\n" + body) if "gist" in line]
     assert len(gist) == 2 and all("shown as a line linking to its source" in g for g in gist)
+
+
+def test_a_reference_definition_with_attributes_still_defines_its_picture() -> None:
+    # '{width=50%}' after the address kept the definition from being read: the picture
+    # went out as the words '![Fig][img1]' and was never uploaded.
+    body = (
+        "![Fig][img1] and [l].\n\n[img1]: https://e.com/a.png {width=50%}\n"
+        '[l]: https://e.com/l "T" {: .c}\n\n```\n[c]: x {y}\n```\n'
+    )
+    zhihu = shown(body, "zhihu")
+    assert '<img src="https://e.com/a.png"' in zhihu and '<a href="https://e.com/l">l</a>' in zhihu
+    assert "{width" not in zhihu and "[c]: x {y}" in zhihu  # code stays as written

@@ -5,7 +5,9 @@ options from ``{::options … /}``, passes what ``{::nomarkdown}`` … ``{:/noma
 through as it is, and reads ``*[HTML]: HyperText Markup Language`` lines as the
 definitions of abbreviations, shown as tooltips. Read as Markdown, a comment was published
 (only its markers went), and each definition was a line of the article. An attribute
-list written on the line under a table (``{: .table}``) was one more row of it.
+list written on the line under a table (``{: .table}``) was one more row of it, and one
+after a reference definition's address (``[img1]: a.png {width=50%}``, as Pandoc writes it
+too) kept the definition from being read.
 
 Here the comments, the options and the definitions are left out, and a nomarkdown
 extension's content stays where it is (it is raw HTML most often, which every channel
@@ -29,14 +31,25 @@ _MARKERS = pattern(r"\{::nomarkdown\}|\{:/nomarkdown\}|\{::options\b[^}\n]*/\}")
 _ABBREVIATION = pattern(r"[ \t]{0,3}\*\[[^\]\n]+\]:.*")
 #: A fence's line: three backticks or tildes, indented at most three spaces.
 _FENCE = pattern(r"^ {0,3}(?:`{3,}|~{3,})", re.MULTILINE)
+#: A link's reference definition with an attribute list after its address (and title):
+#: ``[img1]: a.png {width=50%}`` (Pandoc), ``[x]: https://… "T" {: .c}`` (kramdown).
+#: Markdown read no definition, and the picture it names was shown as ``![Fig][img1]``.
+_DEFINITION_ATTRIBUTES = pattern(
+    r"^( {0,3}\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?)"
+    r"[ \t]+\{:?[^{}\n]*\}[ \t]*$",
+    re.MULTILINE,
+)
 #: kramdown's attribute list, the whole of a line or a table cell.
 _ATTRIBUTES = pattern(r"\{:[^{}\n]*\}")
 
 
 def kramdown_extensions(state: StateCore) -> None:
     """Core rule, before the block parse: comments, options lines and abbreviation
-    definitions left out of the source, a nomarkdown extension's markers too; a comment
+    definitions left out of the source, a nomarkdown extension's markers and a reference
+    definition's attribute list too; a comment
     over several lines leaves its lines blank, so every later line keeps its number."""
+    if "]:" in state.src and "{" in state.src:
+        state.src = _outside_code(_DEFINITION_ATTRIBUTES, state.src, r"\1")
     if "{::" not in state.src and "{:/" not in state.src and "*[" not in state.src:
         return
     source = _outside_code(_COMMENT, state.src)
@@ -54,14 +67,16 @@ def kramdown_extensions(state: StateCore) -> None:
     state.src = source
 
 
-def _outside_code(found_by: re.Pattern[str], source: str) -> str:
-    """``source`` with what ``found_by`` finds outside code fences left out, its line
-    breaks kept."""
+def _outside_code(found_by: re.Pattern[str], source: str, kept: str = "") -> str:
+    """``source`` with what ``found_by`` finds outside code fences left out (but for
+    ``kept``, a template of its groups), its line breaks kept."""
     fences = [found.start() for found in _FENCE.finditer(source)]
 
     def blanked(found: re.Match[str]) -> str:
         inside = sum(1 for fence in fences if fence < found.start()) % 2
-        return found.group(0) if inside else "\n" * found.group(0).count("\n")
+        if inside:
+            return found.group(0)
+        return found.expand(kept) if kept else "\n" * found.group(0).count("\n")
 
     return found_by.sub(blanked, source)
 
