@@ -725,6 +725,11 @@ def test_a_pandoc_line_block_keeps_its_lines_without_its_bars() -> None:
         "<p>The limerick packs laughs anatomical<br>In space that is quite economical.<br>"
         "\u00a0\u00a0\u00a0But the good ones I've seen</p>"
     )
+    # A line that begins with a space continues the one before it.
+    continued = "| The Right Honorable Samuel L.\n  Constable, Jr.\n| 200 Main St.\n"
+    assert shown(continued, "zhihu") == (
+        "<p>The Right Honorable Samuel L. Constable, Jr.<br>200 Main St.</p>"
+    )
 
 
 # --- a fourth sweep: Juejin, Jianshu, Yuque, Youdao, mdnice, cnblogs --------------------------
@@ -828,3 +833,17 @@ def test_a_reference_definition_with_attributes_still_defines_its_picture() -> N
     zhihu = shown(body, "zhihu")
     assert '<img src="https://e.com/a.png"' in zhihu and '<a href="https://e.com/l">l</a>' in zhihu
     assert "{width" not in zhihu and "[c]: x {y}" in zhihu  # code stays as written
+
+
+def test_a_raw_figures_caption_is_its_pictures_caption_on_zhihu() -> None:
+    # The caption was a paragraph under a picture captioned with nothing.
+    body = (
+        '<figure>\n<img src="https://e.com/a.png" alt="a">\n<figcaption>图一：架构</figcaption>\n'
+        '</figure>\n\n<figure><img src="https://e.com/b.png"><figcaption>Photo by '
+        '<a href="https://u.com/x">X</a></figcaption></figure>\n'
+    )
+    zhihu = shown(body, "zhihu")
+    assert '<img src="https://e.com/a.png" data-caption="图一：架构"' in zhihu
+    assert "<p>图一：架构</p>" not in zhihu
+    # A caption holding a link stays a line of its own, linked.
+    assert '<p>Photo by <a href="https://u.com/x">X</a></p>' in zhihu

@@ -1428,7 +1428,7 @@ def _line_blocks(state: StateCore) -> None:
             continue
         if state.tokens[index - 1].type != "paragraph_open":
             continue
-        lines = token.content.split("\n")
+        lines = _continued(token.content.split("\n"))
         found = [_LINE_BLOCK.fullmatch(line) for line in lines]
         if any(
             f is None or line.rstrip().endswith("|") for f, line in zip(found, lines, strict=True)
@@ -1440,6 +1440,18 @@ def _line_blocks(state: StateCore) -> None:
             words = text.lstrip(" ")
             kept.append("\u00a0" * (len(text) - len(words)) + words)  # its indent kept
         token.content = "\\\n".join(kept)  # a backslash at a line's end: a line break
+
+
+def _continued(lines: list[str]) -> list[str]:
+    """A line block's lines with each line that begins with a space (Pandoc's way to
+    continue a long line) joined to the one before it."""
+    joined: list[str] = []
+    for line in lines:
+        if joined and line[:1] in (" ", "\t"):
+            joined[-1] += " " + line.strip()
+        else:
+            joined.append(line)
+    return joined
 
 
 def _reparse(state: StateCore, inline: Token, content: str) -> None:

@@ -278,6 +278,8 @@ class Sanitizer:
             if name == "summary":  # the title of what Zhihu shows open: a bold line
                 title = _trim_br(self._inline_children(node))
                 self._flush(out, [f"<b>{title}</b>" if title else ""])
+            elif name == "figcaption" and _figure_caption(node) is not None:
+                pass  # its picture's caption (see _caption)
             elif name in {"p", "figcaption", "dt", "address"}:
                 self._flush(out, [_trim_br(self._inline_children(node))])
             elif name in _HEADINGS:
@@ -528,10 +530,25 @@ class Sanitizer:
 
 
 def _caption(image: Tag) -> str:
-    """The caption of a raw ``<img>``: its title, else its alt text unless a tool filled
-    that in, as for a Markdown image."""
+    """The caption of a raw ``<img>``: the ``<figcaption>`` of the figure it stands in
+    alone, else its title, else its alt text unless a tool filled that in, as for a
+    Markdown image."""
     source = str(image.get("src") or "").strip()
-    return caption_of(str(image.get("alt") or ""), str(image.get("title") or ""), source)
+    figure = image.find_parent("figure")
+    caption = figure.find("figcaption") if figure is not None else None
+    written = _figure_caption(caption) if caption is not None else None
+    title = written if written is not None else str(image.get("title") or "")
+    return caption_of(str(image.get("alt") or ""), title, source)
+
+
+def _figure_caption(caption: Tag) -> str | None:
+    """The words of a ``<figcaption>`` when they are its figure's one picture's caption
+    (a caption holds no link: one that does stays a line under the picture, linked)."""
+    figure = caption.find_parent("figure")
+    if figure is None or len(figure.find_all("img")) != 1 or caption.find("a") is not None:
+        return None
+    words = " ".join(caption.get_text(" ").split())
+    return words or None
 
 
 def _list_children(node: Tag, inline: Callable[[Tag], str]) -> Iterator[str | Tag]:
