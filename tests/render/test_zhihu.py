@@ -115,6 +115,16 @@ def test_raw_html_headings_take_the_level_markdowns_would(body: str, html: str) 
     assert render_zhihu(body).body == html
 
 
+def test_a_picture_in_a_heading_is_a_block_of_its_own() -> None:
+    # Zhihu got <h2><img …></h2>: a banner heading is its picture.
+    html = render_zhihu(
+        "# 一\n\n## ![](https://e.com/b.png)\n\n## 标题 ![图标](https://e.com/i.png)\n"
+    ).body
+    assert html.startswith('<h2>一</h2><img src="https://e.com/b.png"')
+    assert '<h3>标题 </h3><img src="https://e.com/i.png" data-caption="图标"' in html
+    assert "<h3><img" not in html and "<h2><img" not in html
+
+
 def test_images_are_listed_once_in_order_and_swapped_for_uploaded_urls() -> None:
     body = (
         "![a](images/a.png)\n\n行内 ![b](images/b&c.jpg) 图 $x$\n\n![a again](images/a.png)\n\n"

@@ -442,13 +442,14 @@ def _only_lists(out: str) -> bool:
 
 
 def _split_images(tokens: list[Token]) -> list[Token]:
-    """Lift images out of top-level paragraphs: on Zhihu an image is a block of its own."""
+    """Lift images out of top-level paragraphs and headings: on Zhihu an image is a block
+    of its own (a heading holding only a picture, a banner, is that picture)."""
     out: list[Token] = []
     index = 0
     while index < len(tokens):
         token = tokens[index]
         if (
-            token.type == "paragraph_open"
+            token.type in ("paragraph_open", "heading_open")
             and token.level == 0
             and index + 2 < len(tokens)
             and any(child.type == "image" for child in tokens[index + 1].children or [])
