@@ -121,7 +121,7 @@ def test_a_picture_in_a_heading_is_a_block_of_its_own() -> None:
         "# 一\n\n## ![](https://e.com/b.png)\n\n## 标题 ![图标](https://e.com/i.png)\n"
     ).body
     assert html.startswith('<h2>一</h2><img src="https://e.com/b.png"')
-    assert '<h3>标题 </h3><img src="https://e.com/i.png" data-caption="图标"' in html
+    assert '<h3>标题</h3><img src="https://e.com/i.png" data-caption="图标"' in html
     assert "<h3><img" not in html and "<h2><img" not in html
 
 

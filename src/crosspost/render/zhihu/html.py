@@ -472,6 +472,8 @@ def _paragraph_pieces(opening: Token, inline: Token, closing: Token) -> list[Tok
             run.pop(0)
         while run and _blank(run[-1]):
             run.pop()
+        if run and run[-1].type == "text":  # the space that stood before the picture
+            run[-1] = run[-1].copy(content=run[-1].content.rstrip())
         if run:
             pieces.extend([opening, Token("inline", "", 0, children=list(run)), closing])
         run.clear()
