@@ -847,3 +847,11 @@ def test_a_raw_figures_caption_is_its_pictures_caption_on_zhihu() -> None:
     assert "<p>图一：架构</p>" not in zhihu
     # A caption holding a link stays a line of its own, linked.
     assert '<p>Photo by <a href="https://u.com/x">X</a></p>' in zhihu
+
+
+def test_an_emoji_joined_of_several_stays_one_on_wechat() -> None:
+    # WeChat's zero-width characters are left out, and the joiner went with them:
+    # 🧑‍💻 came out as 🧑💻, two pictures.
+    body = "程序员🧑\u200d💻，家庭👨\u200d👩\u200d👧。a\u200db\u200bc\n"
+    wechat = words(shown(body, "wechat"))
+    assert "程序员🧑\u200d💻，家庭👨\u200d👩\u200d👧。abc" in wechat

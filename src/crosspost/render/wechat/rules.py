@@ -47,7 +47,10 @@ from crosspost.render.wechat.raw import (
 BULLETS: tuple[str, ...] = ("•", "◦", "▪")
 #: The marker of a task item (``- [ ]`` / ``- [x]``) in place of its bullet.
 TASK_MARKERS = {False: "☐", True: "☑"}
-ZERO_WIDTH = pattern("[\u200b\u200c\u200d\u2060\ufeff]")
+#: Zero-width characters, which WeChat's editor mishandles; a joiner between two emoji
+#: is kept, as it makes them one (🧑‍💻 is 🧑, the joiner and 💻).
+_EMOJI = "\u2600-\u27bf\ufe0f\U0001f000-\U0001faff"
+ZERO_WIDTH = pattern(f"[\u200b\u200c\u2060\ufeff]|(?<![{_EMOJI}])\u200d|\u200d(?![{_EMOJI}])")
 
 
 @dataclass(frozen=True)
