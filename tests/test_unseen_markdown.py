@@ -395,6 +395,13 @@ def test_a_table_of_contents_marker_is_left_out_and_named(
             "<p><i>斜体。</i>后文，删\u0336去\u0336。\u0336留下</p>",
         ),
         ("1. **标题：**说明\n", "<ol><li><b>标题：</b>说明</li></ol>"),
+        # Chinese punctuation beside a Latin letter: still bold (the amendment counts
+        # it as a letter), where the asterisks stayed.
+        ("**注意：**Python 3.12。\n", "<p><b>注意：</b>Python 3.12。</p>"),
+        (
+            "参见**《Attention》**paper 与 ~~删：~~x\n",
+            "<p>参见<b>《Attention》</b>paper 与 删\u0336：\u0336x</p>",
+        ),
         # No CJK character beside the marks: CommonMark's own rules, asterisks kept.
         ("a**'b'**c and 2*3*4\n", "<p>a**'b'**c and 2<i>3</i>4</p>"),
         ("snake_case_名字_后\n", "<p>snake_case_名字_后</p>"),

@@ -116,10 +116,14 @@ def _cjk_friendly_delimiters(state: StateInline, start: int, can_split_word: boo
         return scanned
     before_punct = isMdAsciiPunct(ord(before)) or isPunctChar(before)
     after_punct = isMdAsciiPunct(ord(after)) or isPunctChar(after)
+    # CJK punctuation (：【】《》，。) flanks a run as a letter does, not as punctuation:
+    # ``**注意：**Python`` is bold, as ``**注意**Python`` is.
+    before_other = before_punct and not is_cjk(before)
+    after_other = after_punct and not is_cjk(after)
     before_space = isWhiteSpace(ord(before))
     after_space = isWhiteSpace(ord(after))
-    left = not after_space and (not after_punct or before_space or before_punct or is_cjk(before))
-    right = not before_space and (not before_punct or after_space or after_punct or is_cjk(after))
+    left = not after_space and (not after_other or before_space or before_other or is_cjk(before))
+    right = not before_space and (not before_other or after_space or after_other or is_cjk(after))
     can_open = left and (can_split_word or not right or before_punct)
     can_close = right and (can_split_word or not left or after_punct)
     return Scanned(can_open, can_close, scanned.length)
