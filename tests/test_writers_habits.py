@@ -855,3 +855,16 @@ def test_an_emoji_joined_of_several_stays_one_on_wechat() -> None:
     body = "程序员🧑\u200d💻，家庭👨\u200d👩\u200d👧。a\u200db\u200bc\n"
     wechat = words(shown(body, "wechat"))
     assert "程序员🧑\u200d💻，家庭👨\u200d👩\u200d👧。abc" in wechat
+
+
+def test_a_formula_between_bracket_lines_is_drawn_under_text_in_lists_and_quotes() -> None:
+    # ChatGPT sets display formulas so: under a line of text they were '[ a = b + c ]'.
+    body = (
+        "所以：\n\\[\na = b + c\n\\]\n\n- 项目：\n  \\[\n  x^2\n  \\]\n\n"
+        "> 引用：\n> \\[\n> y\n> \\]\n\n```\n\\[\ncode\n\\]\n```\n"
+    )
+    zhihu = shown(body, "zhihu")
+    for tex in ("a%20%3D%20b%20%2B%20c", "x%5E2", "tex=y"):
+        assert tex in zhihu, tex
+    assert "[ a" not in zhihu and '<pre lang="">\\[\ncode\n\\]</pre>' in zhihu
+    assert shown(body, "wechat").count("<svg") == 3

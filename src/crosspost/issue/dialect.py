@@ -881,6 +881,33 @@ _RAW_PRE = pattern(
 _FENCE_LINE = pattern(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
 
 
+#: A line that is only ``\[`` or ``\]`` (in a quote, a list item's indent), as ChatGPT and
+#: LaTeX writers set a display formula.
+_BRACKET_LINE = pattern(r"^([ \t>]*)\\([\[\]])[ \t]*$", re.MULTILINE)
+
+
+def _bracket_display_lines(state: StateCore) -> None:
+    r"""A display formula set between a ``\[`` line and a ``\]`` line is read as one set
+    between ``$$`` lines (the same length: lines and offsets stay where they were).
+    Written under a line of text or in a quote it was a paragraph showing ``[ a = b ]``,
+    its backslashes gone; ``$$`` is read there. Code fences are left alone."""
+    if "\\[" not in state.src:
+        return
+    fences = [found.start() for found in _FENCE_LINE.finditer(state.src)]
+    source = list(state.src)
+    opened: re.Match[str] | None = None
+    for found in _BRACKET_LINE.finditer(state.src):
+        if sum(1 for at in fences if at < found.start()) % 2:
+            continue  # inside a code fence
+        if found.group(2) == "[":
+            opened = found
+        elif opened is not None and opened.group(1).strip() == found.group(1).strip():
+            for mark in (opened, found):
+                source[mark.start(2) - 1 : mark.end(2)] = "$$"
+            opened = None
+    state.src = "".join(source)
+
+
 def _unbroken_styles(state: StateCore) -> None:
     """A ``<style>`` or ``<script>`` inside a block of raw HTML keeps that block whole. A
     block opened by ``<div>`` ends at a blank line, and Jupyter writes one into the
@@ -1630,7 +1657,8 @@ def new_markdown() -> MarkdownIt:
     _use_bracket_math(md)
     md.core.ruler.after("normalize", "drop_unshowable", _drop_unshowable)
     md.core.ruler.after("drop_unshowable", "equation_labels", _equation_labels)
-    md.core.ruler.after("equation_labels", "unbroken_styles", _unbroken_styles)
+    md.core.ruler.after("equation_labels", "bracket_display_lines", _bracket_display_lines)
+    md.core.ruler.after("bracket_display_lines", "unbroken_styles", _unbroken_styles)
     md.core.ruler.after("unbroken_styles", "nested_divs", _nested_divs)
     md.core.ruler.after("nested_divs", "kramdown_extensions", kramdown_extensions)
     md.core.ruler.after("kramdown_extensions", "admonition_gaps", _admonition_gaps)
