@@ -868,3 +868,35 @@ def test_a_formula_between_bracket_lines_is_drawn_under_text_in_lists_and_quotes
         assert tex in zhihu, tex
     assert "[ a" not in zhihu and '<pre lang="">\\[\ncode\n\\]</pre>' in zhihu
     assert shown(body, "wechat").count("<svg") == 3
+
+
+def test_a_lazy_loaded_picture_is_the_picture_its_data_src_names(tmp_path: Path) -> None:
+    # Copied from WeChat or CSDN: the picture was left out, or the 1×1 placeholder shown.
+    gif = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"
+    body = (
+        '<p><img class="rich_pages wxw-img" data-src="https://e.com/a.png"></p>\n\n'
+        f'<img data-src="https://e.com/b.png" src="{gif}">\n\n'
+        '<img src="https://e.com/real.png" data-src="https://e.com/other.png">\n'
+    )
+    for channel in CHANNELS:
+        html = shown(body, channel)
+        for name in ("a", "b", "real"):
+            assert f'src="https://e.com/{name}.png"' in html, (channel, name)
+        assert "base64" not in html and "other.png" not in html
+
+
+def test_check_reads_a_raw_pictures_path_with_a_space(tmp_path: Path) -> None:
+    from crosspost.check.lint import check_file
+    from PIL import Image
+
+    (tmp_path / "assets").mkdir()
+    Image.new("RGB", (8, 8)).save(tmp_path / "assets" / "my image.png")
+    path = tmp_path / "issue.md"
+    path.write_text(
+        '---\ntitle: t\n---\n<img src="assets/my image.png" alt="架构">\n\n'
+        '<img data-src="assets/gone.png">\n',
+        encoding="utf-8",
+    )
+    found = [(p.line, p.message) for p in check_file(path).problems if "image '" in p.message]
+    # It was cut at the space: "image 'assets/my' not found", and publish refused.
+    assert [line for line, _ in found] == [6] and "'assets/gone.png' not found" in found[0][1]

@@ -9,6 +9,7 @@ what an image file is, lint learns in :mod:`crosspost.check.images`.
 
 from __future__ import annotations
 
+import html
 import itertools
 import re
 from collections.abc import Iterator
@@ -37,7 +38,11 @@ class ImageRef:
         return urlsplit(self.source).scheme in ("http", "https")
 
 
-_HTML_IMG = pattern(r"""<img\b[^>]*?\bsrc\s*=\s*["']?([^"'\s>]+)""", re.IGNORECASE)
+#: A raw ``<img>``'s source: quoted (spaces and all, ``"my image.png"``) or not; never a
+#: ``data-src``.
+_HTML_IMG = pattern(
+    r"""<img\b[^>]*?(?<![-\w])src\s*=\s*(?:"([^"]*)"|'([^']*)'|([^"'\s>]+))""", re.IGNORECASE
+)
 
 
 def image_refs(issue: Issue) -> Iterator[ImageRef]:
@@ -60,9 +65,9 @@ def image_refs(issue: Issue) -> Iterator[ImageRef]:
                 if child.type == "image":
                     sources.append(str(child.attrGet("src") or ""))
                 elif child.type == "html_inline":
-                    sources += _HTML_IMG.findall(child.content)
+                    sources += _raw_sources(child.content)
         elif token.type == "html_block":
-            sources += _HTML_IMG.findall(token.content)
+            sources += _raw_sources(token.content)
         offset = start
         for source in sources:
             offset = _line_of(lines, source, offset, end)
@@ -74,6 +79,14 @@ def image_refs(issue: Issue) -> Iterator[ImageRef]:
                 channel=channels[-1] if channels else None,
                 path=_local_path(issue.folder, source),
             )
+
+
+def _raw_sources(fragment: str) -> list[str]:
+    """The sources of the raw ``<img>`` tags of ``fragment``, as written (entities read)."""
+    if "<img" not in fragment.lower():
+        return []
+    found = _HTML_IMG.findall(fragment)
+    return [html.unescape("".join(groups)).strip() for groups in found if "".join(groups).strip()]
 
 
 def _line_of(lines: list[str], source: str, start: int, end: int) -> int:

@@ -1062,6 +1062,43 @@ _SCRIPT = pattern(r"[A-Za-z0-9+\-−=().,']{1,12}")
 _SCRIPT_BASE = pattern(r"[A-Za-z0-9)\]}]$")
 
 
+#: A raw ``<img>`` tag, and the attributes a lazy-loading page names its picture by.
+_IMG_TAG = pattern(r"<img\b[^>]*>", re.IGNORECASE)
+_LAZY_SOURCE = pattern(
+    r"""\sdata-(?:src|original|lazy-src|actualsrc)\s*=\s*(["'])(.+?)\1""", re.IGNORECASE
+)
+_SOURCE = pattern(r"""\ssrc\s*=\s*(?:(["'])(.*?)\1|([^\s>"']+))""", re.IGNORECASE)
+
+
+def _lazy_image(found: re.Match[str]) -> str:
+    tag = found.group(0)
+    lazy = _LAZY_SOURCE.search(tag)
+    if lazy is None:
+        return tag
+    source = _SOURCE.search(tag)
+    shown = (source.group(2) or source.group(3) or "") if source else ""
+    if shown.strip() and not shown.strip().lower().startswith("data:"):
+        return tag  # the picture is named where every reader looks for it
+    attribute = f' src="{html.escape(html.unescape(lazy.group(2)))}"'
+    if source is None:
+        return f"{tag[:4]}{attribute}{tag[4:]}"
+    return tag[: source.start()] + attribute + tag[source.end() :]
+
+
+def _lazy_images(state: StateCore) -> None:
+    """A raw ``<img>`` whose picture is named by ``data-src`` (an article copied from
+    WeChat, CSDN or Substack, where a script loads it as the reader scrolls) shows that
+    picture: without the script, the picture was left out, or a 1×1 placeholder shown."""
+    if "data-" not in state.src:
+        return
+    for token in state.tokens:
+        pieces = [token] if token.type == "html_block" else []
+        pieces += [child for child in token.children or () if child.type == "html_inline"]
+        for piece in pieces:
+            if "<img" in piece.content.lower() and "data-" in piece.content:
+                piece.content = _IMG_TAG.sub(_lazy_image, piece.content)
+
+
 def _scripts(state: StateCore) -> None:
     """Sub- and superscripts (Pandoc's and Typora's ``H~2~O``, ``x^2^``) only where they
     are one: a few letters, digits or signs right after what they belong to. Chinese
@@ -1681,6 +1718,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.before("inline", "myst_targets", targets_and_labels)
     md.core.ruler.after("inline", "myst_roles", roles)
     md.core.ruler.after("myst_roles", "scripts", _scripts)
+    md.core.ruler.after("scripts", "lazy_images", _lazy_images)
     md.core.ruler.after("scripts", "escaped_braces", _escaped_braces)
     md.core.ruler.push("callouts", _callouts)
     md.core.ruler.push("close_hidden_content", _close_hidden_content)
