@@ -886,8 +886,9 @@ def test_a_lazy_loaded_picture_is_the_picture_its_data_src_names(tmp_path: Path)
 
 
 def test_check_reads_a_raw_pictures_path_with_a_space(tmp_path: Path) -> None:
-    from crosspost.check.lint import check_file
     from PIL import Image
+
+    from crosspost.check.lint import check_file
 
     (tmp_path / "assets").mkdir()
     Image.new("RGB", (8, 8)).save(tmp_path / "assets" / "my image.png")
