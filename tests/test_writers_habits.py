@@ -600,7 +600,7 @@ def test_what_raw_html_hides_from_the_reader_is_named(body_warnings: BodyWarning
     # and check said nothing.
     body = (
         '正文。\n\n<div class="options-api">\n  <VueSchoolLink href="https://v.io/l" />\n'
-        '</div>\n\n<div align="center">\n{% btn https://a.example.com,文字 %}\n</div>\n\n'
+        '</div>\n\n<div align="center">\n<p>{% btn https://a.example.com,文字 %}</p>\n</div>\n\n'
         "<div>\n<pre>{% raw %} 代码 {% endraw %}</pre>\n</div>\n"
     )
     said = body_warnings(body)
@@ -610,6 +610,24 @@ def test_what_raw_html_hides_from_the_reader_is_named(body_warnings: BodyWarning
         "(it stands inside raw HTML, where nothing is read as Markdown: a blank line above "
         "and below it lets crosspost read what it can)"
     )
+
+
+def test_markdown_between_a_wrappers_tag_lines_is_read(body_warnings: BodyWarnings) -> None:
+    # Typora's centred pictures, Notion's callouts and toggles: the picture went out as the
+    # words '![图](…)', a list as one line, a tag as written.
+    body = (
+        '<div align="center">\n![图](https://e.com/a.png)\n</div>\n\n<details>\n'
+        "<summary>展开</summary>\n- 列表一\n- 列表二\n</details>\n\n<aside>\n💡 **重点** 见 "
+        "[博客](https://e.com/b)。\n</aside>\n\n<center>\n{% btn https://e.com/c,文字 %}\n"
+        "</center>\n\n<div>\n<p>只是 *HTML*</p>\n</div>\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert '<img src="https://e.com/a.png" data-caption="图"' in zhihu
+    assert "<p><b>展开</b></p><ul><li>列表一</li><li>列表二</li></ul>" in zhihu
+    assert '<p>💡 <b>重点</b> 见 <a href="https://e.com/b">博客</a>。</p>' in zhihu
+    assert '<p><a href="https://e.com/c">文字</a></p>' in zhihu
+    assert "<p>只是 *HTML*</p>" in zhihu  # a wrapper around HTML: CommonMark's block of HTML
+    assert "![" not in shown(body, "wechat") and body_warnings(body) == []
 
 
 def test_mkdocs_keys_and_code_annotation_marks_read_as_the_site_shows_them() -> None:

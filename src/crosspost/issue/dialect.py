@@ -1551,21 +1551,41 @@ def _verbatim(url: str) -> str:
 
 #: A line holding one image, line break or rule tag and nothing else.
 _VOID_TAG_LINE = pattern(r" {0,3}<(?:img|br|hr|wbr)\b[^<>]*>\s*$", re.IGNORECASE)
+#: A line holding only a wrapper's opening or closing tag (``<div align="center">``,
+#: Notion's ``<aside>``, ``<details>``), or a ``<summary>`` and its words.
+_WRAPPER_LINE = pattern(
+    r" {0,3}(?:</?(?:div|center|aside|details|section|article|figure|p|blockquote)\b[^<>]*>"
+    r"|<summary\b[^<>]*>.*</summary>)\s*$",
+    re.IGNORECASE,
+)
 
 
 def _void_tag_line(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """A line of one ``<img …>`` (Typora writes one when an image is resized) or ``<br>``
     is a raw HTML block by itself, not the start of one that runs to the next blank line:
     CommonMark's block took ``### 反向代理`` on the line below as raw text, and both
-    channels showed the hashes, where Typora and Obsidian show a heading."""
+    channels showed the hashes, where Typora and Obsidian show a heading.
+
+    So is a line of a wrapper's tag alone when Markdown follows it (``<div
+    align="center">`` over ``![图](a.png)``, Notion's ``<aside>`` around a callout's
+    words, ``<details>`` around a list): the picture went out as the words ``![图](a.png)``
+    and the list as one line, where Typora, Notion and most editors read the Markdown. A
+    wrapper followed by HTML stays CommonMark's block of HTML."""
     if not state.md.options.get("html") or state.sCount[start] - state.blkIndent >= 4:
         return False
     begin, finish = state.bMarks[start] + state.tShift[start], state.eMarks[start]
     line = state.src[begin:finish]
-    if not line.startswith("<") or not _VOID_TAG_LINE.match(line):
+    if not line.startswith("<"):
         return False
     if start + 1 >= end or state.isEmpty(start + 1):
         return False  # CommonMark's block is this one line already
+    if not _VOID_TAG_LINE.match(line):
+        if not _WRAPPER_LINE.match(line) or "markdown" in line.lower():
+            return False
+        below = state.bMarks[start + 1] + state.tShift[start + 1]
+        following = state.src[below : state.eMarks[start + 1]]
+        if following.startswith("<") and not _WRAPPER_LINE.match(following):
+            return False
     if silent:
         return True
     state.line = start + 1
