@@ -919,3 +919,23 @@ def test_check_reads_a_raw_pictures_path_with_a_space(tmp_path: Path) -> None:
     found = [(p.line, p.message) for p in check_file(path).problems if "image '" in p.message]
     # It was cut at the space: "image 'assets/my' not found", and publish refused.
     assert [line for line, _ in found] == [6] and "'assets/gone.png' not found" in found[0][1]
+
+
+def test_a_path_with_a_bare_space_is_read_as_typora_reads_it(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from crosspost.check.lint import check_file
+
+    (tmp_path / "assets").mkdir()
+    Image.new("RGB", (8, 8)).save(tmp_path / "assets" / "my image.png")
+    path = tmp_path / "issue.md"
+    path.write_text(
+        '---\ntitle: t\n---\n![图](assets/my image.png "标题") 与 [不是](这是 一句话)\n\n'
+        "`![x](a b.png)`\n",
+        encoding="utf-8",
+    )
+    # The picture went out as the words '![图](assets/my image.png "标题")', unchecked.
+    assert not [p for p in check_file(path).problems if "image '" in p.message]
+    zhihu = render(read_issue(path), "zhihu", RenderContext()).body
+    assert '<img src="assets/my image.png" data-caption="标题"' in zhihu
+    assert "[不是](这是 一句话)" in zhihu and "<code>![x](a b.png)</code>" in zhihu

@@ -1019,6 +1019,25 @@ def _empty_headings(state: StateCore) -> None:
         state.tokens = kept
 
 
+#: A link or picture whose path holds a bare space, as Typora writes them: ``![图](assets/my
+#: image.png "标题")``. The path ends in a file's extension; a title may follow.
+_SPACED_PATH = pattern(
+    r"""(\]\()([^()<>"'\s][^()<>"'\n]*?[ \t][^()<>"'\n]*?\.[A-Za-z0-9]{1,5})"""
+    r"""([ \t]+(?:"[^"\n]*"|'[^'\n]*'))?\)"""
+)
+
+
+def _spaced_paths(state: StateCore) -> None:
+    """A link's or a picture's path with a bare space in it (Typora writes them so, and
+    shows them) is read as the path in angle brackets, CommonMark's way to write it: the
+    picture went out as the words ``![图](assets/my image.png)``."""
+    for token in state.tokens:
+        if token.type == "inline" and "](" in token.content and " " in token.content:
+            token.content = outside_code(
+                token.content, lambda text: _SPACED_PATH.sub(r"\1<\2>\3)", text)
+            )
+
+
 def _keys(state: StateCore) -> None:
     """MkDocs Material's keyboard keys (``++ctrl+alt+del++``) as the keys, in code: Ctrl+
     Alt+Del. They were shown as written, with their pluses."""
@@ -1726,6 +1745,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("raw_code_blocks", "fence_languages", _fence_languages)
     md.core.ruler.after("fence_languages", "docsify_notes", _docsify_notes)
     md.core.ruler.before("inline", "empty_headings", _empty_headings)
+    md.core.ruler.before("inline", "spaced_paths", _spaced_paths)
     md.core.ruler.before("inline", "keys", _keys)
     md.core.ruler.before("inline", "line_blocks", _line_blocks)
     md.core.ruler.before("inline", "mdnice_marks", _mdnice_marks)
