@@ -939,3 +939,15 @@ def test_a_path_with_a_bare_space_is_read_as_typora_reads_it(tmp_path: Path) -> 
     zhihu = render(read_issue(path), "zhihu", RenderContext()).body
     assert '<img src="assets/my image.png" data-caption="标题"' in zhihu
     assert "[不是](这是 一句话)" in zhihu and "<code>![x](a b.png)</code>" in zhihu
+
+
+def test_a_raw_note_links_number_is_bracketed_not_run_into_the_figure() -> None:
+    # Substack's and Ghost's footnotes: '90.0%1' on both channels.
+    body = (
+        '达到 90.0%<a class="footnote-anchor" href="#footnote-1">1</a>，超过。\n\n'
+        '<p>块内 90%<a href="#fn2">2</a> 完</p>\n\n见 <a href="https://e.com">3</a>。\n'
+    )
+    for channel in CHANNELS:
+        text = words(shown(body, channel))
+        assert "达到 90.0%[1]，超过。" in text and "块内 90%[2] 完" in text, channel
+    assert '<a href="https://e.com">3</a>' in shown(body, "zhihu")  # a web link's words stay

@@ -1118,6 +1118,36 @@ def _lazy_images(state: StateCore) -> None:
                 piece.content = _IMG_TAG.sub(_lazy_image, piece.content)
 
 
+#: A raw link to a place in its own page (``href="#footnote-1"``), opening and closing,
+#: and a note's number as its words.
+_ANCHOR_OPEN = pattern(r"""<a\b[^>]*\shref\s*=\s*["']?#[^>]*>""", re.IGNORECASE)
+_ANCHOR_NUMBER = pattern(r"""(<a\b[^>]*\shref\s*=\s*["']?#[^>]*>)\s*(\d{1,3})\s*(</a\s*>)""", re.I)
+_NUMBER = pattern(r"\s*\d{1,3}\s*")
+
+
+def _anchor_numbers(state: StateCore) -> None:
+    """A raw link to a note of its own page whose words are the note's number (Substack's
+    and Ghost's footnotes, ``90.0%<a href="#footnote-1">1</a>``) shows the number in
+    brackets, ``90.0%[1]``: the link leads nowhere off its page and is left out, and the
+    bare number ran into the figure before it (90.0%1)."""
+    if "#" not in state.src or "<a" not in state.src.lower():
+        return
+    for token in state.tokens:
+        if token.type == "html_block" and "#" in token.content:
+            token.content = _ANCHOR_NUMBER.sub(r"\1[\2]\3", token.content)
+        children = token.children or []
+        for before, child, after in zip(children, children[1:], children[2:], strict=False):
+            if (
+                before.type == "html_inline"
+                and _ANCHOR_OPEN.fullmatch(before.content)
+                and child.type == "text"
+                and _NUMBER.fullmatch(child.content)
+                and after.type == "html_inline"
+                and after.content.lower().startswith("</a")
+            ):
+                child.content = f"[{child.content.strip()}]"
+
+
 def _scripts(state: StateCore) -> None:
     """Sub- and superscripts (Pandoc's and Typora's ``H~2~O``, ``x^2^``) only where they
     are one: a few letters, digits or signs right after what they belong to. Chinese
@@ -1759,6 +1789,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("inline", "myst_roles", roles)
     md.core.ruler.after("myst_roles", "scripts", _scripts)
     md.core.ruler.after("scripts", "lazy_images", _lazy_images)
+    md.core.ruler.after("lazy_images", "anchor_numbers", _anchor_numbers)
     md.core.ruler.after("scripts", "escaped_braces", _escaped_braces)
     md.core.ruler.push("callouts", _callouts)
     md.core.ruler.push("close_hidden_content", _close_hidden_content)
