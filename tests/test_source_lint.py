@@ -225,6 +225,31 @@ def test_a_link_to_a_path_of_the_writers_site_is_named(body_warnings: BodyWarnin
 
 
 @pytest.mark.parametrize(
+    ("target", "why"),
+    [
+        ("budget.csv", "is a path on your site or disk"),
+        ("附件/预算.pdf", "is a path on your site or disk"),
+        ("%E4%BB%BB%E5%8A%A1%20a1b2c3d4.csv", "is a path on your site or disk"),  # Notion's
+        (":/1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d", "is a reference of the tool"),  # Joplin's
+    ],
+)
+def test_a_link_to_an_attached_file_or_a_notes_id_is_named(
+    body_warnings: BodyWarnings, target: str, why: str
+) -> None:
+    # Each went out as a numbered note on WeChat with no warning.
+    said = body_warnings(f"见[附件]({target})。\n\n[网页](example.com/a.pdf)\n")
+    assert len(said) == 1 and f"the link to '{target}' {why}" in said[0]
+
+
+def test_a_placeholder_in_a_raw_links_address_is_named_and_kept(
+    body_warnings: BodyWarnings,
+) -> None:
+    # Read as an Obsidian comment, it was left out of the address: no link, no warning.
+    said = body_warnings('<a href="%%unsubscribe_url%%">退订</a> 与 正文%%私密%%继续\n')
+    assert len(said) == 1 and "'%%unsubscribe_url%%' is a placeholder" in said[0]
+
+
+@pytest.mark.parametrize(
     ("body", "line", "said"),
     [
         ("```{figure} images/plane.png\nThe plane.\n```\n", 4, "'```{figure}' is a MyST directive"),

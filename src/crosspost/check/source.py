@@ -296,6 +296,11 @@ _PLACEHOLDER = pattern(r"%%[^%\s]+%%|\{\{.*?\}\}|\*\|[A-Z_:]+\|\*")
 #: A host's name without its scheme (``example.com/a``): a web address, if a loose one.
 _HOST = pattern(r"^[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?:[/?#:]|$)")
 _PAGE_FILE = pattern(r"\.(?:md|mdx|markdown|html?)(?:#.*)?$", re.IGNORECASE)
+#: A file a writer attaches (Notion's exported database, a deck, a sheet): by its name.
+_ATTACHED_FILE = pattern(
+    r"\.(?:csv|tsv|pdf|docx?|xlsx?|pptx?|key|numbers|pages|zip|rar|7z|txt|json|ya?ml|epub)$",
+    re.IGNORECASE,
+)
 _PAGE_NAME = pattern(r"[A-Za-z0-9_./#-]+")
 
 
@@ -309,6 +314,8 @@ def is_path(target: str) -> bool:
         return False
     if target.startswith(("./", "../", "/")) or _PAGE_FILE.search(target):
         return True
+    if _ATTACHED_FILE.search(target) and not (_HOST.match(target) and "/" in target):
+        return True  # budget.csv, 附件/预算.pdf; not example.com/a.pdf
     # A page's name is a word of ASCII ("[全栈](会很多)" is words in brackets, not a link)
     return bool(_PAGE_NAME.fullmatch(target)) and not _HOST.match(target)
 
@@ -319,8 +326,8 @@ def unfollowable(target: str) -> str | None:
         return "is a path on your site or disk, not a web address"
     if _PLACEHOLDER.search(target):
         return "is a placeholder your newsletter service or site fills in, not a web address"
-    if _SCHEME.match(target) and not _OPENED.match(target):
-        return "is a reference of the tool you wrote in, not a web address"
+    if (_SCHEME.match(target) and not _OPENED.match(target)) or target.startswith(":/"):
+        return "is a reference of the tool you wrote in, not a web address"  # Joplin's :/id
     return None
 
 

@@ -24,10 +24,11 @@ from crosspost.issue.blocks import outside_code
 from crosspost.patterns import pattern
 
 MARK = "%%"
-#: A comment inside one inline's text (it may run over its lines); not a link's target,
-#: where ``%%share_url%%`` is a newsletter service's placeholder (check names it), nor
-#: after a digit (``50%%``, a percent sign written twice).
-_COMMENT = pattern(r"(?<![\d(])%%.*?%%", re.DOTALL)
+#: A comment inside one inline's text (it may run over its lines), after what it is not
+#: in: a raw tag and a link's target, where ``%%share_url%%`` is a newsletter service's
+#: placeholder (check names it), taken whole first so that no comment starts inside one.
+#: Not after a digit either (``50%%``, a percent sign written twice).
+_COMMENT = pattern(r"(<[A-Za-z/][^<>]*>|\]\([^()\s]*\))|(?<!\d)%%.*?%%", re.DOTALL)
 #: A block id at the end of a line: a blank, ``^``, letters, digits and dashes, a letter
 #: among them (``x ^2`` is a power).
 _ID = r"\^(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9-]+"
@@ -67,7 +68,7 @@ def private_notes(state: StateCore) -> None:
 
 def _without_notes(text: str) -> str:
     if MARK in text:
-        text = _COMMENT.sub("", text)
+        text = _COMMENT.sub(lambda found: found.group(1) or "", text)
     if "::" in text or "((" in text or ":LOGBOOK:" in text:
         text = _BLOCK_REFERENCE.sub("", _DRAWER.sub("", text))
         text = "\n".join(line for line in text.split("\n") if not _PROPERTY.fullmatch(line))
