@@ -428,10 +428,10 @@ def test_a_details_block_shows_its_summary_as_a_line_of_its_own_on_wechat() -> N
     assert "<details" not in out and "<summary" not in out
 
 
-def test_an_embedded_player_links_to_https_on_wechat() -> None:
-    body = '<iframe src="//player.bilibili.com/player.html?bvid=BV1"></iframe>\n'
+def test_an_embedded_frame_links_to_https_on_wechat() -> None:
+    body = '<iframe src="//widgets.example.com/card?id=1"></iframe>\n'
     out = render(issue_of(body), "wechat", RenderContext()).body
-    assert "https://player.bilibili.com/player.html?bvid=BV1" in out
+    assert "https://widgets.example.com/card?id=1" in out
 
 
 # --- ==highlight== (Typora, Obsidian, markdown-it-mark) --------------------------------------

@@ -951,3 +951,17 @@ def test_a_raw_note_links_number_is_bracketed_not_run_into_the_figure() -> None:
         text = words(shown(body, channel))
         assert "达到 90.0%[1]，超过。" in text and "块内 90%[2] 完" in text, channel
     assert '<a href="https://e.com">3</a>' in shown(body, "zhihu")  # a web link's words stay
+
+
+def test_a_video_sites_player_in_a_frame_is_a_video_linked_to_its_page() -> None:
+    # It was '▶ 嵌入内容' linking to the bare player.
+    body = (
+        '<iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ?si=x"></iframe>\n\n'
+        '<iframe src="//player.bilibili.com/player.html?aid=1&bvid=BV1xx411c7mD"></iframe>\n\n'
+        '<iframe src="https://example.com/widget"></iframe>\n'
+    )
+    assert shown(body, "zhihu") == (
+        '<p><a href="https://www.youtube.com/watch?v=dQw4w9WgXcQ">▶ 视频</a></p>'
+        '<p><a href="https://www.bilibili.com/video/BV1xx411c7mD">▶ 视频</a></p>'
+        '<p><a href="https://example.com/widget">▶ 嵌入内容</a></p>'
+    )

@@ -157,12 +157,40 @@ def modern_tags(fragment: str) -> str:
     return _LEGACY_TAG.sub(modern, fragment)
 
 
+#: Video sites' players, which a page embeds in a frame, and the page of the video each
+#: plays (a reader opening the player's address gets a bare player, or nothing).
+_PLAYERS = (
+    (pattern(r"https://(?:www\.)?youtube(?:-nocookie)?\.com/embed/([\w-]+)"),
+     "https://www.youtube.com/watch?v={}"),
+    (pattern(r"https://player\.bilibili\.com/player\.html\?(?:.*&)?bvid=(BV\w+)"),
+     "https://www.bilibili.com/video/{}"),
+    (pattern(r"https://player\.bilibili\.com/player\.html\?(?:.*&)?aid=(\d+)"),
+     "https://www.bilibili.com/video/av{}"),
+    (pattern(r"https://player\.vimeo\.com/video/(\d+)"), "https://vimeo.com/{}"),
+    (pattern(r"https://v\.qq\.com/txp/iframe/player\.html\?(?:.*&)?vid=(\w+)"),
+     "https://v.qq.com/x/page/{}.html"),
+)  # fmt: skip
+
+
+def _video_page(source: str) -> str | None:
+    """The page of the video a player's address plays, when it is a known site's player."""
+    for player, page in _PLAYERS:
+        found = player.match(source)
+        if found:
+            return page.format(found.group(1))
+    return None
+
+
 def media_line(name: str, source: str, poster: str = "") -> str:
     """What a ``<video>``, ``<audio>`` or embedded frame becomes: its poster (an image)
     and a link to its source labelled with what it is; the bare label when it has none.
+    A frame of a video site's player is a video, linked to the video's page.
 
     The result is raw HTML the channel's allowlist cleans like any other.
     """
+    page = _video_page(source) if name in ("iframe", "embed", "object") else None
+    if page is not None:
+        name, source = "video", page
     label = html.escape(f"▶ {MEDIA_LABELS.get(name, MEDIA_LABELS['embed'])}")
     image = f'<img src="{html.escape(poster)}" alt="{label}">' if poster else ""
     if not source:
