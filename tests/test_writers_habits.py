@@ -965,3 +965,18 @@ def test_a_video_sites_player_in_a_frame_is_a_video_linked_to_its_page() -> None
         '<p><a href="https://www.bilibili.com/video/BV1xx411c7mD">▶ 视频</a></p>'
         '<p><a href="https://example.com/widget">▶ 嵌入内容</a></p>'
     )
+
+
+def test_a_raw_tables_spanned_cells_keep_every_cell_under_its_column_on_zhihu() -> None:
+    # Zhihu's table spans nothing: '项目 C 第二行' slid under the number column.
+    body = (
+        '<table><tr><th colspan="2">本周榜单</th></tr>\n<tr><td rowspan="2">3</td>'
+        "<td>C 第一行</td></tr>\n<tr><td>C 第二行</td></tr>\n<tr><td>4</td><td>D</td></tr>"
+        "</table>\n"
+    )
+    assert (
+        "<tr><th>本周榜单</th><th></th></tr><tr><td>3</td><td>C 第一行</td></tr>"
+        "<tr><td></td><td>C 第二行</td></tr><tr><td>4</td><td>D</td></tr>"
+    ) in shown(body, "zhihu")
+    wechat = shown(body, "wechat")
+    assert 'colspan="2"' in wechat and 'rowspan="2"' in wechat  # WeChat spans them

@@ -89,6 +89,9 @@ ALLOWLIST = Allowlist(
         "code": frozenset({"class"}),  # the language of a raw <pre><code class="language-x">
         # read here: Zhihu itself keeps neither (§12), so the numbers are written as text
         "ol": frozenset({"start", "reversed"}),
+        # read here too: Zhihu's table spans nothing, so a spanned cell is written empty
+        "td": frozenset({"colspan", "rowspan"}),
+        "th": frozenset({"colspan", "rowspan"}),
     },
     url_schemes=frozenset({"http", "https", "mailto"}),
     dropped=DROPPED,
@@ -435,7 +438,10 @@ class Sanitizer:
             if isinstance(node, NavigableString):
                 out.append(_text(struck(str(node)) if self.striking else str(node)))
             elif isinstance(node, Tag) and cell and node.name == "table":
-                lines = [_CELL_TAGS.sub("", " ".join(self._cells(row))) for row in _rows(node)]
+                spanned: dict[int, tuple[int, str]] = {}
+                cells = [self._cells(row, spanned) for row in _rows(node)]
+                words = [[_CELL_TAGS.sub("", cell) for cell in row] for row in cells]
+                lines = [" ".join(word for word in row if word) for row in words]
                 before = _trim_br("".join(out))
                 out = [before, "<br>"] if before else []
                 out.append("<br>".join(line.strip() for line in lines))
@@ -487,18 +493,43 @@ class Sanitizer:
     def _table(self, table: Tag) -> str:
         """A raw table, the images of its cells after it (a cell holds plain text, §7.1)."""
         outer, self._moved = self._moved, []
+        spanned: dict[int, tuple[int, str]] = {}
         try:
-            rows = "".join(f"<tr>{''.join(self._cells(row))}</tr>" for row in _rows(table))
+            rows = "".join(f"<tr>{''.join(self._cells(row, spanned))}</tr>" for row in _rows(table))
             images = "".join(self._moved)
         finally:
             self._moved = outer
         return f"{TABLE_OPEN}{rows}{TABLE_CLOSE}{images}"
 
-    def _cells(self, row: Tag) -> list[str]:
-        return [
-            f"<{cell.name}>{_trim_br(self._cell_children(cell))}</{cell.name}>"
-            for cell in row.find_all(["th", "td"], recursive=False)
-        ]
+    def _cells(self, row: Tag, spanned: dict[int, tuple[int, str]]) -> list[str]:
+        """A row's cells. Zhihu's table spans nothing: a cell over several columns or rows
+        (``colspan``, ``rowspan``) is written in the first and leaves the others empty,
+        so every cell after it stays under its own column. ``spanned`` carries, from row
+        to row, the columns a cell above still covers (how many rows more, its tag)."""
+        out: list[str] = []
+        column = 0
+
+        def covered() -> None:
+            nonlocal column
+            while column in spanned:
+                rows, name = spanned.pop(column)
+                if rows > 1:
+                    spanned[column] = (rows - 1, name)
+                out.append(f"<{name}></{name}>")
+                column += 1
+
+        for cell in row.find_all(["th", "td"], recursive=False):
+            covered()
+            out.append(f"<{cell.name}>{_trim_br(self._cell_children(cell))}</{cell.name}>")
+            across, down = _span(cell, "colspan"), _span(cell, "rowspan")
+            for offset in range(across):
+                if offset:
+                    out.append(f"<{cell.name}></{cell.name}>")
+                if down > 1:
+                    spanned[column + offset] = (down - 1, cell.name)
+            column += across
+        covered()
+        return out
 
     def _cell_children(self, parent: Tag) -> str:
         """A cell's content as Zhihu keeps it (§7.1): text, line breaks and images; a
@@ -732,6 +763,14 @@ def numbered_lists(raw: str) -> list[tuple[NumberedList, int]]:
             found.append((note, (ol.sourceline or 1) - 1))
             note = next(notes, None)
     return found
+
+
+def _span(cell: Tag, attribute: str) -> int:
+    """How many columns or rows a cell spans (1 when unsaid or unreadable; at most 50)."""
+    try:
+        return max(1, min(50, int(str(cell.get(attribute) or "1").strip())))
+    except ValueError:
+        return 1
 
 
 def _rows(table: Tag) -> list[Tag]:
