@@ -980,3 +980,17 @@ def test_a_raw_tables_spanned_cells_keep_every_cell_under_its_column_on_zhihu() 
     ) in shown(body, "zhihu")
     wechat = shown(body, "wechat")
     assert 'colspan="2"' in wechat and 'rowspan="2"' in wechat  # WeChat spans them
+
+
+def test_a_linked_pictures_caption_is_shown_on_wechat_as_on_zhihu() -> None:
+    # WeChat showed the picture and its reference mark, with no caption.
+    body = (
+        '[![](https://e.com/a.png "图三：链接到网页")](https://example.com/page3)\n\n'
+        '[![](https://e.com/c.png "自链")](https://e.com/c.png)\n'
+    )
+    wechat = re.sub(r' (?:style|class)="[^"]*"', "", shown(body, "wechat"))
+    assert (
+        '<img alt="" src="https://e.com/a.png"><figcaption>图三：链接到网页<sup>[1]</sup>' in wechat
+    )
+    assert '<img alt="" src="https://e.com/c.png"><figcaption>自链</figcaption>' in wechat
+    assert 'data-caption="图三：链接到网页"' in shown(body, "zhihu")

@@ -88,6 +88,8 @@ class RenderState:
     lists: list[_ListFrame] = field(default_factory=list)
     figures: list[bool] = field(default_factory=list)
     pending_marker: str = ""
+    #: The caption of a linked figure's picture, written after its link's reference mark.
+    pending_caption: str = ""
 
     def reference(self, url: str, text: str) -> Reference:
         """The numbered entry for ``url``; a URL seen before keeps its first number."""
@@ -241,12 +243,9 @@ class WeChatRenderer(RendererHTML):
         if tokens[idx].hidden:  # a tight list item: the marker goes straight before the text
             return _marker_html(marker) if marker else ""
         inline = tokens[idx + 1] if idx + 1 < len(tokens) else None
-        figure = bool(
-            inline is not None
-            and inline.children
-            and len(inline.children) == 1
-            and inline.children[0].type == "image"
-        )
+        kinds = [child.type for child in inline.children or ()] if inline is not None else []
+        # A picture alone, or alone in its link: a figure, captioned as Zhihu captions it.
+        figure = kinds in (["image"], ["link_open", "image", "link_close"])
         state.figures.append(figure)
         if figure:
             return (_marker_html(marker) if marker else "") + '<figure class="figure">'
@@ -275,8 +274,11 @@ class WeChatRenderer(RendererHTML):
         tag = f'<img class="{kind}" src="{html.escape(src)}" alt="{html.escape(alt)}"{sized}>'
         caption = caption_of(alt, str(token.attrGet("title") or ""), src)
         if state.figures and state.figures[-1] and caption:
-            shown = html.escape(caption, quote=False)
-            tag += f'<figcaption class="figcaption">{shown}</figcaption>'
+            shown = f'<figcaption class="figcaption">{html.escape(caption, quote=False)}'
+            if idx + 1 < len(tokens) and tokens[idx + 1].type == "link_close":
+                state.pending_caption = shown  # the reference mark closes the caption
+            else:
+                tag += f"{shown}</figcaption>"
         return tag
 
     # --- links and footnotes ------------------------------------------------------
@@ -305,9 +307,15 @@ class WeChatRenderer(RendererHTML):
     ) -> str:
         state = _state(env)
         entry = state.links.pop() if state.links else ""
-        if isinstance(entry, str):
-            return entry
-        return f'<sup class="footnote-ref">[{entry.number}]</sup>'
+        mark = (
+            entry if isinstance(entry, str) else f'<sup class="footnote-ref">[{entry.number}]</sup>'
+        )
+        if state.pending_caption:  # a linked figure: its caption, the mark at its end
+            caption, state.pending_caption = state.pending_caption, ""
+            if isinstance(entry, str):
+                return f"{entry}{caption}</figcaption>"
+            return f"{caption}{mark}</figcaption>"
+        return mark
 
     def footnote_ref(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
