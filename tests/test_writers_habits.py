@@ -994,3 +994,13 @@ def test_a_linked_pictures_caption_is_shown_on_wechat_as_on_zhihu() -> None:
     )
     assert '<img alt="" src="https://e.com/c.png"><figcaption>自链</figcaption>' in wechat
     assert 'data-caption="图三：链接到网页"' in shown(body, "zhihu")
+
+
+def test_a_link_around_blocks_keeps_its_words_apart_in_wechats_references() -> None:
+    # Ghost's bookmark card: '[1] PagedAttentionEfficient memory management.…'.
+    body = (
+        '<figure class="kg-card"><a href="https://arxiv.org/abs/2309.06180"><div>'
+        "<div>PagedAttention</div><div>Efficient memory management.</div></div></a></figure>\n"
+    )
+    wechat = words(shown(body, "wechat"))
+    assert "[1]&nbsp;PagedAttention Efficient memory management.: https://arxiv.org" in wechat

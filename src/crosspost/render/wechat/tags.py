@@ -74,6 +74,8 @@ class RawHtmlSanitiser(HTMLParser):
         if tag == "a":
             self._open_link(kept)
             return
+        if tag in _LINES or tag == "br":
+            self._apart()
         if tag == "center":
             kept["style"] = "text-align:center;" + kept.get("style", "")
         if tag == "summary":  # the title of what WeChat shows open: a bold line
@@ -117,6 +119,8 @@ class RawHtmlSanitiser(HTMLParser):
             return
         if tag == "pre":
             self._pre = max(0, self._pre - 1)
+        if tag in _LINES:
+            self._apart()
         if tag in _LINES and len(self._lines) > 1:
             self._inline_pictures(self._lines.pop())
         self._out.append(f"</{'section' if tag in AS_SECTION else tag}>")
@@ -177,6 +181,13 @@ class RawHtmlSanitiser(HTMLParser):
                 self._out[at] = self._out[at].replace('class="image"', 'class="image image-inline"')
 
     # --- text -----------------------------------------------------------------------
+    def _apart(self) -> None:
+        """A block's edge inside an open link (a Ghost bookmark card's title, then its
+        description): the link's words, in its reference, keep a space there."""
+        for link in self._open:
+            if link is not None:
+                link[2].append(" ")
+
     def handle_data(self, data: str) -> None:
         if data.strip():
             self._lines[-1][1][0] = True
