@@ -1004,3 +1004,20 @@ def test_a_link_around_blocks_keeps_its_words_apart_in_wechats_references() -> N
     )
     wechat = words(shown(body, "wechat"))
     assert "[1]&nbsp;PagedAttention Efficient memory management.: https://arxiv.org" in wechat
+
+
+def test_a_path_from_the_sites_root_is_found_in_its_static_folder(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from crosspost.check.lint import check_file
+
+    # Typora's typora-root-url: ./static, as Hugo keeps its files: '/img/pic.png' was
+    # "not found", and the field was called unused.
+    (tmp_path / "static" / "img").mkdir(parents=True)
+    Image.new("RGB", (8, 8)).save(tmp_path / "static" / "img" / "pic.png")
+    path = tmp_path / "issue.md"
+    path.write_text(
+        "---\ntitle: t\ntypora-root-url: ./static\n---\n![图片](/img/pic.png)\n", "utf-8"
+    )
+    problems = [p.message for p in check_file(path).problems]
+    assert not [m for m in problems if "pic.png" in m or "typora" in m], problems

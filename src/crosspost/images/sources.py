@@ -115,6 +115,11 @@ _SITE_MARKER = pattern(r"^(?:\{(?:static|attach|filename)\}|\|(?:static|attach|f
 _SITE_DEPTH = 4
 
 
+#: The folders a site serves its root from (Hugo's ``static``, Astro's and Vite's
+#: ``public``, Hexo's ``source``), where Typora's ``typora-root-url`` points too.
+_STATIC_ROOTS = ("static", "public", "source")
+
+
 def local_path(ref: str, issue_path: Path) -> Path:
     """The file a local reference names, relative to the issue (query and fragment dropped).
 
@@ -123,14 +128,18 @@ def local_path(ref: str, issue_path: Path) -> Path:
     written ``![](cat.png)`` or ``{% asset_img cat.png %}``). A path from the site's root
     (``/images/a.png``, Pelican's ``{static}/images/a.png``) that is no file on this disk
     is looked for under the issue's folder and then the folders above it, nearest first
-    (``content/posts/a.md`` and ``content/images/a.png``); ``confine`` then decides
+    (``content/posts/a.md`` and ``content/images/a.png``), each folder's ``static``,
+    ``public`` or ``source`` folder too (``static/img/a.png`` for ``/img/a.png``, where
+    Hugo serves it and Typora's ``typora-root-url`` finds it); ``confine`` then decides
     whether that folder may be read."""
     name = _SITE_MARKER.sub("", unquote(ref.split("#")[0].split("?")[0]))
     if name.startswith("/") and not Path(name).exists():
         relative = name.lstrip("/")
-        for folder in list(issue_path.parent.parents)[:_SITE_DEPTH]:
-            if (folder / relative).is_file() and not (issue_path.parent / relative).exists():
-                return folder / relative
+        if not (issue_path.parent / relative).exists():
+            for folder in [issue_path.parent, *list(issue_path.parent.parents)[:_SITE_DEPTH]]:
+                for root in _STATIC_ROOTS if folder == issue_path.parent else ("", *_STATIC_ROOTS):
+                    if (folder / root / relative).is_file():
+                        return folder / root / relative
         name = relative
     path = issue_path.parent / name
     if not path.exists():

@@ -399,3 +399,7 @@ PROSE_FIELDS: frozenset[str] = frozenset(
 #: Dates a generator writes about the page. Kept for the record (``Issue.dates``); none
 #: of them is a publication time: only ``publish_at`` schedules an issue.
 RECORD_DATES: tuple[str, ...] = ("date", "pubDate", "publishDate", "lastmod", "updated")
+#: Settings of the editor the issue was written in, about the editor's own work: Typora's
+#: root for paths that begin with ``/`` (crosspost looks in the site's ``static``,
+#: ``public`` and ``source`` folders, where it points) and its folder for pasted pictures.
+EDITOR_SETTINGS: tuple[str, ...] = ("typora-root-url", "typora-copy-images-to")

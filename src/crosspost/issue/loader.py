@@ -31,6 +31,7 @@ from crosspost.issue.body import check_containers
 from crosspost.issue.dialect import parse_document
 from crosspost.issue.fields import (
     ALIASES,
+    EDITOR_SETTINGS,
     FIELDS,
     PROSE_FIELDS,
     RECORD_DATES,
@@ -890,7 +891,7 @@ def _unknown_fields(front: Mapping[str, Any], lines: Mapping[str, int]) -> Notic
     Files from static-site generators carry keys of their own (``layout``,
     ``categories``); they are no reason to stop, but a typo of ours should be seen.
     """
-    known = [*FIELDS, *ALIASES, *RECORD_DATES]
+    known = [*FIELDS, *ALIASES, *RECORD_DATES, *EDITOR_SETTINGS]
     unknown: list[str] = []
     for raw_key in front:
         key = str(raw_key)
