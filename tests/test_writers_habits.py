@@ -1021,3 +1021,13 @@ def test_a_path_from_the_sites_root_is_found_in_its_static_folder(tmp_path: Path
     )
     problems = [p.message for p in check_file(path).problems]
     assert not [m for m in problems if "pic.png" in m or "typora" in m], problems
+
+
+def test_a_picture_with_no_address_is_named_as_such(tmp_path: Path) -> None:
+    from crosspost.check.lint import check_file
+
+    path = tmp_path / "issue.md"
+    path.write_text("---\ntitle: t\n---\n正文。\n\n![]()\n", "utf-8")
+    said = [(p.line, p.message) for p in check_file(path).problems if "image '" in p.message]
+    # It was "image '' is a folder; name an image file".
+    assert said == [(6, "image '' names no picture; write its path or address in the ( )")]

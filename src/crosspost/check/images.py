@@ -74,6 +74,10 @@ class ImageInfo:
         if kind == REMOTE and self.sources.fetch is None:
             return None
         if kind == LOCAL:
+            if not ref.strip():
+                return ImageProblem(
+                    "bad-image", "names no picture; write its path or address in the ( )"
+                )
             path = local_path(ref, self.issue_path)
             if path.is_dir():
                 return ImageProblem("bad-image", "is a folder; name an image file")
