@@ -865,9 +865,9 @@ def _equation_labels(state: StateCore) -> None:
         state.src = _EQUATION_LABEL.sub("$$", state.src)
 
 
-#: A ``<style>`` or ``<script>`` element, which may hold blank lines.
-#: A ``<style>`` or ``<script>`` element opening its line (maybe after other tags), as an
-#: HTML block does: one named in a code span of prose (`` `<style>` ``) is no element.
+#: A ``<style>`` or ``<script>`` element, which may hold blank lines, opening its line
+#: (maybe after other tags) as an HTML block does: one named in a code span of prose
+#: (`` `<style>` ``) is no element.
 _SCRIPTED = pattern(
     r"^[ \t]*(?:<[A-Za-z][^<>\n]*>[ \t]*)*<(style|script)\b[^>]*>.*?</\1\s*>",
     re.DOTALL | re.IGNORECASE | re.MULTILINE,

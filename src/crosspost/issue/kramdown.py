@@ -46,8 +46,8 @@ _ATTRIBUTES = pattern(r"\{:[^{}\n]*\}")
 def kramdown_extensions(state: StateCore) -> None:
     """Core rule, before the block parse: comments, options lines and abbreviation
     definitions left out of the source, a nomarkdown extension's markers and a reference
-    definition's attribute list too; a comment
-    over several lines leaves its lines blank, so every later line keeps its number."""
+    definition's attribute list too; a comment over several lines leaves its lines blank,
+    so every later line keeps its number."""
     if "]:" in state.src and "{" in state.src:
         state.src = _outside_code(_DEFINITION_ATTRIBUTES, state.src, r"\1")
     if "{::" not in state.src and "{:/" not in state.src and "*[" not in state.src:

@@ -170,11 +170,10 @@ def simple_table(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     left: left, neither: centred)."""
     if start + 2 >= end or state.sCount[start] - state.blkIndent >= 4:
         return False
-    header, dashes = _line(state, start), _raw_line(state, start + 1)
+    header, dashes = _raw_line(state, start), _raw_line(state, start + 1)
     if not header.strip() or not _DASHES.fullmatch(dashes) or state.isEmpty(start + 2):
         return False
     runs = [(found.start(), found.end()) for found in _DASH_RUN.finditer(dashes)]
-    header = _raw_line(state, start)
     if sum(bool(cell.strip()) for cell in _cut(header, runs)) < 2:
         return False  # words over one column only: a paragraph and a rule
     last = start + 2
