@@ -270,3 +270,11 @@ def test_other_tools_blocks_that_markdown_shows_otherwise_are_named(
 def test_latex_in_code_or_a_formula_is_not_named(body_warnings: BodyWarnings) -> None:
     body = "写作 `\\begin{equation}` 即可。\n\n$$\n\\begin{aligned} a &= b \\end{aligned}\n$$\n"
     assert body_warnings(body) == []
+
+
+def test_a_sentence_with_a_rule_right_under_it_is_named(body_warnings: BodyWarnings) -> None:
+    # A footer's '本期完，感谢阅读！' became a heading and its rule was gone, unsaid.
+    body = "正文。\n\n本期完，感谢阅读！\n---\n订阅：https://e.com/rss\n\n章节标题\n---\n\n正文。\n"
+    said = body_warnings(body)
+    assert len(said) == 1 and said[0].startswith("issue.md:6: warning: '本期完，感谢阅读！'")
+    assert "leave a blank line between them for a rule" in said[0]

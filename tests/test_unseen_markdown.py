@@ -471,12 +471,14 @@ def test_a_list_written_as_plain_lines_keeps_its_lines(channel: str) -> None:
     body = (
         "笔记如下。\n1、不做不重要的决定\n2、做计划\n（3）确定优先级\n\n"
         "本期看点：\n🔹 GPT-5 发布\n▶ Gemma 3\n· 其他\n👉 阅读原文\n\n"
+        "参考资料：\n[1] React 文档\n[2] Vue 文档\n\n"
         "折行的\n文字，2、不是列表。\n"
     )
     out = render(issue_of(body), channel, RenderContext()).body
     assert "笔记如下。<br>1、不做不重要的决定<br>2、做计划<br>（3）确定优先级" in out
     # Bullets of symbols and emoji, as Chinese newsletters list their highlights.
     assert "本期看点：<br>🔹 GPT-5 发布<br>▶ Gemma 3<br>· 其他<br>👉 阅读原文" in out
+    assert "参考资料：<br>[1] React 文档<br>[2] Vue 文档" in out  # a list of references
     assert "折行的文字，2、不是列表。" in out  # wrapped prose is still joined
 
 

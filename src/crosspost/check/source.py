@@ -106,6 +106,7 @@ def source_findings(issue: Issue) -> list[Finding]:
         *_tables_of_contents(issue),
         *_unknown_tags(issue, tokens),
         *_unspaced_headings(issue, tokens, lines),
+        *_sentences_over_rules(issue, tokens),
         *_literal_bold(issue, tokens, lines),
         *_diagrams(issue, tokens),
         *_unread_blocks(issue, tokens),
@@ -585,6 +586,30 @@ def _unspaced_headings(
         "so they show as text and the line joins the paragraph; write "
         f"'{hashes} {written[len(hashes) :][:12]}…'",
     )
+
+
+#: How a sentence ends, and no heading does: with its stop (。！？!?…) or a colon.
+_SENTENCE_END = pattern(r"[。！？!?…：:；;，,]\s*$|[^.]\.\s*$")
+
+
+def _sentences_over_rules(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
+    """A sentence with ``---`` right under it (``本期完，感谢阅读！`` then a rule before the
+    footer): Markdown reads the two as a heading (a Setext one), and the rule is gone.
+    Only when the words end as a sentence does: a heading written so is left alone."""
+    for index, token in enumerate(tokens):
+        if token.type != "heading_open" or token.markup != "-" or not token.map:
+            continue
+        words = tokens[index + 1].content
+        if not _SENTENCE_END.search(words):
+            continue
+        yield Finding(
+            issue.body_line + token.map[0],
+            None,
+            "sentence-as-heading",
+            f"'{_shortened(words.splitlines()[-1].strip(), 24)}' is read as a heading, with "
+            "the '---' under it as its underline, and the rule is gone; leave a blank line "
+            "between them for a rule",
+        )
 
 
 #: Loose ``**`` looked for in a paragraph's text, each on every line of the paragraph: a

@@ -1460,10 +1460,11 @@ def _span_attributes(state: StateCore) -> None:
 
 
 #: How a line of a list written as plain lines begins: ``1、`` ``2.`` ``（3）`` ``四、``
-#: ``⑤``, or a bullet: ``•`` ``·`` ``▶`` ``→`` ``★`` ``✅`` and emoji (``🔹`` ``👉``).
+#: ``⑤``, a reference's ``[1]``, or a bullet: ``•`` ``·`` ``▶`` ``→`` ``★`` ``✅`` and emoji
+#: (``🔹`` ``👉``).
 _ENUMERATED = pattern(
-    r"[ \t]*(?:\d{1,3}[、.．)）]|[（(]\d{1,3}[）)]|[一二三四五六七八九十]{1,3}[、.．]|[①-⑳•·]"
-    "|[\u2190-\u21ff\u25a0-\u25ff\u2600-\u27bf\u2b05-\u2b55\U0001f300-\U0001faff])"
+    r"[ \t]*(?:\d{1,3}[、.．)）]|[（(【\[]\d{1,3}[）)】\]]|[一二三四五六七八九十]{1,3}[、.．]"
+    "|[①-⑳•·]|[\u2190-\u21ff\u25a0-\u25ff\u2600-\u27bf\u2b05-\u2b55\U0001f300-\U0001faff])"
 )
 #: How a line of Pandoc's fancy lists begins, which CommonMark reads as words: ``a.``
 #: ``B)`` ``(iv)`` ``#.`` (numbered by the reader). Its first line too: prose has lines
