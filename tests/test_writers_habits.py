@@ -1031,3 +1031,20 @@ def test_a_picture_with_no_address_is_named_as_such(tmp_path: Path) -> None:
     said = [(p.line, p.message) for p in check_file(path).problems if "image '" in p.message]
     # It was "image '' is a folder; name an image file".
     assert said == [(6, "image '' names no picture; write its path or address in the ( )")]
+
+
+def test_markdown_in_a_one_line_wrapper_is_read_and_its_link_kept(
+    body_warnings: BodyWarnings,
+) -> None:
+    # A centred footer's link went out as '[点击订阅](…)' on both channels, unsaid.
+    body = (
+        "<center>👉 [点击订阅](https://e.com/sub) 👈</center>\n\n"
+        '<p align="center">**感谢阅读**，下周见！</p>\n\n<p>plain <b>x</b> [y]</p>\n'
+    )
+    zhihu = shown(body, "zhihu")
+    assert '<p>👉 <a href="https://e.com/sub">点击订阅</a> 👈</p>' in zhihu
+    assert "<p><b>感谢阅读</b>，下周见！</p><p>plain <b>x</b> [y]</p>" in zhihu
+    wechat = words(shown(body, "wechat"))
+    assert "👉 点击订阅[1] 👈" in wechat and "https://e.com/sub" in wechat
+    assert 'align="center"' in shown(body, "wechat")  # the wrapper stays
+    assert body_warnings(body) == []

@@ -1104,6 +1104,29 @@ def _lazy_image(found: re.Match[str]) -> str:
     return tag[: source.start()] + attribute + tag[source.end() :]
 
 
+#: One line of raw HTML that is a wrapper around words written in Markdown, as footers
+#: centre them: ``<center>👉 [订阅](https://…) 👈</center>``, ``<p align="center">**谢谢**</p>``.
+_WRAPPED_LINE = pattern(
+    r"(\s*<(center|p|div|span|font|section|h[1-6])\b[^<>]*>)([^<>\n]*)(</\2\s*>\s*)",
+    re.IGNORECASE,
+)
+_INLINE_MARKS = ("](", "**", "__", "`", "~~", "==")
+
+
+def _markdown_in_wrapped_lines(state: StateCore) -> None:
+    """The Markdown in a line of raw HTML that only wraps it (a centred footer's link or
+    bold) is read as Markdown, the wrapper kept: every channel showed
+    ``👉 [点击订阅](https://…) 👈`` as written, its link lost, and check said nothing."""
+    for token in state.tokens:
+        if token.type != "html_block" or "\n" in token.content.strip():
+            continue
+        found = _WRAPPED_LINE.fullmatch(token.content)
+        if found is None or not any(mark in found.group(3) for mark in _INLINE_MARKS):
+            continue
+        words = state.md.renderInline(found.group(3), {}).strip()
+        token.content = f"{found.group(1)}{words}{found.group(4)}"
+
+
 def _lazy_images(state: StateCore) -> None:
     """A raw ``<img>`` whose picture is named by ``data-src`` (an article copied from
     WeChat, CSDN or Substack, where a script loads it as the reader scrolls) shows that
@@ -1790,6 +1813,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("inline", "myst_roles", roles)
     md.core.ruler.after("myst_roles", "scripts", _scripts)
     md.core.ruler.after("scripts", "lazy_images", _lazy_images)
+    md.core.ruler.after("lazy_images", "markdown_in_wrapped_lines", _markdown_in_wrapped_lines)
     md.core.ruler.after("lazy_images", "anchor_numbers", _anchor_numbers)
     md.core.ruler.after("scripts", "escaped_braces", _escaped_braces)
     md.core.ruler.push("callouts", _callouts)
