@@ -1048,3 +1048,18 @@ def test_markdown_in_a_one_line_wrapper_is_read_and_its_link_kept(
     assert "👉 点击订阅[1] 👈" in wechat and "https://e.com/sub" in wechat
     assert 'align="center"' in shown(body, "wechat")  # the wrapper stays
     assert body_warnings(body) == []
+
+
+def test_an_emails_layout_table_is_read_as_its_content_on_zhihu() -> None:
+    # Each row went out as a table of one cell, its links turned into words.
+    body = (
+        '<table width="100%"><tr><td>\n<table><tr><td><h2>This week</h2></td></tr>\n'
+        '<tr><td><p><a href="https://e.com/node">Node.js 24 Becomes LTS</a> — new.</p></td>'
+        "</tr>\n</table>\n</td></tr></table>\n\n"
+        "<table><tr><td>单格数据</td></tr><tr><td>第二行</td></tr></table>\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu.startswith(
+        '<h2>This week</h2><p><a href="https://e.com/node">Node.js 24 Becomes LTS</a> — new.</p>'
+    )
+    assert "<tr><td>单格数据</td></tr><tr><td>第二行</td></tr>" in zhihu  # data stays a table

@@ -303,6 +303,10 @@ class Sanitizer:
                 out.append(f'<pre lang="{html.escape(language)}">{html.escape(code)}</pre>')
             elif name == "hr":
                 out.append("<hr>")
+            elif name == "table" and _laid_out(node):
+                for cell in _layout_cells(node):  # an email's layout: its content, in order
+                    self._blocks(cell, out, run)
+                    self._flush(out, run)
             elif name == "table":
                 out.append(self._table(node))
             else:  # layout wrappers: their content stands in their place
@@ -763,6 +767,26 @@ def numbered_lists(raw: str) -> list[tuple[NumberedList, int]]:
             found.append((note, (ol.sourceline or 1) - 1))
             note = next(notes, None)
     return found
+
+
+def _layout_cells(table: Tag) -> list[Tag]:
+    """The cells of ``table`` itself, row by row."""
+    return [cell for row in _rows(table) for cell in row.find_all(["th", "td"], recursive=False)]
+
+
+def _laid_out(table: Tag) -> bool:
+    """Whether ``table`` lays a page out rather than holding data: one column, no header
+    cell, and paragraphs, headings or tables in its cells (an email's layout, as Mailchimp
+    and newsletter services write it). Zhihu's table cell holds plain text, and each such
+    cell went out as a table of one cell, its links turned into words."""
+    rows = _rows(table)
+    cells = _layout_cells(table)
+    if not rows or len(cells) != len(rows) or any(cell.name == "th" for cell in cells):
+        return False
+    return any(cell.find(_LAYOUT_CONTENT) is not None for cell in cells)
+
+
+_LAYOUT_CONTENT = ["table", "p", "div", "h1", "h2", "h3", "h4"]
 
 
 def _span(cell: Tag, attribute: str) -> int:
