@@ -903,18 +903,22 @@ def test_a_lazy_loaded_picture_is_the_picture_its_data_src_names(tmp_path: Path)
         assert "base64" not in html and "other.png" not in html
 
 
-def test_check_reads_a_raw_pictures_path_with_a_space(tmp_path: Path) -> None:
+def _beside_a_spaced_picture(tmp_path: Path, body: str) -> Path:
+    """An issue of ``body`` with the picture ``assets/my image.png`` beside it."""
     from PIL import Image
-
-    from crosspost.check.lint import check_file
 
     (tmp_path / "assets").mkdir()
     Image.new("RGB", (8, 8)).save(tmp_path / "assets" / "my image.png")
     path = tmp_path / "issue.md"
-    path.write_text(
-        '---\ntitle: t\n---\n<img src="assets/my image.png" alt="架构">\n\n'
-        '<img data-src="assets/gone.png">\n',
-        encoding="utf-8",
+    path.write_text(f"---\ntitle: t\n---\n{body}", encoding="utf-8")
+    return path
+
+
+def test_check_reads_a_raw_pictures_path_with_a_space(tmp_path: Path) -> None:
+    from crosspost.check.lint import check_file
+
+    path = _beside_a_spaced_picture(
+        tmp_path, '<img src="assets/my image.png" alt="架构">\n\n<img data-src="assets/gone.png">\n'
     )
     found = [(p.line, p.message) for p in check_file(path).problems if "image '" in p.message]
     # It was cut at the space: "image 'assets/my' not found", and publish refused.
@@ -922,17 +926,10 @@ def test_check_reads_a_raw_pictures_path_with_a_space(tmp_path: Path) -> None:
 
 
 def test_a_path_with_a_bare_space_is_read_as_typora_reads_it(tmp_path: Path) -> None:
-    from PIL import Image
-
     from crosspost.check.lint import check_file
 
-    (tmp_path / "assets").mkdir()
-    Image.new("RGB", (8, 8)).save(tmp_path / "assets" / "my image.png")
-    path = tmp_path / "issue.md"
-    path.write_text(
-        '---\ntitle: t\n---\n![图](assets/my image.png "标题") 与 [不是](这是 一句话)\n\n'
-        "`![x](a b.png)`\n",
-        encoding="utf-8",
+    path = _beside_a_spaced_picture(
+        tmp_path, '![图](assets/my image.png "标题") 与 [不是](这是 一句话)\n\n`![x](a b.png)`\n'
     )
     # The picture went out as the words '![图](assets/my image.png "标题")', unchecked.
     assert not [p for p in check_file(path).problems if "image '" in p.message]

@@ -104,6 +104,12 @@ def bare_links(state: StateCore) -> None:
         token.children = children
 
 
+def with_scheme(address: str) -> str:
+    """``address`` with its scheme: one written without (``//imgur.com/a.png``, copied
+    from a page's HTML) means that page's, and WeChat's and Zhihu's pages are https."""
+    return f"https:{address}" if address.startswith("//") else address
+
+
 def schemeless_addresses(state: StateCore) -> None:
     """Core rule: a link's or an image's address without its scheme (``//imgur.com/a.png``,
     copied from a page's HTML) is the page's https, written out. Outside that page it
@@ -114,6 +120,5 @@ def schemeless_addresses(state: StateCore) -> None:
     for token in state.tokens:
         for child in token.children or ():
             name = "href" if child.type == "link_open" else "src" if child.type == "image" else ""
-            address = str(child.attrs.get(name, "")) if name else ""
-            if address.startswith("//"):
-                child.attrs[name] = f"https:{address}"
+            if name and str(child.attrs.get(name, "")).startswith("//"):
+                child.attrs[name] = with_scheme(str(child.attrs[name]))

@@ -7,6 +7,7 @@ already has; these are the few steps all of them take.
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 from collections.abc import Callable
@@ -16,7 +17,21 @@ from markdown_it.rules_block import StateBlock
 from crosspost.patterns import pattern
 
 _SPECIAL = pattern(r"([\\`*_\[\]<>!|~=$])")
+#: A fence's line: three backticks or tildes, indented at most three spaces.
+FENCE_LINE = pattern(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
 _CODE_SPAN = pattern(r"(`+).+?\1", re.DOTALL)
+
+
+def fence_starts(source: str) -> list[int]:
+    """Where each fence line of ``source`` begins, for :func:`in_fence`: a rule that reads
+    the source before the block parse has no tokens to tell code from text."""
+    return [found.start() for found in FENCE_LINE.finditer(source)]
+
+
+def in_fence(starts: list[int], at: int) -> bool:
+    """Whether offset ``at`` lies inside a code fence, ``starts`` from :func:`fence_starts`
+    (an odd number of fence lines before it: one opened and not yet closed)."""
+    return bisect.bisect_left(starts, at) % 2 == 1
 
 
 def outside_code(text: str, rewrite: Callable[[str], str]) -> str:

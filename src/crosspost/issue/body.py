@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from crosspost.issue.bare_links import with_scheme
 from crosspost.issue.dialect import Document, only_channel, tokens_after
 from crosspost.issue.model import Issue, Notice
 from crosspost.patterns import pattern
@@ -71,8 +72,7 @@ def image_refs(issue: Issue) -> Iterator[ImageRef]:
         offset = start
         for source in sources:
             offset = _line_of(lines, source, offset, end)
-            if source.startswith("//"):  # raw HTML's, as the renderers write it: https
-                source = f"https:{source}"
+            source = with_scheme(source)  # raw HTML's, as the renderers write it
             yield ImageRef(
                 source=source,
                 line=issue.body_line + offset,

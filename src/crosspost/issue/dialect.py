@@ -42,7 +42,7 @@ from mdit_py_plugins.subscript import sub_plugin
 from mdit_py_plugins.superscript import superscript_plugin
 
 from crosspost.issue.bare_links import bare_links, schemeless_addresses
-from crosspost.issue.blocks import outside_code
+from crosspost.issue.blocks import FENCE_LINE, fence_starts, in_fence, outside_code
 from crosspost.issue.callouts import (
     CALLOUT_LABELS,
     CALLOUT_SYNONYMS,
@@ -877,8 +877,6 @@ _BLANK_LINE = pattern(r"\n[ \t]*(?=\n)")
 _RAW_PRE = pattern(
     r"^[ \t]*(?:<[A-Za-z][^<>\n]*>[ \t]*)*<pre\b[^>]*>.*?</pre\s*>", re.DOTALL | re.MULTILINE
 )
-#: A fence's line: three backticks or tildes, indented at most three spaces.
-_FENCE_LINE = pattern(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
 
 
 #: A line that is only ``\[`` or ``\]`` (in a quote, a list item's indent), as ChatGPT and
@@ -893,12 +891,12 @@ def _bracket_display_lines(state: StateCore) -> None:
     its backslashes gone; ``$$`` is read there. Code fences are left alone."""
     if "\\[" not in state.src:
         return
-    fences = [found.start() for found in _FENCE_LINE.finditer(state.src)]
+    fences = fence_starts(state.src)
     source = list(state.src)
     opened: re.Match[str] | None = None
     for found in _BRACKET_LINE.finditer(state.src):
-        if sum(1 for at in fences if at < found.start()) % 2:
-            continue  # inside a code fence
+        if in_fence(fences, found.start()):
+            continue
         if found.group(2) == "[":
             opened = found
         elif opened is not None and opened.group(1).strip() == found.group(1).strip():
@@ -918,12 +916,13 @@ def _unbroken_styles(state: StateCore) -> None:
     styled = "<s" in state.src or "<S" in state.src
     if not styled and "<pre" not in state.src:
         return
-    fences = [m.start() for m in _FENCE_LINE.finditer(state.src)]
+    fences = fence_starts(state.src)
 
     def filler(fill: str) -> Callable[[re.Match[str]], str]:
         def filled(found: re.Match[str]) -> str:
-            inside = sum(1 for at in fences if at < found.start()) % 2
-            return found.group(0) if inside else _BLANK_LINE.sub(fill, found.group(0))
+            if in_fence(fences, found.start()):
+                return found.group(0)
+            return _BLANK_LINE.sub(fill, found.group(0))
 
         return filled
 
@@ -957,7 +956,7 @@ def _nested_divs(state: StateCore) -> None:
     pairs: list[tuple[int, int, int]] = []
     fence = ""
     for index, line in enumerate(lines):
-        code_fence = _FENCE_LINE.match(line)
+        code_fence = FENCE_LINE.match(line)
         if fence:
             if (
                 code_fence
@@ -1005,18 +1004,13 @@ def _empty_headings(state: StateCore) -> None:
     """A heading with no words (``## `` alone, as a placeholder or a divider) is left out:
     WeChat drew a heading's rule under nothing, Zhihu got an empty ``<h2>``."""
     tokens = state.tokens
-    kept: list[Token] = []
-    at = 0
-    while at < len(tokens):
-        token = tokens[at]
-        empty = at + 2 < len(tokens) and not tokens[at + 1].content.strip()
-        if token.type == "heading_open" and empty:
-            at += 3
-            continue
-        kept.append(token)
-        at += 1
-    if len(kept) != len(tokens):
-        state.tokens = kept
+    empty = {
+        at
+        for at, token in enumerate(tokens[:-2])
+        if token.type == "heading_open" and not tokens[at + 1].content.strip()
+    }
+    if empty:  # each with its inline and its closing
+        state.tokens = [t for at, t in enumerate(tokens) if not {at, at - 1, at - 2} & empty]
 
 
 #: A link or picture whose path holds a bare space, as Typora writes them: ``![图](assets/my
@@ -1633,7 +1627,7 @@ _WRAPPER_LINE = pattern(
 )
 
 
-def _void_tag_line(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+def _lone_tag_line(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """A line of one ``<img …>`` (Typora writes one when an image is resized) or ``<br>``
     is a raw HTML block by itself, not the start of one that runs to the next blank line:
     CommonMark's block took ``### 反向代理`` on the line below as raw text, and both
@@ -1721,7 +1715,7 @@ def new_markdown() -> MarkdownIt:
     md.enable(["table", "strikethrough"])
     md.inline.ruler.before("image", "sized_image", sized_image)
     md.inline.ruler.before("link", "wiki_link", wiki_link)
-    md.block.ruler.before("html_block", "void_tag_line", _void_tag_line)
+    md.block.ruler.before("html_block", "lone_tag_line", _lone_tag_line)
     md.block.ruler.before(
         "fence",
         "zola_body_shortcode",

@@ -21,6 +21,7 @@ import re
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from crosspost.issue.blocks import fence_starts, in_fence
 from crosspost.patterns import pattern
 
 #: A comment, from its opening to its closing (``{:/comment}``, or ``{:/}``).
@@ -29,8 +30,6 @@ _COMMENT = pattern(r"\{::comment\}.*?\{:/(?:comment)?\}", re.DOTALL)
 _MARKERS = pattern(r"\{::nomarkdown\}|\{:/nomarkdown\}|\{::options\b[^}\n]*/\}")
 #: An abbreviation's definition, a line of its own.
 _ABBREVIATION = pattern(r"[ \t]{0,3}\*\[[^\]\n]+\]:.*")
-#: A fence's line: three backticks or tildes, indented at most three spaces.
-_FENCE = pattern(r"^ {0,3}(?:`{3,}|~{3,})", re.MULTILINE)
 #: A link's reference definition with an attribute list after its address (and title):
 #: ``[img1]: a.png {width=50%}`` (Pandoc), ``[x]: https://… "T" {: .c}`` (kramdown).
 #: Markdown read no definition, and the picture it names was shown as ``![Fig][img1]``.
@@ -55,12 +54,11 @@ def kramdown_extensions(state: StateCore) -> None:
     source = _outside_code(_COMMENT, state.src)
     source = _outside_code(_MARKERS, source)
     if "*[" in source:
-        fences = [found.start() for found in _FENCE.finditer(source)]
+        fences = fence_starts(source)
         lines = source.split("\n")
         at = 0
         for index, line in enumerate(lines):
-            inside = sum(1 for fence in fences if fence < at) % 2
-            if not inside and _ABBREVIATION.fullmatch(line):
+            if not in_fence(fences, at) and _ABBREVIATION.fullmatch(line):
                 lines[index] = ""
             at += len(line) + 1
         source = "\n".join(lines)
@@ -70,11 +68,10 @@ def kramdown_extensions(state: StateCore) -> None:
 def _outside_code(found_by: re.Pattern[str], source: str, kept: str = "") -> str:
     """``source`` with what ``found_by`` finds outside code fences left out (but for
     ``kept``, a template of its groups), its line breaks kept."""
-    fences = [found.start() for found in _FENCE.finditer(source)]
+    fences = fence_starts(source)
 
     def blanked(found: re.Match[str]) -> str:
-        inside = sum(1 for fence in fences if fence < found.start()) % 2
-        if inside:
+        if in_fence(fences, found.start()):
             return found.group(0)
         return found.expand(kept) if kept else "\n" * found.group(0).count("\n")
 

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from crosspost.issue.bare_links import with_scheme
 from crosspost.issue.dialect import VOID, left_open
 from crosspost.patterns import pattern
 
@@ -107,9 +108,7 @@ def _attribute_filter(tag: str, attribute: str, value: str) -> str | None:
     page's https, written out, so it can be fetched and followed outside that page."""
     if attribute in URL_ATTRIBUTES and _DATA.match(value):
         return value if tag == "img" and attribute == "src" and _DATA_IMAGE.match(value) else None
-    if attribute in URL_ATTRIBUTES and value.startswith("//"):
-        return f"https:{value}"
-    return value
+    return with_scheme(value) if attribute in URL_ATTRIBUTES else value
 
 
 #: A script that embeds a page of its site (a gist, an asciinema recording): the page is
@@ -213,7 +212,7 @@ def _media_source(element: Tag) -> str:
     else:
         inner = element.find("source", src=True)
         found = str(inner["src"]).strip() if isinstance(inner, Tag) else ""
-    return f"https:{found}" if found.startswith("//") else found
+    return with_scheme(found)
 
 
 def _media_as_lines(fragment: str, media: frozenset[str]) -> str:
