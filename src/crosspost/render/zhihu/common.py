@@ -559,12 +559,14 @@ def note_of(children: Sequence[Token]) -> Note:
     words: list[str] = []
     link: _CellLink | None = None  # a web link read whose address is not the note's
     bare = False  # inside a link that is its own address (<https://…>, or written bare)
+    placed: int | None = None  # where in ``words`` that address stood
     for token in children:
         if token.type == "link_open":
             href = str(token.attrGet("href") or "").strip()
             if is_web_link(href) and not url:
                 url = href
                 bare = token.info == "auto"  # the address is the note's: not its words
+                placed = len(words) if bare else None
             elif href != url:  # its address follows its words (a path, a mailto: too)
                 link = _CellLink(href)
         elif token.type == "link_close":
@@ -596,7 +598,8 @@ def note_of(children: Sequence[Token]) -> Note:
     if not text and not url:
         text = "".join(words).strip()
     text = text.strip(" :：,，;；-—")
-    return Note(text=text, url=url, written=" ".join("".join(words).split()))
+    shown = words if placed is None else [*words[:placed], url, *words[placed:]]
+    return Note(text=text, url=url, written=" ".join("".join(shown).split()))
 
 
 def explanation_note(target: str, title: str) -> Note:
