@@ -79,7 +79,10 @@ def open_issue(context: BrowserContext, served: Served) -> Page:
     page = context.new_page()
     page.goto(served.entry)  # the printed address: the token, then the cookie
     page.click("#schedule a")
-    page.wait_for_selector("#live")
+    # The desk's script is deferred: a click before it ran is lost, and a stylesheet or
+    # image still arriving moves the layout under a test's scroll.
+    page.wait_for_selector("html[data-desk=ready] #live", state="attached")
+    page.wait_for_load_state("load")
     return page
 
 
@@ -123,8 +126,7 @@ def test_a_save_shows_within_a_second_without_a_reload_keeping_the_scroll(
     # makes the browser's scroll anchoring move scrollY, a load, not the update, moving it.
     page.wait_for_function(LAYOUT_SETTLED)
     page.evaluate("window.loadedOnce = true; window.scrollTo(0, 900)")
-    page.wait_for_timeout(300)  # the first question to the desk is under way
-    assert page.evaluate("window.scrollY") == 900
+    page.wait_for_function("window.scrollY === 900")
     # The page's own clock (wall time, Date.now) stamps the moment the new text is in the
     # page; the save's moment is the file's own stamp. Neither includes the test's turns
     # (Playwright's waits look only every few hundred ms; a loaded machine runs the test
