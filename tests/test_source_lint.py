@@ -14,6 +14,7 @@ import pytest
 
 from crosspost.issue.loader import load_issue
 from crosspost.render.rendered import render
+from rendering import words
 
 FRONT = "---\ntitle: 检查\n---\n"
 #: The ``body_warnings`` fixture (conftest.py): the file-wide warnings of a body.
@@ -158,9 +159,29 @@ def test_bold_marks_left_as_asterisks_are_named_on_their_line(
 
 
 @pytest.mark.parametrize(
+    ("body", "line", "quoted", "advice"),
+    [
+        ("前文。\n\n这是__强调__中文\n", 6, "'__强调__' shows its two underscores", "'**强调**'"),
+        ("_斜体_字与 __init__\n", 4, "'_斜体_' shows its underscores", "'*斜体*'"),
+    ],
+)
+def test_underscores_left_as_written_beside_chinese_are_named(
+    body_warnings: BodyWarnings, tmp_path: Path, body: str, line: int, quoted: str, advice: str
+) -> None:
+    (said,) = body_warnings(body)
+    assert said.startswith(f"issue.md:{line}: warning: {quoted}, not emphasis")
+    assert f"write {advice}, which works beside any character" in said
+    (tmp_path / "issue.md").write_text(FRONT + body, "utf-8")
+    for channel in ("wechat", "zhihu"):  # what readers get: the marks themselves
+        shown = words(render(load_issue(tmp_path / "issue.md"), channel).body)
+        assert quoted.split("'")[1] in shown
+
+
+@pytest.mark.parametrize(
     "body",
     [
         "**好的** 和 __也好__。\n",  # bold, on every channel
+        "数据_清洗_脚本、__init__ 与 \\_\\_转义\\_\\_中\n",  # names, escapes
         "a \\*\\*b\\*\\* c\n",  # asterisks the editor escaped
         "5 ** 2 = 25\n",  # an operator between spaces reads as meant
         "`a**b` 与 ```c ** d```\n",  # code

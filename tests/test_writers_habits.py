@@ -938,6 +938,20 @@ def test_a_path_with_a_bare_space_is_read_as_typora_reads_it(tmp_path: Path) -> 
     assert "[不是](这是 一句话)" in zhihu and "<code>![x](a b.png)</code>" in zhihu
 
 
+def test_a_web_address_with_a_bare_space_is_a_link_not_its_words() -> None:
+    # A search pasted as typed: the sentence went out as '[搜索](https://…?q=hello world)'.
+    body = (
+        "看[搜索](https://a.com/s?q=hello world)，[c](https://a.com/q?x=a b 'c')，"
+        "[d](https://a.com/d) (注意 空格)\n"
+    )
+    wechat = shown(body, "wechat")
+    assert "看搜索[1]，c[2]，d[3] (注意 空格)" in words(wechat)
+    assert "https://a.com/s?q=hello%20world" in words(wechat)
+    zhihu = shown(body, "zhihu")
+    assert '<a href="https://a.com/s?q=hello%20world">搜索</a>' in zhihu
+    assert '<a href="https://a.com/q?x=a%20b">c</a>' in zhihu
+
+
 def test_a_raw_note_links_number_is_bracketed_not_run_into_the_figure() -> None:
     # Substack's and Ghost's footnotes: '90.0%1' on both channels.
     body = (

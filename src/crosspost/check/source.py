@@ -658,6 +658,50 @@ def _literal_bold(issue: Issue, tokens: Sequence[Token], lines: Sequence[str]) -
                 "pairs each mark with another in the same paragraph; move or add the "
                 "mark, or write \\*\\* for asterisks",
             )
+            continue
+        underscored = next(
+            (
+                (number, quoted)
+                for child in token.children
+                if child.type == "text" and "_" in child.content
+                for quoted in _underscored(child.content)
+                for number, line in enumerate(written, start)
+                if quoted in line
+            ),
+            None,
+        )
+        if underscored is not None:
+            number, quoted = underscored
+            double = quoted.startswith("__")
+            marks, stars = ("two underscores", "**") if double else ("underscores", "*")
+            written_so = stars + quoted.strip("_") + stars
+            yield Finding(
+                issue.body_line + number,
+                None,
+                "literal-bold",
+                f"'{quoted}' shows its {marks}, not emphasis: Markdown takes '_' and '__' "
+                "as marks only where no letter or Chinese character touches them from "
+                f"outside; write '{written_so}', which works beside any character",
+            )
+
+
+#: Words between ``_`` or ``__`` that Markdown left as written: ``__强调__中文``.
+_UNDERSCORED = pattern(r"(?<![_\\])(__?)(?![_\s])([^_\n]{1,80}?)(?<![_\s])\1(?!_)")
+_CHINESE = pattern(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def _underscored(text: str) -> Iterator[str]:
+    """Each run between underscores of ``text`` that a writer meant as emphasis: Chinese
+    among its words (a Python name, ``__init__``, has none), and for a single ``_`` no
+    word on one side of the pair (``数据_清洗_脚本`` is a name, ``_斜体_字`` a slip)."""
+    for found in _UNDERSCORED.finditer(text):
+        if not _CHINESE.search(found.group(2)):
+            continue
+        before = text[found.start() - 1] if found.start() else " "
+        after = text[found.end()] if found.end() < len(text) else " "
+        if found.group(1) == "_" and before.isalnum() and after.isalnum():
+            continue
+        yield found.group(0)
 
 
 def _loose_marks(text: str) -> Iterator[str]:

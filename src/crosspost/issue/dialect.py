@@ -1016,7 +1016,8 @@ def _empty_headings(state: StateCore) -> None:
 #: A link or picture whose path holds a bare space, as Typora writes them: ``![图](assets/my
 #: image.png "标题")``. The path ends in a file's extension; a title may follow.
 _SPACED_PATH = pattern(
-    r"""(\]\()([^()<>"'\s][^()<>"'\n]*?[ \t][^()<>"'\n]*?\.[A-Za-z0-9]{1,5})"""
+    r"""(\]\()((?:[^()<>"'\s][^()<>"'\n]*?[ \t][^()<>"'\n]*?\.[A-Za-z0-9]{1,5}"""
+    r"""|https?://[^()<>"'\s]+(?:[ \t]+[^()<>"'\s=][^()<>"'\s]*)+?))"""
     r"""([ \t]+(?:"[^"\n]*"|'[^'\n]*'))?\)"""
 )
 
@@ -1024,12 +1025,21 @@ _SPACED_PATH = pattern(
 def _spaced_paths(state: StateCore) -> None:
     """A link's or a picture's path with a bare space in it (Typora writes them so, and
     shows them) is read as the path in angle brackets, CommonMark's way to write it: the
-    picture went out as the words ``![图](assets/my image.png)``."""
+    picture went out as the words ``![图](assets/my image.png)``. A web address with one
+    (a search pasted as typed, ``?q=hello world``) has each space written ``%20``, as a
+    browser sends it: an address holds no space. A word after a space that begins with
+    ``=`` is a picture's size (``logo.png =150x150``), read by ``sized_images``."""
     for token in state.tokens:
         if token.type == "inline" and "](" in token.content and " " in token.content:
-            token.content = outside_code(
-                token.content, lambda text: _SPACED_PATH.sub(r"\1<\2>\3)", text)
-            )
+            token.content = outside_code(token.content, lambda t: _SPACED_PATH.sub(_spaced, t))
+
+
+def _spaced(found: re.Match[str]) -> str:
+    opening, path, title = found.group(1), found.group(2), found.group(3) or ""
+    if path.startswith(("http://", "https://")):
+        encoded = path.replace(" ", "%20").replace("\t", "%09")
+        return f"{opening}{encoded}{title})"
+    return f"{opening}<{path}>{title})"
 
 
 def _keys(state: StateCore) -> None:
