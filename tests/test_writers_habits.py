@@ -734,6 +734,20 @@ def test_a_pandoc_simple_table_is_a_table_aligned_as_its_header_stands(
     assert body_warnings(body) == []
 
 
+def test_a_pandoc_table_caption_is_the_tables_caption_above_or_below_it() -> None:
+    # 'Table: 表一 价格' went out as a sentence of the article, prefix and all.
+    table = "| a | b |\n|---|---|\n| 1 | 2 |\n"
+    body = f"Table: 表一 *价格*\n\n{table}\n: 表二\n\n正文 Table: 不是说明\n\nTable: 也不是\n"
+    zhihu = shown(body, "zhihu")
+    assert zhihu.startswith("<p>表一 <i>价格</i></p><table")
+    assert "</table><p>表二</p><p>正文 Table: 不是说明</p><p>Table: 也不是</p>" in zhihu
+    wechat = shown(body, "wechat")
+    captions = re.findall(r'<p style="([^"]*)">(表[一二])', wechat)
+    assert [words for _, words in captions] == ["表一", "表二"]
+    assert all("text-align:center" in style and "font-size:.8em" in style for style, _ in captions)
+    assert "Table:" not in words(wechat).replace("Table: 不是说明", "").replace("Table: 也不是", "")
+
+
 def test_a_pandoc_line_block_keeps_its_lines_without_its_bars() -> None:
     body = (
         "| The limerick packs laughs anatomical\n| In space that is quite economical.\n"

@@ -56,7 +56,7 @@ from crosspost.issue.hugo_shortcodes import shortcode_block
 from crosspost.issue.hugo_shortcodes import shortcodes as hugo_shortcodes
 from crosspost.issue.kramdown import kramdown_extensions, table_attribute_rows
 from crosspost.issue.myst import roles, targets_and_labels
-from crosspost.issue.pandoc_tables import grid_table, simple_table
+from crosspost.issue.pandoc_tables import grid_table, simple_table, table_captions
 from crosspost.issue.private_notes import private_notes
 from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image, sizes_in_alt
@@ -1826,6 +1826,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.push("span_attributes", _span_attributes)
     md.core.ruler.push("sizes_in_alt", sizes_in_alt)
     md.core.ruler.push("enumerated_lines", _enumerated_lines)
+    md.core.ruler.push("table_captions", table_captions)
     md.core.ruler.push("definition_lists", definition_lists)
     md.core.ruler.push("shortcodes", shortcodes)
     md.core.ruler.push("bare_links", bare_links)

@@ -16,7 +16,8 @@ show: the row above the ``=`` line is the header (a table with none has only a b
 colon in the ``=`` or first ``-`` line aligns a column, and a cell's lines are joined, as
 a pipe table's cell is one line (a list's items each on a line of their own, with
 ``<br>``). A cell spanning columns is read in the first of them. A simple table (header
-words over runs of dashes, a row a line) is read by :func:`simple_table`.
+words over runs of dashes, a row a line) is read by :func:`simple_table`, and a
+``Table: …`` line beside any table is its caption (:func:`table_captions`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import itertools
 import unicodedata
 
 from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
 
 from crosspost.patterns import pattern
 
@@ -235,3 +237,30 @@ def _aligned(header: str, left: int, right: int) -> str:
     if flush_left:
         return "left"
     return "center" if words.strip() else ""
+
+
+#: Pandoc's table caption: a paragraph next to a table that begins ``Table:`` or ``:``.
+_CAPTION = pattern(r"(?:[Tt]able)?:[ \t]+(?=\S)")
+
+
+def table_captions(state: StateCore) -> None:
+    """Core rule: a paragraph just above or below a table that begins ``Table:`` (or a
+    bare ``:``) is the table's caption, as Pandoc reads it: its words without the
+    prefix, marked ``meta["table_caption"]`` for a renderer that styles captions. The
+    words ``Table: 表一`` went out as written, read as a sentence of the article."""
+    tokens = state.tokens
+    for index, token in enumerate(tokens):
+        if token.type != "paragraph_open" or index + 2 >= len(tokens):
+            continue
+        inline = tokens[index + 1]
+        above = index + 3 < len(tokens) and tokens[index + 3].type == "table_open"
+        below = index > 0 and tokens[index - 1].type == "table_close"
+        found = _CAPTION.match(inline.content)
+        if not (above or below) or found is None or not inline.children:
+            continue
+        first = inline.children[0]
+        if first.type != "text" or not first.content.startswith(found.group(0)):
+            continue
+        first.content = first.content[found.end() :]
+        inline.content = inline.content[found.end() :]
+        token.meta["table_caption"] = True

@@ -249,7 +249,8 @@ class WeChatRenderer(RendererHTML):
         state.figures.append(figure)
         if figure:
             return (_marker_html(marker) if marker else "") + '<figure class="figure">'
-        return "<p>" + (_marker_html(marker) if marker else "")
+        opening = '<p class="table-caption">' if tokens[idx].meta.get("table_caption") else "<p>"
+        return opening + (_marker_html(marker) if marker else "")
 
     def paragraph_close(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
