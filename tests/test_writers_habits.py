@@ -966,6 +966,19 @@ def test_a_web_address_with_a_bare_space_is_a_link_not_its_words() -> None:
     assert '<a href="https://a.com/q?x=a%20b">c</a>' in zhihu
 
 
+def test_link_references_are_numbered_after_the_writers_own_reference_list() -> None:
+    # The article had two different [1]: the writer's paper and the link's reference.
+    body = (
+        "论文提到[1]，另见 [博客](https://b.com)[^n]。\n\n参考文献\n\n"
+        "[1] Vaswani et al. Attention is all you need.\n【2】 另一篇\n\n[^n]: 注\n"
+    )
+    text = words(shown(body, "wechat"))
+    assert "论文提到[1]，另见 博客[3][4]。" in text
+    assert "[3]&nbsp;博客: https://b.com" in text and "[4]&nbsp;注" in text
+    # Without a list of the writer's own, a bracketed number in a sentence changes nothing.
+    assert "博客[1]" in words(shown("见第[2]条与 [博客](https://b.com)。\n", "wechat"))
+
+
 def test_a_raw_note_links_number_is_bracketed_not_run_into_the_figure() -> None:
     # Substack's and Ghost's footnotes: '90.0%1' on both channels.
     body = (

@@ -22,6 +22,7 @@ from pathlib import Path
 import css_inline
 import lxml.html
 from lxml import etree
+from markdown_it.token import Token
 from markupsafe import Markup
 
 from crosspost.errors import UsageError
@@ -306,6 +307,24 @@ def _placeholder(body: str) -> str:
     return marker
 
 
+#: A number the writer bracketed by hand (``[3]``, ``【3】``), not a link's own ``[3]:``.
+_WRITTEN_NUMBER = pattern(r"[\[【]([1-9][0-9]{0,2})[\]】](?![:(\[])")
+#: A line that starts with one: the writer's own list of references.
+_WRITTEN_ENTRY = pattern(r"^[ \t]*(?:[-*+][ \t]+)?[\[【][1-9][0-9]{0,2}[\]】](?![:(\[])", re.M)
+
+
+def _written_numbers(tokens: Iterable[Token]) -> int:
+    """The highest number of the writer's own reference list, or 0 when there is none.
+
+    A writer who cites ``[1]`` in the text and lists ``[1] Vaswani et al.`` under it has
+    numbered their references already; the link references this render adds start after
+    them, so the article never has two different ``[1]``. Code is not read."""
+    texts = [t.content for t in tokens if t.type == "inline"]
+    if not any(_WRITTEN_ENTRY.search(text) for text in texts):
+        return 0
+    return max(int(n) for text in texts for n in _WRITTEN_NUMBER.findall(text))
+
+
 def _article(
     issue: Issue, context: RenderContext
 ) -> tuple[lxml.html.HtmlElement, RenderState, Theme]:
@@ -313,8 +332,12 @@ def _article(
     the theme is inlined; with the render state (code blocks) and the theme."""
     settings = issue.settings("wechat")
     theme = load_theme(context.theme, context.template_dirs)
-    state = RenderState(code_style=theme.code_style, placeholder=_placeholder(issue.body))
     tokens = issue.document.for_channel("wechat")
+    state = RenderState(
+        code_style=theme.code_style,
+        placeholder=_placeholder(issue.body),
+        counter=_written_numbers(tokens),
+    )
     content, notes = render_body(tokens, state, (settings.title, issue.title))
     previous = [
         {
