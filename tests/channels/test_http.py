@@ -553,6 +553,15 @@ def test_reply_json_ignores_content_type(server: str, policy: HttpPolicy) -> Non
     assert data["query"] == {"x": ["1"]}
 
 
+def test_reply_json_takes_control_characters_and_stray_bytes_as_wechat_writes_them() -> None:
+    # An article listed back with a raw tab and line feed in its content and a byte of
+    # GBK: every run failed on the listing as "not JSON" (a proxy's page, it said).
+    body = b'{"item":[{"content":"<p>a\tb\nc</p>","title":"' + b"\xb0\xa1" + b'"}]}'
+    reply = Reply("POST", "/cgi-bin/draft/batchget", 200, {}, body)
+    [item] = reply.json()["item"]
+    assert item["content"] == "<p>a\tb\nc</p>" and item["title"] == "\ufffd\ufffd"
+
+
 def test_session_is_injectable(server: str, fake: FakeTime) -> None:
     session = requests.Session()
     session.headers["X-Test"] = "1"

@@ -687,3 +687,27 @@ def test_an_intent_round_trips_the_ledger_verbatim_and_reconcile_finds_the_draft
     found = wechat.reconcile("draft", intent)
     assert found.happened is True
     assert [d["media_id"] for d in drafts(box)] == [found.remote_id]
+
+
+def test_the_look_for_an_issue_already_published_reads_only_the_newest_pages(
+    box: Sandbox, wechat: WeChatAdapter, clock: ManualClock
+) -> None:
+    """freepublish/batchget has 100 calls a day: reading every page of an account with
+    hundreds of articles before each first draft spent them all by the fourth post."""
+    draft = wechat.create_draft(content(wechat, title="第一期"))
+    article_id = box.wechat.by_hand(draft.id)["article_id"]  # 发表 in the web console
+    articles = box.wechat.account.articles
+    first = articles[article_id]
+    for n in range(1, 301):  # the account's older articles
+        older = first["update_time"] - n * 86400
+        news = [{**first["articles"][0], "title": f"旧文{n}"}]
+        articles[f"{article_id}{n}"] = {
+            **first, "articles": news, "create_time": older, "update_time": older
+        }  # fmt: skip
+    before = calls(box, "/cgi-bin/freepublish/batchget")
+
+    assert wechat.find_existing(Intent(started_at=clock(), title="新的一期")) is None
+
+    assert calls(box, "/cgi-bin/freepublish/batchget") - before == 5
+    found = wechat.find_existing(Intent(started_at=clock(), title="第一期"))
+    assert found is not None and found.post is not None and found.post.id == article_id

@@ -750,6 +750,50 @@ def test_an_expired_login_says_how_to_get_a_new_z_c0(world: World) -> None:
     assert world.snapshot()["drafts"] == []
 
 
+@pytest.mark.parametrize(
+    ("kind", "error", "words"),
+    [
+        ("redirect:signin", AuthError, "copy the value of z_c0 into the environment variable"),
+        ("redirect:unhuman", PermanentError, "anti-bot check wants a human"),
+        ("redirect:other", PermanentError, "with a redirect (HTTP 302) to https://www.zhihu.com/"),
+    ],
+)
+def test_a_redirect_instead_of_an_answer_is_a_refusal_never_a_success(
+    world: World, kind: str, error: type[Exception], words: str
+) -> None:
+    """Zhihu sends a write it will not serve to its login page or its anti-bot check: the
+    content update "succeeded" with an empty answer, and an empty draft went public."""
+    world.fault("/api/articles/*/draft", kind, method="PATCH", count=5)
+
+    with pytest.raises(DraftLeftBehind) as caught:
+        world.adapter.create_draft(CONTENT)
+
+    assert isinstance(caught.value.cause, error) and words in str(caught.value.cause)
+    assert world.calls("PATCH", "/api/articles/") == 1  # a refusal: not tried again
+    assert world.published() == []
+
+
+def test_a_refusal_sent_with_http_200_and_a_top_level_code_is_a_refusal(world: World) -> None:
+    world.box.zhihu.update_options({"error_envelope": "top_level_200"})
+    world.fault("/api/articles/*/draft", "zhihu:10003", method="PATCH")
+
+    with pytest.raises(DraftLeftBehind) as caught:
+        world.adapter.create_draft(CONTENT)
+
+    assert "Zhihu 10003" in str(caught.value.cause)
+    assert "refused the shape of this request" in str(caught.value.cause)
+    assert world.published() == []
+
+
+def test_an_expired_login_answered_with_a_page_still_says_log_in_again(world: World) -> None:
+    world.fault("/api/v4/me", "http:401")
+
+    with pytest.raises(AuthError, match="z_c0 cookie"):
+        world.adapter.preflight()
+
+    assert world.calls("GET", "/api/v4/me") == 1
+
+
 def test_a_failure_after_the_draft_exists_keeps_the_draft(world: World) -> None:
     world.fault("/api/articles/*/draft", "zhihu:40352", method="PATCH")
 
@@ -1005,10 +1049,12 @@ def test_find_existing_finds_a_draft_this_machine_noted(world: World) -> None:
     assert found is not None and (found.draft_id, found.post) == (draft.id, None)
 
 
+@pytest.mark.parametrize("kind", ["zhihu:10003", "zhihu:40362", "http:502"])
 def test_find_existing_goes_on_with_a_warning_when_zhihu_refuses_the_article_list(
-    world: World, caplog: pytest.LogCaptureFixture
+    world: World, caplog: pytest.LogCaptureFixture, kind: str
 ) -> None:
-    world.fault("/api/v4/members/*/articles", "zhihu:10003")
+    # Risk control throttles reads too (40362): the optional look-up stopped every post.
+    world.fault("/api/v4/members/*/articles", kind, count=10)
 
     assert world.adapter.find_existing(Intent(started_at=0.0, title="t")) is None
     assert "could not list the Zhihu articles" in caplog.text

@@ -130,3 +130,24 @@ def test_a_5xx_on_an_irreversible_call_is_repeated_only_after_the_platform_says_
     assert (state, code) == ("published", EXIT_OK), message
     assert calls_to(world.box, path) == 2  # once refused, once done
     assert_one_post_per_channel(world)
+
+
+@pytest.mark.parametrize("shape", ["top_level", "bare"])
+def test_a_zhihu_publish_answered_in_a_shape_never_seen_is_published_once(
+    manual_world: World, shape: str
+) -> None:
+    """Zhihu changed its publish answer without notice before. An answer with the article's
+    id but no ``code`` is success; one with neither is doubt, settled by reading the draft:
+    "not published" would have let ``--new-draft`` publish the issue a second time."""
+    world = manual_world
+    world.box.zhihu.update_options({"publish_result": shape})
+
+    report, lines = world.publish(mode="publish")
+
+    state, code, message = only(report, "zhihu")
+    assert (state, code) == ("published", EXIT_OK), message
+    assert "not published" not in "\n".join(lines)
+    assert_one_post_per_channel(world)
+    assert calls_to(world.box, PUBLISH_PATHS["zhihu"]) == 1
+    (record,) = [p for c, p in world.posts().items() if c == "zhihu"]
+    assert record.url and record.url.startswith("https://zhuanlan.zhihu.com/p/")

@@ -286,6 +286,8 @@ class Sender:
         after a lost state dir leaves no orphan in 草稿箱."""
         how = "already sent under this send id (45065)" if mass.replayed else "sent"
         summary = f"mass send {how}: msg_id {mass.msg_id}, msg_data_id {mass.msg_data_id}"
+        if not mass.msg_id:  # nothing to follow: the editor's record is 公众号后台's
+            summary += " (WeChat gave no msg_id: see 公众号后台 → 群发记录 for how it went)"
         record = self.ledger.finish_step(
             self.key,
             STEP_BROADCAST,

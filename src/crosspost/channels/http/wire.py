@@ -45,8 +45,13 @@ class Reply:
 
     def json(self) -> Any:
         """The body parsed as JSON whatever the Content-Type says (WeChat's uploadimg
-        answers ``text/plain``). Raises ValueError when the body is not JSON."""
-        return jsonlib.loads(self.body.decode("utf-8-sig"))
+        answers ``text/plain``). Raises ValueError when the body is not JSON.
+
+        Read leniently, as WeChat writes it: a raw control character inside a string (a
+        tab or a line feed pasted into an article WeChat lists back) and a byte that is
+        not UTF-8 are taken as they come, not as "not JSON", which made every run fail
+        on the article listing until someone removed that article by hand."""
+        return jsonlib.loads(self.body.decode("utf-8-sig", errors="replace"), strict=False)
 
     @property
     def text(self) -> str:

@@ -453,7 +453,8 @@ class WeChatAdapter(Adapter):
                 log.info("WeChat: send %s was just made; asking again in a minute", draft.id)
                 self.sleep(MASS_REPEAT_PAUSE)
                 continue
-            msg_id = normalise_id(data.get("msg_id"))
+            # The send's id: ``msg_id``; WeChat's page on 45065 spells it ``msgid``.
+            msg_id = normalise_id(data.get("msg_id", data.get("msgid")))
             replayed = code == MASS_ALREADY_SENT
             log.info("WeChat mass send of %s: msg_id %s (replayed: %s)", draft.id, msg_id, replayed)
             return MassSend(msg_id, normalise_id(data.get("msg_data_id")), replayed=replayed)

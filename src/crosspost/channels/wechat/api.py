@@ -28,6 +28,11 @@ REAL_BASE_URL = "https://api.weixin.qq.com"
 PAGE_SIZE = 20
 #: Listings stop after this many pages, whatever WeChat says its total is.
 MAX_LIST_PAGES = 50
+#: Pages the look for an issue already on the account reads before a first draft: the
+#: newest 100 articles. freepublish/batchget has 100 calls a day; reading all 50 pages
+#: for every new post spent them on an account with many articles, and then nothing
+#: could be published or reconciled until midnight.
+ADOPT_LIST_PAGES = 5
 
 Files = Mapping[str, tuple[str, bytes, str]]
 #: What an irreversible call makes, for the line saying it may or may not exist.
@@ -188,10 +193,11 @@ class WeChatApi:
         url = items[0].get("url") if items and isinstance(items[0], dict) else None
         return str(url) if url else None
 
-    def listing(self, path: str) -> Iterator[dict[str, Any]]:
-        """Every item of draft/batchget or freepublish/batchget, a page at a time."""
+    def listing(self, path: str, pages: int = MAX_LIST_PAGES) -> Iterator[dict[str, Any]]:
+        """Every item of draft/batchget or freepublish/batchget, a page at a time, newest
+        first (as WeChat lists them), up to ``pages`` pages."""
         offset = 0
-        for _ in range(MAX_LIST_PAGES):
+        for _ in range(pages):
             # no_content 0: WeChat's docs leave open whether 1 drops only the HTML or the
             # whole ``content`` (titles included); without titles reconcile would miss the
             # draft and a second one would be made.

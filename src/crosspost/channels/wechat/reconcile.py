@@ -22,7 +22,14 @@ from itertools import chain
 from typing import Any
 
 from crosspost.channels.base import Adoption, ArticleLink, Intent, Reconciliation, RemotePost
-from crosspost.channels.wechat.api import WeChatApi, news_links, normalise_id, permanent
+from crosspost.channels.wechat.api import (
+    ADOPT_LIST_PAGES,
+    MAX_LIST_PAGES,
+    WeChatApi,
+    news_links,
+    normalise_id,
+    permanent,
+)
 from crosspost.errors import PermanentError
 from crosspost.platforms.wechat import WECHAT
 
@@ -82,12 +89,13 @@ def reconcile_draft(api: WeChatApi, intent: Intent) -> Reconciliation:
 
 def find_existing(api: WeChatApi, intent: Intent) -> Adoption | None:
     """The issue's article already on the account: published (freepublish/batchget) first,
-    else a draft in 草稿箱 (draft/batchget); matched by title, author and digest. The first
-    page of drafts is read beside the published list (two reads, one round trip)."""
-    drafts = api.listing("draft/batchget")
+    else a draft in 草稿箱 (draft/batchget); matched by title, author and digest, among
+    the newest :data:`ADOPT_LIST_PAGES` pages of each. The first page of drafts is read
+    beside the published list (two reads, one round trip)."""
+    drafts = api.listing("draft/batchget", pages=ADOPT_LIST_PAGES)
     with ThreadPoolExecutor(max_workers=1) as side:
         first_draft = side.submit(next, drafts, None)
-        published = _published(api, intent, any_time=True)
+        published = _published(api, intent, any_time=True, pages=ADOPT_LIST_PAGES)
         # The drafts are read only when nothing was published: a failed read of them
         # then must not hide the article already found.
         first = first_draft.result() if published is None else None
@@ -168,7 +176,7 @@ def reconcile_handoff(api: WeChatApi, intent: Intent) -> Reconciliation:
 
 
 def _published(
-    api: WeChatApi, intent: Intent, *, any_time: bool = False
+    api: WeChatApi, intent: Intent, *, any_time: bool = False, pages: int = MAX_LIST_PAGES
 ) -> tuple[str, str | None, str | None, tuple[ArticleLink, ...]] | None:
     """The first published article (freepublish/batchget) that is the intent's: its id,
     its link (asked of freepublish/getarticle when the listed one is temporary), the
@@ -176,7 +184,7 @@ def _published(
     may not read the list (48001: since 2025-07 accounts without publishing rights are
     refused the whole freepublish family)."""
     try:
-        for item in api.listing("freepublish/batchget"):
+        for item in api.listing("freepublish/batchget", pages):
             article_id = matches(item, intent, "article_id", any_time=any_time)
             if article_id:
                 news = (item.get("content") or {}).get("news_item") or [{}]

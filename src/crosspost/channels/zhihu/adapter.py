@@ -64,7 +64,7 @@ from crosspost.channels.zhihu.wire import (
     published_id,
 )
 from crosspost.config.settings import Account
-from crosspost.errors import ChannelError, PermanentError, UnconfirmedError
+from crosspost.errors import AuthError, ChannelError, PermanentError, UnconfirmedError
 from crosspost.images.pipeline import PreparedImage
 from crosspost.ledger.assets import UploadedAsset
 from crosspost.platforms.base import Platform
@@ -325,7 +325,9 @@ class ZhihuAdapter(Adapter):
         for offset in range(0, MEMBER_PAGES * 20, 20):
             try:
                 page = self.api.member_articles(str(token), offset)
-            except PermanentError as error:
+            except AuthError:
+                raise  # the login is needed for the post itself: say so now
+            except ChannelError as error:  # a look-up the spec does not promise: never fatal
                 log.warning(
                     "could not list the Zhihu articles of %s to look for %r (%s); "
                     "an article published from another machine may be made again",

@@ -15,6 +15,7 @@ import hmac
 import json
 import uuid
 from collections.abc import Mapping
+from dataclasses import replace
 from email.utils import formatdate
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -246,6 +247,13 @@ def decode(reply: Reply, *, irreversible: bool = False) -> Any:
     )
 
 
+def _json_or_none(reply: Reply) -> Any:
+    try:
+        return reply.json()
+    except ValueError:
+        return None
+
+
 def error_of(payload: Any) -> tuple[int | None, str]:
     """(code, message) of Zhihu's ``{"error": {…}}`` envelope or its top-level variant."""
     if not isinstance(payload, Mapping):
@@ -266,14 +274,48 @@ def check_reply(reply: Reply, *, login_env: str, xsrf_env: str, irreversible: bo
     ``irreversible``: the call creates or publishes (see :func:`decode`). Raised errors
     never contain the cookie (the HTTP policy redacts again on the way out).
     """
+    if 300 <= reply.status < 400:
+        raise redirected(reply, login_env=login_env, xsrf_env=xsrf_env)
+    if reply.status == 401:  # the login, whatever page or JSON carries the refusal
+        code, message = error_of(_json_or_none(reply))
+        raise classify(reply, code, message, login_env=login_env, xsrf_env=xsrf_env)
     payload = decode(reply, irreversible=irreversible)
     failed = reply.status >= 400 or (
         isinstance(payload, Mapping) and isinstance(payload.get("error"), Mapping)
     )
+    if not failed and not irreversible and isinstance(payload, Mapping):
+        # Zhihu also refuses with HTTP 200 and a top-level code (spec §5): a call that
+        # "succeeded" so left the draft empty and published it. A call that creates or
+        # publishes reads its own codes (check_publish: 4000 means "look first").
+        code = _number(payload.get("code"))
+        failed = isinstance(code, int) and code != 0 and "message" in payload
     if not failed:
         return payload
     code, message = error_of(payload)
     raise classify(reply, code, message, login_env=login_env, xsrf_env=xsrf_env)
+
+
+def redirected(reply: Reply, *, login_env: str, xsrf_env: str) -> ChannelError:
+    """A redirect instead of an answer: Zhihu sends a request it will not serve to its
+    login page or its anti-bot check. The request was not carried out; following the
+    redirect would only fetch that page."""
+    location = next((v for k, v in reply.headers.items() if k.lower() == "location"), "")
+    page = location.split("?", 1)[0]
+    if any(word in page for word in ("signin", "signup", "login")):
+        login = replace(reply, status=401)
+        return classify(
+            login, None, "redirected to the login page", login_env=login_env, xsrf_env=xsrf_env
+        )
+    if any(word in page for word in ("unhuman", "captcha", "verify")):
+        said = "redirected to the anti-bot check"
+        return classify(reply, 40352, said, login_env=login_env, xsrf_env=xsrf_env)
+    return PermanentError(
+        f"Zhihu answered {reply.where} with a redirect (HTTP {reply.status}) to "
+        f"{page or 'nowhere'} instead of an answer; the request was not carried out. Open "
+        "zhihu.com in a browser logged in as this account to see why, then run again",
+        channel=CHANNEL,
+        code=reply.status,
+    )
 
 
 def classify(
@@ -367,10 +409,22 @@ def check_publish(reply: Reply, payload: Any) -> Mapping[str, Any]:
             channel=CHANNEL,
             code="no-result",
         )
-    code = payload.get("code")
+    code = _number(payload.get("code"))
     if code == 0 or (code is None and payload.get("message") == "success"):
         return payload
+    if code is None and published_id(payload, ""):
+        return payload  # an answer that names the article it published (spec §3 E6)
     message = str(payload.get("message") or payload.get("toast_message") or "")
+    if code is None:
+        # A shape Zhihu has not used before (it changed this answer without notice in
+        # 2025): "not published" would let --new-draft publish a second article.
+        raise UnconfirmedError(
+            f"Zhihu answered {reply.where} in a shape crosspost does not know "
+            f"({_shape(payload)}); the article may or may not be published — reconcile "
+            "(check the article's state) before trying again",
+            channel=CHANNEL,
+            code="unknown-answer",
+        )
     where = f"Zhihu publish code {code} ({message}) on {reply.where}"
     if code == 4000:
         # "发布失败，请稍后再试" may be transient, but publishing is irreversible: look first.
@@ -387,6 +441,19 @@ def check_publish(reply: Reply, payload: Any) -> Mapping[str, Any]:
         channel=CHANNEL,
         code=code if isinstance(code, int | str) else "publish",
     )
+
+
+def _number(code: Any) -> Any:
+    """A code as a number when Zhihu wrote it as one in a string (``"0"``)."""
+    if isinstance(code, str) and code.strip().lstrip("-").isdigit():
+        return int(code)
+    return code
+
+
+def _shape(payload: Mapping[str, Any]) -> str:
+    """The keys of an answer, for a message (never its values: they may be content)."""
+    keys = ", ".join(sorted(str(key) for key in payload)[:8])
+    return f"keys: {keys}" if keys else "an empty object"
 
 
 def oversized(error: PermanentError, title: str, text_chars: int) -> PermanentError:

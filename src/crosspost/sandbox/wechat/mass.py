@@ -104,10 +104,8 @@ def _check_clientmsgid(account: WeChatAccount, clientmsgid: Any, now: float) -> 
     if first is not None and now - first["sent_at"] < DEDUPE_SECONDS:
         if now - first["sent_at"] < TOO_FAST_SECONDS:
             raise ApiError(45066)
-        raise ApiError(
-            45065,
-            extra={"msg_id": first["msg_id"], "msg_data_id": first["msg_data_id"]},
-        )
+        key = str(account.opt("replay_id_key"))
+        raise ApiError(45065, extra={key: first["msg_id"], "msg_data_id": first["msg_data_id"]})
     return text
 
 

@@ -111,6 +111,9 @@ OPTIONS: dict[str, Option] = {
     "publish_seconds": Option(30, "a job also finishes after this long (None: polls only)"),
     "publish_outcome": Option(0, "0 publishes; 2, 3, 4 fail; 5, 6 publish then delete"),
     "publish_id_type": Option("int", '"str": publish_id travels as a string (§14.4)'),
+    "replay_id_key": Option(
+        "msg_id", "45065 names the first send's id so; \"msgid\" as WeChat's page spells it"
+    ),
     "article_url_style": Option("short", '"long": /s?__biz=… article URLs (§14.5)'),
     "article_detail": Option(
         "all", 'freepublish/get lists "all" articles, the "lead" only, or "none" (多图文)'

@@ -32,9 +32,12 @@ option                         default          meaning
 ``verify_oss_signature``       ``False``        check the OSS V1 ``Authorization`` signature
 ``sanitize``                   ``True``         publish keeps only Zhihu's element set (§7/§12)
                                                 and notes each loss as a snapshot ``flags``
-``error_envelope``             ``"wrapped"``    ``{"error":{…}}``; ``"top_level"`` as U-COOKIE
+``error_envelope``             ``"wrapped"``    ``{"error":{…}}``; ``"top_level"`` as U-COOKIE;
+                                                ``"top_level_200"`` that with HTTP 200 (§5)
 ``publish_result``             ``"string"``     E6 ``data.result`` is a JSON string; ``"object"``
-                                                sends it decoded (a changed response, ZO #82)
+                                                sends it decoded (a changed response, ZO #82);
+                                                ``"top_level"``: ``{"publish":{…}}`` alone;
+                                                ``"bare"``: ``{}``, published all the same
 ``patch_response``             ``"draft"``      E3 answers the draft; ``"no_content"``: 204
 ``blank_create_content``       ``True``         E2 echoes ``content: ""`` (as captured)
 ``block_zhuanlan_article_read`` ``False``       E14 on zhuanlan answers 403 code 10003
@@ -50,8 +53,9 @@ option                         default          meaning
 
 Faults whose shape is Zhihu's (:meth:`ZhihuEmulator.fault_response`): ``http:429``,
 ``zhihu:40352``, ``zhihu:40362``, ``zhihu:10001``, ``zhihu:10003``, ``zhihu:100``,
-``zhihu:101``, ``publish_code[:<n>]`` (on ``/api/v4/content/publish`` only) and
-``oss:403``. See docs/sandbox-zhihu.md for the walk-through.
+``zhihu:101``, ``publish_code[:<n>]`` (on ``/api/v4/content/publish`` only),
+``redirect:signin`` and ``redirect:unhuman`` (a 302 to the login page or the anti-bot
+check) and ``oss:403``. See docs/sandbox-zhihu.md for the walk-through.
 """
 
 from __future__ import annotations
@@ -274,7 +278,7 @@ class ZhihuEmulator(Emulator):
         if refusal.status == 429 and self.settings.retry_after is not None:
             headers["Retry-After"] = str(self.settings.retry_after)
         body = refusal.body(self.settings.error_envelope)
-        return json_response(body, refusal.status, headers)
+        return json_response(body, refusal.status_for(self.settings.error_envelope), headers)
 
     def _me(self, request: Request) -> Response:
         published = [d for d in self.articles.drafts.values() if d.article is not None]
@@ -299,6 +303,9 @@ class ZhihuEmulator(Emulator):
             message = "The request signature we calculated does not match the signature."
             return OssError(403, "SignatureDoesNotMatch", message).response()
         name, _, value = kind.partition(":")
+        if name == "redirect":  # a request Zhihu will not serve: its login or its check
+            target = {"signin": "/signin", "unhuman": "/account/unhuman"}.get(value, "/")
+            return Response(status=302, headers={"Location": f"https://www.zhihu.com{target}"})
         if name == "publish_code":
             if request.path != PUBLISH_PATH:
                 return None

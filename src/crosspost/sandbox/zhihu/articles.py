@@ -211,6 +211,10 @@ class ArticleDesk:
             "pinResp": "",
             "questionResp": "",
         }
+        if self.options.publish_result == "top_level":
+            return json_response(decoded)
+        if self.options.publish_result == "bare":
+            return json_response({})
         result: Any = decoded
         if self.options.publish_result == "string":
             result = json.dumps(decoded, ensure_ascii=False)

@@ -41,12 +41,18 @@ class ZhihuError(Exception):
         self.extra = extra
 
     def body(self, envelope: str) -> dict[str, Any]:
-        """The JSON body; ``envelope`` is ``"wrapped"`` (real captures) or ``"top_level"``."""
+        """The JSON body; ``envelope`` is ``"wrapped"`` (real captures) or ``"top_level"``
+        (also ``"top_level_200"``, whose status :meth:`status_for` makes 200)."""
         error: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.name:
             error["name"] = self.name
         error.update(self.extra)
         return {"error": error} if envelope == "wrapped" else error
+
+    def status_for(self, envelope: str) -> int:
+        """The HTTP status of the refusal: its own, or 200 under ``"top_level_200"`` (spec
+        §5: a refusal "also seen as 200 + error body")."""
+        return 200 if envelope == "top_level_200" else self.status
 
 
 class OssError(Exception):
@@ -126,8 +132,8 @@ def too_many_requests() -> ZhihuError:
 _CHOICES: dict[str, tuple[str, ...]] = {
     "xsrf": ("off", "if_present", "required"),
     "image_done_status": ("success", "completed"),
-    "error_envelope": ("wrapped", "top_level"),
-    "publish_result": ("string", "object"),
+    "error_envelope": ("wrapped", "top_level", "top_level_200"),
+    "publish_result": ("string", "object", "top_level", "bare"),
     "patch_response": ("draft", "no_content"),
 }
 
