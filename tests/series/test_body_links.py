@@ -54,6 +54,24 @@ def test_a_body_reference_zhihu_itself_would_show_is_an_error_naming_its_line(
     assert [(p.line, p.channel) for p in notes] == [(line, "wechat")]
 
 
+def test_braces_in_prose_or_code_are_the_writers_and_a_near_miss_is_named(
+    write_issue: WriteIssue,
+) -> None:
+    # '接口返回 {data.url}' refused the issue: "names unknown channel 'data'".
+    issue = with_body(
+        write_issue(10),
+        "接口返回形如 {data.url} 的 JSON，[{item.url}](https://e.com)，`{wechat.url}`。\n\n"
+        "::: only wechat\n另见 {zhuhu.url}\n:::\n",
+    )
+    line = issue.read_text("utf-8").split("\n").index("另见 {zhuhu.url}") + 1
+    checked = check_file(issue)
+    assert [(p.line, p.code, p.channel) for p in checked.errors] == [
+        (line, "unknown-reference", "wechat")
+    ]
+    assert "{zhuhu.url} names unknown channel 'zhuhu'" in checked.errors[0].message
+    assert not [p for p in checked.problems if p.code == "reference"]
+
+
 def test_render_shows_the_previous_issues_from_the_ledger_and_leaves_it_alone(
     world: World,
     write_issue: WriteIssue,

@@ -19,7 +19,8 @@ from crosspost.patterns import pattern
 _SPECIAL = pattern(r"([\\`*_\[\]<>!|~=$])")
 #: A fence's line: three backticks or tildes, indented at most three spaces.
 FENCE_LINE = pattern(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
-_CODE_SPAN = pattern(r"(`+).+?\1", re.DOTALL)
+#: A code span of a line of Markdown: what it holds is shown as written.
+CODE_SPAN = pattern(r"(`+).+?\1", re.DOTALL)
 
 
 def fence_starts(source: str) -> list[int]:
@@ -39,7 +40,7 @@ def outside_code(text: str, rewrite: Callable[[str], str]) -> str:
     a tag written in backticks is an example of the tag, not the tag."""
     parts: list[str] = []
     done = 0
-    for span in _CODE_SPAN.finditer(text):
+    for span in CODE_SPAN.finditer(text):
         parts += [rewrite(text[done : span.start()]), span.group(0)]
         done = span.end()
     return "".join(parts) + rewrite(text[done:])

@@ -9,6 +9,7 @@ what an image file is, lint learns in :mod:`crosspost.check.images`.
 
 from __future__ import annotations
 
+import difflib
 import html
 import itertools
 import re
@@ -18,6 +19,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from crosspost.issue.bare_links import with_scheme
+from crosspost.issue.blocks import CODE_SPAN
 from crosspost.issue.dialect import Document, only_channel, tokens_after
 from crosspost.issue.model import Issue, Notice
 from crosspost.patterns import pattern
@@ -141,9 +143,22 @@ def body_references(issue: Issue, channel: str) -> list[BodyReference]:
         if index in hidden:
             continue
         line = issue.body_line + index
-        for match in CHANNEL_URL.finditer(text):
-            found.append(BodyReference(match.group(0), match.group(1), match.group(2), line))
+        for match in CHANNEL_URL.finditer(CODE_SPAN.sub(_blank, text)):
+            if _meant_as_reference(match.group(1)):
+                found.append(BodyReference(match.group(0), match.group(1), match.group(2), line))
     return found
+
+
+def _blank(span: re.Match[str]) -> str:
+    return " " * len(span.group(0))
+
+
+def _meant_as_reference(name: str) -> bool:
+    """A channel's name, or one a letter or two from it (``{zhuhu.url}``: a typo to name).
+    Other braces are the writer's prose: ``接口返回 {data.url}`` is an example of JSON,
+    and refusing the issue for it refused a readable document."""
+    known = platform_names()
+    return name in PLATFORMS or bool(difflib.get_close_matches(name.lower(), known, cutoff=0.7))
 
 
 # --- ``::: only`` blocks -----------------------------------------------------
