@@ -609,3 +609,26 @@ def test_blocks_nested_with_fences_of_one_length_nest_as_quarto_reads_them(
     )
     assert "::: {.x}\n:::" in zhihu  # code keeps its colons as written
     assert body_warnings(body) == []
+
+
+def test_an_ai_assistants_citation_marks_are_left_out_and_named_once(
+    body_warnings: BodyWarnings,
+) -> None:
+    # Pasted answers showed '50%[^4^]', 'citeturn0search3' (and private-use boxes) and
+    # ':contentReference…' in the middle of sentences, pointing nowhere.
+    body = (
+        "增长了 50%[^4^]，见 :contentReference[oaicite:0]{index=0} 文献【3†source】。\n\n"
+        "[cite_start]模型很强[cite: 1, 4]，DeepSeek 说[citation:3]。\n\n"
+        'ChatGPT\ue200cite\ue202turn0search3\ue201 提到 \ue200entity\ue202["人物","李白"]\ue201。\n\n'
+        "```\n[^1^] 代码里照旧\n```\n"
+    )
+    for channel in CHANNELS:
+        text = words(shown(body, channel))
+        assert "增长了 50%，见 文献。" in text, channel
+        assert "模型很强，DeepSeek 说。" in text and "ChatGPT 提到 李白。" in text, channel
+        assert "代码里照旧" in text and "[^1^]" in text and "\ue200" not in text, channel
+    (said,) = body_warnings(body)
+    assert said.startswith(
+        "issue.md:4: warning: citation marks an AI assistant left (such as '[^4^]') on "
+        "lines 4, 6, 8 are left out of every channel"
+    )

@@ -19,6 +19,8 @@ from collections.abc import Iterator, Sequence
 from markdown_it.token import Token
 
 from crosspost.check.constructs import Finding, lines_of
+from crosspost.issue.ai_citations import AI_CITATION
+from crosspost.issue.blocks import fence_starts, in_fence
 from crosspost.issue.body import footnote_definitions
 from crosspost.issue.components import SELF_CLOSING
 from crosspost.issue.dialect import (
@@ -101,6 +103,7 @@ def source_findings(issue: Issue) -> list[Finding]:
         *_paths_as_links(issue, tokens, lines),
         *_foreign(issue, tokens),
         *_unshowable(issue, lines),
+        *_ai_citations(issue, lines),
         *_flattened(issue, tokens),
         *_unread_front_matter(issue, lines),
         *_tables_of_contents(issue),
@@ -460,6 +463,31 @@ def _unshowable(issue: Issue, lines: Sequence[str]) -> Iterator[Finding]:
         f"line{'s' if len(where) > 1 else ''} {shown} left out of every channel (a form "
         "feed shown as a space; text pasted from a terminal or another program?); delete "
         "them from the file",
+    )
+
+
+def _ai_citations(issue: Issue, lines: Sequence[str]) -> Iterator[Finding]:
+    """An AI assistant's citation marks (``[^4^]``, ``【3†source】``, ``[cite: 1]``…),
+    which every channel leaves out (:mod:`crosspost.issue.ai_citations`): one finding
+    for the file, naming the lines, so the editor links the sources the answer used."""
+    fences = fence_starts(issue.body)
+    where, offset = [], 0
+    for number, line in enumerate(lines):
+        found = AI_CITATION.search(line)
+        if found is not None and not in_fence(fences, offset + found.start()):
+            where.append(number)
+        offset += len(line) + 1
+    first = AI_CITATION.search(lines[where[0]]) if where else None
+    if first is None:
+        return
+    yield Finding(
+        issue.body_line + where[0],
+        None,
+        "ai-citation",
+        f"citation marks an AI assistant left (such as {first.group(0).strip()!r}) "
+        f"on line{'s' if len(where) > 1 else ''} {_lines_named(issue, where)} are left out of "
+        "every channel: they point at the assistant's search results, which the issue does "
+        "not hold; link the sources readers need",
     )
 
 

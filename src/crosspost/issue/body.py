@@ -9,7 +9,6 @@ what an image file is, lint learns in :mod:`crosspost.check.images`.
 
 from __future__ import annotations
 
-import difflib
 import html
 import itertools
 import re
@@ -157,8 +156,11 @@ def _meant_as_reference(name: str) -> bool:
     """A channel's name, or one a letter or two from it (``{zhuhu.url}``: a typo to name).
     Other braces are the writer's prose: ``接口返回 {data.url}`` is an example of JSON,
     and refusing the issue for it refused a readable document."""
-    known = platform_names()
-    return name in PLATFORMS or bool(difflib.get_close_matches(name.lower(), known, cutoff=0.7))
+    if name in PLATFORMS:
+        return True
+    import difflib  # only for braces that name no channel: rare, and off the start-up path
+
+    return bool(difflib.get_close_matches(name.lower(), platform_names(), cutoff=0.7))
 
 
 # --- ``::: only`` blocks -----------------------------------------------------

@@ -41,6 +41,7 @@ from mdit_py_plugins.myst_role import myst_role_plugin
 from mdit_py_plugins.subscript import sub_plugin
 from mdit_py_plugins.superscript import superscript_plugin
 
+from crosspost.issue.ai_citations import drop_ai_citations
 from crosspost.issue.bare_links import bare_links, schemeless_addresses
 from crosspost.issue.blocks import FENCE_LINE, fence_starts, in_fence, outside_code
 from crosspost.issue.callouts import (
@@ -1790,7 +1791,8 @@ def new_markdown() -> MarkdownIt:
     md.inline.ruler.at("math_inline", _not_before_a_word(dollars))
     _use_bracket_math(md)
     md.core.ruler.after("normalize", "drop_unshowable", _drop_unshowable)
-    md.core.ruler.after("drop_unshowable", "equation_labels", _equation_labels)
+    md.core.ruler.after("drop_unshowable", "drop_ai_citations", drop_ai_citations)
+    md.core.ruler.after("drop_ai_citations", "equation_labels", _equation_labels)
     md.core.ruler.after("equation_labels", "bracket_display_lines", _bracket_display_lines)
     md.core.ruler.after("bracket_display_lines", "unbroken_styles", _unbroken_styles)
     md.core.ruler.after("unbroken_styles", "nested_divs", _nested_divs)
