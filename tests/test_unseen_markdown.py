@@ -229,6 +229,17 @@ def test_a_formula_too_long_to_draw_is_shown_as_tex_and_named(tmp_path: Path) ->
     assert len(found) == 1 and "(longer than 1000 characters)" in found[0]
 
 
+def test_a_formula_with_chinese_words_is_shown_as_tex_and_named(tmp_path: Path) -> None:
+    # Each Chinese character was the formula font's empty box: '□□□ = TP/(TP+FP)'.
+    body = "前文。\n\n$$\n\\text{准确率} = \\frac{TP}{TP+FP}\n$$\n\n而 $E=mc^2$ 照画。\n"
+    out = render(issue_of(body), "wechat", RenderContext()).body
+    assert out.count("<svg") == 1 and "\\text{准确率} = \\frac{TP}{TP+FP}" in out
+    path = tmp_path / "issue.md"
+    path.write_text(FRONT + body, "utf-8")
+    [found] = [p for p in check_file(path).problems if p.code == "formula-not-drawn"]
+    assert found.line == 7 and "Chinese characters, which the formula font cannot" in found.message
+
+
 # --- time in proportion to the issue, on CommonMark's pathological shapes -----------------
 
 SHAPES = {

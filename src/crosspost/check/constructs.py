@@ -109,16 +109,20 @@ def _formulas(issue: Issue, tokens: list[Token], channel: str) -> Iterator[Findi
         formulas += [child for child in children if child.type.startswith("math_inline")]
         for formula in formulas:
             # Imported at the first formula, as the renderer does (most issues have none).
-            from crosspost.render.wechat.math import MAX_FORMULA_CHARS, formula_svg
+            from crosspost.render.wechat.math import MAX_FORMULA_CHARS, NO_GLYPH, formula_svg
 
             display = formula.type.startswith("math_block")
             if formula_svg(formula.content, display=display) is None:
                 tex = " ".join(formula.content.split())
-                why = (
-                    f"longer than {MAX_FORMULA_CHARS} characters"
-                    if len(formula.content.strip()) > MAX_FORMULA_CHARS
-                    else "a TeX error or a command it does not know"
-                )
+                if len(formula.content.strip()) > MAX_FORMULA_CHARS:
+                    why = f"longer than {MAX_FORMULA_CHARS} characters"
+                elif NO_GLYPH.search(tex):
+                    why = (
+                        "Chinese characters, which the formula font cannot draw: write "
+                        "the words outside the formula, or letters in \\text{…}"
+                    )
+                else:
+                    why = "a TeX error or a command it does not know"
                 message = (
                     f"formula '{tex[:60]}' cannot be drawn on {channel} ({why}); it is "
                     "shown as its TeX in code"

@@ -205,16 +205,23 @@ MAX_FORMULA_CHARS = 1_000
 _TAG = pattern(r"\\tag\*?\{[^{}]*\}")
 
 
+#: Characters the formula font (STIX Two Math) has no glyph for: Chinese, Japanese and
+#: Korean script and their punctuation. Drawn, each was the font's empty box, so
+#: ``\text{准确率} = …`` read ``□□□ = …``; such a formula is shown as its TeX instead.
+NO_GLYPH = pattern(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+
+
 @functools.lru_cache(maxsize=1024)
 def formula_svg(tex: str, *, display: bool) -> str | None:
-    """The ``<svg>`` of ``tex``, or ``None`` when ziamath cannot read it (or it is longer
-    than :data:`MAX_FORMULA_CHARS`).
+    """The ``<svg>`` of ``tex``, or ``None`` when ziamath cannot read it, it is longer
+    than :data:`MAX_FORMULA_CHARS`, or it holds characters the font cannot draw
+    (:data:`NO_GLYPH`).
 
     Inline formulas sit on the text's baseline (their depth below it becomes a negative
     ``vertical-align``); display formulas are blocks the caller centres.
     """
     tex = _TRAILING_BREAKS.sub("", tex).strip()
-    if len(tex) > MAX_FORMULA_CHARS:
+    if len(tex) > MAX_FORMULA_CHARS or NO_GLYPH.search(tex):
         return None
     tag = _TAG.search(tex)
     if tag is not None and tag.end() < len(tex):
