@@ -177,6 +177,20 @@ def test_an_alert_with_its_own_title_is_a_callout_with_that_title() -> None:
     assert "[!abstract]" not in abstract and "<b>摘要</b>" in abstract
 
 
+def test_an_alerts_lines_written_without_the_quote_marker_are_the_alerts() -> None:
+    # Feishu and hand-written notes: the callout went out empty, its text after it.
+    body = ">[!TIP] \n本文适用于 7.0 以上版本。\n第二行\n- 列表在外\n\n```\n> [!NOTE]\n代码\n```\n"
+    zhihu = render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]
+    assert zhihu.startswith("> **提示**\n>\n> 本文适用于 7.0 以上版本。\n> 第二行\n\n- 列表在外\n")
+    assert "```\n> [!NOTE]\n代码\n```" in zhihu  # code shows what it holds
+    wechat = lxml.html.fragment_fromstring(
+        render(issue_of(body), "wechat", RenderContext()).body, create_parent="div"
+    )
+    [callout] = [s for s in wechat.iter("section") if s.text_content().startswith("提示")]
+    assert "本文适用于 7.0 以上版本。" in callout.text_content()
+    assert "列表在外" not in callout.text_content()
+
+
 def test_check_names_a_numbered_list_zhihu_shows_as_bullets_with_its_numbers(
     check_lines: CheckLines,
 ) -> None:

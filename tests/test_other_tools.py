@@ -619,7 +619,8 @@ def test_an_ai_assistants_citation_marks_are_left_out_and_named_once(
     body = (
         "增长了 50%[^4^]，见 :contentReference[oaicite:0]{index=0} 文献【3†source】。\n\n"
         "[cite_start]模型很强[cite: 1, 4]，DeepSeek 说[citation:3]。\n\n"
-        'ChatGPT\ue200cite\ue202turn0search3\ue201 提到 \ue200entity\ue202["人物","李白"]\ue201。\n\n'
+        "ChatGPT\ue200cite\ue202turn0search3\ue201 提到 "
+        '\ue200entity\ue202["人物","李白"]\ue201。\n\n'
         "```\n[^1^] 代码里照旧\n```\n"
     )
     for channel in CHANNELS:

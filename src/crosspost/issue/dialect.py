@@ -907,6 +907,39 @@ def _bracket_display_lines(state: StateCore) -> None:
     state.src = "".join(source)
 
 
+#: A quote's line that opens a GitHub or Obsidian alert: ``> [!TIP]``, ``>[!note]- 标题``.
+_ALERT_LINE = pattern(r"^([ \t]{0,3}>[ \t]?)\[![A-Za-z][\w-]*\][+-]?(?:[ \t][^\n]*)?$", re.M)
+#: A line that would start a block of its own rather than continue a paragraph.
+_BLOCK_START = pattern(
+    r"[ \t]*(?:$|>|#{1,6}(?:[ \t]|$)|[-*+][ \t]|\d{1,9}[.)][ \t]|```|~~~|<|\$\$|:::|\|)"
+)
+
+
+def _lazy_alert_lines(state: StateCore) -> None:
+    """The lines under an alert's ``> [!TIP]`` that its writer did not start with ``>``
+    (Feishu and hand-written notes do: ``>[!TIP]`` then the text) are the alert's, as
+    a quote's paragraph takes its lazy lines: the callout went out empty, its text after
+    it. Each such line gets the quote's marker (the same line, so lines stay put), up to
+    a blank line or a line that starts a block; code fences are left alone."""
+    if "[!" not in state.src:
+        return
+    fences = fence_starts(state.src)
+    lines = state.src.split("\n")
+    offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
+    changed = False
+    for number, line in enumerate(lines):
+        opened = _ALERT_LINE.match(line)
+        if opened is None or in_fence(fences, offsets[number]):
+            continue
+        for following in range(number + 1, len(lines)):
+            if _BLOCK_START.match(lines[following]):
+                break
+            lines[following] = opened.group(1) + lines[following]
+            changed = True
+    if changed:
+        state.src = "\n".join(lines)
+
+
 def _unbroken_styles(state: StateCore) -> None:
     """A ``<style>`` or ``<script>`` inside a block of raw HTML keeps that block whole. A
     block opened by ``<div>`` ends at a blank line, and Jupyter writes one into the
@@ -1794,7 +1827,8 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("drop_unshowable", "drop_ai_citations", drop_ai_citations)
     md.core.ruler.after("drop_ai_citations", "equation_labels", _equation_labels)
     md.core.ruler.after("equation_labels", "bracket_display_lines", _bracket_display_lines)
-    md.core.ruler.after("bracket_display_lines", "unbroken_styles", _unbroken_styles)
+    md.core.ruler.after("bracket_display_lines", "lazy_alert_lines", _lazy_alert_lines)
+    md.core.ruler.after("lazy_alert_lines", "unbroken_styles", _unbroken_styles)
     md.core.ruler.after("unbroken_styles", "nested_divs", _nested_divs)
     md.core.ruler.after("nested_divs", "kramdown_extensions", kramdown_extensions)
     md.core.ruler.after("kramdown_extensions", "admonition_gaps", _admonition_gaps)
