@@ -311,3 +311,21 @@ def test_raw_html_and_a_list_in_a_footnote_keep_their_words_on_zhihu(
         f"issue.md:8: {said} raw HTML in this footnote is kept as its words, without its tags",
         f"issue.md:10: {said} list in this footnote is kept as its items' text, without markers",
     ]
+
+
+@pytest.mark.parametrize(
+    ("written", "drawn_as"),
+    [
+        # The operator came out empty: 'θ̂ = L(θ)', the argmin gone.
+        (r"\mathop{\arg\min}\limits_{\theta} L", r"\arg\min_{\theta} L"),
+        (r"\mathop{\mathrm{argmax}}_{y} p", r"\operatorname{argmax}_{y} p"),
+        # A stray '*' before the operator.
+        (r"\operatorname*{arg\,min}_{\theta} L", r"\operatorname{arg\,min}_{\theta} L"),
+    ],
+)
+def test_operators_written_with_mathop_or_a_star_are_drawn_like_operatorname(
+    written: str, drawn_as: str
+) -> None:
+    svg, expected = formula_svg(written, display=True), formula_svg(drawn_as, display=True)
+    assert svg is not None and expected is not None
+    assert svg.count("<path") == expected.count("<path") >= 6

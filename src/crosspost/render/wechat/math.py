@@ -201,6 +201,11 @@ def _em(px: float) -> str:
 MAX_FORMULA_CHARS = 1_000
 
 
+#: Operators ziamath does not draw as written: ``\mathop{\arg\min}`` came out empty and
+#: ``\operatorname*{argmax}`` with a stray ``*``. Both are ``\operatorname`` to it, with
+#: the limits set after (a ``\limits`` on a group is what it refuses).
+_OPERATOR = pattern(r"\\mathop(?![A-Za-z])|\\operatorname\*")
+_GROUP_LIMITS = pattern(r"(?<=\})\s*\\(?:no)?limits(?![A-Za-z])")
 #: An equation's number: ``\tag{6.4}`` (``\tag*{…}`` without brackets).
 _TAG = pattern(r"\\tag\*?\{[^{}]*\}")
 
@@ -223,6 +228,8 @@ def formula_svg(tex: str, *, display: bool) -> str | None:
     tex = _TRAILING_BREAKS.sub("", tex).strip()
     if len(tex) > MAX_FORMULA_CHARS or NO_GLYPH.search(tex):
         return None
+    if "\\mathop" in tex or "\\operatorname*" in tex:
+        tex = _GROUP_LIMITS.sub("", _OPERATOR.sub(r"\\operatorname", tex))
     tag = _TAG.search(tex)
     if tag is not None and tag.end() < len(tex):
         # ziamath reads a number only at the end; MathJax and KaTeX take it anywhere
