@@ -633,3 +633,19 @@ def test_an_ai_assistants_citation_marks_are_left_out_and_named_once(
         "issue.md:4: warning: citation marks an AI assistant left (such as '[^4^]') on "
         "lines 4, 6, 8 are left out of every channel"
     )
+
+
+def test_siyuans_block_ids_before_an_items_words_and_under_a_table_are_left_out() -> None:
+    # SiYuan's export: '{: id="…"}深度工作' on each bullet; under a table the ids' pipes
+    # (colgroup="||") made an extra row that showed '{: colgroup="'.
+    body = (
+        '* {: id="20240311092931-nq8w4c2"}**深度工作**：专注\n'
+        '  {: id="20240311092931-abc"}\n* {: id="x2"}第二项\n{: id="list1"}\n\n'
+        "|准则|执行度|\n| ---| ---|\n|工作要深入|7/10|\n"
+        '{: colgroup="||" id="20231225122041-vt569q7"}\n'
+    )
+    for channel in CHANNELS:
+        html = shown(body, channel)
+        assert "{:" not in html and "colgroup" not in html, channel
+        assert "深度工作" in words(html) and "第二项" in words(html), channel
+    assert shown(body, "zhihu").count("<tr>") == 2  # the header and the one row

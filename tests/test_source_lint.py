@@ -299,3 +299,14 @@ def test_a_sentence_with_a_rule_right_under_it_is_named(body_warnings: BodyWarni
     said = body_warnings(body)
     assert len(said) == 1 and said[0].startswith("issue.md:6: warning: '本期完，感谢阅读！'")
     assert "leave a blank line between them for a rule" in said[0]
+
+
+def test_a_sub_list_indented_less_than_the_words_above_is_named(
+    body_warnings: BodyWarnings,
+) -> None:
+    # feishu2md's two spaces: '3. 设置视图' was shown as '5.', and check said nothing.
+    body = "1. 新建\n2. 导入\n  1. 删除\n  2. 上传\n3. 设置\n\n正文\n\n"
+    body += "1. a\n2. b\n   1. 对齐\n3. c\n"  # three spaces: a sub-list, as meant
+    (said,) = body_warnings(body)
+    assert said.startswith("issue.md:6: warning: '1. 删除' is indented 2 spaces, less than the 3")
+    assert said.endswith("indent the sub-list's lines to the words above (3 spaces)")

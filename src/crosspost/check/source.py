@@ -114,6 +114,7 @@ def source_findings(issue: Issue) -> list[Finding]:
         *_diagrams(issue, tokens),
         *_unread_blocks(issue, tokens),
         *_indented_prose(issue, tokens),
+        *_shallow_sublists(issue, tokens, lines),
     ]
     return sorted(found, key=lambda finding: finding.line)
 
@@ -463,6 +464,63 @@ def _unshowable(issue: Issue, lines: Sequence[str]) -> Iterator[Finding]:
         f"line{'s' if len(where) > 1 else ''} {shown} left out of every channel (a form "
         "feed shown as a space; text pasted from a terminal or another program?); delete "
         "them from the file",
+    )
+
+
+_ITEM_LINE = pattern(r"( *)(\d{1,9})[.)]([ \t]+)")
+
+
+def _shallow_sublists(
+    issue: Issue, tokens: Sequence[Token], lines: Sequence[str]
+) -> Iterator[Finding]:
+    """Items meant as a sub-list but indented less than the words of the item above them
+    (``2. 导入`` then ``  1. 删除``, as feishu2md writes them): Markdown reads them as more
+    items of the same list and numbers them on, so ``3. 设置`` is shown as ``5.``. One
+    finding per list, on the first such item."""
+    for index, token in enumerate(tokens):
+        if token.type != "ordered_list_open":
+            continue
+        items = [
+            t
+            for t in tokens[index + 1 : _closing(tokens, index)]
+            if t.type == "list_item_open" and t.level == token.level + 1 and t.map
+        ]
+        before: re.Match[str] | None = None
+        for item in items:
+            assert item.map is not None
+            line = lines[item.map[0]] if item.map[0] < len(lines) else ""
+            found = _ITEM_LINE.match(line)
+            if found is None:
+                continue
+            if before is not None:
+                words_at = len(before.group(0))  # the indent, the number, the gap
+                deeper = len(before.group(1)) < len(found.group(1)) < words_at
+                if deeper and int(found.group(2)) <= int(before.group(2)):
+                    yield Finding(
+                        issue.body_line + item.map[0],
+                        None,
+                        "shallow-sublist",
+                        f"'{line.strip()[:24]}' is indented {len(found.group(1))} spaces, "
+                        f"less than the {words_at} where the words of the item above begin, "
+                        "so Markdown reads it as one more item of the same list, numbered on "
+                        "from it; indent the sub-list's lines to the words above "
+                        f"({words_at} spaces)",
+                    )
+                    break
+            before = found
+
+
+def _closing(tokens: Sequence[Token], opening: int) -> int:
+    """The index of the token closing the one at ``opening``."""
+    level = tokens[opening].level
+    close = tokens[opening].type.replace("_open", "_close")
+    return next(
+        (
+            i
+            for i in range(opening + 1, len(tokens))
+            if tokens[i].type == close and tokens[i].level == level
+        ),
+        len(tokens),
     )
 
 

@@ -1399,6 +1399,9 @@ _PUBLISHED_AT = pattern(r"#!\s*https?://\S+")
 _KRAMDOWN_TOC = pattern(r"\{:\s*toc\s*\}", re.IGNORECASE)
 #: kramdown's attribute list on a line of its own: ``{: .note}``, ``{: #id}``, ``{:toc}``.
 _ATTRIBUTE_LINE = pattern(r"[ \t]*\{:[^{}\n]*\}[ \t]*")
+#: One starting a line of words: SiYuan writes each list item's block id so, before its
+#: text (``* {: id="20240311092931-nq8w4c2"}**深度工作**``).
+_LEADING_ATTRIBUTES = pattern(r"^\{:[^{}\n]*\}[ \t]*(?=\S)")
 #: Attributes written after a heading's words: ``{#id}``, ``{#id .class key=value}``,
 #: Pandoc's ``{-}`` (not numbered), kramdown's ``{: #id}``.
 _HEADING_ATTRIBUTES = pattern(r"[ \t]*\{:?((?:[ \t]*[^\s{}]+)+)[ \t]*\}[ \t]*$")
@@ -1462,14 +1465,14 @@ def _site_directives(state: StateCore) -> None:
                 if _TOC.fullmatch(line.strip()):
                     state.env.setdefault(LEFT_OUT, []).append((first + number, line.strip()))
             words = [
-                line
+                _LEADING_ATTRIBUTES.sub("", line)
                 for line in lines
                 if not _ATTRIBUTE_LINE.fullmatch(line) and not _TOC.fullmatch(line.strip())
             ]
             if not any(line.strip() for line in words):
                 index += 3
                 continue
-            if published or len(words) < len(lines):
+            if published or words != lines:
                 _reparse(state, inline, "\n".join(words))
         kept.append(token)
         index += 1

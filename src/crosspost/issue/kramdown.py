@@ -80,10 +80,13 @@ def _outside_code(found_by: re.Pattern[str], source: str, kept: str = "") -> str
 
 def table_attribute_rows(state: StateCore) -> None:
     """Core rule: a table's last row that holds only an attribute list (``{: .table}``,
-    written on the line under the table, which Markdown read as one more row) left out."""
+    written on the line under the table, which Markdown read as one more row) left out.
+    The row's own line is read too: SiYuan's ``{: colgroup="||" id="…"}`` holds pipes,
+    which cut it into cells (the row showed ``{: colgroup="``)."""
     if "{:" not in state.src:
         return
     tokens = state.tokens
+    source = state.src.split("\n")
     kept: list[Token] = []
     index = 0
     while index < len(tokens):
@@ -92,7 +95,9 @@ def table_attribute_rows(state: StateCore) -> None:
             close = next(i for i in range(index, len(tokens)) if tokens[i].type == "tr_close")
             cells = [t.content.strip() for t in tokens[index:close] if t.type == "inline"]
             written = [cell for cell in cells if cell]
-            if len(written) == 1 and _ATTRIBUTES.fullmatch(written[0]) and cells[0]:
+            line = source[token.map[0]].strip() if token.map else ""
+            alone = len(written) == 1 and _ATTRIBUTES.fullmatch(written[0]) and cells[0]
+            if alone or _ATTRIBUTES.fullmatch(line.strip("|").strip()):
                 index = close + 1
                 continue
         kept.append(token)
