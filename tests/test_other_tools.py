@@ -649,3 +649,17 @@ def test_siyuans_block_ids_before_an_items_words_and_under_a_table_are_left_out(
         assert "{:" not in html and "colgroup" not in html, channel
         assert "深度工作" in words(html) and "第二项" in words(html), channel
     assert shown(body, "zhihu").count("<tr>") == 2  # the header and the one row
+
+
+def test_feishus_deep_headings_and_callout_tags_and_logseqs_dotted_properties() -> None:
+    body = (
+        "## 二级\n\n####### 附：字段命名规范\n\n"
+        '<callout emoji="💡">\n评审结论：**按期发布**，见 [v2.4](https://e.com/v24)。\n</callout>\n\n'
+        "- 第一步\n  logseq.order-list-type:: number\n"
+    )
+    wechat = shown(body, "wechat")
+    assert "<h6" in wechat and "#######" not in wechat  # shown as written before
+    assert "<strong" in wechat and "**" not in wechat and "e.com/v24" in words(wechat)
+    assert "logseq.order-list-type" not in wechat and "第一步" in words(wechat)
+    zhihu = shown(body, "zhihu")
+    assert "<b>按期发布</b>" in zhihu and 'href="https://e.com/v24"' in zhihu

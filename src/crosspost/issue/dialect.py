@@ -907,6 +907,25 @@ def _bracket_display_lines(state: StateCore) -> None:
     state.src = "".join(source)
 
 
+#: A heading of a level Markdown does not have: Feishu's documents go to nine levels and
+#: its export writes them ``####### 附：规范``, which Markdown shows as written.
+_DEEP_HEADING = pattern(r"^( {0,3})#{7,9}(?=[ \t])", re.M)
+
+
+def _deep_headings(state: StateCore) -> None:
+    """Headings of levels 7 to 9 are read as level 6, the deepest Markdown has (each
+    channel shows it as its smallest heading); code fences are left alone."""
+    if "#######" not in state.src:
+        return
+    fences = fence_starts(state.src)
+    state.src = _DEEP_HEADING.sub(
+        lambda found: (
+            found.group(0) if in_fence(fences, found.start()) else found.group(1) + "######"
+        ),
+        state.src,
+    )
+
+
 #: A quote's line that opens a GitHub or Obsidian alert: ``> [!TIP]``, ``>[!note]- 标题``.
 _ALERT_LINE = pattern(r"^([ \t]{0,3}>[ \t]?)\[![A-Za-z][\w-]*\][+-]?(?:[ \t][^\n]*)?$", re.M)
 #: A line that would start a block of its own rather than continue a paragraph.
@@ -1666,9 +1685,11 @@ def _verbatim(url: str) -> str:
 #: A line holding one image, line break or rule tag and nothing else.
 _VOID_TAG_LINE = pattern(r" {0,3}<(?:img|br|hr|wbr)\b[^<>]*>\s*$", re.IGNORECASE)
 #: A line holding only a wrapper's opening or closing tag (``<div align="center">``,
-#: Notion's ``<aside>``, ``<details>``), or a ``<summary>`` and its words.
+#: Notion's ``<aside>``, ``<details>``, Feishu's ``<callout>`` and ``<quote-container>``), or
+#: a ``<summary>`` and its words.
 _WRAPPER_LINE = pattern(
-    r" {0,3}(?:</?(?:div|center|aside|details|section|article|figure|p|blockquote)\b[^<>]*>"
+    r" {0,3}(?:</?(?:div|center|aside|details|section|article|figure|p|blockquote"
+    r"|callout|quote-container)\b[^<>]*>"
     r"|<summary\b[^<>]*>.*</summary>)\s*$",
     re.IGNORECASE,
 )
@@ -1830,7 +1851,8 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("drop_unshowable", "drop_ai_citations", drop_ai_citations)
     md.core.ruler.after("drop_ai_citations", "equation_labels", _equation_labels)
     md.core.ruler.after("equation_labels", "bracket_display_lines", _bracket_display_lines)
-    md.core.ruler.after("bracket_display_lines", "lazy_alert_lines", _lazy_alert_lines)
+    md.core.ruler.after("bracket_display_lines", "deep_headings", _deep_headings)
+    md.core.ruler.after("deep_headings", "lazy_alert_lines", _lazy_alert_lines)
     md.core.ruler.after("lazy_alert_lines", "unbroken_styles", _unbroken_styles)
     md.core.ruler.after("unbroken_styles", "nested_divs", _nested_divs)
     md.core.ruler.after("nested_divs", "kramdown_extensions", kramdown_extensions)

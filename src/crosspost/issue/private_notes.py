@@ -35,8 +35,9 @@ _ID = r"\^(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9-]+"
 _BLOCK_ID = pattern(rf"[ \t]+{_ID}[ \t]*$", re.MULTILINE)
 #: A block id alone on its line (under a table or a list, Obsidian's way).
 _ID_LINE = pattern(_ID)
-#: Logseq: a property line (``collapsed:: true``), a drawer's lines, a block reference.
-_PROPERTY = pattern(r"[ \t]*[A-Za-z][\w-]*::(?:[ \t].*)?")
+#: Logseq: a property line (``collapsed:: true``, ``logseq.order-list-type:: number``), a
+#: drawer's lines, a block reference.
+_PROPERTY = pattern(r"[ \t]*[A-Za-z][\w.-]*::(?:[ \t].*)?")
 _DRAWER = pattern(r"^[ \t]*:LOGBOOK:[ \t]*\n(?:.*\n)*?[ \t]*:END:[ \t]*$", re.MULTILINE)
 _BLOCK_REFERENCE = pattern(
     r"[ \t]*\(\([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\)\)"
