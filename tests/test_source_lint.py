@@ -85,6 +85,15 @@ def test_footnotes_defined_twice_or_never_referenced(body_warnings: BodyWarnings
     ]
 
 
+def test_a_footnote_reference_never_defined_is_named(body_warnings: BodyWarnings) -> None:
+    # Shown as '正文[^2]' on both channels, and check said nothing.
+    body = "前文。\n\n正文[^2]与[^1]。\n\n[^1]: 注一\n\n`[^3]` 是代码，[^4^] 是 Kimi 的。\n"
+    assert [w for w in body_warnings(body) if "never defined" in w] == [
+        "issue.md:6: warning: [^2] refers to a footnote that is never defined, so it is shown "
+        "as written; add a line '[^2]: …' with the note, or remove the mark"
+    ]
+
+
 def test_syntax_of_other_tools_is_named_once_per_line(body_warnings: BodyWarnings) -> None:
     body = (
         '{{< relref "a.md" >}}\n\n'

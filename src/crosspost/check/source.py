@@ -255,9 +255,29 @@ def _cells(line: str) -> int:
     return len(re.split(r"(?<!\\)\|", row))
 
 
+#: A footnote reference Markdown left as text: its label has no definition.
+_LOOSE_NOTE = pattern(r"\[\^([^\]\s^]{1,40})\](?!:)")
+
+
 def _footnotes(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
-    """Footnotes defined twice (one is shown) or never referenced (none is shown)."""
+    """Footnotes defined twice (one is shown) or never referenced (none is shown), and a
+    reference to one never defined (its ``[^2]`` is shown as written)."""
     defined = footnote_definitions(issue)
+    for token in tokens:
+        loose = [
+            found.group(0)
+            for child in token.children or ()
+            if child.type == "text" and "[^" in child.content
+            for found in _LOOSE_NOTE.finditer(child.content)
+        ]
+        if loose and token.map:
+            yield Finding(
+                issue.body_line + token.map[0],
+                None,
+                "footnote-undefined",
+                f"{loose[0]} refers to a footnote that is never defined, so it is shown as "
+                f"written; add a line '{loose[0]}: …' with the note, or remove the mark",
+            )
     referenced = Counter(
         str(child.meta.get("label", ""))
         for token in tokens
