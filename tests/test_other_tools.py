@@ -592,6 +592,16 @@ def test_a_formula_in_doubled_backslash_brackets_is_a_formula() -> None:
     assert 'alt="c\\approx 3"' in zhihu and "，而 \\ 单独不是。" in zhihu
 
 
+def test_a_bracketed_formula_in_the_middle_of_a_sentence_is_a_formula() -> None:
+    # ChatGPT's display formula mid-sentence showed '[\frac{a+b}{2} \ge \sqrt{ab}]'.
+    body = "由不等式 \\[\\frac{a+b}{2} \\ge \\sqrt{ab}\\] 可知。见 \\[1\\] 与 \\[文字\\]。\n"
+    zhihu = shown(body, "zhihu")
+    assert 'alt="\\frac{a+b}{2} \\ge \\sqrt{ab}"' in zhihu
+    assert "可知。见 [1] 与 [文字]。" in words(zhihu)
+    wechat = shown(body, "wechat")
+    assert wechat.count("<svg") == 1 and "\\frac" not in words(wechat)
+
+
 def test_blocks_nested_with_fences_of_one_length_nest_as_quarto_reads_them(
     body_warnings: BodyWarnings,
 ) -> None:

@@ -278,8 +278,31 @@ def _use_bracket_math(md: MarkdownIt) -> None:
 
     md.inline.ruler.before("escape", "math_inline", inline)
     md.inline.ruler.before("escape", "math_inline_doubled", _doubled_bracket_math)
+    md.inline.ruler.before("escape", "math_in_a_sentence", _bracket_math_in_a_sentence)
     for name in ("math_block_eqno", "math_block"):  # texmath's own order
         md.block.ruler.before("fence", name, block(name))
+
+
+#: ``\[ … \]`` inside a sentence that holds TeX: a command (``\frac``), a power or an
+#: index. ``\[1\]`` and ``\[文字\]`` hold none and stay literal brackets.
+_SENTENCE_DISPLAY = pattern(r"\\\[((?:(?!\\\]).){1,500}?)\\\]")
+_TEX_INSIDE = pattern(r"\\[A-Za-z]{2,}|[\^_]\{?\w")
+
+
+def _bracket_math_in_a_sentence(state: StateInline, silent: bool) -> bool:
+    r"""Inline rule: ``由不等式 \[\frac{a+b}{2} \ge \sqrt{ab}\] 可知`` is a formula, drawn
+    in the line (a display in mid-sentence, as ChatGPT writes one); it was shown as
+    ``[\frac{a+b}{2} …]``, its backslashes gone. Only TeX inside makes it one."""
+    if not state.src.startswith("\\[", state.pos):
+        return False
+    found = _SENTENCE_DISPLAY.match(state.src, state.pos, state.posMax)
+    if found is None or not _TEX_INSIDE.search(found.group(1)):
+        return False
+    if not silent:
+        token = state.push("math_inline", "math", 0)
+        token.content, token.markup = found.group(1).strip(), "\\("
+    state.pos = found.end()
+    return True
 
 
 #: ``\\( … \\)``: Hexo's and Hugo's way to write ``\( … \)`` (their Markdown takes
