@@ -298,11 +298,7 @@ def _bracket_math_in_a_sentence(state: StateInline, silent: bool) -> bool:
     found = _SENTENCE_DISPLAY.match(state.src, state.pos, state.posMax)
     if found is None or not _TEX_INSIDE.search(found.group(1)):
         return False
-    if not silent:
-        token = state.push("math_inline", "math", 0)
-        token.content, token.markup = found.group(1).strip(), "\\("
-    state.pos = found.end()
-    return True
+    return _inline_formula(state, silent, found)
 
 
 #: ``\\( … \\)``: Hexo's and Hugo's way to write ``\( … \)`` (their Markdown takes
@@ -318,6 +314,11 @@ def _doubled_bracket_math(state: StateInline, silent: bool) -> bool:
     found = _DOUBLED_INLINE.match(state.src, state.pos, state.posMax)
     if found is None or not found.group(1).strip():
         return False
+    return _inline_formula(state, silent, found)
+
+
+def _inline_formula(state: StateInline, silent: bool, found: re.Match[str]) -> bool:
+    """The formula ``found`` holds in its first group, as the ``\\( … \\)`` rule makes one."""
     if not silent:
         token = state.push("math_inline", "math", 0)
         token.content, token.markup = found.group(1).strip(), "\\("
