@@ -438,6 +438,14 @@ def test_logseq_properties_logbooks_and_block_references_are_not_published() -> 
             assert kept in text.replace("&gt;", ">"), (channel, kept)
 
 
+def test_a_logseq_block_of_properties_alone_leaves_no_empty_bullet() -> None:
+    # '- tags:: 读书' went out as a bullet with nothing after it, on both channels.
+    body = "- tags:: 读书, 效率\n- 正文一\n  collapsed:: true\n\n正文\n\n"
+    body += "- id:: 6955f017-aaaa\n\n尾\n"  # a list of one such block goes altogether
+    assert shown(body, "zhihu") == "<ul><li>正文一</li></ul><p>正文</p><p>尾</p>"
+    assert shown(body, "wechat").count("•") == 1
+
+
 def test_pictures_among_words_or_badges_stay_in_their_line_on_wechat() -> None:
     body = (
         "Badges: [![ci](https://e.com/ci.svg)](https://e.com) ![v](https://e.com/v.svg) 文字\n\n"

@@ -60,11 +60,25 @@ def private_notes(state: StateCore) -> None:
             content = outside_code(inline.content, _without_notes)
             if token.type == "paragraph_open" and not content.strip():
                 index += 3  # the paragraph held nothing but notes
+                # A Logseq block of properties alone (``- tags:: 读书``): no empty bullet.
+                while (
+                    kept
+                    and index < len(tokens)
+                    and kept[-1].type.endswith("_open")
+                    and tokens[index].type == kept[-1].type.replace("_open", "_close")
+                    and kept[-1].type in _EMPTIED
+                ):
+                    kept.pop()
+                    index += 1
                 continue
             inline.content = content
         kept.append(token)
         index += 1
     state.tokens = kept
+
+
+#: What is left out when nothing is left in it once its notes are gone.
+_EMPTIED = frozenset({"list_item_open", "bullet_list_open", "ordered_list_open"})
 
 
 def _without_notes(text: str) -> str:
