@@ -329,3 +329,16 @@ def test_operators_written_with_mathop_or_a_star_are_drawn_like_operatorname(
     svg, expected = formula_svg(written, display=True), formula_svg(drawn_as, display=True)
     assert svg is not None and expected is not None
     assert svg.count("<path") == expected.count("<path") >= 6
+
+
+def test_check_names_a_formula_in_a_table_cell_once_per_row_for_zhihu(
+    check_lines: CheckLines,
+) -> None:
+    # Zhihu's cells showed '$S = \pi r^2$' and check said nothing; WeChat draws them.
+    document = (
+        "---\ntitle: 公式表\n---\n| 名称 | 公式 | 另 |\n|---|---|---|\n"
+        "| 面积 | $S = \\pi r^2$ | $a$ |\n| 均值 | \\( \\bar{x} \\) | x |\n| 无 | 文字 | 字 |\n"
+    )
+    said = [line for line in check_lines(document) if "formula in this cell" in line]
+    assert [line.split(":")[1] for line in said] == ["6", "7"]
+    assert all("[zhihu] warning: zhihu's table cells hold plain text" in line for line in said)

@@ -64,6 +64,7 @@ def construct_findings(issue: Issue, channels: Iterable[str]) -> list[Finding]:
             found += _numbers_as_text(issue, tokens, channel)
             found += _blocks_in_notes(issue, tokens, channel)
             found += _images_in_cells(issue, tokens, channel)
+            found += _formulas_in_cells(issue, tokens, channel)
         allowlist = ALLOWLISTS.get(channel)
         if allowlist is not None:
             found += _raw_html(issue, tokens, channel, allowlist)
@@ -260,6 +261,30 @@ def _images_in_cells(issue: Issue, tokens: list[Token], channel: str) -> Iterato
                 if index >= first_cell and _RAW_IMAGE.search(line):
                     line_number = issue.body_line + token.map[0] + index
                     yield Finding(line_number, channel, "image-after-table", message)
+
+
+def _formulas_in_cells(issue: Issue, tokens: list[Token], channel: str) -> Iterator[Finding]:
+    """Formulas in table cells, which hold plain text on Zhihu (§7.1): the cell shows the
+    TeX between dollars. One finding per row."""
+    message = (
+        f"{channel}'s table cells hold plain text: the formula in this cell is shown as its "
+        "TeX between dollar signs; write it below the table if readers need it drawn"
+    )
+    in_cell = said = False
+    for token in tokens:
+        if token.type in ("td_open", "th_open", "td_close", "th_close"):
+            in_cell = token.nesting == 1
+        elif token.type == "tr_open":
+            said = False  # one finding per row: the rest of it says the same
+        elif (
+            in_cell
+            and not said
+            and token.type == "inline"
+            and token.map
+            and any(child.type.startswith("math_inline") for child in token.children or ())
+        ):
+            yield Finding(_line_of(issue, token, ""), channel, "formula-in-cell", message)
+            said = True
 
 
 def _outside_notes(tokens: list[Token]) -> Iterator[Token]:
