@@ -675,6 +675,11 @@ def test_a_font_colour_that_is_not_a_colour_is_not_kept() -> None:
             ["https://en.wikipedia.org/wiki/Foo_(bar)"],
         ),
         ("HTTP://K.example/Path?q=1&r=2, 完\n", ["HTTP://K.example/Path?q=1&amp;r=2"]),
+        # Logseq's macro closes after the address: its '}}' made the link broken.
+        (
+            "{{video https://www.bilibili.com/video/BV1x}} 与 https://e.com/a{b}c\n",
+            ["https://www.bilibili.com/video/BV1x", "https://e.com/a{b}c"],
+        ),
         # Not bare: a link's own text, code, an address without its scheme.
         (
             "[https://c.com](https://c.com/page) `https://e.com` setup.py www.f.com\n",

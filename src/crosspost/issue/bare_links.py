@@ -27,7 +27,7 @@ from crosspost.patterns import pattern
 _ADDRESS = pattern(r"(?<![A-Za-z0-9@/])[Hh][Tt][Tt][Pp][Ss]?://[!#-&(-;=?-_a-~]+")
 #: Punctuation that ends a sentence after an address rather than the address itself.
 _TRAILING = ".,:;!?*_~"
-_CLOSING = {")": "(", "]": "["}
+_CLOSING = {")": "(", "]": "[", "}": "{"}
 #: Text just before an address that makes it part of a link Markdown did not read
 #: (mdnice's ``![logo](https://… =150x150)``): shown as written, not linked in the middle.
 _BROKEN_LINK = ("](", "]( ", "](<")
