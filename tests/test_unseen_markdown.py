@@ -9,6 +9,8 @@ traceback reaches the editor.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -268,6 +270,38 @@ def test_four_times_the_input_takes_about_four_times_as_long(shape: Any, channel
     seconds(200)  # imports, caches
     small, large = seconds(1_000), seconds(4_000)
     assert large < 8 * small, f"{small:.3f} s, then {large:.3f} s for four times as much"
+
+
+#: Pandoc's and writers' lines where an attribute list opens and never closes: each
+#: took a search through every way to cut its words (57 s for the first, hours for a
+#: longer one), so check and render never answered.
+UNCLOSED_ATTRIBUTES = (
+    '## Config: `{"retries": 3, "timeout_seconds": 30, "backoff_multiplier": 2}` explained\n',
+    'alone[2](#footnote-2){#footnote-anchor-2 .footnote-anchor\ncomponent-name="Footnote'
+    'AnchorToDOM" target="_self"}. Prices\n',
+    '# 1.[      ]{style="font:7.0pt \\"Times New Roman\\""}Highlights\n',
+)
+
+
+def test_attribute_lists_never_closed_are_read_at_once(tmp_path: Path) -> None:
+    # In a child process with a deadline: a regression hangs, it must not hang the run.
+    path = tmp_path / "issue.md"
+    path.write_text("---\ntitle: t\n---\n" + "\n".join(UNCLOSED_ATTRIBUTES), "utf-8")
+    script = (
+        "import sys; from crosspost.issue.loader import read_issue; "
+        "from crosspost.render.rendered import render; i = read_issue(sys.argv[1]); "
+        "[render(i, c) for c in ('wechat', 'zhihu')]"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(path)], timeout=30, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_heading_with_an_escape_and_attributes_renders_on_zhihu() -> None:
+    # Pandoc's '## What\'s new {#whats-new .section}': Zhihu stopped on KeyError.
+    body = "## What\\'s new {#whats-new .section}\n\n正文\n"
+    assert render(issue_of(body), "zhihu", RenderContext()).body.startswith("<h2>What's new</h2>")
 
 
 # --- front matter in JSON, and Hexo's without its opening line --------------------------

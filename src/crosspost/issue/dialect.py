@@ -29,6 +29,7 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
+from markdown_it.rules_core.text_join import text_join
 from markdown_it.rules_inline import StateInline
 from markdown_it.rules_inline.state_inline import Delimiter, Scanned
 from markdown_it.token import Token
@@ -1445,9 +1446,14 @@ _ATTRIBUTE_LINE = pattern(r"[ \t]*\{:[^{}\n]*\}[ \t]*")
 #: One starting a line of words: SiYuan writes each list item's block id so, before its
 #: text (``* {: id="20240311092931-nq8w4c2"}**深度工作**``).
 _LEADING_ATTRIBUTES = pattern(r"^\{:[^{}\n]*\}[ \t]*(?=\S)")
+#: The words of an attribute list, ``#id .class key=value``: runs of characters with
+#: blanks between. Written ``(?:[ \t]*[^\s{}]+)+``, the blanks optional, a run could be
+#: cut anywhere, and a line with no closing brace (``## Config: `{"retries": 3, …``)
+#: made the search try every cut: a minute for one heading, hours for a longer one.
+_ATTRIBUTE_WORDS = r"[ \t]*[^\s{}]+(?:[ \t]+[^\s{}]+)*"
 #: Attributes written after a heading's words: ``{#id}``, ``{#id .class key=value}``,
 #: Pandoc's ``{-}`` (not numbered), kramdown's ``{: #id}``.
-_HEADING_ATTRIBUTES = pattern(r"[ \t]*\{:?((?:[ \t]*[^\s{}]+)+)[ \t]*\}[ \t]*$")
+_HEADING_ATTRIBUTES = pattern(rf"[ \t]*\{{:?({_ATTRIBUTE_WORDS})[ \t]*\}}[ \t]*$")
 _ATTRIBUTE = pattern(r"[#.][\w:.-]+|-|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s\"'{}]+)")
 #: The parts of an attribute list: quoted values whole, the rest split at blanks.
 _ATTRIBUTE_PARTS = pattern(r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'])+")
@@ -1524,14 +1530,14 @@ def _site_directives(state: StateCore) -> None:
 
 #: An attribute list right after a link or an image: kramdown's ``{:target="_blank"}``,
 #: Pandoc's and Quarto's ``{#fig-plane width=60%}``.
-_SPAN_ATTRIBUTES = pattern(r"\{:?((?:[ \t]*[^\s{}]+)*)[ \t]*\}")
+_SPAN_ATTRIBUTES = pattern(rf"\{{:?((?:{_ATTRIBUTE_WORDS})?)[ \t]*\}}")
 #: What an attribute list may follow: a link, an image, emphasis, code (kramdown's spans).
 _SPANS = frozenset({"link_close", "image", "em_close", "strong_close", "s_close", "code_inline"})
 _IMAGE_SIZE = pattern(r"(width|height)=[\"']?(\d+(?:\.\d+)?(?:px|%)?)[\"']?")
 
 
 #: Pandoc's bracketed span within one run of text: ``[Small caps]{.smallcaps}``.
-_BRACKETED_SPAN = pattern(r"\[([^\[\]\n]+)\]\{((?:[ \t]*[^\s{}]+)+)[ \t]*\}")
+_BRACKETED_SPAN = pattern(rf"\[([^\[\]\n]+)\]\{{({_ATTRIBUTE_WORDS})[ \t]*\}}")
 
 
 def _bracketed_span(found: re.Match[str]) -> str:
@@ -1916,6 +1922,10 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.push("shortcodes", shortcodes)
     md.core.ruler.push("bare_links", bare_links)
     md.core.ruler.push("schemeless_addresses", schemeless_addresses)
+    # The rules above that read a line's Markdown again (a heading's attributes taken
+    # off, an alert's title) run after markdown-it joined its escapes into the text:
+    # joined once more, no renderer meets a ``text_special`` (Zhihu's stopped on one).
+    md.core.ruler.push("text_join_again", text_join)
     md.normalizeLink = _verbatim  # type: ignore[method-assign]
     return md
 
