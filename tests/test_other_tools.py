@@ -602,6 +602,21 @@ def test_a_bracketed_formula_in_the_middle_of_a_sentence_is_a_formula() -> None:
     assert wechat.count("<svg") == 1 and "\\frac" not in words(wechat)
 
 
+def test_brackets_a_converter_escaped_stay_brackets_not_formulas() -> None:
+    # turndown (MarkDownload, web clippers) writes every '[' as '\\[': the words went out
+    # as formulas, '--max_retries=3' with an index, and the sentence lost them.
+    body = (
+        "\\[Sponsored\\]\nSet \\[--max\\_retries=3\\] or see \\[docs/release\\_notes.md\\].\n"
+        "Tags: \\[machine\\_learning\\]\n\n\\[a+b=c\\]\n"
+    )
+    for channel in CHANNELS:
+        html = shown(body, channel)
+        text = words(html)
+        assert "[Sponsored] Set [--max_retries=3] or see [docs/release_notes.md]." in text
+        assert "Tags: [machine_learning]" in text, channel
+    assert shown(body, "wechat").count("<svg") == 1  # a+b=c is a formula still
+
+
 def test_blocks_nested_with_fences_of_one_length_nest_as_quarto_reads_them(
     body_warnings: BodyWarnings,
 ) -> None:

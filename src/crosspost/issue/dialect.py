@@ -271,8 +271,12 @@ def _use_bracket_math(md: MarkdownIt) -> None:
 
     def block(name: str) -> BlockRule:
         def rule(state: StateBlock, start: int, end: int, silent: bool) -> bool:
-            if not state.src.startswith("\\[", state.bMarks[start] + state.tShift[start]):
+            begin = state.bMarks[start] + state.tShift[start]
+            if not state.src.startswith("\\[", begin):
                 return False
+            one_line = _ESCAPED_BRACKETS.match(state.src, begin, state.eMarks[start])
+            if one_line is not None and not _is_tex(one_line.group(1)):
+                return False  # turndown's '\[Sponsored\]': brackets it escaped
             return _bracket_rule(name)(state, start, end, silent)
 
         return rule
@@ -287,7 +291,21 @@ def _use_bracket_math(md: MarkdownIt) -> None:
 #: ``\[ … \]`` inside a sentence that holds TeX: a command (``\frac``), a power or an
 #: index. ``\[1\]`` and ``\[文字\]`` hold none and stay literal brackets.
 _SENTENCE_DISPLAY = pattern(r"\\\[((?:(?!\\\]).){1,500}?)\\\]")
-_TEX_INSIDE = pattern(r"\\[A-Za-z]{2,}|[\^_]\{?\w")
+_TEX_INSIDE = pattern(r"\\[A-Za-z]{2,}|\^\{?\w|(?<!\\)_\{?\w")
+#: A line that is ``\[ … \]`` and nothing else.
+_ESCAPED_BRACKETS = pattern(r"\\\[(.*)\\\][ \t]*$")
+#: What Markdown escapes and TeX does not write: a converter's ``\_`` and ``\*`` (turndown
+#: writes ``\[--max\_retries=3\]`` for the words ``[--max_retries=3]``).
+_MARKDOWN_ESCAPE = pattern(r"\\[_*#`]")
+#: Signs of a formula in a line's ``\[ … \]``: a command, a power or an index, an
+#: operator or a relation between terms.
+_FORMULA_SIGN = pattern(r"\\[A-Za-z]{2,}|[\^_=+<>]|\d\s*[-*/]\s*\w")
+
+
+def _is_tex(content: str) -> bool:
+    """Whether a bracketed ``content`` reads as TeX rather than words a converter
+    escaped: a sign of a formula and no Markdown escape."""
+    return bool(_FORMULA_SIGN.search(content)) and not _MARKDOWN_ESCAPE.search(content)
 
 
 def _bracket_math_in_a_sentence(state: StateInline, silent: bool) -> bool:
@@ -299,6 +317,8 @@ def _bracket_math_in_a_sentence(state: StateInline, silent: bool) -> bool:
     found = _SENTENCE_DISPLAY.match(state.src, state.pos, state.posMax)
     if found is None or not _TEX_INSIDE.search(found.group(1)):
         return False
+    if _MARKDOWN_ESCAPE.search(found.group(1)):
+        return False  # turndown's '\[docs/release\_notes.md\]': escaped words
     return _inline_formula(state, silent, found)
 
 
