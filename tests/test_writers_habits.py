@@ -997,6 +997,10 @@ def test_a_raw_note_links_number_is_bracketed_not_run_into_the_figure() -> None:
         text = words(shown(body, channel))
         assert "达到 90.0%[1]，超过。" in text and "块内 90%[2] 完" in text, channel
     assert '<a href="https://e.com">3</a>' in shown(body, "zhihu")  # a web link's words stay
+    # The same notes as markdownify and turndown write them: 'grew 40%1 in 20232.'
+    written = "增长 40%[1](#footnote-1)，在 2023[2](#fn2)。见 [3](https://e.com)。\n"
+    for channel in CHANNELS:
+        assert "增长 40%[1]，在 2023[2]。" in words(shown(written, channel)), channel
 
 
 def test_a_video_sites_player_in_a_frame_is_a_video_linked_to_its_page() -> None:

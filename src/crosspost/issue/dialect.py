@@ -1255,21 +1255,27 @@ def _anchor_numbers(state: StateCore) -> None:
     and Ghost's footnotes, ``90.0%<a href="#footnote-1">1</a>``) shows the number in
     brackets, ``90.0%[1]``: the link leads nowhere off its page and is left out, and the
     bare number ran into the figure before it (90.0%1)."""
-    if "#" not in state.src or "<a" not in state.src.lower():
+    if "#" not in state.src:
         return
     for token in state.tokens:
         if token.type == "html_block" and "#" in token.content:
             token.content = _ANCHOR_NUMBER.sub(r"\1[\2]\3", token.content)
         children = token.children or []
         for before, child, after in zip(children, children[1:], children[2:], strict=False):
-            if (
+            raw = (
                 before.type == "html_inline"
                 and _ANCHOR_OPEN.fullmatch(before.content)
-                and child.type == "text"
-                and _NUMBER.fullmatch(child.content)
                 and after.type == "html_inline"
                 and after.content.lower().startswith("</a")
-            ):
+            )
+            # The same note written in Markdown by markdownify and turndown, which turn
+            # the page into Markdown: '40%[1](#footnote-1)'.
+            written = (
+                before.type == "link_open"
+                and str(before.attrGet("href") or "").startswith("#")
+                and after.type == "link_close"
+            )
+            if (raw or written) and child.type == "text" and _NUMBER.fullmatch(child.content):
                 child.content = f"[{child.content.strip()}]"
 
 
