@@ -617,6 +617,23 @@ def test_brackets_a_converter_escaped_stay_brackets_not_formulas() -> None:
     assert shown(body, "wechat").count("<svg") == 1  # a+b=c is a formula still
 
 
+def test_html2texts_padded_list_markers_and_addresses_cut_at_a_hyphen_read_as_meant() -> None:
+    # Word's lists through html2text were code boxes with their '**' showing; a long
+    # address wrapped at a hyphen left the link as written, '[…](https://…tiny- bloom)'.
+    body = (
+        "1.      Log in before **15 October**.\n2.      Change your password.\n\n"
+        "[lkovac/tiny-bloom](https://github.com/lkovac/tiny-\nbloom) is nice.\n\n"
+        "```\n1.      code stays\n```\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert (
+        "<ol><li>Log in before <b>15 October</b>.</li><li>Change your password.</li></ol>" in zhihu
+    )
+    assert '<a href="https://github.com/lkovac/tiny-bloom">lkovac/tiny-bloom</a>' in zhihu
+    assert "1.      code stays" in zhihu
+    assert shown(body, "wechat").count("<pre") == 1  # the fence's, not the items'
+
+
 def test_blocks_nested_with_fences_of_one_length_nest_as_quarto_reads_them(
     body_warnings: BodyWarnings,
 ) -> None:

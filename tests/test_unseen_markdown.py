@@ -885,3 +885,13 @@ def test_an_empty_heading_is_left_out(body: str) -> None:
     assert render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"] == "正文\n"
     if not body.startswith("<"):
         assert "</h2>" not in render(issue_of(body), "wechat", RenderContext()).body
+
+
+def test_an_alt_text_wrapped_over_two_lines_keeps_its_words_apart() -> None:
+    # html2text and pandoc wrap alt text: Zhihu's caption read "…is theupgrade."
+    body = "![The drop on 9/28 is the\nupgrade.](https://e.com/x.png)\n\n![中文说\n明](https://e.com/y.png)\n"
+    for channel in ("wechat", "zhihu"):
+        out = render(issue_of(body), channel, RenderContext())
+        shown = out.files.get("zhihu.md", "") + out.body
+        assert "is the upgrade." in shown and "theupgrade" not in shown, channel
+        assert "中文说明" in shown and "中文说 明" not in shown, channel

@@ -971,6 +971,40 @@ def _deep_headings(state: StateCore) -> None:
     )
 
 
+#: A list item's marker padded to a tab stop, as Word's lists come out of html2text
+#: (``1.      Log in``): five spaces or more after a marker make the item's words code.
+_PADDED_MARKER = pattern(r"^([ \t]{0,3}(?:\d{1,9}[.)]|[-*+]))(?: {5,}|\t[ \t]*)(?=\S)", re.M)
+#: A link's address broken at a hyphen by a converter wrapping its lines (html2text):
+#: ``(https://github.com/a/tiny-`` then ``bloom)`` on the next line.
+_BROKEN_ADDRESS = pattern(r"(\]\(https?://[^\s()]*-)\n[ \t]*([^\s()]+\))")
+
+
+def _converter_wraps(state: StateCore) -> None:
+    """What converters from HTML (html2text, turndown) write for things a page shows
+    plainly: a list item's words padded far from their marker (shown as code) and an
+    address cut at a hyphen by the line's end (the link shown as written). The marker
+    gets one space; the address is joined, the rest of its line moved after it, so lines
+    stay where they were. Code fences are left alone."""
+    fences: list[int] | None = None
+
+    def unless_in_code(rewrite: Callable[[re.Match[str]], str]) -> Callable[[re.Match[str]], str]:
+        def rewritten(found: re.Match[str]) -> str:
+            nonlocal fences
+            fences = fence_starts(state.src) if fences is None else fences
+            return found.group(0) if in_fence(fences, found.start()) else rewrite(found)
+
+        return rewritten
+
+    if "     " in state.src or "\t" in state.src:
+        state.src = _PADDED_MARKER.sub(
+            unless_in_code(lambda found: found.group(1) + " "), state.src
+        )
+    if "-\n" in state.src and "](http" in state.src:
+        state.src = _BROKEN_ADDRESS.sub(
+            unless_in_code(lambda found: found.group(1) + found.group(2) + "\n"), state.src
+        )
+
+
 #: A quote's line that opens a GitHub or Obsidian alert: ``> [!TIP]``, ``>[!note]- 标题``.
 _ALERT_LINE = pattern(r"^([ \t]{0,3}>[ \t]?)\[![A-Za-z][\w-]*\][+-]?(?:[ \t][^\n]*)?$", re.M)
 #: A line that would start a block of its own rather than continue a paragraph.
@@ -1907,7 +1941,8 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("drop_unshowable", "drop_ai_citations", drop_ai_citations)
     md.core.ruler.after("drop_ai_citations", "equation_labels", _equation_labels)
     md.core.ruler.after("equation_labels", "bracket_display_lines", _bracket_display_lines)
-    md.core.ruler.after("bracket_display_lines", "deep_headings", _deep_headings)
+    md.core.ruler.after("bracket_display_lines", "converter_wraps", _converter_wraps)
+    md.core.ruler.after("converter_wraps", "deep_headings", _deep_headings)
     md.core.ruler.after("deep_headings", "lazy_alert_lines", _lazy_alert_lines)
     md.core.ruler.after("lazy_alert_lines", "unbroken_styles", _unbroken_styles)
     md.core.ruler.after("unbroken_styles", "nested_divs", _nested_divs)

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
-from crosspost.issue.dialect import tokens_after
+from crosspost.issue.dialect import join_softbreak, tokens_after
 from crosspost.patterns import pattern
 
 if TYPE_CHECKING:
@@ -35,6 +35,24 @@ _FILLED_IN = pattern(
 )
 #: Alt text that is a file's name (``架构.png``): what an editor pasting a file leaves.
 _FILE_NAME = pattern(r"\.(?:png|jpe?g|gif|webp|svg|bmp|heic|avif)$", re.IGNORECASE)
+
+
+def alt_words(image: Token) -> str:
+    """An image's alt text as a reader reads it: a line break a converter wrapped it at
+    is a space between words, nothing between Chinese characters ("is the" and
+    "upgrade." ran together as "theupgrade.")."""
+    children = image.children or []
+    if not children:
+        return image.content
+    words = []
+    for at, child in enumerate(children):
+        if child.type in ("softbreak", "hardbreak"):
+            words.append(join_softbreak(children, at))
+        elif child.type in ("text", "code_inline", "text_special"):
+            words.append(child.content)
+        elif child.type == "image":
+            words.append(alt_words(child))
+    return "".join(words)
 
 
 def caption_of(alt: str, title: str, source: str) -> str:

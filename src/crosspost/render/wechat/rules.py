@@ -32,7 +32,12 @@ from crosspost.issue.dialect import (
     tokens_after,
 )
 from crosspost.patterns import pattern
-from crosspost.render.captions import caption_of, links_to_its_picture, pictures_linked
+from crosspost.render.captions import (
+    alt_words,
+    caption_of,
+    links_to_its_picture,
+    pictures_linked,
+)
 from crosspost.render.sanitize import TagStream, clean
 from crosspost.render.wechat.code import highlight_code
 from crosspost.render.wechat.raw import (
@@ -264,7 +269,7 @@ class WeChatRenderer(RendererHTML):
         state = _state(env)
         token = tokens[idx]
         src = str(token.attrGet("src") or "")
-        alt = ZERO_WIDTH.sub("", token.content)
+        alt = ZERO_WIDTH.sub("", alt_words(token))
         sizes = ";".join(  # ![](a.png =150x150): the size the editor gave
             f"{name}:{css_size(str(token.attrGet(name)))}"
             for name in ("width", "height")

@@ -24,7 +24,12 @@ from markdown_it.utils import EnvType, OptionsDict
 
 from crosspost.issue.dialect import code_title, join_softbreak, tokens_after
 from crosspost.patterns import pattern
-from crosspost.render.captions import caption_of, links_to_its_picture, pictures_linked
+from crosspost.render.captions import (
+    alt_words,
+    caption_of,
+    links_to_its_picture,
+    pictures_linked,
+)
 from crosspost.render.zhihu.common import (
     TABLE_CLOSE,
     TABLE_OPEN,
@@ -362,7 +367,7 @@ class ZhihuHtmlRenderer(RendererHTML):
         if not source:
             return ""
         self.images.append(source)
-        alt = "".join(child.content for child in token.children or []) or token.content
+        alt = alt_words(token)
         return image_html(source, caption_of(alt, str(token.attrGet("title") or ""), source))
 
     def link_open(self, tokens: Sequence[Token], idx: int, *_: object) -> str:

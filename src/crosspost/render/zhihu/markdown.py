@@ -24,7 +24,7 @@ from markdown_it.tree import SyntaxTreeNode
 
 from crosspost.issue.dialect import code_title
 from crosspost.patterns import pattern
-from crosspost.render.captions import caption_of, links_to_its_picture
+from crosspost.render.captions import alt_words, caption_of, links_to_its_picture
 from crosspost.render.zhihu.common import (
     TABLE_CLOSE,
     TABLE_OPEN,
@@ -292,7 +292,7 @@ def _link(node: SyntaxTreeNode, context: _Context) -> str:
 def _image(node: SyntaxTreeNode, context: _Context) -> str:
     source = str(node.attrs.get("src", ""))
     # Zhihu's importer shows the alt text as the caption: only words meant as one.
-    shown = caption_of(_plain(node), "", source)
+    shown = caption_of(alt_words(node.token) if node.token else _plain(node), "", source)
     alt = _ESCAPED.sub(r"\\\1", shown)
     return f"![{alt}]({_destination(source)}{_title(node)})"
 
