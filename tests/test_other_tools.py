@@ -634,6 +634,14 @@ def test_html2texts_padded_list_markers_and_addresses_cut_at_a_hyphen_read_as_me
     assert shown(body, "wechat").count("<pre") == 1  # the fence's, not the items'
 
 
+def test_turndowns_picture_linked_over_lines_is_a_linked_picture() -> None:
+    # Every Substack figure clipped with turndown: paragraphs '[' and '](https://…)'.
+    body = "前文\n\n[\n\n![图表](https://e.com/chart.png)\n\n](https://e.com/post)\n\n后文\n"
+    assert words(shown(body, "wechat")).startswith("&nbsp;前文图表[1]后文引用链接")
+    zhihu = shown(body, "zhihu")
+    assert "](" not in zhihu and '<a href="https://e.com/post">' in zhihu
+
+
 def test_blocks_nested_with_fences_of_one_length_nest_as_quarto_reads_them(
     body_warnings: BodyWarnings,
 ) -> None:

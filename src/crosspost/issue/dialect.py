@@ -974,17 +974,31 @@ def _deep_headings(state: StateCore) -> None:
 #: A list item's marker padded to a tab stop, as Word's lists come out of html2text
 #: (``1.      Log in``): five spaces or more after a marker make the item's words code.
 _PADDED_MARKER = pattern(r"^([ \t]{0,3}(?:\d{1,9}[.)]|[-*+]))(?: {5,}|\t[ \t]*)(?=\S)", re.M)
+#: A picture linked across lines, as turndown writes a linked figure of a page
+#: (Substack's): ``[`` alone, the picture, then ``](https://…/full.png)``.
+_LINE_LINKED_PICTURE = pattern(
+    r"^[ \t]*\[[ \t]*\n((?:[ \t]*\n)*)[ \t]*(!\[[^\]\n]*\]\([^()\n]*\))[ \t]*\n"
+    r"((?:[ \t]*\n)*)[ \t]*\]\(([^()\s]+)\)[ \t]*$",
+    re.M,
+)
 #: A link's address broken at a hyphen by a converter wrapping its lines (html2text):
 #: ``(https://github.com/a/tiny-`` then ``bloom)`` on the next line.
 _BROKEN_ADDRESS = pattern(r"(\]\(https?://[^\s()]*-)\n[ \t]*([^\s()]+\))")
 
 
+def _picture_linked_on_one_line(found: re.Match[str]) -> str:
+    """The picture and its link on the picture's line; the lines around it left blank."""
+    before, picture, after, href = found.groups()
+    return "\n" + before + f"[{picture}]({href})\n" + after
+
+
 def _converter_wraps(state: StateCore) -> None:
     """What converters from HTML (html2text, turndown) write for things a page shows
-    plainly: a list item's words padded far from their marker (shown as code) and an
-    address cut at a hyphen by the line's end (the link shown as written). The marker
-    gets one space; the address is joined, the rest of its line moved after it, so lines
-    stay where they were. Code fences are left alone."""
+    plainly: a list item's words padded far from their marker (shown as code), a linked
+    picture written over lines (its brackets shown as paragraphs) and an address cut at a
+    hyphen by the line's end (the link shown as written). The marker gets one space; the
+    picture is linked on its own line; the address is joined, the rest of its line moved
+    after it; lines stay where they were. Code fences are left alone."""
     fences: list[int] | None = None
 
     def unless_in_code(rewrite: Callable[[re.Match[str]], str]) -> Callable[[re.Match[str]], str]:
@@ -999,6 +1013,8 @@ def _converter_wraps(state: StateCore) -> None:
         state.src = _PADDED_MARKER.sub(
             unless_in_code(lambda found: found.group(1) + " "), state.src
         )
+    if "\n](" in state.src:
+        state.src = _LINE_LINKED_PICTURE.sub(unless_in_code(_picture_linked_on_one_line), state.src)
     if "-\n" in state.src and "](http" in state.src:
         state.src = _BROKEN_ADDRESS.sub(
             unless_in_code(lambda found: found.group(1) + found.group(2) + "\n"), state.src
