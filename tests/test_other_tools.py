@@ -15,7 +15,7 @@ from PIL import Image
 from crosspost.check.lint import check_file
 from crosspost.issue.loader import read_issue
 from crosspost.render.rendered import RenderContext, render
-from rendering import CHANNELS, BodyWarnings, issue_of, shown, words
+from rendering import CHANNELS, BodyWarnings, CheckLines, issue_of, shown, words
 
 # --- code ----------------------------------------------------------------------------------
 
@@ -640,6 +640,21 @@ def test_turndowns_picture_linked_over_lines_is_a_linked_picture() -> None:
     assert words(shown(body, "wechat")).startswith("&nbsp;前文图表[1]后文引用链接")
     zhihu = shown(body, "zhihu")
     assert "](" not in zhihu and '<a href="https://e.com/post">' in zhihu
+
+
+def test_a_picture_of_a_videos_page_is_the_video(check_lines: CheckLines) -> None:
+    # Obsidian's web clipper: check refused it as an image that is not one, and WeChat
+    # left it out.
+    document = (
+        "---\ntitle: 视频\n---\n看 ![](https://www.youtube.com/watch?v=V3pzxngeLqw) 这段。\n\n"
+        "![演示](https://www.bilibili.com/video/BV1xx411c7mD)\n\n`![](https://youtu.be/x)`\n"
+    )
+    lines = check_lines(document)
+    assert not [line for line in lines if "image '" in line or "not an image" in line]
+    assert len([line for line in lines if "cannot play on wechat" in line]) == 2
+    body = document.split("---\n", 2)[2]
+    zhihu = shown(body, "zhihu")
+    assert zhihu.count(">▶ 视频</a>") == 2 and "<code>![](https://youtu.be/x)</code>" in zhihu
 
 
 def test_blocks_nested_with_fences_of_one_length_nest_as_quarto_reads_them(

@@ -65,7 +65,11 @@ from crosspost.issue.sized_images import sized_image, sizes_in_alt
 from crosspost.issue.tabs import mkdocs_tab, next_tab
 from crosspost.issue.template_tags import template_block, template_tags
 from crosspost.issue.wiki_links import wiki_link
-from crosspost.issue.wordpress_shortcodes import code_shortcode, wordpress_shortcodes
+from crosspost.issue.wordpress_shortcodes import (
+    code_shortcode,
+    video_pictures,
+    wordpress_shortcodes,
+)
 from crosspost.issue.zola_shortcodes import body_shortcode, calls
 from crosspost.patterns import pattern
 
@@ -1977,6 +1981,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.before("inline", "mdnice_marks", _mdnice_marks)
     md.core.ruler.before("inline", "template_tags", template_tags)
     md.core.ruler.before("inline", "wordpress_shortcodes", wordpress_shortcodes)
+    md.core.ruler.before("inline", "video_pictures", video_pictures)
     md.core.ruler.before("inline", "hugo_shortcodes", hugo_shortcodes)
     md.core.ruler.before("inline", "zola_calls", calls)
     md.core.ruler.before("inline", "mdx_lines", mdx_lines)

@@ -121,6 +121,30 @@ def _captioned(match: re.Match[str]) -> str:
     return f"![{escaped(words)}](<{source}>)" if source else match.group(0)
 
 
+#: A picture whose address is a video's page (Obsidian's web clipper and Obsidian itself
+#: embed a video so: ``![](https://www.youtube.com/watch?v=…)``).
+_VIDEO_PICTURE = pattern(
+    r"!\[[^\]\n]*\]\(\s*<?((?:https?:)?//(?:www\.|m\.)?(?:youtube\.com/(?:watch\?|shorts/)"
+    r"|youtu\.be/|vimeo\.com/\d|bilibili\.com/video/)[^\s)>]*)>?\s*\)"
+)
+
+
+def video_pictures(state: StateCore) -> None:
+    """Core rule, before inline parsing: a picture of a video's page is the video, shown
+    as a line linking to it as any video is. As a picture, check refused it (the page
+    answers with HTML, not an image) and WeChat left it out."""
+    if "![" not in state.src or not _VIDEO_HOST.search(state.src):
+        return
+    for token in state.tokens:
+        if token.type == "inline" and "![" in token.content:
+            token.content = outside_code(
+                token.content,
+                lambda text: _VIDEO_PICTURE.sub(
+                    lambda found: raw_media("video", found.group(1)), text
+                ),
+            )
+
+
 def _media(address: str) -> str:
     return raw_media("video" if _VIDEO_HOST.search(address) else "iframe", address)
 
