@@ -1113,3 +1113,25 @@ def test_an_emails_layout_table_is_read_as_its_content_on_zhihu() -> None:
         '<h2>This week</h2><p><a href="https://e.com/node">Node.js 24 Becomes LTS</a> — new.</p>'
     )
     assert "<tr><td>单格数据</td></tr><tr><td>第二行</td></tr>" in zhihu  # data stays a table
+
+
+def test_a_pandoc_multiline_table_keeps_its_rows_and_makes_no_heading() -> None:
+    # Pandoc writes one for any table with a line break in a cell (Word files): one row
+    # was a table, the others paragraphs, and a row over the closing dashes a heading.
+    body = (
+        "  -------------------------------------------\n"
+        "  Name                 Status\n"
+        "  -------------------- ----------------------\n"
+        "  Build                passing\n\n"
+        "  Deploy               line one\\\n"
+        "                       line two\n\n"
+        "  Burn / month         $305k, up\n"
+        "                       from $300k\n"
+        "  -------------------------------------------\n\n"
+        "正文\n\n---\n\n不是表\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu.count("<tr>") == 4 and "<h2" not in zhihu
+    assert "<tr><td>Deploy</td><td>line one<br>line two</td></tr>" in zhihu
+    assert "<tr><td>Burn / month</td><td>$305k, up from $300k</td></tr>" in zhihu
+    assert zhihu.endswith("<p>正文</p><hr><p>不是表</p>")

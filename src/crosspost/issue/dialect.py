@@ -58,7 +58,12 @@ from crosspost.issue.hugo_shortcodes import shortcode_block
 from crosspost.issue.hugo_shortcodes import shortcodes as hugo_shortcodes
 from crosspost.issue.kramdown import kramdown_extensions, table_attribute_rows
 from crosspost.issue.myst import roles, targets_and_labels
-from crosspost.issue.pandoc_tables import grid_table, simple_table, table_captions
+from crosspost.issue.pandoc_tables import (
+    grid_table,
+    multiline_table,
+    simple_table,
+    table_captions,
+)
 from crosspost.issue.private_notes import private_notes
 from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image, sizes_in_alt
@@ -1917,6 +1922,9 @@ def new_markdown() -> MarkdownIt:
         "table", "grid_table", grid_table, {"alt": ["paragraph", "reference", "blockquote"]}
     )
     md.block.ruler.before("table", "simple_table", simple_table)
+    md.block.ruler.before(
+        "simple_table", "multiline_table", multiline_table, {"alt": ["paragraph"]}
+    )
     md.block.ruler.before(
         "fence", "code_shortcode", code_shortcode, {"alt": ["paragraph", "blockquote", "list"]}
     )

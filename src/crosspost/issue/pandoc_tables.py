@@ -16,7 +16,8 @@ show: the row above the ``=`` line is the header (a table with none has only a b
 colon in the ``=`` or first ``-`` line aligns a column, and a cell's lines are joined, as
 a pipe table's cell is one line (a list's items each on a line of their own, with
 ``<br>``). A cell spanning columns is read in the first of them. A simple table (header
-words over runs of dashes, a row a line) is read by :func:`simple_table`, and a
+words over runs of dashes, a row a line) is read by :func:`simple_table`, a multiline
+table (dashes over and under it, rows apart) by :func:`multiline_table`, and a
 ``Table: …`` line beside any table is its caption (:func:`table_captions`).
 """
 
@@ -199,6 +200,91 @@ def simple_table(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     state.push("table_close", "table", -1)
     state.line = last + 1
     return True
+
+
+#: A multiline table's top or bottom: one run of dashes, nothing else on the line.
+_FULL_DASHES = pattern(r"[ \t]{0,3}-{3,}[ \t]*")
+
+
+def multiline_table(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: Pandoc's multiline table (what it writes for a table whose cells hold
+    more than a line, from Word files and web pages)::
+
+        -----------------------------------
+        Name        Status
+        ----------- -----------------------
+        Build       passing
+
+        Deploy      line one
+                    line two
+        -----------------------------------
+
+    A line of dashes over it and under it; the header's lines (none in a table without
+    a header) over a line of one run of dashes per column; rows of one or more lines,
+    blank lines between them. Markdown read the rows as paragraphs and a row over the
+    closing dashes as a heading. A cell's lines are joined with a space, as Pandoc joins
+    them; columns are cut as a simple table's are."""
+    if start + 3 >= end or state.sCount[start] - state.blkIndent >= 4:
+        return False
+    if not _FULL_DASHES.fullmatch(_raw_line(state, start)):
+        return False
+    line = start + 1
+    while line < end and not _DASHES.fullmatch(_raw_line(state, line)):
+        if state.isEmpty(line) or _FULL_DASHES.fullmatch(_raw_line(state, line)):
+            return False
+        line += 1
+    if line >= end or line - start > 4:
+        return False
+    separator, header_lines = line, range(start + 1, line)
+    closing = None
+    for at in range(separator + 1, end):
+        if _FULL_DASHES.fullmatch(_raw_line(state, at)):
+            closing = at
+            break
+        if state.isEmpty(at) and (at + 1 >= end or state.isEmpty(at + 1)):
+            return False  # rows are one blank line apart: this is no table's end
+    if closing is None or closing == separator + 1:
+        return False
+    if silent:
+        return True
+    dashes = _raw_line(state, separator)
+    runs = [(found.start(), found.end()) for found in _DASH_RUN.finditer(dashes)]
+    header = [_raw_line(state, at) for at in header_lines]
+    aligns = [_aligned(header[0] if header else "", left, right) for left, right in runs]
+    token = state.push("table_open", "table", 1)
+    token.map, token.markup = [start, closing + 1], "+"
+    if header:
+        state.push("thead_open", "thead", 1).map = [start, separator + 1]
+        _push_row(state, (start + 1, separator - 1, _joined_cells(header, runs)), "th", aligns)
+        state.push("thead_close", "thead", -1)
+    state.push("tbody_open", "tbody", 1).map = [separator + 1, closing]
+    row: list[int] = []
+    for at in range(separator + 1, closing + 1):
+        if at < closing and not state.isEmpty(at):
+            row.append(at)
+            continue
+        if row:
+            cells = _joined_cells([_raw_line(state, n) for n in row], runs)
+            _push_row(state, (row[0], row[-1], cells), "td", aligns)
+            row = []
+    state.push("tbody_close", "tbody", -1)
+    state.push("table_close", "table", -1)
+    state.line = closing + 1
+    return True
+
+
+def _joined_cells(lines: list[str], runs: list[tuple[int, int]]) -> list[str]:
+    """The cells of a row written over ``lines``: each column's pieces joined by a space
+    (a piece ending in ``\\``, Pandoc's line break, keeps its break)."""
+    columns: list[list[str]] = [[] for _ in runs]
+    for text in lines:
+        for index, piece in enumerate(_cut(text, runs)[: len(runs)]):
+            if piece.strip():
+                columns[index].append(piece.strip())
+    return [
+        "".join(part[:-1] + "<br>" if part.endswith("\\") else part + " " for part in parts).strip()
+        for parts in columns
+    ]
 
 
 def _raw_line(state: StateBlock, line: int) -> str:
