@@ -623,14 +623,14 @@ def test_html2texts_padded_list_markers_and_addresses_cut_at_a_hyphen_read_as_me
     body = (
         "1.      Log in before **15 October**.\n2.      Change your password.\n\n"
         "[lkovac/tiny-bloom](https://github.com/lkovac/tiny-\nbloom) is nice.\n\n"
-        "```\n1.      code stays\n```\n"
+        "```\n1.      code stays\n[x](https://e.com/in-\ncode)\n```\n"
     )
     zhihu = shown(body, "zhihu")
     assert (
         "<ol><li>Log in before <b>15 October</b>.</li><li>Change your password.</li></ol>" in zhihu
     )
     assert '<a href="https://github.com/lkovac/tiny-bloom">lkovac/tiny-bloom</a>' in zhihu
-    assert "1.      code stays" in zhihu
+    assert "1.      code stays\n[x](https://e.com/in-\ncode)" in zhihu  # a fence shows it all
     assert shown(body, "wechat").count("<pre") == 1  # the fence's, not the items'
 
 

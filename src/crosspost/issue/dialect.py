@@ -1008,26 +1008,28 @@ def _converter_wraps(state: StateCore) -> None:
     hyphen by the line's end (the link shown as written). The marker gets one space; the
     picture is linked on its own line; the address is joined, the rest of its line moved
     after it; lines stay where they were. Code fences are left alone."""
+    if "     " in state.src or "\t" in state.src:
+        state.src = _outside_fences(state.src, _PADDED_MARKER, lambda found: found.group(1) + " ")
+    if "\n](" in state.src:
+        state.src = _outside_fences(state.src, _LINE_LINKED_PICTURE, _picture_linked_on_one_line)
+    if "-\n" in state.src and "](http" in state.src:
+        state.src = _outside_fences(
+            state.src, _BROKEN_ADDRESS, lambda found: found.group(1) + found.group(2) + "\n"
+        )
+
+
+def _outside_fences(
+    source: str, found_by: re.Pattern[str], rewrite: Callable[[re.Match[str]], str]
+) -> str:
+    """``source`` with each match of ``found_by`` outside a code fence rewritten."""
     fences: list[int] | None = None
 
-    def unless_in_code(rewrite: Callable[[re.Match[str]], str]) -> Callable[[re.Match[str]], str]:
-        def rewritten(found: re.Match[str]) -> str:
-            nonlocal fences
-            fences = fence_starts(state.src) if fences is None else fences
-            return found.group(0) if in_fence(fences, found.start()) else rewrite(found)
+    def rewritten(found: re.Match[str]) -> str:
+        nonlocal fences
+        fences = fence_starts(source) if fences is None else fences  # only once one is found
+        return found.group(0) if in_fence(fences, found.start()) else rewrite(found)
 
-        return rewritten
-
-    if "     " in state.src or "\t" in state.src:
-        state.src = _PADDED_MARKER.sub(
-            unless_in_code(lambda found: found.group(1) + " "), state.src
-        )
-    if "\n](" in state.src:
-        state.src = _LINE_LINKED_PICTURE.sub(unless_in_code(_picture_linked_on_one_line), state.src)
-    if "-\n" in state.src and "](http" in state.src:
-        state.src = _BROKEN_ADDRESS.sub(
-            unless_in_code(lambda found: found.group(1) + found.group(2) + "\n"), state.src
-        )
+    return found_by.sub(rewritten, source)
 
 
 #: A quote's line that opens a GitHub or Obsidian alert: ``> [!TIP]``, ``>[!note]- 标题``.
