@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import fence_starts, in_fence
+from crosspost.issue.blocks import outside_fences
 from crosspost.patterns import pattern
 
 #: One mark of any of the assistants above. ChatGPT's private-use sequence for an entity
@@ -37,13 +37,8 @@ _ENTITY_WORDS = pattern(r'\[\s*"[^"]*"\s*,\s*"([^"]*)"')
 
 def drop_ai_citations(state: StateCore) -> None:
     """Core rule: :data:`AI_CITATION` marks left out of the source, code fences alone."""
-    if not AI_CITATION.search(state.src):
-        return
-    fences = fence_starts(state.src)
-    state.src = AI_CITATION.sub(
-        lambda found: found.group(0) if in_fence(fences, found.start()) else _kept(found.group(0)),
-        state.src,
-    )
+    if AI_CITATION.search(state.src):
+        state.src = outside_fences(AI_CITATION, state.src, lambda found: _kept(found.group(0)))
 
 
 def _kept(mark: str) -> str:

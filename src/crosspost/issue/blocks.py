@@ -35,6 +35,23 @@ def in_fence(starts: list[int], at: int) -> bool:
     return bisect.bisect_left(starts, at) % 2 == 1
 
 
+def outside_fences(
+    found_by: re.Pattern[str], source: str, rewrite: Callable[[re.Match[str]], str]
+) -> str:
+    """``source`` with each match of ``found_by`` outside a code fence rewritten, the ones
+    inside kept: a rule that rewrites the source before the block parse leaves the code
+    an issue shows alone. The fences are found in this ``source`` (a rewrite before may
+    have moved them), and only once something is found."""
+    fences: list[int] | None = None
+
+    def rewritten(found: re.Match[str]) -> str:
+        nonlocal fences
+        fences = fence_starts(source) if fences is None else fences
+        return found.group(0) if in_fence(fences, found.start()) else rewrite(found)
+
+    return found_by.sub(rewritten, source)
+
+
 def outside_code(text: str, rewrite: Callable[[str], str]) -> str:
     """``text`` (an inline's Markdown) with ``rewrite`` applied to all but its code spans:
     a tag written in backticks is an example of the tag, not the tag."""
@@ -134,6 +151,10 @@ def closing_line(
         elif line_match(state, line, opening, opens):
             depth += 1
     return None
+
+
+#: The sites whose pages are a video's (an address there is a video, not a page to frame).
+VIDEO_HOST = pattern(r"youtube\.com|youtu\.be|vimeo\.com|bilibili\.com")
 
 
 def raw_media(tag: str, address: str) -> str:

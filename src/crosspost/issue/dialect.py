@@ -44,7 +44,7 @@ from mdit_py_plugins.superscript import superscript_plugin
 
 from crosspost.issue.ai_citations import drop_ai_citations
 from crosspost.issue.bare_links import bare_links, schemeless_addresses
-from crosspost.issue.blocks import FENCE_LINE, fence_starts, in_fence, outside_code
+from crosspost.issue.blocks import FENCE_LINE, fence_starts, in_fence, outside_code, outside_fences
 from crosspost.issue.callouts import (
     CALLOUT_LABELS,
     CALLOUT_SYNONYMS,
@@ -69,12 +69,9 @@ from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image, sizes_in_alt
 from crosspost.issue.tabs import mkdocs_tab, next_tab
 from crosspost.issue.template_tags import template_block, template_tags
+from crosspost.issue.video_pictures import video_pictures
 from crosspost.issue.wiki_links import wiki_link
-from crosspost.issue.wordpress_shortcodes import (
-    code_shortcode,
-    video_pictures,
-    wordpress_shortcodes,
-)
+from crosspost.issue.wordpress_shortcodes import code_shortcode, wordpress_shortcodes
 from crosspost.issue.zola_shortcodes import body_shortcode, calls
 from crosspost.patterns import pattern
 
@@ -311,10 +308,11 @@ _MARKDOWN_ESCAPE = pattern(r"\\[_*#`]")
 _FORMULA_SIGN = pattern(r"\\[A-Za-z]{2,}|[\^_=+<>]|\d\s*[-*/]\s*\w")
 
 
-def _is_tex(content: str) -> bool:
+def _is_tex(content: str, signs: re.Pattern[str] = _FORMULA_SIGN) -> bool:
     """Whether a bracketed ``content`` reads as TeX rather than words a converter
-    escaped: a sign of a formula and no Markdown escape."""
-    return bool(_FORMULA_SIGN.search(content)) and not _MARKDOWN_ESCAPE.search(content)
+    escaped: one of ``signs`` of a formula (in a sentence, :data:`_TEX_INSIDE`: words
+    hold ``=`` and ``+`` too) and no Markdown escape."""
+    return bool(signs.search(content)) and not _MARKDOWN_ESCAPE.search(content)
 
 
 def _bracket_math_in_a_sentence(state: StateInline, silent: bool) -> bool:
@@ -324,10 +322,8 @@ def _bracket_math_in_a_sentence(state: StateInline, silent: bool) -> bool:
     if not state.src.startswith("\\[", state.pos):
         return False
     found = _SENTENCE_DISPLAY.match(state.src, state.pos, state.posMax)
-    if found is None or not _TEX_INSIDE.search(found.group(1)):
-        return False
-    if _MARKDOWN_ESCAPE.search(found.group(1)):
-        return False  # turndown's '\[docs/release\_notes.md\]': escaped words
+    if found is None or not _is_tex(found.group(1), _TEX_INSIDE):
+        return False  # '\[1\]', turndown's '\[docs/release\_notes.md\]': words
     return _inline_formula(state, silent, found)
 
 
@@ -969,15 +965,10 @@ _DEEP_HEADING = pattern(r"^( {0,3})#{7,9}(?=[ \t])", re.M)
 def _deep_headings(state: StateCore) -> None:
     """Headings of levels 7 to 9 are read as level 6, the deepest Markdown has (each
     channel shows it as its smallest heading); code fences are left alone."""
-    if "#######" not in state.src:
-        return
-    fences = fence_starts(state.src)
-    state.src = _DEEP_HEADING.sub(
-        lambda found: (
-            found.group(0) if in_fence(fences, found.start()) else found.group(1) + "######"
-        ),
-        state.src,
-    )
+    if "#######" in state.src:
+        state.src = outside_fences(
+            _DEEP_HEADING, state.src, lambda found: found.group(1) + "######"
+        )
 
 
 #: A list item's marker padded to a tab stop, as Word's lists come out of html2text
@@ -1009,27 +1000,13 @@ def _converter_wraps(state: StateCore) -> None:
     picture is linked on its own line; the address is joined, the rest of its line moved
     after it; lines stay where they were. Code fences are left alone."""
     if "     " in state.src or "\t" in state.src:
-        state.src = _outside_fences(state.src, _PADDED_MARKER, lambda found: found.group(1) + " ")
+        state.src = outside_fences(_PADDED_MARKER, state.src, lambda found: found.group(1) + " ")
     if "\n](" in state.src:
-        state.src = _outside_fences(state.src, _LINE_LINKED_PICTURE, _picture_linked_on_one_line)
+        state.src = outside_fences(_LINE_LINKED_PICTURE, state.src, _picture_linked_on_one_line)
     if "-\n" in state.src and "](http" in state.src:
-        state.src = _outside_fences(
-            state.src, _BROKEN_ADDRESS, lambda found: found.group(1) + found.group(2) + "\n"
+        state.src = outside_fences(
+            _BROKEN_ADDRESS, state.src, lambda found: found.group(1) + found.group(2) + "\n"
         )
-
-
-def _outside_fences(
-    source: str, found_by: re.Pattern[str], rewrite: Callable[[re.Match[str]], str]
-) -> str:
-    """``source`` with each match of ``found_by`` outside a code fence rewritten."""
-    fences: list[int] | None = None
-
-    def rewritten(found: re.Match[str]) -> str:
-        nonlocal fences
-        fences = fence_starts(source) if fences is None else fences  # only once one is found
-        return found.group(0) if in_fence(fences, found.start()) else rewrite(found)
-
-    return found_by.sub(rewritten, source)
 
 
 #: A quote's line that opens a GitHub or Obsidian alert: ``> [!TIP]``, ``>[!note]- 标题``.
@@ -1075,23 +1052,17 @@ def _unbroken_styles(state: StateCore) -> None:
     styled = "<s" in state.src or "<S" in state.src
     if not styled and "<pre" not in state.src:
         return
-    fences = fence_starts(state.src)
 
     def filler(fill: str) -> Callable[[re.Match[str]], str]:
-        def filled(found: re.Match[str]) -> str:
-            if in_fence(fences, found.start()):
-                return found.group(0)
-            return _BLANK_LINE.sub(fill, found.group(0))
-
-        return filled
+        return lambda found: _BLANK_LINE.sub(fill, found.group(0))
 
     if styled:
-        state.src = _SCRIPTED.sub(filler("\n/**/"), state.src)
+        state.src = outside_fences(_SCRIPTED, state.src, filler("\n/**/"))
     if "<pre" in state.src:
         # Code in raw HTML (knitr's and pkgdown's <div class="sourceCode"><pre>): a blank
         # line ended the block, and the rest of the code went out as paragraphs. An
         # HTML comment, which the sanitiser leaves out, keeps the line blank in the code.
-        state.src = _RAW_PRE.sub(filler("\n<!---->"), state.src)
+        state.src = outside_fences(_RAW_PRE, state.src, filler("\n<!---->"))
 
 
 #: A line of a ``:::`` block's fence (at most three spaces in): its colons, what follows.

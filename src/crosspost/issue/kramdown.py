@@ -21,7 +21,7 @@ import re
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from crosspost.issue.blocks import fence_starts, in_fence
+from crosspost.issue.blocks import fence_starts, in_fence, outside_fences
 from crosspost.patterns import pattern
 
 #: A comment, from its opening to its closing (``{:/comment}``, or ``{:/}``).
@@ -68,14 +68,11 @@ def kramdown_extensions(state: StateCore) -> None:
 def _outside_code(found_by: re.Pattern[str], source: str, kept: str = "") -> str:
     """``source`` with what ``found_by`` finds outside code fences left out (but for
     ``kept``, a template of its groups), its line breaks kept."""
-    fences = fence_starts(source)
-
-    def blanked(found: re.Match[str]) -> str:
-        if in_fence(fences, found.start()):
-            return found.group(0)
-        return found.expand(kept) if kept else "\n" * found.group(0).count("\n")
-
-    return found_by.sub(blanked, source)
+    return outside_fences(
+        found_by,
+        source,
+        lambda found: found.expand(kept) if kept else "\n" * found.group(0).count("\n"),
+    )
 
 
 def table_attribute_rows(state: StateCore) -> None:

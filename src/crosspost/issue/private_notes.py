@@ -63,10 +63,9 @@ def private_notes(state: StateCore) -> None:
                 # A Logseq block of properties alone (``- tags:: 读书``): no empty bullet.
                 while (
                     kept
-                    and index < len(tokens)
-                    and kept[-1].type.endswith("_open")
-                    and tokens[index].type == kept[-1].type.replace("_open", "_close")
                     and kept[-1].type in _EMPTIED
+                    and index < len(tokens)
+                    and tokens[index].type == kept[-1].type.replace("_open", "_close")
                 ):
                     kept.pop()
                     index += 1

@@ -22,7 +22,7 @@ import re
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import code, escaped, line_match, outside_code, raw_media
+from crosspost.issue.blocks import VIDEO_HOST, code, escaped, line_match, outside_code, raw_media
 from crosspost.patterns import pattern
 
 #: The shortcodes whose content is code, each on a line of its own with its closing tag.
@@ -41,7 +41,6 @@ _MARKDOWN_LINKED = pattern(r"^\[(.*)\]\([^)\s]*\)", re.DOTALL)
 #: ``[video src="…"]``, ``[audio mp3="…"]``.
 _EMBED = pattern(r"\[embed[^\]\n]*\]\s*((?:https?:)?//[^\s\[]+)\s*\[/embed\]")
 _ONE_TAG = pattern(r"\[(youtube|vimeo|video|audio)\s+([^\]\n]+)\]")
-_VIDEO_HOST = pattern(r"youtube\.com|youtu\.be|vimeo\.com|bilibili\.com")
 _ANY = pattern(r"\[/caption\]|\[/embed\]|\[(?:youtube|vimeo|video|audio)\s")
 _MEDIA_FILE = pattern(r"(?:https?:)?//\S+|\S+\.(?:mp4|m4v|webm|ogv|mov|mp3|m4a|ogg|wav)\b")
 
@@ -121,32 +120,8 @@ def _captioned(match: re.Match[str]) -> str:
     return f"![{escaped(words)}](<{source}>)" if source else match.group(0)
 
 
-#: A picture whose address is a video's page (Obsidian's web clipper and Obsidian itself
-#: embed a video so: ``![](https://www.youtube.com/watch?v=…)``).
-_VIDEO_PICTURE = pattern(
-    r"!\[[^\]\n]*\]\(\s*<?((?:https?:)?//(?:www\.|m\.)?(?:youtube\.com/(?:watch\?|shorts/)"
-    r"|youtu\.be/|vimeo\.com/\d|bilibili\.com/video/)[^\s)>]*)>?\s*\)"
-)
-
-
-def video_pictures(state: StateCore) -> None:
-    """Core rule, before inline parsing: a picture of a video's page is the video, shown
-    as a line linking to it as any video is. As a picture, check refused it (the page
-    answers with HTML, not an image) and WeChat left it out."""
-    if "![" not in state.src or not _VIDEO_HOST.search(state.src):
-        return
-    for token in state.tokens:
-        if token.type == "inline" and "![" in token.content:
-            token.content = outside_code(
-                token.content,
-                lambda text: _VIDEO_PICTURE.sub(
-                    lambda found: raw_media("video", found.group(1)), text
-                ),
-            )
-
-
 def _media(address: str) -> str:
-    return raw_media("video" if _VIDEO_HOST.search(address) else "iframe", address)
+    return raw_media("video" if VIDEO_HOST.search(address) else "iframe", address)
 
 
 def _one_tag(match: re.Match[str]) -> str:

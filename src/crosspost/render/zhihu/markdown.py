@@ -292,7 +292,8 @@ def _link(node: SyntaxTreeNode, context: _Context) -> str:
 def _image(node: SyntaxTreeNode, context: _Context) -> str:
     source = str(node.attrs.get("src", ""))
     # Zhihu's importer shows the alt text as the caption: only words meant as one.
-    shown = caption_of(alt_words(node.token) if node.token else _plain(node), "", source)
+    assert node.token is not None  # an image is a token of its own, never a nesting
+    shown = caption_of(alt_words(node.token), "", source)
     alt = _ESCAPED.sub(r"\\\1", shown)
     return f"![{alt}]({_destination(source)}{_title(node)})"
 
