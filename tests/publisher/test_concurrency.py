@@ -7,8 +7,6 @@ ledger already says published.
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
@@ -69,8 +67,8 @@ def test_a_file_that_loses_the_race_for_an_issue_id_leaves_the_winner_alone(
     from crosspost.publish.runner import Publisher
 
     world = manual_world
-    twin = world.issue.with_name("twin.md")
-    shutil.copy(world.issue, twin)
+    twin = world.issue.with_name("twin.md")  # another issue under the same id
+    twin.write_text(world.issue.read_text(encoding="utf-8") + "\nAnother ending.\n", "utf-8")
     options = PublishOptions(mode="publish")
 
     def lose_the_race(publisher: Publisher) -> PublishReport:

@@ -306,18 +306,25 @@ class Ledger:
     # --- writing -------------------------------------------------------------------------
 
     def ensure(
-        self, key: PostKey, *, issue_path: Path | str | None = None, content_hash: str | None = None
+        self,
+        key: PostKey,
+        *,
+        issue_path: Path | str | None = None,
+        content_hash: str | None = None,
+        sends: str | None = None,
     ) -> PostRecord:
         """The post's row, created in state ``rendered`` if new.
 
         Raises :class:`IssueError` when another file that still exists already claimed
-        this issue id (two files, one id); a file that moved just updates the path.
+        this issue id (two files, one id); a file that moved just updates the path, and so
+        does a copy of it: a file whose post ``sends`` (the content hash of this run) what
+        the row already holds, as a second checkout of the same folder does.
         """
         now = self.clock()
         path = str(Path(issue_path).resolve()) if issue_path is not None else None
         with self.transaction():
             if path is not None:
-                self._check_one_file_per_issue(key, path, now)
+                self._check_one_file_per_issue(key, path, sends, now)
             if self.get(key) is None:
                 self._db.execute(
                     "INSERT INTO posts (issue_id, channel, account, state, issue_path, "
@@ -329,13 +336,18 @@ class Ledger:
         assert record is not None
         return record
 
-    def _check_one_file_per_issue(self, key: PostKey, path: str, now: float) -> None:
+    def _check_one_file_per_issue(
+        self, key: PostKey, path: str, sends: str | None, now: float
+    ) -> None:
         rows = self._db.execute(
             "SELECT DISTINCT issue_path FROM posts WHERE issue_id = ? AND issue_path IS NOT NULL",
             (key.issue_id,),
         ).fetchall()
+        mine = self.get(key) if sends is not None else None
+        # The same issue in another folder: nothing of it would change the post.
+        copy = mine is not None and mine.content_hash == sends
         for (other,) in rows:
-            if other != path and Path(other).exists():
+            if other != path and Path(other).exists() and not copy:
                 raise IssueError(
                     path,
                     f"issue id '{key.issue_id}' is already used by {other}; "

@@ -284,7 +284,7 @@ class PostMachine:
 
     def _steps(self, adapter: Adapter, options: PublishOptions) -> PostResult:
         job = self.job
-        record = self.ledger.ensure(self.key, issue_path=job.issue.path)
+        record = self.ledger.ensure(self.key, issue_path=job.issue.path, sends=job.content_hash)
         self._owned = True
         record = reopen_intent(self.ledger, record)
         if record.pending_step:
