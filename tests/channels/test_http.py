@@ -16,7 +16,7 @@ import socket
 import struct
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -28,6 +28,7 @@ import pytest
 import requests
 import urllib3
 
+from crosspost.channels.http.deadline import Deadlines
 from crosspost.channels.http.policy import (
     AmbiguousOutcome,
     CredentialRejected,
@@ -77,6 +78,8 @@ class Misbehaving(BaseHTTPRequestHandler):
     bodies: list[bytes] = []  # noqa: RUF012
     #: What a hanging answer waits for: set when the test is over.
     release = threading.Event()
+    #: Set once a trickling answer has begun.
+    trickling = threading.Event()
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -126,6 +129,27 @@ class Misbehaving(BaseHTTPRequestHandler):
                 type(self).release.wait(timeout=10)
                 self.close_connection = True
                 return
+            if behaviour in ("tricklehead", "tricklebody"):  # a byte at a time, for ever
+                self.close_connection = True
+                drip = b"HTTP/1.1 200 OK\r\nX-Slow: "
+                if behaviour == "tricklebody":  # no length: the answer ends with the connection
+                    drip = b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n"
+                    self.wfile.write(drip + b'{"hits": 0}')  # whole-looking when cut
+                    drip = b" " * 60000
+                else:
+                    self.wfile.write(drip[:1])
+                    drip = drip[1:] + b"x" * 60000
+                self.wfile.flush()
+                type(self).trickling.set()
+                for byte in drip:
+                    if type(self).release.wait(timeout=0.02):
+                        return
+                    try:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                    except OSError:  # the client cut the connection
+                        return
+                return
             if behaviour == "ratelimit":
                 self.send_response(429)
                 self.send_header("Retry-After", "7")
@@ -155,6 +179,7 @@ def server() -> Iterator[str]:
     Misbehaving.hits = {}
     Misbehaving.bodies = []
     Misbehaving.release = threading.Event()
+    Misbehaving.trickling = threading.Event()
     with serving(Misbehaving) as url:
         yield url
         Misbehaving.release.set()
@@ -458,6 +483,88 @@ def test_no_answer_within_the_read_timeout_is_said_in_seconds(server: str, fake:
         http.request("POST", f"{server}/silent/1", idempotent=False, check=ok)
     assert hits("/silent/1") == 1
     http.close()
+
+
+def _cut_once_trickling(
+    deadlines: Deadlines, fake: FakeTime, whole: float, call: Callable[[], dict[str, Any]]
+) -> dict[str, Any] | BaseException:
+    """Run ``call`` in a thread; once the server trickles its answer, let the policy's
+    clock pass the ``whole`` deadline and the deadlines cut what is late."""
+    outcome: list[dict[str, Any] | BaseException] = []
+
+    def run() -> None:
+        try:
+            outcome.append(call())
+        except BaseException as error:  # handed to the test thread
+            outcome.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert Misbehaving.trickling.wait(timeout=10)
+    fake.now += whole + 1
+    assert deadlines.cut_overdue() == 1
+    thread.join(timeout=10)
+    assert not thread.is_alive() and len(outcome) == 1
+    return outcome[0]
+
+
+def test_an_answer_trickled_out_past_the_whole_deadline_leaves_a_publish_unconfirmed(
+    server: str, fake: FakeTime
+) -> None:
+    """Each byte comes well within the read timeout, so only the whole deadline ends it;
+    the call may have happened, so it is not sent again."""
+    deadlines = Deadlines(clock=fake.clock, watch=False)
+    http = HttpPolicy(
+        timeouts=Timeouts(connect=1, read=5, whole=300),
+        clock=fake.clock,
+        sleep=fake.sleep,
+        deadlines=deadlines,
+    )
+    call = lambda: http.request(  # noqa: E731
+        "POST", f"{server}/tricklehead/1", idempotent=False, check=ok
+    )
+    error = _cut_once_trickling(deadlines, fake, 300, call)
+    http.close()
+    assert isinstance(error, UnconfirmedError)
+    assert str(error) == (
+        "the answer was not complete within 300 s on POST /tricklehead/1 after the request "
+        "was sent: it may or may not have happened"
+    )
+    assert hits("/tricklehead/1") == 1
+
+
+def test_a_body_cut_at_the_deadline_is_not_taken_for_the_whole_answer(
+    server: str, fake: FakeTime
+) -> None:
+    """An answer without a length ends with its connection: cut, it would look complete.
+    A read is asked again (the cut came within the retries' 90 s), and the second answer
+    is the one returned."""
+    deadlines = Deadlines(clock=fake.clock, watch=False)
+    http = HttpPolicy(
+        timeouts=Timeouts(connect=1, read=5, whole=30),
+        clock=fake.clock,
+        sleep=fake.sleep,
+        rng=lambda: 0.0,
+        deadlines=deadlines,
+    )
+    call = lambda: http.request(  # noqa: E731
+        "GET", f"{server}/tricklebody/1", idempotent=True, check=ok
+    )
+    answer = _cut_once_trickling(deadlines, fake, 30, call)
+    http.close()
+    assert isinstance(answer, dict) and answer["hits"] == 2
+    assert len(fake.sleeps) == 1  # one backoff before the second attempt
+
+
+def test_an_exchange_that_ends_in_time_is_never_cut(server: str, fake: FakeTime) -> None:
+    deadlines = Deadlines(clock=fake.clock, watch=False)
+    http = HttpPolicy(clock=fake.clock, sleep=fake.sleep, deadlines=deadlines)
+    first = http.request("GET", f"{server}/ok/0", idempotent=True, check=ok)
+    fake.now += 10_000
+    assert deadlines.cut_overdue() == 0
+    again = http.request("GET", f"{server}/ok/0", idempotent=True, check=ok)
+    http.close()
+    assert (first["hits"], again["hits"]) == (1, 2)
 
 
 def test_a_malformed_url_is_a_settings_error(policy: HttpPolicy) -> None:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import pytest
 
+from crosspost.channels.http.deadline import Deadlines
 from crosspost.channels.http.policy import HttpPolicy, Reply, pooled_session
 from crosspost.errors import TransientError, UnconfirmedError
 
@@ -37,6 +38,8 @@ class Answering(BaseHTTPRequestHandler):
 
     protocol_version = "HTTP/1.1"
     seen: ClassVar[list[tuple[str, str, bytes]]] = []
+    trickling: ClassVar[threading.Event] = threading.Event()
+    stop: ClassVar[threading.Event] = threading.Event()
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -45,6 +48,20 @@ class Answering(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         type(self).seen.append((self.command, self.path, body))
+        if self.path == "/trickle":  # a header line a byte at a time, until cut
+            self.close_connection = True
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Slow: ")
+            self.wfile.flush()
+            type(self).trickling.set()
+            for _ in range(500):
+                try:
+                    self.wfile.write(b"x")
+                    self.wfile.flush()
+                except OSError:  # cut by the client
+                    return
+                if type(self).stop.wait(timeout=0.02):
+                    return
+            return
         if self.path == "/last":  # answers as if the connection stayed, then closes it
             self.close_connection = True
         answer = json.dumps({"path": self.path, "bytes": len(body)}).encode()
@@ -89,6 +106,7 @@ def https(certificate: Certificate, monkeypatch: pytest.MonkeyPatch) -> Iterator
         monkeypatch.delenv(name.lower(), raising=False)
     monkeypatch.delenv("REQUESTS_CA_BUNDLE", raising=False)
     Answering.seen = []
+    Answering.trickling, Answering.stop = threading.Event(), threading.Event()
     server = CountingServer(("127.0.0.1", 0), Answering)
     server.closed = threading.Event()
     server.socket = certificate.server_context().wrap_socket(server.socket, server_side=True)
@@ -97,6 +115,7 @@ def https(certificate: Certificate, monkeypatch: pytest.MonkeyPatch) -> Iterator
     try:
         yield Https(f"https://127.0.0.1:{server.server_address[1]}", certificate.cert, server)
     finally:
+        Answering.stop.set()
         server.shutdown()
         server.server_close()
 
@@ -130,6 +149,38 @@ def test_a_certificate_vouched_for_by_the_named_ca_bundle_carries_every_kind_of_
     assert uploaded["path"] == "/upload?type=image" and uploaded["bytes"] > 3000
     # One handshake for the three calls: the connection is kept and used again.
     assert https.server.accepted == 1
+
+
+def test_a_tls_answer_trickled_past_the_deadline_is_cut_and_left_unconfirmed(
+    https: Https, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The platforms are HTTPS: the deadline cuts a TLS connection under the thread
+    reading it as it cuts a plain one."""
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(https.ca_bundle))
+    now = [0.0]
+    deadlines = Deadlines(clock=lambda: now[0], watch=False)
+    http = HttpPolicy(clock=lambda: now[0], sleep=lambda seconds: None, deadlines=deadlines)
+    caught: list[BaseException] = []
+
+    def publish() -> None:
+        try:
+            http.request("POST", f"{https.url}/trickle", idempotent=False, check=ok)
+        except BaseException as error:  # handed to the test thread
+            caught.append(error)
+
+    thread = threading.Thread(target=publish, daemon=True)
+    thread.start()
+    try:
+        assert Answering.trickling.wait(timeout=10)
+        now[0] = 301.0
+        assert deadlines.cut_overdue() == 1
+        thread.join(timeout=10)
+    finally:
+        http.close()
+    assert not thread.is_alive()
+    (error,) = caught
+    assert isinstance(error, UnconfirmedError)
+    assert "the answer was not complete within 300 s on POST /trickle" in str(error)
 
 
 def test_a_certificate_nobody_vouches_for_stops_the_call_before_it_is_sent(

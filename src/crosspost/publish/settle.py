@@ -308,7 +308,8 @@ def build_adapter(
     ``redactor`` is the run's: tokens the adapter fetches are registered there, so the
     ledger and the log hide them too, not only the HTTP policy's own messages.
     """
-    timeouts = Timeouts(connect=min(10.0, timeout), read=timeout)
+    # An answer may take ten waits in all: an upload over a slow line, never a trickle.
+    timeouts = Timeouts(connect=min(10.0, timeout), read=timeout, whole=10 * timeout)
     cls = adapter_class(account.channel)
     # A connection for every upload of a wave, and a few for the calls beside it.
     session = pooled_session(

@@ -57,6 +57,7 @@ from urllib3 import HTTPConnectionPool
 from urllib3.util.wait import wait_for_read
 
 from crosspost import __version__
+from crosspost.channels.http.deadline import Deadlines, attach
 from crosspost.channels.http.wire import (
     AmbiguousOutcome,
     Credential,
@@ -121,8 +122,22 @@ class RetryPolicy:
 
 @dataclass(frozen=True)
 class Timeouts:
+    """Seconds: to connect, to wait for the next bytes of an answer, and for one attempt
+    whole (the request sent and its whole answer read), which a server trickling its
+    answer out a byte at a time would otherwise stretch without end."""
+
     connect: float = 10.0
     read: float = 60.0
+    whole: float = 300.0
+
+    @property
+    def exchange(self) -> float:
+        """The whole attempt's bound, never shorter than one read's."""
+        return max(self.whole, self.read)
+
+
+#: The one thread that ends late exchanges, shared by every policy of the process.
+DEADLINES = Deadlines()
 
 
 class _Final(Exception):
@@ -261,7 +276,30 @@ def _connect(pool: HTTPConnectionPool, connection: Any, timeout: float) -> bool:
         pool._put_conn(connection)
 
 
-class _TlsConnection(urllib3.connection.HTTPSConnection):
+class _Connection(urllib3.connection.HTTPConnection):
+    """An HTTP connection that tells the exchange it carries which socket to cut if the
+    exchange outlasts its deadline (see :mod:`crosspost.channels.http.deadline`)."""
+
+    answering: Any = None
+
+    def request(
+        self, method: str, url: str, body: Any = None, headers: Any = None, **options: Any
+    ) -> None:
+        attach(self)
+        super().request(method, url, body, headers, **options)
+
+    def getresponse(self) -> Any:
+        # An answer that ends the connection takes its socket along (http.client sets
+        # ``sock`` to None), and the deadline must still find it.
+        self.answering = self.sock
+        return super().getresponse()
+
+
+class _Pool(urllib3.HTTPConnectionPool):
+    ConnectionCls = _Connection
+
+
+class _TlsConnection(_Connection, urllib3.connection.HTTPSConnection):
     """An HTTPS connection that TLS 1.3's talk after the handshake does not close.
 
     Before reusing an idle connection, urllib3 calls it closed when its socket has
@@ -300,13 +338,14 @@ class _TlsPool(urllib3.HTTPSConnectionPool):
 
 
 class _Adapter(HTTPAdapter):
-    """requests' adapter, its HTTPS pools made of :class:`_TlsConnection`."""
+    """requests' adapter, its pools made of :class:`_Connection` and
+    :class:`_TlsConnection`."""
 
     def init_poolmanager(
         self, connections: int, maxsize: int, block: bool = False, **pool_kwargs: Any
     ) -> None:
         super().init_poolmanager(connections, maxsize, block, **pool_kwargs)
-        self.poolmanager.pool_classes_by_scheme = {"http": HTTPConnectionPool, "https": _TlsPool}
+        self.poolmanager.pool_classes_by_scheme = {"http": _Pool, "https": _TlsPool}
 
 
 def pooled_session(
@@ -446,6 +485,9 @@ class HttpPolicy:
     #: point at it, so a typo there does not read as DNS trouble, and so do the lines
     #: about a call the server does not know (404) when ``base_url`` has a path.
     base_url: str | None = None
+    #: What ends an attempt that outlasts ``timeouts.whole`` (tests give one that waits
+    #: for their word instead of the clock).
+    deadlines: Deadlines = field(default_factory=lambda: DEADLINES)
     _calm: _Calm = field(default_factory=_Calm, init=False, repr=False)
     _ahead: _Ahead = field(default_factory=lambda: _Ahead(), init=False, repr=False)
     _routes: _Routes = field(default_factory=lambda: _Routes(), init=False, repr=False)
@@ -640,10 +682,13 @@ class HttpPolicy:
             status, answer_headers, content = self._exchange(
                 method, url, {**(params or {}), **auth}, body, files, headers
             )
-        except requests.exceptions.ReadTimeout:
-            raise self._after_sending(
-                f"no answer within {self.timeouts.read:g} s", where, channel, idempotent
-            ) from None
+        except requests.exceptions.ReadTimeout as late:
+            reason = (
+                f"the answer was not complete within {self.timeouts.exchange:g} s"
+                if isinstance(late, _Overdue)
+                else f"no answer within {self.timeouts.read:g} s"
+            )
+            raise self._after_sending(reason, where, channel, idempotent) from None
         except (requests.exceptions.ConnectionError, requests.exceptions.ChunkedEncodingError) as e:
             if not was_sent(e):
                 reason = short_reason(e)
@@ -726,6 +771,7 @@ class HttpPolicy:
                     retries=known.retries,
                     timeout=timeout,
                     request=lambda: _as_prepared(method, whole, plain_headers, body or None),
+                    deadline=(self.deadlines, self.timeouts.exchange),
                 )
         merged = requests.structures.CaseInsensitiveDict(session.headers)
         merged.update(headers)
@@ -741,7 +787,7 @@ class HttpPolicy:
         settings = session.merge_environment_settings(prepared.url, {}, None, None, None)
         adapter = session.get_adapter(prepared.url)
         route = self._routes.find(adapter, prepared, settings)
-        if route is None:
+        if route is None:  # a transport of its own: its own timeouts, no deadline here
             response = session.send(prepared, timeout=timeout, allow_redirects=False, **settings)
             return response.status_code, response.headers, response.content
         return _open(
@@ -754,6 +800,7 @@ class HttpPolicy:
             retries=route.retries,
             timeout=timeout,
             request=lambda: prepared,
+            deadline=(self.deadlines, self.timeouts.exchange),
         )
 
     def _plain(
@@ -982,32 +1029,52 @@ def _open(
     retries: Any,
     timeout: tuple[float, float],
     request: Callable[[], requests.PreparedRequest],
+    deadline: tuple[Deadlines, float],
 ) -> tuple[int, Mapping[str, str], bytes]:
-    """Send one request on ``pool`` and read its whole answer; urllib3's failures raised
-    as requests raises them (``request`` makes the request they carry)."""
+    """Send one request on ``pool`` and read its whole answer within ``deadline``
+    (seconds, and what cuts the connection after them); urllib3's failures raised as
+    requests raises them (``request`` makes the request they carry). An exchange cut at
+    its deadline raises :class:`_Overdue`, whatever the cut made of it: an answer that
+    ends with its connection can look whole when it was cut."""
+    deadlines, seconds = deadline
+    exchange = deadlines.begin(seconds)
     try:
-        answer = pool.urlopen(
-            method=method,
-            url=target,
-            body=body,
-            headers=headers,
-            redirect=False,
-            assert_same_host=False,
-            preload_content=False,
-            decode_content=False,
-            retries=retries,
-            timeout=urllib3.Timeout(connect=timeout[0], read=timeout[1]),
-            chunked=chunked,
-        )
-    except Exception as error:
-        raise _sending_error(error, request()) from None
-    try:
-        content = answer.read(decode_content=True)
-    except Exception as error:
-        raise _reading_error(error, request()) from None
+        try:
+            answer = pool.urlopen(
+                method=method,
+                url=target,
+                body=body,
+                headers=headers,
+                redirect=False,
+                assert_same_host=False,
+                preload_content=False,
+                decode_content=False,
+                retries=retries,
+                timeout=urllib3.Timeout(connect=timeout[0], read=timeout[1]),
+                chunked=chunked,
+            )
+        except Exception as error:
+            raise _sending_error(error, request()) from None
+        try:
+            content = answer.read(decode_content=True)
+        except Exception as error:
+            raise _reading_error(error, request()) from None
+        finally:
+            answer.release_conn()
+    except requests.exceptions.RequestException as error:
+        deadlines.end(exchange)
+        if exchange.overdue:
+            raise _Overdue(error, request=request()) from None
+        raise
     finally:
-        answer.release_conn()
+        deadlines.end(exchange)  # once more: no harm, and nothing else skips it
+    if exchange.overdue:
+        raise _Overdue("cut at its deadline", request=request())
     return answer.status, answer.headers, content
+
+
+class _Overdue(requests.exceptions.ReadTimeout):
+    """The exchange outlasted its whole deadline and its connection was cut."""
 
 
 def _as_prepared(
