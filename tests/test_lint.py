@@ -6,6 +6,8 @@ the assertions are on the problems an editor would read.
 
 from __future__ import annotations
 
+import base64
+import io
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -239,6 +241,22 @@ def test_wechat_size_counts_uploaded_image_urls(write_issue: WriteIssue, tmp_pat
         f"the wechat article is {expected:,} characters of HTML"
         in only(checked, "content-too-long").message
     )
+
+
+def test_a_picture_carried_as_a_data_uri_counts_as_the_url_it_is_uploaded_to(
+    write_issue: WriteIssue,
+) -> None:
+    """A notebook's plots come as data: URIs, hundreds of KB each; WeChat gets a short
+    URL for each, so they neither make the article too large nor near its length."""
+    buffer = io.BytesIO()
+    Image.effect_noise((400, 400), 90).convert("RGB").save(buffer, "PNG")
+    uri = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
+    assert len(uri) > 200_000
+    checked = check_file(write_issue(body=BODY + f"\n![png]({uri})\n" * 5))
+    body = checked.rendered["wechat"].body
+    assert len(body.encode()) > 1_048_576  # as rendered, before the upload
+    assert not {"content-too-large", "content-too-long"} & {c for _, c in codes(checked)}
+    assert checked.errors == ()
 
 
 def test_cover_that_is_not_an_image_or_is_webp(write_issue: WriteIssue, tmp_path: Path) -> None:

@@ -428,13 +428,14 @@ def _options(report: _Report) -> None:
 def _content(report: _Report, output: Rendered) -> None:
     limits, channel, line = report.limits, report.channel, report.issue.body_line
     body = output.body
-    # Each image source becomes a platform URL on upload, usually longer than the path.
+    # Each image source becomes a platform URL on upload: usually longer than a path,
+    # far shorter than a picture carried in the source (a notebook's data: URIs).
     extra = 0
     if limits.image_url_chars:
         for source in output.images:
             written = html.escape(source)
             uses = body.count(f'src="{written}"')
-            extra += uses * max(0, limits.image_url_chars - len(written))
+            extra += uses * (limits.image_url_chars - len(written))
     fix = "shorten it or split it into two issues"
     if limits.content_chars and len(body) + extra >= limits.content_chars:
         message = (
