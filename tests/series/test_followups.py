@@ -140,7 +140,7 @@ def test_a_draft_deleted_by_hand_is_replaced_with_new_draft(
     stuck, _ = world.publish([issue], mode="publish")
     message = stuck.results[0].message
     assert stuck.exit_code == EXIT_CHANNEL_FAILED
-    assert "the draft was published by hand or deleted; check 发表记录" in message
+    assert "the draft was published by hand or deleted; run with --new-draft" in message
     assert "run with --new-draft" in message
     assert "not retried" in world.publish([issue], mode="publish")[0].results[0].message
 
@@ -159,3 +159,24 @@ def test_a_draft_deleted_by_hand_is_replaced_with_new_draft(
     assert code == EXIT_BAD_INPUT
     assert err.count("\n") == 1 and "--new-draft only replaces the draft" in err
     assert len(world.box.requests) == sent
+
+
+def test_new_draft_for_a_draft_published_by_hand_finds_the_article_instead_of_posting_again(
+    world: World, write_issue: WriteIssue
+) -> None:
+    """The stuck post's advice reads "published by hand or deleted": an editor who runs
+    --new-draft without looking in 发表记录 first must not get the issue out twice."""
+    issue = write_issue(5, channels=("wechat",))
+    assert world.publish([issue], mode="draft")[0].exit_code == EXIT_OK
+    with world.ledger() as ledger:
+        (record,) = ledger.posts("weekly-5")
+    assert record.draft_id is not None
+    world.box.wechat.by_hand(record.draft_id, "publish")  # 发表 in 公众号后台
+
+    fresh, lines = world.publish([issue], mode="publish", new_draft=True)
+    (result,) = fresh.results
+    assert result.state == "published", (result, lines)
+    assert len(world.published_on("wechat")) == 1  # the one published by hand
+    assert calls_to(world.box, "/cgi-bin/draft/add") == 1  # no second draft was made
+    assert calls_to(world.box, "/cgi-bin/freepublish/submit") == 0
+    assert any("adopted, not made again" in line for line in lines), lines

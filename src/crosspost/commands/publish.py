@@ -38,7 +38,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--new-draft",
         action="store_true",
-        help="forget the recorded draft (deleted or published by hand) and make a new one",
+        help="forget the recorded draft (gone from the drafts: an article published by hand is "
+        "found and recorded, else a new draft is made)",
     )
     parser.add_argument(
         "--dry-run",

@@ -337,14 +337,16 @@ class PostMachine:
         adapter.preflight()
         if submitted is not None:
             return self._wait(adapter, submitted)
-        adopt = not (record.draft_id or record.article_id or options.new_draft)
+        # --new-draft says the recorded draft is gone, not where: published by hand is as
+        # likely as deleted, so the account is still looked at (its drafts aside).
+        adopt = not (record.draft_id or record.article_id)
         # The account-kind probe is a read whose answer is first needed by the draft (a
         # handed-off draft wants its preview link): it goes out beside the uploads and
         # the adoption reads instead of a round of its own in front of them.
         with ThreadPoolExecutor(max_workers=1) as side:
             asking = side.submit(probed, job, adapter) if needs_probe(job, record) else None
             try:
-                prepared = self._prepare(adapter, record, adopt=adopt)
+                prepared = self._prepare(adapter, record, adopt=adopt, drafts=not options.new_draft)
             finally:
                 if asking is not None:
                     self._heed_probe(asking.result())
@@ -738,10 +740,11 @@ class PostMachine:
             self.ledger.note(row.key, STEP_BUNDLE, f"URL not known: {link.why}", data)
 
     def _prepare(
-        self, adapter: Adapter, record: PostRecord, *, adopt: bool
+        self, adapter: Adapter, record: PostRecord, *, adopt: bool, drafts: bool = True
     ) -> PostResult | tuple[PostRecord, DraftContent]:
         """Upload the post's images while the calls that need none of them go out: the
-        look for the post already on the account (``adopt``: reads only) and, where the
+        look for the post already on the account (``adopt``: reads only; ``drafts``: a
+        draft found is adopted too, not only an article) and, where the
         platform allows, its empty draft (intent first, like any draft). The post then
         waits for the longer of the two, not for their sum. Uploads are idempotent, so
         those of a post found already published are harmless (and cached).
@@ -752,7 +755,7 @@ class PostMachine:
         with ThreadPoolExecutor(max_workers=1) as side:
             uploading = side.submit(self._content, adapter, mark=False)
             if adopt:
-                adopted = self._adopt(adapter)
+                adopted = self._adopt(adapter, drafts=drafts)
                 if isinstance(adopted, PostResult):
                     return adopted
                 record = adopted or record
@@ -884,10 +887,11 @@ class PostMachine:
     def _topics(self, content: DraftContent) -> bool:
         return bool(content.options.get("topics") or self.job.account.options.get("topics"))
 
-    def _adopt(self, adapter: Adapter) -> PostRecord | PostResult | None:
+    def _adopt(self, adapter: Adapter, *, drafts: bool = True) -> PostRecord | PostResult | None:
         """Before the first create of a post the ledger does not know: an article of the
-        same issue already on the account (a lost state dir, another machine) is adopted
-        instead of made a second time."""
+        same issue already on the account (a lost state dir, another machine, a draft
+        published by hand) is adopted instead of made a second time; a draft found is
+        adopted too unless ``drafts`` is off (``--new-draft`` asked for a new one)."""
         job = self.job
         intent = Intent(
             started_at=self.clock(),
@@ -897,7 +901,7 @@ class PostMachine:
             known_ids=self._known_ids(),
         )
         found = adapter.find_existing(intent)
-        if found is None:
+        if found is None or (found.post is None and not drafts):
             return None
         where = f"found on {adapter.display_name}: {found.detail}; adopted, not made again"
         self.progress(where)

@@ -38,7 +38,10 @@ _IP = pattern(r"invalid ip ([0-9A-Fa-f.:]+)")
 #: errcode of a media_id WeChat does not know (a draft or material that left the account).
 DRAFT_GONE_CODE = 40007
 #: What an editor does when a draft crosspost recorded is gone from 草稿箱 (40007).
-DRAFT_GONE = "the draft was published by hand or deleted; check 发表记录, then run with --new-draft"
+DRAFT_GONE = (
+    "the draft was published by hand or deleted; run with --new-draft (an article published "
+    "by hand is found in 发表记录 and recorded; else a new draft is made)"
+)
 
 _LIMITS = WECHAT.limits
 _INLINE, _COVER = WECHAT.image_policy("inline"), WECHAT.image_policy("cover")
