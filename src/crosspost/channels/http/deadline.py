@@ -110,11 +110,13 @@ class Deadlines:
 
     def _run(self) -> None:
         while True:
+            # Cleared before the look, so an earlier deadline begun after it still wakes
+            # the wait below.
+            self._wake.clear()
             deadline = self._next_deadline()
-            wait = None if deadline is None else max(0.0, deadline - self.clock())
+            wait = None if deadline is None else deadline - self.clock()
             if wait is None or wait > 0:
                 self._wake.wait(wait)
-                self._wake.clear()
             self.cut_overdue()
 
 
