@@ -806,6 +806,27 @@ def test_jianshu_yuque_and_youdao_markup_reads_as_their_editors_show_it(
     assert any("'###把Block保存成属性' is not a heading" in w for w in body_warnings(body))
 
 
+def test_yuque_font_colours_in_rgb_and_highlights_keep_their_look_on_wechat() -> None:
+    body = (
+        '<font style="background-color:#FBDE28;">黄底</font>、'
+        '<font style="color:rgb(223, 42, 63);background-color:#FBDE28;">红字黄底</font>、'
+        '<font style="color:#DF2A3F;">红字</font>。\n'
+    )
+    wechat = shown(body, "wechat")
+    assert '<span style="background-color:#FBDE28">黄底</span>' in wechat
+    assert '<span style="color:rgb(223,42,63);background-color:#FBDE28">红字黄底</span>' in wechat
+    assert '<span style="color:#DF2A3F">红字</span>' in wechat
+    assert "<p>黄底、红字黄底、红字。</p>" in shown(body, "zhihu")
+
+
+@pytest.mark.parametrize("theme", ["default", "grace"])
+def test_bold_the_author_coloured_keeps_the_authors_colour(theme: str) -> None:
+    body = "<font color=red>**重要**</font> 和 **普通**。\n"
+    wechat = render(issue_of(body), "wechat", RenderContext(theme=theme)).body
+    assert '<span style="color:red"><strong style="color:inherit">重要</strong></span>' in wechat
+    assert re.search(r'<strong style="color:#\w+">普通</strong>', wechat)
+
+
 def test_mdnice_slides_and_rubies_and_indented_notes_with_links(
     body_warnings: BodyWarnings,
 ) -> None:

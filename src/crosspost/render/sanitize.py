@@ -63,14 +63,20 @@ _LEGACY_TAG = pattern(r"<(/?)(font|strike|br)\b([^<>]*)>", re.IGNORECASE)
 #: A ``<font>`` colour: a name, ``#hex`` or ``rgb(…)``, or hex without its ``#``
 #: (``color="0000B9"``, which browsers read as ``#0000B9``); anything else is not kept.
 _FONT_COLOR = pattern(
-    r"""\bcolor\s*=\s*["']?\s*(#?[0-9a-f]{6}|#[0-9a-f]{3,8}|[a-z]{3,20}|rgba?\([\d\s.,%]+\))\s*["']?(?=[\s>/]|$)""",
+    r"""\bcolor\s*=\s*["']?\s*(#?[0-9a-f]{6}|#[0-9a-f]{3,8}|rgba?\([\d\s.,%]+\)|[a-z]{3,20})\s*["']?(?=[\s>/]|$)""",
     re.IGNORECASE,
 )
-#: A colour in a ``style`` attribute: ``style="color:#DF2A3F;"`` (Yuque's ``<font>``).
+#: A colour in a ``style`` attribute: ``style="color:rgb(223, 42, 63);"`` (Yuque's
+#: ``<font>``), and its highlight, ``background-color:#FBDE28``.
 _STYLE_COLOR = pattern(
-    r"""\bstyle\s*=\s*["'][^"']*?(?<![\w-])color\s*:\s*(#[0-9a-f]{3,8}|[a-z]{3,20}|rgba?\([\d\s.,%]+\))""",
+    r"""(?<![\w-])color\s*:\s*(#[0-9a-f]{3,8}|rgba?\([\d\s.,%]+\)|[a-z]{3,20}\b(?!\())""",
     re.IGNORECASE,
 )
+_STYLE_HIGHLIGHT = pattern(
+    r"""(?<![\w-])background(?:-color)?\s*:\s*(#[0-9a-f]{3,8}|rgba?\([\d\s.,%]+\)|[a-z]{3,20}\b(?!\())""",
+    re.IGNORECASE,
+)
+_STYLE_ATTRIBUTE = pattern(r"""\bstyle\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
 _DATA = pattern(r"^\s*data:", re.IGNORECASE)
 
 
@@ -131,9 +137,10 @@ def script_embeds(fragment: str) -> str:
 
 def modern_tags(fragment: str) -> str:
     """``fragment`` with ``<strike>`` written ``<s>``, ``<font color=X>`` (or Yuque's
-    ``<font style="color:X">``) written ``<span style="color:X">`` (a ``<font>`` without
-    a colour: a plain ``<span>``), and ``</br>`` written ``<br>``, as browsers read it
-    (Jianshu's and CSDN's posts end lines with it)."""
+    ``<font style="color:X;background-color:Y">``) written ``<span style="color:X">``
+    with the highlight it had (a ``<font>`` without either: a plain ``<span>``), and
+    ``</br>`` written ``<br>``, as browsers read it (Jianshu's and CSDN's posts end lines
+    with it)."""
     if "<" not in fragment or not _LEGACY_TAG.search(fragment):
         return fragment
 
@@ -145,13 +152,19 @@ def modern_tags(fragment: str) -> str:
             return tag.group(0) if not closing else "<br>"
         if closing:
             return "</span>"
-        color = _FONT_COLOR.search(rest) or _STYLE_COLOR.search(rest)
-        if color is None:
-            return "<span>"
-        value = color.group(1)
-        if len(value) == 6 and not value.isalpha():  # hex without its '#' ("0000B9")
-            value = f"#{value}"
-        return f'<span style="color:{value}">'
+        style = _STYLE_ATTRIBUTE.search(rest)
+        declarations = (style.group(1) or style.group(2) or "") if style else ""
+        color = _FONT_COLOR.search(rest) or _STYLE_COLOR.search(declarations)
+        highlight = _STYLE_HIGHLIGHT.search(declarations)
+        kept = []
+        if color is not None:
+            value = color.group(1)
+            if len(value) == 6 and not value.isalpha():  # hex without its '#' ("0000B9")
+                value = f"#{value}"
+            kept.append(f"color:{value}")
+        if highlight is not None:
+            kept.append(f"background-color:{highlight.group(1)}")
+        return f'<span style="{";".join(kept)}">' if kept else "<span>"
 
     return _LEGACY_TAG.sub(modern, fragment)
 
