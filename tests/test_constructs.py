@@ -79,6 +79,25 @@ def test_check_names_each_construct_shown_otherwise_with_its_line(
     assert not any("<svg> is not shown on wechat" in line for line in checked_lines)
 
 
+def test_pandoc_wrapper_divs_of_one_class_are_named_once_with_their_count(
+    check_lines: CheckLines,
+) -> None:
+    # A page through Pandoc wraps every section in '::: {.section}': one warning per div
+    # buried the others. One per class now, on its first line, with how many there are.
+    document = (
+        "---\ntitle: 分节\n---\n::: {.section}\n一\n:::\n\n::: {#b .section}\n二\n:::\n\n"
+        "::: {.note-box}\n三\n:::\n\n::: section\n四\n:::\n"
+    )
+    unknown = [line for line in check_lines(document) if "not a callout" in line]
+    known = "(tip, info, note, important, warning, caution, danger, details)"
+    assert unknown == [
+        f"issue.md:4: warning: '::: section' (3 blocks of this name, the first here) is not "
+        f"a callout crosspost knows {known}; each is shown as a plain note",
+        f"issue.md:12: warning: '::: note-box' is not a callout crosspost knows {known}; it "
+        "is shown as a plain note",
+    ]
+
+
 def test_a_video_becomes_a_line_with_its_poster_and_link_on_both_channels() -> None:
     video = '<video poster="p.jpg"><source src="https://v.example.com/a.mp4"></video>'
     body = f"before\n{video}\n\nafter **gone**\n"

@@ -634,6 +634,71 @@ def test_html2texts_padded_list_markers_and_addresses_cut_at_a_hyphen_read_as_me
     assert shown(body, "wechat").count("<pre") == 1  # the fence's, not the items'
 
 
+def test_a_number_sign_html2text_wrapped_to_a_lines_start_is_no_heading() -> None:
+    # html2text wraps "ranked # 2 in the charts" at 78 columns; the line '# 2 in the
+    # charts' was a heading cutting the sentence in two. Headings written by hand (after a
+    # short line, a sentence's end, a blank line), and code, stay as they were.
+    body = (
+        "Their third album in the spring was, as expected, quickly ranked at number\n"
+        "# 2 in the charts for weeks.\n\n"
+        "A short line\n# 2 things we learned\n\n"
+        "This paragraph ends with a long sentence that takes up the whole line.\n"
+        "# 5 tips for better sleep\n\n# 3 wishes\n\n"
+        "```\nThis code line is long enough to have been wrapped by html2text, in\n"
+        "# 2 places\n```\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert (
+        "<p>Their third album in the spring was, as expected, quickly ranked at number "
+        "# 2 in the charts for weeks.</p>"
+    ) in zhihu
+    assert re.findall(r"<h2>([^<]*)</h2>", zhihu) == [
+        "2 things we learned", "5 tips for better sleep", "3 wishes",
+    ]  # fmt: skip
+    assert "in\n# 2 places" in zhihu  # code is code
+    assert shown(body, "wechat").count("<h1") == 3
+
+
+def test_an_emails_tracking_pixels_are_left_out_and_named(body_warnings: BodyWarnings) -> None:
+    # A newsletter's email through a converter keeps its open-tracking pixels: each was
+    # downloaded and uploaded to WeChat as a picture of its own. Pictures named or sized
+    # otherwise stay.
+    body = (
+        "Hello.\n\n![](https://list.e.com/track/open.php?u=1&id=2)\n\n"
+        'Text ![](https://e.com/b.gif){width="1" height="1"} more.\n\n'
+        '<img src="https://mail.e.com/spacer.gif" width="1" height="1" alt="">\n\n'
+        "[![](https://u1.ct.e.net/wf/open?upn=abc)](https://e.com)\n\n"
+        "![](https://eotrx.e.com/open?token=x) ![](https://e.com/o.gif?x=1)\n\n"
+        "![logo](https://e.com/logo.png) ![](https://e.com/icons/open.png?v=2) "
+        "![](https://e.com/phones/pixel.jpg?w=800) ![](https://e.com/a.png =1x)\n\n"
+        '<img src="data:image/gif;base64,R0lGOD" data-src="https://e.com/c.png" width="1" '
+        'height="1">\n'
+    )
+    kept = ("logo.png", "icons/open.png", "phones/pixel.jpg", "e.com/a.png", "e.com/c.png")
+    for channel in CHANNELS:
+        html = shown(body, channel)
+        assert html.count("<img") == len(kept), channel
+        assert all(name in html for name in kept), channel
+        assert "Text more." in " ".join(words(html).split()), channel
+    pixels = [line for line in body_warnings(body) if "tracking pixel" in line]
+    left_out = "so it is left out of every channel; delete it from the issue to silence this"
+    named, sized = "its address is an email service's open-tracking pixel", "a 1×1 picture"
+    assert pixels == [
+        f"issue.md:6: warning: the image 'https://list.e.com/track/open.php?u=1&id=2' is a "
+        f"tracking pixel of the email the issue came from ({named}), {left_out}",
+        f"issue.md:8: warning: the image 'https://e.com/b.gif' is a tracking pixel of the "
+        f"email the issue came from ({sized}), {left_out}",
+        f"issue.md:10: warning: the image 'https://mail.e.com/spacer.gif' is a tracking "
+        f"pixel of the email the issue came from ({sized}), {left_out}",
+        f"issue.md:12: warning: the image 'https://u1.ct.e.net/wf/open?upn=abc' is a "
+        f"tracking pixel of the email the issue came from ({named}), {left_out}",
+        f"issue.md:14: warning: the image 'https://eotrx.e.com/open?token=x' is a tracking "
+        f"pixel of the email the issue came from ({named}), {left_out}",
+        f"issue.md:14: warning: the image 'https://e.com/o.gif?x=1' is a tracking pixel of "
+        f"the email the issue came from ({named}), {left_out}",
+    ]
+
+
 def test_turndowns_picture_linked_over_lines_is_a_linked_picture() -> None:
     # Every Substack figure clipped with turndown: paragraphs '[' and '](https://…)'.
     body = "前文\n\n[\n\n![图表](https://e.com/chart.png)\n\n](https://e.com/post)\n\n后文\n"

@@ -10,6 +10,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
+import time
+
+import pytest
 
 import crosspost
 from crosspost.patterns import _Deferred, pattern
@@ -55,3 +58,31 @@ def test_every_pattern_named_at_the_top_of_a_module_compiles() -> None:
                     raise AssertionError(f"{module_info.name}.{name}: {error}") from error
                 found += 1
     assert found >= 150  # the parser's, the checks', the renderers'
+
+
+@pytest.mark.parametrize(
+    ("module", "name", "line"),
+    [
+        # An attribute list never closed, and brackets and braces in their thousands.
+        ("crosspost.issue.pandoc_spans", "_WRAPPED_LIST", "{" + "a\n" * 5_000),
+        ("crosspost.issue.pandoc_spans", "_SPAN_LIST", "{" + ".a " * 3_333 + "{"),
+        ("crosspost.issue.merge_tags", "_ANY_TAG", "%%a" * 3_333 + "*|A" * 3_333),
+        ("crosspost.issue.merge_tags", "_ANY_TAG", "%%" + "a" * 10_000),
+        ("crosspost.issue.private_notes", "_COMMENT", "%%a" * 5_000),
+        ("crosspost.issue.dialect", "_WRAPPED_NUMBER_SIGN", "\n# 1 2 3" * 1_500),
+        ("crosspost.issue.tracking_pixels", "_RAW_SIZE", "<img " + "width= " * 1_500),
+        ("crosspost.issue.tracking_pixels", "_IMG_TAG", "<img " * 2_000),
+    ],
+)
+def test_a_new_pattern_stays_fast_on_a_line_made_to_trip_it(
+    module: str, name: str, line: str
+) -> None:
+    # Nested quantifiers over the same characters try every cut of a line that never
+    # matches: minutes for a few thousand characters. These read each character a few
+    # times at most, so 10,000 of them take milliseconds.
+    found = getattr(importlib.import_module(module), name)
+    started = time.perf_counter()
+    for at in range(0, len(line), 50):  # a search from many starts, as sub and finditer do
+        found.match(line, at)
+    list(found.finditer(line))
+    assert time.perf_counter() - started < 1.0

@@ -89,6 +89,18 @@ def test_deep_nesting_is_shown_flat_below_a_depth_and_named(
     assert len(found) == 1 and found[0].startswith(f"issue.md:{line + 3}: warning: ")
 
 
+@pytest.mark.parametrize("indent", ["    ", "  "])
+def test_an_outline_many_levels_deep_keeps_the_rest_of_the_issue(indent: str) -> None:
+    """markdown-it's CommonMark preset stops at 20 levels (a list level counts two) and
+    dropped everything after an outliner's twelve-level list, without a word."""
+    outline = "".join(f"{indent * level}- 第{level + 1}层\n" for level in range(40))
+    body = f"{outline}\n结尾段落。\n\n## 后面\n\n还有。\n"
+    for channel in CHANNELS:
+        shown = render(issue_of(body), channel, RenderContext()).body
+        assert all(f"第{level}层" in shown for level in (1, 12, 40)), channel
+        assert "结尾段落。" in shown and "还有。" in shown, channel
+
+
 @pytest.mark.parametrize(("depth", "zhihu"), [(99, "<p><b>粗</b></p>"), (100, "<p>粗</p>")])
 def test_an_element_below_the_limit_keeps_its_tag(depth: int, zhihu: str) -> None:
     body = "<div>" * depth + "<b>粗</b>" + "</div>" * depth + "\n"

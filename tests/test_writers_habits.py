@@ -62,6 +62,41 @@ def test_private_comments_and_block_ids_are_not_published() -> None:
         assert text.count("%%d") == 2  # code is code
 
 
+def test_email_merge_tags_are_kept_as_written_and_named_once_each(
+    body_warnings: BodyWarnings,
+) -> None:
+    # A newsletter's email through html2text: '%%FirstName%%' was left out as an Obsidian
+    # comment and Mailchimp's '*|FNAME|*' came out as '|FNAME|' in italics, and check
+    # said nothing. Comments (prose, Chinese, over lines) are still left out.
+    body = (
+        "Hi %%FirstName%%, your address is %%emailaddress%%.\n\n"
+        "Hello *|FNAME|*, from *|LIST:COMPANY|*. Bye *|FNAME|*.\n\n"
+        "正文%%私密%%继续，%% a note to self %% and on.\n\n%%\n草稿\n%%\n\n"
+        "Again %%FirstName%% %%待核实\n\n私密的一段\n\n到这里%% 后面公开\n"
+    )
+    for channel in CHANNELS:
+        html = shown(body, channel)
+        text = words(html)
+        assert "Hi %%FirstName%%, your address is %%emailaddress%%." in text, channel
+        assert "Hello *|FNAME|*, from *|LIST:COMPANY|*. Bye *|FNAME|*." in text, channel
+        assert "正文继续， and on." in text and "Again %%FirstName%%" in text, channel
+        assert "后面公开" in text and "<em" not in html and "<i>" not in html, channel
+        for private in ("私密", "note to self", "草稿", "待核实"):
+            assert private not in text, (channel, private)
+    tags = [line for line in body_warnings(body) if "merge tag" in line]
+    said = (
+        " is a merge tag your email service fills in for each subscriber; WeChat and "
+        "Zhihu do not, so readers would see it as written: write the words it stands for, "
+        "or leave it out"
+    )
+    assert tags == [
+        f"issue.md:4: warning: '%%FirstName%%' (and 1 more time){said}",
+        f"issue.md:4: warning: '%%emailaddress%%'{said}",
+        f"issue.md:6: warning: '*|FNAME|*' (and 1 more time){said}",
+        f"issue.md:6: warning: '*|LIST:COMPANY|*'{said}",
+    ]
+
+
 def test_a_percent_sign_written_twice_and_never_closed_stays() -> None:
     assert "增长 100%% 以上" in words(shown("增长 100%% 以上。\n\n下一段。\n", "zhihu"))
 
@@ -864,6 +899,28 @@ def test_pandocs_fancy_list_lines_and_bracketed_spans_read_as_pandoc_shows_them(
     assert "<p>a. one<br>b. two</p><p>(iv) x<br>(v) y</p><p>1. auto<br>2. auto</p>" in zhihu
     assert "<p>Small caps and [kept]{not attributes}</p>" in zhihu
     assert "<p>written by A. Smith, e.g.</p>" in zhihu  # prose keeps being joined
+
+
+def test_pandocs_attribute_lists_and_spans_wrapped_over_lines_are_left_out() -> None:
+    # Pandoc and html2text wrap at 72 or 78 columns: a Medium picture's '{.graf-image' /
+    # 'width="300"}' and '[27' / 'months]{.underline}' went out as written, and so did a
+    # span whose words hold a link. Brackets that pair otherwise, or braces of words, stay.
+    body = (
+        'A picture ![](https://e.com/a.png){.graf-image\nwidth="300"} and words.\n\n'
+        "It took [27\nmonths]{.underline} to ship.\n\n"
+        'Read [see [here](https://x.y)]{.mark} now, [a *b*\nc]{.x\nkey="v w"} too.\n\n'
+        "[a] b]{.x} and [kept\nas]{written here} stay.\n\n`[code]{.x}` is code.\n"
+    )
+    for channel in CHANNELS:
+        text = " ".join(words(shown(body, channel)).split())
+        for said in ("A picture and words.", "It took 27 months to ship.", "now, a b c too."):
+            assert said in text, (channel, said)
+        assert "[a] b]{.x} and [kept as]{written here} stay." in text, channel
+        assert "[code]{.x} is code." in text and "graf-image" not in text, channel
+    assert "width:300px" in shown(body, "wechat")  # the list's size is the picture's
+    assert '<p>Read see <a href="https://x.y">here</a> now, a <i>b</i> c too.</p>' in shown(
+        body, "zhihu"
+    )
 
 
 def test_addresses_without_a_scheme_are_https_and_a_gists_script_is_a_link(

@@ -72,14 +72,15 @@ def construct_findings(issue: Issue, channels: Iterable[str]) -> list[Finding]:
 
 
 def _callouts(issue: Issue) -> Iterator[Finding]:
+    """Callouts of a name crosspost does not know, one finding per name (on its first
+    line, with how many there are: a page through Pandoc wraps every section in a
+    ``::: {.section}`` div, and a finding per div buried the rest), and each callout
+    never closed."""
     known = ", ".join(CALLOUT_LABELS)
+    unknown: dict[str, list[int]] = {}
     for callout in callouts(issue):
         if callout.name not in CALLOUT_LABELS:
-            message = (
-                f"'::: {callout.name}' is not a callout crosspost knows ({known}); "
-                "it is shown as a plain note"
-            )
-            yield Finding(callout.line, None, "unknown-callout", message)
+            unknown.setdefault(callout.name, []).append(callout.line)
         if callout.closed:
             continue
         if callout.within is None:
@@ -95,6 +96,14 @@ def _callouts(issue: Issue) -> Iterator[Finding]:
                 f"should end first, add a ':::' line before line {callout.line}"
             )
         yield Finding(callout.line, None, "unclosed-callout", message)
+    for name, lines in unknown.items():
+        count = len(lines)
+        blocks = f" ({count} blocks of this name, the first here)" if count > 1 else ""
+        message = (
+            f"'::: {name}'{blocks} is not a callout crosspost knows ({known}); "
+            f"{'each is' if count > 1 else 'it is'} shown as a plain note"
+        )
+        yield Finding(min(lines), None, "unknown-callout", message)
 
 
 def _blocks(tokens: list[Token]) -> Iterator[tuple[Token, list[Token]]]:

@@ -32,6 +32,7 @@ from crosspost.issue.dialect import (
     tokens_after,
 )
 from crosspost.issue.loader import JSON_FIELD
+from crosspost.issue.merge_tags import merge_tags
 from crosspost.issue.model import Issue
 from crosspost.patterns import pattern
 
@@ -115,6 +116,8 @@ def source_findings(issue: Issue) -> list[Finding]:
         *_unread_blocks(issue, tokens),
         *_indented_prose(issue, tokens),
         *_shallow_sublists(issue, tokens, lines),
+        *_merge_tags(issue, tokens, lines),
+        *_tracking_pixels(issue),
     ]
     return sorted(found, key=lambda finding: finding.line)
 
@@ -960,6 +963,21 @@ def _indented_prose(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
     )
 
 
+def _tracking_pixels(issue: Issue) -> Iterator[Finding]:
+    """Tracking pixels, which the dialect leaves out: uploaded, one would have been a
+    picture of its own in the article (or a download check refused), and it would have
+    told the email service nothing. Named so the editor knows where the image went."""
+    for line, source, why in issue.document.pixels:
+        yield Finding(
+            issue.body_line + line,
+            None,
+            "tracking-pixel",
+            f"the image '{_shortened(source, 60)}' is a tracking pixel of the email the "
+            f"issue came from ({why}), so it is left out of every channel; delete it from "
+            "the issue to silence this",
+        )
+
+
 def _tables_of_contents(issue: Issue) -> Iterator[Finding]:
     """Table-of-contents markers (``[TOC]``, ``[[toc]]``, kramdown's ``{:toc}``), which
     the dialect leaves out: the tool that wrote the issue filled them in, crosspost does
@@ -1052,3 +1070,43 @@ _IN_RAW_HTML = (
 
 def _kept_lines(found: re.Match[str]) -> str:
     return "\n" * found.group(0).count("\n")
+
+
+#: A raw tag of an HTML block: its attributes are no text (a placeholder in an ``href``
+#: is named as a link no reader can follow).
+_RAW_TAG = pattern(r"<[^<>]*>")
+
+
+def _merge_tags(issue: Issue, tokens: Sequence[Token], lines: Sequence[str]) -> Iterator[Finding]:
+    """An email service's merge tags in the text (``%%FirstName%%``, ``*|FNAME|*``):
+    the service filled them in for each subscriber, WeChat and Zhihu do not, so a reader
+    would see one as written. One finding per tag, on its first line, however often the
+    issue uses it (a greeting's name may come back in every section)."""
+    first: dict[str, int] = {}
+    count: Counter[str] = Counter()
+    for token in tokens:
+        if not token.map or token.type not in ("inline", "html_block"):
+            continue
+        if token.type == "html_block":
+            texts = [_RAW_TAG.sub(" ", token.content)]
+        else:
+            texts = [c.content for c in token.children or () if c.type == "text"]
+        for text in texts:
+            for found in merge_tags(text):
+                tag = found.group()
+                count[tag] += 1
+                if tag not in first:
+                    start, end = token.map
+                    where = (n for n in range(start, min(end, len(lines))) if tag in lines[n])
+                    first[tag] = next(where, start)
+    for tag, line in first.items():
+        more = count[tag] - 1
+        again = f" (and {more} more time{'s' if more > 1 else ''})" if more else ""
+        yield Finding(
+            issue.body_line + line,
+            None,
+            "merge-tag",
+            f"'{tag}'{again} is a merge tag your email service fills in for each "
+            "subscriber; WeChat and Zhihu do not, so readers would see it as written: "
+            "write the words it stands for, or leave it out",
+        )

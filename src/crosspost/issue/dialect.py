@@ -57,7 +57,9 @@ from crosspost.issue.definition_lists import definition_lists
 from crosspost.issue.hugo_shortcodes import shortcode_block
 from crosspost.issue.hugo_shortcodes import shortcodes as hugo_shortcodes
 from crosspost.issue.kramdown import kramdown_extensions, table_attribute_rows
+from crosspost.issue.merge_tags import mailchimp_tag
 from crosspost.issue.myst import roles, targets_and_labels
+from crosspost.issue.pandoc_spans import ATTRIBUTE_WORDS, attribute_parts, span_attributes
 from crosspost.issue.pandoc_tables import (
     grid_table,
     multiline_table,
@@ -69,6 +71,7 @@ from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image, sizes_in_alt
 from crosspost.issue.tabs import mkdocs_tab, next_tab
 from crosspost.issue.template_tags import template_block, template_tags
+from crosspost.issue.tracking_pixels import PIXELS, tracking_pixels
 from crosspost.issue.video_pictures import video_pictures
 from crosspost.issue.wiki_links import wiki_link
 from crosspost.issue.wordpress_shortcodes import code_shortcode, wordpress_shortcodes
@@ -82,6 +85,10 @@ BlockRule = Callable[[StateBlock, int, int, bool], bool]
 InlineRule = Callable[[StateInline, bool], bool]
 
 ONLY_MARKER = pattern(r"^only\s+([A-Za-z][\w-]*)\s*$")
+#: How deep blocks may nest (each list level counts two: the list and its item).
+#: markdown-it's CommonMark preset stops at 20 and drops the rest of the document
+#: without a word, which a list ten levels deep (an outliner's export) reaches.
+MAX_NESTING = 200
 #: Characters that join without a space when a Markdown line break falls between them
 #: (CJK radicals to ideographs, Hangul, compatibility ideographs, full-width forms and
 #: CJK punctuation), as (first, last) code points. The one definition every renderer uses.
@@ -986,6 +993,33 @@ _LINE_LINKED_PICTURE = pattern(
 _BROKEN_ADDRESS = pattern(r"(\]\(https?://[^\s()]*-)\n[ \t]*([^\s()]+\))")
 
 
+#: A line that starts with a number sign, a blank and a number, then a word in lower case:
+#: html2text wraps "…ranked # 2 in the charts" at 78 columns, and the sign can land first
+#: on a line (``# 2 in the charts``), which CommonMark reads as a heading.
+_WRAPPED_NUMBER_SIGN = pattern(r"^#(?=[ \t]+\d[\d,.]*[ \t]+[a-z])", re.M)
+#: How long the line above must be to have been wrapped (html2text's is 78 columns wide):
+#: a line written by hand above a heading is short, or ends a sentence.
+_WRAPPED_WIDTH = 60
+#: How a wrapped line of a sentence ends: a word or a comma, not a sentence's end.
+_MID_SENTENCE = pattern(r"[A-Za-z0-9,]")
+
+
+def _number_sign(found: re.Match[str]) -> str:
+    """The sign escaped (``\\#``) when the line above is a wrapped line of the same
+    sentence: at least :data:`_WRAPPED_WIDTH` characters, no blank line between, not a
+    block of its own (a heading, a list item, a quote, a table row …) and not ending a
+    sentence. A heading under such a line is a heading still: a writer's heading is
+    not in lower case after its number, or follows a blank line, a short line or a
+    sentence's end."""
+    text, at = found.string, found.start()
+    above = text[text.rfind("\n", 0, max(at - 1, 0)) + 1 : max(at - 1, 0)].rstrip()
+    if at == 0 or len(above) < _WRAPPED_WIDTH or _BLOCK_START.match(above):
+        return found.group()
+    if above.startswith("    ") or not _MID_SENTENCE.fullmatch(above[-1]):
+        return found.group()
+    return "\\#"
+
+
 def _picture_linked_on_one_line(found: re.Match[str]) -> str:
     """The picture and its link on the picture's line; the lines around it left blank."""
     before, picture, after, href = found.groups()
@@ -995,10 +1029,12 @@ def _picture_linked_on_one_line(found: re.Match[str]) -> str:
 def _converter_wraps(state: StateCore) -> None:
     """What converters from HTML (html2text, turndown) write for things a page shows
     plainly: a list item's words padded far from their marker (shown as code), a linked
-    picture written over lines (its brackets shown as paragraphs) and an address cut at a
-    hyphen by the line's end (the link shown as written). The marker gets one space; the
-    picture is linked on its own line; the address is joined, the rest of its line moved
-    after it; lines stay where they were. Code fences are left alone."""
+    picture written over lines (its brackets shown as paragraphs), an address cut at a
+    hyphen by the line's end (the link shown as written) and a number sign wrapped to
+    the start of a line (``# 2 in the charts``, shown as a heading). The marker gets one
+    space; the picture is linked on its own line; the address is joined, the rest of its
+    line moved after it; the sign is escaped (see :func:`_number_sign`); lines stay where
+    they were. Code fences are left alone."""
     if "     " in state.src or "\t" in state.src:
         state.src = outside_fences(_PADDED_MARKER, state.src, lambda found: found.group(1) + " ")
     if "\n](" in state.src:
@@ -1007,6 +1043,8 @@ def _converter_wraps(state: StateCore) -> None:
         state.src = outside_fences(
             _BROKEN_ADDRESS, state.src, lambda found: found.group(1) + found.group(2) + "\n"
         )
+    if "\n#" in state.src:
+        state.src = outside_fences(_WRAPPED_NUMBER_SIGN, state.src, _number_sign)
 
 
 #: A quote's line that opens a GitHub or Obsidian alert: ``> [!TIP]``, ``>[!note]- 标题``.
@@ -1504,17 +1542,9 @@ _ATTRIBUTE_LINE = pattern(r"[ \t]*\{:[^{}\n]*\}[ \t]*")
 #: One starting a line of words: SiYuan writes each list item's block id so, before its
 #: text (``* {: id="20240311092931-nq8w4c2"}**深度工作**``).
 _LEADING_ATTRIBUTES = pattern(r"^\{:[^{}\n]*\}[ \t]*(?=\S)")
-#: The words of an attribute list, ``#id .class key=value``: runs of characters with
-#: blanks between. Written ``(?:[ \t]*[^\s{}]+)+``, the blanks optional, a run could be
-#: cut anywhere, and a line with no closing brace (``## Config: `{"retries": 3, …``)
-#: made the search try every cut: a minute for one heading, hours for a longer one.
-_ATTRIBUTE_WORDS = r"[ \t]*[^\s{}]+(?:[ \t]+[^\s{}]+)*"
 #: Attributes written after a heading's words: ``{#id}``, ``{#id .class key=value}``,
 #: Pandoc's ``{-}`` (not numbered), kramdown's ``{: #id}``.
-_HEADING_ATTRIBUTES = pattern(rf"[ \t]*\{{:?({_ATTRIBUTE_WORDS})[ \t]*\}}[ \t]*$")
-_ATTRIBUTE = pattern(r"[#.][\w:.-]+|-|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s\"'{}]+)")
-#: The parts of an attribute list: quoted values whole, the rest split at blanks.
-_ATTRIBUTE_PARTS = pattern(r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'])+")
+_HEADING_ATTRIBUTES = pattern(rf"[ \t]*\{{:?({ATTRIBUTE_WORDS})[ \t]*\}}[ \t]*$")
 #: Where :func:`_site_directives` notes what it left out, in the parse's ``env``: (0-based
 #: body line, what was written).
 LEFT_OUT = "crosspost_left_out"
@@ -1529,10 +1559,8 @@ def _heading_attributes(content: str) -> str | None:
     found = _HEADING_ATTRIBUTES.search(content)
     if found is None or not content[: found.start()].strip():
         return None
-    parts = _ATTRIBUTE_PARTS.findall(found.group(1))
-    if not all(_ATTRIBUTE.fullmatch(part) for part in parts):
-        return None
-    if not any(part[0] in "#.-" for part in parts):
+    parts = attribute_parts(found.group(1))
+    if parts is None or not any(part[0] in "#.-" for part in parts):
         return None
     return content[: found.start()]
 
@@ -1584,50 +1612,6 @@ def _site_directives(state: StateCore) -> None:
         kept.append(token)
         index += 1
     state.tokens = _without_empty_lists(kept)
-
-
-#: An attribute list right after a link or an image: kramdown's ``{:target="_blank"}``,
-#: Pandoc's and Quarto's ``{#fig-plane width=60%}``.
-_SPAN_ATTRIBUTES = pattern(rf"\{{:?((?:{_ATTRIBUTE_WORDS})?)[ \t]*\}}")
-#: What an attribute list may follow: a link, an image, emphasis, code (kramdown's spans).
-_SPANS = frozenset({"link_close", "image", "em_close", "strong_close", "s_close", "code_inline"})
-_IMAGE_SIZE = pattern(r"(width|height)=[\"']?(\d+(?:\.\d+)?(?:px|%)?)[\"']?")
-
-
-#: Pandoc's bracketed span within one run of text: ``[Small caps]{.smallcaps}``.
-_BRACKETED_SPAN = pattern(rf"\[([^\[\]\n]+)\]\{{({_ATTRIBUTE_WORDS})[ \t]*\}}")
-
-
-def _bracketed_span(found: re.Match[str]) -> str:
-    parts = _ATTRIBUTE_PARTS.findall(found.group(2))
-    return found.group(1) if all(_ATTRIBUTE.fullmatch(part) for part in parts) else found.group(0)
-
-
-def _span_attributes(state: StateCore) -> None:
-    """Leave out the attribute list written right after a link or an image (a site reads
-    it: a link's ``target``, a figure's id); it went out as text under the picture or
-    after the link's words. An image's ``width`` and ``height`` are kept as its size.
-    Pandoc's bracketed span (``[words]{.smallcaps}``) is its words."""
-    for token in state.tokens:
-        if token.type != "inline" or not token.children or "{" not in token.content:
-            continue
-        children = token.children
-        for child in children:
-            if child.type == "text" and "]{" in child.content:
-                child.content = _BRACKETED_SPAN.sub(_bracketed_span, child.content)
-        for before, child in itertools.pairwise(children):
-            if child.type != "text" or before.type not in _SPANS:
-                continue
-            found = _SPAN_ATTRIBUTES.match(child.content)
-            parts = _ATTRIBUTE_PARTS.findall(found.group(1)) if found else []
-            if found is None or not all(_ATTRIBUTE.fullmatch(part) for part in parts):
-                continue
-            if before.type == "image":
-                for part in parts:
-                    size = _IMAGE_SIZE.fullmatch(part)
-                    if size:
-                        before.attrs[size.group(1)] = size.group(2)
-            child.content = child.content[found.end() :]
 
 
 #: How a line of a list written as plain lines begins: ``1、`` ``2.`` ``（3）`` ``四、``
@@ -1869,8 +1853,10 @@ def new_markdown() -> MarkdownIt:
         "commonmark", {"html": True, "typographer": False, "alerts": True, "tasklists": True}
     )
     md.enable(["table", "strikethrough"])
+    md.options["maxNesting"] = MAX_NESTING
     md.inline.ruler.before("image", "sized_image", sized_image)
     md.inline.ruler.before("link", "wiki_link", wiki_link)
+    md.inline.ruler.before("emphasis", "mailchimp_tag", mailchimp_tag)
     md.block.ruler.before("html_block", "lone_tag_line", _lone_tag_line)
     md.block.ruler.before(
         "fence",
@@ -1977,8 +1963,9 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.push("callouts", _callouts)
     md.core.ruler.push("close_hidden_content", _close_hidden_content)
     md.core.ruler.push("site_directives", _site_directives)
-    md.core.ruler.push("span_attributes", _span_attributes)
+    md.core.ruler.push("span_attributes", span_attributes)
     md.core.ruler.push("sizes_in_alt", sizes_in_alt)
+    md.core.ruler.push("tracking_pixels", tracking_pixels)
     md.core.ruler.push("enumerated_lines", _enumerated_lines)
     md.core.ruler.push("table_captions", table_captions)
     md.core.ruler.push("definition_lists", definition_lists)
@@ -2036,6 +2023,8 @@ class Document:
     left_out: tuple[tuple[int, str], ...] = ()
     #: The ``:::`` lines (0-based) of grouping containers shown as their content alone.
     grouped: tuple[tuple[int, int], ...] = ()
+    #: Tracking pixels left out: (0-based body line, the picture's address, why).
+    pixels: tuple[tuple[int, str, str], ...] = ()
 
     def for_channel(self, channel: str) -> list[Token]:
         """A fresh copy of the tokens as ``channel`` sees them (see :func:`only_for`)."""
@@ -2053,7 +2042,13 @@ def parse_document(body: str) -> Document:
     env: dict[str, Any] = {}
     with collector_paused():  # a long body is many tokens at once (see the module)
         tokens = tuple(_markdown().parse(body, env))
-    return Document(body, tokens, tuple(env.get(LEFT_OUT, ())), tuple(env.get(GROUPED, ())))
+    return Document(
+        body,
+        tokens,
+        tuple(env.get(LEFT_OUT, ())),
+        tuple(env.get(GROUPED, ())),
+        tuple(env.get(PIXELS, ())),
+    )
 
 
 def copy_token(token: Token) -> Token:

@@ -10,7 +10,9 @@ a time log between ``:LOGBOOK:`` and ``:END:``, and refers to a block by its id,
 ``((6944e6d6-…))``, whose words live elsewhere in the graph: none of it is for a reader.
 
 Here they are left out before anything reads the words (renderers, lint, the size
-checks). Code is code: a ``%%`` in a code span or block stays.
+checks). Code is code: a ``%%`` in a code span or block stays. An email service's merge
+tag, ``%%FirstName%%``, is no comment (see :mod:`crosspost.issue.merge_tags`): it stays,
+and check names it.
 """
 
 from __future__ import annotations
@@ -21,14 +23,18 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from crosspost.issue.blocks import outside_code
+from crosspost.issue.merge_tags import PERCENT_TAG
 from crosspost.patterns import pattern
 
 MARK = "%%"
 #: A comment inside one inline's text (it may run over its lines), after what it is not
 #: in: a raw tag and a link's target, where ``%%share_url%%`` is a newsletter service's
-#: placeholder (check names it), taken whole first so that no comment starts inside one.
-#: Not after a digit either (``50%%``, a percent sign written twice).
-_COMMENT = pattern(r"(<[A-Za-z/][^<>]*>|\]\([^()\s]*\))|(?<!\d)%%.*?%%", re.DOTALL)
+#: placeholder (check names it), and a merge tag (``%%FirstName%%``), taken whole first
+#: so that no comment starts inside one. Not after a digit either (``50%%``, a percent
+#: sign written twice).
+_COMMENT = pattern(
+    rf"(<[A-Za-z/][^<>]*>|\]\([^()\s]*\)|{PERCENT_TAG.pattern})|(?<!\d)%%.*?%%", re.DOTALL
+)
 #: A block id at the end of a line: a blank, ``^``, letters, digits and dashes, a letter
 #: among them (``x ^2`` is a power).
 _ID = r"\^(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9-]+"
@@ -107,8 +113,8 @@ def _without_comment_blocks(tokens: list[Token]) -> list[Token]:
             closing = _closing_paragraph(tokens, index)
             if closing is not None:
                 opened, closed = tokens[index + 1], tokens[closing + 1]
-                opened.content = opened.content[: opened.content.rindex(MARK)]
-                closed.content = closed.content[closed.content.index(MARK) + len(MARK) :]
+                opened.content = opened.content[: _comment_marks(opened.content)[-1]]
+                closed.content = closed.content[_comment_marks(closed.content)[0] + len(MARK) :]
                 kept += tokens[index : index + 3]
                 index = closing
                 continue
@@ -123,15 +129,23 @@ def _marks(inline: Token) -> int:
 
     def counted(text: str) -> str:
         nonlocal count
-        count += len(_MARK.findall(text))
+        count += len(_comment_marks(text))
         return text
 
     outside_code(inline.content, counted)
     return count
 
 
-#: A comment's mark, not a percent sign written twice (``50%%``).
-_MARK = pattern(r"(?<!\d)%%")
+#: A comment's mark, not a percent sign written twice (``50%%``); a merge tag is taken
+#: whole, so that neither of its marks counts.
+_MARK = pattern(rf"{PERCENT_TAG.pattern}|(?<!\d)%%")
+
+
+def _comment_marks(text: str) -> list[int]:
+    """Where the comment marks of ``text`` start: not a merge tag's, not ``50%%``."""
+    return [found.start() for found in _MARK.finditer(text) if len(found.group()) == len(MARK)]
+
+
 #: A paragraph that opens a comment ends with its mark (``%%`` alone, ``草稿 %%``) or has
 #: it at a line's start; one that closes a comment, the other way round.
 _OPENS = pattern(r"(?:^|\n)[ \t]*%%|%%[ \t]*$")
