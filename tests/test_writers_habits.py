@@ -601,6 +601,22 @@ def test_mkdocs_admonitions_hold_their_blank_lines_and_sit_inline() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("tex", "bare", "number"),
+    [("E=mc^2 \\tag{3}", "E=mc^2", "(3)"), ("\\tag*{A} x = 1", "x = 1", "A")],
+)
+def test_an_equations_number_is_drawn_beside_it_within_a_phones_width(
+    tex: str, bare: str, number: str
+) -> None:
+    """ziamath put a \\tag at the right end of a 600-pixel line: on a phone (375 pixels
+    wide, 16-pixel text) the number was scrolled off the screen."""
+    wechat, plain = (shown(f"$$\n{each}\n$$\n", "wechat") for each in (tex, bare))
+    found = re.search(r'<svg[^>]*style="width:([\d.]+)em', wechat)
+    assert found and float(found.group(1)) * 16 < 343  # the phone less the margins
+    assert wechat.count("<path") == plain.count("<path") + len(number)  # the number's glyphs
+    assert f'aria-label="{tex}"' in wechat  # a reader's label keeps what was written
+
+
 def test_an_equation_numbered_first_and_hexos_doubled_braces_are_drawn() -> None:
     # pumpkin-book writes '\tag{6.4}' first, which ziamath could not read; Hexo's posts
     # double the backslash of a set's brace. Both came out as TeX in code on WeChat.

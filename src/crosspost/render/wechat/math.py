@@ -207,7 +207,7 @@ MAX_FORMULA_CHARS = 1_000
 _OPERATOR = pattern(r"\\mathop(?![A-Za-z])|\\operatorname\*")
 _GROUP_LIMITS = pattern(r"(?<=\})\s*\\(?:no)?limits(?![A-Za-z])")
 #: An equation's number: ``\tag{6.4}`` (``\tag*{…}`` without brackets).
-_TAG = pattern(r"\\tag\*?\{[^{}]*\}")
+_TAG = pattern(r"\\tag(\*?)\{([^{}]*)\}")
 
 
 #: Characters the formula font (STIX Two Math) has no glyph for: Chinese, Japanese and
@@ -225,16 +225,21 @@ def formula_svg(tex: str, *, display: bool) -> str | None:
     Inline formulas sit on the text's baseline (their depth below it becomes a negative
     ``vertical-align``); display formulas are blocks the caller centres.
     """
-    tex = _TRAILING_BREAKS.sub("", tex).strip()
+    tex = written = _TRAILING_BREAKS.sub("", tex).strip()
     if len(tex) > MAX_FORMULA_CHARS or NO_GLYPH.search(tex):
         return None
     if "\\mathop" in tex or "\\operatorname*" in tex:
         tex = _GROUP_LIMITS.sub("", _OPERATOR.sub(r"\\operatorname", tex))
     tag = _TAG.search(tex)
-    if tag is not None and tag.end() < len(tex):
-        # ziamath reads a number only at the end; MathJax and KaTeX take it anywhere
-        # (books write it first: '\tag{6.4} \gamma = …'). It is drawn at the end either way.
-        tex = f"{tex[: tag.start()]} {tex[tag.end() :]} {tag.group(0)}".strip()
+    if tag is not None:
+        # The number is drawn a wide space after the formula, upright and in brackets as
+        # \tag shows it. ziamath draws its own \tag at the right of a 600-pixel line:
+        # past a phone's 375 pixels, the number was off the screen. MathJax and KaTeX
+        # take a tag anywhere (books write it first: '\tag{6.4} \gamma = …').
+        starred, number = tag.groups()
+        number = number if starred else f"({number})"
+        tex = f"{tex[: tag.start()]} {tex[tag.end() :]}".strip()
+        tex = f"{tex} \\qquad \\mathrm{{{number}}}"
     convert, Latex = _layout()
     try:
         if _UNKNOWN_COMMAND.search(convert(tex)):
@@ -253,7 +258,7 @@ def formula_svg(tex: str, *, display: bool) -> str | None:
     style += ";display:block;margin:0 auto" if display else f";vertical-align:-{_em(depth)}"
     head_end = svg.index(">")
     head = _XLINK.sub("", _SIZE.sub("", svg[:head_end]))
-    label = html.escape(" ".join(tex.split()))
+    label = html.escape(" ".join(written.split()))  # what the writer wrote, for a reader
     head += f' fill="currentColor" role="img" aria-label="{label}" style="{style}"'
     shapes = _SELF_CLOSING.sub("/>", _FILL.sub("", svg[head_end:]))
     in_units = _in_units(shapes)
