@@ -480,7 +480,7 @@ def test_butterflys_comma_link_and_button_and_label() -> None:
 
 @pytest.mark.parametrize(
     ("info", "language"),
-    [("{r}", "r"), ("{r, echo=FALSE}", "r"), ("{.python .cell-code}", "python"),
+    [("{r}", "r"), ("{r, fig.width=5}", "r"), ("{.python .cell-code}", "python"),
      ("{code-cell} ipython3", "ipython3"), ("js{2,5,13}", "javascript"),
      ("ts:line-numbers", "typescript"), ("{#mycode .go .numberLines}", "go"),
      ('{.haskell startFrom="100"}', "haskell"), ("go {linenos=table,hl_lines=[8]}", "go")],
@@ -793,3 +793,227 @@ def test_feishus_deep_headings_and_callout_tags_and_logseqs_dotted_properties() 
     assert "logseq.order-list-type" not in wechat and "第一步" in words(wechat)
     zhihu = shown(body, "zhihu")
     assert "<b>按期发布</b>" in zhihu and 'href="https://e.com/v24"' in zhihu
+
+
+# --- note apps: iA Writer, Bear, Notion ---------------------------------------------------
+
+
+def _issue_with(folder: Path, body: str, name: str = "issue.md") -> Path:
+    path = folder / name
+    path.write_text("---\ntitle: 笔记\n---\n\n" + body, "utf-8")
+    return path
+
+
+def test_ia_writer_content_blocks_show_the_files_they_name(
+    tmp_path: Path, check_lines: CheckLines
+) -> None:
+    Image.new("RGB", (40, 30), "red").save(tmp_path / "chart.png")
+    (tmp_path / "data.csv").write_text("name,score\nA,1\n", "utf-8")
+    (tmp_path / "part.md").write_text("---\ntitle: x\n---\n被包含的 **文字**。\n", "utf-8")
+    (tmp_path / "fib.py").write_text("def f():\n    return 1\n", "utf-8")
+    body = (
+        '/chart.png "一张图"\n\n/data.csv\n\n/part.md\n\n/fib.py\n\n/issue.md\n\n'
+        "/usr/bin 是系统目录\n"
+    )
+    path = _issue_with(tmp_path, body)
+    issue = read_issue(path)
+    zhihu = render(issue, "zhihu", RenderContext()).body
+    assert 'src="chart.png"' in zhihu and 'data-caption="一张图"' in zhihu
+    assert "<th>name</th><th>score</th>" in zhihu and "<td>A</td><td>1</td>" in zhihu
+    assert "被包含的 <b>文字</b>" in zhihu and "title: x" not in zhihu
+    assert '<pre lang="python">def f():\n    return 1</pre>' in zhihu
+    assert "<p>/issue.md</p>" in zhihu  # itself: never included
+    assert "<p>/usr/bin 是系统目录</p>" in zhihu  # no such file: the writer's words
+    wechat = render(issue, "wechat", RenderContext()).body
+    assert "<sub" not in wechat and "/chart.png" not in wechat and "<table" in wechat
+    lines = [line for line in check_lines(path.read_text("utf-8")) if "content block" in line]
+    assert lines == [
+        "issue.md:5: note: '/chart.png' is a content block: the picture from chart.png is shown",
+        "issue.md:7: note: '/data.csv' is a content block: a table from data.csv is shown",
+        "issue.md:9: note: '/part.md' is a content block: its text from part.md is shown",
+        "issue.md:11: note: '/fib.py' is a content block: its code from fib.py is shown",
+        "issue.md:13: note: '/issue.md' would include itself, so the content block is shown "
+        "as the line it is",
+    ]
+
+
+def test_ia_writer_content_blocks_that_include_each_other_stop_at_the_loop(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a.md").write_text("甲\n\n/b.md\n", "utf-8")
+    (tmp_path / "b.md").write_text("乙\n\n/a.md\n", "utf-8")
+    (tmp_path / "big.txt").write_text("字" * 150_001, "utf-8")
+    outside = tmp_path.parent / f"{tmp_path.name}-secret.txt"
+    outside.write_text("不该发布", "utf-8")
+    (tmp_path / "link.txt").symlink_to(outside)  # a link out of the issue's folder
+    issue = read_issue(_issue_with(tmp_path, "/a.md\n\n/big.txt\n\n/link.txt\n"))
+    zhihu = render(issue, "zhihu", RenderContext()).body
+    assert zhihu == "<p>甲</p><p>乙</p><p>/a.md</p><p>/big.txt</p><p>/link.txt</p>"
+
+
+def test_bears_attachments_highlights_and_tags(tmp_path: Path, check_lines: CheckLines) -> None:
+    (tmp_path / "笔记").mkdir()
+    Image.new("RGB", (40, 30), "blue").save(tmp_path / "笔记" / "IMG_0231.png")
+    (tmp_path / "笔记" / "report.pdf").write_bytes(b"%PDF")
+    body = (
+        "[image:IMG_0231.png]\n\n[file:report.pdf] 与 [image:missing.png]\n\n"
+        "这是 ::重点:: 与 std::vector::size。\n\n#tag #multi word tag# #nested/tag\n\n"
+        "正文里的 #tag 不动，#话题# 也不动。\n\n#1\n\n# 真标题\n"
+    )
+    path = _issue_with(tmp_path, body)
+    zhihu = render(read_issue(path), "zhihu", RenderContext()).body
+    assert 'src="笔记/IMG_0231.png"' in zhihu
+    assert "report.pdf" in zhihu and "[image:missing.png]" in zhihu
+    assert "这是 <b>重点</b> 与 std::vector::size。" in zhihu
+    assert "multi word" not in zhihu and "#nested/tag" not in zhihu
+    assert "<p>正文里的 #tag 不动，#话题# 也不动。</p><p>#1</p><h2>真标题</h2>" in zhihu
+    assert "<mark" in shown("这是 ::重点::。", "wechat")
+    assert [line for line in check_lines(path.read_text("utf-8")) if "tags" in line] == [
+        "issue.md:11: note: this line holds only tags (Bear's, for filing the note), so it is "
+        "left out of every channel; write the words out of the '#' if readers should see them"
+    ]
+
+
+NOTION_PAGE = """# 周报 第 3 期
+
+Created: January 5, 2024 3:04 PM
+Tags: a, b
+Status: Published
+
+正文第一段。
+
+<aside>
+<img src="https://www.notion.so/icons/star_yellow.svg" alt="icon" width="40px" /> **本周重点**
+
+发布了 1.0。
+
+</aside>
+
+参考 [](https://www.notion.so/abc-123456) 页面。
+"""
+
+
+def test_a_notion_export_loses_its_properties_and_callout_icon(
+    tmp_path: Path, check_lines: CheckLines
+) -> None:
+    path = tmp_path / "issue.md"
+    path.write_text(NOTION_PAGE, "utf-8")
+    issue = read_issue(path)
+    zhihu = render(issue, "zhihu", RenderContext()).body
+    assert zhihu.startswith("<p>正文第一段。</p><p><b>本周重点</b></p>")
+    assert "Created" not in zhihu and "notion.so/icons" not in zhihu
+    address = "https://www.notion.so/abc-123456"
+    assert f'<a href="{address}">{address}</a>' in zhihu
+    wechat = render(issue, "wechat", RenderContext()).body
+    assert "参考 https://www.notion.so/abc-123456 页面" in words(wechat)
+    assert "[1]" not in wechat and "<strong" in wechat
+    lines = check_lines(NOTION_PAGE)
+    assert not [line for line in lines if "svg" in line.lower() or "icons" in line]
+    assert [line for line in lines if "properties" in line] == [
+        "issue.md:3: note: these 3 lines look like a Notion page's properties (Created, Tags, "
+        "Status), so they are left out of every channel (they would be the article's first "
+        "words and its digest); write them as a sentence if readers should see them"
+    ]
+
+
+def test_one_key_line_or_a_credits_block_at_the_top_is_prose() -> None:
+    assert shown("注意: 本期延后。\n\n正文。\n", "zhihu") == "<p>注意: 本期延后。</p><p>正文。</p>"
+    # Lines of 'Key: value' that name none of Notion's own properties and hold no date
+    # as Notion writes one are the writer's: the issue's credits.
+    credits = "主编: 张三\n责编: 李四\n\n正文。\n"
+    assert shown(credits, "zhihu") == "<p>主编: 张三责编: 李四</p><p>正文。</p>"  # CJK lines join
+    chinese = "创建时间: 2024年1月5日 15:04\n标签: 周报\n\n正文。\n"
+    assert shown(chinese, "zhihu") == "<p>正文。</p>"
+
+
+# --- Quarto and R Markdown -----------------------------------------------------------------
+
+QUARTO = """```{python}
+#| label: fig-plot
+#| echo: true
+print(1)
+```
+
+```{r setup, include=FALSE}
+library(x)
+```
+
+```{python}
+#| include: false
+secret = 1
+```
+
+```{r, echo=FALSE}
+plot(1)
+```
+
+```python
+#| shown: as written
+```
+
+| a | b |
+|---|---|
+| 1 | 2 |
+
+: 性能对比 {#tbl-perf}
+
+{{< video https://www.youtube.com/watch?v=abc >}}
+
+均值是 `r mean(x)`，见 @fig-plot 和 @smith2020，感谢 @张三。
+
+::: {#refs}
+:::
+"""
+
+
+def test_quarto_chunks_options_captions_videos_and_the_bibliography_div(
+    body_warnings: BodyWarnings, check_lines: CheckLines
+) -> None:
+    zhihu = shown(QUARTO, "zhihu")
+    assert '<pre lang="python">print(1)</pre>' in zhihu
+    assert "library" not in zhihu and "secret" not in zhihu and "plot(1)" not in zhihu
+    assert "#| shown: as written" in zhihu  # not a chunk: shown as written
+    assert "<p>性能对比</p>" in zhihu and "tbl-perf" not in zhihu
+    assert '<a href="https://www.youtube.com/watch?v=abc">▶ 视频</a>' in zhihu
+    assert "`r mean(x)`" not in zhihu and "<code>r mean(x)</code>" in zhihu  # as written
+    assert "<blockquote>" not in zhihu and "注" not in words(zhihu)
+    assert body_warnings(QUARTO) == [
+        "issue.md:35: warning: inline R code (`r …`, line 35) is run by R Markdown or Quarto "
+        "when the site is built; crosspost runs nothing, so readers see the code: write its "
+        "value",
+        "issue.md:35: warning: '@…' citations and cross references (line 35) are filled in by "
+        "Pandoc or Quarto from the bibliography and the figures' numbers; crosspost shows "
+        'them as written: write the reference out ("Smith, 2020", "图 1")',
+    ]
+    hidden = [line for line in check_lines("---\ntitle: q\n---\n" + QUARTO) if "chunk" in line]
+    assert hidden == [
+        f"issue.md:{line}: note: this code chunk has '{option}', so the site hides it and it "
+        "is left out of every channel (crosspost runs no code: its output is not shown either)"
+        for line, option in ((10, "include=FALSE"), (14, "#| include: false"), (19, "echo=FALSE"))
+    ]
+
+
+# --- Hexo labels and timelines, Typora's root ----------------------------------------------
+
+
+def test_hexo_labels_show_their_text_and_timeline_nodes_their_titles() -> None:
+    body = (
+        "新版 {% label primary@新特性 %} 与 {% label 文字 blue %}。\n\n"
+        "{% timeline 2024,blue %}\n<!-- timeline 3月 -->\n发布 1.0\n<!-- endtimeline -->\n"
+        "<!-- timeline 5月 -->\n发布 2.0\n<!-- endtimeline -->\n{% endtimeline %}\n"
+    )
+    assert shown(body, "zhihu") == (
+        "<p>新版 新特性 与 文字。</p><p><b>2024</b></p><p><b>3月</b></p><p>发布 1.0</p>"
+        "<p><b>5月</b></p><p>发布 2.0</p>"
+    )
+
+
+def test_typoras_root_url_is_where_a_path_from_the_root_is_found(
+    tmp_path: Path, check_lines: CheckLines
+) -> None:
+    (tmp_path / "assets").mkdir()
+    Image.new("RGB", (40, 30), "red").save(tmp_path / "assets" / "image-x.png")
+    document = "---\ntitle: t\ntypora-root-url: assets\n---\n\n文字\n\n![](/image-x.png)\n"
+    assert not [line for line in check_lines(document) if "image-x" in line]
+    elsewhere = document.replace("assets\n", "other\n")
+    assert [line for line in check_lines(elsewhere) if "image-x" in line]

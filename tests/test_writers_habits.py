@@ -1229,3 +1229,38 @@ def test_a_pandoc_multiline_table_keeps_its_rows_and_makes_no_heading() -> None:
     assert "<tr><td>Deploy</td><td>line one<br>line two</td></tr>" in zhihu
     assert "<tr><td>Burn / month</td><td>$305k, up from $300k</td></tr>" in zhihu
     assert zhihu.endswith("<p>正文</p><hr><p>不是表</p>")
+
+
+@pytest.mark.parametrize(
+    ("body", "zhihu", "wechat"),
+    [
+        # Glued to its word: a subscript, ASCII or CJK.
+        ("水是 H~2~O。", "<p>水是 H₂O。</p>", "H<sub>2</sub>O"),
+        ("化学~下标~ 和 数学^上标^。", "<p>化学_(下标) 和 数学^(上标)。</p>", "学<sub>下标</sub>"),
+        # After a space, punctuation or at a line's start: a strikethrough on GitHub, a
+        # wavy line in doocs/md. Shown as written, and check says how to strike it out.
+        ("这个 ~删除~ 的字，~旧价~。", "<p>这个 ~删除~ 的字，~旧价~。</p>", "这个 ~删除~"),
+        ("~整行删除~", "<p>~整行删除~</p>", "~整行删除~"),
+        # A range, a path, a smile: the writer's words.
+        ("5~10分钟，20~30~", "<p>5~10分钟，20~30~</p>", "5~10分钟"),
+        ("~/path 与 ~/other", "<p>~/path 与 ~/other</p>", "~/path"),
+        ("好的^_^。", "<p>好的^_^。</p>", "^_^"),
+    ],
+)
+def test_one_tilde_is_a_subscript_when_glued_to_its_word_else_the_words_written(
+    body: str, zhihu: str, wechat: str
+) -> None:
+    assert shown(body, "zhihu") == zhihu
+    assert wechat in shown(body, "wechat")
+
+
+def test_one_tilde_around_words_is_named_once_with_how_to_strike_them_out(
+    check_lines: CheckLines,
+) -> None:
+    document = "---\ntitle: 检查\n---\n这个 ~删除~ 的字，~旧价格~ 也是。\n"
+    found = [line for line in check_lines(document) if "one tilde" in line]
+    assert found == [
+        "issue.md:4: note: '~删除~' (and 1 more) is shown as written: one tilde strikes "
+        "words out on GitHub, makes a subscript in Typora and a wavy line in doocs/md; "
+        "write '~~…~~' to strike them out"
+    ]

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 
 from markdown_it.token import Token
 
-from crosspost.check.constructs import Finding, lines_of
+from crosspost.check.constructs import INFO, Finding, lines_of
 from crosspost.issue.ai_citations import AI_CITATION
 from crosspost.issue.blocks import fence_starts, in_fence
 from crosspost.issue.body import footnote_definitions
@@ -118,6 +118,8 @@ def source_findings(issue: Issue) -> list[Finding]:
         *_shallow_sublists(issue, tokens, lines),
         *_merge_tags(issue, tokens, lines),
         *_tracking_pixels(issue),
+        *_dialect_notes(issue),
+        *_computed_text(issue, tokens, lines),
     ]
     return sorted(found, key=lambda finding: finding.line)
 
@@ -976,6 +978,80 @@ def _tracking_pixels(issue: Issue) -> Iterator[Finding]:
             f"issue came from ({why}), so it is left out of every channel; delete it from "
             "the issue to silence this",
         )
+
+
+#: A cross reference Quarto numbers (``@fig-plot``, ``@tbl-perf``, ``@sec-intro``) or a
+#: citation key as reference managers make them (``@smith2020``, ``@Knuth_84a``): not a
+#: social handle (``@张三``, ``@oneflow``), which is the writer's words.
+_BARE_REFERENCE = pattern(
+    r"(?<![\w.@/\\])@(?:(?:fig|tbl|sec|eq|lst|thm|lem|cor|prp|def|exm|exr|nte|tip|wrn)-[\w-]+"
+    r"|[A-Za-z][A-Za-z_-]{0,40}\d{2,4}[a-z]?(?![\w-]))"
+)
+
+
+def _computed_text(
+    issue: Issue, tokens: Sequence[Token], lines: Sequence[str]
+) -> Iterator[Finding]:
+    """R Markdown's inline code (`` `r mean(x)` ``) and Pandoc's bare citations and
+    Quarto's cross references (``@smith2020``, ``@fig-plot``): the site runs R, reads the
+    bibliography and numbers the figures to fill them in; crosspost shows them as
+    written. One warning per kind, naming its lines."""
+    inline_r: list[int] = []
+    references: list[int] = []
+    for token in tokens:
+        if token.type != "inline" or not token.map or not token.children:
+            continue
+        start, end = token.map
+        for child in token.children:
+            needles: list[str] = []
+            found = inline_r
+            if child.type == "code_inline" and child.content.startswith("r "):
+                needles = [f"`{child.content}`", child.content]
+            elif child.type == "text" and "@" in child.content:
+                needles, found = (
+                    [m.group(0) for m in _BARE_REFERENCE.finditer(child.content)],
+                    references,
+                )
+            for needle in needles[:1] if found is inline_r else needles:
+                row = next(
+                    (n for n in range(start, min(end, len(lines))) if needle in lines[n]), start
+                )
+                if row not in found and not _bracketed(lines[row], needle):
+                    found.append(row)
+    if inline_r:
+        yield Finding(
+            issue.body_line + inline_r[0],
+            None,
+            "inline-r",
+            f"inline R code (`r …`, line{'s' if len(inline_r) > 1 else ''} "
+            f"{_lines_named(issue, inline_r)}) is run by R Markdown or Quarto when the site "
+            "is built; crosspost runs nothing, so readers see the code: write its value",
+        )
+    if references:
+        yield Finding(
+            issue.body_line + references[0],
+            None,
+            "bare-citation",
+            f"'@…' citations and cross references (line{'s' if len(references) > 1 else ''} "
+            f"{_lines_named(issue, references)}) are filled in by Pandoc or Quarto from the "
+            "bibliography and the figures' numbers; crosspost shows them as written: "
+            'write the reference out ("Smith, 2020", "图 1")',
+        )
+
+
+def _bracketed(line: str, needle: str) -> bool:
+    """Whether ``needle`` stands in ``[…]`` on ``line``: Pandoc's bracketed citation,
+    which :data:`_FOREIGN` names already."""
+    at = line.find(needle)
+    opened, closed = line.rfind("[", 0, at), line.rfind("]", 0, at)
+    return opened > closed and "]" in line[at:]
+
+
+def _dialect_notes(issue: Issue) -> Iterator[Finding]:
+    """What the dialect read in another tool's way and the editor should know was read
+    so (a content block shown in its place, a note's tags left out), as it noted it."""
+    for line, code, message in issue.document.notes:
+        yield Finding(issue.body_line + line, None, code, message, INFO)
 
 
 def _tables_of_contents(issue: Issue) -> Iterator[Finding]:

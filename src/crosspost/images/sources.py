@@ -11,6 +11,7 @@ an image; it only decides whether one may be read.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -135,6 +136,9 @@ def local_path(ref: str, issue_path: Path) -> Path:
     name = _SITE_MARKER.sub("", unquote(ref.split("#")[0].split("?")[0]))
     if name.startswith("/") and not Path(name).exists():
         relative = name.lstrip("/")
+        typora = typora_root(issue_path)
+        if typora is not None and (issue_path.parent / typora / relative).is_file():
+            return issue_path.parent / typora / relative
         if not (issue_path.parent / relative).exists():
             for folder in [issue_path.parent, *list(issue_path.parent.parents)[:_SITE_DEPTH]]:
                 for root in _STATIC_ROOTS if folder == issue_path.parent else ("", *_STATIC_ROOTS):
@@ -147,6 +151,29 @@ def local_path(ref: str, issue_path: Path) -> Path:
         if assets.is_file():
             return assets
     return path
+
+
+#: Typora's ``typora-root-url: assets`` in the issue's front matter: the folder a path
+#: from the root (``![](/image-x.png)``) is read from, relative to the issue.
+_TYPORA_ROOT = pattern(r"^typora-root-url[ \t]*:[ \t]*[\"']?([^\"'\n]*)", re.M)
+#: Enough of the file to hold its front matter's fields.
+_FRONT_BYTES = 64_000
+
+
+def typora_root(issue_path: Path) -> Path | None:
+    """The folder the issue's ``typora-root-url`` names (Typora reads ``/…`` paths from
+    there), or None. Read from the file's head by itself: images are found with the
+    issue's path alone, and the field is Typora's setting, no field of the issue."""
+    try:
+        with issue_path.open("rb") as handle:
+            head = handle.read(_FRONT_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return None
+    if not head.lstrip("\ufeff").startswith("---"):
+        return None
+    end = head.find("\n---", 3)
+    found = _TYPORA_ROOT.search(head, 0, end if end > 0 else len(head))
+    return Path(found.group(1).strip()) if found and found.group(1).strip() else None
 
 
 def confine(path: Path, issue_path: Path, folders: tuple[Path, ...] = ()) -> None:

@@ -43,7 +43,16 @@ from mdit_py_plugins.subscript import sub_plugin
 from mdit_py_plugins.superscript import superscript_plugin
 
 from crosspost.issue.ai_citations import drop_ai_citations
+from crosspost.issue.attachments import (
+    ATTACHED,
+    NOTES,
+    Attached,
+    Attachment,
+    bear_attachments,
+    content_block,
+)
 from crosspost.issue.bare_links import bare_links, schemeless_addresses
+from crosspost.issue.bear import bear_highlights, bear_tags
 from crosspost.issue.blocks import FENCE_LINE, fence_starts, in_fence, outside_code, outside_fences
 from crosspost.issue.callouts import (
     CALLOUT_LABELS,
@@ -59,6 +68,7 @@ from crosspost.issue.hugo_shortcodes import shortcodes as hugo_shortcodes
 from crosspost.issue.kramdown import kramdown_extensions, table_attribute_rows
 from crosspost.issue.merge_tags import mailchimp_tag
 from crosspost.issue.myst import roles, targets_and_labels
+from crosspost.issue.notion import notion_icons, notion_properties, wordless_links
 from crosspost.issue.pandoc_spans import ATTRIBUTE_WORDS, attribute_parts, span_attributes
 from crosspost.issue.pandoc_tables import (
     grid_table,
@@ -646,6 +656,13 @@ def _callouts(state: StateCore) -> None:
         if skip_title:
             skip_title -= 1
             continue
+        if token.type == "container_callout_open" and _empty_anchor(state.tokens, index):
+            # Pandoc's and Quarto's ``::: {#refs}`` / ``:::``: where the site puts the
+            # bibliography; empty here, it was an empty note box.
+            if token.map:
+                state.env.setdefault(GROUPED, []).append(tuple(token.map))
+            skip_title = 1  # its closing token
+            continue
         if token.type == "container_callout_open":
             unwrapped.append(bool(_GROUPING.fullmatch(callout_marker(token.info)[0])))
             if unwrapped[-1]:
@@ -682,6 +699,18 @@ def _callouts(state: StateCore) -> None:
             token.tag = "section"
         tokens.append(token)
     state.tokens = tokens
+
+
+def _empty_anchor(tokens: Sequence[Token], index: int) -> bool:
+    """Whether the container opened at ``index`` is an empty div with an id alone
+    (``::: {#refs}``), a place the site fills in."""
+    name = callout_marker(tokens[index].info)[0]
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    return (
+        name.startswith("#")
+        and following is not None
+        and following.type == "container_callout_close"
+    )
 
 
 #: A MyST directive's fence: ```` ```{note} title ````.
@@ -734,6 +763,57 @@ def fence_language(info: str) -> str:
     if marked and marked.end() > len(marked.group(1)):
         return marked.group(1) + info.strip()[marked.end() :]
     return info
+
+
+#: A Quarto chunk's option line, at the top of its code: ``#| echo: false``.
+_CHUNK_OPTION = pattern(r"[ \t]*#\|[ \t]*([\w.-]+)[ \t]*:[ \t]*(.*?)[ \t]*")
+#: An R Markdown chunk's option in its braces that hides it: ``include=FALSE``,
+#: ``echo = F``.
+_HIDING_OPTION = pattern(r"\b(include|echo)\s*=\s*(?:FALSE|F)\b")
+_FALSE = frozenset({"false", "no", "FALSE"})
+
+
+def _chunk_options(state: StateCore) -> None:
+    """An executable chunk (```` ```{r} ````, ```` ```{python} ````) as its site shows it:
+    the ``#| key: value`` lines that open it are options for Quarto, never shown; a chunk
+    with ``include=FALSE`` or ``echo=FALSE`` (``#| include: false``, ``#| echo: false``)
+    is hidden by the site, so it is left out (check notes it). Without an engine's output
+    to show, a chunk whose code the site hides has nothing left to show."""
+    if "```{" not in state.src and "~~~{" not in state.src:
+        return
+    kept: list[Token] = []
+    for token in state.tokens:
+        if token.type != "fence" or not token.info.startswith("{"):
+            kept.append(token)
+            continue
+        chunk = _CHUNK.match(token.info.strip())
+        if chunk is None or chunk.group(1).lower() not in _CHUNK_ENGINES:
+            kept.append(token)
+            continue
+        lines = token.content.split("\n")
+        options = [_CHUNK_OPTION.fullmatch(line) for line in lines]
+        count = next((n for n, option in enumerate(options) if option is None), len(lines))
+        hidden = _HIDING_OPTION.search(token.info)
+        written = next(
+            (
+                f"#| {o.group(1)}: {o.group(2)}"
+                for o in options[:count]
+                if o and o.group(1) in ("include", "echo") and o.group(2) in _FALSE
+            ),
+            hidden.group(0) if hidden else None,
+        )
+        if written is not None:
+            message = (
+                f"this code chunk has '{written}', so the site hides it and it is left out "
+                "of every channel (crosspost runs no code: its output is not shown either)"
+            )
+            line = token.map[0] if token.map else 0
+            state.env.setdefault(NOTES, []).append((line, "hidden-chunk", message))
+            continue
+        if count:
+            token.content = "\n".join(lines[count:])
+        kept.append(token)
+    state.tokens = kept
 
 
 def _fence_languages(state: StateCore) -> None:
@@ -1251,6 +1331,13 @@ def _escaped_braces(state: StateCore) -> None:
 _SCRIPT = pattern(r"[A-Za-z0-9+\-−=().,']{1,12}")
 #: What a sub- or superscript must follow: the letter, number or bracket it belongs to.
 _SCRIPT_BASE = pattern(r"[A-Za-z0-9)\]}]$")
+#: A script in Chinese or Japanese (``化学~下标~``, ``数学^上标^``): a few of its letters,
+#: no punctuation (``5~10分钟，20~`` is a range), right after a letter of its own.
+_CJK_SCRIPT = pattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{1,8}")
+_CJK_SCRIPT_BASE = pattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]$")
+#: What a one-tilde pair's opening follows when it is no subscript: nothing (the line's
+#: start), a space or a punctuation mark (a subscript is glued to its word, ``H~2~O``).
+_LOOSE_TILDE = pattern(r"(?:^|[\s\W_])$")
 
 
 #: A raw ``<img>`` tag, and the attributes a lazy-loading page names its picture by.
@@ -1356,6 +1443,7 @@ def _scripts(state: StateCore) -> None:
     those stay the writer's words."""
     if "~" not in state.src and "^" not in state.src:
         return
+    loose: list[tuple[int, str]] = []
     for block in state.tokens:
         children = block.children or []
         for index, token in enumerate(children):
@@ -1363,19 +1451,35 @@ def _scripts(state: StateCore) -> None:
                 continue
             inner, closing = children[index + 1 : index + 2], children[index + 2 : index + 3]
             before = children[index - 1] if index else None
-            if (
+            one_text = (
                 inner
                 and closing
                 and inner[0].type == "text"
                 and closing[0].type == token.type.replace("open", "close")
-                and _SCRIPT.fullmatch(inner[0].content)
-                and any(c.isalnum() for c in inner[0].content)
-                and before is not None
-                and before.type == "text"
-                and _SCRIPT_BASE.search(before.content)
+            )
+            written = inner[0].content if one_text else ""
+            base = before.content if before is not None and before.type == "text" else ""
+            if one_text and (
+                (
+                    (_SCRIPT.fullmatch(written) and any(c.isalnum() for c in written))
+                    and _SCRIPT_BASE.search(base)
+                )
+                or (_CJK_SCRIPT.fullmatch(written) and _CJK_SCRIPT_BASE.search(base))
             ):
                 continue
+            worded = any(c.isalpha() for c in written) if one_text else True
+            if token.type == "sub_open" and worded and _LOOSE_TILDE.search(base or " "):
+                loose.append((block.map[0] if block.map else 0, written))
             _unscripted(children, index)
+    if loose:
+        line, written = loose[0]
+        more = f" (and {len(loose) - 1} more)" if len(loose) > 1 else ""
+        message = (
+            f"'~{written}~'{more} is shown as written: one tilde strikes words out on "
+            "GitHub, makes a subscript in Typora and a wavy line in doocs/md; write "
+            "'~~…~~' to strike them out"
+        )
+        state.env.setdefault(NOTES, []).append((line, "one-tilde", message))
 
 
 def _unscripted(children: list[Token], opening: int) -> None:
@@ -1881,6 +1985,7 @@ def new_markdown() -> MarkdownIt:
         "table", "grid_table", grid_table, {"alt": ["paragraph", "reference", "blockquote"]}
     )
     md.block.ruler.before("table", "simple_table", simple_table)
+    md.block.ruler.before("paragraph", "content_block", content_block, {"alt": ["paragraph"]})
     md.block.ruler.before(
         "simple_table", "multiline_table", multiline_table, {"alt": ["paragraph"]}
     )
@@ -1935,11 +2040,14 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("unbroken_styles", "nested_divs", _nested_divs)
     md.core.ruler.after("nested_divs", "kramdown_extensions", kramdown_extensions)
     md.core.ruler.after("kramdown_extensions", "admonition_gaps", _admonition_gaps)
+    md.core.ruler.after("admonition_gaps", "notion_icons", notion_icons)
+    md.core.ruler.after("block", "notion_properties", notion_properties)
     md.core.ruler.after("block", "table_attribute_rows", table_attribute_rows)
     md.core.ruler.push("flatten_deep", _flatten_deep)
     md.core.ruler.after("block", "myst_callouts", _myst_callouts)
     md.core.ruler.after("myst_callouts", "raw_code_blocks", _raw_code_blocks)
-    md.core.ruler.after("raw_code_blocks", "fence_languages", _fence_languages)
+    md.core.ruler.after("raw_code_blocks", "chunk_options", _chunk_options)
+    md.core.ruler.after("chunk_options", "fence_languages", _fence_languages)
     md.core.ruler.after("fence_languages", "docsify_notes", _docsify_notes)
     md.core.ruler.before("inline", "empty_headings", _empty_headings)
     md.core.ruler.before("inline", "spaced_paths", _spaced_paths)
@@ -1947,6 +2055,9 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.before("inline", "line_blocks", _line_blocks)
     md.core.ruler.before("inline", "mdnice_marks", _mdnice_marks)
     md.core.ruler.before("inline", "template_tags", template_tags)
+    md.core.ruler.before("inline", "bear_attachments", bear_attachments)
+    md.core.ruler.before("inline", "bear_highlights", bear_highlights)
+    md.core.ruler.before("inline", "bear_tags", bear_tags)
     md.core.ruler.before("inline", "wordpress_shortcodes", wordpress_shortcodes)
     md.core.ruler.before("inline", "video_pictures", video_pictures)
     md.core.ruler.before("inline", "hugo_shortcodes", hugo_shortcodes)
@@ -1955,6 +2066,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.before("inline", "private_notes", private_notes)
     md.core.ruler.before("inline", "myst_targets", targets_and_labels)
     md.core.ruler.after("inline", "myst_roles", roles)
+    md.core.ruler.after("myst_roles", "wordless_links", wordless_links)
     md.core.ruler.after("myst_roles", "scripts", _scripts)
     md.core.ruler.after("scripts", "lazy_images", _lazy_images)
     md.core.ruler.after("lazy_images", "markdown_in_wrapped_lines", _markdown_in_wrapped_lines)
@@ -2025,6 +2137,9 @@ class Document:
     grouped: tuple[tuple[int, int], ...] = ()
     #: Tracking pixels left out: (0-based body line, the picture's address, why).
     pixels: tuple[tuple[int, str, str], ...] = ()
+    #: What other rules of the dialect read in another tool's way, for check to name:
+    #: (0-based body line, a code, the message), such as a content block shown.
+    notes: tuple[tuple[int, str, str], ...] = ()
 
     def for_channel(self, channel: str) -> list[Token]:
         """A fresh copy of the tokens as ``channel`` sees them (see :func:`only_for`)."""
@@ -2032,14 +2147,15 @@ class Document:
 
 
 @functools.lru_cache(maxsize=16)
-def parse_document(body: str) -> Document:
+def parse_document(body: str, attachments: tuple[Attachment, ...] = ()) -> Document:
     """The :class:`Document` of ``body``, parsed on first use and kept for the process.
 
-    Keyed by the text, so every stage that holds the same body (the loader, lint, each
+    Keyed by the text (and the files beside the issue it names, which the loader found:
+    ``attachments``), so every stage that holds the same body (the loader, lint, each
     renderer; an issue loaded twice) shares one parse. A handful are kept: a run over
     many issues holds a few bodies at a time, never all of them.
     """
-    env: dict[str, Any] = {}
+    env: dict[str, Any] = {ATTACHED: Attached(attachments)} if attachments else {}
     with collector_paused():  # a long body is many tokens at once (see the module)
         tokens = tuple(_markdown().parse(body, env))
     return Document(
@@ -2048,6 +2164,7 @@ def parse_document(body: str) -> Document:
         tuple(env.get(LEFT_OUT, ())),
         tuple(env.get(GROUPED, ())),
         tuple(env.get(PIXELS, ())),
+        tuple(env.get(NOTES, ())),
     )
 
 

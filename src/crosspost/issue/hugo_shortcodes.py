@@ -191,6 +191,8 @@ READINGS: dict[str, _Reading] = {
     "youtube": _media(
         "video", lambda p, n: (v := _first(p, n)) and f"https://www.youtube.com/watch?v={v}"
     ),
+    # Quarto's ``{{< video URL >}}`` (``src=`` too), and the same in Hugo themes.
+    "video": _media("video", lambda p, n: _first(p, n, "src")),
     "vimeo": _media("video", lambda p, n: (v := _first(p, n)) and f"https://vimeo.com/{v}"),
     "bilibili": _media(
         "video", lambda p, n: (v := _first(p, n)) and f"https://www.bilibili.com/video/{v}"

@@ -27,6 +27,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from crosspost.errors import IssueError
+from crosspost.issue.attachments import attachments_of
 from crosspost.issue.body import check_containers
 from crosspost.issue.dialect import parse_document
 from crosspost.issue.fields import (
@@ -1059,7 +1060,8 @@ def _build_issue(path: Path, split: _Front) -> Issue:
             notices.append(Notice(lines.get("title", 1), "no-title", message, "warning"))
         else:
             lines["title"] = body_line + heading
-    notices += check_containers(path, parse_document(body), body_line)
+    attachments = attachments_of(path, body, (path.stem, str(values["title"])))
+    notices += check_containers(path, parse_document(body, attachments), body_line)
     overrides = {name: values.pop(name) for name in PLATFORMS if front.get(name) is not None}
     for name in PLATFORMS:
         values.pop(name, None)
@@ -1074,6 +1076,7 @@ def _build_issue(path: Path, split: _Front) -> Issue:
         field_lines=MappingProxyType(dict(lines)),
         dates=MappingProxyType(dates),
         notices=tuple(notices),
+        attachments=attachments,
         **values,
     )
 

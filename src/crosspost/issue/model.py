@@ -16,6 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from crosspost.issue.attachments import Attachment
 from crosspost.issue.dialect import Document, parse_document
 from crosspost.platforms.base import ACCOUNT_FIELDS
 
@@ -87,11 +88,14 @@ class Issue:
     dates: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     #: What the loader found wrong or noteworthy in a file that still loaded, in file order.
     notices: tuple[Notice, ...] = ()
+    #: The files beside the issue its body names (iA Writer's content blocks, Bear's
+    #: attachments), found by the loader: the parse shows them without reading the disk.
+    attachments: tuple[Attachment, ...] = ()
 
     @property
     def document(self) -> Document:
         """The body parsed, once per process (shared: a renderer copies what it changes)."""
-        return parse_document(self.body)
+        return parse_document(self.body, self.attachments)
 
     @property
     def folder(self) -> Path:

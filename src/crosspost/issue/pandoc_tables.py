@@ -327,6 +327,9 @@ def _aligned(header: str, left: int, right: int) -> str:
 
 #: Pandoc's table caption: a paragraph next to a table that begins ``Table:`` or ``:``.
 _CAPTION = pattern(r"(?:[Tt]able)?:[ \t]+(?=\S)")
+#: The attributes after a caption's words: ``{#tbl-perf}``, ``{#tbl-x .striped}`` (Quarto
+#: and Pandoc cross-reference the table by them; a reader has nothing to do with them).
+_CAPTION_LABEL = pattern(r"\{#[^\s{}]+(?:[ \t][^{}\n]*)?\}[ \t]*$")
 
 
 def table_captions(state: StateCore) -> None:
@@ -350,3 +353,8 @@ def table_captions(state: StateCore) -> None:
         first.content = first.content[found.end() :]
         inline.content = inline.content[found.end() :]
         token.meta["table_caption"] = True
+        last = inline.children[-1]
+        label = _CAPTION_LABEL.search(last.content) if last.type == "text" else None
+        if label is not None and label.start():  # Quarto's ``{#tbl-perf}``: a link target
+            last.content = last.content[: label.start()].rstrip()
+            inline.content = _CAPTION_LABEL.sub("", inline.content).rstrip()

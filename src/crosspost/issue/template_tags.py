@@ -139,7 +139,10 @@ def template_block(state: StateBlock, start: int, end: int, silent: bool) -> boo
     elif name == "raw" or name in GROUP_TAGS:
         if name == "timeline" and arguments.split(",")[0].strip():  # its title, then colour
             paragraph(state, f"**{escaped(arguments.split(',')[0].strip())}**", start)
+        first = len(state.tokens)
         inner(state, start, close)
+        if name == "timeline":
+            _timeline_nodes(state, first)
     elif name == "timenode":  # Volantis's and Butterfly's: a date, then what happened
         if arguments:
             paragraph(state, f"**{escaped(arguments.split(',')[0].strip())}**", start)
@@ -154,6 +157,27 @@ def template_block(state: StateBlock, start: int, end: int, silent: bool) -> boo
         inner(state, start, close)
     state.line = close + 1
     return True
+
+
+#: Butterfly's timeline node: ``<!-- timeline 3月 -->`` before what happened then.
+_TIMELINE_NODE = pattern(r"\s*<!--\s*timeline\s+(.*?)\s*-->\s*")
+
+
+def _timeline_nodes(state: StateBlock, first: int) -> None:
+    """Each node's title in Butterfly's timeline as a bold line, as ``timenode`` dates
+    are: written in an HTML comment, it was hidden with the comment, and the events lost
+    their dates. Only the comments the timeline holds, from token ``first`` on."""
+    tokens = state.tokens[first:]
+    del state.tokens[first:]
+    for token in tokens:
+        node = _TIMELINE_NODE.fullmatch(token.content) if token.type == "html_block" else None
+        if node is None or not node.group(1):
+            state.tokens.append(token)
+            continue
+        line = token.map[0] if token.map else 0
+        level, state.level = state.level, token.level
+        paragraph(state, f"**{escaped(node.group(1))}**", line)
+        state.level = level
 
 
 def _closing_line(state: StateBlock, start: int, end: int, name: str) -> int | None:
@@ -355,6 +379,21 @@ def _button(arguments: list[tuple[str, bool]]) -> str | None:
     return f"[{escaped(words)}](<{parts[at]}>)"
 
 
+#: NexT's label: ``class@text``, the class a colour's name.
+_CLASSED_LABEL = pattern(r"[A-Za-z]+@(.+)", re.DOTALL)
+
+
+def _label(arguments: list[tuple[str, bool]]) -> str:
+    """A label's text: NexT's ``{% label primary@新特性 %}`` is what follows the ``@``
+    (all of it: the text may have spaces), Butterfly's ``{% label 文字 blue %}`` the first
+    word (a colour follows)."""
+    words = [word for word, _ in arguments]
+    classed = _CLASSED_LABEL.fullmatch(" ".join(words)) if words else None
+    if classed is not None:
+        return classed.group(1)
+    return words[0] if words else ""
+
+
 def _bilibili(video: str) -> str:
     number = video.removeprefix("av")
     return f"https://www.bilibili.com/video/{'av' + number if number.isdigit() else video}"
@@ -364,7 +403,7 @@ def _bilibili(video: str) -> str:
 _INLINE: dict[str, _Reading] = {
     "raw": lambda arguments: "",
     "endraw": lambda arguments: "",
-    "label": lambda arguments: escaped(" ".join(w for w, _ in arguments[:1])) or None,
+    "label": lambda arguments: escaped(_label(arguments)) or None,
     "btn": _button,
     "asset_img": _image,
     "asset_image": _image,
