@@ -101,6 +101,15 @@ def test_an_outline_many_levels_deep_keeps_the_rest_of_the_issue(indent: str) ->
         assert "结尾段落。" in shown and "还有。" in shown, channel
 
 
+def test_an_outline_past_the_depth_the_parse_follows_is_named(body_warnings: BodyWarnings) -> None:
+    outline = "".join(f"{'  ' * level}- 第{level + 1}层\n" for level in range(120))
+    found = [w for w in body_warnings(f"前言。\n\n{outline}\n结尾。\n") if "nested 100" in w]
+    assert len(found) == 1 and found[0].startswith("issue.md:"), found
+    assert "may be left out of every channel; nest less" in found[0]
+    ordinary = "".join(f"{'  ' * level}- 第{level + 1}层\n" for level in range(40))
+    assert not [w for w in body_warnings(ordinary) if "nested" in w]
+
+
 @pytest.mark.parametrize(("depth", "zhihu"), [(99, "<p><b>粗</b></p>"), (100, "<p>粗</p>")])
 def test_an_element_below_the_limit_keeps_its_tag(depth: int, zhihu: str) -> None:
     body = "<div>" * depth + "<b>粗</b>" + "</div>" * depth + "\n"

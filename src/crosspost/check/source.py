@@ -27,6 +27,7 @@ from crosspost.issue.dialect import (
     DEEPEST_EMPHASIS,
     DEEPEST_HTML,
     MATH_ENVIRONMENT,
+    MAX_NESTING,
     UNSHOWABLE,
     is_cjk,
     tokens_after,
@@ -575,7 +576,18 @@ def _ai_citations(issue: Issue, lines: Sequence[str]) -> Iterator[Finding]:
 
 
 def _flattened(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
-    """Raw HTML or emphasis nested so deep that the dialect showed its inner levels flat."""
+    """Raw HTML or emphasis nested so deep that the dialect showed its inner levels flat,
+    and Markdown blocks nested as deep as the parse follows (what lies deeper, and what
+    follows it, is not read: markdown-it stops there)."""
+    deepest = next((t for t in tokens if t.level >= MAX_NESTING - 1 and t.map), None)
+    if deepest is not None and deepest.map:
+        yield Finding(
+            issue.body_line + deepest.map[0],
+            None,
+            "nested-too-deep",
+            f"blocks (lists, quotes) nested {MAX_NESTING // 2} levels deep: what lies deeper, "
+            "and what follows it, may be left out of every channel; nest less",
+        )
     for token in tokens:
         if token.meta.get("flattened") and token.map:
             what = (
