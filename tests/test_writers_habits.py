@@ -857,6 +857,26 @@ def test_jianshu_yuque_and_youdao_markup_reads_as_their_editors_show_it(
     assert any("'###把Block保存成属性' is not a heading" in w for w in body_warnings(body))
 
 
+def test_yuque_formula_pictures_are_their_formulas(check_lines: CheckLines) -> None:
+    # Each was an SVG picture WeChat refuses: check called it an error and said to export
+    # it as PNG. Its TeX rides in the address.
+    latex = "https://cdn.nlark.com/yuque/__latex/e358efa489f58062f10dd7316b65649e.svg"
+    body = (
+        f"时步![]({latex}#card=math&code=t&id=JNXIO)，激活"
+        f"![]({latex}#card=math&code=a%5E%7B%3Ct%3E%7D&id=N7XGK)。\n\n"
+        "![](https://yuque.zju.edu.cn/images/yuque/__latex/8ec8f1234e.svg"
+        "#card=math&code=10%5E7%0A&height=19&width=24)\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu.count('eeimg="1"') == 3 and "cdn.nlark.com" not in zhihu
+    assert 'alt="10^7"' in zhihu
+    wechat = shown(body, "wechat")
+    assert wechat.count("<svg") == 3 and "<img" not in wechat
+    assert 'aria-label="a^{&lt;t&gt;}"' in wechat
+    lines = check_lines(f"---\ntitle: 公式\n---\n{body}")
+    assert not [line for line in lines if "SVG" in line], lines
+
+
 def test_yuque_font_colours_in_rgb_and_highlights_keep_their_look_on_wechat() -> None:
     body = (
         '<font style="background-color:#FBDE28;">黄底</font>、'

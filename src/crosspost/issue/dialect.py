@@ -85,6 +85,7 @@ from crosspost.issue.tracking_pixels import PIXELS, tracking_pixels
 from crosspost.issue.video_pictures import video_pictures
 from crosspost.issue.wiki_links import wiki_link
 from crosspost.issue.wordpress_shortcodes import code_shortcode, wordpress_shortcodes
+from crosspost.issue.yuque import yuque_formulas
 from crosspost.issue.zola_shortcodes import body_shortcode, calls
 from crosspost.patterns import pattern
 
@@ -2067,6 +2068,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.before("inline", "myst_targets", targets_and_labels)
     md.core.ruler.after("inline", "myst_roles", roles)
     md.core.ruler.after("myst_roles", "wordless_links", wordless_links)
+    md.core.ruler.after("wordless_links", "yuque_formulas", yuque_formulas)
     md.core.ruler.after("myst_roles", "scripts", _scripts)
     md.core.ruler.after("scripts", "lazy_images", _lazy_images)
     md.core.ruler.after("lazy_images", "markdown_in_wrapped_lines", _markdown_in_wrapped_lines)
