@@ -389,7 +389,12 @@ def _paths_as_links(
         target, why = found[0]
         start, end = token.map
         number = next((n for n in range(start, min(end, len(lines))) if target in lines[n]), start)
+        others = list(dict.fromkeys(t for t, _ in found[1:] if t != target))
         more = ""
+        if others:  # named all at once: fixing one must not just bring up the next
+            shown = ", ".join(f"'{_shortened(t)}'" for t in others[:3])
+            rest = f" and {len(others) - 3} more" if len(others) > 3 else ""
+            more = f" (and {shown}{rest} in the same paragraph)"
         if index < table_close:
             cells = tokens[index:table_close]
             count = sum(1 for cell in cells for t in _link_targets(cell) if unfollowable(t))
