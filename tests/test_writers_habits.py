@@ -481,6 +481,23 @@ def test_a_logseq_block_of_properties_alone_leaves_no_empty_bullet() -> None:
     assert shown(body, "wechat").count("•") == 1
 
 
+def test_a_writers_own_properties_are_shown_one_to_a_line() -> None:
+    # Roam's attributes and Dataview's fields ('Author:: Jane') were deleted with Logseq's
+    # hidden properties, in any document and without a word; Chinese ones were kept but
+    # ran into one line on WeChat.
+    body = (
+        "- How to Take Smart Notes\n    - Takeaway:: write every idea in your own words\n\n"
+        "Author:: Jane\nStatus:: reading\n\n作者:: 李雷\n阅读时间:: 8 分钟\n\n"
+        "- 正文\n  id:: 6955f017-aaaa\n  logseq.order-list-type:: number\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert "<li>Takeaway: write every idea in your own words</li>" in zhihu
+    assert "<p>Author: Jane<br>Status: reading</p>" in zhihu
+    assert "<p>作者: 李雷<br>阅读时间: 8 分钟</p>" in zhihu
+    assert "6955f017" not in zhihu and "order-list" not in zhihu
+    assert "作者: 李雷<br>阅读时间: 8 分钟" in shown(body, "wechat")
+
+
 def test_pictures_among_words_or_badges_stay_in_their_line_on_wechat() -> None:
     body = (
         "Badges: [![ci](https://e.com/ci.svg)](https://e.com) ![v](https://e.com/v.svg) 文字\n\n"

@@ -8,6 +8,9 @@ Read as Markdown, every one of them was published, private notes included. Logse
 each block's properties on lines under it (``id:: 6955f017-…``, ``collapsed:: true``),
 a time log between ``:LOGBOOK:`` and ``:END:``, and refers to a block by its id,
 ``((6944e6d6-…))``, whose words live elsewhere in the graph: none of it is for a reader.
+A property of the writer's own (``作者:: 李雷``, Roam's ``Author:: Jane``, Dataview's
+``rating:: 9``) is shown by each of those tools, and so it is here: ``Author: Jane``, on a
+line of its own.
 
 Here they are left out before anything reads the words (renderers, lint, the size
 checks). Code is code: a ``%%`` in a code span or block stays. An email service's merge
@@ -41,9 +44,19 @@ _ID = r"\^(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9-]+"
 _BLOCK_ID = pattern(rf"[ \t]+{_ID}[ \t]*$", re.MULTILINE)
 #: A block id alone on its line (under a table or a list, Obsidian's way).
 _ID_LINE = pattern(_ID)
-#: Logseq: a property line (``collapsed:: true``, ``logseq.order-list-type:: number``), a
-#: drawer's lines, a block reference.
-_PROPERTY = pattern(r"[ \t]*[A-Za-z][\w.-]*::(?:[ \t].*)?")
+#: A property line (Logseq's ``collapsed:: true``, Roam's ``Author:: Jane``): its name and
+#: its value. Logseq's own are hidden (:data:`_HIDDEN_PROPERTIES`), the writer's shown.
+_PROPERTY = pattern(r"[ \t]*([^\W\d_][\w.-]*)::(?:[ \t]+(.*))?")
+#: The properties Logseq keeps for itself and never shows (a block's id, its folding,
+#: heading and colour, the list's numbering, flashcards' and queries' state), and a page's
+#: own (its title, aliases and tags: the page's data, as front matter is an issue's).
+_HIDDEN_PROPERTIES = frozenset(
+    {"title", "alias", "aliases", "tags", "id", "collapsed", "heading", "background-color",
+     "ls-type", "hl-type", "hl-page", "hl-color", "hl-stamp", "filters", "public",
+     "exclude-from-graph-view", "template", "template-including-parent", "query-table",
+     "query-properties", "query-sort-by", "query-sort-desc"}
+)  # fmt: skip
+#: Logseq's drawer's lines, a block reference.
 _DRAWER = pattern(r"^[ \t]*:LOGBOOK:[ \t]*\n(?:.*\n)*?[ \t]*:END:[ \t]*$", re.MULTILINE)
 _BLOCK_REFERENCE = pattern(
     r"[ \t]*\(\([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\)\)"
@@ -86,12 +99,34 @@ def private_notes(state: StateCore) -> None:
 _EMPTIED = frozenset({"list_item_open", "bullet_list_open", "ordered_list_open"})
 
 
+def _properties(text: str) -> str:
+    """``text`` without Logseq's own property lines, and each of the writer's written
+    ``name: value`` on a line of its own (a hard break after it: Chinese lines would
+    otherwise join into one)."""
+    lines = text.split("\n")
+    kept: list[str] = []
+    for number, line in enumerate(lines):
+        found = _PROPERTY.fullmatch(line)
+        if found is None:
+            kept.append(line)
+            continue
+        name, value = found.group(1), (found.group(2) or "").strip()
+        if name.lower() in _HIDDEN_PROPERTIES or name.lower().startswith(("logseq.", "card-")):
+            continue
+        if not value:
+            continue  # a name with nothing set: nothing to show
+        indent = line[: len(line) - len(line.lstrip())]
+        last = number == len(lines) - 1
+        kept.append(f"{indent}{name}: {value}{'' if last else chr(92)}")
+    return "\n".join(kept)
+
+
 def _without_notes(text: str) -> str:
     if MARK in text:
         text = _COMMENT.sub(lambda found: found.group(1) or "", text)
     if "::" in text or "((" in text or ":LOGBOOK:" in text:
         text = _BLOCK_REFERENCE.sub("", _DRAWER.sub("", text))
-        text = "\n".join(line for line in text.split("\n") if not _PROPERTY.fullmatch(line))
+        text = _properties(text)
     if "^" in text:
         text = _BLOCK_ID.sub("", text)
         lines = text.split("\n")
