@@ -88,6 +88,7 @@ def test_every_pattern_named_at_the_top_of_a_module_compiles() -> None:
         ("crosspost.issue.dialect", "_HIDING_OPTION", "include= " * 1_100),
         ("crosspost.issue.dialect", "_LOOSE_TILDE", " " * 10_000 + "a"),
         ("crosspost.issue.yuque", "_FORMULA_PICTURE", "https://a/" + "/yuque/__latex/" * 700),
+        ("crosspost.issue.tracked_changes", "_CHANGE", '<span class="deletion" ' * 400),
         ("crosspost.issue.pandoc_tables", "_CAPTION_LABEL", "{#" + "a" * 10_000),
         ("crosspost.issue.pandoc_tables", "_CAPTION_LABEL", "{#a " + " " * 10_000 + "x"),
         ("crosspost.issue.template_tags", "_TIMELINE_NODE", "<!-- timeline " * 700),

@@ -916,3 +916,61 @@ def test_an_alt_text_wrapped_over_two_lines_keeps_its_words_apart() -> None:
         shown = out.files.get("zhihu.md", "") + out.body
         assert "is the upgrade." in shown and "theupgrade" not in shown, channel
         assert "中文说明" in shown and "中文说 明" not in shown, channel
+
+
+# --- pictures and tables that Apple Notes, Evernote and pasted pages wrap -----------------
+
+PIXEL = (
+    "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhf"
+    "DwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
+
+
+def test_a_raw_picture_carried_in_its_address_reaches_zhihu_too() -> None:
+    # Zhihu dropped every raw <img src="data:…"> without a word (a Markdown one was kept).
+    body = f'<div><img src="{PIXEL}"><br></div>\n\n文字 <img src="{PIXEL}"> 中间。\n'
+    for channel in CHANNELS:
+        rendered = render(issue_of(body), channel, RenderContext())
+        assert len(re.findall(f'<img[^>]* src="{re.escape(PIXEL)}"', rendered.body)) == 2
+        assert PIXEL in rendered.images, channel
+    assert (
+        'src="javascript:'
+        not in render(issue_of('<img src="javascript:alert(1)">\n'), "zhihu", RenderContext()).body
+    )
+
+
+def test_an_object_that_embeds_nothing_is_the_table_it_wraps(check_lines: CheckLines) -> None:
+    # Apple Notes puts each table in an <object>: the table went out as "▶ 嵌入内容".
+    body = (
+        "<div><object><table><tbody><tr><td><div>12/20</div></td><td><div>浅草寺</div></td>"
+        "</tr></tbody></table></object><br></div>\n\n"
+        '<object data="https://e.com/player.swf"></object>\n'
+    )
+    for channel in CHANNELS:
+        shown = render(issue_of(body), channel, RenderContext()).body
+        assert "浅草寺" in shown and "12/20" in shown and "<table" in shown, channel
+        assert shown.index("浅草寺") < shown.index("▶"), channel  # only the one embedding
+    said = [line for line in check_lines(FRONT + body) if "cannot play" in line]
+    assert len(said) == 2 and all(":6:" in line for line in said), said  # one per channel
+
+
+def test_a_reviews_tracked_changes_read_as_accepted_and_its_comments_stay_private(
+    check_lines: CheckLines,
+) -> None:
+    # pandoc --track-changes=all: both figures were shown ("800500万元") and the
+    # reviewer's private comment with them.
+    body = (
+        '预算为<span class="deletion" author="李四" date="2024-05-01T10:00:00Z">800</span>'
+        '<span class="insertion" author="李四">500</span>万元。'
+        '<span class="comment-start" id="0" author="张三">别对外说这个数</span>利润率'
+        '<span class="comment-end" id="0"></span>保持稳定。\n\n'
+        '写法示例：`<span class="deletion">旧</span>`\n'
+    )
+    for channel in CHANNELS:
+        shown = render(issue_of(body), channel, RenderContext()).body
+        assert "预算为500万元。利润率保持稳定。" in shown, channel
+        assert "800" not in shown and "别对外说" not in shown, channel
+        assert "deletion" in shown.replace("&quot;", '"').split("写法示例")[1], channel  # code
+    (note,) = [line for line in check_lines(FRONT + body) if "tracked changes" in line]
+    assert note.startswith("issue.md:4: note: the document still holds a review's tracked ")
+    assert "(1 deleted, 1 inserted) and 1 comment:" in note

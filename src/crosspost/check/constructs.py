@@ -320,6 +320,10 @@ def _raw_html(
                     yield Finding(line, channel, "html-not-shown", _instruction(match, channel))
             for match in _OPENING.finditer(piece):
                 name = match.group(1).lower()
+                if name == "object" and not _EMBEDS.search(
+                    piece, match.end(), _tag_end(piece, match)
+                ):
+                    continue  # embeds nothing: a wrapper (Apple Notes' tables), unwrapped
                 message = _not_shown(name, channel, allowlist)
                 if message is None:
                     continue
@@ -328,6 +332,16 @@ def _raw_html(
                     continue
                 seen.add((line, name))
                 yield Finding(line, channel, "html-not-shown", message)
+
+
+#: An attribute naming what an ``<object>`` embeds.
+_EMBEDS = pattern(r"\s(?:data|src)\s*=", re.IGNORECASE)
+
+
+def _tag_end(piece: str, opening: re.Match[str]) -> int:
+    """Where the tag ``opening`` begins ends in ``piece`` (its end, if it never closes)."""
+    end = piece.find(">", opening.end())
+    return len(piece) if end < 0 else end
 
 
 #: A processing instruction in raw HTML: ``<?php … ?>`` (WordPress posts), ``<?xml …?>``.

@@ -81,6 +81,7 @@ from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image, sizes_in_alt
 from crosspost.issue.tabs import mkdocs_tab, next_tab
 from crosspost.issue.template_tags import template_block, template_tags
+from crosspost.issue.tracked_changes import tracked_changes
 from crosspost.issue.tracking_pixels import PIXELS, tracking_pixels
 from crosspost.issue.video_pictures import video_pictures
 from crosspost.issue.wiki_links import wiki_link
@@ -2031,6 +2032,7 @@ def new_markdown() -> MarkdownIt:
     md.inline.ruler.at("math_inline", _not_before_a_word(dollars))
     _use_bracket_math(md)
     md.core.ruler.after("normalize", "drop_unshowable", _drop_unshowable)
+    md.core.ruler.after("normalize", "tracked_changes", tracked_changes)
     md.core.ruler.after("drop_unshowable", "drop_ai_citations", drop_ai_citations)
     md.core.ruler.after("drop_ai_citations", "equation_labels", _equation_labels)
     md.core.ruler.after("equation_labels", "bracket_display_lines", _bracket_display_lines)

@@ -55,7 +55,8 @@ _MEDIA_SOURCES = ("src", "data")
 _TAG = pattern(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b.*?(/?)>$", re.DOTALL)
 _MEDIA_TAG = pattern(r"<(?:video|audio|iframe|embed|object)\b", re.IGNORECASE)
 _PIECES = pattern(r"(<[^<>]*>)")
-_DATA_IMAGE = pattern(r"^\s*data:image/", re.IGNORECASE)
+#: A picture carried in its address (``data:image/png;base64,…``): uploaded like a file.
+DATA_IMAGE = pattern(r"^\s*data:image/", re.IGNORECASE)
 #: HTML 4's presentational tags that editors still write (CSDN's and old WeChat
 #: editors' ``<font color>``, ``<strike>``): each is read as the element it stands for,
 #: so a colour and a strikethrough are not lost with a tag no channel keeps.
@@ -113,7 +114,7 @@ def _attribute_filter(tag: str, attribute: str, value: str) -> str | None:
     address without its scheme (``//imgur.com/a.png``, copied from a page's HTML) is the
     page's https, written out, so it can be fetched and followed outside that page."""
     if attribute in URL_ATTRIBUTES and _DATA.match(value):
-        return value if tag == "img" and attribute == "src" and _DATA_IMAGE.match(value) else None
+        return value if tag == "img" and attribute == "src" and DATA_IMAGE.match(value) else None
     return with_scheme(value) if attribute in URL_ATTRIBUTES else value
 
 
@@ -228,6 +229,15 @@ def _media_source(element: Tag) -> str:
     return with_scheme(found)
 
 
+def wrapper_object(element: Tag) -> bool:
+    """Whether ``element`` is an ``<object>`` that embeds nothing and only wraps what it
+    holds: Apple Notes writes every table inside one. Shown as a media line, the table
+    was gone; unwrapped, it is the table."""
+    if element.name != "object" or _media_source(element):
+        return False
+    return any(child.name != "param" for child in element.find_all(True, recursive=False))
+
+
 def _media_as_lines(fragment: str, media: frozenset[str]) -> str:
     """``fragment`` with each outermost media element replaced by its :func:`media_line`."""
     if not media or not _MEDIA_TAG.search(fragment):
@@ -245,6 +255,9 @@ def _media_as_lines(fragment: str, media: frozenset[str]) -> str:
     soup = BeautifulSoup("".join(pieces), "html.parser")
     for element in soup.find_all(sorted(media)):
         if not isinstance(element, Tag) or element.find_parent(sorted(media)) is not None:
+            continue
+        if wrapper_object(element):
+            element.unwrap()
             continue
         line = media_line(element.name, _media_source(element), str(element.get("poster") or ""))
         if element.parent is soup:  # a block of its own: the line is a paragraph

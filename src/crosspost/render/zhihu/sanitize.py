@@ -22,7 +22,7 @@ from markdown_it.token import Token
 
 from crosspost.patterns import pattern
 from crosspost.render.captions import caption_of
-from crosspost.render.sanitize import MEDIA_LABELS, Allowlist, TagStream, clean
+from crosspost.render.sanitize import DATA_IMAGE, MEDIA_LABELS, Allowlist, TagStream, clean
 from crosspost.render.zhihu.common import (
     STRUCK_TAGS,
     TABLE_CLOSE,
@@ -489,8 +489,9 @@ class Sanitizer:
 
     def _image(self, element: Tag) -> str:
         source = str(element.get("src") or "").strip()
-        if not source or (_SCHEME.match(source) and not is_web_link(source)):
-            return ""  # only web and relative images can be uploaded; never javascript: etc.
+        uploadable = is_web_link(source) or DATA_IMAGE.match(source)
+        if not source or (_SCHEME.match(source) and not uploadable):
+            return ""  # web, relative and data: images are uploaded; never javascript: etc.
         self._on_image(source)
         return image_html(source, _caption(element))
 
