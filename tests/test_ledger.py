@@ -283,14 +283,15 @@ def test_two_files_claiming_one_issue_id_are_stopped(ledger: Ledger, tmp_path: P
         "give one of them another 'id:' in its front matter"
     )
     assert ledger.post(KEY.issue_id, "zhihu", "main") is None
-    # A copy that sends what the post holds (a second checkout) is the same issue.
+    # A copy that sends what the post holds (a second checkout) is the same issue, and
+    # leaves the post to its file: the owner's edits still go out, the copy's do not.
     ledger.record(KEY, content_hash="h1")
     with pytest.raises(IssueError):
         ledger.ensure(KEY, issue_path=second, sends="h2")
-    assert ledger.ensure(KEY, issue_path=second, sends="h1").issue_path == str(second)
-    with pytest.raises(IssueError, match=f"already used by {second}"):
-        ledger.ensure(KEY, issue_path=first, sends="h2")
-    ledger.ensure(KEY, issue_path=first, sends="h1")
+    assert ledger.ensure(KEY, issue_path=second, sends="h1").issue_path == str(first)
+    assert ledger.claimed_by(KEY, second, "h1") is None
+    assert ledger.claimed_by(KEY, second, "h2") == str(first)
+    assert ledger.ensure(KEY, issue_path=first, sends="h2").issue_path == str(first)
     first.unlink()  # the file was renamed: that is a move, not a clash
     assert ledger.ensure(PostKey(KEY.issue_id, "zhihu", "main"), issue_path=second)
     assert {p.issue_path for p in ledger.posts(KEY.issue_id)} == {str(second)}

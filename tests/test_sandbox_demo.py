@@ -38,7 +38,7 @@ def test_a_broadcast_rehearsal_on_the_built_in_sandbox_ends_sent_to_followers(
     assert "sending" not in status and "published" in status
 
 
-def test_the_example_from_a_second_checkout_is_the_same_issue_an_edited_copy_is_not(
+def test_the_example_from_a_second_checkout_is_the_same_issue_and_takes_nothing_over(
     fresh_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     first, second = fresh_home / "one" / "ai-systems-48", fresh_home / "two" / "ai-systems-48"
@@ -53,9 +53,13 @@ def test_the_example_from_a_second_checkout_is_the_same_issue_an_edited_copy_is_
     assert [row.split()[2] for row in rows] == ["unchanged", "unchanged"]
     assert [row.split()[-1] for row in rows] == urls
 
-    # Another issue under the same id would change the posts the first file made.
-    edited = first / "issue.md"
-    edited.write_text(edited.read_text(encoding="utf-8") + "\nOne more line.\n", "utf-8")
-    code = main(["publish", str(edited), "--sandbox", "--mode", "publish"])
+    # The copy took nothing over: an edit of the second is another issue under the id,
+    # refused, and the first file's own edit goes out.
+    for folder in (second, first):
+        edited = folder / "issue.md"
+        edited.write_text(edited.read_text(encoding="utf-8") + "\n再补一句。\n", "utf-8")
+    code = main(["publish", str(second / "issue.md"), "--sandbox", "--mode", "publish"])
     assert code == EXIT_BAD_INPUT
-    assert f"already published from {second / 'issue.md'}" in capsys.readouterr().err
+    assert f"already published from {first / 'issue.md'}" in capsys.readouterr().err
+    code = main(["publish", str(first / "issue.md"), "--sandbox", "--mode", "publish"])
+    assert code == EXIT_OK, capsys.readouterr()

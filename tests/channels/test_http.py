@@ -533,6 +533,30 @@ def test_an_answer_trickled_out_past_the_whole_deadline_leaves_a_publish_unconfi
     assert hits("/tricklehead/1") == 1
 
 
+def test_an_answer_trickled_through_a_proxy_is_cut_at_the_deadline_too(
+    server: str, fake: FakeTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Behind a company's proxy (``HTTP_PROXY``) requests makes pools of its own: they
+    are made of the policy's connections, so the deadline reaches them."""
+    for name in ("NO_PROXY", "no_proxy", "http_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTP_PROXY", server)
+    deadlines = Deadlines(clock=fake.clock, watch=False)
+    http = HttpPolicy(
+        timeouts=Timeouts(connect=1, read=5, whole=300),
+        clock=fake.clock,
+        sleep=fake.sleep,
+        deadlines=deadlines,
+    )
+    call = lambda: http.request(  # noqa: E731
+        "POST", "http://platform.invalid/tricklehead/1", idempotent=False, check=ok
+    )
+    error = _cut_once_trickling(deadlines, fake, 300, call)
+    http.close()
+    assert isinstance(error, UnconfirmedError), error
+    assert "the answer was not complete within 300 s" in str(error)
+
+
 def test_a_body_cut_at_the_deadline_is_not_taken_for_the_whole_answer(
     server: str, fake: FakeTime
 ) -> None:

@@ -140,7 +140,7 @@ def test_a_draft_deleted_by_hand_is_replaced_with_new_draft(
     stuck, _ = world.publish([issue], mode="publish")
     message = stuck.results[0].message
     assert stuck.exit_code == EXIT_CHANNEL_FAILED
-    assert "the draft was published by hand or deleted; run with --new-draft" in message
+    assert "published or sent by hand, or deleted; check 发表记录 and 群发记录" in message
     assert "run with --new-draft" in message
     assert "not retried" in world.publish([issue], mode="publish")[0].results[0].message
 

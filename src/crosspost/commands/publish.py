@@ -38,8 +38,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--new-draft",
         action="store_true",
-        help="forget the recorded draft (gone from the drafts: an article published by hand is "
-        "found and recorded, else a new draft is made)",
+        help="forget the recorded draft, gone from the drafts (check 群发记录 first: an article "
+        "published by hand is found and recorded, one sent by hand is not), and make a new one",
     )
     parser.add_argument(
         "--dry-run",

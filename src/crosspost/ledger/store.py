@@ -316,9 +316,10 @@ class Ledger:
         """The post's row, created in state ``rendered`` if new.
 
         Raises :class:`IssueError` when another file that still exists already claimed
-        this issue id (two files, one id); a file that moved just updates the path, and so
-        does a copy of it: a file whose post ``sends`` (the content hash of this run) what
-        the row already holds, as a second checkout of the same folder does.
+        this issue id (two files, one id); a file that moved just updates the path. A copy
+        of the owner, whose post ``sends`` (the content hash of this run) what the row
+        already holds, as a second checkout of the same folder does, passes and leaves the
+        owner as it is (see :meth:`claimed_by`).
         """
         now = self.clock()
         path = str(Path(issue_path).resolve()) if issue_path is not None else None
@@ -336,24 +337,44 @@ class Ledger:
         assert record is not None
         return record
 
-    def _check_one_file_per_issue(
-        self, key: PostKey, path: str, sends: str | None, now: float
-    ) -> None:
+    def claimed_by(self, key: PostKey, path: Path | str, sends: str | None = None) -> str | None:
+        """Another file that still exists and owns ``key``'s issue id, or None.
+
+        A copy of the owner (a second checkout, a backup folder: its post ``sends`` what
+        the row already holds) is no other issue, and is not named: nothing of it would
+        change the post. A copy does not take the id over either (see :meth:`ensure`).
+        """
+        resolved = str(Path(path).resolve())
+        mine = self.get(key) if sends is not None else None
+        if mine is not None and mine.content_hash == sends:
+            return None
         rows = self._db.execute(
             "SELECT DISTINCT issue_path FROM posts WHERE issue_id = ? AND issue_path IS NOT NULL",
             (key.issue_id,),
         ).fetchall()
-        mine = self.get(key) if sends is not None else None
-        # The same issue in another folder: nothing of it would change the post.
-        copy = mine is not None and mine.content_hash == sends
-        for (other,) in rows:
-            if other != path and Path(other).exists() and not copy:
-                raise IssueError(
-                    path,
-                    f"issue id '{key.issue_id}' is already used by {other}; "
-                    "give one of them another 'id:' in its front matter",
-                )
-        # Any other path is gone: the file was moved or renamed, so its posts follow it.
+        return next(
+            (other for (other,) in rows if other != resolved and Path(other).exists()), None
+        )
+
+    def _check_one_file_per_issue(
+        self, key: PostKey, path: str, sends: str | None, now: float
+    ) -> None:
+        other = self.claimed_by(key, path, sends)
+        if other is not None:
+            raise IssueError(
+                path,
+                f"issue id '{key.issue_id}' is already used by {other}; "
+                "give one of them another 'id:' in its front matter",
+            )
+        # A path that is gone was moved or renamed: its posts follow the file. One that
+        # still exists is the owner a copy left alone (its edits must still go out).
+        rows = self._db.execute(
+            "SELECT DISTINCT issue_path FROM posts WHERE issue_id = ? AND issue_path IS NOT NULL "
+            "AND issue_path != ?",
+            (key.issue_id, path),
+        ).fetchall()
+        if any(Path(other).exists() for (other,) in rows):
+            return
         self._db.execute(
             "UPDATE posts SET issue_path = ?, updated_at = ? WHERE issue_id = ? "
             "AND (issue_path IS NULL OR issue_path != ?)",

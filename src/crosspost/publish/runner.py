@@ -160,12 +160,8 @@ class Publisher:
         self.settings.require_credentials(job.account for job in jobs)
         for job in jobs:  # another file that still exists may own this id in the ledger
             existing = self.ledger.get(job.key)
-            owner = existing.issue_path if existing else None
-            # A copy that sends what the ledger holds (a second checkout, a backup folder)
-            # is the same issue and finds nothing to send; another issue under the same id
-            # would change the post the first file made.
-            copy = existing is not None and existing.content_hash == job.content_hash
-            if owner and owner != str(job.issue.path) and Path(owner).exists() and not copy:
+            owner = self.ledger.claimed_by(job.key, job.issue.path, job.content_hash)
+            if owner:
                 raise IssueError(
                     job.issue.path,
                     f"issue id '{job.issue.id}' is already published from {owner}; "

@@ -290,8 +290,11 @@ class _Connection(urllib3.connection.HTTPConnection):
 
     def getresponse(self) -> Any:
         # An answer that ends the connection takes its socket along (http.client sets
-        # ``sock`` to None), and the deadline must still find it.
+        # ``sock`` to None), and the deadline must still find it. Attached again: an
+        # exchange whose deadline passed while it connected (no socket to cut then) is
+        # cut now, before its answer is waited for.
         self.answering = self.sock
+        attach(self)
         return super().getresponse()
 
 
@@ -337,6 +340,10 @@ class _TlsPool(urllib3.HTTPSConnectionPool):
     ConnectionCls = _TlsConnection
 
 
+#: The policy's pools by scheme: connections the deadline can cut.
+_POOLS = {"http": _Pool, "https": _TlsPool}
+
+
 class _Adapter(HTTPAdapter):
     """requests' adapter, its pools made of :class:`_Connection` and
     :class:`_TlsConnection`."""
@@ -345,7 +352,15 @@ class _Adapter(HTTPAdapter):
         self, connections: int, maxsize: int, block: bool = False, **pool_kwargs: Any
     ) -> None:
         super().init_poolmanager(connections, maxsize, block, **pool_kwargs)
-        self.poolmanager.pool_classes_by_scheme = {"http": _Pool, "https": _TlsPool}
+        self.poolmanager.pool_classes_by_scheme = dict(_POOLS)
+
+    def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
+        """The pools behind an HTTP proxy (a company's, ``HTTPS_PROXY``) are made of the
+        same connections, so the deadline reaches them too; a SOCKS proxy's keep theirs."""
+        manager = super().proxy_manager_for(proxy, **proxy_kwargs)
+        if isinstance(manager, urllib3.ProxyManager):
+            manager.pool_classes_by_scheme = dict(_POOLS)
+        return manager
 
 
 def pooled_session(
@@ -1060,6 +1075,9 @@ def _open(
         except Exception as error:
             raise _reading_error(error, request()) from None
         finally:
+            # Ended before the connection goes back to the pool: a cut after that would
+            # fall on the next exchange's connection, or call a whole answer lost.
+            deadlines.end(exchange)
             answer.release_conn()
     except requests.exceptions.RequestException as error:
         deadlines.end(exchange)

@@ -39,8 +39,9 @@ _IP = pattern(r"invalid ip ([0-9A-Fa-f.:]+)")
 DRAFT_GONE_CODE = 40007
 #: What an editor does when a draft crosspost recorded is gone from 草稿箱 (40007).
 DRAFT_GONE = (
-    "the draft was published by hand or deleted; run with --new-draft (an article published "
-    "by hand is found in 发表记录 and recorded; else a new draft is made)"
+    "the draft was published or sent by hand, or deleted; check 发表记录 and 群发记录 first, "
+    "then run with --new-draft (it finds and records an article published by hand, but "
+    "cannot see a 群发, and makes a new draft otherwise)"
 )
 
 _LIMITS = WECHAT.limits
