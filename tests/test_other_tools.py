@@ -528,6 +528,21 @@ def test_grouping_containers_show_their_content_and_yuque_tips_is_a_tip(
     assert body_warnings(body) == []
 
 
+def test_juejin_alignment_wrappers_show_their_content_without_a_label(
+    body_warnings: BodyWarnings,
+) -> None:
+    # Juejin's ::: hljs-center / hljs-left / hljs-right set text aside: no note, no "注".
+    body = (
+        "::: hljs-center\n**前言**\n:::\n\n正文。\n\n::: hljs-left\n左对齐的说明。\n:::\n\n"
+        "::: hljs-right\n—— 尤雨溪\n:::\n"
+    )
+    shown_zhihu = "<p><b>前言</b></p><p>正文。</p><p>左对齐的说明。</p><p>—— 尤雨溪</p>"
+    assert shown(body, "zhihu") == shown_zhihu
+    wechat = shown(body, "wechat")
+    assert "注" not in words(wechat) and "<blockquote" not in wechat
+    assert body_warnings(body) == []
+
+
 def test_hexo_folds_mermaid_and_galleries(body_warnings: BodyWarnings) -> None:
     body = (
         "{% hideToggle 点击展开,bg,color %}\n隐藏内容。\n{% endhideToggle %}\n\n"
@@ -830,8 +845,10 @@ def test_ia_writer_content_blocks_show_the_files_they_name(
     assert lines == [
         "issue.md:5: note: '/chart.png' is a content block: the picture from chart.png is shown",
         "issue.md:7: note: '/data.csv' is a content block: a table from data.csv is shown",
-        "issue.md:9: note: '/part.md' is a content block: its text from part.md is shown",
-        "issue.md:11: note: '/fib.py' is a content block: its code from fib.py is shown",
+        "issue.md:9: warning: '/part.md' is a content block: its text from part.md is shown; "
+        "check that it is meant for readers",
+        "issue.md:11: warning: '/fib.py' is a content block: its code from fib.py is shown; "
+        "check that it is meant for readers",
         "issue.md:13: note: '/issue.md' would include itself, so the content block is shown "
         "as the line it is",
     ]
@@ -869,7 +886,7 @@ def test_bears_attachments_highlights_and_tags(tmp_path: Path, check_lines: Chec
     assert "<p>正文里的 #tag 不动，#话题# 也不动。</p><p>#1</p><h2>真标题</h2>" in zhihu
     assert "<mark" in shown("这是 ::重点::。", "wechat")
     assert [line for line in check_lines(path.read_text("utf-8")) if "tags" in line] == [
-        "issue.md:11: note: this line holds only tags (Bear's, for filing the note), so it is "
+        "issue.md:11: warning: this line holds only tags (Bear's, for filing the note), so it is "
         "left out of every channel; write the words out of the '#' if readers should see them"
     ]
 
@@ -893,6 +910,13 @@ Status: Published
 """
 
 
+def test_a_line_of_hashtags_is_the_writers_where_nothing_says_bear() -> None:
+    body = "正文。\n\n#人工智能 #深度学习 #LLM\n\n#话题# #话题二#\n"
+    zhihu = shown(body, "zhihu")
+    assert "#人工智能 #深度学习 #LLM" in zhihu and "#话题# #话题二#" in zhihu
+    assert "#LLM" not in shown(body + "\n#notes/inbox\n", "zhihu")  # Bear's nested tag
+
+
 def test_a_notion_export_loses_its_properties_and_callout_icon(
     tmp_path: Path, check_lines: CheckLines
 ) -> None:
@@ -910,7 +934,7 @@ def test_a_notion_export_loses_its_properties_and_callout_icon(
     lines = check_lines(NOTION_PAGE)
     assert not [line for line in lines if "svg" in line.lower() or "icons" in line]
     assert [line for line in lines if "properties" in line] == [
-        "issue.md:3: note: these 3 lines look like a Notion page's properties (Created, Tags, "
+        "issue.md:3: warning: these 3 lines look like a Notion page's properties (Created, Tags, "
         "Status), so they are left out of every channel (they would be the article's first "
         "words and its digest); write them as a sentence if readers should see them"
     ]
@@ -922,6 +946,10 @@ def test_one_key_line_or_a_credits_block_at_the_top_is_prose() -> None:
     # as Notion writes one are the writer's: the issue's credits.
     credits = "主编: 张三\n责编: 李四\n\n正文。\n"
     assert shown(credits, "zhihu") == "<p>主编: 张三责编: 李四</p><p>正文。</p>"  # CJK lines join
+    notice = "时间: 2024年3月1日 14:00\n地点: 北京中关村\n\n正文。\n"  # a date is no sign
+    assert shown(notice, "zhihu").startswith("<p>时间: 2024年3月1日 14:00")
+    release = "Status: shipped on time\nType: maintenance release\n\n正文。\n"
+    assert shown(release, "zhihu").startswith("<p>Status: shipped on time")
     chinese = "创建时间: 2024年1月5日 15:04\n标签: 周报\n\n正文。\n"
     assert shown(chinese, "zhihu") == "<p>正文。</p>"
 

@@ -72,7 +72,8 @@ def test_email_merge_tags_are_kept_as_written_and_named_once_each(
         "Hi %%FirstName%%, your address is %%emailaddress%%.\n\n"
         "Hello *|FNAME|*, from *|LIST:COMPANY|*. Bye *|FNAME|*.\n\n"
         "正文%%私密%%继续，%% a note to self %% and on.\n\n%%\n草稿\n%%\n\n"
-        "Again %%FirstName%% %%待核实\n\n私密的一段\n\n到这里%% 后面公开\n"
+        "Again %%FirstName%% %%待核实\n\n私密的一段\n\n到这里%% 后面公开\n\n"
+        "One-word comments %%TODO%% and %%draft%% stay hidden.\n"
     )
     for channel in CHANNELS:
         html = shown(body, channel)
@@ -81,7 +82,8 @@ def test_email_merge_tags_are_kept_as_written_and_named_once_each(
         assert "Hello *|FNAME|*, from *|LIST:COMPANY|*. Bye *|FNAME|*." in text, channel
         assert "正文继续， and on." in text and "Again %%FirstName%%" in text, channel
         assert "后面公开" in text and "<em" not in html and "<i>" not in html, channel
-        for private in ("私密", "note to self", "草稿", "待核实"):
+        assert "One-word comments  and  stay hidden." in text, channel
+        for private in ("私密", "note to self", "草稿", "待核实", "TODO", "draft"):
             assert private not in text, (channel, private)
     tags = [line for line in body_warnings(body) if "merge tag" in line]
     said = (
@@ -1271,9 +1273,11 @@ def test_a_pandoc_multiline_table_keeps_its_rows_and_makes_no_heading() -> None:
 @pytest.mark.parametrize(
     ("body", "zhihu", "wechat"),
     [
-        # Glued to its word: a subscript, ASCII or CJK.
+        # Glued to its word: a subscript (ASCII), a superscript (ASCII or CJK); a tilde
+        # between Chinese words joins them.
         ("水是 H~2~O。", "<p>水是 H₂O。</p>", "H<sub>2</sub>O"),
-        ("化学~下标~ 和 数学^上标^。", "<p>化学_(下标) 和 数学^(上标)。</p>", "学<sub>下标</sub>"),
+        ("化学~下标~ 和 数学^上标^。", "<p>化学~下标~ 和 数学^(上标)。</p>", "学<sup>上标</sup>"),
+        ("杭州~黄山~婺源 一线。", "<p>杭州~黄山~婺源 一线。</p>", "杭州~黄山~婺源"),
         # After a space, punctuation or at a line's start: a strikethrough on GitHub, a
         # wavy line in doocs/md. Shown as written, and check says how to strike it out.
         ("这个 ~删除~ 的字，~旧价~。", "<p>这个 ~删除~ 的字，~旧价~。</p>", "这个 ~删除~"),
@@ -1301,3 +1305,117 @@ def test_one_tilde_around_words_is_named_once_with_how_to_strike_them_out(
         "words out on GitHub, makes a subscript in Typora and a wavy line in doocs/md; "
         "write '~~…~~' to strike them out"
     ]
+
+
+# --- a fifth sweep: Google Docs, Pandoc from Word, Zhihu converters, 135editor, Joplin ---------
+
+
+_REPORT = "2024 年第三季度报告"
+_WEEKLY = "AI 周报 #42：模型、工具与观点"
+
+
+@pytest.mark.parametrize(
+    ("document", "title"),
+    [
+        # Pandoc's Word bookmark on the line above the title, or inside it.
+        (f'<span id="_Toc151234567" class="anchor"></span>\n\n# {_REPORT}\n', _REPORT),
+        (f'<a name="top"></a>\n# {_REPORT}\n', _REPORT),
+        (f'# <span id="_Toc1" class="anchor"></span>{_REPORT}\n', _REPORT),
+        # Google Docs' id of the heading's words: CJK, '#', '：' and '、'.
+        ("# **AI 周报 \\#42：模型、工具与观点** {#ai-周报-#42：模型、工具与观点}\n", _WEEKLY),
+    ],
+)
+def test_an_anchor_around_the_first_heading_leaves_it_the_title(
+    tmp_path: Path, document: str, title: str
+) -> None:
+    path = tmp_path / "report.md"
+    path.write_text(f"{document}\n正文。\n", encoding="utf-8")
+    issue = read_issue(path, lenient=True)
+    assert issue.title == title
+    assert not [n for n in issue.notices if n.code == "no-title"]
+    for channel in CHANNELS:
+        assert "{#" not in words(render(issue, channel, RenderContext()).body)
+
+
+def test_google_docs_heading_ids_of_any_characters_are_left_out() -> None:
+    body = (
+        "## **Plan (Q3)** {#plan-(q3)}\n\n## What’s new? {#what’s-new?}\n\n"
+        "## 本周要点 {#h.3znysh7}\n\n## 集合 {a b}\n\n## 只有 {#}\n"
+    )
+    assert shown(body, "zhihu") == (
+        "<h2><b>Plan (Q3)</b></h2><h2>What’s new?</h2><h2>本周要点</h2>"
+        "<h2>集合 {a b}</h2><h2>只有 {#}</h2>"  # words in braces, and a lone '#', stay
+    )
+
+
+def test_empty_anchors_are_left_out_and_a_paragraph_of_them_with_them() -> None:
+    body = (
+        '<span id="_Toc1" class="anchor"></span>**摘要**：正文<a id="x"></a>。\n\n'
+        '<a name="top"></a>\n\n第一行\n<a id="mid"></a>\n第二行\n\n'
+        '`<a name="z"></a>` 是锚点的写法。\n'
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu == (
+        "<p><b>摘要</b>：正文。</p><p>第一行第二行</p>"
+        "<p><code>&lt;a name=&quot;z&quot;&gt;&lt;/a&gt;</code> 是锚点的写法。</p>"
+    )
+    assert "<strong" in shown(body, "wechat").split("摘要")[0]
+
+
+_EQUATION = "https://www.zhihu.com/equation?tex="
+
+
+def test_zhihu_equation_pictures_are_their_formulas(check_lines: CheckLines) -> None:
+    # Each was a picture of www.zhihu.com that check could not download.
+    body = (
+        f"其中 ![[公式]]({_EQUATION}%5Calpha+%2B+1) 是常数，"
+        f'<img src="{_EQUATION}i" alt="i" eeimg="1"/> 是下标。\n\n'
+        f"![[公式]]({_EQUATION}PE_%7B%28pos%2C2i%29%7D+%3D+x)\n\n"  # alone: display
+        f"由此 ![[公式]]({_EQUATION}a%3Db+%5C%5C) 得证。\n\n"  # marked display: its own line
+        f'<img src="{_EQUATION}E%3Dmc%5E2" alt="E=mc^2" eeimg="1">\n'
+    )
+    markdown = render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]
+    assert markdown == (
+        "其中 $\\alpha + 1$ 是常数，$i$ 是下标。\n\n$$PE_{(pos,2i)} = x\\\\$$\n\n"
+        "由此\n\n$$a=b\\\\$$\n\n得证。\n\n$$E=mc^2\\\\$$\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu.count('eeimg="1"') == 2 and zhihu.count('eeimg="2"') == 3
+    wechat = shown(body, "wechat")
+    assert wechat.count("<svg") == 5 and "zhihu.com" not in wechat and "<img" not in wechat
+    lines = check_lines(f"---\ntitle: 公式\n---\n{body}")
+    assert not [line for line in lines if "zhihu.com" in line], lines
+
+
+def test_a_math_fence_is_a_display_formula() -> None:
+    body = "欧拉公式：\n\n```math\ne^{i\\pi} + 1 = 0\n```\n"
+    markdown = render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]
+    assert markdown == "欧拉公式：\n\n$$e^{i\\pi} + 1 = 0\\\\$$\n"
+    wechat = shown(body, "wechat")
+    assert "<svg" in wechat and "<pre" not in wechat and "e^{i" not in words(wechat)
+
+
+def test_html_indented_inside_raw_html_is_html_and_a_tutorials_stays_code(
+    check_lines: CheckLines,
+) -> None:
+    # 135editor's HTML, indented: CommonMark reads the indented lines as code.
+    pasted = (
+        '<section data-role="outer" label="Powered by 135editor.com">\n'
+        '    <section style="text-align: center;">\n'
+        "        <span><strong>01 / 本期书单</strong></span>\n"
+        "    </section>\n\n"
+        '    <p style="text-indent: 2em;">\n'
+        "        <span>秋天是读书的好季节。</span>\n"
+        "    </p>\n"
+        "</section>\n"
+    )
+    for channel in CHANNELS:
+        shown_html = shown(pasted, channel)
+        assert "&lt;" not in shown_html and "<pre" not in shown_html, channel
+        assert "秋天是读书的好季节。" in words(shown_html)
+    lines = check_lines(f"---\ntitle: 书单\n---\n{pasted}")
+    assert "issue.md:5: note: these 7 lines are HTML indented four spaces" in "\n".join(lines)
+    tutorial = '用这样的 HTML 居中：\n\n    <div align="center">\n      <p>文字</p>\n    </div>\n'
+    assert "&lt;div align=&quot;center&quot;&gt;" in shown(tutorial, "zhihu")
+    after_closed = "<section>\n<p>一</p>\n</section>\n\n    <p>代码</p>\n"
+    assert "<pre" in shown(after_closed, "zhihu")

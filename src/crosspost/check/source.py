@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 
 from markdown_it.token import Token
 
-from crosspost.check.constructs import INFO, Finding, lines_of
+from crosspost.check.constructs import INFO, WARNING, Finding, lines_of
 from crosspost.issue.ai_citations import AI_CITATION
 from crosspost.issue.blocks import fence_starts, in_fence
 from crosspost.issue.body import footnote_definitions
@@ -1068,7 +1068,13 @@ def _dialect_notes(issue: Issue) -> Iterator[Finding]:
     """What the dialect read in another tool's way and the editor should know was read
     so (a content block shown in its place, a note's tags left out), as it noted it."""
     for line, code, message in issue.document.notes:
-        yield Finding(issue.body_line + line, None, code, message, INFO)
+        severity = WARNING if code in _NOTES_TO_LOOK_AT else INFO
+        yield Finding(issue.body_line + line, None, code, message, severity)
+
+
+#: What the dialect noted that takes the writer's words out, or puts a file's in, on a
+#: reading that could be wrong: a warning, which the editor should look at.
+_NOTES_TO_LOOK_AT = frozenset({"page-properties", "note-tags", "content-file"})
 
 
 def _tables_of_contents(issue: Issue) -> Iterator[Finding]:

@@ -11,6 +11,7 @@ an image; it only decides whether one may be read.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections import OrderedDict
@@ -163,7 +164,17 @@ _FRONT_BYTES = 64_000
 def typora_root(issue_path: Path) -> Path | None:
     """The folder the issue's ``typora-root-url`` names (Typora reads ``/…`` paths from
     there), or None. Read from the file's head by itself: images are found with the
-    issue's path alone, and the field is Typora's setting, no field of the issue."""
+    issue's path alone, and the field is Typora's setting, no field of the issue. Read
+    once per version of the file, not once per image."""
+    try:
+        changed = issue_path.stat().st_mtime_ns
+    except OSError:
+        return None
+    return _typora_root(issue_path, changed)
+
+
+@functools.lru_cache(maxsize=64)
+def _typora_root(issue_path: Path, _changed: int) -> Path | None:
     try:
         with issue_path.open("rb") as handle:
             head = handle.read(_FRONT_BYTES).decode("utf-8", "replace")

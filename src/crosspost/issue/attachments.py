@@ -28,7 +28,7 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from crosspost.issue.blocks import fence_starts, in_fence, outside_code, paragraph
+from crosspost.issue.blocks import NOTES, fence_starts, in_fence, outside_code, paragraph
 from crosspost.patterns import pattern
 
 #: A content block's line: ``/path/to/file.ext`` and maybe a title, ``"…"`` or ``(…)``.
@@ -41,9 +41,6 @@ CONTENT_BLOCK = pattern(
 BEAR_ATTACHMENT = pattern(r"\[(image|file):([^\[\]\n]+)\](?![(\[:])")
 #: Where the parse finds the attachments, in its ``env``: an :class:`Attached`.
 ATTACHED = "crosspost_attached"
-#: Where content blocks note each file they show or refuse: (0-based body line, code,
-#: message), read by check.
-NOTES = "crosspost_dialect_notes"
 #: The Markdown files being included, innermost last (a file that includes itself,
 #: directly or not, stays a line of text).
 _INCLUDING = "crosspost_including"
@@ -235,13 +232,17 @@ def content_block(state: StateBlock, start: int, end: int, silent: bool) -> bool
         _parsed_here(state, markdown, start)
         including.pop()
         what = "a table" if attachment.kind == "table" else "its text"
-    _note(state, start, f"'{written}' is a content block: {what} from {attachment.path} is shown")
+    shown = f"'{written}' is a content block: {what} from {attachment.path} is shown"
+    if attachment.kind in ("code", "text"):  # a file's words go out: the editor looks
+        _note(state, start, f"{shown}; check that it is meant for readers", "content-file")
+    else:
+        _note(state, start, shown)
     return True
 
 
-def _note(state: StateBlock, line: int, message: str) -> None:
+def _note(state: StateBlock, line: int, message: str, code: str = "content-block") -> None:
     """A note for check, on the body line the outermost block stands on."""
-    state.env.setdefault(NOTES, []).append((_outer_line(state, line), "content-block", message))
+    state.env.setdefault(NOTES, []).append((_outer_line(state, line), code, message))
 
 
 def _outer_line(state: StateBlock, line: int) -> int:

@@ -4,8 +4,10 @@ Bear highlights with two colons where other editors write ``==``; Markdown showe
 colons. Bear files a note by the tags written in it, usually on a line of their own at
 its top or bottom: to a reader they are the app's filing, not the article's words, and
 they went out as a line of hashes. Only a paragraph made of tags alone is left out (check
-notes it); a ``#word`` inside a sentence, a heading (``# Title`` has its space) and a
-Chinese ``#话题#`` within words stay as written.
+names it), and only in a note that shows Bear's hand (a nested tag ``#a/b``, a tag of
+several words closed by ``#``, an attachment, a highlight): elsewhere a line of hashtags
+(``#人工智能 #LLM`` under an article, Weibo's ``#话题#``) is the writer's, and stays. A
+``#word`` inside a sentence and a heading (``# Title`` has its space) stay as written.
 """
 
 from __future__ import annotations
@@ -13,8 +15,7 @@ from __future__ import annotations
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from crosspost.issue.attachments import NOTES
-from crosspost.issue.blocks import outside_code
+from crosspost.issue.blocks import NOTES, outside_code
 from crosspost.patterns import pattern
 
 #: ``::words::``: not glued to a Latin letter, a digit or another colon on either side
@@ -28,6 +29,12 @@ _TAG_LINE = pattern(rf"[ \t]*(?:{_TAG})(?:[ \t]+(?:{_TAG}))*[ \t]*")
 _TAGS = pattern(_TAG)
 #: A "tag" of digits alone is an issue's or an item's number (``#1``), not a tag.
 _NUMBER = pattern(r"#\d+#?")
+#: What only Bear writes: a nested tag, a tag of several words closed by ``#``, an
+#: attachment (``[image:…]``).
+_BEARS_HAND = pattern(
+    r"(?<![^\s])#[^\s#/]+/[^\s#]|(?<![^\s])#[^\s#][^#\n]*? [^#\n]*?[^\s#]#(?![^\s])"
+    r"|\[(?:image|file):"
+)
 
 
 def bear_highlights(state: StateCore) -> None:
@@ -50,7 +57,7 @@ def _tags_only(content: str) -> bool:
 
 def bear_tags(state: StateCore) -> None:
     """Leave out the top-level paragraphs made of tags alone, noting the first for check."""
-    if "#" not in state.src:
+    if "#" not in state.src or not (_BEARS_HAND.search(state.src) or _HIGHLIGHT.search(state.src)):
         return
     tokens = state.tokens
     kept: list[Token] = []

@@ -16,6 +16,10 @@ from markdown_it.rules_block import StateBlock
 
 from crosspost.patterns import pattern
 
+#: Where a rule notes, in the parse's ``env``, what it read in another tool's way for
+#: check to say: (0-based body line, a code, the message). See ``Document.notes``.
+NOTES = "crosspost_dialect_notes"
+
 _SPECIAL = pattern(r"([\\`*_\[\]<>!|~=$])")
 #: A fence's line: three backticks or tildes, indented at most three spaces.
 FENCE_LINE = pattern(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)

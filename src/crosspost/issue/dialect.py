@@ -45,7 +45,6 @@ from mdit_py_plugins.superscript import superscript_plugin
 from crosspost.issue.ai_citations import drop_ai_citations
 from crosspost.issue.attachments import (
     ATTACHED,
-    NOTES,
     Attached,
     Attachment,
     bear_attachments,
@@ -53,7 +52,14 @@ from crosspost.issue.attachments import (
 )
 from crosspost.issue.bare_links import bare_links, schemeless_addresses
 from crosspost.issue.bear import bear_highlights, bear_tags
-from crosspost.issue.blocks import FENCE_LINE, fence_starts, in_fence, outside_code, outside_fences
+from crosspost.issue.blocks import (
+    FENCE_LINE,
+    NOTES,
+    fence_starts,
+    in_fence,
+    outside_code,
+    outside_fences,
+)
 from crosspost.issue.callouts import (
     CALLOUT_LABELS,
     CALLOUT_SYNONYMS,
@@ -63,6 +69,7 @@ from crosspost.issue.callouts import (
 from crosspost.issue.collector import collector_paused
 from crosspost.issue.components import component_block, mdx_lines
 from crosspost.issue.definition_lists import definition_lists
+from crosspost.issue.empty_anchors import empty_anchors
 from crosspost.issue.hugo_shortcodes import shortcode_block
 from crosspost.issue.hugo_shortcodes import shortcodes as hugo_shortcodes
 from crosspost.issue.kramdown import kramdown_extensions, table_attribute_rows
@@ -87,6 +94,7 @@ from crosspost.issue.video_pictures import video_pictures
 from crosspost.issue.wiki_links import wiki_link
 from crosspost.issue.wordpress_shortcodes import code_shortcode, wordpress_shortcodes
 from crosspost.issue.yuque import yuque_formulas
+from crosspost.issue.zhihu_formulas import zhihu_formulas
 from crosspost.issue.zola_shortcodes import body_shortcode, calls
 from crosspost.patterns import pattern
 
@@ -245,8 +253,14 @@ def _pair_marks(state: StateInline, delimiters: list[Delimiter]) -> None:
 
 #: Containers that group without being a box: VitePress's ``::: code-group`` (its blocks
 #: keep their titles), Quarto's cells and page columns (``::: {.cell}``,
-#: ``{.column-margin}``), its tab sets (each tab's heading stays). Left out, content kept.
-_GROUPING = pattern(r"code-group|cell(?:-[\w-]+)?|columns?(?:-[\w-]+)?|panel-[\w-]+|content-[\w-]+")
+#: ``{.column-margin}``), its tab sets (each tab's heading stays), and Juejin's alignment
+#: wrappers (``::: hljs-center``, ``hljs-left``, ``hljs-right``: the text set centred or to
+#: a side, no note; read as callouts they got a "注" label nobody wrote). Left out,
+#: content kept.
+_GROUPING = pattern(
+    r"code-group|cell(?:-[\w-]+)?|columns?(?:-[\w-]+)?|panel-[\w-]+|content-[\w-]+"
+    r"|hljs-(?:center|left|right)"
+)
 
 
 #: An admonition's own title: ``!!! note "标题"`` (``""``: none).
@@ -820,7 +834,8 @@ def _chunk_options(state: StateCore) -> None:
 
 def _fence_languages(state: StateCore) -> None:
     """Each fence's language as :func:`fence_language` reads it: renderers colour by it
-    (Zhihu's ``<pre lang>`` showed ``{r}`` and ``js{2,5}``), check names diagrams by it."""
+    (Zhihu's ``<pre lang>`` showed ``{r}`` and ``js{2,5}``), check names diagrams by it.
+    A fence of ``math`` is a display formula, as GitHub, GitLab and Joplin show it."""
     for token in state.tokens:
         if token.type == "fence" and _RAW_HTML_FENCE.match(token.info):
             # Pandoc's raw HTML (```{=html}): the HTML itself, as a block of it would be.
@@ -828,6 +843,11 @@ def _fence_languages(state: StateCore) -> None:
             continue
         if token.type == "fence" and token.info and ("{" in token.info or ":" in token.info):
             token.info = fence_language(token.info)
+        if token.type == "fence" and token.info.strip().lower() == "math":
+            # GitHub's, GitLab's and Joplin's display formula (```math): drawn like $$…$$,
+            # not shown as its TeX in a code block.
+            token.type, token.tag, token.info, token.markup = "math_block", "math", "", "$$"
+            continue
         if token.type == "fence" and ("<" in token.content or ")!" in token.content):
             token.content = _ANNOTATION_MARK.sub(r"\1 (\2\3)", token.content)
 
@@ -848,6 +868,65 @@ _CODE_LANGUAGE = pattern(
     re.IGNORECASE,
 )
 _CODE_TAG = pattern(r"<br\s*/?>|<[^>]*>", re.IGNORECASE)
+
+
+#: A line of HTML: it starts with a tag (``<p …>``, ``</section>``, ``<br/>``), not with
+#: an autolink (``<https://…>``) or words.
+_TAG_LINE = pattern(r"[ \t]*</?[A-Za-z][A-Za-z0-9-]*(?:[ \t/>]|$)")
+#: Each tag of a stretch of HTML: closing (group 1), its name, self-closed (group 3).
+_TAG = pattern(r"<(/?)([A-Za-z][A-Za-z0-9-]*)\b[^<>]*?(/?)>")
+
+
+def _depths(html_text: str) -> tuple[int, int]:
+    """(how many elements ``html_text`` leaves open, less those it closes that it did not
+    open; the lowest that count falls to on the way): ``<p>`` is 1, ``</p>`` is -1."""
+    depth = lowest = 0
+    for closing, name, self_closed in _TAG.findall(html_text):
+        if closing:
+            depth -= 1
+            lowest = min(lowest, depth)
+        elif not self_closed and name.lower() not in VOID:
+            depth += 1
+    return depth, lowest
+
+
+def _indented_html(state: StateCore) -> None:
+    """HTML indented four spaces inside raw HTML is HTML, not code.
+
+    135editor and 秀米 indent the HTML they make; pasted into an issue, a line of it
+    after a blank line (or after a wrapper's tag line read as a block of its own) is an
+    indented code block to CommonMark, and both channels showed the HTML's source. An
+    indented code block is read as raw HTML when all three hold: each of its lines that
+    is not blank starts with a tag; raw HTML before it left an element open (the
+    indented lines stand inside it); and either the block right before it is that raw
+    HTML or its lines close an element they did not open. A Markdown tutorial's
+    example of HTML is indented after its words, with its tags balanced: it stays code.
+    Each one read so is noted for check (``indented-html``)."""
+    if "    <" not in state.src and "\t<" not in state.src:
+        return
+    depth = 0
+    previous: Token | None = None
+    for token in state.tokens:
+        if token.type == "code_block" and depth > 0:
+            lines = [line for line in token.content.split("\n") if line.strip()]
+            lowest = _depths(token.content)[1]
+            if (
+                lines
+                and all(_TAG_LINE.match(line) for line in lines)
+                and ((previous is not None and previous.type == "html_block") or lowest < 0)
+            ):
+                token.type, token.tag, token.markup, token.info = "html_block", "", "", ""
+                first, last = token.map if token.map else (0, 1)
+                message = (
+                    f"these {last - first} lines are HTML indented four spaces or more, "
+                    "which Markdown reads as code; inside the raw HTML around them they are "
+                    "read as HTML, as the editor they came from shows them (unindent them to "
+                    "be sure)"
+                )
+                state.env.setdefault(NOTES, []).append((first, "indented-html", message))
+        if token.type == "html_block":
+            depth = max(0, depth + _depths(token.content)[0])
+        previous = token
 
 
 def _raw_code_blocks(state: StateCore) -> None:
@@ -1333,8 +1412,9 @@ def _escaped_braces(state: StateCore) -> None:
 _SCRIPT = pattern(r"[A-Za-z0-9+\-−=().,']{1,12}")
 #: What a sub- or superscript must follow: the letter, number or bracket it belongs to.
 _SCRIPT_BASE = pattern(r"[A-Za-z0-9)\]}]$")
-#: A script in Chinese or Japanese (``化学~下标~``, ``数学^上标^``): a few of its letters,
-#: no punctuation (``5~10分钟，20~`` is a range), right after a letter of its own.
+#: A superscript in Chinese or Japanese (``数学^上标^``, Typora's): a few of its letters,
+#: right after a letter of its own. Not a subscript: a tilde between Chinese words joins
+#: them (``杭州~黄山~婺源``, a route), as it does numbers (``5~10分钟``).
 _CJK_SCRIPT = pattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{1,8}")
 _CJK_SCRIPT_BASE = pattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]$")
 #: What a one-tilde pair's opening follows when it is no subscript: nothing (the line's
@@ -1466,7 +1546,11 @@ def _scripts(state: StateCore) -> None:
                     (_SCRIPT.fullmatch(written) and any(c.isalnum() for c in written))
                     and _SCRIPT_BASE.search(base)
                 )
-                or (_CJK_SCRIPT.fullmatch(written) and _CJK_SCRIPT_BASE.search(base))
+                or (
+                    token.type == "sup_open"  # a tilde between Chinese words joins them
+                    and _CJK_SCRIPT.fullmatch(written)
+                    and _CJK_SCRIPT_BASE.search(base)
+                )
             ):
                 continue
             worded = any(c.isalpha() for c in written) if one_text else True
@@ -1661,10 +1745,19 @@ GROUPED = "crosspost_grouped"
 
 def _heading_attributes(content: str) -> str | None:
     """``content`` without the attribute list after its words, when it ends with one that
-    names an id, a class or Pandoc's ``-`` (``{x=1}`` alone may be words: it stays)."""
+    names an id, a class or Pandoc's ``-`` (``{x=1}`` alone may be words: it stays).
+
+    An id alone (``{#…}``, no blank inside) is one whatever it holds: Google Docs makes
+    its ids of the heading's words (``{#ai-周报-#42：模型、工具与观点}``, ``{#plan-(q3)}``),
+    which an id of letters, digits and ``:.-`` did not cover, and the list went out as
+    the heading's words and into the title. At a heading's end Pandoc, kramdown and
+    Google Docs all read it as the heading's id, never as its words."""
     found = _HEADING_ATTRIBUTES.search(content)
     if found is None or not content[: found.start()].strip():
         return None
+    words = found.group(1).strip()
+    if words.startswith("#") and len(words) > 1 and not any(c.isspace() for c in words):
+        return content[: found.start()]
     parts = attribute_parts(found.group(1))
     if parts is None or not any(part[0] in "#.-" for part in parts):
         return None
@@ -2048,11 +2141,13 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("block", "table_attribute_rows", table_attribute_rows)
     md.core.ruler.push("flatten_deep", _flatten_deep)
     md.core.ruler.after("block", "myst_callouts", _myst_callouts)
+    md.core.ruler.after("block", "indented_html", _indented_html)
     md.core.ruler.after("myst_callouts", "raw_code_blocks", _raw_code_blocks)
     md.core.ruler.after("raw_code_blocks", "chunk_options", _chunk_options)
     md.core.ruler.after("chunk_options", "fence_languages", _fence_languages)
     md.core.ruler.after("fence_languages", "docsify_notes", _docsify_notes)
     md.core.ruler.before("inline", "empty_headings", _empty_headings)
+    md.core.ruler.before("empty_headings", "empty_anchors", empty_anchors)
     md.core.ruler.before("inline", "spaced_paths", _spaced_paths)
     md.core.ruler.before("inline", "keys", _keys)
     md.core.ruler.before("inline", "line_blocks", _line_blocks)
@@ -2071,6 +2166,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("inline", "myst_roles", roles)
     md.core.ruler.after("myst_roles", "wordless_links", wordless_links)
     md.core.ruler.after("wordless_links", "yuque_formulas", yuque_formulas)
+    md.core.ruler.after("yuque_formulas", "zhihu_formulas", zhihu_formulas)
     md.core.ruler.after("myst_roles", "scripts", _scripts)
     md.core.ruler.after("scripts", "lazy_images", _lazy_images)
     md.core.ruler.after("lazy_images", "markdown_in_wrapped_lines", _markdown_in_wrapped_lines)

@@ -7,9 +7,13 @@ first as an Obsidian comment (``%%…%%``, left out with its words), the second 
 emphasis (``|FNAME|`` in italics). Neither channel fills them in, so they are kept as
 written, and check names each one (a reader would see it unfilled).
 
-A merge tag is one identifier-like word of ASCII letters, digits and ``_ . : -``, a
-letter first, with nothing else between its marks; an Obsidian comment is prose
-(``%% 待核实 %%``, ``%%只给自己看的注释%%``, a comment over lines) and stays a comment.
+Mailchimp's is one identifier-like word of ASCII letters, digits and ``_ . : -``, a
+letter first, between ``*|`` and ``|*``. Between ``%%`` marks the same word may be an
+Obsidian comment of one word (``%%TODO%%``, ``%%draft%%``), so it counts as a merge tag
+only when written as services write them: a name in two words joined (``%%FirstName%%``,
+``%%Subscriber_Key%%``) or one of the subscriber's fields they all name
+(``%%emailaddr%%``, ``%%company%%``). Anything else between ``%%`` marks (prose, Chinese,
+a comment over lines) stays a comment.
 """
 
 from __future__ import annotations
@@ -23,12 +27,20 @@ from crosspost.patterns import pattern
 
 #: The one word of a merge tag: ASCII, a letter first (``%%50%%`` is no tag).
 _NAME = r"[A-Za-z][A-Za-z0-9_.:-]{0,63}"
+#: A ``%%`` tag's word as services write it: two words joined (a small letter, then a
+#: capital or ``_`` and a letter), or a subscriber field's name.
+_PERCENT_NAME = (
+    r"(?:(?=[A-Za-z0-9.:-]*(?:[a-z][A-Z]|_[A-Za-z]))"
+    + _NAME
+    + r"|(?i:e-?mail(?:_?addr(?:ess)?)?|(?:first|last|full|f|l)?_?name|company|city"
+    r"|country|phone|unsubscribe|subscriberkey))"
+)
 #: ``%%FirstName%%``: a merge tag, not an Obsidian comment.
-PERCENT_TAG = pattern(rf"%%{_NAME}%%")
+PERCENT_TAG = pattern(rf"%%{_PERCENT_NAME}%%")
 #: Mailchimp's ``*|FNAME|*``.
 _MAILCHIMP_TAG = pattern(rf"\*\|{_NAME}\|\*")
 #: Either kind, in text as markdown-it left it.
-_ANY_TAG = pattern(rf"%%{_NAME}%%|\*\|{_NAME}\|\*")
+_ANY_TAG = pattern(rf"%%{_PERCENT_NAME}%%|\*\|{_NAME}\|\*")
 
 
 def mailchimp_tag(state: StateInline, silent: bool) -> bool:

@@ -16,8 +16,7 @@ import re
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from crosspost.issue.attachments import NOTES
-from crosspost.issue.blocks import outside_fences
+from crosspost.issue.blocks import NOTES, outside_fences
 from crosspost.patterns import pattern
 
 #: An ``<img>`` of Notion's icon set (``https://www.notion.so/icons/star_yellow.svg``, or
@@ -32,20 +31,14 @@ _ICON = pattern(
 _PROPERTY = pattern(r"^[^\W\d_][\w-]*(?: [\w-]+){0,3}:[ \t]+\S.*")
 #: How many property lines make a block of them (one ``Note: …`` line is prose).
 _FEWEST_PROPERTIES = 2
-#: Property names Notion gives a page itself (English and Chinese workspaces); a block of
-#: ``Key: value`` lines is a page's properties only when one of them is Notion's own or
-#: holds a date as Notion writes one, so a credits block (``主编: 张三``) stays.
-_NOTION_NAMES = frozenset(
+#: The properties only Notion gives a page (English and Chinese workspaces): a block of
+#: ``Key: value`` lines is a page's properties when one of them is among these. A
+#: credits block (``主编: 张三``), an event's notice (``时间: 2024年3月1日`` / ``地点: 北京``)
+#: or a release's (``Status: shipped`` / ``Type: maintenance``) stays the writer's.
+_NOTION_OWN = frozenset(
     {"created", "created time", "created by", "last edited time", "last edited by",
-     "tags", "status", "date", "type", "url", "创建时间", "创建者", "最后编辑时间",
-     "最后编辑者", "标签", "状态", "日期", "类型"}
+     "创建时间", "创建者", "最后编辑时间", "最后编辑者"}
 )  # fmt: skip
-#: A date as Notion writes a property's: ``January 5, 2024 3:04 PM``, ``2024年1月5日``,
-#: ``2024/01/05``.
-_NOTION_DATE = pattern(
-    r"(?:January|February|March|April|May|June|July|August|September|October|November"
-    r"|December) \d{1,2}, \d{4}|\d{4}年\d{1,2}月\d{1,2}日|\d{4}/\d{1,2}/\d{1,2}"
-)
 
 
 def notion_icons(state: StateCore) -> None:
@@ -68,10 +61,7 @@ def notion_properties(state: StateCore) -> None:
     lines = tokens[first + 1].content.split("\n")
     if len(lines) < _FEWEST_PROPERTIES or not all(_PROPERTY.fullmatch(line) for line in lines):
         return
-    pairs = [line.split(":", 1) for line in lines]
-    if not any(
-        name.strip().lower() in _NOTION_NAMES or _NOTION_DATE.search(value) for name, value in pairs
-    ):
+    if not any(line.split(":", 1)[0].strip().lower() in _NOTION_OWN for line in lines):
         return
     where = tokens[first].map
     line = where[0] if where else 0

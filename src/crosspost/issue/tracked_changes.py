@@ -19,8 +19,7 @@ import re
 
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.attachments import NOTES
-from crosspost.issue.blocks import outside_fences
+from crosspost.issue.blocks import NOTES, outside_fences
 from crosspost.patterns import pattern
 
 #: One of Pandoc's change or comment spans, with what it holds (no span inside it: Pandoc
