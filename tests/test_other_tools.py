@@ -1045,3 +1045,100 @@ def test_typoras_root_url_is_where_a_path_from_the_root_is_found(
     assert not [line for line in check_lines(document) if "image-x" in line]
     elsewhere = document.replace("assets\n", "other\n")
     assert [line for line in check_lines(elsewhere) if "image-x" in line]
+
+
+# --- converted references and footnotes (Zhihu, mammoth) ------------------------------------
+
+
+def test_a_zhihu_reference_is_a_note_numbered_with_the_links() -> None:
+    # Its title and address were lost, and WeChat's link reference [1] stood beside it.
+    body = (
+        'RoPE<sup data-text="论文标题" data-url="https://arxiv.org/abs/1706.03762" '
+        'data-draft-node="inline" data-draft-type="reference" data-numero="1">[1]</sup> '
+        "见 [主页](https://example.com/home)。\n"
+    )
+    wechat = shown(body, "wechat")
+    assert "论文标题 https://arxiv.org/abs/1706.03762" in words(wechat)
+    assert words(wechat).count("[1]") == 2 and "[2]" in words(wechat)  # mark and note; the link
+    assert "主页: https://example.com/home" in words(wechat)
+    zhihu = shown(body, "zhihu")
+    assert 'data-text="论文标题" data-url="https://arxiv.org/abs/1706.03762"' in zhihu
+    assert 'data-draft-type="reference"' in zhihu
+
+
+def test_mammoths_footnotes_are_footnotes_without_their_back_links() -> None:
+    body = (
+        "上线了新版帮助中心[\\[1\\]](#footnote-1)，详见[文档](https://wiki.example.com)。\n\n"
+        '1. <a id="footnote-1"></a> 帮助中心地址：help.example.com [↑](#footnote-ref-1)\n'
+    )
+    wechat = words(shown(body, "wechat"))
+    assert "帮助中心[1]，详见文档[2]" in wechat
+    assert "[1]&nbsp;帮助中心地址：help.example.com" in wechat
+    assert "↑" not in wechat and "1. " not in wechat
+    assert 'data-text="帮助中心地址：help.example.com"' in shown(body, "zhihu")
+    # A mark without its note stays as written.
+    assert "[1]" in words(shown("文字[\\[1\\]](#footnote-1)\n", "wechat"))
+
+
+def test_zhihus_redirect_is_the_address_it_leads_to() -> None:
+    body = (
+        "[原文](https://link.zhihu.com/?target=https%3A//github.com/a/b) 和 "
+        '<a href="https://link.zhihu.com/?target=https%3A//example.com/x%3Fa%3D1">x</a>\n\n'
+        "```\nhttps://link.zhihu.com/?target=https%3A//kept.example\n```\n"
+    )
+    wechat = shown(body, "wechat")
+    assert "https://github.com/a/b" in wechat and "https://example.com/x?a=1" in wechat
+    assert "link.zhihu.com/?target=https%3A//kept.example" in wechat  # code is code
+    assert 'href="https://github.com/a/b"' in shown(body, "zhihu")
+
+
+def test_a_zhihu_notes_back_link_is_left_out() -> None:
+    body = "1. [^](#ref_1_0)Su J, et al. RoFormer\n"
+    for channel in CHANNELS:
+        assert "^" not in words(shown(body, channel))
+
+
+# --- Roam Research -----------------------------------------------------------------------------
+
+
+def test_roams_tasks_highlights_and_italics(body_warnings: BodyWarnings) -> None:
+    body = (
+        "- {{[[TODO]]}} Send the deck to [[Alice]]\n"
+        "- {{[[DONE]]}} Review the draft\n"
+        "- I learned that __spaced repetition__ works with ^^active recall^^.\n"
+    )
+    wechat = shown(body, "wechat")
+    assert "☐&nbsp;</span>Send the deck" in wechat and "☑&nbsp;</span>Review" in wechat
+    assert re.search(r"<em[^>]*>spaced repetition</em>", wechat)
+    assert re.search(r"<mark[^>]*>active recall</mark>", wechat)
+    assert "{{" not in words(wechat)
+    assert "☐ Send" in shown(body, "zhihu")
+    assert not [w for w in body_warnings(body) if "template variable" in w]
+
+
+def test_outside_a_roam_export_two_underscores_stay_bold() -> None:
+    # Obsidian writes wiki links too, and means bold by __words__.
+    assert re.search(r"<strong[^>]*>粗体</strong>", shown("见 [[笔记]]，__粗体__。\n", "wechat"))
+
+
+def test_roams_references_aliases_and_macros_are_left_out_and_named(
+    check_lines: CheckLines,
+) -> None:
+    body = (
+        "- Key quote ((aB3dE_fGh)) and ((Gx7s-k9aL))\n"
+        "- [this alias]([[Zettelkasten]]) and [block alias](((aB3dE_fGh)))\n"
+        "- {{embed: ((Gx7s-k9aL))}}\n"
+        "- {{[[query]]: {and: [[TODO]] [[newsletter]]}}} after\n"
+        "- ((important)) stays, as does {{ site.title }}\n"
+    )
+    for channel in CHANNELS:
+        seen = words(shown(body, channel))
+        assert "Key quote" in seen and "((" not in seen.replace("((important))", "")
+        assert "this alias and block alias" in seen and "Zettelkasten" not in seen
+        assert "query" not in seen and "embed" not in seen and "after" in seen
+    lines = check_lines("---\ntitle: t\n---\n" + body)
+    assert any(
+        "issue.md:4: note: '((aB3dE_fGh))' (and 1 more) refers to a block" in line for line in lines
+    )
+    assert any("issue.md:5: warning: '[this alias]([[Zettelkasten]])'" in line for line in lines)
+    assert any("issue.md:6: warning: Roam's {{embed}}, {{query}}" in line for line in lines)

@@ -110,6 +110,21 @@ def test_every_pattern_named_at_the_top_of_a_module_compiles() -> None:
         ("crosspost.check.source", "_BARE_REFERENCE", "@a" * 5_000),
         ("crosspost.check.source", "_BARE_REFERENCE", "@fig-" + "a-" * 5_000 + "@"),
         ("crosspost.images.sources", "_TYPORA_ROOT", "typora-root-url: " + " " * 10_000),
+        # Converted notes, Roam, task states, page breaks (a sweep of exports).
+        ("crosspost.issue.converted_notes", "_REFERENCE", "<sup " + "a" * 10_000),
+        ("crosspost.issue.converted_notes", "_DATA", " data-url='" * 1_000),
+        ("crosspost.issue.converted_notes", "_MARK", "[\\[1\\]](#footnote-" * 500),
+        ("crosspost.issue.converted_notes", "_NOTE", '1. <a id="footnote-1"></a>' + "[" * 10_000),
+        ("crosspost.issue.converted_notes", "_REDIRECT", "https://link.zhihu.com/?target=" * 300),
+        ("crosspost.issue.roam", "_BLOCK_REFERENCE", "((" + "a" * 10_000),
+        ("crosspost.issue.roam", "_ALIAS", "[" + "a" * 10_000 + "]([[b"),
+        ("crosspost.issue.roam", "_ALIAS", "[a](((" * 1_600),
+        ("crosspost.issue.roam", "_MACRO", "{{[[" + "a" * 10_000),
+        ("crosspost.issue.roam", "_HIGHLIGHT", "^^a" * 3_333),
+        ("crosspost.issue.roam", "_HIGHLIGHT", "^^" + "a " * 5_000),
+        ("crosspost.issue.roam", "_ROAM", "((" * 5_000),
+        ("crosspost.issue.task_states", "_BOX", "{{[[TODO]]" * 1_000),
+        ("crosspost.issue.dialect", "_PAGE_BREAK", " " * 10_000 + "\\newpagex"),
     ],
 )
 def test_a_new_pattern_stays_fast_on_a_line_made_to_trip_it(

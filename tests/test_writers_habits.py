@@ -1419,3 +1419,29 @@ def test_html_indented_inside_raw_html_is_html_and_a_tutorials_stays_code(
     assert "&lt;div align=&quot;center&quot;&gt;" in shown(tutorial, "zhihu")
     after_closed = "<section>\n<p>一</p>\n</section>\n\n    <p>代码</p>\n"
     assert "<pre" in shown(after_closed, "zhihu")
+
+
+def test_a_pandoc_page_break_alone_on_its_line_is_left_out() -> None:
+    body = "甲\n\n\\newpage\n\n乙\n\\pagebreak\n丙\n\n```tex\n\\newpage\n```\n"
+    for channel in CHANNELS:
+        seen = words(shown(body, channel))
+        assert "pagebreak" not in seen and seen.count("newpage") == 1  # the code's
+
+
+def test_inserted_text_is_underlined_and_keys_stay_keys() -> None:
+    body = "++插入的文字++ and ++inserted++; ++ctrl+c++, ++enter++, C++ and g++.\n"
+    wechat = shown(body, "wechat")
+    assert "<ins>插入的文字</ins>" in wechat and "<ins>inserted</ins>" in wechat
+    assert "Ctrl+C</code>" in wechat and "Enter</code>" in wechat
+    assert "C++ and g++." in wechat
+    assert "<u>插入的文字</u>" in shown(body, "zhihu")
+
+
+def test_obsidians_task_states_are_tasks() -> None:
+    body = "- [>] 推迟\n- [/] 进行中\n- [!] 重要\n- [-] 取消\n- [x] 完成\n- [?]\n"
+    wechat = shown(body, "wechat")
+    for words_ in ("推迟", "进行中", "重要"):
+        assert f"☐&nbsp;</span>{words_}" in wechat
+    assert re.search(r"☐&nbsp;</span><s[^>]*>取消</s>", wechat)
+    assert "☑&nbsp;</span>完成" in wechat and "[&gt;]" not in wechat
+    assert "☐ 推迟" in shown(body, "zhihu")

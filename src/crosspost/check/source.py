@@ -1074,7 +1074,9 @@ def _dialect_notes(issue: Issue) -> Iterator[Finding]:
 
 #: What the dialect noted that takes the writer's words out, or puts a file's in, on a
 #: reading that could be wrong: a warning, which the editor should look at.
-_NOTES_TO_LOOK_AT = frozenset({"page-properties", "note-tags", "content-file"})
+_NOTES_TO_LOOK_AT = frozenset(
+    {"page-properties", "note-tags", "content-file", "roam-macro", "roam-alias"}
+)
 
 
 def _tables_of_contents(issue: Issue) -> Iterator[Finding]:

@@ -68,6 +68,7 @@ from crosspost.issue.callouts import (
 )
 from crosspost.issue.collector import collector_paused
 from crosspost.issue.components import component_block, mdx_lines
+from crosspost.issue.converted_notes import mammoth_footnotes, zhihu_redirects, zhihu_reference
 from crosspost.issue.definition_lists import definition_lists
 from crosspost.issue.empty_anchors import empty_anchors
 from crosspost.issue.hugo_shortcodes import shortcode_block
@@ -84,9 +85,11 @@ from crosspost.issue.pandoc_tables import (
     table_captions,
 )
 from crosspost.issue.private_notes import private_notes
+from crosspost.issue.roam import roam_export, roam_italics
 from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image, sizes_in_alt
 from crosspost.issue.tabs import mkdocs_tab, next_tab
+from crosspost.issue.task_states import task_states
 from crosspost.issue.template_tags import template_block, template_tags
 from crosspost.issue.tracked_changes import tracked_changes
 from crosspost.issue.tracking_pixels import PIXELS, tracking_pixels
@@ -178,49 +181,69 @@ def _cjk_friendly(rule: InlineRule) -> InlineRule:
     return tokenize
 
 
-#: ``=``: the mark of highlighted text.
+#: ``=``: the mark of highlighted text; ``+``: of inserted text.
 _EQUALS = 0x3D
+_PLUS = 0x2B
+#: What a matched pair of each becomes: (token type, tag, markup, content) for its
+#: opening and its closing. Inserted text is raw ``<ins>``, which each channel already
+#: shows as it shows that tag written by hand.
+_PAIRED = {
+    _EQUALS: (("mark_open", "mark", "==", ""), ("mark_close", "mark", "==", "")),
+    _PLUS: (("html_inline", "", "", "<ins>"), ("html_inline", "", "", "</ins>")),
+}
 
 
-def _highlight(state: StateInline, silent: bool) -> bool:
-    """``==highlighted==`` (Typora, Obsidian, markdown-it-mark; markdownguide.org lists it
-    among the extended syntax): the marks become text tokens and delimiters, under the
-    rules of emphasis, as ``~~`` does; :func:`_highlight_pairs` turns the matched ones
-    into ``mark_open``/``mark_close``. Without it the marks went out as written."""
-    start = state.pos
-    if silent or state.src[start] != "=":
-        return False
-    # Inside a word only beside CJK text, which has no spaces between words: between
-    # Latin letters or digits (x==1 and y==2, written outside code) it stays as written.
-    end = start
-    while end < state.posMax and state.src[end] == "=":
-        end += 1
-    around = (state.src[start - 1] if start else "") + state.src[end : end + 1]
-    scanned = state.scanDelims(start, any(is_cjk(char) for char in around))
-    length = scanned.length
-    if length < 2:
-        return False
-    if length % 2:  # ===x=== is = then ==x== … as ~~~ is for strikethrough
-        state.push("text", "", 0).content = "="
-        length -= 1
-    for _ in range(0, length, 2):
-        state.push("text", "", 0).content = "=="
-        state.delimiters.append(
-            Delimiter(
-                marker=_EQUALS,
-                length=0,  # no "rule of 3": pairs of two only
-                token=len(state.tokens) - 1,
-                end=-1,
-                open=scanned.can_open,
-                close=scanned.can_close,
+def _paired_marks(char: str) -> InlineRule:
+    """The inline rule of a mark written twice around words: ``==highlighted==``
+    (Typora, Obsidian, markdown-it-mark; markdownguide.org lists it among the extended
+    syntax) or ``++inserted++`` (Joplin, markdown-it-ins). The marks become text tokens
+    and delimiters, under the rules of emphasis, as ``~~`` does; :func:`_highlight_pairs`
+    turns the matched ones into what :data:`_PAIRED` says. Without it the marks went out
+    as written."""
+    marker = ord(char)
+
+    def rule(state: StateInline, silent: bool) -> bool:
+        start = state.pos
+        if silent or state.src[start] != char:
+            return False
+        # Inside a word only beside CJK text, which has no spaces between words: between
+        # Latin letters or digits (x==1 and y==2, C++ and g++, written outside code) it
+        # stays as written.
+        end = start
+        while end < state.posMax and state.src[end] == char:
+            end += 1
+        around = (state.src[start - 1] if start else "") + state.src[end : end + 1]
+        scanned = state.scanDelims(start, any(is_cjk(c) for c in around))
+        length = scanned.length
+        if length < 2:
+            return False
+        if length % 2:  # ===x=== is = then ==x== … as ~~~ is for strikethrough
+            state.push("text", "", 0).content = char
+            length -= 1
+        for _ in range(0, length, 2):
+            state.push("text", "", 0).content = char * 2
+            state.delimiters.append(
+                Delimiter(
+                    marker=marker,
+                    length=0,  # no "rule of 3": pairs of two only
+                    token=len(state.tokens) - 1,
+                    end=-1,
+                    open=scanned.can_open,
+                    close=scanned.can_close,
+                )
             )
-        )
-    state.pos += scanned.length
-    return True
+        state.pos += scanned.length
+        return True
+
+    return rule
+
+
+_highlight = _paired_marks("=")
+_inserted = _paired_marks("+")
 
 
 def _highlight_pairs(state: StateInline) -> None:
-    """The second half of :func:`_highlight`, for the paragraph and every nested
+    """The second half of :func:`_paired_marks`, for the paragraph and every nested
     delimiter list (a link's text, an emphasis)."""
     _pair_marks(state, state.delimiters)
     for meta in state.tokens_meta:
@@ -231,20 +254,25 @@ def _highlight_pairs(state: StateInline) -> None:
 def _pair_marks(state: StateInline, delimiters: list[Delimiter]) -> None:
     lone: list[int] = []
     for opener in delimiters:
-        if opener.marker != _EQUALS or opener.end == -1:
+        if opener.marker not in _PAIRED or opener.end == -1:
             continue
         closer = delimiters[opener.end]
-        for index, kind in ((opener.token, "mark_open"), (closer.token, "mark_close")):
+        opening, closing = _PAIRED[opener.marker]
+        for index, (kind, tag, markup, content) in (
+            (opener.token, opening),
+            (closer.token, closing),
+        ):
             token = state.tokens[index]
-            token.type, token.tag, token.markup, token.content = kind, "mark", "==", ""
-            token.nesting = 1 if kind == "mark_open" else -1
+            token.type, token.tag, token.markup, token.content = kind, tag, markup, content
+            token.nesting = 0 if kind == "html_inline" else 1 if index == opener.token else -1
         before = state.tokens[closer.token - 1]
-        if before.type == "text" and before.content == "=":
+        if before.type == "text" and before.content == chr(opener.marker):
             lone.append(closer.token - 1)
     # The odd "=" of a run sits before its closing pair: it goes after the closings.
+    closings = {kind for _, (kind, *_) in _PAIRED.values()} | {"html_inline"}
     for index in reversed(lone):
         end = index + 1
-        while end < len(state.tokens) and state.tokens[end].type == "mark_close":
+        while end < len(state.tokens) and state.tokens[end].type in closings:
             end += 1
         end -= 1
         if end != index:
@@ -532,6 +560,18 @@ def _inside(piece: str) -> bool:
 UNSHOWABLE = pattern(r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 #: What each :data:`UNSHOWABLE` character becomes when it is not simply left out.
 BLANKS = {"\x0b": " ", "\x0c": " "}
+
+
+#: A page break written for Pandoc's LaTeX and Word output, alone on its line.
+_PAGE_BREAK = pattern(r"^[ \t]*\\(?:newpage|pagebreak|clearpage)[ \t]*$", re.MULTILINE)
+
+
+def _page_breaks(state: StateCore) -> None:
+    """Pandoc's ``\\newpage`` (``\\pagebreak``, ``\\clearpage``) alone on a line, left out:
+    an article on a screen has no pages, and the command was shown as written. The line
+    stays, empty (the lines keep their numbers); code keeps it."""
+    if "page" in state.src and _PAGE_BREAK.search(state.src):
+        state.src = outside_fences(_PAGE_BREAK, state.src, lambda found: "")
 
 
 def _drop_unshowable(state: StateCore) -> None:
@@ -1381,9 +1421,24 @@ def _keys(state: StateCore) -> None:
             token.content = outside_code(token.content, _written_keys)
 
 
+#: Keys pymdownx names that are words (a letter or a digit alone is a key too): one word
+#: between ``++`` marks that is none of them is inserted text (Joplin's and
+#: markdown-it-ins's ``++inserted++``), not a key.
+_KEY_WORDS = frozenset(
+    {*_KEY_NAMES, "shift", "enter", "return", "tab", "space", "backspace", "delete",
+     "insert", "home", "end", "page-up", "page-down", "up", "down", "left", "right",
+     "escape", "control", "command", "option", "meta", "super", "fn", "caps-lock",
+     "print-screen", "num-lock", "scroll-lock", "pause", "break", "menu", "windows",
+     *(f"f{number}" for number in range(1, 25))}
+)  # fmt: skip
+
+
 def _written_keys(text: str) -> str:
     def keys(found: re.Match[str]) -> str:
-        names = found.group(1).split("+")
+        written = found.group(1)
+        if "+" not in written and len(written) > 1 and written.lower() not in _KEY_WORDS:
+            return found.group(0)  # inserted text (see _KEY_WORDS)
+        names = written.split("+")
         shown = "+".join(_KEY_NAMES.get(n.lower(), n[:1].upper() + n[1:]) for n in names)
         return f"`{shown}`"
 
@@ -1487,13 +1542,16 @@ def _lazy_images(state: StateCore) -> None:
 _ANCHOR_OPEN = pattern(r"""<a\b[^>]*\shref\s*=\s*["']?#[^>]*>""", re.IGNORECASE)
 _ANCHOR_NUMBER = pattern(r"""(<a\b[^>]*\shref\s*=\s*["']?#[^>]*>)\s*(\d{1,3})\s*(</a\s*>)""", re.I)
 _NUMBER = pattern(r"\s*\d{1,3}\s*")
+#: The words of a link from a note back to its mark.
+_BACK_LINKS = frozenset({"^", "↑", "↩", "↩\ufe0e", "↩\ufe0f", "⤴"})
 
 
 def _anchor_numbers(state: StateCore) -> None:
     """A raw link to a note of its own page whose words are the note's number (Substack's
     and Ghost's footnotes, ``90.0%<a href="#footnote-1">1</a>``) shows the number in
     brackets, ``90.0%[1]``: the link leads nowhere off its page and is left out, and the
-    bare number ran into the figure before it (90.0%1)."""
+    bare number ran into the figure before it (90.0%1). A link back from a note to its
+    mark (``[↑](#footnote-ref-1)``) is left out with its words."""
     if "#" not in state.src:
         return
     for token in state.tokens:
@@ -1516,6 +1574,13 @@ def _anchor_numbers(state: StateCore) -> None:
             )
             if (raw or written) and child.type == "text" and _NUMBER.fullmatch(child.content):
                 child.content = f"[{child.content.strip()}]"
+            elif written and child.type == "text" and child.content.strip() in _BACK_LINKS:
+                # A note's way back to its mark (Zhihu's '[^](#ref_1_0)', mammoth's
+                # '[↑](#footnote-ref-1)'): it leads nowhere off its page, and its mark
+                # was shown as a stray '^' or '↑' before the note's words.
+                for token in (before, child, after):
+                    token.type, token.tag, token.nesting, token.content = "text", "", 0, ""
+                    token.attrs = {}
 
 
 def _scripts(state: StateCore) -> None:
@@ -2093,8 +2158,9 @@ def new_markdown() -> MarkdownIt:
         "fence", "math_environment", _math_environment, {"alt": ["paragraph", "blockquote", "list"]}
     )
     md.inline.ruler.after("strikethrough", "highlight", _highlight)
+    md.inline.ruler.after("highlight", "inserted", _inserted)
     md.inline.ruler2.after("strikethrough", "highlight", _highlight_pairs)
-    for name in ("emphasis", "strikethrough", "highlight"):
+    for name in ("emphasis", "strikethrough", "highlight", "inserted"):
         rule = next(rule.fn for rule in md.inline.ruler.__rules__ if rule.name == name)
         md.inline.ruler.at(name, _cjk_friendly(rule))
     md.use(footnote_plugin)
@@ -2126,6 +2192,10 @@ def new_markdown() -> MarkdownIt:
     _use_bracket_math(md)
     md.core.ruler.after("normalize", "drop_unshowable", _drop_unshowable)
     md.core.ruler.after("normalize", "tracked_changes", tracked_changes)
+    md.core.ruler.after("tracked_changes", "page_breaks", _page_breaks)
+    md.core.ruler.after("tracked_changes", "mammoth_footnotes", mammoth_footnotes)
+    md.core.ruler.after("mammoth_footnotes", "zhihu_redirects", zhihu_redirects)
+    md.inline.ruler.before("html_inline", "zhihu_reference", zhihu_reference)
     md.core.ruler.after("drop_unshowable", "drop_ai_citations", drop_ai_citations)
     md.core.ruler.after("drop_ai_citations", "equation_labels", _equation_labels)
     md.core.ruler.after("equation_labels", "bracket_display_lines", _bracket_display_lines)
@@ -2152,6 +2222,8 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.before("inline", "keys", _keys)
     md.core.ruler.before("inline", "line_blocks", _line_blocks)
     md.core.ruler.before("inline", "mdnice_marks", _mdnice_marks)
+    md.core.ruler.before("inline", "task_states", task_states)
+    md.core.ruler.before("inline", "roam_export", roam_export)
     md.core.ruler.before("inline", "template_tags", template_tags)
     md.core.ruler.before("inline", "bear_attachments", bear_attachments)
     md.core.ruler.before("inline", "bear_highlights", bear_highlights)
@@ -2168,6 +2240,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("wordless_links", "yuque_formulas", yuque_formulas)
     md.core.ruler.after("yuque_formulas", "zhihu_formulas", zhihu_formulas)
     md.core.ruler.after("myst_roles", "scripts", _scripts)
+    md.core.ruler.after("scripts", "roam_italics", roam_italics)
     md.core.ruler.after("scripts", "lazy_images", _lazy_images)
     md.core.ruler.after("lazy_images", "markdown_in_wrapped_lines", _markdown_in_wrapped_lines)
     md.core.ruler.after("lazy_images", "anchor_numbers", _anchor_numbers)

@@ -1,0 +1,179 @@
+"""What a Roam Research export writes that is Roam's, not Markdown's.
+
+A page exported from Roam is an outline of blocks, and some of its marks only mean
+something inside the graph: ``{{[[query]]: …}}``, ``{{embed: ((uid))}}`` and the other
+``{{…}}`` macros are filled in by Roam from other pages, a block reference ``((Gx7s-k9aL))``
+(a block's nine-character uid) shows that block's words, and an alias
+``[words]([[Page]])`` or ``[words](((uid)))`` leads to a page of the graph. Read as
+Markdown, every one went out as written (check called the macros template variables), and
+each alias became a numbered reference to ``[[Page]]`` on WeChat. Here a macro and a block
+reference are left out, an alias is its words, ``^^words^^`` is highlighted as
+``==words==`` is, and check says what went: the words they stood for are elsewhere in the
+graph, and only the writer can copy them in.
+
+Roam's ``__words__`` is italic, Markdown's bold; see :func:`roam_italics` for when it is
+read Roam's way.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+
+from markdown_it.rules_core import StateCore
+
+from crosspost.issue.blocks import NOTES, outside_code
+from crosspost.patterns import pattern
+
+#: A Roam block's uid: nine letters, digits, ``-`` or ``_``. Not one word of letters
+#: alone (``((important))`` is someone's emphasis): a digit, ``-`` or ``_``, or a capital
+#: after a small letter, as almost every generated uid has.
+_UID = r"(?=[A-Za-z]{0,8}[0-9_-]|[A-Za-z]{0,7}[a-z][A-Z])[A-Za-z0-9_-]{9}"
+_BLOCK_REFERENCE = pattern(rf"[ \t]?\(\({_UID}\)\)")
+#: An alias: its words, then a page (``[[Page]]``) or a block (``((uid))``) as its target.
+_ALIAS = pattern(rf"\[([^\[\]\n]+)\]\((?:\[\[[^\[\]\n]+\]\]|\(\({_UID}\)\))\)")
+#: Where a Roam macro starts: ``{{[[name]]``, or one of Roam's own names written bare
+#: (``{{embed: …}}``, ``{{word-count}}``, ``{{roam/render: …}}``), its name in a group.
+_MACRO = pattern(
+    r"\{\{(?:\[\[([^\[\]{}\n]{1,40})\]\]|(roam/[\w/-]{1,40}|(?:embed|query|table|slider|"
+    r"word-count|character-count|pomo|youtube|video|iframe|pdf|calc|diagram|kanban|"
+    r"mentions|orphans|encrypt|attr-table|TODO|DONE)(?=\s*[:}])))",
+    re.IGNORECASE,
+)
+#: ``^^highlighted^^``: words touching both marks.
+_HIGHLIGHT = pattern(r"\^\^(?=[^\s^])([^\^\n]+?)(?<=[^\s^])\^\^")
+#: What only a Roam export holds (a macro, a block reference, an alias): the sign that
+#: its ``__words__`` are Roam's italics.
+_ROAM = pattern(rf"\{{\{{\[\[|\(\({_UID}\)\)|\]\(\[\[")
+#: How :func:`roam_export`'s helpers note what they left out: (kind, line, what).
+_Noted = Callable[[str, int, str], None]
+#: A task's marks written as a macro outside a task item: the box it stands for.
+_BOXES = {"todo": "☐", "done": "☑"}
+
+
+def roam_export(state: StateCore) -> None:
+    """Core rule, before inline parsing: Roam's macros and block references left out, its
+    aliases as their words, its highlights as ``==…==`` (see the module), and a note for
+    check of each kind on the line of the first."""
+    if not any(mark in state.src for mark in ("{{", "((", "]([[", "^^")):
+        return
+    found: dict[str, tuple[int, list[str]]] = {}
+
+    def noted(kind: str, line: int, what: str) -> None:
+        named = found.setdefault(kind, (line, []))[1]
+        if what not in named:
+            named.append(what)
+
+    for token in state.tokens:
+        if token.type != "inline":
+            continue
+        first = token.map[0] if token.map else 0
+        lines = token.content.split("\n")
+        for number, written in enumerate(lines):
+            rewrite = functools.partial(_rewritten, line=first + number, noted=noted)
+            lines[number] = outside_code(written, rewrite)
+        token.content = "\n".join(lines)
+    notes = state.env.setdefault(NOTES, []) if found else []
+    if "macro" in found:
+        line, names = found["macro"]
+        notes.append(
+            (
+                line,
+                "roam-macro",
+                f"Roam's {', '.join(names)} (and the like) are filled in by Roam from the "
+                "rest of the graph: they are left out; copy in what they showed if the "
+                "article needs it",
+            )
+        )
+    if "alias" in found:
+        line, aliases = found["alias"]
+        notes.append(
+            (
+                line,
+                "roam-alias",
+                f"'{aliases[0]}'{_more(aliases)} is a Roam alias of a page or block of your "
+                "graph: no reader outside it can follow it, so only its words are shown; "
+                "write [text](url) to link",
+            )
+        )
+    if "reference" in found:
+        line, references = found["reference"]
+        notes.append(
+            (
+                line,
+                "block-reference",
+                f"'{references[0]}'{_more(references)} refers to a block of your Roam graph, "
+                "whose words are not in this file: left out",
+            )
+        )
+
+
+def _more(named: list[str]) -> str:
+    return f" (and {len(named) - 1} more)" if len(named) > 1 else ""
+
+
+def _rewritten(text: str, line: int, noted: _Noted) -> str:
+    """One line of an inline's text (no code span in it), Roam's marks read."""
+    if "{{" in text:
+        text = _without_macros(text, line, noted)
+    if "](" in text:
+
+        def alias(found: re.Match[str]) -> str:
+            noted("alias", line, found.group(0))
+            return found.group(1)
+
+        text = _ALIAS.sub(alias, text)
+    if "((" in text:
+
+        def reference(found: re.Match[str]) -> str:
+            noted("reference", line, found.group(0).strip())
+            return ""
+
+        text = _BLOCK_REFERENCE.sub(reference, text)
+    if "^^" in text:
+        text = _HIGHLIGHT.sub(r"==\1==", text)
+    return text
+
+
+def _without_macros(text: str, line: int, noted: _Noted) -> str:
+    """``text`` without its Roam macros, each to the ``}}`` that closes it (braces inside
+    a query are counted); one never closed on its line stays as written."""
+    pieces: list[str] = []
+    done = 0
+    for found in _MACRO.finditer(text):
+        if found.start() < done:
+            continue  # inside a macro already left out
+        depth, at = 0, found.start()
+        while at < len(text):
+            depth += {"{": 1, "}": -1}.get(text[at], 0)
+            at += 1
+            if depth == 0:
+                break
+        if depth:
+            continue
+        name = (found.group(1) or found.group(2)).strip()
+        box = _BOXES.get(name.lower()) if text[found.end() : at] == "}}" else None
+        pieces.append(text[done : found.start()])
+        if box is not None:
+            pieces.append(box)  # a task's box outside a task item (see task_states)
+        else:
+            noted("macro", line, "{{" + name.split("/")[0].lower() + "}}")
+        done = at
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+def roam_italics(state: StateCore) -> None:
+    """Core rule, after inline parsing: in a Roam export, ``__words__`` italic.
+
+    Roam writes italics with two underscores, where Markdown (and every other editor:
+    Obsidian, Typora, GitHub) reads bold. Only a document that holds what nothing but Roam
+    writes (a ``{{[[…]]}}`` macro, a block reference, an alias of a page) is read Roam's
+    way; a wiki link alone is not enough, as Obsidian writes those and means bold."""
+    if "__" not in state.src or not _ROAM.search(state.src):
+        return
+    for block in state.tokens:
+        for token in block.children or ():
+            if token.type in ("strong_open", "strong_close") and token.markup == "__":
+                token.type = token.type.replace("strong", "em")
+                token.tag = "em"
