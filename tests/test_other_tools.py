@@ -1142,3 +1142,16 @@ def test_roams_references_aliases_and_macros_are_left_out_and_named(
     )
     assert any("issue.md:5: warning: '[this alias]([[Zettelkasten]])'" in line for line in lines)
     assert any("issue.md:6: warning: Roam's {{embed}}, {{query}}" in line for line in lines)
+
+
+def test_roams_and_obsidians_marks_only_where_those_tools_wrote_the_file() -> None:
+    # A writer's double parentheses, an emoticon and a changelog's boxes are no Roam block
+    # reference, highlight or Obsidian task.
+    assert shown("学年((2023-2024))的计划 ((follow-up)) 和 __粗__\n", "zhihu") == (
+        "<p>学年((2023-2024))的计划 ((follow-up)) 和 <b>粗</b></p>"
+    )
+    assert shown("谢谢^^下次见^^\n", "zhihu") == "<p>谢谢^^下次见^^</p>"
+    changelog = "- [-] Removed bar\n- [!] Breaking change\n\n1. [>] x\n"
+    assert shown(changelog, "zhihu") == (
+        "<ul><li>[-] Removed bar</li><li>[!] Breaking change</li></ul><ol><li>[&gt;] x</li></ol>"
+    )

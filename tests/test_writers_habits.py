@@ -1431,10 +1431,14 @@ def test_a_pandoc_page_break_alone_on_its_line_is_left_out() -> None:
 def test_inserted_text_is_underlined_and_keys_stay_keys() -> None:
     body = "++插入的文字++ and ++inserted++; ++ctrl+c++, ++enter++, C++ and g++.\n"
     wechat = shown(body, "wechat")
-    assert "<ins>插入的文字</ins>" in wechat and "<ins>inserted</ins>" in wechat
+    assert "<ins>插入的文字</ins>" in wechat and "++inserted++" in wechat
     assert "Ctrl+C</code>" in wechat and "Enter</code>" in wechat
     assert "C++ and g++." in wechat
     assert "<u>插入的文字</u>" in shown(body, "zhihu")
+    # A language, a compiler and code between two '++' are no inserted text.
+    prose = "用C++写，用g++编译。C++语言和C++标准库。Use ++i and j++ in loops.\n"
+    for channel in CHANNELS:
+        assert "<ins>" not in shown(prose, channel) and "<u>" not in shown(prose, channel)
 
 
 def test_obsidians_task_states_are_tasks() -> None:
@@ -1445,3 +1449,12 @@ def test_obsidians_task_states_are_tasks() -> None:
     assert re.search(r"☐&nbsp;</span><s[^>]*>取消</s>", wechat)
     assert "☑&nbsp;</span>完成" in wechat and "[&gt;]" not in wechat
     assert "☐ 推迟" in shown(body, "zhihu")
+
+
+def test_what_only_looks_like_an_id_or_a_notes_back_link_stays() -> None:
+    # A heading about a pattern or a template's tag, and a link back to the page's top,
+    # are the writer's; an id and a note's way back to its mark are not.
+    body = "## 正则 {#[a-z]+}\n\n## Jinja {#comment#}\n\n## Plan (Q3) {#plan-(q3)}\n\n[↑](#top)\n"
+    assert shown(body, "zhihu") == (
+        "<h2>正则 {#[a-z]+}</h2><h2>Jinja {#comment#}</h2><h2>Plan (Q3)</h2><p>↑</p>"
+    )

@@ -32,7 +32,8 @@ _NUMBER = pattern(r"#\d+#?")
 #: What only Bear writes: a nested tag, a tag of several words closed by ``#``, an
 #: attachment (``[image:…]``).
 _BEARS_HAND = pattern(
-    r"(?<![^\s])#[^\s#/]+/[^\s#]|(?<![^\s])#[^\s#][^#\n]*? [^#\n]*?[^\s#]#(?![^\s])"
+    r"(?<![^\s])#[^\s#/]{1,100}/[^\s#]"
+    r"|(?<![^\s])#[^\s#][^#\n]{0,100}? [^#\n]{0,100}?[^\s#]#(?![^\s])"
     r"|\[(?:image|file):"
 )
 

@@ -129,6 +129,10 @@ def zhihu_redirects(state: StateCore) -> None:
         return
 
     def target(found: re.Match[str]) -> str:
+        text, at = found.string, found.start()
+        line_start = text.rfind("\n", 0, at) + 1
+        if text.startswith("    ", line_start) or text.count("`", line_start, at) % 2:
+            return found.group(0)  # in code (indented, or a span): an example, as written
         address = unquote(found.group(1))
         if not _WEB.fullmatch(address) or _UNSAFE.search(address):
             return found.group(0)

@@ -212,11 +212,20 @@ def _paired_marks(char: str) -> InlineRule:
         end = start
         while end < state.posMax and state.src[end] == char:
             end += 1
-        around = (state.src[start - 1] if start else "") + state.src[end : end + 1]
-        scanned = state.scanDelims(start, any(is_cjk(c) for c in around))
+        before = state.src[start - 1] if start else ""
+        after = state.src[end : end + 1]
+        scanned = state.scanDelims(start, any(is_cjk(c) for c in before + after))
         length = scanned.length
         if length < 2:
             return False
+        can_open, can_close = scanned.can_open, scanned.can_close
+        if char == "+":
+            # Inserted text only around Chinese words, and never glued to a name before
+            # it: 'C++语言和C++标准库', 'g++' and 'Use ++i and j++' are a language, a
+            # compiler and code, which an underline between them would garble.
+            glued = bool(before) and ((before.isascii() and before.isalnum()) or before == "+")
+            can_open = can_open and not glued and is_cjk(after)
+            can_close = can_close and bool(before) and is_cjk(before)
         if length % 2:  # ===x=== is = then ==x== … as ~~~ is for strikethrough
             state.push("text", "", 0).content = char
             length -= 1
@@ -228,8 +237,8 @@ def _paired_marks(char: str) -> InlineRule:
                     length=0,  # no "rule of 3": pairs of two only
                     token=len(state.tokens) - 1,
                     end=-1,
-                    open=scanned.can_open,
-                    close=scanned.can_close,
+                    open=can_open,
+                    close=can_close,
                 )
             )
         state.pos += scanned.length
@@ -563,7 +572,7 @@ BLANKS = {"\x0b": " ", "\x0c": " "}
 
 
 #: A page break written for Pandoc's LaTeX and Word output, alone on its line.
-_PAGE_BREAK = pattern(r"^[ \t]*\\(?:newpage|pagebreak|clearpage)[ \t]*$", re.MULTILINE)
+_PAGE_BREAK = pattern(r"^ {0,3}\\(?:newpage|pagebreak|clearpage)[ \t]*$", re.MULTILINE)
 
 
 def _page_breaks(state: StateCore) -> None:
@@ -930,6 +939,10 @@ def _depths(html_text: str) -> tuple[int, int]:
     return depth, lowest
 
 
+#: A tag with an inline style, as a WeChat editor writes every one.
+_STYLED = pattern(r"<[A-Za-z][^<>]*\sstyle\s*=", re.IGNORECASE)
+
+
 def _indented_html(state: StateCore) -> None:
     """HTML indented four spaces inside raw HTML is HTML, not code.
 
@@ -939,8 +952,10 @@ def _indented_html(state: StateCore) -> None:
     indented code block is read as raw HTML when all three hold: each of its lines that
     is not blank starts with a tag; raw HTML before it left an element open (the
     indented lines stand inside it); and either the block right before it is that raw
-    HTML or its lines close an element they did not open. A Markdown tutorial's
-    example of HTML is indented after its words, with its tags balanced: it stays code.
+    HTML or its lines close an element they did not open; and the HTML is styled as an
+    editor styles it (a ``style=`` on some tag). A Markdown tutorial's example of HTML is
+    indented after its words, with its tags balanced, and one inside a ``<details>``
+    is bare: both stay code.
     Each one read so is noted for check (``indented-html``)."""
     if "    <" not in state.src and "\t<" not in state.src:
         return
@@ -953,6 +968,7 @@ def _indented_html(state: StateCore) -> None:
             if (
                 lines
                 and all(_TAG_LINE.match(line) for line in lines)
+                and any(_STYLED.search(line) for line in lines)
                 and ((previous is not None and previous.type == "html_block") or lowest < 0)
             ):
                 token.type, token.tag, token.markup, token.info = "html_block", "", "", ""
@@ -1544,6 +1560,9 @@ _ANCHOR_NUMBER = pattern(r"""(<a\b[^>]*\shref\s*=\s*["']?#[^>]*>)\s*(\d{1,3})\s*
 _NUMBER = pattern(r"\s*\d{1,3}\s*")
 #: The words of a link from a note back to its mark.
 _BACK_LINKS = frozenset({"^", "↑", "↩", "↩\ufe0e", "↩\ufe0f", "⤴"})
+#: Where a note's way back leads: its mark's anchor (``#footnote-ref-1``, ``#fnref1``,
+#: Zhihu's ``#ref_1_0``), not the page's top (``[↑](#top)`` is the writer's link).
+_NOTE_TARGET = pattern(r"#(?:footnote-ref|endnote-ref|fnref|ref_|cite_ref|r)[-_:]?\d")
 
 
 def _anchor_numbers(state: StateCore) -> None:
@@ -1574,7 +1593,12 @@ def _anchor_numbers(state: StateCore) -> None:
             )
             if (raw or written) and child.type == "text" and _NUMBER.fullmatch(child.content):
                 child.content = f"[{child.content.strip()}]"
-            elif written and child.type == "text" and child.content.strip() in _BACK_LINKS:
+            elif (
+                written
+                and child.type == "text"
+                and child.content.strip() in _BACK_LINKS
+                and _NOTE_TARGET.match(str(before.attrGet("href") or ""))
+            ):
                 # A note's way back to its mark (Zhihu's '[^](#ref_1_0)', mammoth's
                 # '[↑](#footnote-ref-1)'): it leads nowhere off its page, and its mark
                 # was shown as a stray '^' or '↑' before the note's words.
@@ -1821,7 +1845,11 @@ def _heading_attributes(content: str) -> str | None:
     if found is None or not content[: found.start()].strip():
         return None
     words = found.group(1).strip()
-    if words.startswith("#") and len(words) > 1 and not any(c.isspace() for c in words):
+    # Not an id: a pattern or a template's tag as the heading's subject ({#[a-z]+},
+    # {#comment#}), which holds brackets, a plus or ends in a '#'.
+    template = words.endswith("#") or any(c in "[]+" for c in words)
+    spaced = any(c.isspace() for c in words)
+    if words.startswith("#") and len(words) > 1 and not template and not spaced:
         return content[: found.start()]
     parts = attribute_parts(found.group(1))
     if parts is None or not any(part[0] in "#.-" for part in parts):

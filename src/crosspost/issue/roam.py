@@ -43,9 +43,13 @@ _MACRO = pattern(
 )
 #: ``^^highlighted^^``: words touching both marks.
 _HIGHLIGHT = pattern(r"\^\^(?=[^\s^])([^\^\n]+?)(?<=[^\s^])\^\^")
-#: What only a Roam export holds (a macro, a block reference, an alias): the sign that
-#: its ``__words__`` are Roam's italics.
-_ROAM = pattern(rf"\{{\{{\[\[|\(\({_UID}\)\)|\]\(\[\[")
+#: What only Roam writes: a macro's ``{{[[``, an alias of a page or a block. The sign
+#: that a file is Roam's, so its ``((uid))`` are block references, its ``^^…^^``
+#: highlights and its ``__words__`` italics.
+_ROAMS_HAND = pattern(r"\{\{\[\[|\]\(\[\[|\]\(\(\(")
+#: The most a macro is read for its closing braces (a query spans a line, not a book):
+#: a line of unclosed ``{{embed:`` took a second for each scan to its end.
+_LONGEST_MACRO = 2_000
 #: How :func:`roam_export`'s helpers note what they left out: (kind, line, what).
 _Noted = Callable[[str, int, str], None]
 #: A task's marks written as a macro outside a task item: the box it stands for.
@@ -58,6 +62,9 @@ def roam_export(state: StateCore) -> None:
     check of each kind on the line of the first."""
     if not any(mark in state.src for mark in ("{{", "((", "]([[", "^^")):
         return
+    # Block references and ^^highlights^^ only in a file Roam wrote (a macro or an alias
+    # says so): elsewhere ((2023-2024)) is a writer's parentheses, ^^ an emoticon.
+    roams = _ROAMS_HAND.search(state.src) is not None
     found: dict[str, tuple[int, list[str]]] = {}
 
     def noted(kind: str, line: int, what: str) -> None:
@@ -71,7 +78,7 @@ def roam_export(state: StateCore) -> None:
         first = token.map[0] if token.map else 0
         lines = token.content.split("\n")
         for number, written in enumerate(lines):
-            rewrite = functools.partial(_rewritten, line=first + number, noted=noted)
+            rewrite = functools.partial(_rewritten, line=first + number, noted=noted, roams=roams)
             lines[number] = outside_code(written, rewrite)
         token.content = "\n".join(lines)
     notes = state.env.setdefault(NOTES, []) if found else []
@@ -113,8 +120,9 @@ def _more(named: list[str]) -> str:
     return f" (and {len(named) - 1} more)" if len(named) > 1 else ""
 
 
-def _rewritten(text: str, line: int, noted: _Noted) -> str:
-    """One line of an inline's text (no code span in it), Roam's marks read."""
+def _rewritten(text: str, line: int, noted: _Noted, roams: bool) -> str:
+    """One line of an inline's text (no code span in it), Roam's marks read: its block
+    references and highlights only when the file is Roam's (``roams``)."""
     if "{{" in text:
         text = _without_macros(text, line, noted)
     if "](" in text:
@@ -124,6 +132,8 @@ def _rewritten(text: str, line: int, noted: _Noted) -> str:
             return found.group(1)
 
         text = _ALIAS.sub(alias, text)
+    if not roams:
+        return text
     if "((" in text:
 
         def reference(found: re.Match[str]) -> str:
@@ -138,20 +148,22 @@ def _rewritten(text: str, line: int, noted: _Noted) -> str:
 
 def _without_macros(text: str, line: int, noted: _Noted) -> str:
     """``text`` without its Roam macros, each to the ``}}`` that closes it (braces inside
-    a query are counted); one never closed on its line stays as written."""
+    a query are counted); one never closed on its line stays as written, with the rest
+    of the line (each unclosed one was read to the line's end: a square of its length)."""
     pieces: list[str] = []
     done = 0
     for found in _MACRO.finditer(text):
         if found.start() < done:
             continue  # inside a macro already left out
         depth, at = 0, found.start()
-        while at < len(text):
+        last = min(len(text), found.start() + _LONGEST_MACRO)
+        while at < last:
             depth += {"{": 1, "}": -1}.get(text[at], 0)
             at += 1
             if depth == 0:
                 break
         if depth:
-            continue
+            break  # never closed: the rest of the line stays as written, read once
         name = (found.group(1) or found.group(2)).strip()
         box = _BOXES.get(name.lower()) if text[found.end() : at] == "}}" else None
         pieces.append(text[done : found.start()])
@@ -170,7 +182,7 @@ def roam_italics(state: StateCore) -> None:
     Obsidian, Typora, GitHub) reads bold. Only a document that holds what nothing but Roam
     writes (a ``{{[[…]]}}`` macro, a block reference, an alias of a page) is read Roam's
     way; a wiki link alone is not enough, as Obsidian writes those and means bold."""
-    if "__" not in state.src or not _ROAM.search(state.src):
+    if "__" not in state.src or not _ROAMS_HAND.search(state.src):
         return
     for block in state.tokens:
         for token in block.children or ():

@@ -11,6 +11,8 @@ cancelled one is open with its words struck out, as Obsidian draws it.
 
 from __future__ import annotations
 
+import re
+
 from markdown_it.rules_core import StateCore
 
 from crosspost.patterns import pattern
@@ -19,6 +21,8 @@ from crosspost.patterns import pattern
 #: (``TODO`` or ``DONE`` in group 2), and the blank after it.
 _BOX = pattern(r"\[([>/!?<-])\][ \t]+|\{\{(?:\[\[)?(TODO|DONE)(?:\]\])?\}\}[ \t]*")
 _CANCELLED = "-"
+#: A GitHub task item anywhere in the file: ``- [ ] …``, ``* [x] …``.
+_TASK_ITEM = pattern(r"^[ \t]*[-*+][ \t]+\[[ xX]\][ \t]", re.MULTILINE)
 
 
 def task_states(state: StateCore) -> None:
@@ -27,6 +31,9 @@ def task_states(state: StateCore) -> None:
     ``[ ]`` and ``[x]``), the box left out of its words."""
     if "[" not in state.src and "{{" not in state.src:
         return
+    # Obsidian's boxes only where the writer keeps tasks (a [ ] or [x] item in the file):
+    # a changelog's '- [-] Removed bar' or '- [!] Breaking' is no task.
+    tasks = _TASK_ITEM.search(state.src) is not None
     tokens = state.tokens
     for index in range(len(tokens) - 2):
         item, paragraph, inline = tokens[index : index + 3]
@@ -38,8 +45,8 @@ def task_states(state: StateCore) -> None:
         ):
             continue
         found = _BOX.match(inline.content)
-        if found is None:
-            continue
+        if found is None or (found.group(1) and (not tasks or item.markup in ".)")):
+            continue  # an ordered list's item keeps its number
         words = inline.content[found.end() :]
         if not words.strip():
             continue  # a box alone: nothing to show as a task
