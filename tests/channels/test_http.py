@@ -16,7 +16,7 @@ import socket
 import struct
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -486,15 +486,24 @@ def test_no_answer_within_the_read_timeout_is_said_in_seconds(server: str, fake:
 
 
 def _cut_once_trickling(
-    deadlines: Deadlines, fake: FakeTime, whole: float, call: Callable[[], dict[str, Any]]
+    fake: FakeTime, method: str, url: str, *, idempotent: bool, whole: float = 300
 ) -> dict[str, Any] | BaseException:
-    """Run ``call`` in a thread; once the server trickles its answer, let the policy's
-    clock pass the ``whole`` deadline and the deadlines cut what is late."""
+    """Send ``method url`` through a policy whose deadlines wait for the test's word, in a
+    thread; once the server trickles its answer, let the policy's clock pass the
+    ``whole`` deadline and the deadlines cut what is late. The call's answer or error."""
+    deadlines = Deadlines(clock=fake.clock, watch=False)
+    http = HttpPolicy(
+        timeouts=Timeouts(connect=1, read=5, whole=whole),
+        clock=fake.clock,
+        sleep=fake.sleep,
+        rng=lambda: 0.0,
+        deadlines=deadlines,
+    )
     outcome: list[dict[str, Any] | BaseException] = []
 
     def run() -> None:
         try:
-            outcome.append(call())
+            outcome.append(http.request(method, url, idempotent=idempotent, check=ok))
         except BaseException as error:  # handed to the test thread
             outcome.append(error)
 
@@ -504,6 +513,7 @@ def _cut_once_trickling(
     fake.now += whole + 1
     assert deadlines.cut_overdue() == 1
     thread.join(timeout=10)
+    http.close()
     assert not thread.is_alive() and len(outcome) == 1
     return outcome[0]
 
@@ -513,18 +523,7 @@ def test_an_answer_trickled_out_past_the_whole_deadline_leaves_a_publish_unconfi
 ) -> None:
     """Each byte comes well within the read timeout, so only the whole deadline ends it;
     the call may have happened, so it is not sent again."""
-    deadlines = Deadlines(clock=fake.clock, watch=False)
-    http = HttpPolicy(
-        timeouts=Timeouts(connect=1, read=5, whole=300),
-        clock=fake.clock,
-        sleep=fake.sleep,
-        deadlines=deadlines,
-    )
-    call = lambda: http.request(  # noqa: E731
-        "POST", f"{server}/tricklehead/1", idempotent=False, check=ok
-    )
-    error = _cut_once_trickling(deadlines, fake, 300, call)
-    http.close()
+    error = _cut_once_trickling(fake, "POST", f"{server}/tricklehead/1", idempotent=False)
     assert isinstance(error, UnconfirmedError)
     assert str(error) == (
         "the answer was not complete within 300 s on POST /tricklehead/1 after the request "
@@ -541,18 +540,8 @@ def test_an_answer_trickled_through_a_proxy_is_cut_at_the_deadline_too(
     for name in ("NO_PROXY", "no_proxy", "http_proxy"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HTTP_PROXY", server)
-    deadlines = Deadlines(clock=fake.clock, watch=False)
-    http = HttpPolicy(
-        timeouts=Timeouts(connect=1, read=5, whole=300),
-        clock=fake.clock,
-        sleep=fake.sleep,
-        deadlines=deadlines,
-    )
-    call = lambda: http.request(  # noqa: E731
-        "POST", "http://platform.invalid/tricklehead/1", idempotent=False, check=ok
-    )
-    error = _cut_once_trickling(deadlines, fake, 300, call)
-    http.close()
+    address = "http://platform.invalid/tricklehead/1"
+    error = _cut_once_trickling(fake, "POST", address, idempotent=False)
     assert isinstance(error, UnconfirmedError), error
     assert "the answer was not complete within 300 s" in str(error)
 
@@ -563,19 +552,7 @@ def test_a_body_cut_at_the_deadline_is_not_taken_for_the_whole_answer(
     """An answer without a length ends with its connection: cut, it would look complete.
     A read is asked again (the cut came within the retries' 90 s), and the second answer
     is the one returned."""
-    deadlines = Deadlines(clock=fake.clock, watch=False)
-    http = HttpPolicy(
-        timeouts=Timeouts(connect=1, read=5, whole=30),
-        clock=fake.clock,
-        sleep=fake.sleep,
-        rng=lambda: 0.0,
-        deadlines=deadlines,
-    )
-    call = lambda: http.request(  # noqa: E731
-        "GET", f"{server}/tricklebody/1", idempotent=True, check=ok
-    )
-    answer = _cut_once_trickling(deadlines, fake, 30, call)
-    http.close()
+    answer = _cut_once_trickling(fake, "GET", f"{server}/tricklebody/1", idempotent=True, whole=30)
     assert isinstance(answer, dict) and answer["hits"] == 2
     assert len(fake.sleeps) == 1  # one backoff before the second attempt
 

@@ -165,3 +165,25 @@ def raw_media(tag: str, address: str) -> str:
     """A ``<video>`` or ``<iframe>`` of ``address``: the sanitiser shows it as a line linking
     to it on every channel, and check says so, as for one written in HTML."""
     return f'<{tag} src="{html.escape(address, quote=True)}"></{tag}>'
+
+
+# --- raw pictures ---------------------------------------------------------------------
+
+#: A raw ``<img>`` tag.
+IMG_TAG = pattern(r"<img\b[^>]*>", re.IGNORECASE)
+#: A raw tag's ``src``: quoted (spaces and all) or not; see :func:`source_of`.
+IMG_SOURCE = pattern(r"""\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.IGNORECASE)
+#: The attributes a page that loads its pictures as the reader scrolls names them by.
+LAZY_SOURCE_NAMES = r"data-(?:src|original|lazy-src|actualsrc)"
+
+
+def source_of(found: re.Match[str]) -> str:
+    """The address an :data:`IMG_SOURCE` match holds, as written (entities and all)."""
+    return next((part for part in found.groups() if part is not None), "")
+
+
+def in_code_span(text: str, at: int) -> bool:
+    """Whether offset ``at`` of ``text`` (Markdown before the block parse) stands in a
+    code span of its line: an odd number of backticks before it on the line. A rule that
+    rewrites the source leaves an example of the markup, written in backticks, alone."""
+    return text.count("`", text.rfind("\n", 0, at) + 1, at) % 2 == 1

@@ -31,7 +31,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from crosspost.issue.blocks import outside_fences
+from crosspost.issue.blocks import in_code_span, outside_fences
 from crosspost.patterns import pattern
 
 #: Zhihu's reference: a ``<sup>`` with its attributes and the number it shows.
@@ -130,8 +130,8 @@ def zhihu_redirects(state: StateCore) -> None:
 
     def target(found: re.Match[str]) -> str:
         text, at = found.string, found.start()
-        line_start = text.rfind("\n", 0, at) + 1
-        if text.startswith("    ", line_start) or text.count("`", line_start, at) % 2:
+        indented = text.startswith("    ", text.rfind("\n", 0, at) + 1)
+        if indented or in_code_span(text, at):
             return found.group(0)  # in code (indented, or a span): an example, as written
         address = unquote(found.group(1))
         if not _WEB.fullmatch(address) or _UNSAFE.search(address):

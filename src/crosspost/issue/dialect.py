@@ -54,11 +54,15 @@ from crosspost.issue.bare_links import bare_links, schemeless_addresses
 from crosspost.issue.bear import bear_highlights, bear_tags
 from crosspost.issue.blocks import (
     FENCE_LINE,
+    IMG_SOURCE,
+    IMG_TAG,
+    LAZY_SOURCE_NAMES,
     NOTES,
     fence_starts,
     in_fence,
     outside_code,
     outside_fences,
+    source_of,
 )
 from crosspost.issue.callouts import (
     CALLOUT_LABELS,
@@ -1493,12 +1497,8 @@ _CJK_SCRIPT_BASE = pattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufa
 _LOOSE_TILDE = pattern(r"(?:^|[\s\W_])$")
 
 
-#: A raw ``<img>`` tag, and the attributes a lazy-loading page names its picture by.
-_IMG_TAG = pattern(r"<img\b[^>]*>", re.IGNORECASE)
-_LAZY_SOURCE = pattern(
-    r"""\sdata-(?:src|original|lazy-src|actualsrc)\s*=\s*(["'])(.+?)\1""", re.IGNORECASE
-)
-_SOURCE = pattern(r"""\ssrc\s*=\s*(?:(["'])(.*?)\1|([^\s>"']+))""", re.IGNORECASE)
+#: The attribute a lazy-loading page names its picture by, and its value.
+_LAZY_SOURCE = pattern(rf"""\s{LAZY_SOURCE_NAMES}\s*=\s*(["'])(.+?)\1""", re.IGNORECASE)
 
 
 def _lazy_image(found: re.Match[str]) -> str:
@@ -1506,8 +1506,8 @@ def _lazy_image(found: re.Match[str]) -> str:
     lazy = _LAZY_SOURCE.search(tag)
     if lazy is None:
         return tag
-    source = _SOURCE.search(tag)
-    shown = (source.group(2) or source.group(3) or "") if source else ""
+    source = IMG_SOURCE.search(tag)
+    shown = source_of(source) if source else ""
     if shown.strip() and not shown.strip().lower().startswith("data:"):
         return tag  # the picture is named where every reader looks for it
     attribute = f' src="{html.escape(html.unescape(lazy.group(2)))}"'
@@ -1550,7 +1550,7 @@ def _lazy_images(state: StateCore) -> None:
         pieces += [child for child in token.children or () if child.type == "html_inline"]
         for piece in pieces:
             if "<img" in piece.content.lower() and "data-" in piece.content:
-                piece.content = _IMG_TAG.sub(_lazy_image, piece.content)
+                piece.content = IMG_TAG.sub(_lazy_image, piece.content)
 
 
 #: A raw link to a place in its own page (``href="#footnote-1"``), opening and closing,

@@ -19,7 +19,7 @@ import re
 
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import NOTES, outside_fences
+from crosspost.issue.blocks import NOTES, in_code_span, outside_fences
 from crosspost.patterns import pattern
 
 #: One of Pandoc's change or comment spans, with what it holds (no span inside it: Pandoc
@@ -41,9 +41,8 @@ def tracked_changes(state: StateCore) -> None:
     first: list[int] = []
 
     def accepted(found: re.Match[str]) -> str:
-        text, at = found.string, found.start()
-        if text.count("`", text.rfind("\n", 0, at) + 1, at) % 2:
-            return found.group(0)  # in a code span: an example of the markup, shown
+        if in_code_span(found.string, found.start()):
+            return found.group(0)  # an example of the markup, shown
         kind = found.group(1).lower()
         if not first:
             first.append(found.string.count("\n", 0, found.start()))

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from crosspost.issue.blocks import IMG_SOURCE, IMG_TAG, LAZY_SOURCE_NAMES, source_of
 from crosspost.patterns import pattern
 
 #: Where :func:`tracking_pixels` notes what it left out, in the parse's ``env``: (0-based
@@ -41,14 +42,12 @@ _TRACKING_FOLDERS = frozenset({"track", "tracking", "trk", "wf"})
 _PIXEL_EXTENSIONS = frozenset({"", "gif", "php", "asp", "aspx", "cgi", "jsp"})
 #: A size of at most one pixel: ``1``, ``0``, ``1px``.
 _TINY = pattern(r"[01](?:\.0+)?(?:px)?")
-_IMG_TAG = pattern(r"<img\b[^>]*>", re.IGNORECASE)
-_SOURCE = pattern(r"""\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.IGNORECASE)
 #: A raw tag's width or height, as an attribute or in its style.
 _RAW_SIZE = pattern(
     r"""(?<![-\w])(width|height)\s*(?:=\s*["']?|:\s*)(\d+(?:\.\d+)?(?:px)?)""", re.IGNORECASE
 )
 #: A picture a script loads as the reader scrolls: its size is the placeholder's.
-_LAZY = pattern(r"\sdata-(?:src|original|lazy-src|actualsrc)\s*=", re.IGNORECASE)
+_LAZY = pattern(rf"\s{LAZY_SOURCE_NAMES}\s*=", re.IGNORECASE)
 
 SIZED = "a 1×1 picture"
 NAMED = "its address is an email service's open-tracking pixel"
@@ -140,7 +139,7 @@ def _size(image: Token, name: str) -> str | None:
 
 def _without_raw_pixels(fragment: str, found: list[tuple[str, str]]) -> str:
     """``fragment`` of raw HTML without its ``<img>`` tags that are tracking pixels."""
-    return _IMG_TAG.sub(lambda tag: _raw_pixel(tag, found), fragment)
+    return IMG_TAG.sub(lambda tag: _raw_pixel(tag, found), fragment)
 
 
 def _raw_pixel(tag: re.Match[str], found: list[tuple[str, str]]) -> str:
@@ -148,8 +147,8 @@ def _raw_pixel(tag: re.Match[str], found: list[tuple[str, str]]) -> str:
     written = tag.group()
     if _LAZY.search(written):
         return written
-    source = _SOURCE.search(written)
-    address = html.unescape(next((g for g in source.groups() if g), "")) if source else ""
+    source = IMG_SOURCE.search(written)
+    address = html.unescape(source_of(source)) if source else ""
     sizes = {name.lower(): value for name, value in _RAW_SIZE.findall(written)}
     why = tracking_pixel(address, sizes.get("width"), sizes.get("height"))
     if why is None:

@@ -16,19 +16,16 @@ and puts it in a paragraph of its own: either makes it a display formula here, t
 from __future__ import annotations
 
 import html
-import re
 from urllib.parse import parse_qs
 
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from crosspost.issue.blocks import IMG_SOURCE, IMG_TAG, source_of
 from crosspost.patterns import pattern
 
 #: The address of a picture of Zhihu's equation service, its query after the ``?``.
 _EQUATION = pattern(r"^(?:https?:)?//(?:www\.)?zhihu\.com/equation\?(.+)$")
-#: A raw ``<img>`` tag (alone, once the blanks around it are left out), and its ``src``.
-_IMG = pattern(r"<img\b[^<>]*>", re.IGNORECASE)
-_SOURCE = pattern(r"""\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.IGNORECASE)
 #: Zhihu's mark of a display formula at the end of its TeX.
 _DISPLAY_MARK = "\\\\"
 #: Children of a paragraph that a reader does not see: blanks and line breaks.
@@ -51,13 +48,10 @@ def formula_of(source: str) -> tuple[str, bool] | None:
 
 def _tag_formula(tag: str) -> tuple[str, bool] | None:
     """The formula of a raw ``<img>`` tag of Zhihu's equations, or None."""
-    if not _IMG.fullmatch(tag.strip()):
+    if not IMG_TAG.fullmatch(tag.strip()):
         return None
-    source = _SOURCE.search(tag)
-    if source is None:
-        return None
-    written = next((part for part in source.groups() if part is not None), "")
-    return formula_of(html.unescape(written))
+    source = IMG_SOURCE.search(tag)
+    return formula_of(html.unescape(source_of(source))) if source else None
 
 
 def _child_formula(child: Token) -> tuple[str, bool] | None:
