@@ -730,6 +730,17 @@ def test_a_font_colour_that_is_not_a_colour_is_not_kept() -> None:
             ["https://en.wikipedia.org/wiki/Foo_(bar)"],
         ),
         ("HTTP://K.example/Path?q=1&r=2, 完\n", ["HTTP://K.example/Path?q=1&amp;r=2"]),
+        # Words of another script that begin a segment, up to a space, are the address's
+        # (cut at them, the link led to the wiki's front page); after a word, or with the
+        # sentence's punctuation in them, they are the sentence's.
+        (
+            "见 https://zh.wikipedia.org/wiki/微信 与 https://a.com/?q=中文&b=1\n",
+            ["https://zh.wikipedia.org/wiki/微信", "https://a.com/?q=中文&amp;b=1"],
+        ),
+        (
+            "见https://a.com/x/说明。后文 https://b.com/y说明 https://c.com/z/中http://d.com\n",
+            ["https://a.com/x/", "https://b.com/y", "https://c.com/z/", "http://d.com"],
+        ),
         # Logseq's macro closes after the address: its '}}' made the link broken.
         (
             "{{video https://www.bilibili.com/video/BV1x}} 与 https://e.com/a{b}c\n",

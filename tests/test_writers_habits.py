@@ -1395,6 +1395,23 @@ def test_a_math_fence_is_a_display_formula() -> None:
     assert "<svg" in wechat and "<pre" not in wechat and "e^{i" not in words(wechat)
 
 
+@pytest.mark.parametrize("empty", ["```math\n```", "$$\n$$", "见 $$ $$ 处"])
+def test_an_empty_formula_is_left_out_and_named(empty: str, check_lines: CheckLines) -> None:
+    # WeChat showed '$$$$' in code and Zhihu drew an empty equation ('\\').
+    body = f"前文\n\n{empty}\n\n后文\n"
+    for channel in CHANNELS:
+        out = shown(body, channel)
+        assert "$$" not in out and "eeimg" not in out and "<svg" not in out, (channel, out)
+        assert "前文" in words(out) and "后文" in words(out)
+    markdown = render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]
+    assert "$" not in markdown
+    lines = check_lines(f"---\ntitle: 公式\n---\n{body}")
+    assert (
+        "issue.md:6: note: an empty formula is left out of every channel; write its TeX, "
+        "or delete it" in lines
+    ), lines
+
+
 def test_html_indented_inside_raw_html_is_html_and_a_tutorials_stays_code(
     check_lines: CheckLines,
 ) -> None:

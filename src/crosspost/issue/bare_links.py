@@ -10,12 +10,17 @@ Only addresses with their scheme are links: ``setup.py`` or ``example.com`` in a
 sentence are words. An address ends at a space, a quote or angle bracket, or the first
 character outside ASCII, as Chinese writes no space before the words that follow
 (``见https://a.com/x。后文``); punctuation that ends the sentence, and a closing bracket
-with no opening one in the address, are not part of it.
+with no opening one in the address, are not part of it. One exception: words written in
+their own script where a path segment, a query value or a fragment begins
+(``https://zh.wikipedia.org/wiki/微信 了解``), letters and digits only, up to a space or
+the end of the text, are the address's: browsers show such addresses so, and cut there
+the link led to the wiki's front page.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
@@ -33,6 +38,30 @@ _CLOSING = {")": "(", "]": "[", "}": "{"}
 _BROKEN_LINK = ("](", "]( ", "](<")
 _LINK_OPEN = pattern(r"<a\s", re.IGNORECASE)
 _LINK_CLOSE = pattern(r"</a\s*>", re.IGNORECASE)
+
+
+#: Where an address's own words in another script may begin: a path segment, a query
+#: value, a fragment.
+_SEGMENT_STARTS = ("/", "=", "#")
+_ADDRESS_CHARACTER = pattern(r"[!#-&(-;=?-_a-~]")
+
+
+def _whole(text: str, start: int, end: int) -> int:
+    """Where the address at ``text[start:end]`` (its ASCII part) really ends: past words
+    in another script that begin one of its segments, when the address runs on to a
+    space or the text's end with nothing but letters, digits and address characters."""
+    if end >= len(text) or text[end].isascii() or not text[start:end].endswith(_SEGMENT_STARTS):
+        return end
+    at = end
+    while at < len(text) and not text[at].isspace():
+        character = text[at]
+        if character.isascii():
+            if not _ADDRESS_CHARACTER.match(character):
+                return end
+        elif unicodedata.category(character)[0] not in "LNM":
+            return end  # 。，、 and the like: the sentence goes on after the address
+        at += 1
+    return end if "://" in text[end:at] else at  # 和https://…: the next address
 
 
 def _trimmed(address: str) -> str:
@@ -54,8 +83,10 @@ def _split(token: Token) -> list[Token]:
     pieces: list[Token] = []
     done = 0
     for match in _ADDRESS.finditer(text):
-        address = _trimmed(match.group())
         start = match.start()
+        if start < done:
+            continue  # within the words of the address before it
+        address = _trimmed(text[start : _whole(text, start, match.end())])
         if address.endswith("://") or text[:start].endswith(_BROKEN_LINK):
             continue
         if start > done:

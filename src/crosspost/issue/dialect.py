@@ -905,6 +905,33 @@ def _fence_languages(state: StateCore) -> None:
             token.content = _ANNOTATION_MARK.sub(r"\1 (\2\3)", token.content)
 
 
+def _empty_formulas(state: StateCore) -> None:
+    """A formula with nothing in it (```` ```math ```` closed at once, ``$$`` then ``$$``),
+    left out with a note: there is nothing to draw, and WeChat showed ``$$$$`` in code
+    while Zhihu drew an empty equation. A placeholder the writer meant to fill in."""
+    kept: list[Token] = []
+    for token in state.tokens:
+        if token.type == "math_block" and not token.content.strip():
+            _note_empty_formula(state, token.map[0] if token.map else 0)
+            continue
+        if token.type == "inline" and token.children:
+            children = [
+                child
+                for child in token.children
+                if child.type not in ("math_inline", "math_inline_double") or child.content.strip()
+            ]
+            if len(children) != len(token.children):
+                _note_empty_formula(state, token.map[0] if token.map else 0)
+                token.children = children
+        kept.append(token)
+    state.tokens = kept
+
+
+def _note_empty_formula(state: StateCore, line: int) -> None:
+    message = "an empty formula is left out of every channel; write its TeX, or delete it"
+    state.env.setdefault(NOTES, []).append((line, "empty-formula", message))
+
+
 #: A block of raw HTML that is one code block: ``<pre …>``, maybe ``<code …>``, the code.
 _RAW_CODE = pattern(
     r"\s*<pre\b([^>]*)>\s*(?:<code\b([^>]*)>)?(.*?)(?:</code>\s*)?</pre>\s*",
@@ -2267,6 +2294,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("myst_roles", "wordless_links", wordless_links)
     md.core.ruler.after("wordless_links", "yuque_formulas", yuque_formulas)
     md.core.ruler.after("yuque_formulas", "zhihu_formulas", zhihu_formulas)
+    md.core.ruler.after("zhihu_formulas", "empty_formulas", _empty_formulas)
     md.core.ruler.after("myst_roles", "scripts", _scripts)
     md.core.ruler.after("scripts", "roam_italics", roam_italics)
     md.core.ruler.after("scripts", "lazy_images", _lazy_images)
