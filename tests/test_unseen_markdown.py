@@ -548,6 +548,30 @@ def test_a_list_written_as_plain_lines_keeps_its_lines(channel: str) -> None:
     assert "折行的文字，2、不是列表。" in out  # wrapped prose is still joined
 
 
+@pytest.mark.parametrize("channel", CHANNELS)
+def test_keycaps_labels_and_a_pasted_list_with_prose_after_it_keep_their_lines(
+    channel: str,
+) -> None:
+    body = (
+        "本期要点：\n1️⃣ OpenAI 发布 o3\n2️⃣ 谷歌发布 Gemini\n🔟 其他\n\n"
+        "【第 41 期】Sora 正式上线\n【第 40 期】Claude 3.5 实测\n\n"
+        # Apple Notes' and Word's bullets, pasted with their tabs, then the prose goes on.
+        "核心内容包括：\n\t•\t**知识边界**：甲\n\t•\t**交互规范**：乙\n为理解模型的\n设计提供参考。\n\n"
+        "折行的文字\n• 只有一个圆点\n又接着写。\n"
+    )
+    out = render(issue_of(body), channel, RenderContext()).body
+    out = re.sub(r' style="[^"]*"', "", out)
+    assert "本期要点：<br>1️⃣ OpenAI 发布 o3<br>2️⃣ 谷歌发布 Gemini<br>🔟 其他" in out
+    assert "【第 41 期】Sora 正式上线<br>【第 40 期】Claude 3.5 实测" in out
+    pasted = re.search(r"核心内容包括：.*?</p>", out)
+    assert pasted, out
+    assert pasted.group().count("<br>") == 3, pasted.group()
+    assert "<br>为理解模型的设计提供参考。" in pasted.group()
+    if channel == "wechat":  # a tab is a blank, not a gap as wide as the page allows
+        assert "\t" not in out
+    assert "折行的文字" in out and "<br>• 只有一个圆点" not in out  # one bullet: prose
+
+
 def test_several_top_level_headings_are_sections_not_the_title(tmp_path: Path) -> None:
     path = tmp_path / "081.精读.md"
     path.write_text("# 1 引言\n\n第一节。\n\n# 2 概要\n\n第二节。\n", "utf-8")
@@ -985,3 +1009,38 @@ def test_a_reviews_tracked_changes_read_as_accepted_and_its_comments_stay_privat
     (note,) = [line for line in check_lines(FRONT + body) if "tracked changes" in line]
     assert note.startswith("issue.md:4: note: the document still holds a review's tracked ")
     assert "(1 deleted, 1 inserted) and 1 comment:" in note
+
+
+# --- a newsletter's centred footer (HelloGitHub, 公众号 drafts) --------------------------------
+
+
+def test_a_centred_footer_indented_inside_its_paragraph_is_html_with_its_links() -> None:
+    # HelloGitHub ends every issue so; the indented lines became a code block showing
+    # the <a> tags, and the links were gone on both channels.
+    body = (
+        '<p align="center">\n'
+        "    👉 <a href='https://hellogithub.com/periodical'>来！推荐开源项目</a> 👈<br>\n"
+        "    微信中搜：<strong>HelloGitHub</strong> 关注公众号<br>\n"
+        "</p>\n"
+    )
+    zhihu = render(issue_of(body), "zhihu", RenderContext()).body
+    assert '<a href="https://hellogithub.com/periodical">来！推荐开源项目</a>' in zhihu
+    assert "<pre" not in zhihu and "&lt;a" not in zhihu
+    wechat = render(issue_of(body), "wechat", RenderContext()).body
+    assert "<pre" not in wechat and "&lt;a" not in wechat
+    assert re.search(r'<p style="[^"]*text-align:center[^"]*">👉 来！推荐开源项目<sup', wechat)
+    assert "https://hellogithub.com/periodical" in wechat  # in the list of links
+
+
+def test_a_wrappers_tag_alone_on_its_line_leaves_no_empty_paragraph_on_wechat() -> None:
+    # Each became an empty <p> or <section>: a blank band on WeChat's page.
+    body = (
+        "<center>\n\n**长按识别二维码**\n\n</center>\n\n"
+        '<p align="center">\n  两格缩进的文字\n</p>\n\n'
+        '<div style="height:24px"></div>\n\n<p><br></p>\n'
+    )
+    wechat = render(issue_of(body), "wechat", RenderContext()).body
+    empty = re.findall(r"<(?:p|section)\b[^>]*></(?:p|section)>", wechat)
+    assert [tag for tag in empty if "height" not in tag] == [], wechat
+    assert "长按识别二维码" in wechat and "两格缩进的文字" in wechat
+    assert "height:24px" in wechat and "<br>" in wechat  # a spacer the writer drew stays

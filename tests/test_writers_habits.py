@@ -82,7 +82,8 @@ def test_email_merge_tags_are_kept_as_written_and_named_once_each(
         assert "Hello *|FNAME|*, from *|LIST:COMPANY|*. Bye *|FNAME|*." in text, channel
         assert "正文继续， and on." in text and "Again %%FirstName%%" in text, channel
         assert "后面公开" in text and "<em" not in html and "<i>" not in html, channel
-        assert "One-word comments  and  stay hidden." in text, channel
+        spaced = re.sub(r" +", " ", text)  # WeChat shows a run of blanks as one space
+        assert "One-word comments and stay hidden." in spaced, channel
         for private in ("私密", "note to self", "草稿", "待核实", "TODO", "draft"):
             assert private not in text, (channel, private)
     tags = [line for line in body_warnings(body) if "merge tag" in line]
@@ -1229,7 +1230,7 @@ def test_markdown_in_a_one_line_wrapper_is_read_and_its_link_kept(
     assert "<p><b>感谢阅读</b>，下周见！</p><p>plain <b>x</b> [y]</p>" in zhihu
     wechat = words(shown(body, "wechat"))
     assert "👉 点击订阅[1] 👈" in wechat and "https://e.com/sub" in wechat
-    assert 'align="center"' in shown(body, "wechat")  # the wrapper stays
+    assert re.search(r'<p style="[^"]*text-align:center[^"]*"><strong', shown(body, "wechat"))
     assert body_warnings(body) == []
 
 
@@ -1431,7 +1432,9 @@ def test_html_indented_inside_raw_html_is_html_and_a_tutorials_stays_code(
         assert "&lt;" not in shown_html and "<pre" not in shown_html, channel
         assert "秋天是读书的好季节。" in words(shown_html)
     lines = check_lines(f"---\ntitle: 书单\n---\n{pasted}")
-    assert "issue.md:5: note: these 7 lines are HTML indented four spaces" in "\n".join(lines)
+    # The outer section's first lines are one block of HTML as CommonMark reads it; the
+    # lines after the blank line are the indented ones.
+    assert "issue.md:9: note: these 3 lines are HTML indented four spaces" in "\n".join(lines)
     tutorial = '用这样的 HTML 居中：\n\n    <div align="center">\n      <p>文字</p>\n    </div>\n'
     assert "&lt;div align=&quot;center&quot;&gt;" in shown(tutorial, "zhihu")
     after_closed = "<section>\n<p>一</p>\n</section>\n\n    <p>代码</p>\n"

@@ -133,3 +133,41 @@ def test_callouts_and_tasks_show_their_labels(page: Page) -> None:
     assert "☑\xa0done item" in text or "☑ done item" in text
     assert "[!NOTE]" not in text and ":::" not in text
     assert "▶ 视频" in text
+
+
+@pytest.mark.parametrize("theme", ["default", "grace"])
+def test_numbers_past_nine_and_ninety_nine_stay_on_one_line_in_their_gap(
+    browser: Browser, theme: str, tmp_path: Path
+) -> None:
+    # "10." did not fit the gap made for "9.": its "." broke onto a line of its own.
+    from crosspost.preview.screenshot import new_page
+
+    items = "\n".join(f"{n}. 第 {n} 项" for n in range(1, 13))
+    issue = tmp_path / "issue.md"
+    later = "99. 九十九\n100. 一百\n\n段落\n\n999. a\n1000. b\n"
+    issue.write_text(f"---\ntitle: t\n---\n{items}\n\n段落\n\n{later}", "utf-8")
+    body = wechat.render(load_issue(issue), RenderContext(theme=theme)).body
+    opened = new_page(browser, PHONE_WIDTH)
+    opened.set_content(as_wechat_shows_it(body), wait_until="load")
+    markers = opened.evaluate(
+        """() => [...document.querySelectorAll('span')]
+            .filter((s) => /^\\d+\\.\\s$/.test(s.textContent))
+            .map((s) => {
+                const range = document.createRange();
+                range.selectNodeContents(s);
+                const text = s.nextSibling;
+                const after = document.createRange();
+                after.selectNodeContents(text);
+                return {marker: s.textContent.trim(), lines: range.getClientRects().length,
+                        right: range.getBoundingClientRect().right,
+                        text: after.getClientRects()[0].left,
+                        top: range.getBoundingClientRect().top,
+                        textTop: after.getClientRects()[0].top};
+            })"""
+    )
+    opened.close()
+    assert [m["marker"] for m in markers] == [f"{n}." for n in (*range(1, 13), 99, 100, 999, 1000)]
+    for found in markers:
+        assert found["lines"] == 1, f"{found['marker']} is broken over {found['lines']} lines"
+        assert found["right"] <= found["text"] + 0.5, f"{found['marker']} runs into its words"
+        assert abs(found["top"] - found["textTop"]) < 2, f"{found['marker']} sits beside them"

@@ -253,6 +253,29 @@ def test_loose_list_items_keep_the_marker_in_their_first_paragraph() -> None:
 CODE = 'def greet(name):\n\tif name:\n        return f"hi {name}"  # comment\n\n    return None\n'
 
 
+def test_a_list_numbered_past_nine_hangs_its_numbers_in_a_wider_gap() -> None:
+    markdown = "\n".join(f"{n}. 项" for n in range(1, 11)) + "\n\n段\n\n- 甲\n"
+    _, soup = render_body(markdown)
+    lists = [s for s in soup.find_all("section") if "padding-left" in style_of(s)]
+    numbered, bulleted = lists
+    assert style_of(numbered)["padding-left"] == "2.5em"
+    markers = numbered.find_all("span")
+    assert {style_of(m)["margin-left"] for m in markers} == {"-2.5em"}
+    assert style_of(bulleted)["padding-left"] == "1.6em", "a list of bullets keeps its gap"
+
+
+@pytest.mark.parametrize("theme", ["default", "grace"])
+def test_every_heading_says_it_is_bold(theme: str) -> None:
+    # WeChat's article page has set headings to normal weight: a heading that counted on
+    # the browser's bold read as a coloured line of text.
+    body = "# 一\n\n## 二\n\n### 三\n\n#### 四\n\n正文[^1]，[链接](https://e.com)\n\n[^1]: 注\n"
+    _, soup = render_body(body, theme=theme)
+    headings = soup.find_all(re.compile(r"^h[1-6]$"))
+    assert len(headings) >= 5, headings  # the four, and the notes' and links' titles
+    for heading in headings:
+        assert style_of(heading).get("font-weight") in ("700", "bold"), heading
+
+
 def test_code_is_coloured_inline_and_keeps_every_space_and_line() -> None:
     rendered, soup = render_body(f"```python\n{CODE}```\n")
     assert_wechat_safe(rendered.body)

@@ -1934,10 +1934,11 @@ def _site_directives(state: StateCore) -> None:
 
 
 #: How a line of a list written as plain lines begins: ``1、`` ``2.`` ``（3）`` ``四、``
-#: ``⑤``, a reference's ``[1]``, or a bullet: ``•`` ``·`` ``▶`` ``→`` ``★`` ``✅`` and emoji
-#: (``🔹`` ``👉``).
+#: ``⑤``, a reference's ``[1]``, a label in lenticular brackets (``【第 41 期】``), or a
+#: bullet: ``•`` ``·`` ``▶`` ``→`` ``★`` ``✅``, emoji (``🔹`` ``👉``) and keycaps (``1️⃣``).
 _ENUMERATED = pattern(
     r"[ \t]*(?:\d{1,3}[、.．)）]|[（(【\[]\d{1,3}[）)】\]]|[一二三四五六七八九十]{1,3}[、.．]"
+    "|【[^】\n]{1,20}】|[0-9#*]\ufe0f?\u20e3"
     "|[①-⑳•·]|[\u2190-\u21ff\u25a0-\u25ff\u2600-\u27bf\u2b05-\u2b55\U0001f300-\U0001faff])"
 )
 #: How a line of Pandoc's fancy lists begins, which CommonMark reads as words: ``a.``
@@ -1956,18 +1957,27 @@ def _enumerated_lines(state: StateCore) -> None:
 
     Chinese writers often list this way, in editors that show each line on its own;
     Markdown joins a paragraph's lines, and the items ran into one line on both
-    channels. Only such paragraphs: wrapped prose keeps being joined."""
+    channels. Only such paragraphs: wrapped prose keeps being joined. A list of two or
+    more such lines may be followed by lines of prose (``核心内容包括：`` / ``•\t…`` ×3 /
+    ``为理解…``, as Apple Notes and Word paste it): those begin on a line of their own
+    after the items and stay joined among themselves."""
     for token in state.tokens:
         if token.type != "inline" or not token.children or "\n" not in token.content:
             continue
         lines = token.content.split("\n")
-        listed = all(_ENUMERATED.match(line) for line in lines[1:])
-        if not listed and not all(_FANCY.match(line) for line in lines):
+        marked = [bool(_ENUMERATED.match(line)) for line in lines[1:]]
+        items = next((n for n, mark in enumerate(marked) if not mark), len(marked))
+        if items == len(marked) or all(_FANCY.match(line) for line in lines):
+            items = len(lines)  # every line an item
+        elif items < 2 or any(marked[items:]):
             continue
         numbered = all(line.lstrip().startswith("#. ") for line in lines)
-        number, line_start = 0, True
+        number, line_start, breaks = 0, True, 0
         for child in token.children:
             if child.type == "softbreak":
+                breaks += 1
+                if breaks > items + 1:
+                    continue  # prose after the items: joined as Markdown joins it
                 child.type, child.tag = "hardbreak", "br"
             elif numbered and line_start and child.type == "text":
                 number += 1  # Pandoc's '#.': the next number
@@ -2112,6 +2122,8 @@ def _lone_tag_line(state: StateBlock, start: int, end: int, silent: bool) -> boo
         following = state.src[below : state.eMarks[start + 1]]
         if following.startswith("<") and not _WRAPPER_LINE.match(following):
             return False
+        if state.sCount[start + 1] - state.blkIndent >= 4:
+            return False  # indented four: HTML's own layout (HelloGitHub's footer), not code
     if silent:
         return True
     state.line = start + 1

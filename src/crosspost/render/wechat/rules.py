@@ -70,6 +70,9 @@ class Note:
 class _ListFrame:
     ordered: bool
     next_number: int
+    #: The marker's width class for the list's longest number: "10." does not fit the
+    #: hanging indent made for "9." and broke onto two lines beside its item.
+    width: str = ""
 
 
 @dataclass
@@ -92,6 +95,7 @@ class RenderState:
     raw_tags: TagStream = field(default_factory=lambda: TagStream(ALLOWLIST))
     lists: list[_ListFrame] = field(default_factory=list)
     figures: list[bool] = field(default_factory=list)
+    #: The list marker (or note number) the item's first paragraph opens with, as HTML.
     pending_marker: str = ""
     #: The caption of a linked figure's picture, written after its link's reference mark.
     pending_caption: str = ""
@@ -132,8 +136,38 @@ def _state(env: EnvType) -> RenderState:
     return state
 
 
-def _marker_html(text: str) -> str:
-    return f'<span class="list-marker">{html.escape(text)}&nbsp;</span>'
+#: Raw HTML that shows nothing: tags with no words, picture, rule, break or box of their
+#: own. A wrapper's tag on a line of its own (``<p align="center">`` over Markdown, a
+#: ``</p>`` under it) came out as empty paragraphs, each a blank band on WeChat's page.
+_SHOWS_NOTHING = pattern(
+    r"(?:\s|<(?!(?:img|svg|hr|br|video|audio|iframe|input)\b)"
+    r"/?[a-z][a-z0-9]*\b(?:[^<>\"']|\"[^\"]*\"|'[^']*')*>)*",
+    re.IGNORECASE,
+)
+_BOX = pattern(r"(?:border|background|height|padding)[\w-]*\s*:", re.IGNORECASE)
+_BLANKS = pattern(r"[ \t]*\t[ \t]*| {2,}")
+
+
+def _marker_html(text: str, width: str = "") -> str:
+    kind = f"list-marker {width}" if width else "list-marker"
+    return f'<span class="{kind}">{html.escape(text)}&nbsp;</span>'
+
+
+#: The hanging indent's width class by the digits of a list's longest number.
+_MARKER_WIDTHS = {1: "", 2: "list-marker-wide", 3: "list-marker-wider"}
+
+
+def _marker_width(tokens: Sequence[Token], idx: int, start: int) -> str:
+    """The width class for the ordered list opening at ``idx``: its last number's digits."""
+    level, items = tokens[idx].level, 0
+    for token in tokens[idx + 1 :]:
+        if token.level == level:  # the list's close
+            break
+        if token.type == "list_item_open" and token.level == level + 1:
+            items += 1
+    last = start + max(items - 1, 0)
+    digits = len(str(abs(last))) + (last < 0)
+    return _MARKER_WIDTHS.get(digits, "list-marker-widest")
 
 
 def link_text(tokens: Sequence[Token], start: int) -> str:
@@ -221,7 +255,12 @@ class WeChatRenderer(RendererHTML):
         return "".join(out)
 
     def text(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
-        return html.escape(ZERO_WIDTH.sub("", tokens[idx].content), quote=False)
+        content = ZERO_WIDTH.sub("", tokens[idx].content)
+        if "\t" in content or "  " in content:
+            # A browser shows a run of blanks as one space, as the writer's preview did;
+            # WeChat's page may keep them (its paragraphs have kept tabs as wide gaps).
+            content = _BLANKS.sub(" ", content)
+        return html.escape(content, quote=False)
 
     def softbreak(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
@@ -246,16 +285,16 @@ class WeChatRenderer(RendererHTML):
         state = _state(env)
         marker = state.take_marker()
         if tokens[idx].hidden:  # a tight list item: the marker goes straight before the text
-            return _marker_html(marker) if marker else ""
+            return marker
         inline = tokens[idx + 1] if idx + 1 < len(tokens) else None
         kinds = [child.type for child in inline.children or ()] if inline is not None else []
         # A picture alone, or alone in its link: a figure, captioned as Zhihu captions it.
         figure = kinds in (["image"], ["link_open", "image", "link_close"])
         state.figures.append(figure)
         if figure:
-            return (_marker_html(marker) if marker else "") + '<figure class="figure">'
+            return marker + '<figure class="figure">'
         opening = '<p class="table-caption">' if tokens[idx].meta.get("table_caption") else "<p>"
-        return opening + (_marker_html(marker) if marker else "")
+        return opening + marker
 
     def paragraph_close(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
@@ -345,8 +384,10 @@ class WeChatRenderer(RendererHTML):
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
         start = int(tokens[idx].attrGet("start") or 1)
-        _state(env).lists.append(_ListFrame(ordered=True, next_number=start))
-        return '<section class="list">'
+        width = _marker_width(tokens, idx, start)
+        _state(env).lists.append(_ListFrame(ordered=True, next_number=start, width=width))
+        kind = f"list {width.replace('-marker', '')}" if width else "list"
+        return f'<section class="{kind}">'
 
     def bullet_list_close(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
@@ -372,10 +413,11 @@ class WeChatRenderer(RendererHTML):
         else:
             marker = BULLETS[min(len(state.lists), len(BULLETS)) - 1]
         following = tokens[idx + 1].type if idx + 1 < len(tokens) else ""
+        shown = _marker_html(marker, frame.width)
         if following == "paragraph_open":
-            state.pending_marker = marker
+            state.pending_marker = shown
             return '<section class="list-item">'
-        return '<section class="list-item">' + _marker_html(marker)
+        return '<section class="list-item">' + shown
 
     def list_item_close(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
@@ -471,7 +513,9 @@ class WeChatRenderer(RendererHTML):
 
         state = _state(env)
         sanitiser = RawHtmlSanitiser(state.raw_links, state.reference)
-        return sanitiser.clean(clean(tokens[idx].content, ALLOWLIST))
+        cleaned = sanitiser.clean(clean(tokens[idx].content, ALLOWLIST))
+        shows_nothing = _SHOWS_NOTHING.fullmatch(cleaned) and not _BOX.search(cleaned)
+        return "" if shows_nothing else cleaned
 
     def html_inline(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
@@ -524,7 +568,7 @@ def render_body(
             # a note that starts with anything else gets it on a line of its own.
             marker = f"[{number}]"
             first = tokens[start].type if start < index else ""
-            state.pending_marker = marker if first == "paragraph_open" else ""
+            state.pending_marker = _marker_html(marker) if first == "paragraph_open" else ""
             note_html = md.renderer.render(tokens[start:index], md.options, env)
             if first != "paragraph_open":
                 note_html = _marker_html(marker) + note_html

@@ -78,6 +78,10 @@ class RawHtmlSanitiser(HTMLParser):
             self._apart()
         if tag == "center":
             kept["style"] = "text-align:center;" + kept.get("style", "")
+        elif kept.get("align", "").lower() in _ALIGNMENTS and tag not in _ALIGNED_BOXES:
+            # HTML 4's align (HelloGitHub's <p align="center">), said the way every page
+            # of WeChat's keeps: as the style it means.
+            kept["style"] = f"text-align:{kept.pop('align').lower()};" + kept.get("style", "")
         if tag == "summary":  # the title of what WeChat shows open: a bold line
             kept["class"] = "summary"
         if tag in AS_SECTION:
@@ -200,6 +204,11 @@ class RawHtmlSanitiser(HTMLParser):
             text = text.replace("\t", "    ").replace(" ", "&nbsp;").replace("\n", "<br>")
         self._out.append(text)
 
+
+_ALIGNMENTS = frozenset({"center", "left", "right", "justify"})
+#: Where ``align`` places the element itself (a floated picture, a centred table), not
+#: its text.
+_ALIGNED_BOXES = frozenset({"img", "table", "iframe", "video", "hr", "caption"})
 
 #: Blocks whose content is lines of text, where a picture among words stays in the line.
 _LINES = frozenset(
