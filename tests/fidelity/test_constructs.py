@@ -171,3 +171,50 @@ def test_numbers_past_nine_and_ninety_nine_stay_on_one_line_in_their_gap(
         assert found["lines"] == 1, f"{found['marker']} is broken over {found['lines']} lines"
         assert found["right"] <= found["text"] + 0.5, f"{found['marker']} runs into its words"
         assert abs(found["top"] - found["textTop"]) < 2, f"{found['marker']} sits beside them"
+
+
+#: Rules of WeChat's article page as community copies of its stylesheet have them (its
+#: editor's table rules among them): not published by WeChat, so the article must read
+#: the same with them and without.
+WECHAT_PAGE_RULES = (
+    ".rich_media_content *{max-width:100%!important;word-wrap:break-word!important;"
+    "box-sizing:border-box!important}"
+    ".rich_media_content p{white-space:pre-wrap;min-height:1em}"
+    "table{border-collapse:collapse;display:table;width:100%!important}"
+    "td,th{word-wrap:break-word;word-break:break-all;padding:5px 10px;border:1px solid #DDD}"
+    "h1,h2,h3,h4,h5,h6{font-weight:400}"
+)
+
+
+def test_under_wechats_page_rules_a_wide_table_still_scrolls_whole_words(
+    browser: Browser,
+) -> None:
+    # Cells took WeChat's break-all over what they inherited: the table was squeezed to
+    # the screen and its words and numbers broken a letter a line.
+    from crosspost.preview.screenshot import new_page
+
+    body = wechat.render(load_issue(CONSTRUCTS), RenderContext()).body
+    document = as_wechat_shows_it(body).replace(
+        "<body>", f'<body><style>{WECHAT_PAGE_RULES}</style><div class="rich_media_content">'
+    )
+    opened = new_page(browser, PHONE_WIDTH)
+    opened.set_content(document, wait_until="load")
+    found = opened.evaluate(
+        """() => {
+            const table = document.querySelector('table');
+            const wrapper = table.parentElement;
+            const lines = [...table.querySelectorAll('td')].map((cell) => {
+                const range = document.createRange();
+                range.selectNodeContents(cell);
+                const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+                return [cell.textContent, tops.size];
+            });
+            const heading = getComputedStyle(document.querySelector('h2, h3')).fontWeight;
+            return {scroll: wrapper.scrollWidth, width: wrapper.clientWidth, lines, heading};
+        }"""
+    )
+    opened.close()
+    assert found["scroll"] > found["width"], "the table is wider than the screen: it scrolls"
+    for text, lines in found["lines"]:
+        assert lines == 1, f"{text!r} is broken over {lines} lines"
+    assert found["heading"] == "700", "headings stay bold"

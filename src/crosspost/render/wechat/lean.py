@@ -57,7 +57,9 @@ UNKNOWN = "-unknown"
 #: writes, so those defaults are relied on.
 _UA: dict[str, Style] = {
     **{f"h{n}": {"font-weight": UNKNOWN, "font-size": UNKNOWN} for n in range(1, 7)},
-    "th": {"font-weight": UNKNOWN, "text-align": UNKNOWN},
+    # WeChat's page may break a cell's words anywhere (its editor's `td, th` rule).
+    "th": {"font-weight": UNKNOWN, "text-align": UNKNOWN, "word-break": UNKNOWN},
+    "td": {"word-break": UNKNOWN},
     "strong": {"font-weight": "bolder"},
     "b": {"font-weight": "bolder"},
     **{tag: {"font-style": "italic"} for tag in ("em", "i", "cite", "var", "dfn", "address")},
