@@ -307,7 +307,7 @@ def test_a_jupyter_tables_style_with_a_blank_line_is_left_out_whole() -> None:
     )
     for channel in CHANNELS:
         html = shown(body, channel)
-        assert ".dataframe" not in html and "<td>1</td>" in html, channel
+        assert ".dataframe" not in html and re.search(r"<td\b[^>]*>1</td>", html), channel
         assert "q {}" in words(html).replace("&nbsp;", " ")  # code keeps its blank line
 
 

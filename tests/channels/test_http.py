@@ -42,6 +42,7 @@ from crosspost.channels.http.policy import (
 )
 from crosspost.channels.http.wire import retry_after_seconds as retry_after
 from crosspost.channels.http.wire import short_reason
+from crosspost.channels.wechat.errors import check_reply as wechat_check
 from crosspost.errors import (
     AuthError,
     ConfigError,
@@ -149,6 +150,12 @@ class Misbehaving(BaseHTTPRequestHandler):
                         self.wfile.flush()
                     except OSError:  # the client cut the connection
                         return
+                return
+            if behaviour == "login":  # a portal in front: off to its login page, ticket and all
+                self.send_response(302)
+                self.send_header("Location", "https://mp.weixin.qq.com/cgi-bin/login?ticket=T0p5")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
                 return
             if behaviour == "ratelimit":
                 self.send_response(429)
@@ -457,8 +464,47 @@ def test_an_undecodable_answer_to_an_irreversible_call_is_unconfirmed_not_bad_co
     with pytest.raises(UnconfirmedError, match="may or may not have happened") as caught:
         policy.request("POST", f"{server}/badgzip/1", idempotent=False, check=ok)
     assert caught.value.exit_code == 3
+    assert str(caught.value).startswith("the answer came back cut off or corrupted")
+    assert "DecodeError" not in str(caught.value)
     assert hits("/badgzip/1") == 1
     assert policy.request("GET", f"{server}/badgzip/1", idempotent=True, check=ok)["hits"] == 2
+
+
+def test_an_undecodable_answer_to_a_read_is_a_lost_answer_asked_again(
+    server: str, policy: HttpPolicy, fake: FakeTime, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="crosspost.http"):
+        data = policy.request("GET", f"{server}/badgzip/2", idempotent=True, check=ok)
+    assert data["hits"] == 3
+    assert "the answer came back cut off or corrupted" in caplog.text
+    with pytest.raises(TransientError, match="cut off or corrupted") as caught:
+        policy.request("GET", f"{server}/badgzip/9", idempotent=True, check=ok)
+    assert caught.value.exit_code == 75
+
+
+def test_a_redirect_where_wechats_json_belongs_names_its_host_and_never_its_query(
+    server: str, policy: HttpPolicy, fake: FakeTime
+) -> None:
+    def read(reply: Reply) -> dict[str, Any]:
+        return wechat_check(reply, clock=fake.clock)
+
+    def create(reply: Reply) -> dict[str, Any]:
+        return wechat_check(reply, clock=fake.clock, irreversible=True)
+
+    with pytest.raises(TransientError) as caught:
+        policy.request("POST", f"{server}/login/1", idempotent=True, check=read, retry=False)
+    message = str(caught.value)
+    assert message == (
+        "WeChat POST /login/1: a redirect to mp.weixin.qq.com came back (HTTP 302) instead of "
+        "WeChat's JSON, so a proxy, firewall or login page is in the way; run again later, "
+        "and if it repeats, check the proxy settings and the firewall"
+    )
+    with pytest.raises(UnconfirmedError) as unsure:
+        policy.request("POST", f"{server}/login/2", idempotent=False, check=create)
+    assert "a redirect to mp.weixin.qq.com came back (HTTP 302)" in str(unsure.value)
+    assert hits("/login/2") == 1
+    for said in (message, str(unsure.value)):
+        assert "ticket" not in said and "T0p5" not in said and "/cgi-bin/login" not in said
 
 
 @pytest.mark.parametrize("behaviour", ["truncated", "stalled"])
@@ -646,6 +692,27 @@ def test_token_refused_twice_stops_without_recursing(server: str, policy: HttpPo
         )
     assert hits("/ok") == 2
     assert tokens.invalidated == ["old-token-1"]
+
+
+def test_a_fresh_token_refused_as_passing_trouble_is_temporary_and_not_retried(
+    server: str, policy: HttpPolicy, fake: FakeTime
+) -> None:
+    """A platform whose check says what a second refusal means (WeChat: another fetcher
+    of the AppID) gets a temporary error saying so; no third token, no third send."""
+    tokens = Tokens("old-token-1", "new-token-2", "third-token-3")
+
+    def check(reply: Reply) -> dict[str, Any]:
+        data = ok(reply)
+        if data["query"]["access_token"][0] != "third-token-3":
+            raise CredentialRejected("refused", code=40001, again="refused again: fight")
+        return data
+
+    with pytest.raises(TransientError) as caught:
+        policy.request("GET", f"{server}/ok", idempotent=True, check=check, credential=tokens)
+    assert (str(caught.value), caught.value.exit_code) == ("refused again: fight", 75)
+    assert hits("/ok") == 2
+    assert tokens.invalidated == ["old-token-1"]
+    assert fake.sleeps == []
 
 
 # --- wire details -----------------------------------------------------------------------

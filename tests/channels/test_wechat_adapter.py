@@ -25,6 +25,7 @@ from crosspost.channels.base import (
     DraftContent,
     Intent,
     ManualPublishRequired,
+    PublicationRefused,
     RemoteDraft,
     RunMemo,
 )
@@ -205,10 +206,72 @@ def test_failed_publication_names_the_reason_and_keeps_the_draft(
     box = make_box(publish_outcome=outcome)
     wechat = adapter_for(box, clock, tmp_path)
     draft = wechat.create_draft(content(wechat))
-    with pytest.raises(PermanentError, match=reason) as caught:
-        wechat.wait(wechat.publish(draft))
-    assert "草稿箱" in str(caught.value)
+    ticket = wechat.publish(draft)
+    with pytest.raises(PublicationRefused, match=reason) as caught:
+        wechat.wait(ticket)
+    assert (caught.value.ticket_id, caught.value.removed) == (ticket.id, False)
+    assert "the draft stays in 草稿箱" in str(caught.value)  # asked, not assumed
+    assert str(caught.value).endswith("then run with --retry-failed to submit it again")
     assert [d["media_id"] for d in drafts(box)] == [draft.id]
+
+
+@pytest.mark.parametrize(("shape", "known"), [("list", True), ("object", True), ("odd", False)])
+def test_any_shape_of_article_detail_is_a_post_never_a_crash(
+    make_box: MakeBox, clock: ManualClock, tmp_path: Path, shape: str, known: bool
+) -> None:
+    """``item`` as the doc's list or one object (as the completion event nests it) names
+    the URL; any other shape is a published post whose URL is not known yet (the
+    published list gives only temporary links), asked for again later."""
+    box = make_box(article_detail_shape=shape, publish_polls=0)
+    wechat = adapter_for(box, clock, tmp_path)
+    post = wechat.wait(wechat.publish(wechat.create_draft(content(wechat))))
+    assert post is not None and post.id == box.wechat.snapshot()["published"][0]["article_id"]
+    if known:
+        assert post.url and post.url.startswith("https://mp.weixin.qq.com/s/")
+        assert [link.index for link in post.articles] == [1]
+    else:
+        assert post.url is None and post.articles == ()
+
+
+def test_a_failed_publication_whose_draft_left_the_draft_box_points_at_a_new_draft(
+    box: Sandbox, wechat: WeChatAdapter
+) -> None:
+    draft = wechat.create_draft(content(wechat))
+    ticket = wechat.publish(draft)
+    box.wechat.account.drafts.pop(draft.id)  # deleted in 公众号后台 while publishing
+    with pytest.raises(PublicationRefused, match="publish_status 3") as caught:
+        wechat.wait(ticket)
+    assert f"draft {draft.id} is no longer in 草稿箱 either" in str(caught.value)
+    assert "run with --new-draft" in str(caught.value)
+
+
+@pytest.mark.parametrize("outcome", [5, 6])
+def test_a_publication_taken_down_after_it_was_out_is_over_without_a_draft_to_fix(
+    make_box: MakeBox, clock: ManualClock, tmp_path: Path, outcome: int
+) -> None:
+    box = make_box(publish_outcome=outcome)
+    wechat = adapter_for(box, clock, tmp_path)
+    ticket = wechat.publish(wechat.create_draft(content(wechat)))
+    looks = calls(box, "/cgi-bin/draft/get")
+    with pytest.raises(PublicationRefused, match="it was published, then") as caught:
+        wechat.wait(ticket)
+    assert caught.value.removed is True
+    assert "no longer public" in str(caught.value) and "发表记录" in str(caught.value)
+    assert "草稿箱" not in str(caught.value)
+    assert calls(box, "/cgi-bin/draft/get") == looks  # no draft to look for: it went out
+
+
+def test_reconcile_of_a_ticket_wechat_refused_says_it_was_submitted(
+    make_box: MakeBox, clock: ManualClock, tmp_path: Path
+) -> None:
+    """The submit happened; what became of it is the poll's to record, once: never
+    "did not happen", which would submit the refused draft again at once."""
+    wechat = adapter_for(make_box(publish_outcome=4, publish_polls=0), clock, tmp_path)
+    draft = wechat.create_draft(content(wechat))
+    ticket = wechat.publish(draft)
+    intent = Intent(started_at=0, title="AI系统前沿动态48", draft_id=draft.id, ticket_id=ticket.id)
+    answer = wechat.reconcile("publish", intent)
+    assert (answer.happened, answer.remote_id, answer.url) == (True, ticket.id, None)
 
 
 def test_an_unknown_publish_status_is_not_taken_for_a_failure(
@@ -351,11 +414,15 @@ def test_expired_token_is_refreshed_once_and_the_call_sent_once_more(
     assert calls(box, "/cgi-bin/draft/add") == 2
 
 
-def test_token_refused_twice_stops(box: Sandbox, wechat: WeChatAdapter) -> None:
+def test_token_refused_twice_stops_as_passing_trouble(box: Sandbox, wechat: WeChatAdapter) -> None:
+    """A fresh token refused too is another fetcher of the AppID voiding ours (spec §2.1):
+    temporary, and no third token nor third call in this run."""
     box.faults.add("wechat", "/cgi-bin/media/uploadimg", "token_expired", count=5)
-    with pytest.raises(AuthError, match="42001"):
+    with pytest.raises(TransientError, match="42001") as caught:
         wechat.upload_image(image(), "inline")
     assert calls(box, "/cgi-bin/media/uploadimg") == 2
+    assert "another program may be fetching access tokens for this AppID" in str(caught.value)
+    assert "app_secret" not in str(caught.value)
 
 
 def test_wrong_secret_names_the_code_and_not_the_secret(

@@ -15,7 +15,7 @@ import pytest
 
 from crosspost.channels.base import Intent, RemoteDraft
 from crosspost.cli import main
-from crosspost.errors import EXIT_OK, EXIT_TEMPORARY
+from crosspost.errors import EXIT_CHANNEL_FAILED, EXIT_OK, EXIT_TEMPORARY
 from crosspost.ledger.store import PostRecord
 from crosspost.publish.jobs import PostResult
 from crosspost.publish.settle import build_adapter
@@ -317,3 +317,24 @@ def test_the_send_id_follows_the_issue_file_not_what_the_ledger_adds_to_the_post
     assert result.exit_code == EXIT_OK, result
     assert calls_to(light.box, SENDALL) == 2
     assert_sent_once(light)
+
+
+@pytest.mark.parametrize(
+    ("errcode", "said"),
+    [
+        (
+            45067,
+            "(clientmsgid longer than 64 bytes) on POST /cgi-bin/message/mass/sendall; "
+            "nothing was sent; report this as a crosspost bug",
+        ),
+        (45047, "; the spec crosspost follows does not say what this code means: look it up"),
+    ],
+)
+def test_a_refused_mass_send_says_what_the_code_means_or_that_it_is_not_known(
+    light: World, errcode: int, said: str
+) -> None:
+    light.box.faults.add("wechat", SENDALL, kind=f"errcode:{errcode}", count=1)
+    result = broadcast(light)
+    assert (result.state, result.exit_code) == ("failed", EXIT_CHANNEL_FAILED)
+    assert f"WeChat errcode {errcode} " in result.message and said in result.message
+    assert light.box.wechat.pushes() == {}

@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 
 from crosspost.cli import main
-from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_CHANNEL_FAILED, EXIT_OK
 from crosspost.publish.delivery import MEMORY_NAME, REMEMBER_SECONDS
 from crosspost.publish.dry_run import DryRunEntry
 from crosspost.publish.jobs import PublishOptions, PublishReport
@@ -213,7 +213,8 @@ def test_an_account_of_unknown_kind_is_asked_once_and_the_plan_shown_before_send
     entries, lines = dry_run(world, issue)
     assert [e.job.handoff for e in entries] == ["broadcast"]
     assert "then hand off" in entries[0].action
-    assert [r.path for r in world.box.requests] == ["/cgi-bin/stable_token", QUOTA]
+    # broadcast refused, so drafts are asked about too: a draft to hand off must be possible
+    assert [r.path for r in world.box.requests] == ["/cgi-bin/stable_token", QUOTA, QUOTA]
     assert mutating(world.box) == []
     assert sum("may not broadcast (openapi/quota/get)" in line for line in lines) == 1
 
@@ -222,12 +223,30 @@ def test_an_account_of_unknown_kind_is_asked_once_and_the_plan_shown_before_send
     assert (result.state, result.exit_code) == ("drafted", 0), (result, lines)
     assert "press 群发" in result.message
     assert result.url and "tempkey=" in result.url  # the editor's preview link, asked for
-    assert calls_to(world.box, QUOTA) == 2  # once for the dry run, once for the run
+    assert calls_to(world.box, QUOTA) == 4  # once (two paths) for the dry run, once for the run
     assert calls_to(world.box, SENDALL) == calls_to(world.box, SUBMIT) == 0
     assert world.box.wechat.pushes() == {}
     report, lines = world.publish([issue])  # remembered: planned without asking again
-    assert calls_to(world.box, QUOTA) == 2
+    assert calls_to(world.box, QUOTA) == 4
     assert any("refused broadcast on this account" in line for line in lines)
+
+
+def test_a_lapsed_verification_is_named_and_no_draft_is_claimed(tmp_path: Path) -> None:
+    """Refused even drafts (认证 lapsed: spec wechat-broadcast-and-accounts.md §3): the run
+    says the verification may have lapsed and where to renew it, and never that a draft
+    waits in 草稿箱 for the editor's button, since none could be made."""
+    with Sandbox(options={"wechat": {"account_kind": "lapsed"}}) as box:
+        world = build_world(tmp_path, box, time.time, lambda seconds: None)
+        use_config(world, wechat_config(world))
+        report, lines = world.publish([plain_issue(world.root)])
+        (result,) = report.results
+        assert (result.state, result.exit_code) == ("failed", EXIT_CHANNEL_FAILED)
+        assert "the account's verification (认证) may have lapsed; renew it in " in result.message
+        assert "公众号后台 → 设置与开发 → 微信认证" in result.message
+        told = " ".join([*lines, result.message])
+        assert "草稿箱: press" not in told and "leaves the draft" not in told
+        assert calls_to(box, "/cgi-bin/draft/add") == 0  # no draft made, nothing handed off
+        assert box.wechat.snapshot()["drafts"] == []
 
 
 def test_a_48001_on_publish_turns_into_the_hand_off_and_is_remembered(world: World) -> None:

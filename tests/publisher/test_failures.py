@@ -12,7 +12,15 @@ from crosspost.ledger.store import PostKey
 from crosspost.publish.jobs import PublishOptions, PublishReport
 from crosspost.publish.settle import post_lock
 
-from .world import CREATE_PATHS, ISSUE_ID, World, assert_one_post_per_channel, calls_to, mutating
+from .world import (
+    CREATE_PATHS,
+    ISSUE_ID,
+    PUBLISH_PATHS,
+    World,
+    assert_one_post_per_channel,
+    calls_to,
+    mutating,
+)
 
 WECHAT_CREATE = CREATE_PATHS["wechat"]
 
@@ -119,3 +127,25 @@ def test_a_wechat_draft_gone_from_the_draft_box_is_not_replaced(manual_world: Wo
     assert "40007" in message
     assert calls_to(world.box, WECHAT_CREATE) == 1
     assert world.published_on("wechat") == []
+
+
+def test_a_fresh_token_refused_too_is_temporary_and_the_next_run_goes_on(
+    manual_world: World,
+) -> None:
+    """40001/42001 right after a new token: another program fetching tokens for the
+    AppID voids ours (spec §2.1). Not the AppSecret: exit 75, and the next run (no flag)
+    submits the same draft; the refused submits did nothing, so one post."""
+    world = manual_world
+    submit = PUBLISH_PATHS["wechat"]
+    world.box.faults.add("wechat", submit, kind="token_expired", count=2)
+    state, code, message = wechat(world.publish(mode="publish", targets=("wechat",))[0])
+    assert (state, code) == ("failed", EXIT_TEMPORARY)
+    assert "another program may be fetching access tokens for this AppID" in message
+    assert "stable_token" in message and "app_secret" not in message
+    assert calls_to(world.box, submit) == 2  # refreshed once, sent once more, no more
+    assert world.posts()["wechat"].error_permanent is False
+
+    state, code, message = wechat(world.publish(mode="publish", targets=("wechat",))[0])
+    assert (state, code) == ("published", EXIT_OK), message
+    assert calls_to(world.box, WECHAT_CREATE) == 1
+    assert_one_post_per_channel(world, ["wechat"])

@@ -113,3 +113,29 @@ def test_urls_set_refuses_a_post_that_is_not_published(
     capsys.readouterr()
     assert main(["urls", "--set", ISSUE_ID, "-c", "zhihu", "https://zhuanlan.zhihu.com/p/9"]) == 2
     assert "is not published (state draft_created)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("shape", ["object", "odd"])
+def test_an_unexpected_article_detail_is_a_published_post_never_a_crash(
+    manual_world: World, shape: str
+) -> None:
+    """freepublish/get's ``article_detail.item`` as one object is read like the list; a
+    shape WeChat does not document leaves the URL not known yet: the post is recorded
+    as published (never submitted again) and a later run asks for the link."""
+    world = manual_world
+    world.box.wechat.update_options({"article_detail_shape": shape, "publish_polls": 0})
+    report, _ = world.publish(mode="publish", targets=("wechat",))
+    (result,) = report.results
+    assert (result.state, result.exit_code) == ("published", EXIT_OK), result.message
+    record = world.posts()["wechat"]
+    assert record.state == "published" and record.article_id
+    if shape == "object":
+        assert record.url and record.url.startswith("https://mp.weixin.qq.com/s/")
+    else:
+        assert record.url is None and "URL pending" in result.message
+        assert "crosspost asks again on the next run" in result.message
+
+    again, _ = world.publish(mode="publish", targets=("wechat",))  # no crash, nothing sent
+    assert [(r.state, r.exit_code) for r in again.results] == [("unchanged", EXIT_OK)]
+    assert calls_to(world.box, PUBLISH_PATHS["wechat"]) == 1
+    assert len(world.published_on("wechat")) == 1

@@ -105,6 +105,23 @@ def test_long_article_url_style(sandbox: Sandbox, wechat: WeChat) -> None:
     )
 
 
+def test_article_detail_shape_option(sandbox: Sandbox, wechat: WeChat) -> None:
+    """The doc's list by default; one object alone as the completion event nests it; or
+    a shape WeChat does not document, for the client's tolerance."""
+    shapes = {}
+    for shape in ("list", "object", "odd"):
+        sandbox.wechat.update_options({"article_detail_shape": shape, "publish_polls": 0})
+        shapes[shape] = poll(wechat, submit(wechat, wechat.add_draft())["publish_id"])
+    listed = shapes["list"]["article_detail"]
+    assert listed["count"] == 1 and isinstance(listed["item"], list)
+    alone = shapes["object"]["article_detail"]
+    assert alone["item"]["idx"] == 1
+    assert alone["item"]["article_url"].startswith("https://mp.weixin.qq.com/s/")
+    odd = shapes["odd"]["article_detail"]
+    assert isinstance(odd, list) and odd[0] == {"count": "1"}
+    assert all(s["publish_status"] == 0 and s["article_id"] for s in shapes.values())
+
+
 def test_batchget_and_delete_published(sandbox: Sandbox, wechat: WeChat) -> None:
     sandbox.wechat.update_options({"publish_polls": 0})
     article_ids = []

@@ -262,6 +262,36 @@ class ManualPublishRequired(PermanentError):
         self.draft = draft
 
 
+class PublicationRefused(PermanentError):
+    """A submitted publication ended with the platform's final word, and it is no.
+
+    Nothing is left to poll for that submission: ``ticket_id`` names it. ``removed``:
+    the article was published, then taken down (deleted, banned); its draft left the
+    platform's drafts then, and publishing anew is the editor's decision, never a run's.
+    Otherwise the publication never happened, and the draft the message speaks of can
+    be fixed and submitted again: the earlier outcome is known, so that is no blind retry.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        channel: str,
+        code: int | str | None,
+        ticket_id: str,
+        removed: bool = False,
+    ) -> None:
+        super().__init__(message, channel=channel, code=code)
+        self.ticket_id = ticket_id
+        self.removed = removed
+
+
+class PartLeftToEditor(PermanentError):
+    """``complete_part``: the platform refused a part of a published post for good (a call
+    that rests on one source, e.g. Zhihu's column filing). Not a failure of the post: the
+    message says what the editor does by hand, and no later run tries the part again."""
+
+
 class DraftLeftBehind(UnconfirmedError):
     """``create_draft`` made the draft, then a later step of it (filling it in, topics)
     failed. Never create again: ``draft`` is the draft that exists, ``cause`` the error
@@ -466,7 +496,8 @@ class Adapter(ABC):
 
     def complete_part(self, part: str, post: RemotePost, options: Mapping[str, Any]) -> None:
         """Put one part named by :meth:`post_parts` on the published ``post``; idempotent,
-        so a part that failed is simply done again. Raises a ChannelError when it fails."""
+        so a part that failed is simply done again. Raises a ChannelError when it fails,
+        :class:`PartLeftToEditor` when it failed for good and the editor must do it."""
         raise NotImplementedError(f"{self.display_name} has no part {part!r} to complete")
 
     def look_ahead(self, options: Mapping[str, Any]) -> None:

@@ -8,7 +8,10 @@ Every error of a post's run ends here, sorted by what the editor (or cron) shoul
 * a temporary failure gets a time before which the scheduler will not retry (exit 75);
 * a permanent one is recorded with a fingerprint of the attempt, and stands until the
   issue or the account's config changes (or ``--retry-failed``): cron must not send the
-  same refused post every few minutes.
+  same refused post every few minutes;
+* a submission the platform ended with a final no (:class:`PublicationRefused`) is
+  failed for good: it is never polled again, and it stands until the editor acts (see
+  :func:`final_refusal`).
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from crosspost.channels.base import ManualPublishRequired
+from crosspost.channels.base import STEP_POLL, ManualPublishRequired, PublicationRefused
 from crosspost.errors import (
+    EXIT_CHANNEL_FAILED,
     EXIT_TEMPORARY,
     EXIT_UNCONFIRMED,
     CrosspostError,
@@ -27,14 +31,27 @@ from crosspost.errors import (
     TransientError,
     UnconfirmedError,
 )
-from crosspost.ledger.store import Ledger
+from crosspost.ledger.store import Ledger, PostKey, PostRecord
 from crosspost.publish.jobs import Job
 
 #: The ledger note that remembers what a permanently failed attempt looked like.
 ATTEMPT_NOTE = "attempt-fingerprint"
+#: The ledger note that a submission was refused for good (what :func:`final_refusal` reads).
+REFUSED_NOTE = "publication refused"
 #: Spacing of retries across runs after a temporary failure: 5 min, doubling, ≤ 6 h.
 RETRY_BASE_SECONDS = 300.0
 RETRY_MAX_SECONDS = 6 * 3600.0
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """The platform's final no to a post's last submission, as the ledger keeps it."""
+
+    publish_id: str
+    #: Published, then taken down: publishing anew takes --new-draft.
+    removed: bool
+    #: What the refused draft held (the issue's content hash then).
+    content_hash: str | None
 
 
 @dataclass(frozen=True)
@@ -86,6 +103,8 @@ def record_failure(
         if record.state == "submitted" and record.publish_id:
             message += f" (submitted as {record.publish_id}; the next run records the URL)"
         return Outcome("pending", record.url, message, EXIT_TEMPORARY)
+    if isinstance(error, PublicationRefused) and not record.pending_step:
+        return record_refusal(ledger, key, error)
     if record.state == "submitted" and record.publish_id and not record.pending_step:
         # Submitted, then the poll failed: the submission stands, and the next run polls
         # it again (never submits again: the draft may already have left 草稿箱).
@@ -124,3 +143,38 @@ def record_failure(
     if isinstance(error, ManualPublishRequired):
         return Outcome("drafted", error.draft.url, str(error), error.exit_code)
     return Outcome("failed", None, str(error), error.exit_code)
+
+
+def record_refusal(ledger: Ledger, key: PostKey, error: PublicationRefused) -> Outcome:
+    """Write that the platform ended a submission with a final no: the post is failed
+    for good (``crosspost status`` shows it failed, with the platform's reason), and no
+    run polls that submission again. Shared by a publishing run and ``crosspost
+    reconcile``, which may be the one that hears it."""
+    record = ledger.get(key)
+    assert record is not None, "a refused submission belongs to a post in the ledger"
+    ledger.fail(key, error, permanent=True, step=STEP_POLL)
+    data = {
+        "publish_id": error.ticket_id,
+        "removed": error.removed,
+        "code": None if error.code is None else str(error.code),
+        "content_hash": record.content_hash,
+    }
+    ledger.note(key, STEP_POLL, REFUSED_NOTE, data)
+    return Outcome("failed", None, str(error), EXIT_CHANNEL_FAILED)
+
+
+def final_refusal(ledger: Ledger, record: PostRecord) -> Refusal | None:
+    """The refusal the post stands on: its last submission was refused for good, and
+    nothing was tried since (the row still fails with that refusal's code); else None."""
+    if record.state != "failed" or not record.error_permanent or not record.publish_id:
+        return None
+    for event in reversed(ledger.events(record.key)):
+        if event.summary != REFUSED_NOTE:
+            continue
+        data = event.data
+        if data.get("publish_id") != record.publish_id or data.get("code") != record.error_code:
+            return None
+        sent = data.get("content_hash")
+        removed = bool(data.get("removed"))
+        return Refusal(record.publish_id, removed, sent if isinstance(sent, str) else None)
+    return None

@@ -42,6 +42,7 @@ from crosspost.channels.base import (
     DraftLeftBehind,
     Intent,
     ManualPublishRequired,
+    PartLeftToEditor,
     PublishTicket,
     RemoteDraft,
     RemotePost,
@@ -82,9 +83,9 @@ from crosspost.publish.delivery import (
     remembered_line,
 )
 from crosspost.publish.dry_run import sent_copy
-from crosspost.publish.failures import record_failure, same_attempt
+from crosspost.publish.failures import Refusal, final_refusal, record_failure, same_attempt
 from crosspost.publish.jobs import Job, PostResult, Progress, PublishOptions
-from crosspost.publish.parts import mark_parts, missing_parts
+from crosspost.publish.parts import mark_left_to_editor, mark_parts, missing_parts
 from crosspost.publish.settle import (
     build_adapter,
     forget_draft,
@@ -304,9 +305,14 @@ class PostMachine:
         if record.state == "published":
             record = ask_again(self.ledger, adapter, record, self.progress)
             return self._already_published(adapter, record, options)
+        refusal = final_refusal(self.ledger, record)
+        if refusal is not None and not options.new_draft:
+            standing = self._refused(record, refusal, options)
+            if standing is not None:
+                return standing
         if options.new_draft and record.draft_id and record.state != "submitted":
             record = self._forget_draft(record)
-        retry = options.retry_failed or options.new_draft
+        retry = options.retry_failed or options.new_draft or refusal is not None
         stands = record.state == "failed" and record.error_permanent and not retry
         if stands and same_attempt(self.ledger, job):
             message = (
@@ -361,6 +367,22 @@ class PostMachine:
             if not self._draft_vanished(adapter, error):
                 raise
         return self._draft_then_publish(adapter, self._record(), content)
+
+    def _refused(
+        self, record: PostRecord, refusal: Refusal, options: PublishOptions
+    ) -> PostResult | None:
+        """A post whose last submission the platform refused for good: said as it stands,
+        without a call, until the editor acts. None when the run goes on: ``--retry-failed``
+        or an edited issue submits the draft again (the refusal is known, so that is not
+        a blind retry), never an article published and then taken down, which only
+        ``--new-draft`` publishes anew."""
+        again = options.retry_failed or refusal.content_hash not in (None, self.job.content_hash)
+        if again and not refusal.removed:
+            self.progress(f"submitting again: publication {refusal.publish_id} was refused")
+            return None
+        # The recorded line already says what to do; this run sent nothing.
+        message = f"{record.error_message} (refused in an earlier run; nothing was sent now)"
+        return self._result("failed", None, message, EXIT_CHANNEL_FAILED)
 
     def _heed_probe(self, job: Job) -> None:
         """Take the probe's answer: a job handed off is remembered, so the next run's plan
@@ -1024,6 +1046,10 @@ class PostMachine:
                 continue
             try:
                 adapter.complete_part(part, post, options)
+            except PartLeftToEditor as left:  # refused for good: the editor's to do, once
+                mark_left_to_editor(self.ledger, self.key, part, str(left))
+                self.progress(f"warning: {left}")
+                continue
             except CrosspostError as error:
                 mark_parts(self.ledger, self.key, [part], done=False, detail=str(error))
                 failed.append((part, error))

@@ -29,8 +29,16 @@ def mark_parts(
     ledger.note(key, PART_STEP, summary, {"parts": names, "done": done})
 
 
+def mark_left_to_editor(ledger: Ledger, key: PostKey, part: str, detail: str) -> None:
+    """Note that the platform refused ``part`` for good and the editor does it by hand
+    (``detail`` says how): settled, so no later run tries it again or fails on it."""
+    summary = f"{part}: left to the editor ({detail})"
+    ledger.note(key, PART_STEP, summary, {"parts": [part], "done": True, "by_hand": True})
+
+
 def part_states(ledger: Ledger, key: PostKey) -> dict[str, bool]:
-    """Each part's last noted state (parts never noted are absent)."""
+    """Each part's last noted state (parts never noted are absent; a part left to the
+    editor counts as done: nothing is left for a run to do)."""
     states: dict[str, bool] = {}
     for event in ledger.events(key):
         if event.step == PART_STEP and event.kind == "note":

@@ -26,6 +26,7 @@ from crosspost.channels.base import (
     STEP_PUBLISH,
     Adapter,
     Intent,
+    PublicationRefused,
     PublishTicket,
     RunMemo,
 )
@@ -50,6 +51,7 @@ from crosspost.errors import (
 )
 from crosspost.ledger.store import Ledger, PostKey, PostRecord
 from crosspost.publish.broadcast import BROADCAST, Sender, sent_message
+from crosspost.publish.failures import record_refusal
 from crosspost.publish.jobs import PostResult
 from crosspost.publish.urls import pending_message, published_summary, url_pending
 
@@ -164,6 +166,9 @@ def reconcile_post(
         current = ledger.get(key) or current
     except UnconfirmedError as error:
         return PostResult(key, "unconfirmed", None, str(error), EXIT_UNCONFIRMED)
+    except PublicationRefused as refused:  # the platform's final no: written down once
+        outcome = record_refusal(ledger, key, refused)
+        return PostResult(key, outcome.state, outcome.url, outcome.message, outcome.exit_code)
     except TransientError as error:
         return PostResult(
             key, record.state, record.url, f"{error} (try again later)", EXIT_TEMPORARY

@@ -625,6 +625,12 @@ class HttpPolicy:
                 try:
                     return send_once()
                 except CredentialRejected as again:
+                    if again.again:  # passing trouble: the next run tries again, not this
+                        # one (a retry here would be a third token, against the one refresh)
+                        passing = TransientError(
+                            self.redact(again.again), channel=channel, code=again.code
+                        )
+                        raise _Final(passing) from None
                     raise AuthError(
                         self.redact(f"{again} (again after a fresh token; check the account)"),
                         channel=channel,

@@ -15,10 +15,12 @@ import math
 import re
 import ssl
 import time
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 import requests
 import urllib3.exceptions
@@ -65,9 +67,29 @@ class Reply:
         start = self.body.lstrip(b"\xef\xbb\xbf \t\r\n")[:15].lower()
         return "html" in kind.lower() or start.startswith((b"<!doctype html", b"<html"))
 
+    @property
+    def redirect_host(self) -> str | None:
+        """Where a redirect (HTTP 3xx with a ``Location``) points: its host only, never
+        its path or query (a login portal's query may carry a ticket or the token);
+        ``""`` for a redirect on the same host; None when this is no redirect."""
+        if not 300 <= self.status < 400:
+            return None
+        location = next((v for k, v in self.headers.items() if k.lower() == "location"), "")
+        if not location.strip():
+            return None
+        try:
+            return urlsplit(location.strip()).hostname or ""
+        except ValueError:  # a Location that is no URL at all: somewhere not named
+            return ""
+
     def instead_of_json(self, platform: str) -> str:
         """What came back where ``platform``'s JSON was expected, for a message:
-        ``an HTML page came back (HTTP 403, "403 Forbidden") instead of Zhihu's JSON``."""
+        ``an HTML page came back (HTTP 403, "403 Forbidden") instead of Zhihu's JSON``,
+        ``a redirect to mp.weixin.qq.com came back (HTTP 302) …``."""
+        host = self.redirect_host
+        if host is not None:
+            where = f"to {host}" if host else "on the same host"
+            return f"a redirect {where} came back (HTTP {self.status}) instead of {platform}'s JSON"
         what = "an HTML page" if self.is_html else "an answer that is not JSON"
         found = _TITLE.search(self.text[:4096]) if self.is_html else None
         title = " ".join(html.unescape(found.group(1)).split())[:80] if found else ""
@@ -88,8 +110,18 @@ IN_THE_WAY = (
 class CredentialRejected(AuthError):
     """Raised by a ``check``: the platform refused the credential (token expired, …).
 
-    The policy drops the cached credential and re-sends once with a fresh one.
+    The policy drops the cached credential and re-sends once with a fresh one. ``again``
+    is what a second refusal, of the fresh credential, means on this platform when that
+    is passing trouble (WeChat: another program fetching tokens for the same AppID):
+    the policy then raises it as temporary. Without it, a second refusal is the
+    credential's own fault (an :class:`AuthError`).
     """
+
+    def __init__(
+        self, message: str, *, channel: str = "", code: int | str | None = None, again: str = ""
+    ) -> None:
+        super().__init__(message, channel=channel, code=code)
+        self.again = again
 
 
 class AmbiguousOutcome(UnconfirmedError):
@@ -167,7 +199,12 @@ def short_reason(error: BaseException) -> str:
         return _tls_failed(inner)
     if isinstance(inner, urllib3.exceptions.ReadTimeoutError | TimeoutError):
         return "the answer stopped coming (read timeout)"
+    if isinstance(inner, urllib3.exceptions.DecodeError | zlib.error):
+        # A gzip body that does not unpack: cut off on the way or damaged by a proxy.
+        return "the answer came back cut off or corrupted (its compressed body did not unpack)"
     text = str(inner).lower()
+    if isinstance(inner, http.client.IncompleteRead) or "incompleteread" in text:
+        return "the answer was cut off before its end"
     if isinstance(inner, ConnectionResetError) or "reset" in text:
         return "connection reset"
     if isinstance(inner, http.client.RemoteDisconnected) or "closed" in text:

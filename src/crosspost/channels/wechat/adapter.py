@@ -36,6 +36,7 @@ from crosspost.channels.base import (
     ManualPublishRequired,
     MassSend,
     Preflight,
+    PublicationRefused,
     PublishTicket,
     Reconciliation,
     RemoteDraft,
@@ -90,9 +91,11 @@ _PUBLISH_FAILURES = {
     2: "the originality (原创) declaration failed",
     3: "publishing failed (WeChat gives no reason)",
     4: "WeChat's review rejected it",
-    5: "it was published, then every article was deleted",
+    5: "it was published, then the account deleted every article",
     6: "it was published, then WeChat banned every article",
 }
+#: publish_status values of a publication taken down after it was out.
+_TAKEN_DOWN = frozenset({5, 6})
 #: message/mass/get's msg_status in the ledger's words.
 _MASS_STATUS = {
     "SENDING": MASS_SENDING,
@@ -132,6 +135,15 @@ def cover_crops(width: int, height: int) -> dict[str, str]:
 def _decimal(value: float) -> str:
     text = f"{min(1.0, max(0.0, value)):.6f}".rstrip("0").rstrip(".")
     return text or "0"
+
+
+def _articles(fail_idx: Any) -> str:
+    """``; articles 1, 3`` of a 多图文 draft WeChat names in ``fail_idx`` (1-based); empty
+    for the lead alone (every single-article refusal) or an answer without the list."""
+    if not isinstance(fail_idx, list):
+        return ""
+    numbers = [str(i) for i in fail_idx if isinstance(i, int) and not isinstance(i, bool)]
+    return f"; articles {', '.join(numbers)}" if numbers and numbers != ["1"] else ""
 
 
 def _https(url: str) -> str:
@@ -323,7 +335,8 @@ class WeChatAdapter(Adapter):
     def poll(self, ticket: PublishTicket) -> RemotePost | None:
         """freepublish/get (one poll of today's budget); None while status is 1, while the
         status is missing or unknown, and after a transient failure (the next poll is the
-        retry: polls are never retried inside, each attempt costs budget)."""
+        retry: polls are never retried inside, each attempt costs budget). A final no
+        (2–6) raises :class:`PublicationRefused`: that submission is over."""
         try:
             data = self.api.publish_status(ticket.id)
         except TransientError as error:
@@ -342,12 +355,49 @@ class WeChatAdapter(Adapter):
                     "WeChat sent publish_status %r for %s; polling again", status, ticket.id
                 )
             return None
-        reason = _PUBLISH_FAILURES[status]
-        raise PermanentError(
-            f"WeChat publication {ticket.id} of draft {ticket.draft_id}: {reason}; "
-            "the draft stays in 草稿箱: fix it there, or run again to publish it again",
-            channel=CHANNEL,
-            code=f"publish_status {status}",
+        raise self._refusal(ticket, status, data.get("fail_idx"))
+
+    def _refusal(self, ticket: PublishTicket, status: int, fail_idx: Any) -> PublicationRefused:
+        """WeChat's final no to a submission (publish_status 2–6), in one line saying
+        what was refused and the way on; nothing is polled for it again.
+
+        2/3/4: nothing was published and WeChat keeps the draft (spec §10: "草稿箱中会保留
+        这份草稿的备份"); whether it is there is asked (one draft/get), as the way on
+        depends on it. 5/6: it was published, then taken down: the draft left 草稿箱 at
+        publication, and publishing anew is the editor's decision.
+        """
+        what = f"WeChat publication {ticket.id} of draft {ticket.draft_id}"
+        said = f"{_PUBLISH_FAILURES[status]} (publish_status {status}{_articles(fail_idx)})"
+        code = f"publish_status {status}"
+        if status in _TAKEN_DOWN:
+            why = "发表记录" if status == 5 else "发表记录 and WeChat's notice"
+            return PublicationRefused(
+                f"{what}: {said}; it is no longer public: see {why} in 公众号后台. "
+                "crosspost does not publish it again by itself; to publish the issue "
+                "anew, run with --new-draft",
+                channel=CHANNEL,
+                code=code,
+                ticket_id=ticket.id,
+                removed=True,
+            )
+        try:
+            kept = self.api.draft_exists(ticket.draft_id)
+        except CrosspostError as error:
+            log.warning("could not ask whether draft %s is in 草稿箱: %s", ticket.draft_id, error)
+            kept = None
+        if kept is False:
+            way = (
+                f"draft {ticket.draft_id} is no longer in 草稿箱 either: check 发表记录, then "
+                "run with --new-draft to make and submit a new one"
+            )
+        else:
+            where = "stays in 草稿箱" if kept else "should still be in 草稿箱 (WeChat keeps it)"
+            way = (
+                f"nothing was published; the draft {where}: fix it there or edit the "
+                "issue, then run with --retry-failed to submit it again"
+            )
+        return PublicationRefused(
+            f"{what}: {said}; {way}", channel=CHANNEL, code=code, ticket_id=ticket.id
         )
 
     def permanent_url(self, article_id: str, ticket_id: str | None = None) -> str | None:
@@ -500,6 +550,15 @@ class WeChatAdapter(Adapter):
         return answer
 
     def _may(self, mode: str) -> bool | None:
+        """A path refused is asked about drafts too: an account refused even draft/add
+        (a lapsed verification) is not one to hand a draft off from, and None lets the
+        run's first call say so in WeChat's words, with no word of a draft to press."""
+        allowed = self._quota(mode)
+        if allowed is False and mode != "draft" and self._quota("draft") is False:
+            return None
+        return allowed
+
+    def _quota(self, mode: str) -> bool | None:
         path = dict(PROBES).get(mode)
         if path is None:
             return None

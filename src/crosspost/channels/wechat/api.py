@@ -288,12 +288,12 @@ class WeChatApi:
         with freepublish/getarticle when the answer carries none). A temporary link is
         never the post's URL: the post then comes with its URL pending."""
         article_id = normalise_id(data.get("article_id")) or ""
-        items = (data.get("article_detail") or {}).get("item") or []
+        items = detail_items(data)
         first = next((i for i in items if i.get("idx") in (1, "1")), items[0] if items else {})
-        url = str(first.get("article_url") or "") or None
+        url = _text(first.get("article_url")) or None
         if not permanent(url) and article_id:
             url = self.article_url(article_id) or url
-        links = detail_links(data)
+        links = _links_of(items)
         if permanent(url):
             return RemotePost(id=article_id, url=url, articles=links)
         return RemotePost(id=article_id, url=None, preview_url=url, articles=links)
@@ -329,15 +329,37 @@ def _errcode(data: Mapping[str, Any]) -> int | None:
         return None
 
 
+def detail_items(data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The articles of a freepublish/get answer's ``article_detail.item``: a list of
+    objects as the doc shows, or one object alone (the completion event nests a single
+    ``<item>`` so, and a converted answer may keep that). Any other shape names no
+    article: the post is published all the same, its URL not known yet (spec §6.2)."""
+    detail = data.get("article_detail")
+    items = detail.get("item") if isinstance(detail, dict) else detail
+    if isinstance(items, dict):
+        return [items]
+    if isinstance(items, list) and isinstance(detail, dict):
+        return [item for item in items if isinstance(item, dict)]
+    if items not in (None, ""):
+        log.warning(
+            "WeChat's freepublish/get names the article's link in a shape crosspost does "
+            "not know; the URL is asked for again later"
+        )
+    return []
+
+
 def detail_links(data: Mapping[str, Any]) -> tuple[ArticleLink, ...]:
     """Every article a successful freepublish/get answer lists (``article_detail.item``:
     a 1-based ``idx`` and ``article_url``, no title), in ``idx`` order; an item without
     a usable ``idx`` keeps its place in the answer."""
-    items = [i for i in (data.get("article_detail") or {}).get("item") or [] if isinstance(i, dict)]
+    return _links_of(detail_items(data))
+
+
+def _links_of(items: Sequence[Mapping[str, Any]]) -> tuple[ArticleLink, ...]:
     links = []
     for place, item in enumerate(items, start=1):
         idx = normalise_id(item.get("idx"))
-        url = str(item.get("article_url") or "") or None
+        url = _text(item.get("article_url")) or None
         index = int(idx) if idx and idx.isdigit() else place
         links.append(ArticleLink(index, url if permanent(url) else None))
     return tuple(sorted(links, key=lambda link: link.index))

@@ -34,6 +34,23 @@ _AUTH_CODES = frozenset({40001, 40002, 40013, 40125, 40243, 41002, 41004})
 #: Beijing midnight, when daily quotas reset, is 16:00 UTC.
 _QUOTA_RESET_UTC_SECONDS = 16 * 3600
 _WHITELIST_HELP = "公众号后台 → 设置与开发 → 基本配置 → IP白名单"
+_VERIFY_HELP = "公众号后台 → 设置与开发 → 微信认证"
+#: errcode of a call this account may not make (unverified, or a verification lapsed).
+UNAUTHORISED_CODE = 48001
+#: errcodes seen on calls crosspost makes whose meaning the spec does not give: WeChat's
+#: own words stand, with a neutral line instead of a guess at what to do.
+UNEXPLAINED = frozenset({45047})
+_UNEXPLAINED_TODO = (
+    "the spec crosspost follows does not say what this code means: look it up in "
+    "WeChat's 全局返回码 list before running again"
+)
+#: A refusal of a fresh access token (spec §2.1: several fetchers of one AppID void each
+#: other's tokens): passing trouble, tried again by the next run.
+_TOKEN_FIGHT = (
+    "another program may be fetching access tokens for this AppID, each new one voiding "
+    "the last: let one program hold the token, or have every program use stable_token "
+    "(without force_refresh); nothing was done, and the next run tries again"
+)
 _IP = pattern(r"invalid ip ([0-9A-Fa-f.:]+)")
 #: errcode of a media_id WeChat does not know (a draft or material that left the account).
 DRAFT_GONE_CODE = 40007
@@ -86,7 +103,14 @@ MEANINGS: dict[int, tuple[str, str]] = {
     45110: ("author too long", f"shorten the author (≤ {_LIMITS.author_warn_chars} characters)"),
     45166: ("content rejected as invalid", "remove unusual links or markup and run again"),
     47001: ("malformed request body", "report this as a crosspost bug"),
-    48001: ("API not authorised for this account", "verify (认证) the account"),
+    45067: (
+        "clientmsgid longer than 64 bytes",
+        "nothing was sent; report this as a crosspost bug (its send ids are 50 bytes)",
+    ),
+    48001: (
+        "API not authorised for this account",
+        f"verify (认证) the account, or renew a lapsed verification in {_VERIFY_HELP}",
+    ),
     48004: ("API banned for irregularities", "see the notice in 公众号后台"),
     50002: ("account restricted", "see the notice in 公众号后台"),
     53500: ("publishing banned for this account", "see the notice in 公众号后台"),
@@ -134,8 +158,18 @@ def oversized(error: PermanentError, article: Mapping[str, Any]) -> PermanentErr
 
 def describe(code: int, errmsg: str, where: str) -> str:
     """One line naming the code, what it means and what to do."""
-    meaning, todo = MEANINGS.get(code, (errmsg.split(" rid:")[0].strip() or "error", ""))
+    said = errmsg.split(" rid:")[0].split(" hint:")[0].strip()
+    todo = _UNEXPLAINED_TODO if code in UNEXPLAINED else ""
+    meaning, todo = MEANINGS.get(code, (said or "error", todo))
     line = f"WeChat errcode {code} ({meaning}) on {where}"
+    if code == UNAUTHORISED_CODE and "/cgi-bin/draft/" in where:
+        # draft/* serves unverified and personal accounts too (spec wechat-broadcast-and-
+        # accounts.md §3): refused even drafts, the account's verification has lapsed.
+        return (
+            f"{line}: WeChat refuses even drafts, which unverified accounts may make, so "
+            f"the account's verification (认证) may have lapsed; renew it in {_VERIFY_HELP}, "
+            "then run with --retry-failed"
+        )
     if code == 40164:
         match = _IP.search(errmsg)
         ip = match.group(1) if match else "this machine's address"
@@ -191,8 +225,10 @@ def check_reply(
         )
         if irreversible:
             raise UnconfirmedError(f"{problem}; it may or may not have happened", channel=CHANNEL)
-        # A page where WeChat's JSON belongs is someone else's: a proxy, a firewall.
-        advice = f", so {IN_THE_WAY}" if reply.is_html else "; run again later"
+        # A page where WeChat's JSON belongs is someone else's: a proxy, a firewall. So
+        # is a redirect: WeChat's API answers every call itself, never elsewhere.
+        elsewhere = reply.is_html or reply.redirect_host is not None
+        advice = f", so {IN_THE_WAY}" if elsewhere else "; run again later"
         raise TransientError(f"{problem}{advice}", channel=CHANNEL, code=reply.status)
     try:
         code = int(data.get("errcode") or 0)
@@ -211,7 +247,8 @@ def error_for(
     """The typed error for one errcode (spec §10's classes)."""
     message = describe(code, errmsg, where)
     if code in TOKEN_CODES and not token_call:
-        return CredentialRejected(message, channel=CHANNEL, code=code)
+        again = f"WeChat errcode {code} on {where}, again with a fresh access token: {_TOKEN_FIGHT}"
+        return CredentialRejected(message, channel=CHANNEL, code=code, again=again)
     if code in _AUTH_CODES:
         return AuthError(message, channel=CHANNEL, code=code)
     if code == -1:

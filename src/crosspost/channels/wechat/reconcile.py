@@ -39,7 +39,8 @@ RECONCILE_SLACK_SECONDS = 120.0
 PUBLISH_SETTLE_SECONDS = 600.0
 #: WeChat's "api unauthorized": the account's kind may not call the path.
 API_UNAUTHORIZED = 48001
-#: ``publish_status`` values that mean the submit ended without a publication (spec §7).
+#: ``publish_status`` values of a submit WeChat has ended with a no (spec §6.2): 2–4
+#: failed, 5–6 published then taken down.
 PUBLISH_FAILED = frozenset({2, 3, 4, 5, 6})
 
 
@@ -221,6 +222,9 @@ def _reconcile_ticket(api: WeChatApi, publish_id: str) -> Reconciliation | None:
         return Reconciliation(
             None, detail=f"publish_id {publish_id} has status {status!r}; ask again later"
         )
+    # The submit happened and WeChat has had its final word on it (failed, or published
+    # then taken down): recorded as submitted, the poll that follows records that word
+    # once, and the draft is not submitted again without the editor.
     return Reconciliation(
-        False, detail=f"publish_id {publish_id} failed (status {status}): the draft is kept"
+        True, publish_id, None, f"publish_id {publish_id} was submitted and ended (status {status})"
     )

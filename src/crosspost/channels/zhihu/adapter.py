@@ -34,6 +34,7 @@ from crosspost.channels.base import (
     DraftContent,
     DraftLeftBehind,
     Intent,
+    PartLeftToEditor,
     Preflight,
     PublishTicket,
     Reconciliation,
@@ -43,8 +44,9 @@ from crosspost.channels.base import (
     Sleep,
 )
 from crosspost.channels.http.policy import AmbiguousOutcome, HttpPolicy
-from crosspost.channels.zhihu.api import LOGIN_ENV, XSRF_ENV, ZhihuApi
+from crosspost.channels.zhihu.api import DEVICE_ENV, LOGIN_ENV, XSRF_ENV, ZhihuApi
 from crosspost.channels.zhihu.catalog import (
+    ColumnNotListed,
     attach_topics,
     find_column,
     find_topics,
@@ -53,6 +55,7 @@ from crosspost.channels.zhihu.catalog import (
 from crosspost.channels.zhihu.images import upload
 from crosspost.channels.zhihu.journal import DraftJournal
 from crosspost.channels.zhihu.wire import (
+    ACCOUNT_WIDE,
     ARTICLE_URL,
     CHANNEL,
     EDIT_URL,
@@ -130,6 +133,7 @@ class ZhihuAdapter(Adapter):
             base_url=account.base_url,
             login_env=account.credential_env.get("z_c0", LOGIN_ENV),
             xsrf_env=account.credential_env.get("xsrf", XSRF_ENV),
+            d_c0_env=account.credential_env.get("d_c0", DEVICE_ENV),
             clock=clock,
             sleep=sleep,
             memo=self.memo,
@@ -263,7 +267,7 @@ class ZhihuAdapter(Adapter):
             )
         republish = before.get("state") == "published"
         wanted = self.journal.column_for(draft.id) or self.account.options.get("column")
-        find_column(self.api, wanted)  # a wrong name stops here, before anything is public
+        self._check_column(wanted)  # a wrong name stops here, before anything is public
         started = self.clock()
         body = publish_body(draft.id, republish=republish, now=started)
         try:
@@ -291,12 +295,44 @@ class ZhihuAdapter(Adapter):
 
     def complete_part(self, part: str, post: RemotePost, options: Mapping[str, Any]) -> None:
         """E11 (which column) then E12 (file the article there; filing it twice changes
-        nothing). Errors are raised: a post outside its column is not done."""
+        nothing). A temporary failure, or a refusal of the account (the login, the
+        anti-bot check), is raised: the next run files it. Any other refusal is for good:
+        both calls rest on one source (spec §2 [S]), so the editor files it by hand
+        (:class:`PartLeftToEditor`) and no run tries again."""
         if part != PART_COLUMN:
             super().complete_part(part, post, options)
-        column_id = find_column(self.api, self._column(options))
-        if column_id:
+        wanted = self._column(options)
+        try:
+            column_id = find_column(self.api, wanted)
+        except ColumnNotListed as error:
+            raise self._by_hand(error, post, wanted, error.listed) from None
+        except PermanentError as error:
+            said = f"Zhihu would not list this account's columns (Zhihu {error.code})"
+            if error.code == "column-list":
+                said = str(error)
+            raise self._by_hand(error, post, wanted, said) from None
+        if not column_id:
+            return
+        try:
             self.api.add_to_column(column_id, post.id)
+        except PermanentError as error:
+            said = f"Zhihu refused to file it there (Zhihu {error.code})"
+            raise self._by_hand(error, post, wanted, said) from None
+
+    def _by_hand(
+        self, error: PermanentError, post: RemotePost, column: str | None, said: str
+    ) -> PermanentError:
+        """``error`` as the column left to the editor, unless it refuses the account."""
+        if error.code in ACCOUNT_WIDE:
+            return error
+        log.debug("filing Zhihu article %s into column %r failed: %s", post.id, column, error)
+        where = post.url or f"article {post.id}"
+        return PartLeftToEditor(
+            f"{where} is published but not in its column: {said}; file it into the column "
+            f"{column!r} by hand on zhihu.com — crosspost will not try again",
+            channel=CHANNEL,
+            code=error.code,
+        )
 
     def find_existing(self, intent: Intent) -> Adoption | None:
         """The issue's article already on the account: a draft this machine noted (and
@@ -350,6 +386,30 @@ class ZhihuAdapter(Adapter):
             if not rows or not isinstance(paging, Mapping) or paging.get("is_end", True):
                 return None
         return None
+
+    def _check_column(self, wanted: Any) -> None:
+        """E11 before E6. A name that is not among the account's columns stops the post
+        before anything is public; an E11 that fails otherwise (refused, unreadable, out of
+        reach) does not: the call rests on one source (spec §2 [S]), so the article is
+        published all the same, with a warning, and filing it (complete_part) looks again.
+        A refusal of the account is raised: publishing would meet it too."""
+        if not wanted:
+            return
+        try:
+            find_column(self.api, wanted)
+        except ColumnNotListed:
+            raise
+        except ChannelError as error:
+            if isinstance(error, AuthError) or error.code in ACCOUNT_WIDE:
+                raise
+            said = f"Zhihu {error.code}" if isinstance(error.code, int) else str(error)
+            log.warning(
+                "could not look up the Zhihu column %r of %s before publishing (%s); "
+                "publishing anyway, and filing the article into the column is tried after",
+                str(wanted),
+                self.account.key,
+                said,
+            )
 
     def _column(self, options: Mapping[str, Any]) -> str | None:
         wanted = options.get("column") or self.account.options.get("column")

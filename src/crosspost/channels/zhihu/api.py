@@ -17,18 +17,22 @@ from crosspost.channels.base import RunMemo
 from crosspost.channels.http.policy import HttpPolicy, Reply
 from crosspost.channels.zhihu.wire import (
     CHANNEL,
+    DEVICE_ENV,
     HOSTS,
+    LOGIN_ENV,
+    XSRF_ENV,
+    Cookies,
     NotFound,
     browser_headers,
+    check_created,
     check_oss,
     check_publish,
     check_reply,
+    optional_refusal,
 )
 from crosspost.errors import ConfigError
 
-LOGIN_ENV = "ZHIHU_Z_C0"
-XSRF_ENV = "ZHIHU_XSRF"
-DEVICE_ENV = "ZHIHU_D_C0"
+__all__ = ["DEVICE_ENV", "LOGIN_ENV", "XSRF_ENV", "ZhihuApi"]
 
 
 class ZhihuApi:
@@ -45,6 +49,7 @@ class ZhihuApi:
         base_url: str | None = None,
         login_env: str = LOGIN_ENV,
         xsrf_env: str = XSRF_ENV,
+        d_c0_env: str = DEVICE_ENV,
         clock: Callable[[], float],
         sleep: Callable[[float], None],
         memo: RunMemo | None = None,
@@ -60,6 +65,8 @@ class ZhihuApi:
         self.base_url = base_url
         self.login_env = login_env
         self.xsrf_env = xsrf_env
+        #: The variables messages name, and whether a d_c0 cookie goes with the calls.
+        self.cookies = Cookies(login_env, xsrf_env, d_c0_env, d_c0_sent=bool(d_c0))
         self.clock = clock
         self.sleep = sleep
 
@@ -85,9 +92,7 @@ class ZhihuApi:
 
     def check(self, reply: Reply, *, irreversible: bool = False) -> Any:
         """The decoded answer, or the typed error naming the variables to fix."""
-        return check_reply(
-            reply, login_env=self.login_env, xsrf_env=self.xsrf_env, irreversible=irreversible
-        )
+        return check_reply(reply, irreversible=irreversible, cookies=self.cookies)
 
     def call(
         self,
@@ -122,9 +127,17 @@ class ZhihuApi:
     # --- drafts and articles ------------------------------------------------------------
 
     def create_draft(self, body: Mapping[str, Any]) -> Any:
-        """E2 (irreversible: one attempt; a lost answer raises AmbiguousOutcome)."""
+        """E2 (irreversible: one attempt; a lost answer raises AmbiguousOutcome, a refusal
+        written as HTTP 200 with a top-level code raises what it says)."""
         return self.call(
-            "POST", "zhuanlan", "/api/articles/drafts", json=dict(body), idempotent=False
+            "POST",
+            "zhuanlan",
+            "/api/articles/drafts",
+            json=dict(body),
+            idempotent=False,
+            check=lambda reply: check_created(
+                reply, self.check(reply, irreversible=True), self.cookies
+            ),
         )
 
     def patch_draft(self, draft_id: str, body: Mapping[str, Any], *, referer: str) -> Any:
@@ -153,7 +166,9 @@ class ZhihuApi:
             idempotent=False,
             json=dict(body),
             referer=referer,
-            check=lambda reply: check_publish(reply, self.check(reply, irreversible=True)),
+            check=lambda reply: check_publish(
+                reply, self.check(reply, irreversible=True), self.cookies
+            ),
         )
 
     # --- topics and columns ---------------------------------------------------------------
@@ -211,10 +226,22 @@ class ZhihuApi:
             headers=dict(headers),
         )
 
-    def confirm_image(self, image_id: str) -> None:
-        """I3: tell Zhihu the bytes are on OSS."""
+    def confirm_image(self, image_id: str) -> str | None:
+        """I3: tell Zhihu the bytes are on OSS. None when it took the news; what it said
+        when it refused with a 4xx (the spec marks I3 optional and unconfirmed: ZO's plain
+        uploads skip it), for the caller to warn and go on to I4 (a refusal of the
+        account, e.g. the login, still raises)."""
+
+        def check(reply: Reply) -> str | None:
+            refused = optional_refusal(reply)
+            if refused is None:
+                self.check(reply)
+            return refused
+
         path = f"/images/{quote(image_id)}/uploading_status"
-        self.call("PUT", "api", path, json={"upload_result": "success"})
+        return self.call(  # type: ignore[no-any-return]
+            "PUT", "api", path, json={"upload_result": "success"}, check=check
+        )
 
     def image_status(self, image_id: str) -> Any:
         """I4: whether Zhihu has processed the image, and its URL once it has."""

@@ -62,9 +62,19 @@ def _find_topic(api: ZhihuApi, name: str) -> Mapping[str, Any]:
     return (exact or items)[0]
 
 
+class ColumnNotListed(PermanentError):
+    """E11 listed the account's columns and ``wanted`` is none of them: the name is wrong
+    (Zhihu's own answer, unlike a refused or empty listing). ``listed`` says so in words."""
+
+    def __init__(self, listed: str, advice: str) -> None:
+        super().__init__(f"{listed}; {advice}", channel=CHANNEL, code="column")
+        self.listed = listed
+
+
 def find_column(api: ZhihuApi, wanted: Any) -> str | None:
     """The id of the column ``wanted`` names (its id or its title) among the user's columns
-    (E11). Checked before E6, so a wrong name stops the run before anything is published."""
+    (E11). Checked before E6, so a wrong name stops the run before anything is published
+    (:class:`ColumnNotListed`); any other failure is E11's own (see the adapter)."""
     if not wanted:
         return None
     me = api.me()
@@ -79,10 +89,17 @@ def find_column(api: ZhihuApi, wanted: Any) -> str | None:
     for column in columns:
         if str(wanted) in (str(column.get("id")), str(column.get("title"))):
             return str(column.get("id"))
-    names = ", ".join(repr(str(c.get("title"))) for c in columns) or "none"
-    raise PermanentError(
-        f"Zhihu column {wanted!r} is not one of this account's columns ({names}); "
+    if not columns:
+        # E11 rests on one source (spec §2 [S]): an answer listing nothing may be a shape
+        # crosspost does not know as well as an account without columns.
+        raise PermanentError(
+            f"Zhihu listed no columns for this account (GET …/column-contributions), so "
+            f"the column {wanted!r} cannot be found",
+            channel=CHANNEL,
+            code="column-list",
+        )
+    names = ", ".join(repr(str(c.get("title"))) for c in columns)
+    raise ColumnNotListed(
+        f"Zhihu column {wanted!r} is not one of this account's columns ({names})",
         "fix zhihu.column in the issue or the account's column in the config",
-        channel=CHANNEL,
-        code="column",
     )

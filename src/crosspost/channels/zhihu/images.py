@@ -8,6 +8,7 @@ object by ``v2-<md5>`` — so the HTTP policy may retry each one. Across runs th
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -18,6 +19,8 @@ from crosspost.errors import PermanentError, TransientError
 from crosspost.images.codec import GIF
 from crosspost.images.pipeline import PreparedImage
 from crosspost.ledger.assets import UploadedAsset
+
+log = logging.getLogger("crosspost.channels.zhihu.images")
 
 #: I1 ``upload_file.state``: 1 = Zhihu already has these bytes, 2 = send them.
 STATE_KNOWN: Final = 1
@@ -53,7 +56,9 @@ def upload(api: ZhihuApi, prepared: PreparedImage) -> UploadedAsset:
                 code="images",
             )
         _put(api, prepared, object_key, token)
-        api.confirm_image(image_id)
+        refused = api.confirm_image(image_id)
+        if refused:
+            _warn_unconfirmed(api, refused)
     status = _wait(api, image_id)
     return UploadedAsset(url=_url_of(status, object_key, prepared.mime), media_id=image_id)
 
@@ -65,6 +70,22 @@ def _put(api: ZhihuApi, prepared: PreparedImage, object_key: str, token: Mapping
     headers = oss_headers(object_key, prepared.mime, token, now=api.clock())
     headers["User-Agent"] = browser_headers("-", None)["User-Agent"]
     api.put_image(object_key, prepared.data, headers)
+
+
+def _warn_unconfirmed(api: ZhihuApi, said: str) -> None:
+    """Say once per run and account that Zhihu refused I3: the spec marks it optional and
+    unconfirmed (ZO's plain uploads skip it), so the upload goes on to I4, which knows an
+    image by its ``original_hash`` alone. A warning per image would only repeat it."""
+    api.memo.get(
+        ("zhihu-i3-refused", api.account_key),
+        lambda: log.warning(
+            "Zhihu refused the upload confirmation of %s's images (PUT "
+            "/images/…/uploading_status: %s); the spec marks that call optional, so the "
+            "uploads go on without it — report it if an image then does not show",
+            api.account_key,
+            said,
+        ),
+    )
 
 
 def _wait(api: ZhihuApi, image_id: str) -> Mapping[str, Any]:

@@ -15,7 +15,7 @@ import hmac
 import json
 import uuid
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from email.utils import formatdate
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -53,12 +53,41 @@ USER_AGENT: Final = (
 )
 OSS_USER_AGENT: Final = "aliyun-sdk-js/6.8.0 Chrome 131.0.0.0 on Windows 10 64-bit"
 
+#: The environment variables an account's cookies come from by default (the ``main``
+#: account's; the config's ``cookie_env``, ``xsrf_env`` and ``d_c0_env`` name others).
+LOGIN_ENV: Final = "ZHIHU_Z_C0"
+XSRF_ENV: Final = "ZHIHU_XSRF"
+DEVICE_ENV: Final = "ZHIHU_D_C0"
+
 #: How long a 40362 risk-control throttle is waited out (spec §5: minutes to hours).
 THROTTLE_SECONDS: Final = 30 * 60
+
+#: Zhihu codes that mean one thing whatever call they answer (spec §5): the login (100,
+#: 101), the client check (10001, 10003), the anti-bot wall (40352), the throttle (40362).
+#: An E2 or E6 answer carrying one is that refusal, however it is wrapped.
+CLASSIFIED: Final = frozenset({100, 101, 10001, 10003, 40352, 40362})
+#: Of those, the refusals of the account rather than of one call: any other call is
+#: refused the same way until a person acts (or the throttle passes), so a call the
+#: spec marks optional or single-source is not "given up" on one of these.
+ACCOUNT_WIDE: Final = frozenset({100, 101, 40352, 40362})
 
 
 class NotFound(PermanentError):
     """HTTP 404: Zhihu does not know the draft, article or column (deleted, or never was)."""
+
+
+@dataclass(frozen=True)
+class Cookies:
+    """Where an account's Zhihu cookies are set, for the messages that say what to fix.
+
+    ``d_c0_sent``: whether the ``d_c0`` device cookie goes with the calls. Whether Zhihu
+    requires it is unconfirmed (spec: accounts §5), so its absence is only named when
+    Zhihu refuses the client (10001/10003)."""
+
+    login_env: str = LOGIN_ENV
+    xsrf_env: str = XSRF_ENV
+    d_c0_env: str = DEVICE_ENV
+    d_c0_sent: bool = True
 
 
 def browser_headers(
@@ -214,14 +243,18 @@ def _dig(mapping: Mapping[str, Any], *keys: str) -> Any:
 # --- what Zhihu's answers mean ----------------------------------------------------------
 
 
-def decode(reply: Reply, *, irreversible: bool = False) -> Any:
+def decode(reply: Reply, cookies: Cookies, *, irreversible: bool = False) -> Any:
     """The JSON of a reply (None for an empty body), or the error a body that is not
     JSON stands for.
 
-    An HTML page (or any error status without JSON) is something between this machine
-    and Zhihu answering, not Zhihu: temporary on a call that changes nothing; on one
-    that creates or publishes, :class:`AmbiguousOutcome` (reconcile first). A success
-    status with a body that is neither JSON nor a page: Zhihu changed the endpoint.
+    Zhihu's own web page where its JSON belongs is Zhihu's word: its anti-bot check, or
+    the page it serves a login it does not accept (the request was not carried out, as
+    with a redirect to either). Any other page, or an error status without JSON, is
+    something between this machine and Zhihu answering, not Zhihu: temporary on a call
+    that changes nothing; on one that creates or publishes, :class:`AmbiguousOutcome`
+    (reconcile first). A page with 404 says nothing answers at that address: retrying
+    will not help. Plain text is a gateway's (temporary); a success status with any
+    other body that is not JSON: Zhihu changed the endpoint.
     """
     if not reply.body.strip():
         return None
@@ -230,21 +263,75 @@ def decode(reply: Reply, *, irreversible: bool = False) -> Any:
     except ValueError:
         pass
     said = reply.instead_of_json("Zhihu")
+    page = _zhihu_page(reply)
+    if page == "check":
+        raise classify(reply, 40352, "its anti-bot check page came back", cookies)
+    if page == "login":
+        raise AuthError(
+            f"Zhihu {reply.where}: {said}: Zhihu's own page, which it serves when the login "
+            f"is not accepted; {_login_advice(cookies)}",
+            channel=CHANNEL,
+            code=reply.status,
+        )
     if irreversible:
         raise AmbiguousOutcome(
             f"Zhihu {reply.where}: {said}; it may or may not have happened",
             channel=CHANNEL,
             reason=said,
         )
+    if reply.is_html and reply.status == 404:
+        raise PermanentError(
+            f"Zhihu {reply.where}: {said}: this address answered 404 with a web page, so "
+            "nothing serves this call there; retrying will not help — Zhihu may have "
+            "moved or retired it, report it",
+            channel=CHANNEL,
+            code=404,
+        )
     if reply.is_html or reply.status >= 400:
         raise TransientError(
             f"Zhihu {reply.where}: {said}, so {IN_THE_WAY}", channel=CHANNEL, code=reply.status
+        )
+    if _content_type(reply).startswith("text/plain"):
+        raise TransientError(
+            f"Zhihu {reply.where}: {said}: plain text, as a gateway or proxy between this "
+            "machine and Zhihu sends when Zhihu does not answer; run again later, and if it "
+            "repeats, check the proxy settings",
+            channel=CHANNEL,
+            code=reply.status,
         )
     raise PermanentError(
         f"Zhihu {reply.where}: {said}; Zhihu may have changed this endpoint, report it",
         channel=CHANNEL,
         code=reply.status,
     )
+
+
+def _content_type(reply: Reply) -> str:
+    kind = next((v for k, v in reply.headers.items() if k.lower() == "content-type"), "")
+    return kind.strip().lower()
+
+
+def _zhihu_page(reply: Reply) -> str | None:
+    """``"check"`` for Zhihu's anti-bot page, ``"login"`` for another page of Zhihu's own
+    (its title names 知乎) sent with a success status where JSON belongs: what Zhihu serves
+    a login it does not accept. None for any other answer (a proxy's, a portal's)."""
+    if not reply.is_html or not (reply.status < 300 or reply.status == 403):
+        return None
+    head = reply.text[:4096]
+    title = _title(head)
+    zhihus = "知乎" in title or "zhihu" in title.lower()
+    if "/account/unhuman" in head or (zhihus and ("安全验证" in title or "captcha" in head)):
+        return "check"
+    return "login" if zhihus and reply.status < 300 else None
+
+
+def _title(head: str) -> str:
+    """The ``<title>`` of an HTML page's first few KB ("" when it has none)."""
+    lower = head.lower()
+    start = lower.find("<title")
+    start = lower.find(">", start) + 1 if start >= 0 else 0
+    end = lower.find("</title", start) if start else -1
+    return head[start:end] if end > start else ""
 
 
 def _json_or_none(reply: Reply) -> Any:
@@ -268,34 +355,59 @@ def error_of(payload: Any) -> tuple[int | None, str]:
         return None, message
 
 
-def check_reply(reply: Reply, *, login_env: str, xsrf_env: str, irreversible: bool = False) -> Any:
+def check_reply(
+    reply: Reply,
+    *,
+    login_env: str = LOGIN_ENV,
+    xsrf_env: str = XSRF_ENV,
+    irreversible: bool = False,
+    cookies: Cookies | None = None,
+) -> Any:
     """The decoded JSON of a successful reply; a typed, advice-carrying error otherwise.
 
-    ``irreversible``: the call creates or publishes (see :func:`decode`). Raised errors
-    never contain the cookie (the HTTP policy redacts again on the way out).
+    ``irreversible``: the call creates or publishes (see :func:`decode`); its own check
+    reads the codes of a success status (:func:`check_publish`, :func:`check_created`).
+    ``cookies`` (else ``login_env`` and ``xsrf_env``) name the variables to fix. Raised
+    errors never contain the cookie (the HTTP policy redacts again on the way out).
     """
+    cookies = cookies or Cookies(login_env, xsrf_env)
     if 300 <= reply.status < 400:
-        raise redirected(reply, login_env=login_env, xsrf_env=xsrf_env)
+        raise redirected(reply, cookies)
     if reply.status == 401:  # the login, whatever page or JSON carries the refusal
         code, message = error_of(_json_or_none(reply))
-        raise classify(reply, code, message, login_env=login_env, xsrf_env=xsrf_env)
-    payload = decode(reply, irreversible=irreversible)
-    failed = reply.status >= 400 or (
+        raise classify(reply, code, message, cookies)
+    payload = decode(reply, cookies, irreversible=irreversible)
+    if reply.status >= 400 or (
         isinstance(payload, Mapping) and isinstance(payload.get("error"), Mapping)
-    )
-    if not failed and not irreversible and isinstance(payload, Mapping):
+    ):
+        code, message = error_of(payload)
+        raise classify(reply, code, message, cookies)
+    if not irreversible:
         # Zhihu also refuses with HTTP 200 and a top-level code (spec §5): a call that
-        # "succeeded" so left the draft empty and published it. A call that creates or
-        # publishes reads its own codes (check_publish: 4000 means "look first").
-        code = _number(payload.get("code"))
-        failed = isinstance(code, int) and code != 0 and "message" in payload
-    if not failed:
-        return payload
-    code, message = error_of(payload)
-    raise classify(reply, code, message, login_env=login_env, xsrf_env=xsrf_env)
+        # "succeeded" so left the draft empty and published it.
+        refusal = top_level_refusal(reply, payload, cookies)
+        if refusal is not None:
+            raise refusal
+    return payload
 
 
-def redirected(reply: Reply, *, login_env: str, xsrf_env: str) -> ChannelError:
+def top_level_refusal(reply: Reply, payload: Any, cookies: Cookies) -> ChannelError | None:
+    """The refusal an answer with a success status carries as a top-level non-zero
+    ``code`` (spec §5: 10001/10003 "also seen as 200 + error body", U-COOKIE's top-level
+    envelope), when the code is one Zhihu uses everywhere or comes with a message; else
+    None (the answer is not one)."""
+    if not isinstance(payload, Mapping):
+        return None
+    code = _number(payload.get("code"))
+    if not isinstance(code, int) or isinstance(code, bool) or code == 0:
+        return None
+    message = str(payload.get("message") or payload.get("name") or "")
+    if code not in CLASSIFIED and "message" not in payload:
+        return None
+    return classify(reply, code, message, cookies)
+
+
+def redirected(reply: Reply, cookies: Cookies) -> ChannelError:
     """A redirect instead of an answer: Zhihu sends a request it will not serve to its
     login page or its anti-bot check. The request was not carried out; following the
     redirect would only fetch that page."""
@@ -303,12 +415,9 @@ def redirected(reply: Reply, *, login_env: str, xsrf_env: str) -> ChannelError:
     page = location.split("?", 1)[0]
     if any(word in page for word in ("signin", "signup", "login")):
         login = replace(reply, status=401)
-        return classify(
-            login, None, "redirected to the login page", login_env=login_env, xsrf_env=xsrf_env
-        )
+        return classify(login, None, "redirected to the login page", cookies)
     if any(word in page for word in ("unhuman", "captcha", "verify")):
-        said = "redirected to the anti-bot check"
-        return classify(reply, 40352, said, login_env=login_env, xsrf_env=xsrf_env)
+        return classify(reply, 40352, "redirected to the anti-bot check", cookies)
     return PermanentError(
         f"Zhihu answered {reply.where} with a redirect (HTTP {reply.status}) to "
         f"{page or 'nowhere'} instead of an answer; the request was not carried out. Open "
@@ -318,27 +427,31 @@ def redirected(reply: Reply, *, login_env: str, xsrf_env: str) -> ChannelError:
     )
 
 
-def classify(
-    reply: Reply, code: int | None, message: str, *, login_env: str, xsrf_env: str
-) -> ChannelError:
+def _login_advice(cookies: Cookies) -> str:
+    return (
+        "the Zhihu login (z_c0 cookie) has expired or is not accepted. Log in to zhihu.com "
+        "in a browser, open devtools → Application → Cookies → https://www.zhihu.com, copy "
+        f"the value of z_c0 into the environment variable {cookies.login_env} (and _xsrf "
+        f"into {cookies.xsrf_env}), then run again"
+    )
+
+
+def classify(reply: Reply, code: int | None, message: str, cookies: Cookies) -> ChannelError:
     """One Zhihu refusal as the error a person can act on (spec §5)."""
     said = f"Zhihu {code if code is not None else reply.status}"
     said += f" ({message})" if message else ""
     where = f"{said} on {reply.where}"
     if reply.status == 401 or code in (100, 101):
         return AuthError(
-            f"{where}: the Zhihu login (z_c0 cookie) has expired or is not accepted. Log in "
-            "to zhihu.com in a browser, open devtools → Application → Cookies → "
-            f"https://www.zhihu.com, copy the value of z_c0 into the environment variable "
-            f"{login_env} (and _xsrf into {xsrf_env}), then run again",
+            f"{where}: {_login_advice(cookies)}",
             channel=CHANNEL,
             code=code if code is not None else 401,
         )
     if reply.status == 403 and "xsrf" in message.lower():
         return AuthError(
             f"{where}: Zhihu wants the _xsrf cookie echoed on writes. Copy the value of the "
-            f"_xsrf cookie of zhihu.com (devtools → Application → Cookies) into {xsrf_env}, "
-            "then run again",
+            f"_xsrf cookie of zhihu.com (devtools → Application → Cookies) into "
+            f"{cookies.xsrf_env}, then run again",
             channel=CHANNEL,
             code=code if code is not None else 403,
         )
@@ -359,8 +472,8 @@ def classify(
         )
     if code in (10001, 10003):
         return PermanentError(
-            f"{where}: Zhihu refused the shape of this request (signature or client check); "
-            "retrying will not help — Zhihu may have changed the endpoint, report it",
+            f"{where}: Zhihu refused the shape of this request (signature or client "
+            f"check); {_client_advice(cookies)}",
             channel=CHANNEL,
             code=code,
         )
@@ -385,6 +498,24 @@ def classify(
     )
 
 
+def _client_advice(cookies: Cookies) -> str:
+    """What to do about 10001/10003: the cookies a browser sends first (every real client
+    sends ``d_c0`` beside ``z_c0``), the endpoint only when they are all there."""
+    if not cookies.d_c0_sent:
+        return (
+            "no d_c0 cookie was sent, which every browser sends with z_c0. Copy the value "
+            "of the d_c0 cookie of zhihu.com (devtools → Application → Cookies → "
+            f"https://www.zhihu.com) into the environment variable {cookies.d_c0_env}, "
+            "then run again"
+        )
+    return (
+        "retrying will not help. Copy z_c0, d_c0 and _xsrf again from one browser logged "
+        f"in to zhihu.com (into {cookies.login_env}, {cookies.d_c0_env} and "
+        f"{cookies.xsrf_env}), then run again; if Zhihu still refuses, it may have changed "
+        "the endpoint, report it"
+    )
+
+
 def check_oss(reply: Reply) -> None:
     """OSS speaks XML: 2xx is done; anything else names its ``<Code>``."""
     if reply.status < 300:
@@ -400,8 +531,39 @@ def check_oss(reply: Reply) -> None:
     )
 
 
-def check_publish(reply: Reply, payload: Any) -> Mapping[str, Any]:
-    """E6 succeeds only with ``code == 0`` (HTTP 200 alone means nothing, spec §3 E6)."""
+def check_created(reply: Reply, payload: Any, cookies: Cookies) -> Any:
+    """E2's answer as it came, unless it is a refusal Zhihu wrote as HTTP 200 with a
+    top-level code (spec §5): that is raised as what it says. Read as "no draft id" it
+    was a lost answer, reconciled, and a second E2 went out in the same run."""
+    refusal = top_level_refusal(reply, payload, cookies)
+    if refusal is not None and draft_id_of(payload) is None:
+        raise refusal
+    return payload
+
+
+def optional_refusal(reply: Reply) -> str | None:
+    """What a 4xx answer to a call the spec marks optional (I3) said, for a warning; None
+    for any other answer, which the call's usual check judges. Refusals of the account
+    (the login, the anti-bot wall, the throttle, the _xsrf echo, 429) are not optional
+    matters: the next call would meet them too."""
+    if not 400 <= reply.status < 500 or reply.status in (401, 429):
+        return None
+    payload = _json_or_none(reply)
+    code, message = error_of(payload)
+    if code in ACCOUNT_WIDE or "xsrf" in message.lower() or _zhihu_page(reply) is not None:
+        return None
+    if payload is None and reply.body.strip():
+        return reply.instead_of_json("Zhihu")
+    said = f"Zhihu {code if code is not None else reply.status}"
+    return said + (f" ({message})" if message else "")
+
+
+def check_publish(reply: Reply, payload: Any, cookies: Cookies | None = None) -> Mapping[str, Any]:
+    """E6 succeeds only with ``code == 0`` (HTTP 200 alone means nothing, spec §3 E6).
+
+    A code Zhihu uses on every call (:data:`CLASSIFIED`: the login, the client check, the
+    anti-bot wall, the throttle) means what it means there, even in E6's envelope: a
+    40362 is a wait, not "fix the title"."""
     if not isinstance(payload, Mapping):
         raise UnconfirmedError(
             f"Zhihu answered {reply.where} without a result; the article may or may not be "
@@ -425,6 +587,8 @@ def check_publish(reply: Reply, payload: Any) -> Mapping[str, Any]:
             channel=CHANNEL,
             code="unknown-answer",
         )
+    if code in CLASSIFIED:
+        raise classify(reply, code, message, cookies or Cookies())
     where = f"Zhihu publish code {code} ({message}) on {reply.where}"
     if code == 4000:
         # "发布失败，请稍后再试" may be transient, but publishing is irreversible: look first.

@@ -125,12 +125,19 @@ def get_status(account: WeChatAccount, call: Call) -> dict[str, Any]:
         listed = {"all": urls, "lead": urls[:1], "none": None}[account.opt("article_detail")]
         reply["article_id"] = job["article_id"]
         if listed is not None:
-            reply["article_detail"] = {
-                "count": len(listed),
-                "item": [{"idx": i + 1, "article_url": url} for i, url in enumerate(listed)],
-            }
+            items = [{"idx": i + 1, "article_url": url} for i, url in enumerate(listed)]
+            reply["article_detail"] = _detail(account.opt("article_detail_shape"), items)
     reply["fail_idx"] = job["fail_idx"]
     return reply
+
+
+def _detail(shape: str, items: list[dict[str, Any]]) -> Any:
+    """``article_detail`` in the shape the ``article_detail_shape`` option asks for."""
+    if shape == "object":  # the lead alone, as the XML completion event nests one <item>
+        return {"count": len(items), "item": items[0] if items else {}}
+    if shape == "odd":  # the articles with no "item" around them, and their count as text
+        return [{"count": str(len(items))}, *items]
+    return {"count": len(items), "item": items}
 
 
 def _article(account: WeChatAccount, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:

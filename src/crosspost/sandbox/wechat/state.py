@@ -118,6 +118,11 @@ OPTIONS: dict[str, Option] = {
     "article_detail": Option(
         "all", 'freepublish/get lists "all" articles, the "lead" only, or "none" (多图文)'
     ),
+    "article_detail_shape": Option(
+        "list",
+        'article_detail.item as the doc shows ("list"), as one object ("object", as the '
+        'completion event nests it) or in a shape WeChat does not document ("odd")',
+    ),
     "listed_urls": Option(
         "temporary", '"permanent": the published list and getarticle give lasting links'
     ),

@@ -55,7 +55,9 @@ Faults whose shape is Zhihu's (:meth:`ZhihuEmulator.fault_response`): ``http:429
 ``zhihu:40352``, ``zhihu:40362``, ``zhihu:10001``, ``zhihu:10003``, ``zhihu:100``,
 ``zhihu:101``, ``publish_code[:<n>]`` (on ``/api/v4/content/publish`` only),
 ``redirect:signin`` and ``redirect:unhuman`` (a 302 to the login page or the anti-bot
-check) and ``oss:403``. See docs/sandbox-zhihu.md for the walk-through.
+check), ``page:signin`` and ``page:unhuman`` (those pages served with HTTP 200 where the
+JSON belongs), ``text:gateway`` (a gateway's plain text with HTTP 200) and ``oss:403``.
+See docs/sandbox-zhihu.md for the walk-through.
 """
 
 from __future__ import annotations
@@ -306,6 +308,16 @@ class ZhihuEmulator(Emulator):
         if name == "redirect":  # a request Zhihu will not serve: its login or its check
             target = {"signin": "/signin", "unhuman": "/account/unhuman"}.get(value, "/")
             return Response(status=302, headers={"Location": f"https://www.zhihu.com{target}"})
+        if name == "page":  # Zhihu's own web page where its JSON belongs, with HTTP 200
+            title = {"signin": "知乎 - 有问题，就会有答案", "unhuman": "安全验证 - 知乎"}.get(value)
+            if title is None:
+                return None
+            body = f"<!DOCTYPE html><html><head><title>{title}</title></head><body>"
+            body += f'<div id="root" data-page="{value}"></div></body></html>'
+            return Response(body, status=200, mimetype="text/html")
+        if name == "text" and value == "gateway":  # a gateway's words, HTTP 200, no JSON
+            text = "upstream connect error or disconnect/reset before headers"
+            return Response(text, status=200, mimetype="text/plain")
         if name == "publish_code":
             if request.path != PUBLISH_PATH:
                 return None
