@@ -655,7 +655,7 @@ def test_zhihu_keeps_an_email_address_a_highlight_and_the_levels_the_body_uses()
         "## 一\n\n#### 行注释\n\n文字 <mark>高亮</mark>。\n"
     )
     zhihu = shown(body, "zhihu")
-    assert "<p>联系 联系我 (mailto:a@example.com)。</p><p>或 c@example.com</p>" in zhihu
+    assert "<p>联系 联系我（a@example.com）。</p><p>或 c@example.com</p>" in zhihu
     assert "<h2>一</h2><h3>行注释</h3><p>文字 <b>高亮</b>。</p>" in zhihu
 
 

@@ -32,6 +32,7 @@ from crosspost.issue.dialect import (
     is_cjk,
     tokens_after,
 )
+from crosspost.issue.fullwidth_links import CODE as FULL_WIDTH
 from crosspost.issue.loader import JSON_FIELD
 from crosspost.issue.merge_tags import merge_tags
 from crosspost.issue.model import Issue
@@ -1075,7 +1076,7 @@ def _dialect_notes(issue: Issue) -> Iterator[Finding]:
 #: What the dialect noted that takes the writer's words out, or puts a file's in, on a
 #: reading that could be wrong: a warning, which the editor should look at.
 _NOTES_TO_LOOK_AT = frozenset(
-    {"page-properties", "note-tags", "content-file", "roam-macro", "roam-alias"}
+    {"page-properties", "note-tags", "content-file", "roam-macro", "roam-alias", FULL_WIDTH}
 )
 
 

@@ -75,9 +75,11 @@ from crosspost.issue.components import component_block, mdx_lines
 from crosspost.issue.converted_notes import mammoth_footnotes, zhihu_redirects, zhihu_reference
 from crosspost.issue.definition_lists import definition_lists
 from crosspost.issue.empty_anchors import empty_anchors
+from crosspost.issue.fullwidth_links import fullwidth_links
 from crosspost.issue.hugo_shortcodes import shortcode_block
 from crosspost.issue.hugo_shortcodes import shortcodes as hugo_shortcodes
 from crosspost.issue.kramdown import kramdown_extensions, table_attribute_rows
+from crosspost.issue.mail_links import mail_links
 from crosspost.issue.merge_tags import mailchimp_tag
 from crosspost.issue.myst import roles, targets_and_labels
 from crosspost.issue.notion import notion_icons, notion_properties, wordless_links
@@ -92,6 +94,7 @@ from crosspost.issue.private_notes import private_notes
 from crosspost.issue.roam import roam_export, roam_italics
 from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image, sizes_in_alt
+from crosspost.issue.substack_notes import lightbox_links, substack_footnotes
 from crosspost.issue.tabs import mkdocs_tab, next_tab
 from crosspost.issue.task_states import task_states
 from crosspost.issue.template_tags import template_block, template_tags
@@ -2262,6 +2265,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("tracked_changes", "page_breaks", _page_breaks)
     md.core.ruler.after("tracked_changes", "mammoth_footnotes", mammoth_footnotes)
     md.core.ruler.after("mammoth_footnotes", "zhihu_redirects", zhihu_redirects)
+    md.core.ruler.after("normalize", "fullwidth_links", fullwidth_links)
     md.inline.ruler.before("html_inline", "zhihu_reference", zhihu_reference)
     md.core.ruler.after("drop_unshowable", "drop_ai_citations", drop_ai_citations)
     md.core.ruler.after("drop_ai_citations", "equation_labels", _equation_labels)
@@ -2277,6 +2281,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("block", "notion_properties", notion_properties)
     md.core.ruler.after("block", "table_attribute_rows", table_attribute_rows)
     md.core.ruler.push("flatten_deep", _flatten_deep)
+    md.core.ruler.after("footnote_tail", "mail_links", mail_links)
     md.core.ruler.after("block", "myst_callouts", _myst_callouts)
     md.core.ruler.after("block", "indented_html", _indented_html)
     md.core.ruler.after("myst_callouts", "raw_code_blocks", _raw_code_blocks)
@@ -2302,8 +2307,10 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.before("inline", "mdx_lines", mdx_lines)
     md.core.ruler.before("inline", "private_notes", private_notes)
     md.core.ruler.before("inline", "myst_targets", targets_and_labels)
+    md.core.ruler.before("inline", "substack_footnotes", substack_footnotes)
     md.core.ruler.after("inline", "myst_roles", roles)
     md.core.ruler.after("myst_roles", "wordless_links", wordless_links)
+    md.core.ruler.before("wordless_links", "lightbox_links", lightbox_links)
     md.core.ruler.after("wordless_links", "yuque_formulas", yuque_formulas)
     md.core.ruler.after("yuque_formulas", "zhihu_formulas", zhihu_formulas)
     md.core.ruler.after("zhihu_formulas", "empty_formulas", _empty_formulas)

@@ -33,6 +33,38 @@ _FILLED_IN = pattern(
     r"(?:[ _-]*[\d_-]{4,}|[ _-]*\d{0,3})",
     re.IGNORECASE,
 )
+#: The name a screenshot tool or a chat app gives its file, which the editor that pastes
+#: it keeps as alt text: the tool's word, then the time stamp it was taken at, in its own
+#: spelling (``截屏2024-05-01 上午10.22.13``, ``Screen Shot 2024-05-01 at 10.22.13 AM``,
+#: ``WX20240501-102213@2x``, ``企业微信截图_17145…``), maybe a retina mark and a copy's
+#: number. The stamp holds digits, their separators and the words of a time of day only,
+#: so words about the picture (``Screenshot of the settings page``) are a caption.
+_STAMP_PART = r"(?:\d++|at|from|[ap]\.?m\.?|上午|下午|凌晨|早上|中午|晚上)"
+_STAMPED = pattern(
+    r"(?:screen[ _-]?shot|screen[ _-]?capture|screen[ _-]?recording|capture|截屏|截图|屏幕快照|"
+    r"屏幕截图|(?:企业微信|微信|qq|tim|飞书|钉钉|lark|dingtalk)截图|wx|qq|cleanshot|"
+    r"pixpin|xnip|ishot|shottr|snipaste|img|image|pasted[ _-]?graphic|photo|pxl|dsc|mmexport)"
+    rf"[ _-]*+(?:{_STAMP_PART}(?:[ ._:,-]*+{_STAMP_PART})*+)?(?:@[1-4]x)?"
+    r"(?:[ _-]*+(?:\(\d{1,3}\)|副本|copy))?",
+    re.IGNORECASE,
+)
+#: A name a tool gives every picture it saves, whatever it shows: macOS's ``Pasted
+#: Graphic`` and Google's ``unnamed``, maybe with a copy's number.
+_NAMELESS = pattern(
+    r"(?:pasted[ _-]?graphic|unnamed|未命名|无标题)(?:[ _-]*+(?:\d{1,3}|\(\d{1,3}\)))?",
+    re.IGNORECASE,
+)
+
+
+def _filled_in(words: str) -> bool:
+    """Whether alt ``words`` are what a tool filled in (see :data:`_FILLED_IN`)."""
+    if _FILLED_IN.fullmatch(words) or _NAMELESS.fullmatch(words):
+        return True
+    # A tool's word alone is filler already; after one, only a stamp with a date's
+    # digits in it: 'Screenshot at noon' is words, 'Screenshot 2024-05-01' is not.
+    return bool(_STAMPED.fullmatch(words)) and sum(c.isdigit() for c in words) >= 4
+
+
 #: Alt text that is a file's name (``架构.png``): what an editor pasting a file leaves.
 _FILE_NAME = pattern(r"\.(?:png|jpe?g|gif|webp|svg|bmp|heic|avif)$", re.IGNORECASE)
 
@@ -61,7 +93,7 @@ def caption_of(alt: str, title: str, source: str) -> str:
     if title.strip():
         return title.strip()
     words = " ".join(alt.split())
-    if not words or _FILLED_IN.fullmatch(words) or _FILE_NAME.search(words):
+    if not words or _filled_in(words) or _FILE_NAME.search(words):
         return ""
     name = posixpath.basename(unquote(urlsplit(source).path))
     if words in (name, posixpath.splitext(name)[0]):
