@@ -253,6 +253,25 @@ def test_loose_list_items_keep_the_marker_in_their_first_paragraph() -> None:
 CODE = 'def greet(name):\n\tif name:\n        return f"hi {name}"  # comment\n\n    return None\n'
 
 
+def test_a_raw_html_list_is_drawn_as_markdowns_lists_are() -> None:
+    # WeChat's editor resets ul/ol: a pasted list's bullets and step numbers were gone.
+    markdown = (
+        "<ol>\n<li>第一步</li>\n<li><p>第二步</p><p>说明</p></li>\n"
+        "<li>第三步<ul><li>子项</li></ul></li>\n</ol>\n\n"
+        '<ol start="9"><li>九</li><li>十</li></ol>\n'
+    )
+    rendered, soup = render_body(markdown)
+    assert not soup.find_all(["ul", "ol", "li"]), rendered.body
+    text = content_text(soup)
+    for line in ("1. 第一步", "2. 第二步", "3. 第三步", "◦ 子项", "9. 九", "10. 十"):
+        assert line in text, (line, text)
+    second = next(p for p in soup.find_all("p") if "第二步" in p.get_text())
+    assert second.get_text().startswith("2.\xa0"), "the marker opens the item's paragraph"
+    tenth = next(s for s in soup.find_all("span") if s.get_text() == "10.\xa0")
+    assert style_of(tenth)["margin-left"] == "-2.5em", "numbers past 9 hang in a wider gap"
+    assert style_of(tenth.parent.parent)["padding-left"] == "2.5em"
+
+
 def test_a_list_numbered_past_nine_hangs_its_numbers_in_a_wider_gap() -> None:
     markdown = "\n".join(f"{n}. 项" for n in range(1, 11)) + "\n\n段\n\n- 甲\n"
     _, soup = render_body(markdown)

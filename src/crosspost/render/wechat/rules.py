@@ -40,6 +40,13 @@ from crosspost.render.captions import (
 )
 from crosspost.render.sanitize import TagStream, clean
 from crosspost.render.wechat.code import highlight_code
+from crosspost.render.wechat.lists import (
+    TASK_MARKERS,
+    bullet,
+    list_class,
+    marker_html,
+    marker_width,
+)
 from crosspost.render.wechat.raw import (
     ALLOWLIST,
     Reference,
@@ -48,10 +55,6 @@ from crosspost.render.wechat.raw import (
     is_mp_link,
 )
 
-#: Bullets by nesting depth; deeper lists reuse the last one.
-BULLETS: tuple[str, ...] = ("•", "◦", "▪")
-#: The marker of a task item (``- [ ]`` / ``- [x]``) in place of its bullet.
-TASK_MARKERS = {False: "☐", True: "☑"}
 #: Zero-width characters, which WeChat's editor mishandles; a joiner between two emoji
 #: is kept, as it makes them one (🧑‍💻 is 🧑, the joiner and 💻).
 _EMOJI = "\u2600-\u27bf\ufe0f\U0001f000-\U0001faff"
@@ -148,15 +151,6 @@ _BOX = pattern(r"(?:border|background|height|padding)[\w-]*\s*:", re.IGNORECASE)
 _BLANKS = pattern(r"[ \t]*\t[ \t]*| {2,}")
 
 
-def _marker_html(text: str, width: str = "") -> str:
-    kind = f"list-marker {width}" if width else "list-marker"
-    return f'<span class="{kind}">{html.escape(text)}&nbsp;</span>'
-
-
-#: The hanging indent's width class by the digits of a list's longest number.
-_MARKER_WIDTHS = {1: "", 2: "list-marker-wide", 3: "list-marker-wider"}
-
-
 def _marker_width(tokens: Sequence[Token], idx: int, start: int) -> str:
     """The width class for the ordered list opening at ``idx``: its last number's digits."""
     level, items = tokens[idx].level, 0
@@ -165,9 +159,7 @@ def _marker_width(tokens: Sequence[Token], idx: int, start: int) -> str:
             break
         if token.type == "list_item_open" and token.level == level + 1:
             items += 1
-    last = start + max(items - 1, 0)
-    digits = len(str(abs(last))) + (last < 0)
-    return _MARKER_WIDTHS.get(digits, "list-marker-widest")
+    return marker_width(start + max(items - 1, 0))
 
 
 def link_text(tokens: Sequence[Token], start: int) -> str:
@@ -386,8 +378,7 @@ class WeChatRenderer(RendererHTML):
         start = int(tokens[idx].attrGet("start") or 1)
         width = _marker_width(tokens, idx, start)
         _state(env).lists.append(_ListFrame(ordered=True, next_number=start, width=width))
-        kind = f"list {width.replace('-marker', '')}" if width else "list"
-        return f'<section class="{kind}">'
+        return f'<section class="{list_class(width)}">'
 
     def bullet_list_close(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
@@ -411,9 +402,9 @@ class WeChatRenderer(RendererHTML):
             marker = f"{frame.next_number}."
             frame.next_number += 1
         else:
-            marker = BULLETS[min(len(state.lists), len(BULLETS)) - 1]
+            marker = bullet(len(state.lists))
         following = tokens[idx + 1].type if idx + 1 < len(tokens) else ""
-        shown = _marker_html(marker, frame.width)
+        shown = marker_html(marker, frame.width)
         if following == "paragraph_open":
             state.pending_marker = shown
             return '<section class="list-item">'
@@ -568,10 +559,10 @@ def render_body(
             # a note that starts with anything else gets it on a line of its own.
             marker = f"[{number}]"
             first = tokens[start].type if start < index else ""
-            state.pending_marker = _marker_html(marker) if first == "paragraph_open" else ""
+            state.pending_marker = marker_html(marker) if first == "paragraph_open" else ""
             note_html = md.renderer.render(tokens[start:index], md.options, env)
             if first != "paragraph_open":
-                note_html = _marker_html(marker) + note_html
+                note_html = marker_html(marker) + note_html
             notes.append(Note(number, note_html))
             state.pending_marker = ""
     notes.sort(key=lambda note: note.number)

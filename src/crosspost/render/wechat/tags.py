@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 from crosspost.issue.dialect import VOID
 from crosspost.render.captions import links_to_its_picture
+from crosspost.render.wechat.lists import bullet, list_class, marker_html, marker_width
 from crosspost.render.wechat.raw import (
     AS_SECTION,
     Reference,
@@ -22,6 +24,18 @@ from crosspost.render.wechat.raw import (
     is_bare_url,
     is_mp_link,
 )
+
+
+@dataclass
+class _RawList:
+    """A raw ``<ul>``/``<ol>`` open in this piece, drawn as a list of sections."""
+
+    ordered: bool
+    next_number: int
+    #: Where its opening section, and each of its markers, are in the output: an ordered
+    #: list's width is known at its close (its last number), and set there.
+    opened: int
+    markers: list[int] = field(default_factory=list)
 
 
 class RawHtmlSanitiser(HTMLParser):
@@ -53,6 +67,10 @@ class RawHtmlSanitiser(HTMLParser):
         #: Per block element open in this piece (the piece itself first): where its
         #: pictures are in the output, and whether words stand beside them.
         self._lines: list[tuple[list[int], list[bool]]] = [([], [False])]
+        #: Raw lists open in this piece, innermost last, and the marker an item's first
+        #: paragraph opens with (written before anything else the item holds).
+        self._lists: list[_RawList] = []
+        self._pending_marker = ""
 
     def clean(self, cleaned: str) -> str:
         """WeChat's HTML for ``cleaned``, the output of the shared sanitiser."""
@@ -71,6 +89,15 @@ class RawHtmlSanitiser(HTMLParser):
     # --- tags ---------------------------------------------------------------------
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         kept = {name: value or "" for name, value in attrs if name != "style" or value}
+        if tag == "p" and self._pending_marker:
+            self._out.append(f"<p{_attributes(kept)}>")
+            self._flush_marker()
+            self._lines.append(([], [False]))
+            return
+        self._flush_marker()
+        if tag in ("ul", "ol") or (tag == "li" and self._lists):
+            self._open_list_part(tag, kept)
+            return
         if tag == "a":
             self._open_link(kept)
             return
@@ -118,6 +145,10 @@ class RawHtmlSanitiser(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in VOID:
             return
+        self._flush_marker()
+        if (tag in ("ul", "ol") or tag == "li") and self._lists:
+            self._close_list_part(tag)
+            return
         if tag == "a":
             self._close_link()
             return
@@ -132,6 +163,57 @@ class RawHtmlSanitiser(HTMLParser):
             self._tables -= 1
             if not self._tables:
                 self._out.append("</section>")
+
+    # --- lists: sections with the marker in the text, as Markdown's lists ------------
+    def _open_list_part(self, tag: str, attrs: dict[str, str]) -> None:
+        """A raw list drawn as Markdown's lists are (WeChat's editor resets ``ul`` and
+        ``ol``: their bullets and numbers were gone); its item's marker waits for the
+        item's first paragraph, if it opens with one."""
+        style = f' style="{html.escape(attrs["style"])}"' if attrs.get("style") else ""
+        if tag == "li":
+            frame = self._lists[-1]
+            number = _number(attrs.get("value"))
+            if frame.ordered:
+                frame.next_number = number if number is not None else frame.next_number
+                text = f"{frame.next_number}."
+                frame.next_number += 1
+            else:
+                text = bullet(len(self._lists))
+            self._apart()
+            self._out.append(f'<section class="list-item"{style}>')
+            self._lines.append(([], [False]))
+            frame.markers.append(len(self._out))
+            self._out.append("")
+            self._pending_marker = text
+            return
+        start = _number(attrs.get("start")) if tag == "ol" else None
+        self._lists.append(_RawList(tag == "ol", 1 if start is None else start, len(self._out)))
+        self._out.append(f'<section class="list"{style}>')
+
+    def _flush_marker(self) -> None:
+        if self._pending_marker and self._lists:
+            frame = self._lists[-1]
+            self._out.append(marker_html(self._pending_marker))
+            frame.markers[-1] = len(self._out) - 1
+        self._pending_marker = ""
+
+    def _close_list_part(self, tag: str) -> None:
+        if tag == "li":
+            self._apart()
+            if len(self._lines) > 1:
+                self._inline_pictures(self._lines.pop())
+            self._out.append("</section>")
+            return
+        frame = self._lists.pop()
+        width = marker_width(frame.next_number - 1) if frame.ordered else ""
+        if width:
+            wider = f'class="{list_class(width)}"'
+            self._out[frame.opened] = self._out[frame.opened].replace('class="list"', wider)
+            for at in frame.markers:
+                self._out[at] = self._out[at].replace(
+                    'class="list-marker"', f'class="list-marker {width}"'
+                )
+        self._out.append("</section>")
 
     def _open_link(self, attrs: dict[str, str]) -> None:
         href = attrs.get("href", "").strip()
@@ -194,6 +276,7 @@ class RawHtmlSanitiser(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if data.strip():
+            self._flush_marker()
             self._lines[-1][1][0] = True
         # No newline to drop after <pre>: the sanitiser's parser has dropped it already.
         for link in self._open:
@@ -218,6 +301,14 @@ _LINES = frozenset(
 
 #: In ``links``: a raw ``<a>`` of this piece whose number waits for its text.
 _DEFERRED = "\x00deferred"
+
+
+def _number(value: str | None) -> int | None:
+    """A list's ``start`` or an item's ``value``, when it is a number."""
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
 
 
 def _attributes(attrs: dict[str, str]) -> str:

@@ -1,0 +1,41 @@
+"""Lists as WeChat keeps them: ``<section>`` items with the marker written into the text.
+
+WeChat's editor resets ``ul``/``ol`` (no bullets, no numbers, no indent) and adds bullets
+of its own to a list nested in a list, so a list, written in Markdown or in raw HTML, is
+drawn with sections: the list indents once, and each item's marker hangs in that indent
+(base.css). Shared by the Markdown rules and the raw HTML sanitiser.
+"""
+
+from __future__ import annotations
+
+import html
+
+#: Bullets by depth: the third and deeper levels share the last.
+BULLETS: tuple[str, ...] = ("•", "◦", "▪")
+#: The marker of a task item (``- [ ]`` / ``- [x]``) in place of its bullet.
+TASK_MARKERS = {False: "☐", True: "☑"}
+#: The hanging indent's width class by the digits of a list's longest number: "10." does
+#: not fit the indent made for "9.", and broke onto two lines beside its item.
+_WIDTHS = {1: "", 2: "list-marker-wide", 3: "list-marker-wider"}
+
+
+def bullet(depth: int) -> str:
+    """The bullet of a list ``depth`` lists deep (1 for a list in no list)."""
+    return BULLETS[min(max(depth, 1), len(BULLETS)) - 1]
+
+
+def marker_width(last: int) -> str:
+    """The marker's width class for a list whose longest number is ``last``."""
+    digits = len(str(abs(last))) + (last < 0)
+    return _WIDTHS.get(digits, "list-marker-widest")
+
+
+def list_class(width: str) -> str:
+    """The list's own class: its indent matches its markers' width."""
+    return f"list {width.replace('-marker', '')}" if width else "list"
+
+
+def marker_html(text: str, width: str = "") -> str:
+    """An item's marker, hanging in the list's indent."""
+    kind = f"list-marker {width}" if width else "list-marker"
+    return f'<span class="{kind}">{html.escape(text)}&nbsp;</span>'
