@@ -279,3 +279,61 @@ def test_a_new_pattern_stays_fast_on_a_line_made_to_trip_it(
         found.match(line, at)
     list(found.finditer(line))
     assert time.perf_counter() - started < 1.0
+
+
+# --- what a before/after review of these rules found -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "合作请[邮件联系](mailto:a@b.com)（a@b.com）。\n",  # 阮一峰's weekly header
+        '合作请<a href="mailto:a@b.com">邮件联系</a>（a@b.com）。\n',
+    ],
+)
+def test_an_address_written_after_its_mail_link_is_not_written_twice(body: str) -> None:
+    for channel in CHANNELS:
+        seen = words(shown(body, channel))
+        assert seen.count("a@b.com") == 1 and "合作请邮件联系（a@b.com）。" in seen, channel
+
+
+@pytest.mark.parametrize(
+    ("body", "linked"),
+    [
+        ("访问官网https://www.python.org/下载安装包\n", "https://www.python.org/"),
+        ("或者https://example.com/了解详情\n", "https://example.com/"),
+        ("见 https://zh.wikipedia.org/wiki/微信\n", "https://zh.wikipedia.org/wiki/微信"),
+    ],
+)
+def test_words_after_a_sites_root_are_the_sentences(body: str, linked: str) -> None:
+    assert f'<a href="{linked}">' in shown(body, "zhihu")
+
+
+def test_a_blank_spacer_paragraph_stays_on_wechat() -> None:
+    # The writer's blank line, as WeChat's editor and Word write it, was deleted.
+    body = "第一段\n\n<p>&nbsp;</p>\n\n第二段\n\n<p>\u3000</p>\n\n"
+    body += '<div style="margin-top:40px"></div>\n'
+    out = shown(body, "wechat")
+    assert out.count("\xa0") + out.count("&nbsp;") >= 3, out  # two guards and the spacer
+    assert "\u3000" in out and "margin-top:40px" in out
+
+
+@pytest.mark.parametrize("wrapper", ["<details>\n<summary>安装命令</summary>", "<div>"])
+def test_commands_indented_under_a_wrapper_stay_code(wrapper: str) -> None:
+    closing = "</details>" if "details" in wrapper else "</div>"
+    body = f"{wrapper}\n    pip install foo\n    foo --init\n{closing}\n"
+    for channel in CHANNELS:
+        assert "<pre" in shown(body, channel), channel
+
+
+@pytest.mark.parametrize(
+    "body", ["这本书的作者是\n【美】约瑟夫·海勒，他写了很多书。\n", "按下按键\n1️⃣ 即可开始\n"]
+)
+def test_one_label_under_a_line_is_prose_wrapped_there(body: str) -> None:
+    for channel in CHANNELS:
+        assert "<br" not in shown(body, channel), channel
+
+
+@pytest.mark.parametrize("alt", ["QQ 123456789", "Photo from 1989"])
+def test_a_number_or_a_year_beside_a_tools_word_is_a_caption(alt: str) -> None:
+    assert caption_of(alt, "", "https://e.com/qr.png") == alt

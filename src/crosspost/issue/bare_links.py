@@ -14,7 +14,8 @@ with no opening one in the address, are not part of it. One exception: words wri
 their own script where a path segment, a query value or a fragment begins
 (``https://zh.wikipedia.org/wiki/微信 了解``), letters and digits only, up to a space or
 the end of the text, are the address's: browsers show such addresses so, and cut there
-the link led to the wiki's front page.
+the link led to the wiki's front page. Not after the site's root alone
+(``https://www.python.org/下载安装包``): those are the sentence's words.
 """
 
 from __future__ import annotations
@@ -44,6 +45,9 @@ _LINK_CLOSE = pattern(r"</a\s*>", re.IGNORECASE)
 #: value, a fragment.
 _SEGMENT_STARTS = ("/", "=", "#")
 _ADDRESS_CHARACTER = pattern(r"[!#-&(-;=?-_a-~]")
+#: An address past its site's root: a path segment (``/wiki/``), a query or a fragment.
+#: Words right after the root's ``/`` are the sentence's far more often than a page's.
+_WITHIN = pattern(r"://[^/?#\s]+/[^/?#\s]+/|[?#]")
 
 
 def _whole(text: str, start: int, end: int) -> int:
@@ -52,6 +56,8 @@ def _whole(text: str, start: int, end: int) -> int:
     space or the text's end with nothing but letters, digits and address characters."""
     if end >= len(text) or text[end].isascii() or not text[start:end].endswith(_SEGMENT_STARTS):
         return end
+    if not _WITHIN.search(text, start, end):
+        return end  # https://www.python.org/下载安装包: the site's root, then the sentence
     at = end
     while at < len(text) and not text[at].isspace():
         character = text[at]

@@ -1937,13 +1937,16 @@ def _site_directives(state: StateCore) -> None:
 
 
 #: How a line of a list written as plain lines begins: ``1、`` ``2.`` ``（3）`` ``四、``
-#: ``⑤``, a reference's ``[1]``, a label in lenticular brackets (``【第 41 期】``), or a
-#: bullet: ``•`` ``·`` ``▶`` ``→`` ``★`` ``✅``, emoji (``🔹`` ``👉``) and keycaps (``1️⃣``).
+#: ``⑤``, a reference's ``[1]``, or a bullet: ``•`` ``·`` ``▶`` ``→`` ``★`` ``✅`` and emoji
+#: (``🔹`` ``👉``).
 _ENUMERATED = pattern(
     r"[ \t]*(?:\d{1,3}[、.．)）]|[（(【\[]\d{1,3}[）)】\]]|[一二三四五六七八九十]{1,3}[、.．]"
-    "|【[^】\n]{1,20}】|[0-9#*]\ufe0f?\u20e3"
     "|[①-⑳•·]|[\u2190-\u21ff\u25a0-\u25ff\u2600-\u27bf\u2b05-\u2b55\U0001f300-\U0001faff])"
 )
+#: Beginnings that make an item only among others like them: a label in lenticular
+#: brackets (``【第 41 期】``) and a keycap (``1️⃣``). One alone after a line is prose
+#: wrapped there (``这本书的作者是`` / ``【美】约瑟夫·海勒…``).
+_LABELLED = pattern(r"[ \t]*(?:【[^】\n]{1,20}】|[0-9#*]\ufe0f?\u20e3)")
 #: How a line of Pandoc's fancy lists begins, which CommonMark reads as words: ``a.``
 #: ``B)`` ``(iv)`` ``#.`` (numbered by the reader). Its first line too: prose has lines
 #: that begin "A. Smith".
@@ -1968,8 +1971,14 @@ def _enumerated_lines(state: StateCore) -> None:
         if token.type != "inline" or not token.children or "\n" not in token.content:
             continue
         lines = token.content.split("\n")
-        marked = [bool(_ENUMERATED.match(line)) for line in lines[1:]]
+        classic = [bool(_ENUMERATED.match(line)) for line in lines[1:]]
+        marked = [
+            known or bool(_LABELLED.match(line))
+            for known, line in zip(classic, lines[1:], strict=True)
+        ]
         items = next((n for n, mark in enumerate(marked) if not mark), len(marked))
+        if items == 1 and not classic[0] and not _LABELLED.match(lines[0]):
+            items = 0  # one label under a line of prose: prose wrapped before it
         if items == len(marked) or all(_FANCY.match(line) for line in lines):
             items = len(lines)  # every line an item
         elif items < 2 or any(marked[items:]):
@@ -2099,6 +2108,11 @@ _WRAPPER_LINE = pattern(
 )
 
 
+#: A paragraph's or a block's opening tag, over which a page lays its HTML out indented.
+_LAID_OUT = pattern(r" {0,3}<(?:p|div|center|section)\b[^<>]*>\s*$", re.IGNORECASE)
+_HTML_TAG = pattern(r"</?[A-Za-z][A-Za-z0-9-]*\b[^<>]*>")
+
+
 def _lone_tag_line(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """A line of one ``<img …>`` (Typora writes one when an image is resized) or ``<br>``
     is a raw HTML block by itself, not the start of one that runs to the next blank line:
@@ -2125,8 +2139,9 @@ def _lone_tag_line(state: StateBlock, start: int, end: int, silent: bool) -> boo
         following = state.src[below : state.eMarks[start + 1]]
         if following.startswith("<") and not _WRAPPER_LINE.match(following):
             return False
-        if state.sCount[start + 1] - state.blkIndent >= 4:
-            return False  # indented four: HTML's own layout (HelloGitHub's footer), not code
+        indented = state.sCount[start + 1] - state.blkIndent >= 4
+        if indented and _LAID_OUT.match(line) and _HTML_TAG.search(following):
+            return False  # HTML laid out under its paragraph (HelloGitHub's footer)
     if silent:
         return True
     state.line = start + 1

@@ -48,11 +48,14 @@ def mail_address(target: str) -> str:
     return ", ".join(address.strip() for address in addresses if address.strip())
 
 
-def after_words(words: str, address: str) -> str:
+def after_words(words: str, address: str, following: str = "") -> str:
     """What follows a mail link's ``words``: the address in brackets (full-width after
-    Chinese words), nothing when the words are the address already."""
+    Chinese words), nothing when the words are the address already or the writer wrote
+    it right after the link (阮一峰's ``[邮件联系](mailto:…)（yifeng.ruan@gmail.com）``)."""
     shown = words.strip()
     if not address or shown.lower().removeprefix(_MAILTO) == address.lower():
+        return ""
+    if address.lower() in following[: len(address) + 4].lower():
         return ""
     if not shown:
         return address
@@ -75,7 +78,8 @@ def _raw_as_words(found: re.Match[str]) -> str:
     address = mail_address(html.unescape(found.group(1) or found.group(2) or ""))
     inner = found.group(3)
     words = html.unescape(_TAG.sub("", inner))
-    return inner + html.escape(after_words(words, address), quote=False)
+    following = html.unescape(_TAG.sub("", found.string[found.end() : found.end() + 200]))
+    return inner + html.escape(after_words(words, address, following), quote=False)
 
 
 def _unlinked(children: list[Token]) -> None:
@@ -100,7 +104,9 @@ def _unlinked(children: list[Token]) -> None:
             for child in children[index + 1 : close]
             if child.type in ("text", "code_inline", "text_special")
         )
-        ending = after_words(words, mail_address(href))
+        after = children[close + 1] if close + 1 < len(children) else None
+        following = after.content if after is not None and after.type == "text" else ""
+        ending = after_words(words, mail_address(href), following)
         children[close] = Token("text", "", 0, content=ending, level=token.level)
         del children[index]
 

@@ -43,11 +43,13 @@ _STAMP_PART = r"(?:\d++|at|from|[ap]\.?m\.?|上午|下午|凌晨|早上|中午|�
 _STAMPED = pattern(
     r"(?:screen[ _-]?shot|screen[ _-]?capture|screen[ _-]?recording|capture|截屏|截图|屏幕快照|"
     r"屏幕截图|(?:企业微信|微信|qq|tim|飞书|钉钉|lark|dingtalk)截图|wx|qq|cleanshot|"
-    r"pixpin|xnip|ishot|shottr|snipaste|img|image|pasted[ _-]?graphic|photo|pxl|dsc|mmexport)"
+    r"pixpin|xnip|ishot|shottr|snipaste|img|image|pasted[ _-]?graphic|pxl|dsc|mmexport)"
     rf"[ _-]*+(?:{_STAMP_PART}(?:[ ._:,-]*+{_STAMP_PART})*+)?(?:@[1-4]x)?"
     r"(?:[ _-]*+(?:\(\d{1,3}\)|副本|copy))?",
     re.IGNORECASE,
 )
+#: A date (``2024-05-01``, ``20240501``) or a clock's count (``1714501234567``) in a stamp.
+_DATED = pattern(r"(?:19|20)\d\d[-_.年]?[01]\d|\d{10,}")
 #: A name a tool gives every picture it saves, whatever it shows: macOS's ``Pasted
 #: Graphic`` and Google's ``unnamed``, maybe with a copy's number.
 _NAMELESS = pattern(
@@ -60,9 +62,10 @@ def _filled_in(words: str) -> bool:
     """Whether alt ``words`` are what a tool filled in (see :data:`_FILLED_IN`)."""
     if _FILLED_IN.fullmatch(words) or _NAMELESS.fullmatch(words):
         return True
-    # A tool's word alone is filler already; after one, only a stamp with a date's
-    # digits in it: 'Screenshot at noon' is words, 'Screenshot 2024-05-01' is not.
-    return bool(_STAMPED.fullmatch(words)) and sum(c.isdigit() for c in words) >= 4
+    # A tool's word alone is filler already; after one, only a stamp with a date in it
+    # (or a clock's count of seconds): 'Screenshot at noon' is words, 'Screenshot
+    # 2024-05-01' is not, and 'QQ 123456789' under a QR code is the group's number.
+    return bool(_STAMPED.fullmatch(words) and _DATED.search(words))
 
 
 #: Alt text that is a file's name (``架构.png``): what an editor pasting a file leaves.

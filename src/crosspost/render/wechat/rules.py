@@ -143,11 +143,11 @@ def _state(env: EnvType) -> RenderState:
 #: own. A wrapper's tag on a line of its own (``<p align="center">`` over Markdown, a
 #: ``</p>`` under it) came out as empty paragraphs, each a blank band on WeChat's page.
 _SHOWS_NOTHING = pattern(
-    r"(?:\s|<(?!(?:img|svg|hr|br|video|audio|iframe|input)\b)"
+    r"(?:[ \t\r\n]|<(?!(?:img|svg|hr|br|video|audio|iframe|input)\b)"
     r"/?[a-z][a-z0-9]*\b(?:[^<>\"']|\"[^\"]*\"|'[^']*')*>)*",
     re.IGNORECASE,
 )
-_BOX = pattern(r"(?:border|background|height|padding)[\w-]*\s*:", re.IGNORECASE)
+_BOX = pattern(r"(?:border|background|height|padding|margin)[\w-]*\s*:", re.IGNORECASE)
 _BLANKS = pattern(r"[ \t]*\t[ \t]*| {2,}")
 
 
