@@ -778,3 +778,20 @@ def test_the_look_for_an_issue_already_published_reads_only_the_newest_pages(
     assert calls(box, "/cgi-bin/freepublish/batchget") - before == 5
     found = wechat.find_existing(Intent(started_at=clock(), title="第一期"))
     assert found is not None and found.post is not None and found.post.id == article_id
+
+
+def test_an_article_taken_down_is_never_adopted() -> None:
+    # Whether WeChat's published list shows deleted or blocked articles is not known
+    # (spec: news_item.is_deleted): --new-draft after a take-down adopted the gone article.
+    from crosspost.channels.base import Intent
+    from crosspost.channels.wechat.reconcile import matches
+
+    intent = Intent(started_at=1_700_000_000.0, title="第 48 期")
+    item = {
+        "article_id": "a1",
+        "update_time": 1_700_000_100,
+        "content": {"news_item": [{"title": "第 48 期", "is_deleted": True}]},
+    }
+    assert matches(item, intent, "article_id", any_time=True) is None
+    item["content"]["news_item"][0]["is_deleted"] = False  # type: ignore[index]
+    assert matches(item, intent, "article_id", any_time=True) == "a1"

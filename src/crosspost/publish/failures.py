@@ -152,14 +152,17 @@ def record_refusal(ledger: Ledger, key: PostKey, error: PublicationRefused) -> O
     reconcile``, which may be the one that hears it."""
     record = ledger.get(key)
     assert record is not None, "a refused submission belongs to a post in the ledger"
-    ledger.fail(key, error, permanent=True, step=STEP_POLL)
     data = {
         "publish_id": error.ticket_id,
         "removed": error.removed,
         "code": None if error.code is None else str(error.code),
         "content_hash": record.content_hash,
     }
-    ledger.note(key, STEP_POLL, REFUSED_NOTE, data)
+    # One write: a run stopped between the two would leave a failure with no refusal
+    # on record, and the next tick would submit the refused draft without the editor.
+    with ledger.transaction():
+        ledger.fail(key, error, permanent=True, step=STEP_POLL)
+        ledger.note(key, STEP_POLL, REFUSED_NOTE, data)
     return Outcome("failed", None, str(error), EXIT_CHANNEL_FAILED)
 
 

@@ -1038,6 +1038,7 @@ class PostMachine:
         again, without publishing the post again."""
         options = self.job.settings.options
         failed: list[tuple[str, CrosspostError]] = []
+        left: list[str] = []  # parts refused for good: the editor's to do (said in the notice)
         for part in missing_parts(self.ledger, self.key, adapter.post_parts(options)):
             if self.stop.asked:  # the post is out; a part left is done by the next run
                 stopped = Interrupted("interrupted before it was filed")
@@ -1046,9 +1047,10 @@ class PostMachine:
                 continue
             try:
                 adapter.complete_part(part, post, options)
-            except PartLeftToEditor as left:  # refused for good: the editor's to do, once
-                mark_left_to_editor(self.ledger, self.key, part, str(left))
-                self.progress(f"warning: {left}")
+            except PartLeftToEditor as refused:  # refused for good: the editor's to do, once
+                mark_left_to_editor(self.ledger, self.key, part, str(refused))
+                self.progress(f"warning: {refused}")
+                left.append(str(refused))
                 continue
             except CrosspostError as error:
                 mark_parts(self.ledger, self.key, [part], done=False, detail=str(error))
@@ -1058,7 +1060,7 @@ class PostMachine:
             mark_parts(self.ledger, self.key, [part], done=True)
             self.progress(f"{part}: done")
         if not failed:
-            return result
+            return dataclasses.replace(result, todo="; ".join(left)) if left else result
         temporary = all(isinstance(e, TransientError | UnconfirmedError) for _, e in failed)
         names = ", ".join(part for part, _ in failed)
         where = post.url or f"as article {post.id}"

@@ -54,6 +54,8 @@ def matches(
     news = content.get("news_item") or []
     if remote_id is None or remote_id in intent.known_ids or not news:
         return None
+    if all(isinstance(n, Mapping) and n.get("is_deleted") for n in news):
+        return None  # taken down (deleted or blocked): not an article to adopt
     first = news[0]
     updated = float(item.get("update_time") or content.get("update_time") or 0)
     if not any_time and updated < intent.started_at - RECONCILE_SLACK_SECONDS:

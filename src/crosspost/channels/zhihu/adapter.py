@@ -79,6 +79,11 @@ log = logging.getLogger("crosspost.channels.zhihu.adapter")
 MEMBER_PAGES = 5
 
 
+#: Zhihu's refusals of the client's shape (signature, cookies such as d_c0): fixed on this
+#: machine, not for good.
+_CLIENT_CHECK = frozenset({10001, 10003})
+
+
 class ZhihuAdapter(Adapter):
     """One Zhihu account, logged in by its ``z_c0`` cookie (with ``d_c0`` and ``_xsrf``
     when known)."""
@@ -322,8 +327,10 @@ class ZhihuAdapter(Adapter):
     def _by_hand(
         self, error: PermanentError, post: RemotePost, column: str | None, said: str
     ) -> PermanentError:
-        """``error`` as the column left to the editor, unless it refuses the account."""
-        if error.code in ACCOUNT_WIDE:
+        """``error`` as the column left to the editor, unless it refuses the account or
+        the client (the login, the anti-bot wall, the cookies' check: the next run, once
+        they are fixed, files it)."""
+        if error.code in ACCOUNT_WIDE or error.code in _CLIENT_CHECK:
             return error
         log.debug("filing Zhihu article %s into column %r failed: %s", post.id, column, error)
         where = post.url or f"article {post.id}"

@@ -536,7 +536,8 @@ def check_created(reply: Reply, payload: Any, cookies: Cookies) -> Any:
     top-level code (spec §5): that is raised as what it says. Read as "no draft id" it
     was a lost answer, reconciled, and a second E2 went out in the same run."""
     refusal = top_level_refusal(reply, payload, cookies)
-    if refusal is not None and draft_id_of(payload) is None:
+    inner = payload.get("data") if isinstance(payload, Mapping) else None
+    if refusal is not None and draft_id_of(payload) is None and draft_id_of(inner) is None:
         raise refusal
     return payload
 
