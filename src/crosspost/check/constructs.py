@@ -16,13 +16,20 @@ from dataclasses import dataclass
 
 from markdown_it.token import Token
 
+from crosspost.issue.blocks import LAZY_SOURCE_NAMES
 from crosspost.issue.body import callouts
 from crosspost.issue.callouts import CALLOUT_LABELS
 from crosspost.issue.model import Issue
 from crosspost.patterns import pattern
 from crosspost.platforms.wechat import WECHAT
 from crosspost.platforms.zhihu import ZHIHU
-from crosspost.render.sanitize import Allowlist, script_embeds
+from crosspost.render.sanitize import (
+    MEDIA_LABELS,
+    Allowlist,
+    Media,
+    first_media,
+    script_embeds,
+)
 from crosspost.render.wechat.raw import ALLOWLIST as WECHAT_HTML
 from crosspost.render.zhihu.common import MOVED_IMAGE, goes_on_after_sublist, list_start
 from crosspost.render.zhihu.sanitize import ALLOWLIST as ZHIHU_HTML
@@ -312,7 +319,8 @@ def _raw_html(
     for block, children in _blocks(tokens):
         pieces = [block.content] if block.type == "html_block" else []
         pieces += [child.content for child in children if child.type == "html_inline"]
-        for piece in map(script_embeds, pieces):  # a gist's script is its page's frame
+        pieces = list(map(script_embeds, pieces))  # a gist's script is its page's frame
+        for index, piece in enumerate(pieces):
             for match in _INSTRUCTION.finditer(piece):
                 line = _line_of(issue, block, match.group(0))
                 if (line, "?") not in seen:
@@ -327,6 +335,9 @@ def _raw_html(
                 message = _not_shown(name, channel, allowlist)
                 if message is None:
                     continue
+                if name in allowlist.media:  # its line: a link, or words linking nowhere
+                    rest = piece[match.start() :] + "".join(pieces[index + 1 :])
+                    message = _media_message(first_media(rest), channel) or message
                 line = _line_of(issue, block, match.group(0))
                 if (line, name) in seen:
                     continue
@@ -335,7 +346,7 @@ def _raw_html(
 
 
 #: An attribute naming what an ``<object>`` embeds.
-_EMBEDS = pattern(r"\s(?:data|src)\s*=", re.IGNORECASE)
+_EMBEDS = pattern(rf"\s(?:data|src|{LAZY_SOURCE_NAMES})\s*=", re.IGNORECASE)
 
 
 def _tag_end(piece: str, opening: re.Match[str]) -> int:
@@ -363,6 +374,32 @@ _EMBEDDED = {
     "audio": "a sound (<audio>, or a site's audio tag)",
     "iframe": "an embedded page (<iframe>, a gist's <script>, or a site's embed tag)",
 }
+
+
+def _media_message(media: Media | None, channel: str) -> str | None:
+    """What ``channel`` shows of a media element whose line is not a plain link to its
+    source: WeChat's own video (a link to its player page, if it names one), or media
+    that names no address at all, whose line links nowhere: then the media is lost."""
+    if media is None or (media.source and not media.wechat_video):
+        return None
+    label = f"▶ {MEDIA_LABELS.get(media.name, MEDIA_LABELS['embed'])}"
+    on_wechat = channel == WECHAT.name
+    if media.wechat_video:
+        what = "a WeChat video (WeChat's own player, <iframe data-mpvid>)"
+        again = "; to have it play in WeChat, insert the video again in WeChat's editor"
+    else:
+        what = _EMBEDDED.get(media.name, f"<{media.name}>")
+        again = ", or insert it again in WeChat's editor"
+    if media.source:
+        return (
+            f"{what} cannot play on {channel}; it is shown as the line '{label}' linking to "
+            f"its player page{again if on_wechat else ''}"
+        )
+    return (
+        f"{what} names no address crosspost can read (no src, data or data-src), so it is "
+        f"lost on {channel}: only the line '{label}', linking nowhere, is shown in its place; "
+        f"link to it in words (https://…){again if on_wechat else ''}"
+    )
 
 
 def _not_shown(name: str, channel: str, allowlist: Allowlist) -> str | None:

@@ -20,7 +20,7 @@ from markdown_it.token import Token
 
 from crosspost.check.constructs import INFO, WARNING, Finding, lines_of
 from crosspost.issue.ai_citations import AI_CITATION
-from crosspost.issue.blocks import fence_starts, in_fence
+from crosspost.issue.blocks import fence_starts, in_code_span, in_fence
 from crosspost.issue.body import footnote_definitions
 from crosspost.issue.components import SELF_CLOSING
 from crosspost.issue.dialect import (
@@ -33,9 +33,15 @@ from crosspost.issue.dialect import (
     tokens_after,
 )
 from crosspost.issue.fullwidth_links import CODE as FULL_WIDTH
+from crosspost.issue.kimi_notes import KIMI_MARK, kimi_labels
 from crosspost.issue.loader import JSON_FIELD
 from crosspost.issue.merge_tags import merge_tags
 from crosspost.issue.model import Issue
+from crosspost.issue.model_reasoning import CODE as MODEL_REASONING
+from crosspost.issue.script_links import CODE as SCRIPT_LINK
+from crosspost.issue.svg_pictures import CODE as PLACEHOLDER_PICTURE
+from crosspost.issue.wechat_cards import WECHAT_CARD
+from crosspost.issue.wechat_page_text import WECHAT_PAGE_TEXT
 from crosspost.patterns import pattern
 
 #: HTML blocks that run to their closing tag, or to the end of the issue without one
@@ -561,13 +567,22 @@ def _ai_citations(issue: Issue, lines: Sequence[str]) -> Iterator[Finding]:
     which every channel leaves out (:mod:`crosspost.issue.ai_citations`): one finding
     for the file, naming the lines, so the editor links the sources the answer used."""
     fences = fence_starts(issue.body)
+    footnoted = kimi_labels(issue.body)  # Kimi's marks the issue defines: footnotes
     where, offset = [], 0
+    first: re.Match[str] | None = None
     for number, line in enumerate(lines):
-        found = AI_CITATION.search(line)
+        found = next(
+            (
+                f
+                for f in AI_CITATION.finditer(line)
+                if not (_defined(f.group(0), footnoted) or in_code_span(line, f.start()))
+            ),
+            None,
+        )
         if found is not None and not in_fence(fences, offset + found.start()):
             where.append(number)
+            first = first or found
         offset += len(line) + 1
-    first = AI_CITATION.search(lines[where[0]]) if where else None
     if first is None:
         return
     yield Finding(
@@ -579,6 +594,13 @@ def _ai_citations(issue: Issue, lines: Sequence[str]) -> Iterator[Finding]:
         "every channel: they point at the assistant's search results, which the issue does "
         "not hold; link the sources readers need",
     )
+
+
+def _defined(mark: str, footnoted: frozenset[str]) -> bool:
+    """Whether ``mark`` is a Kimi mark of a number the issue defines, which the dialect
+    shows as a footnote (:mod:`crosspost.issue.kimi_notes`), not an AI citation."""
+    kimi = KIMI_MARK.fullmatch(mark.strip())
+    return kimi is not None and kimi.group(1) in footnoted
 
 
 def _flattened(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
@@ -1068,15 +1090,44 @@ def _bracketed(line: str, needle: str) -> bool:
 def _dialect_notes(issue: Issue) -> Iterator[Finding]:
     """What the dialect read in another tool's way and the editor should know was read
     so (a content block shown in its place, a note's tags left out), as it noted it."""
+    page_text: list[tuple[int, str]] = []
     for line, code, message in issue.document.notes:
+        if code == WECHAT_PAGE_TEXT:  # one per line left out: named in one finding below
+            page_text.append((line, message))
+            continue
         severity = WARNING if code in _NOTES_TO_LOOK_AT else INFO
         yield Finding(issue.body_line + line, None, code, message, severity)
+    if page_text:
+        numbers = [line for line, _ in page_text]
+        quoted = ", ".join(f"'{_shortened(text)}'" for _, text in page_text[:3])
+        more = ", …" if len(page_text) > 3 else ""
+        yield Finding(
+            issue.body_line + numbers[0],
+            None,
+            WECHAT_PAGE_TEXT,
+            f"line{'s' if len(numbers) > 1 else ''} {_lines_named(issue, numbers)} "
+            f"({quoted}{more}) {'are' if len(numbers) > 1 else 'is'} WeChat's own page "
+            "text, not the article: the page's buttons and prompts, copied with the article "
+            "when it was saved; left out of every channel (write the words in a sentence if "
+            "the article means them)",
+        )
 
 
 #: What the dialect noted that takes the writer's words out, or puts a file's in, on a
 #: reading that could be wrong: a warning, which the editor should look at.
 _NOTES_TO_LOOK_AT = frozenset(
-    {"page-properties", "note-tags", "content-file", "roam-macro", "roam-alias", FULL_WIDTH}
+    {
+        "page-properties",
+        "note-tags",
+        "content-file",
+        "roam-macro",
+        "roam-alias",
+        FULL_WIDTH,
+        SCRIPT_LINK,
+        PLACEHOLDER_PICTURE,
+        MODEL_REASONING,
+        WECHAT_CARD,
+    }
 )
 
 

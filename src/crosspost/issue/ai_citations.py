@@ -16,9 +16,11 @@ line that had one, so the editor can link the sources the answer relied on.
 
 from __future__ import annotations
 
+import re
+
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import outside_fences
+from crosspost.issue.blocks import in_code_span, outside_fences
 from crosspost.patterns import pattern
 
 #: One mark of any of the assistants above. ChatGPT's private-use sequence for an entity
@@ -36,9 +38,16 @@ _ENTITY_WORDS = pattern(r'\[\s*"[^"]*"\s*,\s*"([^"]*)"')
 
 
 def drop_ai_citations(state: StateCore) -> None:
-    """Core rule: :data:`AI_CITATION` marks left out of the source, code fences alone."""
+    """Core rule: :data:`AI_CITATION` marks left out of the source, code (fences and
+    spans) alone."""
     if AI_CITATION.search(state.src):
-        state.src = outside_fences(AI_CITATION, state.src, lambda found: _kept(found.group(0)))
+        state.src = outside_fences(AI_CITATION, state.src, _outside_code_spans)
+
+
+def _outside_code_spans(found: re.Match[str]) -> str:
+    if in_code_span(found.string, found.start()):
+        return found.group(0)  # `[^1^]`: an example of the mark
+    return _kept(found.group(0))
 
 
 def _kept(mark: str) -> str:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 
 from markdown_it.rules_block import StateBlock
+from markdown_it.token import Token
 
 from crosspost.patterns import pattern
 
@@ -187,3 +188,24 @@ def in_code_span(text: str, at: int) -> bool:
     code span of its line: an odd number of backticks before it on the line. A rule that
     rewrites the source leaves an example of the markup, written in backticks, alone."""
     return text.count("`", text.rfind("\n", 0, at) + 1, at) % 2 == 1
+
+
+def copy_token(token: Token) -> Token:
+    """A deep copy of ``token`` (children, attributes, meta), several times cheaper than
+    :func:`copy.deepcopy`."""
+    children = token.children
+    return Token(
+        type=token.type,
+        tag=token.tag,
+        nesting=token.nesting,
+        attrs=dict(token.attrs),
+        map=list(token.map) if token.map is not None else None,
+        level=token.level,
+        children=[copy_token(child) for child in children] if children is not None else None,
+        content=token.content,
+        markup=token.markup,
+        info=token.info,
+        meta=dict(token.meta),
+        block=token.block,
+        hidden=token.hidden,
+    )

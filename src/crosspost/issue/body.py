@@ -257,7 +257,9 @@ def callouts(issue: Issue) -> Iterator[Callout]:
             yield callout if token.markup else replace(callout, closed=False)
 
 
-_FOOTNOTE_DEFINITION = pattern(r"^\s*\[\^([^\]\s]+)\]:")
+#: A footnote's definition: its label (Kimi's ``[^1^]:`` defines note 1, as the dialect
+#: reads it: :mod:`crosspost.issue.kimi_notes`).
+_FOOTNOTE_DEFINITION = pattern(r"^\s*\[\^(\d+(?=\^\])|[^\]\s]+)\^?\]:")
 
 
 def footnote_definitions(issue: Issue) -> dict[str, list[int]]:

@@ -58,6 +58,7 @@ from crosspost.issue.blocks import (
     IMG_TAG,
     LAZY_SOURCE_NAMES,
     NOTES,
+    copy_token,
     fence_starts,
     in_fence,
     outside_code,
@@ -70,6 +71,7 @@ from crosspost.issue.callouts import (
     PLAIN_CALLOUT,
     callout_kind,
 )
+from crosspost.issue.citation_links import citation_links
 from crosspost.issue.collector import collector_paused
 from crosspost.issue.components import component_block, mdx_lines
 from crosspost.issue.converted_notes import mammoth_footnotes, zhihu_redirects, zhihu_reference
@@ -78,9 +80,11 @@ from crosspost.issue.empty_anchors import empty_anchors
 from crosspost.issue.fullwidth_links import fullwidth_links
 from crosspost.issue.hugo_shortcodes import shortcode_block
 from crosspost.issue.hugo_shortcodes import shortcodes as hugo_shortcodes
+from crosspost.issue.kimi_notes import kimi_notes
 from crosspost.issue.kramdown import kramdown_extensions, table_attribute_rows
 from crosspost.issue.mail_links import mail_links
 from crosspost.issue.merge_tags import mailchimp_tag
+from crosspost.issue.model_reasoning import model_reasoning
 from crosspost.issue.myst import roles, targets_and_labels
 from crosspost.issue.notion import notion_icons, notion_properties, wordless_links
 from crosspost.issue.pandoc_spans import ATTRIBUTE_WORDS, attribute_parts, span_attributes
@@ -92,15 +96,20 @@ from crosspost.issue.pandoc_tables import (
 )
 from crosspost.issue.private_notes import private_notes
 from crosspost.issue.roam import roam_export, roam_italics
+from crosspost.issue.script_links import script_links_plugin
 from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image, sizes_in_alt
 from crosspost.issue.substack_notes import lightbox_links, substack_footnotes
+from crosspost.issue.svg_pictures import accept_svg_addresses, svg_pictures
 from crosspost.issue.tabs import mkdocs_tab, next_tab
 from crosspost.issue.task_states import task_states
 from crosspost.issue.template_tags import template_block, template_tags
 from crosspost.issue.tracked_changes import tracked_changes
 from crosspost.issue.tracking_pixels import PIXELS, tracking_pixels
 from crosspost.issue.video_pictures import video_pictures
+from crosspost.issue.wechat_cards import wechat_cards
+from crosspost.issue.wechat_page_text import wechat_page_text
+from crosspost.issue.wide_spaces import wide_spaces
 from crosspost.issue.wiki_links import wiki_link
 from crosspost.issue.wordpress_shortcodes import code_shortcode, wordpress_shortcodes
 from crosspost.issue.yuque import yuque_formulas
@@ -2295,6 +2304,8 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("admonition_gaps", "notion_icons", notion_icons)
     md.core.ruler.after("block", "notion_properties", notion_properties)
     md.core.ruler.after("block", "table_attribute_rows", table_attribute_rows)
+    md.core.ruler.after("block", "wechat_cards", wechat_cards)
+    md.core.ruler.after("wechat_cards", "wechat_page_text", wechat_page_text)
     md.core.ruler.push("flatten_deep", _flatten_deep)
     md.core.ruler.after("footnote_tail", "mail_links", mail_links)
     md.core.ruler.after("block", "myst_callouts", _myst_callouts)
@@ -2351,6 +2362,13 @@ def new_markdown() -> MarkdownIt:
     # off, an alert's title) run after markdown-it joined its escapes into the text:
     # joined once more, no renderer meets a ``text_special`` (Zhihu's stopped on one).
     md.core.ruler.push("text_join_again", text_join)
+    md.use(script_links_plugin)
+    md.use(accept_svg_addresses)
+    md.core.ruler.after("normalize", "svg_pictures", svg_pictures)
+    md.core.ruler.after("normalize", "wide_spaces", wide_spaces)
+    md.core.ruler.after("normalize", "model_reasoning", model_reasoning)
+    md.core.ruler.before("drop_ai_citations", "kimi_notes", kimi_notes)
+    md.core.ruler.after("script_links", "citation_links", citation_links)
     md.normalizeLink = _verbatim  # type: ignore[method-assign]
     return md
 
@@ -2428,27 +2446,6 @@ def parse_document(body: str, attachments: tuple[Attachment, ...] = ()) -> Docum
         tuple(env.get(GROUPED, ())),
         tuple(env.get(PIXELS, ())),
         tuple(env.get(NOTES, ())),
-    )
-
-
-def copy_token(token: Token) -> Token:
-    """A deep copy of ``token`` (children, attributes, meta), several times cheaper than
-    :func:`copy.deepcopy`."""
-    children = token.children
-    return Token(
-        type=token.type,
-        tag=token.tag,
-        nesting=token.nesting,
-        attrs=dict(token.attrs),
-        map=list(token.map) if token.map is not None else None,
-        level=token.level,
-        children=[copy_token(child) for child in children] if children is not None else None,
-        content=token.content,
-        markup=token.markup,
-        info=token.info,
-        meta=dict(token.meta),
-        block=token.block,
-        hidden=token.hidden,
     )
 
 

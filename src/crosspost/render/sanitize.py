@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from crosspost.issue.bare_links import with_scheme
+from crosspost.issue.blocks import LAZY_SOURCE_NAMES
 from crosspost.issue.dialect import VOID, left_open
 from crosspost.patterns import pattern
 
@@ -49,8 +50,16 @@ MEDIA_LABELS = {
     "embed": "嵌入内容",
     "object": "嵌入内容",
 }
-#: Where a media element names its source (``<source>`` children are read too).
+#: Where a media element names its source, first to last: ``src`` (``data`` for an
+#: ``<object>``), then the attributes of a page that loads it as the reader scrolls, as
+#: for pictures (WeChat's own video frames name their player only in ``data-src``);
+#: ``<source>`` children are read after them.
 _MEDIA_SOURCES = ("src", "data")
+_LAZY_SOURCE = pattern(LAZY_SOURCE_NAMES, re.IGNORECASE)
+#: A source that stands in for the real one until a script swaps it (``about:blank``).
+_PLACEHOLDER_SOURCE = pattern(r"^\s*(?:about|javascript|blob):", re.IGNORECASE)
+#: The elements that frame another page.
+_FRAMES = ("iframe", "embed", "object")
 
 _TAG = pattern(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b.*?(/?)>$", re.DOTALL)
 _MEDIA_TAG = pattern(r"<(?:video|audio|iframe|embed|object)\b", re.IGNORECASE)
@@ -170,6 +179,13 @@ def modern_tags(fragment: str) -> str:
     return _LEGACY_TAG.sub(modern, fragment)
 
 
+#: The page of WeChat's own video player, which a frame of WeChat's video in an article
+#: names (``<iframe data-mpvid="wxv_…" data-src="…/mp/readtemplate?t=pages/video_player_tmpl
+#: &vid=wxv_…">``).
+WECHAT_PLAYER = pattern(
+    r"(https?://mp\.weixin\.qq\.com/mp/readtemplate\?(?:.*&)?t=pages/video_player_tmpl\b.*)"
+)
+
 #: Video sites' players, which a page embeds in a frame, and the page of the video each
 #: plays (a reader opening the player's address gets a bare player, or nothing).
 _PLAYERS = (
@@ -180,8 +196,11 @@ _PLAYERS = (
     (pattern(r"https://player\.bilibili\.com/player\.html\?(?:.*&)?aid=(\d+)"),
      "https://www.bilibili.com/video/av{}"),
     (pattern(r"https://player\.vimeo\.com/video/(\d+)"), "https://vimeo.com/{}"),
-    (pattern(r"https://v\.qq\.com/txp/iframe/player\.html\?(?:.*&)?vid=(\w+)"),
+    (pattern(r"https://v\.qq\.com/(?:txp/)?iframe/(?:player|preview)\.html\?(?:.*&)?vid=(\w+)"),
      "https://v.qq.com/x/page/{}.html"),
+    # WeChat's own player: its page is the only address a WeChat video has (and, on
+    # mp.weixin.qq.com, a link WeChat lets readers follow).
+    (WECHAT_PLAYER, "{}"),
 )  # fmt: skip
 
 
@@ -201,7 +220,7 @@ def media_line(name: str, source: str, poster: str = "") -> str:
 
     The result is raw HTML the channel's allowlist cleans like any other.
     """
-    page = _video_page(source) if name in ("iframe", "embed", "object") else None
+    page = _video_page(source) if name in _FRAMES else None
     if page is not None:
         name, source = "video", page
     label = html.escape(f"▶ {MEDIA_LABELS.get(name, MEDIA_LABELS['embed'])}")
@@ -218,15 +237,59 @@ def _media_source(element: Tag) -> str:
     as text (WeChat's list of links) or opened on its own."""
     from bs4.element import Tag
 
-    found = ""
-    for attribute in _MEDIA_SOURCES:
-        if element.get(attribute):
-            found = str(element[attribute]).strip()
-            break
-    else:
+    written = [str(element.get(attribute) or "") for attribute in _MEDIA_SOURCES]
+    written += [str(value) for name, value in element.attrs.items() if _LAZY_SOURCE.fullmatch(name)]
+    found = next(
+        (
+            value.strip()
+            for value in written
+            if value.strip() and not _PLACEHOLDER_SOURCE.match(value)
+        ),
+        "",
+    )
+    if not found:
         inner = element.find("source", src=True)
         found = str(inner["src"]).strip() if isinstance(inner, Tag) else ""
     return with_scheme(found)
+
+
+def _media_name(element: Tag) -> str:
+    """What a media element is, as its line names it: a frame of WeChat's own video
+    (``<iframe data-mpvid="wxv_…">``) is a video, even when no address of it is left."""
+    if element.name in _FRAMES and element.get("data-mpvid"):
+        return "video"
+    return str(element.name)
+
+
+@dataclass(frozen=True)
+class Media:
+    """A media element as its line shows it (see :func:`first_media`)."""
+
+    #: What the line calls it: a key of :data:`MEDIA_LABELS` (``"video"`` for a known
+    #: player's frame).
+    name: str
+    #: The address the line links to (``""``: none; the line links nowhere).
+    source: str
+    #: Whether it is WeChat's own video (``<iframe data-mpvid>`` or WeChat's player).
+    wechat_video: bool
+
+
+def first_media(fragment: str) -> Media | None:
+    """The first media element of ``fragment`` (raw HTML that starts at or before it) as
+    its line shows it, for check, which must say whether the reader gets a link or a
+    line linking nowhere."""
+    from bs4 import BeautifulSoup
+    from bs4.element import Tag
+
+    element = BeautifulSoup(fragment, "html.parser").find(list(MEDIA_LABELS))
+    if not isinstance(element, Tag):
+        return None
+    name, source = _media_name(element), _media_source(element)
+    page = _video_page(source) if name in _FRAMES else None
+    wechat = bool(element.get("data-mpvid")) or bool(WECHAT_PLAYER.match(source))
+    if page is not None:
+        name, source = "video", page
+    return Media(name, source, wechat)
 
 
 def wrapper_object(element: Tag) -> bool:
@@ -259,7 +322,9 @@ def _media_as_lines(fragment: str, media: frozenset[str]) -> str:
         if wrapper_object(element):
             element.unwrap()
             continue
-        line = media_line(element.name, _media_source(element), str(element.get("poster") or ""))
+        line = media_line(
+            _media_name(element), _media_source(element), str(element.get("poster") or "")
+        )
         if element.parent is soup:  # a block of its own: the line is a paragraph
             line = f"<p>{line}</p>"
         element.replace_with(BeautifulSoup(line, "html.parser"))
@@ -372,12 +437,13 @@ class TagStream:
             element = BeautifulSoup(raw, "html.parser").find(name)
             source = _media_source(element) if isinstance(element, Tag) else ""
             poster = str(element.get("poster") or "") if isinstance(element, Tag) else ""
-            line = clean(media_line(name, source, poster), allowlist)
+            shown_as = _media_name(element) if isinstance(element, Tag) else name
+            line = clean(media_line(shown_as, source, poster), allowlist)
             if name in VOID or self_closed:
                 return "" if self._media else line
             nested = bool(self._media)
             self.dropping += 1
-            self._media.append(_MediaFrame(name, poster, written=nested or bool(source)))
+            self._media.append(_MediaFrame(shown_as, poster, written=nested or bool(source)))
             return line if source and not nested else ""
         if name == "source" and self._media and not closing and not self._media[-1].written:
             element = BeautifulSoup(raw, "html.parser").find("source")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import html
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -336,6 +337,12 @@ class WeChatRenderer(RendererHTML):
         ):
             state.links.append("")  # dropped: the text stays, nothing to number
             return ""
+        if tokens[idx].meta.get("citation"):  # [[1]](https://…): the mark alone
+            for word in itertools.takewhile(
+                lambda token: token.type != "link_close", tokens_after(tokens, idx)
+            ):
+                word.content = ""
+            text = ""  # the entry is the address alone
         state.links.append(state.reference(href, text))
         return ""
 

@@ -19,9 +19,9 @@ import lxml.etree
 import lxml.html
 from markdown_it.token import Token
 
+from crosspost.issue.blocks import copy_token
 from crosspost.issue.dialect import (
     Document,
-    copy_token,
     drop_title_heading,
     only_for,
     tokens_after,
