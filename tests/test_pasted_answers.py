@@ -192,17 +192,31 @@ def test_check_says_the_reasoning_was_left_out_and_keeps_its_line_numbers(
 
 
 def test_reasoning_closed_on_the_line_of_the_answer_keeps_the_answer() -> None:
-    body = "<thinking>用户要一句话。</thinking>答案是 42。\n"
+    body = "<thinking>\n用户要一句话。\n</thinking>答案是 42。\n"
     for channel in CHANNELS:
         text = words(shown(body, channel))
         assert "答案是 42。" in text and "用户要" not in text, channel
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # A mention in prose, and a closing tag in a tutorial's code span, are the writer's.
+        "<thinking>Claude 的</thinking> 也这样写。\n",
+        "<think>\n## 解析方法\n\n用正则匹配到 `</think>` 为止，之后才是答案。\n",
+    ],
+)
+def test_a_reasoning_tag_the_writer_talks_about_stays(body: str) -> None:
+    for channel in CHANNELS:
+        text = words(shown(body, channel))
+        assert "也这样写" in text or "解析方法" in text, channel
 
 
 # --- 通义千问's citations ---------------------------------------------------------------------
 
 TONGYI = (
     "阿里云发布了 Qwen2.5 [[1]](https://qwenlm.github.io/blog/qwen2.5/)，领先 "
-    "[[2]](https://github.com/QwenLM/Qwen2.5)[3](https://huggingface.co/Qwen)。\n\n"
+    "[[2]](https://github.com/QwenLM/Qwen2.5)[[3]](https://huggingface.co/Qwen)。\n\n"
     "又引用了 [[2]](https://github.com/QwenLM/Qwen2.5)。\n"
 )
 
@@ -223,10 +237,17 @@ def test_a_citation_link_follows_the_issues_own_numbers() -> None:
     assert "[4]&nbsp;https://qwenlm.github.io/blog/qwen2.5/" in wechat
 
 
-def test_zhihu_keeps_a_citation_link_and_brackets_a_bare_number() -> None:
+def test_zhihu_keeps_a_citation_link() -> None:
     zhihu = shown(TONGYI, "zhihu")
     assert '<a href="https://qwenlm.github.io/blog/qwen2.5/">[1]</a>' in zhihu
     assert '<a href="https://huggingface.co/Qwen">[3]</a>' in zhihu
+
+
+def test_a_link_whose_words_are_a_bare_number_keeps_them() -> None:
+    # '本期是第 [3](…) 期' lost its 3 on WeChat: a bare number is the writer's word.
+    body = "本期是第 [3](https://e.com/3) 期，共 [100](https://e.com/all) 个。\n"
+    assert "本期是第 3[1] 期，共 100[2] 个。" in words(shown(body, "wechat"))
+    assert '<a href="https://e.com/3">3</a>' in shown(body, "zhihu")
 
 
 def test_a_link_of_other_words_keeps_them() -> None:

@@ -301,7 +301,13 @@ def test_check_names_the_page_text_lines_in_one_warning(body_warnings: BodyWarni
             ["预览时标签不可点", "知道了", "轻触阅读原文"],
         ),
         # a link that leads somewhere is the writer's
-        ("预览时标签不可点\n\n[阅读原文](https://example.com/post)\n", ["阅读原文"]),
+        (
+            "预览时标签不可点\n\n继续滑动看下一个\n\n[阅读原文](https://example.com/post)\n",
+            ["阅读原文"],
+        ),
+        # one line of it, quoted by a writer, is the writer's (two make the page's)
+        ("微信里显示的提示是：\n\n轻触阅读原文\n", ["轻触阅读原文"]),
+        ("预览时标签不可点\n\n分享\n\n收藏\n", ["预览时标签不可点", "分享", "收藏"]),
     ],
 )
 def test_only_whole_lines_of_page_text_are_left_out(body: str, kept: list[str]) -> None:

@@ -23,7 +23,7 @@ from markdown_it.token import Token
 from crosspost.patterns import pattern
 
 #: The words of a citation link, as the inline parse leaves them.
-_NUMBER = pattern(r"\[(\d{1,3})\]|(\d{1,3})")
+_NUMBER = pattern(r"\[([0-9]{1,3})\]")
 #: A web address (a citation's source).
 _WEB = pattern(r"^(?:https?:)?//", re.IGNORECASE)
 #: Tokens that carry a link's words.
@@ -51,7 +51,3 @@ def _mark(children: list[Token]) -> None:
         if number is None:
             continue
         child.meta["citation"] = True
-        if number.group(2):  # a bare number: bracketed
-            for word in words:
-                word.content = ""
-            words[0].content = f"[{number.group(2)}]"

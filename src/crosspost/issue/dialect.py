@@ -96,7 +96,7 @@ from crosspost.issue.pandoc_tables import (
 )
 from crosspost.issue.private_notes import private_notes
 from crosspost.issue.roam import roam_export, roam_italics
-from crosspost.issue.script_links import script_links_plugin
+from crosspost.issue.script_links import script_links, script_links_plugin
 from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image, sizes_in_alt
 from crosspost.issue.substack_notes import lightbox_links, substack_footnotes
@@ -2363,6 +2363,8 @@ def new_markdown() -> MarkdownIt:
     # joined once more, no renderer meets a ``text_special`` (Zhihu's stopped on one).
     md.core.ruler.push("text_join_again", text_join)
     md.use(script_links_plugin)
+    # An inline note's words (^[…]) reach the tokens only at the footnotes' tail.
+    md.core.ruler.after("footnote_tail", "script_links_in_notes", script_links)
     md.use(accept_svg_addresses)
     md.core.ruler.after("normalize", "svg_pictures", svg_pictures)
     md.core.ruler.after("normalize", "wide_spaces", wide_spaces)

@@ -26,6 +26,7 @@ from crosspost.patterns import pattern
 #: A Kimi mark, or (at a line's start) a definition's: its number.
 KIMI_MARK = pattern(r"\[\^(\d{1,4})\^\]")
 _DEFINITION = pattern(r"^[ \t]{0,3}\[\^(\d{1,4})\^\]:", re.MULTILINE)
+_OWN_DEFINITION = pattern(r"^[ \t]{0,3}\[\^(\d{1,4})\]:", re.MULTILINE)
 
 
 def kimi_labels(source: str) -> frozenset[str]:
@@ -34,10 +35,13 @@ def kimi_labels(source: str) -> frozenset[str]:
     if "^]:" not in source:
         return frozenset()
     fences = fence_starts(source)
+    defined = {
+        found.group(1) for found in _OWN_DEFINITION.finditer(source)
+    }  # the writer's own [^1]: keeps its number; Kimi's 1 then stays a citation mark
     return frozenset(
         found.group(1)
         for found in _DEFINITION.finditer(source)
-        if not in_fence(fences, found.start())
+        if not in_fence(fences, found.start()) and found.group(1) not in defined
     )
 
 

@@ -25,7 +25,8 @@ from crosspost.patterns import pattern
 
 #: A reasoning block: its opening at a line's start, to its closing tag.
 _REASONING = pattern(
-    r"^[ \t]{0,3}<(think|thinking)>.*?</\1\s*>", re.IGNORECASE | re.MULTILINE | re.DOTALL
+    r"^[ \t]{0,3}<(think|thinking)>[ \t]*\n.*?^[ \t]{0,3}</\1\s*>",
+    re.IGNORECASE | re.MULTILINE | re.DOTALL,
 )
 #: The code check files the notes under (a warning).
 CODE = "model-reasoning"

@@ -77,9 +77,24 @@ def accept_svg_addresses(md: MarkdownIt) -> None:
     validate = md.validateLink
 
     def validate_link(url: str) -> bool:
-        return bool(SVG_ADDRESS.match(url)) or validate(url)
+        if SVG_ADDRESS.match(url):
+            return not _active(url)  # an SVG that runs anything stays words
+        return validate(url)
 
     md.validateLink = validate_link  # type: ignore[method-assign]
+
+
+#: What makes an SVG run something when opened: a script, an event handler, a script's
+#: address, or HTML inside it.
+_ACTIVE = pattern(r"<script|<foreignobject|\son[a-z]+\s*=|javascript:", re.IGNORECASE)
+
+
+def _active(url: str) -> bool:
+    """Whether the SVG a ``data:`` address holds could run something (or cannot be read,
+    so could)."""
+    header, _, payload = url.strip()[len("data:image/svg+xml") :].partition(",")
+    svg = _decoded(header, payload)
+    return svg is None or bool(_ACTIVE.search(svg))
 
 
 def svg_pictures(state: StateCore) -> None:
@@ -101,7 +116,7 @@ def svg_pictures(state: StateCore) -> None:
         if svg is None:
             return written
         breaks = "\n" * written.count("\n")
-        if _is_placeholder(svg):
+        if _is_placeholder(svg) or _ACTIVE.search(svg):
             shown = " ".join(f"data:image/svg+xml{header},{payload}".split())
             shown = shown if len(shown) <= 50 else shown[:49] + "…"
             notes.append((text.count("\n", 0, at), CODE, _message(shown)))

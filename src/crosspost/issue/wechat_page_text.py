@@ -110,6 +110,8 @@ _AUTHOR_PICTURE = pattern(r"!\[(作者头像)\]\([^()\s]*\)")
 #: What may stand between the words: spaces, the bar's commas and stops, emphasis marks.
 _BETWEEN = pattern(r"[\s,，.。:：、;；*_\\]*")
 
+#: How many lines of :data:`_PAGE_ONLY` make a run page text.
+_PAGE_LINES = 2
 #: How a line reads: not page text, one of the short words, or page text for sure.
 _NOT, _WORDS, _PAGE = 0, 1, 2
 #: A thematic break between lines of page text, which goes with them.
@@ -172,7 +174,7 @@ def _units(tokens: list[Token]) -> list[tuple[int, int, int]]:
 
 def _page_text(units: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
     """The (token index, line) of each line, and each thematic break, to leave out: the
-    runs of page text that hold a line of :data:`_PAGE_ONLY`, a break only within one."""
+    runs of page text that hold two lines of :data:`_PAGE_ONLY`, a break only within one."""
     dropped: set[tuple[int, int]] = set()
     start = 0
     while start < len(units):
@@ -185,7 +187,9 @@ def _page_text(units: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
         run = units[start:end]
         while run and run[-1][2] == _RULE:  # a break after the run is the article's
             run.pop()
-        if any(reading == _PAGE for _, _, reading in run):
+        # Two lines no article writes: a page's furniture, not a writer quoting one line
+        # of it (a tutorial's "微信里显示的提示是：" / "轻触阅读原文" keeps it).
+        if sum(reading == _PAGE for _, _, reading in run) >= _PAGE_LINES:
             dropped |= {(index, line) for index, line, _ in run}
         start = end
     return dropped
