@@ -313,3 +313,15 @@ def test_a_heading_and_an_item_with_a_wide_space_are_read_as_such(space: str) ->
     wechat = shown(body, "wechat")
     assert "<h2" in wechat and "<h3" in wechat and words(wechat).count("##") == 1
     assert "•&nbsp;" in words(wechat)
+
+
+def test_an_svg_picture_that_runs_a_script_is_left_out_and_named(
+    body_warnings: BodyWarnings,
+) -> None:
+    svg = "%3Csvg xmlns='http://www.w3.org/2000/svg' width='90' height='40'%3E%3Cscript%3E"
+    body = f"前文\n\n![图](data:image/svg+xml,{svg}alert(1)%3C/script%3E%3C/svg%3E)\n\n后文\n"
+    for channel in CHANNELS:
+        out = shown(body, channel)
+        assert "svg+xml" not in out and "alert" not in out, channel
+    (said,) = [line for line in body_warnings(body) if "runs something" in line]
+    assert said.startswith("issue.md:6: warning: the picture 'data:image/svg+xml,")

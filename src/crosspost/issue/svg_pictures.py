@@ -116,10 +116,11 @@ def svg_pictures(state: StateCore) -> None:
         if svg is None:
             return written
         breaks = "\n" * written.count("\n")
-        if _is_placeholder(svg) or _ACTIVE.search(svg):
+        active = bool(_ACTIVE.search(svg))
+        if active or _is_placeholder(svg):
             shown = " ".join(f"data:image/svg+xml{header},{payload}".split())
             shown = shown if len(shown) <= 50 else shown[:49] + "…"
-            notes.append((text.count("\n", 0, at), CODE, _message(shown)))
+            notes.append((text.count("\n", 0, at), CODE, _message(shown, active=active)))
             return breaks
         if not _UNREADABLE.search(payload):
             return written
@@ -166,7 +167,13 @@ def _encoded(found: re.Match[str]) -> str:
     return "%20" if char == "\n" else f"%{ord(char):02X}"
 
 
-def _message(shown: str) -> str:
+def _message(shown: str, *, active: bool = False) -> str:
+    if active:
+        return (
+            f"the picture '{shown}' is an SVG that runs something (a script, an event "
+            "handler or HTML inside it), so it is left out of every channel; export the "
+            "drawing as PNG and link that instead"
+        )
     return (
         f"the picture '{shown}' is a placeholder (an SVG of one pixel, or one that draws "
         "nothing: a WeChat article shows it until the real picture loads), so it is left "
