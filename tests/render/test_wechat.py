@@ -272,6 +272,16 @@ def test_a_raw_html_list_is_drawn_as_markdowns_lists_are() -> None:
     assert style_of(tenth.parent.parent)["padding-left"] == "2.5em"
 
 
+def test_a_raw_figure_is_themed_as_a_markdown_figure_is() -> None:
+    # Ghost's and WordPress's <figure> kept the browser's 40 px indent each side and a
+    # caption in body text.
+    raw = '<figure><img src="https://e.com/a.png"><figcaption>说明</figcaption></figure>\n'
+    _, soup = render_body(raw)
+    _, markdown = render_body("![说明](https://e.com/a.png)\n")
+    for tag in ("figure", "figcaption"):
+        assert style_of(soup.find(tag)) == style_of(markdown.find(tag)), tag
+
+
 def test_a_list_numbered_past_nine_hangs_its_numbers_in_a_wider_gap() -> None:
     markdown = "\n".join(f"{n}. 项" for n in range(1, 11)) + "\n\n段\n\n- 甲\n"
     _, soup = render_body(markdown)

@@ -111,6 +111,8 @@ class RawHtmlSanitiser(HTMLParser):
             kept["style"] = f"text-align:{kept.pop('align').lower()};" + kept.get("style", "")
         if tag == "summary":  # the title of what WeChat shows open: a bold line
             kept["class"] = "summary"
+        if tag in ("figure", "figcaption"):  # a page's own figure, themed as Markdown's is
+            kept["class"] = tag  # (unstyled, a browser indents a figure 40 px each side)
         if tag in AS_SECTION:
             tag = "section"
         if tag == "img":
