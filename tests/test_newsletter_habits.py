@@ -337,3 +337,9 @@ def test_one_label_under_a_line_is_prose_wrapped_there(body: str) -> None:
 @pytest.mark.parametrize("alt", ["QQ 123456789", "Photo from 1989"])
 def test_a_number_or_a_year_beside_a_tools_word_is_a_caption(alt: str) -> None:
     assert caption_of(alt, "", "https://e.com/qr.png") == alt
+
+
+def test_a_link_written_right_around_full_width_words_stays_that_link() -> None:
+    body = "见[【官方】(https://a.com)](https://b.com)。\n"
+    assert '<a href="https://b.com">' in shown(body, "zhihu")
+    assert "](" not in words(shown(body, "wechat"))

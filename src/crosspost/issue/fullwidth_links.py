@@ -57,6 +57,8 @@ def fullwidth_links(state: StateCore) -> None:
             return found.group(0)  # indented code, or a line of raw HTML: as written
         if in_code_span(text, at):
             return found.group(0)
+        if text[at - 1 : at] == "[" and text.startswith("](", found.end()):
+            return found.group(0)  # the words of a link written right: [【官方】(…)](…)
         meant, message = written
         notes.append((text.count("\n", 0, at), CODE, message))
         return meant
