@@ -81,21 +81,29 @@ def test_an_inline_formula_sits_on_the_line_like_text(page: Page) -> None:
 
 
 def test_a_wide_table_scrolls_and_never_splits_a_word_or_number(page: Page) -> None:
-    found = page.evaluate(
-        """() => {
-            const table = document.querySelector('table');
-            const wrapper = table.parentElement;
-            const lines = [...table.querySelectorAll('td')].map((cell) => {
-                const range = document.createRange();
-                range.selectNodeContents(cell);
-                const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-                return [cell.textContent, tops.size];
-            });
-            return {overflow: getComputedStyle(wrapper).overflowX,
-                    scroll: wrapper.scrollWidth, width: wrapper.clientWidth, lines};
-        }"""
-    )
+    found = page.evaluate(TABLE_LAYOUT)
     assert found["overflow"] == "auto"
+    assert_scrolls_whole_words(found)
+
+
+#: The first table's scrolling box and, per body cell, its words and how many lines they
+#: take; and the first heading's weight.
+TABLE_LAYOUT = """() => {
+    const table = document.querySelector('table');
+    const wrapper = table.parentElement;
+    const lines = [...table.querySelectorAll('td')].map((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        return [cell.textContent, tops.size];
+    });
+    const heading = getComputedStyle(document.querySelector('h2, h3')).fontWeight;
+    return {overflow: getComputedStyle(wrapper).overflowX,
+            scroll: wrapper.scrollWidth, width: wrapper.clientWidth, lines, heading};
+}"""
+
+
+def assert_scrolls_whole_words(found: dict[str, Any]) -> None:
     assert found["scroll"] > found["width"], "the table is wider than the screen: it scrolls"
     for text, lines in found["lines"]:
         assert lines == 1, f"{text!r} is broken over {lines} lines"
@@ -199,22 +207,7 @@ def test_under_wechats_page_rules_a_wide_table_still_scrolls_whole_words(
     )
     opened = new_page(browser, PHONE_WIDTH)
     opened.set_content(document, wait_until="load")
-    found = opened.evaluate(
-        """() => {
-            const table = document.querySelector('table');
-            const wrapper = table.parentElement;
-            const lines = [...table.querySelectorAll('td')].map((cell) => {
-                const range = document.createRange();
-                range.selectNodeContents(cell);
-                const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-                return [cell.textContent, tops.size];
-            });
-            const heading = getComputedStyle(document.querySelector('h2, h3')).fontWeight;
-            return {scroll: wrapper.scrollWidth, width: wrapper.clientWidth, lines, heading};
-        }"""
-    )
+    found = opened.evaluate(TABLE_LAYOUT)
     opened.close()
-    assert found["scroll"] > found["width"], "the table is wider than the screen: it scrolls"
-    for text, lines in found["lines"]:
-        assert lines == 1, f"{text!r} is broken over {lines} lines"
+    assert_scrolls_whole_words(found)
     assert found["heading"] == "700", "headings stay bold"

@@ -20,7 +20,7 @@ from markdown_it.token import Token
 
 from crosspost.check.constructs import INFO, WARNING, Finding, lines_of
 from crosspost.issue.ai_citations import AI_CITATION
-from crosspost.issue.blocks import fence_starts, in_code_span, in_fence
+from crosspost.issue.blocks import fence_starts, in_code_span, in_fence, shortened
 from crosspost.issue.body import footnote_definitions
 from crosspost.issue.components import SELF_CLOSING
 from crosspost.issue.dialect import (
@@ -399,7 +399,7 @@ def _paths_as_links(
         others = list(dict.fromkeys(t for t, _ in found[1:] if t != target))
         more = ""
         if others:  # named all at once: fixing one must not just bring up the next
-            shown = ", ".join(f"'{_shortened(t)}'" for t in others[:3])
+            shown = ", ".join(f"'{shortened(t)}'" for t in others[:3])
             rest = f" and {len(others) - 3} more" if len(others) > 3 else ""
             more = f" (and {shown}{rest} in the same paragraph)"
         if index < table_close:
@@ -411,7 +411,7 @@ def _paths_as_links(
             issue.body_line + number,
             None,
             "path-as-link",
-            f"the link to '{_shortened(target)}'{more} {why}: WeChat and Zhihu readers cannot "
+            f"the link to '{shortened(target)}'{more} {why}: WeChat and Zhihu readers cannot "
             "follow it (it is shown as a note, or its words alone); write the page's full "
             "address (https://…)",
         )
@@ -459,7 +459,7 @@ def _spaced_note_labels(
             issue.body_line + number,
             None,
             "spaced-note-label",
-            f"'{_shortened(written, 30)}' is not read as a footnote: a label cannot hold a "
+            f"'{shortened(written, 30)}' is not read as a footnote: a label cannot hold a "
             "space, so the reference shows as written and a definition joins the note "
             f"before it; write it without spaces ('[^{'-'.join(written[2:-1].split())}]') "
             "in both places",
@@ -474,11 +474,6 @@ def _lines_named(issue: Issue, numbers: Sequence[int], named: int = _LINES_NAMED
     "8, 11, 20 and 4 more"."""
     shown = ", ".join(str(issue.body_line + number) for number in numbers[:named])
     return shown + (f" and {len(numbers) - named} more" if len(numbers) > named else "")
-
-
-def _shortened(text: str, width: int = 40) -> str:
-    """``text`` as a finding quotes it: at most ``width`` characters, "…" for the rest."""
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _unshowable(issue: Issue, lines: Sequence[str]) -> Iterator[Finding]:
@@ -724,7 +719,7 @@ def _unspaced_headings(
     first = _UNSPACED_HEADING.match(lines[where[0]])
     assert first is not None
     hashes, written = first.group(1), lines[where[0]][first.start(1) :].strip()
-    shown = _shortened(written, 30)
+    shown = shortened(written, 30)
     others = ""
     if len(where) > 1:  # five lines in all: this one and four more
         also = _lines_named(issue, where[1:], _LINES_NAMED - 1)
@@ -757,7 +752,7 @@ def _sentences_over_rules(issue: Issue, tokens: Sequence[Token]) -> Iterator[Fin
             issue.body_line + token.map[0],
             None,
             "sentence-as-heading",
-            f"'{_shortened(words.splitlines()[-1].strip(), 24)}' is read as a heading, with "
+            f"'{shortened(words.splitlines()[-1].strip(), 24)}' is read as a heading, with "
             "the '---' under it as its underline, and the rule is gone; leave a blank line "
             "between them for a rule",
         )
@@ -916,7 +911,7 @@ def _unread_blocks(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
             continue
         line = issue.body_line + token.map[0]
         if token.type == "fence" and token.info.startswith("{"):  # admonitions are callouts
-            name = f"'```{_shortened(token.info.split('}', 1)[0] + '}', 24)}'"
+            name = f"'```{shortened(token.info.split('}', 1)[0] + '}', 24)}'"
             if name.startswith("'```{="):  # Pandoc's; ```{=html} is read as HTML
                 kind, what = "raw-format", "Pandoc's raw block for another output format"
                 fix = "leave it out, or write what it says in Markdown"
@@ -943,7 +938,7 @@ def _unread_blocks(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
                 line,
                 None,
                 "content-tabs",
-                f"'{_shortened(token.content.splitlines()[0], 24)}' is a MkDocs content tab, "
+                f"'{shortened(token.content.splitlines()[0], 24)}' is a MkDocs content tab, "
                 "not Markdown: the label shows as written and the tab's indented content "
                 "as code; write each tab as a bold line with its content below, not indented",
             )
@@ -1014,7 +1009,7 @@ def _tracking_pixels(issue: Issue) -> Iterator[Finding]:
             issue.body_line + line,
             None,
             "tracking-pixel",
-            f"the image '{_shortened(source, 60)}' is a tracking pixel of the email the "
+            f"the image '{shortened(source, 60)}' is a tracking pixel of the email the "
             f"issue came from ({why}), so it is left out of every channel; delete it from "
             "the issue to silence this",
         )
@@ -1099,7 +1094,7 @@ def _dialect_notes(issue: Issue) -> Iterator[Finding]:
         yield Finding(issue.body_line + line, None, code, message, severity)
     if page_text:
         numbers = [line for line, _ in page_text]
-        quoted = ", ".join(f"'{_shortened(text)}'" for _, text in page_text[:3])
+        quoted = ", ".join(f"'{shortened(text)}'" for _, text in page_text[:3])
         more = ", …" if len(page_text) > 3 else ""
         yield Finding(
             issue.body_line + numbers[0],
@@ -1136,7 +1131,7 @@ def _tables_of_contents(issue: Issue) -> Iterator[Finding]:
     the dialect leaves out: the tool that wrote the issue filled them in, crosspost does
     not."""
     for line, written in issue.document.left_out:
-        shown = _shortened(written)
+        shown = shortened(written)
         yield Finding(
             issue.body_line + line,
             None,
@@ -1206,7 +1201,7 @@ def _foreign(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
                 if (line, meaning) in seen:
                     continue
                 seen.add((line, meaning))
-                shown = _shortened(" ".join(written[match.start() : match.end()].split()))
+                shown = shortened(" ".join(written[match.start() : match.end()].split()))
                 said = f"'{shown}' is {meaning}" + (_IN_RAW_HTML if raw else "")
                 yield Finding(line, None, "foreign-syntax", said)
 

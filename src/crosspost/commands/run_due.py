@@ -241,9 +241,10 @@ def print_report(report: DueReport, *, verbose: bool) -> None:
         _record(line)
         if report.is_news(result) or verbose:  # a resumed post found done is not news
             print(line, file=sys.stdout if result.exit_code == EXIT_OK else sys.stderr)
-            if result.todo and result.exit_code == EXIT_OK:  # done, but a person must act
-                _record(f"{'to do':<11} {where:<14} {result.key.issue_id}  {result.todo}")
-                print(f"{'to do':<11} {where:<14} {result.key.issue_id}  {result.todo}")
+            if result.asks_person:
+                todo = f"{'to do':<11} {where:<14} {result.key.issue_id}  {result.todo}"
+                _record(todo)
+                print(todo)
     for entry in report.entries:
         if entry.kind == "problem":
             line = f"problem     {entry.message}"

@@ -209,3 +209,12 @@ def copy_token(token: Token) -> Token:
         block=token.block,
         hidden=token.hidden,
     )
+
+
+def shortened(text: str, width: int = 40) -> str:
+    """``text`` as a message quotes it: at most ``width`` characters, "…" for the rest."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+#: A picture file's name at the end of an address's path (``…/a.png``).
+PICTURE_FILE = pattern(r"\.(?:png|jpe?g|gif|webp|svg|bmp|avif)$", re.IGNORECASE)

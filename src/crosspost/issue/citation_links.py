@@ -1,16 +1,15 @@
-"""Links whose words are only a citation number: ``[[1]](https://…)``, ``[1](https://…)``.
+"""Links whose words are only a bracketed citation number: ``[[1]](https://…)``.
 
-通义千问 copies its citations as ``Qwen2.5 [[1]](https://qwenlm.github.io/…)`` and
-Perplexity as ``[1](https://…)``: the number is the assistant's, the address the source.
-WeChat numbers every outside link itself, so the words and its own mark stood side by
-side (``Qwen2.5 [1][1]``, and an entry ``[1] [1]: https://…``), and where the issue
-numbers its own sources the two disagreed (``[1][4]``), sending readers to another one.
+通义千问 copies its citations as ``Qwen2.5 [[1]](https://qwenlm.github.io/…)``: the number
+is the assistant's, the address the source. WeChat numbers every outside link itself, so
+the words and its own mark stood side by side (``Qwen2.5 [1][1]``, and an entry ``[1]
+[1]: https://…``), and where the issue numbers its own sources the two disagreed
+(``[1][4]``), sending readers to another one.
 
-After the inline parse, such a link (to a web address; its words one to three digits,
-bracketed or not) is marked ``meta["citation"]`` on its ``link_open``, for WeChat to
-show its own reference mark alone and an entry that is the address alone; a bare number
-is bracketed (``[1]``), so that on Zhihu, which keeps the link, it reads as a citation
-mark and not as a stray digit in the sentence.
+After the inline parse, such a link (to a web address; its words one to three digits in
+brackets) is marked ``meta["citation"]`` on its ``link_open``, for WeChat to show its own
+reference mark alone and an entry that is the address alone; Zhihu keeps the link. A
+bare number (``第 [3](https://…) 期``) is the writer's word, and stays a link of words.
 """
 
 from __future__ import annotations

@@ -96,7 +96,7 @@ from crosspost.issue.pandoc_tables import (
 )
 from crosspost.issue.private_notes import private_notes
 from crosspost.issue.roam import roam_export, roam_italics
-from crosspost.issue.script_links import script_links, script_links_plugin
+from crosspost.issue.script_links import script_links_plugin
 from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image, sizes_in_alt
 from crosspost.issue.substack_notes import lightbox_links, substack_footnotes
@@ -600,7 +600,7 @@ def _page_breaks(state: StateCore) -> None:
 
 
 def _drop_unshowable(state: StateCore) -> None:
-    """Remove :data:`UNSHOWABLE` characters from the source before anything reads it, as
+    """Remove :data:`UNSHOWABLE` characters from the source before the block parse reads it, as
     markdown-it's own normalisation replaces NUL: no token, and so no channel, holds one
     (WeChat's HTML tree refuses them outright). Lines keep their numbers."""
     if UNSHOWABLE.search(state.src):
@@ -2284,12 +2284,22 @@ def new_markdown() -> MarkdownIt:
     dollars = next(rule.fn for rule in md.inline.ruler.__rules__ if rule.name == "math_inline")
     md.inline.ruler.at("math_inline", _not_before_a_word(dollars))
     _use_bracket_math(md)
-    md.core.ruler.after("normalize", "drop_unshowable", _drop_unshowable)
-    md.core.ruler.after("normalize", "tracked_changes", tracked_changes)
-    md.core.ruler.after("tracked_changes", "page_breaks", _page_breaks)
-    md.core.ruler.after("tracked_changes", "mammoth_footnotes", mammoth_footnotes)
-    md.core.ruler.after("mammoth_footnotes", "zhihu_redirects", zhihu_redirects)
-    md.core.ruler.after("normalize", "fullwidth_links", fullwidth_links)
+    # The rules that rewrite the source before the block parse, in the order they run.
+    source_rules: tuple[tuple[str, Callable[[StateCore], None]], ...] = (
+        ("model_reasoning", model_reasoning),
+        ("wide_spaces", wide_spaces),
+        ("svg_pictures", svg_pictures),
+        ("fullwidth_links", fullwidth_links),
+        ("tracked_changes", tracked_changes),
+        ("mammoth_footnotes", mammoth_footnotes),
+        ("zhihu_redirects", zhihu_redirects),
+        ("page_breaks", _page_breaks),
+        ("drop_unshowable", _drop_unshowable),
+    )
+    previous = "normalize"
+    for name, rewrite in source_rules:
+        md.core.ruler.after(previous, name, rewrite)
+        previous = name
     md.inline.ruler.before("html_inline", "zhihu_reference", zhihu_reference)
     md.core.ruler.after("drop_unshowable", "drop_ai_citations", drop_ai_citations)
     md.core.ruler.after("drop_ai_citations", "equation_labels", _equation_labels)
@@ -2363,12 +2373,7 @@ def new_markdown() -> MarkdownIt:
     # joined once more, no renderer meets a ``text_special`` (Zhihu's stopped on one).
     md.core.ruler.push("text_join_again", text_join)
     md.use(script_links_plugin)
-    # An inline note's words (^[…]) reach the tokens only at the footnotes' tail.
-    md.core.ruler.after("footnote_tail", "script_links_in_notes", script_links)
     md.use(accept_svg_addresses)
-    md.core.ruler.after("normalize", "svg_pictures", svg_pictures)
-    md.core.ruler.after("normalize", "wide_spaces", wide_spaces)
-    md.core.ruler.after("normalize", "model_reasoning", model_reasoning)
     md.core.ruler.before("drop_ai_citations", "kimi_notes", kimi_notes)
     md.core.ruler.after("script_links", "citation_links", citation_links)
     md.normalizeLink = _verbatim  # type: ignore[method-assign]

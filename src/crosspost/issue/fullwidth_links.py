@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import NOTES, in_code_span, outside_fences
+from crosspost.issue.blocks import NOTES, PICTURE_FILE, in_code_span, outside_fences, shortened
 from crosspost.patterns import pattern
 
 #: A link or picture with at least one full-width mark among its brackets: the ``!``,
@@ -31,7 +31,6 @@ _TYPED = pattern(
 #: What fills the brackets of a link: an address with a scheme.
 _ADDRESS = pattern(r"(?:https?|ftp)://[^\s/?#]\S*|mailto:[^\s@]+@[^\s@]+", re.IGNORECASE)
 #: An image file's name at the end of an address's path, or WeChat's ``wx_fmt=png``.
-_IMAGE_FILE = pattern(r"\.(?:png|jpe?g|gif|webp|svg|bmp|avif)$", re.IGNORECASE)
 _IMAGE_FORMAT = pattern(r"(?:^|&)wx_fmt=(?:png|jpe?g|gif|webp)(?:&|$)", re.IGNORECASE)
 _FULL_WIDTH = frozenset("！【】（）")
 #: The code check files its notes under (a warning).
@@ -39,7 +38,7 @@ CODE = "full-width-link"
 
 
 def fullwidth_links(state: StateCore) -> None:
-    """Core rule, first of all (its notes name the body's own lines): the links and
+    """Core rule, before the block parse (its notes name the body's own lines): the links and
     pictures typed with full-width brackets, as meant (see the module)."""
     if not any(mark in state.src for mark in ("（", "【", "！")):
         return
@@ -81,27 +80,27 @@ def _reading(found: re.Match[str], before: str) -> tuple[str, str] | None:
     marks = bang + opening + closing + left + right
     if not _FULL_WIDTH.intersection(marks):
         return None  # Markdown as Markdown writes it
-    shown = _shortened(found.group(0)[len(kept) :])
+    shown = shortened(found.group(0)[len(kept) :], 60)
     if bang:
         meant = f"![{words}]({address})"
         return kept + meant, (
             f"'{shown}' has a Chinese keyboard's full-width marks, so Markdown would show it "
             f"as written (or as a link to the file); it is read as the picture "
-            f"{_shortened(meant)}: write it so, with half-width ! [ ] ( )"
+            f"{shortened(meant, 60)}: write it so, with half-width ! [ ] ( )"
         )
     if not _ADDRESS.fullmatch(address):
         return None
     if opening == "【" and closing == "】":
         meant = f"[【{words}】]({address})"
         return kept + meant, (
-            f"'{shown}' is read as a link whose words keep their 【】, {_shortened(meant)} "
-            f"(Markdown would show it as written); write it so, or [{_shortened(words)}]"
-            f"({_shortened(address)}) for a link without the brackets"
+            f"'{shown}' is read as a link whose words keep their 【】, {shortened(meant, 60)} "
+            f"(Markdown would show it as written); write it so, or [{shortened(words, 60)}]"
+            f"({shortened(address, 60)}) for a link without the brackets"
         )
     meant = f"[{words}]({address})"
     return kept + meant, (
         f"'{shown}' has a Chinese keyboard's full-width brackets, so Markdown would show it "
-        f"as written; it is read as the link {_shortened(meant)}: write it so, with "
+        f"as written; it is read as the link {shortened(meant, 60)}: write it so, with "
         "half-width [ ] ( )"
     )
 
@@ -111,8 +110,4 @@ def _is_picture(address: str) -> bool:
     parts = urlsplit(address)
     if parts.scheme not in ("", "http", "https"):
         return False
-    return bool(_IMAGE_FILE.search(parts.path) or _IMAGE_FORMAT.search(parts.query))
-
-
-def _shortened(text: str, width: int = 60) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return bool(PICTURE_FILE.search(parts.path) or _IMAGE_FORMAT.search(parts.query))

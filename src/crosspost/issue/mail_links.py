@@ -25,14 +25,9 @@ from crosspost.patterns import pattern
 
 _MAILTO = "mailto:"
 #: A raw link that writes an email, with its address and words (no link inside a link).
-_RAW_MAIL_LINK = pattern(
-    r"""<a\b[^<>]*?\bhref\s*=\s*(?:"\s*mailto:([^"]*)"|'\s*mailto:([^']*)')[^<>]*>(.*?)</a\s*>""",
-    re.IGNORECASE | re.DOTALL,
-)
-_RAW_OPEN = pattern(
-    r"""<a\b[^<>]*?\bhref\s*=\s*(?:"\s*mailto:([^"]*)"|'\s*mailto:([^']*)')[^<>]*>""",
-    re.IGNORECASE,
-)
+_OPENING = r"""<a\b[^<>]*?\bhref\s*=\s*(?:"\s*mailto:([^"]*)"|'\s*mailto:([^']*)')[^<>]*>"""
+_RAW_MAIL_LINK = pattern(_OPENING + r"(.*?)</a\s*>", re.IGNORECASE | re.DOTALL)
+_RAW_OPEN = pattern(_OPENING, re.IGNORECASE)
 _TAG = pattern(r"<[^<>]*>")
 #: Characters after which the address goes in full-width brackets (Chinese words).
 _CJK = pattern(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]$")

@@ -28,15 +28,12 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from crosspost.issue.blocks import NOTES
+from crosspost.issue.blocks import NOTES, shortened
+from crosspost.issue.svg_pictures import SVG_ADDRESS
 from crosspost.patterns import pattern
 
 #: The address of a script (markdown-it compares it trimmed and in lower case).
 SCRIPT_ADDRESS = pattern(r"^\s*(?:javascript|vbscript):", re.IGNORECASE)
-#: What no link may lead to: a script, or an SVG written into the address (which the
-#: parse accepts for a picture: :mod:`crosspost.issue.svg_pictures`; a drawing opened as
-#: a page may run a script of its own).
-_UNSAFE_LINK = pattern(r"^\s*(?:javascript:|vbscript:|data:image/svg\+xml[;,])", re.IGNORECASE)
 #: The code check files the notes under (a warning).
 CODE = "script-link"
 #: Text before a ``\\(`` that puts it inside a link's address: ``](`` and no ``)``
@@ -48,8 +45,9 @@ _ADDRESS_REACH = 2000
 
 def script_links_plugin(md: MarkdownIt) -> None:
     """Register the reading of script links on ``md`` (see the module): the parse
-    accepts their addresses, a core rule straight after the inline parse takes them
-    out, and a backslash-bracket in a link's address is an escape, not a formula."""
+    accepts their addresses, a core rule straight after the inline parse (and again
+    after the footnotes' tail, for inline notes; footnotes must be registered first) takes
+    them out, and a backslash-bracket in a link's address is an escape, not a formula."""
     validate = md.validateLink
 
     def validate_link(url: str) -> bool:
@@ -57,6 +55,8 @@ def script_links_plugin(md: MarkdownIt) -> None:
 
     md.validateLink = validate_link  # type: ignore[method-assign]
     md.core.ruler.after("inline", "script_links", script_links)
+    # An inline note's words (^[…]) reach the tokens only at the footnotes' tail.
+    md.core.ruler.after("footnote_tail", "script_links_in_notes", script_links)
     md.inline.ruler.before("math_inline", "escapes_in_addresses", _escapes_in_addresses)
 
 
@@ -80,7 +80,10 @@ def _unsafe(token: Token) -> bool:
     """Whether ``token`` is a link to an address no link may lead to, or a picture of a
     script's."""
     if token.type == "link_open":
-        return bool(_UNSAFE_LINK.match(str(token.attrGet("href") or "")))
+        # No link leads to a script, nor to an SVG written into the address (which the
+        # parse accepts for a picture: a drawing opened as a page may run a script).
+        href = str(token.attrGet("href") or "")
+        return bool(SCRIPT_ADDRESS.match(href) or SVG_ADDRESS.match(href))
     return token.type == "image" and bool(SCRIPT_ADDRESS.match(str(token.attrGet("src") or "")))
 
 
@@ -121,7 +124,7 @@ def _note(
         if scheme == "data"
         else "runs a script of the page it was copied from (such as a WeChat article's buttons)"
     )
-    address = address if len(address) <= 50 else address[:49] + "…"
+    address = shortened(address, 50)
     line = next(
         (n for n in range(start, min(end, len(lines))) if f"{scheme}:" in lines[n].lower()),
         start,

@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from crosspost.issue.blocks import escaped
+from crosspost.issue.blocks import PICTURE_FILE, escaped
 from crosspost.patterns import pattern
 
 #: A raw link and its words, when they are a number: ``<a …>1</a>``.
@@ -62,7 +62,6 @@ _WEB = pattern(r"https?://", re.IGNORECASE)
 #: An empty raw link (a lightbox's) and the picture after it in the same block.
 _EMPTY_LINK = pattern(r"<a\b([^<>]*)>\s*</a\s*>", re.IGNORECASE)
 _PICTURE_AFTER = pattern(r"<img\b|!\[", re.IGNORECASE)
-_PICTURE_FILE = pattern(r"\.(?:png|jpe?g|gif|webp|svg|bmp|avif)$", re.IGNORECASE)
 #: The label a paired note gets as a Markdown footnote.
 _LABEL = "substack-{}"
 
@@ -391,7 +390,7 @@ def _is_lightbox(children: Sequence[Token], index: int, opening: Token, closing:
         href = attributes.get("href", "")
     else:
         return False
-    return bool(_PICTURE_FILE.search(urlsplit(href).path)) and _picture_next(children, index + 2)
+    return bool(PICTURE_FILE.search(urlsplit(href).path)) and _picture_next(children, index + 2)
 
 
 def _picture_next(children: Sequence[Token], at: int) -> bool:
@@ -409,7 +408,7 @@ def _picture_next(children: Sequence[Token], at: int) -> bool:
 def _without_empty_links(content: str) -> str:
     def kept(found: re.Match[str]) -> str:
         attributes = _attributes(found.group(1))
-        lightbox = "image-link" in _classes(attributes) or _PICTURE_FILE.search(
+        lightbox = "image-link" in _classes(attributes) or PICTURE_FILE.search(
             urlsplit(attributes.get("href", "")).path
         )
         followed = _PICTURE_AFTER.search(content, found.end())

@@ -31,7 +31,7 @@ from urllib.parse import unquote
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import NOTES, in_code_span, outside_fences
+from crosspost.issue.blocks import NOTES, in_code_span, outside_fences, shortened
 from crosspost.patterns import pattern
 
 #: An SVG's ``data:`` address, as markdown-it checks it (trimmed, in lower case).
@@ -119,7 +119,7 @@ def svg_pictures(state: StateCore) -> None:
         active = bool(_ACTIVE.search(svg))
         if active or _is_placeholder(svg):
             shown = " ".join(f"data:image/svg+xml{header},{payload}".split())
-            shown = shown if len(shown) <= 50 else shown[:49] + "…"
+            shown = shortened(shown, 50)
             notes.append((text.count("\n", 0, at), CODE, _message(shown, active=active)))
             return breaks
         if not _UNREADABLE.search(payload):

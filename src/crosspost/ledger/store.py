@@ -345,35 +345,36 @@ class Ledger:
         change the post. A copy does not take the id over either (see :meth:`ensure`).
         """
         resolved = str(Path(path).resolve())
-        mine = self.get(key) if sends is not None else None
-        if mine is not None and mine.content_hash == sends:
+        others = self._other_live_paths(key.issue_id, resolved)
+        if not others or self._sends_what_it_holds(key, sends):
             return None
+        return others[0]
+
+    def _other_live_paths(self, issue_id: str, path: str) -> list[str]:
+        """The files other than ``path`` that the issue id's posts name and that exist."""
         rows = self._db.execute(
             "SELECT DISTINCT issue_path FROM posts WHERE issue_id = ? AND issue_path IS NOT NULL",
-            (key.issue_id,),
+            (issue_id,),
         ).fetchall()
-        return next(
-            (other for (other,) in rows if other != resolved and Path(other).exists()), None
-        )
+        return [other for (other,) in rows if other != path and Path(other).exists()]
+
+    def _sends_what_it_holds(self, key: PostKey, sends: str | None) -> bool:
+        mine = self.get(key) if sends is not None else None
+        return mine is not None and mine.content_hash == sends
 
     def _check_one_file_per_issue(
         self, key: PostKey, path: str, sends: str | None, now: float
     ) -> None:
-        other = self.claimed_by(key, path, sends)
-        if other is not None:
+        others = self._other_live_paths(key.issue_id, path)
+        if others and not self._sends_what_it_holds(key, sends):
             raise IssueError(
                 path,
-                f"issue id '{key.issue_id}' is already used by {other}; "
+                f"issue id '{key.issue_id}' is already used by {others[0]}; "
                 "give one of them another 'id:' in its front matter",
             )
         # A path that is gone was moved or renamed: its posts follow the file. One that
         # still exists is the owner a copy left alone (its edits must still go out).
-        rows = self._db.execute(
-            "SELECT DISTINCT issue_path FROM posts WHERE issue_id = ? AND issue_path IS NOT NULL "
-            "AND issue_path != ?",
-            (key.issue_id, path),
-        ).fetchall()
-        if any(Path(other).exists() for (other,) in rows):
+        if others:
             return
         self._db.execute(
             "UPDATE posts SET issue_path = ?, updated_at = ? WHERE issue_id = ? "

@@ -98,6 +98,11 @@ class PostResult:
     #: What a person must do next (press 群发 by hand, approve): said in the notice.
     todo: str = ""
 
+    @property
+    def asks_person(self) -> bool:
+        """Done, but a person must act (press 群发 by hand, file it into a column)."""
+        return bool(self.todo) and self.exit_code == EXIT_OK
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "issue": self.key.issue_id,

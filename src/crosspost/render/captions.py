@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
+from crosspost.issue.blocks import PICTURE_FILE
 from crosspost.issue.dialect import join_softbreak, tokens_after
 from crosspost.patterns import pattern
 
@@ -105,7 +106,6 @@ def caption_of(alt: str, title: str, source: str) -> str:
 
 
 #: A web address of a picture file (a lightbox's link to the full-size picture).
-_PICTURE_FILE = pattern(r"\.(?:png|jpe?g|gif|webp|svg|bmp|avif)$", re.IGNORECASE)
 
 
 def links_to_its_picture(href: str, pictures: Sequence[str]) -> bool:
@@ -116,7 +116,7 @@ def links_to_its_picture(href: str, pictures: Sequence[str]) -> bool:
     if not pictures:
         return False
     path = urlsplit(href.strip()).path
-    return all(p.strip() == href.strip() for p in pictures) or bool(_PICTURE_FILE.search(path))
+    return all(p.strip() == href.strip() for p in pictures) or bool(PICTURE_FILE.search(path))
 
 
 def pictures_linked(tokens: Sequence[Token], start: int) -> list[str] | None:

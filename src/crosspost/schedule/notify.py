@@ -61,7 +61,7 @@ def run_notice(report: DueReport, *, on_success: bool = False) -> Notice | None:
     asks = [
         f"{r.state} {r.key.channel}:{r.key.account} {r.key.issue_id}: {r.todo}"
         for r in report.results
-        if r.todo and r.exit_code == EXIT_OK
+        if r.asks_person
     ]
     if trouble or asks:
         count = len(trouble) + len(asks)

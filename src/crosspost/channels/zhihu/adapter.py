@@ -58,6 +58,7 @@ from crosspost.channels.zhihu.wire import (
     ACCOUNT_WIDE,
     ARTICLE_URL,
     CHANNEL,
+    CLASSIFIED,
     EDIT_URL,
     cover_url,
     draft_body,
@@ -77,11 +78,6 @@ log = logging.getLogger("crosspost.channels.zhihu.adapter")
 
 #: Pages of the member's articles (20 each) looked through before a first draft.
 MEMBER_PAGES = 5
-
-
-#: Zhihu's refusals of the client's shape (signature, cookies such as d_c0): fixed on this
-#: machine, not for good.
-_CLIENT_CHECK = frozenset({10001, 10003})
 
 
 class ZhihuAdapter(Adapter):
@@ -330,7 +326,7 @@ class ZhihuAdapter(Adapter):
         """``error`` as the column left to the editor, unless it refuses the account or
         the client (the login, the anti-bot wall, the cookies' check: the next run, once
         they are fixed, files it)."""
-        if error.code in ACCOUNT_WIDE or error.code in _CLIENT_CHECK:
+        if error.code in CLASSIFIED:  # the account's or the cookies': fixed, then filed
             return error
         log.debug("filing Zhihu article %s into column %r failed: %s", post.id, column, error)
         where = post.url or f"article {post.id}"

@@ -65,11 +65,13 @@ THROTTLE_SECONDS: Final = 30 * 60
 #: Zhihu codes that mean one thing whatever call they answer (spec §5): the login (100,
 #: 101), the client check (10001, 10003), the anti-bot wall (40352), the throttle (40362).
 #: An E2 or E6 answer carrying one is that refusal, however it is wrapped.
-CLASSIFIED: Final = frozenset({100, 101, 10001, 10003, 40352, 40362})
+LOGIN_CODES: Final = frozenset({100, 101})
+CLIENT_CHECK: Final = frozenset({10001, 10003})
 #: Of those, the refusals of the account rather than of one call: any other call is
 #: refused the same way until a person acts (or the throttle passes), so a call the
 #: spec marks optional or single-source is not "given up" on one of these.
-ACCOUNT_WIDE: Final = frozenset({100, 101, 40352, 40362})
+ACCOUNT_WIDE: Final = LOGIN_CODES | {40352, 40362}
+CLASSIFIED: Final = ACCOUNT_WIDE | CLIENT_CHECK
 
 
 class NotFound(PermanentError):
@@ -441,7 +443,7 @@ def classify(reply: Reply, code: int | None, message: str, cookies: Cookies) -> 
     said = f"Zhihu {code if code is not None else reply.status}"
     said += f" ({message})" if message else ""
     where = f"{said} on {reply.where}"
-    if reply.status == 401 or code in (100, 101):
+    if reply.status == 401 or code in LOGIN_CODES:
         return AuthError(
             f"{where}: {_login_advice(cookies)}",
             channel=CHANNEL,
@@ -470,7 +472,7 @@ def classify(reply: Reply, code: int | None, message: str, cookies: Cookies) -> 
             code=code,
             retry_after=THROTTLE_SECONDS,
         )
-    if code in (10001, 10003):
+    if code in CLIENT_CHECK:
         return PermanentError(
             f"{where}: Zhihu refused the shape of this request (signature or client "
             f"check); {_client_advice(cookies)}",

@@ -50,16 +50,9 @@ INHERITED = frozenset(
 #: A default no declaration is ever taken to equal.
 UNKNOWN = "-unknown"
 #: Chromium's own stylesheet (html.css) for inherited properties, per element. An element
-#: listed here starts from these values instead of its parent's. WeChat's article page has
-#: a stylesheet of its own, not published: what it may reset for a kind of element
-#: (a heading's weight and size, a header cell's) is :data:`UNKNOWN`, so the theme's
-#: declaration stays. Bold ``<strong>`` and italic ``<em>`` are what WeChat's own editor
-#: writes, so those defaults are relied on.
-_UA: dict[str, Style] = {
-    **{f"h{n}": {"font-weight": UNKNOWN, "font-size": UNKNOWN} for n in range(1, 7)},
-    # WeChat's page may break a cell's words anywhere (its editor's `td, th` rule).
-    "th": {"font-weight": UNKNOWN, "text-align": UNKNOWN, "word-break": UNKNOWN},
-    "td": {"word-break": UNKNOWN},
+#: listed here starts from these values instead of its parent's. Bold ``<strong>`` and
+#: italic ``<em>`` are what WeChat's own editor writes, so those defaults are relied on.
+_CHROMIUM: dict[str, Style] = {
     "strong": {"font-weight": "bolder"},
     "b": {"font-weight": "bolder"},
     **{tag: {"font-style": "italic"} for tag in ("em", "i", "cite", "var", "dfn", "address")},
@@ -79,6 +72,20 @@ _UA: dict[str, Style] = {
     "center": {"text-align": "center"},
     "caption": {"text-align": "center"},
     "table": {"text-indent": "initial"},
+}
+#: What WeChat's article page may set for an element over the browser's defaults. Its
+#: stylesheet is not published (community copies show its editor's ``td, th { word-break:
+#: break-all }`` and headings set to normal weight), so each is :data:`UNKNOWN`: no
+#: declaration is taken to equal it, and the theme's stays.
+_WECHAT_PAGE: dict[str, Style] = {
+    **{f"h{n}": {"font-weight": UNKNOWN, "font-size": UNKNOWN} for n in range(1, 7)},
+    "th": {"font-weight": UNKNOWN, "text-align": UNKNOWN, "word-break": UNKNOWN},
+    "td": {"word-break": UNKNOWN},
+}
+#: Where an element starts: Chromium's defaults, WeChat's page over them.
+_UA: dict[str, Style] = {
+    tag: {**_CHROMIUM.get(tag, {}), **_WECHAT_PAGE.get(tag, {})}
+    for tag in (*_CHROMIUM, *_WECHAT_PAGE)
 }
 #: Elements whose defaults are all known: the UA table above, else their parent's values.
 #: Anything else (form controls, raw HTML oddities) keeps every declaration it has.

@@ -14,9 +14,10 @@ import html
 BULLETS: tuple[str, ...] = ("•", "◦", "▪")
 #: The marker of a task item (``- [ ]`` / ``- [x]``) in place of its bullet.
 TASK_MARKERS = {False: "☐", True: "☑"}
-#: The hanging indent's width class by the digits of a list's longest number: "10." does
-#: not fit the indent made for "9.", and broke onto two lines beside its item.
-_WIDTHS = {1: "", 2: "list-marker-wide", 3: "list-marker-wider"}
+#: The hanging indent's size by the digits of a list's longest number: "10." does not fit
+#: the indent made for "9.", and broke onto two lines beside its item (base.css sizes
+#: ``list-wide`` and ``list-marker-wide`` alike).
+_SIZES = {1: "", 2: "wide", 3: "wider"}
 
 
 def bullet(depth: int) -> str:
@@ -25,17 +26,19 @@ def bullet(depth: int) -> str:
 
 
 def marker_width(last: int) -> str:
-    """The marker's width class for a list whose longest number is ``last``."""
-    digits = len(str(abs(last))) + (last < 0)
-    return _WIDTHS.get(digits, "list-marker-widest")
+    """The indent's size for a list whose longest number is ``last`` ("" for one digit)."""
+    return _SIZES.get(len(str(last)), "widest")
 
 
-def list_class(width: str) -> str:
-    """The list's own class: its indent matches its markers' width."""
-    return f"list {width.replace('-marker', '')}" if width else "list"
+def list_class(size: str) -> str:
+    """The list's own class: its indent matches its markers' size."""
+    return f"list list-{size}" if size else "list"
 
 
-def marker_html(text: str, width: str = "") -> str:
+def marker_class(size: str) -> str:
+    return f"list-marker list-marker-{size}" if size else "list-marker"
+
+
+def marker_html(text: str, size: str = "") -> str:
     """An item's marker, hanging in the list's indent."""
-    kind = f"list-marker {width}" if width else "list-marker"
-    return f'<span class="{kind}">{html.escape(text)}&nbsp;</span>'
+    return f'<span class="{marker_class(size)}">{html.escape(text)}&nbsp;</span>'

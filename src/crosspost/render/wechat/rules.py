@@ -74,9 +74,8 @@ class Note:
 class _ListFrame:
     ordered: bool
     next_number: int
-    #: The marker's width class for the list's longest number: "10." does not fit the
-    #: hanging indent made for "9." and broke onto two lines beside its item.
-    width: str = ""
+    #: Its hanging indent's size (:func:`lists.marker_width`): "" unless numbered past 9.
+    size: str = ""
 
 
 @dataclass
@@ -153,7 +152,7 @@ _BLANKS = pattern(r"[ \t]*\t[ \t]*| {2,}")
 
 
 def _marker_width(tokens: Sequence[Token], idx: int, start: int) -> str:
-    """The width class for the ordered list opening at ``idx``: its last number's digits."""
+    """The indent's size for the ordered list opening at ``idx``: its last number's."""
     level, items = tokens[idx].level, 0
     for token in tokens[idx + 1 :]:
         if token.level == level:  # the list's close
@@ -383,9 +382,9 @@ class WeChatRenderer(RendererHTML):
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
         start = int(tokens[idx].attrGet("start") or 1)
-        width = _marker_width(tokens, idx, start)
-        _state(env).lists.append(_ListFrame(ordered=True, next_number=start, width=width))
-        return f'<section class="{list_class(width)}">'
+        size = _marker_width(tokens, idx, start)
+        _state(env).lists.append(_ListFrame(ordered=True, next_number=start, size=size))
+        return f'<section class="{list_class(size)}">'
 
     def bullet_list_close(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
@@ -411,7 +410,7 @@ class WeChatRenderer(RendererHTML):
         else:
             marker = bullet(len(state.lists))
         following = tokens[idx + 1].type if idx + 1 < len(tokens) else ""
-        shown = marker_html(marker, frame.width)
+        shown = marker_html(marker, frame.size)
         if following == "paragraph_open":
             state.pending_marker = shown
             return '<section class="list-item">'

@@ -16,7 +16,13 @@ from html.parser import HTMLParser
 
 from crosspost.issue.dialect import VOID
 from crosspost.render.captions import links_to_its_picture
-from crosspost.render.wechat.lists import bullet, list_class, marker_html, marker_width
+from crosspost.render.wechat.lists import (
+    bullet,
+    list_class,
+    marker_class,
+    marker_html,
+    marker_width,
+)
 from crosspost.render.wechat.raw import (
     AS_SECTION,
     Reference,
@@ -184,8 +190,6 @@ class RawHtmlSanitiser(HTMLParser):
             self._apart()
             self._out.append(f'<section class="list-item"{style}>')
             self._lines.append(([], [False]))
-            frame.markers.append(len(self._out))
-            self._out.append("")
             self._pending_marker = text
             return
         start = _number(attrs.get("start")) if tag == "ol" else None
@@ -194,9 +198,8 @@ class RawHtmlSanitiser(HTMLParser):
 
     def _flush_marker(self) -> None:
         if self._pending_marker and self._lists:
-            frame = self._lists[-1]
+            self._lists[-1].markers.append(len(self._out))
             self._out.append(marker_html(self._pending_marker))
-            frame.markers[-1] = len(self._out) - 1
         self._pending_marker = ""
 
     def _close_list_part(self, tag: str) -> None:
@@ -207,13 +210,13 @@ class RawHtmlSanitiser(HTMLParser):
             self._out.append("</section>")
             return
         frame = self._lists.pop()
-        width = marker_width(frame.next_number - 1) if frame.ordered else ""
-        if width:
-            wider = f'class="{list_class(width)}"'
+        size = marker_width(frame.next_number - 1) if frame.ordered else ""
+        if size:  # known at the close: its last number
+            wider = f'class="{list_class(size)}"'
             self._out[frame.opened] = self._out[frame.opened].replace('class="list"', wider)
             for at in frame.markers:
                 self._out[at] = self._out[at].replace(
-                    'class="list-marker"', f'class="list-marker {width}"'
+                    'class="list-marker"', f'class="{marker_class(size)}"'
                 )
         self._out.append("</section>")
 
