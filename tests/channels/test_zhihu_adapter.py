@@ -710,7 +710,7 @@ def test_an_answer_that_is_not_json_is_judged_by_what_it_is(
 ) -> None:
     reply = Reply("GET", "/api/v4/me", status, {}, body)
     with pytest.raises(error) as caught:
-        check_reply(reply, login_env="ZHIHU_Z_C0", xsrf_env="ZHIHU_XSRF", irreversible=irreversible)
+        check_reply(reply, irreversible=irreversible)
     assert words in str(caught.value) and ".md" not in str(caught.value)
 
 
@@ -748,6 +748,28 @@ def test_an_expired_login_says_how_to_get_a_new_z_c0(world: World) -> None:
     assert caught.value.exit_code == 1
     assert world.calls("GET", "/api/v4/me") == 1
     assert world.snapshot()["drafts"] == []
+
+
+def test_a_second_accounts_expired_login_names_its_own_variables(world: World) -> None:
+    """Each message names the variables the account's config reads (cookie_env,
+    xsrf_env): a second account told to fix ZHIHU_Z_C0 would fix the first one's."""
+    account = world.adapter.account
+    names = {"z_c0": "ZHIHU_TEAM_Z_C0", "xsrf": "ZHIHU_TEAM_XSRF", "d_c0": "ZHIHU_TEAM_D_C0"}
+    team = Account("zhihu", "team", account.base_url, account.credentials, credential_env=names)
+    adapter = ZhihuAdapter(
+        team,
+        http=world.adapter.http,
+        state_dir=world.state_dir,
+        clock=world.clock,
+        sleep=world.clock.sleep,
+    )
+    world.box.zhihu.expire_ticket()
+
+    with pytest.raises(AuthError) as caught:
+        adapter.preflight()
+
+    assert "into the environment variable ZHIHU_TEAM_Z_C0" in str(caught.value)
+    assert "ZHIHU_Z_C0" not in str(caught.value)
 
 
 @pytest.mark.parametrize(

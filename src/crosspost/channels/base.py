@@ -118,8 +118,6 @@ class Intent:
     digest: str | None = None
     #: For "publish": the draft that was submitted.
     draft_id: str | None = None
-    #: For "publish": the platform's ticket id, when the submit call answered.
-    ticket_id: str | None = None
     known_ids: tuple[str, ...] = ()
     #: For "broadcast": the send's id on the platform (replayed as is, never made anew).
     send_id: str | None = None

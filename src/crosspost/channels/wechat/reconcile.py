@@ -8,10 +8,13 @@ WeChat what really happened before anything is sent again.
 * before the first create of a post the ledger does not know (:func:`find_existing`): the
   published list and 草稿箱, whenever the article was made, so a lost state dir or a
   second machine adopts the article instead of making another.
-* publish: the ticket when one is known (``freepublish/get``); otherwise the published
-  list (``freepublish/batchget``), then the draft itself (``draft/get`` → 40007: the draft
-  left 草稿箱, so it was published or deleted). A draft still there shortly after the
-  submit may still be publishing: the answer is "not yet known" rather than "no".
+* publish: the published list (``freepublish/batchget``), then the draft itself
+  (``draft/get`` → 40007: the draft left 草稿箱, so it was published or deleted). A draft
+  still there shortly after the submit may still be publishing: the answer is "not yet
+  known" rather than "no". No publish_id is known here (a submit that answered is
+  recorded with it and never reconciled), and WeChat lists no refused submission: a
+  draft still in 草稿箱 after the settle window was either never submitted or refused,
+  and submitting it again publishes it at most once.
 """
 
 from __future__ import annotations
@@ -39,9 +42,6 @@ RECONCILE_SLACK_SECONDS = 120.0
 PUBLISH_SETTLE_SECONDS = 600.0
 #: WeChat's "api unauthorized": the account's kind may not call the path.
 API_UNAUTHORIZED = 48001
-#: ``publish_status`` values of a submit WeChat has ended with a no (spec §6.2): 2–4
-#: failed, 5–6 published then taken down.
-PUBLISH_FAILED = frozenset({2, 3, 4, 5, 6})
 
 
 def matches(
@@ -119,10 +119,6 @@ def find_existing(api: WeChatApi, intent: Intent) -> Adoption | None:
 
 def reconcile_publish(api: WeChatApi, intent: Intent) -> Reconciliation:
     """Whether an unconfirmed freepublish/submit published the intent's draft."""
-    if intent.ticket_id:
-        answer = _reconcile_ticket(api, intent.ticket_id)
-        if answer is not None:
-            return answer
     published = _published(api, intent)
     if published is not None:
         article_id, url, listed, _ = published
@@ -199,34 +195,3 @@ def _published(
         if error.code != API_UNAUTHORIZED:
             raise
     return None
-
-
-def _reconcile_ticket(api: WeChatApi, publish_id: str) -> Reconciliation | None:
-    try:
-        data = api.publish_status(publish_id)
-    except PermanentError:  # 53502: WeChat does not know this publish_id
-        return None
-    status = data.get("publish_status")
-    if status == 0:
-        post = api.post_from(data)
-        if post.url is None:
-            return Reconciliation(
-                True,
-                post.id,
-                None,
-                f"published as article {post.id}, URL pending (WeChat gave no permanent link)",
-                url_pending=True,
-            )
-        return Reconciliation(True, post.id, post.url, f"published as article {post.id}")
-    if status == 1:
-        return Reconciliation(True, publish_id, None, f"publish_id {publish_id} in progress")
-    if status not in PUBLISH_FAILED:  # missing or unknown: WeChat has not said "no"
-        return Reconciliation(
-            None, detail=f"publish_id {publish_id} has status {status!r}; ask again later"
-        )
-    # The submit happened and WeChat has had its final word on it (failed, or published
-    # then taken down): recorded as submitted, the poll that follows records that word
-    # once, and the draft is not submitted again without the editor.
-    return Reconciliation(
-        True, publish_id, None, f"publish_id {publish_id} was submitted and ended (status {status})"
-    )

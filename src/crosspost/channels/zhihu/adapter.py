@@ -44,7 +44,7 @@ from crosspost.channels.base import (
     Sleep,
 )
 from crosspost.channels.http.policy import AmbiguousOutcome, HttpPolicy
-from crosspost.channels.zhihu.api import DEVICE_ENV, LOGIN_ENV, XSRF_ENV, ZhihuApi
+from crosspost.channels.zhihu.api import Cookies, ZhihuApi
 from crosspost.channels.zhihu.catalog import (
     ColumnNotListed,
     attach_topics,
@@ -132,9 +132,7 @@ class ZhihuAdapter(Adapter):
             xsrf=self._secret("xsrf"),
             d_c0=self._secret("d_c0"),
             base_url=account.base_url,
-            login_env=account.credential_env.get("z_c0", LOGIN_ENV),
-            xsrf_env=account.credential_env.get("xsrf", XSRF_ENV),
-            d_c0_env=account.credential_env.get("d_c0", DEVICE_ENV),
+            cookies=Cookies.of(account.credential_env, d_c0_sent=bool(self._secret("d_c0"))),
             clock=clock,
             sleep=sleep,
             memo=self.memo,
@@ -164,7 +162,7 @@ class ZhihuAdapter(Adapter):
         if not isinstance(me, Mapping) or not me.get("id"):
             raise PermanentError(
                 "Zhihu GET /api/v4/me answered without a user id; the login cookie is not "
-                f"a full session — copy z_c0 again into {self.api.login_env}",
+                f"a full session — copy z_c0 again into {self.api.cookies.login_env}",
                 channel=CHANNEL,
                 code="me",
             )

@@ -17,10 +17,7 @@ from crosspost.channels.base import RunMemo
 from crosspost.channels.http.policy import HttpPolicy, Reply
 from crosspost.channels.zhihu.wire import (
     CHANNEL,
-    DEVICE_ENV,
     HOSTS,
-    LOGIN_ENV,
-    XSRF_ENV,
     Cookies,
     NotFound,
     browser_headers,
@@ -32,7 +29,7 @@ from crosspost.channels.zhihu.wire import (
 )
 from crosspost.errors import ConfigError
 
-__all__ = ["DEVICE_ENV", "LOGIN_ENV", "XSRF_ENV", "ZhihuApi"]
+__all__ = ["Cookies", "ZhihuApi"]
 
 
 class ZhihuApi:
@@ -47,9 +44,7 @@ class ZhihuApi:
         xsrf: str | None,
         d_c0: str | None = None,
         base_url: str | None = None,
-        login_env: str = LOGIN_ENV,
-        xsrf_env: str = XSRF_ENV,
-        d_c0_env: str = DEVICE_ENV,
+        cookies: Cookies | None = None,
         clock: Callable[[], float],
         sleep: Callable[[float], None],
         memo: RunMemo | None = None,
@@ -63,10 +58,8 @@ class ZhihuApi:
         self._d_c0 = d_c0
         #: Replaces every real host when set (the sandbox serves them all on one address).
         self.base_url = base_url
-        self.login_env = login_env
-        self.xsrf_env = xsrf_env
         #: The variables messages name, and whether a d_c0 cookie goes with the calls.
-        self.cookies = Cookies(login_env, xsrf_env, d_c0_env, d_c0_sent=bool(d_c0))
+        self.cookies = cookies or Cookies(d_c0_sent=bool(d_c0))
         self.clock = clock
         self.sleep = sleep
 
@@ -84,7 +77,7 @@ class ZhihuApi:
         if not self._z_c0:
             raise ConfigError(
                 f"{self.account_key} has no Zhihu login: set the environment variable "
-                f"{self.login_env} to the z_c0 cookie of zhihu.com"
+                f"{self.cookies.login_env} to the z_c0 cookie of zhihu.com"
             )
         if referer:
             return browser_headers(self._z_c0, self._xsrf, referer=referer, d_c0=self._d_c0)

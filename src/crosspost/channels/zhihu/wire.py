@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from crosspost.channels.base import DraftContent
 from crosspost.channels.http.policy import AmbiguousOutcome, Reply
 from crosspost.channels.http.wire import IN_THE_WAY
+from crosspost.config.sources import default_env_name
 from crosspost.errors import (
     AuthError,
     ChannelError,
@@ -53,12 +54,6 @@ USER_AGENT: Final = (
 )
 OSS_USER_AGENT: Final = "aliyun-sdk-js/6.8.0 Chrome 131.0.0.0 on Windows 10 64-bit"
 
-#: The environment variables an account's cookies come from by default (the ``main``
-#: account's; the config's ``cookie_env``, ``xsrf_env`` and ``d_c0_env`` name others).
-LOGIN_ENV: Final = "ZHIHU_Z_C0"
-XSRF_ENV: Final = "ZHIHU_XSRF"
-DEVICE_ENV: Final = "ZHIHU_D_C0"
-
 #: How long a 40362 risk-control throttle is waited out (spec §5: minutes to hours).
 THROTTLE_SECONDS: Final = 30 * 60
 
@@ -80,16 +75,28 @@ class NotFound(PermanentError):
 
 @dataclass(frozen=True)
 class Cookies:
-    """Where an account's Zhihu cookies are set, for the messages that say what to fix.
+    """Where an account's Zhihu cookies are set, for the messages that say what to fix:
+    the config's ``cookie_env``, ``xsrf_env`` and ``d_c0_env``, else the ``main``
+    account's default names (the config's one rule, :func:`default_env_name`).
 
     ``d_c0_sent``: whether the ``d_c0`` device cookie goes with the calls. Whether Zhihu
     requires it is unconfirmed (spec: accounts §5), so its absence is only named when
     Zhihu refuses the client (10001/10003)."""
 
-    login_env: str = LOGIN_ENV
-    xsrf_env: str = XSRF_ENV
-    d_c0_env: str = DEVICE_ENV
+    login_env: str = default_env_name(CHANNEL, "main", "z_c0")
+    xsrf_env: str = default_env_name(CHANNEL, "main", "xsrf")
+    d_c0_env: str = default_env_name(CHANNEL, "main", "d_c0")
     d_c0_sent: bool = True
+
+    @classmethod
+    def of(cls, credential_env: Mapping[str, str], *, d_c0_sent: bool) -> Cookies:
+        """The variables an account's config names (a name it leaves out: the default)."""
+        return cls(
+            credential_env.get("z_c0", cls.login_env),
+            credential_env.get("xsrf", cls.xsrf_env),
+            credential_env.get("d_c0", cls.d_c0_env),
+            d_c0_sent=d_c0_sent,
+        )
 
 
 def browser_headers(
@@ -360,8 +367,6 @@ def error_of(payload: Any) -> tuple[int | None, str]:
 def check_reply(
     reply: Reply,
     *,
-    login_env: str = LOGIN_ENV,
-    xsrf_env: str = XSRF_ENV,
     irreversible: bool = False,
     cookies: Cookies | None = None,
 ) -> Any:
@@ -369,10 +374,10 @@ def check_reply(
 
     ``irreversible``: the call creates or publishes (see :func:`decode`); its own check
     reads the codes of a success status (:func:`check_publish`, :func:`check_created`).
-    ``cookies`` (else ``login_env`` and ``xsrf_env``) name the variables to fix. Raised
-    errors never contain the cookie (the HTTP policy redacts again on the way out).
+    ``cookies`` name the variables to fix (else the default names). Raised errors never
+    contain the cookie (the HTTP policy redacts again on the way out).
     """
-    cookies = cookies or Cookies(login_env, xsrf_env)
+    cookies = cookies or Cookies()
     if 300 <= reply.status < 400:
         raise redirected(reply, cookies)
     if reply.status == 401:  # the login, whatever page or JSON carries the refusal
