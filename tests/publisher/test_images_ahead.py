@@ -88,10 +88,14 @@ def test_a_post_stopped_at_its_first_call_leaves_no_image_reader_behind(
     assert not [r for r in world.box.requests if r.path != TOKEN]  # nothing uploaded
 
 
-def test_an_image_gone_after_the_check_stops_the_post_before_any_upload(world: World) -> None:
+@pytest.mark.parametrize("channel", ["wechat", "zhihu"])
+def test_an_image_gone_after_the_check_stops_the_post_before_any_upload(
+    world: World, channel: str
+) -> None:
     """Read ahead, a missing file is still the post's one error, named at its line, and
-    nothing of the post reaches the platform's image endpoints."""
-    options = PublishOptions(mode="draft", targets=("wechat",))
+    nothing of the post reaches the platform: no image, and on Zhihu, whose empty draft
+    is made beside the uploads, no draft left behind empty."""
+    options = PublishOptions(mode="draft", targets=(channel,))
 
     def vanish_then_run(publisher: Publisher) -> PublishReport:
         jobs = publisher.plan([world.issue], options)  # the check sees every image
@@ -102,7 +106,9 @@ def test_an_image_gone_after_the_check_stops_the_post_before_any_upload(world: W
     (result,) = report.results
     assert result.exit_code == EXIT_BAD_INPUT, result
     assert f"{world.issue}:" in result.message and "hardware.png" in result.message
-    assert not [r for r in world.box.requests if "upload" in r.path or "material" in r.path]
+    sent = [r.path for r in world.box.requests if r.method != "GET"]
+    assert not [p for p in sent if "upload" in p or "material" in p or "image" in p], sent
+    assert not {"/cgi-bin/draft/add", "/api/articles/drafts"} & set(sent), sent
     assert not [t.name for t in threading.enumerate() if t.name.startswith("crosspost-images")]
 
 

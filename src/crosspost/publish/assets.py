@@ -82,6 +82,16 @@ class PostAssets:
         self._wave = wave
         self._ahead.submit(self._get_ready, adapter, wave)
 
+    def read(self, adapter: Adapter) -> None:
+        """Wait until every image of the post was read; raises what reading one raised.
+
+        Zhihu's empty draft goes out beside the uploads, and once made it stays: it is
+        made only after this, so an image that cannot be read (gone since the check)
+        stops the post before anything of it is on the platform."""
+        self.start(adapter)
+        assert self._wave is not None
+        self._wave.result()
+
     def close(self) -> None:
         """End the thread :meth:`start` began (idempotent); what it did not do is dropped."""
         if self._ahead is not None:

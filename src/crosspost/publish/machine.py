@@ -766,10 +766,10 @@ class PostMachine:
     ) -> PostResult | tuple[PostRecord, DraftContent]:
         """Upload the post's images while the calls that need none of them go out: the
         look for the post already on the account (``adopt``: reads only; ``drafts``: a
-        draft found is adopted too, not only an article) and, where the
-        platform allows, its empty draft (intent first, like any draft). The post then
-        waits for the longer of the two, not for their sum. Uploads are idempotent, so
-        those of a post found already published are harmless (and cached).
+        draft found is adopted too, not only an article) and, where the platform allows,
+        its empty draft (intent first, like any draft; only once every image was read).
+        The post then waits for the longer of the two, not for their sum. Uploads are
+        idempotent, so those of a post found already published are harmless (and cached).
         """
         empty_first = adapter.drafts_before_images and not record.draft_id
         if not (adopt or empty_first):
@@ -782,6 +782,7 @@ class PostMachine:
                     return adopted
                 record = adopted or record
             if adapter.drafts_before_images and not record.draft_id:
+                self._post_assets().read(adapter)
                 self._empty_draft(adapter)
             content = uploading.result()
         if self._assets is not None:  # one writer at a time: the step after the others
