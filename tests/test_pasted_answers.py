@@ -288,6 +288,19 @@ def test_check_names_only_the_kimi_mark_never_defined(body_warnings: BodyWarning
     ]
 
 
+def test_check_names_the_marks_the_dialect_left_out(body_warnings: BodyWarnings) -> None:
+    # Check read the source again: a definition inside a reasoning block, which is left
+    # out before the marks are read, made it take line 4's mark for a footnote, and it
+    # named a mark inside the block that went with the block.
+    body = "有一个标记[^7^]。\n\n<think>\n[^7^]: 定义 [citation:2]\n</think>\n\n答案。\n"
+    assert "有一个标记。" in words(shown(body, "wechat"))
+    assert [line for line in body_warnings(body) if "citation marks" in line] == [
+        "issue.md:4: warning: citation marks an AI assistant left (such as '[^7^]') on line "
+        "4 are left out of every channel: they point at the assistant's search results, "
+        "which the issue does not hold; link the sources readers need"
+    ]
+
+
 def test_kimis_marks_with_no_definitions_are_left_out_as_before() -> None:
     body = "增长迅速[^1^]，占比 15%[^2^]。\n"
     for channel in CHANNELS:

@@ -19,8 +19,8 @@ from collections.abc import Iterator, Sequence
 from markdown_it.token import Token
 
 from crosspost.check.constructs import INFO, WARNING, Finding, lines_of
-from crosspost.issue.ai_citations import AI_CITATION
-from crosspost.issue.blocks import fence_starts, in_code_span, in_fence, shortened
+from crosspost.issue.ai_citations import CODE as AI_CITATIONS
+from crosspost.issue.blocks import shortened
 from crosspost.issue.body import footnote_definitions
 from crosspost.issue.components import SELF_CLOSING
 from crosspost.issue.dialect import (
@@ -33,7 +33,6 @@ from crosspost.issue.dialect import (
     tokens_after,
 )
 from crosspost.issue.fullwidth_links import CODE as FULL_WIDTH
-from crosspost.issue.kimi_notes import KIMI_MARK, kimi_labels
 from crosspost.issue.loader import JSON_FIELD
 from crosspost.issue.merge_tags import merge_tags
 from crosspost.issue.model import Issue
@@ -112,7 +111,7 @@ def source_findings(issue: Issue) -> list[Finding]:
         *_paths_as_links(issue, tokens, lines),
         *_foreign(issue, tokens),
         *_unshowable(issue, lines),
-        *_ai_citations(issue, lines),
+        *_ai_citations(issue),
         *_flattened(issue, tokens),
         *_unread_front_matter(issue, lines),
         *_tables_of_contents(issue),
@@ -316,7 +315,6 @@ def _footnotes(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
             )
 
 
-#: Lines a finding about many lines names before "and N more".
 #: Link targets that are no path: a scheme's (``https:``, ``mailto:``), ``//host``, an
 #: anchor, a channel's URL to fill in (``{zhihu.url}``).
 _NOT_A_PATH = pattern(r"^(?:[A-Za-z][A-Za-z0-9+.-]*:|//|#|\{[A-Za-z]+(?::[\w.-]+)?\.url\})")
@@ -466,6 +464,7 @@ def _spaced_note_labels(
         )
 
 
+#: Lines a finding about many lines names before "and N more".
 _LINES_NAMED = 5
 
 
@@ -557,45 +556,25 @@ def _closing(tokens: Sequence[Token], opening: int) -> int:
     )
 
 
-def _ai_citations(issue: Issue, lines: Sequence[str]) -> Iterator[Finding]:
+def _ai_citations(issue: Issue) -> Iterator[Finding]:
     """An AI assistant's citation marks (``[^4^]``, ``【3†source】``, ``[cite: 1]``…),
-    which every channel leaves out (:mod:`crosspost.issue.ai_citations`): one finding
-    for the file, naming the lines, so the editor links the sources the answer used."""
-    fences = fence_starts(issue.body)
-    footnoted = kimi_labels(issue.body)  # Kimi's marks the issue defines: footnotes
-    where, offset = [], 0
-    first: re.Match[str] | None = None
-    for number, line in enumerate(lines):
-        found = next(
-            (
-                f
-                for f in AI_CITATION.finditer(line)
-                if not (_defined(f.group(0), footnoted) or in_code_span(line, f.start()))
-            ),
-            None,
-        )
-        if found is not None and not in_fence(fences, offset + found.start()):
-            where.append(number)
-            first = first or found
-        offset += len(line) + 1
-    if first is None:
+    which every channel leaves out, as the dialect noted them
+    (:mod:`crosspost.issue.ai_citations`; Kimi's marks it read as footnotes are none of
+    them): one finding for the file, naming the lines, so the editor links the sources
+    the answer used."""
+    marks = [(line, mark) for line, code, mark in issue.document.notes if code == AI_CITATIONS]
+    if not marks:
         return
+    where = [line for line, _ in marks]
     yield Finding(
         issue.body_line + where[0],
         None,
-        "ai-citation",
-        f"citation marks an AI assistant left (such as {first.group(0).strip()!r}) "
+        AI_CITATIONS,
+        f"citation marks an AI assistant left (such as {marks[0][1]!r}) "
         f"on line{'s' if len(where) > 1 else ''} {_lines_named(issue, where)} are left out of "
         "every channel: they point at the assistant's search results, which the issue does "
         "not hold; link the sources readers need",
     )
-
-
-def _defined(mark: str, footnoted: frozenset[str]) -> bool:
-    """Whether ``mark`` is a Kimi mark of a number the issue defines, which the dialect
-    shows as a footnote (:mod:`crosspost.issue.kimi_notes`), not an AI citation."""
-    kimi = KIMI_MARK.fullmatch(mark.strip())
-    return kimi is not None and kimi.group(1) in footnoted
 
 
 def _flattened(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
@@ -1087,6 +1066,8 @@ def _dialect_notes(issue: Issue) -> Iterator[Finding]:
     so (a content block shown in its place, a note's tags left out), as it noted it."""
     page_text: list[tuple[int, str]] = []
     for line, code, message in issue.document.notes:
+        if code == AI_CITATIONS:  # one per line: named in one finding, by _ai_citations
+            continue
         if code == WECHAT_PAGE_TEXT:  # one per line left out: named in one finding below
             page_text.append((line, message))
             continue

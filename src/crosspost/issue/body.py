@@ -20,6 +20,7 @@ from urllib.parse import unquote, urlsplit
 from crosspost.issue.bare_links import with_scheme
 from crosspost.issue.blocks import CODE_SPAN
 from crosspost.issue.dialect import Document, only_channel, tokens_after
+from crosspost.issue.kimi_notes import KIMI_MARK
 from crosspost.issue.model import Issue, Notice
 from crosspost.patterns import pattern
 from crosspost.platforms.registry import PLATFORMS, platform_names
@@ -257,9 +258,9 @@ def callouts(issue: Issue) -> Iterator[Callout]:
             yield callout if token.markup else replace(callout, closed=False)
 
 
-#: A footnote's definition: its label (Kimi's ``[^1^]:`` defines note 1, as the dialect
-#: reads it: :mod:`crosspost.issue.kimi_notes`).
-_FOOTNOTE_DEFINITION = pattern(r"^\s*\[\^(\d+(?=\^\])|[^\]\s]+)\^?\]:")
+#: A footnote's definition: its label, Kimi's (``[^1^]:`` defines note 1, as the dialect
+#: reads it: :mod:`crosspost.issue.kimi_notes`) or Markdown's.
+_FOOTNOTE_DEFINITION = pattern(rf"^\s*(?:{KIMI_MARK.pattern}|\[\^([^\]\s]+)\]):")
 
 
 def footnote_definitions(issue: Issue) -> dict[str, list[int]]:
@@ -275,7 +276,7 @@ def footnote_definitions(issue: Issue) -> dict[str, list[int]]:
     for row, text in enumerate(issue.body.split("\n")):
         match = _FOOTNOTE_DEFINITION.match(text)
         if match and row not in code:
-            defined.setdefault(match.group(1), []).append(issue.body_line + row)
+            defined.setdefault(match.group(1) or match.group(2), []).append(issue.body_line + row)
     return defined
 
 

@@ -23,9 +23,11 @@ from markdown_it.rules_core import StateCore
 from crosspost.issue.blocks import fence_starts, in_code_span, in_fence, outside_fences
 from crosspost.patterns import pattern
 
-#: A Kimi mark, or (at a line's start) a definition's: its number.
-KIMI_MARK = pattern(r"\[\^(\d{1,4})\^\]")
-_DEFINITION = pattern(r"^[ \t]{0,3}\[\^(\d{1,4})\^\]:", re.MULTILINE)
+#: Kimi's citation mark, ``[^4^]``: its number. Declared once: the AI citation rule
+#: leaves it out, the footnote reading of the body takes ``[^4^]:`` as note 4's line.
+KIMI_MARK = pattern(r"\[\^(\d+)\^\]")
+#: A definition, Kimi's (``[^4^]:``) and the writer's own (``[^4]:``): its number.
+_DEFINITION = pattern(rf"^[ \t]{{0,3}}{KIMI_MARK.pattern}:", re.MULTILINE)
 _OWN_DEFINITION = pattern(r"^[ \t]{0,3}\[\^(\d{1,4})\]:", re.MULTILINE)
 
 
@@ -41,7 +43,9 @@ def kimi_labels(source: str) -> frozenset[str]:
     return frozenset(
         found.group(1)
         for found in _DEFINITION.finditer(source)
-        if not in_fence(fences, found.start()) and found.group(1) not in defined
+        if len(found.group(1)) <= 4  # no answer cites 10,000 sources
+        and not in_fence(fences, found.start())
+        and found.group(1) not in defined
     )
 
 

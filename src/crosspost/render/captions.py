@@ -105,9 +105,6 @@ def caption_of(alt: str, title: str, source: str) -> str:
     return words
 
 
-#: A web address of a picture file (a lightbox's link to the full-size picture).
-
-
 def links_to_its_picture(href: str, pictures: Sequence[str]) -> bool:
     """Whether a link holding nothing but ``pictures`` leads only to a picture: the same
     one, or a picture file (a theme's lightbox, ``[![](a.png)](a.png)``). Its reader

@@ -213,16 +213,21 @@ def _video_page(source: str) -> str | None:
     return None
 
 
+def _as_shown(name: str, source: str) -> tuple[str, str]:
+    """What a media element's line calls it and links to, from what it is and where it
+    points: a frame of a video site's player is a video, linked to the video's page."""
+    page = _video_page(source) if name in _FRAMES else None
+    return ("video", page) if page is not None else (name, source)
+
+
 def media_line(name: str, source: str, poster: str = "") -> str:
     """What a ``<video>``, ``<audio>`` or embedded frame becomes: its poster (an image)
-    and a link to its source labelled with what it is; the bare label when it has none.
-    A frame of a video site's player is a video, linked to the video's page.
+    and a link to its source labelled with what it is (:func:`_as_shown`); the bare
+    label when it has none.
 
     The result is raw HTML the channel's allowlist cleans like any other.
     """
-    page = _video_page(source) if name in _FRAMES else None
-    if page is not None:
-        name, source = "video", page
+    name, source = _as_shown(name, source)
     label = html.escape(f"▶ {MEDIA_LABELS.get(name, MEDIA_LABELS['embed'])}")
     image = f'<img src="{html.escape(poster)}" alt="{label}">' if poster else ""
     if not source:
@@ -284,12 +289,9 @@ def first_media(fragment: str) -> Media | None:
     element = BeautifulSoup(fragment, "html.parser").find(list(MEDIA_LABELS))
     if not isinstance(element, Tag):
         return None
-    name, source = _media_name(element), _media_source(element)
-    page = _video_page(source) if name in _FRAMES else None
+    source = _media_source(element)
     wechat = bool(element.get("data-mpvid")) or bool(WECHAT_PLAYER.match(source))
-    if page is not None:
-        name, source = "video", page
-    return Media(name, source, wechat)
+    return Media(*_as_shown(_media_name(element), source), wechat)
 
 
 def wrapper_object(element: Tag) -> bool:
