@@ -2195,6 +2195,30 @@ def _math_environment(state: StateBlock, start: int, end: int, silent: bool) -> 
     return True
 
 
+#: Where the depth of the footnote definitions being read is kept.
+_NOTE_DEPTH = "crosspost_note_depth"
+
+
+def _outermost_only(
+    define: Callable[[StateBlock, int, int, bool], bool],
+) -> Callable[[StateBlock, int, int, bool], bool]:
+    """The footnote plugin's definition rule, refusing a definition inside another
+    (``[^1]: - [^2]: x``, or indented under it): the plugin moved the inner one's tokens
+    out of the outer's and left a list's closing tokens with no opening, and both
+    renderers stopped on them. Inside a note the line reads as its words."""
+
+    def rule(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        if state.env.get(_NOTE_DEPTH) and state.sCount[start] >= state.blkIndent:
+            return False  # within the note's own lines (one less indented ends the note)
+        state.env[_NOTE_DEPTH] = 1
+        try:
+            return define(state, start, end, silent)
+        finally:
+            state.env[_NOTE_DEPTH] = 0
+
+    return rule
+
+
 def new_markdown() -> MarkdownIt:
     """A parser for the issue dialect. Raw HTML is allowed (renderers sanitise it).
 
@@ -2258,6 +2282,8 @@ def new_markdown() -> MarkdownIt:
         rule = next(rule.fn for rule in md.inline.ruler.__rules__ if rule.name == name)
         md.inline.ruler.at(name, _cjk_friendly(rule))
     md.use(footnote_plugin)
+    note = next(rule.fn for rule in md.block.ruler.__rules__ if rule.name == "footnote_def")
+    md.block.ruler.at("footnote_def", _outermost_only(note), {"alt": ["paragraph", "reference"]})
     md.use(deflist_plugin)
     definitions = next(rule.fn for rule in md.block.ruler.__rules__ if rule.name == "deflist")
     md.block.ruler.at(

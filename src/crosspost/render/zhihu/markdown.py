@@ -89,10 +89,13 @@ class _Context:
     strike: int = 0
 
     def reference(self, key: object, entry: Callable[[], str]) -> str:
-        """The ``[n]`` marker of a note, adding it to the list on first use."""
+        """The ``[n]`` marker of a note, adding it to the list on first use. Its place
+        in the list is taken before its words are written: a note citing another
+        (``[^1]: see [^2]``) numbers that one next, and listed it first."""
         if key not in self.numeros:
             self.numeros[key] = len(self.numeros) + 1
-            self.entries.append(entry())
+            self.entries.append("")
+            self.entries[self.numeros[key] - 1] = entry()
         return f"\\[{self.numeros[key]}\\]"
 
 
