@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from crosspost.check.lint import ERROR, INFO, WARNING, Checked, Problem, check_file
@@ -151,6 +152,25 @@ def test_missing_image_names_its_body_line_once(write_issue: WriteIssue) -> None
         f"{path}:9: image 'images/gone.png' not found next to the issue; "
         "fix the path or add the file"
     )
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        '<video src="https://example.com/a.mp4" poster="images/gone.png"></video>',
+        '<image src="images/gone.png">',  # a browser's <img>: the renderers' too
+    ],
+)
+def test_every_picture_the_channels_show_is_read_by_check(
+    write_issue: WriteIssue, written: str
+) -> None:
+    """Publish uploads what the renderers show; a picture check did not see as one
+    passed check, and publish then stopped on it with the post half made."""
+    path = write_issue(body=BODY + "\n" + written + "\n")
+    checked = check_file(path)
+    assert all("images/gone.png" in output.images for output in checked.rendered.values())
+    problem = only(checked, "missing-image")
+    assert (problem.line, problem.channel) == (9, None)
 
 
 def test_missing_image_inside_an_only_block_names_that_channel(write_issue: WriteIssue) -> None:

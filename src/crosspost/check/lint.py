@@ -34,7 +34,13 @@ from crosspost.check.source import source_findings
 from crosspost.config.settings import Settings
 from crosspost.errors import IssueError
 from crosspost.images.sources import ImageSources
-from crosspost.issue.body import ImageRef, body_references, empty_footnotes, image_refs
+from crosspost.issue.body import (
+    ImageRef,
+    body_references,
+    empty_footnotes,
+    image_named,
+    image_refs,
+)
 from crosspost.issue.collector import collector_paused
 from crosspost.issue.companions import CHANNEL as BUNDLE_CHANNEL
 from crosspost.issue.companions import find_companions
@@ -190,6 +196,7 @@ def lint(
     judged by ``platforms`` (channel → declaration; the shipped ones by default), its
     images read by the rules of ``images`` (see :func:`check_file`)."""
     refs = list(image_refs(issue))
+    refs += _shown_only(issue, rendered, refs)
     info = ImageInfo(issue.path, images)
     problems = [
         Problem(issue.path, notice.line, None, notice.code, notice.message, notice.severity)
@@ -275,6 +282,25 @@ def needed_to_publish(
                 message = platform.needed_message(option, account.key)
                 problems.append(Problem(issue.path, line, channel, "needed-to-publish", message))
     return problems
+
+
+def _shown_only(
+    issue: Issue, rendered: Mapping[str, Rendered], refs: list[ImageRef]
+) -> list[ImageRef]:
+    """The images a renderer shows that the body's walk did not list. Publish uploads
+    what the renderers show, so check reads each of those too: one it could not see
+    (a component the HTML parser reads as ``<img>``) passed check, and publish then
+    stopped on it."""
+    listed = {ref.source for ref in refs}
+    shown: dict[str, list[str]] = {}
+    for channel, output in rendered.items():
+        for source in output.images:
+            if source not in listed:
+                shown.setdefault(source, []).append(channel)
+    return [
+        image_named(issue, source, None if len(channels) == len(rendered) else channels[0])
+        for source, channels in shown.items()
+    ]
 
 
 def _native_everywhere(

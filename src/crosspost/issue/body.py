@@ -83,6 +83,15 @@ def image_refs(issue: Issue) -> Iterator[ImageRef]:
             )
 
 
+def image_named(issue: Issue, source: str, channel: str | None) -> ImageRef:
+    """An image a renderer shows that no token of the body names as one (an element a
+    browser reads as a picture, a video's poster), at the first body line that mentions
+    it (the body's first line when none does)."""
+    lines = issue.body.split("\n")
+    offset = _line_of(lines, source, 0, len(lines))
+    return ImageRef(source, issue.body_line + offset, channel, _local_path(issue.folder, source))
+
+
 def _raw_sources(fragment: str) -> list[str]:
     """The sources of the raw ``<img>`` tags of ``fragment``, as written (entities read)."""
     if "<img" not in fragment.lower():
