@@ -4,6 +4,7 @@ login and topics looked up once per run per account."""
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,9 @@ def test_publishing_on_zhihu_needs_a_topic_check_says_how_and_nothing_is_sent(
     (error,) = [line for line in lines if "needs 'topics'" in line]
     assert error.startswith(f"{issue}:")
     assert "zhihu: {topics: [人工智能]}" in error and "[channels.zhihu]" in error
+    # Each way it offers is pasted as it stands: the config's line must be TOML.
+    toml_line = error.split("or '", 1)[1].split("'", 1)[0]
+    assert tomllib.loads(toml_line) == {"topics": ["人工智能"]}
 
     before = len(world.box.requests)
     with pytest.raises(IssueError, match="needs 'topics' to publish on zhihu:main"):

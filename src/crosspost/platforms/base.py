@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -167,6 +168,15 @@ class Option:
     #: a default for it, e.g. ``column = "c_123"`` under ``[channels.zhihu.accounts.main]``.
     in_config: bool = False
 
+    @property
+    def toml_example(self) -> str:
+        """:attr:`example` as the config file writes it: front matter (YAML) takes a list
+        of bare names, ``[人工智能]``, which TOML refuses; it wants ``["人工智能"]``."""
+        if self.kind != "names" or not self.example.startswith("["):
+            return self.example
+        names = (name.strip() for name in self.example.strip("[]").split(","))
+        return "[" + ", ".join(json.dumps(name, ensure_ascii=False) for name in names if name) + "]"
+
 
 @dataclass(frozen=True)
 class Platform:
@@ -222,7 +232,7 @@ class Platform:
         return (
             f"{self.display_name} needs '{option.name}' to publish on {account} (real clients "
             f"refuse without it); add '{self.name}: {{{option.name}: {option.example}}}' to "
-            f"the front matter, or '{option.name} = {option.example}' to "
+            f"the front matter, or '{option.name} = {option.toml_example}' to "
             f"[channels.{self.name}] (or the account's table) in crosspost.toml"
         )
 
