@@ -12,6 +12,7 @@ import io
 import logging
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,10 +107,27 @@ def test_adapter_declares_its_platform(name: str) -> None:
     assert image_types and all(t.startswith("image/") for t in image_types)
     for kind in ("inline", "cover"):
         # Whatever the image pipeline makes for this channel, the adapter accepts.
-        policy = cls.image_policy_for(kind)
+        policy = cls.platform.image_policy(kind)
         assert policy.max_bytes > 0
         assert policy.formats <= image_types
     assert cls.poll_delays and all(d > 0 for d in cls.poll_delays)
+
+
+@pytest.mark.parametrize("name", CHANNELS)
+def test_an_accounts_own_limits_rule_its_uploads(name: str, tmp_path: Path) -> None:
+    """A limit set in the config for a channel or an account (``image_bytes``,
+    ``cover_bytes``) is what publish shrinks images to, as check judged them: publish
+    kept to the built-in figures."""
+    limits = {"image_bytes": 50_000, "cover_bytes": 60_000}
+    credentials = {k: Secret("x") for k in ("app_id", "app_secret", "z_c0")}
+    account = Account(name, "main", "http://127.0.0.1:9", credentials, limits=limits)
+    http = HttpPolicy(clock=time.time, sleep=lambda _: None, rng=lambda: 0.0)
+    adapter = adapter_class(name)(
+        account, http=http, state_dir=tmp_path, clock=time.time, sleep=lambda _: None
+    )
+    assert adapter.image_policy_for("inline").max_bytes == 50_000
+    assert adapter.image_policy_for("cover").max_bytes == 60_000
+    assert adapter_class(name).platform.image_policy("inline").max_bytes != 50_000
 
 
 # --- the same flow on every platform's sandbox -------------------------------------------

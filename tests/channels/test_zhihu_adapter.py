@@ -122,7 +122,7 @@ def png(seed: int, size: tuple[int, int] = (64, 48)) -> PreparedImage:
     out = io.BytesIO()
     image.save(out, "PNG")
     source = SourceImage(f"img/{seed}.png", out.getvalue(), Path("issue.md"))
-    return prepare(source, ZhihuAdapter.image_policy_for("inline"))
+    return prepare(source, ZhihuAdapter.platform.image_policy("inline"))
 
 
 # --- the happy path, as the publisher drives it ----------------------------------------
@@ -355,7 +355,9 @@ def test_an_issue_with_12_images_published_twice_uploads_each_image_once(
         assets = {}
         with Ledger.open(world.state_dir / "ledger.sqlite3", clock=world.clock) as ledger:
             for ref in dict.fromkeys(refs + refs[:3]):  # an image used twice: one upload
-                prepared = prepare(read_source(ref, issue), ZhihuAdapter.image_policy_for("inline"))
+                prepared = prepare(
+                    read_source(ref, issue), ZhihuAdapter.platform.image_policy("inline")
+                )
                 asset = ledger.find_asset("zhihu", "main", prepared.digest, "inline")
                 if asset is None:
                     asset = world.adapter.upload_image(prepared, "inline")

@@ -223,7 +223,7 @@ def test_every_platform_has_a_renderer_and_an_adapter_that_import(name: str) -> 
     if declared.limits.text_min_chars or declared.limits.text_max_chars:
         assert callable(declared.counter())
     for kind in ("inline", "cover"):
-        policy = adapter.image_policy_for(kind)
+        policy = adapter.platform.image_policy(kind)
         limit = declared.limits.image_bytes if kind == "inline" else declared.limits.cover_bytes
         assert policy.max_bytes == limit
 
@@ -329,7 +329,7 @@ def test_lint_warns_exactly_when_the_wechat_pipeline_shrinks_an_image(
     checked = check_file(write_issue(front="title: 标题\ncover: cover.jpg\n", body=body))
     warned = [p for p in checked.problems if p.code == "image-shrunk"]
     assert [(p.channel, p.severity) for p in warned] == ([("wechat", WARNING)] if shrunk else [])
-    policy = adapter_class("wechat").image_policy_for("inline")
+    policy = adapter_class("wechat").platform.image_policy("inline")
     prepared = prepare(SourceImage("photo.jpg", image.read_bytes(), tmp_path / "issue.md"), policy)
     assert (prepared.size != size) is shrunk
     assert prepared.size <= policy.max_bytes

@@ -385,6 +385,9 @@ class Adapter(ABC):
         memo: RunMemo | None = None,
     ) -> None:
         self.account = account
+        #: The platform's declaration with the config's limits for this account laid
+        #: over it (its channel's and its own): what the uploads and the polls keep to.
+        self.declaration = type(self).platform.with_overrides(account.limits)
         self.http = http
         self.state_dir = Path(state_dir)
         self.clock = clock
@@ -428,11 +431,11 @@ class Adapter(ABC):
     def preflight(self) -> Preflight:
         """Check the credentials work before anything changes (AuthError/ConfigError if not)."""
 
-    @classmethod
-    def image_policy_for(cls, kind: str) -> ImagePolicy:
-        """What an image of ``kind`` ("inline" or "cover") must be before upload_image:
-        the image pipeline converts and shrinks every image to fit it."""
-        return cls.platform.image_policy(kind)
+    def image_policy_for(self, kind: str) -> ImagePolicy:
+        """What an image of ``kind`` ("inline" or "cover") must be before upload_image,
+        by the account's limits (a config's ``image_bytes``, ``cover_formats`` …): the
+        image pipeline converts and shrinks every image to fit it."""
+        return self.declaration.image_policy(kind)
 
     def ready_upload(self, prepared: PreparedImage) -> None:
         """Work the upload of ``prepared`` will need that asks nothing of the platform,

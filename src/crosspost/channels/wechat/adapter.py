@@ -195,7 +195,7 @@ class WeChatAdapter(Adapter):
         )
         polls = PollBudget(
             self.state_dir / f"wechat-polls-{state_key(base_url, self.app_id)}.json",
-            per_day=self.platform.limits.poll_budget_per_day,
+            per_day=self.declaration.limits.poll_budget_per_day,
             clock=clock,
             shared=self.memo.shared,
         )
@@ -232,7 +232,7 @@ class WeChatAdapter(Adapter):
         if kind not in IMAGE_KINDS:
             raise ValueError(f"unknown image kind {kind!r}")
         mime = prepared.mime
-        if mime not in self.platform.limits.image_formats:
+        if mime not in self.declaration.limits.image_formats:
             raise UsageError(f"{prepared.filename}: WeChat takes JPG, PNG or GIF, not {mime}")
         name = prepared.filename
         if not name.lower().endswith(EXTENSIONS[mime]):
