@@ -918,6 +918,26 @@ def test_bold_the_author_coloured_keeps_the_authors_colour(theme: str) -> None:
     assert re.search(r'<strong style="color:#\w+">普通</strong>', wechat)
 
 
+@pytest.mark.parametrize("theme", ["default", "grace"])
+def test_bold_the_author_only_highlighted_keeps_the_themes_colour(theme: str) -> None:
+    # The rule for coloured words matched any style with "color" in it: bold on a yellow
+    # highlight lost the theme's colour, though its words had none of their own.
+    body = (
+        '<span style="background-color:#FBDE28">**黄底**</span>、'
+        '<font style="color:#DF2A3F;background-color:#FBDE28">**红字黄底**</font>、'
+        '<span style="background-color: #FBDE28; color: #DF2A3F">**黄底红字**</span>、'
+        '<span style="border-color:red">**红框**</span>、**普通**。\n'
+    )
+    wechat = render(issue_of(body), "wechat", RenderContext(theme=theme)).body
+    bold = {
+        words: colour
+        for colour, words in re.findall(r'<strong style="color:([^"]+)">([^<]+)<', wechat)
+    }
+    assert bold["普通"].startswith("#")
+    assert bold["黄底"] == bold["红框"] == bold["普通"]
+    assert bold["红字黄底"] == bold["黄底红字"] == "inherit"  # the words' own red
+
+
 def test_mdnice_slides_and_rubies_and_indented_notes_with_links(
     body_warnings: BodyWarnings,
 ) -> None:

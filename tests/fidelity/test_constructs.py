@@ -143,6 +143,22 @@ def test_callouts_and_tasks_show_their_labels(page: Page) -> None:
     assert "▶ 视频" in text
 
 
+def test_a_raw_definition_stands_under_its_bold_term_not_indented(page: Page) -> None:
+    # A browser indents a <dd> 40 px (WeChat's editor resets it, not every client does);
+    # Markdown's definition is a paragraph under its bold term, and so is a raw one.
+    found = page.evaluate(
+        """() => {
+            const term = document.querySelector('dt');
+            const definition = document.querySelector('dd');
+            return {term: term.getBoundingClientRect().left,
+                    definition: definition.getBoundingClientRect().left,
+                    weight: getComputedStyle(term).fontWeight};
+        }"""
+    )
+    assert abs(found["definition"] - found["term"]) < 1, found
+    assert found["weight"] == "700", "the term is bold"
+
+
 @pytest.mark.parametrize("theme", ["default", "grace"])
 def test_numbers_past_nine_and_ninety_nine_stay_on_one_line_in_their_gap(
     browser: Browser, theme: str, tmp_path: Path

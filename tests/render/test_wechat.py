@@ -272,6 +272,16 @@ def test_a_raw_html_list_is_drawn_as_markdowns_lists_are() -> None:
     assert style_of(tenth.parent.parent)["padding-left"] == "2.5em"
 
 
+@pytest.mark.parametrize("kind", ["ul", "ol"])
+def test_a_centred_paragraph_in_a_raw_list_item_is_centred(kind: str) -> None:
+    # The item's first paragraph, written with its marker, kept align="center" as it
+    # came, which WeChat's pages do not keep: it stood at the left, unlike any other
+    # <p align="center">.
+    _, soup = render_body(f'<{kind}><li><p align="center">居中的一项</p></li></{kind}>\n')
+    item = next(p for p in soup.find_all("p") if "居中的一项" in p.get_text())
+    assert style_of(item).get("text-align") == "center" and not item.has_attr("align"), item
+
+
 def test_a_raw_figure_is_themed_as_a_markdown_figure_is() -> None:
     # Ghost's and WordPress's <figure> kept the browser's 40 px indent each side and a
     # caption in body text.
@@ -280,6 +290,50 @@ def test_a_raw_figure_is_themed_as_a_markdown_figure_is() -> None:
     _, markdown = render_body("![说明](https://e.com/a.png)\n")
     for tag in ("figure", "figcaption"):
         assert style_of(soup.find(tag)) == style_of(markdown.find(tag)), tag
+
+
+@pytest.mark.parametrize("theme", ["default", "grace"])
+def test_a_raw_key_is_drawn_as_markdowns_keys_are(theme: str) -> None:
+    # WeChat's editor resets <kbd>: a key was a plain word beside MkDocs's keys in code.
+    _, soup = render_body(
+        "按 <kbd>Ctrl</kbd> 键，或 ++ctrl++ 键；复制是 <kbd><kbd>Ctrl</kbd>+<kbd>C</kbd></kbd>。\n",
+        theme=theme,
+    )
+    paragraph = next(p for p in soup.find_all("p") if "复制是" in p.get_text())
+    key, combination = paragraph.find_all("kbd", recursive=False)
+    assert style_of(key) and style_of(key) == style_of(soup.find("code"))
+    # Keys in a key (MDN's way to write a combination) are one key, not boxes in a box.
+    assert style_of(combination) == style_of(key)
+    for inner in combination.find_all("kbd"):
+        assert "background" not in style_of(inner) and "padding" not in style_of(inner)
+
+
+@pytest.mark.parametrize("theme", ["default", "grace"])
+def test_a_raw_definition_list_is_drawn_as_markdowns_is(theme: str) -> None:
+    # WeChat's editor resets <dt> and <dd>: the term was plain words, and some clients
+    # indented the definition 40 px.
+    _, raw = render_body("<dl><dt>术语</dt><dd>它的定义。</dd></dl>\n", theme=theme)
+    _, markdown = render_body("术语\n: 它的定义。\n", theme=theme)
+    term = next(p for p in markdown.find_all("p") if p.get_text() == "术语")
+    definition = next(p for p in markdown.find_all("p") if p.get_text() == "它的定义。")
+    dt, dd = style_of(raw.find("dt")), style_of(raw.find("dd"))
+    assert dt["margin"] == style_of(term)["margin"] and dt["font-weight"] == "700"
+    assert dt["color"] == style_of(term.find("strong"))["color"]
+    assert dd == style_of(definition), "a paragraph's margins: no indent"
+
+
+def test_an_abbreviations_title_is_said_once_after_its_words() -> None:
+    # WeChat shows no tooltip: what the writer spelled out in the title was lost.
+    rendered, soup = render_body(
+        '<abbr title="World Wide Web Consortium">W3C</abbr> 的标准，'
+        '再说 <abbr title="World Wide Web Consortium">W3C</abbr>。\n\n'
+        '<p>The <abbr title="Large  Language Model">LLM</abbr> and <abbr title="HTML">HTML</abbr>,'
+        ' <abbr title="大语言模型">大模型</abbr>.</p>\n'
+    )
+    text = content_text(soup)
+    assert "W3C (World Wide Web Consortium) 的标准，再说 W3C。" in text
+    assert "The LLM (Large Language Model) and HTML, 大模型（大语言模型）." in text
+    assert "title=" not in rendered.body, "no tooltip promised by a dotted underline"
 
 
 def test_a_list_numbered_past_nine_hangs_its_numbers_in_a_wider_gap() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Protocol
 
 from crosspost.patterns import pattern
 from crosspost.render.sanitize import MEDIA_LABELS, Allowlist
@@ -123,3 +124,24 @@ class Reference:
     number: int
     text: str
     url: str
+
+
+class RawHtmlState(Protocol):
+    """What the pieces of raw HTML in one render share: inline HTML comes one tag a piece,
+    so a raw ``<a>`` or ``<abbr>`` opens in one piece and closes in another, and a
+    reference number or an abbreviation's title is the issue's, not the piece's."""
+
+    #: Per raw ``<a>`` still open, innermost last: its reference entry, or what its
+    #: closing tag writes.
+    raw_links: list[Reference | str]
+    #: Per raw ``<abbr>`` still open, innermost last: its title.
+    raw_abbreviations: list[str]
+
+    def reference(self, url: str, text: str) -> Reference:
+        """The numbered entry for ``url``; a URL seen before keeps its first number."""
+        ...
+
+    def first_said(self, title: str) -> bool:
+        """Whether ``title`` (an abbreviation's) is said here for the first time in the
+        issue, which from now on it is not; an empty title never is."""
+        ...

@@ -17,7 +17,7 @@ import functools
 import html
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from markdown_it import MarkdownIt
@@ -91,7 +91,12 @@ class RenderState:
     code_blocks: list[str] = field(default_factory=list)
     #: Per open link: its reference entry, or the closing tag to write ("</a>" or "").
     links: list[Reference | str] = field(default_factory=list)
+    #: The same for raw ``<a>`` tags, and per open raw ``<abbr>`` its title
+    #: (:class:`~crosspost.render.wechat.raw.RawHtmlState`).
     raw_links: list[Reference | str] = field(default_factory=list)
+    raw_abbreviations: list[str] = field(default_factory=list)
+    #: The abbreviations' titles said so far, each once.
+    titles_said: set[str] = field(default_factory=set)
     #: Inline raw HTML, cleaned tag by tag; it knows how deep inside a raw ``<script>``,
     #: ``<video>``… the stream is: their content is dropped even when it arrives as
     #: Markdown text between two inline HTML pieces.
@@ -113,6 +118,14 @@ class RenderState:
         self.counter += 1
         self.by_url[url] = entry = Reference(self.counter, text, url)
         return entry
+
+    def first_said(self, title: str) -> bool:
+        """Whether an abbreviation's ``title`` is said here for the first time (then it
+        is marked said); an empty title never is."""
+        if not title or title in self.titles_said:
+            return False
+        self.titles_said.add(title)
+        return True
 
     @property
     def references(self) -> list[Reference]:
@@ -198,14 +211,34 @@ def _shares_its_line(tokens: Sequence[Token], idx: int) -> bool:
 _RAW_LINK_OPEN = pattern(r"<a[\s>]", re.IGNORECASE)
 _RAW_PICTURE = pattern(r"<img[\s/>]", re.IGNORECASE)
 _RAW_LINK_CLOSE = pattern(r"</a\s*>", re.IGNORECASE)
+_RAW_ABBREVIATION_OPEN = pattern(r"<abbr[\s>]", re.IGNORECASE)
+_RAW_ABBREVIATION_CLOSE = pattern(r"</abbr\s*>", re.IGNORECASE)
 
 
 def raw_link_text(tokens: Sequence[Token], start: int) -> str:
     """The plain text between an inline raw ``<a …>`` at ``start`` and its ``</a>``."""
+    inside = itertools.takewhile(
+        lambda token: not _is_raw(token, _RAW_LINK_CLOSE), tokens_after(tokens, start)
+    )
+    return _plain_text(inside)
+
+
+def raw_abbreviation_words(tokens: Sequence[Token], end: int) -> str:
+    """The plain text between an inline raw ``<abbr …>`` and its ``</abbr>`` at ``end``."""
+    start = end - 1
+    while start >= 0 and not _is_raw(tokens[start], _RAW_ABBREVIATION_OPEN):
+        start -= 1
+    return _plain_text(tokens[start + 1 : end])
+
+
+def _is_raw(token: Token, tag: re.Pattern[str]) -> bool:
+    """Whether ``token`` is the piece of inline raw HTML ``tag`` matches."""
+    return token.type == "html_inline" and bool(tag.match(token.content))
+
+
+def _plain_text(tokens: Iterable[Token]) -> str:
     parts: list[str] = []
-    for token in tokens_after(tokens, start):
-        if token.type == "html_inline" and _RAW_LINK_CLOSE.match(token.content):
-            break
+    for token in tokens:
         if token.type in ("text", "code_inline"):
             parts.append(token.content)
         elif token.type in ("softbreak", "hardbreak"):
@@ -509,8 +542,7 @@ class WeChatRenderer(RendererHTML):
         from crosspost.render.wechat.tags import RawHtmlSanitiser
 
         state = _state(env)
-        sanitiser = RawHtmlSanitiser(state.raw_links, state.reference)
-        cleaned = sanitiser.clean(clean(tokens[idx].content, ALLOWLIST))
+        cleaned = RawHtmlSanitiser(state).clean(clean(tokens[idx].content, ALLOWLIST))
         shows_nothing = _SHOWS_NOTHING.fullmatch(cleaned) and not _BOX.search(cleaned)
         return "" if shows_nothing else cleaned
 
@@ -521,9 +553,13 @@ class WeChatRenderer(RendererHTML):
 
         state = _state(env)
         source = tokens[idx].content
-        text = raw_link_text(tokens, idx) if _RAW_LINK_OPEN.match(source) else ""
-        sanitiser = RawHtmlSanitiser(state.raw_links, state.reference, link_text=text)
-        cleaned = sanitiser.clean(state.raw_tags.tag(source))
+        if _RAW_LINK_OPEN.match(source):
+            words = raw_link_text(tokens, idx)
+        elif _RAW_ABBREVIATION_CLOSE.match(source):
+            words = raw_abbreviation_words(tokens, idx)
+        else:
+            words = ""
+        cleaned = RawHtmlSanitiser(state, words=words).clean(state.raw_tags.tag(source))
         if _RAW_PICTURE.match(source) and _shares_its_line(tokens, idx):
             # A raw picture in a sentence (an icon) stays in its line, as Markdown's does.
             cleaned = cleaned.replace('class="image"', 'class="image image-inline"', 1)

@@ -10,11 +10,11 @@ the first piece of raw HTML, as most issues have none and ``html.parser`` costs 
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 from crosspost.issue.dialect import VOID
+from crosspost.issue.mail_links import after_words
 from crosspost.render.captions import links_to_its_picture
 from crosspost.render.wechat.lists import (
     bullet,
@@ -25,7 +25,7 @@ from crosspost.render.wechat.lists import (
 )
 from crosspost.render.wechat.raw import (
     AS_SECTION,
-    Reference,
+    RawHtmlState,
     css_size,
     is_bare_url,
     is_mp_link,
@@ -47,26 +47,23 @@ class _RawList:
 class RawHtmlSanitiser(HTMLParser):
     """Maps one piece of already cleaned raw HTML onto WeChat's habits.
 
-    State that spans pieces lives in what is passed in: ``links`` is the stack of raw
-    ``<a>`` tags still open (their reference entry, or the closing tag to write), and
-    ``reference(url, text)`` numbers an external link like a Markdown one.
-    ``link_text`` names a raw ``<a>`` whose text lies outside this piece (inline HTML).
+    State that spans pieces lives in ``shared`` (see :class:`.raw.RawHtmlState`): the
+    raw ``<a>`` and ``<abbr>`` tags still open, the reference numbers, the titles said.
+    ``words`` are the words of the raw element this piece opens or closes when they lie
+    outside it (inline HTML): a raw ``<a>``'s at its opening, an ``<abbr>``'s at its close.
     """
 
-    def __init__(
-        self,
-        links: list[Reference | str],
-        reference: Callable[[str, str], Reference],
-        *,
-        link_text: str = "",
-    ) -> None:
+    def __init__(self, shared: RawHtmlState, *, words: str = "") -> None:
         super().__init__(convert_charrefs=True)
-        self._links = links
-        self._reference = reference
+        self._links = shared.raw_links
+        self._reference = shared.reference
+        self._shared = shared
         self._out: list[str] = []
         self._pre = 0
         self._tables = 0
-        self._link_text = link_text
+        self._words = words
+        #: Per raw ``<abbr>`` opened in this piece, innermost last: its words so far.
+        self._abbreviations: list[list[str]] = []
         #: Links opened in this piece, innermost last: (href, title, text so far, the
         #: pictures in it), or None for a link that is not numbered.
         self._open: list[tuple[str, str, list[str], list[str]] | None] = []
@@ -87,7 +84,7 @@ class RawHtmlSanitiser(HTMLParser):
         for link in self._open:  # closed in a later piece: named by the text given
             if link is not None:
                 href, title, _, _ = link
-                entry = self._reference(href, self._link_text or title)
+                entry = self._reference(href, self._words or title)
                 if _DEFERRED in self._links:  # numbered now: its close writes the number
                     self._links[self._links.index(_DEFERRED)] = entry
         return "".join(self._out)
@@ -95,6 +92,7 @@ class RawHtmlSanitiser(HTMLParser):
     # --- tags ---------------------------------------------------------------------
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         kept = {name: value or "" for name, value in attrs if name != "style" or value}
+        _alignment_as_style(tag, kept)
         if tag == "p" and self._pending_marker:
             self._out.append(f"<p{_attributes(kept)}>")
             self._flush_marker()
@@ -109,16 +107,11 @@ class RawHtmlSanitiser(HTMLParser):
             return
         if tag in _LINES or tag == "br":
             self._apart()
-        if tag == "center":
-            kept["style"] = "text-align:center;" + kept.get("style", "")
-        elif kept.get("align", "").lower() in _ALIGNMENTS and tag not in _ALIGNED_BOXES:
-            # HTML 4's align (HelloGitHub's <p align="center">), said the way every page
-            # of WeChat's keeps: as the style it means.
-            kept["style"] = f"text-align:{kept.pop('align').lower()};" + kept.get("style", "")
-        if tag == "summary":  # the title of what WeChat shows open: a bold line
-            kept["class"] = "summary"
-        if tag in ("figure", "figcaption"):  # a page's own figure, themed as Markdown's is
-            kept["class"] = tag  # (unstyled, a browser indents a figure 40 px each side)
+        if tag in _THEMED_AS:
+            kept["class"] = _THEMED_AS[tag]
+        if tag == "abbr":  # its title is said in words at its close
+            self._shared.raw_abbreviations.append(" ".join(kept.pop("title", "").split()))
+            self._abbreviations.append([])
         if tag in AS_SECTION:
             tag = "section"
         if tag == "img":
@@ -159,6 +152,9 @@ class RawHtmlSanitiser(HTMLParser):
             return
         if tag == "a":
             self._close_link()
+            return
+        if tag == "abbr":
+            self._close_abbreviation()
             return
         if tag == "pre":
             self._pre = max(0, self._pre - 1)
@@ -232,8 +228,8 @@ class RawHtmlSanitiser(HTMLParser):
         elif not href or href.startswith("#"):  # javascript: hrefs are gone already
             self._links.append("")
             self._open.append(None)
-        elif self._link_text:  # an inline <a>: its text, known, is its address?
-            if is_bare_url(self._link_text, href):
+        elif self._words:  # an inline <a>: its text, known, is its address?
+            if is_bare_url(self._words, href):
                 self._links.append("")
                 self._open.append(None)
             else:  # numbered now: references keep document order
@@ -263,6 +259,16 @@ class RawHtmlSanitiser(HTMLParser):
         else:
             self._out.append(f'<sup class="footnote-ref">[{entry.number}]</sup>')
 
+    def _close_abbreviation(self) -> None:
+        """An abbreviation's title, which WeChat shows nowhere (it has no tooltip), written
+        after its words the first time the issue uses it, as a mail link's address is:
+        ``W3C（World Wide Web Consortium）``, ``the W3C (World Wide Web Consortium)``."""
+        titles = self._shared.raw_abbreviations
+        title = titles.pop() if titles else ""
+        words = "".join(self._abbreviations.pop()) if self._abbreviations else self._words
+        shown = after_words(words, title) if self._shared.first_said(title) else ""
+        self._out.append("</abbr>" + html.escape(shown, quote=False))
+
     def _inline_pictures(self, line: tuple[list[int], list[bool]]) -> None:
         """The pictures of a block that has words or other pictures beside them (a row of
         badges in a centred paragraph) stay in the line, as a browser shows them."""
@@ -287,6 +293,8 @@ class RawHtmlSanitiser(HTMLParser):
         for link in self._open:
             if link is not None:
                 link[2].append(data)
+        for words in self._abbreviations:
+            words.append(data)
         text = html.escape(data, quote=False)
         if self._pre:  # WeChat ignores white-space:pre; spell out spaces and lines
             text = text.replace("\t", "    ").replace(" ", "&nbsp;").replace("\n", "<br>")
@@ -297,6 +305,29 @@ _ALIGNMENTS = frozenset({"center", "left", "right", "justify"})
 #: Where ``align`` places the element itself (a floated picture, a centred table), not
 #: its text.
 _ALIGNED_BOXES = frozenset({"img", "table", "iframe", "video", "hr", "caption"})
+
+
+def _alignment_as_style(tag: str, attrs: dict[str, str]) -> None:
+    """HTML 4's alignment in ``attrs`` (``<center>``, HelloGitHub's ``<p align="center">``)
+    said the way every page of WeChat's keeps it: as the style it means. Done before a
+    tag is written anywhere, so that no way out writes it as it came (a raw list item's
+    first paragraph, written with the item's marker, kept its ``align``: uncentred)."""
+    if tag == "center":
+        attrs["style"] = "text-align:center;" + attrs.get("style", "")
+    elif attrs.get("align", "").lower() in _ALIGNMENTS and tag not in _ALIGNED_BOXES:
+        attrs["style"] = f"text-align:{attrs.pop('align').lower()};" + attrs.get("style", "")
+
+
+#: Raw tags drawn with a class of the theme: a Markdown construct's, as the raw tag stands
+#: for it (a page's own figure: unstyled, a browser indents a figure 40 px each side; a
+#: key, which WeChat's editor resets: MkDocs's keys ``++ctrl+c++`` are code), or the
+#: theme's own (a ``<summary>``, the title of what WeChat shows open: a bold line).
+_THEMED_AS = {
+    "figure": "figure",
+    "figcaption": "figcaption",
+    "kbd": "code-inline",
+    "summary": "summary",
+}
 
 #: Blocks whose content is lines of text, where a picture among words stays in the line.
 _LINES = frozenset(
