@@ -70,9 +70,51 @@ def test_a_file_is_due_upcoming_unscheduled_or_a_problem(
         assert found.upcoming == 1 and found.next_due and found.next_due[0] == path
     elif expected == "unscheduled":
         assert (found.past_due, found.problems, found.upcoming) == ((), (), 0)
+        assert found.unscheduled == () and found.idle
     else:
         where = expected.removeprefix("problem")
         assert next(str(p) for p in found.problems).startswith(f"{path}{where}")
+
+
+@pytest.mark.parametrize(
+    ("text", "misspelt"),
+    [
+        (front("publsh_at: 2026-11-23T08:59:00+08:00"), "publsh_at:3"),
+        (front("Publish_at: '2026-11-22T09:00:00Z'  # quoted"), "Publish_at:3"),
+        (front("publish-at: 2026-11-22 09:00"), "publish-at:3"),  # no zone: this machine's
+        (front("author: 某人", "pubish_at: 2026-11-22"), "pubish_at:4"),
+        ("+++\ntitle = '一期'\npublsh_at = 2026-11-22T09:00:00+08:00\n+++\n正文\n", "publsh_at:3"),
+        (front("publsh_at: 2026-11-23T10:00:00+08:00"), None),  # not due yet
+        (front("publsh_at: next monday"), None),  # no schedule in it
+        (front("publish_at_utc: 2026-11-22T09:00:00Z"), None),  # a field of its own
+        (front("published: 2026-11-22T09:00:00Z"), None),
+        (front("publishDate: 2026-11-22T09:00:00Z"), None),  # Hugo's: kept for the record
+        (front("date: 2026-11-22T09:00:00Z"), None),
+        (
+            front("publish_at: 2026-11-23T10:00:00+08:00", "publsh_at: 2026-11-22T09:00:00Z"),
+            None,  # publish_at is there: check warns about the other, run-due need not
+        ),
+    ],
+)
+def test_a_misspelt_publish_at_that_has_come_is_unscheduled(
+    tmp_path: Path, text: str, misspelt: str | None
+) -> None:
+    """The key the loader would ask "did you mean 'publish_at'?" of, when its time has come."""
+    path = tmp_path / "issue-1.md"
+    path.write_text(text, encoding="utf-8")
+    found = scan([tmp_path], NOW)
+    assert found.problems == () and found.past_due == ()
+    if misspelt is None:
+        assert found.unscheduled == ()
+        return
+    [file] = found.unscheduled
+    key, line = misspelt.split(":")
+    assert (file.path, file.key, file.line) == (path, key, int(line))
+    assert str(file) == (
+        f"{path}:{line}: '{key}' is no field of crosspost (did you mean 'publish_at'?), so "
+        "this issue is never due; rename the field to schedule it"
+    )
+    assert not found.idle
 
 
 def test_a_file_that_is_not_utf8_is_a_problem_naming_it(tmp_path: Path) -> None:

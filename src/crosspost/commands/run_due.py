@@ -1,8 +1,10 @@
 """``crosspost run-due [DIR ...]``: publish every issue whose ``publish_at`` has come (cron).
 
 Cron mails whatever a job prints, so this command is silent when there is nothing new:
-one line per post published or failed, per issue missed, per file with bad input (each
-once per version of the file; ``-v`` repeats them and adds progress). Exit codes follow
+one line per post published, changed or failed (and a "to do" line when a person must
+act, such as an edit WeChat cannot take), per issue missed or skipped as a draft, per file
+with bad input or a misspelt ``publish_at``, and for no account to send with (each once
+per version of the file and config; ``-v`` repeats them and adds progress). Exit codes follow
 DESIGN.md with the precedence in :mod:`crosspost.schedule.tick`; a tick that finds another
 one running exits 0 without a word. See ``contrib/`` for crontab, systemd and CI examples.
 """
@@ -32,6 +34,9 @@ if TYPE_CHECKING:
     from crosspost.schedule.scan import Scan
 
 Say = Callable[[str], None]
+#: Report entries about a file, not a post: bad input (exit 2), a ``draft: true`` skipped
+#: and a ``publish_at`` misspelt (exit 0), each said once per version of the file.
+FILE_NOTES = ("problem", "skipped", "unscheduled")
 
 #: Log file rotation: five files of 1 MiB keep months of ticks.
 LOG_BYTES = 1 << 20
@@ -236,7 +241,10 @@ def print_report(report: DueReport, *, verbose: bool) -> None:
         return
     for result in report.results:
         where = f"{result.key.channel}:{result.key.account}"
-        detail = result.url if result.exit_code == EXIT_OK and result.url else result.message
+        # A changed post's line says what can be done (--update, or why not): its URL
+        # was said when it was published.
+        shows_url = result.exit_code == EXIT_OK and result.url and result.state != "changed"
+        detail = result.url if shows_url else result.message
         line = f"{result.state:<11} {where:<14} {result.key.issue_id}  {detail}".rstrip()
         _record(line)
         if report.is_news(result) or verbose:  # a resumed post found done is not news
@@ -246,8 +254,8 @@ def print_report(report: DueReport, *, verbose: bool) -> None:
                 _record(todo)
                 print(todo)
     for entry in report.entries:
-        if entry.kind == "problem":
-            line = f"problem     {entry.message}"
+        if entry.kind in FILE_NOTES:  # the message names the file (and line) itself
+            line = f"{entry.kind:<11} {entry.message}"
         else:
             line = f"{entry.kind:<11} {entry.account or '':<14} {entry.issue_id}  {entry.message}"
         _record(line)

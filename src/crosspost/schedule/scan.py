@@ -13,7 +13,11 @@ the file and line the loader names.
 What is skipped without a word: files that do not start with a ``---`` or ``+++`` line,
 blank lines aside (a README in the issue folder is not an issue), and issues without
 ``publish_at`` (they are published by hand). A broken file whose quick look says "not
-yet" is checked whole when it comes due.
+yet" is checked whole when it comes due. One exception to the silence: a file whose only
+schedule is a field the loader would call a misspelling of ``publish_at`` (``publsh_at``)
+holding a date and time that has come is :class:`Unscheduled`, so the tick can say once
+that the issue will never be due. Only fields holding a date are compared, so the look
+stays cheap.
 """
 
 from __future__ import annotations
@@ -23,12 +27,12 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, tzinfo
+from datetime import date, datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
 from crosspost.errors import IssueError, UsageError
-from crosspost.issue.fields import parse_moment
+from crosspost.issue.fields import ALIASES, EDITOR_SETTINGS, FIELDS, RECORD_DATES, parse_moment
 from crosspost.issue.loader import (
     default_issue_id,
     opens_front_matter,
@@ -36,6 +40,7 @@ from crosspost.issue.loader import (
     unreadable,
 )
 from crosspost.patterns import pattern
+from crosspost.platforms.registry import PLATFORMS
 
 #: The front matter block of an issue file, as the loader finds it: from a ``---`` line
 #: that only blank lines precede to the next ``---`` or ``...`` line.
@@ -44,6 +49,13 @@ _FRONT = pattern(
 )
 #: A top-level ``publish_at:`` key (column 0, so never inside a channel block).
 _PUBLISH_AT = pattern(r"""^["']?publish_at["']?[ \t]*:[ \t]*(.*?)[ \t]*\r?$""", re.M)
+#: A top-level key whose value starts with a date: the only keys a misspelt
+#: ``publish_at`` is looked for among (comparing every key would cost a Hugo folder).
+_DATED_KEY = pattern(
+    r"""^["']?([A-Za-z][\w-]*)["']?[ \t]*:[ \t]*["']?(\d{4}-\d\d-\d\d[^"'#\r\n]*)""", re.M
+)
+#: Keys the loader reads (or knowingly ignores): never a misspelling.
+_KNOWN_KEYS = frozenset([*FIELDS, *ALIASES, *RECORD_DATES, *EDITOR_SETTINGS])
 #: Enough of a file to hold any front matter the loader accepts (64,000 characters).
 _ZONE_READ_BYTES = 256_000
 
@@ -91,6 +103,25 @@ class ScheduledFile:
 
 
 @dataclass(frozen=True)
+class Unscheduled:
+    """A file whose only schedule is a misspelt ``publish_at``, with a time that has come."""
+
+    path: Path
+    #: sha256 of the file's bytes (said once per version, as a problem is).
+    digest: str
+    #: The misspelt key as written (``publsh_at``) and its line.
+    key: str
+    line: int | None
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else str(self.path)
+        return (
+            f"{where}: '{self.key}' is no field of crosspost (did you mean 'publish_at'?), "
+            "so this issue is never due; rename the field to schedule it"
+        )
+
+
+@dataclass(frozen=True)
 class Scan:
     """Every issue file under the folders, sorted into what the tick must look at."""
 
@@ -103,11 +134,13 @@ class Scan:
     #: Scheduled issues still in the future, and the earliest of them.
     upcoming: int = 0
     next_due: tuple[Path, datetime] | None = None
+    #: Files that would be due had ``publish_at`` been spelt right (said once, exit 0).
+    unscheduled: tuple[Unscheduled, ...] = ()
 
     @property
     def idle(self) -> bool:
         """Nothing due and nothing wrong: the tick ends here, without lock or ledger."""
-        return not self.past_due and not self.problems
+        return not self.past_due and not self.problems and not self.unscheduled
 
 
 def look(folders: Sequence[Path], now: datetime) -> Scan:
@@ -148,6 +181,7 @@ def scan(folders: Iterable[Path], now: datetime) -> Scan:
     files = issue_files(folders)
     past_due: list[ScheduledFile] = []
     problems: list[IssueError] = []
+    unscheduled: list[Unscheduled] = []
     upcoming = 0
     next_due: tuple[str, datetime] | None = None
     for path in files:
@@ -158,18 +192,23 @@ def scan(folders: Iterable[Path], now: datetime) -> Scan:
             continue
         if found is None:
             continue
-        if isinstance(found, datetime):
+        if isinstance(found, Unscheduled):
+            unscheduled.append(found)
+        elif isinstance(found, datetime):
             upcoming += 1
             if next_due is None or found < next_due[1]:
                 next_due = (path, found)
         else:
             past_due.append(found)
     upcoming_first = (Path(next_due[0]), next_due[1]) if next_due else None
-    return Scan(len(files), tuple(past_due), tuple(problems), upcoming, upcoming_first)
+    return Scan(
+        len(files), tuple(past_due), tuple(problems), upcoming, upcoming_first, tuple(unscheduled)
+    )
 
 
-def _schedule_of(name: str, now: datetime) -> ScheduledFile | datetime | None:
-    """The past-due file, the time of an upcoming one, or None when it is not scheduled."""
+def _schedule_of(name: str, now: datetime) -> ScheduledFile | datetime | Unscheduled | None:
+    """The past-due file, the time of an upcoming one, a misspelt schedule that has come,
+    or None when it is not scheduled."""
     try:
         with open(name, "rb") as file:
             raw = file.read()
@@ -177,31 +216,75 @@ def _schedule_of(name: str, now: datetime) -> ScheduledFile | datetime | None:
         raise unreadable(name, error) from None
     if not opens_front_matter(raw):
         return None  # not a scheduled issue: publish_at lives in YAML or TOML front matter
-    quick = _quick_publish_at(raw)
-    if quick is False:
-        return None  # well-formed front matter without publish_at: published by hand
+    front = _yaml_front(raw)
+    quick = _publish_at_in(front)
     path = Path(name)
+    if quick is False:  # well-formed front matter without publish_at: published by hand,
+        assert front is not None  # unless its only schedule is misspelt
+        dated = _DATED_KEY.finditer(front.string, front.start(1), front.end(1))
+        for found in dated:
+            if _misspelt(found.group(1), found.group(2), now):
+                line = front.string.count("\n", 0, found.start()) + 1
+                return Unscheduled(path, hashlib.sha256(raw).hexdigest(), found.group(1), line)
+        return None
     if isinstance(quick, datetime) and quick > now:
         return quick
     digest = hashlib.sha256(raw).hexdigest()
     if isinstance(quick, datetime):
         return ScheduledFile(path, quick, digest)  # YAML only if the tick must act on it
-    front, lines = read_front_matter(path)
-    publish_at = parse_moment(path, "publish_at", front.get("publish_at"), lines.get("publish_at"))
+    fields, lines = read_front_matter(path)
+    publish_at = parse_moment(path, "publish_at", fields.get("publish_at"), lines.get("publish_at"))
     if publish_at is None:
+        for key, value in fields.items():
+            if _misspelt(str(key), value, now):
+                return Unscheduled(path, digest, str(key), lines.get(str(key)))
         return None
     if publish_at > now:
         return publish_at
-    return ScheduledFile(path, publish_at, digest, front, lines)
+    return ScheduledFile(path, publish_at, digest, fields, lines)
 
 
-def _quick_publish_at(raw: bytes) -> datetime | bool | None:
-    """``publish_at`` without YAML: a datetime, False (surely none), None (unsure)."""
+def _misspelt(key: str, value: object, now: datetime) -> bool:
+    """Whether ``key`` is what the loader's "did you mean 'publish_at'" warning would
+    name, holding a date and time at or before ``now`` (one without a zone read in this
+    machine's), so the issue would be due had the field been spelt right."""
+    # As the loader reads it: a known key is no slip, and ``publish_at_utc`` (``x-publish_at``)
+    # is a field of its own built on ours.
+    built_on = ("publish_at_", "publish_at-", "_publish_at", "-publish_at")
+    if key in _KNOWN_KEYS or key.startswith(built_on[:2]) or key.endswith(built_on[2:]):
+        return False
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.strip())
+        except ValueError:
+            return False
+    if isinstance(value, date) and not isinstance(value, datetime):
+        value = datetime(value.year, value.month, value.day)
+    if not isinstance(value, datetime) or value.astimezone() > now:
+        return False
+    import difflib  # only for a dated key we do not know: rare, and off the idle tick's path
+
+    close = difflib.get_close_matches(key, [*FIELDS, *PLATFORMS], n=1, cutoff=0.75)
+    return close == ["publish_at"]
+
+
+def _yaml_front(raw: bytes) -> re.Match[str] | None:
+    """The YAML front matter block of a file, found without YAML (None: not found)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    front = _FRONT.match(text)
+    return _FRONT.match(text)
+
+
+def _quick_publish_at(raw: bytes) -> datetime | bool | None:
+    """``publish_at`` without YAML: a datetime, False (surely none), None (unsure)."""
+    return _publish_at_in(_yaml_front(raw))
+
+
+def _publish_at_in(front: re.Match[str] | None) -> datetime | bool | None:
+    """``publish_at`` of a front matter block: a datetime, False (surely none), None
+    (unsure, or no block found)."""
     if front is None:
         return None
     values = _PUBLISH_AT.findall(front.group(1))

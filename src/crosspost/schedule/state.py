@@ -14,11 +14,12 @@ holder's connection ends, dead or alive, just as the kernel releases an ``flock`
 **The state file.** ``<state_dir>/run-due.json`` remembers, per issue file and account,
 the outcome the scheduler need not act on again while the file is unchanged: published,
 drafted, changed after publishing (waits for ``--update``), failed for good (waits for an
-edit or a config change), missed (waits for ``--include-missed``), and bad input it
-already reported. It is what makes a tick over a year of published issues cheap (no
-rendering) and keeps cron from mailing the same line every minute. It is written
-atomically, only under the lock; losing it costs one slower tick and one repeated report,
-never a second post (the ledger decides that).
+edit or a config change), missed (waits for ``--include-missed``), bad input it
+already reported, and notes said once that are no failure (a draft skipped). It is what
+makes a tick over a year of published issues cheap (no rendering) and keeps cron from
+mailing the same line every minute. It is written atomically, only under the lock;
+losing it costs one slower tick and one repeated report, never a second post (the ledger
+decides that).
 """
 
 from __future__ import annotations
@@ -124,11 +125,13 @@ class SchedulerState:
         complete: bool,
         problem: str = "",
         issue_id: str | None = None,
+        note: tuple[str, str] | None = None,
     ) -> None:
         """Say whether every account of this version is settled (and the problem, if any).
 
         A problem stays with this version of the file: only an edit (a new fingerprint,
-        hence a fresh entry) clears it.
+        hence a fresh entry) clears it. So does a ``note``, (kind, message): a line said
+        once per version that is no failure (a ``draft: true`` skipped).
         """
         self.settle(path, fingerprint, "", None)
         entry = self._files[str(path)]
@@ -137,6 +140,8 @@ class SchedulerState:
             entry["issue"] = issue_id
         if problem:
             entry["problem"] = problem
+        if note:
+            entry["note"] = list(note)
 
     def issue_id(self, path: Path) -> str | None:
         entry = self._files.get(str(path))
@@ -147,6 +152,16 @@ class SchedulerState:
         entry = self._files.get(str(path))
         if entry and entry.get("fingerprint") == fingerprint and entry.get("problem"):
             return str(entry["problem"])
+        return None
+
+    def note(self, path: Path, fingerprint: str) -> tuple[str, str] | None:
+        """The (kind, message) already said for this version of the file, if any."""
+        entry = self._files.get(str(path))
+        if not entry or entry.get("fingerprint") != fingerprint:
+            return None
+        note = entry.get("note")
+        if isinstance(note, list) and len(note) == 2:
+            return str(note[0]), str(note[1])
         return None
 
     def settle(self, path: Path, fingerprint: str, account: str, outcome: str | None) -> None:

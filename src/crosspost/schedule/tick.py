@@ -17,17 +17,22 @@ A tick is four steps:
 4. **Publish** through :class:`~crosspost.publish.runner.Publisher`, which resumes unfinished
    posts (an unconfirmed step is reconciled first) and never posts twice.
 
-Bad input in one file (unreadable, broken front matter, naive ``publish_at``, lint error)
-becomes a ``problem`` entry naming the file and line; the other issues still go out.
+Bad input in one file (unreadable, broken front matter, naive ``publish_at``, lint error,
+a channel no account serves) becomes a ``problem`` entry naming the file and line; the
+other issues still go out. So does a config with no account at all while an issue is due,
+or an account without its credentials. A ``draft: true`` skipped and a file whose only
+schedule is a misspelt ``publish_at`` are notes (``skipped``, ``unscheduled``): said once
+per version of the file like a problem, but no failure, since nothing was asked to go out.
 
 Exit code precedence (most urgent first): 3 unconfirmed > 1 a channel failed > 2 bad input
 > 75 temporary failure > 0. A person must look at 3, 1 and 2; 75 heals by itself on a
-later tick. Missed issues and posts waiting for their retry time exit 0: the tick did
-all it was asked to do now.
+later tick. Missed issues, notes and posts waiting for their retry time exit 0: the tick
+did all it was asked to do now.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -38,6 +43,7 @@ from typing import Any
 
 from crosspost.config.redaction import Redactor
 from crosspost.config.settings import Account, Settings
+from crosspost.config.sources import CONFIG_NAME
 from crosspost.errors import (
     EXIT_BAD_INPUT,
     EXIT_CHANNEL_FAILED,
@@ -48,7 +54,7 @@ from crosspost.errors import (
 )
 from crosspost.ledger.store import Ledger, PostKey
 from crosspost.publish.jobs import Job, PostResult, PublishOptions
-from crosspost.publish.machine import Checkpoint, no_checkpoint
+from crosspost.publish.machine import EDIT_REFUSED, Checkpoint, no_checkpoint
 from crosspost.publish.runner import Publisher
 from crosspost.schedule.report import (
     DueEntry,
@@ -73,6 +79,8 @@ from crosspost.schedule.state import (
 __all__ = ["Accounts", "DueEntry", "DueOptions", "DueReport", "run_due"]
 
 Progress = Callable[[str], None]
+#: How a report of no account at all ends: what it means for the due issues.
+NO_ACCOUNT_WAIT = "nothing was sent, the due issues wait for an account"
 #: Swaps in the accounts a tick publishes to, for as long as it runs (``--sandbox``: the
 #: emulators'). Entered only once something is due, so an idle tick starts nothing.
 Accounts = Callable[[Settings], AbstractContextManager[Settings]]
@@ -164,6 +172,8 @@ class _Tick:
     repeats: set[tuple[str, str]] = field(default_factory=set)
     #: Accounts left out of this tick for want of credentials.
     unusable: set[str] = field(default_factory=set)
+    #: Published posts of changed files → their latest "cannot edit" note before the run.
+    refusals: dict[PostKey, int] = field(default_factory=dict)
 
     def run(self, found: Scan) -> DueReport:
         publisher = Publisher(
@@ -177,8 +187,11 @@ class _Tick:
         context = self.context
         for problem in found.problems:
             self._problem(problem.path, fingerprint(text_digest(str(problem)), context), problem)
+        for file in found.unscheduled:
+            self._note(file.path, fingerprint(file.digest, context), "unscheduled", str(file))
         kept = {str(f.path) for f in found.past_due} | {str(p.path) for p in found.problems}
-        kept |= self._accounts_without_credentials()
+        kept |= {str(f.path) for f in found.unscheduled}
+        kept |= self._account_problems(found)
         jobs: list[Job] = []
         retry: list[Job] = []
         settled = 0
@@ -199,7 +212,7 @@ class _Tick:
                 options = PublishOptions(update=self.options.update, retry_failed=again)
                 # After Ctrl-C or SIGTERM, the retries come back "not started" at once.
                 results.extend(publisher.run(batch, options).results if batch else ())
-            self._settle(results)
+            results = self._settle(results)
         report = DueReport(
             self.now,
             found.files,
@@ -213,12 +226,32 @@ class _Tick:
         )
         return report
 
-    def _accounts_without_credentials(self) -> set[str]:
-        """Report each account whose credentials are missing; its posts wait, others go.
+    def _account_problems(self, found: Scan) -> set[str]:
+        """Report no account at all, or each account whose credentials are missing.
 
         One broken account (a variable missing from ``.env``) must not hold back every
-        other channel. Returns the state-file keys of these reports, to keep them.
+        other channel: its posts wait, the others go. No account at all (a cron line that
+        lost its ``CROSSPOST_CONFIG``) is said only when an issue is due: a folder with
+        nothing due stays quiet. Each is a problem of the config, said once per version of
+        it (exit 2, then 0). Returns the state-file keys of these reports, to keep them.
         """
+        where = self.settings.config_path or Path(CONFIG_NAME)
+        if not self.settings.accounts and found.past_due:
+            if self.settings.config_path is None:
+                problem = ConfigError(
+                    "no accounts are configured: no config file was found (--config, "
+                    f"CROSSPOST_CONFIG, ./{CONFIG_NAME}, ~/.config/crosspost/{CONFIG_NAME}); "
+                    "set CROSSPOST_CONFIG in the cron line, or create one from "
+                    f"config/crosspost.example.toml; {NO_ACCOUNT_WAIT}"
+                )
+            else:
+                problem = ConfigError(
+                    f"no accounts are configured in {where}; add one (see "
+                    f"config/crosspost.example.toml); {NO_ACCOUNT_WAIT}"
+                )
+            key = Path(f"{where}#accounts")
+            self._problem(key, fingerprint(text_digest(str(problem)), self.context), problem)
+            return {str(key)}
         keys: set[str] = set()
         for account in self.settings.accounts:
             try:
@@ -227,7 +260,6 @@ class _Tick:
                 self.unusable.add(account.key)
                 message = str(problem).removesuffix("; nothing was sent")
                 problem = ConfigError(f"{message}; {account.key}'s scheduled posts wait for it")
-                where = self.settings.config_path or Path("crosspost.toml")
                 key = Path(f"{where}#{account.key}")
                 self._problem(key, fingerprint(text_digest(str(problem)), self.context), problem)
                 keys.add(str(key))
@@ -238,6 +270,12 @@ class _Tick:
         known_problem = self.state.problem(path, print_)
         if known_problem is not None:
             self.entries.append(DueEntry("problem", path, known_problem, repeat=True))
+            return True
+        known_note = self.state.note(path, print_)
+        if known_note is not None:
+            kind, message = known_note
+            issue_id = self.state.issue_id(path)
+            self.entries.append(DueEntry(kind, path, message, issue_id, repeat=True))
             return True
         outcomes = self.state.complete(path, print_)
         if outcomes is None:
@@ -261,17 +299,27 @@ class _Tick:
         except IssueError as problem:
             self._problem(entry.path, print_, problem)
             return [], []
+        issue_id = entry.issue_id
         if entry.front and entry.front.get("draft") is True:
+            # Not a failure (exit 0): the editor said "not ready". Said once per version,
+            # so cron does not mail it every tick; removing the line makes the issue due.
             line = entry.line_of("draft")
             where = f"{entry.path}:{line}" if line else str(entry.path)
-            self.say(f"{where}: skipped: 'draft: true' (remove it when it is ready)")
+            message = f"{where}: 'draft: true' (remove it when it is ready)"
+            self._note(entry.path, print_, "skipped", message, issue_id)
             return [], []
-        issue_id = entry.issue_id
-        accounts = [
-            a
-            for a in self.settings.accounts
-            if (not entry.channels or a.channel in entry.channels) and a.key not in self.unusable
+        serving = [
+            a for a in self.settings.accounts if not entry.channels or a.channel in entry.channels
         ]
+        if self.settings.accounts and not serving:
+            # No account of the issue's channels (or a channel crosspost does not know):
+            # the planner says it in publish's own words, and sends nothing.
+            try:
+                publisher.plan([entry.path], PublishOptions(mode=self.options.mode))
+            except UsageError as problem:
+                self._problem(entry.path, print_, problem)
+                return [], []
+        accounts = [a for a in serving if a.key not in self.unusable]
         plain: list[str] = []
         again: list[str] = []
         # What each account had settled on any version of the file, read before this
@@ -283,7 +331,10 @@ class _Tick:
                 continue
             previous = before[account.key]
             self.before[(issue_id, account.key)] = previous[1] if previous else None
-            record = self.ledger.get(PostKey(issue_id, account.channel, account.name))
+            key = PostKey(issue_id, account.channel, account.name)
+            record = self.ledger.get(key)
+            if record is not None and record.state == "published":
+                self.refusals[key] = self._last_refusal(key)
             if record is None:
                 # Still missed after an edit (or a config change) is not news either.
                 known = bool(previous and previous[1] == MISSED)
@@ -360,9 +411,27 @@ class _Tick:
         self.entries.append(DueEntry("problem", path, message, repeat=repeat))
         self.state.mark(path, print_, complete=True, problem=message)
 
-    def _settle(self, results: Sequence[PostResult]) -> None:
-        """Remember outcomes that need nothing from the next tick while nothing changes."""
+    def _note(
+        self, path: Path, print_: str, kind: str, message: str, issue_id: str | None = None
+    ) -> None:
+        """A line said once per version of the file that is no failure (exit 0): a draft
+        skipped, a file whose only schedule is a misspelt ``publish_at``."""
+        repeat = self.state.note(path, print_) == (kind, message)
+        self.entries.append(DueEntry(kind, path, message, issue_id, repeat=repeat))
+        self.state.mark(path, print_, complete=True, issue_id=issue_id, note=(kind, message))
+
+    def _settle(self, results: Sequence[PostResult]) -> list[PostResult]:
+        """Remember outcomes that need nothing from the next tick while nothing changes.
+
+        Returns the results, an edit its platform refused this tick with the way out as
+        the post's to-do line (see :meth:`_edit_refused_now`).
+        """
+        told: list[PostResult] = []
         for result in results:
+            refused = self._edit_refused_now(result)
+            if refused:
+                result = dataclasses.replace(result, todo=result.todo or result.message)
+            told.append(result)
             owner = self.owners.get(result.key)
             if owner is None:
                 continue
@@ -371,7 +440,8 @@ class _Tick:
             # file changed in a way the post does not show.
             known = self.before.get((result.key.issue_id, account)) == DONE
             quiet_states = ("unchanged", "published", "drafted") if known else ("unchanged",)
-            if result.state in quiet_states and not result.sent and result.exit_code == EXIT_OK:
+            quiet = result.state in quiet_states and not result.sent and not refused
+            if quiet and result.exit_code == EXIT_OK:
                 self.repeats.add((result.key.issue_id, account))
             if result.state == "waiting" and not result.todo:  # said when it began to wait
                 self.repeats.add((result.key.issue_id, account))
@@ -389,6 +459,25 @@ class _Tick:
             self.state.settle(owner[0], owner[1], account, outcome)
         for path, print_ in set(self.owners.values()):
             self._mark_complete(path, print_)
+        return told
+
+    def _last_refusal(self, key: PostKey) -> int:
+        """The ledger id of the post's latest "cannot edit a published article" note."""
+        notes = (e.id for e in self.ledger.events(key) if e.summary == EDIT_REFUSED)
+        return max(notes, default=0)
+
+    def _edit_refused_now(self, result: PostResult) -> bool:
+        """Whether this tick's publisher found an edit the platform cannot take (a
+        published or mass-sent WeChat article) and said so for the first time.
+
+        The publisher says it once per version of the issue (a ledger note) and in the
+        result's message only: a line the cron mail must carry, since no later tick
+        says it again. Told by a new note, not by the words of the message.
+        """
+        before = self.refusals.get(result.key)
+        if before is None or result.sent or result.exit_code != EXIT_OK:
+            return False
+        return self._last_refusal(result.key) > before
 
     def _mark_complete(self, path: Path, print_: str) -> None:
         """A file is complete when every account it goes to has a settled outcome."""

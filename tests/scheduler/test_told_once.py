@@ -1,0 +1,208 @@
+"""What run-due must say in its plain output, once per version of the file, because cron
+mails only that output: a WeChat article that cannot take an edit, an issue no account
+can send, a ``draft: true`` it skips, a ``publish_at`` misspelt so it never comes due."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from crosspost import cli
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
+from crosspost.issue.loader import read_issue
+from crosspost.schedule.notify import run_notice
+from publisher.world import use_env
+
+from .desk import MINIMAL_BODY, Desk, at
+
+
+def run_due(*args: str, now: float = 0) -> int:
+    return cli.main(["run-due", "--now", at(now), *args])
+
+
+def edit(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(MINIMAL_BODY, MINIMAL_BODY + "补充一句。\n"), encoding="utf-8")
+
+
+NOT_EDITABLE = (
+    "changed since it was published, but WeChat Official Account cannot edit a published or "
+    "mass-sent "
+    "article, so the change stays off it: make small text fixes in 公众号后台 → 发表记录, "
+    "or delete the article there and publish the issue again under a new 'id:'"
+)
+
+
+def test_an_edit_wechat_cannot_take_is_a_to_do_line_once(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It used to be said only with --json, and that tick used up the "said once"."""
+    desk.use_env(monkeypatch)
+    issue = desk.write("48", at(-60))
+    assert run_due("--sandbox", "--mode", "publish") == EXIT_OK
+    published = capsys.readouterr().out.splitlines()
+    wechat_url = next(line for line in published if "wechat:" in line).split()[-1]
+
+    edit(issue)
+    assert run_due("--sandbox", "--mode", "publish", now=60) == EXIT_OK
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert f"published   wechat:sandbox 48  {wechat_url}" in lines
+    assert f"to do       wechat:sandbox 48  {NOT_EDITABLE}" in lines
+    assert (
+        "changed     zhihu:sandbox  48  changed since it was published; run with --update to "
+        "edit it in place"
+    ) in lines
+    assert err == ""
+
+    assert run_due("--sandbox", "--mode", "publish", now=120) == EXIT_OK
+    assert capsys.readouterr() == ("", ""), "said once, not every tick"
+
+
+def test_the_to_do_line_reaches_the_notice_too(desk: Desk) -> None:
+    issue = desk.write("48", at(-60), channels="[wechat]")
+    assert desk.tick().exit_code == EXIT_OK
+    edit(issue)
+    report = desk.tick()
+    assert report.exit_code == EXIT_OK
+    notice = run_notice(report)
+    assert notice is not None and notice.kind == "warning"
+    assert notice.body == f"published wechat:main 48: {NOT_EDITABLE}"
+    assert run_notice(desk.tick()) is None
+
+
+def no_config_shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A shell with an empty HOME and no config at all, in a folder with ``due/``."""
+    home = tmp_path / "home"
+    home.mkdir()
+    use_env({"HOME": str(home)}, tmp_path, monkeypatch)
+    due = tmp_path / "due"
+    due.mkdir()
+    return due
+
+
+def test_a_due_issue_with_no_account_configured_is_reported_once_with_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A cron line that lost its CROSSPOST_CONFIG used to stay silent and exit 0."""
+    due = no_config_shell(tmp_path, monkeypatch)
+    (due / "later.md").write_text(
+        f"---\ntitle: 以后\npublish_at: {at(3600)}\n---\n{MINIMAL_BODY}", encoding="utf-8"
+    )
+    assert run_due(str(due)) == EXIT_OK, "nothing due: nothing to complain about"
+    assert capsys.readouterr() == ("", "")
+
+    (due / "d1.md").write_text(
+        f"---\ntitle: 到了\npublish_at: {at(-60)}\n---\n{MINIMAL_BODY}", encoding="utf-8"
+    )
+    assert run_due(str(due)) == EXIT_BAD_INPUT
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == [
+        "problem     no accounts are configured: no config file was found (--config, "
+        "CROSSPOST_CONFIG, ./crosspost.toml, ~/.config/crosspost/crosspost.toml); set "
+        "CROSSPOST_CONFIG in the cron line, or create one from config/crosspost.example.toml; "
+        "nothing was sent, the due issues wait for an account"
+    ]
+    assert run_due(str(due), now=60) == EXIT_OK, "reported once, as a missing credential is"
+    assert capsys.readouterr() == ("", "")
+    assert run_due(str(due), "--json", now=120) == EXIT_OK
+    [entry] = json.loads(capsys.readouterr().out)["entries"]
+    assert (entry["kind"], entry["repeat"]) == ("problem", True)
+
+
+def test_a_config_without_accounts_names_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    due = no_config_shell(tmp_path, monkeypatch)
+    config = tmp_path / "crosspost.toml"
+    config.write_text('mode = "publish"\n', encoding="utf-8")
+    (due / "d1.md").write_text(
+        f"---\ntitle: 到了\npublish_at: {at(-60)}\n---\n{MINIMAL_BODY}", encoding="utf-8"
+    )
+    assert run_due(str(due)) == EXIT_BAD_INPUT
+    assert capsys.readouterr().err.splitlines() == [
+        f"problem     no accounts are configured in {config}; add one (see "
+        "config/crosspost.example.toml); nothing was sent, the due issues wait for an account"
+    ]
+
+
+def test_an_issue_for_a_channel_no_account_serves_is_a_problem_of_its_file(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only a Zhihu account, and an issue for WeChat alone: publish's own words, once."""
+    config = Path(desk.env["CROSSPOST_CONFIG"])
+    text = config.read_text(encoding="utf-8")
+    start = text.index("[channels.wechat.accounts.main]")
+    end = text.index("[channels.zhihu.accounts.main]")
+    config.write_text(text[:start] + text[end:], encoding="utf-8")
+    desk.use_env(monkeypatch)
+    issue = desk.write("48", at(-60), channels="[wechat]")
+    desk.write("49", at(-60), channels="[zhihu]")
+
+    assert run_due() == EXIT_BAD_INPUT
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [f"published   zhihu:main     49  {desk.posts()['49 zhihu'].url}"]
+    assert err.splitlines() == [
+        f"problem     {issue}: asks for wechat, but no account of that channel is configured; "
+        "add one to crosspost.toml (see config/crosspost.example.toml)"
+    ]
+    assert run_due(now=60) == EXIT_OK
+    assert capsys.readouterr() == ("", "")
+    assert desk.creates("wechat") == 0
+
+
+def test_a_draft_is_skipped_with_a_line_once_per_version_and_exit_0(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    desk.use_env(monkeypatch)
+    draft = desk.write("50", at(-60), extra="draft: true\n")
+    line = draft.read_text("utf-8").split("\n").index("draft: true") + 1
+    said = f"skipped     {draft}:{line}: 'draft: true' (remove it when it is ready)"
+
+    assert run_due() == EXIT_OK
+    assert capsys.readouterr() == (said + "\n", "")
+    assert run_due(now=60) == EXIT_OK
+    assert capsys.readouterr() == ("", ""), "not every tick"
+    assert run_due("-v", now=90) == EXIT_OK
+    assert said in capsys.readouterr().out.splitlines(), "-v repeats it"
+
+    edit(draft)  # still a draft: a new version, said again
+    assert run_due(now=120) == EXIT_OK
+    assert capsys.readouterr() == (said + "\n", "")
+    assert desk.posts() == {}
+
+    draft.write_text(draft.read_text("utf-8").replace("draft: true\n", ""), encoding="utf-8")
+    assert run_due(now=180) == EXIT_OK
+    assert capsys.readouterr().out.startswith("published   wechat:main    50  https://")
+
+
+def test_a_misspelt_publish_at_is_said_once_when_it_would_be_due(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    desk.use_env(monkeypatch)
+    issue = desk.write("51", None, extra=f"publsh_at: {at(600)}\n")
+    desk.write("52", None, extra=f"published: {at(-600)}\n")  # no publish_at look-alike
+    line = issue.read_text("utf-8").split("\n").index(f"publsh_at: {at(600)}") + 1
+    said = (
+        f"unscheduled {issue}:{line}: 'publsh_at' is no field of crosspost (did you mean "
+        "'publish_at'?), so this issue is never due; rename the field to schedule it"
+    )
+    assert any(
+        "'publsh_at' (did you mean 'publish_at'?)" in notice.message
+        for notice in read_issue(issue).notices
+    ), "the loader calls it a misspelling too"
+    assert run_due() == EXIT_OK
+    assert capsys.readouterr() == ("", ""), "not due yet: said when it would be"
+
+    assert run_due(now=660) == EXIT_OK
+    assert capsys.readouterr() == (said + "\n", "")
+    assert run_due(now=720) == EXIT_OK
+    assert capsys.readouterr() == ("", ""), "once"
+    assert desk.posts() == {}
+
+    issue.write_text(issue.read_text("utf-8").replace("publsh_at", "publish_at"), "utf-8")
+    assert run_due(now=780) == EXIT_OK
+    assert "published   wechat:main    51  https://" in capsys.readouterr().out
