@@ -81,6 +81,15 @@ def test_wechat_keeps_inline_svg_tag_by_tag() -> None:
     )
 
 
+@pytest.mark.parametrize("shape", ["circle", "ellipse", "line", "polyline", "polygon", "rect"])
+def test_every_self_closed_svg_shape_is_drawn(shape: str) -> None:
+    """A shape draws without words: a self-closed <polygon/> went as "holding nothing",
+    and a drawing lost its triangles while its circles stayed."""
+    stream = TagStream(WECHAT)
+    pieces = ['<svg viewBox="0 0 8 8">', f'<{shape} fill="red"/>', "</svg>"]
+    assert f"<{shape}" in "".join(stream.tag(piece) for piece in pieces)
+
+
 @pytest.mark.parametrize(
     ("allowlist", "expected"),
     [

@@ -363,6 +363,12 @@ class _MediaFrame:
     written: bool
 
 
+#: Elements that show something though empty (``<td/>``, ``<polygon … />``).
+_SHOWN_EMPTY = frozenset(
+    {"td", "th", "svg", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon"}
+)
+
+
 @dataclass
 class TagStream:
     """Cleans raw inline HTML one tag at a time, as markdown-it delivers it.
@@ -413,9 +419,9 @@ class TagStream:
 
     @staticmethod
     def _holds_nothing(name: str) -> bool:
-        """Whether an empty ``<name/>`` shows nothing: any element but a frame of its own
-        (a table cell, an ``svg`` drawing), whose place counts."""
-        return name not in ("td", "th", "svg", "path", "rect", "circle", "line", "use")
+        """Whether an empty ``<name/>`` shows nothing: any element but a table cell, whose
+        place counts, and an ``svg`` drawing and its shapes, which draw without words."""
+        return name not in _SHOWN_EMPTY
 
     def _media_tag(self, raw: str, name: str, closing: bool, self_closed: bool) -> str | None:
         """The line a media element becomes (``None``: not a media tag), written at the
