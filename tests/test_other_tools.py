@@ -440,6 +440,101 @@ def test_a_component_whose_opening_tag_runs_over_lines_is_a_block() -> None:
     assert shown(body, "zhihu") == "<p><b>npm</b></p><p>npm test</p><p>结尾。</p>"
 
 
+def test_a_picture_imported_or_required_is_the_picture_its_src_names(
+    tmp_path: Path, body_warnings: BodyWarnings
+) -> None:
+    # Both went out as <img src="{diagram}">: publish stopped on an image '{diagram}' not
+    # found, and check said the component named nothing, so every channel left it out.
+    Image.new("RGB", (40, 30), "teal").save(tmp_path / "diagram.png")
+    body = (
+        "import diagram from './diagram.png';\nimport { Image } from 'astro:assets';\n\n"
+        '<Image src={diagram} alt="架构图" />\n\n'
+        "<img src={require('./diagram.png').default} alt=\"图二\" />\n\n"
+        '行内 <img src={require("./diagram.png")} /> 图。\n'
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu.startswith('<img src="./diagram.png" data-caption="架构图"')
+    assert '<img src="./diagram.png" data-caption="图二"' in zhihu
+    assert zhihu.count('<img src="./diagram.png"') == 3 and "{" not in zhihu
+    wechat = shown(body, "wechat")
+    assert wechat.count('src="./diagram.png"') == 3 and "{" not in wechat
+    assert body_warnings(body) == []
+    assert not [p for p in check_file(tmp_path / "issue.md").problems if "image" in p.code]
+
+
+def test_a_picture_whose_src_needs_javascript_is_left_out_and_named(
+    body_warnings: BodyWarnings,
+) -> None:
+    body = (
+        "import logo from '@site/static/img/logo.png';\n\n"
+        '<Image src={logo} alt="标志" />\n\n'
+        '<p align="center">\n  <img src={useBaseUrl(\'/img/x.png\')} alt="Logo" />\n</p>\n\n'
+        "结尾。\n"
+    )
+    assert shown(body, "zhihu") == "<p>结尾。</p>"  # was <img src="{logo}"> and the other
+    assert "<img" not in shown(body, "wechat")
+    assert body_warnings(body) == [
+        "issue.md:6: warning: '<Image src={logo}>' takes its picture from JavaScript, which "
+        "crosspost does not run ('logo' is imported from '@site/static/img/logo.png', no path "
+        "beside the issue), so every channel leaves it out; write the picture as "
+        "![标志](path), the path beside the issue",
+        "issue.md:9: warning: '<img src={useBaseUrl('/img/x.png')}>' takes its picture from "
+        "JavaScript, which crosspost does not run, so every channel leaves it out; write the "
+        "picture as ![Logo](path), the path beside the issue",
+    ]
+
+
+def test_a_capitalised_callout_or_aside_over_lines_is_a_callout(
+    body_warnings: BodyWarnings,
+) -> None:
+    # Read as Feishu's <callout> and Notion's <aside>: a paragraph, the title lost, and
+    # check said to escape the bracket.
+    body = (
+        'import { Callout } from "nextra/components"\n\n'
+        '<Callout type="warning">\n  不再支持 React 16。\n</Callout>\n\n'
+        '<Aside type="tip" title="小技巧">\n用 **pnpm**。\n</Aside>\n'
+    )
+    assert shown(body, "zhihu") == (
+        "<blockquote><b>注意</b><br>不再支持 React 16。</blockquote>"
+        "<blockquote><b>小技巧</b><br>用 <b>pnpm</b>。</blockquote>"
+    )
+    assert "小技巧" in words(shown(body, "wechat"))
+    assert body_warnings(body) == []
+
+
+def test_javascript_over_several_lines_is_left_out(body_warnings: BodyWarnings) -> None:
+    body = (
+        "import { ArticleLayout } from '@/components/ArticleLayout'\n\n"
+        "export const article = {\n  author: 'Adam Wathan',\n  description:\n"
+        "    'Most companies try to stay ahead of the curve.',\n}\n\n"
+        "export default (props) => <ArticleLayout article={article} {...props} />\n\n"
+        "正文第一段。\n\n"
+        "export const Highlight = ({children, color}) => (\n  <span\n    style={{\n"
+        "      backgroundColor: color,\n    }}>\n    {children}\n  </span>\n);\n\n"
+        "结尾。\n"
+    )
+    assert shown(body, "zhihu") == "<p>正文第一段。</p><p>结尾。</p>"
+    assert "Wathan" not in words(shown(body, "wechat"))
+    assert body_warnings(body) == []
+    # Never closed, or prose right below it, or a post that is not MDX: the lines stay.
+    unclosed = "export const a = {\n  b: 1,\n\n正文。\n"
+    assert shown(unclosed, "zhihu") == "<p>export const a = { b: 1,</p><p>正文。</p>"
+    prose = "开头。\n\nexport const a = {\n  b: 1,\n};\n\n结尾。\n"
+    assert shown(prose, "zhihu") == "<p>开头。</p><p>export const a = { b: 1, };</p><p>结尾。</p>"
+
+
+def test_jsx_spaces_are_spaces() -> None:
+    body = (
+        "import X from 'x';\n\n阅读{' '}\n<a href=\"https://docusaurus.io/docs\">官方文档</a>"
+        "{\" \"}\n了解更多。\n\n{' '}\n\n用 `{' '}` 写空格。\n"
+    )
+    assert shown(body, "zhihu") == (
+        '<p>阅读 <a href="https://docusaurus.io/docs">官方文档</a> 了解更多。</p>'
+        "<p>用 <code>{' '}</code> 写空格。</p>"
+    )
+    assert "{" not in words(shown(body, "wechat")).replace("{' '}", "")
+
+
 def test_dev_to_and_eleventy_tags(tmp_path: Path) -> None:
     body = (
         "{% details 点开看 %}\n隐藏的 **答案**。\n{% enddetails %}\n\n"

@@ -22,7 +22,7 @@ from crosspost.check.constructs import INFO, WARNING, Finding, lines_of
 from crosspost.issue.ai_citations import CODE as AI_CITATIONS
 from crosspost.issue.blocks import shortened
 from crosspost.issue.body import footnote_definitions
-from crosspost.issue.components import SELF_CLOSING
+from crosspost.issue.components import JAVASCRIPT_PICTURE, PICTURE_TAGS, SELF_CLOSING
 from crosspost.issue.dialect import (
     DEEPEST_EMPHASIS,
     DEEPEST_HTML,
@@ -629,6 +629,8 @@ def _unknown_tags(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
     browser does, so the text loses those words and no one was told. A custom element's
     name has a hyphen (``<my-card>``): the editor's own, and not named here."""
     seen: set[tuple[int, str]] = set()
+    # A picture component whose source is JavaScript is named once, by that note.
+    unread = {line for line, code, _ in issue.document.notes if code == JAVASCRIPT_PICTURE}
     for token in tokens:
         if not token.map:
             continue
@@ -653,6 +655,8 @@ def _unknown_tags(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
             if (line, name) in seen:
                 continue
             seen.add((line, name))
+            if line - issue.body_line in unread and name.rsplit(".", 1)[-1].lower() in PICTURE_TAGS:
+                continue
             component = token.type == "html_block" and SELF_CLOSING.fullmatch(piece.strip())
             if component and alone:
                 message = (
@@ -1103,6 +1107,7 @@ _NOTES_TO_LOOK_AT = frozenset(
         PLACEHOLDER_PICTURE,
         MODEL_REASONING,
         WECHAT_CARD,
+        JAVASCRIPT_PICTURE,
     }
 )
 

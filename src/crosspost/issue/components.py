@@ -18,22 +18,40 @@ name: the video or post of an embed (by the names Hugo's shortcodes use), the pi
 of a ``src``, the link of an ``href``; one that names nothing (``<Support />``, a
 snippet of the site's) is left out, and ``check`` says so. A component inside a line of
 text is still an unknown tag to check.
+
+A picture whose ``src`` is JavaScript is the picture the expression names where that
+can be read without running it: a name an ``import diagram from './diagram.png'`` of the
+post binds (the import's path is relative to the post's file, as the issue's own
+pictures are), ``require('./a.png').default``, a string. Any other expression
+(``useBaseUrl('/img/a.png')``, a file of the site's ``@site/static``) names no address
+crosspost has: the picture is left out, never sent as an address ``{…}``, and check says
+so. A statement of JavaScript over several lines (``export const metadata = {`` … ``}``)
+is left out as a one-line one is where the post opens with it, and a component defined
+over several lines (``export const Highlight = (…) => (`` … ``);``) anywhere in a post
+that is MDX; Prettier's spaces ``{' '}`` at a line's end are a space.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
 from crosspost.issue.blocks import (
+    NOTES,
     closing_line,
     escaped,
+    fence_starts,
+    in_code_span,
+    in_fence,
     inner,
     line_match,
+    outside_fences,
     paragraph,
     raw_media,
+    shortened,
 )
 from crosspost.issue.hugo_shortcodes import READINGS
 from crosspost.patterns import pattern
@@ -44,6 +62,9 @@ _OPENING = pattern(r"<([A-Z][\w.]*)((?:\s+[^<>]*?)?)\s*>[ \t]*")
 #: A component that closes itself, alone on its line: ``<YouTube id="abc" />``.
 SELF_CLOSING = pattern(r"<([A-Z][\w.]*)((?:\s+[^<>]*?)?)\s*/>[ \t]*")
 _PICTURE_FILE = pattern(r"\.(?:png|jpe?g|gif|webp|svg|avif|bmp)(?:[?#].*)?$", re.IGNORECASE)
+#: Tags of a picture: the HTML parser reads ``<image>`` as ``<img>``; :func:`_shown_by`
+#: shows any ``src`` of the others as one.
+PICTURE_TAGS = frozenset({"img", "image", "figure", "picture"})
 _ONE_LINE = pattern(r"<([A-Z][\w.]*)((?:\s+[^<>]*?)?)\s*>(.*)</\1\s*>[ \t]*")
 _ATTRIBUTE = pattern(r"([\w-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|\{[\"'`]([^\"'`]*)[\"'`]\})")
 #: Components that are callouts, by name, as the callout kind each reads as
@@ -157,7 +178,7 @@ def _shown_by(name: str, attributes: dict[str, str]) -> str | None:
     )  # fmt: skip
     source = attributes.get("src") or attributes.get("image")
     if source:
-        if _PICTURE_FILE.search(source) or kind in ("image", "img", "figure", "picture"):
+        if _PICTURE_FILE.search(source) or kind in PICTURE_TAGS:
             return f"![{escaped(words)}](<{source}>)"
         return raw_media("iframe", source)
     link = attributes.get("href") or attributes.get("url") or attributes.get("link")
@@ -204,9 +225,16 @@ def mdx_lines(state: StateCore) -> None:
     of the site's own (``import Support from "../_support.mdx";``), and paragraphs
     holding nothing but ``{/* comments */}``. (``import React from 'react';`` further
     down, in a post that is not MDX, may be an example someone forgot to put in code:
-    it stays.)"""
-    if "import" not in state.src and "export" not in state.src and "{/*" not in state.src:
+    it stays.) In a post that is MDX, Prettier's ``{' '}`` ending a line, or alone on
+    one, is the space JSX reads it as: the line break after it is one already."""
+    source = state.src
+    spaced = ("{' '}" in source or '{" "}' in source) and _is_mdx(source)
+    if not spaced and "import" not in source and "export" not in source and "{/*" not in source:
         return
+    if spaced:
+        for token in state.tokens:
+            if token.type in ("inline", "html_block") and "}" in token.content:
+                token.content = _unspaced(token.content, inline=token.type == "inline")
     kept = []
     opening = True  # no block of the article's own seen yet
     tokens = state.tokens
@@ -215,10 +243,7 @@ def mdx_lines(state: StateCore) -> None:
         token = tokens[index]
         if token.type == "paragraph_open" and token.level == 0 and index + 2 < len(tokens):
             content = tokens[index + 1].content
-            lines = [line.strip() for line in _COMMENT.sub("", content).split("\n")]
-            code = [line for line in lines if line]
-            esm = _ESM if opening else _LOCAL_IMPORT
-            if not code or all(esm.fullmatch(line) for line in code):
+            if _javascript_only(content, _ESM if opening else _LOCAL_IMPORT):
                 index += 3  # the paragraph's open, inline and close
                 continue
         if token.block and token.nesting >= 0 and token.type != "html_block":
@@ -226,3 +251,266 @@ def mdx_lines(state: StateCore) -> None:
         kept.append(token)
         index += 1
     state.tokens = kept
+
+
+def _javascript_only(content: str, esm: re.Pattern[str]) -> bool:
+    """Whether every line of a paragraph's ``content`` is a statement ``esm`` matches, or
+    a ``{/* comment */}`` (or there is none: a paragraph of comments alone)."""
+    lines = (line.strip() for line in _COMMENT.sub("", content).split("\n"))
+    return all(esm.fullmatch(line) for line in lines if line)
+
+
+#: Prettier's JSX space, ``{' '}`` or ``{" "}``, ending a line.
+_SPACER = pattern(r"[ \t]*\{(['\"]) \1\}[ \t]*$")
+
+
+def _unspaced(content: str, *, inline: bool) -> str:
+    """``content`` (an inline's Markdown, or a block of raw HTML) without the JSX spaces
+    ending its lines. A line that held nothing else is left out of an inline (its line
+    break is the space) and left empty in raw HTML, whose lines check counts."""
+    lines = []
+    for line in content.split("\n"):
+        found = _SPACER.search(line)
+        if found and not (inline and in_code_span(line, found.start())):
+            line = line[: found.start()]
+            if inline and not line.strip():
+                continue
+        lines.append(line)
+    return "\n".join(lines)
+
+
+#: Signs that a post is MDX: an ``import`` line, a component's tag opening a line (a
+#: capital and a small letter in its name: ``<Tabs>``, not HTML's old ``<DIV>``), a
+#: ``{/* comment */}``.
+_MDX_SIGN = pattern(
+    r"^(?:import[ \t]+[^\n]*?[ \t]from[ \t]*[\"'][^\"'\n]+[\"'];?[ \t]*$"
+    r"|import[ \t]*[\"'][^\"'\n]+[\"'];?[ \t]*$"
+    r"|[ \t]*<[A-Z][\w.]*?[a-z][\w.]*(?:[\s/>]|$)"
+    r"|[ \t]*\{/\*)",
+    re.MULTILINE,
+)
+
+
+@functools.lru_cache(maxsize=8)
+def _is_mdx(source: str) -> bool:
+    """Whether the post ``source`` is MDX: it holds one of :data:`_MDX_SIGN` outside its
+    code fences."""
+    fences: list[int] | None = None
+    for found in _MDX_SIGN.finditer(source):
+        fences = fence_starts(source) if fences is None else fences
+        if not in_fence(fences, found.start()):
+            return True
+    return False
+
+
+# --- statements of JavaScript over several lines ---------------------------------------
+
+#: The first line of a statement of a post's JavaScript.
+_STATEMENT = pattern(
+    r"(?:import\s*[\w*{$\"']"
+    r"|export\s+(?:const|let|var|function|class|default|async|type|interface|\{|\*))[^\n]*"
+)
+#: A statement defining a value or a component of the post: ``export const Highlight =``.
+_DEFINITION = pattern(
+    r"export\s+(?:const|let|var|function|class|async\s+function)\s+[A-Za-z_$][\w$]*\b[^\n]*"
+)
+#: A line ending so that the statement goes on below (``description:``, ``=>``, ``=``).
+_GOES_ON = pattern(r"(?:[=,(\[{+\-*?:.&|]|=>)[ \t]*$")
+#: Lines a statement may take: one longer is read as the article's text.
+_LONGEST_STATEMENT = 80
+#: The bracket each opening one waits for.
+_CLOSING = {"(": ")", "[": "]", "{": "}"}
+
+
+class _Brackets:
+    """The brackets of JavaScript read line by line, those in strings, template
+    literals and comments left out. A quote left open at a line's end closes there, as
+    an apostrophe of JSX's text (``<p>Don't</p>``) is no string."""
+
+    def __init__(self) -> None:
+        self.waiting: list[str] = []  # the closing brackets awaited, innermost last
+        self.template = False  # in a template literal (```…```), which runs on
+        self.comment = False  # in a ``/* … */`` comment
+
+    @property
+    def balanced(self) -> bool:
+        return not self.waiting and not self.template and not self.comment
+
+    def read(self, line: str) -> bool:
+        """Read ``line``; False when a bracket in it closes none that was opened."""
+        at, length = 0, len(line)
+        while at < length:
+            char = line[at]
+            if self.comment or self.template:
+                end = line.find("*/" if self.comment else "`", at)
+                if end < 0:
+                    return True
+                self.comment = self.template = False
+                at = end + (2 if line.startswith("*/", end) else 1)
+                continue
+            if char in "'\"":
+                end = line.find(char, at + 1)
+                while end > 0 and line[end - 1] == "\\":
+                    end = line.find(char, end + 1)
+                at = length if end < 0 else end + 1
+                continue
+            if char == "`":
+                self.template = True
+            elif line.startswith("//", at):
+                return True
+            elif line.startswith("/*", at):
+                self.comment, at = True, at + 1
+            elif char in _CLOSING:
+                self.waiting.append(_CLOSING[char])
+            elif char in ")]}" and (not self.waiting or self.waiting.pop() != char):
+                return False
+            at += 1
+        return True
+
+
+def mdx_statement(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: statements of JavaScript over several lines (``export const article =
+    {`` … ``}``, an ``import {`` of many names), each from its ``import`` or ``export`` to
+    the bracket that closes it, left out where the post opens with them (as a one-line
+    statement is, by :func:`mdx_lines`), and those defining a component (``export const
+    Highlight = (…) => (`` … ``);``) anywhere in a post that is MDX. Where no end is
+    found in :data:`_LONGEST_STATEMENT` lines, or the statement runs on into a line of
+    text, the lines stay the article's."""
+    if state.level or state.blkIndent or state.sCount[start]:
+        return False  # in a list, a quote or a callout: MDX has no statement there
+    begin = state.bMarks[start]
+    if not state.src.startswith(("import", "export"), begin):
+        return False
+    last, definitions = _statements_end(state, start, end)
+    if last is None or last == start:
+        return False  # one line is a paragraph, which mdx_lines reads
+    if not (definitions and _is_mdx(state.src)) and not _opening(state):
+        return False
+    if not silent:
+        state.line = last + 1
+    return True
+
+
+def _statements_end(state: StateBlock, start: int, end: int) -> tuple[int | None, bool]:
+    """The last line of the statements from ``start`` on, up to a blank line (None when
+    they do not end so), and whether each defines a value (:data:`_DEFINITION`)."""
+    brackets = _Brackets()
+    definitions, goes_on = True, False
+    for line in range(start, min(end, start + _LONGEST_STATEMENT)):
+        text = state.src[state.bMarks[line] : state.eMarks[line]]
+        if text.startswith(("#", "```", "~~~")):
+            return None, False  # a heading or a fence: Markdown, not JavaScript
+        if brackets.balanced and not goes_on:  # a statement begins here
+            if not _STATEMENT.fullmatch(text):
+                return None, False
+            definitions = definitions and bool(_DEFINITION.fullmatch(text))
+        if not brackets.read(text):
+            return None, False
+        goes_on = bool(_GOES_ON.search(text))
+        if brackets.balanced and not goes_on and (line + 1 >= end or state.isEmpty(line + 1)):
+            return line, definitions
+    return None, False
+
+
+def _opening(state: StateBlock) -> bool:
+    """Whether nothing of the article's own comes before the line being read: only
+    paragraphs of one-line statements and comments (which :func:`mdx_lines` leaves out)
+    and raw HTML."""
+    tokens = state.tokens
+    for index, token in enumerate(tokens):
+        if token.type == "paragraph_open":
+            following = tokens[index + 1] if index + 1 < len(tokens) else None
+            if following is None or not _javascript_only(following.content, _ESM):
+                return False
+        elif token.type not in ("inline", "paragraph_close", "html_block"):
+            return False
+    return True
+
+
+# --- pictures named in JavaScript ------------------------------------------------------
+
+#: Where :func:`mdx_pictures` notes a picture it left out, for check to name.
+JAVASCRIPT_PICTURE = "javascript-picture"
+#: ``import diagram from './diagram.png';``: the name a file is imported by, and its path.
+_IMPORT = pattern(
+    r"^import[ \t]+([A-Za-z_$][\w$]*)[ \t]+from[ \t]+([\"'])([^\"'\n]+)\2[ \t]*;?[ \t]*$",
+    re.MULTILINE,
+)
+#: A tag's ``src={…}``: its name, the attributes before (which may hold JavaScript
+#: too: ``className={styles.logo}``), the space before ``src``, the expression.
+_BRACED_SOURCE = pattern(
+    r"<([A-Za-z][\w.:-]*)"
+    r"((?:\s+(?:\{[^{}\n]*\}|[^\s<>{}=\"'/]+"
+    r"(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|\{(?:[^{}\n]|\{[^{}\n]*\})*\}|[^\s<>\"'{}]+))?))*?)"
+    r"(\s+)src\s*=\s*\{((?:[^{}\n]|\{[^{}\n]*\})*)\}"
+)
+#: What every :data:`_BRACED_SOURCE` holds, found at a glance.
+_SOURCE_IN_BRACES = pattern(r"\ssrc\s*=\s*\{")
+#: ``require('./a.png')``, maybe with ``.default`` after it (Docusaurus).
+_REQUIRE = pattern(r"require\(\s*([\"'`])([^\"'`\n]+)\1\s*\)(?:\.default)?")
+#: A string written as JavaScript: ``'a.png'``, ``"a.png"``, ```a.png``` with no ``${…}``.
+_STRING = pattern(r"([\"'`])([^\"'`\n$]*)\1")
+#: A path relative to the post's file, as an import's is.
+_RELATIVE = pattern(r"\.{1,2}/")
+
+
+def mdx_pictures(state: StateCore) -> None:
+    """Core rule, before the block parse: each tag's ``src={…}`` outside code is the
+    address its expression names, where that can be read without running it: a name an
+    ``import`` of a picture binds (relative to the post's file, as the import is), a
+    ``require`` of one, a string. A picture's (``<img>``, ``<Image>``) other expression
+    is left out with the ``src`` (every channel leaves out a picture with none) and
+    noted for check: sent as it was, it reached both channels as a picture at the
+    address ``{diagram}``, which publish could not find. Lines keep their numbers."""
+    if _SOURCE_IN_BRACES.search(state.src) is None:
+        return
+    fences = fence_starts(state.src)
+    pictures = {
+        found.group(1): found.group(3)
+        for found in _IMPORT.finditer(state.src)
+        if _PICTURE_FILE.search(found.group(3)) and not in_fence(fences, found.start())
+    }  # an import shown in a fence is an example: it binds nothing
+    notes = state.env.setdefault(NOTES, [])
+
+    def read(found: re.Match[str]) -> str:
+        text, at = found.string, found.start()
+        if in_code_span(text, at):
+            return found.group(0)
+        name, attributes, space, expression = found.groups()
+        opening = f"<{name}{attributes}{space}"
+        address = _address_of(expression.strip(), pictures)
+        if address is not None:
+            return f'{opening}src="{address}"'
+        if name.rsplit(".", 1)[-1].lower() not in PICTURE_TAGS:
+            return found.group(0)  # a video's or a frame's: shown as a line, as written
+        closed = text.find(">", found.end())
+        rest = text[found.end() : closed if closed >= 0 else found.end()]
+        alt = _attributes(f"{attributes} {rest}").get("alt", "")
+        line = text.count("\n", 0, found.start(4))
+        notes.append((line, JAVASCRIPT_PICTURE, _unread(name, expression.strip(), alt, pictures)))
+        return opening
+
+    state.src = outside_fences(_BRACED_SOURCE, state.src, read)
+
+
+def _address_of(expression: str, pictures: dict[str, str]) -> str | None:
+    """The address a ``src``'s ``expression`` names, or None when it needs running."""
+    written = _STRING.fullmatch(expression)
+    if written is not None:
+        return written.group(2).strip() or None
+    required = _REQUIRE.fullmatch(expression)
+    path = required.group(2) if required else pictures.get(expression)
+    if path is None or not _RELATIVE.match(path) or not _PICTURE_FILE.search(path):
+        return None
+    return path
+
+
+def _unread(name: str, expression: str, alt: str, pictures: dict[str, str]) -> str:
+    """What check says of a picture's ``src={expression}`` left out."""
+    imported = pictures.get(expression)
+    why = f" ('{expression}' is imported from '{imported}', no path beside the issue)"
+    return (
+        f"'<{name} src={{{shortened(expression)}}}>' takes its picture from JavaScript, "
+        f"which crosspost does not run{why if imported else ''}, so every channel leaves "
+        f"it out; write the picture as ![{alt}](path), the path beside the issue"
+    )

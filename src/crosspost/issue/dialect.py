@@ -73,7 +73,7 @@ from crosspost.issue.callouts import (
 )
 from crosspost.issue.citation_links import citation_links
 from crosspost.issue.collector import collector_paused
-from crosspost.issue.components import component_block, mdx_lines
+from crosspost.issue.components import component_block, mdx_lines, mdx_pictures, mdx_statement
 from crosspost.issue.converted_notes import mammoth_footnotes, zhihu_redirects, zhihu_reference
 from crosspost.issue.definition_lists import definition_lists
 from crosspost.issue.empty_anchors import empty_anchors
@@ -2108,10 +2108,12 @@ def _verbatim(url: str) -> str:
 _VOID_TAG_LINE = pattern(r" {0,3}<(?:img|br|hr|wbr)\b[^<>]*>\s*$", re.IGNORECASE)
 #: A line holding only a wrapper's opening or closing tag (``<div align="center">``,
 #: Notion's ``<aside>``, ``<details>``, Feishu's ``<callout>`` and ``<quote-container>``), or
-#: a ``<summary>`` and its words.
+#: a ``<summary>`` and its words. ``<aside>`` and ``<callout>`` are small letters only:
+#: MDX's ``<Aside type="tip">`` (Starlight) and ``<Callout>`` (Nextra) are components,
+#: which :func:`component_block` reads as callouts.
 _WRAPPER_LINE = pattern(
-    r" {0,3}(?:</?(?:div|center|aside|details|section|article|figure|p|blockquote"
-    r"|callout|quote-container)\b[^<>]*>"
+    r" {0,3}(?:</?(?:div|center|(?-i:aside)|details|section|article|figure|p|blockquote"
+    r"|(?-i:callout)|quote-container)\b[^<>]*>"
     r"|<summary\b[^<>]*>.*</summary>)\s*$",
     re.IGNORECASE,
 )
@@ -2271,6 +2273,7 @@ def new_markdown() -> MarkdownIt:
         "fence", "code_shortcode", code_shortcode, {"alt": ["paragraph", "blockquote", "list"]}
     )
     md.block.ruler.before("html_block", "component_block", component_block, {"alt": ["paragraph"]})
+    md.block.ruler.before("html_block", "mdx_statement", mdx_statement)
     md.block.ruler.before("fence", "mkdocs_tab", mkdocs_tab)
     md.block.ruler.before(
         "fence", "math_environment", _math_environment, {"alt": ["paragraph", "blockquote", "list"]}
@@ -2321,6 +2324,7 @@ def new_markdown() -> MarkdownIt:
         ("zhihu_redirects", zhihu_redirects),
         ("page_breaks", _page_breaks),
         ("drop_unshowable", _drop_unshowable),
+        ("mdx_pictures", mdx_pictures),
     )
     previous = "normalize"
     for name, rewrite in source_rules:
