@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from crosspost.cli import main
-from crosspost.commands.status import STATE_WORDS
 from crosspost.commands.table import display_width
 from crosspost.errors import EXIT_OK, TransientError
 from crosspost.ledger.schema import POST_STATES
 from crosspost.ledger.store import Ledger, PostKey
+from crosspost.publish.words import STATE_WORDS
 
 #: 2026-11-23 01:00 UTC: 09:00 in Beijing.
 PUBLISHED_AT = datetime.fromisoformat("2026-11-23T09:00:00+08:00").timestamp()

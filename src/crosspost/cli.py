@@ -139,11 +139,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return _report("interrupted", 130, prefix="crosspost: ")
     except Exception as error:  # a bug: one line for the person, the traceback in a file
+        from crosspost.config.advice import command_line
         from crosspost.config.crash import bug_report
 
         line = bug_report(f"'{args.command}'", argv, error)
         if args.command in _SENDING:
-            line += "; what it had sent is in the ledger ('crosspost status' shows it)"
+            status = command_line("status", rehearsal=bool(getattr(args, "sandbox", False)))
+            line += f"; what it had sent is in the ledger ('{status}' shows it)"
         return _report(line, EXIT_CHANNEL_FAILED)
 
 

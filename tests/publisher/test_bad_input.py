@@ -803,7 +803,9 @@ MORE_CASES: dict[str, Case] = {
         _timeout_env_a_word, r"CROSSPOST_TIMEOUT.*not a number of seconds"
     ),
     "private_hosts not a flag": Case(
-        _private_hosts_not_a_flag, r"crosspost\.toml:\d+: .*'maybe' is not true or false"
+        _private_hosts_not_a_flag,
+        r"crosspost\.toml:\d+: 'private_hosts' must be true or false \(without quotes\), "
+        "not 'maybe'$",
     ),
     "CROSSPOST_PRIVATE_IMAGE_HOSTS not a flag": Case(
         _private_hosts_env_not_a_flag,

@@ -263,7 +263,8 @@ def test_dry_run_shows_the_send_and_the_quota_before_anything_is_sent(
     assert "already sent to followers" in dry(light.issue)
     other = light.root / "light" / "second.md"
     other.write_text(ISSUE.replace("id: light-1", "id: light-2"), encoding="utf-8")
-    assert "nothing: wechat:main: today's mass send" in dry(other)
+    # Said once who it is about, at the start of the line (not again in the message).
+    assert "wechat:main  light-2  broadcast: nothing: today's mass send (群发)" in dry(other)
 
 
 def test_an_account_that_may_not_mass_send_keeps_the_draft_and_hands_it_off(

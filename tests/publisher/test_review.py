@@ -76,7 +76,7 @@ def test_require_approval_waits_then_publishes_what_was_approved_and_an_edit_voi
     (entry,), _ = dry_run(world, issue)
     assert entry.action == (
         "nothing: the draft is up to date, then wait for approval "
-        "('crosspost approve' lets it publish)"
+        f"('crosspost approve {issue}' lets it publish)"
     )
 
     notice = run_notice(DueReport(datetime.now(UTC), results=(result,)))

@@ -112,7 +112,7 @@ def test_urls_set_refuses_a_post_that_is_not_published(
     world.use_env(monkeypatch)
     capsys.readouterr()
     assert main(["urls", "--set", ISSUE_ID, "-c", "zhihu", "https://zhuanlan.zhihu.com/p/9"]) == 2
-    assert "is not published (state draft_created)" in capsys.readouterr().err
+    assert "is not published (it is drafted)" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("shape", ["object", "odd"])

@@ -56,9 +56,65 @@ def test_serve_examples_starts_quickly_and_prints_one_address(tmp_path: Path) ->
 
 def test_the_command_listens_on_this_machine_only_unless_told() -> None:
     args = build_parser().parse_args(["serve"])
-    assert (args.host, args.port, args.open, args.targets) == ("127.0.0.1", 8765, False, [])
+    assert (args.host, args.port, args.open, args.targets) == ("127.0.0.1", 8780, False, [])
     args = build_parser().parse_args(["serve", "a.md", "b", "--host", "0.0.0.0", "--open"])
     assert args.host == "0.0.0.0" and args.open and [str(t) for t in args.targets] == ["a.md", "b"]
+
+
+def test_the_desk_and_the_sandbox_do_not_share_a_default_port() -> None:
+    """An editor writes in the desk while a rehearsal runs against `crosspost sandbox`,
+    whose WeChat listens on its port and Zhihu on the next (docs/sandbox.md)."""
+    serve = build_parser().parse_args(["serve"]).port
+    sandbox = build_parser().parse_args(["sandbox"]).port
+    assert serve not in (sandbox, sandbox + 1)
+
+
+def test_a_port_in_use_is_one_line_and_exit_2_as_the_sandbox_says_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from crosspost.cli import main
+    from crosspost.sandbox.box import Sandbox
+
+    with Sandbox() as box:  # something already listens: the sandbox's emulators
+        port = int(box.wechat_url.rpartition(":")[2])
+        expected = (
+            f"crosspost: error: cannot listen on 127.0.0.1:{port} (Address already in use); "
+            "choose another --port (0 picks a free one)\n"
+        )
+        argv = ["serve", str(tmp_path), "--port", str(port), "--state-dir", str(tmp_path)]
+        assert main(argv) == 2
+        assert capsys.readouterr() == ("", expected)
+
+        env = {**base_env(), "HOME": str(tmp_path)}
+        sandbox = subprocess.run(
+            [sys.executable, "-m", "crosspost", "sandbox", "--port", str(port)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert (sandbox.returncode, sandbox.stdout, sandbox.stderr) == (2, "", expected)
+
+
+@pytest.mark.parametrize(
+    ("flags", "line"),
+    [
+        (["--port", "70000"], "--port 70000 is not a port number (0 to 65535)"),
+        (
+            ["--host", "192.0.2.1", "--port", "0"],  # TEST-NET-1: no machine's own address
+            "cannot listen on 192.0.2.1:0 (Cannot assign requested address); --host must be "
+            "an address of this machine, e.g. 127.0.0.1",
+        ),
+    ],
+    ids=["no port", "not this machine"],
+)
+def test_an_address_it_cannot_listen_on_is_one_line_and_exit_2(
+    flags: list[str], line: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from crosspost.cli import main
+
+    assert main(["serve", str(tmp_path), "--state-dir", str(tmp_path), *flags]) == 2
+    assert capsys.readouterr() == ("", f"crosspost: error: {line}\n")
 
 
 def test_a_missing_folder_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

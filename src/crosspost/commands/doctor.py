@@ -233,6 +233,7 @@ def _examine(adapter: Adapter, account: Account) -> Checkup:
             app_id=adapter.app_id,
             mode=account.mode,
             kind=account.kind,
+            rehearsal=account.rehearsal,
         )
     if isinstance(adapter, ZhihuAdapter):
         from crosspost.channels.zhihu.doctor import checkup as zhihu_checkup

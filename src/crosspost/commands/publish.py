@@ -7,7 +7,7 @@ import contextlib
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +18,7 @@ from crosspost.errors import EXIT_OK, ConfigError
 
 if TYPE_CHECKING:
     from crosspost.config.settings import Settings
+    from crosspost.ledger.store import PostKey
     from crosspost.publish.jobs import Job, PublishOptions, PublishReport
     from crosspost.publish.runner import Publisher
 
@@ -74,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     from crosspost.ledger.store import Ledger
     from crosspost.publish.jobs import PublishOptions
     from crosspost.publish.runner import Publisher
+    from crosspost.publish.words import result_words
 
     settings = settings_from_args(args)
     switches = Switches.from_environment()
@@ -108,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
             if args.dry_run:
                 return _print_dry_run(publisher, jobs, options, as_json=args.json)
             report = publisher.run(jobs, options)
-    print_report(report, as_json=args.json, said=said)
+            words = result_words(ledger, report.results)
+    print_report(report, words, as_json=args.json, said=said)
     return report.exit_code
 
 
@@ -143,14 +146,28 @@ def sandbox_pace(seconds: float) -> None:
     time.sleep(min(seconds, 0.05))
 
 
-def print_report(report: PublishReport, *, as_json: bool, said: Sequence[str] = ()) -> None:
+def print_report(
+    report: PublishReport,
+    words: Mapping[PostKey, str],
+    *,
+    as_json: bool,
+    said: Sequence[str] = (),
+) -> None:
+    """The run's table (or JSON), each post's state in ``words``: the words ``status``
+    shows (:func:`~crosspost.publish.words.result_words`, read before the ledger closed)."""
     if as_json:
-        print(
-            json.dumps({**report.as_dict(), "progress": list(said)}, ensure_ascii=False, indent=2)
-        )
+        data = report.as_dict()
+        for post, result in zip(data["posts"], report.results, strict=True):
+            post["state"] = words.get(result.key, result.state)
+        print(json.dumps({**data, "progress": list(said)}, ensure_ascii=False, indent=2))
         return
     rows = [
-        (f"{r.key.channel}:{r.key.account}", r.key.issue_id, r.state, r.url or r.message)
+        (
+            f"{r.key.channel}:{r.key.account}",
+            r.key.issue_id,
+            words.get(r.key, r.state),
+            r.url or r.message,
+        )
         for r in report.results
     ]
     print_table(_HEADER, rows)

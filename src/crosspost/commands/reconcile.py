@@ -42,12 +42,15 @@ def run(args: argparse.Namespace) -> int:
     from crosspost.config.settings import settings_from_args
     from crosspost.ledger.store import Ledger
     from crosspost.publish.runner import Publisher
+    from crosspost.publish.words import result_words
 
     settings = settings_from_args(args)
     if args.adopt:
         return _adopt(args, settings)
-    if not settings.ledger_exists:
-        raise UsageError(f"no ledger at {settings.ledger_shown}; nothing was published yet")
+    # A rehearsal's posts are in its own ledger (the one accounts_for_run opens).
+    ledger_of_run = settings.rehearsal() if args.sandbox else settings
+    if not ledger_of_run.ledger_exists:
+        raise UsageError(f"no ledger at {ledger_of_run.ledger_shown}; nothing was published yet")
     switches = Switches.from_environment()
     clock = switches.clock(time.time)
     with accounts_for_run(settings, sandbox=args.sandbox, switches=switches) as (settings, sleep):
@@ -59,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
                 settings, ledger, clock=clock, sleep=sleep, progress=print_progress
             )
             report = publisher.reconcile(args.issue_id)
-    print_report(report, as_json=args.json)
+            words = result_words(ledger, report.results)
+    print_report(report, words, as_json=args.json)
     return report.exit_code
 
 
@@ -68,6 +72,7 @@ def _adopt(args: argparse.Namespace, settings: Settings) -> int:
     from crosspost.ledger.store import Ledger
     from crosspost.publish.jobs import PublishOptions
     from crosspost.publish.runner import Publisher
+    from crosspost.publish.words import result_words
 
     switches = Switches.from_environment()
     clock = switches.clock(time.time)
@@ -79,7 +84,8 @@ def _adopt(args: argparse.Namespace, settings: Settings) -> int:
                 settings, ledger, clock=clock, sleep=sleep, progress=print_progress
             )
             report = publisher.adopt([path], PublishOptions())
-    print_report(report, as_json=args.json)
+            words = result_words(ledger, report.results)
+    print_report(report, words, as_json=args.json)
     return report.exit_code
 
 

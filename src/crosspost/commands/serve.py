@@ -19,7 +19,9 @@ from crosspost.commands.render import add_theme_and_settings_flags, settings_of
 from crosspost.errors import EXIT_OK, UsageError
 
 DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8765
+#: Not the sandbox's 8765 and 8766 (docs/sandbox.md, the example config's base_url): an
+#: editor writes in the desk while a rehearsal runs against ``crosspost sandbox``.
+DEFAULT_PORT = 8780
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -52,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
 
     from werkzeug.serving import make_server
 
+    from crosspost.config.listen import listening_socket
+
     settings = settings_of(args)
     targets: tuple[Path, ...] = tuple(args.targets)
     for target in targets:
@@ -65,15 +69,11 @@ def run(args: argparse.Namespace) -> int:
         return Desk(targets, settings, token=token)
 
     app = _Deferred(build)
-    try:
-        server = make_server(args.host, args.port, app, threaded=True)
-    except OSError as error:
-        raise UsageError(
-            f"{args.host}:{args.port}: cannot listen ({error.strerror or error}); "
-            "choose another --port (0 picks a free one)"
-        ) from None
+    # Bound here, as the sandbox's are: werkzeug would print two lines and exit 1 itself.
+    with listening_socket(args.host, args.port) as listener:
+        server = make_server(args.host, args.port, app, threaded=True, fd=listener.fileno())
     shown = f"[{args.host}]" if ":" in args.host else args.host
-    url = f"http://{shown}:{server.server_port}/?token={token}"
+    url = f"http://{shown}:{server.port}/?token={token}"
     print(f"crosspost serve: {url}", flush=True)
     print("press Ctrl-C to stop", file=sys.stderr, flush=True)
     # The renderers load while the editor switches to the browser.

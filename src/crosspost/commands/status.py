@@ -1,9 +1,9 @@
 """``crosspost status [ISSUE_ID]``: what the ledger knows, a row per post.
 
-Written for a person at a terminal: each post's state in the words ``publish`` and
-``run-due`` use (never the ledger's internal names), its time in the issue's own zone
-(the ``publish_at`` offset the editor wrote; else this machine's), and rows that fit the
-terminal (a long error is cut; ``--json`` has it whole).
+Written for a person at a terminal: each post's state in the words every command uses
+(:mod:`crosspost.publish.words`, never the ledger's internal names), its time in the
+issue's own zone (the ``publish_at`` offset the editor wrote; else this machine's), and
+rows that fit the terminal (a long error is cut; ``--json`` has it whole).
 """
 
 from __future__ import annotations
@@ -13,13 +13,14 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
 from crosspost.commands.table import display_width, format_table
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK, UsageError
+from crosspost.publish.words import state_word
 
 if TYPE_CHECKING:
     from crosspost.ledger.store import PostRecord
@@ -27,28 +28,6 @@ if TYPE_CHECKING:
 
 HEADER = ("issue", "channel", "state", "when", "url / last error")
 
-#: The ledger's states in the words the rest of crosspost prints. Every ledger state has
-#: one (a test holds the two lists together).
-STATE_WORDS: Mapping[str, str] = {
-    "rendered": "not sent",
-    "assets_uploaded": "images uploaded",
-    "draft_created": "drafted",
-    "submitted": "publishing",
-    "published": "published",
-    "failed": "failed",
-    "unconfirmed": "unconfirmed",
-}
-#: A mass-sent post (WeChat 群发) by how its send stands, in the same words' place.
-MASS_WORDS: Mapping[str, str] = {
-    "sending": "sending to followers",
-    "waiting": "sending, or waiting for confirmation",
-    "sent": "sent to followers",
-    "deleted": "sent, then deleted",
-    "failed": "send failed",
-}
-#: A post whose last irreversible call has no recorded answer: a run is at it right now,
-#: or one died there. The next run (or ``crosspost reconcile``) asks the platform.
-UNFINISHED = "unfinished"
 #: Narrowest a cut error may get before the table simply runs wider.
 _MIN_MESSAGE = 12
 #: Spaces between columns (as :func:`format_table` puts them).
@@ -85,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     if args.issue_id and not posts:
         raise UsageError(
             f"the ledger has no posts of issue '{args.issue_id}'; "
-            "'crosspost status' without an id lists the issues it knows"
+            f"'{settings.command('status')}' without an id lists the issues it knows"
         )
     zones = _zones(posts)
     if args.json:
@@ -123,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
     lines, cut = fit(HEADER, table, _columns())
     print("\n".join(lines))
     if cut:
-        print("(errors cut to fit the terminal; crosspost status --json shows them whole)")
+        whole = settings.command("status", *([args.issue_id] if args.issue_id else []), "--json")
+        print(f"(errors cut to fit the terminal; {whole} shows them whole)")
     return EXIT_OK
 
 
@@ -133,15 +113,6 @@ def _columns() -> int:
     if not sys.stdout.isatty() and "COLUMNS" not in os.environ:
         return sys.maxsize
     return shutil.get_terminal_size().columns
-
-
-def state_word(post: PostRecord) -> str:
-    """The post's state as a person reads it (see :data:`STATE_WORDS`)."""
-    if post.pending_step and post.state not in ("published", "unconfirmed"):
-        return UNFINISHED
-    if post.delivery == "broadcast" and post.state in ("submitted", "published"):
-        return MASS_WORDS.get(post.mass_status or "", "sending to followers")
-    return STATE_WORDS.get(post.state, post.state)
 
 
 def _why(companion: Companion | None) -> str:

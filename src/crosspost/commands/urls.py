@@ -12,10 +12,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from crosspost.config.advice import command_line
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK, UsageError
 from crosspost.platforms.registry import PLATFORMS, platform_names
+
+if TYPE_CHECKING:
+    from crosspost.config.settings import Settings
 
 
 def channel_filter(text: str) -> tuple[str, str | None]:
@@ -79,30 +84,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from crosspost.config.settings import settings_from_args
     from crosspost.ledger.store import Ledger
     from crosspost.publish.urls import companion_of, pending_message, url_pending
 
     if args.set_url:
         return _set(args)
     if args.url is not None:
-        raise UsageError(
-            f"urls: a URL ({args.url}) is only given with --set, e.g. crosspost urls --set "
-            f"{args.issue_id} -c wechat:main URL"
-        )
-    settings = settings_from_args(args)
-    if args.sandbox:
-        settings = settings.rehearsal()
-    if not settings.ledger_exists:
-        raise UsageError(f"no ledger at {settings.ledger_shown}; nothing was published yet")
+        example = _example(args)
+        raise UsageError(f"urls: a URL ({args.url}) is only given with --set, e.g. {example}")
+    settings = _settings(args)
     with Ledger.open(settings.ledger) as ledger:
         posts = ledger.posts(args.issue_id)
         unknown = {p.key: companion_of(ledger, p) for p in posts if p.is_published and not p.url}
     if not posts:
         raise UsageError(
             f"the ledger has no posts of issue '{args.issue_id}'; "
-            "'crosspost status' lists the issues it knows"
+            f"'{settings.command('status')}' lists the issues it knows"
         )
+    rehearsal = settings.rehearsing
     channel, account = args.channel or (None, None)
     for post in posts:
         if channel is not None and post.channel != channel:
@@ -111,15 +110,41 @@ def run(args: argparse.Namespace) -> int:
             continue
         companion = unknown.get(post.key)
         if companion is not None and post.delivery != "broadcast":
-            print(f"{post.channel}:{post.account}: {companion.line()}", file=sys.stderr)
+            line = companion.line(rehearsal=rehearsal)
+            print(f"{post.channel}:{post.account}: {line}", file=sys.stderr)
             continue
         if url_pending(post) or (post.is_published and not _permanent(post.channel, post.url)):
-            print(f"{post.channel}:{post.account}: {pending_message(post)}", file=sys.stderr)
+            line = pending_message(post, rehearsal=rehearsal)
+            print(f"{post.channel}:{post.account}: {line}", file=sys.stderr)
             continue
         if post.state != "published" or not post.url:
             continue
         print(post.url)
     return EXIT_OK
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    """The settings of the ledger the command reads: the rehearsals' with ``--sandbox``."""
+    from crosspost.config.settings import settings_from_args
+
+    settings = settings_from_args(args)
+    if args.sandbox:
+        settings = settings.rehearsal()
+    if not settings.ledger_exists:
+        raise UsageError(f"no ledger at {settings.ledger_shown}; nothing was published yet")
+    return settings
+
+
+def _example(args: argparse.Namespace) -> str:
+    """``urls --set`` written out for this issue (a rehearsal's with ``--sandbox``)."""
+    account = "wechat:sandbox" if args.sandbox else "wechat:main"
+    words = ("urls", "--set", args.issue_id, "-c", account, "URL")
+    return command_line(*words, rehearsal=args.sandbox)
+
+
+def _place(names: list[str], name: str) -> int:
+    """Where ``name`` is among ``names`` (the config's order); unknown names last."""
+    return names.index(name) if name in names else len(names)
 
 
 def _permanent(channel: str, url: str | None) -> bool:
@@ -128,11 +153,11 @@ def _permanent(channel: str, url: str | None) -> bool:
 
 
 def _set(args: argparse.Namespace) -> int:
-    from crosspost.config.settings import settings_from_args
     from crosspost.ledger.store import Ledger
     from crosspost.publish.urls import set_url
+    from crosspost.publish.words import state_word
 
-    example = f"crosspost urls --set {args.issue_id} -c wechat:main URL"
+    example = _example(args)
     if args.channel is None:
         raise UsageError(f"urls --set: name the post's channel and account with -c, e.g. {example}")
     if not args.url:
@@ -145,11 +170,7 @@ def _set(args: argparse.Namespace) -> int:
             "http(s) address without a temporary key such as tempkey=); copy the article's "
             "own link (WeChat: 公众号后台 → 发表记录 → the article → copy its link)"
         )
-    settings = settings_from_args(args)
-    if args.sandbox:
-        settings = settings.rehearsal()
-    if not settings.ledger_exists:
-        raise UsageError(f"no ledger at {settings.ledger_shown}; nothing was published yet")
+    settings = _settings(args)
     with Ledger.open(settings.ledger) as ledger:
         posts = [
             p
@@ -160,16 +181,28 @@ def _set(args: argparse.Namespace) -> int:
             where = f"{channel}:{account}" if account else channel
             raise UsageError(
                 f"urls --set: the ledger has no post of issue '{args.issue_id}' on {where}; "
-                "'crosspost status' lists the posts it knows"
+                f"'{settings.command('status')}' lists the posts it knows"
             )
+        # `-c wechat` and the issue on several of its accounts: the channel's
+        # default_account, as for every command that works on one account.
+        default = settings.default_accounts.get(channel)
         if len(posts) > 1:
-            names = ", ".join(f"{p.channel}:{p.account}" for p in posts)
-            raise UsageError(f"urls --set: issue '{args.issue_id}' is on {names}; name one with -c")
+            posts = [p for p in posts if p.account == default] or posts
+        if len(posts) > 1:
+            configured = [a.name for a in settings.accounts if a.channel == channel]
+            posts.sort(key=lambda p: (_place(configured, p.account), p.account))
+            names = [f"{p.channel}:{p.account}" for p in posts]
+            hint = "" if default else f", or set default_account under [channels.{channel}]"
+            raise UsageError(
+                f"urls --set: issue '{args.issue_id}' is on {', '.join(names)}; name one "
+                f"with -c (e.g. -c {names[0]}){hint}"
+            )
         (post,) = posts
         if not post.is_published:
+            publish = settings.command("publish", str(post.issue_path or "FILE"))
             raise UsageError(
-                f"urls --set: {post.key} is not published (state {post.state}); run crosspost "
-                f"publish or crosspost reconcile {args.issue_id} first"
+                f"urls --set: {post.key} is not published (it is {state_word(post)}); run "
+                f"{publish} or {settings.command('reconcile', args.issue_id)} first"
             )
         set_url(ledger, post, args.url)
     print(f"{post.channel}:{post.account}  {post.issue_id}: URL recorded {args.url}")

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NoReturn
 
+from crosspost.config.advice import command_line
+
 __all__ = [
     "OPTIONAL_CREDENTIALS",
     "REQUIRED_CREDENTIALS",
@@ -105,6 +107,9 @@ class Account:
     #: (``HTTPS_PROXY``…): the built-in sandbox's accounts, whose emulators listen on this
     #: machine's loopback, and whose rehearsals promise that nothing leaves the machine.
     direct: bool = False
+    #: An account of a ``--sandbox`` rehearsal: the commands its messages advise carry
+    #: ``--sandbox`` (see :mod:`crosspost.config.advice`).
+    rehearsal: bool = False
 
     @property
     def key(self) -> str:
@@ -121,6 +126,11 @@ class Account:
     def secrets(self) -> tuple[Secret, ...]:
         """The credentials to hide in every message and log (not the public app_id)."""
         return tuple(v for k, v in self.credentials.items() if k in SECRET_CREDENTIALS)
+
+    def command(self, *words: str) -> str:
+        """``crosspost WORDS`` for a message about this account: with ``--sandbox`` when
+        the account is a rehearsal's, so the advice runs as printed."""
+        return command_line(*words, rehearsal=self.rehearsal)
 
     def missing_credentials(self) -> tuple[str, ...]:
         """Required credential keys that no environment variable provided."""

@@ -28,6 +28,7 @@ from crosspost.config.accounts import (
     Account,
     Secret,
 )
+from crosspost.config.advice import command_line
 from crosspost.config.sources import (
     ACCOUNT_NAME,
     CONFIG_NAME,
@@ -48,11 +49,12 @@ from crosspost.config.sources import (
     default_state_dir,
     env_name,
     find_config,
+    flag_problem,
     parse_duration,
     refuse_inline_secrets,
 )
 from crosspost.errors import ConfigError
-from crosspost.platforms.base import ACCOUNT_FIELDS, Option, Platform
+from crosspost.platforms.base import ACCOUNT_FIELDS, Limits, Option, Platform
 from crosspost.platforms.registry import PLATFORMS, platform_names
 from crosspost.platforms.wechat import ACCOUNT_KINDS
 
@@ -109,6 +111,9 @@ class Settings:
     #: A ledger shared by several machines (``postgresql://…``); None: SQLite in the state dir.
     #: Its password is a secret: show it with :attr:`ledger_shown`, never as it is.
     ledger_url: str | None = None
+    #: These are a ``--sandbox`` rehearsal's settings (:meth:`rehearsal`): the commands
+    #: its messages advise carry ``--sandbox`` (see :mod:`crosspost.config.advice`).
+    rehearsing: bool = False
 
     def platforms(self) -> Mapping[str, Platform]:
         """Every platform declaration with the config's channel limits laid over it: what
@@ -155,7 +160,16 @@ class Settings:
         ``<state_dir>/sandbox`` (ledger, locks, token cache, scheduler state, the emulators'
         own state), so a rehearsal never enters the real ledger or settles a real tick: a
         shared PostgreSQL ledger included, a rehearsal's ledger is SQLite there."""
-        return dataclasses.replace(self, state_dir=self.state_dir / SANDBOX_FOLDER, ledger_url=None)
+        if self.rehearsing:  # already the rehearsal's: never sandbox/sandbox
+            return self
+        return dataclasses.replace(
+            self, state_dir=self.state_dir / SANDBOX_FOLDER, ledger_url=None, rehearsing=True
+        )
+
+    def command(self, *words: str) -> str:
+        """``crosspost WORDS`` for a message of a run on these settings: with ``--sandbox``
+        in a rehearsal, so the advice runs as printed."""
+        return command_line(*words, rehearsal=self.rehearsing)
 
     def source_of(self, name: str) -> str:
         """Where a setting came from, e.g. ``"environment CROSSPOST_STATE_DIR"``."""
@@ -345,8 +359,8 @@ def _known_keys(channel: str, own: frozenset[str]) -> frozenset[str]:
 
 def _value_problem(key: str, value: Any, kind: str | None, option: Option | None) -> str | None:
     """What is wrong with ``key = value`` in an account's or a channel's table, if anything."""
-    if kind == "flag" and not isinstance(value, bool):
-        return f"'{key}' must be true or false (without quotes), not {value!r}"
+    if kind == "flag":
+        return flag_problem(key, value)
     if kind == "text" and not isinstance(value, str):
         return f"'{key}' must be text in quotes, e.g. {key} = \"…\", not {value!r}"
     if kind == "choice" and option is not None and value not in option.choices:
@@ -436,12 +450,20 @@ def _limits(config: ConfigFile, table: tuple[str, ...], channel: str, raw: Any) 
         config.origin(table, "limits").fail(
             "'limits' must be a table, e.g. [channels.wechat.limits]"
         )
-    try:
-        PLATFORMS[channel].with_overrides(raw)
-    except ConfigError as error:
-        where = next(iter(raw), None) if len(raw) == 1 else None
-        config.origin((*table, "limits"), where).fail(str(error))
+    for key, value in raw.items():  # one at a time, so the message names the key's line
+        problem = flag_problem(key, value) if key in _SWITCH_LIMITS else None
+        try:
+            PLATFORMS[channel].with_overrides({key: value})
+        except ConfigError as error:
+            problem = problem or str(error)
+        if problem:
+            config.origin((*table, "limits"), key).fail(problem)
     return dict(raw)
+
+
+#: The limits that are true or false (``cover_required``): written as every switch of
+#: the file is, and refused in the same words when quoted.
+_SWITCH_LIMITS = frozenset(f.name for f in dataclasses.fields(Limits) if f.type == "bool")
 
 
 def _accounts(

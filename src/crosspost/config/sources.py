@@ -120,6 +120,9 @@ class Origin:
 
     where: str
     base: Path
+    #: The key the value was written under in the config file; None for a flag or an
+    #: environment variable, which can only hold text.
+    key: str | None = None
 
     def fail(self, problem: str) -> NoReturn:
         raise ConfigError(f"{self.where}: {problem}")
@@ -245,9 +248,23 @@ def _duration(raw: Any, origin: Origin) -> timedelta:
     return parse_duration(raw, origin.where)
 
 
+def flag_problem(key: str, value: Any) -> str | None:
+    """What is wrong with ``key = value`` for a true-or-false setting of the config file,
+    if anything: TOML has ``true`` and ``false``, and every such setting of the file (the
+    ``[notify]`` and ``[images]`` switches, an account's, a limit) takes only those; a
+    quoted ``"yes"`` is refused alike everywhere, never read one way here, another there."""
+    if isinstance(value, bool):
+        return None
+    return f"'{key}' must be true or false (without quotes), not {value!r}"
+
+
 def _flag(raw: Any, origin: Origin) -> bool:
     if isinstance(raw, bool):
         return raw
+    problem = flag_problem(origin.key, raw) if origin.key is not None else None
+    if problem:  # the config file's own true and false, nothing else
+        origin.fail(problem)
+    # A flag or an environment variable is text: CROSSPOST_NOTIFY_ON_SUCCESS=yes.
     word = str(raw).strip().lower()
     if word in {"1", "true", "yes", "on"}:
         return True
@@ -308,14 +325,18 @@ def line_of(text: str, table: Sequence[str], key: str | None = None) -> int | No
             return start if start > 0 else None
     if key is None:
         return None
-    pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=")
+    # `key = …`, or a dotted `key.sub = …`, which TOML reads as a table under the key.
+    pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*[=.]")
     if start >= 0:
         for number in range(start, len(lines)):
             if lines[number].lstrip().startswith("["):
                 break
             if pattern.match(lines[number]):
                 return number + 1
-    return next((n + 1 for n, line in enumerate(lines) if pattern.match(line)), None)
+    found = next((n + 1 for n, line in enumerate(lines) if pattern.match(line)), None)
+    # A key that is a table of its own has a header instead: [chanels.wechat] for a
+    # misspelt 'chanels'.
+    return found or line_of(text, (*table, key))
 
 
 class ConfigFile:
@@ -374,7 +395,7 @@ class ConfigFile:
     def origin(self, table: Sequence[str], key: str | None = None) -> Origin:
         assert self.path is not None
         line = line_of(self.text, table, key)
-        return Origin(f"{self.path}:{line}" if line else str(self.path), self.base)
+        return Origin(f"{self.path}:{line}" if line else str(self.path), self.base, key)
 
     def table(self, *keys: str) -> dict[str, Any]:
         node: Any = self.data

@@ -34,10 +34,11 @@ def is_approved(ledger: Ledger, job: Job) -> bool:
 
 def waiting_line(job: Job) -> str:
     """What an editor does for a post that waits for approval."""
-    path = job.issue.path
+    path = str(job.issue.path)
+    review = job.account.command("review", path, "--to", "WECHAT_ID")
     return (
-        f"waiting for approval: send it to reviewers with 'crosspost review {path} --to "
-        f"WECHAT_ID', then 'crosspost approve {path}' (an edit after approving voids it)"
+        f"waiting for approval: send it to reviewers with '{review}', then "
+        f"'{job.account.command('approve', path)}' (an edit after approving voids it)"
     )
 
 

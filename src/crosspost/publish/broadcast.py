@@ -35,6 +35,7 @@ from crosspost.channels.base import (
     RemoteDraft,
 )
 from crosspost.config.accounts import Account
+from crosspost.config.advice import command_line
 from crosspost.errors import (
     EXIT_OK,
     EXIT_TEMPORARY,
@@ -127,7 +128,7 @@ def quota(ledger: Ledger, account: Account, key: PostKey, now: float, zone: tzin
         after = start + 86400.0
         which = kind or "subscription (kind not set: the strictest quota is assumed)"
         return Quota(
-            f"{account.key}: today's mass send (群发) already went out with "
+            f"today's mass send (群发) already went out with "
             f"'{earlier[0].issue_id}'; a {which} account gets one a day: the next is "
             f"possible from {shown(after, zone)} (Beijing midnight); nothing was sent"
         )
@@ -138,7 +139,7 @@ def quota(ledger: Ledger, account: Account, key: PostKey, now: float, zone: tzin
         if len(sent) >= monthly:
             return Quota(
                 None,
-                f"{account.key}: {len(sent)} mass sends this month already; WeChat skips "
+                f"{len(sent)} mass sends this month already; WeChat skips "
                 f"followers who got {monthly}, so some will not receive this one",
             )
     return Quota(None)
@@ -201,6 +202,14 @@ class Sender:
         self.progress = progress
         self.sleep = sleep
         self.clock = clock
+
+    @property
+    def rehearsal(self) -> bool:
+        """Whether the post is a ``--sandbox`` rehearsal's (its advice says so)."""
+        return self.adapter.account.rehearsal
+
+    def _reconcile_line(self) -> str:
+        return self.adapter.account.command("reconcile", self.key.issue_id)
 
     # --- the send ------------------------------------------------------------------------
 
@@ -323,7 +332,7 @@ class Sender:
         record = self.ledger.get(self.key)
         assert record is not None
         if record.state == "published" or not record.publish_id:
-            return Outcome("published", sent_message(record))
+            return Outcome("published", sent_message(record, rehearsal=self.rehearsal))
         status: str | None = None
         trouble: CrosspostError | None = None
         for delay in STATUS_DELAYS:
@@ -340,8 +349,8 @@ class Sender:
         if trouble is not None:
             message = (
                 f"mass send {record.publish_id} went out once; WeChat did not say how it "
-                f"ended ({trouble}); run again (or crosspost reconcile) to record it: it is "
-                "not sent twice"
+                f"ended ({trouble}); run again (or {self._reconcile_line()}) to record it: "
+                "it is not sent twice"
             )
             self.progress(message)
             return Outcome("pending", message, EXIT_TEMPORARY)
@@ -352,7 +361,7 @@ class Sender:
             done = self.ledger.finish_step(
                 self.key, "poll", state="published", mass_status=status, summary=f"mass {status}"
             )
-            message = sent_message(done)
+            message = sent_message(done, rehearsal=self.rehearsal)
             self.progress(message)
             return Outcome("published", message)
         if status == MASS_FAILED:
@@ -361,7 +370,7 @@ class Sender:
         message = (
             f"mass send {record.publish_id} is still going out, or waits for an "
             "administrator's confirmation on their phone (群发保护: 30 minutes); run "
-            "again (or crosspost reconcile) to record how it ended; it is not sent twice"
+            f"again (or {self._reconcile_line()}) to record how it ended; it is not sent twice"
         )
         self.progress(message)
         return Outcome("pending", message, EXIT_TEMPORARY)
@@ -402,9 +411,10 @@ class Sender:
         names = {f.name for f in dataclasses.fields(Intent)}
         intent = Intent(**{k: v for k, v in data.items() if k in names and k != "known_ids"})
         if not intent.send_id or not intent.draft_id:
+            record_it = url_command(record, self.rehearsal)
             raise UnconfirmedError(
                 f"the mass send of {record.issue_id} has no send id in the ledger; check "
-                "群发记录 in 公众号后台, then record it with crosspost urls --set",
+                f"群发记录 in 公众号后台, then record it with {record_it}",
                 channel=record.channel,
             )
         if self.clock() - intent.started_at > REPLAY_WINDOW:
@@ -421,13 +431,19 @@ class Sender:
         return True
 
 
-def sent_message(record: PostRecord) -> str:
-    """A sent post as ``status`` and the run say it: to the followers, URL not known."""
+def sent_message(record: PostRecord, *, rehearsal: bool) -> str:
+    """A sent post as ``status`` and the run say it: to the followers, URL not known
+    (``rehearsal``: the post is a ``--sandbox`` rehearsal's, and so is the advice)."""
     ids = f"msg_id {record.publish_id}, msg_data_id {record.article_id}"
     if record.url:
         return f"sent to followers ({ids}): {record.url}"
-    where = f"{record.channel}:{record.account}"
     return (
         f"sent to followers ({ids}); URL not known: WeChat gives none to a mass send; "
-        f"record it with crosspost urls --set {record.issue_id} -c {where} URL"
+        f"record it with {url_command(record, rehearsal)}"
     )
+
+
+def url_command(record: PostRecord, rehearsal: bool) -> str:
+    """The command that records a post's permanent URL by hand (``urls --set``)."""
+    where = f"{record.channel}:{record.account}"
+    return command_line("urls", "--set", record.issue_id, "-c", where, "URL", rehearsal=rehearsal)

@@ -118,7 +118,7 @@ def contradiction(account: Account, mode: str) -> str:
         f'the config says kind = "{account.kind}", which may {mode}, but WeChat refused it '
         f'(48001): if the account is not (or no longer) verified, set kind = "unverified" '
         f'or "personal" under [channels.wechat.accounts.{account.name}]; '
-        f"`crosspost doctor -c {account.key}` asks WeChat what it may call"
+        f"`{account.command('doctor', '-c', account.key)}` asks WeChat what it may call"
     )
 
 

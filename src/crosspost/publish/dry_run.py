@@ -87,9 +87,8 @@ def planned_action(job: Job, record: PostRecord | None, options: PublishOptions)
     """The next step of a post, in the words the run's progress lines would use."""
     action = _next_step(job, record, options)
     if job.awaits_approval and not action.startswith("nothing: already"):
-        return (
-            f"{action}, then wait for approval ('crosspost approve' lets it {job.awaits_approval})"
-        )
+        approve = job.account.command("approve", str(job.issue.path))
+        return f"{action}, then wait for approval ('{approve}' lets it {job.awaits_approval})"
     if job.handoff and not action.startswith("nothing: already"):
         button = BUTTONS.get(job.handoff, BUTTONS["publish"])
         return f"{action}, then hand off: the editor presses {button} in 草稿箱 by hand"

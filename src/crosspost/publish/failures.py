@@ -130,7 +130,7 @@ def record_failure(
         ledger.fail(key, error, permanent=False)
         message = str(error)
         if "crosspost reconcile" not in message:
-            message += f"; run 'crosspost reconcile {key.issue_id}' or publish again"
+            message += f"; run '{job.account.command('reconcile', key.issue_id)}' or publish again"
         return Outcome("unconfirmed", None, message, EXIT_UNCONFIRMED)
     if isinstance(error, TransientError):
         delay = retry_delay(record.attempts + 1)

@@ -71,6 +71,7 @@ from crosspost.publish.broadcast import (
     sent_message,
     source_version,
     target_of,
+    url_command,
 )
 from crosspost.publish.delivery import (
     BUTTONS,
@@ -485,12 +486,12 @@ class PostMachine:
         if url:
             message = f"{BUTTONS.get(handoff, '发表')} by hand: {url}"
         elif url_pending(record):  # found, with only a temporary link: asked again later
-            message = f"{BUTTONS.get(handoff, '发表')} by hand; {pending_message(record)}"
+            pending = pending_message(record, rehearsal=self.job.account.rehearsal)
+            message = f"{BUTTONS.get(handoff, '发表')} by hand; {pending}"
         else:
-            account = f"{self.key.channel}:{self.key.account}"
             message = (
                 f"draft {record.draft_id} left 草稿箱: sent or published by hand, URL not "
-                f"known: crosspost urls --set {self.key.issue_id} -c {account} URL"
+                f"known: {url_command(record, self.job.account.rehearsal)}"
             )
         self.progress(message)
         return self._result("published", url, message)
@@ -528,7 +529,8 @@ class PostMachine:
         A sent article cannot be edited nor sent again: a change is reported, not sent."""
         if record.state == "published":
             if record.content_hash == self.job.content_hash:
-                unchanged = self._result("unchanged", record.url, sent_message(record))
+                sent = sent_message(record, rehearsal=self.job.account.rehearsal)
+                unchanged = self._result("unchanged", record.url, sent)
                 return self._bundle_recorded(unchanged, adapter)
             return self._result(
                 "changed",
@@ -581,7 +583,7 @@ class PostMachine:
             return self._complete(adapter, RemotePost(record.article_id, record.url), result)
         if url_pending(record):
             assert record.article_id is not None
-            message = pending_message(record)
+            message = pending_message(record, rehearsal=self.job.account.rehearsal)
             self.progress(message)
             result = self._result("published", None, message)
             if adapter is None:
@@ -1025,7 +1027,7 @@ class PostMachine:
             summary=published_summary(post),
         )
         if post.url is None:
-            message = pending_message(self._record())
+            message = pending_message(self._record(), rehearsal=self.job.account.rehearsal)
             self.progress(message)
             result = self._complete(adapter, post, self._result("published", None, message))
             return self._bundle_recorded(result, adapter, post)

@@ -24,6 +24,7 @@ from crosspost.ledger.store import Ledger
 from crosspost.publish.approval import APPROVED
 from crosspost.publish.jobs import Job, PublishOptions
 from crosspost.publish.runner import Publisher
+from crosspost.publish.words import result_word
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,8 @@ def review(
         account, issue_id = job.account.key, job.issue.id
         record = ledger.get(job.key)
         if record is None or record.state != "draft_created" or not record.draft_id:
-            why = f"{result.state}: {result.message}" if result.message else result.state
+            word = result_word(result, record)  # the words status shows
+            why = f"{word}: {result.message}" if result.message else word
             code = result.exit_code or EXIT_OK
             lines.append(Reviewed(account, issue_id, f"no draft to preview ({why})", code))
             continue

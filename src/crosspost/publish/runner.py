@@ -63,6 +63,7 @@ from crosspost.publish.references import Link, link, resolve
 from crosspost.publish.series import previous_issues
 from crosspost.publish.settle import build_adapter, reconcile_issue, run_redactor
 from crosspost.publish.stopping import RunStop
+from crosspost.publish.words import state_word
 from crosspost.render.context import render_context
 from crosspost.render.rendered import RenderContext, Rendered, render
 
@@ -169,10 +170,11 @@ class Publisher:
                     job.issue.line_of("id"),
                 )
             if options.new_draft and existing and existing.state in ("published", "submitted"):
+                reconcile = job.account.command("reconcile", job.issue.id)
                 raise UsageError(
-                    f"{job.account.key}: '{job.issue.id}' is {existing.state}; --new-draft "
-                    "only replaces the draft of a post not yet published: select the stuck "
-                    "post with -c (and run 'crosspost reconcile' if it is submitted)"
+                    f"{job.account.key}: '{job.issue.id}' is {state_word(existing)}; "
+                    "--new-draft only replaces the draft of a post not yet published: select "
+                    f"the stuck post with -c (and run '{reconcile}' if it is publishing)"
                 )
         return [self._approved(job) for job in jobs]
 

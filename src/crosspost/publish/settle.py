@@ -103,7 +103,7 @@ def settle(
         detail = f" ({answer.detail})" if answer.detail else ""
         raise UnconfirmedError(
             f"{adapter.display_name} cannot tell yet whether '{step}' took effect{detail}; "
-            f"run 'crosspost reconcile {record.issue_id}' later",
+            f"run '{adapter.account.command('reconcile', record.issue_id)}' later",
             channel=record.channel,
         )
     sent_hash = data.get("content_hash")
@@ -178,9 +178,11 @@ def reconcile_post(
     finally:
         adapter.http.close()
     code = EXIT_UNCONFIRMED if current.state == "unconfirmed" else EXIT_OK
-    message = current.error_message or (pending_message(current) if url_pending(current) else "")
+    rehearsal = adapter.account.rehearsal
+    pending = pending_message(current, rehearsal=rehearsal) if url_pending(current) else ""
+    message = current.error_message or pending
     if current.delivery == BROADCAST and current.state == "published":
-        message = sent_message(current)
+        message = sent_message(current, rehearsal=rehearsal)
     return PostResult(key, current.state, current.url, message, code)
 
 
@@ -237,7 +239,7 @@ def reconcile_issue(
     if not posts:
         raise UsageError(
             f"the ledger {ledger.path} has no posts of issue '{issue_id}'; "
-            "'crosspost status' lists the issues it knows"
+            f"'{settings.command('status')}' lists the issues it knows"
         )
     doubtful = [p for p in posts if _in_doubt(p)]
     accounts = {p.key: settings.account(f"{p.channel}:{p.account}") for p in doubtful}

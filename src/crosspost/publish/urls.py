@@ -16,20 +16,21 @@ from dataclasses import dataclass
 
 from crosspost.channels.base import Adapter, ArticleLink, RemotePost
 from crosspost.ledger.store import Ledger, PostRecord
-from crosspost.publish.broadcast import BROADCAST, sent_message
+from crosspost.publish.broadcast import BROADCAST, sent_message, url_command
 
 #: What a person reads about a post published without a permanent URL yet.
 URL_PENDING = (
     "published, URL pending: the platform gave only a temporary link; crosspost asks again "
-    "on the next run, or record the link with 'crosspost urls --set {issue} -c {account} URL'"
+    "on the next run, or record the link with '{command}'"
 )
 
 
-def pending_message(record: PostRecord) -> str:
-    """The line that says a post's URL is pending and how to settle it."""
+def pending_message(record: PostRecord, *, rehearsal: bool) -> str:
+    """The line that says a post's URL is pending and how to settle it (``rehearsal``: the
+    post is a ``--sandbox`` rehearsal's, and the command it names says so)."""
     if record.delivery == BROADCAST:
-        return sent_message(record)
-    return URL_PENDING.format(issue=record.issue_id, account=f"{record.channel}:{record.account}")
+        return sent_message(record, rehearsal=rehearsal)
+    return URL_PENDING.format(command=url_command(record, rehearsal))
 
 
 def url_pending(record: PostRecord) -> bool:
@@ -56,7 +57,7 @@ def ask_again(
     assert record.article_id is not None
     url = adapter.permanent_url(record.article_id, record.publish_id)
     if not url:
-        progress(pending_message(record))
+        progress(pending_message(record, rehearsal=adapter.account.rehearsal))
         return record
     ledger.note(record.key, "url", f"permanent URL found: {url}")
     progress(f"published {url}")
@@ -123,13 +124,12 @@ class Companion:
     number: int
     why: str
 
-    def line(self) -> str:
+    def line(self, *, rehearsal: bool) -> str:
         """What ``urls`` and a run say about a companion whose URL is not known."""
-        account = f"{self.record.channel}:{self.record.account}"
         return (
             f"went out as article {self.number} of '{self.lead}' (多图文); URL not known: "
-            f"{self.why or 'WeChat did not say'}; record it with 'crosspost urls --set "
-            f"{self.record.issue_id} -c {account} URL'"
+            f"{self.why or 'WeChat did not say'}; record it with "
+            f"'{url_command(self.record, rehearsal)}'"
         )
 
 

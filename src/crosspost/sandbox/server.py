@@ -52,12 +52,12 @@ from werkzeug.exceptions import ClientDisconnected
 from werkzeug.serving import (
     ThreadedWSGIServer,
     WSGIRequestHandler,
-    select_address_family,
 )
 from werkzeug.utils import cached_property
 from werkzeug.wrappers import Request, Response
 
 from crosspost.config.files import write_atomic
+from crosspost.config.listen import listening_socket
 from crosspost.errors import UsageError
 from crosspost.sandbox.base import Emulator
 from crosspost.sandbox.faults import FaultBook, fault_from_json
@@ -179,15 +179,7 @@ class EmulatorServer:
                 ) from None
             self.emulator.load_state(state)
         # Bound here rather than by werkzeug, which prints and exits when the port is taken.
-        try:
-            family = select_address_family(self._host, self._port)
-            listener = socket.create_server((self._host, self._port), family=family)
-        except OSError as error:
-            raise UsageError(
-                f"cannot listen on {self._host}:{self._port} ({error.strerror}); "
-                "choose another --port"
-            ) from None
-        with listener:
+        with listening_socket(self._host, self._port) as listener:
             self._httpd = _Server(
                 self._host,
                 self._port,

@@ -51,6 +51,7 @@ def sandbox_settings(
                 ),
                 options=_rehearsal_options(settings, platform),
                 direct=True,  # a proxy cannot reach this loopback, and must not see it
+                rehearsal=True,  # its advice names commands with --sandbox
             )
             for platform, url, emulator in (
                 ("wechat", box.wechat_url, box.wechat),

@@ -23,6 +23,7 @@ from typing import Any
 
 from crosspost.channels.checkup import Capability, Checkup
 from crosspost.channels.wechat.api import WeChatApi, normalise_id
+from crosspost.config.advice import command_line
 from crosspost.errors import AuthError, ChannelError, RateLimitedError, TransientError
 from crosspost.patterns import pattern
 from crosspost.platforms.wechat import ACCOUNT_KINDS, AccountKind
@@ -47,10 +48,18 @@ _VERIFY_HELP = "公众号后台 → 设置与开发 → 微信认证"
 
 
 def checkup(
-    api: WeChatApi, *, account: str, app_id: str, mode: str | None, kind: str | None = None
+    api: WeChatApi,
+    *,
+    account: str,
+    app_id: str,
+    mode: str | None,
+    kind: str | None = None,
+    rehearsal: bool = False,
 ) -> Checkup:
     """Examine one account through ``api`` (see the module docstring); ``mode`` and
-    ``kind`` are the account's configured ones, held against what WeChat answers."""
+    ``kind`` are the account's configured ones, held against what WeChat answers.
+    ``rehearsal``: the account is the sandbox's (``doctor --sandbox``), whose kind no
+    config sets: the emulator's ``account_kind`` option does."""
     facts: list[tuple[str, str]] = [("app_id", app_id)]
     try:
         api.token.token()
@@ -75,7 +84,7 @@ def checkup(
             unreachable = unreachable or capability.note.startswith("unreachable")
     allowed = {c.name for c in capabilities if c.allowed}
     observed = _observed(capabilities)
-    shown, problems, notes = _kind_findings(account, kind, observed)
+    shown, problems, notes = _kind_findings(account, kind, observed, rehearsal=rehearsal)
     facts.append(("kind", shown))
     quota = _mass_quota(kind, matching_kinds(observed) if observed else ())
     if quota:
@@ -180,7 +189,7 @@ def _one_of(names: tuple[str, ...]) -> str:
 
 
 def _kind_findings(
-    account: str, configured: str | None, observed: dict[str, bool]
+    account: str, configured: str | None, observed: dict[str, bool], *, rehearsal: bool = False
 ) -> tuple[str, list[str], list[str]]:
     """The kind to show, and problems and notes about the configured ``kind``."""
     fits = matching_kinds(observed) if observed else ()
@@ -200,12 +209,26 @@ def _kind_findings(
             f'{account} has kind = "{configured}" in the config, but WeChat answers otherwise '
             f"for {', '.join(differs)}; set kind to {_one_of(fits)}"
         )
+    elif configured is None and fits and rehearsal:
+        notes.append(_sandbox_kind(fits))
     elif configured is None and fits:
         notes.append(
             f"set kind to {_one_of(fits)} on {account} in the config: runs then plan what "
             "to send without asking WeChat"
         )
     return shown, problems, notes
+
+
+def _sandbox_kind(fits: tuple[str, ...]) -> str:
+    """What the sandbox's account kind is set by (not the config: the sandbox's account
+    is in none), and how to rehearse another kind."""
+    other = next(name for name in ACCOUNT_KINDS if name not in fits)
+    again = command_line("doctor", "--option", f"wechat.account_kind={other}", rehearsal=True)
+    rest = ", ".join(name for name in ACCOUNT_KINDS if name != other)
+    return (
+        f"the sandbox answers as {_one_of(fits)} (its emulator option wechat.account_kind, "
+        f"not the config); rehearse another kind with {again} (or {rest})"
+    )
 
 
 # --- the canary --------------------------------------------------------------------------

@@ -1,0 +1,76 @@
+"""``default_account``: where one account is meant and ``-c wechat`` names a channel of
+several, the config's default account is the one (config/crosspost.example.toml says
+so). ``urls --set`` records one post's URL: ``-c wechat`` is the default account's post.
+
+Two WeChat accounts aimed at the live sandbox, both publish the issue, then
+``crosspost.cli.main`` in this process.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from crosspost.cli import main
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
+
+from .world import ISSUE_ID, World
+
+PERMANENT = "https://mp.weixin.qq.com/s/Xq3_permanent-link"
+
+
+def two_wechat_accounts(world: World, channel_table: str) -> None:
+    """A second WeChat account, ``backup``, on the same sandbox; ``channel_table`` is what
+    goes under ``[channels.wechat]``."""
+    with world.config.open("a", encoding="utf-8") as config:
+        config.write(
+            f"""
+[channels.wechat]
+{channel_table}
+[channels.wechat.accounts.backup]
+app_id_env = "WECHAT_APP_ID"
+app_secret_env = "WECHAT_APP_SECRET"
+base_url = "{world.box.wechat_url}"
+"""
+        )
+
+
+def published_on_both(world: World, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["publish", str(world.issue), "-c", "wechat", "--mode", "publish"]
+    assert main(argv) == EXIT_OK
+    out = capsys.readouterr().out
+    assert "wechat:main" in out and "wechat:backup" in out
+
+
+def urls_of(world: World) -> dict[str, str | None]:
+    with world.ledger() as ledger:
+        return {p.account: p.url for p in ledger.posts(ISSUE_ID, channel="wechat")}
+
+
+def test_urls_set_with_a_channel_records_the_default_accounts_post(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    two_wechat_accounts(world, 'default_account = "main"')
+    world.use_env(monkeypatch)
+    published_on_both(world, capsys)
+    backup = urls_of(world)["backup"]
+
+    assert main(["urls", "--set", ISSUE_ID, "-c", "wechat", PERMANENT]) == EXIT_OK
+    assert capsys.readouterr().out == f"wechat:main  {ISSUE_ID}: URL recorded {PERMANENT}\n"
+    assert urls_of(world) == {"main": PERMANENT, "backup": backup}
+
+
+def test_without_a_default_urls_set_asks_for_the_account_and_says_how(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    two_wechat_accounts(world, "")
+    world.use_env(monkeypatch)
+    published_on_both(world, capsys)
+    before = urls_of(world)
+
+    assert main(["urls", "--set", ISSUE_ID, "-c", "wechat", PERMANENT]) == EXIT_BAD_INPUT
+    assert capsys.readouterr().err == (
+        f"crosspost: error: urls --set: issue '{ISSUE_ID}' is on wechat:main, wechat:backup; "
+        "name one with -c (e.g. -c wechat:main), or set default_account under "
+        "[channels.wechat]\n"
+    )
+    assert urls_of(world) == before
