@@ -1079,6 +1079,19 @@ def test_a_lazy_loaded_picture_is_the_picture_its_data_src_names(tmp_path: Path)
         assert "base64" not in html and "other.png" not in html
 
 
+def test_a_lazy_pictures_first_real_address_wins_over_stand_ins() -> None:
+    # An empty data-src before data-original read as the address '" data-original=',
+    # and about:blank in src was kept, though both only stand in for the picture.
+    body = (
+        '<img data-src="" data-original="https://e.com/a.png">\n\n'
+        '<img src="about:blank" data-src="https://e.com/b.png">\n'
+    )
+    for channel in CHANNELS:
+        html = shown(body, channel)
+        assert 'src="https://e.com/a.png"' in html and 'src="https://e.com/b.png"' in html
+        assert "about:blank" not in html and "&quot;" not in html
+
+
 def _beside_a_spaced_picture(tmp_path: Path, body: str) -> Path:
     """An issue of ``body`` with the picture ``assets/my image.png`` beside it."""
     from PIL import Image

@@ -176,6 +176,8 @@ IMG_TAG = pattern(r"<img\b[^>]*>", re.IGNORECASE)
 IMG_SOURCE = pattern(r"""\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.IGNORECASE)
 #: The attributes a page that loads its pictures as the reader scrolls names them by.
 LAZY_SOURCE_NAMES = r"data-(?:src|original|lazy-src|actualsrc)"
+#: A source that stands in for the real one until a script swaps it (``about:blank``).
+PLACEHOLDER_SOURCE = pattern(r"^\s*(?:about|javascript|blob):", re.IGNORECASE)
 
 
 def source_of(found: re.Match[str]) -> str:

@@ -58,6 +58,7 @@ from crosspost.issue.blocks import (
     IMG_TAG,
     LAZY_SOURCE_NAMES,
     NOTES,
+    PLACEHOLDER_SOURCE,
     copy_token,
     fence_starts,
     in_fence,
@@ -1536,20 +1537,36 @@ _CJK_SCRIPT_BASE = pattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufa
 _LOOSE_TILDE = pattern(r"(?:^|[\s\W_])$")
 
 
-#: The attribute a lazy-loading page names its picture by, and its value.
-_LAZY_SOURCE = pattern(rf"""\s{LAZY_SOURCE_NAMES}\s*=\s*(["'])(.+?)\1""", re.IGNORECASE)
+#: An attribute a lazy-loading page names its picture by, and its value.
+_LAZY_SOURCE = pattern(rf"""\s{LAZY_SOURCE_NAMES}\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
+
+
+def _names_no_picture(source: str) -> bool:
+    """Whether a ``src`` is a lazy page's stand-in: nothing, a ``data:`` placeholder
+    picture, or ``about:blank`` and its kind."""
+    written = source.strip()
+    return (
+        not written
+        or written.lower().startswith("data:")
+        or bool(PLACEHOLDER_SOURCE.match(written))
+    )
 
 
 def _lazy_image(found: re.Match[str]) -> str:
+    """A raw ``<img>`` whose ``src`` is a stand-in takes the first lazy attribute that
+    names a picture (``data-src=""`` beside ``data-original="a.png"``: the second)."""
     tag = found.group(0)
-    lazy = _LAZY_SOURCE.search(tag)
-    if lazy is None:
+    named = (
+        next(value for value in lazy.groups() if value is not None)
+        for lazy in _LAZY_SOURCE.finditer(tag)
+    )
+    picture = next((value for value in named if not _names_no_picture(value)), None)
+    if picture is None:
         return tag
     source = IMG_SOURCE.search(tag)
-    shown = source_of(source) if source else ""
-    if shown.strip() and not shown.strip().lower().startswith("data:"):
+    if source is not None and not _names_no_picture(source_of(source)):
         return tag  # the picture is named where every reader looks for it
-    attribute = f' src="{html.escape(html.unescape(lazy.group(2)))}"'
+    attribute = f' src="{html.escape(html.unescape(picture))}"'
     if source is None:
         return f"{tag[:4]}{attribute}{tag[4:]}"
     return tag[: source.start()] + attribute + tag[source.end() :]

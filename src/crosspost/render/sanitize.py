@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from crosspost.issue.bare_links import with_scheme
-from crosspost.issue.blocks import LAZY_SOURCE_NAMES
+from crosspost.issue.blocks import LAZY_SOURCE_NAMES, PLACEHOLDER_SOURCE
 from crosspost.issue.dialect import VOID, left_open
 from crosspost.patterns import pattern
 
@@ -56,8 +56,6 @@ MEDIA_LABELS = {
 #: ``<source>`` children are read after them.
 _MEDIA_SOURCES = ("src", "data")
 _LAZY_SOURCE = pattern(LAZY_SOURCE_NAMES, re.IGNORECASE)
-#: A source that stands in for the real one until a script swaps it (``about:blank``).
-_PLACEHOLDER_SOURCE = pattern(r"^\s*(?:about|javascript|blob):", re.IGNORECASE)
 #: The elements that frame another page.
 _FRAMES = ("iframe", "embed", "object")
 
@@ -248,7 +246,7 @@ def _media_source(element: Tag) -> str:
         (
             value.strip()
             for value in written
-            if value.strip() and not _PLACEHOLDER_SOURCE.match(value)
+            if value.strip() and not PLACEHOLDER_SOURCE.match(value)
         ),
         "",
     )
