@@ -147,3 +147,20 @@ def test_the_doctor_says_how_the_sandbox_sets_its_kind_and_that_advice_runs(
     out = capsys.readouterr().out
     assert "  kind: unverified or personal\n" in out
     assert "rehearse another kind with crosspost doctor --option" in out
+
+
+def test_run_due_with_no_folder_advises_itself_as_it_was_run(home: Path, capsys: Capsys) -> None:
+    """The advice was written by hand, without ``--sandbox`` in a rehearsal."""
+    folder = home / "issues"
+    folder.mkdir()
+    for extra, advice in (
+        ([], "crosspost run-due DIR"),
+        (["--sandbox"], "crosspost run-due DIR --sandbox"),
+    ):
+        assert main(["run-due", *extra]) == EXIT_BAD_INPUT
+        assert capsys.readouterr().err == (
+            f"crosspost: error: no folders of issues to scan: name them ({advice}) or set "
+            "issue_dirs under [schedule] in the config (or CROSSPOST_ISSUE_DIRS)\n"
+        )
+        assert run_as_printed(advice, DIR=str(folder)) == EXIT_OK
+        assert capsys.readouterr() == ("", "")

@@ -168,3 +168,41 @@ def test_a_post_or_a_tick_one_host_holds_is_left_to_it_by_the_other(
         done = second.run("run-due", str(folder), "--json")
     assert done.returncode == EXIT_OK, done.stderr
     assert json.loads(done.stdout)["locked"] is True
+
+
+def test_an_approval_given_on_one_host_lets_the_other_hosts_tick_publish(
+    hosts: tuple[World, World], tmp_path: Path
+) -> None:
+    """``review`` and ``approve`` write to the shared ledger, as ``publish`` does: an
+    approval kept in the approving machine's own SQLite file was never seen by the tick
+    of the other, which went on waiting for it."""
+    editor, cron = hosts
+    for host in hosts:
+        host.config.write_text(
+            host.config.read_text("utf-8").replace(
+                'app_secret_env = "WECHAT_APP_SECRET"',
+                'app_secret_env = "WECHAT_APP_SECRET"\nrequire_approval = true',
+            ),
+            "utf-8",
+        )
+    folder = tmp_path / "issues"
+    issue = write_issues(folder, "wechat")[0]
+    (folder / ISSUES[1]).rename(tmp_path / "not-this-week")
+
+    waiting = cron.run("run-due", str(folder))
+    assert waiting.returncode == EXIT_OK, waiting.stderr
+    assert "waiting for approval" in waiting.stdout, waiting.stdout
+    (draft,) = editor.drafts_on("wechat")
+
+    reviewed = editor.run("review", str(issue), "--to", "editor-wx", "-q")
+    assert reviewed.returncode == EXIT_OK, reviewed.stdout + reviewed.stderr
+    assert editor.box.wechat.previews() == {"editor-wx": [draft]}  # the tick's own draft
+    approved = editor.run("approve", str(issue), "-q")
+    assert approved.returncode == EXIT_OK, approved.stdout + approved.stderr
+
+    done = cron.run("run-due", str(folder), "--json")
+    assert done.returncode == EXIT_OK, done.stderr
+    posts = json.loads(done.stdout)["posts"]
+    assert [(p["issue"], p["state"]) for p in posts] == [(ISSUES[0], "published")], posts
+    assert calls_to(cron.box, PUBLISH_PATHS["wechat"]) == 1
+    assert not (editor.state_dir / "ledger.sqlite3").exists(), "no ledger of its own"

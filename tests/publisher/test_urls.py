@@ -139,3 +139,31 @@ def test_an_unexpected_article_detail_is_a_published_post_never_a_crash(
     assert [(r.state, r.exit_code) for r in again.results] == [("unchanged", EXIT_OK)]
     assert calls_to(world.box, PUBLISH_PATHS["wechat"]) == 1
     assert len(world.published_on("wechat")) == 1
+
+
+@pytest.mark.parametrize("how", ["reconcile", "publish"])
+def test_a_link_found_temporary_on_reconciling_is_advised_with_the_whole_command(
+    manual_world: World, how: str
+) -> None:
+    """WeChat's reconcile said "record it with 'crosspost urls --set'", no issue, no
+    account, no URL: the line that says what to run names them all, and no other line
+    names the command by halves."""
+    world = manual_world
+    world.box.faults.add("wechat", PUBLISH_PATHS["wechat"], kind="commit_then_drop", count=1)
+    report, _ = world.publish(mode="publish", targets=("wechat",))
+    assert report.exit_code == EXIT_UNCONFIRMED
+    assert isinstance(world.clock, ManualClock)
+    world.clock.advance(700.0)
+    if how == "reconcile":
+        settled, lines = world.with_publisher(lambda p: p.reconcile(ISSUE_ID))
+    else:
+        settled, lines = world.publish(mode="publish", targets=("wechat",))
+    (result,) = settled.results
+    assert (result.state, result.exit_code) == ("published", EXIT_OK)
+    said = [*lines, result.message]
+    found = [line for line in said if "reconciled 'publish'" in line]
+    assert found and all("URL pending" in line and "发表记录" in line for line in found), said
+    whole = f"crosspost urls --set {ISSUE_ID} -c wechat:main URL"
+    assert whole in result.message, result.message
+    halves = [line for line in said if "urls --set" in line and whole not in line]
+    assert halves == [], halves

@@ -352,3 +352,43 @@ def test_wechat_unreachable_for_three_ticks_spaced_by_now_then_published(
     assert run_due(desk, now=now) == EXIT_OK
     assert capsys.readouterr().out.startswith("published   wechat:main    38  https://")
     assert desk.creates("wechat") == 1
+
+
+def test_posts_are_said_in_the_words_of_status_in_the_lines_the_notice_and_json(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The words of ``status`` (publish/words.py), as ``publish`` says them: run-due said
+    the run's own 'pending' for a mass send the day's quota held back."""
+    from crosspost.commands.run_due import print_report
+    from crosspost.errors import EXIT_TEMPORARY
+    from crosspost.schedule.notify import run_notice
+
+    broadcast = "wechat: {mode: broadcast}\n"
+    desk.write("48", at(-60), channels="[wechat]", extra=broadcast)
+    desk.write("49", at(-30), channels="[wechat]", extra=broadcast)
+
+    report = desk.tick()
+    assert report.exit_code == EXIT_TEMPORARY
+    (done,) = [r.key.issue_id for r in report.results if r.state == "published"]
+    (held,) = {"48", "49"} - {done}
+    print_report(report, verbose=False)
+    out, err = capsys.readouterr()
+    (sent,) = out.splitlines()
+    assert sent.startswith(
+        f"sent to followers wechat:main    {done}  sent to followers (msg_id "
+    ), sent
+    refusal = (
+        f"today's mass send (群发) already went out with '{done}'; a subscription (kind not "
+        "set: the strictest quota is assumed) account gets one a day: the next is possible "
+        "from 2026-11-24 00:00 +0800 (Beijing midnight); nothing was sent"
+    )
+    assert err.splitlines() == [f"not sent    wechat:main    {held}  {refusal}"]
+    notice = run_notice(report)
+    assert notice is not None and notice.body == f"not sent wechat:main {held}: {refusal}"
+    words = {p["issue"]: p["state"] for p in report.as_dict()["posts"]}
+    assert words == {done: "sent to followers", held: "not sent"}
+
+    desk.use_env(monkeypatch)
+    assert cli.main(["status", "--json"]) == EXIT_OK
+    status = {p["issue"]: p["state"] for p in json.loads(capsys.readouterr().out)}
+    assert status == words, "the words status shows"

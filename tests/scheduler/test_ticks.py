@@ -7,8 +7,11 @@ what reached the platforms, what the ledger says, and what the report tells them
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_TEMPORARY
 from crosspost.sandbox.clock import ManualClock
+from crosspost.schedule.state import settings_digest
 
 from .desk import Desk, at
 
@@ -198,17 +201,41 @@ def test_a_dry_run_says_what_it_would_do_and_sends_nothing(desk: Desk) -> None:
     assert not (desk.state_dir / "run-due.json").exists()
 
 
-def test_a_permanent_failure_is_retried_once_the_config_changes(desk: Desk) -> None:
+def test_a_permanent_failure_is_retried_once_a_setting_of_its_account_changes(
+    desk: Desk,
+) -> None:
     desk.write("39", at(-60), channels="[wechat]")
     desk.box.faults.add("wechat", "/cgi-bin/draft/add", "errcode:45002", count=1)
     assert [r.exit_code for r in desk.tick().results] == [1]
     assert desk.tick().quiet
 
     config = desk.root / "crosspost.toml"
-    config.write_text(config.read_text() + "# the IP is on the whitelist now\n")
+    config.write_text(config.read_text() + "# a comment changes nothing a tick does\n")
+    assert desk.tick().quiet and desk.creates("wechat") == 1, "not retried, not said again"
+
+    account = 'app_secret_env = "WECHAT_APP_SECRET"\n'
+    config.write_text(config.read_text().replace(account, account + "need_open_comment = true\n"))
     retried = desk.tick()
     assert [r.state for r in retried.results] == ["published"]
     assert desk.creates("wechat") == 2
+
+
+def test_the_settings_digest_holds_what_a_tick_depends_on(desk: Desk) -> None:
+    """A credential counts by its presence and the account's own fingerprint (a fixed
+    AppSecret is a change), never as it is; a comment, ``timeout`` and the log file do not."""
+    config = desk.root / "crosspost.toml"
+    first = settings_digest(desk.settings(), None)
+    text = config.read_text().replace("timeout = 10", "timeout = 20\nlog_file = 'x.log'")
+    config.write_text(text + "# a comment\n")
+    assert settings_digest(desk.settings(), None) == first
+    assert settings_digest(desk.settings(), "draft") != first, "--mode"
+    assert settings_digest(desk.settings(), None, timedelta(hours=2)) != first, "a grace"
+    assert settings_digest(desk.settings(grace="2h"), None) != first, "--grace"
+    desk.env["WECHAT_APP_SECRET"] = "another-app-secret-0123456789"
+    fixed = settings_digest(desk.settings(), None)
+    assert fixed != first, "a fixed AppSecret is a change"
+    del desk.env["ZHIHU_XSRF"]
+    assert settings_digest(desk.settings(), None) not in (first, fixed), "a credential gone"
 
 
 def test_a_publication_still_running_is_confirmed_and_announced_by_a_later_tick(

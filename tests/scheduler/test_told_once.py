@@ -206,3 +206,78 @@ def test_a_misspelt_publish_at_is_said_once_when_it_would_be_due(
     issue.write_text(issue.read_text("utf-8").replace("publsh_at", "publish_at"), "utf-8")
     assert run_due(now=780) == EXIT_OK
     assert "published   wechat:main    51  https://" in capsys.readouterr().out
+
+
+# --- what makes a new version of the configuration -------------------------------------
+
+
+def rewrite(config: Path, old: str, new: str) -> None:
+    text = config.read_text(encoding="utf-8")
+    assert old in text, old
+    config.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_a_comment_or_timeout_edit_is_no_new_version_but_a_mode_or_a_limit_is(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Once per version of the file and of the settings that shape what a tick does: the
+    raw bytes of the config used to count, so a comment made a systemd timer fail again."""
+    desk.use_env(monkeypatch)
+    config = Path(desk.env["CROSSPOST_CONFIG"])
+    broken = desk.issues / "broken.md"
+    broken.write_text("---\ntitle: 坏了\npublish_at: 2026-11-23 09:00\n---\n", encoding="utf-8")
+    said = (
+        f"problem     {broken}:3: 'publish_at' has no timezone, so its moment is ambiguous; "
+        "add one, e.g. 2026-11-23T09:00:00+08:00\n"
+    )
+    assert run_due() == EXIT_BAD_INPUT
+    assert capsys.readouterr() == ("", said)
+    assert run_due(now=60) == EXIT_OK
+    assert capsys.readouterr() == ("", "")
+
+    for old, new in [
+        ('mode = "publish"\n', '# publish on the account, not in drafts\nmode = "publish"\n'),
+        ("timeout = 10\n", "timeout = 25\n"),
+    ]:
+        rewrite(config, old, new)
+        assert run_due(now=120) == EXIT_OK, (old, new)
+        assert capsys.readouterr() == ("", ""), (old, new)
+
+    rewrite(config, 'cookie_env = "ZHIHU_Z_C0"\n', 'cookie_env = "ZHIHU_Z_C0"\nmode = "draft"\n')
+    assert run_due(now=180) == EXIT_BAD_INPUT, "an account's mode is a new version"
+    assert capsys.readouterr() == ("", said)
+    assert run_due(now=240) == EXIT_OK
+    assert capsys.readouterr() == ("", "")
+
+    config.write_text(
+        config.read_text("utf-8") + "\n[channels.zhihu.limits]\ntitle_chars = 90\n", "utf-8"
+    )
+    assert run_due(now=300) == EXIT_BAD_INPUT, "so is a limit"
+    assert capsys.readouterr() == ("", said)
+
+    state = (desk.state_dir / "run-due.json").read_text(encoding="utf-8")
+    for secret in [*desk.secrets(), desk.env["WECHAT_APP_SECRET"], desk.env["ZHIHU_Z_C0"]]:
+        assert secret not in state
+
+
+@pytest.mark.parametrize("where", ["flag", "environment"])
+def test_a_longer_grace_from_the_command_line_counts_as_the_files_does(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    """``grace`` in the config file was weighed again on the next tick, ``--grace`` and
+    CROSSPOST_GRACE never: the missed issue stayed missed."""
+    desk.use_env(monkeypatch)
+    desk.write("36", at(-30 * 3600), channels="[zhihu]")
+    assert run_due() == EXIT_OK
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith("missed      zhihu:main     36  publish_at ")
+    assert run_due(now=60) == EXIT_OK
+    assert capsys.readouterr() == ("", "")
+
+    if where == "flag":
+        assert run_due("--grace", "48h", now=120) == EXIT_OK
+    else:
+        monkeypatch.setenv("CROSSPOST_GRACE", "48h")
+        assert run_due(now=120) == EXIT_OK
+    url = desk.posts()["36 zhihu"].url
+    assert capsys.readouterr() == (f"published   zhihu:main     36  {url}\n", "")

@@ -69,7 +69,9 @@ def with_publisher(
     with accounts_for_run(settings, sandbox=args.sandbox, switches=switches) as (settings, sleep):
         redactor = redactor_for([s for a in settings.accounts for s in a.secrets])
         make_state_dir(settings.state_dir)
-        with Ledger.open(settings.ledger_path, clock=clock, redact=redactor) as ledger:
+        # The ledger publish and run-due use: a shared PostgreSQL one when ledger_url is set
+        # (an approval written to this machine's SQLite file would never reach their ticks).
+        with Ledger.open(settings.ledger, clock=clock, redact=redactor) as ledger:
             publisher = Publisher(settings, ledger, clock=clock, sleep=sleep, progress=progress)
             lines = list(work(publisher))
     if args.json:

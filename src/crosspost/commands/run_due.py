@@ -4,7 +4,9 @@ Cron mails whatever a job prints, so this command is silent when there is nothin
 one line per post published, changed or failed (and a "to do" line when a person must
 act, such as an edit WeChat cannot take), per issue missed or skipped as a draft, per file
 with bad input or a misspelt ``publish_at``, and for no account to send with (each once
-per version of the file and config; ``-v`` repeats them and adds progress). Exit codes follow
+per version of the file and of the settings that shape the tick, not of the config file's
+bytes: see :func:`~crosspost.schedule.state.settings_digest`; ``-v`` repeats them and adds
+progress). Each post is named in the words ``status`` shows. Exit codes follow
 DESIGN.md with the precedence in :mod:`crosspost.schedule.tick`; a tick that finds another
 one running exits 0 without a word. See ``contrib/`` for crontab, systemd and CI examples.
 """
@@ -128,7 +130,7 @@ def _tick(
     )
     # Most ticks find nothing due: they look, and never load the publisher.
     now = datetime.fromtimestamp(clock(), tz=UTC)
-    found = look(options.dirs or settings.issue_dirs, now)
+    found = look(options.dirs or settings.issue_dirs, now, rehearsal=settings.rehearsing)
     if found.idle:
         report = DueReport.of_scan(now, found)
     else:
@@ -245,7 +247,8 @@ def print_report(report: DueReport, *, verbose: bool) -> None:
         # was said when it was published.
         shows_url = result.exit_code == EXIT_OK and result.url and result.state != "changed"
         detail = result.url if shows_url else result.message
-        line = f"{result.state:<11} {where:<14} {result.key.issue_id}  {detail}".rstrip()
+        word = report.word(result)  # the words status shows: 'not sent', never 'pending'
+        line = f"{word:<11} {where:<14} {result.key.issue_id}  {detail}".rstrip()
         _record(line)
         if report.is_news(result) or verbose:  # a resumed post found done is not news
             print(line, file=sys.stdout if result.exit_code == EXIT_OK else sys.stderr)

@@ -44,9 +44,13 @@ class Notice:
 
 
 def run_notice(report: DueReport, *, on_success: bool = False) -> Notice | None:
-    """The notice a scheduler tick deserves, or None (nothing new, or success unasked)."""
+    """The notice a scheduler tick deserves, or None (nothing new, or success unasked).
+
+    Each post is named with its state in the words ``status`` and the terminal report
+    use (:meth:`DueReport.word <crosspost.schedule.report.DueReport.word>`).
+    """
     trouble = [
-        f"{r.state} {r.key.channel}:{r.key.account} {r.key.issue_id}: {r.message}"
+        f"{report.word(r)} {r.key.channel}:{r.key.account} {r.key.issue_id}: {r.message}"
         for r in report.results
         if r.exit_code != EXIT_OK
     ]
@@ -59,7 +63,7 @@ def run_notice(report: DueReport, *, on_success: bool = False) -> Notice | None:
     ]
     # Not failures, but a person must act: press 群发/发表 by hand, approve a post.
     asks = [
-        f"{r.state} {r.key.channel}:{r.key.account} {r.key.issue_id}: {r.todo}"
+        f"{report.word(r)} {r.key.channel}:{r.key.account} {r.key.issue_id}: {r.todo}"
         for r in report.results
         if r.asks_person
     ]

@@ -8,15 +8,19 @@ failure > 0. A person must look at 3, 1 and 2; 75 heals by itself on a later tic
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from crosspost.errors import EXIT_BAD_INPUT, run_exit_code
+from crosspost.publish.words import result_word
 from crosspost.schedule.scan import Scan
 
-if TYPE_CHECKING:  # a type only: a tick that finds nothing due never loads the publisher
+if TYPE_CHECKING:  # types only: a tick that finds nothing due never loads the publisher
+    from crosspost.ledger.store import PostKey
     from crosspost.publish.jobs import PostResult
 
 
@@ -80,6 +84,9 @@ class DueReport:
     repeats: frozenset[tuple[str, str]] = frozenset()
     #: Stopped by Ctrl-C or SIGTERM: exit 130; the posts' results say where each stopped.
     interrupted: bool = False
+    #: Each result's post in the words ``status`` shows, read from the ledger before the
+    #: tick closed it (:func:`~crosspost.publish.words.result_words`).
+    words: Mapping[PostKey, str] = field(default_factory=lambda: MappingProxyType({}))
 
     @classmethod
     def of_scan(cls, now: datetime, found: Scan, *, locked: bool = False) -> DueReport:
@@ -109,6 +116,12 @@ class DueReport:
             e.repeat or e.kind == "waiting" for e in self.entries
         )
 
+    def word(self, result: PostResult) -> str:
+        """How the post of ``result`` stands, in the words every command prints (``not
+        sent``, never the run's ``pending``): the word the tick read from the ledger, else
+        the one the result alone gives."""
+        return self.words.get(result.key) or result_word(result, None)
+
     def is_news(self, result: PostResult) -> bool:
         """False for a post found as it was already reported (resumed, nothing changed)."""
         return (result.key.issue_id, f"{result.key.channel}:{result.key.account}") not in (
@@ -129,7 +142,10 @@ class DueReport:
                 else None
             ),
             "settled": self.settled,
-            "posts": [{**r.as_dict(), "news": self.is_news(r)} for r in self.results],
+            "posts": [
+                {**r.as_dict(), "state": self.word(r), "news": self.is_news(r)}
+                for r in self.results
+            ],
             "entries": [e.as_dict() for e in self.entries],
         }
 

@@ -31,6 +31,7 @@ from datetime import date, datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
+from crosspost.config.advice import command_line
 from crosspost.errors import IssueError, UsageError
 from crosspost.issue.fields import ALIASES, EDITOR_SETTINGS, FIELDS, RECORD_DATES, parse_moment
 from crosspost.issue.loader import (
@@ -143,15 +144,17 @@ class Scan:
         return not self.past_due and not self.problems and not self.unscheduled
 
 
-def look(folders: Sequence[Path], now: datetime) -> Scan:
+def look(folders: Sequence[Path], now: datetime, *, rehearsal: bool) -> Scan:
     """The first step of every tick: :func:`scan` the folders of issues, which must be named.
 
     Cheap on purpose (see the module docstring), and importing this module is cheap too:
     the command looks first and loads the publishing machinery only when something is due.
+    ``rehearsal``: the tick is a ``--sandbox`` one, and so is the command its advice names.
     """
     if not folders:
+        again = command_line("run-due", "DIR", rehearsal=rehearsal)
         raise UsageError(
-            "no folders of issues to scan: name them (crosspost run-due DIR) or set "
+            f"no folders of issues to scan: name them ({again}) or set "
             "issue_dirs under [schedule] in the config (or CROSSPOST_ISSUE_DIRS)"
         )
     return scan(folders, now)

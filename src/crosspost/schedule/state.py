@@ -14,12 +14,12 @@ holder's connection ends, dead or alive, just as the kernel releases an ``flock`
 **The state file.** ``<state_dir>/run-due.json`` remembers, per issue file and account,
 the outcome the scheduler need not act on again while the file is unchanged: published,
 drafted, changed after publishing (waits for ``--update``), failed for good (waits for an
-edit or a config change), missed (waits for ``--include-missed``), bad input it
-already reported, and notes said once that are no failure (a draft skipped). It is what
-makes a tick over a year of published issues cheap (no rendering) and keeps cron from
-mailing the same line every minute. It is written atomically, only under the lock;
-losing it costs one slower tick and one repeated report, never a second post (the ledger
-decides that).
+edit or a change of the settings that shape the posts: :func:`settings_digest`), missed
+(waits for ``--include-missed``), bad input it already reported, and notes said once
+that are no failure (a draft skipped). It is what makes a tick over a year of published
+issues cheap (no rendering) and keeps cron from mailing the same line every minute. It is
+written atomically, only under the lock; losing it costs one slower tick and one
+repeated report, never a second post (the ledger decides that).
 """
 
 from __future__ import annotations
@@ -27,14 +27,15 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from filelock import FileLock, Timeout
 
 from crosspost.config.files import write_atomic
-from crosspost.config.settings import Settings
+from crosspost.config.settings import Account, Settings
 
 if TYPE_CHECKING:
     from crosspost.ledger.postgres import AdvisoryLock
@@ -190,38 +191,77 @@ class SchedulerState:
         write_atomic(self.path, json.dumps(body, ensure_ascii=False, indent=1))
 
 
-def context_digest(config: bytes, *parts: str) -> str:
-    """The part of every fingerprint that is not the issue file: config bytes, theme, mode.
-
-    A permanent failure is retried when the issue file *or the config* changes, and a
-    settled post is looked at again when either does. The bytes are those the settings
-    read: the file is not read again (a pipe cannot be).
-    """
-    digest = hashlib.sha256()
-    digest.update(config)
-    for part in parts:
-        digest.update(b"\0" + part.encode("utf-8"))
-    return digest.hexdigest()
-
-
 def fingerprint(file_digest: str, context: str) -> str:
     return hashlib.sha256(f"{file_digest}|{context}".encode()).hexdigest()[:24]
 
 
-def settings_digest(settings: Settings, mode: str | None) -> str:
-    """Config bytes, theme, mode, accounts and (hashed) credentials: a change re-plans.
+def settings_digest(settings: Settings, mode: str | None, grace: timedelta | None = None) -> str:
+    """The part of every fingerprint that is not the issue file: the resolved settings
+    that change what a tick would do or say about a file, wherever each came from.
 
-    Credentials enter only as a hash of a hash mixed with everything else, so the state
-    file holds nothing a secret could be read back from.
+    A permanent failure is retried, a settled post looked at again and a known problem
+    said again when the issue file *or these* change: the modes (the run's ``--mode``,
+    the general one, each account's), the theme and template folders, the grace (flag,
+    environment or file alike), the image settings, the limits, the shared ledger, and
+    each account's server, kind, options, limits and which credentials it has. What
+    changes none of them (a comment, ``timeout``, the log file, notices) is no new
+    version: the next tick stays silent and exits 0.
+
+    Credentials enter by presence, and by :meth:`Account.fingerprint
+    <crosspost.config.accounts.Account.fingerprint>`, the digest the ledger already keeps
+    with every permanent failure (so a fixed AppSecret counts as a change, as it does for
+    the publisher): a hash of it, mixed with everything else, is all ``run-due.json``
+    holds, and no secret can be read back from it.
     """
-    accounts = sorted(
-        f"{a.key}={a.base_url}="
-        + hashlib.sha256(
-            "|".join(f"{k}:{v.reveal()}" for k, v in sorted(a.credentials.items())).encode()
-        ).hexdigest()
-        for a in settings.accounts
-    )
-    return context_digest(settings.config_bytes, settings.theme, mode or settings.mode, *accounts)
+    material = {
+        "asked_mode": mode,
+        "mode": settings.mode,
+        "theme": settings.theme,
+        "template_dirs": settings.template_dirs,
+        "grace": grace if grace is not None else settings.grace,
+        "image_folders": settings.image_folders,
+        "private_image_hosts": settings.private_image_hosts,
+        "limits": settings.limits,
+        # A SQLite ledger is this state dir's own, as run-due.json is: only a shared one
+        # can change under the same state file. Its password is not part of it.
+        "ledger": settings.ledger_shown if settings.ledger_url else None,
+        "accounts": [_account_material(a) for a in sorted(settings.accounts, key=_by_key)],
+    }
+    text = json.dumps(_plain(material), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _by_key(account: Account) -> str:
+    return account.key
+
+
+def _account_material(account: Account) -> dict[str, Any]:
+    """What of one account shapes its posts; of its credentials, only which are set."""
+    return {
+        "account": account.key,
+        "base_url": account.base_url,
+        "kind": account.kind,
+        "options": account.options,
+        "limits": account.limits,
+        "credentials": sorted(k for k, v in account.credentials.items() if v),
+        "digest": account.fingerprint(),
+    }
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON that is the same in every process: sets sorted (their order
+    follows string hashing, which changes between runs), durations in seconds."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, set | frozenset):
+        return sorted((_plain(v) for v in value), key=repr)
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, timedelta):
+        return value.total_seconds()
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)
 
 
 def text_digest(text: str) -> str:

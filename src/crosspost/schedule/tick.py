@@ -56,6 +56,7 @@ from crosspost.ledger.store import Ledger, PostKey
 from crosspost.publish.jobs import Job, PostResult, PublishOptions
 from crosspost.publish.machine import EDIT_REFUSED, Checkpoint, no_checkpoint
 from crosspost.publish.runner import Publisher
+from crosspost.publish.words import result_words
 from crosspost.schedule.report import (
     DueEntry,
     DueOptions,
@@ -110,7 +111,7 @@ def run_due(
     say: Progress = progress or (lambda line: None)
     now = datetime.fromtimestamp(clock(), tz=UTC)
     if found is None:
-        found = look(options.dirs or settings.issue_dirs, now)
+        found = look(options.dirs or settings.issue_dirs, now, rehearsal=settings.rehearsing)
     if found.idle:
         return DueReport.of_scan(now, found)
     lock = (
@@ -123,7 +124,7 @@ def run_due(
             say("another run-due holds the lock; leaving it to finish")
             return DueReport.of_scan(now, found, locked=True)
         # Fingerprints come from the configured accounts, not the sandbox's fresh ports.
-        context = settings_digest(settings, options.mode)
+        context = settings_digest(settings, options.mode, options.grace)
         with (accounts or nullcontext)(settings) as settings:
             redactor = redactor or Redactor()
             for account in settings.accounts:  # --sandbox brings accounts of its own
@@ -223,6 +224,7 @@ class _Tick:
             tuple(self.entries),
             repeats=frozenset(self.repeats),
             interrupted=publisher.stop.asked,
+            words=result_words(self.ledger, results),
         )
         return report
 

@@ -126,13 +126,16 @@ def reconcile_publish(api: WeChatApi, intent: Intent) -> Reconciliation:
             return Reconciliation(True, article_id, url, f"published as article {article_id}")
         preview = url or listed
         shown = f"; preview (temporary) {preview}" if preview else ""
+        # What to run to record the link is said by the publisher, which knows the post
+        # (its issue id) and whether the run is a rehearsal: the line for the post that
+        # follows this one names the whole ``urls --set`` command
+        # (:func:`crosspost.publish.urls.pending_message`).
         return Reconciliation(
             True,
             article_id,
             None,
             f"published as article {article_id}, URL pending: WeChat lists only a "
-            f"temporary link{shown}; the permanent one is in 发表记录 — crosspost asks "
-            "again on later runs, or record it with 'crosspost urls --set'",
+            f"temporary link{shown}; the permanent one is in 发表记录 (公众号后台)",
             url_pending=True,
         )
     if intent.draft_id and not api.draft_exists(intent.draft_id):
