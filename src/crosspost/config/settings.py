@@ -98,8 +98,6 @@ class Settings:
     accounts: tuple[Account, ...] = ()
     #: The config file that was read, if any (named in messages about accounts).
     config_path: Path | None = None
-    #: Its bytes as they were read (a pipe cannot be read again), for fingerprints.
-    config_bytes: bytes = field(default=b"", repr=False)
     #: ``.env`` files that were read, most local last.
     env_files: tuple[Path, ...] = ()
     #: Channel → the account ``-c wechat`` means when the channel has several.
@@ -593,7 +591,6 @@ def load_settings(
         notify_urls=tuple(Secret(u) for u in urls if u),
         accounts=accounts,
         config_path=config_path,
-        config_bytes=config.raw,
         env_files=env.files,
         default_accounts=MappingProxyType(default_accounts),
         sources=MappingProxyType(sources),
