@@ -62,10 +62,35 @@ def test_wechat_title_past_64_bytes_is_a_warning_citing_its_evidence(
     checked = check_file(write_issue(front=FRONT.replace("测试一期", "标题" * 11)))
     problem = only(checked, "title-too-long")
     assert (problem.channel, problem.line, problem.severity) == ("wechat", 2, WARNING)
-    assert problem.message.startswith("title is 66 UTF-8 bytes, wechat allows 64")
-    assert "unconfirmed limit: field reports of 45003" in problem.message
-    assert "set [channels.wechat.limits] title_bytes = … to change it" in problem.message
+    assert problem.message == (
+        "title is 66 UTF-8 bytes, wechat allows 64; shorten it or set 'wechat: {title: …}' "
+        "(unconfirmed limit: field reports of error 45003 on titles long in UTF-8 bytes, "
+        "which WeChat's documentation (it counts characters) does not confirm; set "
+        "[channels.wechat.limits] title_bytes = … to change it, or 0 to turn it off)"
+    )
     assert checked.errors == ()
+
+
+def test_a_warning_cites_evidence_a_user_can_read(write_issue: WriteIssue) -> None:
+    """The evidence is said in words (a forum answer, a documented page): never a spec
+    file of the developers' own, which an installed crosspost does not have."""
+    body = "".join(f"第{n}段:" + "内容" * 40 + "\n\n" for n in range(260))
+    front = FRONT.replace("编辑部", "OneFlow社区").replace("测试一期", "标题" * 11)
+    checked = check_file(write_issue(front=front, body=body), ["wechat"])
+    warned = {p.code: p.message for p in checked.problems if p.severity == WARNING}
+    assert {"title-too-long", "author-long", "content-too-long"} <= set(warned)
+    for message in warned.values():
+        assert "specs/" not in message and ".md" not in message and "§" not in message
+    assert (
+        "(unconfirmed limit: one community answer on WeChat's developer forum that the whole "
+        "HTML, tags included, counts toward draft/add's character limit; set "
+        "[channels.wechat.limits] content_chars = … to change it, or 0 to turn it off)"
+    ) in warned["content-too-long"]
+    assert (
+        "(unconfirmed limit: field reports of error 45110 on authors shorter than draft/add's "
+        "documentation allows; set [channels.wechat.limits] author_warn_chars = … to change "
+        "it, or 0 to turn it off)"
+    ) in warned["author-long"]
 
 
 def test_a_limit_set_in_the_config_is_an_error(write_issue: WriteIssue) -> None:

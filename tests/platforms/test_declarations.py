@@ -287,7 +287,11 @@ def test_an_override_may_lift_a_limit_that_may_be_unknown() -> None:
         ({"digest_chars": -1}, "wechat limit 'digest_chars' must be a whole number"),
         ({"digest_chars": 1.5}, "wechat limit 'digest_chars' must be a whole number"),
         ({"cover_required": "yes"}, "wechat limit 'cover_required' must be true or false"),
-        ({"cover_ratio": 0}, "wechat limit 'cover_ratio' must be a positive number"),
+        ({"cover_ratio": -1}, "wechat limit 'cover_ratio' must be a positive number, or 0"),
+        (
+            {"upload_concurrency": 0},
+            "limit 'upload_concurrency' must be a whole number of at least 1",
+        ),
         ({"image_formats": ["png"]}, "wechat limit 'image_formats' must be a list of MIME"),
     ],
 )
@@ -384,3 +388,35 @@ def test_each_wechat_account_kind_says_what_it_may_do() -> None:
         "verified_subscription",
         "verified_service",
     ]
+
+
+def test_evidence_is_written_for_a_reader_without_the_specs() -> None:
+    """Warnings cite the evidence to editors, whose installed crosspost has no spec files:
+    each says what the evidence is, never a path or a section to look it up in."""
+    for name in NAMES:
+        for limit, found in platform(name).limits.evidence.items():
+            where = f"{name} {limit}: {found.source!r}"
+            assert found.source and found.source == found.source.strip(), where
+            assert not re.search(r"specs/|\.md\b|§", found.source), where
+
+
+#: Every limit that is a number crosspost can do without (a limit that may be unknown).
+OPTIONAL_NUMBERS = tuple(
+    f.name for f in dataclasses.fields(Limits) if str(f.type) in ("int | None", "float | None")
+)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("limit", OPTIONAL_NUMBERS)
+def test_0_turns_a_limit_off_as_if_the_platform_had_none(name: str, limit: str) -> None:
+    off = platform(name).with_overrides({limit: 0})
+    assert getattr(off.limits, limit) is None
+    assert off.limits.confirmed(limit) and off.limits.source(limit) == "set in the config"
+
+
+def test_0_takes_the_byte_cap_off_the_image_policies() -> None:
+    off = platform("wechat").with_overrides({"image_bytes": 0, "cover_bytes": 0})
+    inline, cover = off.image_policy("inline"), off.image_policy("cover")
+    assert inline.max_bytes is None and cover.max_bytes is None
+    assert inline.fits(100 * MB) and inline.formats == platform("wechat").limits.image_formats
+    assert not platform("wechat").image_policy("inline").fits(MB)

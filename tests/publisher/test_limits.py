@@ -8,12 +8,18 @@ the error says what was sent and what to do, and stays permanent.
 
 from __future__ import annotations
 
+import hashlib
+import os
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from crosspost.check.lint import WARNING, check_file
 from crosspost.errors import EXIT_CHANNEL_FAILED, UsageError
+from crosspost.platforms.base import MB
+from crosspost.publish.jobs import PublishOptions
+from crosspost.render.context import render_context
 from publisher.world import World
 
 TITLE = "标题" * 11  # 22 characters, 66 UTF-8 bytes
@@ -64,3 +70,34 @@ def test_a_zhihu_length_refusal_says_the_measured_title_and_is_permanent(world: 
     assert result.exit_code == EXIT_CHANNEL_FAILED, result
     assert "the title sent was 120 characters (Zhihu takes 100)" in result.message
     assert "'zhihu: {title: …}'" in result.message
+
+
+def test_an_accounts_own_caption_limit_is_what_its_post_is_rendered_with(world: World) -> None:
+    """``caption_chars`` in one account's ``limits`` table: publish renders that account's
+    post by it, where check (the channel's limits) keeps the declared 140."""
+    with world.config.open("a", encoding="utf-8") as config:
+        config.write("\n[channels.zhihu.accounts.main.limits]\ncaption_chars = 2\n")
+    options = PublishOptions(targets=("zhihu",))
+    [job], _ = world.with_publisher(lambda p: p.plan([world.issue], options))
+    assert 'data-caption="资料"' in job.rendered.body
+    checked = check_file(world.issue, ["zhihu"], render_context(world.settings()))
+    assert 'data-caption="资料图"' in checked.rendered["zhihu"].body
+
+
+def test_image_bytes_0_uploads_a_big_image_as_it_is(world: World) -> None:
+    """``image_bytes = 0`` turns WeChat's in-article limit off: check says nothing of a
+    1.5 MB picture, publish does not shrink it, and it goes up as permanent material
+    (uploadimg takes under 1 MB only)."""
+    with world.config.open("a", encoding="utf-8") as config:
+        config.write("\n[channels.wechat.limits]\nimage_bytes = 0\n")
+    picture = world.issue.parent / "images" / "hardware.png"
+    Image.frombytes("RGB", (64, 64), os.urandom(64 * 64 * 3)).save(picture, "JPEG")
+    picture.write_bytes(picture.read_bytes().ljust(3 * MB // 2, b"\0"))
+    settings = world.settings()
+    checked = check_file(world.issue, ["wechat"], render_context(settings), settings.platforms())
+    assert "image-shrunk" not in {p.code for p in checked.problems}
+    report, _ = world.publish([world.issue], targets=("wechat",))
+    [result] = report.results
+    assert result.state == "drafted", result
+    uploaded = {m["sha256"] for m in world.box.wechat.snapshot()["materials"]}
+    assert hashlib.sha256(picture.read_bytes()).hexdigest() in uploaded

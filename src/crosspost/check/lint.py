@@ -355,12 +355,15 @@ class _Report:
 
     def past(self, limit: str, line: int | None, code: str, message: str) -> None:
         """A value past ``limit``: an error when the limit is confirmed, else a warning
-        that cites the evidence and says how to set the limit in the config."""
+        that cites the evidence and says how to set the limit in the config, or turn it off."""
         if self.limits.confirmed(limit):
             self.add(line, code, message)
             return
         where = f"[channels.{self.channel}.limits] {limit} = …"
-        note = f" (unconfirmed limit: {self.limits.source(limit)}; set {where} to change it)"
+        note = (
+            f" (unconfirmed limit: {self.limits.source(limit)}; set {where} to change it, "
+            "or 0 to turn it off)"
+        )
         self.add(line, code, message + note, WARNING)
 
     def line_of(self, key: str) -> int | None:

@@ -14,8 +14,9 @@ import functools
 import itertools
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
+from markdown_it.common.utils import normalizeReference
 from markdown_it.token import Token
 
 from crosspost.check.constructs import INFO, WARNING, Finding, lines_of
@@ -32,6 +33,7 @@ from crosspost.issue.dialect import (
     is_cjk,
     tokens_after,
 )
+from crosspost.issue.directives import UNKNOWN_DIRECTIVE
 from crosspost.issue.fullwidth_links import CODE as FULL_WIDTH
 from crosspost.issue.loader import JSON_FIELD
 from crosspost.issue.merge_tags import merge_tags
@@ -50,6 +52,11 @@ _CALLOUT_CLOSE = pattern(r"^[\s>]*:{3,}\s*$")
 _CODE_SPAN = pattern(r"(`+).+?\1", re.DOTALL)
 #: An embed Obsidian shows as a picture (the dialect reads it as an image): not foreign.
 _EMBEDDED_IMAGE = r"[^\]\n|#]*\.(?:png|jpe?g|gif|webp|svg|bmp|avif)\s*[\]|#]"
+#: Pandoc's bracketed citation: ``[@doe2020]``, ``[see @roe99, p. 3]``.
+_CITATION = pattern(r"\[[^\[\]\n]*?(?<![\w.])-?@[A-Za-z_][\w:.#$%&+?<>~/-]*[^\[\]\n]*\](?![(:\[])")
+#: A link's reference definition: ``[@octocat]: https://github.com/octocat`` (Keep a
+#: Changelog thanks contributors so), which makes ``[@octocat]`` a link, not a citation.
+_DEFINED = pattern(r"^ {0,3}\[([^\[\]\n]+)\]:", re.MULTILINE)
 #: Syntax of static-site generators and editors that Markdown shows as it is written.
 _FOREIGN: tuple[tuple[re.Pattern[str], str], ...] = (
     (
@@ -82,7 +89,7 @@ _FOREIGN: tuple[tuple[re.Pattern[str], str], ...] = (
         "in a fenced block)",
     ),
     (
-        re.compile(r"\[[^\[\]\n]*?(?<![\w.])-?@[A-Za-z_][\w:.#$%&+?<>~/-]*[^\[\]\n]*\](?![(:\[])"),
+        _CITATION,
         "a Pandoc citation, which needs the bibliography Pandoc fills it from: it goes out "
         'as written; write the reference out ("Doe, 2020") and list the works at the end',
     ),
@@ -1005,6 +1012,16 @@ _BARE_REFERENCE = pattern(
     r"(?<![\w.@/\\])@(?:(?:fig|tbl|sec|eq|lst|thm|lem|cor|prp|def|exm|exr|nte|tip|wrn)-[\w-]+"
     r"|[A-Za-z][A-Za-z_-]{0,40}\d{2,4}[a-z]?(?![\w-]))"
 )
+#: The cross references of those: never a handle.
+_CROSS_REFERENCE = pattern(r"@(?:fig|tbl|sec|eq|lst|thm|lem|cor|prp|def|exm|exr|nte|tip|wrn)-")
+#: Where a citation key is a GitHub user's handle (``@newbie123``): in the lines GitHub
+#: writes into release notes, "@newbie123 made their first contribution in https://…"
+#: and "feat: … by @dev42 in https://github.com/o/r/pull/7".
+_FIRST_CONTRIBUTION = pattern(r"\s+made\s+their\s+first\s+contribution\b")
+_PULL_REQUEST = pattern(r"\bin\s+[<`]?https?://github\.com/[^\s/]+/[^\s/]+/pull/\d+")
+#: A link to GitHub, in a link's address or a raw tag's ``href``.
+_GITHUB = pattern(r"https?://(?:www\.)?github\.com/", re.IGNORECASE)
+_GITHUB_HREF = pattern(r"\bhref\s*=\s*[\"']?https?://(?:www\.)?github\.com/", re.IGNORECASE)
 
 
 def _computed_text(
@@ -1016,6 +1033,7 @@ def _computed_text(
     written. One warning per kind, naming its lines."""
     inline_r: list[int] = []
     references: list[int] = []
+    handles = _handles(tokens)
     for token in tokens:
         if token.type != "inline" or not token.map or not token.children:
             continue
@@ -1034,6 +1052,8 @@ def _computed_text(
                 row = next(
                     (n for n in range(start, min(end, len(lines))) if needle in lines[n]), start
                 )
+                if found is references and handles(needle, lines[row]):
+                    continue
                 if row not in found and not _bracketed(lines[row], needle):
                     found.append(row)
     if inline_r:
@@ -1055,6 +1075,33 @@ def _computed_text(
             "bibliography and the figures' numbers; crosspost shows them as written: "
             'write the reference out ("Smith, 2020", "图 1")',
         )
+
+
+def _handles(tokens: Sequence[Token]) -> Callable[[str, str], bool]:
+    """Whether a citation key :data:`_BARE_REFERENCE` found on a source line is a GitHub
+    handle of release notes: each is in a document that links to GitHub (as release
+    notes do, where a paper cites), else one followed by "made their first contribution"
+    or on a line naming a pull request "in https://github.com/…/pull/N". A Quarto cross
+    reference (``@fig-plot``) is none."""
+
+    @functools.cache
+    def linked() -> bool:  # read once, and only for a text that holds a key
+        return any(
+            (child.type == "link_open" and _GITHUB.match(str(child.attrs.get("href", ""))))
+            or (child.type == "html_inline" and _GITHUB_HREF.search(child.content))
+            for token in tokens
+            for child in (token.children or ())
+        ) or any(t.type == "html_block" and _GITHUB_HREF.search(t.content) for t in tokens)
+
+    def handle(needle: str, line: str) -> bool:
+        if _CROSS_REFERENCE.match(needle):
+            return False
+        if _PULL_REQUEST.search(line) or linked():
+            return True
+        at = line.find(needle)
+        return at >= 0 and bool(_FIRST_CONTRIBUTION.match(line, at + len(needle)))
+
+    return handle
 
 
 def _bracketed(line: str, needle: str) -> bool:
@@ -1108,6 +1155,7 @@ _NOTES_TO_LOOK_AT = frozenset(
         MODEL_REASONING,
         WECHAT_CARD,
         JAVASCRIPT_PICTURE,
+        UNKNOWN_DIRECTIVE,
     }
 )
 
@@ -1183,6 +1231,8 @@ def _foreign(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
         first = issue.body_line + token.map[0]
         for foreign, meaning in _FOREIGN:
             for match in foreign.finditer(text):
+                if foreign is _CITATION and _defined(issue.body, match.group(0)[1:-1]):
+                    continue  # a link to the reference its definition names
                 line = first + text.count("\n", 0, match.start())
                 if (line, meaning) in seen:
                     continue
@@ -1190,6 +1240,17 @@ def _foreign(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
                 shown = shortened(" ".join(written[match.start() : match.end()].split()))
                 said = f"'{shown}' is {meaning}" + (_IN_RAW_HTML if raw else "")
                 yield Finding(line, None, "foreign-syntax", said)
+
+
+def _defined(body: str, label: str) -> bool:
+    """Whether ``body`` defines the link reference ``label`` (as CommonMark matches
+    labels: case and runs of blanks aside)."""
+    return normalizeReference(label) in _definitions(body)
+
+
+@functools.lru_cache(maxsize=4)
+def _definitions(body: str) -> frozenset[str]:
+    return frozenset(normalizeReference(found) for found in _DEFINED.findall(body))
 
 
 #: What raw HTML holds that is no text of the article: code, scripts, styles, comments.

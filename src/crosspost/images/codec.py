@@ -263,15 +263,16 @@ def fit_side(image: Image, max_side: int | None) -> Image:
 
 
 def shrink_still(
-    image: Image, mime: str, max_bytes: int, formats: frozenset[str]
+    image: Image, mime: str, max_bytes: int | None, formats: frozenset[str]
 ) -> tuple[bytes, str, Image]:
-    """Smallest quality loss first: optimise, lossless palette, quality steps, then scale."""
+    """Smallest quality loss first: optimise, lossless palette, quality steps, then scale.
+    ``max_bytes`` None: no cap, so the first encoding is the one kept."""
     icc = image.info.get("icc_profile")
     kept = _reencode_jpeg(image, icc) if mime == JPEG else None
-    if kept is not None and len(kept) <= max_bytes:
+    if kept is not None and (max_bytes is None or len(kept) <= max_bytes):
         return kept, JPEG, image
     data = _encode(image, mime, icc=icc)
-    if len(data) <= max_bytes:
+    if max_bytes is None or len(data) <= max_bytes:
         return data, mime, image
     if mime == PNG:
         colours = image.convert("RGBA").getcolors(maxcolors=256)
@@ -297,8 +298,8 @@ def shrink_still(
         image = _scaled(image, min(0.9, (max_bytes / len(data)) ** 0.5 * 0.95))
 
 
-def animated_gif(image: Image, max_bytes: int) -> tuple[bytes, Image]:
-    """Keep the animation; scale every frame down until the GIF fits."""
+def animated_gif(image: Image, max_bytes: int | None) -> tuple[bytes, Image]:
+    """Keep the animation; scale every frame down until the GIF fits (None: no cap)."""
     from PIL import ImageSequence
 
     factor = 1.0
@@ -318,7 +319,7 @@ def animated_gif(image: Image, max_bytes: int) -> tuple[bytes, Image]:
             optimize=False,
         )
         data = out.getvalue()
-        if len(data) <= max_bytes:
+        if max_bytes is None or len(data) <= max_bytes:
             return data, scaled[0]
         if min(scaled[0].size) <= 16:
             raise ValueError(f"animation cannot fit in {max_bytes} bytes")

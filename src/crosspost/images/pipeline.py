@@ -279,7 +279,8 @@ def prepare(source: SourceImage, policy: ImagePolicy) -> PreparedImage:
     Untouched when already acceptable (format, size, upright); otherwise EXIF rotation
     is applied (and dropped), refused formats become PNG (lossless or transparent
     sources) or JPEG (lossy sources), and oversized images are re-encoded, then
-    stepped down in quality, then scaled.
+    stepped down in quality, then scaled. A policy without a byte cap (the limit turned
+    off in the config) shrinks nothing: an image is converted, if it must be, once.
     """
     from PIL import ImageOps
 
@@ -297,7 +298,7 @@ def prepare(source: SourceImage, policy: ImagePolicy) -> PreparedImage:
     keep_animation = animated and policy.animated and GIF in policy.formats
     if (
         mime in policy.formats
-        and len(source.data) <= policy.max_bytes
+        and policy.fits(len(source.data))
         and not rotated
         and fits_side
         and (not animated or (keep_animation and mime == GIF))

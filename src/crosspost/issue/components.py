@@ -8,14 +8,22 @@ shown as written.
 
 Here the JavaScript lines and comments are left out, as the site leaves them out, and a
 component written on lines of its own is a block whose content is Markdown: a callout
-for the admonition components (their ``type`` names the kind), the tab's label as a bold
-line for a tab, its ``title`` (linked to its ``href``) for a card, a step (numbered, as
-``<Steps>`` shows them) or an accordion, and only its content for any other (``<Tabs>``,
-``<Steps>``). Its children may be indented, as JSX is (Mintlify's and Nextra's docs
-indent every one): that indent is no code block. A component that closes itself
-(``<YouTube id="…" />``, ``<Image src="a.png" alt="…" />``) shows what its attributes
-name: the video or post of an embed (by the names Hugo's shortcodes use), the picture
-of a ``src``, the link of an ``href``; one that names nothing (``<Support />``, a
+for the admonition components (their ``type`` names the kind); for any other, the words
+its title-like attribute carries as a bold line above its content (linked to its
+``href`` or ``link``): a tab's or a changelog entry's ``label`` (the entry's
+``description``, its version, after it), a card's, step's (numbered, as ``<Steps>``
+shows them) or accordion's ``title``, an API field's ``name`` (a ``<ParamField>``'s
+``body``, ``query``, ``path`` or ``header``), a frame's ``caption``, a ``<Details>``'s
+``summary``. A tab that names no label has the one its ``<Tabs>`` gives it (Nextra's
+``items={['pnpm', 'npm']}``, in order; Docusaurus 2's ``values={[{label, value}]}``, by
+its ``value``). A component with an ``href`` whose content is words alone (a button's
+``立即下载``) is those words, linked; one with no title-like attribute is its content
+alone (``<Tabs>``, ``<Steps>``). Its children may be indented, as JSX is (Mintlify's and
+Nextra's docs indent every one): that indent is no code block. A component that closes
+itself (``<YouTube id="…" />``, ``<Image src="a.png" alt="…" />``) shows what its
+attributes name: the video or post of an embed (by the names Hugo's shortcodes use), the
+picture of a ``src``, the link of an ``href`` (its words a ``title``, ``label`` or
+``name``: ``<Author name="…" link="…" />``); one that names nothing (``<Support />``, a
 snippet of the site's) is left out, and ``check`` says so. A component inside a line of
 text is still an unknown tag to check.
 
@@ -130,22 +138,29 @@ def component_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
         token = state.push("container_callout_open", "div", 1)
         token.info = f"{kind} {attributes.get('title', '')}".strip()
         token.markup, token.map = ":::", [start, close + 1]
-    else:
-        title = attributes.get("label") or attributes.get("title") or ""
-        if name in ("TabItem", "Tab") and not title:
-            title = attributes.get("value", "")
-        if name == "Step":  # steps are done in order: each title keeps its number
-            state.env[_STEP] = state.env.get(_STEP, 0) + 1
-            title = f"{state.env[_STEP]}. {title}" if title else f"{state.env[_STEP]}."
-        if title:
-            link = attributes.get("href", "")
-            shown = f"**{escaped(title)}**"
-            paragraph(state, f"[{shown}](<{link}>)" if link else shown, start)
+    link = attributes.get("href") or attributes.get("link") or ""
+    title = "" if kind is not None else _title(state, name, attributes)
+    if title:
+        shown = f"**{escaped(title)}**"
+        paragraph(state, f"[{shown}](<{link}>)" if link else shown, start)
+    words = None  # a button's words are its link: <Button href="…">立即下载</Button>
+    if link and not title and kind is None:
+        content = range(tag_end + 1, close)
+        lines = [state.src[state.bMarks[n] : state.eMarks[n]] for n in content]
+        words = _words([opened.group(3)] if one_line else lines)
     counted = state.env.pop(_STEP, None) if name == "Steps" else None
-    if one_line:
+    tabs = _short(name) == "Tabs"
+    outer = state.env.get(_TABS)  # the tabs around this one, whose tab it is in
+    if tabs:
+        state.env[_TABS] = _Tabs.of(opened.group(2))
+    if words is not None:
+        paragraph(state, f"[{words}](<{link}>)", start)
+    elif one_line:
         paragraph(state, opened.group(3).strip(), start)
     else:
         inner(state, tag_end, close, dedent=True)
+    if tabs:
+        state.env[_TABS] = outer
     if name == "Steps":  # the steps of the list around this one count on
         state.env.pop(_STEP, None)
         if counted is not None:
@@ -154,6 +169,104 @@ def component_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
         state.push("container_callout_close", "div", -1).markup = ":::"
     state.line = close + 1
     return True
+
+
+#: Attributes that name a block component, in the order they are looked for: its bold
+#: line (``<Accordion title>``, ``<Update label>``, ``<ResponseField name>``,
+#: ``<Frame caption>``, ``<Details summary>``).
+_TITLES = ("label", "title", "name", "caption", "summary")
+#: Components whose name is in attributes of their own: Mintlify's ``<ParamField
+#: body="model">`` names the parameter by where it is sent.
+_NAMED_IN = {"ParamField": ("body", "query", "path", "header")}
+
+
+def _short(name: str) -> str:
+    """A component's name without its namespace: ``Tabs.Tab`` is a ``Tab``."""
+    return name.rsplit(".", 1)[-1]
+
+
+def _title(state: StateBlock, name: str, attributes: dict[str, str]) -> str:
+    """The bold line a block component that is no callout shows, or "": its title-like
+    attribute (a changelog entry's ``description``, its version, after its ``label``);
+    a tab's label, from its ``<Tabs>`` where the tab has none; a step's number."""
+    title = next(
+        (attributes[key] for key in _NAMED_IN.get(name, _TITLES) if attributes.get(key)), ""
+    )
+    if title and title == attributes.get("label") and attributes.get("description"):
+        title = f"{title} · {attributes['description']}"
+    if _short(name) in ("TabItem", "Tab"):
+        tabs = state.env.get(_TABS)
+        named = tabs.label(attributes.get("value", "")) if isinstance(tabs, _Tabs) else ""
+        title = title or named or attributes.get("value", "")
+    if name == "Step":  # steps are done in order: each title keeps its number
+        state.env[_STEP] = state.env.get(_STEP, 0) + 1
+        title = f"{state.env[_STEP]}. {title}" if title else f"{state.env[_STEP]}."
+    return title
+
+
+#: Where the :class:`_Tabs` of the ``<Tabs>`` being read is kept, in the parse's ``env``.
+_TABS = "crosspost_tabs"
+#: A ``<Tabs>``'s labels in JavaScript: Nextra's ``items={['pnpm', 'npm']}``, Docusaurus
+#: 2's ``values={[{label: '苹果', value: 'apple'}, …]}``.
+_ITEMS = pattern(r"\bitems\s*=\s*\{\s*\[([^\[\]]*)\]\s*\}")
+_VALUES = pattern(r"\bvalues\s*=\s*\{\s*\[([^\[\]]*)\]\s*\}")
+#: A string of JavaScript in any of its quotes, and an object's members of two of them.
+_JS_STRING = pattern(r"\"([^\"\n]*)\"|'([^'\n]*)'|`([^`\n]*)`")
+_JS_OBJECT = pattern(r"\{([^{}]*)\}")
+_JS_MEMBER = pattern(r"\b(label|value)\s*:\s*(?:\"([^\"\n]*)\"|'([^'\n]*)'|`([^`\n]*)`)")
+
+
+def _js_text(found: re.Match[str], first: int) -> str:
+    """The string a :data:`_JS_STRING`-like match holds, its groups from ``first`` on."""
+    return next((g for g in found.groups()[first:] if g is not None), "")
+
+
+class _Tabs:
+    """The labels a ``<Tabs>`` gives its tabs: by each tab's ``value`` (Docusaurus 2), or
+    in order to tabs that name none (Nextra's bare ``<Tab>``)."""
+
+    def __init__(self, items: list[str], labels: dict[str, str]) -> None:
+        self.items, self.labels, self.read = items, labels, 0
+
+    @classmethod
+    def of(cls, attributes: str) -> _Tabs:
+        """The labels the ``<Tabs>`` tag's ``attributes`` (as written) give."""
+        items = _ITEMS.search(attributes)
+        values = _VALUES.search(attributes)
+        labels: dict[str, str] = {}
+        for written in _JS_OBJECT.findall(values.group(1)) if values else ():
+            members = {m.group(1): _js_text(m, 1) for m in _JS_MEMBER.finditer(written)}
+            if members.get("label") and members.get("value"):
+                labels[members["value"]] = members["label"]
+        named = _JS_STRING.finditer(items.group(1)) if items else ()
+        return cls([_js_text(found, 0) for found in named], labels)
+
+    def label(self, value: str) -> str:
+        """The label of the next tab, whose ``value`` is as written ("" if none)."""
+        self.read += 1
+        if value:
+            return self.labels.get(value, "")
+        return self.items[self.read - 1] if self.read <= len(self.items) else ""
+
+
+#: Lines of a component's content that begin a block of Markdown, not words: a heading,
+#: a list, a quote, code, a table, a picture, a tag.
+_BLOCK_START = pattern(r"(?:#{1,6}(?:\s|$)|[-*+](?:\s|$)|[>|<]|!\[|\d+[.)](?:\s|$)|```|~~~)")
+
+
+def _words(lines: list[str]) -> str | None:
+    """A component's content, its ``lines``, when it is words alone (a button's
+    ``立即下载``), as Markdown to link; None when it holds blocks, a link of its own, or
+    nothing."""
+    written = [line.strip() for line in lines]
+    while written and not written[-1]:
+        written.pop()
+    while written and not written[0]:
+        written.pop(0)
+    if not written or "" in written or any(_BLOCK_START.match(line) for line in written):
+        return None
+    text = " ".join(written)
+    return None if "[" in text or "]" in text else text
 
 
 def _shown_by(name: str, attributes: dict[str, str]) -> str | None:
@@ -172,7 +285,7 @@ def _shown_by(name: str, attributes: dict[str, str]) -> str | None:
     if shown:
         return shown
     words = next(
-        (attributes[key] for key in ("alt", "caption", "title", "label", "text")
+        (attributes[key] for key in ("alt", "caption", "title", "label", "name", "text")
          if attributes.get(key)),
         "",
     )  # fmt: skip

@@ -73,10 +73,12 @@ from crosspost.issue.callouts import (
     callout_kind,
 )
 from crosspost.issue.citation_links import citation_links
+from crosspost.issue.code_annotations import code_annotations
 from crosspost.issue.collector import collector_paused
 from crosspost.issue.components import component_block, mdx_lines, mdx_pictures, mdx_statement
 from crosspost.issue.converted_notes import mammoth_footnotes, zhihu_redirects, zhihu_reference
 from crosspost.issue.definition_lists import definition_lists
+from crosspost.issue.directives import directives
 from crosspost.issue.empty_anchors import empty_anchors
 from crosspost.issue.fullwidth_links import fullwidth_links
 from crosspost.issue.hugo_shortcodes import shortcode_block
@@ -322,8 +324,9 @@ _QUOTED_TITLE = pattern(r"\"(.*)\"|'(.*)'")
 #: ``name title``, or MyST's ``{name} title`` (Jupyter Book), whose name may hold a
 #: domain (``{prf:definition}``).
 _CALLOUT_MARKER = pattern(r"^(?:\{([^\s{}]+)\}|([^\s:{]+))\s*(.*?)\s*$")
-#: Docusaurus 3's ``:::note[Title]``.
-_BRACKET_TITLE = pattern(r"^([A-Za-z][\w-]*)\[(.*)\]\s*$")
+#: Docusaurus 3's ``:::note[Title]``; remark-directive's attributes after the name or
+#: the title (Starlight's ``:::tip{icon="heart"}``), which the site reads, not shows.
+_BRACKET_TITLE = pattern(r"^([A-Za-z][\w-]*)(?:\[(.*)\](?:\{[^{}]*\})?|\{[^{}]*\})\s*$")
 #: Pandoc's attributes after the colons: ``{#id .class key="value"}``, then any words.
 _DIV_ATTRIBUTES = pattern(r"^\{([^{}]*)\}\s*(.*?)\s*$")
 _DIV_CLASS = pattern(r"(?:^|\s)\.([\w-]+)")
@@ -508,7 +511,7 @@ def callout_marker(info: str) -> tuple[str, str]:
     title in brackets: ``:::tip[标题]``."""
     bracketed = _BRACKET_TITLE.match(info.strip())
     if bracketed:
-        return bracketed.group(1).lower(), bracketed.group(2).strip()
+        return bracketed.group(1).lower(), (bracketed.group(2) or "").strip()
     div = _DIV_ATTRIBUTES.match(info.strip())
     classes = _DIV_CLASS.findall(div.group(1)) if div else []
     if div and classes:
@@ -2125,11 +2128,11 @@ def _verbatim(url: str) -> str:
 _VOID_TAG_LINE = pattern(r" {0,3}<(?:img|br|hr|wbr)\b[^<>]*>\s*$", re.IGNORECASE)
 #: A line holding only a wrapper's opening or closing tag (``<div align="center">``,
 #: Notion's ``<aside>``, ``<details>``, Feishu's ``<callout>`` and ``<quote-container>``), or
-#: a ``<summary>`` and its words. ``<aside>`` and ``<callout>`` are small letters only:
-#: MDX's ``<Aside type="tip">`` (Starlight) and ``<Callout>`` (Nextra) are components,
-#: which :func:`component_block` reads as callouts.
+#: a ``<summary>`` and its words. ``<aside>``, ``<callout>`` and ``<details>`` are small
+#: letters only: MDX's ``<Aside type="tip">`` (Starlight), ``<Callout>`` (Nextra) and
+#: ``<Details summary="…">`` are components, which :func:`component_block` reads.
 _WRAPPER_LINE = pattern(
-    r" {0,3}(?:</?(?:div|center|(?-i:aside)|details|section|article|figure|p|blockquote"
+    r" {0,3}(?:</?(?:div|center|(?-i:aside)|(?-i:details)|section|article|figure|p|blockquote"
     r"|(?-i:callout)|quote-container)\b[^<>]*>"
     r"|<summary\b[^<>]*>.*</summary>)\s*$",
     re.IGNORECASE,
@@ -2371,6 +2374,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("raw_code_blocks", "chunk_options", _chunk_options)
     md.core.ruler.after("chunk_options", "fence_languages", _fence_languages)
     md.core.ruler.after("fence_languages", "docsify_notes", _docsify_notes)
+    md.core.ruler.after("fence_languages", "code_annotations", code_annotations)
     md.core.ruler.before("inline", "empty_headings", _empty_headings)
     md.core.ruler.before("empty_headings", "empty_anchors", empty_anchors)
     md.core.ruler.before("inline", "spaced_paths", _spaced_paths)
@@ -2386,6 +2390,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.before("inline", "wordpress_shortcodes", wordpress_shortcodes)
     md.core.ruler.before("inline", "video_pictures", video_pictures)
     md.core.ruler.before("inline", "hugo_shortcodes", hugo_shortcodes)
+    md.core.ruler.before("inline", "directives", directives)
     md.core.ruler.before("inline", "zola_calls", calls)
     md.core.ruler.before("inline", "mdx_lines", mdx_lines)
     md.core.ruler.before("inline", "private_notes", private_notes)

@@ -949,6 +949,16 @@ def _aliases(front: dict[str, Any], lines: dict[str, int], notices: list[Notice]
             notices.append(Notice(lines.get(alias), "alias-ignored", message, "info"))
             continue
         value = front[alias]
+        if alias == "authors":
+            value, keys = _author_keys(value)
+            if keys:
+                message = (
+                    f"'authors' names the site's authors by their keys in its authors file "
+                    f"({', '.join(keys)}), not by name, so no author is taken from it; set "
+                    "'author:' to the name readers should see"
+                )
+                notices.append(Notice(lines.get(alias), "alias-ignored", message, "info"))
+            front[alias] = value
         if isinstance(value, dict) and target == "cover":  # Hugo Academic's image: {…}
             value = next((value[k] for k in _IMAGE_KEYS if isinstance(value.get(k), str)), value)
             front[alias] = value
@@ -963,6 +973,24 @@ def _aliases(front: dict[str, Any], lines: dict[str, int], notices: list[Notice]
             continue
         source[target] = alias
     return source
+
+
+#: A key of a site's authors file (Docusaurus's ``authors.yml``, Hugo Academic's
+#: ``admin``): small letters, digits and ``_.-``, as a handle is written, never a name.
+_AUTHOR_KEY = pattern(r"[a-z][a-z0-9_.-]*")
+
+
+def _author_keys(value: Any) -> tuple[Any, list[str]]:
+    """``authors`` without the keys into a site's authors file (``[slorber, yangshun]``),
+    and those keys: its mappings (``{name: …}``, Docusaurus's authors written in place)
+    are kept. Where any entry written as text looks like a name (a capital, a space, a
+    letter past ASCII), every entry is a name: the value is kept whole."""
+    entries = value if isinstance(value, list) else [value]
+    written = [entry for entry in entries if isinstance(entry, str)]
+    if not written or not all(_AUTHOR_KEY.fullmatch(entry.strip()) for entry in written):
+        return value, []
+    kept = [entry for entry in entries if not isinstance(entry, str)]
+    return kept or None, [entry.strip() for entry in written]
 
 
 #: Where a static-site generator's ``image:`` mapping names its file.

@@ -42,14 +42,19 @@ class ImagePolicy:
     name: str
     #: MIME types uploaded as they are; anything else is converted to PNG or JPEG.
     formats: frozenset[str]
-    #: Largest upload in bytes, inclusive (a platform's "under 1 MB" is ``MB - 1``).
-    max_bytes: int
+    #: Largest upload in bytes, inclusive (a platform's "under 1 MB" is ``MB - 1``);
+    #: None: no cap (the config turned the limit off), so nothing is shrunk to fit one.
+    max_bytes: int | None
     #: Whether an animated GIF may stay animated (else its first frame is used).
     animated: bool = True
     #: Longest side in pixels, when the platform has one.
     max_side: int | None = None
     #: Hosts whose images are already on the platform and are used as they are.
     native_hosts: tuple[str, ...] = ()
+
+    def fits(self, size: int) -> bool:
+        """Whether an upload of ``size`` bytes is within :attr:`max_bytes` (always, uncapped)."""
+        return self.max_bytes is None or size <= self.max_bytes
 
     def is_native(self, source: str) -> bool:
         """True when ``source`` already points at this platform's image hosting."""
@@ -78,13 +83,16 @@ FROM_CONFIG = Evidence("set in the config", confirmed=True)
 
 @dataclass(frozen=True)
 class Limits:
-    """Every number crosspost keeps to for one platform. ``None``: no limit known.
+    """Every number crosspost keeps to for one platform. ``None``: no limit (none known,
+    or turned off in the config).
 
     Each is a default that :meth:`Platform.with_overrides` may replace (an account whose
-    platform has moved a limit, or a limit the specs mark unconfirmed).
+    platform has moved a limit, or a limit whose evidence is unconfirmed); a ``0`` there
+    turns the limit off.
     """
 
-    #: Title: at most this many characters, and (when set) UTF-8 bytes.
+    #: Title: at most this many characters, and (when set) UTF-8 bytes. Every platform
+    #: has a title limit, so it is never None; 0 (set in the config) is off.
     title_chars: int
     title_bytes: int | None = None
     #: Above this the platform refuses the author (an error) …
@@ -115,13 +123,15 @@ class Limits:
     cover_bytes: int | None = None
     #: Width / height the platform crops covers to.
     cover_ratio: float | None = None
-    #: Characters an uploaded image URL takes in the body (relative sources are shorter).
+    #: Characters an uploaded image URL takes in the body (relative sources are shorter);
+    #: 0: none counted.
     image_url_chars: int = 0
     #: Publication polls allowed per day (a platform quota), None when unlimited.
     poll_budget_per_day: int | None = None
     #: Images of one post uploaded at once, at most (fewer when the post has fewer): a
     #: wave waits for its slowest image, so more than a post has buys nothing. A platform
     #: that answers "too many requests" slows the whole wave down (the HTTP policy).
+    #: A bound on the connections a post opens, not a limit to turn off: at least 1.
     upload_concurrency: int = 16
     #: Limit name → why it is believed (:class:`Evidence`); lint warns rather than refuses
     #: past an unconfirmed one. Not a limit itself, so the config cannot set it.
@@ -254,8 +264,7 @@ class Platform:
             formats, size, label = limits.image_formats, limits.image_bytes, self.image_label
         else:
             raise ValueError(f"unknown image kind {kind!r}")
-        if size is None:
-            raise ValueError(f"{self.name} declares no byte limit for {kind} images")
+        # None: no byte limit (turned off in the config): uploaded at the size it is.
         return ImagePolicy(label, formats, size, native_hosts=self.image_hosts)
 
     def counter(self) -> Callable[[str], int] | None:
@@ -266,7 +275,11 @@ class Platform:
         """A copy whose limits take the values in ``overrides`` (limit name → value).
 
         Unknown names and values of the wrong type are a :class:`ConfigError` naming the
-        key, so a typo in a config file stops the run before anything is sent.
+        key, so a typo in a config file stops the run before anything is sent. ``0`` turns
+        a limit off, the same way for every number, decided here: a limit that may be
+        unknown becomes None (lint, the renderers, the image pipeline and the poll budget
+        then keep to none), and ``title_chars``, which every platform has, stays 0, which
+        lint reads as off. ``upload_concurrency`` is a bound, not a limit: at least 1.
         """
         if not overrides:
             return self
@@ -276,18 +289,25 @@ class Platform:
             if key not in types:
                 known = ", ".join(sorted(types))
                 raise ConfigError(f"{self.name} has no limit '{key}'; known limits: {known}")
-            changes[key] = _checked(f"{self.name} limit '{key}'", types[key], value)
+            where = f"{self.name} limit '{key}'"
+            changes[key] = _checked(where, types[key], value, least=_AT_LEAST.get(key, 0))
         evidence = {**self.limits.evidence, **{key: FROM_CONFIG for key in changes}}
         limits = dataclasses.replace(self.limits, **changes, evidence=evidence)
         return dataclasses.replace(self, limits=limits)
 
 
-def _checked(where: str, annotation: str, value: Any) -> Any:
+#: Limits that cannot be 0: a wave of uploads that takes none at once never ends.
+_AT_LEAST = {"upload_concurrency": 1}
+
+
+def _checked(where: str, annotation: str, value: Any, *, least: int = 0) -> Any:
     """``value`` if it fits the limit's declared type (``annotation``), else ConfigError.
 
-    ``None`` lifts a limit that may be unknown (``int | None``); numbers are never negative.
+    ``None`` lifts a limit that may be unknown (``int | None``), and so does ``0``: "off"
+    means the same for every number. Whole numbers are at least ``least``.
     """
-    if value is None and annotation.endswith("| None"):
+    optional = annotation.endswith("| None")
+    if optional and (value is None or (value == 0 and not isinstance(value, bool))):
         return None
     number = isinstance(value, (int, float)) and not isinstance(value, bool)
     if annotation == "bool" and isinstance(value, bool):
@@ -301,13 +321,13 @@ def _checked(where: str, annotation: str, value: Any) -> Any:
         return frozenset(value)
     if annotation.startswith("float") and number and value > 0:
         return float(value)
-    if annotation.startswith("int") and number and isinstance(value, int) and value >= 0:
+    if annotation.startswith("int") and number and isinstance(value, int) and value >= least:
         return value
     expected = {
         "bool": "true or false",
         "frozenset[str]": "a list of MIME types such as image/png",
-        "float | None": "a positive number",
-    }.get(annotation, "a whole number of at least 0")
+        "float | None": "a positive number, or 0 to turn it off",
+    }.get(annotation, f"a whole number of at least {least}")
     raise ConfigError(f"{where} must be {expected}, got {value!r}")
 
 

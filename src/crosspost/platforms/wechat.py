@@ -25,6 +25,19 @@ from crosspost.platforms.base import (
 
 _JPEG, _PNG, _GIF = "image/jpeg", "image/png", "image/gif"
 
+#: Why an author of 8 characters or 16 bytes is risky (specs/wechat-api.md §9, §14.1).
+_AUTHOR_45110 = Evidence(
+    "field reports of error 45110 on authors shorter than draft/add's documentation allows",
+    False,
+)
+
+#: The types ``media/uploadimg`` takes; every other inline image is permanent material.
+UPLOADIMG_TYPES = frozenset({_JPEG, _PNG})
+#: The largest file ``media/uploadimg`` takes (its "1MB以下": strictly under 1 MB),
+#: whatever the config says about ``image_bytes``: a bigger inline image (one the config
+#: lets through) goes to ``add_material`` as permanent material, as a GIF does.
+UPLOADIMG_MAX_BYTES = MB - 1
+
 WECHAT = Platform(
     name="wechat",
     display_name="WeChat Official Account",
@@ -48,7 +61,7 @@ WECHAT = Platform(
         # media/uploadimg takes JPG/PNG strictly under 1 MB; a GIF goes to add_material,
         # and the image pipeline keeps every inline image under the smaller limit.
         image_formats=frozenset({_JPEG, _PNG, _GIF}),
-        image_bytes=MB - 1,
+        image_bytes=UPLOADIMG_MAX_BYTES,
         # Covers are permanent material: strictly under 10 MB.
         cover_required=True,
         cover_formats=frozenset({_JPEG, _PNG}),
@@ -60,28 +73,33 @@ WECHAT = Platform(
         upload_concurrency=64,
         # freepublish/get: 100 calls a day.
         poll_budget_per_day=100,
+        # The texts are shown to editors, who have no copy of the specs: each says what
+        # the evidence is. For developers: specs/wechat-api.md §5.1 (draft/add's fields),
+        # §9 (the limits table), §14.1-14.3 (the disputed numbers).
         evidence={
-            "title_chars": Evidence("the web editor's limit; staff: the API matches it"),
+            "title_chars": Evidence("the web editor's limit; WeChat staff say the API keeps it"),
             "title_bytes": Evidence(
-                "field reports of 45003 (specs/wechat-api.md §9, §14.1); disputed", False
-            ),
-            "author_chars": Evidence("draft/add documentation, '≤16个字'"),
-            "author_warn_chars": Evidence(
-                "field reports of 45110 (specs/wechat-api.md §9, §14.1)", False
-            ),
-            "author_warn_bytes": Evidence(
-                "field reports of 45110 (specs/wechat-api.md §9, §14.1)", False
-            ),
-            "digest_chars": Evidence("the web editor's limit (documented 128)"),
-            "source_url_bytes": Evidence("draft/add documentation, '≤1KB'"),
-            "content_chars": Evidence(
-                "one community answer that the whole HTML string counts "
-                "(specs/wechat-api.md §5.1, §14.2)",
+                "field reports of error 45003 on titles long in UTF-8 bytes, which WeChat's "
+                "documentation (it counts characters) does not confirm",
                 False,
             ),
-            "content_bytes": Evidence("draft/add documentation, '小于1M'"),
-            "image_bytes": Evidence("media/uploadimg documentation, '1MB以下'"),
-            "cover_bytes": Evidence("add_material documentation, 10 MB"),
+            "author_chars": Evidence("draft/add's documentation ('总长度不超过16个字')"),
+            "author_warn_chars": _AUTHOR_45110,
+            "author_warn_bytes": _AUTHOR_45110,
+            "digest_chars": Evidence("the web editor's limit (draft/add's documentation: 128)"),
+            "digest_shown_chars": Evidence("draft/add's documentation"),
+            "source_url_bytes": Evidence("draft/add's documentation ('大小不可超过1kb')"),
+            "cover_required": Evidence("draft/add's documentation (a news article needs one)"),
+            "content_chars": Evidence(
+                "one community answer on WeChat's developer forum that the whole HTML, "
+                "tags included, counts toward draft/add's character limit",
+                False,
+            ),
+            "content_bytes": Evidence("draft/add's documentation ('小于1M')"),
+            "image_bytes": Evidence("media/uploadimg's documentation ('1MB以下')"),
+            "cover_bytes": Evidence("add_material's documentation (10 MB)"),
+            "cover_ratio": Evidence("draft/add's 2.35:1 cover crop (pic_crop_235_1)"),
+            "poll_budget_per_day": Evidence("freepublish/get's documented daily quota"),
         },
     ),
     options=(
@@ -111,8 +129,6 @@ WECHAT = Platform(
 #: deduplicated (wechat-broadcast-and-accounts.md §2): a repeat waits this long first.
 MASS_REPEAT_PAUSE = 61.0
 
-#: The types ``media/uploadimg`` takes; every other inline image is permanent material.
-UPLOADIMG_TYPES = frozenset({_JPEG, _PNG})
 #: Extensions WeChat recognises for each type (it refuses names without one).
 EXTENSIONS: dict[str, tuple[str, ...]] = {
     _JPEG: (".jpg", ".jpeg"),
@@ -123,6 +139,8 @@ EXTENSIONS: dict[str, tuple[str, ...]] = {
 
 def under(policy: ImagePolicy) -> str:
     """``"< 1 MB"``: an upload limit as WeChat words it (its limits are exclusive)."""
+    if policy.max_bytes is None:
+        return "of any size"
     return f"< {megabytes(policy.max_bytes + 1)}"
 
 

@@ -11,6 +11,13 @@ from crosspost.platforms.base import MB, Evidence, Limits, Option, Platform
 
 _IMAGES = frozenset({"image/jpeg", "image/png", "image/gif"})  # SVG, WebP, BMP are converted
 
+_EDITOR_RULES = Evidence(
+    "Zhihu's editor rules, as a third-party write-up (知乎内容转换规则) gives them"
+)
+_NO_SOURCE = Evidence(
+    "no source gives Zhihu's size limit; this one is crosspost's own guess", False
+)
+
 ZHIHU = Platform(
     name="zhihu",
     display_name="Zhihu column (知乎专栏)",
@@ -27,12 +34,17 @@ ZHIHU = Platform(
         cover_bytes=10 * MB,
         # The web editor uploads over HTTP/2 with no bound seen; 429 slows the wave.
         upload_concurrency=64,
+        # Shown to editors, who have no copy of the specs; for developers, every one of
+        # these is in specs/zhihu-api.md §6 (U-SPEC is the third-party write-up).
         evidence={
-            "title_chars": Evidence("a 400 past it (specs/zhihu-api.md §6, VSCode-Zhihu #50)"),
-            "text_min_chars": Evidence("Zhihu's editor spec (specs/zhihu-api.md §6)"),
-            "text_max_chars": Evidence("Zhihu's editor spec (specs/zhihu-api.md §6)"),
-            "image_bytes": Evidence("no source gives one (specs/zhihu-api.md §6)", False),
-            "cover_bytes": Evidence("no source gives one (specs/zhihu-api.md §6)", False),
+            "title_chars": Evidence(
+                "a 400 on record for a longer title (GitHub: niudai/VSCode-Zhihu issue 50)"
+            ),
+            "text_min_chars": _EDITOR_RULES,
+            "text_max_chars": _EDITOR_RULES,
+            "caption_chars": _EDITOR_RULES,
+            "image_bytes": _NO_SOURCE,
+            "cover_bytes": _NO_SOURCE,
         },
     ),
     options=(

@@ -199,8 +199,7 @@ class Publisher:
             issue, rendered = resolve(issue, account.channel, known), None
         settings = issue.settings(account.channel, account.options)
         output = self._rendered_for(issue, account, rendered)
-        own_limits = dict(account.limits) != dict(self.settings.limits.get(account.channel, {}))
-        if own_limits or rendered is None or output is not rendered.get(account.channel):
+        if self._own_limits(account) or output is not (rendered or {}).get(account.channel):
             self._lint_again(issue, account, output)
         return Job(
             issue, account, output, settings, mode, content_hash(output, settings, mode), links
@@ -341,16 +340,23 @@ class Publisher:
     def _context(self, path: Path | str, channels: Sequence[str]) -> RenderContext:
         return render_context(self.settings)
 
+    def _own_limits(self, account: Account) -> bool:
+        """Whether ``account`` has limits of its own, beside its channel's in the config."""
+        return dict(account.limits) != dict(self.settings.limits.get(account.channel, {}))
+
     def _rendered_for(
         self, issue: Issue, account: Account, rendered: Mapping[str, Rendered] | None
     ) -> Rendered:
         """Render once per channel, except that "往期回顾" links each account's own posts
-        (and an issue with a reference filled in is rendered again, ``rendered=None``)."""
-        if rendered is not None and (not issue.series or not issue.previous):
+        and an account with limits of its own is rendered by them (Zhihu's captions);
+        an issue with a reference filled in is rendered again (``rendered=None``)."""
+        shared = not issue.series or not issue.previous
+        if rendered is not None and shared and not self._own_limits(account):
             return rendered[account.channel]
         context = render_context(
             self.settings,
             previous=previous_issues(self.ledger, issue, account.channel, account.name),
+            account=account,
         )
         return render(issue, account.channel, context)
 

@@ -7,7 +7,9 @@ the same settings path (flag > environment > config file > default) for all of t
 
 from __future__ import annotations
 
-from crosspost.config.settings import Settings
+from types import MappingProxyType
+
+from crosspost.config.settings import Account, Settings
 from crosspost.render.rendered import PreviousIssue, RenderContext
 
 
@@ -16,11 +18,18 @@ def render_context(
     theme: str | None = None,
     *,
     previous: tuple[PreviousIssue, ...] = (),
+    account: Account | None = None,
 ) -> RenderContext:
     """The context for rendering under ``settings``; ``theme`` (a ``--theme`` flag) wins
-    over the configured one when given."""
+    over the configured one when given. The limits a renderer keeps to are the config's
+    for each channel, and ``account``'s own for its channel when given (publish renders
+    again for an account with limits of its own)."""
+    platforms = dict(settings.platforms())
+    if account is not None:
+        platforms[account.channel] = settings.platform_for(account)
     return RenderContext(
         theme=theme or settings.theme,
         template_dirs=tuple(settings.template_dirs),
         previous=previous,
+        platforms=MappingProxyType(platforms),
     )

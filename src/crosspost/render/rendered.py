@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Protocol
@@ -21,7 +21,7 @@ from typing import Protocol
 from crosspost.issue.collector import collector_paused
 from crosspost.issue.model import Issue
 from crosspost.patterns import pattern
-from crosspost.platforms.base import load
+from crosspost.platforms.base import Limits, Platform, load
 from crosspost.platforms.registry import PLATFORMS, platform
 
 #: An attribute ending in ``src`` and its (escaped) value, as the renderers write it.
@@ -46,6 +46,14 @@ class RenderContext:
     template_dirs: tuple[Path, ...] = ()
     #: Earlier issues of the series for this channel, newest first.
     previous: tuple[PreviousIssue, ...] = ()
+    #: Channel → its declaration with the config's limits laid over it (the channel's,
+    #: or one account's): what a renderer keeps to (Zhihu's caption length). A channel
+    #: not in it renders by its shipped declaration.
+    platforms: Mapping[str, Platform] = field(default_factory=lambda: PLATFORMS)
+
+    def limits(self, channel: str) -> Limits:
+        """The limits ``channel``'s renderer keeps to (the config's, else the declared)."""
+        return self.platforms.get(channel, platform(channel)).limits
 
 
 @dataclass(frozen=True)

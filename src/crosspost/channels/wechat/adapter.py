@@ -83,7 +83,13 @@ from crosspost.errors import (
 from crosspost.images.pipeline import PreparedImage
 from crosspost.ledger.assets import UploadedAsset
 from crosspost.platforms.base import Platform
-from crosspost.platforms.wechat import EXTENSIONS, MASS_REPEAT_PAUSE, UPLOADIMG_TYPES, WECHAT
+from crosspost.platforms.wechat import (
+    EXTENSIONS,
+    MASS_REPEAT_PAUSE,
+    UPLOADIMG_MAX_BYTES,
+    UPLOADIMG_TYPES,
+    WECHAT,
+)
 
 log = logging.getLogger("crosspost.wechat")
 
@@ -226,9 +232,9 @@ class WeChatAdapter(Adapter):
         return Preflight(account=self.account.key, identity=self.app_id, detail="token OK")
 
     def upload_image(self, prepared: PreparedImage, kind: str) -> UploadedAsset:
-        """uploadimg for inline JPG/PNG within the inline image limit (WeChat's "< 1 MB");
-        add_material (type=image) otherwise and for covers, which need a
-        permanent media_id."""
+        """uploadimg for inline JPG/PNG within uploadimg's own limit (WeChat's "< 1 MB",
+        whatever the config's ``image_bytes`` lets through); add_material (type=image)
+        otherwise and for covers, which need a permanent media_id."""
         if kind not in IMAGE_KINDS:
             raise ValueError(f"unknown image kind {kind!r}")
         mime = prepared.mime
@@ -238,7 +244,7 @@ class WeChatAdapter(Adapter):
         if not name.lower().endswith(EXTENSIONS[mime]):
             name += EXTENSIONS[mime][0]  # WeChat refuses file names without the right extension
         files = {"media": (name, prepared.data, mime)}
-        small = len(prepared.data) <= self.image_policy_for("inline").max_bytes
+        small = len(prepared.data) <= UPLOADIMG_MAX_BYTES
         if kind == "inline" and mime in UPLOADIMG_TYPES and small:
             data = self.api.upload_image(files)
             return UploadedAsset(url=_https(self._field(data, "url", "media/uploadimg")))

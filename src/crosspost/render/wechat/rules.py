@@ -25,6 +25,7 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
+from crosspost.issue.code_annotations import LineMark, line_marks
 from crosspost.issue.dialect import (
     code_title,
     drop_title_heading,
@@ -461,16 +462,17 @@ class WeChatRenderer(RendererHTML):
         language = token.info.strip().split()[0] if token.info.strip() else ""
         title = code_title(token.info)
         shown = f'<section class="code-title">{html.escape(title)}</section>' if title else ""
-        return shown + self._code(token.content, language, env)
+        return shown + self._code(token.content, language, env, line_marks(token.meta))
 
     def code_block(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
         return self._code(tokens[idx].content, "", env)
 
-    def _code(self, code: str, language: str, env: EnvType) -> str:
+    def _code(self, code: str, language: str, env: EnvType, marks: Sequence[LineMark] = ()) -> str:
         state = _state(env)
-        placeholder = state.code_placeholder(highlight_code(code, language, state.code_style))
+        coloured = highlight_code(code, language, state.code_style, marks)
+        placeholder = state.code_placeholder(coloured)
         return f'<pre class="code"><code class="code-body">{placeholder}</code></pre>'
 
     # --- formulas: inline SVG laid out by ziamath; unreadable TeX shown as code ---------

@@ -20,6 +20,7 @@ import lxml.html
 from markdown_it.token import Token
 
 from crosspost.issue.blocks import copy_token
+from crosspost.issue.code_annotations import DIFF_SIGNS, LineMark
 from crosspost.issue.dialect import (
     Document,
     drop_title_heading,
@@ -236,6 +237,21 @@ def code_language(info: str) -> str:
     return LANGUAGE_IDS.get(word, word)
 
 
+def signed_code(code: str, marks: Sequence[LineMark]) -> str:
+    """``code`` with a diff's sign before each added and removed line (``+ ``, ``- ``)
+    and two spaces before the others, which keeps the code aligned. Zhihu keeps code
+    plain, so the sign is what says which line went and which came; a highlighted
+    line looks like the rest. Code with no diff in it stays as it is."""
+    if not any(mark in DIFF_SIGNS for mark in marks):
+        return code
+    lines = code.split("\n")
+    signed = []
+    for number, line in enumerate(lines):
+        sign = DIFF_SIGNS.get(marks[number] if number < len(marks) else "", " ")
+        signed.append(f"{sign} {line}" if line else sign.strip())
+    return "\n".join(signed)
+
+
 # --- formulas -------------------------------------------------------------------------
 
 
@@ -271,15 +287,18 @@ def equation_html(tex: str, *, display: bool) -> str:
 # --- images ---------------------------------------------------------------------------
 
 
-def image_html(source: str, caption: str) -> str:
+def image_html(source: str, caption: str, caption_chars: int | None) -> str:
     """An image in the form Zhihu's editor stores (§7.1, Z4).
 
     ``data-original-src`` repeats ``src`` on purpose: ``Rendered.with_image_urls``
     replaces every ``src="…"``, so both end up pointing at the uploaded copy. Width and
-    height are unknown to a pure renderer, so ``data-size`` is ``normal``.
+    height are unknown to a pure renderer, so ``data-size`` is ``normal``. A caption
+    longer than ``caption_chars`` (the limit the render keeps to: the declaration's, or
+    the config's, ``RenderContext.limits``) is cut; None keeps it whole (limit off).
     """
     src = html.escape(source)
-    text = html.escape(" ".join(caption.split())[: ZHIHU.limits.caption_chars])
+    words = " ".join(caption.split())
+    text = html.escape(words[:caption_chars] if caption_chars else words)
     return (
         f'<img src="{src}" data-caption="{text}" data-size="normal"'
         f' data-watermark="original" data-original-src="{src}"'
@@ -319,6 +338,7 @@ def cell_html(
     on_image: Callable[[str], None] | None = None,
     tags: CellTags | None = None,
     after: list[tuple[str, str]] | None = None,
+    caption_chars: int | None = None,
 ) -> str:
     """A table cell's inline content as Zhihu keeps it: plain text, ``<br>`` for breaks.
 
@@ -330,7 +350,7 @@ def cell_html(
     for the caller to show after the table, and the cell says its words and where it
     went (:func:`moved_image_words`); ``on_image`` hears of each, to upload it, and a
     raw ``<img>`` goes to ``tags``, which checks it as a raw HTML table's cell does.
-    Without ``after`` an image stays in the cell.
+    Without ``after`` an image stays in the cell, its caption cut to ``caption_chars``.
     """
     parts: list[str] = []
     link: _CellLink | None = None
@@ -378,7 +398,7 @@ def cell_html(
                 after.append((source, caption))
                 parts.append(html.escape(moved_image_words(caption)))
             else:
-                parts.append(image_html(source, caption))
+                parts.append(image_html(source, caption, caption_chars))
             continue
         if token.type in ("s_open", "s_close") or name in STRUCK_TAGS:
             striking = max(0, striking + (-1 if token.type == "s_close" or closed else 1))

@@ -4,7 +4,8 @@
 (Zhihu has no theme; the issue arrives loaded). The body keeps every image source
 as the issue wrote it; the publisher swaps in uploaded zhimg URLs with
 ``Rendered.with_image_urls``. The platform's limits are its declaration's
-(:mod:`crosspost.platforms.zhihu`), which lint checks.
+(:mod:`crosspost.platforms.zhihu`) with the config's laid over it
+(``RenderContext.limits``), the same ones lint checks.
 """
 
 from __future__ import annotations
@@ -52,11 +53,17 @@ def render(issue: Issue, context: RenderContext) -> Rendered:
     tail = previous_section(context.previous)
     # Heading levels follow the issue's own body (往期回顾 is fitted in, not counted).
     levels = heading_levels(body_tokens(issue.document, titles))
+    # The caption limit is the config's when it sets one (the channel's or the account's).
+    captions = context.limits(CHANNEL).caption_chars
     body, images = render_html(
-        with_inline_lists(zhihu_tokens(issue.document, titles, tail)), levels
+        with_inline_lists(zhihu_tokens(issue.document, titles, tail)),
+        levels,
+        caption_chars=captions,
     )
     markdown = render_markdown(
-        with_inline_lists(zhihu_tokens(issue.document, titles, tail)), levels
+        with_inline_lists(zhihu_tokens(issue.document, titles, tail)),
+        levels,
+        caption_chars=captions,
     )
     return Rendered(
         channel=CHANNEL,

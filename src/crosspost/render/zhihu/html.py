@@ -22,6 +22,7 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
+from crosspost.issue.code_annotations import line_marks
 from crosspost.issue.dialect import code_title, join_softbreak, tokens_after
 from crosspost.patterns import pattern
 from crosspost.render.captions import (
@@ -48,18 +49,21 @@ from crosspost.render.zhihu.common import (
     list_start,
     numbered,
     scripted,
+    signed_code,
     struck,
 )
 from crosspost.render.zhihu.sanitize import Sanitizer
 
 
-def render_html(tokens: list[Token], levels: Sequence[int] = (1,)) -> tuple[str, tuple[str, ...]]:
+def render_html(
+    tokens: list[Token], levels: Sequence[int] = (1,), *, caption_chars: int | None
+) -> tuple[str, tuple[str, ...]]:
     """Zhihu HTML for a token stream (which it may change), and its image sources.
 
     ``levels`` are the heading levels of the issue's own body: the highest becomes
-    ``<h2>``, the next one used ``<h3>``."""
+    ``<h2>``, the next one used ``<h3>``. Captions are cut to ``caption_chars``."""
     tokens, notes, _ = cut_footnotes(tokens)
-    renderer = ZhihuHtmlRenderer(notes, levels)
+    renderer = ZhihuHtmlRenderer(notes, levels, caption_chars=caption_chars)
     body = renderer.render(_split_images(tokens), OptionsDict(commonmark.make()["options"]), {})
     body = body.replace("<p></p>", "")
     return body, tuple(dict.fromkeys(renderer.images))
@@ -85,9 +89,17 @@ class _Link:
 class ZhihuHtmlRenderer(RendererHTML):
     """markdown-it's HTML renderer with the Zhihu rules. One instance per render."""
 
-    def __init__(self, notes: dict[int, Note], levels: Sequence[int] = (1,)) -> None:
+    def __init__(
+        self,
+        notes: dict[int, Note],
+        levels: Sequence[int] = (1,),
+        *,
+        caption_chars: int | None = None,
+    ) -> None:
         super().__init__()
         self._levels = levels
+        #: The longest image caption kept (the limit the render keeps to); None: whole.
+        self._caption_chars = caption_chars
         self._bold = 0
         self._strike = 0
         self.images: list[str] = []
@@ -104,14 +116,19 @@ class ZhihuHtmlRenderer(RendererHTML):
         self._in_cell = False
         #: The images of the open table's cells, shown after it (source, caption).
         self._after_table: list[tuple[str, str]] = []
-        self._sanitizer = Sanitizer(self.images.append, levels)
+        self._sanitizer = Sanitizer(self.images.append, levels, caption_chars=caption_chars)
 
     def renderInline(  # markdown-it's name
         self, tokens: Sequence[Token], options: OptionsDict, env: EnvType
     ) -> str:
         if self._in_cell:
             return cell_html(
-                tokens, self._notes, self.images.append, self._sanitizer, self._after_table
+                tokens,
+                self._notes,
+                self.images.append,
+                self._sanitizer,
+                self._after_table,
+                self._caption_chars,
             )
         return super().renderInline(tokens, options, env)
 
@@ -227,7 +244,7 @@ class ZhihuHtmlRenderer(RendererHTML):
     def fence(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
         token = tokens[idx]
         language = code_language(token.info) if token.type == "fence" else ""
-        code = token.content.rstrip("\n")
+        code = signed_code(token.content, line_marks(token.meta)).rstrip("\n")
         title = code_title(token.info) if token.type == "fence" else ""
         named = f"<p><code>{escapeHtml(title)}</code></p>" if title else ""
         block = f'<pre lang="{html.escape(language)}">{escapeHtml(code)}</pre>'
@@ -264,7 +281,9 @@ class ZhihuHtmlRenderer(RendererHTML):
 
     def table_close(self, *_: object) -> str:
         moved, self._after_table = self._after_table, []
-        return TABLE_CLOSE + "".join(image_html(source, caption) for source, caption in moved)
+        return TABLE_CLOSE + "".join(
+            image_html(source, caption, self._caption_chars) for source, caption in moved
+        )
 
     def thead_open(self, *_: object) -> str:
         return ""  # the header row goes into <tbody> as its first row; no <thead>
@@ -368,7 +387,8 @@ class ZhihuHtmlRenderer(RendererHTML):
             return ""
         self.images.append(source)
         alt = alt_words(token)
-        return image_html(source, caption_of(alt, str(token.attrGet("title") or ""), source))
+        caption = caption_of(alt, str(token.attrGet("title") or ""), source)
+        return image_html(source, caption, self._caption_chars)
 
     def link_open(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
         token = tokens[idx]

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from markdown_it.token import Token
 from markdown_it.tree import SyntaxTreeNode
 
+from crosspost.issue.code_annotations import line_marks
 from crosspost.issue.dialect import code_title
 from crosspost.patterns import pattern
 from crosspost.render.captions import alt_words, caption_of, links_to_its_picture
@@ -40,6 +41,7 @@ from crosspost.render.zhihu.common import (
     list_start,
     numbered,
     scripted,
+    signed_code,
     struck,
     zhihu_tex,
 )
@@ -54,11 +56,15 @@ _LINE_START = pattern(r"^(\s*)(?:(\d+)([.)])|([#>+=-]))", re.MULTILINE)
 _BACKTICKS = pattern(r"`+")
 
 
-def render_markdown(tokens: list[Token], levels: Sequence[int] = (1,)) -> str:
+def render_markdown(
+    tokens: list[Token], levels: Sequence[int] = (1,), *, caption_chars: int | None
+) -> str:
     """Zhihu importer Markdown for a token stream (which it may change); ``levels`` are
-    the body's heading levels, the highest written as ``#``."""
+    the body's heading levels, the highest written as ``#``. A raw image kept as Zhihu's
+    HTML has its caption cut to ``caption_chars``, as in the API's HTML."""
     tokens, notes, bodies = cut_footnotes(tokens)
-    context = _Context(notes, bodies, levels=levels, sanitizer=Sanitizer(lambda _: None, levels))
+    sanitizer = Sanitizer(lambda _: None, levels, caption_chars=caption_chars)
+    context = _Context(notes, bodies, levels=levels, sanitizer=sanitizer)
     tree = SyntaxTreeNode(tokens)
     text = _blocks(tree.children, context)
     _untie(tree)
@@ -193,7 +199,7 @@ def _written_kind(node: SyntaxTreeNode) -> str:
 def _fence(node: SyntaxTreeNode, context: _Context) -> str:
     language = code_language(node.info) if node.type == "fence" else ""
     title = code_title(node.info) if node.type == "fence" else ""
-    return _fenced(node.content, language, title)
+    return _fenced(signed_code(node.content, line_marks(node.meta)), language, title)
 
 
 def _fenced(code: str, language: str, title: str = "") -> str:

@@ -149,12 +149,20 @@ class Sanitizer:
 
     ``on_image`` receives every image source met, so the caller can list it in
     ``Rendered.images``. ``levels`` are the body's heading levels (as Markdown's headings
-    are mapped): a raw ``<h2>`` is the same Zhihu heading a ``##`` is.
+    are mapped): a raw ``<h2>`` is the same Zhihu heading a ``##`` is. A raw image's
+    caption is cut to ``caption_chars`` (None: kept whole), as a Markdown image's is.
     """
 
-    def __init__(self, on_image: Callable[[str], None], levels: Sequence[int] = (1,)) -> None:
+    def __init__(
+        self,
+        on_image: Callable[[str], None],
+        levels: Sequence[int] = (1,),
+        *,
+        caption_chars: int | None = None,
+    ) -> None:
         self._on_image = on_image
         self._levels = levels
+        self._caption_chars = caption_chars
         #: Each raw list numbered from other than 1 met so far, in document order: what
         #: ``check`` says about such a list is read from here, so it says what was done.
         self.numbered: list[NumberedList] = []
@@ -493,7 +501,7 @@ class Sanitizer:
         if not source or (_SCHEME.match(source) and not uploadable):
             return ""  # web, relative and data: images are uploaded; never javascript: etc.
         self._on_image(source)
-        return image_html(source, _caption(element))
+        return image_html(source, _caption(element), self._caption_chars)
 
     def _table(self, table: Tag) -> str:
         """A raw table, the images of its cells after it (a cell holds plain text, §7.1)."""
