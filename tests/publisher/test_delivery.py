@@ -222,13 +222,19 @@ def test_an_account_of_unknown_kind_is_asked_once_and_the_plan_shown_before_send
     (result,) = report.results
     assert (result.state, result.exit_code) == ("drafted", 0), (result, lines)
     assert "press 群发" in result.message
+    # Said once, under the post's name once: the probe's line says why, the draft's where.
+    assert sum("草稿箱: press" in line for line in lines) == 1, lines
+    assert not [line for line in lines if line.count("wechat:main") > 1], lines
     assert result.url and "tempkey=" in result.url  # the editor's preview link, asked for
     assert calls_to(world.box, QUOTA) == 4  # once (two paths) for the dry run, once for the run
     assert calls_to(world.box, SENDALL) == calls_to(world.box, SUBMIT) == 0
     assert world.box.wechat.pushes() == {}
     report, lines = world.publish([issue])  # remembered: planned without asking again
     assert calls_to(world.box, QUOTA) == 4
-    assert any("refused broadcast on this account" in line for line in lines)
+    # WeChat answered a question, it refused nothing: the plan says what it learnt.
+    said = "said in an earlier run that this account may not broadcast (openapi/quota/get)"
+    assert any(said in line for line in lines), lines
+    assert not any("48001" in line for line in lines), lines
 
 
 def test_a_lapsed_verification_is_named_and_no_draft_is_claimed(tmp_path: Path) -> None:

@@ -102,11 +102,25 @@ class KindMemory:
         seen = known.get(mode) if isinstance(known, dict) else None
         return isinstance(seen, int | float) and self.clock() - seen < REMEMBER_SECONDS
 
-    def remember(self, account: Account, mode: str) -> None:
+    def remember(self, account: Account, mode: str, *, asked: bool = False) -> None:
+        """Remember that ``mode`` is refused on ``account``: by a 48001, or (``asked``)
+        by WeChat's answer to openapi/quota/get before anything was tried."""
         data = self._read()
         known = data.get(account.key)
-        data[account.key] = {**(known if isinstance(known, dict) else {}), mode: self.clock()}
+        entry = {**(known if isinstance(known, dict) else {}), mode: self.clock()}
+        entry[f"{mode}:asked"] = asked
+        data[account.key] = entry
         write_atomic(self.path, json.dumps(data, sort_keys=True))
+
+    def why(self, account: Account, mode: str) -> str:
+        """How an earlier run learnt that ``mode`` is refused, in the words of a plan."""
+        known = self._read().get(account.key)
+        if isinstance(known, dict) and known.get(f"{mode}:asked") is True:
+            return (
+                f"WeChat said in an earlier run that this account may not {mode} "
+                "(openapi/quota/get)"
+            )
+        return f"WeChat refused {mode} on this account (48001) in an earlier run"
 
 
 def contradiction(account: Account, mode: str) -> str:
@@ -161,7 +175,7 @@ def plan_delivery(
         why = f"a {account.kind} account (kind in the config) may not {mode} through the API"
         return Delivery(wanted, "draft", mode, why)
     if memory.refused(account, mode):
-        why = f"WeChat refused {mode} on this account (48001) in an earlier run"
+        why = memory.why(account, mode)
         fix = contradiction(account, mode)
         return Delivery(wanted, "draft", mode, f"{why}; {fix}" if fix else why)
     return Delivery(wanted, mode)
@@ -186,7 +200,11 @@ def probed(job: Job, adapter: Adapter) -> Job:
     return dataclasses.replace(job, mode="draft", handoff=job.mode)
 
 
-def handed_off_note(job: Job) -> str:
-    """The line a run says about a job the probe handed off."""
+def handed_off_note(job: Job, *, in_run: bool = False) -> str:
+    """The line said about a job the probe handed off: a dry run's whole plan (the
+    account, why, where to finish it); a run's only why, under the post's own name, as
+    the line that follows the draft says where it waits (it was said twice)."""
     why = f"WeChat says this account may not {job.handoff} (openapi/quota/get)"
+    if in_run:
+        return f"{why}: it is drafted for you to finish"
     return Delivery(job.handoff, "draft", job.handoff, why).note(job.account)

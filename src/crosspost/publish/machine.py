@@ -390,8 +390,8 @@ class PostMachine:
         hands off from the start, and said once."""
         self.job = job
         if job.handoff:
-            KindMemory(self.state_dir, self.clock).remember(job.account, job.handoff)
-            self.progress(handed_off_note(job))
+            KindMemory(self.state_dir, self.clock).remember(job.account, job.handoff, asked=True)
+            self.progress(handed_off_note(job, in_run=True))
 
     def _draft_then_publish(
         self, adapter: Adapter, record: PostRecord, content: DraftContent
