@@ -15,8 +15,9 @@ def test_the_example_preview_is_photographed_with_both_columns(
 ) -> None:
     from PIL import Image
 
-    shot = tmp_path / "preview.png"
-    code = main(["preview", str(example_issue), "-o", str(tmp_path), "--screenshot", str(shot)])
+    out = tmp_path / "build" / "ai-48"  # made by the preview, as -o makes it
+    shot = out / "preview.png"
+    code = main(["preview", str(example_issue), "-o", str(out), "--screenshot", str(shot)])
     assert code == 0
     assert f"wrote {shot}" in capsys.readouterr().out
     with Image.open(shot) as image:
@@ -37,6 +38,16 @@ def test_a_screenshot_that_is_not_a_png_is_refused_before_rendering(
     assert code == 2
     assert "out.jpg: a screenshot is a PNG; name the file *.png" in capsys.readouterr().err
     assert not (tmp_path / "preview.html").exists()
+
+
+def test_a_screenshot_in_a_folder_nothing_makes_is_refused_before_rendering(
+    example_issue: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, shot = tmp_path / "out", tmp_path / "elsewhere" / "p.png"
+    code = main(["preview", str(example_issue), "-o", str(out), "--screenshot", str(shot)])
+    assert code == 2
+    assert f"{shot.parent}: no such folder" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_without_chromium_the_screenshot_says_how_to_install_it(

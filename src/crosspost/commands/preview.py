@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     if shot is not None:
         from crosspost.preview.screenshot import check_png_path
 
-        check_png_path(shot)  # before rendering: a wrong name should not cost a render
+        check_png_path(shot, args.output)  # before rendering: a wrong name costs no render
     settings = settings_of(args)
     checked = checked_or_report(args.file, (), args.theme, settings)
     if checked is None:
@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     if shot is not None:
         from crosspost.preview.screenshot import screenshot
 
+        shot.parent.mkdir(parents=True, exist_ok=True)  # checked: in the folder -o made
         print(f"wrote {screenshot(path, shot)}")
     return EXIT_OK
 

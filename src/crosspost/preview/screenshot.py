@@ -112,12 +112,17 @@ def new_page(browser: Browser, width: int, height: int = 800, allow: tuple[str, 
     return page
 
 
-def check_png_path(out: Path) -> None:
-    """A :class:`UsageError` unless ``out`` names a ``.png`` file in an existing folder."""
+def check_png_path(out: Path, made: Path | None = None) -> None:
+    """A :class:`UsageError` unless ``out`` names a ``.png`` file in an existing folder,
+    or in the folder ``made`` the command is about to create (``preview -o build/x
+    --screenshot build/x/shot.png``), or under it."""
     if out.suffix.lower() != ".png":
         raise UsageError(f"{out}: a screenshot is a PNG; name the file *.png")
-    if not out.parent.is_dir():
-        raise UsageError(f"{out.parent}: no such folder; create it or choose another path")
+    if out.parent.is_dir():
+        return
+    if made is not None and out.parent.resolve().is_relative_to(made.resolve()):
+        return
+    raise UsageError(f"{out.parent}: no such folder; create it or choose another path")
 
 
 def screenshot(
