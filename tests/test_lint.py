@@ -196,6 +196,7 @@ def test_every_picture_the_channels_show_is_read_by_check(
     assert all("images/gone.png" in output.images for output in checked.rendered.values())
     problem = only(checked, "missing-image")
     assert (problem.line, problem.channel) == (9, None)
+    assert not [p for p in checked.problems if "tag of no element" in p.message]
 
 
 def test_missing_image_inside_an_only_block_names_that_channel(write_issue: WriteIssue) -> None:
