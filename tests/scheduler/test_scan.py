@@ -154,6 +154,16 @@ def test_subfolders_are_scanned_hidden_ones_are_not_and_each_file_counts_once(
     assert found.files == 1 and len(found.past_due) == 1
 
 
+def test_jekyll_and_mdx_posts_are_issues_too(tmp_path: Path) -> None:
+    """A folder of Jekyll posts (``.markdown``) or of MDX (``.mdx``): render and check
+    read them, and a scheduled one never went out, as run-due looked at ``*.md`` only."""
+    for name in ("2026-11-22-jekyll.markdown", "docs.mdx", "plain.md"):
+        (tmp_path / name).write_text(front("publish_at: 2026-11-22T09:00:00Z"))
+    (tmp_path / "notes.txt").write_text(front("publish_at: 2026-11-22T09:00:00Z"))
+    found = scan([tmp_path], NOW)
+    assert found.files == 3 and len(found.past_due) == 3
+
+
 def _result(code: int) -> PostResult:
     return PostResult(PostKey("48", "wechat", "main"), "x", None, "", code)
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from crosspost.errors import IssueError, UsageError
+from crosspost.issue.fields import ISSUE_SUFFIXES
 from crosspost.issue.loader import default_issue_id, read_front_matter
 from crosspost.issue.model import Issue
 
@@ -53,7 +54,7 @@ def _id_of(path: Path, front: dict[str, Any]) -> str:
 
 
 def _issue_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.glob("*.md") if p.is_file())
+    return sorted(p for p in folder.iterdir() if p.suffix in ISSUE_SUFFIXES and p.is_file())
 
 
 def find_companions(issue: Issue) -> tuple[Path, ...]:

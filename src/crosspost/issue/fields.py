@@ -78,6 +78,11 @@ def _author(value: Any, ctx: FieldContext) -> str | None:
     return _line(value, ctx)
 
 
+#: The endings of the files an issue is written in, where folders are searched for issues:
+#: Markdown's own, Jekyll's posts (``.markdown``) and the MDX of Docusaurus, Astro and
+#: Nextra (``.mdx``), which ``render`` and ``check`` read alike.
+ISSUE_SUFFIXES = (".md", ".markdown", ".mdx")
+
 #: Where an author's mapping names them (``- name: Jixing Liu``, ``url: …``).
 _NAME_KEYS = ("name", "title", "display_name", "username")
 

@@ -187,7 +187,7 @@ class ScheduleRow:
 
 
 def issue_paths(targets: Sequence[Path], settings: Settings) -> list[Path]:
-    """The issue files named by ``targets`` (files, or folders searched for ``*.md``).
+    """The issue files named by ``targets`` (files, or folders searched for issue files).
 
     Without targets: the configured issue folders, else the current folder.
     """

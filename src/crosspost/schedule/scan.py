@@ -33,7 +33,14 @@ from typing import Any
 
 from crosspost.config.advice import command_line
 from crosspost.errors import IssueError, UsageError
-from crosspost.issue.fields import ALIASES, EDITOR_SETTINGS, FIELDS, RECORD_DATES, parse_moment
+from crosspost.issue.fields import (
+    ALIASES,
+    EDITOR_SETTINGS,
+    FIELDS,
+    ISSUE_SUFFIXES,
+    RECORD_DATES,
+    parse_moment,
+)
 from crosspost.issue.loader import (
     default_issue_id,
     opens_front_matter,
@@ -126,7 +133,7 @@ class Unscheduled:
 class Scan:
     """Every issue file under the folders, sorted into what the tick must look at."""
 
-    #: How many ``*.md`` files were looked at.
+    #: How many issue files were looked at.
     files: int = 0
     #: Scheduled issues whose time has come (published or not).
     past_due: tuple[ScheduledFile, ...] = ()
@@ -161,7 +168,8 @@ def look(folders: Sequence[Path], now: datetime, *, rehearsal: bool) -> Scan:
 
 
 def issue_files(folders: Iterable[Path]) -> list[str]:
-    """Every ``*.md`` file under the folders (hidden folders skipped), each once, sorted."""
+    """Every issue file under the folders (``*.md``, ``*.markdown``, ``*.mdx``; hidden
+    folders skipped), each once, sorted."""
     found: dict[str, None] = {}
     for folder in folders:
         folder = Path(folder).expanduser()
@@ -174,7 +182,7 @@ def issue_files(folders: Iterable[Path]) -> list[str]:
         for root, dirs, names in os.walk(folder.resolve()):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(names):
-                if name.endswith(".md") and not name.startswith("."):
+                if name.endswith(ISSUE_SUFFIXES) and not name.startswith("."):
                     found.setdefault(os.path.join(root, name), None)
     return list(found)  # strings: a Path per file costs more than the rest of the look
 
