@@ -182,7 +182,14 @@ PLACEHOLDER_SOURCE = pattern(r"^\s*(?:about|javascript|blob):", re.IGNORECASE)
 
 def source_of(found: re.Match[str]) -> str:
     """The address an :data:`IMG_SOURCE` match holds, as written (entities and all)."""
-    return next((part for part in found.groups() if part is not None), "")
+    return first_group(found)
+
+
+def first_group(found: re.Match[str], start: int = 0) -> str:
+    """The first of ``found``'s groups from ``start`` on (0-based) that took part in the
+    match, ``""`` if none: the value of an attribute that may be written with any of
+    several quotes, each quote a group of its own."""
+    return next((part for part in found.groups()[start:] if part is not None), "")
 
 
 def in_code_span(text: str, at: int) -> bool:
@@ -218,5 +225,8 @@ def shortened(text: str, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+#: A picture file's ending (``.png``), as a regular expression: every pattern of a
+#: picture's file name is built on this one list.
+PICTURE_ENDING = r"\.(?:png|jpe?g|gif|webp|svg|bmp|avif)"
 #: A picture file's name at the end of an address's path (``…/a.png``).
-PICTURE_FILE = pattern(r"\.(?:png|jpe?g|gif|webp|svg|bmp|avif)$", re.IGNORECASE)
+PICTURE_FILE = pattern(rf"{PICTURE_ENDING}$", re.IGNORECASE)

@@ -294,11 +294,12 @@ def code_annotations(state: StateCore) -> None:
     Mintlify title said as Docusaurus says it (``json title="200"``)."""
     for token in _fences(state.tokens):
         info = token.info.strip()
+        language = info.split(maxsplit=1)[0] if info else ""
         title = mintlify_title(info, token.content)
         if title and not ('"' in title and "'" in title):
             quote = "'" if '"' in title else '"'
-            token.info = f"{info.split(maxsplit=1)[0]} title={quote}{title}{quote}"
-        read = read_annotations(token.content, info.split(maxsplit=1)[0] if info else "")
+            token.info = f"{language} title={quote}{title}{quote}"
+        read = read_annotations(token.content, language)
         if read is not None:
             token.content, marks = read
             if any(marks):

@@ -49,9 +49,11 @@ from markdown_it.rules_core import StateCore
 
 from crosspost.issue.blocks import (
     NOTES,
+    PICTURE_ENDING,
     closing_line,
     escaped,
     fence_starts,
+    first_group,
     in_code_span,
     in_fence,
     inner,
@@ -69,7 +71,7 @@ from crosspost.patterns import pattern
 _OPENING = pattern(r"<([A-Z][\w.]*)((?:\s+[^<>]*?)?)\s*>[ \t]*")
 #: A component that closes itself, alone on its line: ``<YouTube id="abc" />``.
 SELF_CLOSING = pattern(r"<([A-Z][\w.]*)((?:\s+[^<>]*?)?)\s*/>[ \t]*")
-_PICTURE_FILE = pattern(r"\.(?:png|jpe?g|gif|webp|svg|avif|bmp)(?:[?#].*)?$", re.IGNORECASE)
+_PICTURE_FILE = pattern(rf"{PICTURE_ENDING}(?:[?#].*)?$", re.IGNORECASE)
 #: Tags of a picture: the HTML parser reads ``<image>`` as ``<img>``; :func:`_shown_by`
 #: shows any ``src`` of the others as one.
 PICTURE_TAGS = frozenset({"img", "image", "figure", "picture"})
@@ -99,10 +101,7 @@ _COMMENT = pattern(r"\{/\*.*?\*/\}", re.DOTALL)
 
 
 def _attributes(text: str) -> dict[str, str]:
-    return {
-        m.group(1): next(g for g in m.groups()[1:] if g is not None)
-        for m in _ATTRIBUTE.finditer(text)
-    }
+    return {m.group(1): first_group(m, 1) for m in _ATTRIBUTE.finditer(text)}
 
 
 def component_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
@@ -213,12 +212,7 @@ _VALUES = pattern(r"\bvalues\s*=\s*\{\s*\[([^\[\]]*)\]\s*\}")
 #: A string of JavaScript in any of its quotes, and an object's members of two of them.
 _JS_STRING = pattern(r"\"([^\"\n]*)\"|'([^'\n]*)'|`([^`\n]*)`")
 _JS_OBJECT = pattern(r"\{([^{}]*)\}")
-_JS_MEMBER = pattern(r"\b(label|value)\s*:\s*(?:\"([^\"\n]*)\"|'([^'\n]*)'|`([^`\n]*)`)")
-
-
-def _js_text(found: re.Match[str], first: int) -> str:
-    """The string a :data:`_JS_STRING`-like match holds, its groups from ``first`` on."""
-    return next((g for g in found.groups()[first:] if g is not None), "")
+_JS_MEMBER = pattern(rf"\b(label|value)\s*:\s*(?:{_JS_STRING.pattern})")
 
 
 class _Tabs:
@@ -235,11 +229,11 @@ class _Tabs:
         values = _VALUES.search(attributes)
         labels: dict[str, str] = {}
         for written in _JS_OBJECT.findall(values.group(1)) if values else ():
-            members = {m.group(1): _js_text(m, 1) for m in _JS_MEMBER.finditer(written)}
+            members = {m.group(1): first_group(m, 1) for m in _JS_MEMBER.finditer(written)}
             if members.get("label") and members.get("value"):
                 labels[members["value"]] = members["label"]
         named = _JS_STRING.finditer(items.group(1)) if items else ()
-        return cls([_js_text(found, 0) for found in named], labels)
+        return cls([first_group(found) for found in named], labels)
 
     def label(self, value: str) -> str:
         """The label of the next tab, whose ``value`` is as written ("" if none)."""
@@ -275,7 +269,7 @@ def _shown_by(name: str, attributes: dict[str, str]) -> str | None:
     ``…Id`` attribute stands for ``id``), a picture (``src`` of a picture file, or any
     ``src`` of an image component), a page to embed (another ``src``), a link
     (``href``, ``url`` or ``link``, its words from ``title``, ``label`` or ``text``)."""
-    kind = name.rsplit(".", 1)[-1].lower()
+    kind = _short(name).lower()
     named = dict(attributes)
     ids = [value for key, value in attributes.items() if key.lower().endswith("id")]
     if "id" not in named and ids:
@@ -594,7 +588,7 @@ def mdx_pictures(state: StateCore) -> None:
         address = _address_of(expression.strip(), pictures)
         if address is not None:
             return f'{opening}src="{address}"'
-        if name.rsplit(".", 1)[-1].lower() not in PICTURE_TAGS:
+        if _short(name).lower() not in PICTURE_TAGS:
             return found.group(0)  # a video's or a frame's: shown as a line, as written
         closed = text.find(">", found.end())
         rest = text[found.end() : closed if closed >= 0 else found.end()]

@@ -61,6 +61,7 @@ from crosspost.issue.blocks import (
     PLACEHOLDER_SOURCE,
     copy_token,
     fence_starts,
+    first_group,
     in_fence,
     outside_code,
     outside_fences,
@@ -1559,10 +1560,7 @@ def _lazy_image(found: re.Match[str]) -> str:
     """A raw ``<img>`` whose ``src`` is a stand-in takes the first lazy attribute that
     names a picture (``data-src=""`` beside ``data-original="a.png"``: the second)."""
     tag = found.group(0)
-    named = (
-        next(value for value in lazy.groups() if value is not None)
-        for lazy in _LAZY_SOURCE.finditer(tag)
-    )
+    named = (first_group(lazy) for lazy in _LAZY_SOURCE.finditer(tag))
     picture = next((value for value in named if not _names_no_picture(value)), None)
     if picture is None:
         return tag

@@ -21,7 +21,7 @@ import re
 
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import NOTES, outside_code
+from crosspost.issue.blocks import NOTES, first_group, outside_code
 from crosspost.issue.hugo_shortcodes import READINGS
 from crosspost.patterns import pattern
 
@@ -87,7 +87,7 @@ def _attributes(written: str) -> dict[str, str]:
         if marker == "#":
             named["id"] = value
         elif key:
-            named[key.lower()] = next((g for g in found.groups()[3:] if g is not None), "")
+            named[key.lower()] = first_group(found, 3)
     return named
 
 

@@ -27,6 +27,7 @@ from crosspost.issue.blocks import (
     closing_line,
     code,
     escaped,
+    first_group,
     inner,
     line_match,
     outside_code,
@@ -51,7 +52,7 @@ def _arguments(text: str) -> tuple[list[str], dict[str, str]]:
     positional: list[str] = []
     named: dict[str, str] = {}
     for found in _ARGUMENT.finditer(text):
-        value = next((g for g in found.groups()[1:] if g is not None), "")
+        value = first_group(found, 1)
         if found.group(1):
             named[found.group(1).lower()] = value
         else:

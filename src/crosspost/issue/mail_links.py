@@ -84,7 +84,7 @@ def _unlinked(children: list[Token]) -> None:
         token = children[index]
         if token.type == "link_open":
             href = str(token.attrGet("href") or "")
-            close = _closing(children, index, "link_open", "link_close")
+            close = _link_closing(children, index)
         elif token.type == "html_inline" and (raw := _RAW_OPEN.fullmatch(token.content)):
             href = _MAILTO + html.unescape(raw.group(1) or raw.group(2) or "")
             close = _raw_closing(children, index)
@@ -106,12 +106,13 @@ def _unlinked(children: list[Token]) -> None:
         del children[index]
 
 
-def _closing(children: Sequence[Token], start: int, opening: str, closing: str) -> int | None:
+def _link_closing(children: Sequence[Token], start: int) -> int | None:
+    """The index of the ``link_close`` of the ``link_open`` at ``start`` (links may nest)."""
     depth = 0
     for index in range(start, len(children)):
-        if children[index].type == opening:
+        if children[index].type == "link_open":
             depth += 1
-        elif children[index].type == closing:
+        elif children[index].type == "link_close":
             depth -= 1
             if depth == 0:
                 return index

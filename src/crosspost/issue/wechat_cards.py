@@ -26,7 +26,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from crosspost.issue.blocks import CODE_SPAN, NOTES, escaped
+from crosspost.issue.blocks import CODE_SPAN, NOTES, escaped, first_group
 from crosspost.patterns import pattern
 
 #: The code check's finding has (see ``check.source._NOTES_TO_LOOK_AT``).
@@ -115,7 +115,7 @@ def _read(card: _Card, attributes: str, inner: str) -> tuple[str, str]:
     """The line's words for ``card`` (its label, then its own words) and its web address
     (``""``: none), from the opening tag's ``attributes`` and what it held."""
     values = {
-        found.group(1).lower(): html.unescape(next(v for v in found.groups()[1:] if v is not None))
+        found.group(1).lower(): html.unescape(first_group(found, 1))
         for found in _ATTRIBUTE.finditer(attributes)
     }
     own = next(

@@ -17,11 +17,12 @@ import re
 
 from markdown_it.rules_inline import StateInline
 
+from crosspost.issue.blocks import PICTURE_ENDING
 from crosspost.patterns import pattern
 
 _WIKI = pattern(r"(!?)\[\[([^\[\]\n|]+)(?:\|([^\[\]\n]*))?\]\](?!\()")
 #: Files an embed shows as a picture (Obsidian's image formats).
-IMAGE_FILE = pattern(r".+\.(?:png|jpe?g|gif|webp|svg|bmp|avif)", re.IGNORECASE)
+IMAGE_FILE = pattern(rf".+{PICTURE_ENDING}", re.IGNORECASE)
 #: ``|300`` or ``|300x200`` after an embedded image: its size in pixels.
 _SIZE = pattern(r"\s*(\d+)(?:x(\d+))?\s*")
 #: Table-of-contents markers that look like links (``[[toc]]``, ``[[_TOC_]]``): the

@@ -22,7 +22,15 @@ import re
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import VIDEO_HOST, code, escaped, line_match, outside_code, raw_media
+from crosspost.issue.blocks import (
+    VIDEO_HOST,
+    code,
+    escaped,
+    first_group,
+    line_match,
+    outside_code,
+    raw_media,
+)
 from crosspost.patterns import pattern
 
 #: The shortcodes whose content is code, each on a line of its own with its closing tag.
@@ -46,10 +54,7 @@ _MEDIA_FILE = pattern(r"(?:https?:)?//\S+|\S+\.(?:mp4|m4v|webm|ogv|mov|mp3|m4a|o
 
 
 def _attributes(text: str) -> dict[str, str]:
-    return {
-        m.group(1).lower(): next(g for g in m.groups()[1:] if g is not None)
-        for m in _ATTRIBUTE.finditer(text)
-    }
+    return {m.group(1).lower(): first_group(m, 1) for m in _ATTRIBUTE.finditer(text)}
 
 
 def code_shortcode(state: StateBlock, start: int, end: int, silent: bool) -> bool:

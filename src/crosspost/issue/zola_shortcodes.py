@@ -19,7 +19,7 @@ import re
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import callout, closing_line, line_match, outside_code
+from crosspost.issue.blocks import callout, closing_line, first_group, line_match, outside_code
 from crosspost.issue.callouts import callout_kind, is_callout_name
 from crosspost.issue.hugo_shortcodes import NOTES, READINGS, note_of
 from crosspost.patterns import pattern
@@ -37,10 +37,7 @@ _ARGUMENT = pattern(r"([\w-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s,\"'\[\]{}]+
 
 def arguments(text: str) -> dict[str, str]:
     """A Zola call's named arguments (Zola has no other kind)."""
-    return {
-        found.group(1).lower(): next(g for g in found.groups()[1:] if g is not None)
-        for found in _ARGUMENT.finditer(text)
-    }
+    return {found.group(1).lower(): first_group(found, 1) for found in _ARGUMENT.finditer(text)}
 
 
 def body_shortcode(state: StateBlock, start: int, end: int, silent: bool) -> bool:
