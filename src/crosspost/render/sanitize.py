@@ -361,7 +361,9 @@ class _MediaFrame:
     written: bool
 
 
-#: Elements that show something though empty (``<td/>``, ``<polygon … />``).
+#: Elements that show something though empty (``<td/>``, ``<polygon … />``): a table
+#: cell, whose place counts, and an ``svg`` drawing and its shapes, which draw without
+#: words. Any other empty ``<name/>`` shows nothing.
 _SHOWN_EMPTY = frozenset(
     {"td", "th", "svg", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon"}
 )
@@ -405,7 +407,7 @@ class TagStream:
             return ""
         if self.dropping or not self.allowlist.allows(name):
             return ""
-        if self_closed and name not in VOID and self._holds_nothing(name):
+        if self_closed and name not in VOID and name not in _SHOWN_EMPTY:
             return ""  # '<sup class="badge" />' (a Vue docs badge): an element of nothing
         if closing:
             if name not in self._open:
@@ -414,12 +416,6 @@ class TagStream:
             self._svg_open -= name == "svg"
             return f"</{name}>"
         return self._opening(raw, name, bool(self_closed))
-
-    @staticmethod
-    def _holds_nothing(name: str) -> bool:
-        """Whether an empty ``<name/>`` shows nothing: any element but a table cell, whose
-        place counts, and an ``svg`` drawing and its shapes, which draw without words."""
-        return name not in _SHOWN_EMPTY
 
     def _media_tag(self, raw: str, name: str, closing: bool, self_closed: bool) -> str | None:
         """The line a media element becomes (``None``: not a media tag), written at the

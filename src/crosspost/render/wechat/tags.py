@@ -55,9 +55,8 @@ class RawHtmlSanitiser(HTMLParser):
 
     def __init__(self, shared: RawHtmlState, *, words: str = "") -> None:
         super().__init__(convert_charrefs=True)
-        self._links = shared.raw_links
-        self._reference = shared.reference
         self._shared = shared
+        self._links = shared.raw_links  # the stack of raw <a> tags still open
         self._out: list[str] = []
         self._pre = 0
         self._tables = 0
@@ -84,7 +83,7 @@ class RawHtmlSanitiser(HTMLParser):
         for link in self._open:  # closed in a later piece: named by the text given
             if link is not None:
                 href, title, _, _ = link
-                entry = self._reference(href, self._words or title)
+                entry = self._shared.reference(href, self._words or title)
                 if _DEFERRED in self._links:  # numbered now: its close writes the number
                     self._links[self._links.index(_DEFERRED)] = entry
         return "".join(self._out)
@@ -233,7 +232,7 @@ class RawHtmlSanitiser(HTMLParser):
                 self._links.append("")
                 self._open.append(None)
             else:  # numbered now: references keep document order
-                self._links.append(self._reference(href, ""))
+                self._links.append(self._shared.reference(href, ""))
                 self._open.append((href, attrs.get("title", "").strip(), [], []))
         else:
             # Numbered at its close, once its text is known (no other link can come
@@ -251,9 +250,9 @@ class RawHtmlSanitiser(HTMLParser):
                 unnumbered = is_bare_url(text, href) or (
                     not text and links_to_its_picture(href, pictures)
                 )
-                entry = "" if unnumbered else self._reference(href, text or title)
+                entry = "" if unnumbered else self._shared.reference(href, text or title)
             else:
-                self._reference(href, text or title)
+                self._shared.reference(href, text or title)
         if isinstance(entry, str):
             self._out.append(entry)
         else:

@@ -18,11 +18,13 @@ from urllib.parse import quote
 import lxml.etree
 import lxml.html
 from markdown_it.token import Token
+from markdown_it.tree import SyntaxTreeNode
 
 from crosspost.issue.blocks import copy_token
-from crosspost.issue.code_annotations import DIFF_SIGNS, LineMark
+from crosspost.issue.code_annotations import DIFF_SIGNS, LineMark, line_marks
 from crosspost.issue.dialect import (
     Document,
+    code_title,
     drop_title_heading,
     only_for,
     tokens_after,
@@ -235,6 +237,15 @@ def code_language(info: str) -> str:
     """The language id for a fence's info string (``""`` when none was given)."""
     word = info.strip().split(maxsplit=1)[0].lower() if info.strip() else ""
     return LANGUAGE_IDS.get(word, word)
+
+
+def code_parts(block: Token | SyntaxTreeNode) -> tuple[str, str, str]:
+    """A code block's language id, title (a fence's) and code as both Zhihu outputs
+    write it (:func:`signed_code`)."""
+    fenced = block.type == "fence"
+    language = code_language(block.info) if fenced else ""
+    title = code_title(block.info) if fenced else ""
+    return language, title, signed_code(block.content, line_marks(block.meta))
 
 
 def signed_code(code: str, marks: Sequence[LineMark]) -> str:

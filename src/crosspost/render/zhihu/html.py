@@ -22,8 +22,7 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from crosspost.issue.code_annotations import line_marks
-from crosspost.issue.dialect import code_title, join_softbreak, tokens_after
+from crosspost.issue.dialect import join_softbreak, tokens_after
 from crosspost.patterns import pattern
 from crosspost.render.captions import (
     alt_words,
@@ -37,7 +36,7 @@ from crosspost.render.zhihu.common import (
     TASK_MARKERS,
     Note,
     cell_html,
-    code_language,
+    code_parts,
     cut_footnotes,
     equation_html,
     explanation_note,
@@ -49,7 +48,6 @@ from crosspost.render.zhihu.common import (
     list_start,
     numbered,
     scripted,
-    signed_code,
     struck,
 )
 from crosspost.render.zhihu.sanitize import Sanitizer
@@ -94,7 +92,7 @@ class ZhihuHtmlRenderer(RendererHTML):
         notes: dict[int, Note],
         levels: Sequence[int] = (1,),
         *,
-        caption_chars: int | None = None,
+        caption_chars: int | None,
     ) -> None:
         super().__init__()
         self._levels = levels
@@ -242,10 +240,8 @@ class ZhihuHtmlRenderer(RendererHTML):
         return "" if frame.closed else "</li>"
 
     def fence(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
-        token = tokens[idx]
-        language = code_language(token.info) if token.type == "fence" else ""
-        code = signed_code(token.content, line_marks(token.meta)).rstrip("\n")
-        title = code_title(token.info) if token.type == "fence" else ""
+        language, title, code = code_parts(tokens[idx])
+        code = code.rstrip("\n")
         named = f"<p><code>{escapeHtml(title)}</code></p>" if title else ""
         block = f'<pre lang="{html.escape(language)}">{escapeHtml(code)}</pre>'
         return f"{self._separator()}{named}{block}"

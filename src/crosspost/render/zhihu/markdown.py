@@ -22,8 +22,6 @@ from dataclasses import dataclass, field
 from markdown_it.token import Token
 from markdown_it.tree import SyntaxTreeNode
 
-from crosspost.issue.code_annotations import line_marks
-from crosspost.issue.dialect import code_title
 from crosspost.patterns import pattern
 from crosspost.render.captions import alt_words, caption_of, links_to_its_picture
 from crosspost.render.zhihu.common import (
@@ -32,7 +30,7 @@ from crosspost.render.zhihu.common import (
     TASK_MARKERS,
     Note,
     cell_html,
-    code_language,
+    code_parts,
     cut_footnotes,
     explanation_note,
     heading_tag,
@@ -41,7 +39,6 @@ from crosspost.render.zhihu.common import (
     list_start,
     numbered,
     scripted,
-    signed_code,
     struck,
     zhihu_tex,
 )
@@ -197,9 +194,8 @@ def _written_kind(node: SyntaxTreeNode) -> str:
 
 
 def _fence(node: SyntaxTreeNode, context: _Context) -> str:
-    language = code_language(node.info) if node.type == "fence" else ""
-    title = code_title(node.info) if node.type == "fence" else ""
-    return _fenced(signed_code(node.content, line_marks(node.meta)), language, title)
+    language, title, code = code_parts(node)
+    return _fenced(code, language, title)
 
 
 def _fenced(code: str, language: str, title: str = "") -> str:
