@@ -103,12 +103,11 @@ class Account:
     #: ``platforms.wechat.ACCOUNT_KINDS``), which decides what it may call; None: not
     #: said, so a run may ask WeChat (``openapi/quota/get``, read-only).
     kind: str | None = None
-    #: Calls go straight to ``base_url``, never through the proxy the environment names
-    #: (``HTTPS_PROXY``…): the built-in sandbox's accounts, whose emulators listen on this
-    #: machine's loopback, and whose rehearsals promise that nothing leaves the machine.
-    direct: bool = False
-    #: An account of a ``--sandbox`` rehearsal: the commands its messages advise carry
-    #: ``--sandbox`` (see :mod:`crosspost.config.advice`).
+    #: An account of a ``--sandbox`` rehearsal (the built-in sandbox's): the commands its
+    #: messages advise carry ``--sandbox`` (see :mod:`crosspost.config.advice`), and its
+    #: calls go straight to ``base_url``, never through the proxy the environment names
+    #: (``HTTPS_PROXY``…): its emulators listen on this machine's loopback, and a
+    #: rehearsal promises that nothing leaves the machine.
     rehearsal: bool = False
 
     @property

@@ -320,7 +320,7 @@ def build_adapter(
     cls = adapter_class(account.channel)
     # A connection for every upload of a wave, and a few for the calls beside it.
     session = pooled_session(
-        cls.uploads_at_once(account) + SPARE_CONNECTIONS, direct=account.direct
+        cls.uploads_at_once(account) + SPARE_CONNECTIONS, direct=account.rehearsal
     )
     http = HttpPolicy(
         session=session,

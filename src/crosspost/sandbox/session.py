@@ -50,8 +50,9 @@ def sandbox_settings(
                     {key: Secret(value) for key, value in emulator.credentials().items()}
                 ),
                 options=_rehearsal_options(settings, platform),
-                direct=True,  # a proxy cannot reach this loopback, and must not see it
-                rehearsal=True,  # its advice names commands with --sandbox
+                # Its advice names commands with --sandbox, and its calls take no proxy:
+                # a proxy cannot reach this loopback, and must not see it.
+                rehearsal=True,
             )
             for platform, url, emulator in (
                 ("wechat", box.wechat_url, box.wechat),

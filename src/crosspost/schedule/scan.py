@@ -288,11 +288,6 @@ def _yaml_front(raw: bytes) -> re.Match[str] | None:
     return _FRONT.match(text)
 
 
-def _quick_publish_at(raw: bytes) -> datetime | bool | None:
-    """``publish_at`` without YAML: a datetime, False (surely none), None (unsure)."""
-    return _publish_at_in(_yaml_front(raw))
-
-
 def _publish_at_in(front: re.Match[str] | None) -> datetime | bool | None:
     """``publish_at`` of a front matter block: a datetime, False (surely none), None
     (unsure, or no block found)."""
@@ -325,5 +320,5 @@ def publish_zone(path: Path | str | None) -> tzinfo | None:
             raw = file.read(_ZONE_READ_BYTES)
     except OSError:
         return None
-    moment = _quick_publish_at(raw)
+    moment = _publish_at_in(_yaml_front(raw))
     return moment.tzinfo if isinstance(moment, datetime) else None

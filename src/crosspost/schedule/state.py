@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from filelock import FileLock, Timeout
 
 from crosspost.config.files import write_atomic
-from crosspost.config.settings import Account, Settings
+from crosspost.config.settings import Settings
 
 if TYPE_CHECKING:
     from crosspost.ledger.postgres import AdvisoryLock
@@ -207,11 +207,12 @@ def settings_digest(settings: Settings, mode: str | None, grace: timedelta | Non
     changes none of them (a comment, ``timeout``, the log file, notices) is no new
     version: the next tick stays silent and exits 0.
 
-    Credentials enter by presence, and by :meth:`Account.fingerprint
-    <crosspost.config.accounts.Account.fingerprint>`, the digest the ledger already keeps
-    with every permanent failure (so a fixed AppSecret counts as a change, as it does for
-    the publisher): a hash of it, mixed with everything else, is all ``run-due.json``
-    holds, and no secret can be read back from it.
+    An account enters by its limits and :meth:`Account.fingerprint
+    <crosspost.config.accounts.Account.fingerprint>` (its server, kind, options and
+    credentials), the digest the ledger already keeps with every permanent failure (so a
+    fixed AppSecret, or one gone, counts as a change, as it does for the publisher): a
+    hash of it, mixed with everything else, is all ``run-due.json`` holds, and no secret
+    can be read back from it.
     """
     material = {
         "asked_mode": mode,
@@ -225,27 +226,10 @@ def settings_digest(settings: Settings, mode: str | None, grace: timedelta | Non
         # A SQLite ledger is this state dir's own, as run-due.json is: only a shared one
         # can change under the same state file. Its password is not part of it.
         "ledger": settings.ledger_shown if settings.ledger_url else None,
-        "accounts": [_account_material(a) for a in sorted(settings.accounts, key=_by_key)],
+        "accounts": {a.key: [a.fingerprint(), a.limits] for a in settings.accounts},
     }
     text = json.dumps(_plain(material), sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _by_key(account: Account) -> str:
-    return account.key
-
-
-def _account_material(account: Account) -> dict[str, Any]:
-    """What of one account shapes its posts; of its credentials, only which are set."""
-    return {
-        "account": account.key,
-        "base_url": account.base_url,
-        "kind": account.kind,
-        "options": account.options,
-        "limits": account.limits,
-        "credentials": sorted(k for k, v in account.credentials.items() if v),
-        "digest": account.fingerprint(),
-    }
 
 
 def _plain(value: Any) -> Any:

@@ -167,7 +167,7 @@ class _Session(requests.Session):
     the CA bundle variables once; ``.netrc`` is never read, since its passwords are not
     for the platforms' APIs. Proxies passed to a request still win over the
     environment's, as in requests. A ``direct`` session takes no proxy from the
-    environment at all (the built-in sandbox's accounts: see ``Account.direct``).
+    environment at all (the built-in sandbox's accounts: see ``Account.rehearsal``).
     """
 
     def __init__(self, *, direct: bool = False) -> None:

@@ -59,11 +59,15 @@ class Reply:
     def text(self) -> str:
         return self.body.decode("utf-8", errors="replace")
 
+    def header(self, name: str) -> str:
+        """The value of header ``name``, whatever its case ("" when absent)."""
+        return next((v for k, v in self.headers.items() if k.lower() == name.lower()), "")
+
     @property
     def is_html(self) -> bool:
         """An HTML page (a proxy's, a firewall's, a login portal's), by its Content-Type
         or, when that is missing or wrong, by how the body starts."""
-        kind = next((v for k, v in self.headers.items() if k.lower() == "content-type"), "")
+        kind = self.header("content-type")
         start = self.body.lstrip(b"\xef\xbb\xbf \t\r\n")[:15].lower()
         return "html" in kind.lower() or start.startswith((b"<!doctype html", b"<html"))
 
@@ -74,13 +78,19 @@ class Reply:
         ``""`` for a redirect on the same host; None when this is no redirect."""
         if not 300 <= self.status < 400:
             return None
-        location = next((v for k, v in self.headers.items() if k.lower() == "location"), "")
+        location = self.header("location")
         if not location.strip():
             return None
         try:
             return urlsplit(location.strip()).hostname or ""
         except ValueError:  # a Location that is no URL at all: somewhere not named
             return ""
+
+    @property
+    def title(self) -> str:
+        """The ``<title>`` of an HTML page, in its first 4 KB ("" for any other answer)."""
+        found = _TITLE.search(self.text[:4096]) if self.is_html else None
+        return " ".join(html.unescape(found.group(1)).split()) if found else ""
 
     def instead_of_json(self, platform: str) -> str:
         """What came back where ``platform``'s JSON was expected, for a message:
@@ -91,8 +101,7 @@ class Reply:
             where = f"to {host}" if host else "on the same host"
             return f"a redirect {where} came back (HTTP {self.status}) instead of {platform}'s JSON"
         what = "an HTML page" if self.is_html else "an answer that is not JSON"
-        found = _TITLE.search(self.text[:4096]) if self.is_html else None
-        title = " ".join(html.unescape(found.group(1)).split())[:80] if found else ""
+        title = self.title[:80]
         detail = f'HTTP {self.status}, "{title}"' if title else f"HTTP {self.status}"
         return f"{what} came back ({detail}) instead of {platform}'s JSON"
 

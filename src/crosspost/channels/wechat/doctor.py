@@ -23,6 +23,7 @@ from typing import Any
 
 from crosspost.channels.checkup import Capability, Checkup
 from crosspost.channels.wechat.api import WeChatApi, normalise_id
+from crosspost.channels.wechat.errors import VERIFY_HELP
 from crosspost.config.advice import command_line
 from crosspost.errors import AuthError, ChannelError, RateLimitedError, TransientError
 from crosspost.patterns import pattern
@@ -44,7 +45,6 @@ UNKNOWN_PATH_NOTE = "WeChat does not know this path"
 #: The caller's address in the 40164 line of :func:`~crosspost.channels.wechat.errors.describe`.
 _SEEN_IP = pattern(r"WeChat saw the call from ([0-9A-Fa-f.:]+);")
 _DRAFTS_HELP = "公众号后台 → 内容与互动 → 草稿箱"
-_VERIFY_HELP = "公众号后台 → 设置与开发 → 微信认证"
 
 
 def checkup(
@@ -99,7 +99,7 @@ def checkup(
     if any(c.name == "draft" and c.allowed is False for c in capabilities):
         problems.append(
             "WeChat refuses even draft/add (48001): the account's verification (认证) has "
-            f"lapsed or it is not allowed to use the API; renew it in {_VERIFY_HELP}"
+            f"lapsed or it is not allowed to use the API; renew it in {VERIFY_HELP}"
         )
     needed = {"publish": "publish", "broadcast": "broadcast"}.get(mode or "")
     if needed and needed not in allowed and "draft" in allowed:

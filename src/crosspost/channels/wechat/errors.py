@@ -34,7 +34,8 @@ _AUTH_CODES = frozenset({40001, 40002, 40013, 40125, 40243, 41002, 41004})
 #: Beijing midnight, when daily quotas reset, is 16:00 UTC.
 _QUOTA_RESET_UTC_SECONDS = 16 * 3600
 _WHITELIST_HELP = "公众号后台 → 设置与开发 → 基本配置 → IP白名单"
-_VERIFY_HELP = "公众号后台 → 设置与开发 → 微信认证"
+#: Where an account's verification (认证) is renewed (said by errors and by doctor).
+VERIFY_HELP = "公众号后台 → 设置与开发 → 微信认证"
 #: errcode of a call this account may not make (unverified, or a verification lapsed).
 UNAUTHORISED_CODE = 48001
 #: errcodes seen on calls crosspost makes whose meaning the spec does not give: WeChat's
@@ -109,7 +110,7 @@ MEANINGS: dict[int, tuple[str, str]] = {
     ),
     48001: (
         "API not authorised for this account",
-        f"verify (认证) the account, or renew a lapsed verification in {_VERIFY_HELP}",
+        f"verify (认证) the account, or renew a lapsed verification in {VERIFY_HELP}",
     ),
     48004: ("API banned for irregularities", "see the notice in 公众号后台"),
     50002: ("account restricted", "see the notice in 公众号后台"),
@@ -167,7 +168,7 @@ def describe(code: int, errmsg: str, where: str) -> str:
         # accounts.md §3): refused even drafts, the account's verification has lapsed.
         return (
             f"{line}: WeChat refuses even drafts, which unverified accounts may make, so "
-            f"the account's verification (认证) may have lapsed; renew it in {_VERIFY_HELP}, "
+            f"the account's verification (认证) may have lapsed; renew it in {VERIFY_HELP}, "
             "then run with --retry-failed"
         )
     if code == 40164:

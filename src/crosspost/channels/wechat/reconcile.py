@@ -33,6 +33,7 @@ from crosspost.channels.wechat.api import (
     normalise_id,
     permanent,
 )
+from crosspost.channels.wechat.errors import UNAUTHORISED_CODE
 from crosspost.errors import PermanentError
 from crosspost.platforms.wechat import WECHAT
 
@@ -40,8 +41,6 @@ from crosspost.platforms.wechat import WECHAT
 RECONCILE_SLACK_SECONDS = 120.0
 #: After an unconfirmed submit, how long a draft still in 草稿箱 may mean "still publishing".
 PUBLISH_SETTLE_SECONDS = 600.0
-#: WeChat's "api unauthorized": the account's kind may not call the path.
-API_UNAUTHORIZED = 48001
 
 
 def matches(
@@ -195,6 +194,6 @@ def _published(
                 links = news_links([n for n in news if isinstance(n, dict)])
                 return article_id, url, listed, links
     except PermanentError as error:
-        if error.code != API_UNAUTHORIZED:
+        if error.code != UNAUTHORISED_CODE:
             raise
     return None

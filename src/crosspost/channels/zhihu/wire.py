@@ -300,7 +300,7 @@ def decode(reply: Reply, cookies: Cookies, *, irreversible: bool = False) -> Any
         raise TransientError(
             f"Zhihu {reply.where}: {said}, so {IN_THE_WAY}", channel=CHANNEL, code=reply.status
         )
-    if _content_type(reply).startswith("text/plain"):
+    if reply.header("content-type").strip().lower().startswith("text/plain"):
         raise TransientError(
             f"Zhihu {reply.where}: {said}: plain text, as a gateway or proxy between this "
             "machine and Zhihu sends when Zhihu does not answer; run again later, and if it "
@@ -315,11 +315,6 @@ def decode(reply: Reply, cookies: Cookies, *, irreversible: bool = False) -> Any
     )
 
 
-def _content_type(reply: Reply) -> str:
-    kind = next((v for k, v in reply.headers.items() if k.lower() == "content-type"), "")
-    return kind.strip().lower()
-
-
 def _zhihu_page(reply: Reply) -> str | None:
     """``"check"`` for Zhihu's anti-bot page, ``"login"`` for another page of Zhihu's own
     (its title names 知乎) sent with a success status where JSON belongs: what Zhihu serves
@@ -327,20 +322,11 @@ def _zhihu_page(reply: Reply) -> str | None:
     if not reply.is_html or not (reply.status < 300 or reply.status == 403):
         return None
     head = reply.text[:4096]
-    title = _title(head)
+    title = reply.title
     zhihus = "知乎" in title or "zhihu" in title.lower()
     if "/account/unhuman" in head or (zhihus and ("安全验证" in title or "captcha" in head)):
         return "check"
     return "login" if zhihus and reply.status < 300 else None
-
-
-def _title(head: str) -> str:
-    """The ``<title>`` of an HTML page's first few KB ("" when it has none)."""
-    lower = head.lower()
-    start = lower.find("<title")
-    start = lower.find(">", start) + 1 if start >= 0 else 0
-    end = lower.find("</title", start) if start else -1
-    return head[start:end] if end > start else ""
 
 
 def _json_or_none(reply: Reply) -> Any:
@@ -418,7 +404,7 @@ def redirected(reply: Reply, cookies: Cookies) -> ChannelError:
     """A redirect instead of an answer: Zhihu sends a request it will not serve to its
     login page or its anti-bot check. The request was not carried out; following the
     redirect would only fetch that page."""
-    location = next((v for k, v in reply.headers.items() if k.lower() == "location"), "")
+    location = reply.header("location")
     page = location.split("?", 1)[0]
     if any(word in page for word in ("signin", "signup", "login")):
         login = replace(reply, status=401)
