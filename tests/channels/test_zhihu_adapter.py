@@ -69,6 +69,16 @@ class World:
     adapter: ZhihuAdapter
     state_dir: Path
 
+    def adapter_for(self, account: Account) -> ZhihuAdapter:
+        """Another account's adapter on the same sandbox, HTTP policy and clock."""
+        return ZhihuAdapter(
+            account,
+            http=self.adapter.http,
+            state_dir=self.state_dir,
+            clock=self.clock,
+            sleep=self.clock.sleep,
+        )
+
     def calls(self, method: str, path_start: str) -> int:
         """How many requests of this kind reached the sandbox (answered or not)."""
         return sum(
@@ -758,13 +768,7 @@ def test_a_second_accounts_expired_login_names_its_own_variables(world: World) -
     account = world.adapter.account
     names = {"z_c0": "ZHIHU_TEAM_Z_C0", "xsrf": "ZHIHU_TEAM_XSRF", "d_c0": "ZHIHU_TEAM_D_C0"}
     team = Account("zhihu", "team", account.base_url, account.credentials, credential_env=names)
-    adapter = ZhihuAdapter(
-        team,
-        http=world.adapter.http,
-        state_dir=world.state_dir,
-        clock=world.clock,
-        sleep=world.clock.sleep,
-    )
+    adapter = world.adapter_for(team)
     world.box.zhihu.expire_ticket()
 
     with pytest.raises(AuthError) as caught:
@@ -880,13 +884,7 @@ def test_no_cookie_or_upload_token_reaches_logs_errors_or_the_terminal(
 def test_a_missing_login_is_a_config_error_and_nothing_is_sent(world: World) -> None:
     account = world.adapter.account
     bare = Account("zhihu", "main", account.base_url, {}, credential_env=account.credential_env)
-    adapter = ZhihuAdapter(
-        bare,
-        http=world.adapter.http,
-        state_dir=world.state_dir,
-        clock=world.clock,
-        sleep=world.clock.sleep,
-    )
+    adapter = world.adapter_for(bare)
     world.box.log.clear()
 
     with pytest.raises(ConfigError, match="set the environment variable ZHIHU_Z_C0") as caught:
@@ -904,13 +902,7 @@ def test_a_missing_xsrf_cookie_says_which_variable_to_set(world: World) -> None:
         {"z_c0": account.credentials["z_c0"]},
         credential_env=account.credential_env,
     )
-    adapter = ZhihuAdapter(
-        no_xsrf,
-        http=world.adapter.http,
-        state_dir=world.state_dir,
-        clock=world.clock,
-        sleep=world.clock.sleep,
-    )
+    adapter = world.adapter_for(no_xsrf)
 
     assert adapter.preflight().identity  # reads need no XSRF echo
     with pytest.raises(AuthError, match=r"Copy the value of the _xsrf cookie .* into ZHIHU_XSRF"):

@@ -21,7 +21,7 @@ from markdown_it.token import Token
 
 from crosspost.check.constructs import INFO, WARNING, Finding, lines_of
 from crosspost.issue.ai_citations import CODE as AI_CITATIONS
-from crosspost.issue.blocks import shortened
+from crosspost.issue.blocks import PICTURE_ENDING, shortened
 from crosspost.issue.body import footnote_definitions
 from crosspost.issue.components import JAVASCRIPT_PICTURE, PICTURE_TAGS, SELF_CLOSING
 from crosspost.issue.dialect import (
@@ -51,7 +51,7 @@ _RUNS_TO_CLOSE = pattern(r"\s*<(script|pre|style|textarea)\b", re.IGNORECASE)
 _CALLOUT_CLOSE = pattern(r"^[\s>]*:{3,}\s*$")
 _CODE_SPAN = pattern(r"(`+).+?\1", re.DOTALL)
 #: An embed Obsidian shows as a picture (the dialect reads it as an image): not foreign.
-_EMBEDDED_IMAGE = r"[^\]\n|#]*\.(?:png|jpe?g|gif|webp|svg|bmp|avif)\s*[\]|#]"
+_EMBEDDED_IMAGE = rf"[^\]\n|#]*{PICTURE_ENDING}\s*[\]|#]"
 #: Pandoc's bracketed citation: ``[@doe2020]``, ``[see @roe99, p. 3]``.
 _CITATION = pattern(r"\[[^\[\]\n]*?(?<![\w.])-?@[A-Za-z_][\w:.#$%&+?<>~/-]*[^\[\]\n]*\](?![(:\[])")
 #: A link's reference definition: ``[@octocat]: https://github.com/octocat`` (Keep a

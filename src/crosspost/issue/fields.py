@@ -408,3 +408,23 @@ RECORD_DATES: tuple[str, ...] = ("date", "pubDate", "publishDate", "lastmod", "u
 #: root for paths that begin with ``/`` (crosspost looks in the site's ``static``,
 #: ``public`` and ``source`` folders, where it points) and its folder for pasted pictures.
 EDITOR_SETTINGS: tuple[str, ...] = ("typora-root-url", "typora-copy-images-to")
+#: Every key of the front matter crosspost reads (as a field, an alias of one, a date for
+#: the record or an editor's setting): no other key is a slip in typing one of ours.
+KNOWN_KEYS: frozenset[str] = frozenset([*FIELDS, *ALIASES, *RECORD_DATES, *EDITOR_SETTINGS])
+
+
+def meant_field(key: str) -> str | None:
+    """The field (or channel block) of ours that a key crosspost does not read most likely
+    misspells, for a "did you mean"; None when none is near, or when the key is a field
+    of its own built on ours (Docusaurus's ``author_url``, ``publish_at_utc``). The
+    loader's warning and run-due's "never due" line ask the same question here."""
+    if key in KNOWN_KEYS:
+        return None
+    import difflib  # only for a key we do not know: every command reads issues
+
+    close = difflib.get_close_matches(key, [*FIELDS, *PLATFORMS], n=1, cutoff=0.75)
+    if not close:
+        return None
+    field = close[0]
+    built_on = any(key.startswith(field + joint) or key.endswith(joint + field) for joint in "_-")
+    return None if built_on else field

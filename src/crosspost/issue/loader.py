@@ -32,13 +32,14 @@ from crosspost.issue.body import check_containers
 from crosspost.issue.dialect import parse_document
 from crosspost.issue.fields import (
     ALIASES,
-    EDITOR_SETTINGS,
     FIELDS,
+    KNOWN_KEYS,
     PROSE_FIELDS,
     RECORD_DATES,
     TEXT_FIELDS,
     FieldContext,
     ImpossibleMoment,
+    meant_field,
     moment_problem,
 )
 from crosspost.issue.model import Issue, Notice
@@ -892,32 +893,21 @@ def _unknown_fields(front: Mapping[str, Any], lines: Mapping[str, int]) -> Notic
     Files from static-site generators carry keys of their own (``layout``,
     ``categories``); they are no reason to stop, but a typo of ours should be seen.
     """
-    known = [*FIELDS, *ALIASES, *RECORD_DATES, *EDITOR_SETTINGS]
     unknown: list[str] = []
     for raw_key in front:
         key = str(raw_key)
-        if key in known:
+        if key in KNOWN_KEYS:
             continue
-        import difflib  # only for a mistyped field: every command reads issues
-
-        close = difflib.get_close_matches(key, [*FIELDS, *PLATFORMS], n=1, cutoff=0.75)
-        if close and _another_field(key, close[0]):
-            close = []
-        unknown.append(f"'{key}' (did you mean '{close[0]}'?)" if close else f"'{key}'")
+        meant = meant_field(key)
+        unknown.append(f"'{key}' (did you mean '{meant}'?)" if meant else f"'{key}'")
     if not unknown:
         return None
-    first = next(str(k) for k in front if str(k) not in known)
+    first = next(str(k) for k in front if str(k) not in KNOWN_KEYS)
     message = (
         f"front matter field{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} "
         f"not used by crosspost, so ignored; the fields it reads are listed in the README"
     )
     return Notice(lines.get(first), "unknown-field", message, "warning")
-
-
-def _another_field(key: str, field: str) -> bool:
-    """Whether ``key`` names a field of its own built on ``field`` (Docusaurus's
-    ``author_url``, ``title_meta``), not a slip in typing it: no "did you mean"."""
-    return any(key.startswith(field + joint) or key.endswith(joint + field) for joint in "_-")
 
 
 def _aliases(front: dict[str, Any], lines: dict[str, int], notices: list[Notice]) -> dict[str, str]:

@@ -24,6 +24,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from crosspost.channels.base import Adapter
 from crosspost.config.files import write_atomic
@@ -89,38 +90,51 @@ class KindMemory:
         self.path = Path(state_dir) / MEMORY_NAME
         self.clock = clock
 
-    def _read(self) -> dict[str, dict[str, float]]:
+    def _read(self) -> dict[str, Any]:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
         return data if isinstance(data, dict) else {}
 
+    def _seen(self, account: Account, mode: str) -> tuple[float, bool] | None:
+        """When a refusal of ``mode`` was learnt, and whether by asking (openapi/quota/get)
+        rather than by a 48001; a memory of only a time (as runs wrote it before they kept
+        how) is a 48001's."""
+        known = self._read().get(account.key)
+        entry = known.get(mode) if isinstance(known, dict) else None
+        if isinstance(entry, int | float):
+            return float(entry), False
+        if isinstance(entry, dict) and isinstance(entry.get("at"), int | float):
+            return float(entry["at"]), entry.get("asked") is True
+        return None
+
     def refused(self, account: Account, mode: str) -> bool:
         """True while a refusal of ``mode`` on ``account`` is remembered."""
-        known = self._read().get(account.key)
-        seen = known.get(mode) if isinstance(known, dict) else None
-        return isinstance(seen, int | float) and self.clock() - seen < REMEMBER_SECONDS
+        seen = self._seen(account, mode)
+        return seen is not None and self.clock() - seen[0] < REMEMBER_SECONDS
 
     def remember(self, account: Account, mode: str, *, asked: bool = False) -> None:
         """Remember that ``mode`` is refused on ``account``: by a 48001, or (``asked``)
         by WeChat's answer to openapi/quota/get before anything was tried."""
         data = self._read()
         known = data.get(account.key)
-        entry = {**(known if isinstance(known, dict) else {}), mode: self.clock()}
-        entry[f"{mode}:asked"] = asked
+        entry = {**(known if isinstance(known, dict) else {})}
+        entry[mode] = {"at": self.clock(), "asked": asked}
         data[account.key] = entry
         write_atomic(self.path, json.dumps(data, sort_keys=True))
 
     def why(self, account: Account, mode: str) -> str:
         """How an earlier run learnt that ``mode`` is refused, in the words of a plan."""
-        known = self._read().get(account.key)
-        if isinstance(known, dict) and known.get(f"{mode}:asked") is True:
-            return (
-                f"WeChat said in an earlier run that this account may not {mode} "
-                "(openapi/quota/get)"
-            )
+        seen = self._seen(account, mode)
+        if seen is not None and seen[1]:
+            return f"WeChat said in an earlier run that this account {_may_not(mode)}"
         return f"WeChat refused {mode} on this account (48001) in an earlier run"
+
+
+def _may_not(mode: str) -> str:
+    """What WeChat's answer to openapi/quota/get says of an account, in a run's words."""
+    return f"may not {mode} (openapi/quota/get)"
 
 
 def contradiction(account: Account, mode: str) -> str:
@@ -204,7 +218,7 @@ def handed_off_note(job: Job, *, in_run: bool = False) -> str:
     """The line said about a job the probe handed off: a dry run's whole plan (the
     account, why, where to finish it); a run's only why, under the post's own name, as
     the line that follows the draft says where it waits (it was said twice)."""
-    why = f"WeChat says this account may not {job.handoff} (openapi/quota/get)"
+    why = f"WeChat says this account {_may_not(job.handoff)}"
     if in_run:
         return f"{why}: it is drafted for you to finish"
     return Delivery(job.handoff, "draft", job.handoff, why).note(job.account)

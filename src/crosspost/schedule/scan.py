@@ -34,11 +34,9 @@ from typing import Any
 from crosspost.config.advice import command_line
 from crosspost.errors import IssueError, UsageError
 from crosspost.issue.fields import (
-    ALIASES,
-    EDITOR_SETTINGS,
-    FIELDS,
     ISSUE_SUFFIXES,
-    RECORD_DATES,
+    KNOWN_KEYS,
+    meant_field,
     parse_moment,
 )
 from crosspost.issue.loader import (
@@ -48,7 +46,6 @@ from crosspost.issue.loader import (
     unreadable,
 )
 from crosspost.patterns import pattern
-from crosspost.platforms.registry import PLATFORMS
 
 #: The front matter block of an issue file, as the loader finds it: from a ``---`` line
 #: that only blank lines precede to the next ``---`` or ``...`` line.
@@ -62,8 +59,6 @@ _PUBLISH_AT = pattern(r"""^["']?publish_at["']?[ \t]*:[ \t]*(.*?)[ \t]*\r?$""", 
 _DATED_KEY = pattern(
     r"""^["']?([A-Za-z][\w-]*)["']?[ \t]*:[ \t]*["']?(\d{4}-\d\d-\d\d[^"'#\r\n]*)""", re.M
 )
-#: Keys the loader reads (or knowingly ignores): never a misspelling.
-_KNOWN_KEYS = frozenset([*FIELDS, *ALIASES, *RECORD_DATES, *EDITOR_SETTINGS])
 #: Enough of a file to hold any front matter the loader accepts (64,000 characters).
 _ZONE_READ_BYTES = 256_000
 
@@ -259,10 +254,7 @@ def _misspelt(key: str, value: object, now: datetime) -> bool:
     """Whether ``key`` is what the loader's "did you mean 'publish_at'" warning would
     name, holding a date and time at or before ``now`` (one without a zone read in this
     machine's), so the issue would be due had the field been spelt right."""
-    # As the loader reads it: a known key is no slip, and ``publish_at_utc`` (``x-publish_at``)
-    # is a field of its own built on ours.
-    built_on = ("publish_at_", "publish_at-", "_publish_at", "-publish_at")
-    if key in _KNOWN_KEYS or key.startswith(built_on[:2]) or key.endswith(built_on[2:]):
+    if key in KNOWN_KEYS:  # cheap first: most keys of a front matter are ours
         return False
     if isinstance(value, str):
         try:
@@ -273,10 +265,7 @@ def _misspelt(key: str, value: object, now: datetime) -> bool:
         value = datetime(value.year, value.month, value.day)
     if not isinstance(value, datetime) or value.astimezone() > now:
         return False
-    import difflib  # only for a dated key we do not know: rare, and off the idle tick's path
-
-    close = difflib.get_close_matches(key, [*FIELDS, *PLATFORMS], n=1, cutoff=0.75)
-    return close == ["publish_at"]
+    return meant_field(key) == "publish_at"  # the loader's own "did you mean"
 
 
 def _yaml_front(raw: bytes) -> re.Match[str] | None:
