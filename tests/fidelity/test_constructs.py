@@ -227,3 +227,49 @@ def test_under_wechats_page_rules_a_wide_table_still_scrolls_whole_words(
     opened.close()
     assert_scrolls_whole_words(found)
     assert found["heading"] == "700", "headings stay bold"
+
+
+#: A table of Chinese cells long enough to wrap at phone width, beside Latin ones.
+CHINESE_TABLE = """---
+title: 表格
+---
+
+| 维度 | 旧设计（GPT-2） | 收益与代价 |
+| :--- | :--- | :--- |
+| 正则化 | Dropout | 单轮训练场景无过拟合风险，提升效率，但需要更长的训练时间和更多的数据才能收敛 |
+| 长上下文优化 | 无 | 滑动窗口注意力（128 token）进一步降低长文本推理成本，代价是信息需多层传递 |
+| 한국어 | ＧＰＴ | 긴 문맥을 처리하는 방법은 여러 가지가 있으며 각각 장단점이 있습니다 |
+"""
+
+#: Every cell's box, in document order.
+CELL_BOXES = """() => [...document.querySelectorAll('td, th')].map((cell) => {
+    const box = cell.getBoundingClientRect();
+    return [cell.textContent, box.left, box.top, box.width, box.height];
+})"""
+
+
+def test_chinese_cells_break_the_same_without_their_word_break(
+    browser: Browser, tmp_path: Path
+) -> None:
+    # A cell of Chinese text is written without word-break: WeChat's page then breaks it
+    # break-all, which for Chinese must lay it out exactly as normal does.
+    from crosspost.preview.screenshot import new_page
+
+    issue = tmp_path / "table.md"
+    issue.write_text(CHINESE_TABLE, encoding="utf-8")
+    body = wechat.render(load_issue(issue), RenderContext()).body
+    assert '<td style="word-break:normal">Dropout</td>' in body
+    assert "<td>单轮训练场景" in body and "<th>维度</th>" not in body  # a header keeps its look
+    boxes = []
+    for extra in ("", "td,th{word-break:normal!important}"):
+        document = as_wechat_shows_it(body).replace(
+            "<body>",
+            f'<body><style>{WECHAT_PAGE_RULES}{extra}</style><div class="rich_media_content">',
+        )
+        opened = new_page(browser, PHONE_WIDTH)
+        opened.set_content(document, wait_until="load")
+        boxes.append(opened.evaluate(CELL_BOXES))
+        opened.close()
+    assert boxes[0] == boxes[1]
+    tall = [cell for cell in boxes[0] if cell[0].startswith(("单轮", "긴"))]
+    assert len(tall) == 2 and all(cell[4] > 40 for cell in tall), "long cells wrap"

@@ -122,3 +122,19 @@ def test_auto_side_margins_of_a_full_width_block_are_zero_of_a_narrow_one_stay()
     # Taken out before the whitespace between blocks is, so none is left between them.
     empty = render("<p>一</p>\n<span></span>  \n<p>二</p>\n\n<span/>  \n")
     assert not re.search(r"</p>\s+<", str(empty)), str(empty)
+
+
+def test_a_table_cell_says_word_break_only_where_it_has_a_word_to_break() -> None:
+    soup = render(
+        "| 维度 | 模型 |\n| --- | --- |\n| 正则化（训练） | GPT-2 |\n| 한국어 | ＡＢＣ |\n"
+    )
+    kept = {cell.get_text(): "word-break" in style_of(cell) for cell in soup.find_all(["td", "th"])}
+    # WeChat's page breaks cells anywhere: only letters and digits outside CJK care.
+    assert kept == {
+        "维度": False,
+        "模型": False,
+        "正则化（训练）": False,
+        "GPT-2": True,
+        "한국어": False,
+        "ＡＢＣ": False,
+    }
