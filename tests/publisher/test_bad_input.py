@@ -25,6 +25,7 @@ import pytest
 
 from crosspost.cli import main
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_TEMPORARY
+from crosspost.images.remote import RemoteImages
 from crosspost.ledger.store import Ledger, PostKey
 
 from .image_server import TRUNCATED_JPEG, ImageServer, closed_port, image_server
@@ -331,7 +332,15 @@ def _file_url_in_raw_html(w: World, m: pytest.MonkeyPatch) -> list[str]:
 
 
 def _protocol_relative_image(w: World, m: pytest.MonkeyPatch) -> list[str]:
+    m.setattr(RemoteImages, "control_host", "localhost")  # names resolve here
     edit_front(w, "![资料图](images/hardware.png)", '<img src="//cdn.example.test/a.png">')
+    return publish(w)
+
+
+def _offline(w: World, m: pytest.MonkeyPatch) -> list[str]:
+    """No name resolves (``.invalid`` never does, RFC 6761): a machine offline."""
+    m.setattr(RemoteImages, "control_host", "control.invalid")
+    swap_image(w, "https://cdn.example.test/a.png")
     return publish(w)
 
 
@@ -650,6 +659,14 @@ IMAGE_CASES: dict[str, Case] = {
         _protocol_relative_image,
         r"issue\.md:16: image 'https://cdn\.example\.test/a\.png' could not be downloaded "
         r"\(host cdn\.example\.test does not exist\)",
+        checked=True,
+    ),
+    "remote image while offline (try later)": Case(
+        _offline,
+        r"issue\.md:16: image 'https://cdn\.example\.test/a\.png' could not be reached "
+        r"\(cdn\.example\.test does not resolve, nor does control\.invalid: this machine seems "
+        r"offline or its DNS is down\); nothing was sent, run again later$",
+        EXIT_TEMPORARY,
         checked=True,
     ),
     "javascript: image": Case(

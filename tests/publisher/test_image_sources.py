@@ -12,7 +12,10 @@ from __future__ import annotations
 import ipaddress
 import os
 import shutil
-from collections.abc import Iterator
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -327,22 +330,79 @@ def test_a_sandbox_rehearsal_may_read_images_from_loopback(tmp_path: Path) -> No
         assert rehearsal.private_image_hosts
 
 
+def knowing(*names: str) -> Callable[[str, int], list[str]]:
+    """A resolver that knows ``names`` (a public address each) and no other."""
+
+    def resolve(host: str, port: int) -> list[str]:
+        if host in names:
+            return ["93.184.216.34"]
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    return resolve
+
+
 def test_name_lookups_that_fail(tmp_path: Path) -> None:
     """An unknown host is the issue's dead link; a resolver that cannot answer now is not."""
-    import socket
-
-    def unknown(host: str, port: int) -> list[str]:
-        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
 
     def offline(host: str, port: int) -> list[str]:
         raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
 
+    online = RemoteImages(resolve=knowing(RemoteImages.control_host))
     with pytest.raises(ValueError, match=r"host images\.test does not exist"):
-        RemoteImages(resolve=unknown).fetch("http://images.test/a.png")
+        online.fetch("http://images.test/a.png")
     with pytest.raises(TransientError, match=r"could not look up images\.test"):
         RemoteImages(resolve=offline).fetch("http://images.test/a.png")
     with pytest.raises(ValueError, match="has no address"):
         RemoteImages(resolve=lambda host, port: []).fetch("http://images.test/a.png")
+
+
+def test_where_no_name_resolves_an_unknown_host_is_network_trouble(tmp_path: Path) -> None:
+    """Offline or with DNS down every host "does not exist": that is no dead link of the
+    issue's (exit 2, and cron gives up) but this machine's trouble (exit 75, run again)."""
+    url = "https://cdn.example.test/a.png"
+    issue = issue_naming(tmp_path, url)
+    with pytest.raises(TransientError) as caught:
+        read_source(url, issue, RemoteImages(resolve=knowing()).fetch)
+    assert caught.value.exit_code == 75
+    assert str(caught.value) == (
+        f"{issue}:7: image '{url}' could not be reached (cdn.example.test does not resolve, "
+        "nor does api.weixin.qq.com: this machine seems offline or its DNS is down); "
+        "nothing was sent, run again later"
+    )
+
+
+@pytest.mark.parametrize("control", [None, "control.test"])
+def test_the_control_name_is_asked_once_per_fetcher_however_many_threads_fetch(
+    control: str | None,
+) -> None:
+    """Eight unknown hosts at once (the barrier lets no lookup end before all began) ask
+    the control name once; its answer, either way, holds for the fetcher's other hosts."""
+    hosts = [f"img{n}.test" for n in range(8)]
+    together = threading.Barrier(len(hosts), timeout=10)
+    asked: list[str] = []
+    known = knowing(*filter(None, [control]))
+
+    def resolve(host: str, port: int) -> list[str]:
+        asked.append(host)
+        if host in hosts:
+            together.wait()
+        return known(host, port)
+
+    remote = RemoteImages(resolve=resolve)
+    remote.control_host = "control.test"
+
+    def outcome(host: str) -> type[Exception]:
+        with pytest.raises((ValueError, TransientError)) as caught:
+            remote.fetch(f"http://{host}/a.png")
+        return type(caught.value)
+
+    with ThreadPoolExecutor(len(hosts)) as pool:
+        outcomes = set(pool.map(outcome, hosts))
+    assert outcomes == {ValueError if control else TransientError}
+    assert asked.count("control.test") == 1
+    with pytest.raises(ValueError if control else TransientError):
+        remote.fetch("http://one-more.test/a.png")
+    assert asked.count("control.test") == 1
 
 
 def test_https_to_a_server_without_tls_is_refused(server: ImageServer) -> None:

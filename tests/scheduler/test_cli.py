@@ -17,10 +17,11 @@ import pytest
 
 from crosspost import cli
 from crosspost.config.settings import Secret
-from crosspost.errors import EXIT_BAD_INPUT, EXIT_CHANNEL_FAILED, EXIT_OK
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_CHANNEL_FAILED, EXIT_OK, EXIT_TEMPORARY
+from crosspost.images.remote import RemoteImages
 from crosspost.schedule.notify import MISSING_APPRISE, Notice, send
 
-from .desk import Desk, at
+from .desk import MINIMAL_BODY, Desk, at
 
 NOTIFY_PASSWORD = "n0tify-pa55word-xyz"
 
@@ -352,6 +353,40 @@ def test_wechat_unreachable_for_three_ticks_spaced_by_now_then_published(
     assert run_due(desk, now=now) == EXIT_OK
     assert capsys.readouterr().out.startswith("published   wechat:main    38  https://")
     assert desk.creates("wechat") == 1
+
+
+def test_a_tick_where_no_name_resolves_is_temporary_and_the_next_tick_tries_again(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """DNS down at the time an issue is due: its remote image's host "does not exist", as
+    every name does; that is exit 75 and one line, nothing sent, and the issue is not
+    written off as broken: the next tick tries again, and says it again."""
+    desk.use_env(monkeypatch)
+    issue = desk.write(
+        "37",
+        at(-60),
+        channels="[zhihu]",
+        body=MINIMAL_BODY + "\n![图](https://cdn.example.test/a.png)\n",
+    )
+    monkeypatch.setattr(RemoteImages, "control_host", "control.invalid")  # RFC 6761: never
+    line = (
+        f"crosspost: error: {issue}:12: image 'https://cdn.example.test/a.png' could not be "
+        "reached (cdn.example.test does not resolve, nor does control.invalid: this machine "
+        "seems offline or its DNS is down); nothing was sent, run again later"
+    )
+    for now in (0, 60):
+        assert run_due(desk, now=now) == EXIT_TEMPORARY
+        assert capsys.readouterr() == ("", line + "\n")
+    assert desk.box.requests == [] and desk.posts() == {}
+
+    monkeypatch.setattr(RemoteImages, "control_host", "localhost")  # names resolve again
+    assert run_due(desk, now=120) == EXIT_BAD_INPUT
+    assert capsys.readouterr() == (
+        "",
+        f"problem     {issue}:12: image 'https://cdn.example.test/a.png' could not be "
+        "downloaded (host cdn.example.test does not exist)\n",
+    )
+    assert desk.box.requests == []
 
 
 def test_posts_are_said_in_the_words_of_status_in_the_lines_the_notice_and_json(

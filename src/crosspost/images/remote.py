@@ -95,6 +95,13 @@ class RemoteImages:
     downloading again (so what was checked is what is uploaded).
     """
 
+    #: A name that surely exists, looked up when an image's host does not: if it fails
+    #: too, no name resolves on this machine (offline, DNS down) and the image is not the
+    #: issue's dead link. WeChat's API host, because a machine that publishes must resolve
+    #: it anyway, and it resolves inside mainland China as well as outside (where a
+    #: well-known name of elsewhere may be filtered). Tests set another.
+    control_host = "api.weixin.qq.com"
+
     def __init__(
         self,
         *,
@@ -113,6 +120,9 @@ class RemoteImages:
         self.clock = clock
         self._fetched: dict[str, bytes] = {}
         self._lock = threading.Lock()
+        #: Whether names resolve here at all (see :meth:`_names_resolve`); None: not asked.
+        self._names_resolved: bool | None = None
+        self._control_lock = threading.Lock()
 
     def fetch(self, url: str) -> bytes:
         """The image's bytes. ``ValueError`` (:class:`RefusedImage` for a refused source)
@@ -147,6 +157,11 @@ class RemoteImages:
                 ]
             except socket.gaierror as error:
                 if error.errno in (socket.EAI_NONAME, getattr(socket, "EAI_NODATA", None)):
+                    if not self._names_resolve():
+                        raise TransientError(
+                            f"{host} does not resolve, nor does {self.control_host}: this "
+                            "machine seems offline or its DNS is down"
+                        ) from None
                     raise ValueError(f"host {host} does not exist") from None
                 raise TransientError(f"could not look up {host} ({error.strerror})") from None
         if not addresses:
@@ -163,6 +178,19 @@ class RemoteImages:
                 shown = host if str(address) == host else f"{host} ({address})"
                 raise RefusedImage(f"is on {shown}, {why}; {advice}")
         return str(addresses[0])
+
+    def _names_resolve(self) -> bool:
+        """Whether any name resolves here: without DNS every host "does not exist", and
+        calling that the issue's fault (exit 2) would make cron give up on a scheduled
+        issue. :attr:`control_host` is asked once per fetcher, whichever thread asks
+        first; the others wait for its answer."""
+        with self._control_lock:
+            if self._names_resolved is None:
+                try:
+                    self._names_resolved = bool(self.resolve(self.control_host, 443))
+                except OSError:  # socket.gaierror: whatever the reason, it did not resolve
+                    self._names_resolved = False
+            return self._names_resolved
 
     def _get(self, url: str, deadline: float) -> tuple[bytes | None, str]:
         """(bytes, url) for an image, or (None, next URL) for a redirect."""
