@@ -164,6 +164,25 @@ def test_help_says_what_a_new_operator_would_otherwise_get_wrong(
     )
 
 
+@pytest.mark.parametrize(
+    "command", [["publish"], ["run-due"], ["status"], ["doctor"], ["ledger", "export"]]
+)
+def test_help_says_where_config_and_state_dir_default_to(
+    capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """As find_config and default_state_dir look, XDG folders included ('~/.config/…'
+    named no file, and the state dir's default skipped the config and $XDG_STATE_HOME)."""
+    text = help_of(capsys, *command)
+    assert (
+        "--config CONFIG config file (default: $CROSSPOST_CONFIG, else ./crosspost.toml, else "
+        "crosspost/crosspost.toml in $XDG_CONFIG_HOME, else in ~/.config)"
+    ) in text
+    assert (
+        "(default: $CROSSPOST_STATE_DIR, else state_dir in the config, else "
+        "$XDG_STATE_HOME/crosspost, else ~/.local/state/crosspost)"
+    ) in text
+
+
 def test_a_command_line_that_begins_with_its_command_builds_that_command_alone(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -1,6 +1,7 @@
 """``default_account``: where one account is meant and ``-c wechat`` names a channel of
 several, the config's default account is the one (config/crosspost.example.toml says
-so). ``urls --set`` records one post's URL: ``-c wechat`` is the default account's post.
+so). ``urls --set`` records one post's URL: ``-c wechat`` is the default account's post,
+and ``-c zhihu`` the one ``[channels.zhihu]`` names alike.
 
 Two WeChat accounts aimed at the live sandbox, both publish the issue, then
 ``crosspost.cli.main`` in this process.
@@ -34,19 +35,37 @@ base_url = "{world.box.wechat_url}"
         )
 
 
-def published_on_both(world: World, capsys: pytest.CaptureFixture[str]) -> None:
+def two_zhihu_accounts(world: World, channel_table: str) -> None:
+    """A second Zhihu account, ``backup``, on the same sandbox, as :func:`two_wechat_accounts`."""
+    with world.config.open("a", encoding="utf-8") as config:
+        config.write(
+            f"""
+[channels.zhihu]
+{channel_table}
+[channels.zhihu.accounts.backup]
+cookie_env = "ZHIHU_Z_C0"
+xsrf_env = "ZHIHU_XSRF"
+base_url = "{world.box.zhihu_url}"
+topics = ["人工智能"]
+"""
+        )
+
+
+def published_on_both(
+    world: World, capsys: pytest.CaptureFixture[str], channel: str = "wechat"
+) -> None:
     """The issue published on each account in turn: the two are one account of the
     sandbox, so published together the second's look for the issue on the account raced
     the first's draft (it adopted it, or made its own)."""
-    for account in ("wechat:main", "wechat:backup"):
+    for account in (f"{channel}:main", f"{channel}:backup"):
         argv = ["publish", str(world.issue), "-c", account, "--mode", "publish"]
         assert main(argv) == EXIT_OK
         assert account in capsys.readouterr().out
 
 
-def urls_of(world: World) -> dict[str, str | None]:
+def urls_of(world: World, channel: str = "wechat") -> dict[str, str | None]:
     with world.ledger() as ledger:
-        return {p.account: p.url for p in ledger.posts(ISSUE_ID, channel="wechat")}
+        return {p.account: p.url for p in ledger.posts(ISSUE_ID, channel=channel)}
 
 
 def test_urls_set_with_a_channel_records_the_default_accounts_post(
@@ -77,3 +96,19 @@ def test_without_a_default_urls_set_asks_for_the_account_and_says_how(
         "[channels.wechat]\n"
     )
     assert urls_of(world) == before
+
+
+def test_default_account_under_channels_zhihu_is_the_post_urls_set_records(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Set under ``[channels.zhihu]`` it does for Zhihu what it does for WeChat (only the
+    live preview's image upload, a paste into the 公众号 editor, has no Zhihu side)."""
+    two_zhihu_accounts(world, 'default_account = "main"')
+    world.use_env(monkeypatch)
+    published_on_both(world, capsys, "zhihu")
+    backup = urls_of(world, "zhihu")["backup"]
+    moved = "https://zhuanlan.zhihu.com/p/1234567890"
+
+    assert main(["urls", "--set", ISSUE_ID, "-c", "zhihu", moved]) == EXIT_OK
+    assert capsys.readouterr().out == f"zhihu:main  {ISSUE_ID}: URL recorded {moved}\n"
+    assert urls_of(world, "zhihu") == {"main": moved, "backup": backup}

@@ -100,6 +100,36 @@ def test_require_approval_waits_then_publishes_what_was_approved_and_an_edit_voi
     assert calls_to(world.box, SUBMIT) == 1
 
 
+def test_publish_says_a_post_waits_for_approval_once_and_after_its_draft(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: Capsys
+) -> None:
+    """It was said while planning, before the draft was made (a draft that then failed
+    left it said), and a dry run said it on a line of its own besides its own line."""
+    use_config(world, wechat_config(world, "require_approval = true"))
+    issue = plain_issue(world.root)
+    world.use_env(monkeypatch)
+    waiting = (
+        f"wechat:main  plain-1: waiting for approval: send it to reviewers with 'crosspost "
+        f"review {issue} --to WECHAT_ID', then 'crosspost approve {issue}' (an edit after "
+        "approving voids it)"
+    )
+
+    assert main(["publish", str(issue), "--dry-run"]) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert [line for line in (out + err).splitlines() if "approv" in line] == [
+        f"wechat:main  plain-1  draft: create a draft, then wait for approval ('crosspost "
+        f"approve {issue}' lets it publish)"
+    ]
+
+    assert main(["publish", str(issue)]) == EXIT_OK
+    out, err = capsys.readouterr()
+    (draft,) = world.drafts_on("wechat")
+    said = err.splitlines()
+    assert [line for line in said if "approv" in line] == [waiting]
+    assert said.index(waiting) > said.index(f"wechat:main  plain-1: draft {draft} created")
+    assert "approv" not in out  # the table's row: 'waiting' and the draft's link
+
+
 # --- message/mass/preview under every fault kind ---------------------------------------------
 
 FAULT_KINDS = [

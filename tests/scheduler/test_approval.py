@@ -13,9 +13,7 @@ from .desk import Desk, at
 SUBMIT = "/cgi-bin/freepublish/submit"
 
 
-def test_a_due_issue_waits_for_approval_then_goes_out(
-    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def require_approval(desk: Desk) -> None:
     config = desk.root / "crosspost.toml"
     config.write_text(
         config.read_text("utf-8").replace(
@@ -24,6 +22,12 @@ def test_a_due_issue_waits_for_approval_then_goes_out(
         ),
         "utf-8",
     )
+
+
+def test_a_due_issue_waits_for_approval_then_goes_out(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    require_approval(desk)
     path = desk.write("50", at(-60), channels="[wechat]")
 
     first = desk.tick()
@@ -43,3 +47,22 @@ def test_a_due_issue_waits_for_approval_then_goes_out(
     third = desk.tick()
     assert [r.state for r in third.results] == ["published"], third.as_dict()
     assert sum(r.path == SUBMIT for r in desk.box.requests) == 1
+
+
+def test_a_post_waiting_for_approval_is_one_line_of_the_tick_once(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its 'waiting' line and its 'to do' line said the same: it is the to-do line alone."""
+    require_approval(desk)
+    path = desk.write("50", at(-60), channels="[wechat]")
+    desk.use_env(monkeypatch)
+
+    assert main(["run-due", "--now", at(0)]) == EXIT_OK
+    assert capsys.readouterr() == (
+        f"to do  wechat:main  50  waiting for approval: send it to reviewers with 'crosspost "
+        f"review {path} --to WECHAT_ID', then 'crosspost approve {path}' (an edit after "
+        "approving voids it)\n",
+        "",
+    )
+    assert main(["run-due", "--now", at(60)]) == EXIT_OK
+    assert capsys.readouterr() == ("", ""), "still waiting: nothing new"

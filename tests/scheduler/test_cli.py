@@ -16,9 +16,11 @@ from pathlib import Path
 import pytest
 
 from crosspost import cli
+from crosspost.commands.run_due import FILE_NOTES
 from crosspost.config.settings import Secret
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_CHANNEL_FAILED, EXIT_OK, EXIT_TEMPORARY
 from crosspost.images.remote import RemoteImages
+from crosspost.publish.words import MASS_WORDS, RUN_WORDS, STATE_WORDS, UNFINISHED
 from crosspost.schedule.notify import MISSING_APPRISE, Notice, send
 
 from .desk import MINIMAL_BODY, Desk, at
@@ -82,7 +84,7 @@ def test_a_published_post_is_one_line_and_then_silence(
     assert run_due(desk) == EXIT_OK
     out, err = capsys.readouterr()
     url = desk.posts()["48 zhihu"].url
-    assert out.splitlines() == [f"published   zhihu:main     48  {url}"]
+    assert out.splitlines() == [f"published  zhihu:main  48  {url}"]
     assert err == ""
     assert run_due(desk, now=60) == EXIT_OK
     assert capsys.readouterr() == ("", "")
@@ -115,7 +117,7 @@ def test_a_config_from_a_pipe_is_read_once_and_the_post_goes_out(
     writer.join(timeout=10)
     assert not rescued.is_set(), "the pipe was read twice"
     url = desk.posts()["48 zhihu"].url
-    assert capsys.readouterr() == (f"published   zhihu:main     48  {url}\n", "")
+    assert capsys.readouterr() == (f"published  zhihu:main  48  {url}\n", "")
 
 
 def test_json_report_lists_everything(
@@ -193,7 +195,7 @@ def test_the_log_file_has_the_whole_story_and_no_secret(
     log = desk.root / "logs" / "run-due.log"
     assert run_due(desk, "--log-file", str(log)) == EXIT_OK
     text = log.read_text(encoding="utf-8")
-    assert "wechat:main  46: draft" in text and "published   wechat:main" in text
+    assert "wechat:main  46: draft" in text and "published  wechat:main  46  https://" in text
     for secret in desk.secrets():
         assert secret not in text
 
@@ -280,7 +282,7 @@ def test_a_rehearsal_against_the_built_in_sandbox(
     code = cli.main(["run-due", "--sandbox", "--now", at(0)])
     out = capsys.readouterr().out
     assert code == EXIT_OK, out
-    assert out.startswith("published   zhihu:sandbox  41  https://zhuanlan.zhihu.com/p/")
+    assert out.startswith("published  zhihu:sandbox  41  https://zhuanlan.zhihu.com/p/")
     assert desk.creates("zhihu") == 0, "the configured platform saw nothing"
     assert cli.main(["run-due", "--sandbox", "--now", at(60)]) == EXIT_OK
     assert capsys.readouterr() == ("", "")
@@ -318,11 +320,11 @@ def test_files_yaml_cannot_read_are_reported_and_the_others_go_out(
 
     assert run_due(desk) == EXIT_BAD_INPUT
     out, err = capsys.readouterr()
-    assert out.splitlines() == [f"published   zhihu:main     40  {desk.posts()['40 zhihu'].url}"]
+    assert out.splitlines() == [f"published  zhihu:main  40  {desk.posts()['40 zhihu'].url}"]
     assert err.splitlines() == [
-        f"problem     {hour}:7: 'publish_at' is 2026-11-23T25:00:00+08:00, which is no real "
+        f"problem    {hour}:7: 'publish_at' is 2026-11-23T25:00:00+08:00, which is no real "
         "date and time (hour must be in 0..23); fix it, e.g. 2026-11-23T09:00:00+08:00",
-        f"problem     {control}:9: front matter holds the control character U+0000, which YAML "
+        f"problem    {control}:9: front matter holds the control character U+0000, which YAML "
         "does not allow; remove it (most editors do not show it: delete and retype the text "
         "around it)",
     ]
@@ -351,7 +353,7 @@ def test_wechat_unreachable_for_three_ticks_spaced_by_now_then_published(
         now = retry_at - desk.clock() + 1
     assert gaps[0] < gaps[1] < gaps[2]
     assert run_due(desk, now=now) == EXIT_OK
-    assert capsys.readouterr().out.startswith("published   wechat:main    38  https://")
+    assert capsys.readouterr().out.startswith("published  wechat:main  38  https://")
     assert desk.creates("wechat") == 1
 
 
@@ -409,15 +411,15 @@ def test_posts_are_said_in_the_words_of_status_in_the_lines_the_notice_and_json(
     print_report(report, verbose=False)
     out, err = capsys.readouterr()
     (sent,) = out.splitlines()
-    assert sent.startswith(
-        f"sent to followers wechat:main    {done}  sent to followers (msg_id "
-    ), sent
+    assert sent.startswith(f"sent to followers  wechat:main  {done}  sent to followers (msg_id "), (
+        sent
+    )
     refusal = (
         f"today's mass send (群发) already went out with '{done}'; a subscription (kind not "
         "set: the strictest quota is assumed) account gets one a day: the next is possible "
         "from 2026-11-24 00:00 +0800 (Beijing midnight); nothing was sent"
     )
-    assert err.splitlines() == [f"not sent    wechat:main    {held}  {refusal}"]
+    assert err.splitlines() == [f"not sent           wechat:main  {held}  {refusal}"]
     notice = run_notice(report)
     assert notice is not None and notice.body == f"not sent wechat:main {held}: {refusal}"
     words = {p["issue"]: p["state"] for p in report.as_dict()["posts"]}
@@ -427,3 +429,77 @@ def test_posts_are_said_in_the_words_of_status_in_the_lines_the_notice_and_json(
     assert cli.main(["status", "--json"]) == EXIT_OK
     status = {p["issue"]: p["state"] for p in json.loads(capsys.readouterr().out)}
     assert status == words, "the words status shows"
+
+
+#: Every word a post's line of a tick can begin with: the words of ``status`` and what a
+#: run did to a post (publish/words.py).
+POST_WORDS = (*STATE_WORDS.values(), *MASS_WORDS.values(), UNFINISHED, *sorted(RUN_WORDS))
+#: The words of the tick's other lines.
+NOTE_WORDS = ("missed", "would", "waiting", *FILE_NOTES)
+
+
+@pytest.mark.parametrize(
+    ("line", "word"),
+    [
+        *(("post", word) for word in POST_WORDS),
+        ("to do", "to do"),
+        *(("note", word) for word in NOTE_WORDS),
+    ],
+)
+def test_every_word_of_a_tick_keeps_the_columns_of_its_lines_aligned(
+    line: str, word: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The first column was 11 wide: 'sending, or waiting for confirmation' (a 群发 not
+    yet confirmed) pushed its account, issue and URL out of line with the post above it.
+    Each column is now as wide as its widest cell in the tick, a long account name's too."""
+    from datetime import UTC, datetime
+    from types import MappingProxyType
+
+    from crosspost.commands.run_due import print_report
+    from crosspost.ledger.store import PostKey
+    from crosspost.publish.jobs import PostResult
+    from crosspost.schedule.report import DueEntry, DueReport
+
+    url = "https://mp.weixin.qq.com/s/"
+    published = PostResult(PostKey("48", "wechat", "main"), "published", f"{url}48")
+    other = PostKey("1049", "wechat", "backup-account")
+    results, entries, words = [published], [], {published.key: "published"}
+    if line == "post":
+        results.append(PostResult(other, "published", f"{url}1049"))
+        words[other] = word
+    elif line == "to do":
+        results.append(PostResult(other, "drafted", f"{url}1049", todo="press 发表 by hand"))
+        words[other] = "drafted"
+    elif word in FILE_NOTES:  # about a file, not a post: its message names the file
+        entries.append(DueEntry(word, Path("1049.md"), "1049.md:3: what the tick found"))
+    else:
+        entries.append(
+            DueEntry(word, Path("1049.md"), "what the tick found", "1049", "wechat:backup-account")
+        )
+    report = DueReport(
+        datetime(2026, 11, 23, 1, tzinfo=UTC),
+        results=tuple(results),
+        entries=tuple(entries),
+        words=MappingProxyType(words),
+    )
+    print_report(report, verbose=True)  # -v: a 'waiting' note is printed too
+    out, err = capsys.readouterr()
+    lines = out.splitlines() + err.splitlines()[:-1]  # the last: the tick's summary
+
+    width = max(len(word), len("published"))
+    if line == "note" and word in FILE_NOTES:
+        assert lines == [
+            f"{'published':<{width}}  wechat:main  48  {url}48",
+            f"{word:<{width}}  1049.md:3: what the tick found",
+        ]
+        return
+    first = f"{'published':<{width}}  wechat:main            48    {url}48"
+    if line == "to do":
+        assert lines == [
+            first,
+            f"{'drafted':<{width}}  wechat:backup-account  1049  {url}1049",
+            f"{'to do':<{width}}  wechat:backup-account  1049  press 发表 by hand",
+        ]
+    else:
+        detail = f"{url}1049" if line == "post" else "what the tick found"
+        assert lines == [first, f"{word:<{width}}  wechat:backup-account  1049  {detail}"]

@@ -49,10 +49,10 @@ def test_an_edit_wechat_cannot_take_is_a_to_do_line_once(
     assert run_due("--sandbox", "--mode", "publish", now=60) == EXIT_OK
     out, err = capsys.readouterr()
     lines = out.splitlines()
-    assert f"published   wechat:sandbox 48  {wechat_url}" in lines
-    assert f"to do       wechat:sandbox 48  {NOT_EDITABLE}" in lines
+    assert f"published  wechat:sandbox  48  {wechat_url}" in lines
+    assert f"to do      wechat:sandbox  48  {NOT_EDITABLE}" in lines
     assert (
-        "changed     zhihu:sandbox  48  changed since it was published; run with --update to "
+        "changed    zhihu:sandbox   48  changed since it was published; run with --update to "
         "edit it in place"
     ) in lines
     assert err == ""
@@ -101,7 +101,7 @@ def test_a_due_issue_with_no_account_configured_is_reported_once_with_exit_2(
     out, err = capsys.readouterr()
     assert out == ""
     assert err.splitlines() == [
-        "problem     no accounts are configured: no config file was found (--config, "
+        "problem  no accounts are configured: no config file was found (--config, "
         "CROSSPOST_CONFIG, ./crosspost.toml, ~/.config/crosspost/crosspost.toml); set "
         "CROSSPOST_CONFIG in the cron line, or create one from config/crosspost.example.toml; "
         "nothing was sent, the due issues wait for an account"
@@ -124,7 +124,7 @@ def test_a_config_without_accounts_names_itself(
     )
     assert run_due(str(due)) == EXIT_BAD_INPUT
     assert capsys.readouterr().err.splitlines() == [
-        f"problem     no accounts are configured in {config}; add one (see "
+        f"problem  no accounts are configured in {config}; add one (see "
         "config/crosspost.example.toml); nothing was sent, the due issues wait for an account"
     ]
 
@@ -144,9 +144,9 @@ def test_an_issue_for_a_channel_no_account_serves_is_a_problem_of_its_file(
 
     assert run_due() == EXIT_BAD_INPUT
     out, err = capsys.readouterr()
-    assert out.splitlines() == [f"published   zhihu:main     49  {desk.posts()['49 zhihu'].url}"]
+    assert out.splitlines() == [f"published  zhihu:main  49  {desk.posts()['49 zhihu'].url}"]
     assert err.splitlines() == [
-        f"problem     {issue}: asks for wechat, but no account of that channel is configured; "
+        f"problem    {issue}: asks for wechat, but no account of that channel is configured; "
         "add one to crosspost.toml (see config/crosspost.example.toml)"
     ]
     assert run_due(now=60) == EXIT_OK
@@ -160,7 +160,7 @@ def test_a_draft_is_skipped_with_a_line_once_per_version_and_exit_0(
     desk.use_env(monkeypatch)
     draft = desk.write("50", at(-60), extra="draft: true\n")
     line = draft.read_text("utf-8").split("\n").index("draft: true") + 1
-    said = f"skipped     {draft}:{line}: 'draft: true' (remove it when it is ready)"
+    said = f"skipped  {draft}:{line}: 'draft: true' (remove it when it is ready)"
 
     assert run_due() == EXIT_OK
     assert capsys.readouterr() == (said + "\n", "")
@@ -176,7 +176,7 @@ def test_a_draft_is_skipped_with_a_line_once_per_version_and_exit_0(
 
     draft.write_text(draft.read_text("utf-8").replace("draft: true\n", ""), encoding="utf-8")
     assert run_due(now=180) == EXIT_OK
-    assert capsys.readouterr().out.startswith("published   wechat:main    50  https://")
+    assert capsys.readouterr().out.startswith("published  wechat:main  50  https://")
 
 
 def test_a_misspelt_publish_at_is_said_once_when_it_would_be_due(
@@ -187,7 +187,7 @@ def test_a_misspelt_publish_at_is_said_once_when_it_would_be_due(
     desk.write("52", None, extra=f"published: {at(-600)}\n")  # no publish_at look-alike
     line = issue.read_text("utf-8").split("\n").index(f"publsh_at: {at(600)}") + 1
     said = (
-        f"unscheduled {issue}:{line}: 'publsh_at' is no field of crosspost (did you mean "
+        f"unscheduled  {issue}:{line}: 'publsh_at' is no field of crosspost (did you mean "
         "'publish_at'?), so this issue is never due; rename the field to schedule it"
     )
     assert any(
@@ -205,7 +205,7 @@ def test_a_misspelt_publish_at_is_said_once_when_it_would_be_due(
 
     issue.write_text(issue.read_text("utf-8").replace("publsh_at", "publish_at"), "utf-8")
     assert run_due(now=780) == EXIT_OK
-    assert "published   wechat:main    51  https://" in capsys.readouterr().out
+    assert "published  wechat:main  51  https://" in capsys.readouterr().out
 
 
 # --- what makes a new version of the configuration -------------------------------------
@@ -227,7 +227,7 @@ def test_a_comment_or_timeout_edit_is_no_new_version_but_a_mode_or_a_limit_is(
     broken = desk.issues / "broken.md"
     broken.write_text("---\ntitle: 坏了\npublish_at: 2026-11-23 09:00\n---\n", encoding="utf-8")
     said = (
-        f"problem     {broken}:3: 'publish_at' has no timezone, so its moment is ambiguous; "
+        f"problem  {broken}:3: 'publish_at' has no timezone, so its moment is ambiguous; "
         "add one, e.g. 2026-11-23T09:00:00+08:00\n"
     )
     assert run_due() == EXIT_BAD_INPUT
@@ -270,7 +270,7 @@ def test_a_longer_grace_from_the_command_line_counts_as_the_files_does(
     desk.write("36", at(-30 * 3600), channels="[zhihu]")
     assert run_due() == EXIT_OK
     (line,) = capsys.readouterr().out.splitlines()
-    assert line.startswith("missed      zhihu:main     36  publish_at ")
+    assert line.startswith("missed  zhihu:main  36  publish_at ")
     assert run_due(now=60) == EXIT_OK
     assert capsys.readouterr() == ("", "")
 
@@ -280,4 +280,4 @@ def test_a_longer_grace_from_the_command_line_counts_as_the_files_does(
         monkeypatch.setenv("CROSSPOST_GRACE", "48h")
         assert run_due(now=120) == EXIT_OK
     url = desk.posts()["36 zhihu"].url
-    assert capsys.readouterr() == (f"published   zhihu:main     36  {url}\n", "")
+    assert capsys.readouterr() == (f"published  zhihu:main  36  {url}\n", "")

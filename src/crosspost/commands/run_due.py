@@ -20,10 +20,10 @@ import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from crosspost.commands.switches import Switches
-from crosspost.commands.table import print_progress
+from crosspost.commands.table import format_rows, print_progress
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK, CrosspostError, UsageError
 
@@ -238,32 +238,50 @@ def _record(line: str) -> None:
 
 
 def print_report(report: DueReport, *, verbose: bool) -> None:
-    """One line per thing a person should know; nothing at all when nothing is new."""
+    """One line per thing a person should know; nothing at all when nothing is new.
+
+    The lines are one table, each column as wide as its widest cell in this tick: a state
+    word such as ``sending, or waiting for confirmation`` or a long account name widens
+    its column instead of pushing its own line out of step with the others.
+    """
     if report.locked:
         return
+    # Each row with the stream it is printed on: None for the log file only (not news).
+    rows: list[tuple[tuple[str, ...], TextIO | None]] = []
     for result in report.results:
         where = f"{result.key.channel}:{result.key.account}"
-        # A changed post's line says what can be done (--update, or why not): its URL
-        # was said when it was published.
-        shows_url = result.exit_code == EXIT_OK and result.url and result.state != "changed"
-        detail = result.url if shows_url else result.message
-        word = report.word(result)  # the words status shows: 'not sent', never 'pending'
-        line = f"{word:<11} {where:<14} {result.key.issue_id}  {detail}".rstrip()
-        _record(line)
-        if report.is_news(result) or verbose:  # a resumed post found done is not news
-            print(line, file=sys.stdout if result.exit_code == EXIT_OK else sys.stderr)
-            if result.asks_person:
-                todo = f"{'to do':<11} {where:<14} {result.key.issue_id}  {result.todo}"
-                _record(todo)
-                print(todo)
+        news = report.is_news(result) or verbose  # a resumed post found done is not news
+        # A post held for approval is one fact, and its to-do line says it with what to
+        # do: a 'waiting' line beside it would say it twice.
+        if not (result.state == "waiting" and result.asks_person):
+            # A changed post's line says what can be done (--update, or why not): its URL
+            # was said when it was published.
+            shows_url = result.exit_code == EXIT_OK and result.url and result.state != "changed"
+            detail = result.url if shows_url else result.message
+            word = report.word(result)  # the words status shows: 'not sent', never 'pending'
+            stream = sys.stdout if result.exit_code == EXIT_OK else sys.stderr
+            rows.append(
+                ((word, where, result.key.issue_id, detail or ""), stream if news else None)
+            )
+        if news and result.asks_person:
+            rows.append((("to do", where, result.key.issue_id, result.todo), sys.stdout))
     for entry in report.entries:
+        shown = not (entry.repeat or entry.kind == "waiting") or verbose
+        stream = (sys.stderr if entry.kind == "problem" else sys.stdout) if shown else None
         if entry.kind in FILE_NOTES:  # the message names the file (and line) itself
-            line = f"{entry.kind:<11} {entry.message}"
+            rows.append(((entry.kind, entry.message), stream))
         else:
-            line = f"{entry.kind:<11} {entry.account or '':<14} {entry.issue_id}  {entry.message}"
+            cells = (entry.kind, entry.account or "", entry.issue_id or "", entry.message)
+            rows.append((cells, stream))
+    # Aligned among the lines printed, which are what a person reads; the log file's
+    # other lines among themselves.
+    said = iter(format_rows([cells for cells, stream in rows if stream is not None]))
+    kept = iter(format_rows([cells for cells, stream in rows if stream is None]))
+    for _, stream in rows:
+        line = next(kept if stream is None else said)
         _record(line)
-        if not (entry.repeat or entry.kind == "waiting") or verbose:
-            print(line, file=sys.stderr if entry.kind == "problem" else sys.stdout)
+        if stream is not None:
+            print(line, file=stream)
     summary = (
         f"run-due at {report.now.isoformat(timespec='seconds')}: {report.files} files, "
         f"{report.upcoming} scheduled later, {report.settled} settled"

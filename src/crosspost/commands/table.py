@@ -32,14 +32,28 @@ def pad(text: str, width: int) -> str:
 
 def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], gap: int = 2) -> list[str]:
     """The lines of a table: each column as wide as its widest cell, no trailing spaces."""
-    widths = [display_width(title) for title in header]
+    return format_rows((header, *rows), gap)
+
+
+def format_rows(rows: Sequence[Sequence[str]], gap: int = 2) -> list[str]:
+    """Rows as aligned lines, each column as wide as its widest cell, no trailing spaces.
+
+    Rows may differ in length (run-due's line about a file has no account column): a
+    row's last cell, free text such as a message, is not padded and sets no width, so
+    one long message does not push the columns of the other rows apart.
+    """
+    widths: list[int] = []
     for row in rows:
-        for index, cell in enumerate(row):
+        for index, cell in enumerate(row[:-1]):
+            if index == len(widths):
+                widths.append(0)
             widths[index] = max(widths[index], display_width(cell))
     separator = " " * gap
     return [
-        separator.join(pad(cell, widths[index]) for index, cell in enumerate(row)).rstrip()
-        for row in (header, *rows)
+        separator.join(
+            [*(pad(c, w) for c, w in zip(row[:-1], widths, strict=False)), *row[-1:]]
+        ).rstrip()
+        for row in rows
     ]
 
 

@@ -557,10 +557,15 @@ def check_keys(
 def add_arguments(parser: argparse.ArgumentParser, *names: str) -> None:
     """Add the shared settings flags (``--config``, ``--state-dir``, …) a command wants."""
     helps = {
-        "config": "config file (default: $CROSSPOST_CONFIG, ./crosspost.toml, ~/.config/…)",
+        # Each default in the order find_config and default_state_dir look, as README says it.
+        "config": (
+            f"config file (default: $CROSSPOST_CONFIG, else ./{CONFIG_NAME}, else "
+            f"crosspost/{CONFIG_NAME} in $XDG_CONFIG_HOME, else in ~/.config)"
+        ),
         "state_dir": (
             "where the ledger (unless ledger_url is set), locks and caches live (default: "
-            "$CROSSPOST_STATE_DIR, else ~/.local/state/crosspost)"
+            "$CROSSPOST_STATE_DIR, else state_dir in the config, else "
+            "$XDG_STATE_HOME/crosspost, else ~/.local/state/crosspost)"
         ),
         "mode": (
             "draft: leave drafts for review; publish: publish them (a link, nothing pushed); "

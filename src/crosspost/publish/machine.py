@@ -419,6 +419,7 @@ class PostMachine:
         said = "unchanged since the draft was made" if unchanged else f"draft {draft.id} ready"
         if self.job.awaits_approval:
             line = waiting_line(self.job)
+            self.progress(line)  # after the draft is there, not before: it may fail
             result = self._result("waiting", draft.url, f"{said}; {line}")
             first = not any(  # the notice says it once per version of the content
                 e.summary == WAITING and e.data.get("content_hash") == self.job.content_hash

@@ -37,7 +37,7 @@ from crosspost.issue.model import Issue
 from crosspost.ledger.store import Ledger, PostKey
 from crosspost.platforms.base import Platform
 from crosspost.platforms.registry import PLATFORMS
-from crosspost.publish.approval import held_for_approval, waiting_line
+from crosspost.publish.approval import held_for_approval
 from crosspost.publish.delivery import (
     Delivery,
     KindMemory,
@@ -176,14 +176,9 @@ class Publisher:
                     "--new-draft only replaces the draft of a post not yet published: select "
                     f"the stuck post with -c (and run '{reconcile}' if it is publishing)"
                 )
-        return [self._approved(job) for job in jobs]
-
-    def _approved(self, job: Job) -> Job:
-        """The job, held as a draft when its account requires an approval it lacks."""
-        held = held_for_approval(self.ledger, job)
-        if held is not job:
-            self._say(f"{job.account.key}  {job.issue.id}: {waiting_line(job)}")
-        return held
+        # Held as drafts where an account requires an approval they lack. Not said here:
+        # a dry run's plan says it in its own line, a real run once the draft is there.
+        return [held_for_approval(self.ledger, job) for job in jobs]
 
     def _job(
         self,
