@@ -385,7 +385,7 @@ def test_a_tick_where_no_name_resolves_is_temporary_and_the_next_tick_tries_agai
     assert run_due(desk, now=120) == EXIT_BAD_INPUT
     assert capsys.readouterr() == (
         "",
-        f"problem     {issue}:12: image 'https://cdn.example.test/a.png' could not be "
+        f"problem  {issue}:12: image 'https://cdn.example.test/a.png' could not be "
         "downloaded (host cdn.example.test does not exist)\n",
     )
     assert desk.box.requests == []

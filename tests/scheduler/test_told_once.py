@@ -15,7 +15,7 @@ from crosspost.issue.loader import read_issue
 from crosspost.schedule.notify import run_notice
 from publisher.world import use_env
 
-from .desk import MINIMAL_BODY, Desk, at
+from .desk import MINIMAL_BODY, Desk, at, make_jpeg
 
 
 def run_due(*args: str, now: float = 0) -> int:
@@ -281,3 +281,40 @@ def test_a_longer_grace_from_the_command_line_counts_as_the_files_does(
         assert run_due(now=120) == EXIT_OK
     url = desk.posts()["36 zhihu"].url
     assert capsys.readouterr() == (f"published  zhihu:main  36  {url}\n", "")
+
+
+@pytest.mark.parametrize("missing", ["images/fig.jpg", "cover.jpg"])
+def test_a_picture_added_after_its_problem_was_said_lets_the_issue_go(
+    desk: Desk, missing: str
+) -> None:
+    """The problem is said once per version of the issue file, but its fix is another
+    file: the tick used to keep quiet for ever, the issue never sent, until someone
+    edited the issue itself. A picture the issue names is looked at on each tick."""
+    issue = desk.write("48", at(-60), body=f"{MINIMAL_BODY}\n![图](images/fig.jpg)\n")
+    picture = desk.issues / missing
+    picture.unlink(missing_ok=True)
+    first = desk.tick()
+    assert first.exit_code == EXIT_BAD_INPUT
+    assert [e.kind for e in first.entries] == ["problem"]
+    assert missing.split("/")[-1] in first.entries[0].message
+    again = desk.tick()
+    assert again.exit_code == EXIT_OK and all(e.repeat for e in again.entries), "said once"
+
+    other = desk.issues / ("cover.jpg" if missing != "cover.jpg" else "images/fig.jpg")
+    other.parent.mkdir(exist_ok=True)
+    make_jpeg(other, (900, 383))
+    picture.parent.mkdir(exist_ok=True)
+    make_jpeg(picture, (900, 383))
+    fixed = desk.tick()
+    assert fixed.exit_code == EXIT_OK
+    assert sorted(r.state for r in fixed.results) == ["published", "published"]
+    assert issue.read_text(encoding="utf-8").count("fig.jpg") == 1, "the issue was not edited"
+    assert sorted(desk.posts()) == ["48 wechat", "48 zhihu"]
+
+
+def test_a_problem_whose_pictures_did_not_change_is_not_looked_at_again(desk: Desk) -> None:
+    desk.write("48", at(-60), body=f"{MINIMAL_BODY}\n![图](images/fig.jpg)\n")
+    assert desk.tick().exit_code == EXIT_BAD_INPUT
+    make_jpeg(desk.issues / "unrelated.jpg", (10, 10))  # a picture the issue does not name
+    again = desk.tick()
+    assert again.exit_code == EXIT_OK and again.settled == 1 and again.results == ()

@@ -30,9 +30,11 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, tzinfo
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from crosspost.config.advice import command_line
 from crosspost.errors import IssueError, UsageError
+from crosspost.issue.blocks import PICTURE_ENDING
 from crosspost.issue.fields import (
     ISSUE_SUFFIXES,
     KNOWN_KEYS,
@@ -59,6 +61,9 @@ _PUBLISH_AT = pattern(r"""^["']?publish_at["']?[ \t]*:[ \t]*(.*?)[ \t]*\r?$""", 
 _DATED_KEY = pattern(
     r"""^["']?([A-Za-z][\w-]*)["']?[ \t]*:[ \t]*["']?(\d{4}-\d\d-\d\d[^"'#\r\n]*)""", re.M
 )
+#: A picture's file as an issue may name it (front matter, Markdown, raw HTML, a wiki
+#: embed): no space, quote or bracket inside, a picture's ending.
+_NAMED_PICTURE = pattern(rf"""[^\s"'()<>\[\]|=,]+?{PICTURE_ENDING}(?![\w.])""", re.IGNORECASE)
 #: Enough of a file to hold any front matter the loader accepts (64,000 characters).
 _ZONE_READ_BYTES = 256_000
 
@@ -311,3 +316,41 @@ def publish_zone(path: Path | str | None) -> tzinfo | None:
         return None
     moment = _publish_at_in(_yaml_front(raw))
     return moment.tzinfo if isinstance(moment, datetime) else None
+
+
+def named_pictures_digest(path: Path, folders: Sequence[Path] = ()) -> str:
+    """A digest of the state of every picture file the issue's text names: each one's
+    size and time of change, or its absence, next to the issue and in the extra image
+    ``folders`` (by its path there and by its name).
+
+    A problem of a scheduled issue is said once per version of its file, and the tick
+    does not look at that version again; but the fix of the commonest problems (a
+    missing cover or picture, one too large or broken) is a change to another file. When
+    this digest moves, the tick looks at the issue again. The names are read from the
+    text as written, without parsing it: a tick pays this only for files with a problem,
+    a read and a few ``stat`` calls. An address (``https://…``) names no file here.
+    """
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    names = sorted(
+        {
+            unquote(name).removeprefix("./").lstrip("/")
+            for name in _NAMED_PICTURE.findall(text)
+            if "://" not in name and not name.startswith("data:")
+        }
+    )
+    state = hashlib.sha256()
+    for name in names:
+        places = [path.parent / name]
+        for folder in folders:
+            places += [folder / name, folder / Path(name).name]
+        for place in places:
+            try:
+                seen = place.stat()
+            except (OSError, ValueError):
+                state.update(f"{place}|-\n".encode())
+            else:
+                state.update(f"{place}|{seen.st_size}|{seen.st_mtime_ns}\n".encode())
+    return state.hexdigest()[:24]

@@ -125,14 +125,17 @@ class SchedulerState:
         *,
         complete: bool,
         problem: str = "",
+        pictures: str = "",
         issue_id: str | None = None,
         note: tuple[str, str] | None = None,
     ) -> None:
         """Say whether every account of this version is settled (and the problem, if any).
 
-        A problem stays with this version of the file: only an edit (a new fingerprint,
-        hence a fresh entry) clears it. So does a ``note``, (kind, message): a line said
-        once per version that is no failure (a ``draft: true`` skipped).
+        A problem stays with this version of the file until an edit (a new fingerprint,
+        hence a fresh entry), or a change to the pictures it names (``pictures``, their
+        digest then) makes the tick look again and settle it otherwise. So does a
+        ``note``, (kind, message): a line said once per version that is no failure (a
+        ``draft: true`` skipped).
         """
         self.settle(path, fingerprint, "", None)
         entry = self._files[str(path)]
@@ -141,6 +144,10 @@ class SchedulerState:
             entry["issue"] = issue_id
         if problem:
             entry["problem"] = problem
+            entry["pictures"] = pictures
+        else:
+            entry.pop("problem", None)
+            entry.pop("pictures", None)
         if note:
             entry["note"] = list(note)
 
@@ -154,6 +161,11 @@ class SchedulerState:
         if entry and entry.get("fingerprint") == fingerprint and entry.get("problem"):
             return str(entry["problem"])
         return None
+
+    def pictures(self, path: Path) -> str:
+        """The digest of the pictures the file named when its problem was said."""
+        entry = self._files.get(str(path))
+        return str(entry.get("pictures", "")) if entry else ""
 
     def note(self, path: Path, fingerprint: str) -> tuple[str, str] | None:
         """The (kind, message) already said for this version of the file, if any."""

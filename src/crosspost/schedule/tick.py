@@ -52,6 +52,7 @@ from crosspost.errors import (
     IssueError,
     UsageError,
 )
+from crosspost.issue.fields import ISSUE_SUFFIXES
 from crosspost.ledger.store import Ledger, PostKey
 from crosspost.publish.jobs import Job, PostResult, PublishOptions
 from crosspost.publish.machine import EDIT_REFUSED, Checkpoint, no_checkpoint
@@ -64,7 +65,7 @@ from crosspost.schedule.report import (
     at,
     span,
 )
-from crosspost.schedule.scan import Scan, ScheduledFile, look
+from crosspost.schedule.scan import Scan, ScheduledFile, look, named_pictures_digest
 from crosspost.schedule.state import (
     CHANGED,
     DONE,
@@ -271,6 +272,8 @@ class _Tick:
         """True when every account of this version of the file needs nothing from us."""
         known_problem = self.state.problem(path, print_)
         if known_problem is not None:
+            if self.state.pictures(path) != self._pictures(path):
+                return False  # a picture it names changed: look again (the same is not news)
             self.entries.append(DueEntry("problem", path, known_problem, repeat=True))
             return True
         known_note = self.state.note(path, print_)
@@ -411,7 +414,14 @@ class _Tick:
         message = str(problem)
         repeat = self.state.problem(path, print_) == message
         self.entries.append(DueEntry("problem", path, message, repeat=repeat))
-        self.state.mark(path, print_, complete=True, problem=message)
+        pictures = self._pictures(path)
+        self.state.mark(path, print_, complete=True, problem=message, pictures=pictures)
+
+    def _pictures(self, path: Path) -> str:
+        """The state of the pictures an issue file names (a config's own key names none)."""
+        if path.suffix.lower() not in ISSUE_SUFFIXES:
+            return ""
+        return named_pictures_digest(path, self.settings.image_folders)
 
     def _note(
         self, path: Path, print_: str, kind: str, message: str, issue_id: str | None = None
