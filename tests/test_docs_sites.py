@@ -5,13 +5,15 @@ is no citation, and the keys of a site's authors file are no author's name."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from crosspost.issue.loader import read_issue
-from rendering import CHANNELS, BodyWarnings, CheckLines, shown, words
+from crosspost.render.rendered import RenderContext, render
+from rendering import CHANNELS, BodyWarnings, CheckLines, issue_of, shown, words
 
 WriteIssue = Callable[..., Path]
 BODY = "正文足够长，可以通过检查，也足够让知乎接受。\n"
@@ -29,16 +31,17 @@ BODY = "正文足够长，可以通过检查，也足够让知乎接受。\n"
             "2024 年 10 月 12 日 · v1.2.0",
             "<ul><li>新增 Go SDK</li></ul>",
         ),
-        # Mintlify's API fields: the field's name (each was its description alone).
+        # Mintlify's API fields: the field's name, type and whether it is required (each
+        # was its description alone, then its name alone).
         (
             '<ResponseField name="id" type="string" required>\n  请求的唯一标识。\n'
             "</ResponseField>\n",
-            "id",
+            "id · string · required",
             "<p>请求的唯一标识。</p>",
         ),
         (
             '<ParamField body="model" type="string" required>\n  要使用的模型。\n</ParamField>\n',
-            "model",
+            "model · string · required",
             "<p>要使用的模型。</p>",
         ),
         (
@@ -175,10 +178,149 @@ def test_a_directives_attributes_are_the_sites_and_its_words_are_shown(
 
 
 def test_a_colon_before_words_in_brackets_is_no_directive() -> None:
-    body = "时间 12:30[注]{.x}，键 a:b[c]{d}，还有 ::before 伪元素。\n\n:kbd[Ctrl] 留着。\n"
+    body = "时间 12:30[注]{.x}，键 a:b[c]{d}，还有 ::before 伪元素。\n\n:abbr[HTML] 留着。\n"
     zhihu = shown(body, "zhihu")
     assert "12:30注" in zhihu and "a:b" in zhihu and "::before" in zhihu
-    assert "<p>:kbd[Ctrl] 留着。</p>" in zhihu
+    assert "<p>:abbr[HTML] 留着。</p>" in zhihu
+
+
+def test_a_kbd_directive_is_a_key(body_warnings: BodyWarnings) -> None:
+    # It stayed as written, brackets and all (":kbd[Ctrl]", on Zhihu ":kbd\[Ctrl\]").
+    body = (
+        "按 :kbd[Ctrl] + :kbd[C]{.mac} 复制，:kbd[<] 缩进，`:kbd[x]` 是代码，"
+        "a:kbd[y] 与 ::kbd 不是。\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu == (
+        "<p>按 <code>Ctrl</code> + <code>C</code> 复制，<code>&lt;</code> 缩进，"
+        "<code>:kbd[x]</code> 是代码，a:kbd[y] 与 ::kbd 不是。</p>"
+    )
+    wechat = shown(body, "wechat")
+    assert wechat.count("<kbd") == 3 and ">Ctrl</kbd>" in wechat and ">&lt;</kbd>" in wechat
+    assert body_warnings(body) == []
+
+
+def test_an_api_fields_type_and_required_are_shown_beside_its_name(
+    body_warnings: BodyWarnings,
+) -> None:
+    # Each was its name alone; the self-closing one was left out, and check said so.
+    body = (
+        '<ParamField path="id" type="string" required>\n  用户的唯一标识。\n</ParamField>\n\n'
+        '<ParamField query="limit" type="integer" default="20">\n  每页条数。\n</ParamField>\n\n'
+        '<ResponseField name="ok" type="boolean" required={true} deprecated>是否成功。'
+        "</ResponseField>\n\n"
+        '<ResponseField name="tags" type="string[]" required={false} post={["可选"]}>\n'
+        "  标签。\n</ResponseField>\n\n"
+        '<ParamField header="Authorization" type="string" required />\n'
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu == (
+        "<p><b>id · string · required</b></p><p>用户的唯一标识。</p>"
+        "<p><b>limit · integer · default: 20</b></p><p>每页条数。</p>"
+        "<p><b>ok · boolean · required · deprecated</b></p><p>是否成功。</p>"
+        "<p><b>tags · string[]</b></p><p>标签。</p>"
+        "<p><b>Authorization · string · required</b></p>"
+    )
+    markdown = render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]
+    assert "**tags · string\\[\\]**" in markdown and "**id · string · required**" in markdown
+    wechat = words(shown(body, "wechat"))
+    assert "id · string · required" in wechat and "Authorization · string · required" in wechat
+    assert body_warnings(body) == []
+
+
+# --- MDX: a video's or a frame's source in JavaScript ---------------------------------------
+
+
+VIDEO = ("a video (<video>, or a site's video tag)", "视频")
+FRAME = ("an embedded page (<iframe>, a gist's <script>, or a site's embed tag)", "嵌入内容")
+
+
+@pytest.mark.parametrize(
+    ("written", "what", "label"),
+    [
+        ("<Video src={clip} />", *VIDEO),
+        ("<video src={clip} controls />", *VIDEO),
+        ("<iframe src={clip} />", *FRAME),
+        ("<Video src={require('./demo.mp4').default} />", *VIDEO),
+    ],
+)
+def test_a_video_imported_in_mdx_is_a_line_with_its_path(
+    written: str, what: str, label: str, body_warnings: BodyWarnings
+) -> None:
+    # Each linked to '{clip}' (WeChat's list of links said so) and check said the line
+    # linked to its source; Zhihu showed '▶ 视频' linking nowhere, without a word.
+    body = f"import clip from './demo.mp4'\n\n介绍。\n\n{written}\n"
+    assert shown(body, "zhihu") == f"<p>介绍。</p><p>▶ {label}</p>"
+    wechat = words(shown(body, "wechat"))
+    assert f"▶ {label}: ./demo.mp4" in wechat and "{" not in wechat
+    assert body_warnings(body) == [
+        f"issue.md:8: warning: {what} cannot play on any channel, and its source "
+        f"'./demo.mp4' is no web address: the line '▶ {label}' shown in its place leads "
+        "nowhere a reader can follow; put the file on the web and write its address (https://…)"
+    ]
+
+
+def test_a_source_the_post_binds_to_a_string_is_that_address() -> None:
+    body = (
+        "export const url = 'https://www.youtube.com/embed/dQw4w9WgXcQ'\n"
+        'export const logo = "https://e.com/logo.png"\n\n'
+        '<iframe src={url} />\n\n<img src={logo} alt="标志" />\n'
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu.startswith(
+        '<p><a href="https://www.youtube.com/watch?v=dQw4w9WgXcQ">▶ 视频</a></p>'
+        '<img src="https://e.com/logo.png"'
+    )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "<iframe src={props.url} />\n",
+        # In a line of text, by a name nothing binds.
+        "文字 <video src={clip}></video> 行内。\n",
+        # Not beside the post: the site's static files, which crosspost has not.
+        "import clip from '@site/static/demo.mp4'\n\n<video src={clip} controls />\n",
+        # An import shown in a fence binds nothing.
+        "```js\nimport clip from './demo.mp4'\n```\n\n<video src={clip}></video>\n",
+    ],
+)
+def test_a_source_mdx_cannot_read_links_nowhere_and_is_named_once(
+    body: str, body_warnings: BodyWarnings
+) -> None:
+    for channel in CHANNELS:
+        html = shown(body, channel)
+        assert "▶ " in html and "{" not in words(html).split("▶")[-1], channel
+    (warning,) = body_warnings(body)
+    assert (
+        "takes its address from JavaScript (src={…}), which crosspost does not run, so it is "
+        "lost on every channel: only the line '▶ "
+    ) in warning
+    assert warning.endswith('write its web address in quotes (src="https://…")')
+
+
+# --- nbconvert: a table's stylesheet ---------------------------------------------------------
+
+
+def test_a_notebook_tables_stylesheet_is_named_once(body_warnings: BodyWarnings) -> None:
+    # Named twice, once per channel, for one thing that both leave out alike.
+    body = (
+        "结果如下：\n\n<div>\n<style scoped>\n    .dataframe thead th {\n        text-align: "
+        'right;\n    }\n</style>\n<table border="1" class="dataframe">\n  <tr><th>a</th>'
+        "</tr>\n  <tr><td>1</td></tr>\n</table>\n</div>\n"
+    )
+    assert body_warnings(body) == [
+        "issue.md:7: warning: <style> is shown on no channel; it is left out with what it contains"
+    ]
+
+
+def test_a_stylesheet_on_one_channel_only_is_that_channels(check_lines: CheckLines) -> None:
+    document = "---\ntitle: T\n---\n::: only zhihu\n<style>p {}</style>\n:::\n"
+    said = [line for line in check_lines(document) if "<style>" in line]
+    assert said == [
+        "issue.md:5: [zhihu] warning: <style> is shown on no channel; it is left out with "
+        "what it contains"
+    ]
 
 
 # --- GitHub's release notes and Keep a Changelog: handles, not citations --------------------
@@ -190,6 +332,24 @@ RELEASE_NOTES = """## What's Changed
 ## New Contributors
 * @newbie123 made their first contribution in https://github.com/vitejs/vite/pull/18950
 """
+
+
+def test_a_github_attachment_alone_on_its_line_stays_a_link(check_lines: CheckLines) -> None:
+    address = "https://github.com/user-attachments/assets/3f2b9c1e-8a4d-4e5b-9c7f-1a2b3c4d5e6f"
+    body = f"## What's Changed\n\n新的拖拽上传演示：\n\n{address}\n\n见 {address} 。\n"
+    assert shown(body, "zhihu") == (
+        "<h2>What's Changed</h2><p>新的拖拽上传演示：</p>"
+        f'<p><a href="{address}">{address}</a></p><p>见 <a href="{address}">{address}</a> 。</p>'
+    )
+    assert f"<p>{address}</p>" in re.sub(r' style="[^"]*"', "", shown(body, "wechat"))
+    notes = [line for line in check_lines(f"---\ntitle: T\n---\n{body}") if "GitHub" in line]
+    assert notes == [
+        "issue.md:8: note: 'https://github.com/user-attachments/assets/3f2b9c1e-8a4d-4e…' "
+        "alone on its line is a file attached on GitHub, which GitHub shows in its place (a "
+        "video, most often); WeChat and Zhihu show its address (a link on Zhihu), the file's "
+        "kind being unknown without a download; if it is a picture, write "
+        "![caption](address) to show it"
+    ]
 
 
 @pytest.mark.parametrize(

@@ -12,11 +12,11 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from markdown_it.token import Token
 
-from crosspost.issue.blocks import LAZY_SOURCE_NAMES
+from crosspost.issue.blocks import LAZY_SOURCE_NAMES, shortened
 from crosspost.issue.body import callouts
 from crosspost.issue.callouts import CALLOUT_LABELS
 from crosspost.issue.model import Issue
@@ -24,6 +24,7 @@ from crosspost.patterns import pattern
 from crosspost.platforms.wechat import WECHAT
 from crosspost.platforms.zhihu import ZHIHU
 from crosspost.render.sanitize import (
+    ALWAYS_DROPPED,
     MEDIA_LABELS,
     Allowlist,
     Media,
@@ -31,7 +32,12 @@ from crosspost.render.sanitize import (
     script_embeds,
 )
 from crosspost.render.wechat.raw import ALLOWLIST as WECHAT_HTML
-from crosspost.render.zhihu.common import MOVED_IMAGE, goes_on_after_sublist, list_start
+from crosspost.render.zhihu.common import (
+    MOVED_IMAGE,
+    goes_on_after_sublist,
+    is_web_link,
+    list_start,
+)
 from crosspost.render.zhihu.sanitize import ALLOWLIST as ZHIHU_HTML
 from crosspost.render.zhihu.sanitize import NumberedList, inline_lists, numbered_lists
 
@@ -60,6 +66,7 @@ class Finding:
 
 def construct_findings(issue: Issue, channels: Iterable[str]) -> list[Finding]:
     """Every :class:`Finding` of ``issue`` for ``channels``, in body order."""
+    channels = tuple(channels)
     found = list(_callouts(issue))
     for channel in channels:
         tokens = issue.document.for_channel(channel)
@@ -75,7 +82,29 @@ def construct_findings(issue: Issue, channels: Iterable[str]) -> list[Finding]:
         allowlist = ALLOWLISTS.get(channel)
         if allowlist is not None:
             found += _raw_html(issue, tokens, channel, allowlist)
-    return sorted(found, key=lambda finding: finding.line)
+    return sorted(_once(found, channels), key=lambda finding: finding.line)
+
+
+def _once(found: list[Finding], channels: Iterable[str]) -> list[Finding]:
+    """``found`` with a finding said alike for every one of ``channels`` (a ``<style>``
+    every channel leaves out: a notebook's table has one) said once, for no channel in
+    particular; one said for some channels only stays theirs."""
+    wanted = set(channels)
+    if len(wanted) < 2:
+        return found
+    said: dict[Finding, set[str | None]] = {}
+    for finding in found:
+        said.setdefault(replace(finding, channel=None), set()).add(finding.channel)
+    kept: list[Finding] = []
+    told: set[Finding] = set()
+    for finding in found:
+        alike = replace(finding, channel=None)
+        if said[alike] != wanted:
+            kept.append(finding)
+        elif alike not in told:
+            told.add(alike)
+            kept.append(alike)
+    return kept
 
 
 def _callouts(issue: Issue) -> Iterator[Finding]:
@@ -378,17 +407,34 @@ _EMBEDDED = {
 
 def _media_message(media: Media | None, channel: str) -> str | None:
     """What ``channel`` shows of a media element whose line is not a plain link to its
-    source: WeChat's own video (a link to its player page, if it names one), or media
-    that names no address at all, whose line links nowhere: then the media is lost."""
-    if media is None or (media.source and not media.wechat_video):
+    source: WeChat's own video (a link to its player page, if it names one), media whose
+    source is no web address (``./demo.mp4``), or media that names no address at all,
+    whose line links nowhere: then the media is lost. The last two are said alike for
+    every channel, so check says them once."""
+    if media is None:
         return None
     label = f"▶ {MEDIA_LABELS.get(media.name, MEDIA_LABELS['embed'])}"
+    what = _EMBEDDED.get(media.name, f"<{media.name}>")
+    if media.javascript and not media.source:
+        return (
+            f"{what} takes its address from JavaScript (src={{…}}), which crosspost does "
+            f"not run, so it is lost on every channel: only the line '{label}', linking "
+            "nowhere, is shown in its place; write its web address in quotes "
+            '(src="https://…")'
+        )
+    if media.source and not media.wechat_video:
+        if is_web_link(media.source):
+            return None
+        return (
+            f"{what} cannot play on any channel, and its source '{shortened(media.source)}' "
+            f"is no web address: the line '{label}' shown in its place leads nowhere a "
+            "reader can follow; put the file on the web and write its address (https://…)"
+        )
     on_wechat = channel == WECHAT.name
     if media.wechat_video:
         what = "a WeChat video (WeChat's own player, <iframe data-mpvid>)"
         again = "; to have it play in WeChat, insert the video again in WeChat's editor"
     else:
-        what = _EMBEDDED.get(media.name, f"<{media.name}>")
         again = ", or insert it again in WeChat's editor"
     if media.source:
         return (
@@ -409,6 +455,8 @@ def _not_shown(name: str, channel: str, allowlist: Allowlist) -> str | None:
         return f"{what} cannot play on {channel}; it is shown as a line linking to its source"
     if name in _FORM:
         return f"<{name}> (a form control) is not shown on {channel}; it is left out"
+    if name in ALWAYS_DROPPED:  # alike on every channel: said once (see _once)
+        return f"<{name}> is shown on no channel; it is left out with what it contains"
     if allowlist.drops(name) and name not in ("source", "track"):
         return f"<{name}> is not shown on {channel}; it is left out with what it contains"
     return None

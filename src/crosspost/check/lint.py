@@ -226,8 +226,15 @@ def lint(
     for label, line in empty_footnotes(issue):  # Zhihu refuses it; WeChat shows a blank note
         message = f"footnote [^{label}] has no text; write the note after '[^{label}]:'"
         problems.append(Problem(issue.path, line, None, "empty-footnote", message))
-    findings = construct_findings(issue, rendered)  # shown otherwise than written
-    findings += source_findings(issue)  # parsed otherwise than meant
+    source = source_findings(issue)  # parsed otherwise than meant
+    # A <script> never closed is said to take the rest, which says it is left out too.
+    unclosed = {finding.line for finding in source if finding.code == "unclosed-html"}
+    findings = [  # shown otherwise than written
+        finding
+        for finding in construct_findings(issue, rendered)
+        if not (finding.code == "html-not-shown" and finding.line in unclosed)
+    ]
+    findings += source
     for finding in findings:
         problems.append(
             Problem(

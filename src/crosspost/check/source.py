@@ -132,6 +132,7 @@ def source_findings(issue: Issue) -> list[Finding]:
         *_shallow_sublists(issue, tokens, lines),
         *_merge_tags(issue, tokens, lines),
         *_tracking_pixels(issue),
+        *_github_attachments(issue, tokens),
         *_dialect_notes(issue),
         *_computed_text(issue, tokens, lines),
     ]
@@ -1004,6 +1005,37 @@ def _tracking_pixels(issue: Issue) -> Iterator[Finding]:
             f"issue came from ({why}), so it is left out of every channel; delete it from "
             "the issue to silence this",
         )
+
+
+#: A file attached on GitHub, its address alone on a line: ``https://github.com/user-
+#: attachments/assets/<uuid>``, which GitHub shows as the file (a video dropped into a
+#: release note, an issue or a README is written so).
+_GITHUB_ATTACHMENT = pattern(
+    r"[ \t]*<?(https://github\.com/user-attachments/(?:assets|files)/[\w./-]+)>?[ \t]*"
+)
+
+
+def _github_attachments(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
+    """GitHub's attachments alone on a line: GitHub shows the file in its place, both
+    channels a link to it (which kind of file it is, a video or a picture, only a
+    download would tell), so the editor is told, in a note."""
+    for token in tokens:
+        if token.type != "inline" or "user-attachments" not in token.content or not token.map:
+            continue
+        for offset, line in enumerate(token.content.split("\n")):
+            found = _GITHUB_ATTACHMENT.fullmatch(line)
+            if found is None:
+                continue
+            yield Finding(
+                issue.body_line + token.map[0] + offset,
+                None,
+                "github-attachment",
+                f"'{shortened(found.group(1), 60)}' alone on its line is a file attached on "
+                "GitHub, which GitHub shows in its place (a video, most often); WeChat and "
+                "Zhihu show its address (a link on Zhihu), the file's kind being unknown "
+                "without a download; if it is a picture, write ![caption](address) to show it",
+                INFO,
+            )
 
 
 #: A cross reference Quarto numbers (``@fig-plot``, ``@tbl-perf``, ``@sec-intro``) or a

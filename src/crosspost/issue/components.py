@@ -13,7 +13,8 @@ its title-like attribute carries as a bold line above its content (linked to its
 ``href`` or ``link``): a tab's or a changelog entry's ``label`` (the entry's
 ``description``, its version, after it), a card's, step's (numbered, as ``<Steps>``
 shows them) or accordion's ``title``, an API field's ``name`` (a ``<ParamField>``'s
-``body``, ``query``, ``path`` or ``header``), a frame's ``caption``, a ``<Details>``'s
+``body``, ``query``, ``path`` or ``header``) with its ``type``, ``required`` and
+``default`` after it, a frame's ``caption``, a ``<Details>``'s
 ``summary``. A tab that names no label has the one its ``<Tabs>`` gives it (Nextra's
 ``items={['pnpm', 'npm']}``, in order; Docusaurus 2's ``values={[{label, value}]}``, by
 its ``value``). A component with an ``href`` whose content is words alone (a button's
@@ -33,10 +34,13 @@ post binds (the import's path is relative to the post's file, as the issue's own
 pictures are), ``require('./a.png').default``, a string. Any other expression
 (``useBaseUrl('/img/a.png')``, a file of the site's ``@site/static``) names no address
 crosspost has: the picture is left out, never sent as an address ``{…}``, and check says
-so. A statement of JavaScript over several lines (``export const metadata = {`` … ``}``)
-is left out as a one-line one is where the post opens with it, and a component defined
-over several lines (``export const Highlight = (…) => (`` … ``);``) anywhere in a post
-that is MDX; Prettier's spaces ``{' '}`` at a line's end are a space.
+so. A video's or a frame's ``src={clip}`` is the file any import binds
+(``import clip from './demo.mp4'``); read or not, it is the line every channel shows a
+video as, linking to what was read (or nowhere), and check says so. A statement of
+JavaScript over several lines (``export const metadata = {`` … ``}``) is left out as a
+one-line one is where the post opens with it, and a component defined over several
+lines (``export const Highlight = (…) => (`` … ``);``) anywhere in a post that is MDX;
+Prettier's spaces ``{' '}`` at a line's end are a space.
 """
 
 from __future__ import annotations
@@ -109,7 +113,7 @@ def component_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
     its opening tag may run over several lines (``<Tabs groupId="pm"`` … ``]}>``)."""
     closed = line_match(state, start, "<", SELF_CLOSING)
     if closed is not None:
-        shown = _shown_by(closed.group(1), _attributes(closed.group(2)))
+        shown = _shown_by(closed.group(1), _attributes(closed.group(2)), closed.group(2))
         if shown is None:
             return False  # raw HTML of no element: left out, and check names it
         if not silent:
@@ -138,7 +142,7 @@ def component_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
         token.info = f"{kind} {attributes.get('title', '')}".strip()
         token.markup, token.map = ":::", [start, close + 1]
     link = attributes.get("href") or attributes.get("link") or ""
-    title = "" if kind is not None else _title(state, name, attributes)
+    title = "" if kind is not None else _title(state, name, attributes, opened.group(2))
     if title:
         shown = f"**{escaped(title)}**"
         paragraph(state, f"[{shown}](<{link}>)" if link else shown, start)
@@ -177,6 +181,13 @@ _TITLES = ("label", "title", "name", "caption", "summary")
 #: Components whose name is in attributes of their own: Mintlify's ``<ParamField
 #: body="model">`` names the parameter by where it is sent.
 _NAMED_IN = {"ParamField": ("body", "query", "path", "header")}
+#: Mintlify's fields of an API, whose bold line says, after the field's name, its
+#: ``type``, ``required`` and ``deprecated`` (words alone in the tag) and its ``default``,
+#: as the site shows them beside it: ``id · string · required``.
+_FIELDS = frozenset({"ParamField", "ResponseField"})
+#: A word alone that makes an attribute true, outside the attributes' values:
+#: ``required``, ``required={true}`` (not ``required={false}``).
+_FIELD_FLAG = pattern(r"(?<![\w-])(required|deprecated)(?:\s*=\s*\{\s*true\s*\})?(?![\w-]|\s*=)")
 
 
 def _short(name: str) -> str:
@@ -184,13 +195,15 @@ def _short(name: str) -> str:
     return name.rsplit(".", 1)[-1]
 
 
-def _title(state: StateBlock, name: str, attributes: dict[str, str]) -> str:
+def _title(state: StateBlock, name: str, attributes: dict[str, str], written: str) -> str:
     """The bold line a block component that is no callout shows, or "": its title-like
-    attribute (a changelog entry's ``description``, its version, after its ``label``);
-    a tab's label, from its ``<Tabs>`` where the tab has none; a step's number."""
-    title = next(
-        (attributes[key] for key in _NAMED_IN.get(name, _TITLES) if attributes.get(key)), ""
-    )
+    attribute (a changelog entry's ``description``, its version, after its ``label``;
+    an API field's type and more, after its name: :func:`_field`); a tab's label, from
+    its ``<Tabs>`` where the tab has none; a step's number. ``written``: its attributes
+    as written."""
+    title = _named(name, attributes)
+    if name in _FIELDS:
+        return _field(title, attributes, written)
     if title and title == attributes.get("label") and attributes.get("description"):
         title = f"{title} · {attributes['description']}"
     if _short(name) in ("TabItem", "Tab"):
@@ -263,12 +276,32 @@ def _words(lines: list[str]) -> str | None:
     return None if "[" in text or "]" in text else text
 
 
-def _shown_by(name: str, attributes: dict[str, str]) -> str | None:
+def _named(name: str, attributes: dict[str, str]) -> str:
+    """A component's title-like attribute (:data:`_TITLES`, :data:`_NAMED_IN`), or ""."""
+    keys = _NAMED_IN.get(name, _TITLES)
+    return next((attributes[key] for key in keys if attributes.get(key)), "")
+
+
+def _field(title: str, attributes: dict[str, str], written: str) -> str:
+    """An API field's bold line (:data:`_FIELDS`): its name, then what its tag says of it,
+    ``written`` its attributes as written."""
+    flags = _FIELD_FLAG.findall(_ATTRIBUTE.sub(" ", written))  # not in a value's words
+    default = attributes.get("default", "")
+    facts = [title, attributes.get("type", ""), *dict.fromkeys(flags)]
+    return " · ".join(fact for fact in [*facts, default and f"default: {default}"] if fact)
+
+
+def _shown_by(name: str, attributes: dict[str, str], written: str) -> str | None:
     """What a self-closing component shows, as Markdown, when its attributes name it:
     an embed's video or post (``<YouTube id="…" />``, ``<Tweet id="…" />``; an
     ``…Id`` attribute stands for ``id``), a picture (``src`` of a picture file, or any
     ``src`` of an image component), a page to embed (another ``src``), a link
-    (``href``, ``url`` or ``link``, its words from ``title``, ``label`` or ``text``)."""
+    (``href``, ``url`` or ``link``, its words from ``title``, ``label`` or ``text``),
+    an API field with no description (its bold line). ``written``: its attributes as
+    written."""
+    if name in _FIELDS:
+        field = _field(_named(name, attributes), attributes, written)
+        return f"**{escaped(field)}**" if field else None
     kind = _short(name).lower()
     named = dict(attributes)
     ids = [value for key, value in attributes.items() if key.lower().endswith("id")]
@@ -543,6 +576,13 @@ _IMPORT = pattern(
     r"^import[ \t]+([A-Za-z_$][\w$]*)[ \t]+from[ \t]+([\"'])([^\"'\n]+)\2[ \t]*;?[ \t]*$",
     re.MULTILINE,
 )
+#: ``export const clip = 'https://e.com/a.mp4';``: a name the post binds to a string, and
+#: the string as written.
+_CONSTANT = pattern(
+    r"^export[ \t]+const[ \t]+([A-Za-z_$][\w$]*)[ \t]*=[ \t]*"
+    r"([\"'`][^\"'`\n$]*[\"'`])[ \t]*;?[ \t]*$",
+    re.MULTILINE,
+)
 #: A tag's ``src={…}``: its name, the attributes before (which may hold JavaScript
 #: too: ``className={styles.logo}``), the space before ``src``, the expression.
 _BRACED_SOURCE = pattern(
@@ -565,18 +605,28 @@ def mdx_pictures(state: StateCore) -> None:
     """Core rule, before the block parse: each tag's ``src={…}`` outside code is the
     address its expression names, where that can be read without running it: a name an
     ``import`` of a picture binds (relative to the post's file, as the import is), a
-    ``require`` of one, a string. A picture's (``<img>``, ``<Image>``) other expression
-    is left out with the ``src`` (every channel leaves out a picture with none) and
-    noted for check: sent as it was, it reached both channels as a picture at the
-    address ``{diagram}``, which publish could not find. Lines keep their numbers."""
+    ``require`` of one, a string, a name the post binds to one (``export const url =
+    'https://…'``); for a video's or a frame's tag (``<Video src={clip} />``), a name an
+    import of any file binds (``import clip from './demo.mp4'``). A picture's (``<img>``,
+    ``<Image>``) other expression is left out with the ``src`` (every channel leaves out
+    a picture with none) and noted for check: sent as it was, it reached both channels
+    as a picture at the address ``{diagram}``, which publish could not find. Another
+    tag's stays as written: its line links nowhere, never to ``{clip}``, and check says
+    why (``render.sanitize``). Lines keep their numbers."""
     if _SOURCE_IN_BRACES.search(state.src) is None:
         return
     fences = fence_starts(state.src)
-    pictures = {
+    imported = {
         found.group(1): found.group(3)
         for found in _IMPORT.finditer(state.src)
-        if _PICTURE_FILE.search(found.group(3)) and not in_fence(fences, found.start())
+        if not in_fence(fences, found.start())
     }  # an import shown in a fence is an example: it binds nothing
+    pictures = {name: path for name, path in imported.items() if _PICTURE_FILE.search(path)}
+    constants = {
+        found.group(1): found.group(2)
+        for found in _CONSTANT.finditer(state.src)
+        if not in_fence(fences, found.start())
+    }
     notes = state.env.setdefault(NOTES, [])
 
     def read(found: re.Match[str]) -> str:
@@ -585,11 +635,13 @@ def mdx_pictures(state: StateCore) -> None:
             return found.group(0)
         name, attributes, space, expression = found.groups()
         opening = f"<{name}{attributes}{space}"
-        address = _address_of(expression.strip(), pictures)
+        picture = _short(name).lower() in PICTURE_TAGS
+        bound = constants.get(expression.strip(), expression.strip())  # its string
+        address = _address_of(bound, pictures if picture else imported, picture)
         if address is not None:
             return f'{opening}src="{address}"'
-        if _short(name).lower() not in PICTURE_TAGS:
-            return found.group(0)  # a video's or a frame's: shown as a line, as written
+        if not picture:
+            return found.group(0)  # a video's or a frame's: a line linking nowhere
         closed = text.find(">", found.end())
         rest = text[found.end() : closed if closed >= 0 else found.end()]
         alt = _attributes(f"{attributes} {rest}").get("alt", "")
@@ -600,16 +652,17 @@ def mdx_pictures(state: StateCore) -> None:
     state.src = outside_fences(_BRACED_SOURCE, state.src, read)
 
 
-def _address_of(expression: str, pictures: dict[str, str]) -> str | None:
-    """The address a ``src``'s ``expression`` names, or None when it needs running."""
+def _address_of(expression: str, imported: dict[str, str], picture: bool) -> str | None:
+    """The address a ``src``'s ``expression`` names (a ``picture``'s: a picture file's),
+    or None when it needs running."""
     written = _STRING.fullmatch(expression)
     if written is not None:
         return written.group(2).strip() or None
     required = _REQUIRE.fullmatch(expression)
-    path = required.group(2) if required else pictures.get(expression)
-    if path is None or not _RELATIVE.match(path) or not _PICTURE_FILE.search(path):
+    path = required.group(2) if required else imported.get(expression)
+    if path is None or not _RELATIVE.match(path):
         return None
-    return path
+    return path if _PICTURE_FILE.search(path) or not picture else None
 
 
 def _unread(name: str, expression: str, alt: str, pictures: dict[str, str]) -> str:

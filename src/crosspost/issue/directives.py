@@ -9,14 +9,17 @@ were taken for a Pandoc span's and left out, the rest went out glued together:
 
 Here a leaf directive that names an embed (by the names Hugo's shortcodes use) is that
 embed, shown as the line every channel shows a video or a page as; any other is its
-label's words, and check says so. A text directive with attributes is its words. One
-without (``:kbd[Ctrl]``) stays as written: nothing then marks it off from a colon before
-words in brackets, and as written it keeps every word. The container directives
-(``:::tip{icon="heart"}``) are callouts, read with the others.
+label's words, and check says so. A text directive that names an element of HTML
+(``:kbd[Ctrl]``, a key) is its words in that element, with attributes or without; any
+other with attributes is its words. One without (``:abbr[HTML]``) stays as written:
+nothing then marks it off from a colon before words in brackets, and as written it keeps
+every word. The container directives (``:::tip{icon="heart"}``) are callouts, read with
+the others.
 """
 
 from __future__ import annotations
 
+import html
 import re
 
 from markdown_it.rules_core import StateCore
@@ -33,6 +36,10 @@ _LEAF = pattern(
 #: A text directive with attributes, never right after a letter or a colon (``a:b[c]{d}``,
 #: ``::leaf``): ``:abbr[HTML]{title="…"}``.
 _TEXT = pattern(r"(?<![\w:]):([A-Za-z][\w-]*)\[([^\[\]\n]*)\]\{([^{}\n]*)\}")
+#: A text directive that is an element of HTML, its name being the element's (``kbd``,
+#: which WeChat draws as a key and Zhihu as code), with attributes or without:
+#: ``:kbd[Ctrl]``, never right after a letter or a colon (``a:kbd[x]``).
+_ELEMENT = pattern(r"(?<![\w:]):(kbd)\[([^\[\]\n]+)\](?:\{[^{}\n]*\})?")
 #: A directive's attributes: ``#id``, ``.class``, ``key=value``, ``key="value"``, ``key``.
 _ATTRIBUTE = pattern(r"([#.])([\w-]+)|([\w-]+)(?:=(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'{}]+)))?")
 #: What :func:`directives` notes of a leaf directive it shows as its words alone.
@@ -41,9 +48,9 @@ UNKNOWN_DIRECTIVE = "unknown-directive"
 
 def directives(state: StateCore) -> None:
     """Core rule, before inline parsing: each leaf directive line of a paragraph becomes
-    the embed it names or its label's words, and each text directive with attributes its
-    words (code spans left alone)."""
-    if "::" not in state.src and "]{" not in state.src:
+    the embed it names or its label's words, each text directive naming an element that
+    element, and any other with attributes its words (code spans left alone)."""
+    if "::" not in state.src and "]{" not in state.src and ":kbd[" not in state.src:
         return
     for token in state.tokens:
         if token.type != "inline" or ":" not in token.content:
@@ -54,7 +61,7 @@ def directives(state: StateCore) -> None:
             leaf = _LEAF.fullmatch(line)
             if leaf is not None:
                 lines[number] = _leaf(state, leaf, first + number)
-            elif "]{" in line:
+            elif "]{" in line or ":kbd[" in line:
                 lines[number] = outside_code(line, _words_of_text_directives)
         token.content = "\n".join(lines)
 
@@ -92,4 +99,12 @@ def _attributes(written: str) -> dict[str, str]:
 
 
 def _words_of_text_directives(text: str) -> str:
-    return _TEXT.sub(lambda found: found.group(2), text)
+    text = _ELEMENT.sub(_element, text)
+    return _TEXT.sub(lambda found: found.group(2), text) if "]{" in text else text
+
+
+def _element(found: re.Match[str]) -> str:
+    """A text directive that names an element as that element of raw HTML, its words
+    escaped (``:kbd[<]`` is the key, no tag)."""
+    name = found.group(1)
+    return f"<{name}>{html.escape(found.group(2), quote=False)}</{name}>"

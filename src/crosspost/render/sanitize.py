@@ -237,7 +237,9 @@ def _media_source(element: Tag) -> str:
     """Where a media element's content is. A protocol-relative source (``//player.
     bilibili.com/…``, as video sites hand out their embeds) means the page's own scheme,
     which on WeChat and Zhihu is https: written out, so the link works where it is shown
-    as text (WeChat's list of links) or opened on its own."""
+    as text (WeChat's list of links) or opened on its own. MDX's ``src={clip}`` that
+    the issue stage could not read (:func:`javascript_source`) names none: linked, it
+    sent readers to ``{clip}``."""
     from bs4.element import Tag
 
     written = [str(element.get(attribute) or "") for attribute in _MEDIA_SOURCES]
@@ -246,14 +248,26 @@ def _media_source(element: Tag) -> str:
         (
             value.strip()
             for value in written
-            if value.strip() and not PLACEHOLDER_SOURCE.match(value)
+            if value.strip()
+            and not PLACEHOLDER_SOURCE.match(value)
+            and not javascript_source(value)
         ),
         "",
     )
     if not found:
         inner = element.find("source", src=True)
         found = str(inner["src"]).strip() if isinstance(inner, Tag) else ""
-    return with_scheme(found)
+    return "" if javascript_source(found) else with_scheme(found)
+
+
+#: A source written as JavaScript, as MDX writes it (``src={clip}``: the HTML parser reads
+#: ``{clip}``), not a template's ``{{ site.url }}``.
+_JAVASCRIPT_SOURCE = pattern(r"\s*\{(?!\{)")
+
+
+def javascript_source(value: str) -> bool:
+    """Whether a media element's source ``value`` is MDX's JavaScript, not an address."""
+    return bool(_JAVASCRIPT_SOURCE.match(value))
 
 
 def _media_name(element: Tag) -> str:
@@ -275,6 +289,8 @@ class Media:
     source: str
     #: Whether it is WeChat's own video (``<iframe data-mpvid>`` or WeChat's player).
     wechat_video: bool
+    #: Whether its ``src`` is MDX's JavaScript (``src={clip}``), which names no address.
+    javascript: bool = False
 
 
 def first_media(fragment: str) -> Media | None:
@@ -289,7 +305,8 @@ def first_media(fragment: str) -> Media | None:
         return None
     source = _media_source(element)
     wechat = bool(element.get("data-mpvid")) or bool(WECHAT_PLAYER.match(source))
-    return Media(*_as_shown(_media_name(element), source), wechat)
+    javascript = javascript_source(str(element.get("src") or ""))
+    return Media(*_as_shown(_media_name(element), source), wechat, javascript)
 
 
 def wrapper_object(element: Tag) -> bool:
@@ -450,7 +467,7 @@ class TagStream:
         if name == "source" and self._media and not closing and not self._media[-1].written:
             element = BeautifulSoup(raw, "html.parser").find("source")
             source = str(element.get("src") or "").strip() if isinstance(element, Tag) else ""
-            if source:
+            if source and not javascript_source(source):
                 frame = self._media[-1]
                 frame.written = True
                 return clean(media_line(frame.name, source, frame.poster), allowlist)
