@@ -328,6 +328,10 @@ def test_remote_svg_image_is_an_error_and_an_unknown_format_a_warning(
         ("wechat", "external-image-format"),
         ("zhihu", "external-image-format"),
     }
+    bmp = next(p for p in checked.problems if p.code == "external-image-format")
+    # Downloaded and converted as a local BMP is: no "may be refused" for what is not.
+    assert "is BMP by its address" in bmp.message
+    assert "downloaded and converted when publishing" in bmp.message
 
 
 def test_an_empty_footnote_is_an_error_on_its_line(write_issue: WriteIssue) -> None:

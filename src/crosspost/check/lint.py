@@ -582,8 +582,9 @@ def _remote_image(report: _Report, ref: ImageRef) -> None:
         report.add(ref.line, "image-svg", message)
     elif kind is not None and kind not in formats:
         message = (
-            f"image {ref.source} is {kind}; {channel} takes {_listed(formats)}, so it may be "
-            "refused (keep a PNG or JPEG copy next to the issue to be safe)"
+            f"image {ref.source} is {kind} by its address; {channel} takes "
+            f"{_listed(formats)}, so it is downloaded and converted when publishing (keep a "
+            "copy next to the issue to be safe)"
         )
         report.add(ref.line, "external-image-format", message, WARNING)
     else:
