@@ -361,8 +361,9 @@ def test_a_tick_where_no_name_resolves_is_temporary_and_the_next_tick_tries_agai
     desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """DNS down at the time an issue is due: its remote image's host "does not exist", as
-    every name does; that is exit 75 and one line, nothing sent, and the issue is not
-    written off as broken: the next tick tries again, and says it again."""
+    every name does; that is exit 75 and one line, nothing of it sent, and the issue is
+    not written off as broken: the next tick tries again, and says it again. Another
+    issue due in the same tick, with no remote picture, goes out all the same."""
     desk.use_env(monkeypatch)
     issue = desk.write(
         "37",
@@ -370,16 +371,19 @@ def test_a_tick_where_no_name_resolves_is_temporary_and_the_next_tick_tries_agai
         channels="[zhihu]",
         body=MINIMAL_BODY + "\n![图](https://cdn.example.test/a.png)\n",
     )
+    desk.write("38", at(-60), channels="[zhihu]")
     monkeypatch.setattr(RemoteImages, "control_host", "control.invalid")  # RFC 6761: never
     line = (
-        f"crosspost: error: {issue}:12: image 'https://cdn.example.test/a.png' could not be "
+        f"temporary  {issue}:12: image 'https://cdn.example.test/a.png' could not be "
         "reached (cdn.example.test does not resolve, nor does control.invalid: this machine "
         "seems offline or its DNS is down); nothing was sent, run again later"
     )
-    for now in (0, 60):
-        assert run_due(desk, now=now) == EXIT_TEMPORARY
-        assert capsys.readouterr() == ("", line + "\n")
-    assert desk.box.requests == [] and desk.posts() == {}
+    assert run_due(desk, now=0) == EXIT_TEMPORARY
+    out, err = capsys.readouterr()
+    assert out.startswith("published  zhihu:main  38  https://") and err == line + "\n"
+    assert run_due(desk, now=60) == EXIT_TEMPORARY
+    assert capsys.readouterr() == ("", line + "\n")
+    assert list(desk.posts()) == ["38 zhihu"]
 
     monkeypatch.setattr(RemoteImages, "control_host", "localhost")  # names resolve again
     assert run_due(desk, now=120) == EXIT_BAD_INPUT
@@ -388,7 +392,7 @@ def test_a_tick_where_no_name_resolves_is_temporary_and_the_next_tick_tries_agai
         f"problem  {issue}:12: image 'https://cdn.example.test/a.png' could not be "
         "downloaded (host cdn.example.test does not exist)\n",
     )
-    assert desk.box.requests == []
+    assert list(desk.posts()) == ["38 zhihu"]
 
 
 def test_posts_are_said_in_the_words_of_status_in_the_lines_the_notice_and_json(
@@ -503,3 +507,18 @@ def test_every_word_of_a_tick_keeps_the_columns_of_its_lines_aligned(
     else:
         detail = f"{url}1049" if line == "post" else "what the tick found"
         assert lines == [first, f"{word:<{width}}  wechat:backup-account  1049  {detail}"]
+
+
+def test_an_issue_out_of_reach_for_now_is_in_the_notice_and_not_settled(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from crosspost.schedule.notify import run_notice
+
+    desk.write("37", at(-60), body=MINIMAL_BODY + "\n![图](https://cdn.example.test/a.png)\n")
+    monkeypatch.setattr(RemoteImages, "control_host", "control.invalid")
+    for _ in range(2):  # not settled: every tick tries it and says so
+        report = desk.tick()
+        assert report.exit_code == EXIT_TEMPORARY and report.settled == 0
+        notice = run_notice(report)
+        assert notice is not None and notice.kind == "failure"
+        assert notice.body.startswith("temporary: ") and "cdn.example.test" in notice.body

@@ -26,6 +26,7 @@ from crosspost.commands.switches import Switches
 from crosspost.commands.table import format_rows, print_progress
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK, CrosspostError, UsageError
+from crosspost.schedule.report import TEMPORARY
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -37,8 +38,9 @@ if TYPE_CHECKING:
 
 Say = Callable[[str], None]
 #: Report entries about a file, not a post: bad input (exit 2), a ``draft: true`` skipped
-#: and a ``publish_at`` misspelt (exit 0), each said once per version of the file.
-FILE_NOTES = ("problem", "skipped", "unscheduled")
+#: and a ``publish_at`` misspelt (exit 0), each said once per version of the file; an
+#: issue that could not be planned for now (exit 75), said on each tick that tries it.
+FILE_NOTES = ("problem", "skipped", "unscheduled", TEMPORARY)
 
 #: Log file rotation: five files of 1 MiB keep months of ticks.
 LOG_BYTES = 1 << 20
@@ -267,7 +269,8 @@ def print_report(report: DueReport, *, verbose: bool) -> None:
             rows.append((("to do", where, result.key.issue_id, result.todo), sys.stdout))
     for entry in report.entries:
         shown = not (entry.repeat or entry.kind == "waiting") or verbose
-        stream = (sys.stderr if entry.kind == "problem" else sys.stdout) if shown else None
+        failing = entry.kind in ("problem", TEMPORARY)
+        stream = (sys.stderr if failing else sys.stdout) if shown else None
         if entry.kind in FILE_NOTES:  # the message names the file (and line) itself
             rows.append(((entry.kind, entry.message), stream))
         else:

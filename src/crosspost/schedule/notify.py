@@ -24,7 +24,7 @@ from typing import Any
 from crosspost.config.redaction import redactor_for
 from crosspost.config.settings import Secret
 from crosspost.errors import EXIT_OK
-from crosspost.schedule.report import DueReport
+from crosspost.schedule.report import TEMPORARY, DueReport
 
 #: Apprise's notify types, by the name we use for a notice.
 KINDS = ("success", "warning", "failure")
@@ -55,11 +55,11 @@ def run_notice(report: DueReport, *, on_success: bool = False) -> Notice | None:
         if r.exit_code != EXIT_OK
     ]
     trouble += [
-        f"problem: {e.message}"
-        if e.kind == "problem"
+        f"{e.kind}: {e.message}"
+        if e.kind in ("problem", TEMPORARY)
         else f"missed {e.account} {e.issue_id}: {e.message}"
         for e in report.entries
-        if e.kind in ("missed", "problem") and not e.repeat
+        if e.kind in ("missed", "problem", TEMPORARY) and not e.repeat
     ]
     # Not failures, but a person must act: press 群发/发表 by hand, approve a post.
     asks = [

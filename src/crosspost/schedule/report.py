@@ -15,7 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from crosspost.errors import EXIT_BAD_INPUT, run_exit_code
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_TEMPORARY, run_exit_code
 from crosspost.publish.words import result_word
 from crosspost.schedule.scan import Scan
 
@@ -41,6 +41,11 @@ class DueOptions:
     wait: bool = False
     #: ``draft`` or ``publish``; None: the issue's, the account's, then the config's.
     mode: str | None = None
+
+
+#: The kind of an entry for an issue that could not be planned for now (a remote
+#: picture out of reach): exit 75, and the next tick tries it again.
+TEMPORARY = "temporary"
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,8 @@ class DueReport:
         codes = {r.exit_code for r in self.results}
         if any(not e.repeat for e in self.of_kind("problem")):
             codes.add(EXIT_BAD_INPUT)
+        if self.of_kind(TEMPORARY):
+            codes.add(EXIT_TEMPORARY)
         return run_exit_code(codes, interrupted=self.interrupted)
 
     @property

@@ -23,6 +23,8 @@ other issues still go out. So does a config with no account at all while an issu
 or an account without its credentials. A ``draft: true`` skipped and a file whose only
 schedule is a misspelt ``publish_at`` are notes (``skipped``, ``unscheduled``): said once
 per version of the file like a problem, but no failure, since nothing was asked to go out.
+An issue that cannot be planned for now (a remote picture out of reach) is ``temporary``:
+said on each tick that tries it, exit 75, nothing of it settled; the others still go out.
 
 Exit code precedence (most urgent first): 3 unconfirmed > 1 a channel failed > 2 bad input
 > 75 temporary failure > 0. A person must look at 3, 1 and 2; 75 heals by itself on a
@@ -50,6 +52,7 @@ from crosspost.errors import (
     EXIT_OK,
     ConfigError,
     IssueError,
+    TransientError,
     UsageError,
 )
 from crosspost.issue.fields import ISSUE_SUFFIXES
@@ -59,6 +62,7 @@ from crosspost.publish.machine import EDIT_REFUSED, Checkpoint, no_checkpoint
 from crosspost.publish.runner import Publisher
 from crosspost.publish.words import result_words
 from crosspost.schedule.report import (
+    TEMPORARY,
     DueEntry,
     DueOptions,
     DueReport,
@@ -371,6 +375,11 @@ class _Tick:
                 jobs = publisher.plan([entry.path], wanted)
             except UsageError as problem:
                 self._problem(entry.path, print_, problem)
+                return [], []
+            except TransientError as trouble:
+                # A remote picture out of reach now: this issue waits for the next tick
+                # (nothing of it is settled), the other due issues still go out.
+                self.entries.append(DueEntry(TEMPORARY, entry.path, str(trouble), issue_id))
                 return [], []
             for job in jobs:
                 self.owners[job.key] = (entry.path, print_)
