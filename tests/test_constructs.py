@@ -34,7 +34,7 @@ before
 
 <svg viewBox="0 0 1 1"><path d="M0 0"/></svg>
 
-- <input type="checkbox"> 表单
+- <input type="text"> 表单
 
 ::: tip
 没有结尾
@@ -77,6 +77,59 @@ def test_check_names_each_construct_shown_otherwise_with_its_line(
     for line in expected:
         assert line in checked_lines
     assert not any("<svg> is not shown on wechat" in line for line in checked_lines)
+
+
+def test_check_names_what_an_evernote_export_lost_once_at_its_line(
+    check_lines: CheckLines,
+) -> None:
+    # Evernote's elements (ENML) went without a word: an attachment the export left out
+    # showed nothing, encrypted text went out as its ciphertext. A task's box and a
+    # checkbox are their characters now (☑, ☐), so nothing is lost there to name.
+    document = (
+        "---\ntitle: 笔记\n---\n<en-note>\n"
+        '<div><en-todo checked="true"/>确认预算</div>\n'
+        '<div><en-media hash="7a8b9c0d" type="image/jpeg" /></div>\n'
+        '<en-crypt hint="生日" cipher="AES" length="128">RU5DMI1mnQ7f</en-crypt>\n'
+        "</en-note>\n\n"
+        '- <input type="checkbox" checked disabled> 已完成\n'
+    )
+    said = [line for line in check_lines(document) if "warning" in line]
+    assert said == [
+        "issue.md:6: warning: '<en-media>' is an Evernote attachment (image/jpeg) that this "
+        "export left out: there is no file to show, so every channel shows nothing in its "
+        "place; export the note from Evernote as HTML, which keeps its attachments, or put "
+        "the file beside the issue and link it (![](images/…) for a picture, [name](url) for "
+        "any other file)",
+        "issue.md:7: warning: '<en-crypt>' is text encrypted in Evernote: no reader can read "
+        "its ciphertext, so every channel leaves it out; decrypt it in Evernote and export "
+        "the note again if it belongs in the issue",
+    ]
+
+
+def test_an_element_split_by_blank_lines_is_one_and_check_keeps_its_lines(
+    check_lines: CheckLines,
+) -> None:
+    # WordPress writes a blank line between a list's items: each item after the first
+    # stood in no list (its number gone, on Zhihu a paragraph). The blocks are one now,
+    # and what check says of a line in them is said at that line.
+    body = (
+        '<ol start="3"><!-- wp:list-item -->\n<li>一二三</li>\n<!-- /wp:list-item -->\n\n'
+        '<!-- wp:list-item -->\n<li>四五六 <input type="text"></li>\n'
+        "<!-- /wp:list-item --></ol>\n"
+    )
+    said = [line for line in check_lines("---\ntitle: 拆开\n---\n" + body) if "warning" in line]
+    assert said == [
+        "issue.md:4: [zhihu] warning: zhihu numbers every list from 1, so this list (from 3) "
+        "is shown as a bulleted list with each item's number written before it",
+        "issue.md:9: [wechat] warning: <input> (a form control) is not shown on wechat; it is "
+        "left out",
+        "issue.md:9: [zhihu] warning: <input> (a form control) is not shown on zhihu; it is "
+        "left out",
+    ]
+    assert (
+        "<ul><li>3. 一二三</li><li>4. 四五六</li></ul>"
+        in render(issue_of(body), "zhihu", RenderContext()).body
+    )
 
 
 def test_pandoc_wrapper_divs_of_one_class_are_named_once_with_their_count(

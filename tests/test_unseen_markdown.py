@@ -590,6 +590,8 @@ def test_several_top_level_headings_are_sections_not_the_title(tmp_path: Path) -
     [
         ("Rust 的 Option<T> 与 List<String>。\n", 6, "'<T>' is read as an HTML tag of no element"),
         ("<Vec>\n", 6, "'<Vec>' is read as an HTML tag of no element"),
+        # A custom element's name has a hyphen: a page's own, which no channel draws.
+        ("卡片：<my-card>x</my-card>\n", 6, "'<my-card>' is a custom element (a page's own"),
         (
             "## 新闻\n###[苹果发布新品](https://e.org/a)\n苹果今天发布了新品。\n",
             7,
@@ -604,9 +606,7 @@ def test_check_names_words_markdown_hides_or_shows_as_written(
     assert found and found[0].startswith(f"issue.md:{line}: warning: ")
 
 
-@pytest.mark.parametrize(
-    "body", ["<b>粗</b> <my-card>x</my-card> <svg><path d='M0 0'/></svg>\n", "#话题# 与 #1 号\n"]
-)
+@pytest.mark.parametrize("body", ["<b>粗</b> <svg><path d='M0 0'/></svg>\n", "#话题# 与 #1 号\n"])
 def test_known_tags_and_hashtags_say_nothing(body_warnings: BodyWarnings, body: str) -> None:
     assert body_warnings("前文。\n\n" + body) == []
 

@@ -31,7 +31,8 @@ SMALL = Allowlist(
     [
         ("<p>a<br>b</p>", "<p>a<br>b</p>"),
         ('<video><source src="a.mp4"></video>after', "after"),
-        ('<input type="checkbox"> a', " a"),
+        ('<input type="text"> a', " a"),
+        ('<input type="checkbox"> a', "☐ a"),  # a task's box: its character
         ("<p>one<p>two", "<p>one</p><p>two</p>"),
         ("<marquee>m</marquee><canvas>c</canvas>", "mc"),
         ("<script>x()</script><style>p{}</style>text", "text"),
@@ -50,7 +51,7 @@ def test_clean_keeps_only_the_allowlist(fragment: str, expected: str) -> None:
 
 def test_a_void_tag_in_a_stream_opens_nothing() -> None:
     stream = TagStream(SMALL)
-    pieces = ["<video>", '<source src="a.mp4">', "</video>", '<input type="checkbox">']
+    pieces = ["<video>", '<source src="a.mp4">', "</video>", '<input type="text">']
     assert [stream.tag(piece) for piece in pieces] == ["", "", "", ""]
     assert stream.dropping == 0
 
@@ -70,6 +71,73 @@ def test_a_stream_closes_only_what_it_opened() -> None:
     assert stream.tag("<marquee>") == "" and stream.tag("</marquee>") == ""
     assert stream.tag('<img src="javascript:x()">') == "<img>"
     assert stream.tag("<br/>") == "<br>"
+
+
+@pytest.mark.parametrize(
+    ("fragment", "expected"),
+    [
+        # A style's strikethrough is <s> around the element's content, to its own close.
+        (
+            '<span style="text-decoration: line-through">a<span>b</span>c</span>d',
+            "<span><s>a<span>b</span>c</s></span>d",
+        ),
+        ('<p style="text-decoration-line:line-through">old</p>', "<p><s>old</s></p>"),
+        # Nested, and written as a colour and two lines; <font> keeps its marks.
+        (
+            '<span style="text-decoration:line-through">a<span style="text-decoration: '
+            'red underline line-through">b</span></span>c',
+            "<span><s>a<span><u><s>b</s></u></span></s></span>c",
+        ),
+        ('<font style="text-decoration:underline">u</font>', "<span><u>u</u></span>"),
+        # No line, or one the element draws already: nothing to add; one left open ends
+        # where its element does.
+        ('<span style="text-decoration:none">n</span>', "<span>n</span>"),
+        ('<s style="text-decoration:line-through">s</s>', "<s>s</s>"),
+        ('<p><span style="text-decoration:line-through">x</p>y', "<p><span><s>x</s></span></p>y"),
+    ],
+)
+def test_clean_draws_a_styles_line_as_the_element_that_draws_it(
+    fragment: str, expected: str
+) -> None:
+    assert clean(fragment, SMALL_MARKED) == expected
+
+
+SMALL_MARKED = Allowlist(
+    tags=SMALL.tags | {"s", "u"}, attributes={"a": frozenset({"href"})}, dropped=SMALL.dropped
+)
+
+
+@pytest.mark.parametrize(
+    ("allowlist", "expected"),
+    [
+        (SMALL_MARKED, ["<span><s>", "a", "<span>", "b", "</span>", "</s></span>", "c"]),
+        # An element the channel does not keep: its marks alone (Zhihu keeps no <span>).
+        (ZHIHU, ["<s>", "a", "", "b", "", "</s>", "c"]),
+    ],
+)
+def test_a_stream_draws_a_styles_line_to_the_elements_close(
+    allowlist: Allowlist, expected: list[str]
+) -> None:
+    stream = TagStream(allowlist)
+    pieces = ['<span style="text-decoration:line-through">', "a", "<span>", "b", "</span>",
+              "</span>", "c"]  # fmt: skip
+    assert [stream.tag(p) if p.startswith("<") else p for p in pieces] == expected
+
+
+@pytest.mark.parametrize(
+    ("tag", "shown"),
+    [
+        ('<en-todo checked="true"/>', "☑ "),
+        ('<en-todo checked="false"/>', "☐ "),
+        ("<en-todo/>", "☐ "),
+        ('<input type="checkbox" checked disabled>', "☑ "),
+        ("<INPUT TYPE=checkbox>", "☐ "),
+        ('<input type="text">', ""),
+        ("<en-crypt>", ""),
+    ],
+)
+def test_a_stream_shows_a_tasks_box_as_its_character(tag: str, shown: str) -> None:
+    assert TagStream(WECHAT).tag(tag) == shown
 
 
 def test_wechat_keeps_inline_svg_tag_by_tag() -> None:

@@ -25,10 +25,12 @@ from crosspost.platforms.wechat import WECHAT
 from crosspost.platforms.zhihu import ZHIHU
 from crosspost.render.sanitize import (
     ALWAYS_DROPPED,
+    EVERNOTE,
     MEDIA_LABELS,
     Allowlist,
     Media,
     first_media,
+    modern_tags,
     script_embeds,
 )
 from crosspost.render.wechat.raw import ALLOWLIST as WECHAT_HTML
@@ -348,7 +350,8 @@ def _raw_html(
     for block, children in _blocks(tokens):
         pieces = [block.content] if block.type == "html_block" else []
         pieces += [child.content for child in children if child.type == "html_inline"]
-        pieces = list(map(script_embeds, pieces))  # a gist's script is its page's frame
+        # A gist's script is its page's frame, a checkbox its box's character (☑, ☐).
+        pieces = [modern_tags(script_embeds(piece)) for piece in pieces]
         for index, piece in enumerate(pieces):
             for match in _INSTRUCTION.finditer(piece):
                 line = _line_of(issue, block, match.group(0))
@@ -449,7 +452,10 @@ def _media_message(media: Media | None, channel: str) -> str | None:
 
 
 def _not_shown(name: str, channel: str, allowlist: Allowlist) -> str | None:
-    """What ``channel`` does with a raw ``<name>``, if it does not show it."""
+    """What ``channel`` does with a raw ``<name>``, if it does not show it (Evernote's
+    elements are named once for every channel, by ``check.source``)."""
+    if name in EVERNOTE:
+        return None
     if name in allowlist.media and name in allowlist.dropped:
         what = _EMBEDDED.get(name, f"<{name}>")
         return f"{what} cannot play on {channel}; it is shown as a line linking to its source"

@@ -44,6 +44,7 @@ from crosspost.issue.svg_pictures import CODE as PLACEHOLDER_PICTURE
 from crosspost.issue.wechat_cards import WECHAT_CARD
 from crosspost.issue.wechat_page_text import WECHAT_PAGE_TEXT
 from crosspost.patterns import pattern
+from crosspost.render.sanitize import EVERNOTE
 
 #: HTML blocks that run to their closing tag, or to the end of the issue without one
 #: (CommonMark's HTML block kinds 1 and 2).
@@ -634,8 +635,10 @@ def _known_elements() -> frozenset[str]:
 def _unknown_tags(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
     """Words in angle brackets that Markdown reads as an HTML tag of no element
     (``Option<T>``, ``List<String>``, ``Vec<u8>``): every channel drops the tag, as a
-    browser does, so the text loses those words and no one was told. A custom element's
-    name has a hyphen (``<my-card>``): the editor's own, and not named here."""
+    browser does, so the text loses those words and no one was told. A custom element
+    (a name with a hyphen, ``<my-card>``) is a page's own, drawn by its script: every
+    channel keeps only its words. Evernote's elements are said as what they are
+    (:func:`_evernote`)."""
     seen: set[tuple[int, str]] = set()
     # A picture component whose source is JavaScript is named once, by that note.
     unread = {line for line, code, _ in issue.document.notes if code == JAVASCRIPT_PICTURE}
@@ -658,7 +661,7 @@ def _unknown_tags(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
             line = issue.body_line + token.map[0] + offset
             found = _TAG_NAME.match(piece.lstrip())
             name = found.group(1) if found else ""
-            if not name or "-" in name or name.lower() in _known_elements() or name == "image":
+            if not name or name.lower() in _known_elements() or name == "image":
                 # <image> is a browser's <img> (and every channel's): its picture is read
                 continue
             if (line, name) in seen:
@@ -667,7 +670,18 @@ def _unknown_tags(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
             if line - issue.body_line in unread and name.rsplit(".", 1)[-1].lower() in PICTURE_TAGS:
                 continue
             component = token.type == "html_block" and SELF_CLOSING.fullmatch(piece.strip())
-            if component and alone:
+            if name.lower() in EVERNOTE:
+                message = _evernote(name.lower(), piece)
+                if message is None:
+                    continue
+            elif "-" in name:
+                message = (
+                    f"'<{name}>' is a custom element (a page's own, drawn by its script), "
+                    "which no channel has: every channel leaves it out and keeps only the "
+                    "words inside it; write what it shows here in Markdown if the issue "
+                    "needs it"
+                )
+            elif component and alone:
                 message = (
                     f"'<{name} />' is an MDX component that names nothing crosspost can "
                     "show (no video, picture or link), so every channel leaves it out; "
@@ -686,6 +700,32 @@ def _unknown_tags(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
                     f"it as code (`…<{name}>`) or escape the bracket (\\<{name}>)"
                 )
             yield Finding(line, None, "unknown-tag", message)
+
+
+def _evernote(name: str, tag: str) -> str | None:
+    """What check says of one of Evernote's elements (``tag``, its opening tag), if
+    anything: its wrapper and its tasks' boxes are shown (as their content, as ☑ and ☐);
+    an attachment the export did not include, and encrypted text, are not."""
+    if name == "en-media":
+        kind = _MEDIA_TYPE.search(tag)
+        what = f" ({kind.group(1)})" if kind else ""
+        return (
+            f"'<en-media>' is an Evernote attachment{what} that this export left out: there "
+            "is no file to show, so every channel shows nothing in its place; export the "
+            "note from Evernote as HTML, which keeps its attachments, or put the file "
+            "beside the issue and link it (![](images/…) for a picture, [name](url) for "
+            "any other file)"
+        )
+    if name == "en-crypt":
+        return (
+            "'<en-crypt>' is text encrypted in Evernote: no reader can read its ciphertext, "
+            "so every channel leaves it out; decrypt it in Evernote and export the note "
+            "again if it belongs in the issue"
+        )
+    return None
+
+
+_MEDIA_TYPE = pattern(r"""\stype\s*=\s*["']?([\w.+-]+/[\w.+-]+)""", re.IGNORECASE)
 
 
 #: A line that opens with two to six ``#`` and words right after them: a heading to the

@@ -527,11 +527,13 @@ def callout_marker(info: str) -> tuple[str, str]:
 
 _RAW_TAG = pattern(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b.*?(/?)>$", re.DOTALL)
 #: Elements whose content a reader does not see as text where they work (a player, a
-#: frame, code): a channel drops that content with them. Written like an image and never
-#: closed (``<video src="a.mp4">``), one would take the rest of its paragraph along.
+#: frame, code, Evernote's encrypted text): a channel drops that content with them.
+#: Written like an image and never closed (``<video src="a.mp4">``), one would take the
+#: rest of its paragraph along.
 HIDDEN_CONTENT = frozenset(
-    {"video", "audio", "iframe", "object", "canvas", "script", "style", "template", "noscript"}
-)
+    {"video", "audio", "iframe", "object", "canvas", "script", "style", "template", "noscript",
+     "en-crypt"}
+)  # fmt: skip
 #: Void children such an element may have: they are its content, the text after them not.
 _VOID_CHILDREN = frozenset({"source", "track", "param"})
 #: Elements that never have content or a closing tag (HTML Living Standard, §13.1.2); the
@@ -1031,6 +1033,79 @@ def _indented_html(state: StateCore) -> None:
         if token.type == "html_block":
             depth = max(0, depth + _depths(token.content)[0])
         previous = token
+
+
+#: What holds no element, whatever it looks like: a comment, a script's or a style's code.
+_NO_ELEMENTS = pattern(r"<!--.*?-->|<(script|style)\b.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
+
+
+def _split_elements(state: StateCore) -> None:
+    """Blocks of raw HTML one element spans are one block.
+
+    CommonMark ends a block of raw HTML at a blank line, and WordPress's block editor
+    writes one between the items of a list (``<ol class="wp-block-list"><!--
+    wp:list-item -->``, each item between its comments, ``… --></ol>``): the first block
+    closed the list after its first item, and the items after it stood in no list (bare
+    ``<li>`` on WeChat, paragraphs on Zhihu), their numbers gone. Blocks that follow one
+    another with only blank lines between are joined wherever an element opened in one
+    is closed in a later one, the blank lines kept (each line keeps its place). An
+    element never closed joins nothing (old HTML leaves ``<p>`` and ``<li>`` open), and
+    Markdown between two blocks keeps them apart, read as Markdown inside the HTML."""
+    if "<" not in state.src:
+        return
+    out: list[Token] = []
+    for raw, group in itertools.groupby(state.tokens, _raw_html_block):
+        run = list(group)
+        if not raw or len(run) == 1:
+            out += run
+            continue
+        groups = [[run[0]]]
+        for block, joins in zip(run[1:], _joins(run), strict=True):
+            if joins:
+                groups[-1].append(block)
+            else:
+                groups.append([block])
+        out += [_joined(group) if len(group) > 1 else group[0] for group in groups]
+    state.tokens = out
+
+
+def _raw_html_block(token: Token) -> bool:
+    return token.type == "html_block" and token.map is not None
+
+
+def _joins(run: Sequence[Token]) -> list[bool]:
+    """Per block of ``run`` after the first: whether it belongs with the block before
+    it, as an element open before it is closed in it or in a later block."""
+    joins = [False] * (len(run) - 1)
+    opened: list[tuple[str, int]] = []  # per element open, innermost last: name, block
+    for block, token in enumerate(run):
+        for closing, name, self_closed in _TAG.findall(_NO_ELEMENTS.sub("", token.content)):
+            name = name.lower()
+            if not closing:
+                if not self_closed and name not in _VOID_TAGS:
+                    opened.append((name, block))
+                continue
+            at = next((i for i in range(len(opened) - 1, -1, -1) if opened[i][0] == name), None)
+            if at is None:
+                continue  # it closes nothing the run opened
+            for spanned in range(opened[at][1], block):
+                joins[spanned] = True
+            del opened[at:]  # with what it holds, as a browser closes them
+    return joins
+
+
+def _joined(blocks: Sequence[Token]) -> Token:
+    """Raw HTML ``blocks``, one after another, as one block, the blank lines between
+    them kept."""
+    joined = copy_token(blocks[0])
+    parts = [joined.content]
+    for before, block in itertools.pairwise(blocks):
+        assert before.map is not None and block.map is not None  # see _raw_html_block
+        parts.append("\n" * max(0, block.map[0] - before.map[1]) + block.content)
+        joined.meta.update(block.meta)
+    joined.content = "".join(parts)
+    joined.map = [(blocks[0].map or [0])[0], (blocks[-1].map or [0, 0])[1]]
+    return joined
 
 
 def _raw_code_blocks(state: StateCore) -> None:
@@ -2370,6 +2445,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("block", "indented_html", _indented_html)
     md.core.ruler.after("myst_callouts", "raw_code_blocks", _raw_code_blocks)
     md.core.ruler.after("raw_code_blocks", "chunk_options", _chunk_options)
+    md.core.ruler.after("raw_code_blocks", "split_elements", _split_elements)
     md.core.ruler.after("chunk_options", "fence_languages", _fence_languages)
     md.core.ruler.after("fence_languages", "docsify_notes", _docsify_notes)
     md.core.ruler.after("fence_languages", "code_annotations", code_annotations)

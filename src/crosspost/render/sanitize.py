@@ -30,6 +30,7 @@ from crosspost.issue.bare_links import with_scheme
 from crosspost.issue.blocks import LAZY_SOURCE_NAMES, PLACEHOLDER_SOURCE
 from crosspost.issue.dialect import VOID, left_open
 from crosspost.patterns import pattern
+from crosspost.render.tasks import BOXES
 
 if TYPE_CHECKING:
     from bs4.element import Tag
@@ -37,8 +38,15 @@ if TYPE_CHECKING:
 #: Attributes that hold a URL, whose scheme is checked.
 URL_ATTRIBUTES = frozenset({"href", "src", "cite", "action", "poster", "background"})
 
-#: Removed with everything inside them on every channel: their content is code, not text.
-ALWAYS_DROPPED = frozenset({"script", "style"})
+#: Removed with everything inside them on every channel: their content is code, not text,
+#: or (Evernote's ``<en-crypt>``) ciphertext no reader can read, which check names.
+ALWAYS_DROPPED = frozenset({"script", "style", "en-crypt"})
+#: Evernote's elements (ENML), as its exports leave them in a note's HTML: the note
+#: (``<en-note>``, shown as its content), a task's box (``<en-todo>``, its character:
+#: :func:`modern_tags`), encrypted text (``<en-crypt>``, left out with its ciphertext) and
+#: an attachment (``<en-media>``: a file the export did not include, nothing to show).
+#: check names the last two once, for every channel (``check.source``).
+EVERNOTE = frozenset({"en-note", "en-todo", "en-crypt", "en-media"})
 
 #: Media and embedded frames: no channel plays them, yet where they point is content.
 #: Each becomes a line with a link to its source (and its poster as an image), the one
@@ -85,6 +93,21 @@ _STYLE_HIGHLIGHT = pattern(
     re.IGNORECASE,
 )
 _STYLE_ATTRIBUTE = pattern(r"""\bstyle\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
+#: A task's box written as HTML, and the blanks after it: Evernote's ``<en-todo
+#: checked="true"/>``, a page's ``<input type="checkbox" checked>`` (Apple Notes; the HTML
+#: GitHub, Typora and Obsidian write for a task list). Its attributes are in group 3.
+_BOX_TAG = pattern(
+    r"""<(/?)(en-todo|input)\b((?:[^<>"']|"[^"]*"|'[^']*')*)>[ \t]*""", re.IGNORECASE
+)
+_TAG_ATTRIBUTE = pattern(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
+#: A ``text-decoration`` (or ``-line``) in a style: what it draws in group 1.
+_DECORATION = pattern(r"(?:^|;)\s*text-decoration(?:-line)?\s*:([^;]*)", re.IGNORECASE)
+#: The lines a style may draw through or under text, each as the element that draws it
+#: and the elements that draw it already.
+_DECORATIONS = (
+    ("underline", "u", frozenset({"u", "ins"})),
+    ("line-through", "s", frozenset({"s", "del", "strike"})),
+)
 _DATA = pattern(r"^\s*data:", re.IGNORECASE)
 
 
@@ -148,8 +171,15 @@ def modern_tags(fragment: str) -> str:
     ``<font style="color:X;background-color:Y">``) written ``<span style="color:X">``
     with the highlight it had (a ``<font>`` without either: a plain ``<span>``), and
     ``</br>`` written ``<br>``, as browsers read it (Jianshu's and CSDN's posts end lines
-    with it)."""
-    if "<" not in fragment or not _LEGACY_TAG.search(fragment):
+    with it); a task's box (a checkbox, Evernote's ``<en-todo>``) is its character, ☑ or
+    ☐, as a task item shows it: left out with the other form controls, done and not done
+    read alike."""
+    if "<" not in fragment:
+        return fragment
+    lowered = fragment.lower()
+    if "<en-todo" in lowered or "<input" in lowered or "</en-todo" in lowered:
+        fragment = _BOX_TAG.sub(_box, fragment)
+    if not _LEGACY_TAG.search(fragment):
         return fragment
 
     def modern(tag: re.Match[str]) -> str:
@@ -175,6 +205,78 @@ def modern_tags(fragment: str) -> str:
         return f'<span style="{";".join(kept)}">' if kept else "<span>"
 
     return _LEGACY_TAG.sub(modern, fragment)
+
+
+def _attributes(written: str) -> dict[str, str]:
+    """A raw tag's attributes (the text after its name), names in lower case."""
+    return {
+        found.group(1).lower(): next((g for g in found.groups()[1:] if g is not None), "")
+        for found in _TAG_ATTRIBUTE.finditer(written)
+    }
+
+
+def _box(tag: re.Match[str]) -> str:
+    """A task's box (:data:`_BOX_TAG`) as the character a task item shows, then a blank;
+    any other ``<input>`` as it was."""
+    closing, name, attributes = tag.group(1), tag.group(2).lower(), _attributes(tag.group(3))
+    if name == "en-todo":
+        done = attributes.get("checked", "").strip().lower() == "true"  # "true" or "false"
+        return "" if closing else f"{BOXES[done]} "
+    if closing or attributes.get("type", "").strip().lower() != "checkbox":
+        return tag.group(0)
+    return f"{BOXES['checked' in attributes]} "  # HTML's: a box is checked if it says so
+
+
+def decoration(tag: str) -> tuple[str, ...]:
+    """The elements the style of raw opening ``tag`` stands for, outermost first:
+    ``<span style="text-decoration: line-through">`` is struck as ``<s>`` is (``("s",)``),
+    a style's underline is ``<u>``; none for any other tag, and none for an element that
+    holds rows or items (a mark there would stand outside them). Zhihu keeps no style,
+    and WeChat none of ``text-decoration-line``: an old price read as the current one."""
+    found = _TAG.match(tag) if "text-decoration" in tag.lower() else None
+    if found is None or found.group(1) or found.group(3):
+        return ()
+    name = found.group(2).lower()
+    if name in VOID or name in _HOLDS_PARTS:
+        return ()
+    style = _STYLE_ATTRIBUTE.search(tag)
+    declarations = (style.group(1) or style.group(2) or "") if style else ""
+    drawn = " ".join(value.group(1).lower() for value in _DECORATION.finditer(declarations))
+    return tuple(
+        mark
+        for line, mark, marked in _DECORATIONS
+        if re.search(rf"(?<![\w-]){line}(?![\w-])", drawn) and name not in marked
+    )
+
+
+#: Elements whose children are rows, cells or items, not text.
+_HOLDS_PARTS = frozenset(
+    {"table", "thead", "tbody", "tfoot", "tr", "colgroup", "ul", "ol", "dl", "select"}
+)
+#: Each mark :func:`decorated` writes, as the element the sanitiser keeps until its end.
+_MARK_STANDS_IN = {"s": "crosspost-s", "u": "crosspost-u"}
+
+
+def decorated(fragment: str) -> str:
+    """``fragment`` with a mark (:data:`_MARK_STANDS_IN`) opened at the start of each
+    element whose style draws a line through or under its text (:func:`decoration`),
+    which :func:`clean` writes as the element that draws it:
+    ``<span style="text-decoration:line-through">¥199</span>`` is
+    ``<span …><s>¥199</s></span>``. The mark is an element of no kind to the parser, so
+    it ends where its element ends, however that ends (``<p><span …>old</p>new``: "new"
+    is not struck); ``<s>`` itself would be carried on into the text after it."""
+    if "text-decoration" not in fragment.lower():
+        return fragment
+
+    def marked(found: re.Match[str]) -> str:
+        marks = decoration(found.group(0))
+        return found.group(0) + "".join(f"<{_MARK_STANDS_IN[mark]}>" for mark in marks)
+
+    return _OPENING_TAG.sub(marked, fragment)
+
+
+#: An opening tag, quoted values read whole (they may hold ``>``).
+_OPENING_TAG = pattern(r"""<[A-Za-z][A-Za-z0-9-]*\b(?:[^<>"']|"[^"]*"|'[^']*')*>""")
 
 
 #: The page of WeChat's own video player, which a frame of WeChat's video in an article
@@ -350,13 +452,28 @@ def _media_as_lines(fragment: str, media: frozenset[str]) -> str:
 
 def clean(fragment: str, allowlist: Allowlist) -> str:
     """``fragment`` as balanced HTML holding only what ``allowlist`` names; media the
-    allowlist lists become links to their source (:func:`media_line`)."""
+    allowlist lists become links to their source (:func:`media_line`), and an element
+    whose style draws a line through or under its text holds the element that does
+    (:func:`decorated`), if the allowlist has it."""
+    fragment = decorated(fragment)
+    marks = {mark: name for mark, name in _MARK_STANDS_IN.items() if f"<{name}>" in fragment}
+    cleaned = _clean(fragment, allowlist, frozenset(marks.values()))
+    for mark, name in marks.items():
+        shown = allowlist.allows(mark)
+        cleaned = cleaned.replace(f"<{name}>", f"<{mark}>" if shown else "")
+        cleaned = cleaned.replace(f"</{name}>", f"</{mark}>" if shown else "")
+    return cleaned
+
+
+def _clean(fragment: str, allowlist: Allowlist, marks: frozenset[str] = frozenset()) -> str:
+    """:func:`clean`, the stand-ins of :func:`decorated`'s ``marks`` kept as they are
+    (:class:`TagStream`, which cleans one tag at a time, writes marks itself)."""
     # Imported at the first raw HTML, like BeautifulSoup: most issues have none (~1 ms).
     import nh3
 
     return nh3.clean(
         _media_as_lines(script_embeds(modern_tags(fragment)), allowlist.media),
-        tags=set(allowlist.tags),
+        tags=set(allowlist.tags | marks),
         clean_content_tags={
             tag for tag in ALWAYS_DROPPED | allowlist.dropped if tag not in allowlist.tags
         },
@@ -399,7 +516,12 @@ class TagStream:
 
     allowlist: Allowlist
     dropping: int = 0
-    _open: list[str] = field(default_factory=list)
+    #: Per element open, innermost last: its name, what its closing tag writes, and
+    #: whether that closes the marks its style stands for (:func:`decoration`).
+    _open: list[tuple[str, str, bool]] = field(default_factory=list)
+    #: How many elements with marks are open, by name: inside one, an element of its name
+    #: the channel leaves out is followed too, so that its closing tag ends no marks.
+    _marked: dict[str, int] = field(default_factory=dict)
     _media: list[_MediaFrame] = field(default_factory=list)
     #: How many ``<svg>`` of :attr:`_open` are open (counted, not searched: an issue of
     #: thousands of tags left open searched a longer list at every tag).
@@ -408,10 +530,16 @@ class TagStream:
     def tag(self, raw: str) -> str:
         """The cleaned form of one raw tag: the tag itself, its closing, or ``""``; for a
         media element, the cleaned :func:`media_line` once its source is known."""
+        # Read before a <font> becomes a <span>; marks the channel has no element for go.
+        drawn = [mark for mark in decoration(raw.strip()) if self.allowlist.allows(mark)]
+        marks = "".join(f"<{mark}>" for mark in drawn)
+        unmarks = "".join(f"</{mark}>" for mark in reversed(drawn))
         raw = modern_tags(raw.strip())
         match = _TAG.match(raw)
         if not match:
-            return ""  # comments, declarations, processing instructions
+            # A task's box is its character; comments, declarations and processing
+            # instructions are nothing.
+            return "" if self.dropping or raw.startswith("<") else html.escape(raw)
         closing, name, self_closed = bool(match.group(1)), match.group(2).lower(), match.group(3)
         line = self._media_tag(raw, name, closing, bool(self_closed))
         if line is not None:
@@ -422,17 +550,34 @@ class TagStream:
             elif name not in VOID and not self_closed:
                 self.dropping += 1
             return ""
-        if self.dropping or not self.allowlist.allows(name):
+        if self.dropping:
             return ""
         if self_closed and name not in VOID and name not in _SHOWN_EMPTY:
             return ""  # '<sup class="badge" />' (a Vue docs badge): an element of nothing
+        allowed = self.allowlist.allows(name)
         if closing:
-            if name not in self._open:
+            if not allowed and not self._marked.get(name):
                 return ""
-            del self._open[len(self._open) - 1 - self._open[::-1].index(name)]
-            self._svg_open -= name == "svg"
-            return f"</{name}>"
-        return self._opening(raw, name, bool(self_closed))
+            for at in range(len(self._open) - 1, -1, -1):
+                if self._open[at][0] == name:
+                    _, written, marked = self._open.pop(at)
+                    self._svg_open -= name == "svg"
+                    self._marked[name] = self._marked.get(name, 0) - marked
+                    return written
+            return ""
+        written = self._opening(raw, name, bool(self_closed)) if allowed else ""
+        if not marks:
+            if not allowed and self._marked.get(name) and name not in VOID and not self_closed:
+                self._open.append((name, "", False))
+            return written
+        # Its text is drawn as its style draws it, whether the channel keeps the element
+        # (WeChat's <span>: the marks inside it) or not (Zhihu's: the marks alone).
+        if written:
+            self._open[-1] = (name, unmarks + self._open[-1][1], True)
+        else:
+            self._open.append((name, unmarks, True))
+        self._marked[name] = self._marked.get(name, 0) + 1
+        return written + marks
 
     def _media_tag(self, raw: str, name: str, closing: bool, self_closed: bool) -> str | None:
         """The line a media element becomes (``None``: not a media tag), written at the
@@ -477,13 +622,13 @@ class TagStream:
         # Inside an open <svg> a tag such as <path> is SVG, not an unknown HTML element:
         # nh3 has to see it in that context to keep it.
         inside_svg = self._svg_open > 0 and name != "svg"
-        cleaned = clean(f"<svg>{raw}</svg>" if inside_svg else raw, self.allowlist)
+        cleaned = _clean(f"<svg>{raw}</svg>" if inside_svg else raw, self.allowlist)
         if inside_svg:
             cleaned = cleaned.removeprefix("<svg>").removesuffix("</svg>")
         if not cleaned.startswith(f"<{name}"):
             return ""  # not kept where it stands
         if name in VOID or self_closed:
             return cleaned  # nothing left open: a void element, or one written <x/>
-        self._open.append(name)
+        self._open.append((name, f"</{name}>", False))
         self._svg_open += name == "svg"
         return cleaned.removesuffix(f"</{name}>")

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import html
 
+from crosspost.render.tasks import BOXES
+
 #: Bullets by depth: the third and deeper levels share the last.
 BULLETS: tuple[str, ...] = ("•", "◦", "▪")
 #: The marker of a task item (``- [ ]`` / ``- [x]``) in place of its bullet.
-TASK_MARKERS = {False: "☐", True: "☑"}
+TASK_MARKERS = BOXES
 #: The hanging indent's size by the digits of a list's longest number: "10." does not fit
 #: the indent made for "9.", and broke onto two lines beside its item (base.css sizes
 #: ``list-wide`` and ``list-marker-wide`` alike).

@@ -17,6 +17,8 @@ from crosspost.issue.dialect import VOID
 from crosspost.issue.mail_links import after_words
 from crosspost.render.captions import links_to_its_picture
 from crosspost.render.wechat.lists import (
+    BULLETS,
+    TASK_MARKERS,
     bullet,
     list_class,
     marker_class,
@@ -286,6 +288,11 @@ class RawHtmlSanitiser(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if data.strip():
+            if self._pending_marker in BULLETS and data.lstrip()[:1] in _BOXES:
+                # A task's box (a raw checkbox, as ☑) in place of its bullet, as a task
+                # item's in Markdown: "☑ 已完成", not "• ☑ 已完成".
+                data = data.lstrip()
+                self._pending_marker, data = data[0], data[1:].lstrip()
             self._flush_marker()
             self._lines[-1][1][0] = True
         # No newline to drop after <pre>: the sanitiser's parser has dropped it already.
@@ -333,6 +340,9 @@ _LINES = frozenset(
     {"p", "div", "center", "section", "td", "th", "li", "h1", "h2", "h3", "h4", "h5", "h6",
      "blockquote", "figure", "figcaption", "dd", "dt", "summary", "header", "footer"}
 )  # fmt: skip
+
+#: A task's boxes, as the raw HTML of a checkbox reads (see ``modern_tags``).
+_BOXES = frozenset(TASK_MARKERS.values())
 
 #: In ``links``: a raw ``<a>`` of this piece whose number waits for its text.
 _DEFERRED = "\x00deferred"

@@ -23,6 +23,7 @@ from markdown_it.tree import SyntaxTreeNode
 from crosspost.issue.blocks import copy_token
 from crosspost.issue.code_annotations import DIFF_SIGNS, LineMark, line_marks
 from crosspost.issue.dialect import (
+    VOID,
     Document,
     code_title,
     drop_title_heading,
@@ -32,7 +33,8 @@ from crosspost.issue.dialect import (
 from crosspost.patterns import pattern
 from crosspost.platforms.zhihu import ZHIHU
 from crosspost.render.captions import caption_of
-from crosspost.render.sanitize import ALWAYS_DROPPED
+from crosspost.render.sanitize import ALWAYS_DROPPED, decoration, modern_tags
+from crosspost.render.tasks import BOXES
 
 CHANNEL = ZHIHU.name
 
@@ -111,7 +113,7 @@ _RAW_HEADING = pattern(r"<h([1-6])\b", re.IGNORECASE)
 #: Zhihu's two heading levels ("一级标题", "二级标题"); deeper headings are bold paragraphs.
 HEADING_TAGS = ("h2", "h3")
 #: What a task item (``- [ ]`` / ``- [x]``) starts with: Zhihu has no checkboxes.
-TASK_MARKERS = {False: "☐ ", True: "☑ "}
+TASK_MARKERS = {checked: f"{box} " for checked, box in BOXES.items()}
 #: U+0336 COMBINING LONG STROKE OVERLAY: Zhihu keeps no strikethrough markup, and
 #: dropping the mark would flip the meaning of "~~free~~ paid"; struck characters stay
 #: visibly struck through wherever the text goes.
@@ -366,7 +368,8 @@ def cell_html(
     parts: list[str] = []
     link: _CellLink | None = None
     hidden = 0  # inside a raw <script> or <style>: code, not words, as anywhere else
-    striking = 0  # inside ~~…~~ or a raw <s>/<del>/<strike>
+    striking = 0  # inside ~~…~~ or a raw <s>/<del>/<strike>, or one its style strikes
+    styled: list[tuple[str, bool]] = []  # per raw element open: name, whether it strikes
     for token in children:
         raw = token.content if token.type == "html_inline" else ""
         opened = _RAW_OPEN_TAG.match(raw) if raw else None
@@ -378,6 +381,17 @@ def cell_html(
             continue
         if hidden:
             continue
+        box = modern_tags(raw.strip()) if opened else ""
+        if box and not box.startswith("<"):  # a task's box, as its character (☑, ☐)
+            parts.append(html.escape(box))
+            continue
+        if opened and name not in VOID and not raw.rstrip().endswith("/>"):
+            strikes = "s" in decoration(raw)  # <span style="…line-through">
+            styled.append((name, strikes))
+            striking += strikes
+        elif closed:
+            at = next((i for i in range(len(styled) - 1, -1, -1) if styled[i][0] == name), None)
+            striking -= styled.pop(at)[1] if at is not None else 0
         if raw and tags is not None and _CELL_IMAGE.match(raw):
             shown = tags.cell_image(raw)
             if shown and after is not None and opened is not None:

@@ -102,8 +102,10 @@ _SCHEME = pattern(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 #: In the open raw tags: an ``<a>`` to an e-mail address, which its close writes out.
 _MAILTO = "a mailto "
 _TAG = pattern(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b", re.DOTALL)
-#: More than one tag, or text: the line a media element became (see TagStream).
+#: More than one tag, or text: the line a media element became (see TagStream), or a
+#: task's box.
 _FRAGMENT = pattern(r"^<[^/][^>]*>.*</|^[^<]")
+_ANY_TAG = pattern(r"<[^<>]*>")
 
 
 def _trim_br(value: str) -> str:
@@ -196,6 +198,11 @@ class Sanitizer:
                 for node in soup.children
                 if isinstance(node, NavigableString | Tag)
             )
+        # Mostly one tag; a tag and its style's marks (``<a href="…"><s>``) are several.
+        return "".join(self._tag(tag) for tag in _ANY_TAG.findall(cleaned))
+
+    def _tag(self, cleaned: str) -> str:
+        """One cleaned tag of :meth:`inline_tag`'s."""
         match = _TAG.match(cleaned)
         if not match:
             return ""
