@@ -59,8 +59,8 @@ def test_check_names_each_construct_shown_otherwise_with_its_line(
     expected = [
         "issue.md:4: [wechat] warning: formula 'x^' cannot be drawn on wechat (a TeX error "
         "or a command it does not know); it is shown as its TeX in code",
-        "issue.md:6: warning: '::: foo' is not a callout crosspost knows (tip, info, note, "
-        "important, warning, caution, danger, details); it is shown as a plain note",
+        "issue.md:6: warning: '::: foo 标题' is not a callout crosspost knows (tip, info, "
+        "note, important, warning, caution, danger, details); it is shown as a plain note",
         "issue.md:11: [wechat] warning: a video (<video>, or a site's video tag) cannot play "
         "on wechat; it is shown as a line linking to its source",
         "issue.md:11: [zhihu] warning: a video (<video>, or a site's video tag) cannot play "
@@ -144,10 +144,11 @@ def test_pandoc_wrapper_divs_of_one_class_are_named_once_with_their_count(
     unknown = [line for line in check_lines(document) if "not a callout" in line]
     known = "(tip, info, note, important, warning, caution, danger, details)"
     assert unknown == [
-        f"issue.md:4: warning: '::: section' (3 blocks of this name, the first here) is not "
-        f"a callout crosspost knows {known}; each is shown as a plain note",
-        f"issue.md:12: warning: '::: note-box' is not a callout crosspost knows {known}; it "
-        "is shown as a plain note",
+        # The first one's line as written: what the editor finds in the file.
+        f"issue.md:4: warning: '::: {{.section}}' (3 blocks of this name, the first here) is "
+        f"not a callout crosspost knows {known}; each is shown as a plain note",
+        f"issue.md:12: warning: '::: {{.note-box}}' is not a callout crosspost knows {known}; "
+        "it is shown as a plain note",
     ]
 
 

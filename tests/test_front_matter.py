@@ -106,6 +106,13 @@ def test_static_site_fields_map_onto_ours(write_issue: WriteIssue) -> None:
     assert issue.line_of("digest") == 3 and issue.line_of("zhihu.topics") == 6
 
 
+def test_a_ghost_feature_image_is_the_cover(write_issue: WriteIssue) -> None:
+    # Ghost's export names it 'feature_image' (not 'featured_image'): it was "unknown".
+    issue = load_issue(write_issue(front="title: T\nfeature_image: cover.jpg\n", body=BODY))
+    assert issue.cover is not None and issue.cover.name == "cover.jpg"
+    assert issue.notices == ()
+
+
 def test_a_buttondown_subject_is_the_title(write_issue: WriteIssue) -> None:
     # It was an unknown field, and the title came from the file's name.
     issue = load_issue(write_issue(front="subject: Weekly 150\n", body=BODY))

@@ -986,6 +986,26 @@ def test_bears_attachments_highlights_and_tags(tmp_path: Path, check_lines: Chec
     ]
 
 
+def test_a_bear_attachment_naming_no_file_is_named_at_its_line(
+    tmp_path: Path, check_lines: CheckLines
+) -> None:
+    # '[image:missing-photo.jpg]' went out as written, and check said nothing.
+    Image.new("RGB", (40, 30), "blue").save(tmp_path / "IMG_0231.png")
+    body = "[image:IMG_0231.png]\n\n附件 [file:missing.pdf]。\n\n[image:missing-photo.jpg]\n"
+    path = _issue_with(tmp_path, body)
+    zhihu = render(read_issue(path), "zhihu", RenderContext()).body
+    assert zhihu.startswith('<img src="IMG_0231.png"')
+    assert "<p>附件 [file:missing.pdf]。</p><p>[image:missing-photo.jpg]</p>" in zhihu
+    where = "next to the issue (nor in a folder named after the note, as Bear exports it)"
+    assert [line for line in check_lines(path.read_text("utf-8")) if "Bear" in line] == [
+        f"issue.md:7: warning: '[file:missing.pdf]' is a Bear attachment, but its file is not "
+        f"{where}, so it is shown as written; add the file there, or remove the line",
+        f"issue.md:9: warning: '[image:missing-photo.jpg]' is a Bear attachment, but its "
+        f"picture is not {where}, so it is shown as written; add the picture there, or remove "
+        "the line",
+    ]
+
+
 NOTION_PAGE = """# 周报 第 3 期
 
 Created: January 5, 2024 3:04 PM
@@ -1100,7 +1120,16 @@ def test_quarto_chunks_options_captions_videos_and_the_bibliography_div(
     assert '<a href="https://www.youtube.com/watch?v=abc">▶ 视频</a>' in zhihu
     assert "`r mean(x)`" not in zhihu and "<code>r mean(x)</code>" in zhihu  # as written
     assert "<blockquote>" not in zhihu and "注" not in words(zhihu)
+    render = "render the document first (quarto render FILE --to gfm writes the output in)"
     assert body_warnings(QUARTO) == [
+        # A figure's label: the code is shown, the figure it draws is not (no code runs).
+        "issue.md:4: warning: this code chunk makes the figure 'fig-plot', which the site "
+        "shows under its code, but crosspost runs no code, so readers see the code alone; "
+        f"{render} or paste the figure here",
+        # echo=FALSE: the site shows the output alone, and readers here saw nothing.
+        "issue.md:19: warning: this code chunk has 'echo=FALSE': the site shows its output in "
+        "its place, but crosspost runs no code, so readers see nothing of it; "
+        f"{render} or paste the output here",
         "issue.md:35: warning: inline R code (`r …`, line 35) is run by R Markdown or Quarto "
         "when the site is built; crosspost runs nothing, so readers see the code: write its "
         "value",
@@ -1108,11 +1137,70 @@ def test_quarto_chunks_options_captions_videos_and_the_bibliography_div(
         "Pandoc or Quarto from the bibliography and the figures' numbers; crosspost shows "
         'them as written: write the reference out ("Smith, 2020", "图 1")',
     ]
-    hidden = [line for line in check_lines("---\ntitle: q\n---\n" + QUARTO) if "chunk" in line]
+    document = "---\ntitle: q\n---\n" + QUARTO
+    hidden = [line for line in check_lines(document) if "note:" in line and "chunk" in line]
     assert hidden == [
         f"issue.md:{line}: note: this code chunk has '{option}', so the site hides it and it "
         "is left out of every channel (crosspost runs no code: its output is not shown either)"
-        for line, option in ((10, "include=FALSE"), (14, "#| include: false"), (19, "echo=FALSE"))
+        for line, option in ((10, "include=FALSE"), (14, "#| include: false"))
+    ]
+
+
+def test_a_chunk_whose_figure_the_site_shows_is_a_warning_not_a_note(
+    body_warnings: BodyWarnings,
+) -> None:
+    # The chunk went with its figure, and only 'check -v' said so: the reader lost it.
+    body = (
+        '```{r}\n#| label: fig-sales\n#| fig-cap: "各区域销售额"\n#| echo: false\nplot(x)\n```\n\n'
+        '```{r, echo=FALSE, fig.cap="趋势图"}\nplot(trend)\n```\n\n'
+        "```{python}\n#| echo: false\n#| output: false\nsetup()\n```\n"
+    )
+    assert shown(body, "zhihu") == ""
+    advice = "render the document first (quarto render FILE --to gfm writes the output in)"
+    assert body_warnings(body) == [
+        "issue.md:4: warning: this code chunk has '#| echo: false': the site shows the figure "
+        "'各区域销售额' in its place, but crosspost runs no code, so readers see nothing of "
+        f"it; {advice} or paste the figure here",
+        "issue.md:11: warning: this code chunk has 'echo=FALSE': the site shows the figure "
+        "'趋势图' in its place, but crosspost runs no code, so readers see nothing of it; "
+        f"{advice} or paste the figure here",
+    ]  # the last one shows nothing on the site either: a note, for check -v
+
+
+def test_quarto_cross_references_shortcodes_and_layout_divs(
+    body_warnings: BodyWarnings,
+) -> None:
+    body = (
+        "如 @fig-mau 所示。见 [@fig-mau] 和 [-@fig-mau]，另见 [@doe2020; @fig-mau]。\n\n"
+        "{{< pagebreak >}}\n\n按 {{< kbd Ctrl-C >}} 复制{{< pagebreak >}}。\n\n"
+        "{{< include _footer.qmd >}}\n\n::: {layout-ncol=2}\n![A](a.png)\n\n![B](b.png)\n:::\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert "pagebreak" not in zhihu and "<p>按 <code>Ctrl-C</code> 复制。</p>" in zhihu
+    assert "<blockquote>" not in zhihu and "layout" not in zhihu  # a layout is no note
+    assert zhihu.count("<img") == 2
+    found = body_warnings(body)
+    assert found == [
+        # A bracket with a citation in it is Pandoc's citation; one warning for the cross
+        # references, bracketed or not.
+        "issue.md:4: warning: '[@doe2020; @fig-mau]' is a Pandoc citation, which needs the "
+        "bibliography Pandoc fills it from: it goes out as written; write the reference out "
+        '("Doe, 2020") and list the works at the end',
+        "issue.md:4: warning: Quarto's cross references ('@fig-mau', line 4) are numbered by "
+        "Quarto when it renders the document; crosspost shows them as written: write the "
+        'reference out ("图 1", "表 2")',
+        "issue.md:10: warning: '{{< include _footer.qmd >}}' is a shortcode (Quarto's, a "
+        "site's) that includes another file, whose text is not in this file: it goes out as "
+        "literal text; paste that file's text in its place",
+    ]
+
+
+def test_a_callout_never_closed_is_quoted_as_written(check_lines: CheckLines) -> None:
+    # '::: {.callout-note}' was quoted as '::: note', which the file does not hold.
+    lines = check_lines("---\ntitle: t\n---\n正文。\n\n::: {.callout-note}\n## 口径\n本周起。\n")
+    assert [line for line in lines if "never closed" in line] == [
+        "issue.md:6: warning: '::: {.callout-note}' is never closed, so it runs to the end of "
+        "the issue; add a ':::' line where it ends"
     ]
 
 

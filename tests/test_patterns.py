@@ -85,7 +85,7 @@ def test_every_pattern_named_at_the_top_of_a_module_compiles() -> None:
         ("crosspost.issue.notion", "_PROPERTY", "a " * 5_000),
         ("crosspost.issue.notion", "_PROPERTY", "a-" * 5_000),
         ("crosspost.issue.dialect", "_CHUNK_OPTION", "#| " + "a " * 5_000),
-        ("crosspost.issue.dialect", "_HIDING_OPTION", "include= " * 1_100),
+        ("crosspost.issue.dialect", "_BRACE_OPTION", "include= " * 1_100),
         ("crosspost.issue.dialect", "_LOOSE_TILDE", " " * 10_000 + "a"),
         ("crosspost.issue.yuque", "_FORMULA_PICTURE", "https://a/" + "/yuque/__latex/" * 700),
         ("crosspost.issue.tracked_changes", "_CHANGE", '<span class="deletion" ' * 400),
@@ -129,6 +129,17 @@ def test_every_pattern_named_at_the_top_of_a_module_compiles() -> None:
         ("crosspost.issue.roam", "_BLOCK_REFERENCE", "((" * 5_000),
         ("crosspost.issue.task_states", "_BOX", "{{[[TODO]]" * 1_000),
         ("crosspost.issue.dialect", "_PAGE_BREAK", " " * 10_000 + "\\newpagex"),
+        ("crosspost.issue.dialect", "_PAGE_BREAK", "{{<" + " " * 10_000 + "pagebreak"),
+        # Logseq's pages, Quarto's cross references (a sweep of exported documents).
+        ("crosspost.issue.logseq", "_MACRO", "{{a " * 2_500),
+        ("crosspost.issue.logseq", "_MACRO", "{{a" + " " * 10_000),
+        ("crosspost.issue.logseq", "_REFERENCE", "[a](((" * 1_600),
+        ("crosspost.issue.logseq", "_REFERENCE", "[" + "a" * 10_000 + "]((("),
+        ("crosspost.issue.logseq", "_SIZE", "){:height 1, " * 800),
+        ("crosspost.issue.logseq", "_PLANNING", "SCHEDULED: <2024-05-03" + " " * 10_000),
+        ("crosspost.issue.logseq", "LOGSEQS_HAND", "- " * 5_000 + "id::"),
+        ("crosspost.issue.task_states", "_LOGSEQ_STATE", "TODO [#A]" + " " * 10_000),
+        ("crosspost.check.source", "_CITED_KEY", "-@a" * 3_333),
     ],
 )
 def test_a_new_pattern_stays_fast_on_a_line_made_to_trip_it(

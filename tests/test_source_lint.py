@@ -109,7 +109,7 @@ def test_syntax_of_other_tools_is_named_once_per_line(body_warnings: BodyWarning
         "'[[另一篇]]",
     ]
     assert [line.split(":")[1] for line in found] == ["4", "6", "6", "8", "8"]
-    assert "Hugo shortcode" in found[0] and "Obsidian's embed" in found[3]
+    assert "shortcode (Hugo's, Quarto's)" in found[0] and "Obsidian's embed" in found[3]
 
 
 def test_a_callout_left_open_inside_another_is_named_with_the_one_it_ends_with(

@@ -765,9 +765,9 @@ def test_a_font_colour_that_is_not_a_colour_is_not_kept() -> None:
             "见https://a.com/x/说明。后文 https://b.com/y说明 https://c.com/z/中http://d.com\n",
             ["https://a.com/x/", "https://b.com/y", "https://c.com/z/", "http://d.com"],
         ),
-        # Logseq's macro closes after the address: its '}}' made the link broken.
+        # A macro closes after the address: its '}}' made the link broken.
         (
-            "{{video https://www.bilibili.com/video/BV1x}} 与 https://e.com/a{b}c\n",
+            "{{bookmark https://www.bilibili.com/video/BV1x}} 与 https://e.com/a{b}c\n",
             ["https://www.bilibili.com/video/BV1x", "https://e.com/a{b}c"],
         ),
         # Not bare: a link's own text, code, an address without its scheme.

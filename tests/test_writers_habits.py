@@ -501,6 +501,85 @@ def test_a_writers_own_properties_are_shown_one_to_a_line() -> None:
     assert "作者: 李雷<br>阅读时间: 8 分钟" in shown(body, "wechat")
 
 
+UUID = "6655f017-1a2b-4c3d-9e8f-0123456789ab"
+
+
+def test_a_logseq_block_reference_leaves_a_mark_and_a_warning_at_its_line(
+    body_warnings: BodyWarnings,
+) -> None:
+    # '参考了 ((uuid)) 的讨论' went out as '参考了 的讨论', and nothing said so, even with -v:
+    # Logseq shows the referenced block's words there, and they are not in the file.
+    body = f"- 正文\n- 参考了 (({UUID})) 的讨论，见 [上次的结论]((({UUID})))。\n"
+    for channel in CHANNELS:
+        text = words(shown(body, channel))
+        assert "参考了 […] 的讨论，见 上次的结论。" in text, channel
+        assert UUID not in text, channel
+    assert body_warnings(body) == [
+        f"issue.md:5: warning: '(({UUID}))' is a Logseq block reference: Logseq shows the "
+        "words of that block here, which are in your graph, not in this file, so readers "
+        "see '[…]' in their place; paste the block's text here",
+        f"issue.md:5: warning: '[上次的结论]((({UUID})))' links to a block of your Logseq "
+        "graph: no reader outside it can follow it, so only its words are shown; write "
+        "[text](url) to link",
+    ]
+
+
+def test_logseqs_macros_read_as_logseq_shows_them_and_warn_quoting_the_source(
+    body_warnings: BodyWarnings,
+) -> None:
+    # Each went out as written, check calling it a "static-site template variable" and
+    # quoting '{{embed}}', which the file does not hold (the reference had been cut out).
+    body = (
+        "- {{embed [[推理优化笔记]]}}\n"
+        f"- {{{{embed (({UUID}))}}}}\n"
+        "- {{video https://www.youtube.com/watch?v=dQw4w9WgXcQ}}\n"
+        "- 核心是 {{cloze 自注意力}}，代码 `{{cloze 不动}}` 不动。\n"
+        "- {{query (task TODO DOING)}}\n"
+        "- 尾\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu == (
+        "<ul><li>推理优化笔记</li><li>[…]</li>"
+        '<li><a href="https://www.youtube.com/watch?v=dQw4w9WgXcQ">▶ 视频</a></li>'
+        "<li>核心是 自注意力，代码 <code>{{cloze 不动}}</code> 不动。</li><li>尾</li></ul>"
+    )
+    wechat = shown(body, "wechat")
+    assert "{{" not in words(wechat).replace("{{cloze 不动}}", "") and "query" not in wechat
+    assert wechat.count("•") == 5  # the query's bullet went with it
+    assert body_warnings(body) == [
+        "issue.md:4: warning: '{{embed [[推理优化笔记]]}}' is Logseq's embed of the page "
+        "'推理优化笔记', whose text is in your graph, not in this file, so readers see only "
+        "the page's name in its place; paste the text here",
+        f"issue.md:5: warning: '{{{{embed (({UUID}))}}}}' is Logseq's embed of a block, "
+        "whose text is in your graph, not in this file, so readers see '[…]' in its place; "
+        "paste the text here",
+        "issue.md:8: warning: '{{query (task TODO DOING)}}' is filled in by Logseq from the "
+        "rest of your graph, which is not in this file, so it is left out; copy in what it "
+        "showed if readers need it",
+    ]
+
+
+def test_logseq_tasks_are_task_items_without_their_planning_lines() -> None:
+    body = (
+        "- TODO [#A] 发布新版\n  SCHEDULED: <2024-05-03 Fri>\n- DOING 整理对比表\n"
+        "- DONE 修复 bug\n  DEADLINE: <2024-05-01 Wed 10:00>\n- CANCELED 迁移\n"
+        "- LATER 看论文\n  collapsed:: true\n- ![图](a.png){:height 300, :width 500}\n"
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu.startswith(
+        "<ul><li>☐ 发布新版</li><li>☐ 整理对比表</li><li>☑ 修复 bug</li>"
+        '<li>☐ 迁̶移̶</li><li>☐ 看论文</li><li><img src="a.png"'
+    )
+    wechat = shown(body, "wechat")
+    assert "SCHEDULED" not in wechat and "DEADLINE" not in wechat and "{:" not in wechat
+    assert "<s>迁移</s>" in re.sub(r' style="[^"]*"', "", wechat)
+    assert "width:500px;height:300px" in wechat
+    # Outside a page Logseq wrote, a list's first word is the writer's.
+    assert shown("- NOW 上线了\n- TODO 这是词\n", "zhihu") == (
+        "<ul><li>NOW 上线了</li><li>TODO 这是词</li></ul>"
+    )
+
+
 def test_pictures_among_words_or_badges_stay_in_their_line_on_wechat() -> None:
     body = (
         "Badges: [![ci](https://e.com/ci.svg)](https://e.com) ![v](https://e.com/v.svg) 文字\n\n"

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from markdown_it.token import Token
 
 from crosspost.issue.blocks import LAZY_SOURCE_NAMES, shortened
-from crosspost.issue.body import callouts
+from crosspost.issue.body import Callout, callouts
 from crosspost.issue.callouts import CALLOUT_LABELS
 from crosspost.issue.model import Issue
 from crosspost.patterns import pattern
@@ -115,33 +115,35 @@ def _callouts(issue: Issue) -> Iterator[Finding]:
     ``::: {.section}`` div, and a finding per div buried the rest), and each callout
     never closed."""
     known = ", ".join(CALLOUT_LABELS)
-    unknown: dict[str, list[int]] = {}
+    unknown: dict[str, list[Callout]] = {}
     for callout in callouts(issue):
         if callout.name not in CALLOUT_LABELS:
-            unknown.setdefault(callout.name, []).append(callout.line)
+            unknown.setdefault(callout.name, []).append(callout)
         if callout.closed:
             continue
+        written = shortened(callout.written, 60)
         if callout.within is None:
             message = (
-                f"'::: {callout.name}' is never closed, so it runs to the end of the issue; "
+                f"'{written}' is never closed, so it runs to the end of the issue; "
                 "add a ':::' line where it ends"
             )
         else:
             outer = callout.within
             message = (
-                f"'::: {callout.name}' is never closed, so it ends where the "
-                f"'::: {outer.name}' it sits in (line {outer.line}) ends; if that one "
-                f"should end first, add a ':::' line before line {callout.line}"
+                f"'{written}' is never closed, so it ends where the "
+                f"'{shortened(outer.written, 60)}' it sits in (line {outer.line}) ends; if "
+                f"that one should end first, add a ':::' line before line {callout.line}"
             )
         yield Finding(callout.line, None, "unclosed-callout", message)
-    for name, lines in unknown.items():
-        count = len(lines)
+    for found in unknown.values():
+        count = len(found)
+        first = min(found, key=lambda callout: callout.line)
         blocks = f" ({count} blocks of this name, the first here)" if count > 1 else ""
         message = (
-            f"'::: {name}'{blocks} is not a callout crosspost knows ({known}); "
-            f"{'each is' if count > 1 else 'it is'} shown as a plain note"
+            f"'{shortened(first.written, 60)}'{blocks} is not a callout crosspost knows "
+            f"({known}); {'each is' if count > 1 else 'it is'} shown as a plain note"
         )
-        yield Finding(min(lines), None, "unknown-callout", message)
+        yield Finding(first.line, None, "unknown-callout", message)
 
 
 def _blocks(tokens: list[Token]) -> Iterator[tuple[Token, list[Token]]]:

@@ -2,7 +2,7 @@
 
 A code fence or an HTML comment left open takes every line after it; a table row with
 more cells than its header loses the extra ones; a footnote defined twice or never
-referenced is not shown; a Hugo shortcode or an Obsidian embed goes out as literal text.
+referenced is not shown; a shortcode or an Obsidian embed goes out as literal text.
 markdown-it accepts all of these quietly, as CommonMark says it must, so each is found
 here from the body's token stream and its source lines, and reported as a warning with
 the file line where the editor can fix it.
@@ -21,10 +21,12 @@ from markdown_it.token import Token
 
 from crosspost.check.constructs import INFO, WARNING, Finding, lines_of
 from crosspost.issue.ai_citations import CODE as AI_CITATIONS
+from crosspost.issue.attachments import MISSING_ATTACHMENT
 from crosspost.issue.blocks import PICTURE_ENDING, shortened
 from crosspost.issue.body import footnote_definitions
 from crosspost.issue.components import JAVASCRIPT_PICTURE, PICTURE_TAGS, SELF_CLOSING
 from crosspost.issue.dialect import (
+    CHUNK_OUTPUT,
     DEEPEST_EMPHASIS,
     DEEPEST_HTML,
     MATH_ENVIRONMENT,
@@ -36,6 +38,8 @@ from crosspost.issue.dialect import (
 from crosspost.issue.directives import UNKNOWN_DIRECTIVE
 from crosspost.issue.fullwidth_links import CODE as FULL_WIDTH
 from crosspost.issue.loader import JSON_FIELD
+from crosspost.issue.logseq import MACRO_CODE as LOGSEQ_MACRO
+from crosspost.issue.logseq import REFERENCE_CODE as LOGSEQ_REFERENCE
 from crosspost.issue.merge_tags import merge_tags
 from crosspost.issue.model import Issue
 from crosspost.issue.model_reasoning import CODE as MODEL_REASONING
@@ -61,9 +65,20 @@ _DEFINED = pattern(r"^ {0,3}\[([^\[\]\n]+)\]:", re.MULTILINE)
 #: Syntax of static-site generators and editors that Markdown shows as it is written.
 _FOREIGN: tuple[tuple[re.Pattern[str], str], ...] = (
     (
-        re.compile(r"\{\{[<%].*?[>%]\}\}"),
-        "a Hugo shortcode, not Markdown: it goes out as literal text; write what it stands "
-        "for in Markdown (an image is ![caption](path))",
+        re.compile(r"\{\{<\s*(?:include|embed)\b.*?>\}\}"),
+        "a shortcode (Quarto's, a site's) that includes another file, whose text is not in "
+        "this file: it goes out as literal text; paste that file's text in its place",
+    ),
+    (
+        re.compile(r"\{\{<\s*(?:var|meta|env)\b.*?>\}\}"),
+        "a shortcode (Quarto's) for a value filled in when the document is rendered: it "
+        "goes out as literal text; write its value",
+    ),
+    (
+        re.compile(r"\{\{(?:%|<(?!\s*(?:include|embed|var|meta|env)\b)).*?[>%]\}\}"),
+        "a shortcode (Hugo's, Quarto's) crosspost does not read, not Markdown: it goes out "
+        "as literal text; write what it stands for in Markdown (an image is "
+        "![caption](path))",
     ),
     (
         re.compile(r"\{%\s*[A-Za-z_]\w*\([^(){}]*\)\s*%\}|\{\{\s*[A-Za-z_]\w*\([^(){}]*\)\s*\}\}"),
@@ -1106,6 +1121,8 @@ def _computed_text(
     written. One warning per kind, naming its lines."""
     inline_r: list[int] = []
     references: list[int] = []
+    citations = False  # any key that is not a cross reference
+    first = ""  # the first key, as written
     handles = _handles(tokens)
     for token in tokens:
         if token.type != "inline" or not token.map or not token.children:
@@ -1127,7 +1144,12 @@ def _computed_text(
                 )
                 if found is references and handles(needle, lines[row]):
                     continue
-                if row not in found and not _bracketed(lines[row], needle):
+                if _bracketed(lines[row], needle):
+                    continue
+                if found is references:
+                    citations = citations or not _CROSS_REFERENCE.match(needle)
+                    first = first or needle
+                if row not in found:
                     found.append(row)
     if inline_r:
         yield Finding(
@@ -1139,15 +1161,20 @@ def _computed_text(
             "is built; crosspost runs nothing, so readers see the code: write its value",
         )
     if references:
-        yield Finding(
-            issue.body_line + references[0],
-            None,
-            "bare-citation",
-            f"'@…' citations and cross references (line{'s' if len(references) > 1 else ''} "
-            f"{_lines_named(issue, references)}) are filled in by Pandoc or Quarto from the "
-            "bibliography and the figures' numbers; crosspost shows them as written: "
-            'write the reference out ("Smith, 2020", "图 1")',
-        )
+        where = f"line{'s' if len(references) > 1 else ''} {_lines_named(issue, references)}"
+        if citations:
+            message = (
+                f"'@…' citations and cross references ({where}) are filled in by Pandoc or "
+                "Quarto from the bibliography and the figures' numbers; crosspost shows them "
+                'as written: write the reference out ("Smith, 2020", "图 1")'
+            )
+        else:
+            message = (
+                f"Quarto's cross references ('{first}', {where}) are numbered by Quarto when "
+                "it renders the document; crosspost shows them as written: write the "
+                'reference out ("图 1", "表 2")'
+            )
+        yield Finding(issue.body_line + references[0], None, "bare-citation", message)
 
 
 def _handles(tokens: Sequence[Token]) -> Callable[[str, str], bool]:
@@ -1179,10 +1206,23 @@ def _handles(tokens: Sequence[Token]) -> Callable[[str, str], bool]:
 
 def _bracketed(line: str, needle: str) -> bool:
     """Whether ``needle`` stands in ``[…]`` on ``line``: Pandoc's bracketed citation,
-    which :data:`_FOREIGN` names already."""
+    which :data:`_FOREIGN` names already (unless it holds Quarto's cross references
+    alone, ``[@fig-mau]``: those are named with the bare ones)."""
     at = line.find(needle)
     opened, closed = line.rfind("[", 0, at), line.rfind("]", 0, at)
-    return opened > closed and "]" in line[at:]
+    end = line.find("]", at)
+    return opened > closed and end >= 0 and not _cross_references_only(line[opened : end + 1])
+
+
+#: A key in a bracketed citation: ``@doe2020``, ``-@fig-mau``.
+_CITED_KEY = pattern(r"(?<![\w.])-?(@[A-Za-z_][\w:.#$%&+?<>~/-]*)")
+
+
+def _cross_references_only(bracketed: str) -> bool:
+    """Whether every key of a bracketed citation is a Quarto cross reference
+    (``[@fig-mau]``, ``[-@tbl-top]``): Quarto numbers those, no bibliography does."""
+    keys = _CITED_KEY.findall(bracketed)
+    return bool(keys) and all(_CROSS_REFERENCE.match(key) for key in keys)
 
 
 def _dialect_notes(issue: Issue) -> Iterator[Finding]:
@@ -1229,6 +1269,10 @@ _NOTES_TO_LOOK_AT = frozenset(
         WECHAT_CARD,
         JAVASCRIPT_PICTURE,
         UNKNOWN_DIRECTIVE,
+        LOGSEQ_REFERENCE,
+        LOGSEQ_MACRO,
+        MISSING_ATTACHMENT,
+        CHUNK_OUTPUT,
     }
 )
 
@@ -1304,8 +1348,11 @@ def _foreign(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
         first = issue.body_line + token.map[0]
         for foreign, meaning in _FOREIGN:
             for match in foreign.finditer(text):
-                if foreign is _CITATION and _defined(issue.body, match.group(0)[1:-1]):
-                    continue  # a link to the reference its definition names
+                if foreign is _CITATION and (
+                    _defined(issue.body, match.group(0)[1:-1])  # a link to its definition
+                    or _cross_references_only(match.group(0))  # named by _computed_text
+                ):
+                    continue
                 line = first + text.count("\n", 0, match.start())
                 if (line, meaning) in seen:
                     continue

@@ -16,6 +16,7 @@ writer's words: ``/usr/bin 是系统目录`` is prose.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import posixpath
 import re
@@ -39,6 +40,8 @@ CONTENT_BLOCK = pattern(
 )
 #: Bear's attachment: ``[image:IMG_0231.png]``, ``[file:report.pdf]`` (not a link's text).
 BEAR_ATTACHMENT = pattern(r"\[(image|file):([^\[\]\n]+)\](?![(\[:])")
+#: What check is told of a Bear attachment naming no file found (a warning).
+MISSING_ATTACHMENT = "missing-attachment"
 #: Where the parse finds the attachments, in its ``env``: an :class:`Attached`.
 ATTACHED = "crosspost_attached"
 #: The Markdown files being included, innermost last (a file that includes itself,
@@ -295,22 +298,43 @@ def _cell(text: str) -> str:
 
 def bear_attachments(state: StateCore) -> None:
     """Bear's ``[image:…]`` and ``[file:…]`` naming a file the loader found: the picture,
-    or a link to the file."""
-    attached: Attached | None = state.env.get(ATTACHED)
-    if attached is None or not attached.bear:
+    or a link to the file. One naming no file stays as written, and check warns at its
+    line, as for any picture that is missing."""
+    if "[image:" not in state.src and "[file:" not in state.src:
         return
+    attached: Attached | None = state.env.get(ATTACHED)
+    known = attached.bear if attached is not None else {}
+    missing: list[tuple[int, str, str]] = []
 
-    def attachment(found: re.Match[str]) -> str:
-        known = attached.bear.get(found.group(2).strip())
-        if known is None:
+    def attachment(found: re.Match[str], line: int) -> str:
+        named = known.get(found.group(2).strip())
+        if named is None:
+            missing.append((line, found.group(1), found.group(0)))
             return found.group(0)
-        target = known.path.replace(">", "%3E")
-        if known.kind == "image":
+        target = named.path.replace(">", "%3E")
+        if named.kind == "image":
             return f"![](<{target}>)"
-        return f"[{_escaped(known.written)}](<{target}>)"
+        return f"[{_escaped(named.written)}](<{target}>)"
 
     for token in state.tokens:
-        if token.type == "inline" and "[" in token.content:
-            token.content = outside_code(
-                token.content, lambda text: BEAR_ATTACHMENT.sub(attachment, text)
+        if token.type != "inline" or "[" not in token.content:
+            continue
+        first = token.map[0] if token.map else 0
+        lines = token.content.split("\n")
+        for number, text in enumerate(lines):
+            if "[image:" in text or "[file:" in text:
+                read = functools.partial(attachment, line=first + number)
+                lines[number] = outside_code(text, functools.partial(BEAR_ATTACHMENT.sub, read))
+        token.content = "\n".join(lines)
+    notes = state.env.setdefault(NOTES, []) if missing else []
+    for line, kind, written in missing:
+        what = "picture" if kind == "image" else "file"
+        notes.append(
+            (
+                line,
+                MISSING_ATTACHMENT,
+                f"'{written}' is a Bear attachment, but its {what} is not next to the issue "
+                "(nor in a folder named after the note, as Bear exports it), so it is shown "
+                f"as written; add the {what} there, or remove the line",
             )
+        )

@@ -250,6 +250,8 @@ class Callout:
     closed: bool
     #: The callout this one sits in, if any: an unclosed callout ends with it.
     within: Callout | None = None
+    #: Its opening line as written (``::: {.callout-note}``, ``> [!NOTE]``), for messages.
+    written: str = ""
 
 
 def callouts(issue: Issue) -> Iterator[Callout]:
@@ -257,11 +259,15 @@ def callouts(issue: Issue) -> Iterator[Callout]:
     and containers markdown-it closed at the end of the document, or of the callout
     they sit in)."""
     opened: list[Callout] = []
+    lines = issue.body.split("\n")
     for token in issue.document.tokens:
         if token.type == "callout_open":
-            line = issue.body_line + (token.map[0] if token.map else 0)
+            row = token.map[0] if token.map else 0
             within = opened[-1] if opened else None
-            opened.append(Callout(token.meta["name"], token.meta["kind"], line, True, within))
+            written = lines[row].strip() if row < len(lines) else ""
+            name, kind = token.meta["name"], token.meta["kind"]
+            line = issue.body_line + row
+            opened.append(Callout(name, kind, line, True, within, written or f"::: {name}"))
         elif token.type == "callout_close" and opened:
             callout = opened.pop()
             yield callout if token.markup else replace(callout, closed=False)

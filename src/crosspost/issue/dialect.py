@@ -86,6 +86,7 @@ from crosspost.issue.hugo_shortcodes import shortcode_block
 from crosspost.issue.hugo_shortcodes import shortcodes as hugo_shortcodes
 from crosspost.issue.kimi_notes import kimi_notes
 from crosspost.issue.kramdown import kramdown_extensions, table_attribute_rows
+from crosspost.issue.logseq import logseq_pages
 from crosspost.issue.mail_links import mail_links
 from crosspost.issue.merge_tags import mailchimp_tag
 from crosspost.issue.model_reasoning import model_reasoning
@@ -318,6 +319,20 @@ _GROUPING = pattern(
     r"code-group|cell(?:-[\w-]+)?|columns?(?:-[\w-]+)?|panel-[\w-]+|content-[\w-]+"
     r"|hljs-(?:center|left|right)"
 )
+
+
+def _grouping(info: str) -> bool:
+    """Whether a ``:::`` container opened with ``info`` groups without being a box: a
+    name of :data:`_GROUPING`, or a Pandoc div that names no class, only an id or a
+    layout (Quarto's ``::: {layout-ncol=2}`` lays out the pictures in it, ``::: {#id}``
+    names them; MyST's ``{note}`` has neither ``#`` nor ``=``). Neither is a note: its
+    content is shown alone."""
+    if _GROUPING.fullmatch(callout_marker(info)[0]):
+        return True
+    div = _DIV_ATTRIBUTES.match(info.strip())
+    if div is None or div.group(2) or _DIV_CLASS.search(div.group(1)):
+        return False
+    return "#" in div.group(1) or "=" in div.group(1)
 
 
 #: An admonition's own title: ``!!! note "标题"`` (``""``: none).
@@ -594,14 +609,19 @@ UNSHOWABLE = pattern(r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 BLANKS = {"\x0b": " ", "\x0c": " "}
 
 
-#: A page break written for Pandoc's LaTeX and Word output, alone on its line.
-_PAGE_BREAK = pattern(r"^ {0,3}\\(?:newpage|pagebreak|clearpage)[ \t]*$", re.MULTILINE)
+#: A page break written for Pandoc's LaTeX and Word output, alone on its line, or
+#: Quarto's shortcode for one.
+_PAGE_BREAK = pattern(
+    r"^ {0,3}(?:\\(?:newpage|pagebreak|clearpage)|\{\{<\s*pagebreak\s*>\}\})[ \t]*$",
+    re.MULTILINE,
+)
 
 
 def _page_breaks(state: StateCore) -> None:
-    """Pandoc's ``\\newpage`` (``\\pagebreak``, ``\\clearpage``) alone on a line, left out:
-    an article on a screen has no pages, and the command was shown as written. The line
-    stays, empty (the lines keep their numbers); code keeps it."""
+    """Pandoc's ``\\newpage`` (``\\pagebreak``, ``\\clearpage``) and Quarto's
+    ``{{< pagebreak >}}`` alone on a line, left out: an article on a screen has no pages,
+    and the command was shown as written. The line stays, empty (the lines keep their
+    numbers); code keeps it."""
     if "page" in state.src and _PAGE_BREAK.search(state.src):
         state.src = outside_fences(_PAGE_BREAK, state.src, lambda found: "")
 
@@ -752,7 +772,7 @@ def _callouts(state: StateCore) -> None:
             skip_title = 1  # its closing token
             continue
         if token.type == "container_callout_open":
-            unwrapped.append(bool(_GROUPING.fullmatch(callout_marker(token.info)[0])))
+            unwrapped.append(_grouping(token.info))
             if unwrapped[-1]:
                 if token.map:  # its ':::' lines are read: check must not call them text
                     state.env.setdefault(GROUPED, []).append(tuple(token.map))
@@ -855,18 +875,29 @@ def fence_language(info: str) -> str:
 
 #: A Quarto chunk's option line, at the top of its code: ``#| echo: false``.
 _CHUNK_OPTION = pattern(r"[ \t]*#\|[ \t]*([\w.-]+)[ \t]*:[ \t]*(.*?)[ \t]*")
-#: An R Markdown chunk's option in its braces that hides it: ``include=FALSE``,
-#: ``echo = F``.
-_HIDING_OPTION = pattern(r"\b(include|echo)\s*=\s*(?:FALSE|F)\b")
-_FALSE = frozenset({"false", "no", "FALSE"})
+#: An R Markdown chunk's option in its braces: ``include=FALSE``, ``echo = F``,
+#: ``fig.cap="趋势图"``.
+_BRACE_OPTION = pattern(r"""([\w.-]+)\s*=\s*("[^"]*"|'[^']*'|[^,\s}]+)""")
+_FALSE = frozenset({"false", "no", "FALSE", "F"})
+#: The options that hide a chunk's code: ``include`` its output too.
+_HIDING = ("include", "echo")
+#: The options that say a chunk makes a figure or a table (a caption; Quarto's label
+#: of one, ``fig-…``/``tbl-…``): what the site shows in its place, by what it is.
+_MADE = (("fig-cap", "figure"), ("fig.cap", "figure"), ("tbl-cap", "table"))
+_MADE_LABEL = pattern(r"(fig|tbl)-[\w-]+")
+#: Codes of what check is told: a chunk the site hides whole (a note), and one whose
+#: output the site shows and crosspost cannot (a warning: the reader misses it).
+HIDDEN_CHUNK, CHUNK_OUTPUT = "hidden-chunk", "chunk-output"
 
 
 def _chunk_options(state: StateCore) -> None:
     """An executable chunk (```` ```{r} ````, ```` ```{python} ````) as its site shows it:
     the ``#| key: value`` lines that open it are options for Quarto, never shown; a chunk
-    with ``include=FALSE`` or ``echo=FALSE`` (``#| include: false``, ``#| echo: false``)
-    is hidden by the site, so it is left out (check notes it). Without an engine's output
-    to show, a chunk whose code the site hides has nothing left to show."""
+    with ``include=FALSE`` (``#| include: false``) is hidden by the site whole, so it is
+    left out (check notes it). crosspost runs no code: a chunk with ``echo=FALSE`` shows
+    its output alone on the site, and so nothing here (left out, check warns: the reader
+    misses a figure); a chunk shown that makes a figure or a table (a caption or a
+    ``fig-``/``tbl-`` label) shows its code without it, and check warns too."""
     if "```{" not in state.src and "~~~{" not in state.src:
         return
     kept: list[Token] = []
@@ -881,27 +912,69 @@ def _chunk_options(state: StateCore) -> None:
         lines = token.content.split("\n")
         options = [_CHUNK_OPTION.fullmatch(line) for line in lines]
         count = next((n for n, option in enumerate(options) if option is None), len(lines))
-        hidden = _HIDING_OPTION.search(token.info)
-        written = next(
-            (
-                f"#| {o.group(1)}: {o.group(2)}"
-                for o in options[:count]
-                if o and o.group(1) in ("include", "echo") and o.group(2) in _FALSE
-            ),
-            hidden.group(0) if hidden else None,
-        )
-        if written is not None:
-            message = (
-                f"this code chunk has '{written}', so the site hides it and it is left out "
-                "of every channel (crosspost runs no code: its output is not shown either)"
+        # Each option as written, by name: the braces' first, Quarto's lines after them.
+        written: dict[str, tuple[str, str]] = {}
+        for found in _BRACE_OPTION.finditer(token.info):
+            written[found.group(1)] = (found.group(2).strip("\"'"), found.group(0))
+        for option in options[:count]:
+            if option is not None:
+                value = option.group(2).strip("\"'")
+                written[option.group(1)] = (value, f"#| {option.group(1)}: {option.group(2)}")
+        line = token.map[0] if token.map else 0
+        notes = state.env.setdefault(NOTES, [])
+        hiding = [(name, w) for name, (v, w) in written.items() if name in _HIDING and v in _FALSE]
+        shown = _chunk_output(written)
+        if hiding and (shown is None or any(name == "include" for name, _ in hiding)):
+            notes.append(
+                (
+                    line,
+                    HIDDEN_CHUNK,
+                    f"this code chunk has '{hiding[0][1]}', so the site hides it and it is "
+                    "left out of every channel (crosspost runs no code: its output is not "
+                    "shown either)",
+                )
             )
-            line = token.map[0] if token.map else 0
-            state.env.setdefault(NOTES, []).append((line, "hidden-chunk", message))
             continue
+        if shown is not None:
+            notes.append((line, CHUNK_OUTPUT, shown))
+        if hiding:
+            continue  # its code hidden, its output not here: nothing to show
         if count:
             token.content = "\n".join(lines[count:])
         kept.append(token)
     state.tokens = kept
+
+
+def _chunk_output(written: dict[str, tuple[str, str]]) -> str | None:
+    """What check says of a chunk whose output its site shows (None: it shows none, or
+    none that is more than the code's own printout), from its options as written."""
+    if any(written.get(name, ("",))[0] in _FALSE for name in ("include", "eval", "output")):
+        return None  # nothing run, or nothing of it shown
+    if written.get("results", ("",))[0] == "hide" and written.get("fig.show", ("",))[0] == "hide":
+        return None
+    kind, named = next(
+        ((kind, written[name][0]) for name, kind in _MADE if written.get(name, ("",))[0]),
+        ("", ""),
+    )
+    label = written.get("label", ("",))[0]
+    if not kind and _MADE_LABEL.fullmatch(label):
+        kind, named = ("figure" if label.startswith("fig") else "table"), label
+    made = f"the {kind} '{named}'" if kind else "its output"
+    advice = (
+        "render the document first (quarto render FILE --to gfm writes the output in) or "
+        f"paste the {kind or 'output'} here"
+    )
+    if written.get("echo", ("",))[0] in _FALSE:
+        return (
+            f"this code chunk has '{written['echo'][1]}': the site shows {made} in its "
+            "place, but crosspost runs no code, so readers see nothing of it; " + advice
+        )
+    if not kind:
+        return None
+    return (
+        f"this code chunk makes {made}, which the site shows under its code, but crosspost "
+        "runs no code, so readers see the code alone; " + advice
+    )
 
 
 def _fence_languages(state: StateCore) -> None:
@@ -2455,6 +2528,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.before("inline", "keys", _keys)
     md.core.ruler.before("inline", "line_blocks", _line_blocks)
     md.core.ruler.before("inline", "mdnice_marks", _mdnice_marks)
+    md.core.ruler.before("inline", "logseq_pages", logseq_pages)
     md.core.ruler.before("inline", "task_states", task_states)
     md.core.ruler.before("inline", "roam_export", roam_export)
     md.core.ruler.before("inline", "template_tags", template_tags)

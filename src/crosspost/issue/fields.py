@@ -361,6 +361,7 @@ ALIASES: Mapping[str, str] = MappingProxyType(
         "banner": "cover",
         "thumbnail": "cover",
         "featured_image": "cover",
+        "feature_image": "cover",  # Ghost's
         "slug": "id",
         "tags": "zhihu.topics",
         "keywords": "zhihu.topics",

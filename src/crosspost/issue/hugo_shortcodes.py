@@ -10,8 +10,10 @@ image with its caption; ``youtube``, ``vimeo``, ``bilibili``, ``tweet``/``x``, `
 ``highlight`` as a code block; the notes of Hugo itself and of its popular themes
 (``details``, ``notice``, ``admonition``, ``alert``, ``hint``, ``callout``, and ``tip``,
 ``note``, ``warning`` … by name) as callouts; ``tabs``/``tab`` as one titled part after
-another. Any other shortcode (``ref``, ``param``, a site's own) stays as written, and
-check names it.
+another. Quarto writes its shortcodes alike: ``{{< video URL >}}`` is read as Hugo's,
+``{{< kbd Ctrl-C >}}`` is the key, in code, and ``{{< pagebreak >}}`` is left out (an
+article on a screen has no pages). Any other shortcode (``ref``, ``param``, Quarto's
+``include``, a site's own) stays as written, and check names it.
 """
 
 from __future__ import annotations
@@ -186,6 +188,16 @@ def _gist(positional: list[str], named: dict[str, str]) -> str | None:
     )
 
 
+def _keys(positional: list[str], named: dict[str, str]) -> str | None:
+    """Quarto's ``{{< kbd Shift-Ctrl-P >}}`` (``mac=…``, ``win=…``, ``linux=…`` for each
+    system's keys): the keys, in code, as MkDocs's keys are shown."""
+    keys = " ".join(positional) or " / ".join(named.values())
+    if not keys:
+        return None
+    fence = "`" * (max(map(len, re.findall(r"`+", keys)), default=0) + 1)
+    return f"{fence} {keys} {fence}" if "`" in keys else f"`{keys}`"
+
+
 #: The one-line shortcodes this module reads, by name.
 READINGS: dict[str, _Reading] = {
     "figure": _figure,
@@ -204,4 +216,7 @@ READINGS: dict[str, _Reading] = {
     "tweet": _media("iframe", _tweet),
     "x": _media("iframe", _tweet),
     "gist": _media("iframe", _gist),
+    # Quarto's: a key, and a page break (no pages on a screen: nothing).
+    "kbd": _keys,
+    "pagebreak": lambda positional, named: "",
 }

@@ -6,8 +6,9 @@ Obsidian shows none of it. A block a note links to carries an id at the end of i
 line (``…一段话。 ^intro``), or on a line of its own under a table or a list (``^table1``).
 Read as Markdown, every one of them was published, private notes included. Logseq writes
 each block's properties on lines under it (``id:: 6955f017-…``, ``collapsed:: true``),
-a time log between ``:LOGBOOK:`` and ``:END:``, and refers to a block by its id,
-``((6944e6d6-…))``, whose words live elsewhere in the graph: none of it is for a reader.
+and a time log between ``:LOGBOOK:`` and ``:END:``: none of it is for a reader (a
+reference to a block by its id, ``((6944e6d6-…))``, stands for words a reader misses:
+see :mod:`crosspost.issue.logseq`).
 A property of the writer's own (``作者:: 李雷``, Roam's ``Author:: Jane``, Dataview's
 ``rating:: 9``) is shown by each of those tools, and so it is here: ``Author: Jane``, on a
 line of its own.
@@ -56,17 +57,17 @@ _HIDDEN_PROPERTIES = frozenset(
      "exclude-from-graph-view", "template", "template-including-parent", "query-table",
      "query-properties", "query-sort-by", "query-sort-desc"}
 )  # fmt: skip
-#: Logseq's drawer's lines, a block reference.
+#: Logseq's drawer's lines.
 _DRAWER = pattern(r"^[ \t]*:LOGBOOK:[ \t]*\n(?:.*\n)*?[ \t]*:END:[ \t]*$", re.MULTILINE)
-_BLOCK_REFERENCE = pattern(
-    r"[ \t]*\(\([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\)\)"
-)
 
 
 def private_notes(state: StateCore) -> None:
     """Core rule, before inline parsing: comments between ``%%`` marks, in a line or
     around blocks, and block ids, left out of the body (see the module's docstring)."""
-    if not any(mark in state.src for mark in (MARK, "^", "::", "((", ":LOGBOOK:")):
+    # '{{' and 'SCHEDULED:': a Logseq macro or planning line left out (see logseq) may
+    # have emptied a block, which goes as one of notes alone does.
+    marks = (MARK, "^", "::", ":LOGBOOK:", "{{", "SCHEDULED:", "DEADLINE:")
+    if not any(mark in state.src for mark in marks):
         return
     state.tokens = _without_comment_blocks(state.tokens)
     kept: list[Token] = []
@@ -124,8 +125,8 @@ def _properties(text: str) -> str:
 def _without_notes(text: str) -> str:
     if MARK in text:
         text = _COMMENT.sub(lambda found: found.group(1) or "", text)
-    if "::" in text or "((" in text or ":LOGBOOK:" in text:
-        text = _BLOCK_REFERENCE.sub("", _DRAWER.sub("", text))
+    if "::" in text or ":LOGBOOK:" in text:
+        text = _DRAWER.sub("", text)
         text = _properties(text)
     if "^" in text:
         text = _BLOCK_ID.sub("", text)
