@@ -194,3 +194,25 @@ def test_a_mintlify_title_is_said_as_docusaurus_says_it_for_every_channel() -> N
     assert info == "bash title=\"npm 'i'\"" and code_title(info) == "npm 'i'"
     info, _, _ = fence('```tsx "Component.tsx" twoslash\nx\n```\n')
     assert code_title(info) == "Component.tsx"
+
+
+@pytest.mark.parametrize(
+    ("written", "info", "title"),
+    [
+        ("plain text", "text", ""),  # Feishu's and Notion's: `text` showed above the code
+        ("Plain Text", "text", ""),
+        ("plain  text", "text", ""),
+        ("visual basic", "vbnet", ""),
+        ("Power Shell", "powershell", ""),
+        ("LLVM IR", "llvm", ""),
+        ('plain text title="hosts.txt"', 'text title="hosts.txt"', "hosts.txt"),
+        ("plain text hosts.txt", 'text title="hosts.txt"', "hosts.txt"),  # Mintlify's, after it
+        ("plaintext hosts.txt", 'plaintext title="hosts.txt"', "hosts.txt"),
+        ("json 200", 'json title="200"', "200"),
+    ],
+)
+def test_a_language_whose_name_holds_a_space_is_no_title(
+    written: str, info: str, title: str
+) -> None:
+    found, _, _ = fence(f"```{written}\nx\n```\n")
+    assert found == info and code_title(found) == title

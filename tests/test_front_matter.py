@@ -119,6 +119,20 @@ def test_a_buttondown_subject_is_the_title(write_issue: WriteIssue) -> None:
     assert issue.title == "Weekly 150" and issue.notices == ()
 
 
+def test_a_subtitle_is_the_digest_unless_a_description_gives_one(write_issue: WriteIssue) -> None:
+    # Substack's (and a theme's) line under the title was an unknown field, "did you mean
+    # 'title'?", which would have put the subtitle in the title's place.
+    front = "title: T\nsubtitle: Why inference is eating the data center\n"
+    issue = load_issue(write_issue(front=front, body=BODY))
+    assert issue.digest == "Why inference is eating the data center" and issue.notices == ()
+    front = "title: T\nsubtitle: 副标题\ndescription: 摘要\n"
+    issue = load_issue(write_issue(front=front, body=BODY))
+    assert issue.digest == "摘要"
+    assert [(n.line, n.message) for n in issue.notices] == [
+        (3, "'subtitle' is not used: 'description' already gives the digest")
+    ]
+
+
 def test_our_own_field_wins_over_an_alias(write_issue: WriteIssue) -> None:
     front = "title: T\ndigest: 我们的\nsummary: 他们的\nkeywords: a, b\nzhihu: {topics: [c]}\n"
     issue = load_issue(write_issue(front=front, body=BODY))
@@ -534,3 +548,16 @@ def test_another_tools_field_whose_value_is_not_ours_is_a_warning(
         "'slug' 'Web/HTML/Element/aside' may only hold letters, digits, '.', '_' and '-', "
         "so it is not used as the id; set 'id:' if needed"
     )
+
+
+def test_a_cms_publication_date_is_kept_for_the_record_without_a_guess(tmp_path: Path) -> None:
+    issue_file = tmp_path / "ghost.md"
+    issue_file.write_text(
+        "---\ntitle: 一期\npublished_at: 2024-05-01T08:00:00.000Z\nupdatedAt: 2024-05-02\n"
+        "---\n正文\n",
+        encoding="utf-8",
+    )
+    issue = load_issue(issue_file)
+    assert issue.publish_at is None
+    assert set(issue.dates) == {"published_at", "updatedAt"}
+    assert not [n for n in issue.notices if "publish_at" in n.message]

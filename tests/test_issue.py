@@ -264,6 +264,14 @@ NOTICES = [
         "front matter field 'author_url' not used by crosspost, so ignored",
     ),
     (
+        "fields built on ours in camelCase: no guess",  # Docusaurus's authorURL, a theme's
+        "---\ntitle: T\nauthorURL: https://e.org\ncoverAlt: 封面\npublishAt: 2026-01-01\n---\n",
+        3,
+        "warning",
+        "front matter fields 'authorURL', 'coverAlt', 'publishAt' (did you mean "
+        "'publish_at'?) not used by crosspost, so ignored",
+    ),
+    (
         "unknown fields, one warning",
         "---\ntitle: T\nlayout: post\ncategories: [a]\n---\n",
         3,

@@ -140,6 +140,13 @@ def test_every_pattern_named_at_the_top_of_a_module_compiles() -> None:
         ("crosspost.issue.logseq", "LOGSEQS_HAND", "- " * 5_000 + "id::"),
         ("crosspost.issue.task_states", "_LOGSEQ_STATE", "TODO [#A]" + " " * 10_000),
         ("crosspost.check.source", "_CITED_KEY", "-@a" * 3_333),
+        # CSDN's failed pictures, Feishu's fences, Logseq's Org blocks, Roam's embeds.
+        ("crosspost.issue.csdn", "_IN_PLACE", "![外链图片转存失败" * 1_000),
+        ("crosspost.issue.csdn", "_IN_PLACE", "[外链图片转存失败(img-a)(" + "a" * 10_000),
+        ("crosspost.issue.csdn", "_AS_ALT", "![外链图片转存中](" + " " * 10_000),
+        ("crosspost.issue.dialect", "_SPACED_LANGUAGE", "plain" + " " * 10_000 + "texts"),
+        ("crosspost.issue.org_blocks", "_OPENING", "#+begin_a" + " " * 10_000 + "b"),
+        ("crosspost.issue.roam", "_EMBEDDED", "[[" + "a" * 10_000),
     ],
 )
 def test_a_new_pattern_stays_fast_on_a_line_made_to_trip_it(

@@ -967,8 +967,8 @@ def test_yuque_formula_pictures_are_their_formulas(check_lines: CheckLines) -> N
         "#card=math&code=10%5E7%0A&height=19&width=24)\n"
     )
     zhihu = shown(body, "zhihu")
-    assert zhihu.count('eeimg="1"') == 3 and "cdn.nlark.com" not in zhihu
-    assert 'alt="10^7"' in zhihu
+    assert zhihu.count('eeimg="1"') == 2 and "cdn.nlark.com" not in zhihu
+    assert 'eeimg="2"' in zhihu and 'alt="10^7\\\\"' in zhihu  # alone: a display formula
     wechat = shown(body, "wechat")
     assert wechat.count("<svg") == 3 and "<img" not in wechat
     assert 'aria-label="a^{&lt;t&gt;}"' in wechat
@@ -1590,3 +1590,115 @@ def test_what_only_looks_like_an_id_or_a_notes_back_link_stays() -> None:
     assert shown(body, "zhihu") == (
         "<h2>正则 {#[a-z]+}</h2><h2>Jinja {#comment#}</h2><h2>Plan (Q3)</h2><p>↑</p>"
     )
+
+
+# --- a sixth sweep: CSDN, Feishu, Substack, Yuque, Roam, Logseq ------------------------------
+
+_FAILED = "外链图片转存失败,源站可能有防盗链机制,建议将图片保存下来直接上传"
+
+
+def test_csdns_note_that_it_could_not_copy_a_picture_is_the_picture_and_a_warning(
+    body_warnings: BodyWarnings,
+) -> None:
+    # The note in the picture's place went out as CSDN's sentence on every channel, the
+    # picture lost; as a picture's alt text it was the caption under it on WeChat. Nothing
+    # said so.
+    body = (
+        "前文。\n\n"
+        f"[{_FAILED}(img-Ab3dEfGh-1615775123456)(https://img-blog.csdnimg.cn/a.png)]\n\n"
+        f"![{_FAILED}](https://img-blog.csdnimg.cn/img_convert/b.png)\n\n"
+        "见图 ![外链图片转存中...(img-VRoIfQcB-1623229848000)(https://e.com/c.png)] 和"
+        " ![外链图片转存中...(img-XyZ-1623229848000)]。\n\n"
+        "`[外链图片转存失败(img-x)(https://e.com/d.png)]` 是代码。\n"
+    )
+    zhihu = shown(body, "zhihu")
+    for picture in ("img-blog.csdnimg.cn/a.png", "img-blog.csdnimg.cn/img_convert/b.png"):
+        assert f'<img src="https://{picture}" data-caption=""' in zhihu, picture
+    assert '<img src="https://e.com/c.png" data-caption=""' in zhihu
+    wechat = shown(body, "wechat")
+    assert wechat.count("<img") == 3 and "<figcaption" not in wechat
+    for channel, html in (("zhihu", zhihu), ("wechat", wechat)):
+        text = words(html)
+        assert "转存" not in text.replace("[外链图片转存失败(img-x)", ""), channel
+        assert "img-Ab3d" not in html and "(img-x)(https://e.com/d.png)]" in text, channel
+        assert "见图" in text and "和 。" in text, channel
+    assert body_warnings(body) == [
+        "issue.md:6: warning: '[外链图片转存失败,源站可能有防盗链机制,建议将图片保存下…' is "
+        "CSDN's note that it could not copy this picture from its site (which may refuse "
+        "other sites' requests): the picture at https://img-blog.csdnimg.cn/a.png is shown, "
+        "without CSDN's words; check that the address shows it, or save the picture beside "
+        "the issue and write ![](its-file.png) in its place",
+        "issue.md:8: warning: '![外链图片转存失败,源站可能有防盗链机制,建议将图片保存…' is "
+        "CSDN's note that it could not copy this picture from its site (which may refuse "
+        "other sites' requests): the picture at "
+        "https://img-blog.csdnimg.cn/img_convert/b.png is shown, without CSDN's words; check "
+        "that the address shows it, or save the picture beside the issue and write "
+        "![](its-file.png) in its place",
+        "issue.md:10: warning: '![外链图片转存中...(img-VRoIfQcB-162…' is CSDN's note that "
+        "it could not copy this picture from its site (which may refuse other sites' "
+        "requests): the picture at https://e.com/c.png is shown, without CSDN's words; "
+        "check that the address shows it, or save the picture beside the issue and write "
+        "![](its-file.png) in its place",
+        "issue.md:10: warning: '![外链图片转存中...(img-XyZ-16232298…' is CSDN's note that "
+        "it was still copying a picture, and the file holds no address of it: nothing is "
+        "shown in its place; save the picture beside the issue and write ![](its-file.png) "
+        "there",
+    ]
+
+
+def test_a_yuque_formula_alone_in_its_paragraph_is_a_display_formula() -> None:
+    # Yuque's block formula card, exported as a picture on a line of its own, was drawn in
+    # a line of words on both channels: small, and left-aligned on WeChat.
+    latex = "https://cdn.nlark.com/yuque/__latex/abcd.svg#card=math&code=%5Cfrac%7Ba%7D%7Bb%7D"
+    body = (
+        f"复杂度为 ![]({latex}&id=Zz9) 。\n\n![]({latex}&id=Zz9)\n\n"
+        f'<img src="{latex.replace("&", "&amp;")}">\n'
+    )
+    zhihu = shown(body, "zhihu")
+    assert zhihu.count('eeimg="1"') == 1 and zhihu.count('eeimg="2"') == 2
+    assert zhihu.startswith('<p>复杂度为 <img eeimg="1"')
+    wechat = shown(body, "wechat")
+    centred = re.findall(r'<section style="[^"]*text-align:center">\s*<svg', wechat)
+    assert len(centred) == 2 and re.search(r"<p[^>]*>复杂度为 <svg", wechat)
+
+
+def test_a_fence_of_feishus_plain_text_shows_no_title_above_its_code() -> None:
+    body = "```plain text\ncurl https://api.example.com/v1/health\n```\n"
+    zhihu = shown(body, "zhihu")
+    assert zhihu == '<pre lang="text">curl https://api.example.com/v1/health</pre>'
+    wechat = shown(body, "wechat")
+    assert words(wechat.split("<pre")[0]).replace("&nbsp;", "").strip() == ""  # no title
+
+
+def test_org_blocks_in_a_logseq_page_are_a_quote_callouts_and_code(
+    body_warnings: BodyWarnings,
+) -> None:
+    # Each went out as its '#+BEGIN_…' and '#+END_…' lines around its words, all joined
+    # into one line: '#+BEGIN_QUOTE Premature optimization … #+END_QUOTE'.
+    body = (
+        "- 引用：\n  #+BEGIN_QUOTE\n  Premature optimization is the root of all evil.\n"
+        "  #+END_QUOTE\n"
+        "- #+BEGIN_NOTE\n  这是 Logseq 的 **note** 块。\n  #+END_NOTE\n"
+        "- #+begin_warning\n  不要在生产环境运行。\n  #+end_warning\n"
+        "- #+BEGIN_SRC python\n  print(1)\n  #+END_SRC\n"
+        "- #+BEGIN_COMMENT\n  只给自己看\n  #+END_COMMENT\n"
+        "- #+BEGIN_QUERY\n  {:query [:find (pull ?b [*])]}\n  #+END_QUERY\n"
+        "- #+BEGIN_TIP\n  没有关闭\n"
+    )
+    assert shown(body, "zhihu") == (
+        "<ul><li>引用：<blockquote>Premature optimization is the root of all evil."
+        "</blockquote></li><li><blockquote><b>注</b><br>这是 Logseq 的 <b>note</b> 块。"
+        "</blockquote></li><li><blockquote><b>注意</b><br>不要在生产环境运行。</blockquote>"
+        '</li><li><pre lang="python">print(1)</pre></li><li>#+BEGIN_TIP 没有关闭</li></ul>'
+    )
+    wechat = shown(body, "wechat")
+    assert re.search(r"引用：<blockquote[^>]*><p[^>]*>Premature optimization", wechat)
+    for label in ("注", "注意"):  # each a callout box with its label on top
+        assert re.search(rf"<section[^>]*>\s*<p[^>]*>{label}</p>", wechat), label
+    assert "#+END" not in wechat and "只给自己看" not in wechat and ":query" not in wechat
+    assert wechat.count("•") == 5  # the comment's and the query's bullets went with them
+    assert body_warnings(body) == [
+        "issue.md:20: warning: '#+BEGIN_QUERY' … '#+END_QUERY' is an advanced query, which "
+        "Logseq fills in from the rest of your graph, not in this file, so it is left out; "
+        "copy in what it showed if readers need it"
+    ]

@@ -20,11 +20,12 @@ from pathlib import Path
 
 import pytest
 
+from crosspost.check.lint import check_file
 from crosspost.cli import main
 from crosspost.errors import IssueError, TransientError
 from crosspost.images.pipeline import ImageError, read_source
 from crosspost.images.remote import RemoteImages, refusal
-from crosspost.images.sources import RefusedImage
+from crosspost.images.sources import ImageSources, RefusedImage
 
 from .image_server import PNG, ImageServer, closed_port, image_server
 from .world import World, assert_one_post_per_channel
@@ -225,6 +226,34 @@ def test_a_configured_folder_is_allowed(tmp_path: Path) -> None:
     assert read_source("../shared/logo.png", issue, folders=(shared,)).data == PNG
     with pytest.raises(ImageError, match="outside"):
         read_source("../shared/logo.png", issue)
+
+
+def test_a_logseq_pages_picture_is_refused_with_the_setting_that_lets_it_through(
+    tmp_path: Path,
+) -> None:
+    # Logseq keeps a graph's pictures in its assets folder beside pages/, and writes
+    # '../assets/image_….png': refused (rightly), with "add its folder", which one unsaid.
+    graph = tmp_path / "graph"
+    (graph / "assets").mkdir(parents=True)
+    (graph / "assets" / "image_1714551234_0.png").write_bytes(PNG)
+    ref = "../assets/image_1714551234_0.png"
+    issue = issue_naming(graph / "pages", ref)
+    assets = (graph / "assets").resolve()
+    refused = [str(p) for p in check_file(issue).problems if p.code == "refused-image"]
+    assert refused == [
+        f"{issue}:7: image '{ref}' lies outside the issue's folder "
+        f"({(graph / 'pages').resolve()}): Logseq keeps a graph's pictures in its assets "
+        "folder, beside pages/; let crosspost read them by adding it under [images] in "
+        f'crosspost.toml: folders = ["{assets.as_posix()}"] (or the environment\'s '
+        "CROSSPOST_IMAGE_FOLDERS)"
+    ]
+    configured = check_file(issue, images=ImageSources(folders=(assets,)))
+    assert not [p for p in configured.problems if p.code == "refused-image"]
+    assert read_source(ref, issue, folders=(assets,)).data == PNG
+    # Any other folder outside keeps the general advice.
+    elsewhere = issue_naming(tmp_path / "notes", "../graph/assets/image_1714551234_0.png")
+    (message,) = [p.message for p in check_file(elsewhere).problems if p.code == "refused-image"]
+    assert message.endswith("or add its folder to 'folders' under [images] in crosspost.toml")
 
 
 def test_a_subfolder_of_the_issue_is_fine(tmp_path: Path) -> None:

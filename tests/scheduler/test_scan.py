@@ -88,6 +88,9 @@ def test_a_file_is_due_upcoming_unscheduled_or_a_problem(
         (front("publsh_at: next monday"), None),  # no schedule in it
         (front("publish_at_utc: 2026-11-22T09:00:00Z"), None),  # a field of its own
         (front("published: 2026-11-22T09:00:00Z"), None),
+        # Ghost's and Strapi's: when it was published. Renamed as advised, it went out.
+        (front("published_at: 2026-11-22T09:00:00Z"), None),
+        (front("publishedAt: 2026-11-22T09:00:00Z"), None),
         (front("publishDate: 2026-11-22T09:00:00Z"), None),  # Hugo's: kept for the record
         (front("date: 2026-11-22T09:00:00Z"), None),
         (

@@ -88,6 +88,9 @@ class ImageInfo:
             rules = self.sources
             source = read_source(ref, self.issue_path, rules.fetch, rules.folders, rules.reads)
         except ImageError as error:
+            graph = _logseq_assets(ref, self.issue_path) if error.code == "refused-image" else None
+            if graph is not None:
+                return ImageProblem(error.code, _outside_the_graph(self.issue_path, graph))
             return ImageProblem(error.code, error.detail)
         data = source.data
         try:
@@ -95,6 +98,33 @@ class ImageInfo:
         except BadImage as error:
             return ImageProblem("bad-image", str(error))
         return ImageFile(seen.format, len(data), seen.width, seen.height)
+
+
+#: The folders of a Logseq graph its pages are kept in; its pictures are in ``assets``.
+_LOGSEQ_PAGES = ("pages", "journals")
+
+
+def _logseq_assets(ref: str, issue_path: Path) -> Path | None:
+    """The ``assets`` folder of the Logseq graph a page at ``issue_path`` is in, when the
+    picture ``ref`` lies there (Logseq writes ``../assets/image_….png`` from ``pages/``),
+    else None."""
+    folder = issue_path.parent
+    if folder.name not in _LOGSEQ_PAGES:
+        return None
+    assets = (folder.parent / "assets").resolve()
+    return assets if local_path(ref, issue_path).resolve().is_relative_to(assets) else None
+
+
+def _outside_the_graph(issue_path: Path, assets: Path) -> str:
+    """Why a Logseq page's picture in its graph's ``assets`` folder is refused, and the
+    one setting that lets crosspost read it (the folder, safe to name: it holds the
+    graph's own pictures)."""
+    return (
+        f"lies outside the issue's folder ({issue_path.parent.resolve()}): Logseq keeps a "
+        "graph's pictures in its assets folder, beside pages/; let crosspost read them by "
+        f'adding it under [images] in crosspost.toml: folders = ["{assets.as_posix()}"] '
+        "(or the environment's CROSSPOST_IMAGE_FOLDERS)"
+    )
 
 
 #: Extensions a remote image's URL may end in, by Pillow format: before the download the

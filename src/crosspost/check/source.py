@@ -25,6 +25,7 @@ from crosspost.issue.attachments import MISSING_ATTACHMENT
 from crosspost.issue.blocks import PICTURE_ENDING, shortened
 from crosspost.issue.body import footnote_definitions
 from crosspost.issue.components import JAVASCRIPT_PICTURE, PICTURE_TAGS, SELF_CLOSING
+from crosspost.issue.csdn import CODE as CSDN_PICTURE
 from crosspost.issue.dialect import (
     CHUNK_OUTPUT,
     DEEPEST_EMPHASIS,
@@ -43,6 +44,8 @@ from crosspost.issue.logseq import REFERENCE_CODE as LOGSEQ_REFERENCE
 from crosspost.issue.merge_tags import merge_tags
 from crosspost.issue.model import Issue
 from crosspost.issue.model_reasoning import CODE as MODEL_REASONING
+from crosspost.issue.roam import MACRO_CODE as ROAM_MACRO
+from crosspost.issue.roam import REFERENCE_CODE as ROAM_REFERENCE
 from crosspost.issue.script_links import CODE as SCRIPT_LINK
 from crosspost.issue.svg_pictures import CODE as PLACEHOLDER_PICTURE
 from crosspost.issue.wechat_cards import WECHAT_CARD
@@ -1260,8 +1263,9 @@ _NOTES_TO_LOOK_AT = frozenset(
         "page-properties",
         "note-tags",
         "content-file",
-        "roam-macro",
         "roam-alias",
+        ROAM_MACRO,
+        ROAM_REFERENCE,
         FULL_WIDTH,
         SCRIPT_LINK,
         PLACEHOLDER_PICTURE,
@@ -1273,6 +1277,7 @@ _NOTES_TO_LOOK_AT = frozenset(
         LOGSEQ_MACRO,
         MISSING_ATTACHMENT,
         CHUNK_OUTPUT,
+        CSDN_PICTURE,
     }
 )
 

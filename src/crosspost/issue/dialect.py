@@ -78,6 +78,7 @@ from crosspost.issue.code_annotations import code_annotations
 from crosspost.issue.collector import collector_paused
 from crosspost.issue.components import component_block, mdx_lines, mdx_pictures, mdx_statement
 from crosspost.issue.converted_notes import mammoth_footnotes, zhihu_redirects, zhihu_reference
+from crosspost.issue.csdn import csdn_pictures
 from crosspost.issue.definition_lists import definition_lists
 from crosspost.issue.directives import directives
 from crosspost.issue.empty_anchors import empty_anchors
@@ -92,6 +93,7 @@ from crosspost.issue.merge_tags import mailchimp_tag
 from crosspost.issue.model_reasoning import model_reasoning
 from crosspost.issue.myst import roles, targets_and_labels
 from crosspost.issue.notion import notion_icons, notion_properties, wordless_links
+from crosspost.issue.org_blocks import org_block, org_emptied
 from crosspost.issue.pandoc_spans import ATTRIBUTE_WORDS, attribute_parts, span_attributes
 from crosspost.issue.pandoc_tables import (
     grid_table,
@@ -977,15 +979,42 @@ def _chunk_output(written: dict[str, tuple[str, str]]) -> str | None:
     )
 
 
+#: Languages whose names hold a space, as editors write them after a fence: Feishu's and
+#: Notion's exports (```` ```plain text ````, ```` ```visual basic ````, Feishu's ``Power
+#: Shell``, Notion's ``LLVM IR`` and ``Notion Formula``), each as the one word
+#: highlighters know it by. Read as a language and a title (Mintlify's ```` ```json 200
+#: ````), ``text`` showed above the code on every channel.
+_SPACED_LANGUAGES = {
+    "plain text": "text", "visual basic": "vbnet", "power shell": "powershell",
+    "llvm ir": "llvm", "notion formula": "text", "opengl shading language": "glsl",
+    "protocol buffers": "protobuf", "objective c": "objective-c",
+}  # fmt: skip
+_SPACED_NAMES = "|".join(name.replace(" ", r"[ \t]+") for name in _SPACED_LANGUAGES)
+_SPACED_LANGUAGE = pattern(rf"(?:{_SPACED_NAMES})(?=\s|$)", re.IGNORECASE)
+
+
+def _one_word_language(info: str) -> str:
+    """``info`` with a language whose name holds a space (``Plain Text``) written as one
+    word (``text``), what follows it kept (``plain text title="a.txt"``)."""
+    found = _SPACED_LANGUAGE.match(info.strip())
+    if found is None:
+        return info
+    name = " ".join(found.group(0).lower().split())
+    return _SPACED_LANGUAGES[name] + info.strip()[found.end() :]
+
+
 def _fence_languages(state: StateCore) -> None:
     """Each fence's language as :func:`fence_language` reads it: renderers colour by it
-    (Zhihu's ``<pre lang>`` showed ``{r}`` and ``js{2,5}``), check names diagrams by it.
+    (Zhihu's ``<pre lang>`` showed ``{r}`` and ``js{2,5}``), check names diagrams by it;
+    a language whose name holds a space as one word (:data:`_SPACED_LANGUAGES`).
     A fence of ``math`` is a display formula, as GitHub, GitLab and Joplin show it."""
     for token in state.tokens:
         if token.type == "fence" and _RAW_HTML_FENCE.match(token.info):
             # Pandoc's raw HTML (```{=html}): the HTML itself, as a block of it would be.
             token.type, token.tag, token.info, token.markup = "html_block", "", "", ""
             continue
+        if token.type == "fence" and " " in token.info.strip():
+            token.info = _one_word_language(token.info)
         if token.type == "fence" and token.info and ("{" in token.info or ":" in token.info):
             token.info = fence_language(token.info)
         if token.type == "fence" and token.info.strip().lower() == "math":
@@ -2421,6 +2450,9 @@ def new_markdown() -> MarkdownIt:
         {"alt": ["paragraph", "reference", "blockquote", "list"]},
     )
     md.block.ruler.before(
+        "fence", "org_block", org_block, {"alt": ["paragraph", "reference", "blockquote", "list"]}
+    )
+    md.block.ruler.before(
         "fence",
         "shortcode_block",
         shortcode_block,
@@ -2509,6 +2541,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("kramdown_extensions", "admonition_gaps", _admonition_gaps)
     md.core.ruler.after("admonition_gaps", "notion_icons", notion_icons)
     md.core.ruler.after("block", "notion_properties", notion_properties)
+    md.core.ruler.after("block", "org_emptied", org_emptied)
     md.core.ruler.after("block", "table_attribute_rows", table_attribute_rows)
     md.core.ruler.after("block", "wechat_cards", wechat_cards)
     md.core.ruler.after("wechat_cards", "wechat_page_text", wechat_page_text)
@@ -2524,6 +2557,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.after("fence_languages", "code_annotations", code_annotations)
     md.core.ruler.before("inline", "empty_headings", _empty_headings)
     md.core.ruler.before("empty_headings", "empty_anchors", empty_anchors)
+    md.core.ruler.before("inline", "csdn_pictures", csdn_pictures)
     md.core.ruler.before("inline", "spaced_paths", _spaced_paths)
     md.core.ruler.before("inline", "keys", _keys)
     md.core.ruler.before("inline", "line_blocks", _line_blocks)

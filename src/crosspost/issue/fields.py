@@ -356,6 +356,9 @@ ALIASES: Mapping[str, str] = MappingProxyType(
         "description": "digest",
         "summary": "digest",
         "excerpt": "digest",
+        # Substack's, Hugo's and Jekyll's themes': the line under the title, which
+        # WeChat's chat card shows under it too (a description above comes first).
+        "subtitle": "digest",
         "image": "cover",
         "cover_image": "cover",
         "banner": "cover",
@@ -402,9 +405,14 @@ PROSE_FIELDS: frozenset[str] = frozenset(
     key for key in TEXT_FIELDS if FIELDS.get(ALIASES.get(key, key)) in (_text, _line, _author)
 )
 
-#: Dates a generator writes about the page. Kept for the record (``Issue.dates``); none
-#: of them is a publication time: only ``publish_at`` schedules an issue.
-RECORD_DATES: tuple[str, ...] = ("date", "pubDate", "publishDate", "lastmod", "updated")
+#: Dates a generator or a CMS writes about the page. Kept for the record (``Issue.dates``);
+#: none of them is a publication time: only ``publish_at`` schedules an issue. Ghost's and
+#: Strapi's ``published_at``/``publishedAt`` say when the post *was* published: taken for
+#: a misspelt ``publish_at``, run-due advised renaming it, which sends an old post at once.
+RECORD_DATES: tuple[str, ...] = (
+    "date", "pubDate", "publishDate", "lastmod", "updated", "published", "published_at",
+    "publishedAt", "updated_at", "updatedAt", "created_at", "createdAt", "last_modified_at",
+)  # fmt: skip
 #: Settings of the editor the issue was written in, about the editor's own work: Typora's
 #: root for paths that begin with ``/`` (crosspost looks in the site's ``static``,
 #: ``public`` and ``source`` folders, where it points) and its folder for pasted pictures.
@@ -427,5 +435,18 @@ def meant_field(key: str) -> str | None:
     if not close:
         return None
     field = close[0]
-    built_on = any(key.startswith(field + joint) or key.endswith(joint + field) for joint in "_-")
+    # Written in camelCase as in snake_case: Docusaurus's ``authorURL`` and
+    # ``authorTitle``, a theme's ``coverAlt`` are the author's link and the cover's words.
+    built_on = any(
+        key.startswith(field + joint) or key.endswith(joint + field) for joint in "_-"
+    ) or _camel_built_on(key, field)
     return None if built_on else field
+
+
+def _camel_built_on(key: str, field: str) -> bool:
+    """Whether ``key`` is ``field`` with a word of its own joined in camelCase
+    (``authorURL``, ``coverAlt``, ``wechatTitle``), not a slip in typing it."""
+    head = key[len(field) : len(field) + 1]
+    return (key.startswith(field) and head.isupper()) or (
+        key.lower().endswith(field) and key[-len(field)].isupper() and len(key) > len(field)
+    )

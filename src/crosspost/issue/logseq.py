@@ -5,7 +5,8 @@ block's words in the sentence; ``{{embed ((id))}}`` and ``{{embed [[page]]}}`` s
 block or a whole page in place. Those words live elsewhere in the graph, not in the file:
 read as Markdown, a reference went out as a silent gap (``参考了 的讨论``) and an embed as
 its macro. Here each leaves a visible mark, ``[…]`` (a page's embed, the page's name),
-and check warns at its line that the words are missing: paste them in. Logseq's other
+and check warns at its line that the words are missing: paste them in (as for Roam's:
+:mod:`crosspost.issue.block_references`). Logseq's other
 macros are read as Logseq shows them: ``{{video URL}}`` (``youtube``, ``vimeo``,
 ``bilibili``; ``tweet``, ``twitter``, ``pdf``) as the line linking to it every embed
 gets, ``{{cloze words}}`` (a flashcard's hidden words) as its words; ``{{query …}}``,
@@ -26,6 +27,7 @@ from collections.abc import Callable
 
 from markdown_it.rules_core import StateCore
 
+from crosspost.issue.block_references import embed_message, in_place_of, reference_message
 from crosspost.issue.blocks import NOTES, escaped, outside_code, raw_media, shortened
 from crosspost.patterns import pattern
 
@@ -41,8 +43,6 @@ _EMBEDDED = pattern(rf"\[\[([^\[\]\n]+)\]\]|\(\({_UUID}\)\)")
 #: A web address, all a media macro holds (a file of the graph, ``../assets/a.mp4``, is
 #: not one: it stays as written).
 _ADDRESS = pattern(r"https?://\S+")
-#: What stands where the words of a block that is not in the file were.
-MARK = "\\[…\\]"
 #: Macros showing a video, and other pages, that every channel shows as a line linking
 #: to them (the raw element the sanitiser makes that line of).
 _MEDIA = {
@@ -119,31 +119,15 @@ def _rewritten(text: str, line: int, noted: _Noted) -> str:
 
         def reference(found: re.Match[str]) -> str:
             (linked if found.group(1) else plain).append(found.group(0))
-            return escaped(found.group(1)) if found.group(1) else MARK
+            return escaped(found.group(1)) if found.group(1) else in_place_of()
 
         text = _REFERENCE.sub(reference, text)
         for references in (plain, linked):
             if references:
-                noted(line, REFERENCE_CODE, _reference_message(references))
+                noted(line, REFERENCE_CODE, reference_message("Logseq", references))
     if "{:" in text:
         text = _SIZE.sub(_size, text)
     return text
-
-
-def _reference_message(references: list[str]) -> str:
-    """What check says of the block references of one line (``references`` as written)."""
-    more = f" (and {len(references) - 1} more on this line)" if len(references) > 1 else ""
-    quoted = f"'{shortened(references[0], 60)}'{more}"
-    if references[0].startswith("["):  # [words](((id))): the words are here, the link not
-        return (
-            f"{quoted} links to a block of your Logseq graph: no reader outside it can "
-            "follow it, so only its words are shown; write [text](url) to link"
-        )
-    return (
-        f"{quoted} is a Logseq block reference: Logseq shows the words of that block here, "
-        "which are in your graph, not in this file, so readers see '[…]' in their place; "
-        "paste the block's text here"
-    )
 
 
 def _macro(found: re.Match[str], line: int, noted: _Noted) -> str:
@@ -155,16 +139,9 @@ def _macro(found: re.Match[str], line: int, noted: _Noted) -> str:
         embedded = _EMBEDDED.fullmatch(argument)
         if embedded is None:
             return found.group(0)
-        page = embedded.group(1)
-        what = f"the page '{page}'" if page else "a block"
-        seen = "only the page's name" if page else "'[…]'"
-        noted(
-            line,
-            MACRO_CODE,
-            f"'{written}' is Logseq's embed of {what}, whose text is in your graph, not in "
-            f"this file, so readers see {seen} in its place; paste the text here",
-        )
-        return escaped(page) if page else MARK
+        page = embedded.group(1) or ""
+        noted(line, MACRO_CODE, embed_message("Logseq", found.group(0), page))
+        return in_place_of(page)
     if name in _MEDIA and _ADDRESS.fullmatch(argument):
         return raw_media(_MEDIA[name], argument)
     if name == "cloze" and argument:

@@ -5,7 +5,9 @@ Yuque exports a formula as a picture of it: an SVG on its CDN
 ``…/yuque/__latex/…``) whose address carries the TeX after ``#card=math&code=``,
 percent-encoded. Read as a picture, it was an SVG that WeChat refuses and check called an
 error, with advice (export it as PNG) the editor could not follow. The TeX is there, so
-the formula is the formula: drawn on WeChat, Zhihu's own equation on Zhihu.
+the formula is the formula: drawn on WeChat, Zhihu's own equation on Zhihu. One alone in
+its paragraph is a display formula, as Yuque's block formula card is; one among words
+is inline (:mod:`crosspost.issue.formula_pictures`).
 
 An export without the ``code`` (older ones carry only the SVG's address) stays a picture.
 """
@@ -15,8 +17,8 @@ from __future__ import annotations
 from urllib.parse import parse_qs
 
 from markdown_it.rules_core import StateCore
-from markdown_it.token import Token
 
+from crosspost.issue.formula_pictures import formula_pictures
 from crosspost.patterns import pattern
 
 #: A formula's picture: the ``__latex`` folder of a Yuque host, then its fragment.
@@ -35,18 +37,14 @@ def formula_of(source: str) -> str | None:
     return tex or None
 
 
+def _formula(source: str) -> tuple[str, bool] | None:
+    """A Yuque formula picture as :mod:`~crosspost.issue.formula_pictures` reads it:
+    Yuque marks no formula display in its address (where it stands does)."""
+    tex = formula_of(source)
+    return None if tex is None else (tex, False)
+
+
 def yuque_formulas(state: StateCore) -> None:
     """Each Yuque formula picture becomes the formula it shows (see the module)."""
-    if "/__latex/" not in state.src:
-        return
-    for token in state.tokens:
-        if token.type != "inline" or not token.children:
-            continue
-        for index, child in enumerate(token.children):
-            if child.type != "image":
-                continue
-            tex = formula_of(str(child.attrGet("src") or ""))
-            if tex is not None:
-                token.children[index] = Token(
-                    "math_inline", "math", 0, content=tex, markup="$", level=child.level
-                )
+    if "/__latex/" in state.src:
+        formula_pictures(state, _formula)
