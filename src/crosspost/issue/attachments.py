@@ -29,7 +29,13 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from crosspost.issue.blocks import NOTES, fence_starts, in_fence, outside_code, paragraph
+from crosspost.issue.blocks import (
+    NOTES,
+    fence_starts,
+    in_fence,
+    inline_lines,
+    paragraph,
+)
 from crosspost.patterns import pattern
 
 #: A content block's line: ``/path/to/file.ext`` and maybe a title, ``"…"`` or ``(…)``.
@@ -316,15 +322,12 @@ def bear_attachments(state: StateCore) -> None:
             return f"![](<{target}>)"
         return f"[{_escaped(named.written)}](<{target}>)"
 
-    for token in state.tokens:
-        if token.type != "inline" or "[" not in token.content:
-            continue
-        first = token.map[0] if token.map else 0
-        lines = token.content.split("\n")
-        for number, text in enumerate(lines):
-            if "[image:" in text or "[file:" in text:
-                read = functools.partial(attachment, line=first + number)
-                lines[number] = outside_code(text, functools.partial(BEAR_ATTACHMENT.sub, read))
+    def attachments(text: str, line: int) -> str:
+        if "[image:" not in text and "[file:" not in text:
+            return text
+        return BEAR_ATTACHMENT.sub(functools.partial(attachment, line=line), text)
+
+    for token, lines in inline_lines(state.tokens, lambda text: "[" in text, attachments):
         token.content = "\n".join(lines)
     notes = state.env.setdefault(NOTES, []) if missing else []
     for line, kind, written in missing:

@@ -8,9 +8,10 @@ already has; these are the few steps all of them take.
 from __future__ import annotations
 
 import bisect
+import functools
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 
 from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
@@ -66,6 +67,23 @@ def outside_code(text: str, rewrite: Callable[[str], str]) -> str:
         parts += [rewrite(text[done : span.start()]), span.group(0)]
         done = span.end()
     return "".join(parts) + rewrite(text[done:])
+
+
+def inline_lines(
+    tokens: Iterable[Token], wanted: Callable[[str], bool], rewrite: Callable[..., str]
+) -> Iterator[tuple[Token, list[str]]]:
+    """Each inline token whose text ``wanted`` picks, with its lines rewritten outside
+    their code spans by ``rewrite(text, line=…)``, ``line`` being the line's offset in
+    the body (0-based), so a note for check names the source's line. The caller writes
+    the lines back (``token.content``), after any change of its own."""
+    for token in tokens:
+        if token.type != "inline" or not wanted(token.content):
+            continue
+        first = token.map[0] if token.map else 0
+        lines = token.content.split("\n")
+        for number, text in enumerate(lines):
+            lines[number] = outside_code(text, functools.partial(rewrite, line=first + number))
+        yield token, lines
 
 
 def line_match(

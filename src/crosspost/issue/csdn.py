@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import NOTES, outside_code, shortened
+from crosspost.issue.blocks import NOTES, inline_lines, shortened
 from crosspost.patterns import pattern
 
 #: CSDN's words: "转存失败" (failed) or "转存中" (copying), then its advice, maybe.
@@ -53,14 +53,8 @@ def csdn_pictures(state: StateCore) -> None:
     def noted(line: int, written: str, address: str) -> None:
         notes.append((line, CODE, _message(written, address)))
 
-    for token in state.tokens:
-        if token.type != "inline" or "外链图片转存" not in token.content:
-            continue
-        first = token.map[0] if token.map else 0
-        lines = token.content.split("\n")
-        for number, written in enumerate(lines):
-            rewrite = functools.partial(_rewritten, line=first + number, noted=noted)
-            lines[number] = outside_code(written, rewrite)
+    rewrite = functools.partial(_rewritten, noted=noted)
+    for token, lines in inline_lines(state.tokens, lambda text: "外链图片转存" in text, rewrite):
         token.content = "\n".join(lines)
 
 

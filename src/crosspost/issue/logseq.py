@@ -28,7 +28,7 @@ from collections.abc import Callable
 from markdown_it.rules_core import StateCore
 
 from crosspost.issue.block_references import embed_message, in_place_of, reference_message
-from crosspost.issue.blocks import NOTES, escaped, outside_code, raw_media, shortened
+from crosspost.issue.blocks import NOTES, escaped, inline_lines, raw_media, shortened
 from crosspost.patterns import pattern
 
 #: A Logseq block's id, as Logseq writes it (a UUID).
@@ -94,14 +94,10 @@ def logseq_pages(state: StateCore) -> None:
     def noted(line: int, code: str, message: str) -> None:
         notes.append((line, code, message))
 
-    for token in state.tokens:
-        if token.type != "inline" or not any(mark in token.content for mark in marks):
-            continue
-        first = token.map[0] if token.map else 0
-        lines = token.content.split("\n")
-        for number, written in enumerate(lines):
-            rewrite = functools.partial(_rewritten, line=first + number, noted=noted)
-            lines[number] = outside_code(written, rewrite)
+    rewrite = functools.partial(_rewritten, noted=noted)
+    for token, lines in inline_lines(
+        state.tokens, lambda text: any(map(text.__contains__, marks)), rewrite
+    ):
         # Planning lines last: the line numbers above are the source's.
         kept = (line for line in lines if not _PLANNING.fullmatch(line.strip()))
         token.content = "\n".join(kept)
