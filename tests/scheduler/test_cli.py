@@ -522,3 +522,24 @@ def test_an_issue_out_of_reach_for_now_is_in_the_notice_and_not_settled(
         notice = run_notice(report)
         assert notice is not None and notice.kind == "failure"
         assert notice.body.startswith("temporary: ") and "cdn.example.test" in notice.body
+
+
+def test_a_refused_post_says_the_command_that_tries_it_again(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """WeChat refused the machine's IP: fixed in WeChat's settings, nothing in the issue
+    or the config changes, so no later tick tries again. The line said 'run again', and
+    run-due never did: it names the run that does."""
+    desk.use_env(monkeypatch)
+    issue = desk.write("46", at(-60), channels="[wechat]")
+    desk.box.faults.add("wechat", "/cgi-bin/stable_token", "errcode:40164", count=1)
+    assert run_due(desk) == EXIT_CHANNEL_FAILED
+    err = capsys.readouterr().err
+    assert err.startswith("failed  wechat:main  46  ")
+    assert err.rstrip().endswith(
+        "run-due tries it again only when the issue or its settings change: once fixed "
+        f"elsewhere, run 'crosspost publish --retry-failed {issue} -c wechat:main'"
+    )
+    assert run_due(desk, now=60) == EXIT_OK and capsys.readouterr() == ("", "")
+    assert cli.main(["publish", "--retry-failed", str(issue), "-c", "wechat:main"]) == EXIT_OK
+    assert desk.creates("wechat") == 1

@@ -5,6 +5,7 @@ can send, a ``draft: true`` it skips, a ``publish_at`` misspelt so it never come
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -318,3 +319,37 @@ def test_a_problem_whose_pictures_did_not_change_is_not_looked_at_again(desk: De
     make_jpeg(desk.issues / "unrelated.jpg", (10, 10))  # a picture the issue does not name
     again = desk.tick()
     assert again.exit_code == EXIT_OK and again.settled == 1 and again.results == ()
+
+
+def test_a_post_the_ledger_lost_is_not_sent_again(desk: Desk) -> None:
+    """The ledger deleted between ticks, then the issue edited: the tick planned it as new
+    and sent it again (a mass send went to every follower twice). It waits for a person,
+    said once, and goes on as before once the ledger is back."""
+    issue = desk.write("48", at(-60), channels="[zhihu]")
+    assert desk.tick().exit_code == EXIT_OK
+    ledger = desk.state_dir / "ledger.sqlite3"
+    kept = desk.root / "ledger-copy.sqlite3"
+    shutil.copy(ledger, kept)  # the tick closed it: the file is whole
+    for leftover in desk.state_dir.glob("ledger.sqlite3*"):
+        leftover.unlink()
+    edit(issue)
+    lost = desk.tick()
+    assert lost.exit_code == EXIT_BAD_INPUT
+    [problem] = lost.of_kind("problem")
+    assert problem.message.startswith(
+        "run-due sent 48 to zhihu:main before, but the ledger has no post of it"
+    )
+    assert f"crosspost publish {issue} -c zhihu:main" in problem.message
+    assert desk.creates("zhihu") == 1, "nothing sent again"
+    again = desk.tick()
+    assert again.exit_code == EXIT_OK and all(e.repeat for e in again.entries), "said once"
+
+    shutil.copy(kept, ledger)  # the ledger is back: the edit goes on as any edit does
+    back = desk.tick()
+    assert not back.of_kind("problem") and desk.creates("zhihu") == 1
+    assert [r.state for r in back.results] == ["changed"]
+
+    for leftover in desk.state_dir.glob("ledger.sqlite3*"):  # lost a second time: news
+        leftover.unlink()
+    edit(issue)
+    assert desk.tick().exit_code == EXIT_BAD_INPUT

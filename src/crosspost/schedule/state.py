@@ -162,6 +162,24 @@ class SchedulerState:
             return str(entry["problem"])
         return None
 
+    def told(self, path: Path, account: str) -> str | None:
+        """What was said of the account's post of the file that settles nothing (a post
+        the ledger lost), whatever the version: said once, looked at on every tick."""
+        entry = self._files.get(str(path))
+        told = entry.get("told", {}).get(account) if entry else None
+        return str(told) if told else None
+
+    def tell(self, path: Path, account: str, message: str | None) -> None:
+        """Remember :meth:`told` (None: forget it, as the post is known again; a file the
+        state does not know yet is not noted)."""
+        entry = self._files.get(str(path))
+        if entry is None:
+            return
+        if message is not None:
+            entry.setdefault("told", {})[account] = message
+        elif account in entry.get("told", {}):
+            del entry["told"][account]
+
     def pictures(self, path: Path) -> str:
         """The digest of the pictures the file named when its problem was said."""
         entry = self._files.get(str(path))
@@ -186,6 +204,8 @@ class SchedulerState:
             # not make the next one announce that account's old posts as news.
             earlier = {**entry.get("earlier", {}), **entry.get("accounts", {})} if entry else {}
             entry = {"fingerprint": fingerprint, "accounts": {}, "earlier": earlier}
+            if told := (self._files.get(str(path)) or {}).get("told"):
+                entry["told"] = told  # whatever the version (see told)
             self._files[str(path)] = entry
         if outcome is None:
             entry["accounts"].pop(account, None)

@@ -43,6 +43,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from crosspost.config.advice import command_line
 from crosspost.config.redaction import Redactor
 from crosspost.config.settings import Account, Settings
 from crosspost.config.sources import CONFIG_NAME
@@ -334,6 +335,7 @@ class _Tick:
         # What each account had settled on any version of the file, read before this
         # version's entry replaces it.
         before = {a.key: self.state.last(entry.path, a.key) for a in accounts}
+        same_id = self.state.issue_id(entry.path) in (None, issue_id)
         for account in accounts:
             outcome = self.state.outcome(entry.path, print_, account.key)
             if outcome in (DONE, FAILED) or (outcome == CHANGED and not self.options.update):
@@ -342,6 +344,12 @@ class _Tick:
             self.before[(issue_id, account.key)] = previous[1] if previous else None
             key = PostKey(issue_id, account.channel, account.name)
             record = self.ledger.get(key)
+            sent = previous is not None and previous[1] in (DONE, CHANGED)
+            if record is None and same_id and sent:
+                self._ledger_lost(entry, issue_id, account)
+                continue
+            if record is not None:
+                self.state.tell(entry.path, account.key, None)  # a ledger lost again is news
             if record is not None and record.state == "published":
                 self.refusals[key] = self._last_refusal(key)
             if record is None:
@@ -385,6 +393,23 @@ class _Tick:
                 self.owners[job.key] = (entry.path, print_)
             planned.append(jobs)
         return planned[0], planned[1]
+
+    def _ledger_lost(self, entry: ScheduledFile, issue_id: str, account: Account) -> None:
+        """A post an earlier tick settled as sent that the ledger does not know: the
+        ledger was deleted, replaced or is another one (``ledger_url``, ``state_dir``).
+        Planned as new, it would be sent again (a 群发 to every follower twice), so it
+        waits for a person; said once, looked at again on every tick, so the post goes
+        on as before once the ledger is back."""
+        message = (
+            f"run-due sent {issue_id} to {account.key} before, but the ledger has no post "
+            "of it: the ledger was deleted, replaced or is not the one it was; restore it "
+            "(or set ledger_url/state_dir back), and "
+            f"nothing is sent again; to send the issue anew on purpose, run 'crosspost "
+            f"publish {entry.path} -c {account.key}'"
+        )
+        told = self.state.told(entry.path, account.key)
+        self._entry("problem", entry, issue_id, account, message, repeat=told == message)
+        self.state.tell(entry.path, account.key, message)
 
     def _missed(
         self,
@@ -477,10 +502,30 @@ class _Tick:
                 outcome = DONE
             elif result.exit_code in (EXIT_CHANNEL_FAILED, EXIT_BAD_INPUT):
                 outcome = FAILED
+                if (
+                    result.exit_code == EXIT_CHANNEL_FAILED
+                    and self.before.get((result.key.issue_id, account)) != FAILED
+                ):
+                    told[-1] = self._left_failed(result, owner[0], account)
             self.state.settle(owner[0], owner[1], account, outcome)
         for path, print_ in set(self.owners.values()):
             self._mark_complete(path, print_)
         return told
+
+    def _left_failed(self, result: PostResult, path: Path, account: str) -> PostResult:
+        """A post the platform refused, its line saying how it is tried again: the next
+        ticks leave it while the issue and the settings stay as they are (cron must not
+        send a refused post every few minutes), so a fix made elsewhere (WeChat's IP
+        whitelist, a secret renewed in the same variable) needs a person's run."""
+        retry = command_line(
+            "publish", "--retry-failed", str(path), "-c", account,
+            rehearsal=self.settings.rehearsing,
+        )  # fmt: skip
+        message = (
+            f"{result.message}; run-due tries it again only when the issue or its settings "
+            f"change: once fixed elsewhere, run '{retry}'"
+        )
+        return dataclasses.replace(result, message=message)
 
     def _last_refusal(self, key: PostKey) -> int:
         """The ledger id of the post's latest "cannot edit a published article" note."""
