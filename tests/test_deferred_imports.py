@@ -60,7 +60,8 @@ def test_raw_html_loads_beautiful_soup_when_it_is_met(tmp_path: Path) -> None:
     issue.write_text(
         "---\ntitle: raw\n---\n\nbefore\n\n"
         '<video src="https://example.com/a.mp4"></video>\n\n'
-        '<table><tr><td><a href="https://example.com/cell">cell</a></td></tr></table>\n\n'
+        '<table><tr><td>链接</td><td><a href="https://example.com/cell">cell</a></td></tr>'
+        "</table>\n\n"
         "after\n",
         "utf-8",
     )

@@ -659,7 +659,13 @@ def test_only_alt_text_meant_as_a_caption_is_shown_under_an_image(image: str, sh
         ('<p><img src="a/b.png" alt="这里写图片描述" title="架构图"></p>\n', "架构图", None),
         ('<img src="a/b.png" alt="系统架构">\n', "系统架构", None),
         # In a table the image follows it, and the cell says so (with words meant to be read).
-        ('<table><tr><td><img src="x.png" alt="截图"></td></tr></table>\n', "", "（图见表后）"),
+        # (A table of data: one holding a picture alone lays an email out, and is it.)
+        (
+            '<table><tr><th>图</th></tr><tr><td><img src="x.png" alt="截图"></td></tr></table>\n',
+            "",
+            "（图见表后）",
+        ),
+        ('<table><tr><td><img src="x.png" alt="截图"></td></tr></table>\n', "", None),
         ("| 图 |\n|---|\n| ![Untitled](x.png) |\n", "", "（图见表后）"),
         ('| 图 |\n|---|\n| <img src="x.png" alt="流程"> |\n', "流程", "流程（图见表后）"),
     ],

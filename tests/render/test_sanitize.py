@@ -211,3 +211,121 @@ def test_an_inline_element_left_open_hides_nothing_after_it(channel: str, openin
     for output in (rendered.body, *rendered.files.values()):
         for words in ("前", "后文", "仍在", "行末", "下一段", "标题"):
             assert words in output, (words, output)
+
+
+# --- bold and italic written as a style ---------------------------------------------
+
+SMALL_BOLD = Allowlist(
+    tags=SMALL.tags | {"b", "i", "s", "strong"}, attributes={}, dropped=SMALL.dropped
+)
+
+
+@pytest.mark.parametrize(
+    ("fragment", "expected"),
+    [
+        ('<span style="font-weight:700">a</span>b', "<span><b>a</b></span>b"),
+        ('<span style="font-weight: bold !important">a</span>', "<span><b>a</b></span>"),
+        ('<span style="font-style:italic">a</span>', "<span><i>a</i></span>"),
+        # The shorthand, and the last word on the weight wins, as in CSS.
+        ('<span style="font:italic bold 14px/1.5 serif">a</span>', "<span><b><i>a</i></b></span>"),
+        ('<span style="font-weight:bold;font-weight:400">a</span>', "<span>a</span>"),
+        ('<span style="font-weight:bold;font:12px serif">a</span>', "<span>a</span>"),
+        # Bold and struck at once; an element bold already, or a header cell, needs no mark.
+        (
+            '<span style="font-weight:600;text-decoration:line-through">a</span>',
+            "<span><b><s>a</s></b></span>",
+        ),
+        ('<strong style="font-weight:bold">a</strong>', "<strong>a</strong>"),
+        ('<span style="font-family:Bold Sans">a</span>', "<span>a</span>"),
+    ],
+)
+def test_clean_draws_a_styles_weight_and_slant_as_the_element_that_draws_them(
+    fragment: str, expected: str
+) -> None:
+    assert clean(fragment, SMALL_BOLD) == expected
+
+
+def test_a_channel_that_keeps_the_weight_as_a_style_gets_no_mark() -> None:
+    """WeChat keeps ``font-weight`` and ``font-style``: a <b> would add nothing there."""
+    fragment = '<span style="font-weight:700;font-style:italic">a</span>'
+    assert clean(fragment, WECHAT) == '<span style="font-weight:700;font-style:italic">a</span>'
+    stream = TagStream(WECHAT)
+    assert stream.tag('<span style="font-weight:700">') == '<span style="font-weight:700">'
+    assert stream.tag("</span>") == "</span>"
+
+
+def test_a_stream_draws_a_styles_weight_to_the_elements_close_on_zhihu() -> None:
+    stream = TagStream(ZHIHU)
+    pieces = ['<span style="font-weight:bold">', "a", "<span>", "b", "</span>", "</span>", "c"]
+    assert [stream.tag(p) if p.startswith("<") else p for p in pieces] == [
+        "<b>", "a", "", "b", "", "</b>", "c"
+    ]  # fmt: skip
+
+
+# --- hidden content -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fragment", "expected"),
+    [
+        ('<div style="display:none">预览</div><p>正文</p>', "<p>正文</p>"),
+        ('<p>a<span style="display: none !important">b</span>c</p>', "<p>ac</p>"),
+        ('<p>a<span style="visibility:hidden">b</span>c</p>', "<p>ac</p>"),
+        ("<p hidden>a</p><p>b</p>", "<p>b</p>"),
+        # Void or self-closed: nothing to hide but itself. Left open: to its element's end.
+        ('<p>a<img src="p.gif" style="display:none">b</p>', "<p>ab</p>"),
+        ('<p>a<span style="display:none">b</p><p>c</p>', "<p>a</p><p>c</p>"),
+        # A table's row: its own, not its cell's text fostered out of the table.
+        (
+            '<table><tr style="display:none"><td>x</td></tr><tr><td>y</td></tr></table>',
+            "<table><tbody><tr><td>y</td></tr></tbody></table>",
+        ),
+        # Outlook's mso-hide:all hides it in Outlook alone: every other reader sees it.
+        ('<p style="mso-hide:all">a</p>', "<p>a</p>"),
+        ('<p aria-hidden="true">a</p><input type="hidden" value="v">', "<p>a</p>"),
+    ],
+)
+def test_clean_leaves_out_what_its_page_hides(fragment: str, expected: str) -> None:
+    for allowlist in (WECHAT, ZHIHU):  # WeChat's empty style: what it kept of one
+        assert clean(fragment, allowlist).replace(' style=""', "") == expected, allowlist
+
+
+def test_a_hidden_element_the_channel_has_no_tag_for_still_goes_with_its_words() -> None:
+    """Zhihu keeps no <span>: the mark could not ride on it, and the words showed."""
+    fragment = '<p><span style="display:none">藏</span><span>见</span></p>'
+    assert clean(fragment, ZHIHU) == "<p>见</p>"
+    assert clean(fragment, WECHAT) == "<p><span>见</span></p>"
+
+
+# --- tables that lay a page out -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("table", "laid_out"),
+    [
+        ('<table><tr><td><img src="a.png"></td></tr></table>', True),
+        ('<table><tr><td><p><a href="u"><img src="a.png"></a></p></td></tr></table>', True),
+        ('<table><tr><td><a href="u"><span>Buy</span></a></td></tr></table>', True),
+        ('<table><tr><td><img src="a.png"></td><td></td><td><img src="b.png"></td></tr>'
+         "</table>", True),
+        ("<table><tr><td><p>text</p></td></tr><tr><td><h2>h</h2></td></tr></table>", True),
+        # Data: words beside a link, a header, two links in a cell, rows and columns.
+        ('<table><tr><td>Price</td><td><a href="u">$19</a></td></tr></table>', False),
+        ('<table><tr><th>Shot</th></tr><tr><td><img src="a.png"></td></tr></table>', False),
+        ('<table><tr><td><a href="u">a</a> <a href="v">b</a></td></tr></table>', False),
+        ('<table><tr><td><img src="a.png"></td><td><img src="b.png"></td></tr>'
+         '<tr><td><img src="c.png"></td><td><img src="d.png"></td></tr></table>', False),
+        ("<table><tr><td>just words</td></tr></table>", False),
+        ("<table><tr><td></td></tr></table>", False),
+    ],
+)  # fmt: skip
+def test_a_table_that_lays_a_page_out_is_its_content(table: str, laid_out: bool) -> None:
+    for allowlist in (WECHAT, ZHIHU):
+        assert ("<table" not in clean(table, allowlist)) is laid_out, allowlist
+
+
+def test_a_mark_on_a_block_of_blocks_goes_inside_each_around_its_words() -> None:
+    """Around the blocks, Zhihu read them as one line of bold words, a list's items run
+    together; WeChat drew an empty mark before them."""
+    fragment = '<div style="font-weight:bold"><p>a</p>b<ul><li>c</li></ul></div>'
+    assert clean(fragment, ZHIHU) == "<div><p><b>a</b></p><b>b</b><ul><li><b>c</b></li></ul></div>"

@@ -23,9 +23,12 @@ from crosspost.issue.model import Issue
 from crosspost.patterns import pattern
 from crosspost.platforms.wechat import WECHAT
 from crosspost.platforms.zhihu import ZHIHU
+from crosspost.render.hidden import hidden_words, inline_hidden_words
+from crosspost.render.layout import pictures_in_cells
 from crosspost.render.sanitize import (
     ALWAYS_DROPPED,
     EVERNOTE,
+    FRAMES,
     MEDIA_LABELS,
     Allowlist,
     Media,
@@ -70,6 +73,7 @@ def construct_findings(issue: Issue, channels: Iterable[str]) -> list[Finding]:
     """Every :class:`Finding` of ``issue`` for ``channels``, in body order."""
     channels = tuple(channels)
     found = list(_callouts(issue))
+    found += _hidden_content(issue)
     for channel in channels:
         tokens = issue.document.for_channel(channel)
         if channel == WECHAT.name:
@@ -151,6 +155,35 @@ def _blocks(tokens: list[Token]) -> Iterator[tuple[Token, list[Token]]]:
     for token in tokens:
         if token.map:
             yield token, token.children or []
+
+
+def _hidden_content(issue: Issue) -> Iterator[Finding]:
+    """Raw HTML its page hides (``display:none``, an email's preheader), which every
+    channel leaves out with its words (:mod:`crosspost.render.hidden`): one finding per
+    element that holds words, quoting them."""
+    for block, children in _blocks(list(issue.document.tokens)):
+        if block.type == "html_block":
+            found = [
+                (issue.body_line + (block.map or (0,))[0] + row, name, words)
+                for row, name, words in hidden_words(block.content)
+            ]
+        elif children and "<" in block.content:
+            found = [
+                (_line_of(issue, block, f"<{name}"), name, words)
+                for name, words in inline_hidden_words(children)
+            ]
+        else:
+            continue
+        for line, name, words in found:
+            if not words:
+                continue
+            message = (
+                f"'<{name}>' is hidden on its page (display:none, visibility:hidden or the "
+                f"hidden attribute), as an email's preheader is, so every channel leaves it "
+                f"out with its words ('{shortened(words, 60)}'); remove what hides it if "
+                "readers should see them, or delete it from the issue to silence this"
+            )
+            yield Finding(line, None, "hidden-html", message)
 
 
 def _formulas(issue: Issue, tokens: list[Token], channel: str) -> Iterator[Finding]:
@@ -303,13 +336,17 @@ def _images_in_cells(issue: Issue, tokens: list[Token], channel: str) -> Iterato
                 for child in children
             ):
                 yield Finding(_line_of(issue, token, ""), channel, "image-after-table", message)
-        elif token.type == "html_block" and token.map and _RAW_CELL.search(token.content):
-            lines = token.content.split("\n")
-            first_cell = next(i for i, line in enumerate(lines) if _RAW_CELL.search(line))
-            for index, line in enumerate(lines):
-                if index >= first_cell and _RAW_IMAGE.search(line):
-                    line_number = issue.body_line + token.map[0] + index
-                    yield Finding(line_number, channel, "image-after-table", message)
+        elif (
+            token.type == "html_block"
+            and token.map
+            and _RAW_CELL.search(token.content)
+            and _RAW_IMAGE.search(token.content)
+        ):
+            # A table that lays a page out (an email's picture in a cell of its own) is
+            # shown as its content, its picture where it was.
+            for index in pictures_in_cells(token.content):
+                line_number = issue.body_line + token.map[0] + index
+                yield Finding(line_number, channel, "image-after-table", message)
 
 
 def _formulas_in_cells(issue: Issue, tokens: list[Token], channel: str) -> Iterator[Finding]:
@@ -371,7 +408,7 @@ def _raw_html(
                     continue
                 if name in allowlist.media:  # its line: a link, or words linking nowhere
                     rest = piece[match.start() :] + "".join(pieces[index + 1 :])
-                    message = _media_message(first_media(rest), channel) or message
+                    message = _media_message(first_media(rest), channel, name) or message
                 line = _line_of(issue, block, match.group(0))
                 if (line, name) in seen:
                     continue
@@ -410,16 +447,24 @@ _EMBEDDED = {
 }
 
 
-def _media_message(media: Media | None, channel: str) -> str | None:
-    """What ``channel`` shows of a media element whose line is not a plain link to its
-    source: WeChat's own video (a link to its player page, if it names one), media whose
-    source is no web address (``./demo.mp4``), or media that names no address at all,
-    whose line links nowhere: then the media is lost. The last two are said alike for
-    every channel, so check says them once."""
+def _media_message(media: Media | None, channel: str, written: str) -> str | None:
+    """What ``channel`` shows of a media element (``<written>``) whose line is not a
+    plain link to its source, said as its line says it: a video site's player in a frame
+    (a line '▶ 视频' to the video's page), WeChat's own video (a link to its player page,
+    if it names one), media whose source is no web address (``./demo.mp4``), or media
+    that names no address at all, whose line links nowhere: then the media is lost. The
+    last two are said alike for every channel, so check says them once."""
     if media is None:
         return None
     label = f"▶ {MEDIA_LABELS.get(media.name, MEDIA_LABELS['embed'])}"
     what = _EMBEDDED.get(media.name, f"<{media.name}>")
+    if media.name == "video" and written in FRAMES and not media.wechat_video:
+        what = f"a video (a video site's player, in an <{written}>)"
+        if media.source and is_web_link(media.source):
+            return (
+                f"{what} cannot play on {channel}; it is shown as the line '{label}' "
+                "linking to the video's page"
+            )
     if media.javascript and not media.source:
         return (
             f"{what} takes its address from JavaScript (src={{…}}), which crosspost does "

@@ -37,6 +37,8 @@ from crosspost.issue.dialect import (
     tokens_after,
 )
 from crosspost.issue.directives import UNKNOWN_DIRECTIVE
+from crosspost.issue.feishu import BLOCKS as FEISHU_BLOCKS
+from crosspost.issue.feishu import INLINE as FEISHU_INLINE
 from crosspost.issue.fullwidth_links import CODE as FULL_WIDTH
 from crosspost.issue.loader import JSON_FIELD
 from crosspost.issue.logseq import MACRO_CODE as LOGSEQ_MACRO
@@ -688,10 +690,14 @@ def _unknown_tags(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
             if line - issue.body_line in unread and name.rsplit(".", 1)[-1].lower() in PICTURE_TAGS:
                 continue
             component = token.type == "html_block" and SELF_CLOSING.fullmatch(piece.strip())
+            severity = WARNING
+            feishu = _feishu(name, piece) if name in FEISHU_INLINE | FEISHU_BLOCKS else None
             if name.lower() in EVERNOTE:
                 message = _evernote(name.lower(), piece)
                 if message is None:
                     continue
+            elif feishu is not None:
+                message, severity = feishu
             elif "-" in name:
                 message = (
                     f"'<{name}>' is a custom element (a page's own, drawn by its script), "
@@ -717,7 +723,46 @@ def _unknown_tags(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
                     f"leaves out as a browser does ('Option<T>' shows as 'Option'); write "
                     f"it as code (`…<{name}>`) or escape the bracket (\\<{name}>)"
                 )
-            yield Finding(line, None, "unknown-tag", message)
+            yield Finding(line, None, "unknown-tag", message, severity)
+
+
+#: Feishu's ``<text>`` as it colours words (an SVG's ``<text>`` has neither attribute).
+_FEISHU_COLOUR = pattern(r"\s(?:bg)?color\s*=", re.IGNORECASE)
+
+
+def _feishu(name: str, tag: str) -> tuple[str, str] | None:
+    """What check says of one of Feishu's elements (``tag``, its opening tag), and how
+    loud: every channel keeps their words. A block of Feishu's (a callout, columns) is
+    read as what it draws when it is closed (:mod:`crosspost.issue.feishu`): one left
+    here was never closed."""
+    if name == "text":
+        if not _FEISHU_COLOUR.search(tag):
+            return None  # not Feishu's: said as any other tag of no element
+        return (
+            "'<text>' is Feishu's coloured or highlighted text: every channel shows its "
+            "words, without the colour; if the colour says something, make the words bold "
+            "(**…**) or say it in words",
+            WARNING,
+        )
+    if name == "mention-user":
+        return (
+            "'<mention-user>' is a mention of a person in Feishu: every channel shows the "
+            "name as plain text (the person's Feishu profile is not linked)",
+            INFO,
+        )
+    if name == "mention-doc":
+        return (
+            "'<mention-doc>' is a link to a Feishu document, named by its token, not a web "
+            "address: every channel shows its title alone; link the title to the "
+            "document's address ([title](https://…)) if readers need it",
+            WARNING,
+        )
+    return (  # read as its block when closed: this one is not
+        f"'<{name}>' opens a block of Feishu's that is never closed (no '</{name}>'), so "
+        "it is not read as one: every channel leaves the tag out and shows what follows "
+        f"it as plain text; add '</{name}>' where the block ends",
+        WARNING,
+    )
 
 
 def _evernote(name: str, tag: str) -> str | None:

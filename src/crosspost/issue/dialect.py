@@ -82,6 +82,7 @@ from crosspost.issue.csdn import csdn_pictures
 from crosspost.issue.definition_lists import definition_lists
 from crosspost.issue.directives import directives
 from crosspost.issue.empty_anchors import empty_anchors
+from crosspost.issue.feishu import feishu_block
 from crosspost.issue.fullwidth_links import fullwidth_links
 from crosspost.issue.hugo_shortcodes import shortcode_block
 from crosspost.issue.hugo_shortcodes import shortcodes as hugo_shortcodes
@@ -2437,6 +2438,12 @@ def new_markdown() -> MarkdownIt:
     md.inline.ruler.before("link", "wiki_link", wiki_link)
     md.inline.ruler.before("emphasis", "mailchimp_tag", mailchimp_tag)
     md.block.ruler.before("html_block", "lone_tag_line", _lone_tag_line)
+    md.block.ruler.before(
+        "lone_tag_line",
+        "feishu_block",
+        feishu_block,
+        {"alt": ["paragraph", "reference", "blockquote", "list"]},
+    )
     md.block.ruler.before(
         "fence",
         "zola_body_shortcode",

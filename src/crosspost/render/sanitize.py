@@ -30,9 +30,12 @@ from crosspost.issue.bare_links import with_scheme
 from crosspost.issue.blocks import LAZY_SOURCE_NAMES, PLACEHOLDER_SOURCE
 from crosspost.issue.dialect import VOID, left_open
 from crosspost.patterns import pattern
-from crosspost.render.tasks import BOXES
+from crosspost.render import hidden
+from crosspost.render.layout import unwrap_layout_tables
+from crosspost.render.tasks import written_boxes
 
 if TYPE_CHECKING:
+    from bs4 import BeautifulSoup
     from bs4.element import Tag
 
 #: Attributes that hold a URL, whose scheme is checked.
@@ -65,7 +68,7 @@ MEDIA_LABELS = {
 _MEDIA_SOURCES = ("src", "data")
 _LAZY_SOURCE = pattern(LAZY_SOURCE_NAMES, re.IGNORECASE)
 #: The elements that frame another page.
-_FRAMES = ("iframe", "embed", "object")
+FRAMES = frozenset({"iframe", "embed", "object"})
 
 _TAG = pattern(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)\b.*?(/?)>$", re.DOTALL)
 _MEDIA_TAG = pattern(r"<(?:video|audio|iframe|embed|object)\b", re.IGNORECASE)
@@ -93,13 +96,6 @@ _STYLE_HIGHLIGHT = pattern(
     re.IGNORECASE,
 )
 _STYLE_ATTRIBUTE = pattern(r"""\bstyle\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
-#: A task's box written as HTML, and the blanks after it: Evernote's ``<en-todo
-#: checked="true"/>``, a page's ``<input type="checkbox" checked>`` (Apple Notes; the HTML
-#: GitHub, Typora and Obsidian write for a task list). Its attributes are in group 3.
-_BOX_TAG = pattern(
-    r"""<(/?)(en-todo|input)\b((?:[^<>"']|"[^"]*"|'[^']*')*)>[ \t]*""", re.IGNORECASE
-)
-_TAG_ATTRIBUTE = pattern(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
 #: A ``text-decoration`` (or ``-line``) in a style: what it draws in group 1.
 _DECORATION = pattern(r"(?:^|;)\s*text-decoration(?:-line)?\s*:([^;]*)", re.IGNORECASE)
 #: The lines a style may draw through or under text, each as the element that draws it
@@ -166,6 +162,56 @@ def script_embeds(fragment: str) -> str:
     return _SCRIPT_EMBED.sub(lambda found: f'<iframe src="{found.group(1)}"></iframe>', fragment)
 
 
+#: A Substack post embedded in another (``<div class="embedded-post-wrap"
+#: data-attrs='{"url": …, "title": …}'>``): where it leads is said only in its data.
+_EMBEDDED_POST = pattern(r"\bembedded-post-wrap\b")
+
+
+def embedded_posts(fragment: str) -> str:
+    """``fragment`` with each Substack post embedded in it that links nowhere (an export
+    keeps its card, but not the link its script made of it) holding a link to the post:
+    its title, linked (a line of its own when the card shows no title). Left as it was,
+    the card showed the post's name, and where to read it was gone without a word."""
+    if not _EMBEDDED_POST.search(fragment):
+        return fragment
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(fragment, "html.parser")
+    changed = False
+    for card in soup.find_all(class_="embedded-post-wrap"):
+        if card.find("a", href=True) is not None:
+            continue  # a page's own card: linked already
+        url, title = _post_data(str(card.get("data-attrs") or ""))
+        if not url:
+            continue
+        link = soup.new_tag("a", href=url)
+        shown = card.find(class_="embedded-post-title")
+        if shown is not None and shown.get_text().strip():
+            link.extend(list(shown.contents))
+            shown.append(link)
+        else:
+            link.string = title or url
+            line = soup.new_tag("p")
+            line.append(link)
+            card.append(line)
+        changed = True
+    return str(soup) if changed else fragment
+
+
+def _post_data(written: str) -> tuple[str, str]:
+    """The web address and title in an embedded post's ``data-attrs`` (JSON), if any."""
+    import json
+
+    try:
+        data = json.loads(written)
+    except ValueError:
+        return "", ""
+    if not isinstance(data, dict):
+        return "", ""
+    url, title = str(data.get("url") or "").strip(), str(data.get("title") or "").strip()
+    return (url, title) if url.lower().startswith(("https://", "http://")) else ("", "")
+
+
 def modern_tags(fragment: str) -> str:
     """``fragment`` with ``<strike>`` written ``<s>``, ``<font color=X>`` (or Yuque's
     ``<font style="color:X;background-color:Y">``) written ``<span style="color:X">``
@@ -178,7 +224,7 @@ def modern_tags(fragment: str) -> str:
         return fragment
     lowered = fragment.lower()
     if "<en-todo" in lowered or "<input" in lowered or "</en-todo" in lowered:
-        fragment = _BOX_TAG.sub(_box, fragment)
+        fragment = written_boxes(fragment)
     if not _LEGACY_TAG.search(fragment):
         return fragment
 
@@ -207,33 +253,17 @@ def modern_tags(fragment: str) -> str:
     return _LEGACY_TAG.sub(modern, fragment)
 
 
-def _attributes(written: str) -> dict[str, str]:
-    """A raw tag's attributes (the text after its name), names in lower case."""
-    return {
-        found.group(1).lower(): next((g for g in found.groups()[1:] if g is not None), "")
-        for found in _TAG_ATTRIBUTE.finditer(written)
-    }
-
-
-def _box(tag: re.Match[str]) -> str:
-    """A task's box (:data:`_BOX_TAG`) as the character a task item shows, then a blank;
-    any other ``<input>`` as it was."""
-    closing, name, attributes = tag.group(1), tag.group(2).lower(), _attributes(tag.group(3))
-    if name == "en-todo":
-        done = attributes.get("checked", "").strip().lower() == "true"  # "true" or "false"
-        return "" if closing else f"{BOXES[done]} "
-    if closing or attributes.get("type", "").strip().lower() != "checkbox":
-        return tag.group(0)
-    return f"{BOXES['checked' in attributes]} "  # HTML's: a box is checked if it says so
-
-
-def decoration(tag: str) -> tuple[str, ...]:
+def decoration(tag: str, kept: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """The elements the style of raw opening ``tag`` stands for, outermost first:
-    ``<span style="text-decoration: line-through">`` is struck as ``<s>`` is (``("s",)``),
-    a style's underline is ``<u>``; none for any other tag, and none for an element that
-    holds rows or items (a mark there would stand outside them). Zhihu keeps no style,
-    and WeChat none of ``text-decoration-line``: an old price read as the current one."""
-    found = _TAG.match(tag) if "text-decoration" in tag.lower() else None
+    ``<span style="font-weight:700">`` is bold as ``<b>`` is (``("b",)``), a style's
+    italic is ``<i>``, ``<span style="text-decoration: line-through">`` is struck as
+    ``<s>`` is, a style's underline is ``<u>``; none for any other tag, and none for an
+    element that holds rows or items (a mark there would stand outside them). Zhihu
+    keeps no style, and WeChat none of ``text-decoration-line``: an old price read as
+    the current one, a warning as plain words. A weight or slant the channel's style
+    properties keep (``kept``: WeChat's ``font-weight``) needs no mark."""
+    lowered = tag.lower()
+    found = _TAG.match(tag) if "text-decoration" in lowered or "font" in lowered else None
     if found is None or found.group(1) or found.group(3):
         return ()
     name = found.group(2).lower()
@@ -241,12 +271,61 @@ def decoration(tag: str) -> tuple[str, ...]:
         return ()
     style = _STYLE_ATTRIBUTE.search(tag)
     declarations = (style.group(1) or style.group(2) or "") if style else ""
+    marks = [
+        mark
+        for mark, (written, words, shorthand_word, marked) in _FONT_MARKS.items()
+        if name not in marked and _font_says(declarations, written, words, shorthand_word, kept)
+    ]
     drawn = " ".join(value.group(1).lower() for value in _DECORATION.finditer(declarations))
-    return tuple(
+    marks += [
         mark
         for line, mark, marked in _DECORATIONS
         if re.search(rf"(?<![\w-]){line}(?![\w-])", drawn) and name not in marked
-    )
+    ]
+    return tuple(marks)
+
+
+#: A style's weight and slant, each as the element that draws it: its property, what
+#: that property says for it, what the ``font`` shorthand says for it, and the elements
+#: that draw it already (a heading and a header cell are bold).
+_FONT_MARKS = {
+    "b": (
+        "font-weight",
+        pattern(r"\s*(?:bold|bolder|[6-9]00)\s*(?:!important\s*)?$", re.IGNORECASE),
+        pattern(r"(?<![\w-])(?:bold|bolder|[6-9]00)(?![\w-])", re.IGNORECASE),
+        frozenset({"b", "strong", "th", "h1", "h2", "h3", "h4", "h5", "h6"}),
+    ),
+    "i": (
+        "font-style",
+        pattern(r"\s*(?:italic|oblique)\b.*$", re.IGNORECASE),
+        pattern(r"(?<![\w-])(?:italic|oblique)(?![\w-])", re.IGNORECASE),
+        frozenset({"i", "em", "cite", "var", "dfn"}),
+    ),
+}
+#: One declaration of a style: its property (group 1) and value (group 2).
+_DECLARATION = pattern(r"(?:^|;)\s*([\w-]+)\s*:([^;]*)")
+
+
+def _font_says(
+    declarations: str,
+    written: str,
+    says: re.Pattern[str],
+    shorthand: re.Pattern[str],
+    kept: frozenset[str],
+) -> bool:
+    """Whether the style ``declarations`` make text bold (or italic: ``written`` is the
+    property), by the property or the ``font`` shorthand, whichever comes last, as CSS
+    reads them; never when the channel keeps that property as it is (``kept``)."""
+    if written in kept or "font" in kept:
+        return False
+    value = None
+    for found in _DECLARATION.finditer(declarations):
+        prop = found.group(1).lower()
+        if prop == written:
+            value = bool(says.match(found.group(2)))
+        elif prop == "font":
+            value = bool(shorthand.search(found.group(2)))
+    return bool(value)
 
 
 #: Elements whose children are rows, cells or items, not text.
@@ -254,22 +333,24 @@ _HOLDS_PARTS = frozenset(
     {"table", "thead", "tbody", "tfoot", "tr", "colgroup", "ul", "ol", "dl", "select"}
 )
 #: Each mark :func:`decorated` writes, as the element the sanitiser keeps until its end.
-_MARK_STANDS_IN = {"s": "crosspost-s", "u": "crosspost-u"}
+_MARK_STANDS_IN = {"b": "crosspost-b", "i": "crosspost-i", "s": "crosspost-s", "u": "crosspost-u"}
 
 
-def decorated(fragment: str) -> str:
+def decorated(fragment: str, kept: frozenset[str] = frozenset()) -> str:
     """``fragment`` with a mark (:data:`_MARK_STANDS_IN`) opened at the start of each
-    element whose style draws a line through or under its text (:func:`decoration`),
-    which :func:`clean` writes as the element that draws it:
+    element whose style makes its text bold or italic, or draws a line through or under
+    it (:func:`decoration`, ``kept`` the style properties the channel keeps), which
+    :func:`clean` writes as the element that draws it:
     ``<span style="text-decoration:line-through">¥199</span>`` is
     ``<span …><s>¥199</s></span>``. The mark is an element of no kind to the parser, so
     it ends where its element ends, however that ends (``<p><span …>old</p>new``: "new"
     is not struck); ``<s>`` itself would be carried on into the text after it."""
-    if "text-decoration" not in fragment.lower():
+    lowered = fragment.lower()
+    if "text-decoration" not in lowered and "font" not in lowered:
         return fragment
 
     def marked(found: re.Match[str]) -> str:
-        marks = decoration(found.group(0))
+        marks = decoration(found.group(0), kept)
         return found.group(0) + "".join(f"<{_MARK_STANDS_IN[mark]}>" for mark in marks)
 
     return _OPENING_TAG.sub(marked, fragment)
@@ -316,7 +397,7 @@ def _video_page(source: str) -> str | None:
 def _as_shown(name: str, source: str) -> tuple[str, str]:
     """What a media element's line calls it and links to, from what it is and where it
     points: a frame of a video site's player is a video, linked to the video's page."""
-    page = _video_page(source) if name in _FRAMES else None
+    page = _video_page(source) if name in FRAMES else None
     return ("video", page) if page is not None else (name, source)
 
 
@@ -375,7 +456,7 @@ def javascript_source(value: str) -> bool:
 def _media_name(element: Tag) -> str:
     """What a media element is, as its line names it: a frame of WeChat's own video
     (``<iframe data-mpvid="wxv_…">``) is a video, even when no address of it is left."""
-    if element.name in _FRAMES and element.get("data-mpvid"):
+    if element.name in FRAMES and element.get("data-mpvid"):
         return "video"
     return str(element.name)
 
@@ -438,6 +519,9 @@ def _media_as_lines(fragment: str, media: frozenset[str]) -> str:
     for element in soup.find_all(sorted(media)):
         if not isinstance(element, Tag) or element.find_parent(sorted(media)) is not None:
             continue
+        if element.has_attr(hidden.MARK):  # left out with what it holds
+            element.decompose()
+            continue
         if wrapper_object(element):
             element.unwrap()
             continue
@@ -452,38 +536,110 @@ def _media_as_lines(fragment: str, media: frozenset[str]) -> str:
 
 def clean(fragment: str, allowlist: Allowlist) -> str:
     """``fragment`` as balanced HTML holding only what ``allowlist`` names; media the
-    allowlist lists become links to their source (:func:`media_line`), and an element
-    whose style draws a line through or under its text holds the element that does
-    (:func:`decorated`), if the allowlist has it."""
-    fragment = decorated(fragment)
+    allowlist lists become links to their source (:func:`media_line`), a Substack post
+    embedded links to it (:func:`embedded_posts`), an element whose style makes its text
+    bold or italic or draws a line through or under it holds the element that does
+    (:func:`decorated`), if the allowlist has it (inside each block it holds), what the
+    page hides is left out (:mod:`~crosspost.render.hidden`), and a table that lays a
+    page out is the blocks it holds (:func:`~crosspost.render.layout.unwrap_layout_tables`)."""
+    fragment = decorated(fragment, allowlist.styles)
     marks = {mark: name for mark, name in _MARK_STANDS_IN.items() if f"<{name}>" in fragment}
     cleaned = _clean(fragment, allowlist, frozenset(marks.values()))
+    if marks and _marks_hold_blocks(cleaned, frozenset(marks.values())):
+        cleaned = _marks_in_blocks(cleaned, frozenset(marks.values()))
     for mark, name in marks.items():
         shown = allowlist.allows(mark)
         cleaned = cleaned.replace(f"<{name}>", f"<{mark}>" if shown else "")
         cleaned = cleaned.replace(f"</{name}>", f"</{mark}>" if shown else "")
-    return cleaned
+    return unwrap_layout_tables(cleaned)
+
+
+#: Elements that hold blocks or lines of their own: a mark (``<b>``) cannot stand around
+#: them, so it is put inside each (:func:`_marks_in_blocks`).
+_BLOCKS = frozenset(
+    {"p", "div", "section", "article", "aside", "header", "footer", "nav", "main", "center",
+     "blockquote", "figure", "figcaption", "details", "summary", "ul", "ol", "li", "dl", "dt",
+     "dd", "table", "caption", "thead", "tbody", "tfoot", "tr", "td", "th", "pre", "hr",
+     "h1", "h2", "h3", "h4", "h5", "h6", "address"}
+)  # fmt: skip
+_TAG_NAMES = pattern(r"<(/?)([A-Za-z][A-Za-z0-9-]*)")
+
+
+def _marks_hold_blocks(cleaned: str, names: frozenset[str]) -> bool:
+    """Whether a block opens inside one of the marks ``names`` in ``cleaned`` (balanced
+    HTML): read tag by tag, without a parser, as most marks hold words alone."""
+    depth = 0
+    for closing, name in _TAG_NAMES.findall(cleaned):
+        if name in names:
+            depth += -1 if closing else 1
+        elif depth > 0 and not closing and name.lower() in _BLOCKS:
+            return True
+    return False
+
+
+def _marks_in_blocks(cleaned: str, names: frozenset[str]) -> str:
+    """``cleaned`` with each mark of ``names`` that holds blocks (a style's bold on a
+    ``<section>`` of paragraphs and a list) put inside each of those blocks, around its
+    words: around them, Zhihu read the blocks as one line of bold words, the list's items
+    run together; and WeChat drew an empty mark before them."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(cleaned, "html.parser")
+    for mark in soup.find_all(sorted(names)):
+        if mark.find(sorted(_BLOCKS)) is not None:
+            _mark_words(soup, mark, str(mark.name))
+            mark.unwrap()
+    return str(soup)
+
+
+def _mark_words(soup: BeautifulSoup, parent: Tag, name: str) -> None:
+    """Wrap each run of words and inline elements among ``parent``'s children in a new
+    ``<name>``; a block child holding blocks has its own runs wrapped, in turn."""
+    from bs4.element import NavigableString, Tag
+
+    run: list[NavigableString | Tag] = []
+
+    def wrap() -> None:
+        if any(isinstance(node, Tag) or node.strip() for node in run):
+            mark = soup.new_tag(name)
+            run[0].insert_before(mark)
+            mark.extend([node.extract() for node in run])
+        run.clear()
+
+    for child in list(parent.children):
+        if isinstance(child, Tag) and child.name in _BLOCKS:
+            wrap()
+            _mark_words(soup, child, name)
+        elif isinstance(child, NavigableString | Tag):
+            run.append(child)
+    wrap()
 
 
 def _clean(fragment: str, allowlist: Allowlist, marks: frozenset[str] = frozenset()) -> str:
     """:func:`clean`, the stand-ins of :func:`decorated`'s ``marks`` kept as they are
-    (:class:`TagStream`, which cleans one tag at a time, writes marks itself)."""
+    (:class:`TagStream`, which cleans one tag at a time, writes marks itself); an element
+    its page hides is left out with its content (:mod:`crosspost.render.hidden`)."""
     # Imported at the first raw HTML, like BeautifulSoup: most issues have none (~1 ms).
     import nh3
 
-    return nh3.clean(
-        _media_as_lines(script_embeds(modern_tags(fragment)), allowlist.media),
-        tags=set(allowlist.tags | marks),
-        clean_content_tags={
-            tag for tag in ALWAYS_DROPPED | allowlist.dropped if tag not in allowlist.tags
-        },
-        attributes={tag: set(names) for tag, names in allowlist.attributes.items()},
+    dropped = {tag for tag in ALWAYS_DROPPED | allowlist.dropped if tag not in allowlist.tags}
+    fragment, hiding = hidden.marked(embedded_posts(script_embeds(modern_tags(fragment))))
+    hiding -= dropped  # gone with what it holds anyway
+    attributes = {tag: set(names) for tag, names in allowlist.attributes.items()}
+    if hiding:  # let in to carry the mark, then taken out or unwrapped (hidden.unmarked)
+        attributes["*"] = {*attributes.get("*", ()), hidden.MARK}
+    cleaned = nh3.clean(
+        _media_as_lines(fragment, allowlist.media),
+        tags=set(allowlist.tags | marks | hiding),
+        clean_content_tags=dropped,
+        attributes=attributes,
         attribute_filter=_attribute_filter,
         strip_comments=True,
         link_rel=None,
         url_schemes={*allowlist.url_schemes, "data"},  # data: narrowed by the filter
         filter_style_properties=set(allowlist.styles) if allowlist.styles else None,
     )
+    return hidden.unmarked(cleaned, allowlist.tags | marks, hiding) if hiding else cleaned
 
 
 @dataclass
@@ -531,7 +687,11 @@ class TagStream:
         """The cleaned form of one raw tag: the tag itself, its closing, or ``""``; for a
         media element, the cleaned :func:`media_line` once its source is known."""
         # Read before a <font> becomes a <span>; marks the channel has no element for go.
-        drawn = [mark for mark in decoration(raw.strip()) if self.allowlist.allows(mark)]
+        drawn = [
+            mark
+            for mark in decoration(raw.strip(), self.allowlist.styles)
+            if self.allowlist.allows(mark)
+        ]
         marks = "".join(f"<{mark}>" for mark in drawn)
         unmarks = "".join(f"</{mark}>" for mark in reversed(drawn))
         raw = modern_tags(raw.strip())

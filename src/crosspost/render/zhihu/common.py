@@ -33,8 +33,9 @@ from crosspost.issue.dialect import (
 from crosspost.patterns import pattern
 from crosspost.platforms.zhihu import ZHIHU
 from crosspost.render.captions import caption_of
+from crosspost.render.hidden import without_hidden
 from crosspost.render.sanitize import ALWAYS_DROPPED, decoration, modern_tags
-from crosspost.render.tasks import BOXES
+from crosspost.render.tasks import BOXES, boxed_items
 
 CHANNEL = ZHIHU.name
 
@@ -97,13 +98,17 @@ def zhihu_tokens(
 ) -> list[Token]:
     """A fresh copy of :func:`body_tokens`, with ``tail``'s tokens (a section crosspost
     adds, such as 往期回顾) after the text and before the footnotes, which close the
-    article."""
+    article; raw inline HTML its page hides left out (:func:`.hidden.without_hidden`),
+    and items that open with a raw checkbox read as task items (:func:`.boxed_items`),
+    as WeChat's renderer reads them."""
     tokens = [copy_token(token) for token in body_tokens(document, titles)]
-    if tail is None:
-        return tokens
-    notes = next((i for i, t in enumerate(tokens) if t.type == "footnote_block_open"), None)
-    at = len(tokens) if notes is None else notes
-    return tokens[:at] + tail.for_channel(CHANNEL) + tokens[at:]
+    if tail is not None:
+        notes = next((i for i, t in enumerate(tokens) if t.type == "footnote_block_open"), None)
+        at = len(tokens) if notes is None else notes
+        tokens = tokens[:at] + tail.for_channel(CHANNEL) + tokens[at:]
+    without_hidden(tokens)
+    boxed_items(tokens)
+    return tokens
 
 
 # --- headings, tasks, strikethrough ------------------------------------------------------

@@ -22,6 +22,7 @@ from markdown_it.token import Token
 
 from crosspost.patterns import pattern
 from crosspost.render.captions import caption_of
+from crosspost.render.layout import table_rows
 from crosspost.render.sanitize import DATA_IMAGE, MEDIA_LABELS, Allowlist, TagStream, clean
 from crosspost.render.zhihu.common import (
     STRUCK_TAGS,
@@ -318,11 +319,7 @@ class Sanitizer:
                 out.append(f'<pre lang="{html.escape(language)}">{html.escape(code)}</pre>')
             elif name == "hr":
                 out.append("<hr>")
-            elif name == "table" and _laid_out(node):
-                for cell in _layout_cells(node):  # an email's layout: its content, in order
-                    self._blocks(cell, out, run)
-                    self._flush(out, run)
-            elif name == "table":
+            elif name == "table":  # one that laid a page out is its blocks already
                 out.append(self._table(node))
             else:  # layout wrappers: their content stands in their place
                 self._blocks(node, out, run)
@@ -458,7 +455,7 @@ class Sanitizer:
                 out.append(_text(struck(str(node)) if self.striking else str(node)))
             elif isinstance(node, Tag) and cell and node.name == "table":
                 spanned: dict[int, tuple[int, str]] = {}
-                cells = [self._cells(row, spanned) for row in _rows(node)]
+                cells = [self._cells(row, spanned) for row in table_rows(node)]
                 words = [[_CELL_TAGS.sub("", cell) for cell in row] for row in cells]
                 lines = [" ".join(word for word in row if word) for row in words]
                 before = _trim_br("".join(out))
@@ -515,7 +512,9 @@ class Sanitizer:
         outer, self._moved = self._moved, []
         spanned: dict[int, tuple[int, str]] = {}
         try:
-            rows = "".join(f"<tr>{''.join(self._cells(row, spanned))}</tr>" for row in _rows(table))
+            rows = "".join(
+                f"<tr>{''.join(self._cells(row, spanned))}</tr>" for row in table_rows(table)
+            )
             images = "".join(self._moved)
         finally:
             self._moved = outer
@@ -785,43 +784,12 @@ def numbered_lists(raw: str) -> list[tuple[NumberedList, int]]:
     return found
 
 
-def _layout_cells(table: Tag) -> list[Tag]:
-    """The cells of ``table`` itself, row by row."""
-    return [cell for row in _rows(table) for cell in row.find_all(["th", "td"], recursive=False)]
-
-
-def _laid_out(table: Tag) -> bool:
-    """Whether ``table`` lays a page out rather than holding data: one column, no header
-    cell, and paragraphs, headings or tables in its cells (an email's layout, as Mailchimp
-    and newsletter services write it). Zhihu's table cell holds plain text, and each such
-    cell went out as a table of one cell, its links turned into words."""
-    rows = _rows(table)
-    cells = _layout_cells(table)
-    if not rows or len(cells) != len(rows) or any(cell.name == "th" for cell in cells):
-        return False
-    return any(cell.find(_LAYOUT_CONTENT) is not None for cell in cells)
-
-
-_LAYOUT_CONTENT = ["table", "p", "div", "h1", "h2", "h3", "h4"]
-
-
 def _span(cell: Tag, attribute: str) -> int:
     """How many columns or rows a cell spans (1 when unsaid or unreadable; at most 50)."""
     try:
         return max(1, min(50, int(str(cell.get(attribute) or "1").strip())))
     except ValueError:
         return 1
-
-
-def _rows(table: Tag) -> list[Tag]:
-    """The rows of ``table`` itself, not those of a table nested in one of its cells."""
-    rows: list[Tag] = []
-    for child in table.find_all(["thead", "tbody", "tfoot", "tr"], recursive=False):
-        if child.name == "tr":
-            rows.append(child)
-        else:
-            rows.extend(child.find_all("tr", recursive=False))
-    return rows
 
 
 #: A code block's language in its class, as highlighters write it: ``language-bash``
