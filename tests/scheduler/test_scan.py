@@ -40,6 +40,12 @@ def front(*lines: str) -> str:
         (front("publish_at: 2026-11-23 09:00:00"), "problem:3: 'publish_at' has no timezone"),
         (front("publish_at: 2026-11-23"), "problem:3: 'publish_at' has no timezone"),
         (front("publish_at: next monday"), "problem:3: 'publish_at' is not a date and time"),
+        (
+            front("publish_at: 2026-03-08 09:00 America/New_York"),
+            "problem:3: 'publish_at' is not a date and time ('2026-03-08 09:00 America/New_York')"
+            "; a zone's name (America/New_York) is not read, only an offset from UTC: write the "
+            "offset it has on that day, e.g. 2026-11-23T09:00:00+08:00",
+        ),
         (front("publish_at: [1, 2"), "problem:3: front matter is not valid YAML"),
         (
             front("publish_at: 2026-11-22T25:00:00+08:00"),

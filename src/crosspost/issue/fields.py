@@ -116,6 +116,8 @@ def _relative_image(value: Any, ctx: FieldContext) -> str | None:
 
 #: How a moment with its timezone is written, for messages.
 MOMENT_EXAMPLE = "2026-11-23T09:00:00+08:00"
+#: A time zone's name after a date and time (``… America/New_York``, ``… Asia/Shanghai``).
+_ZONE_NAME = pattern(r"\d\s*\[?([A-Z][A-Za-z_+-]*/[A-Za-z_/+-]+|UTC|GMT)\]?\s*$")
 
 
 class ImpossibleMoment(str):
@@ -166,10 +168,15 @@ def parse_moment(path: Path | str, key: str, value: Any, line: int | None) -> da
         try:
             moment = datetime.fromisoformat(str(value).strip())
         except ValueError:
+            zone = _ZONE_NAME.search(str(value))
+            fix = (
+                f"a zone's name ({zone.group(1)}) is not read, only an offset from UTC: "
+                f"write the offset it has on that day, e.g. {MOMENT_EXAMPLE}"
+                if zone
+                else f"write e.g. {MOMENT_EXAMPLE}"
+            )
             raise IssueError(
-                path,
-                f"'{key}' is not a date and time ({value!r}); write e.g. {MOMENT_EXAMPLE}",
-                line,
+                path, f"'{key}' is not a date and time ({value!r}); {fix}", line
             ) from None
     if moment.utcoffset() is None:
         raise IssueError(

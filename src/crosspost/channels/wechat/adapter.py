@@ -70,6 +70,7 @@ from crosspost.channels.wechat.reconcile import (
 )
 from crosspost.channels.wechat.token import PollBudget, StableToken, backoff, spread, state_key
 from crosspost.config.settings import Account
+from crosspost.config.sources import default_env_name
 from crosspost.errors import (
     ChannelError,
     ConfigError,
@@ -190,6 +191,9 @@ class WeChatAdapter(Adapter):
             raise ConfigError(f"{account.key}: missing credential(s) {names}; set them in .env")
         base_url = (account.base_url or REAL_BASE_URL).rstrip("/")
         self.app_id = account.credentials["app_id"].reveal()
+        secret_variable = account.credential_env.get("app_secret") or default_env_name(
+            CHANNEL, account.name, "app_secret"
+        )
         token = StableToken(
             app_id=self.app_id,
             app_secret=account.credentials["app_secret"].reveal(),
@@ -198,6 +202,8 @@ class WeChatAdapter(Adapter):
             state_dir=self.state_dir,
             clock=clock,
             shared=self.memo.shared,
+            # Only the AppSecret: it always comes from the environment (an AppID may not).
+            read_from={"app_secret": secret_variable},
         )
         polls = PollBudget(
             self.state_dir / f"wechat-polls-{state_key(base_url, self.app_id)}.json",

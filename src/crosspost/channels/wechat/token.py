@@ -34,7 +34,7 @@ from filelock import FileLock, Timeout
 from crosspost.channels.http.policy import HttpPolicy, Reply
 from crosspost.channels.wechat.errors import CHANNEL, check_reply
 from crosspost.config.files import write_atomic
-from crosspost.errors import PermanentError, RateLimitedError, TransientError
+from crosspost.errors import AuthError, PermanentError, RateLimitedError, TransientError
 from crosspost.ledger.assets import SharedState
 
 log = logging.getLogger("crosspost.wechat")
@@ -171,6 +171,15 @@ def _cached(data: Mapping[str, Any]) -> _Token | None:
     return _Token(value, float(expires_at))
 
 
+#: The credential a token call's refusal is about, by errcode.
+_REFUSED_CREDENTIAL = {
+    40001: "app_secret",
+    40125: "app_secret",
+    40243: "app_secret",
+    40013: "app_id",
+}
+
+
 class StableToken:
     """The :class:`~crosspost.channels.http.policy.Credential` of a WeChat account."""
 
@@ -184,8 +193,12 @@ class StableToken:
         state_dir: Path,
         clock: Callable[[], float],
         shared: SharedState | None = None,
+        read_from: Mapping[str, str] | None = None,
     ) -> None:
         self._app_id = app_id
+        #: Where each credential was read from (``app_secret`` → ``WECHAT_APP_SECRET``),
+        #: named when WeChat refuses it: the variable is what the operator changes.
+        self._read_from = dict(read_from or {})
         self._app_secret = app_secret
         self._url = base_url.rstrip("/") + "/cgi-bin/stable_token"
         self._http = http
@@ -245,9 +258,20 @@ class StableToken:
         def check(reply: Reply) -> dict[str, Any]:
             return check_reply(reply, clock=self._clock, token_call=True)
 
-        data = self._http.request(
-            "POST", self._url, idempotent=True, check=check, channel=CHANNEL, json=body
-        )
+        try:
+            data = self._http.request(
+                "POST", self._url, idempotent=True, check=check, channel=CHANNEL, json=body
+            )
+        except AuthError as error:
+            refused = _REFUSED_CREDENTIAL.get(error.code) if isinstance(error.code, int) else None
+            source = self._read_from.get(refused or "")
+            if not source:
+                raise
+            raise AuthError(
+                f"{error}; crosspost reads the {refused} from {source}",
+                channel=CHANNEL,
+                code=error.code,
+            ) from None
         value = data.get("access_token")
         if not isinstance(value, str) or not value:
             raise PermanentError(
