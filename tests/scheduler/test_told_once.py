@@ -5,6 +5,7 @@ can send, a ``draft: true`` it skips, a ``publish_at`` misspelt so it never come
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -353,3 +354,25 @@ def test_a_post_the_ledger_lost_is_not_sent_again(desk: Desk) -> None:
         leftover.unlink()
     edit(issue)
     assert desk.tick().exit_code == EXIT_BAD_INPUT
+
+
+def test_a_tick_kept_out_too_long_by_a_stuck_run_says_so(desk: Desk) -> None:
+    """A run stopped or hung while it holds the lock kept every later tick out without a
+    word: nothing scheduled went out again, and cron mailed nothing. A minute is work;
+    hours are a stuck run, and the tick names it."""
+    from crosspost.schedule.state import run_lock
+
+    desk.write("48", at(-60), channels="[zhihu]")
+    for started, stuck in ((60.0, False), (3 * 3600.0, True)):
+        with run_lock(desk.state_dir, wait=False, clock=lambda s=started: desk.clock() - s):
+            report = desk.tick()
+        assert report.locked and desk.creates("zhihu") == 0
+        assert bool(report.stuck) is stuck
+        assert report.exit_code == (EXIT_BAD_INPUT if stuck else EXIT_OK)
+    assert report.stuck.startswith(f"run-due has been kept out by another run (pid {os.getpid()}")
+    assert ", 3h ago: it seems stuck" in report.stuck
+    assert report.stuck.endswith(
+        f"stop it (kill {os.getpid()}), and the next tick resumes its posts"
+    )
+    assert not (desk.state_dir / "run-due.holder").exists(), "its note goes with the lock"
+    assert desk.tick().exit_code == EXIT_OK and desk.creates("zhihu") == 1

@@ -247,6 +247,10 @@ def print_report(report: DueReport, *, verbose: bool) -> None:
     its column instead of pushing its own line out of step with the others.
     """
     if report.locked:
+        if report.stuck:
+            line = f"problem  {report.stuck}"
+            _record(line)
+            print(line, file=sys.stderr)
         return
     # Each row with the stream it is printed on: None for the log file only (not news).
     rows: list[tuple[tuple[str, ...], TextIO | None]] = []

@@ -85,6 +85,9 @@ class DueReport:
     entries: tuple[DueEntry, ...] = ()
     #: Another tick held the lock: nothing was done.
     locked: bool = False
+    #: What to say of the run holding the lock when it seems stuck (else ""): a person
+    #: must stop it (exit 2), or nothing scheduled goes out again.
+    stuck: str = ""
     #: (issue id, account) of results that repeat what an earlier tick reported.
     repeats: frozenset[tuple[str, str]] = frozenset()
     #: Stopped by Ctrl-C or SIGTERM: exit 130; the posts' results say where each stopped.
@@ -94,9 +97,11 @@ class DueReport:
     words: Mapping[PostKey, str] = field(default_factory=lambda: MappingProxyType({}))
 
     @classmethod
-    def of_scan(cls, now: datetime, found: Scan, *, locked: bool = False) -> DueReport:
+    def of_scan(
+        cls, now: datetime, found: Scan, *, locked: bool = False, stuck: str = ""
+    ) -> DueReport:
         """A tick that did no more than look: nothing due, or another tick had the lock."""
-        return cls(now, found.files, found.upcoming, found.next_due, locked=locked)
+        return cls(now, found.files, found.upcoming, found.next_due, locked=locked, stuck=stuck)
 
     def of_kind(self, kind: str) -> tuple[DueEntry, ...]:
         return tuple(e for e in self.entries if e.kind == kind)
@@ -114,13 +119,17 @@ class DueReport:
             codes.add(EXIT_BAD_INPUT)
         if self.of_kind(TEMPORARY):
             codes.add(EXIT_TEMPORARY)
+        if self.stuck:
+            codes.add(EXIT_BAD_INPUT)
         return run_exit_code(codes, interrupted=self.interrupted)
 
     @property
     def quiet(self) -> bool:
         """Nothing a person needs to hear about (cron stays silent)."""
-        return not any(self.is_news(r) for r in self.results) and all(
-            e.repeat or e.kind == "waiting" for e in self.entries
+        return (
+            not self.stuck
+            and not any(self.is_news(r) for r in self.results)
+            and all(e.repeat or e.kind == "waiting" for e in self.entries)
         )
 
     def word(self, result: PostResult) -> str:
@@ -141,6 +150,7 @@ class DueReport:
             "exit_code": self.exit_code,
             "interrupted": self.interrupted,
             "locked": self.locked,
+            "stuck": self.stuck,
             "files": self.files,
             "upcoming": self.upcoming,
             "next_due": (

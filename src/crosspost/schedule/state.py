@@ -27,7 +27,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
+import os
+import socket
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,12 +52,46 @@ STATE_VERSION = 1
 DONE, CHANGED, FAILED, MISSED, PROBLEM = "done", "changed", "failed", "missed", "problem"
 
 
+#: Who holds the lock, and since when: ``{"pid", "host", "since"}``, beside the lock.
+HOLDER_NAME = "run-due.holder"
+#: A tick that holds the lock longer than this is stuck (a process stopped or hung): the
+#: ticks it keeps out say so instead of leaving quietly. A tick that publishes waits at
+#: most minutes (every request has a deadline; WeChat's polls a few minutes).
+STUCK_AFTER = timedelta(hours=2)
+
+
+@dataclass(frozen=True)
+class Holder:
+    """The run that holds the lock, as it wrote itself down when it took it."""
+
+    pid: int
+    host: str
+    since: float
+
+    @classmethod
+    def read(cls, state_dir: Path) -> Holder | None:
+        """The holder written beside the lock; None if none is (or it cannot be read)."""
+        try:
+            data = json.loads((state_dir / HOLDER_NAME).read_text(encoding="utf-8"))
+            return cls(int(data["pid"]), str(data["host"]), float(data["since"]))
+        except (OSError, ValueError, TypeError, KeyError):
+            return None
+
+
 @contextlib.contextmanager
-def run_lock(state_dir: Path, *, wait: bool, ledger_url: str | None = None) -> Iterator[bool]:
+def run_lock(
+    state_dir: Path,
+    *,
+    wait: bool,
+    ledger_url: str | None = None,
+    clock: Callable[[], float] = time.time,
+) -> Iterator[bool]:
     """Hold ``<state_dir>/run-due.lock`` for the block; yields False when another run has it.
 
     ``wait`` blocks until the other run ends instead of giving up at once. With
     ``ledger_url`` (a shared ledger) the lock is the ledger's advisory lock (see above).
+    The holder writes itself down beside the lock (:class:`Holder`), so a tick kept out
+    can tell a run that is stuck from one at work.
     """
     state_dir.mkdir(parents=True, exist_ok=True)
     lock: FileLock | AdvisoryLock
@@ -68,9 +106,15 @@ def run_lock(state_dir: Path, *, wait: bool, ledger_url: str | None = None) -> I
     except Timeout:
         yield False
         return
+    holder = state_dir / HOLDER_NAME
     try:
+        mine = {"pid": os.getpid(), "host": socket.gethostname(), "since": clock()}
+        with contextlib.suppress(OSError):  # a note for others: the run goes on without it
+            write_atomic(holder, json.dumps(mine))
         yield True
     finally:
+        with contextlib.suppress(OSError):
+            holder.unlink()
         lock.release()
 
 

@@ -39,7 +39,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +76,8 @@ from crosspost.schedule.state import (
     DONE,
     FAILED,
     MISSED,
+    STUCK_AFTER,
+    Holder,
     SchedulerState,
     fingerprint,
     run_lock,
@@ -123,12 +125,14 @@ def run_due(
     lock = (
         _no_lock()
         if options.dry_run
-        else run_lock(settings.state_dir, wait=options.wait, ledger_url=settings.ledger_url)
+        else run_lock(
+            settings.state_dir, wait=options.wait, ledger_url=settings.ledger_url, clock=clock
+        )
     )
     with lock as mine:
         if not mine:
             say("another run-due holds the lock; leaving it to finish")
-            return DueReport.of_scan(now, found, locked=True)
+            return DueReport.of_scan(now, found, locked=True, stuck=_stuck(settings, clock()))
         # Fingerprints come from the configured accounts, not the sandbox's fresh ports.
         context = settings_digest(settings, options.mode, options.grace)
         with (accounts or nullcontext)(settings) as settings:
@@ -146,6 +150,21 @@ def run_due(
                 if not options.dry_run:
                     state.save()
                 return report
+
+
+def _stuck(settings: Settings, now: float) -> str:
+    """What to say of the run that holds the lock when it has held it too long: every
+    tick it keeps out leaves quietly, and scheduled issues would wait for ever unseen."""
+    holder = Holder.read(settings.state_dir)
+    if holder is None or now - holder.since < STUCK_AFTER.total_seconds():
+        return ""
+    since = datetime.fromtimestamp(holder.since, tz=UTC)
+    return (
+        f"run-due has been kept out by another run (pid {holder.pid} on {holder.host}) "
+        f"since {at(since)}, {span(timedelta(seconds=now - holder.since))} ago: it seems "
+        f"stuck, and nothing scheduled goes out while it holds the lock; stop it (kill "
+        f"{holder.pid}), and the next tick resumes its posts"
+    )
 
 
 @contextmanager
