@@ -324,6 +324,49 @@ def test_posts_filter_by_issue_and_channel(ledger: Ledger, clock: Clock) -> None
     assert ledger.post("b", "zhihu", "main") is None
 
 
+def test_an_accounts_posts_of_the_same_content_or_title_are_found_under_other_ids(
+    ledger: Ledger, clock: Clock
+) -> None:
+    """What an issue run again under a new id is recognised by (``publish.same_issue``):
+    the account's posts under other ids that hold the same content or title, newest first;
+    never the post itself, another account's or another channel's."""
+    rows = [
+        ("old", "wechat", "main", "h1", "第1期"),
+        ("titled", "wechat", "main", "h0", "第2期"),
+        ("new", "wechat", "main", "h2", "第2期"),
+        ("other-account", "wechat", "second", "h1", "第1期"),
+        ("other-channel", "zhihu", "main", "h1", "第1期"),
+    ]
+    for issue, channel, account, digest, title in rows:
+        clock.now += 1
+        key = PostKey(issue, channel, account)
+        ledger.ensure(key, title=title)
+        ledger.record(key, content_hash=digest)
+    new = PostKey("new", "wechat", "main")
+    like = ledger.posts_like(new, content_hash="h1", title="第2期")
+    assert [p.issue_id for p in like] == ["titled", "old"]
+    assert ledger.posts_like(new, content_hash="h2", title="第3期") == ()
+    ledger.ensure(PostKey("old", "wechat", "main"), title="第1期(修订)")  # the issue's latest
+    assert [p.title for p in ledger.posts_like(new, content_hash="h1", title="")] == ["第1期(修订)"]
+
+
+def test_the_look_for_an_issue_under_another_id_reads_two_indexes(path: Path) -> None:
+    """One statement per new post, answered from an index for each half of it: never a
+    read of every post of the account (a publish costs the same in a year's ledger)."""
+    with Ledger.open(path) as ledger:
+        for n in range(200):
+            ledger.ensure(PostKey(f"issue-{n}", "wechat", "main"), title=f"第{n}期")
+        said: list[str] = []
+        ledger._db.set_trace_callback(said.append)
+        ledger.posts_like(PostKey("new", "wechat", "main"), content_hash="h", title="第7期")
+        ledger._db.set_trace_callback(None)
+        (statement,) = [s for s in said if "content_hash = " in s]
+        plan = " ".join(row[3] for row in ledger._db.execute(f"EXPLAIN QUERY PLAN {statement}"))
+    assert "INDEX posts_by_content (channel=? AND account=? AND content_hash=?)" in plan
+    assert "INDEX posts_by_title (channel=? AND account=? AND title=?)" in plan
+    assert "SCAN posts" not in plan
+
+
 # --- secrets ----------------------------------------------------------------------------------
 
 

@@ -76,6 +76,7 @@ def test_a_ledger_walks_every_migration_from_any_version(postgres_url: str) -> N
         assert ledger.schema_version == SCHEMA_VERSION and ledger.engine == "postgresql"
         record = ledger.post("a", "wechat", "main")
         assert record is not None and record.url is None  # a temporary link is no URL
+        assert record.title == "t"  # schema 5: the title its latest intent named
         intent, note = ledger.events(record.key)
         assert dict(intent.data) == {"title": "t", "known_ids_count": 3}
         assert note.data["preview_url"] == "https://mp.weixin.qq.com/s?tempkey=x"

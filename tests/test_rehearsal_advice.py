@@ -37,12 +37,12 @@ def home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 
 def second_issue(home: Path) -> Path:
-    """The example under another id: a second issue of the week."""
+    """The example under another id and title: a second issue of the week."""
     folder = home / "ai-systems-49"
     shutil.copytree(EXAMPLE.parent, folder)
     path = folder / "issue.md"
-    text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("id: ai-systems-48", "id: ai-systems-49", 1), "utf-8")
+    text = path.read_text(encoding="utf-8").replace("id: ai-systems-48", "id: ai-systems-49", 1)
+    path.write_text(text.replace("第48期", "第49期").replace("动态48", "动态49"), "utf-8")
     return path
 
 

@@ -20,7 +20,7 @@ from crosspost.ledger.store import PostRecord
 from crosspost.publish.jobs import PostResult
 from crosspost.publish.settle import build_adapter
 
-from .light import ISSUE, ISSUE_ID, write_light_issue
+from .light import ISSUE, ISSUE_ID, TITLE, write_light_issue
 from .world import World, calls_to, mutating
 
 SENDALL = "/cgi-bin/message/mass/sendall"
@@ -30,6 +30,15 @@ SENDALL = "/cgi-bin/message/mass/sendall"
 def light(manual_world: World) -> World:
     manual_world.issue = write_light_issue(manual_world.root)
     return manual_world
+
+
+def second_issue(light: World) -> Path:
+    """The day's second issue, beside the first: its own id and title (the same words
+    under another id would be refused as the first issue again)."""
+    other = light.root / "light" / "second.md"
+    text = ISSUE.replace("id: light-1", "id: light-2").replace(TITLE, "断点测试 第2期")
+    other.write_text(text, encoding="utf-8")
+    return other
 
 
 def broadcast(world: World, path: Path | None = None) -> PostResult:
@@ -83,8 +92,7 @@ def test_a_second_broadcast_the_same_day_is_refused_before_anything_is_sent(
     light: World,
 ) -> None:
     assert broadcast(light).exit_code == EXIT_OK
-    other = light.root / "light" / "second.md"
-    other.write_text(ISSUE.replace("id: light-1", "id: light-2"), encoding="utf-8")
+    other = second_issue(light)
     requests = len(light.box.requests)
     result = broadcast(light, other)
     assert result.exit_code == EXIT_TEMPORARY, result
@@ -261,8 +269,7 @@ def test_dry_run_shows_the_send_and_the_quota_before_anything_is_sent(
     assert mutating(light.box) == []  # an account of unknown kind may be asked (read-only)
     assert broadcast(light).exit_code == EXIT_OK
     assert "already sent to followers" in dry(light.issue)
-    other = light.root / "light" / "second.md"
-    other.write_text(ISSUE.replace("id: light-1", "id: light-2"), encoding="utf-8")
+    other = second_issue(light)
     # Said once who it is about, at the start of the line (not again in the message).
     assert "wechat:main  light-2  broadcast: nothing: today's mass send (群发)" in dry(other)
 

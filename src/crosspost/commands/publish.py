@@ -43,6 +43,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "published by hand is found and recorded, one sent by hand is not), and make a new one",
     )
     parser.add_argument(
+        "--new-post",
+        action="store_true",
+        help="publish as a new post an issue the ledger holds under another id (the same "
+        "content, or the same title from a renamed file): without it that is refused",
+    )
+    parser.add_argument(
         "--dry-run",
         action="store_true",
         help="render, lint and show what would be sent; send nothing",
@@ -86,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         update=args.update,
         retry_failed=args.retry_failed,
         new_draft=args.new_draft,
+        new_post=args.new_post,
     )
     # With --json the run's lines (a plan's hand-off, a config a platform contradicts, each
     # step) go into the JSON instead of the terminal: a script reading it misses nothing

@@ -233,6 +233,33 @@ MIGRATIONS: tuple[tuple[Statement, ...], ...] = (
         )
         """,
     ),
+    # 4 → 5: an issue published under one id and run again under another (a file
+    # renamed, its 'id:' changed) is recognised by its account's posts of the same
+    # content or title (:meth:`crosspost.ledger.store.Ledger.posts_like`), one look-up
+    # per index. A post's title was kept only in its intents: the latest one fills it in.
+    (
+        "ALTER TABLE posts ADD COLUMN title TEXT",
+        PerEngine(
+            sqlite="""
+            UPDATE posts SET title = (
+                SELECT json_extract(e.data, '$.title') FROM events e
+                WHERE e.post_id = posts.id AND e.kind = 'intent' AND json_valid(e.data)
+                  AND json_type(e.data, '$.title') = 'text'
+                  AND json_extract(e.data, '$.title') != ''
+                ORDER BY e.id DESC LIMIT 1)
+            """,
+            postgresql="""
+            UPDATE posts SET title = (
+                SELECT e.data::jsonb ->> 'title' FROM events e
+                WHERE e.post_id = posts.id AND e.kind = 'intent'
+                  AND jsonb_typeof(e.data::jsonb -> 'title') = 'string'
+                  AND e.data::jsonb ->> 'title' != ''
+                ORDER BY e.id DESC LIMIT 1)
+            """,
+        ),
+        "CREATE INDEX posts_by_content ON posts (channel, account, content_hash)",
+        "CREATE INDEX posts_by_title ON posts (channel, account, title)",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -292,6 +319,8 @@ class PostRecord:
     delivery: str | None = None
     #: How its mass send stands: "sending", "sent", "failed", "deleted" (None: no send).
     mass_status: str | None = None
+    #: The post's title as its issue last gave it (the channel's own title, if any).
+    title: str | None = None
 
     @property
     def key(self) -> PostKey:
@@ -300,6 +329,13 @@ class PostRecord:
     @property
     def is_published(self) -> bool:
         return self.state == "published"
+
+    @property
+    def reached_platform(self) -> bool:
+        """Whether something of the post is, or may be, on its platform: a draft, an
+        article, a submission or a send, or a call whose answer is not recorded."""
+        made = (self.draft_id, self.article_id, self.publish_id, self.pending_step)
+        return any(made) or self.state in ("submitted", "published", "unconfirmed")
 
 
 @dataclass(frozen=True)

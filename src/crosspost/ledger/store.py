@@ -209,14 +209,21 @@ class Ledger:
         return tuple(post_from_row(row) for row in rows)
 
     def draft_ids(
-        self, channel: str, account: str, *, excluding: PostKey | None = None
+        self,
+        channel: str,
+        account: str,
+        *,
+        excluding: PostKey | None = None,
+        articles: bool = False,
     ) -> tuple[str, ...]:
         """Every draft id the ledger holds for one account (but ``excluding``'s), oldest
-        post first.
+        post first; with ``articles``, each post's article id after its draft id.
 
         Reconcile asks for these when it settles a lost draft creation, so an older draft
-        is never taken for the one in doubt. Asked when needed rather than copied into
-        every intent: a copy per intent made the ledger grow with the square of the posts.
+        is never taken for the one in doubt; adoption asks for the articles too, so an
+        article recorded as another post is never taken over (a WeChat article's id is
+        not its draft's). Asked when needed rather than copied into every intent: a copy
+        per intent made the ledger grow with the square of the posts.
         """
         skip = excluding.issue_id if excluding is not None else None
         skip_here = excluding is not None and (excluding.channel, excluding.account) == (
@@ -225,11 +232,34 @@ class Ledger:
         )
         with self._lock:
             rows = self._db.execute(
-                "SELECT issue_id, draft_id FROM posts WHERE channel = ? AND account = ? "
-                "AND draft_id IS NOT NULL ORDER BY created_at, id",
+                "SELECT issue_id, draft_id, article_id FROM posts WHERE channel = ? "
+                "AND account = ? AND (draft_id IS NOT NULL OR article_id IS NOT NULL) "
+                "ORDER BY created_at, id",
                 (channel, account),
             ).fetchall()
-        return tuple(str(d) for issue, d in rows if not (skip_here and issue == skip))
+        ids = (
+            (draft, article if articles else None)
+            for issue, draft, article in rows
+            if not (skip_here and issue == skip)
+        )
+        return tuple(str(i) for pair in ids for i in pair if i is not None)
+
+    def posts_like(self, key: PostKey, *, content_hash: str, title: str) -> tuple[PostRecord, ...]:
+        """The posts of ``key``'s account under another issue id whose content hash is
+        ``content_hash`` or whose title is ``title``, newest first: the same issue run
+        again under a new id, or another issue that shares its title. One statement,
+        answered from two indexes (``posts_by_content``, ``posts_by_title``): a UNION,
+        because SQLite answers ``content_hash = ? OR title = ?`` from one of them only,
+        reading every post of the account."""
+        where = "FROM posts WHERE channel = ? AND account = ? AND issue_id != ? AND"
+        account = (key.channel, key.account, key.issue_id)
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {POST_COLUMNS} {where} content_hash = ? UNION "
+                f"SELECT {POST_COLUMNS} {where} title = ? ORDER BY created_at DESC, issue_id",
+                (*account, content_hash, *account, title),
+            ).fetchall()
+        return tuple(post_from_row(row) for row in rows)
 
     def broadcasts(self, channel: str, account: str, since: float) -> tuple[PostRecord, ...]:
         """The account's mass sends that went out (or may have) at ``since`` or later:
@@ -312,8 +342,10 @@ class Ledger:
         issue_path: Path | str | None = None,
         content_hash: str | None = None,
         sends: str | None = None,
+        title: str | None = None,
     ) -> PostRecord:
-        """The post's row, created in state ``rendered`` if new.
+        """The post's row, created in state ``rendered`` if new; ``title`` (the issue's
+        title for the post's channel) is kept on it, for :meth:`posts_like`.
 
         Raises :class:`IssueError` when another file that still exists already claimed
         this issue id (two files, one id); a file that moved just updates the path. A copy
@@ -326,12 +358,20 @@ class Ledger:
         with self.transaction():
             if path is not None:
                 self._check_one_file_per_issue(key, path, sends, now)
-            if self.get(key) is None:
+            found = self.get(key)
+            if found is None:
                 self._db.execute(
                     "INSERT INTO posts (issue_id, channel, account, state, issue_path, "
-                    "content_hash, created_at, updated_at) "
-                    "VALUES (?, ?, ?, 'rendered', ?, ?, ?, ?)",
-                    (key.issue_id, key.channel, key.account, path, content_hash, now, now),
+                    "content_hash, title, created_at, updated_at) "
+                    "VALUES (?, ?, ?, 'rendered', ?, ?, ?, ?, ?)",
+                    (key.issue_id, key.channel, key.account, path, content_hash, title, now, now),
+                )
+            elif title is not None and found.title != title:
+                # Bookkeeping, not a change of the post: ``updated_at`` stays (a
+                # submission's ticket is dated by it).
+                self._db.execute(
+                    "UPDATE posts SET title = ? WHERE issue_id = ? AND channel = ? AND account = ?",
+                    (title, key.issue_id, key.channel, key.account),
                 )
             record = self.get(key)
         assert record is not None

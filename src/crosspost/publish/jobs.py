@@ -47,6 +47,9 @@ class PublishOptions:
     retry_failed: bool = False
     #: Forget the recorded draft and make a new one (a WeChat draft deleted by hand).
     new_draft: bool = False
+    #: Publish as a new post an issue the ledger holds under another id (the same
+    #: content, or the same title from a file renamed; see ``publish.same_issue``).
+    new_post: bool = False
 
 
 @dataclass(frozen=True)

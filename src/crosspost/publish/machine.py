@@ -196,7 +196,9 @@ class PostMachine:
         adapter: Adapter | None = None
         try:
             with lock:
-                record = self.ledger.ensure(self.key, issue_path=self.job.issue.path)
+                record = self.ledger.ensure(
+                    self.key, issue_path=self.job.issue.path, title=self.job.rendered.title
+                )
                 self._owned = True
                 if record.draft_id or record.article_id:
                     return self._result(record.state, record.url, "already in the ledger")
@@ -286,7 +288,9 @@ class PostMachine:
 
     def _steps(self, adapter: Adapter, options: PublishOptions) -> PostResult:
         job = self.job
-        record = self.ledger.ensure(self.key, issue_path=job.issue.path, sends=job.content_hash)
+        record = self.ledger.ensure(
+            self.key, issue_path=job.issue.path, sends=job.content_hash, title=job.rendered.title
+        )
         self._owned = True
         record = reopen_intent(self.ledger, record)
         if record.pending_step:
@@ -704,7 +708,10 @@ class PostMachine:
         if not self.job.bundle or result.state not in ("published", "unchanged"):
             return result
         lead = self._record()
-        rows = [self.ledger.ensure(c.key, issue_path=c.issue.path) for c in self.job.bundle]
+        rows = [
+            self.ledger.ensure(c.key, issue_path=c.issue.path, title=c.rendered.title)
+            for c in self.job.bundle
+        ]
         sent = lead.delivery == BROADCAST  # a mass send has no URL (sent_message says so)
         if all(row.state == "published" and (row.url or sent) for row in rows):
             return result
@@ -861,8 +868,11 @@ class PostMachine:
         return self._draft_recorded(STEP_DRAFT, made, f"created draft {made.id}")
 
     def _known_ids(self) -> tuple[str, ...]:
-        """Drafts of this account the ledger already knows: never this post's draft."""
-        return self.ledger.draft_ids(self.key.channel, self.key.account, excluding=self.key)
+        """Drafts and articles of this account the ledger already knows as other posts:
+        never this post's (``--new-post`` asked for a post of its own, not theirs)."""
+        return self.ledger.draft_ids(
+            self.key.channel, self.key.account, excluding=self.key, articles=True
+        )
 
     def _left_behind(
         self, adapter: Adapter, left: DraftLeftBehind, content: DraftContent

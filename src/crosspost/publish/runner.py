@@ -60,6 +60,7 @@ from crosspost.publish.jobs import (
 )
 from crosspost.publish.machine import Checkpoint, PostMachine, no_checkpoint
 from crosspost.publish.references import Link, link, resolve
+from crosspost.publish.same_issue import Earlier, earlier_post, refusal
 from crosspost.publish.series import previous_issues
 from crosspost.publish.settle import build_adapter, reconcile_issue, run_redactor
 from crosspost.publish.stopping import RunStop
@@ -159,8 +160,14 @@ class Publisher:
                 job = self._job(issue, account, delivery.mode, checked.rendered, found)
                 jobs.append(self._bundled(replace(job, handoff=delivery.handoff)))
         self.settings.require_credentials(job.account for job in jobs)
+        elsewhere: list[Earlier] = []
         for job in jobs:  # another file that still exists may own this id in the ledger
             existing = self.ledger.get(job.key)
+            if not options.new_post and (existing is None or not existing.reached_platform):
+                # A new key may be a published issue renamed, or its 'id:' changed.
+                earlier = earlier_post(self.ledger, job)
+                if earlier is not None:
+                    elsewhere.append(earlier)
             owner = self.ledger.claimed_by(job.key, job.issue.path, job.content_hash)
             if owner:
                 raise IssueError(
@@ -176,6 +183,8 @@ class Publisher:
                     "--new-draft only replaces the draft of a post not yet published: select "
                     f"the stuck post with -c (and run '{reconcile}' if it is publishing)"
                 )
+        if elsewhere:
+            raise refusal(elsewhere)
         # Held as drafts where an account requires an approval they lack. Not said here:
         # a dry run's plan says it in its own line, a real run once the draft is there.
         return [held_for_approval(self.ledger, job) for job in jobs]
