@@ -88,10 +88,36 @@ class StorageError(CrosspostError):
     (exit 2). The writers are atomic, so either way nothing was half-written.
     """
 
-    def __init__(self, message: str, *, temporary: bool) -> None:
+    def __init__(self, message: str, *, temporary: bool, problem: str = "", fix: str = "") -> None:
         self.temporary = temporary
         self.exit_code = EXIT_TEMPORARY if temporary else EXIT_BAD_INPUT
+        #: Which file and what is wrong with it, without the advice (default: the message).
+        self.problem = problem or message
+        #: What a person does to this machine about it ("free some space there"): the
+        #: advice once a run had sent something before the trouble (:meth:`after_sending`).
+        self.fix = fix or ("free some space" if temporary else "fix the state dir")
         super().__init__(message)
+
+    def after_sending(self, reconcile: Iterable[str], exit_code: int) -> StorageError:
+        """This trouble as said after the lines of a run that sent something before it:
+        never "nothing was sent", nor advice to move the state dir (its ledger holds what
+        went out). ``reconcile``: the commands that settle the posts left unconfirmed (a
+        call went out, and the ledger could not record how it ended); ``exit_code``: the
+        run's, which the posts decide as much as this trouble."""
+        commands = " and ".join(f"'{command}'" for command in dict.fromkeys(reconcile))
+        if commands:
+            said = (
+                f"{self.problem}; {self.fix}, then run {commands}: the ledger could not "
+                "record how the unconfirmed posts above ended"
+            )
+        else:
+            said = (
+                f"{self.problem}; {self.fix}, then run again: what this run sent before "
+                "it is recorded (the lines above)"
+            )
+        error = StorageError(said, temporary=self.temporary, problem=self.problem, fix=self.fix)
+        error.exit_code = exit_code
+        return error
 
     @classmethod
     def from_os_error(
@@ -108,22 +134,30 @@ class StorageError(CrosspostError):
         reason = error.strerror or type(error).__name__
         if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
             advice = "free some space there and run again; nothing was half-written"
+            fix = "free some space there"
         elif error.errno in _TEMPORARY_ERRNOS:
             advice = "another process holds it; run again later"
+            fix = "let the process that holds it finish"
         elif elsewhere:
-            advice = elsewhere
+            advice = fix = elsewhere
         elif error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
             advice = (
                 "make the folder writable for this user, or point CROSSPOST_STATE_DIR / "
                 "--state-dir at one that is"
             )
+            fix = "make the folder writable for this user"
         elif error.errno == errno.ENOENT:
             advice = "its folder vanished while crosspost ran; check the state dir and run again"
+            fix = "put the state dir back"
         else:
             advice = "check the disk and the folder's permissions, then run again"
+            fix = "check the disk and the folder's permissions"
+        problem = f"{where}: cannot write {what} ({reason})"
         return cls(
-            f"{where}: cannot write {what} ({reason}); {advice}",
+            f"{problem}; {advice}",
             temporary=error.errno in _TEMPORARY_ERRNOS,
+            problem=problem,
+            fix=fix,
         )
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from crosspost.cli import main
-from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_TEMPORARY, StorageError
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_TEMPORARY, EXIT_UNCONFIRMED
 from crosspost.ledger.store import Ledger, PostKey
 from crosspost.publish.jobs import PublishOptions
 
@@ -59,16 +59,20 @@ def test_a_connection_lost_before_an_intent_means_the_call_is_not_made(
     url = world.ledger_url
 
     def lose_the_server(name: str) -> None:
-        if name == "after-draft":  # the draft is recorded; the publish intent comes next
+        if name == "after-draft":  # the draft is made; its record and the publish intent follow
             _drop_connections(url)
 
-    with pytest.raises(StorageError) as caught:  # the CLI prints its one line, exit 75
-        world.with_publisher(
-            lambda p: p.publish([world.issue], PublishOptions(mode="publish", targets=("zhihu",))),
-            checkpoint=lose_the_server,
-        )
-    assert caught.value.exit_code == EXIT_TEMPORARY
-    assert "PostgreSQL ledger cannot be reached" in str(caught.value)
+    report, _ = world.with_publisher(
+        lambda p: p.publish([world.issue], PublishOptions(mode="publish", targets=("zhihu",))),
+        checkpoint=lose_the_server,
+    )
+    # The draft went out, and the ledger could not take it: the post is unconfirmed (the
+    # CLI says its line, then the trouble's, exit 3), and nothing more is sent.
+    [stopped] = report.results
+    assert (stopped.state, report.exit_code) == ("unconfirmed", EXIT_UNCONFIRMED), stopped
+    assert "crosspost reconcile ai-systems-48" in stopped.message
+    assert report.trouble is not None and report.trouble.exit_code == EXIT_TEMPORARY
+    assert "PostgreSQL ledger cannot be reached" in str(report.trouble)
     assert calls_to(world.box, PUBLISH_PATHS["zhihu"]) == 0  # no intent, no call
 
     done = world.run("publish", str(world.issue), "--mode", "publish")

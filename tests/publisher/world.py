@@ -10,10 +10,13 @@ Publisher` (injected clock and sleep), through ``crosspost.cli.main`` in this pr
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,8 +24,10 @@ from typing import Any
 
 import pytest
 
-from crosspost.commands.switches import MAX_SLEEP_VARIABLE
+from crosspost.commands.switches import MAX_SLEEP_VARIABLE, Switches
+from crosspost.config import files
 from crosspost.config.settings import Settings, load_settings
+from crosspost.ledger import schema
 from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.publish.jobs import PublishOptions, PublishReport
 from crosspost.publish.runner import Publisher
@@ -350,3 +355,76 @@ def private_draft_warnings(world: World, channel: str) -> int:
             for e in ledger.events(record.key)
             if e.step == "draft" and e.outcome == "not-happened" and "private draft" in e.summary
         )
+
+
+class StateTrouble:
+    """This machine's trouble with the state dir, made in this process from a moment on.
+
+    Once :meth:`begin` is called (directly, or by :meth:`checkpoint` at the named
+    checkpoint of a post), every new file under ``folder`` is refused with ``code``, at
+    the ``open`` that creates it (``write_atomic``'s temporary: the token cache,
+    ``run-due.json``, a sent copy), as the kernel refuses it: ``EACCES`` for a folder this
+    user may not add to (``subfolders`` False: its own subfolders are still writable; the
+    files already there too), ``ENOSPC`` for a full disk. With ``ledger`` the ledger's
+    writes fail too, with the error SQLite gives on a full disk (``SQLITE_FULL``); the
+    ledger still reads, as it does on a full disk.
+    """
+
+    def __init__(
+        self,
+        monkeypatch: pytest.MonkeyPatch,
+        folder: Path,
+        code: int,
+        *,
+        ledger: bool = False,
+        subfolders: bool = True,
+        at: str | None = None,
+        posts: int = 1,
+    ) -> None:
+        self.on = False
+        self.at = at
+        #: ``at`` waits for this many posts (one per channel thread) to reach it.
+        self.gathering = threading.Barrier(posts) if posts > 1 else None
+        create = files._create_beside
+        execute = schema._Cursor.execute
+
+        def create_beside(target: Path, mode: int) -> tuple[Path, int]:
+            where = target.resolve()
+            inside = where.is_relative_to(folder.resolve()) if subfolders else None
+            if self.on and (inside or where.parent == folder.resolve()):
+                temporary = target.with_name(f".{target.name}.0.tmp")
+                raise OSError(code, os.strerror(code), str(temporary))
+            return create(target, mode)
+
+        def write(cursor: Any, sql: str, parameters: Any = (), /) -> Any:
+            words = ("BEGIN", "INSERT", "UPDATE", "DELETE", "COMMIT")
+            if self.on and ledger and sql.lstrip().upper().startswith(words):
+                full = sqlite3.OperationalError("database or disk is full")
+                full.sqlite_errorcode = 13  # type: ignore[attr-defined]
+                with schema._translated(cursor.path):
+                    raise full
+            return execute(cursor, sql, parameters)
+
+        def checkpoint(switches: Switches, name: str) -> None:
+            self.checkpoint(name)
+
+        monkeypatch.setattr(files, "_create_beside", create_beside)
+        monkeypatch.setattr(schema._Cursor, "execute", write)
+        monkeypatch.setattr(Switches, "checkpoint", checkpoint)
+
+    def begin(self) -> None:
+        self.on = True
+
+    def end(self) -> None:
+        """The trouble fixed (space freed, the folder writable): nothing refused any more."""
+        self.on, self.at = False, None
+
+    def checkpoint(self, name: str) -> None:
+        """A post's checkpoint (``after-publish``…): the trouble begins at ``at``, once
+        ``posts`` posts have reached it (their calls are all out by then)."""
+        if name != self.at:
+            return
+        if self.gathering is not None:
+            with contextlib.suppress(threading.BrokenBarrierError):
+                self.gathering.wait(30)
+        self.begin()

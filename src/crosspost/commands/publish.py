@@ -79,7 +79,7 @@ def add_targets(parser: argparse.ArgumentParser, text: str) -> None:
 def run(args: argparse.Namespace) -> int:
     from crosspost.config.settings import settings_from_args
     from crosspost.ledger.store import Ledger
-    from crosspost.publish.jobs import PublishOptions
+    from crosspost.publish.jobs import PublishOptions, said_after
     from crosspost.publish.runner import Publisher
     from crosspost.publish.words import result_words
 
@@ -118,7 +118,13 @@ def run(args: argparse.Namespace) -> int:
                 return _print_dry_run(publisher, jobs, options, as_json=args.json)
             report = publisher.run(jobs, options)
             words = result_words(ledger, report.results)
+    trouble = report.trouble  # this machine's own files stopped a post
+    after = said_after(report.results, trouble, report.exit_code, rehearsal=args.sandbox)
+    if trouble is not None and after is None:
+        raise trouble  # before anything was sent: the one line, as any storage trouble
     print_report(report, words, as_json=args.json, said=said)
+    if after is not None:
+        raise after  # below the posts' lines, which say what went out
     return report.exit_code
 
 

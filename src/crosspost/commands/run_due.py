@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import sys
 from collections.abc import Callable
@@ -137,12 +138,24 @@ def _tick(
         report = DueReport.of_scan(now, found)
     else:
         report = _publish_due(args, settings, options, found, clock, switches, log, redactor)
+    from crosspost.publish.jobs import said_after
+
+    # This machine's own files stopped a post, or the tick's state file: before anything
+    # was sent, the one line of any such trouble; after, below what went out.
+    after = said_after(
+        report.results, report.trouble, report.exit_code, rehearsal=settings.rehearsing
+    )
+    if report.trouble is not None and after is None:
+        raise report.trouble
+    report = dataclasses.replace(report, trouble=after)
     if args.json:
         print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
     else:
         print_report(report, verbose=args.verbose)
     if not args.dry_run and not report.locked:
         _notify(settings, report)
+    if after is not None:
+        raise after
     return report.exit_code
 
 

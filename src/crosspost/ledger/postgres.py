@@ -95,10 +95,13 @@ def _reason(error: BaseException) -> str:
 
 def unreachable(url: str, error: BaseException) -> StorageError:
     """The one line for a server that cannot be reached or went away (exit 75)."""
+    problem = f"{shown(url)}: the PostgreSQL ledger cannot be reached ({_reason(error)})"
     return StorageError(
-        f"{shown(url)}: the PostgreSQL ledger cannot be reached ({_reason(error)}); nothing "
-        "is sent without it. Check that the server runs and the URL is right, then run again",
+        f"{problem}; nothing is sent without it. Check that the server runs and the URL is "
+        "right, then run again",
         temporary=True,
+        problem=problem,
+        fix="check that the server runs and the URL is right",
     )
 
 

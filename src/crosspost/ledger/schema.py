@@ -392,42 +392,59 @@ def storage_error(path: Path, error: sqlite3.Error) -> StorageError | None:
         return None
     primary = code & 0xFF
     if code == _SQLITE_READONLY_DBMOVED:
-        return StorageError(
-            f"{path}: the ledger file was moved or deleted while crosspost was using it; "
-            "put it back (or restore the state dir) and run again",
-            temporary=False,
-        )
+        return _moved(path)
     if primary in (_SQLITE_READONLY, _SQLITE_CANTOPEN):
         return StorageError(
             f"{path}: the ledger cannot be written ({error}); make the file and its folder "
             "writable for this user (SQLite writes -wal and -shm files beside it), or point "
             "CROSSPOST_STATE_DIR / --state-dir elsewhere",
             temporary=False,
+            problem=f"{path}: the ledger cannot be written ({error})",
+            fix="make the file and its folder writable for this user",
         )
     if primary == _SQLITE_FULL:
         return StorageError(
             f"{path}: the disk holding the ledger is full; free some space and run again "
             "(the last change was not written, nothing is half-written)",
             temporary=True,
+            problem=f"{path}: the disk holding the ledger is full",
+            fix="free some space there",
         )
     if primary in (_SQLITE_BUSY, _SQLITE_LOCKED):
         return StorageError(
             f"{path}: the ledger stayed locked by another crosspost run; "
             "wait for it to finish and run again",
             temporary=True,
+            problem=f"{path}: the ledger stayed locked by another crosspost run",
+            fix="wait for that run to finish",
         )
     if primary == _SQLITE_IOERR:
         return StorageError(
             f"{path}: the ledger could not be read or written ({error}); check the disk "
             "(full? unmounted?) and run again",
             temporary=True,
+            problem=f"{path}: the ledger could not be read or written ({error})",
+            fix="check the disk (full? unmounted?)",
         )
     if primary in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
         return StorageError(
             f"{path}: the ledger file is damaged ({error}); {_what_to_do(path)}",
             temporary=False,
+            problem=f"{path}: the ledger file is damaged ({error})",
+            fix="restore it from a backup",
         )
     return None
+
+
+def _moved(path: Path) -> StorageError:
+    """The line for a ledger file moved or deleted under a running process."""
+    problem = f"{path}: the ledger file was moved or deleted while crosspost was using it"
+    return StorageError(
+        f"{problem}; put it back (or restore the state dir) and run again",
+        temporary=False,
+        problem=problem,
+        fix="put it back (or restore the state dir)",
+    )
 
 
 class _Cursor(sqlite3.Cursor):
@@ -505,11 +522,7 @@ class LedgerConnection(sqlite3.Connection):
             except OSError:
                 found = None
             if found is None or (found.st_dev, found.st_ino) != self.identity:
-                raise StorageError(
-                    f"{self.path}: the ledger file was moved or deleted while crosspost was "
-                    "using it; put it back (or restore the state dir) and run again",
-                    temporary=False,
-                )
+                raise _moved(self.path)
         self.execute("BEGIN IMMEDIATE")
 
     def sync(self) -> None:

@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from crosspost.config.advice import command_line
 from crosspost.config.settings import Account
 from crosspost.errors import (
     EXIT_CHANNEL_FAILED,
     EXIT_OK,
+    EXIT_UNCONFIRMED,
     CrosspostError,
+    StorageError,
     run_exit_code,
 )
 from crosspost.issue.model import ChannelSettings, Issue
@@ -100,6 +103,9 @@ class PostResult:
     sent: bool = False
     #: What a person must do next (press 群发 by hand, approve): said in the notice.
     todo: str = ""
+    #: This machine's own files (a full disk, a state dir that takes no new file) stopped
+    #: the post: the run's error line, said below the posts' lines (:func:`said_after`).
+    stopped_by: StorageError | None = field(default=None, compare=False)
 
     @property
     def asks_person(self) -> bool:
@@ -132,7 +138,15 @@ class PublishReport:
 
     @property
     def exit_code(self) -> int:
-        return run_exit_code((r.exit_code for r in self.results), interrupted=self.interrupted)
+        codes = [r.exit_code for r in self.results]
+        if self.trouble is not None:
+            codes.append(self.trouble.exit_code)
+        return run_exit_code(codes, interrupted=self.interrupted)
+
+    @property
+    def trouble(self) -> StorageError | None:
+        """The trouble with this machine's own files that stopped a post, if one did."""
+        return stopped_by(self.results)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -141,6 +155,31 @@ class PublishReport:
             "posts": [r.as_dict() for r in self.results],
             "warnings": list(self.warnings),
         }
+
+
+def stopped_by(results: Iterable[PostResult]) -> StorageError | None:
+    """The first trouble with this machine's own files that stopped one of ``results``."""
+    return next((r.stopped_by for r in results if r.stopped_by is not None), None)
+
+
+def said_after(
+    results: Iterable[PostResult], trouble: StorageError | None, exit_code: int, *, rehearsal: bool
+) -> StorageError | None:
+    """How a run that ``trouble`` with this machine's own files stopped ends, once it had
+    sent something: the trouble in the words for after sending (never "nothing was sent";
+    :meth:`~crosspost.errors.StorageError.after_sending`), with the reconcile of each post
+    it left unconfirmed, and the run's ``exit_code``, to say below the posts' lines. None
+    without trouble, or when nothing was sent: the trouble is then said alone, as before.
+    """
+    done = list(results)
+    if trouble is None or not any(r.sent for r in done):
+        return None
+    reconcile = [
+        command_line("reconcile", r.key.issue_id, rehearsal=rehearsal)
+        for r in done
+        if r.stopped_by is not None and r.exit_code == EXIT_UNCONFIRMED
+    ]
+    return trouble.after_sending(reconcile, exit_code)
 
 
 def content_hash(rendered: Rendered, settings: ChannelSettings, mode: str) -> str:

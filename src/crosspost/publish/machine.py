@@ -53,6 +53,7 @@ from crosspost.errors import (
     EXIT_CHANNEL_FAILED,
     EXIT_OK,
     EXIT_TEMPORARY,
+    EXIT_UNCONFIRMED,
     CrosspostError,
     Interrupted,
     PermanentError,
@@ -172,6 +173,9 @@ class PostMachine:
         self._owned_empty = False
         #: The post's images of this run, once :meth:`_content` ran.
         self._assets: PostAssets | None = None
+        #: The last answer of a call that changed the platform (or of the poll after it),
+        #: for the URL when the ledger cannot take it (see :meth:`_stopped`).
+        self._answer: object = None
 
     # --- the frame: lock, errors, results ------------------------------------------------
 
@@ -236,10 +240,10 @@ class PostMachine:
                 with post_lock(self.state_dir, account, timeout=self.lock_timeout):
                     return self._steps(adapter, options)
             return self._steps(adapter, options)
-        except StorageError:
-            # This machine's own disk, not the post, is the trouble (full, read-only): the
-            # ledger cannot take a failure either, and the whole run stops on one line.
-            raise
+        except StorageError as error:
+            # This machine's own files, not the post, are the trouble (a full disk, a state
+            # dir that takes no new file): the ledger may not take a failure either.
+            return self._stopped(error)
         except CrosspostError as error:
             return self._failed(error)
         finally:
@@ -247,6 +251,37 @@ class PostMachine:
                 self._assets.close()
             if adapter is not None:
                 adapter.http.close()
+
+    def _stopped(self, error: StorageError) -> PostResult:
+        """The post as this machine's trouble left it, the trouble kept for the run's last
+        line. Unconfirmed (3) when this run sent a call whose answer the ledger could not
+        keep (its intent still open, a publication not recorded): the platform has the
+        say, and reconcile asks it. Else the ledger's word stands: a published post keeps
+        its line and URL, any other goes on from where it is once the trouble is fixed."""
+        try:
+            record = self.ledger.get(self.key)
+        except StorageError:
+            record = None
+        post = _post_in(self._answer)
+        published = record is not None and record.state == "published"
+        if self.sent and (record is None or record.pending_step or (post and not published)):
+            url = post.url if post else None
+            step = (record.pending_step if record else None) or ("publish" if post else "last")
+            went = url or f"its {step} call"
+            reconcile = self.job.account.command("reconcile", self.key.issue_id)
+            message = (
+                f"went out ({went}), but the ledger could not record it; once the error "
+                f"below is fixed, run '{reconcile}'"
+            )
+            result = self._result("unconfirmed", url, message, EXIT_UNCONFIRMED)
+        elif published:
+            assert record is not None
+            state = "published" if self.sent else "unchanged"
+            result = self._result(state, record.url, state)
+        else:
+            message = "not finished: stopped by the error below; run again once it is fixed"
+            result = self._result("pending", None, message, EXIT_TEMPORARY)
+        return dataclasses.replace(result, stopped_by=error)
 
     def _failed(self, error: CrosspostError) -> PostResult:
         if not self._owned:  # refused before this run took the post: the ledger is not ours
@@ -1022,6 +1057,7 @@ class PostMachine:
             self.stop.check(STEP_POLL)
         self.checkpoint("before-poll")
         post = adapter.wait(ticket)
+        self._answer = post or self._answer
         if post is None:
             message = "the platform is still publishing; run again to record the URL"
             return self._result("pending", None, message, EXIT_TEMPORARY)
@@ -1134,12 +1170,21 @@ class PostMachine:
                 self.ledger.finish_step(self.key, step, outcome="refused", summary=str(error))
                 raise
             self.sent = True
+            self._answer = result
             self.checkpoint(f"after-{step}")
             return result
         return None  # pragma: no cover - the loop always returns or raises
 
     def _reconcile(self, adapter: Adapter, record: PostRecord) -> bool:
         return settle(self.ledger, adapter, record, self.progress, sleep=self.sleep)
+
+
+def _post_in(answer: object) -> RemotePost | None:
+    """The published post a platform's answer carries (a poll's, or a synchronous
+    publication's ticket); None for any other answer."""
+    if isinstance(answer, PublishTicket):
+        return answer.post
+    return answer if isinstance(answer, RemotePost) else None
 
 
 def _zone(job: Job) -> tzinfo | None:

@@ -60,6 +60,8 @@ def review(
         )
     jobs = _jobs(publisher, paths, targets or ("wechat",))
     report = publisher.run(jobs, PublishOptions(mode="draft"))
+    if report.trouble is not None:  # this machine's own files: no preview goes out after it
+        raise report.trouble
     lines: list[Reviewed] = []
     ledger = publisher.ledger
     for job, result in zip(jobs, report.results, strict=True):

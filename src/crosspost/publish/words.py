@@ -66,6 +66,8 @@ def result_word(result: PostResult, record: PostRecord | None) -> str:
     None when the post never reached the ledger: nothing was sent)."""
     if result.state in RUN_WORDS:
         return result.state
+    if result.stopped_by is not None and result.state == "unconfirmed":
+        return STATE_WORDS["unconfirmed"]  # the ledger could not take it: its row lags
     if record is None:  # pending before the post was begun: nothing of it was sent
         pending = result.state == "pending"
         return STATE_WORDS["rendered"] if pending else STATE_WORDS.get(result.state, result.state)

@@ -61,6 +61,8 @@ def run_notice(report: DueReport, *, on_success: bool = False) -> Notice | None:
         for e in report.entries
         if e.kind in ("missed", "problem", TEMPORARY) and not e.repeat
     ]
+    if report.trouble is not None:  # this machine's own files stopped the tick
+        trouble.append(f"error: {report.trouble}")
     # Not failures, but a person must act: press 群发/发表 by hand, approve a post.
     asks = [
         f"{report.word(r)} {r.key.channel}:{r.key.account} {r.key.issue_id}: {r.todo}"

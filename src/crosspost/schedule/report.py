@@ -15,7 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from crosspost.errors import EXIT_BAD_INPUT, EXIT_TEMPORARY, run_exit_code
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_TEMPORARY, StorageError, run_exit_code
 from crosspost.publish.words import result_word
 from crosspost.schedule.scan import Scan
 
@@ -95,6 +95,9 @@ class DueReport:
     #: Each result's post in the words ``status`` shows, read from the ledger before the
     #: tick closed it (:func:`~crosspost.publish.words.result_words`).
     words: Mapping[PostKey, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: This machine's own files stopped a post, or kept the tick from saving
+    #: ``run-due.json``: the tick's error line, said below the posts' lines.
+    trouble: StorageError | None = None
 
     @classmethod
     def of_scan(
@@ -121,6 +124,8 @@ class DueReport:
             codes.add(EXIT_TEMPORARY)
         if self.stuck:
             codes.add(EXIT_BAD_INPUT)
+        if self.trouble is not None:
+            codes.add(self.trouble.exit_code)
         return run_exit_code(codes, interrupted=self.interrupted)
 
     @property

@@ -109,8 +109,10 @@ def run_lock(
     holder = state_dir / HOLDER_NAME
     try:
         mine = {"pid": os.getpid(), "host": socket.gethostname(), "since": clock()}
-        with contextlib.suppress(OSError):  # a note for others: the run goes on without it
-            write_atomic(holder, json.dumps(mine))
+        # A note for others, read leniently: the run goes on without it (a state dir that
+        # takes no new file is this run's to report, where it writes what it must).
+        with contextlib.suppress(OSError):
+            holder.write_text(json.dumps(mine), encoding="utf-8")
         yield True
     finally:
         with contextlib.suppress(OSError):

@@ -53,12 +53,13 @@ from crosspost.errors import (
     EXIT_OK,
     ConfigError,
     IssueError,
+    StorageError,
     TransientError,
     UsageError,
 )
 from crosspost.issue.fields import ISSUE_SUFFIXES
 from crosspost.ledger.store import Ledger, PostKey
-from crosspost.publish.jobs import Job, PostResult, PublishOptions
+from crosspost.publish.jobs import Job, PostResult, PublishOptions, stopped_by
 from crosspost.publish.machine import EDIT_REFUSED, Checkpoint, no_checkpoint
 from crosspost.publish.runner import Publisher
 from crosspost.publish.words import result_words
@@ -148,7 +149,10 @@ def run_due(
                 )
                 report = tick.run(found)
                 if not options.dry_run:
-                    state.save()
+                    try:
+                        state.save()
+                    except StorageError as error:  # said with the posts, not instead of them
+                        report = dataclasses.replace(report, trouble=report.trouble or error)
                 return report
 
 
@@ -250,6 +254,7 @@ class _Tick:
             repeats=frozenset(self.repeats),
             interrupted=publisher.stop.asked,
             words=result_words(self.ledger, results),
+            trouble=stopped_by(results),
         )
         return report
 
