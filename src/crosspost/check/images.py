@@ -11,23 +11,39 @@ pipeline converts it). The decode is remembered per process by the bytes' hash
 runs where the command keeps a folder for it (:mod:`crosspost.images.remembered`), so
 the editor's next ``check`` of the same images loads no Pillow at all.
 
-Network trouble reaching a remote image is no problem of the issue: it is raised as the
-pipeline's ``TransientError`` (exit 75, nothing sent), naming the issue's file and line.
+Network trouble reaching a remote image is no problem of the issue: it is listed as an
+:data:`UNREACHABLE` problem beside the issue's others, and a run whose only problems are
+those ends with exit 75 (try again later), not 2 (:func:`only_unreachable`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from crosspost.images.codec import BadImage
-from crosspost.images.pipeline import ImageError, read_source
+from crosspost.images.pipeline import (
+    UNREACHABLE_FIX,
+    ImageError,
+    UnreachableImage,
+    read_source,
+)
 from crosspost.images.remembered import remembered_probe
 from crosspost.images.sources import LOCAL, REMOTE, ImageSources, RefusedImage, kind_of, local_path
 from crosspost.issue.model import Issue
 from crosspost.patterns import pattern
+
+#: The code of a remote image out of reach for now: network trouble, not the issue's.
+UNREACHABLE = "unreachable-image"
+
+
+def only_unreachable(codes: Iterable[str]) -> bool:
+    """Whether problems of these codes (at least one) are all network trouble: the run
+    is then temporary trouble (exit 75, cron tries again), not bad input (exit 2)."""
+    listed = list(codes)
+    return bool(listed) and all(code == UNREACHABLE for code in listed)
 
 
 @dataclass(frozen=True)
@@ -92,6 +108,9 @@ class ImageInfo:
             if graph is not None:
                 return ImageProblem(error.code, _outside_the_graph(self.issue_path, graph))
             return ImageProblem(error.code, error.detail)
+        except UnreachableImage as error:  # listed with the rest; the command says 75
+            fix = f"could not be reached ({error.detail}); {UNREACHABLE_FIX}"
+            return ImageProblem(UNREACHABLE, fix)
         data = source.data
         try:
             seen = remembered_probe(data, source.sha256, self.sources.probes)

@@ -15,7 +15,7 @@ from typing import Any
 
 from crosspost.commands.deferred import defer
 from crosspost.commands.render import add_channel_flag, add_theme_and_settings_flags
-from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
+from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_TEMPORARY
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -30,6 +30,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     defer()  # before the renderers' libraries load: see crosspost.commands.deferred
+    from crosspost.check.images import only_unreachable
     from crosspost.check.lint import (
         ERROR,
         INFO,
@@ -74,7 +75,11 @@ def run(args: argparse.Namespace) -> int:
                     print(problem)
             if not any(p.severity == ERROR for p in result.problems) and result.issue:
                 print(f"{result.path}: ok ({', '.join(result.rendered)})")
-    return EXIT_BAD_INPUT if errors else EXIT_OK
+    if not errors:
+        return EXIT_OK
+    # Remote images out of reach alone: this machine's network, not the issue (75).
+    codes = (p.code for result in results for p in result.errors)
+    return EXIT_TEMPORARY if only_unreachable(codes) else EXIT_BAD_INPUT
 
 
 def _as_json(results: list[Any], errors: int, warning: str) -> dict[str, Any]:

@@ -153,6 +153,19 @@ class ImageError(IssueError):
         self.code = code
 
 
+#: What to do about a remote image out of reach: nothing of the issue went anywhere.
+UNREACHABLE_FIX = "nothing was sent, run again later"
+
+
+class UnreachableImage(TransientError):
+    """A remote image out of reach for now (network trouble, exit 75), with what the
+    fetch said (``detail``), so check can list it among the issue's other problems."""
+
+    def __init__(self, message: str, *, code: int | str | None = None, detail: str) -> None:
+        super().__init__(message, code=code)
+        self.detail = detail
+
+
 def image_error(issue_path: Path, ref: str, problem: str, code: str = "bad-image") -> ImageError:
     """An :class:`ImageError` for one image: names the issue file, its line and the image
     (a URL without its query string: signed URLs carry their signature there)."""
@@ -211,10 +224,10 @@ def _read_source(
             ) from None
         except TransientError as error:
             where = image_error(issue_path, ref, "")
-            raise TransientError(
-                f"{str(where).rstrip()} could not be reached ({error}); nothing was sent, "
-                "run again later",
+            raise UnreachableImage(
+                f"{str(where).rstrip()} could not be reached ({error}); {UNREACHABLE_FIX}",
                 code=error.code,
+                detail=str(error),
             ) from None
     if kind == DATA:
         return SourceImage(ref, _data_uri(ref, issue_path), issue_path)

@@ -21,11 +21,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from crosspost.channels.base import Adapter, RunMemo
+from crosspost.check.images import UNREACHABLE, only_unreachable
 from crosspost.check.lint import ERROR, Checked, Problem, check_file, lint
 from crosspost.config.settings import Account, Settings
 from crosspost.errors import (
     EXIT_TEMPORARY,
     IssueError,
+    TransientError,
     UsageError,
 )
 from crosspost.images.remote import sources_for
@@ -502,8 +504,14 @@ def _lint_errors(
     ]
 
 
-def _lint_failed(errors: Sequence[Problem]) -> UsageError:
-    """One line per problem; the first names the file and line."""
+def _lint_failed(errors: Sequence[Problem]) -> UsageError | TransientError:
+    """The first problem's line (it names the file and line), and how many more. Remote
+    images out of reach alone are network trouble (exit 75: cron tries again); with any
+    other problem the issue needs a person first (exit 2), and that problem is named."""
+    if only_unreachable(problem.code for problem in errors):
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        return TransientError(f"{errors[0]}{more}")
+    errors = sorted(errors, key=lambda problem: problem.code == UNREACHABLE)
     lines = [str(problem) for problem in errors]
     more = f" (and {len(lines) - 1} more; run 'crosspost check')" if len(lines) > 1 else ""
     return UsageError(f"{lines[0]}{more}")
