@@ -46,6 +46,7 @@ from crosspost.issue.logseq import REFERENCE_CODE as LOGSEQ_REFERENCE
 from crosspost.issue.merge_tags import merge_tags
 from crosspost.issue.model import Issue
 from crosspost.issue.model_reasoning import CODE as MODEL_REASONING
+from crosspost.issue.roam import ALIAS_CODE as ROAM_ALIAS
 from crosspost.issue.roam import MACRO_CODE as ROAM_MACRO
 from crosspost.issue.roam import REFERENCE_CODE as ROAM_REFERENCE
 from crosspost.issue.script_links import CODE as SCRIPT_LINK
@@ -1308,7 +1309,7 @@ _NOTES_TO_LOOK_AT = frozenset(
         "page-properties",
         "note-tags",
         "content-file",
-        "roam-alias",
+        ROAM_ALIAS,
         ROAM_MACRO,
         ROAM_REFERENCE,
         FULL_WIDTH,

@@ -118,13 +118,12 @@ def run(args: argparse.Namespace) -> int:
                 return _print_dry_run(publisher, jobs, options, as_json=args.json)
             report = publisher.run(jobs, options)
             words = result_words(ledger, report.results)
-    trouble = report.trouble  # this machine's own files stopped a post
-    after = said_after(report.results, trouble, report.exit_code, rehearsal=args.sandbox)
-    if trouble is not None and after is None:
-        raise trouble  # before anything was sent: the one line, as any storage trouble
+    # This machine's own files stopped a post: raised now if nothing was sent, else said
+    # below the posts' lines, which say what went out.
+    after = said_after(report.results, report.trouble, report.exit_code, settings.command)
     print_report(report, words, as_json=args.json, said=said)
     if after is not None:
-        raise after  # below the posts' lines, which say what went out
+        raise after
     return report.exit_code
 
 

@@ -142,11 +142,7 @@ def _tick(
 
     # This machine's own files stopped a post, or the tick's state file: before anything
     # was sent, the one line of any such trouble; after, below what went out.
-    after = said_after(
-        report.results, report.trouble, report.exit_code, rehearsal=settings.rehearsing
-    )
-    if report.trouble is not None and after is None:
-        raise report.trouble
+    after = said_after(report.results, report.trouble, report.exit_code, settings.command)
     report = dataclasses.replace(report, trouble=after)
     if args.json:
         print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))

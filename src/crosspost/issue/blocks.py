@@ -203,6 +203,20 @@ def source_of(found: re.Match[str]) -> str:
     return first_group(found)
 
 
+#: One attribute of a raw HTML tag: its name (group 1), its value in one of three groups
+#: (HTML quotes it two ways, or not at all). Read attribute by attribute, so that
+#: ``data-href`` is not ``href`` and a ``>`` inside a quoted value does not end the tag.
+HTML_ATTRIBUTE = r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?"""
+_HTML_ATTRIBUTE = pattern(HTML_ATTRIBUTE)
+
+
+def html_attributes(written: str) -> Iterator[tuple[str, str]]:
+    """A raw tag's attributes (``written``: the text after its name) in order, as (name
+    in lower case, value as written; ``""`` for one without a value)."""
+    for found in _HTML_ATTRIBUTE.finditer(written):
+        yield found.group(1).lower(), first_group(found, 1)
+
+
 def first_group(found: re.Match[str], start: int = 0) -> str:
     """The first of ``found``'s groups from ``start`` on (0-based) that took part in the
     match, ``""`` if none: the value of an attribute that may be written with any of

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from markdown_it.rules_block import StateBlock
 
-from crosspost.issue.blocks import FENCE_LINE, NOTES
+from crosspost.issue.blocks import FENCE_LINE, NOTES, html_attributes
 from crosspost.issue.callouts import CALLOUT_LABELS, PLAIN_CALLOUT, callout_kind
 from crosspost.patterns import pattern
 
@@ -37,7 +37,6 @@ _ATTRIBUTES = r"""(?:\s+[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>=`]+))?
 _OPENING = pattern(rf"<(callout|quote-container|grid|column)({_ATTRIBUTES})\s*>")
 #: Each block's tags, opening and closing (``/`` in group 1).
 _TAGS = {name: pattern(rf"<(/?){name}(?=[\s>/])[^<>]*>") for name in BLOCKS}
-_ATTRIBUTE = pattern(r"""([^\s"'<>/=]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'<>=`]+))""")
 
 #: The kind of callout an emoji stands for (Feishu names no kind: its callout is an emoji
 #: and a colour); an emoji not here is a plain note.
@@ -191,10 +190,7 @@ def _begin_line_at(state: StateBlock, line: int, at: int) -> None:
 
 
 def _attributes(written: str) -> dict[str, str]:
-    return {
-        found.group(1).lower(): next((g for g in found.groups()[1:] if g is not None), "")
-        for found in _ATTRIBUTE.finditer(written)
-    }
+    return dict(html_attributes(written))
 
 
 def _callout(attributes: dict[str, str]) -> tuple[str, str]:

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from markdown_it.rules_core import StateCore
 
 from crosspost.issue.block_references import embed_message, in_place_of, reference_message
-from crosspost.issue.blocks import NOTES, outside_code
+from crosspost.issue.blocks import NOTES, inline_lines
 from crosspost.patterns import pattern
 
 #: A Roam block's uid: nine letters, digits, ``-`` or ``_``. Not one word of letters
@@ -62,6 +62,7 @@ _Warned = Callable[[int, str, str], None]
 #: The codes of what check is told (warnings): a block reference, a macro or an embed.
 REFERENCE_CODE = "roam-reference"
 MACRO_CODE = "roam-macro"
+ALIAS_CODE = "roam-alias"
 #: A task's marks written as a macro outside a task item: the box it stands for.
 _BOXES = {"todo": "☐", "done": "☑"}
 
@@ -87,16 +88,8 @@ def roam_export(state: StateCore) -> None:
     def warn(line: int, code: str, message: str) -> None:
         warned.append((line, code, message))
 
-    for token in state.tokens:
-        if token.type != "inline":
-            continue
-        first = token.map[0] if token.map else 0
-        lines = token.content.split("\n")
-        for number, written in enumerate(lines):
-            rewrite = functools.partial(
-                _rewritten, line=first + number, noted=noted, warned=warn, roams=roams
-            )
-            lines[number] = outside_code(written, rewrite)
+    rewrite = functools.partial(_rewritten, noted=noted, warned=warn, roams=roams)
+    for token, lines in inline_lines(state.tokens, lambda text: True, rewrite):
         token.content = "\n".join(lines)
     notes = state.env.setdefault(NOTES, []) if found or warned else []
     notes.extend(warned)
@@ -116,7 +109,7 @@ def roam_export(state: StateCore) -> None:
         notes.append(
             (
                 line,
-                "roam-alias",
+                ALIAS_CODE,
                 f"'{aliases[0]}'{_more(aliases)} is an alias (Roam's, Logseq's) of a page or "
                 "block of your graph: no reader outside it can follow it, so only its words "
                 "are shown; write [text](url) to link",

@@ -394,43 +394,46 @@ def storage_error(path: Path, error: sqlite3.Error) -> StorageError | None:
     if code == _SQLITE_READONLY_DBMOVED:
         return _moved(path)
     if primary in (_SQLITE_READONLY, _SQLITE_CANTOPEN):
+        problem = f"{path}: the ledger cannot be written ({error})"
         return StorageError(
-            f"{path}: the ledger cannot be written ({error}); make the file and its folder "
-            "writable for this user (SQLite writes -wal and -shm files beside it), or point "
-            "CROSSPOST_STATE_DIR / --state-dir elsewhere",
+            f"{problem}; make the file and its folder writable for this user (SQLite "
+            "writes -wal and -shm files beside it), or point CROSSPOST_STATE_DIR / "
+            "--state-dir elsewhere",
             temporary=False,
-            problem=f"{path}: the ledger cannot be written ({error})",
+            problem=problem,
             fix="make the file and its folder writable for this user",
         )
     if primary == _SQLITE_FULL:
+        problem = f"{path}: the disk holding the ledger is full"
         return StorageError(
-            f"{path}: the disk holding the ledger is full; free some space and run again "
-            "(the last change was not written, nothing is half-written)",
+            f"{problem}; free some space and run again (the last change was not written, "
+            "nothing is half-written)",
             temporary=True,
-            problem=f"{path}: the disk holding the ledger is full",
+            problem=problem,
             fix="free some space there",
         )
     if primary in (_SQLITE_BUSY, _SQLITE_LOCKED):
+        problem = f"{path}: the ledger stayed locked by another crosspost run"
         return StorageError(
-            f"{path}: the ledger stayed locked by another crosspost run; "
-            "wait for it to finish and run again",
+            f"{problem}; wait for it to finish and run again",
             temporary=True,
-            problem=f"{path}: the ledger stayed locked by another crosspost run",
+            problem=problem,
             fix="wait for that run to finish",
         )
     if primary == _SQLITE_IOERR:
+        problem = f"{path}: the ledger could not be read or written ({error})"
         return StorageError(
-            f"{path}: the ledger could not be read or written ({error}); check the disk "
-            "(full? unmounted?) and run again",
+            f"{problem}; check the disk (full? unmounted?) and run again",
             temporary=True,
-            problem=f"{path}: the ledger could not be read or written ({error})",
+            problem=problem,
             fix="check the disk (full? unmounted?)",
         )
     if primary in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+        problem = f"{path}: the ledger file is damaged ({error})"
         return StorageError(
-            f"{path}: the ledger file is damaged ({error}); {_what_to_do(path)}",
+            f"{problem}; {_what_to_do(path)}",
             temporary=False,
-            problem=f"{path}: the ledger file is damaged ({error})",
+            problem=problem,
             fix="restore it from a backup",
         )
     return None

@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from crosspost.config.advice import command_line
 from crosspost.config.settings import Account
 from crosspost.errors import (
     EXIT_CHANNEL_FAILED,
@@ -163,19 +162,25 @@ def stopped_by(results: Iterable[PostResult]) -> StorageError | None:
 
 
 def said_after(
-    results: Iterable[PostResult], trouble: StorageError | None, exit_code: int, *, rehearsal: bool
+    results: Iterable[PostResult],
+    trouble: StorageError | None,
+    exit_code: int,
+    command: Callable[..., str],
 ) -> StorageError | None:
-    """How a run that ``trouble`` with this machine's own files stopped ends, once it had
-    sent something: the trouble in the words for after sending (never "nothing was sent";
+    """How a run that ``trouble`` with this machine's own files stopped ends. Nothing
+    sent: the trouble is raised here, said alone as any such trouble. Something sent:
+    the trouble in the words for after sending (never "nothing was sent";
     :meth:`~crosspost.errors.StorageError.after_sending`), with the reconcile of each post
-    it left unconfirmed, and the run's ``exit_code``, to say below the posts' lines. None
-    without trouble, or when nothing was sent: the trouble is then said alone, as before.
-    """
+    it left unconfirmed (``command`` spells it, ``Settings.command``) and the run's
+    ``exit_code``, returned for the caller to raise below the posts' lines. None without
+    trouble."""
     done = list(results)
-    if trouble is None or not any(r.sent for r in done):
+    if trouble is None:
         return None
+    if not any(r.sent for r in done):
+        raise trouble
     reconcile = [
-        command_line("reconcile", r.key.issue_id, rehearsal=rehearsal)
+        command("reconcile", r.key.issue_id)
         for r in done
         if r.stopped_by is not None and r.exit_code == EXIT_UNCONFIRMED
     ]

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from markdown_it.token import Token
 
+from crosspost.issue.blocks import html_attributes
 from crosspost.issue.dialect import VOID
 from crosspost.patterns import pattern
 
@@ -41,7 +42,6 @@ _HIDING_STYLE = pattern(
 #: ``/`` if it closes itself (3).
 _OPENING = pattern(r"""<([A-Za-z][A-Za-z0-9-]*)((?:[^<>"'/]|"[^"]*"|'[^']*'|/(?!\s*>))*)(/?)\s*>""")
 _CLOSING = pattern(r"^</([A-Za-z][A-Za-z0-9-]*)\s*>$")
-_ATTRIBUTE = pattern(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
 #: What a fragment holds when it may hide something: read tag by tag only then.
 _MAY_HIDE = pattern(r"hidden|display\s*:\s*none", re.IGNORECASE)
 
@@ -51,14 +51,11 @@ def hides(attributes: str) -> bool:
     element: ``hidden``, or a style of ``display:none`` or ``visibility:hidden``."""
     if not _MAY_HIDE.search(attributes):
         return False
-    for found in _ATTRIBUTE.finditer(attributes):
-        name = found.group(1).lower()
+    for name, value in html_attributes(attributes):
         if name == "hidden":
             return True
-        if name == "style":
-            value = next((g for g in found.groups()[1:] if g is not None), "")
-            if _HIDING_STYLE.search(value):
-                return True
+        if name == "style" and _HIDING_STYLE.search(value):
+            return True
     return False
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from markdown_it.token import Token
 
+from crosspost.issue.blocks import html_attributes
 from crosspost.patterns import pattern
 
 #: A task's box by whether it is done.
@@ -24,7 +25,6 @@ BOXES = {False: "☐", True: "☑"}
 _BOX_TAG = pattern(
     r"""<(/?)(en-todo|input)\b((?:[^<>"']|"[^"]*"|'[^']*')*)>[ \t]*""", re.IGNORECASE
 )
-_TAG_ATTRIBUTE = pattern(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
 
 
 def written_boxes(fragment: str) -> str:
@@ -54,10 +54,7 @@ def _done(tag: re.Match[str]) -> bool | None:
 
 def _attributes(written: str) -> dict[str, str]:
     """A raw tag's attributes (the text after its name), names in lower case."""
-    return {
-        found.group(1).lower(): next((g for g in found.groups()[1:] if g is not None), "")
-        for found in _TAG_ATTRIBUTE.finditer(written)
-    }
+    return dict(html_attributes(written))
 
 
 def boxed_items(tokens: Sequence[Token]) -> None:

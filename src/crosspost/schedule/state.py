@@ -40,6 +40,7 @@ from filelock import FileLock, Timeout
 
 from crosspost.config.files import write_atomic
 from crosspost.config.settings import Settings
+from crosspost.errors import StorageError
 
 if TYPE_CHECKING:
     from crosspost.ledger.postgres import AdvisoryLock
@@ -111,8 +112,8 @@ def run_lock(
         mine = {"pid": os.getpid(), "host": socket.gethostname(), "since": clock()}
         # A note for others, read leniently: the run goes on without it (a state dir that
         # takes no new file is this run's to report, where it writes what it must).
-        with contextlib.suppress(OSError):
-            holder.write_text(json.dumps(mine), encoding="utf-8")
+        with contextlib.suppress(OSError, StorageError):
+            write_atomic(holder, json.dumps(mine), durable=False)
         yield True
     finally:
         with contextlib.suppress(OSError):

@@ -43,7 +43,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from crosspost.config.advice import command_line
 from crosspost.config.redaction import Redactor
 from crosspost.config.settings import Account, Settings
 from crosspost.config.sources import CONFIG_NAME
@@ -541,10 +540,7 @@ class _Tick:
         ticks leave it while the issue and the settings stay as they are (cron must not
         send a refused post every few minutes), so a fix made elsewhere (WeChat's IP
         whitelist, a secret renewed in the same variable) needs a person's run."""
-        retry = command_line(
-            "publish", "--retry-failed", str(path), "-c", account,
-            rehearsal=self.settings.rehearsing,
-        )  # fmt: skip
+        retry = self.settings.command("publish", "--retry-failed", str(path), "-c", account)
         message = (
             f"{result.message}; run-due tries it again only when the issue or its settings "
             f"change: once fixed elsewhere, run '{retry}'"

@@ -31,6 +31,9 @@ CHANNEL = WECHAT.name
 TOKEN_CODES = frozenset({40001, 40014, 42001})
 #: Refused credentials at the token endpoint itself: fix the configuration.
 _AUTH_CODES = frozenset({40001, 40002, 40013, 40125, 40243, 41002, 41004})
+#: Which credential a token call's refusal of these codes is about (the message names
+#: the variable it is read from): each of them is among :data:`_AUTH_CODES`.
+REFUSED_CREDENTIAL = {40001: "app_secret", 40125: "app_secret", 40243: "app_secret"}
 #: Beijing midnight, when daily quotas reset, is 16:00 UTC.
 _QUOTA_RESET_UTC_SECONDS = 16 * 3600
 _WHITELIST_HELP = "公众号后台 → 设置与开发 → 基本配置 → IP白名单"

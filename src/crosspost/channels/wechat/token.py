@@ -32,7 +32,7 @@ from typing import Any, Protocol
 from filelock import FileLock, Timeout
 
 from crosspost.channels.http.policy import HttpPolicy, Reply
-from crosspost.channels.wechat.errors import CHANNEL, check_reply
+from crosspost.channels.wechat.errors import CHANNEL, REFUSED_CREDENTIAL, check_reply
 from crosspost.config.files import write_atomic
 from crosspost.errors import AuthError, PermanentError, RateLimitedError, TransientError
 from crosspost.ledger.assets import SharedState
@@ -171,15 +171,6 @@ def _cached(data: Mapping[str, Any]) -> _Token | None:
     return _Token(value, float(expires_at))
 
 
-#: The credential a token call's refusal is about, by errcode.
-_REFUSED_CREDENTIAL = {
-    40001: "app_secret",
-    40125: "app_secret",
-    40243: "app_secret",
-    40013: "app_id",
-}
-
-
 class StableToken:
     """The :class:`~crosspost.channels.http.policy.Credential` of a WeChat account."""
 
@@ -263,7 +254,7 @@ class StableToken:
                 "POST", self._url, idempotent=True, check=check, channel=CHANNEL, json=body
             )
         except AuthError as error:
-            refused = _REFUSED_CREDENTIAL.get(error.code) if isinstance(error.code, int) else None
+            refused = REFUSED_CREDENTIAL.get(error.code) if isinstance(error.code, int) else None
             source = self._read_from.get(refused or "")
             if not source:
                 raise

@@ -31,9 +31,8 @@ from crosspost.issue.model import Issue
 from crosspost.patterns import pattern
 from crosspost.platforms.base import Limits
 from crosspost.platforms.wechat import WECHAT
-from crosspost.render.hidden import without_hidden
+from crosspost.render.prepare import as_every_channel_reads
 from crosspost.render.rendered import RenderContext, Rendered
-from crosspost.render.tasks import boxed_items
 from crosspost.render.templates import read_shared, read_theme, render_template
 from crosspost.render.wechat.lean import lean_styles
 from crosspost.render.wechat.raw import is_mp_link
@@ -335,8 +334,7 @@ def _article(
     settings = issue.settings("wechat")
     theme = load_theme(context.theme, context.template_dirs)
     tokens = issue.document.for_channel("wechat")
-    without_hidden(tokens)
-    boxed_items(tokens)
+    as_every_channel_reads(tokens)
     state = RenderState(
         code_style=theme.code_style,
         placeholder=_placeholder(issue.body),

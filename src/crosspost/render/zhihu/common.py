@@ -20,7 +20,7 @@ import lxml.html
 from markdown_it.token import Token
 from markdown_it.tree import SyntaxTreeNode
 
-from crosspost.issue.blocks import copy_token
+from crosspost.issue.blocks import HTML_ATTRIBUTE, copy_token, html_attributes
 from crosspost.issue.code_annotations import DIFF_SIGNS, LineMark, line_marks
 from crosspost.issue.dialect import (
     VOID,
@@ -33,9 +33,9 @@ from crosspost.issue.dialect import (
 from crosspost.patterns import pattern
 from crosspost.platforms.zhihu import ZHIHU
 from crosspost.render.captions import caption_of
-from crosspost.render.hidden import without_hidden
+from crosspost.render.prepare import as_every_channel_reads
 from crosspost.render.sanitize import ALWAYS_DROPPED, decoration, modern_tags
-from crosspost.render.tasks import BOXES, boxed_items
+from crosspost.render.tasks import BOXES
 
 CHANNEL = ZHIHU.name
 
@@ -77,12 +77,11 @@ _MEDIA_TAGS = frozenset({"video", "audio", "iframe", "embed", "source"})
 _UNESCAPED_GT = pattern(r"(?<!\\)>\s*")
 #: A raw inline image in a cell: kept, as a raw HTML table's cell keeps it.
 _CELL_IMAGE = pattern(r"^<img\b", re.IGNORECASE)
-#: One attribute of a raw tag: its name, and its value in one of the groups (HTML quotes
-#: it three ways). Read attribute by attribute, so that ``data-href`` is not ``href`` and
-#: a ``>`` inside a quoted value does not end the tag.
-_RAW_ATTRIBUTE = r"""\s+([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?"""
-#: A raw opening tag: its name, then its attributes, read by :data:`_RAW_ATTRIBUTE`.
-_RAW_OPEN_TAG = pattern(rf"^<([A-Za-z][A-Za-z0-9-]*)((?:{_RAW_ATTRIBUTE})*)\s*/?>", re.IGNORECASE)
+#: A raw opening tag: its name, then its attributes (:data:`~crosspost.issue.blocks.
+#: HTML_ATTRIBUTE` each).
+_RAW_OPEN_TAG = pattern(
+    rf"^<([A-Za-z][A-Za-z0-9-]*)((?:\s+{HTML_ATTRIBUTE})*)\s*/?>", re.IGNORECASE
+)
 #: Any raw closing tag, its name in group 1.
 _RAW_CLOSE_TAG = pattern(r"^</([A-Za-z][A-Za-z0-9-]*)\s*>", re.IGNORECASE)
 
@@ -98,16 +97,14 @@ def zhihu_tokens(
 ) -> list[Token]:
     """A fresh copy of :func:`body_tokens`, with ``tail``'s tokens (a section crosspost
     adds, such as 往期回顾) after the text and before the footnotes, which close the
-    article; raw inline HTML its page hides left out (:func:`.hidden.without_hidden`),
-    and items that open with a raw checkbox read as task items (:func:`.boxed_items`),
-    as WeChat's renderer reads them."""
+    article; then read as every channel reads them (hidden raw HTML left out, an item
+    opening with a raw checkbox a task item: :func:`.prepare.as_every_channel_reads`)."""
     tokens = [copy_token(token) for token in body_tokens(document, titles)]
     if tail is not None:
         notes = next((i for i, t in enumerate(tokens) if t.type == "footnote_block_open"), None)
         at = len(tokens) if notes is None else notes
         tokens = tokens[:at] + tail.for_channel(CHANNEL) + tokens[at:]
-    without_hidden(tokens)
-    boxed_items(tokens)
+    as_every_channel_reads(tokens)
     return tokens
 
 
@@ -449,11 +446,8 @@ def _raw_attribute(opened: re.Match[str], name: str) -> str:
     """The value of attribute ``name`` of a raw tag matched by :data:`_RAW_OPEN_TAG`
     (``""`` if it has none): its first, as a browser (and a raw HTML table's cell)
     reads it, so ``data-href`` is not ``href``."""
-    for attribute in re.finditer(_RAW_ATTRIBUTE, opened.group(2)):
-        if attribute.group(1).lower() == name:
-            value = next((g for g in attribute.groups()[1:] if g is not None), "")
-            return html.unescape(value).strip()
-    return ""
+    value = next((v for key, v in html_attributes(opened.group(2)) if key == name), "")
+    return html.unescape(value).strip()
 
 
 @dataclass(frozen=True)
