@@ -13,6 +13,7 @@ import contextlib
 import gc
 import importlib
 import logging
+import os
 import signal
 import sys
 import threading
@@ -110,6 +111,7 @@ COLLECTOR_GRACE_SECONDS = 2.0
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command and return its exit code (see DESIGN.md: 0, 1, 2, 3 or 75)."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    _never_without_streams()
     _never_unprintable()
     # No command (``--help``, ``--version``, a typo): no command's options are needed.
     # A top-level option before the command (``-h check``) still lists every command.
@@ -151,6 +153,28 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 #: Commands that may have sent something before an internal error stopped them.
 _SENDING = frozenset({"publish", "run-due", "review", "reconcile"})
+
+
+def _never_without_streams() -> None:
+    """A command started with its output closed (``crosspost run-due >&-`` in a crontab,
+    a supervisor that closes what it does not read) writes into ``/dev/null`` instead.
+
+    Python then has no ``sys.stdout`` (or ``sys.stderr``) at all, and the run, which did
+    its work, ended on ``None.flush()`` and said it was a crosspost bug (exit 1). The
+    closed descriptor is filled too, so no file the run opens (a lock, a log, the token
+    cache) takes number 1 or 2 and receives what another library prints there."""
+    for number, name in ((1, "stdout"), (2, "stderr")):
+        if getattr(sys, name) is not None:
+            continue
+        try:
+            os.fstat(number)
+        except OSError:
+            empty = os.open(os.devnull, os.O_WRONLY)
+            if empty != number:
+                os.dup2(empty, number)
+                os.close(empty)
+        # The process's own stream for its life, as Python's would have been: no block.
+        setattr(sys, name, open(number, "w", encoding="utf-8", closefd=False))  # noqa: SIM115
 
 
 def _never_unprintable() -> None:

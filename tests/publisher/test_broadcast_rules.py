@@ -190,11 +190,13 @@ def test_a_ledger_from_before_mass_sends_is_migrated_with_its_posts(tmp_path: Pa
     db.execute("DROP INDEX posts_by_content")  # nor schema 5's titles
     db.execute("DROP INDEX posts_by_title")
     db.execute("ALTER TABLE posts DROP COLUMN title")
+    db.execute("ALTER TABLE posts DROP COLUMN account_identity")  # nor schema 6's accounts
     db.execute("PRAGMA user_version = 2")
     db.commit()
     db.close()
     with Ledger.open(path) as ledger:
-        assert ledger.schema_version == SCHEMA_VERSION == 5
+        assert ledger.schema_version == SCHEMA_VERSION == 6
         old = ledger.post("old", "wechat", "main")
         assert old is not None and (old.delivery, old.mass_status) == (None, None)
+        assert old.account_identity is None  # not known: the config's account answers
         assert ledger.broadcasts("wechat", "main", 0.0) == ()

@@ -7,6 +7,7 @@ leaves nothing that blocks or duplicates on the next tick.
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import textwrap
 import pytest
 
 from crosspost.errors import EXIT_OK
+from publisher.world import base_env
 
 from .desk import SUBPROCESS_TIMEOUT, Desk
 
@@ -125,3 +127,27 @@ def test_a_tick_killed_after_creating_the_draft_is_finished_by_the_next(
         assert desk.creates(channel) == 1, f"{channel}: the next tick reconciles, no 2nd draft"
     again = desk.run()
     assert (again.returncode, again.stdout, again.stderr) == (EXIT_OK, "", "")
+
+
+def test_a_tick_with_its_output_closed_does_its_work_and_says_no_bug(live_desk: Desk) -> None:
+    """``crosspost run-due >&-`` (a crontab line, a supervisor that reads nothing): Python
+    has no ``sys.stdout`` then, and the tick that published ended on ``None.flush()``,
+    exit 1, "this is a crosspost bug"."""
+    desk = live_desk
+    desk.write("48", _now())
+    env = {**base_env(), **desk.env}
+    closed = subprocess.run(
+        [sys.executable, "-m", "crosspost", "run-due", str(desk.issues), "-v"],
+        cwd=desk.root,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: os.close(1),  # the child's own stdout, closed before exec
+        timeout=SUBPROCESS_TIMEOUT,
+        check=False,
+    )
+    assert closed.returncode == EXIT_OK, closed.stderr
+    assert "crosspost bug" not in closed.stderr
+    assert desk.posts()["48 wechat"].state == "published"
+    assert desk.creates("wechat") == 1 and desk.creates("zhihu") == 1

@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 from crosspost.config.advice import command_line
 
 __all__ = [
+    "IDENTITY_CREDENTIALS",
     "OPTIONAL_CREDENTIALS",
     "REQUIRED_CREDENTIALS",
     "SECRET_CREDENTIALS",
@@ -37,6 +38,9 @@ OPTIONAL_CREDENTIALS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 #: Credential keys whose values are secret. WeChat's app_id is public (it is printed in
 #: messages an operator needs, e.g. which IP whitelist to edit), so it is not among them.
 SECRET_CREDENTIALS = frozenset({"app_secret", "z_c0", "xsrf", "d_c0"})
+#: The credential that names the platform account behind an account's name: WeChat's
+#: AppID is the Official Account; Zhihu's z_c0 is one member's login.
+IDENTITY_CREDENTIALS: Mapping[str, str] = MappingProxyType({"wechat": "app_id", "zhihu": "z_c0"})
 
 
 class Secret:
@@ -140,6 +144,22 @@ class Account:
         """This account aimed at another server (the sandbox) with that server's credentials."""
         secrets = MappingProxyType({k: Secret(v) for k, v in credentials.items()})
         return dataclasses.replace(self, base_url=base_url, credentials=secrets)
+
+    @property
+    def identity(self) -> str | None:
+        """Which account on the platform this name stands for, as sixteen hex digits (a
+        digest: no credential can be read back from it), or None without credentials.
+
+        The ledger keeps it with each post, so a post made under one name is known under
+        another: an account renamed in the config, or two names for one Official Account,
+        must not get the same issue again (see ``publish.same_issue``). The server is
+        left out: the same account reached through a proxy is the same account.
+        """
+        login = self.credentials.get(IDENTITY_CREDENTIALS.get(self.channel, ""))
+        if not login:
+            return None
+        material = "\0".join((self.channel, login.reveal()))
+        return hashlib.sha256(material.encode()).hexdigest()[:16]
 
     def fingerprint(self) -> str:
         """A short digest of what shapes this account's posts (server, options, credentials).

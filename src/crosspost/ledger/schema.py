@@ -260,6 +260,11 @@ MIGRATIONS: tuple[tuple[Statement, ...], ...] = (
         "CREATE INDEX posts_by_content ON posts (channel, account, content_hash)",
         "CREATE INDEX posts_by_title ON posts (channel, account, title)",
     ),
+    # 5 → 6: which platform account each post went to (``Account.identity``, a digest of
+    # the AppID or the login), so the same account under another name (renamed in the
+    # config, or named twice) is not sent the issue again. Older posts have none: the
+    # account their name stands for in the config now, if it is still there, answers.
+    ("ALTER TABLE posts ADD COLUMN account_identity TEXT",),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -321,6 +326,9 @@ class PostRecord:
     mass_status: str | None = None
     #: The post's title as its issue last gave it (the channel's own title, if any).
     title: str | None = None
+    #: Which platform account the post went to (``Account.identity``); None: not known
+    #: (a post recorded before schema 6).
+    account_identity: str | None = None
 
     @property
     def key(self) -> PostKey:

@@ -343,9 +343,12 @@ class Ledger:
         content_hash: str | None = None,
         sends: str | None = None,
         title: str | None = None,
+        identity: str | None = None,
     ) -> PostRecord:
         """The post's row, created in state ``rendered`` if new; ``title`` (the issue's
-        title for the post's channel) is kept on it, for :meth:`posts_like`.
+        title for the post's channel) is kept on it, for :meth:`posts_like`, and
+        ``identity`` (the platform account the post goes to, ``Account.identity``) when
+        the row has none yet: a post stays with the account it went to.
 
         Raises :class:`IssueError` when another file that still exists already claimed
         this issue id (two files, one id); a file that moved just updates the path. A copy
@@ -362,17 +365,28 @@ class Ledger:
             if found is None:
                 self._db.execute(
                     "INSERT INTO posts (issue_id, channel, account, state, issue_path, "
-                    "content_hash, title, created_at, updated_at) "
-                    "VALUES (?, ?, ?, 'rendered', ?, ?, ?, ?, ?)",
-                    (key.issue_id, key.channel, key.account, path, content_hash, title, now, now),
+                    "content_hash, title, account_identity, created_at, updated_at) "
+                    "VALUES (?, ?, ?, 'rendered', ?, ?, ?, ?, ?, ?)",
+                    (
+                        *(key.issue_id, key.channel, key.account, path, content_hash, title),
+                        *(identity, now, now),
+                    ),
                 )
-            elif title is not None and found.title != title:
+            else:
                 # Bookkeeping, not a change of the post: ``updated_at`` stays (a
                 # submission's ticket is dated by it).
-                self._db.execute(
-                    "UPDATE posts SET title = ? WHERE issue_id = ? AND channel = ? AND account = ?",
-                    (title, key.issue_id, key.channel, key.account),
-                )
+                changes = {}
+                if title is not None and found.title != title:
+                    changes["title"] = title
+                if identity is not None and found.account_identity is None:
+                    changes["account_identity"] = identity
+                if changes:
+                    columns = ", ".join(f"{name} = ?" for name in changes)
+                    self._db.execute(
+                        f"UPDATE posts SET {columns} "
+                        "WHERE issue_id = ? AND channel = ? AND account = ?",
+                        (*changes.values(), key.issue_id, key.channel, key.account),
+                    )
             record = self.get(key)
         assert record is not None
         return record

@@ -201,7 +201,10 @@ class PostMachine:
         try:
             with lock:
                 record = self.ledger.ensure(
-                    self.key, issue_path=self.job.issue.path, title=self.job.rendered.title
+                    self.key,
+                    issue_path=self.job.issue.path,
+                    title=self.job.rendered.title,
+                    identity=self.job.account.identity,
                 )
                 self._owned = True
                 if record.draft_id or record.article_id:
@@ -324,7 +327,11 @@ class PostMachine:
     def _steps(self, adapter: Adapter, options: PublishOptions) -> PostResult:
         job = self.job
         record = self.ledger.ensure(
-            self.key, issue_path=job.issue.path, sends=job.content_hash, title=job.rendered.title
+            self.key,
+            issue_path=job.issue.path,
+            sends=job.content_hash,
+            title=job.rendered.title,
+            identity=job.account.identity,
         )
         self._owned = True
         record = reopen_intent(self.ledger, record)
@@ -744,7 +751,12 @@ class PostMachine:
             return result
         lead = self._record()
         rows = [
-            self.ledger.ensure(c.key, issue_path=c.issue.path, title=c.rendered.title)
+            self.ledger.ensure(
+                c.key,
+                issue_path=c.issue.path,
+                title=c.rendered.title,
+                identity=c.account.identity,
+            )
             for c in self.job.bundle
         ]
         sent = lead.delivery == BROADCAST  # a mass send has no URL (sent_message says so)

@@ -113,7 +113,12 @@ def approve(
     lines = []
     for job in _jobs(publisher, paths, targets):
         ledger = publisher.ledger
-        ledger.ensure(job.key, issue_path=job.issue.path, title=job.rendered.title)
+        ledger.ensure(
+            job.key,
+            issue_path=job.issue.path,
+            title=job.rendered.title,
+            identity=job.account.identity,
+        )
         ledger.note(job.key, "approve", APPROVED, {"content_hash": job.content_hash})
         lines.append(
             Reviewed(

@@ -62,7 +62,14 @@ from crosspost.publish.jobs import (
 )
 from crosspost.publish.machine import Checkpoint, PostMachine, no_checkpoint
 from crosspost.publish.references import Link, link, resolve
-from crosspost.publish.same_issue import Earlier, earlier_post, refusal
+from crosspost.publish.same_issue import (
+    Earlier,
+    earlier_post,
+    other_name_post,
+    other_name_refusal,
+    refusal,
+    two_names_one_account,
+)
 from crosspost.publish.series import previous_issues
 from crosspost.publish.settle import build_adapter, reconcile_issue, run_redactor
 from crosspost.publish.stopping import RunStop
@@ -162,6 +169,10 @@ class Publisher:
                 job = self._job(issue, account, delivery.mode, checked.rendered, found)
                 jobs.append(self._bundled(replace(job, handoff=delivery.handoff)))
         self.settings.require_credentials(job.account for job in jobs)
+        config = str(self.settings.config_path or "the config")
+        doubled = two_names_one_account(jobs, config)
+        if doubled is not None:
+            raise doubled
         elsewhere: list[Earlier] = []
         for job in jobs:  # another file that still exists may own this id in the ledger
             existing = self.ledger.get(job.key)
@@ -170,6 +181,11 @@ class Publisher:
                 earlier = earlier_post(self.ledger, job)
                 if earlier is not None:
                     elsewhere.append(earlier)
+                # Or the same issue on the same platform account under another name.
+                configured = self.settings.accounts_for(job.account.channel)
+                renamed = other_name_post(self.ledger, job, configured)
+                if renamed is not None:
+                    raise other_name_refusal(renamed, config)
             owner = self.ledger.claimed_by(job.key, job.issue.path, job.content_hash)
             if owner:
                 raise IssueError(

@@ -22,6 +22,16 @@ same issue is:
 A match stops the run (exit 2, nothing sent anywhere) with one line naming the earlier
 id and how it stands, and what to do: ``id: <earlier id>`` when it is the same issue
 (nothing is sent again), ``--new-post`` when it really is a new post.
+
+The same goes for the same issue on **the same platform account under another name**: an
+account renamed in the config (``[channels.wechat.accounts.main]`` → ``…primary``), or
+two names for one Official Account. Each name is a key of its own, and adoption on the
+platform cannot help where it matters most: WeChat lists no mass send (群发), so the
+followers would get the issue a second time. Each post keeps which platform account it
+went to (``Account.identity``, a digest of the AppID or the login); a post of the issue
+under another name of the same account, or under a name no longer in the config whose
+account the ledger does not know (a post from before it kept one: doubt refuses), stops
+the run the same way, naming the earlier post and the ways on.
 """
 
 from __future__ import annotations
@@ -30,7 +40,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from crosspost.errors import IssueError
+from crosspost.config.accounts import IDENTITY_CREDENTIALS, Account
+from crosspost.errors import ConfigError, IssueError
 from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.publish.jobs import Job
 from crosspost.publish.words import state_word
@@ -105,3 +116,96 @@ def refusal(found: Sequence[Earlier]) -> IssueError:
 def _standing(record: PostRecord) -> str:
     word = state_word(record)
     return f"{word} {record.url}" if record.url else word
+
+
+#: What makes two account names one account on the platform, in a message.
+_SAME_LOGIN = {"app_id": "the same AppID", "z_c0": "the same z_c0 login cookie"}
+
+
+def _same_what(channel: str) -> str:
+    return _SAME_LOGIN.get(IDENTITY_CREDENTIALS.get(channel, ""), "the same credentials")
+
+
+@dataclass(frozen=True)
+class OtherName:
+    """A job's issue, already on the job's platform account under another account name."""
+
+    job: Job
+    record: PostRecord
+    #: The account the config gives that name now (None: no longer in the config).
+    named: Account | None
+    #: Whether the ledger (or the config) says it is the same account, or only cannot
+    #: say it is another one (a post from before the ledger kept accounts).
+    certain: bool
+
+
+def other_name_post(ledger: Ledger, job: Job, configured: Sequence[Account]) -> OtherName | None:
+    """A post of ``job``'s issue, on its channel, that reached the platform under another
+    account name of the same platform account, or of an account the ledger cannot tell
+    apart from it (its name gone from the config, its account not recorded). One indexed
+    look-up (the issue's posts on the channel)."""
+    mine = job.account.identity
+    if mine is None:
+        return None
+    names = {account.name: account for account in configured}
+    for record in ledger.posts(job.issue.id, channel=job.account.channel):
+        if record.account == job.account.name or not record.reached_platform:
+            continue
+        named = names.get(record.account)
+        known = record.account_identity or (named.identity if named else None)
+        if known is None or known == mine:
+            return OtherName(job, record, named, certain=known is not None)
+    return None
+
+
+def other_name_refusal(found: OtherName, config: str) -> IssueError:
+    """The one line for an issue already on this platform account under another name
+    (``config``: the config file, as the line names it)."""
+    job, record = found.job, found.record
+    here, there = job.account.key, f"{record.channel}:{record.account}"
+    standing = _standing(record)
+    same = _same_what(job.account.channel)
+    command = job.account.command("publish", str(job.issue.path), "-c", here, NEW_POST_FLAG)
+    if found.named is not None:  # two names in the config for one account
+        return IssueError(
+            job.issue.path,
+            f"this issue already went out as {there} ({standing}), and {there} is the same "
+            f"account as {here} ({same}); nothing was sent. Two names for one account "
+            f"would send it every issue twice: remove one of them from {config}",
+        )
+    old = f"[channels.{record.channel}.accounts.{record.account}]"
+    if found.certain:
+        return IssueError(
+            job.issue.path,
+            f"this issue already went out to this account as {there} ({standing}; {same} "
+            f"as {here}), a name no longer in the config; nothing was sent. If the account "
+            f"was renamed, its posts are in the ledger under its old name: give it back "
+            f"({old} in {config}) to go on with them; to send the issue to it a second "
+            f"time all the same, run '{command}'",
+        )
+    return IssueError(
+        job.issue.path,
+        f"this issue already went out as {there} ({standing}), an account no longer in "
+        f"the config, and the ledger does not know whether {here} is that account; "
+        f"nothing was sent. If {here} is {there} renamed, give it back its old name "
+        f"({old} in {config}); if it is another account, publish the issue there with "
+        f"'{command}'",
+    )
+
+
+def two_names_one_account(jobs: Sequence[Job], config: str) -> ConfigError | None:
+    """Two accounts of one run that are one account on the platform (the same AppID or
+    login under two names in ``config``): each issue would go to it twice."""
+    seen: dict[tuple[str, str], Account] = {}
+    for job in jobs:
+        identity = job.account.identity
+        if identity is None:
+            continue
+        first = seen.setdefault((job.account.channel, identity), job.account)
+        if first.name != job.account.name:
+            return ConfigError(
+                f"{first.key} and {job.account.key} are the same account "
+                f"({_same_what(first.channel)}): each issue would go to it twice; remove "
+                f"one of them from {config} (nothing was sent)"
+            )
+    return None
