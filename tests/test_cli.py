@@ -613,7 +613,8 @@ def test_control_characters_pasted_into_the_body_are_left_out_with_one_warning(
 ) -> None:
     """Text pasted from a terminal (colour escapes), a PDF or an old word processor brings
     characters no one sees and neither platform's HTML can hold: the issue still renders,
-    its words intact, and ``check`` says once where they were."""
+    its words intact and a colour code gone whole (its ``[31m`` was shown when only the
+    ESC was left out), and ``check`` says once where they were."""
     body = "\nhello \x1b[31mred\x1b[0m text\n\nform\x0cfeed and `co\x01de`\n\n## 标题\x07\n"
     path = write_issue(body=body)
     out = path.parent / "out"
@@ -622,13 +623,15 @@ def test_control_characters_pasted_into_the_body_are_left_out_with_one_warning(
     for name in ("wechat.html", "zhihu.html", "zhihu.md"):
         text = (out / name).read_text("utf-8")
         assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", text), name
-        assert "[31mred" in text and "form feed" in text and "code" in text and "标题" in text
+        assert "hello red text" in text and "[31m" not in text and "[0m" not in text
+        assert "form feed" in text and "code" in text and "标题" in text
     code, stdout, _ = run(capsys, "check", str(path))
     assert code == 0
     assert stdout == [
         f"{path}:8: warning: 5 invisible control characters (U+0001, U+0007, U+000C, "
-        "U+001B) on lines 8, 10, 12 left out of every channel (a form feed shown as a space; "
-        "text pasted from a terminal or another program?); delete them from the file",
+        "U+001B) on lines 8, 10, 12 left out of every channel, with the terminal codes they "
+        "begin ('[31m') (a form feed shown as a space; text pasted from a terminal or another "
+        "program?); delete them from the file",
         f"{path}: ok (wechat, zhihu)",
     ]
 

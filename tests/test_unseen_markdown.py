@@ -62,8 +62,9 @@ def test_check_names_the_lines_of_control_characters_once(body_warnings: BodyWar
     )
     assert body_warnings(body) == [
         "issue.md:6: warning: 8 invisible control characters (U+000C, U+001B, U+007F) on "
-        "lines 6, 8, 10, 12, 14 and 3 more left out of every channel (a form feed shown as a "
-        "space; text pasted from a terminal or another program?); delete them from the file"
+        "lines 6, 8, 10, 12, 14 and 3 more left out of every channel, with the terminal codes "
+        "they begin ('[0m') (a form feed shown as a space; text pasted from a terminal or "
+        "another program?); delete them from the file"
     ]
 
 

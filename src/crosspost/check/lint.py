@@ -33,7 +33,7 @@ from crosspost.check.images import (
 from crosspost.check.source import source_findings
 from crosspost.config.settings import Settings
 from crosspost.errors import IssueError
-from crosspost.images.sources import ImageSources
+from crosspost.images.sources import ImageSources, shown_ref
 from crosspost.issue.body import (
     ImageRef,
     body_references,
@@ -211,7 +211,7 @@ def lint(
             Problem(issue.path, issue.line_of("draft"), None, "draft", message, WARNING)
         )
     for target, where, why in literal_images(issue):
-        message = f"image {target!r} {why}"
+        message = f"image {shown_ref(target)!r} {why}"
         problems.append(Problem(issue.path, where, None, "refused-image", message))
     reported: set[str] = set()
     for ref in refs:  # a missing file is missing for every channel: report it once
@@ -220,7 +220,7 @@ def lint(
         found = info.read(ref.source)
         if isinstance(found, ImageProblem) and ref.source not in reported:
             reported.add(ref.source)
-            message = f"image {ref.source!r} {found.message}"
+            message = f"image {shown_ref(ref.source)!r} {found.message}"
             problems.append(Problem(issue.path, ref.line, ref.channel, found.code, message))
     problems += _bad_covers(issue, rendered, info)
     for label, line in empty_footnotes(issue):  # Zhihu refuses it; WeChat shows a blank note
@@ -551,7 +551,7 @@ def _body_images(report: _Report, refs: list[ImageRef], images: ImageInfo) -> No
         if not isinstance(found, ImageFile):
             continue  # reported once for every channel by lint()
         kind, size = found.format, found.size
-        name = f"image {ref.source!r}"
+        name = f"image {shown_ref(ref.source)!r}"
         if kind not in formats:
             message = f"{name} is {kind}; {channel} takes {_listed(formats)}, so it is converted"
             report.add(ref.line, "image-converted", message, WARNING)
@@ -563,8 +563,8 @@ def _body_images(report: _Report, refs: list[ImageRef], images: ImageInfo) -> No
             report.add(ref.line, "image-shrunk", message, WARNING)
         if ref.remote:
             message = (
-                f"image {ref.source} is on another site; it was downloaded and is uploaded "
-                "when publishing (keep a copy next to the issue to be safe)"
+                f"image {shown_ref(ref.source)} is on another site; it was downloaded and is "
+                "uploaded when publishing (keep a copy next to the issue to be safe)"
             )
             report.add(ref.line, "external-image", message, INFO)
 
@@ -576,20 +576,20 @@ def _remote_image(report: _Report, ref: ImageRef) -> None:
     kind = remote_format(ref.source)
     if kind == "SVG":
         message = (
-            f"image {ref.source} is SVG, which {channel} does not take; "
+            f"image {shown_ref(ref.source)} is SVG, which {channel} does not take; "
             f"export it as PNG and link that instead"
         )
         report.add(ref.line, "image-svg", message)
     elif kind is not None and kind not in formats:
         message = (
-            f"image {ref.source} is {kind} by its address; {channel} takes "
+            f"image {shown_ref(ref.source)} is {kind} by its address; {channel} takes "
             f"{_listed(formats)}, so it is downloaded and converted when publishing (keep a "
             "copy next to the issue to be safe)"
         )
         report.add(ref.line, "external-image-format", message, WARNING)
     else:
         message = (
-            f"image {ref.source} is on another site; it is downloaded and uploaded when "
+            f"image {shown_ref(ref.source)} is on another site; it is downloaded and uploaded when "
             "publishing (keep a copy next to the issue to be safe)"
         )
         report.add(ref.line, "external-image", message, INFO)

@@ -32,6 +32,7 @@ from crosspost.issue.dialect import (
     DEEPEST_HTML,
     MATH_ENVIRONMENT,
     MAX_NESTING,
+    TERMINAL_ESCAPE,
     UNSHOWABLE,
     is_cjk,
     tokens_after,
@@ -50,6 +51,7 @@ from crosspost.issue.roam import ALIAS_CODE as ROAM_ALIAS
 from crosspost.issue.roam import MACRO_CODE as ROAM_MACRO
 from crosspost.issue.roam import REFERENCE_CODE as ROAM_REFERENCE
 from crosspost.issue.script_links import CODE as SCRIPT_LINK
+from crosspost.issue.snippets import MISSING_SNIPPET
 from crosspost.issue.svg_pictures import CODE as PLACEHOLDER_PICTURE
 from crosspost.issue.wechat_cards import WECHAT_CARD
 from crosspost.issue.wechat_page_text import WECHAT_PAGE_TEXT
@@ -518,14 +520,16 @@ def _unshowable(issue: Issue, lines: Sequence[str]) -> Iterator[Finding]:
     names = ", ".join(f"U+{code:04X}" for code in codes[:_LINES_NAMED])
     shown = _lines_named(issue, where)
     count = len(found)
+    escape = next((code for n in where if (code := TERMINAL_ESCAPE.search(lines[n]))), None)
+    codes_too = f", with the terminal codes they begin ('{escape.group()[1:]}')" if escape else ""
     yield Finding(
         issue.body_line + where[0],
         None,
         "invisible-character",
         f"{count} invisible control character{'s' if count > 1 else ''} ({names}) on "
-        f"line{'s' if len(where) > 1 else ''} {shown} left out of every channel (a form "
-        "feed shown as a space; text pasted from a terminal or another program?); delete "
-        "them from the file",
+        f"line{'s' if len(where) > 1 else ''} {shown} left out of every channel{codes_too} "
+        "(a form feed shown as a space; text pasted from a terminal or another program?); "
+        "delete them from the file",
     )
 
 
@@ -1322,6 +1326,7 @@ _NOTES_TO_LOOK_AT = frozenset(
         LOGSEQ_REFERENCE,
         LOGSEQ_MACRO,
         MISSING_ATTACHMENT,
+        MISSING_SNIPPET,
         CHUNK_OUTPUT,
         CSDN_PICTURE,
     }

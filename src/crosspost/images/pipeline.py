@@ -45,6 +45,7 @@ from crosspost.images.sources import (
     confine,
     kind_of,
     local_path,
+    shown_ref,
 )
 from crosspost.platforms.base import ImagePolicy
 
@@ -147,7 +148,7 @@ class ImageError(IssueError):
     def __init__(
         self, path: Path, ref: str, detail: str, line: int | None, code: str = "bad-image"
     ) -> None:
-        super().__init__(path, f"image {without_query(ref)!r} {detail}", line)
+        super().__init__(path, f"image {shown_ref(ref)!r} {detail}", line)
         self.ref = ref
         self.detail = detail
         self.code = code
@@ -170,14 +171,6 @@ def image_error(issue_path: Path, ref: str, problem: str, code: str = "bad-image
     """An :class:`ImageError` for one image: names the issue file, its line and the image
     (a URL without its query string: signed URLs carry their signature there)."""
     return ImageError(issue_path, ref, problem, _issue_line(issue_path, ref), code)
-
-
-def without_query(url: str) -> str:
-    """``url`` without ``?query`` and ``#fragment``, for messages."""
-    parts = urlsplit(url)
-    if parts.scheme.lower() not in ("http", "https") or not (parts.query or parts.fragment):
-        return url
-    return parts._replace(query="", fragment="").geturl() + "?…"
 
 
 def read_source(

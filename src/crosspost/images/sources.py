@@ -110,6 +110,26 @@ def kind_of(ref: str) -> str:
     )
 
 
+#: How much of a ``data:`` URI's content a message shows after its header.
+_DATA_SHOWN = 16
+
+
+def shown_ref(ref: str) -> str:
+    """``ref`` as a message names it: a web address without its ``?query`` and
+    ``#fragment``, a ``data:`` URI by its header and its first characters. Google Docs
+    writes every picture of a document downloaded as Markdown as a ``data:`` URI, often of
+    megabytes, and a message about one was that long: one line filled a terminal."""
+    parts = urlsplit(ref)
+    scheme = parts.scheme.lower()
+    if scheme == "data":
+        header, comma, payload = ref.partition(",")
+        more = "…" if len(payload) > _DATA_SHOWN else ""
+        return f"{header}{comma}{payload[:_DATA_SHOWN]}{more}"
+    if scheme not in ("http", "https") or not (parts.query or parts.fragment):
+        return ref
+    return parts._replace(query="", fragment="").geturl() + "?…"
+
+
 #: Pelican's markers before a path of the site's (``{static}/images/a.png``, written
 #: ``|static|`` before Pelican 3.5): the path is the site's, not a web address.
 _SITE_MARKER = pattern(r"^(?:\{(?:static|attach|filename)\}|\|(?:static|attach|filename)\|)")

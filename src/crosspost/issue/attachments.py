@@ -81,7 +81,7 @@ class Attachment:
     """A file the issue names that exists: its path relative to the issue's folder
     (``/``-separated), what it is, and what the parse needs of it."""
 
-    #: ``"block"`` (an iA Writer content block) or ``"bear"``.
+    #: ``"block"`` (an iA Writer content block), ``"bear"`` or ``"snippet"`` (MkDocs).
     origin: str
     #: For a content block the path relative to the issue's folder; for Bear, as written.
     written: str
@@ -98,6 +98,8 @@ class Attached:
     def __init__(self, found: Iterable[Attachment]) -> None:
         self.blocks = {a.written: a for a in found if a.origin == "block"}
         self.bear = {a.written: a for a in found if a.origin == "bear"}
+        #: MkDocs snippets' files (:mod:`crosspost.issue.snippets`), by the name written.
+        self.snippets = {a.written: a for a in found if a.origin == "snippet"}
 
 
 def _kind(path: str) -> str:
@@ -218,7 +220,7 @@ def content_block(state: StateBlock, start: int, end: int, silent: bool) -> bool
             if attachment.kind == "too-large"
             else f"'{written}' would include itself"
         )
-        _note(state, start, f"{why}, so the content block is shown as the line it is")
+        note(state, start, f"{why}, so the content block is shown as the line it is")
         paragraph(state, found.group(0).strip().replace("\\", "\\\\"), start)
         return True
     if attachment.kind == "image":
@@ -238,28 +240,30 @@ def content_block(state: StateBlock, start: int, end: int, silent: bool) -> bool
         if attachment.kind == "table":
             markdown = _table(attachment.text, _TABLES[attachment.path.rsplit(".", 1)[-1]])
         including.append(attachment.path)
-        _parsed_here(state, markdown, start)
+        parsed_here(state, markdown, start)
         including.pop()
         what = "a table" if attachment.kind == "table" else "its text"
     shown = f"'{written}' is a content block: {what} from {attachment.path} is shown"
     if attachment.kind in ("code", "text"):  # a file's words go out: the editor looks
-        _note(state, start, f"{shown}; check that it is meant for readers", "content-file")
+        note(state, start, f"{shown}; check that it is meant for readers", "content-file")
     else:
-        _note(state, start, shown)
+        note(state, start, shown)
     return True
 
 
-def _note(state: StateBlock, line: int, message: str, code: str = "content-block") -> None:
+def note(
+    state: StateBlock | StateCore, line: int, message: str, code: str = "content-block"
+) -> None:
     """A note for check, on the body line the outermost block stands on."""
     state.env.setdefault(NOTES, []).append((_outer_line(state, line), code, message))
 
 
-def _outer_line(state: StateBlock, line: int) -> int:
+def _outer_line(state: StateBlock | StateCore, line: int) -> int:
     outer: int | None = state.env.get(_INCLUDED_AT)
     return line if outer is None else outer
 
 
-def _parsed_here(state: StateBlock, markdown: str, line: int) -> None:
+def parsed_here(state: StateBlock, markdown: str, line: int) -> None:
     """``markdown`` parsed as blocks where the content block stood: every token at the
     block's depth and on its line (check names that line for anything inside)."""
     outer = state.env.get(_INCLUDED_AT)

@@ -30,6 +30,7 @@ CALLOUT_SYNONYMS = {
     "attention": "warning", "failure": "danger", "fail": "danger", "missing": "danger",
     "error": "danger", "bug": "danger", "quote": "note", "cite": "note",
     "admonition": PLAIN_CALLOUT, "tips": "tip",  # Yuque's
+    "spoiler": "details",  # HackMD's (CodiMD's) folded block: ":::spoiler 点我展开"
 }  # fmt: skip
 
 

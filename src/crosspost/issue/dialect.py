@@ -84,6 +84,7 @@ from crosspost.issue.directives import directives
 from crosspost.issue.empty_anchors import empty_anchors
 from crosspost.issue.feishu import feishu_block
 from crosspost.issue.fullwidth_links import fullwidth_links
+from crosspost.issue.hackmd import quote_tags
 from crosspost.issue.hugo_shortcodes import shortcode_block
 from crosspost.issue.hugo_shortcodes import shortcodes as hugo_shortcodes
 from crosspost.issue.kimi_notes import kimi_notes
@@ -107,6 +108,7 @@ from crosspost.issue.roam import roam_export, roam_italics
 from crosspost.issue.script_links import script_links_plugin
 from crosspost.issue.shortcodes import emojized, shortcodes
 from crosspost.issue.sized_images import sized_image, sizes_in_alt
+from crosspost.issue.snippets import snippet_block, snippet_fences
 from crosspost.issue.substack_notes import lightbox_links, substack_footnotes
 from crosspost.issue.svg_pictures import accept_svg_addresses, svg_pictures
 from crosspost.issue.tabs import mkdocs_tab, next_tab
@@ -205,22 +207,25 @@ def _cjk_friendly(rule: InlineRule) -> InlineRule:
     return tokenize
 
 
-#: ``=``: the mark of highlighted text; ``+``: of inserted text.
+#: ``=``: the mark of highlighted text; ``+`` and ``^``: of inserted text.
 _EQUALS = 0x3D
 _PLUS = 0x2B
+_CARET = 0x5E
 #: What a matched pair of each becomes: (token type, tag, markup, content) for its
 #: opening and its closing. Inserted text is raw ``<ins>``, which each channel already
 #: shows as it shows that tag written by hand.
 _PAIRED = {
     _EQUALS: (("mark_open", "mark", "==", ""), ("mark_close", "mark", "==", "")),
     _PLUS: (("html_inline", "", "", "<ins>"), ("html_inline", "", "", "</ins>")),
+    _CARET: (("html_inline", "", "", "<ins>"), ("html_inline", "", "", "</ins>")),
 }
 
 
 def _paired_marks(char: str) -> InlineRule:
     """The inline rule of a mark written twice around words: ``==highlighted==``
     (Typora, Obsidian, markdown-it-mark; markdownguide.org lists it among the extended
-    syntax) or ``++inserted++`` (Joplin, markdown-it-ins). The marks become text tokens
+    syntax), ``++inserted++`` (Joplin, markdown-it-ins) or ``^^inserted^^`` (MkDocs
+    Material's Caret, whose ``^one^`` is superscript). The marks become text tokens
     and delimiters, under the rules of emphasis, as ``~~`` does; :func:`_highlight_pairs`
     turns the matched ones into what :data:`_PAIRED` says. Without it the marks went out
     as written."""
@@ -250,6 +255,11 @@ def _paired_marks(char: str) -> InlineRule:
             glued = bool(before) and ((before.isascii() and before.isalnum()) or before == "+")
             can_open = can_open and not glued and is_cjk(after)
             can_close = can_close and bool(before) and is_cjk(before)
+        elif char == "^":
+            # Carets only apart from the words around them, as Caret's smart mode reads
+            # them: '谢谢^^下次见^^' is a smile twice, no inserted text.
+            can_open = can_open and _apart(before)
+            can_close = can_close and _apart(after)
         if length % 2:  # ===x=== is = then ==x== … as ~~~ is for strikethrough
             state.push("text", "", 0).content = char
             length -= 1
@@ -271,8 +281,17 @@ def _paired_marks(char: str) -> InlineRule:
     return rule
 
 
+def _apart(char: str) -> bool:
+    """Whether ``char``, beside a mark, sets it apart: nothing, a blank or punctuation
+    (a CJK one too), not a letter, a digit or an ideograph."""
+    if not char or char.isspace():
+        return True
+    return (isMdAsciiPunct(ord(char)) or isPunctChar(char)) and char != "^"
+
+
 _highlight = _paired_marks("=")
 _inserted = _paired_marks("+")
+_caret_inserted = _paired_marks("^")
 
 
 def _highlight_pairs(state: StateInline) -> None:
@@ -610,6 +629,12 @@ def _inside(piece: str) -> bool:
 UNSHOWABLE = pattern(r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 #: What each :data:`UNSHOWABLE` character becomes when it is not simply left out.
 BLANKS = {"\x0b": " ", "\x0c": " "}
+#: A terminal's escape sequence, which a program's output pasted from a terminal holds,
+#: and ``jupyter nbconvert --to markdown`` writes from a cell's coloured output: a colour
+#: or cursor move (``ESC[0;31m``, CSI), a title or link (``ESC]8;;url ESC\``, OSC) or a
+#: character set's choice (``ESC(B``). Left out whole: without its ESC, the rest of it
+#: (``[0;31m``) is no invisible character, and it was shown around every coloured word.
+TERMINAL_ESCAPE = pattern(r"\x1b(?:\[[0-?]*[@-~]|\][^\x07\x1b\n]*(?:\x07|\x1b\\)|[()][0-9A-Za-z])")
 
 
 #: A page break written for Pandoc's LaTeX and Word output, alone on its line, or
@@ -630,11 +655,13 @@ def _page_breaks(state: StateCore) -> None:
 
 
 def _drop_unshowable(state: StateCore) -> None:
-    """Remove :data:`UNSHOWABLE` characters from the source before the block parse reads it, as
+    """Remove :data:`UNSHOWABLE` characters (a terminal's escape sequences whole, see
+    :data:`TERMINAL_ESCAPE`) from the source before the block parse reads it, as
     markdown-it's own normalisation replaces NUL: no token, and so no channel, holds one
     (WeChat's HTML tree refuses them outright). Lines keep their numbers."""
     if UNSHOWABLE.search(state.src):
-        state.src = UNSHOWABLE.sub(lambda found: BLANKS.get(found.group(), ""), state.src)
+        src = TERMINAL_ESCAPE.sub("", state.src) if "\x1b" in state.src else state.src
+        state.src = UNSHOWABLE.sub(lambda found: BLANKS.get(found.group(), ""), src)
 
 
 #: How deep raw HTML elements, and emphasis inside emphasis, may nest before the inner
@@ -853,11 +880,17 @@ _RAW_HTML_FENCE = pattern(r"^\{=html5?\}\s*$")
 _VITEPRESS_MARKS = pattern(r"^([\w+#-]+)(?::(?:no-)?line-numbers(?:=\d+)?)?(?:\s*\{[\d,\s-]*\})?")
 
 
+#: HackMD's (CodiMD's) marks after the language: line numbers (``js=``), from a number
+#: (``js=101``) or on from the block above (``js=+``), and wrapped lines (``js!``).
+_HACKMD_MARKS = pattern(r"^([\w+#-]*)(?:=\d*\+?)?!?$")
+
+
 def fence_language(info: str) -> str:
     """A fence's info string with its language said plainly: ``{r}`` and ``{.r
     .cell-code}`` are R, ``{code-cell} python`` is Python, ``js{2,5}`` and
-    ``ts:line-numbers`` are JavaScript and TypeScript, Pandoc's ``{#id .go
-    .numberLines}`` and Hugo's ``go {linenos=table}`` are Go; anything else as it is."""
+    ``ts:line-numbers`` are JavaScript and TypeScript (and HackMD's ``js=``, ``js=101``,
+    ``js=+`` and ``js!``), Pandoc's ``{#id .go .numberLines}`` and Hugo's ``go
+    {linenos=table}`` are Go; anything else as it is."""
     attributes = _PANDOC_ATTRIBUTES.match(info.strip())
     if attributes:
         return attributes.group(1)
@@ -870,6 +903,9 @@ def fence_language(info: str) -> str:
         if name in _CODE_DIRECTIVES:
             return rest
         return name if name in _CHUNK_ENGINES else info
+    hackmd = _HACKMD_MARKS.match(info.strip())
+    if hackmd and hackmd.end() > len(hackmd.group(1)):
+        return hackmd.group(1)
     marked = _VITEPRESS_MARKS.match(info.strip())
     if marked and marked.end() > len(marked.group(1)):
         return marked.group(1) + info.strip()[marked.end() :]
@@ -1016,7 +1052,7 @@ def _fence_languages(state: StateCore) -> None:
             continue
         if token.type == "fence" and " " in token.info.strip():
             token.info = _one_word_language(token.info)
-        if token.type == "fence" and token.info and ("{" in token.info or ":" in token.info):
+        if token.type == "fence" and any(mark in token.info for mark in "{:=!"):
             token.info = fence_language(token.info)
         if token.type == "fence" and token.info.strip().lower() == "math":
             # GitHub's, GitLab's and Joplin's display formula (```math): drawn like $$…$$,
@@ -2471,6 +2507,7 @@ def new_markdown() -> MarkdownIt:
     )
     md.block.ruler.before("table", "simple_table", simple_table)
     md.block.ruler.before("paragraph", "content_block", content_block, {"alt": ["paragraph"]})
+    md.block.ruler.before("paragraph", "snippet_block", snippet_block, {"alt": ["paragraph"]})
     md.block.ruler.before(
         "simple_table", "multiline_table", multiline_table, {"alt": ["paragraph"]}
     )
@@ -2485,8 +2522,9 @@ def new_markdown() -> MarkdownIt:
     )
     md.inline.ruler.after("strikethrough", "highlight", _highlight)
     md.inline.ruler.after("highlight", "inserted", _inserted)
+    md.inline.ruler.after("inserted", "caret_inserted", _caret_inserted)
     md.inline.ruler2.after("strikethrough", "highlight", _highlight_pairs)
-    for name in ("emphasis", "strikethrough", "highlight", "inserted"):
+    for name in ("emphasis", "strikethrough", "highlight", "inserted", "caret_inserted"):
         rule = next(rule.fn for rule in md.inline.ruler.__rules__ if rule.name == name)
         md.inline.ruler.at(name, _cjk_friendly(rule))
     md.use(footnote_plugin)
@@ -2574,6 +2612,8 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.before("inline", "roam_export", roam_export)
     md.core.ruler.before("inline", "template_tags", template_tags)
     md.core.ruler.before("inline", "bear_attachments", bear_attachments)
+    md.core.ruler.before("inline", "snippet_fences", snippet_fences)
+    md.core.ruler.before("inline", "quote_tags", quote_tags)
     md.core.ruler.before("inline", "bear_highlights", bear_highlights)
     md.core.ruler.before("inline", "bear_tags", bear_tags)
     md.core.ruler.before("inline", "wordpress_shortcodes", wordpress_shortcodes)

@@ -44,6 +44,8 @@ from crosspost.issue.fields import (
 )
 from crosspost.issue.model import Issue, Notice
 from crosspost.issue.remembered import recall, remember
+from crosspost.issue.snippets import snippet_files
+from crosspost.issue.wide_spaces import front_matter_indents, front_matter_spaces
 from crosspost.patterns import pattern
 from crosspost.platforms.registry import PLATFORMS
 
@@ -477,7 +479,10 @@ def _parse_yaml(
         return kept
     import yaml  # here, not at the top: `crosspost --help` must not pay for PyYAML
 
-    tabbed: tuple[Notice, ...] = ()
+    # A no-break or full-width space after a key's colon, pasted from a web page or a
+    # chat, looks like a space and is none to YAML: read as one, and named.
+    source, wide = front_matter_spaces(source)
+    tabbed: tuple[Notice, ...] = () if wide is None else (_wide_space(wide + first),)
     try:
         try:
             data, node = _yaml_document(source)
@@ -485,19 +490,23 @@ def _parse_yaml(
             # Hexo reads a tab in a line's indent as two spaces, and blogs moved from it
             # indent their lists that way; YAML forbids it, and the whole file was refused.
             spaced = _TAB_INDENT.sub(lambda indent: indent.group().replace("\t", "  "), source)
+            spaced, wide_indent = front_matter_indents(spaced)
             if spaced == source:
                 raise
             data, node = _yaml_document(spaced)
-            tab_line = next(n for n, line in enumerate(lines) if _TAB_INDENT.match(line))
-            tabbed = (
-                Notice(
-                    tab_line + first,
-                    "front-matter-tab",
-                    "front matter indented with tabs, which YAML does not allow: read as "
-                    "two spaces each, as Hexo reads them; indent with spaces",
-                    "warning",
-                ),
-            )
+            tab_line = next((n for n, line in enumerate(lines) if _TAB_INDENT.match(line)), None)
+            if tab_line is not None:
+                tabbed += (
+                    Notice(
+                        tab_line + first,
+                        "front-matter-tab",
+                        "front matter indented with tabs, which YAML does not allow: read as "
+                        "two spaces each, as Hexo reads them; indent with spaces",
+                        "warning",
+                    ),
+                )
+            if wide_indent is not None and wide is None:
+                tabbed += (_wide_space(wide_indent + first),)
             source = spaced
     except yaml.reader.ReaderError as error:
         raise IssueError(
@@ -531,6 +540,17 @@ def _parse_yaml(
     read = data, key_lines, tabbed + _cut_by_comments(node, source, first)
     remember("\n".join(lines), first, read)
     return read
+
+
+def _wide_space(line: int) -> Notice:
+    """The warning for front matter whose spaces YAML needs were wide ones, from ``line``."""
+    return Notice(
+        line,
+        "front-matter-space",
+        "front matter has a no-break or full-width space where YAML needs a plain one (text "
+        "copied from a web page or a chat?): read as a plain space; retype it as one",
+        "warning",
+    )
 
 
 def _yaml_document(source: str) -> tuple[Any, yaml.Node | None]:
@@ -1079,6 +1099,7 @@ def _build_issue(path: Path, split: _Front) -> Issue:
         else:
             lines["title"] = body_line + heading
     attachments = attachments_of(path, body, (path.stem, str(values["title"])))
+    attachments += snippet_files(path, body)
     notices += check_containers(path, parse_document(body, attachments), body_line)
     overrides = {name: values.pop(name) for name in PLATFORMS if front.get(name) is not None}
     for name in PLATFORMS:

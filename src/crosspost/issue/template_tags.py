@@ -430,4 +430,13 @@ _INLINE: dict[str, _Reading] = {
     "stackblitz": _media(
         "iframe", lambda v: v if "//" in v else f"https://stackblitz.com/edit/{v}"
     ),
+    "jsfiddle": _media("iframe", lambda v: v if "//" in v else f"https://jsfiddle.net/{v}"),
+    "replit": _media("iframe", lambda v: v if "//" in v else f"https://replit.com/{v}"),
+    "instagram": _media(
+        "iframe", lambda v: v if "//" in v else f"https://www.instagram.com/p/{v}/"
+    ),
+    # HackMD's (CodiMD's) embeds: {%slideshare user/deck %}, {%speakerdeck …%}, {%pdf url %}
+    "slideshare": _media("iframe", lambda v: v if "//" in v else f"https://www.slideshare.net/{v}"),
+    "speakerdeck": _media("iframe", lambda v: v if "//" in v else f"https://speakerdeck.com/{v}"),
+    "pdf": _media("iframe", lambda v: v),
 }
