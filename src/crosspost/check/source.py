@@ -65,8 +65,11 @@ _CALLOUT_CLOSE = pattern(r"^[\s>]*:{3,}\s*$")
 _CODE_SPAN = pattern(r"(`+).+?\1", re.DOTALL)
 #: An embed Obsidian shows as a picture (the dialect reads it as an image): not foreign.
 _EMBEDDED_IMAGE = rf"[^\]\n|#]*{PICTURE_ENDING}\s*[\]|#]"
+#: A key in a bracketed citation: ``@doe2020``, ``-@fig-mau`` (``-``: the author's name
+#: left out), the key in group 1.
+_CITED_KEY = pattern(r"(?<![\w.])-?(@[A-Za-z_][\w:.#$%&+?<>~/-]*)")
 #: Pandoc's bracketed citation: ``[@doe2020]``, ``[see @roe99, p. 3]``.
-_CITATION = pattern(r"\[[^\[\]\n]*?(?<![\w.])-?@[A-Za-z_][\w:.#$%&+?<>~/-]*[^\[\]\n]*\](?![(:\[])")
+_CITATION = pattern(rf"\[[^\[\]\n]*?{_CITED_KEY.pattern}[^\[\]\n]*\](?![(:\[])")
 #: A link's reference definition: ``[@octocat]: https://github.com/octocat`` (Keep a
 #: Changelog thanks contributors so), which makes ``[@octocat]`` a link, not a citation.
 _DEFINED = pattern(r"^ {0,3}\[([^\[\]\n]+)\]:", re.MULTILINE)
@@ -1146,15 +1149,17 @@ def _github_attachments(issue: Issue, tokens: Sequence[Token]) -> Iterator[Findi
             )
 
 
+#: The kinds of a cross reference Quarto numbers, as its key starts (``fig`` of ``@fig-plot``).
+_CROSS_REFERENCE_KIND = r"(?:fig|tbl|sec|eq|lst|thm|lem|cor|prp|def|exm|exr|nte|tip|wrn)"
 #: A cross reference Quarto numbers (``@fig-plot``, ``@tbl-perf``, ``@sec-intro``) or a
 #: citation key as reference managers make them (``@smith2020``, ``@Knuth_84a``): not a
 #: social handle (``@张三``, ``@oneflow``), which is the writer's words.
 _BARE_REFERENCE = pattern(
-    r"(?<![\w.@/\\])@(?:(?:fig|tbl|sec|eq|lst|thm|lem|cor|prp|def|exm|exr|nte|tip|wrn)-[\w-]+"
+    rf"(?<![\w.@/\\])@(?:{_CROSS_REFERENCE_KIND}-[\w-]+"
     r"|[A-Za-z][A-Za-z_-]{0,40}\d{2,4}[a-z]?(?![\w-]))"
 )
 #: The cross references of those: never a handle.
-_CROSS_REFERENCE = pattern(r"@(?:fig|tbl|sec|eq|lst|thm|lem|cor|prp|def|exm|exr|nte|tip|wrn)-")
+_CROSS_REFERENCE = pattern(rf"@{_CROSS_REFERENCE_KIND}-")
 #: Where a citation key is a GitHub user's handle (``@newbie123``): in the lines GitHub
 #: writes into release notes, "@newbie123 made their first contribution in https://…"
 #: and "feat: … by @dev42 in https://github.com/o/r/pull/7".
@@ -1265,10 +1270,6 @@ def _bracketed(line: str, needle: str) -> bool:
     opened, closed = line.rfind("[", 0, at), line.rfind("]", 0, at)
     end = line.find("]", at)
     return opened > closed and end >= 0 and not _cross_references_only(line[opened : end + 1])
-
-
-#: A key in a bracketed citation: ``@doe2020``, ``-@fig-mau``.
-_CITED_KEY = pattern(r"(?<![\w.])-?(@[A-Za-z_][\w:.#$%&+?<>~/-]*)")
 
 
 def _cross_references_only(bracketed: str) -> bool:

@@ -8,6 +8,7 @@ already has; these are the few steps all of them take.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import functools
 import html
 import re
@@ -142,6 +143,17 @@ def callout(state: StateBlock, start: int, close: int, kind: str, title: str = "
     state.push("container_callout_close", "div", -1).markup = ":::"
 
 
+@contextlib.contextmanager
+def quoted(state: StateBlock, start: int, close: int) -> Iterator[None]:
+    """A quote of the lines between ``start`` and ``close`` (the tokens ``>`` makes)
+    around what the rule pushes inside the ``with``: those lines read as Markdown
+    (:func:`inner`, or a rule's own reading), and what it adds (a credit under them)."""
+    token = state.push("blockquote_open", "blockquote", 1)
+    token.markup, token.map = ">", [start, close + 1]
+    yield
+    state.push("blockquote_close", "blockquote", -1).markup = ">"
+
+
 def code(state: StateBlock, start: int, close: int, info: str, markup: str) -> None:
     """The lines between ``start`` and ``close`` as a code block (``info``: its language
     and title). ``markup`` is the tag that opened it: check looks for no closing fence."""
@@ -176,6 +188,19 @@ def closing_line(
     return None
 
 
+#: The containers a block left out may leave with nothing in them: a list item (a bullet
+#: with nothing after it), then the list it was alone in.
+_EMPTIED = frozenset({"list_item_open", "bullet_list_open", "ordered_list_open"})
+
+
+def emptied(opening: Token, closing: Token) -> bool:
+    """Whether ``closing`` closes ``opening`` right after it, a list item or a list with
+    nothing left in it: a rule that leaves a block out (a comment, a note, a query) leaves
+    out with it the item that held it alone, and a list so left empty, as the tool it
+    was written in shows no empty bullet."""
+    return opening.type in _EMPTIED and closing.type == opening.type.replace("_open", "_close")
+
+
 #: The sites whose pages are a video's (an address there is a video, not a page to frame).
 VIDEO_HOST = pattern(r"youtube\.com|youtu\.be|vimeo\.com|bilibili\.com")
 
@@ -202,6 +227,15 @@ def source_of(found: re.Match[str]) -> str:
     """The address an :data:`IMG_SOURCE` match holds, as written (entities and all)."""
     return first_group(found)
 
+
+#: A raw HTML tag's name (``div``, ``h2``, Evernote's ``en-todo``).
+TAG_NAME = r"[A-Za-z][A-Za-z0-9-]*"
+#: An attribute's value in quotes, read whole: it may hold ``>`` (``title="a > b"``). Two
+#: alternatives, for a group of the pattern that uses it.
+QUOTED_VALUE = r""""[^"]*"|'[^']*'"""
+#: What a raw opening tag holds between its name and its ``>``, its quoted values read
+#: whole: ``<{TAG_NAME}\b{TAG_ATTRIBUTES}>`` is an opening tag.
+TAG_ATTRIBUTES = rf"""(?:[^<>"']|{QUOTED_VALUE})*"""
 
 #: One attribute of a raw HTML tag: its name (group 1), its value in one of three groups
 #: (HTML quotes it two ways, or not at all). Read attribute by attribute, so that

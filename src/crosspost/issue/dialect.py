@@ -987,15 +987,13 @@ def _chunk_options(state: StateCore) -> None:
 def _chunk_output(written: dict[str, tuple[str, str]]) -> str | None:
     """What check says of a chunk whose output its site shows (None: it shows none, or
     none that is more than the code's own printout), from its options as written."""
-    if any(written.get(name, ("",))[0] in _FALSE for name in ("include", "eval", "output")):
+    value = {name: read for name, (read, _) in written.items()}
+    if any(value.get(name, "") in _FALSE for name in ("include", "eval", "output")):
         return None  # nothing run, or nothing of it shown
-    if written.get("results", ("",))[0] == "hide" and written.get("fig.show", ("",))[0] == "hide":
+    if value.get("results") == "hide" and value.get("fig.show") == "hide":
         return None
-    kind, named = next(
-        ((kind, written[name][0]) for name, kind in _MADE if written.get(name, ("",))[0]),
-        ("", ""),
-    )
-    label = written.get("label", ("",))[0]
+    kind, named = next(((kind, value[name]) for name, kind in _MADE if value.get(name)), ("", ""))
+    label = value.get("label", "")
     if not kind and _MADE_LABEL.fullmatch(label):
         kind, named = ("figure" if label.startswith("fig") else "table"), label
     made = f"the {kind} '{named}'" if kind else "its output"
@@ -1003,7 +1001,7 @@ def _chunk_output(written: dict[str, tuple[str, str]]) -> str | None:
         "render the document first (quarto render FILE --to gfm writes the output in) or "
         f"paste the {kind or 'output'} here"
     )
-    if written.get("echo", ("",))[0] in _FALSE:
+    if value.get("echo", "") in _FALSE:
         return (
             f"this code chunk has '{written['echo'][1]}': the site shows {made} in its "
             "place, but crosspost runs no code, so readers see nothing of it; " + advice

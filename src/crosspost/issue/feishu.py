@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from markdown_it.rules_block import StateBlock
 
-from crosspost.issue.blocks import FENCE_LINE, NOTES, html_attributes
+from crosspost.issue.blocks import FENCE_LINE, NOTES, html_attributes, quoted
 from crosspost.issue.callouts import CALLOUT_LABELS, PLAIN_CALLOUT, callout_kind
 from crosspost.patterns import pattern
 
@@ -139,27 +139,31 @@ def _read_block(
 ) -> None:
     """The tokens of one block: its own (a callout's, a quote's; a grid and its columns
     have none), and those of the Markdown between its tags."""
-    attributes = _attributes(opening.group(2))
     last = closing.line
     if name == "callout":
-        kind, title = _callout(attributes)
+        kind, title = _callout(_attributes(opening.group(2)))
         token = state.push("callout_open", "section", 1)
         token.meta = {"kind": kind, "name": kind, "title": title}
-        token.markup = opening.group(0)
+        token.markup, token.map = opening.group(0), [start, last + 1]
+        _read_inside(state, opening, start, closing)
+        state.push("callout_close", "section", -1).markup = "</callout>"
     elif name == "quote-container":
-        token = state.push("blockquote_open", "blockquote", 1)
-        token.markup = ">"
+        with quoted(state, start, last):
+            _read_inside(state, opening, start, closing)
     else:
-        token = None
         if name == "grid":
             message = (
                 "Feishu's columns (<grid>) are shown one after another on every channel, "
                 "as a phone shows them: each column's content in turn"
             )
             state.env.setdefault(NOTES, []).append((start, FEISHU_COLUMNS, message))
-    if token is not None:
-        token.block = True
-        token.map = [start, last + 1]
+        _read_inside(state, opening, start, closing)
+
+
+def _read_inside(state: StateBlock, opening: re.Match[str], start: int, closing: _Span) -> None:
+    """The Markdown between a block's tags (``opening`` on line ``start``, ``closing``),
+    read as the lines of a container: the tags' own text left out."""
+    last = closing.line
     saved = (state.bMarks[start], state.tShift[start], state.eMarks[last])
     old_parent, old_max = state.parentType, state.lineMax
     _begin_line_at(state, start, opening.end())
@@ -169,14 +173,6 @@ def _read_block(
     state.md.block.tokenize(state, start, last + 1)
     state.parentType, state.lineMax = old_parent, old_max
     state.bMarks[start], state.tShift[start], state.eMarks[last] = saved
-    if name == "callout":
-        close = state.push("callout_close", "section", -1)
-        close.markup = "</callout>"
-        close.block = True
-    elif name == "quote-container":
-        close = state.push("blockquote_close", "blockquote", -1)
-        close.markup = ">"
-        close.block = True
 
 
 def _begin_line_at(state: StateBlock, line: int, at: int) -> None:

@@ -24,7 +24,16 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from crosspost.issue.blocks import NOTES, callout, closing_line, code, inner, line_match
+from crosspost.issue.blocks import (
+    NOTES,
+    callout,
+    closing_line,
+    code,
+    emptied,
+    inner,
+    line_match,
+    quoted,
+)
 from crosspost.issue.logseq import MACRO_CODE
 from crosspost.patterns import pattern
 
@@ -63,10 +72,8 @@ def org_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     if silent:
         return True
     if name == "quote":
-        token = state.push("blockquote_open", "blockquote", 1)
-        token.markup, token.map = ">", [start, close + 1]
-        inner(state, start, close)
-        state.push("blockquote_close", "blockquote", -1).markup = ">"
+        with quoted(state, start, close):
+            inner(state, start, close)
     elif name in _CALLOUTS:
         callout(state, start, close, _CALLOUTS[name])
     elif name in _CODE:
@@ -104,19 +111,7 @@ def org_emptied(state: StateCore) -> None:
     kept: list[Token] = []
     for token in state.tokens:
         last = kept[-1] if kept else None
-        if (
-            last is not None
-            and token.type == "list_item_close"
-            and last.type == "list_item_open"
-            and last.map is not None
-            and last.map[0] in opened
-        ) or (
-            last is not None
-            and token.type in ("bullet_list_close", "ordered_list_close")
-            and last.type == token.type.replace("_close", "_open")
-            and last.map is not None
-            and last.map[0] in opened
-        ):
+        if last is not None and emptied(last, token) and last.map and last.map[0] in opened:
             kept.pop()
             continue
         kept.append(token)

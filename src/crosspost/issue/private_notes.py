@@ -26,7 +26,7 @@ import re
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from crosspost.issue.blocks import outside_code
+from crosspost.issue.blocks import emptied, outside_code
 from crosspost.issue.merge_tags import PERCENT_TAG
 from crosspost.patterns import pattern
 
@@ -81,12 +81,7 @@ def private_notes(state: StateCore) -> None:
             if token.type == "paragraph_open" and not content.strip():
                 index += 3  # the paragraph held nothing but notes
                 # A Logseq block of properties alone (``- tags:: 读书``): no empty bullet.
-                while (
-                    kept
-                    and kept[-1].type in _EMPTIED
-                    and index < len(tokens)
-                    and tokens[index].type == kept[-1].type.replace("_open", "_close")
-                ):
+                while kept and index < len(tokens) and emptied(kept[-1], tokens[index]):
                     kept.pop()
                     index += 1
                 continue
@@ -94,10 +89,6 @@ def private_notes(state: StateCore) -> None:
         kept.append(token)
         index += 1
     state.tokens = kept
-
-
-#: What is left out when nothing is left in it once its notes are gone.
-_EMPTIED = frozenset({"list_item_open", "bullet_list_open", "ordered_list_open"})
 
 
 def _properties(text: str) -> str:

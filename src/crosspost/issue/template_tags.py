@@ -33,6 +33,7 @@ from crosspost.issue.blocks import (
     line_match,
     outside_code,
     paragraph,
+    quoted,
     raw_media,
 )
 from crosspost.issue.tabs import TABS, tab_title
@@ -125,13 +126,11 @@ def template_block(state: StateBlock, start: int, end: int, silent: bool) -> boo
     elif name in NOTE_TAGS:
         callout(state, start, close, *_note(name, arguments))
     elif name in QUOTE_TAGS:
-        token = state.push("blockquote_open", "blockquote", 1)
-        token.markup, token.map = ">", [start, close + 1]
-        inner(state, start, close)
-        credit = _credit(arguments) if name != "pullquote" else ""
-        if credit:
-            paragraph(state, credit, close)
-        state.push("blockquote_close", "blockquote", -1).markup = ">"
+        with quoted(state, start, close):
+            inner(state, start, close)
+            credit = _credit(arguments) if name != "pullquote" else ""
+            if credit:
+                paragraph(state, credit, close)
     elif name == "katex":  # dev.to's display formula
         token = state.push("math_block", "math", 0)
         token.content = state.getLines(start + 1, close, state.sCount[start], True)

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from markdown_it.token import Token
 
-from crosspost.issue.blocks import html_attributes
+from crosspost.issue.blocks import QUOTED_VALUE, TAG_NAME, html_attributes
 from crosspost.issue.dialect import VOID
 from crosspost.patterns import pattern
 
@@ -38,10 +38,10 @@ _HIDING_STYLE = pattern(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!\s*important\s*)?(?:;|$)",
     re.IGNORECASE,
 )
-#: An opening tag, quoted values read whole: its name (group 1), its attributes (2), and
-#: ``/`` if it closes itself (3).
-_OPENING = pattern(r"""<([A-Za-z][A-Za-z0-9-]*)((?:[^<>"'/]|"[^"]*"|'[^']*'|/(?!\s*>))*)(/?)\s*>""")
-_CLOSING = pattern(r"^</([A-Za-z][A-Za-z0-9-]*)\s*>$")
+#: An opening tag, quoted values read whole: its name (group 1), its attributes (2: the
+#: blocks' TAG_ATTRIBUTES but for a ``/`` that closes the tag), and that ``/`` (3).
+_OPENING = pattern(rf"""<({TAG_NAME})((?:[^<>"'/]|{QUOTED_VALUE}|/(?!\s*>))*)(/?)\s*>""")
+_CLOSING = pattern(rf"^</({TAG_NAME})\s*>$")
 #: What a fragment holds when it may hide something: read tag by tag only then.
 _MAY_HIDE = pattern(r"hidden|display\s*:\s*none", re.IGNORECASE)
 

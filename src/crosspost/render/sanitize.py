@@ -27,7 +27,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from crosspost.issue.bare_links import with_scheme
-from crosspost.issue.blocks import LAZY_SOURCE_NAMES, PLACEHOLDER_SOURCE
+from crosspost.issue.blocks import (
+    LAZY_SOURCE_NAMES,
+    PLACEHOLDER_SOURCE,
+    TAG_ATTRIBUTES,
+    TAG_NAME,
+)
 from crosspost.issue.dialect import VOID, left_open
 from crosspost.patterns import pattern
 from crosspost.render import hidden
@@ -357,7 +362,7 @@ def decorated(fragment: str, kept: frozenset[str] = frozenset()) -> str:
 
 
 #: An opening tag, quoted values read whole (they may hold ``>``).
-_OPENING_TAG = pattern(r"""<[A-Za-z][A-Za-z0-9-]*\b(?:[^<>"']|"[^"]*"|'[^']*')*>""")
+_OPENING_TAG = pattern(rf"<{TAG_NAME}\b{TAG_ATTRIBUTES}>")
 
 
 #: The page of WeChat's own video player, which a frame of WeChat's video in an article

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from markdown_it.token import Token
 
-from crosspost.issue.blocks import html_attributes
+from crosspost.issue.blocks import TAG_ATTRIBUTES, html_attributes
 from crosspost.patterns import pattern
 
 #: A task's box by whether it is done.
@@ -22,9 +22,7 @@ BOXES = {False: "☐", True: "☑"}
 #: A task's box written as HTML, and the blanks after it: Evernote's ``<en-todo
 #: checked="true"/>``, a page's ``<input type="checkbox" checked>`` (Apple Notes; the HTML
 #: GitHub, Typora and Obsidian write for a task list). Its attributes are in group 3.
-_BOX_TAG = pattern(
-    r"""<(/?)(en-todo|input)\b((?:[^<>"']|"[^"]*"|'[^']*')*)>[ \t]*""", re.IGNORECASE
-)
+_BOX_TAG = pattern(rf"<(/?)(en-todo|input)\b({TAG_ATTRIBUTES})>[ \t]*", re.IGNORECASE)
 
 
 def written_boxes(fragment: str) -> str:

@@ -20,7 +20,7 @@ import lxml.html
 from markdown_it.token import Token
 from markdown_it.tree import SyntaxTreeNode
 
-from crosspost.issue.blocks import HTML_ATTRIBUTE, copy_token, html_attributes
+from crosspost.issue.blocks import HTML_ATTRIBUTE, TAG_NAME, copy_token, html_attributes
 from crosspost.issue.code_annotations import DIFF_SIGNS, LineMark, line_marks
 from crosspost.issue.dialect import (
     VOID,
@@ -34,8 +34,8 @@ from crosspost.patterns import pattern
 from crosspost.platforms.zhihu import ZHIHU
 from crosspost.render.captions import caption_of
 from crosspost.render.prepare import as_every_channel_reads
-from crosspost.render.sanitize import ALWAYS_DROPPED, decoration, modern_tags
-from crosspost.render.tasks import BOXES
+from crosspost.render.sanitize import ALWAYS_DROPPED, decoration
+from crosspost.render.tasks import BOXES, written_boxes
 
 CHANNEL = ZHIHU.name
 
@@ -79,11 +79,9 @@ _UNESCAPED_GT = pattern(r"(?<!\\)>\s*")
 _CELL_IMAGE = pattern(r"^<img\b", re.IGNORECASE)
 #: A raw opening tag: its name, then its attributes (:data:`~crosspost.issue.blocks.
 #: HTML_ATTRIBUTE` each).
-_RAW_OPEN_TAG = pattern(
-    rf"^<([A-Za-z][A-Za-z0-9-]*)((?:\s+{HTML_ATTRIBUTE})*)\s*/?>", re.IGNORECASE
-)
+_RAW_OPEN_TAG = pattern(rf"^<({TAG_NAME})((?:\s+{HTML_ATTRIBUTE})*)\s*/?>", re.IGNORECASE)
 #: Any raw closing tag, its name in group 1.
-_RAW_CLOSE_TAG = pattern(r"^</([A-Za-z][A-Za-z0-9-]*)\s*>", re.IGNORECASE)
+_RAW_CLOSE_TAG = pattern(rf"^</({TAG_NAME})\s*>", re.IGNORECASE)
 
 
 def body_tokens(document: Document, titles: Sequence[str]) -> list[Token]:
@@ -383,7 +381,7 @@ def cell_html(
             continue
         if hidden:
             continue
-        box = modern_tags(raw.strip()) if opened else ""
+        box = written_boxes(raw.strip()) if opened else ""
         if box and not box.startswith("<"):  # a task's box, as its character (☑, ☐)
             parts.append(html.escape(box))
             continue

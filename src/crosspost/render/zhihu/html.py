@@ -96,8 +96,6 @@ class ZhihuHtmlRenderer(RendererHTML):
     ) -> None:
         super().__init__()
         self._levels = levels
-        #: The longest image caption kept (the limit the render keeps to); None: whole.
-        self._caption_chars = caption_chars
         self._bold = 0
         self._strike = 0
         self.images: list[str] = []
@@ -126,7 +124,7 @@ class ZhihuHtmlRenderer(RendererHTML):
                 self.images.append,
                 self._sanitizer,
                 self._after_table,
-                self._caption_chars,
+                self._sanitizer.caption_chars,
             )
         return super().renderInline(tokens, options, env)
 
@@ -278,7 +276,7 @@ class ZhihuHtmlRenderer(RendererHTML):
     def table_close(self, *_: object) -> str:
         moved, self._after_table = self._after_table, []
         return TABLE_CLOSE + "".join(
-            image_html(source, caption, self._caption_chars) for source, caption in moved
+            image_html(source, caption, self._sanitizer.caption_chars) for source, caption in moved
         )
 
     def thead_open(self, *_: object) -> str:
@@ -384,7 +382,7 @@ class ZhihuHtmlRenderer(RendererHTML):
         self.images.append(source)
         alt = alt_words(token)
         caption = caption_of(alt, str(token.attrGet("title") or ""), source)
-        return image_html(source, caption, self._caption_chars)
+        return image_html(source, caption, self._sanitizer.caption_chars)
 
     def link_open(self, tokens: Sequence[Token], idx: int, *_: object) -> str:
         token = tokens[idx]

@@ -165,7 +165,9 @@ class Sanitizer:
     ) -> None:
         self._on_image = on_image
         self._levels = levels
-        self._caption_chars = caption_chars
+        #: The longest image caption kept (the limit the render keeps to); None: whole. The
+        #: renderer that holds this sanitiser reads it here, for its own images too.
+        self.caption_chars = caption_chars
         #: Each raw list numbered from other than 1 met so far, in document order: what
         #: ``check`` says about such a list is read from here, so it says what was done.
         self.numbered: list[NumberedList] = []
@@ -505,7 +507,7 @@ class Sanitizer:
         if not source or (_SCHEME.match(source) and not uploadable):
             return ""  # web, relative and data: images are uploaded; never javascript: etc.
         self._on_image(source)
-        return image_html(source, _caption(element), self._caption_chars)
+        return image_html(source, _caption(element), self.caption_chars)
 
     def _table(self, table: Tag) -> str:
         """A raw table, the images of its cells after it (a cell holds plain text, §7.1)."""
