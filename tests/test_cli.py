@@ -90,7 +90,8 @@ def test_check_bad_input_is_one_line_and_exit_2(
 ) -> None:
     path = write_issue(raw=raw)
     (path.parent / "c.jpg").write_bytes((path.parent / "cover.jpg").read_bytes())
-    assert run(capsys, "check", str(path)) == (2, [f"{path}{line}"], [])
+    where, message = line.split(" ", 1)  # ":4:", the words: an error, so labelled
+    assert run(capsys, "check", str(path)) == (2, [f"{path}{where} error: {message}"], [])
 
 
 @pytest.mark.parametrize("command", ["render", "preview"])
@@ -102,7 +103,9 @@ def test_render_and_preview_show_an_issue_whose_front_matter_does_not_parse(
     path = write_issue(raw="---\n- a list\n---\n# 标题\n\n正文写在这里，有九个字以上。\n")
     out = path.parent / "out"
     code, stdout, stderr = run(capsys, command, str(path), "-o", str(out))
-    expected = f"{path}:2: front matter must be 'key: value' lines (a mapping), not a list or text"
+    expected = (
+        f"{path}:2: error: front matter must be 'key: value' lines (a mapping), not a list or text"
+    )
     assert code == 0 and expected in stderr and stdout[0].startswith("wrote ")
     assert stderr[-1].endswith("the files are written so you can look")
     written = "".join(f.read_text("utf-8") for f in out.iterdir())
@@ -112,11 +115,12 @@ def test_render_and_preview_show_an_issue_whose_front_matter_does_not_parse(
 
 def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "nope.md"
-    assert run(capsys, "check", str(path)) == (2, [f"{path}: no such file; check the path"], [])
+    expected = f"{path}: error: no such file; check the path"
+    assert run(capsys, "check", str(path)) == (2, [expected], [])
 
 
 def test_directory_given_as_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    expected = f"{tmp_path}: is a folder, not an issue file; name the .md file inside it"
+    expected = f"{tmp_path}: error: is a folder, not an issue file; name the .md file inside it"
     assert run(capsys, "render", str(tmp_path)) == (2, [], [expected])
 
 
@@ -214,7 +218,7 @@ def test_check_example_is_ok_with_one_warning(
 ) -> None:
     code, stdout, stderr = run(capsys, "check", str(example_issue))
     assert code == 0
-    assert stdout[-1] == f"{example_issue}: ok (wechat, zhihu)"
+    assert stdout[-1] == f"{example_issue}: ok (wechat, zhihu), 1 warning"
     assert stdout[0].startswith(f"{example_issue}:4: [wechat] warning: author 'OneFlow社区'")
     assert stderr == []
 
@@ -226,14 +230,14 @@ def test_check_many_files_reports_each(
     code, stdout, _ = run(capsys, "check", str(bad), str(example_issue))
     assert code == 2
     assert (
-        f"{bad}:1: [wechat] wechat needs a cover image; add 'cover: images/cover.jpg' (900×383)"
-        in stdout
+        f"{bad}:1: [wechat] error: wechat needs a cover image; add 'cover: images/cover.jpg' "
+        "(900×383)" in stdout
     )
     assert (
-        f"{bad}:4: [zhihu] the body has 1 characters of text, zhihu needs at least 9; write more"
-        in stdout
+        f"{bad}:4: [zhihu] error: the body has 1 characters of text, zhihu needs at least 9; "
+        "write more" in stdout
     )
-    assert stdout[-1] == f"{example_issue}: ok (wechat, zhihu)"
+    assert stdout[-1] == f"{example_issue}: ok (wechat, zhihu), 1 warning"
 
 
 def test_check_goes_through_every_file_past_impossible_dates(
@@ -249,12 +253,12 @@ def test_check_goes_through_every_file_past_impossible_dates(
         f"{dated}:4: warning: 'date' is 2024-02-30, which is no real date (day is out of range "
         "for month); it is only kept for the record (it schedules nothing), so fix or remove it"
     )
-    assert stdout[1] == f"{dated}: ok (wechat, zhihu)"
+    assert stdout[1] == f"{dated}: ok (wechat, zhihu), 1 warning"
     assert stdout[2] == (
-        f"{due}:4: 'publish_at' is 2024-02-30T09:00:00+08:00, which is no real date and time "
-        "(day is out of range for month); fix it, e.g. 2026-11-23T09:00:00+08:00"
+        f"{due}:4: error: 'publish_at' is 2024-02-30T09:00:00+08:00, which is no real date and "
+        "time (day is out of range for month); fix it, e.g. 2026-11-23T09:00:00+08:00"
     )
-    assert stdout[-1] == f"{example_issue}: ok (wechat, zhihu)"
+    assert stdout[-1] == f"{example_issue}: ok (wechat, zhihu), 1 warning"
 
 
 def test_check_warns_that_a_hash_cut_the_title(
@@ -267,9 +271,41 @@ def test_check_warns_that_a_hash_cut_the_title(
             f"{path}:2: warning: 'title' was cut at ' #' (YAML reads the rest of the line as a "
             "comment), so it is 'iOS Weekly'; quote the value to keep it all, e.g. "
             'title: "iOS Weekly #349"',
-            f"{path}: ok (wechat, zhihu)",
+            f"{path}: ok (wechat, zhihu), 1 warning",
         ],
         [],
+    )
+
+
+def test_check_labels_each_problem_and_ends_with_how_many_of_each(
+    capsys: pytest.CaptureFixture[str], write_issue: WriteIssue
+) -> None:
+    """Errors had no label, warnings did, and the list just stopped: an editor had to
+    read every line to know whether the issue could go out."""
+    path = write_issue(
+        front="title: iOS Weekly #349\ncover: gone.jpg\n",
+        body="正文正文正文正文正文正文\n\n![图](gone.png)\n",
+    )
+    code, stdout, stderr = run(capsys, "check", str(path))
+    assert (code, stderr) == (2, [])
+    assert stdout == [
+        f"{path}:2: warning: 'title' was cut at ' #' (YAML reads the rest of the line as a "
+        "comment), so it is 'iOS Weekly'; quote the value to keep it all, e.g. "
+        'title: "iOS Weekly #349"',
+        f"{path}:3: error: 'cover' names 'gone.jpg', which does not exist next to the issue; "
+        "fix the path",
+        f"{path}:7: error: image 'gone.png' not found next to the issue; fix the path or add "
+        "the file",
+        f"{path}: 2 errors, 1 warning; fix the errors before 'crosspost publish' (it refuses "
+        "the issue until then)",
+    ]
+    # publish names the first error as before, its "error:" said once.
+    state = ["--state-dir", str(path.parent / "state")]
+    code, _, stderr = run(capsys, "publish", str(path), "--sandbox", *state)
+    assert code == 2
+    assert stderr[-1] == (
+        f"crosspost: error: {path}:3: 'cover' names 'gone.jpg', which does not exist next to "
+        "the issue; fix the path (and 1 more; run 'crosspost check')"
     )
 
 
@@ -342,11 +378,12 @@ def test_render_writes_its_files_and_lists_what_check_would_refuse(
     assert code == 0
     assert stdout == [f"wrote {out / name}" for name in ("wechat.html", "zhihu.html", "zhihu.md")]
     assert stderr == [
-        f"{path}:1: [wechat] wechat needs a cover image; add 'cover: images/cover.jpg' (900×383)",
-        f"{path}:2: [wechat] title has 65 characters, wechat allows 64; "
+        f"{path}:1: [wechat] error: wechat needs a cover image; add 'cover: images/cover.jpg' "
+        "(900×383)",
+        f"{path}:2: [wechat] error: title has 65 characters, wechat allows 64; "
         "shorten it or set 'wechat: {title: …}'",
-        f"{path}: 2 errors to fix before 'crosspost publish' (it refuses the issue until "
-        "then); the files are written so you can look",
+        f"{path}: 2 errors; fix the errors before 'crosspost publish' (it refuses the issue "
+        "until then); the files are written so you can look",
     ]
 
 
@@ -357,7 +394,7 @@ def test_check_refuses_what_render_writes(
     code, stdout, _ = run(capsys, "check", str(path))
     assert code == 2
     assert stdout == [
-        f"{path}:2: [wechat] title has 65 characters, wechat allows 64; "
+        f"{path}:2: [wechat] error: title has 65 characters, wechat allows 64; "
         "shorten it or set 'wechat: {title: …}'"
     ]
 
@@ -414,7 +451,8 @@ def test_problems_name_the_file_as_typed(
     code, stdout, _ = run(capsys, "check", "issue.md")
     assert code == 2
     assert stdout == [
-        "issue.md:9: image 'gone.png' not found next to the issue; fix the path or add the file"
+        "issue.md:9: error: image 'gone.png' not found next to the issue; fix the path or add "
+        "the file"
     ]
 
 
@@ -582,7 +620,7 @@ def test_preview_of_an_issue_check_refuses_is_written_with_its_problems_by_line_
     out = tmp_path / "p"
     code, stdout, stderr = run(capsys, "preview", str(path), "-o", str(out))
     assert (code, stdout) == (0, [f"wrote {out / 'preview.html'}"])
-    assert f"{path}:1: [wechat] wechat needs a cover image" in stderr[0]
+    assert f"{path}:1: [wechat] error: wechat needs a cover image" in stderr[0]
     page = (out / "preview.html").read_text("utf-8")
     top = page[: page.index('class="columns"')]
     assert (
@@ -632,7 +670,7 @@ def test_control_characters_pasted_into_the_body_are_left_out_with_one_warning(
         "U+001B) on lines 8, 10, 12 left out of every channel, with the terminal codes they "
         "begin ('[31m') (a form feed shown as a space; text pasted from a terminal or another "
         "program?); delete them from the file",
-        f"{path}: ok (wechat, zhihu)",
+        f"{path}: ok (wechat, zhihu), 1 warning",
     ]
 
 

@@ -104,7 +104,7 @@ def test_crosspost_check_holds_to_the_config_file(
     config.write_text("[channels.wechat.limits]\ntitle_bytes = 60\n", "utf-8")
     assert main(["check", str(path), "--config", str(config), *state]) == 2
     out = capsys.readouterr().out
-    assert f"{path}:2: [wechat] title is 66 UTF-8 bytes, wechat allows 60" in out
+    assert f"{path}:2: [wechat] error: title is 66 UTF-8 bytes, wechat allows 60" in out
 
 
 def test_uploads_at_once_follow_the_platform_bound_or_the_config(tmp_path: Path) -> None:

@@ -226,7 +226,7 @@ def test_an_impossible_toml_date_is_rendered_with_its_line_and_refused_by_check(
     TOML another tool reads), and ``publish`` refuses it before anything is sent."""
     path = write_issue(raw=f'+++\ntitle = "T"\ncover = "cover.jpg"\ndate = 2024-02-30\n+++\n{BODY}')
     said = (
-        f"{path}:4: 'date' is 2024-02-30, which is no real date (day is out of range for "
+        f"{path}:4: error: 'date' is 2024-02-30, which is no real date (day is out of range for "
         "month), so the front matter is not valid TOML; fix the date, or quote it to keep "
         'it as written: date = "2024-02-30"'
     )

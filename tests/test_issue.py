@@ -55,6 +55,48 @@ def test_crlf_and_bom_are_accepted(write_issue: WriteIssue) -> None:
     assert issue.body == "正文\n"
 
 
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+def test_a_file_whose_byte_order_mark_says_utf16_or_utf32_is_read_by_it(
+    write_issue: WriteIssue, codec: str
+) -> None:
+    """Notepad's "Unicode" is UTF-16 LE with its mark: it was refused as "not UTF-8"."""
+    text = "---\r\ntitle: 标题\r\nauthor: 编辑部\r\n---\r\n正文第一段。\r\n"
+    path = write_issue(raw="\ufeff".encode(codec) + text.encode(codec))
+    issue = load_issue(path)
+    assert (issue.title, issue.author, issue.body) == ("标题", "编辑部", "正文第一段。\n")
+    assert read_front_matter(path) == (
+        {"title": "标题", "author": "编辑部"},
+        {"title": 2, "author": 3},
+    )
+
+
+@pytest.mark.parametrize(
+    ("raw", "said"),
+    [
+        # Notepad's "Unicode" without its mark: its ASCII alone would pass for UTF-8.
+        (
+            "---\ntitle: Plain\n---\nText.\n".encode("utf-16-le"),
+            ": is UTF-16 or UTF-32 text without its byte-order mark, not UTF-8; save it as "
+            "UTF-8 (most editors: 'Save with encoding')",
+        ),
+        # The mark, then a byte that ends no character.
+        (
+            "\ufeff---\ntitle: T\n---\n".encode("utf-16-le") + b"x",
+            ":4: is not valid UTF-16 text, though it opens with UTF-16's mark; save it as "
+            "UTF-8 (most editors: 'Save with encoding')",
+        ),
+    ],
+    ids=["utf-16 without its mark", "utf-16 cut short"],
+)
+def test_wide_text_the_mark_does_not_vouch_for_is_one_line(
+    write_issue: WriteIssue, raw: bytes, said: str
+) -> None:
+    path = write_issue(raw=raw)
+    with pytest.raises(IssueError) as caught:
+        load_issue(path)
+    assert str(caught.value) == f"{path}{said}"
+
+
 def test_scheduler_reads_front_matter_without_the_body(write_issue: WriteIssue) -> None:
     front, lines = read_front_matter(write_issue(front="title: T\npublish_at: 2026-11-23\n"))
     assert front["title"] == "T"

@@ -155,7 +155,7 @@ def test_wechat_needs_a_cover_zhihu_does_not(write_issue: WriteIssue) -> None:
     both = check_file(write_issue(front=front))
     assert codes(both, ERROR) == {("wechat", "no-cover")}
     assert str(only(both, "no-cover")).endswith(
-        ": [wechat] wechat needs a cover image; add 'cover: images/cover.jpg' (900×383)"
+        ": [wechat] error: wechat needs a cover image; add 'cover: images/cover.jpg' (900×383)"
     )
     zhihu_only = check_file(write_issue(front=front + "channels: [zhihu]\n"))
     assert zhihu_only.errors == ()
@@ -174,7 +174,7 @@ def test_missing_image_names_its_body_line_once(write_issue: WriteIssue) -> None
     problem = only(check_file(path), "missing-image")
     assert (problem.line, problem.channel) == (9, None)
     assert str(problem) == (
-        f"{path}:9: image 'images/gone.png' not found next to the issue; "
+        f"{path}:9: error: image 'images/gone.png' not found next to the issue; "
         "fix the path or add the file"
     )
 

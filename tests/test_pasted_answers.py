@@ -141,7 +141,7 @@ def test_a_drawn_svg_picture_is_a_picture_as_any_svg_is(check_lines: CheckLines)
         assert "circle" not in words(html) and "后文" in words(html), channel
     lines = check_lines("---\ntitle: t\n---\n" + body)
     assert any(
-        line.startswith('issue.md:4: image "data:image/svg+xml,%3Csvg%20xmlns=')
+        line.startswith('issue.md:4: error: image "data:image/svg+xml,%3Csvg%20xmlns=')
         and line.endswith(
             "is not an image crosspost can read (SVG is not supported); export PNG or JPEG"
         )

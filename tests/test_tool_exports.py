@@ -75,7 +75,7 @@ def test_a_google_docs_picture_of_megabytes_is_named_in_a_short_line(
         "4.0 MB, wechat takes 1 MB for PNG; it will be re-encoded smaller"
     ) in lines
     assert (
-        "issue.md:9: image 'data:image/png;base64,AAAA!!notbase64' is a broken data: URI; "
+        "issue.md:9: error: image 'data:image/png;base64,AAAA!!notbase64' is a broken data: URI; "
         "encode the image again or link a file"
     ) in lines
 

@@ -383,8 +383,8 @@ def test_broken_json_front_matter_is_an_error_on_its_line(
 ) -> None:
     text = '{\n  "title": "Hugo JSON"\n  "tags": ["x"]\n}\n\n正文。\n'
     assert (
-        "issue.md:3: front matter is not valid JSON (Expecting ',' delimiter); fix that line"
-        in check_lines(text)
+        "issue.md:3: error: front matter is not valid JSON (Expecting ',' delimiter); fix that "
+        "line" in check_lines(text)
     )
     path = tmp_path / "issue.md"
     path.write_text(text, "utf-8")

@@ -522,8 +522,9 @@ def _source_url_not_http(w: World, m: pytest.MonkeyPatch) -> list[str]:
     return publish(w)
 
 
-def _utf16_issue(w: World, m: pytest.MonkeyPatch) -> list[str]:
-    w.issue.write_bytes(w.issue.read_text(encoding="utf-8").encode("utf-16"))
+def _utf16_issue_without_its_mark(w: World, m: pytest.MonkeyPatch) -> list[str]:
+    # With its byte-order mark (Notepad's "Unicode") it is read; without, it is no UTF-8.
+    w.issue.write_bytes(w.issue.read_text(encoding="utf-8").encode("utf-16-le"))
     return publish(w)
 
 
@@ -811,7 +812,11 @@ MORE_CASES: dict[str, Case] = {
         _digest_too_long, r"issue\.md:5: \[wechat\] digest has \d+ characters"
     ),
     "source_url not http": Case(_source_url_not_http, r"issue\.md:7: .*source_url.*http"),
-    "UTF-16 issue": Case(_utf16_issue, r"issue\.md:\d+: is not UTF-8"),
+    "UTF-16 issue without its mark": Case(
+        _utf16_issue_without_its_mark,
+        r"issue\.md: is UTF-16 or UTF-32 text without its byte-order mark, not UTF-8; save it "
+        "as UTF-8",
+    ),
     "invalid byte in the body": Case(_invalid_byte_in_body, r"issue\.md:\d+: is not UTF-8"),
     "an image as the issue file": Case(_issue_is_an_image, r"cover\.jpg:\d+: "),
     "timeout -1": Case(_negative_timeout, r"crosspost\.toml:2: .*more than 0 seconds"),
@@ -923,7 +928,11 @@ def test_check_refuses_what_publish_would_refuse(
     code = main(["check", argv[1]])
     out, err = capsys.readouterr()
     assert code == case.exit_code, out + err
-    assert re.search(case.expect, out), out + err
+    # The line publish names, labelled as the error it is.
+    lines = [
+        re.sub(r"^(\S+?:(?:\d+:)?(?: \[\w+\])?) error: ", r"\1 ", line) for line in out.splitlines()
+    ]
+    assert any(re.search(case.expect, line) for line in lines), out + err
     assert err == "" and "Traceback" not in err
     assert world.box.requests == []
 

@@ -190,7 +190,8 @@ def test_status_and_urls_say_sent_to_followers_and_urls_set_records_the_link(
 
 def test_two_issues_broadcast_in_one_run_send_one_and_refuse_the_other(light: World) -> None:
     other = light.root / "light" / "second.md"
-    other.write_text(ISSUE.replace("id: light-1", "id: light-2"), encoding="utf-8")
+    second = ISSUE.replace("id: light-1", "id: light-2").replace(TITLE, "断点测试 第2期")
+    other.write_text(second, encoding="utf-8")  # another issue: the same words would be one
     report, _ = light.publish([light.issue, other], mode="broadcast", targets=("wechat",))
     codes = sorted(r.exit_code for r in report.results)
     assert codes == [EXIT_OK, EXIT_TEMPORARY], report

@@ -241,7 +241,7 @@ def test_a_logseq_pages_picture_is_refused_with_the_setting_that_lets_it_through
     assets = (graph / "assets").resolve()
     refused = [str(p) for p in check_file(issue).problems if p.code == "refused-image"]
     assert refused == [
-        f"{issue}:7: image '{ref}' lies outside the issue's folder "
+        f"{issue}:7: error: image '{ref}' lies outside the issue's folder "
         f"({(graph / 'pages').resolve()}): Logseq keeps a graph's pictures in its assets "
         "folder, beside pages/; let crosspost read them by adding it under [images] in "
         f'crosspost.toml: folders = ["{assets.as_posix()}"] (or the environment\'s '

@@ -16,7 +16,7 @@ import pytest
 from crosspost.cli import main
 from crosspost.errors import EXIT_CHANNEL_FAILED, EXIT_OK, EXIT_TEMPORARY
 from crosspost.publish.jobs import PublishReport
-from crosspost.publish.review import Reviewed, approve, review
+from crosspost.publish.review import Reviewed, Reviews, approve, review
 from crosspost.publish.runner import Publisher
 from crosspost.schedule.notify import run_notice
 from crosspost.schedule.report import DueReport
@@ -177,12 +177,12 @@ def _review(world: World, issue: Path) -> list[Reviewed]:
     return lines_of(world, lambda publisher: review(publisher, [issue], ["editor-wx"]))
 
 
-def lines_of(world: World, work: Callable[[Publisher], list[Reviewed]]) -> list[Reviewed]:
+def lines_of(world: World, work: Callable[[Publisher], Reviews]) -> list[Reviewed]:
     """What ``review`` or ``approve`` said, run with a publisher of this world."""
     found: list[Reviewed] = []
 
     def wrapped(publisher: Publisher) -> PublishReport:
-        found.extend(work(publisher))
+        found.extend(work(publisher).lines)
         return PublishReport()
 
     world.with_publisher(wrapped)

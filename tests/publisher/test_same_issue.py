@@ -231,3 +231,30 @@ def test_a_renamed_file_is_refused_on_a_shared_postgresql_ledger_too(shared_worl
     assert len(shared_world.box.requests) == seen
     report, _ = shared_world.publish([renamed], mode="publish", new_post=True)
     assert report.exit_code == EXIT_OK and published_counts(shared_world) == [2, 2]
+
+
+def test_two_files_with_the_same_words_in_one_publish_are_refused_before_anything_is_sent(
+    shell: World, capsys: Capsys
+) -> None:
+    """``publish a.md b.md``, both new to the ledger: each was a new issue, and both
+    platforms got two posts of the same words."""
+    first = without_id(shell)
+    second = first.with_name("weekly-50.md")
+    second.write_text(first.read_text(encoding="utf-8"), encoding="utf-8")
+
+    both = ["publish", str(first), str(second), "--mode", "publish"]
+    assert main(both) == EXIT_BAD_INPUT
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"crosspost: error: {second}: this issue is also in this run, as '{DATED}' (going "
+        f"to wechat:main, zhihu:main; the same content, from {first.resolve()}); nothing "
+        "was sent. If it is the same issue, keep one of the two files (delete or move the "
+        f"other); if it is a new post, publish it with 'crosspost publish {second} "
+        "--new-post'"
+    )
+    assert mutating(shell.box) == [] and published_counts(shell) == [0, 0]
+
+    assert publish(first) == EXIT_OK  # one file: the post goes out once
+    assert published_counts(shell) == [1, 1]
+    # Asked for on purpose: both files' posts, each once.
+    assert main([*both, "--new-post"]) == EXIT_OK, capsys.readouterr()
+    assert published_counts(shell) == [2, 2]

@@ -13,6 +13,7 @@ from crosspost import cli
 from crosspost.commands.switches import CLOCK_OFFSET_VARIABLE
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_UNCONFIRMED
 
+from .test_delivery import plain_issue, use_config, wechat_config
 from .world import ISSUE_ID, StateTrouble, World, assert_one_post_per_channel
 
 #: Past WeChat reconcile's settle time (600 s): it can then tell whether a submit happened.
@@ -86,3 +87,38 @@ def test_a_token_cache_that_cannot_be_written_stops_wechat_and_zhihu_is_said(
         "recorded (the lines above)",
     ]
     assert world.published_on("wechat") == []
+
+
+def test_review_whose_ledger_fills_after_the_draft_says_the_draft_then_the_error(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``review`` makes the draft as ``publish`` does, so it ends as ``publish`` does: the
+    post's line, then the error with the reconcile to run, and exit 3 (it said "nothing
+    is half-written" and exit 75, with the draft made and not recorded)."""
+    use_config(world, wechat_config(world))
+    issue = plain_issue(world.root)
+    world.use_env(monkeypatch)
+    trouble = StateTrouble(
+        monkeypatch, world.state_dir, errno.ENOSPC, ledger=True, at="after-draft"
+    )
+
+    assert cli.main(["review", str(issue), "--to", "editor-wx", "-q"]) == EXIT_UNCONFIRMED
+    out, err = capsys.readouterr()
+    reconcile = "'crosspost reconcile plain-1'"
+    assert out.splitlines() == [
+        "account      issue    what happened",
+        "wechat:main  plain-1  no preview sent (unconfirmed: went out (its draft call), but the "
+        f"ledger could not record it; once the error below is fixed, run {reconcile})",
+    ]
+    assert err.splitlines() == [
+        f"crosspost: error: {world.state_dir / 'ledger.sqlite3'}: the disk holding the ledger "
+        f"is full; free some space there, then run {reconcile}: the ledger could not record "
+        "how the unconfirmed posts above ended",
+    ]
+    assert len(world.drafts_on("wechat")) == 1 and world.box.wechat.previews() == {}
+
+    trouble.end()
+    assert cli.main(["review", str(issue), "--to", "editor-wx", "-q"]) == EXIT_OK
+    assert "sent to editor-wx's WeChat for review" in capsys.readouterr().out
+    (draft,) = world.drafts_on("wechat")
+    assert world.box.wechat.previews() == {"editor-wx": [draft]}

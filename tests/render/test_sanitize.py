@@ -237,6 +237,15 @@ SMALL_BOLD = Allowlist(
         ),
         ('<strong style="font-weight:bold">a</strong>', "<strong>a</strong>"),
         ('<span style="font-family:Bold Sans">a</span>', "<span>a</span>"),
+        # An element bold (italic) by its name whose own style takes that back is plain.
+        ('<b style="font-weight:normal">a</b>b', "<span>a</span>b"),
+        ('<strong style="font-weight: 400 !important">a</strong>', "<span>a</span>"),
+        ('<b style="font:12px serif">a</b>', "<span>a</span>"),
+        ('<em style="font-style:normal">a</em>', "<span>a</span>"),
+        ('<b style="font-weight:normal"><b>a</b></b>', "<span><b>a</b></span>"),
+        ('<b style="font-weight:inherit">a</b>', "<b>a</b>"),
+        ('<b style="font:inherit">a</b>', "<b>a</b>"),
+        ('<span style="font-weight:bold;font:inherit">a</span>', "<span>a</span>"),
     ],
 )
 def test_clean_draws_a_styles_weight_and_slant_as_the_element_that_draws_them(
@@ -259,6 +268,62 @@ def test_a_stream_draws_a_styles_weight_to_the_elements_close_on_zhihu() -> None
     pieces = ['<span style="font-weight:bold">', "a", "<span>", "b", "</span>", "</span>", "c"]
     assert [stream.tag(p) if p.startswith("<") else p for p in pieces] == [
         "<b>", "a", "", "b", "", "</b>", "c"
+    ]  # fmt: skip
+
+
+#: What Google Docs puts on the clipboard: one ``<b style="font-weight:normal">`` around
+#: the whole paste (not bold), each run's weight in a ``<span>``'s style.
+GOOGLE_DOCS = (
+    '<b style="font-weight:normal;" id="docs-internal-guid-1a2b3c4d-7fff-1e2f-3a4b-5c6d">'
+    '<p dir="ltr" style="line-height:1.38;margin-top:0pt;margin-bottom:0pt;">'
+    '<span style="font-size:11pt;font-family:Arial;font-weight:400;">普通的字</span>'
+    '<span style="font-size:11pt;font-family:Arial;font-weight:700;">粗的字</span></p>'
+    '<p dir="ltr"><span style="font-weight:400;">第二段</span></p></b>'
+)
+
+
+def _weight(body: str, words: str) -> str:
+    """How a browser draws ``words`` of ``body``: the nearest element around them that
+    sets a weight (a style's ``font-weight``, else ``<b>``/``<strong>``) says."""
+    from bs4 import BeautifulSoup
+
+    text = BeautifulSoup(body, "html.parser").find(string=lambda s: words in s)
+    assert text is not None, body
+    for element in text.parents:
+        style = str(element.get("style") or "") if element.name else ""
+        for declaration in reversed(style.split(";")):
+            prop, _, value = declaration.partition(":")
+            if prop.strip() == "font-weight":
+                return "bold" if value.strip() in ("bold", "bolder", "600", "700") else "plain"
+        if element.name in ("b", "strong"):
+            return "bold"
+    return "plain"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [f"{GOOGLE_DOCS}\n", GOOGLE_DOCS.replace('"><p', '">\n<p', 1).replace("</b>", "\n</b>\n")],
+    ids=["one line", "its own lines"],
+)
+def test_a_google_docs_paste_is_bold_only_where_the_document_was(body: str) -> None:
+    """Zhihu keeps no style: it read the wrapper's <b> and bolded the whole paste."""
+    issue = Issue(path=Path("/issues/x/issue.md"), id="x", title="t", body=body, body_line=1)
+    zhihu = render(issue, "zhihu", RenderContext())
+    assert "<p>普通的字<b>粗的字</b>" in zhihu.body
+    assert "<b>普通" not in zhihu.body and "<b>第二段" not in zhihu.body
+    assert "普通的字<b>粗的字</b>" in zhihu.files["zhihu.md"]
+    assert "<b>普通" not in zhihu.files["zhihu.md"]
+    wechat = render(issue, "wechat", RenderContext()).body
+    drawn = {words: _weight(wechat, words) for words in ("普通的字", "粗的字", "第二段")}
+    assert drawn == {"普通的字": "plain", "粗的字": "bold", "第二段": "plain"}
+
+
+def test_a_stream_writes_an_element_its_style_makes_plain_as_its_words_on_zhihu() -> None:
+    stream = TagStream(ZHIHU)
+    pieces = ['<b style="font-weight:normal">', "a", '<span style="font-weight:700">', "b"]
+    pieces += ["</span>", "</b>", "<strong>", "c", "</strong>"]
+    assert [stream.tag(p) if p.startswith("<") else p for p in pieces] == [
+        "", "a", "<b>", "b", "</b>", "", "<strong>", "c", "</strong>"
     ]  # fmt: skip
 
 

@@ -60,3 +60,37 @@ def test_a_renamed_issue_is_a_problem_said_once_and_never_a_second_post(desk: De
     assert {k: p.url for k, p in desk.posts().items()} == {
         f"{DATED} {c}": url for c, url in urls.items()
     }
+
+
+def test_two_new_files_with_the_same_words_in_one_tick_send_the_first_only(desk: Desk) -> None:
+    """Neither was in the ledger, so each was a new issue, and both went out: two
+    articles on Zhihu, two on WeChat. The second is refused with the line a file renamed
+    gets, in the tick that sends the first."""
+    written = desk.write("weekly", at(-60))
+    text = written.read_text(encoding="utf-8").replace("id: weekly\n", "", 1)
+    first = desk.issues / "2026-11-30-weekly.md"
+    second = desk.issues / "weekly-50.md"
+    for path in (first, second):
+        path.write_text(text, encoding="utf-8")
+    written.unlink()
+
+    report = desk.tick()
+    assert report.exit_code == EXIT_BAD_INPUT
+    assert sorted((r.key.issue_id, r.state) for r in report.results) == [
+        ("2026-11-30-weekly", "published"),
+        ("2026-11-30-weekly", "published"),
+    ]
+    [problem] = report.of_kind("problem")
+    assert problem.message == (
+        f"{second}: this issue is also in this run, as '2026-11-30-weekly' (going to "
+        f"wechat:main, zhihu:main; the same content, from {first}); nothing was sent. If it "
+        "is the same issue, keep one of the two files (delete or move the other); if it is "
+        f"a new post, publish it with 'crosspost publish {second} --new-post'"
+    )
+    assert desk.creates("wechat") == 1 and desk.creates("zhihu") == 1
+    assert sorted(desk.posts()) == ["2026-11-30-weekly wechat", "2026-11-30-weekly zhihu"]
+
+    desk.box.clock.advance(60)
+    again = desk.tick()  # said once; the ledger now holds the first file's posts
+    assert again.quiet and again.exit_code == EXIT_OK
+    assert desk.creates("wechat") == 1 and desk.creates("zhihu") == 1

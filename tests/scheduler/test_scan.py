@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,7 @@ from crosspost.errors import (
 )
 from crosspost.ledger.store import PostKey
 from crosspost.publish.jobs import PostResult
-from crosspost.schedule.scan import scan
+from crosspost.schedule.scan import publish_zone, scan
 from crosspost.schedule.tick import DueEntry, DueReport
 
 NOW = datetime(2026, 11, 23, 1, 0, tzinfo=UTC)
@@ -80,6 +80,23 @@ def test_a_file_is_due_upcoming_unscheduled_or_a_problem(
     else:
         where = expected.removeprefix("problem")
         assert next(str(p) for p in found.problems).startswith(f"{path}{where}")
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+def test_a_file_marked_utf16_or_utf32_is_looked_at_as_the_loader_reads_it(
+    tmp_path: Path, codec: str
+) -> None:
+    """The quick look read every file as UTF-8: a UTF-16 issue had no front matter to it,
+    and was skipped without a word, never due."""
+    due, upcoming = tmp_path / "due.md", tmp_path / "upcoming.md"
+    for path, moment in ((due, "2026-11-23T08:59:00+08:00"), (upcoming, "2026-11-24T09:00:00Z")):
+        text = front(f"publish_at: {moment}").replace("\n", "\r\n")
+        path.write_bytes(("\ufeff" + text).encode(codec))
+    found = scan([tmp_path], NOW)
+    assert [f.path for f in found.past_due] == [due] and found.problems == ()
+    assert found.next_due == (upcoming, datetime(2026, 11, 24, 9, 0, tzinfo=UTC))
+    assert found.past_due[0].loaded().issue_id == "due"
+    assert publish_zone(due) == timezone(timedelta(hours=8))
 
 
 @pytest.mark.parametrize(

@@ -27,6 +27,22 @@ def test_an_issue_not_yet_due_sends_nothing_and_touches_no_state(desk: Desk) -> 
     assert not (desk.state_dir / "ledger.sqlite3").exists()
 
 
+def test_an_issue_saved_as_notepads_unicode_is_due_and_published(desk: Desk) -> None:
+    """UTF-16 LE with its byte-order mark and CRLF line ends: the quick look read it as
+    UTF-8, found no front matter and skipped it without a word, so it was never due."""
+    path = desk.write("48", at(-60))
+    text = path.read_text(encoding="utf-8").replace("\n", "\r\n")
+    path.write_bytes("\ufeff".encode("utf-16-le") + text.encode("utf-16-le"))
+
+    report = desk.tick()
+    assert report.exit_code == EXIT_OK, report.as_dict()
+    assert sorted((r.key.issue_id, r.state) for r in report.results) == [
+        ("48", "published"),
+        ("48", "published"),
+    ]
+    assert desk.posts()["48 zhihu"].title == "第48期"
+
+
 def test_a_due_issue_is_published_once_on_every_channel(desk: Desk) -> None:
     desk.write("48", at(-60))
 

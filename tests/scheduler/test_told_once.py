@@ -356,6 +356,31 @@ def test_a_post_the_ledger_lost_is_not_sent_again(desk: Desk) -> None:
     assert desk.tick().exit_code == EXIT_BAD_INPUT
 
 
+def test_the_lost_ledger_advice_runs_as_printed_in_a_rehearsal_and_a_folder_with_a_space(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command to send the issue anew was spelt by hand: without ``--sandbox`` it
+    read the real ledger (not the rehearsal's), and a path with a space split in two."""
+    desk.use_env(monkeypatch)
+    desk.issues = desk.root / "due issues"
+    desk.issues.mkdir()
+    issue = desk.write("48", at(-60), channels="[zhihu]")
+    assert run_due(str(desk.issues), "--sandbox") == EXIT_OK
+    capsys.readouterr()
+    rehearsal = desk.state_dir / "sandbox"
+    for leftover in rehearsal.glob("ledger.sqlite3*"):
+        leftover.unlink()
+    edit(issue)
+
+    assert run_due(str(desk.issues), "--sandbox", now=60) == EXIT_BAD_INPUT
+    assert capsys.readouterr().err.splitlines() == [
+        "problem  run-due sent 48 to zhihu:sandbox before, but the ledger has no post of it: "
+        "the ledger was deleted, replaced or is not the one it was; restore it (or set "
+        "ledger_url/state_dir back), and nothing is sent again; to send the issue anew on "
+        f"purpose, run 'crosspost publish '{issue}' -c zhihu:sandbox --sandbox'"
+    ]
+
+
 def test_a_tick_kept_out_too_long_by_a_stuck_run_says_so(desk: Desk) -> None:
     """A run stopped or hung while it holds the lock kept every later tick out without a
     word: nothing scheduled went out again, and cron mailed nothing. A minute is work;

@@ -16,7 +16,7 @@ with ``Platform.with_overrides``) when an account's limits differ.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -28,6 +28,7 @@ from crosspost.check.images import (
     ImageInfo,
     ImageProblem,
     literal_images,
+    only_unreachable,
     remote_format,
 )
 from crosspost.check.source import source_findings
@@ -51,6 +52,8 @@ from crosspost.platforms.registry import PLATFORMS, platform_names
 from crosspost.render.rendered import PreviousIssue, RenderContext, Rendered, render
 
 ERROR, WARNING, INFO = "error", "warning", "info"
+#: How a problem's line names its severity.
+_LABELS = {ERROR: "error", WARNING: "warning", INFO: "note"}
 
 
 @dataclass(frozen=True)
@@ -67,11 +70,18 @@ class Problem:
     severity: str = ERROR
 
     def __str__(self) -> str:
+        """The line ``check`` and ``render`` list it by: where, the channel, what kind of
+        problem (``error:``, ``warning:``, ``note:``), what to do."""
+        return self._line(f"{_LABELS.get(self.severity, self.severity)}: ")
+
+    def unlabelled(self) -> str:
+        """The line without its kind, for a message that says it already
+        (``crosspost: error: …``, when ``publish`` refuses the issue)."""
+        return self._line("")
+
+    def _line(self, label: str) -> str:
         where = f"{self.path}:{self.line}" if self.line else str(self.path)
         channel = f" [{self.channel}]" if self.channel else ""
-        label = (
-            "" if self.severity == ERROR else f"{'note' if self.severity == INFO else 'warning'}: "
-        )
         return f"{where}:{channel} {label}{self.message}"
 
     def as_dict(self) -> dict[str, Any]:
@@ -111,6 +121,37 @@ class Checked:
     @property
     def errors(self) -> tuple[Problem, ...]:
         return tuple(p for p in self.problems if p.severity == ERROR)
+
+
+def tally(problems: Iterable[Problem]) -> str:
+    """How many errors and warnings there are, ``"4 errors, 2 warnings"`` (a kind there is
+    none of left out; notes are not counted): how ``check`` and ``render`` end the list of
+    a file's problems."""
+    listed = list(problems)
+    counts = [
+        (sum(p.severity == severity for p in listed), _LABELS[severity])
+        for severity in (ERROR, WARNING)
+    ]
+    return ", ".join(
+        f"{count} {word}{'' if count == 1 else 's'}" for count, word in counts if count
+    )
+
+
+def refused_line(path: Path | str, problems: Sequence[Problem]) -> str:
+    """The line that ends the list of a file's problems when some are errors: how many of
+    each kind (:func:`tally`), and that ``publish`` refuses the file until they are gone.
+    Remote images out of reach alone: the network's trouble, not the issue's."""
+    errors = [p for p in problems if p.severity == ERROR]
+    if errors and only_unreachable(p.code for p in errors):
+        return (
+            f"{path}: {tally(problems)}; check again once the network is back ('crosspost "
+            "publish' waits for the remote images too)"
+        )
+    fix = "the error" if len(errors) == 1 else "the errors"
+    return (
+        f"{path}: {tally(problems)}; fix {fix} before 'crosspost publish' (it refuses the "
+        "issue until then)"
+    )
 
 
 def with_companions(

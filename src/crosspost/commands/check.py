@@ -1,9 +1,11 @@
 """``crosspost check FILE... [--json]``: lint issue files against every channel's limits.
 
-Prints one line per problem, ``path:line: [channel] message``, and ``path: ok (…)`` for a
-file without errors; notes (``note:``) only with ``--verbose``. Exit 0 when no file has
-an error (warnings and notes do not fail), 2 otherwise, 75 when a remote image could not
-be reached (network trouble: try again later).
+Prints one line per problem, ``path:line: [channel] error: message`` (``warning:``;
+``note:`` only with ``--verbose``), then a line per file: how many errors and warnings it
+has and that ``publish`` refuses it until the errors are fixed, or ``path: ok (…)`` when
+it has none. Exit 0 when no file has an error (warnings and notes do not fail), 2
+otherwise, 75 when a remote image could not be reached (network trouble: try again
+later).
 """
 
 from __future__ import annotations
@@ -11,11 +13,14 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crosspost.commands.deferred import defer
 from crosspost.commands.render import add_channel_flag, add_theme_and_settings_flags
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_TEMPORARY
+
+if TYPE_CHECKING:
+    from crosspost.check.lint import Checked
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -31,14 +36,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     defer()  # before the renderers' libraries load: see crosspost.commands.deferred
     from crosspost.check.images import only_unreachable
-    from crosspost.check.lint import (
-        ERROR,
-        INFO,
-        WARNING,
-        Checked,
-        check_file,
-        with_companions,
-    )
+    from crosspost.check.lint import INFO, WARNING, check_file, with_companions
     from crosspost.commands.render import settings_of
     from crosspost.images.remote import sources_for
     from crosspost.publish.series import previous_reader
@@ -73,13 +71,30 @@ def run(args: argparse.Namespace) -> int:
             for problem in result.problems:
                 if args.verbose or problem.severity != INFO:
                     print(problem)
-            if not any(p.severity == ERROR for p in result.problems) and result.issue:
-                print(f"{result.path}: ok ({', '.join(result.rendered)})")
+            closing = _closing_line(result)
+            if closing:
+                print(closing)
     if not errors:
         return EXIT_OK
     # Remote images out of reach alone: this machine's network, not the issue (75).
     codes = (p.code for result in results for p in result.errors)
     return EXIT_TEMPORARY if only_unreachable(codes) else EXIT_BAD_INPUT
+
+
+def _closing_line(result: Checked) -> str:
+    """The line after a file's problems: how many of each kind and what they mean for
+    ``publish`` (``render`` ends its list the same way); ``ok`` for a file without errors.
+    Nothing more for a file with one error alone, or one that could not be read: bad
+    input is one line, and its ``error:`` says what it is."""
+    from crosspost.check.lint import ERROR, WARNING, refused_line, tally
+
+    if result.issue is None:
+        return ""
+    if result.errors:
+        listed = [p for p in result.problems if p.severity in (ERROR, WARNING)]
+        return refused_line(result.path, result.problems) if len(listed) > 1 else ""
+    warned = tally(result.problems)
+    return f"{result.path}: ok ({', '.join(result.rendered)})" + (f", {warned}" if warned else "")
 
 
 def _as_json(results: list[Any], errors: int, warning: str) -> dict[str, Any]:

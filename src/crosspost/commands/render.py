@@ -86,7 +86,7 @@ def checked_or_report(
     to stderr. ``None`` only when there is nothing to show: the file could not be read, or
     no channel rendered. Lint errors do not stop it: they are ``check``'s and
     ``publish``'s to refuse."""
-    from crosspost.check.lint import INFO, check_file
+    from crosspost.check.lint import INFO, check_file, refused_line
     from crosspost.config.settings import load_settings
     from crosspost.images.sources import ImageSources
     from crosspost.publish.series import previous_reader
@@ -109,12 +109,8 @@ def checked_or_report(
         if problem.severity != INFO:  # notes are for `check -v` and the preview page
             print(problem, file=sys.stderr)
     if checked.errors and checked.rendered:
-        count = len(checked.errors)
-        print(
-            f"{file}: {count} error{'s' if count > 1 else ''} to fix before 'crosspost "
-            "publish' (it refuses the issue until then); the files are written so you can look",
-            file=sys.stderr,
-        )
+        refused = refused_line(file, checked.problems)
+        print(f"{refused}; the files are written so you can look", file=sys.stderr)
     return checked if checked.issue is not None and checked.rendered else None
 
 

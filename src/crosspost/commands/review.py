@@ -14,7 +14,7 @@ from crosspost.commands.table import print_progress, print_table
 from crosspost.config.sources import add_arguments
 
 if TYPE_CHECKING:
-    from crosspost.publish.review import Reviewed
+    from crosspost.publish.review import Reviews
     from crosspost.publish.runner import Publisher
 
 
@@ -50,11 +50,10 @@ def run(args: argparse.Namespace) -> int:
     )
 
 
-def with_publisher(
-    args: argparse.Namespace, work: Callable[[Publisher], Sequence[Reviewed]]
-) -> int:
+def with_publisher(args: argparse.Namespace, work: Callable[[Publisher], Reviews]) -> int:
     """Run ``work`` with a publisher of the configured (or sandbox) accounts; print its
-    lines and return the most urgent exit code."""
+    lines, then the trouble that stopped it after something was sent (raised, with the
+    run's exit code), and return the most urgent exit code."""
     from crosspost.commands.publish import accounts_for_run, make_state_dir
     from crosspost.commands.switches import Switches
     from crosspost.config.redaction import redactor_for
@@ -72,8 +71,16 @@ def with_publisher(
         # The ledger publish and run-due use: a shared PostgreSQL one when ledger_url is set
         # (an approval written to this machine's SQLite file would never reach their ticks).
         with Ledger.open(settings.ledger, clock=clock, redact=redactor) as ledger:
-            publisher = Publisher(settings, ledger, clock=clock, sleep=sleep, progress=progress)
-            lines = list(work(publisher))
+            publisher = Publisher(
+                settings,
+                ledger,
+                clock=clock,
+                sleep=sleep,
+                progress=progress,
+                checkpoint=switches.checkpoint,
+            )
+            done = work(publisher)
+    lines = done.lines
     if args.json:
         rows = [
             {
@@ -90,7 +97,9 @@ def with_publisher(
             ("account", "issue", "what happened"),
             [(r.account, r.issue_id, r.message) for r in lines],
         )
-    return max_code([r.exit_code for r in lines])
+    if done.trouble is not None:
+        raise done.trouble
+    return max_code(done.exit_codes)
 
 
 def max_code(codes: Sequence[int]) -> int:

@@ -47,6 +47,7 @@ from crosspost.images.sources import (
     local_path,
     shown_ref,
 )
+from crosspost.issue.encoding import decode
 from crosspost.platforms.base import ImagePolicy
 
 if TYPE_CHECKING:
@@ -129,7 +130,7 @@ class PreparedImage:
 def _issue_line(issue_path: Path, ref: str) -> int | None:
     """The first line of the issue that mentions ``ref`` (for a file:line message)."""
     try:
-        text = issue_path.read_text("utf-8", errors="replace")
+        text = decode(issue_path.read_bytes(), "replace")
     except OSError:
         return None
     for number, line in enumerate(text.splitlines(), start=1):

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from crosspost.issue.encoding import decode
 from crosspost.patterns import pattern
 
 #: Reads a remote image: URL in, bytes out. Raises ``TransientError`` for network trouble
@@ -197,7 +198,7 @@ def typora_root(issue_path: Path) -> Path | None:
 def _typora_root(issue_path: Path, _changed: int) -> Path | None:
     try:
         with issue_path.open("rb") as handle:
-            head = handle.read(_FRONT_BYTES).decode("utf-8", "replace")
+            head = decode(handle.read(_FRONT_BYTES), "replace")
     except OSError:
         return None
     if not head.lstrip("\ufeff").startswith("---"):

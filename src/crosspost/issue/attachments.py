@@ -36,6 +36,7 @@ from crosspost.issue.blocks import (
     inline_lines,
     paragraph,
 )
+from crosspost.issue.encoding import decode
 from crosspost.patterns import pattern
 
 #: A content block's line: ``/path/to/file.ext`` and maybe a title, ``"…"`` or ``(…)``.
@@ -178,7 +179,7 @@ def _read_block(folder: Path, relative: str, own: str) -> Attachment | None:
     try:
         if file.stat().st_size > MAX_INCLUDED_CHARS * 4:
             return Attachment("block", relative, relative, "too-large")
-        text = file.read_text("utf-8-sig")
+        text = decode(file.read_bytes())
     except (OSError, UnicodeDecodeError):
         return None  # unreadable: the line stays the writer's words
     if len(text) > MAX_INCLUDED_CHARS:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from crosspost.errors import IssueError, UsageError
+from crosspost.issue.encoding import as_utf8
 from crosspost.issue.fields import ISSUE_SUFFIXES
 from crosspost.issue.loader import default_issue_id, read_front_matter
 from crosspost.issue.model import Issue
@@ -108,7 +109,7 @@ def lead_of(issue: Issue) -> tuple[str, Path] | None:
             continue
         try:
             with path.open("rb") as handle:
-                head = handle.read(_FRONT_BYTES)
+                head = as_utf8(handle.read(_FRONT_BYTES))
             if needle not in head or OPTION.encode() not in head:
                 continue  # cannot name it: not worth parsing (a folder may hold 1,000)
             front, _ = read_front_matter(path)

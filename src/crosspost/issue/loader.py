@@ -30,6 +30,7 @@ from crosspost.errors import IssueError
 from crosspost.issue.attachments import attachments_of
 from crosspost.issue.body import check_containers
 from crosspost.issue.dialect import parse_document
+from crosspost.issue.encoding import NAMES, as_utf8, decode, encoding_of, unmarked_wide
 from crosspost.issue.fields import (
     ALIASES,
     FIELDS,
@@ -110,8 +111,9 @@ def read_issue(path: Path | str, *, lenient: bool = False) -> Issue:
     """Read one issue file, keeping what is wrong with it in :attr:`Issue.notices`.
 
     Raises :class:`IssueError` only for a file that cannot be read at all (missing, not
-    UTF-8, front matter that does not parse): anything else (a bad field, an unclosed
-    block, no title) is a notice, so an editor can still render and look at the issue.
+    UTF-8 nor marked UTF-16 or UTF-32, front matter that does not parse): anything else
+    (a bad field, an unclosed block, no title) is a notice, so an editor can still render
+    and look at the issue.
     ``lenient`` (``render``, ``preview``): front matter that does not parse is an error
     notice too, and the body is read without it; ``check`` keeps it the one line it is.
     """
@@ -132,8 +134,9 @@ def read_front_matter(path: Path | str) -> tuple[dict[str, Any], dict[str, int]]
 
 def opens_front_matter(head: bytes) -> bool:
     """Whether a file that starts with ``head`` has front matter (a quick look for the
-    scanners of issue folders: a README in the folder has none)."""
-    return _OPENING.match(head) is not None
+    scanners of issue folders: a README in the folder has none). A UTF-16 or UTF-32 file
+    is looked at as the loader reads it, by its byte-order mark."""
+    return _OPENING.match(as_utf8(head)) is not None
 
 
 def unreadable(path: Path | str, error: OSError) -> IssueError:
@@ -155,19 +158,31 @@ def unreadable(path: Path | str, error: OSError) -> IssueError:
 
 
 def read_text(path: Path) -> str:
-    """A text file as str with Unix line ends; IssueError (file:line, the fix) if it isn't."""
+    """A text file as str with Unix line ends; IssueError (file:line, the fix) if it isn't.
+
+    UTF-8, or UTF-16 or UTF-32 with the byte-order mark that says so (Notepad's
+    "Unicode"): see :mod:`crosspost.issue.encoding`."""
     if path.is_dir():
         raise IssueError(path, "is a folder, not an issue file; name the .md file inside it")
     try:
         raw = path.read_bytes()
     except OSError as error:
         raise unreadable(path, error) from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
+    save = "save it as UTF-8 (most editors: 'Save with encoding')"
+    if unmarked_wide(raw):  # its line numbers would mean nothing: the NULs say what it is
         raise IssueError(
-            path, "is not UTF-8 text; save it as UTF-8 (most editors: 'Save with encoding')", line
+            path, f"is UTF-16 or UTF-32 text without its byte-order mark, not UTF-8; {save}"
+        )
+    codec = encoding_of(raw)
+    try:
+        text = decode(raw)
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].decode(codec, "replace").count("\n") + 1
+        if codec.startswith("utf-8"):
+            raise IssueError(path, f"is not UTF-8 text; {save}", line) from None
+        name = NAMES[codec]
+        raise IssueError(
+            path, f"is not valid {name} text, though it opens with {name}'s mark; {save}", line
         ) from None
     return text.replace("\r\n", "\n").replace("\r", "\n")
 

@@ -17,12 +17,13 @@ from crosspost.errors import (
     EXIT_CHANNEL_FAILED,
     EXIT_OK,
     CrosspostError,
+    StorageError,
     TransientError,
     UsageError,
 )
 from crosspost.ledger.store import Ledger
 from crosspost.publish.approval import APPROVED
-from crosspost.publish.jobs import Job, PublishOptions
+from crosspost.publish.jobs import Job, PublishOptions, said_after
 from crosspost.publish.runner import Publisher
 from crosspost.publish.words import result_word
 
@@ -37,6 +38,22 @@ class Reviewed:
     exit_code: int = EXIT_OK
 
 
+@dataclass(frozen=True)
+class Reviews:
+    """What ``review`` or ``approve`` did: a line per post (or preview), and the trouble
+    with this machine's own files that stopped the run after a draft went out, said below
+    the lines (:func:`~crosspost.publish.jobs.said_after`)."""
+
+    lines: tuple[Reviewed, ...]
+    trouble: StorageError | None = None
+
+    @property
+    def exit_codes(self) -> tuple[int, ...]:
+        """Every line's exit code, and the trouble's (the run's, as it was said)."""
+        trouble = (self.trouble.exit_code,) if self.trouble is not None else ()
+        return (*(line.exit_code for line in self.lines), *trouble)
+
+
 def _jobs(publisher: Publisher, paths: Sequence[Path], targets: Sequence[str]) -> list[Job]:
     """The posts of the issues on the accounts named (review: WeChat's by default)."""
     return publisher.plan(paths, PublishOptions(targets=tuple(targets), mode="draft"))
@@ -47,8 +64,12 @@ def review(
     paths: Sequence[Path],
     reviewers: Sequence[str],
     targets: Sequence[str] = (),
-) -> list[Reviewed]:
-    """Make each post's draft (the normal draft path), then preview it to each reviewer."""
+) -> Reviews:
+    """Make each post's draft (the normal draft path), then preview it to each reviewer.
+
+    Trouble with this machine's own files (a full disk, a state dir that takes no new
+    file) stops the previews: raised when no draft went out, else each post's line says
+    where it stopped and the trouble is said below them, as ``publish`` says it."""
     if not reviewers:
         raise UsageError("name at least one reviewer's WeChat ID with --to")
     blank = [repr(name) for name in reviewers if not name.strip()]
@@ -60,18 +81,26 @@ def review(
         )
     jobs = _jobs(publisher, paths, targets or ("wechat",))
     report = publisher.run(jobs, PublishOptions(mode="draft"))
-    if report.trouble is not None:  # this machine's own files: no preview goes out after it
-        raise report.trouble
+    command = publisher.settings.command
+    # This machine's own files: raised now if nothing went out; else no preview goes out
+    # after it, and it is said below the lines of what did.
+    trouble = said_after(report.results, report.trouble, report.exit_code, command)
     lines: list[Reviewed] = []
     ledger = publisher.ledger
     for job, result in zip(jobs, report.results, strict=True):
         account, issue_id = job.account.key, job.issue.id
         record = ledger.get(job.key)
-        if record is None or record.state != "draft_created" or not record.draft_id:
+        if (
+            trouble is not None
+            or record is None
+            or record.state != "draft_created"
+            or not record.draft_id
+        ):
             word = result_word(result, record)  # the words status shows
             why = f"{word}: {result.message}" if result.message else word
             code = result.exit_code or EXIT_OK
-            lines.append(Reviewed(account, issue_id, f"no draft to preview ({why})", code))
+            missing = "no preview sent" if trouble is not None else "no draft to preview"
+            lines.append(Reviewed(account, issue_id, f"{missing} ({why})", code))
             continue
         adapter = publisher.adapter_for(job.account)
         try:
@@ -79,7 +108,7 @@ def review(
                 lines.append(_preview(ledger, job, adapter, record.draft_id, reviewer))
         finally:
             adapter.http.close()
-    return lines
+    return Reviews(tuple(lines), trouble)
 
 
 def _preview(ledger: Ledger, job: Job, adapter: Adapter, draft_id: str, reviewer: str) -> Reviewed:
@@ -106,9 +135,7 @@ def _preview(ledger: Ledger, job: Job, adapter: Adapter, draft_id: str, reviewer
     )
 
 
-def approve(
-    publisher: Publisher, paths: Sequence[Path], targets: Sequence[str] = ()
-) -> list[Reviewed]:
+def approve(publisher: Publisher, paths: Sequence[Path], targets: Sequence[str] = ()) -> Reviews:
     """Record an approval of each post's content as it is now."""
     lines = []
     for job in _jobs(publisher, paths, targets):
@@ -128,4 +155,4 @@ def approve(
                 "publish and run-due may send it, an edit voids the approval",
             )
         )
-    return lines
+    return Reviews(tuple(lines))

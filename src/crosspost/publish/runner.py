@@ -67,6 +67,7 @@ from crosspost.publish.same_issue import (
     earlier_post,
     other_name_post,
     other_name_refusal,
+    planned_alike,
     refusal,
     two_names_one_account,
 )
@@ -114,6 +115,9 @@ class Publisher:
         self._memo = RunMemo()
         #: Raised by Ctrl-C or SIGTERM while posts run; a stopped publisher starts nothing.
         self.stop = RunStop()
+        #: Every post planned so far (each plan of a ``run-due`` tick is one file's), by
+        #: account and content hash: a second file with the same words is refused.
+        self._planned: dict[tuple[str, str], Job] = {}
 
     # --- phase 1: everything that can fail without sending anything ---------------------
 
@@ -174,11 +178,13 @@ class Publisher:
         if doubled is not None:
             raise doubled
         elsewhere: list[Earlier] = []
+        this_run = dict(self._planned)
         for job in jobs:  # another file that still exists may own this id in the ledger
             existing = self.ledger.get(job.key)
             if not options.new_post and (existing is None or not existing.reached_platform):
-                # A new key may be a published issue renamed, or its 'id:' changed.
-                earlier = earlier_post(self.ledger, job)
+                # A new key may be a published issue renamed, or its 'id:' changed; or
+                # another file of this run with the same words.
+                earlier = earlier_post(self.ledger, job) or planned_alike(job, this_run)
                 if earlier is not None:
                     elsewhere.append(earlier)
                 # Or the same issue on the same platform account under another name.
@@ -186,6 +192,7 @@ class Publisher:
                 renamed = other_name_post(self.ledger, job, configured)
                 if renamed is not None:
                     raise other_name_refusal(renamed, config)
+            this_run.setdefault((job.account.key, job.content_hash), job)
             owner = self.ledger.claimed_by(job.key, job.issue.path, job.content_hash)
             if owner:
                 raise IssueError(
@@ -203,6 +210,7 @@ class Publisher:
                 )
         if elsewhere:
             raise refusal(elsewhere)
+        self._planned = this_run
         # Held as drafts where an account requires an approval they lack. Not said here:
         # a dry run's plan says it in its own line, a real run once the draft is there.
         return [held_for_approval(self.ledger, job) for job in jobs]
@@ -526,9 +534,9 @@ def _lint_failed(errors: Sequence[Problem]) -> UsageError | TransientError:
     other problem the issue needs a person first (exit 2), and that problem is named."""
     if only_unreachable(problem.code for problem in errors):
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        return TransientError(f"{errors[0]}{more}")
+        return TransientError(f"{errors[0].unlabelled()}{more}")
     errors = sorted(errors, key=lambda problem: problem.code == UNREACHABLE)
-    lines = [str(problem) for problem in errors]
+    lines = [problem.unlabelled() for problem in errors]
     more = f" (and {len(lines) - 1} more; run 'crosspost check')" if len(lines) > 1 else ""
     return UsageError(f"{lines[0]}{more}")
 

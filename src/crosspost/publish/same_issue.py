@@ -19,9 +19,14 @@ same issue is:
   that keeps one title, a file copied as a template), and so is a new file whose
   ``id:`` the editor wrote: it goes out.
 
-A match stops the run (exit 2, nothing sent anywhere) with one line naming the earlier
-id and how it stands, and what to do: ``id: <earlier id>`` when it is the same issue
-(nothing is sent again), ``--new-post`` when it really is a new post.
+A post of the same content planned earlier in the same run (``publish a.md b.md``, or
+two files of a ``run-due`` folder, each new to the ledger) is the same post again too
+(:func:`planned_alike`): the first file's goes out, the second is refused.
+
+A match stops the run (exit 2, nothing sent anywhere; in ``run-due``, nothing for that
+file) with one line naming the earlier id and how it stands, and what to do: ``id:
+<earlier id>`` when it is the same issue (nothing is sent again), one file of the two
+when both are in the run, ``--new-post`` when it really is a new post.
 
 The same goes for the same issue on **the same platform account under another name**: an
 account renamed in the config (``[channels.wechat.accounts.main]`` → ``…primary``), or
@@ -36,7 +41,7 @@ the run the same way, naming the earlier post and the ways on.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,12 +57,21 @@ NEW_POST_FLAG = "--new-post"
 
 @dataclass(frozen=True)
 class Earlier:
-    """A job's issue, found in the ledger under another id."""
+    """A job's issue, found under another id: in the ledger, or planned in this run."""
 
     job: Job
-    record: PostRecord
+    #: The other id, and the file its post came from (None: the ledger has none).
+    issue_id: str
+    source: str | None
+    #: How the other post stands ("published https://…"); "" for one of this run.
+    standing: str
     #: What they share: "content" or "title".
     same: str
+
+    @property
+    def in_run(self) -> bool:
+        """The other post is planned in this run, not yet in the ledger."""
+        return not self.standing
 
 
 def earlier_post(ledger: Ledger, job: Job) -> Earlier | None:
@@ -66,13 +80,34 @@ def earlier_post(ledger: Ledger, job: Job) -> Earlier | None:
     made = [record for record in like if record.reached_platform]
     for record in made:
         if record.content_hash == job.content_hash:
-            return Earlier(job, record, "content")
+            return _from_ledger(job, record, "content")
     here = str(Path(job.issue.path).resolve())
     named = job.issue.line_of("id") is not None
     for record in made:
         if _left_for(record, here, named):
-            return Earlier(job, record, "title")
+            return _from_ledger(job, record, "title")
     return None
+
+
+def _from_ledger(job: Job, record: PostRecord, same: str) -> Earlier:
+    return Earlier(job, record.issue_id, record.issue_path, _standing(record), same)
+
+
+#: This run's planned posts by account and content hash (the first file of each).
+Planned = Mapping[tuple[str, str], Job]
+
+
+def planned_alike(job: Job, planned: Planned) -> Earlier | None:
+    """The post of ``job``'s account with the same content planned earlier in this run
+    from another file under another id, or None: two files with the same words, both new
+    to the ledger, are one post (the first file's). The same title alone is not: the
+    other file is still there, so it is another issue."""
+    other = planned.get((job.account.key, job.content_hash))
+    if other is None or other.issue.id == job.issue.id:
+        return None
+    if Path(other.issue.path).resolve() == Path(job.issue.path).resolve():
+        return None
+    return Earlier(job, other.issue.id, str(other.issue.path), "", "content")
 
 
 def _left_for(record: PostRecord, here: str, named: bool) -> bool:
@@ -92,23 +127,36 @@ def refusal(found: Sequence[Earlier]) -> IssueError:
     """The one line for the first issue found under another id (every account of it
     that knows the same earlier id is named)."""
     first = found[0]
-    job, earlier_id = first.job, first.record.issue_id
+    job, earlier_id = first.job, first.issue_id
     same = [
-        f for f in found if f.job.issue.path == job.issue.path and f.record.issue_id == earlier_id
+        f
+        for f in found
+        if f.job.issue.path == job.issue.path
+        and f.issue_id == earlier_id
+        and f.in_run == first.in_run
     ]
-    standing = "; ".join(f"{f.job.account.key} {_standing(f.record)}" for f in same)
-    source = first.record.issue_path
+    source = first.source
     here = str(Path(job.issue.path).resolve())
     came = f", from {source}" if source and source != here else ""
     line = job.issue.line_of("id")
     command = job.account.command("publish", str(job.issue.path), NEW_POST_FLAG)
+    new_post = f"if it is a new post, publish it with '{command}'"
+    if first.in_run:
+        accounts = ", ".join(f.job.account.key for f in same)
+        return IssueError(
+            job.issue.path,
+            f"this issue is also in this run, as '{earlier_id}' (going to {accounts}; the "
+            f"same {first.same}{came}); nothing was sent. If it is the same issue, keep "
+            f"one of the two files (delete or move the other); {new_post}",
+            line,
+        )
+    standing = "; ".join(f"{f.job.account.key} {f.standing}" for f in same)
     return IssueError(
         job.issue.path,
         f"this issue is already in the ledger as '{earlier_id}' ({standing}; the same "
         f"{first.same}{came}); nothing was sent. If it is the same issue, "
         f"{'set' if line else 'add'} 'id: {earlier_id}' {'in' if line else 'to'} its front "
-        f"matter (then nothing is sent again); if it is a new post, publish it with "
-        f"'{command}'",
+        f"matter (then nothing is sent again); {new_post}",
         line,
     )
 

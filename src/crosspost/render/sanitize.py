@@ -278,8 +278,10 @@ def decoration(tag: str, kept: frozenset[str] = frozenset()) -> tuple[str, ...]:
     declarations = (style.group(1) or style.group(2) or "") if style else ""
     marks = [
         mark
-        for mark, (written, words, shorthand_word, marked) in _FONT_MARKS.items()
-        if name not in marked and _font_says(declarations, written, words, shorthand_word, kept)
+        for mark, (written, words, shorthand_word, marked, plain) in _FONT_MARKS.items()
+        if name not in marked
+        and not _kept(written, kept)
+        and _font_says(declarations, written, words, shorthand_word, plain)
     ]
     drawn = " ".join(value.group(1).lower() for value in _DECORATION.finditer(declarations))
     marks += [
@@ -291,22 +293,34 @@ def decoration(tag: str, kept: frozenset[str] = frozenset()) -> tuple[str, ...]:
 
 
 #: A style's weight and slant, each as the element that draws it: its property, what
-#: that property says for it, what the ``font`` shorthand says for it, and the elements
-#: that draw it already (a heading and a header cell are bold).
+#: that property says for it, what the ``font`` shorthand says for it, the elements that
+#: draw it already (a heading and a header cell are bold), and what the property says to
+#: take it back (``normal``: Google Docs wraps a whole paste in ``<b style="font-weight:
+#: normal">``).
 _FONT_MARKS = {
     "b": (
         "font-weight",
         pattern(r"\s*(?:bold|bolder|[6-9]00)\s*(?:!important\s*)?$", re.IGNORECASE),
         pattern(r"(?<![\w-])(?:bold|bolder|[6-9]00)(?![\w-])", re.IGNORECASE),
         frozenset({"b", "strong", "th", "h1", "h2", "h3", "h4", "h5", "h6"}),
+        pattern(r"\s*(?:normal|lighter|[1-5]00)\s*(?:!important\s*)?$", re.IGNORECASE),
     ),
     "i": (
         "font-style",
         pattern(r"\s*(?:italic|oblique)\b.*$", re.IGNORECASE),
         pattern(r"(?<![\w-])(?:italic|oblique)(?![\w-])", re.IGNORECASE),
         frozenset({"i", "em", "cite", "var", "dfn"}),
+        pattern(r"\s*normal\s*(?:!important\s*)?$", re.IGNORECASE),
     ),
 }
+#: The inline elements that draw a mark by their name alone, which their own style may
+#: take back (:func:`taken_back`); a heading's or a cell's weight is its structure.
+_DRAWN_BY_NAME = {
+    "b": frozenset({"b", "strong"}),
+    "i": frozenset({"i", "em", "cite", "var", "dfn"}),
+}
+#: A ``font`` shorthand that sets nothing of its own: the weight and slant are the parent's.
+_GLOBAL_VALUE = pattern(r"\s*(?:inherit|initial|unset|revert|revert-layer)\s*$", re.IGNORECASE)
 #: One declaration of a style: its property (group 1) and value (group 2).
 _DECLARATION = pattern(r"(?:^|;)\s*([\w-]+)\s*:([^;]*)")
 
@@ -316,21 +330,76 @@ def _font_says(
     written: str,
     says: re.Pattern[str],
     shorthand: re.Pattern[str],
-    kept: frozenset[str],
-) -> bool:
+    plain: re.Pattern[str],
+) -> bool | None:
     """Whether the style ``declarations`` make text bold (or italic: ``written`` is the
     property), by the property or the ``font`` shorthand, whichever comes last, as CSS
-    reads them; never when the channel keeps that property as it is (``kept``)."""
-    if written in kept or "font" in kept:
-        return False
+    reads them: True, False when they make it plain (``plain``; a shorthand that does
+    not say bold resets the weight to normal), None when they say nothing of it."""
     value = None
     for found in _DECLARATION.finditer(declarations):
-        prop = found.group(1).lower()
+        prop, given = found.group(1).lower(), found.group(2)
         if prop == written:
-            value = bool(says.match(found.group(2)))
-        elif prop == "font":
-            value = bool(shorthand.search(found.group(2)))
-    return bool(value)
+            value = True if says.match(given) else False if plain.match(given) else None
+        elif prop == "font":  # "inherit" and the like: the parent's, nothing of its own
+            value = None if _GLOBAL_VALUE.match(given) else bool(shorthand.search(given))
+    return value
+
+
+def _kept(written: str, kept: frozenset[str]) -> bool:
+    """Whether the channel keeps the style property ``written`` (or the ``font`` shorthand)
+    as it is: the style itself then draws, or takes back, the weight or slant."""
+    return written in kept or "font" in kept
+
+
+def taken_back(tag: str, kept: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The marks raw opening ``tag`` draws by its name and its own style takes back:
+    ``<b style="font-weight:normal">`` (Google Docs' wrapper of a whole paste) is not
+    bold, ``<em style="font-style:normal">`` not italic. None for any other tag, nor where
+    the channel keeps the property (``kept``: WeChat's ``font-weight``), whose style
+    says it."""
+    lowered = tag.lower()
+    found = _TAG.match(tag) if "font" in lowered else None
+    if found is None or found.group(1) or found.group(3):
+        return ()
+    name = found.group(2).lower()
+    style = _STYLE_ATTRIBUTE.search(tag)
+    declarations = (style.group(1) or style.group(2) or "") if style else ""
+    return tuple(
+        mark
+        for mark, (written, words, shorthand, _, plain) in _FONT_MARKS.items()
+        if name in _DRAWN_BY_NAME[mark]
+        and not _kept(written, kept)
+        and _font_says(declarations, written, words, shorthand, plain) is False
+    )
+
+
+#: An opening or closing tag, quoted values read whole (they may hold ``>``).
+_ANY_TAG = pattern(r"""<(/?)([A-Za-z][A-Za-z0-9-]*)\b(?:[^<>"']|"[^"]*"|'[^']*')*>""")
+
+
+def plain_by_style(fragment: str, kept: frozenset[str] = frozenset()) -> str:
+    """``fragment`` with each element whose own style takes back the bold or italic its
+    name draws (:func:`taken_back`) written as a ``<span>``, its closing tag too: a
+    channel that keeps no style (Zhihu) read Google Docs' ``<b style="font-weight:
+    normal">`` around a whole paste as bold, every paragraph of it."""
+    if "font" not in fragment.lower():
+        return fragment
+    # Per name, whether each element of that name still open was made a span.
+    opened: dict[str, list[bool]] = {}
+
+    def renamed(found: re.Match[str]) -> str:
+        tag, closing, name = found.group(0), found.group(1), found.group(2).lower()
+        if name not in _DRAWN_BY_NAME["b"] | _DRAWN_BY_NAME["i"] or tag.endswith("/>"):
+            return tag
+        stack = opened.setdefault(name, [])
+        if closing:
+            return "</span>" if stack and stack.pop() else tag
+        plain = bool(taken_back(tag, kept))
+        stack.append(plain)
+        return f"<span{tag[1 + len(name) :]}" if plain else tag
+
+    return _ANY_TAG.sub(renamed, fragment)
 
 
 #: Elements whose children are rows, cells or items, not text.
@@ -547,7 +616,7 @@ def clean(fragment: str, allowlist: Allowlist) -> str:
     (:func:`decorated`), if the allowlist has it (inside each block it holds), what the
     page hides is left out (:mod:`~crosspost.render.hidden`), and a table that lays a
     page out is the blocks it holds (:func:`~crosspost.render.layout.unwrap_layout_tables`)."""
-    fragment = decorated(fragment, allowlist.styles)
+    fragment = decorated(plain_by_style(fragment, allowlist.styles), allowlist.styles)
     marks = {mark: name for mark, name in _MARK_STANDS_IN.items() if f"<{name}>" in fragment}
     cleaned = _clean(fragment, allowlist, frozenset(marks.values()))
     if marks and _marks_hold_blocks(cleaned, frozenset(marks.values())):
@@ -730,6 +799,12 @@ class TagStream:
                     self._marked[name] = self._marked.get(name, 0) - marked
                     return written
             return ""
+        if allowed and taken_back(raw, self.allowlist.styles):
+            # Its own style takes back the bold (italic) its name draws, and the channel
+            # keeps no style to say so: its words plain, its closing tag nothing.
+            self._open.append((name, unmarks, bool(marks)))
+            self._marked[name] = self._marked.get(name, 0) + bool(marks)
+            return marks
         written = self._opening(raw, name, bool(self_closed)) if allowed else ""
         if not marks:
             if not allowed and self._marked.get(name) and name not in VOID and not self_closed:

@@ -35,6 +35,7 @@ from urllib.parse import unquote
 from crosspost.config.advice import command_line
 from crosspost.errors import IssueError, UsageError
 from crosspost.issue.blocks import PICTURE_ENDING
+from crosspost.issue.encoding import as_utf8, decode
 from crosspost.issue.fields import (
     ISSUE_SUFFIXES,
     KNOWN_KEYS,
@@ -274,9 +275,10 @@ def _misspelt(key: str, value: object, now: datetime) -> bool:
 
 
 def _yaml_front(raw: bytes) -> re.Match[str] | None:
-    """The YAML front matter block of a file, found without YAML (None: not found)."""
+    """The YAML front matter block of a file, found without YAML (None: not found). Its
+    bytes are read as the loader reads them: UTF-8, or what a byte-order mark says."""
     try:
-        text = raw.decode("utf-8")
+        text = decode(raw)
     except UnicodeDecodeError:
         return None
     return _FRONT.match(text)
@@ -314,7 +316,7 @@ def publish_zone(path: Path | str | None) -> tzinfo | None:
             raw = file.read(_ZONE_READ_BYTES)
     except OSError:
         return None
-    moment = _publish_at_in(_yaml_front(raw))
+    moment = _publish_at_in(_yaml_front(as_utf8(raw)))  # UTF-16 cut inside a character
     return moment.tzinfo if isinstance(moment, datetime) else None
 
 
@@ -331,7 +333,7 @@ def named_pictures_digest(path: Path, folders: Sequence[Path] = ()) -> str:
     a read and a few ``stat`` calls. An address (``https://…``) names no file here.
     """
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = decode(path.read_bytes(), "replace")
     except OSError:
         return ""
     names = sorted(

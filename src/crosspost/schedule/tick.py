@@ -427,8 +427,8 @@ class _Tick:
             f"run-due sent {issue_id} to {account.key} before, but the ledger has no post "
             "of it: the ledger was deleted, replaced or is not the one it was; restore it "
             "(or set ledger_url/state_dir back), and "
-            f"nothing is sent again; to send the issue anew on purpose, run 'crosspost "
-            f"publish {entry.path} -c {account.key}'"
+            "nothing is sent again; to send the issue anew on purpose, run "
+            f"'{account.command('publish', str(entry.path), '-c', account.key)}'"
         )
         told = self.state.told(entry.path, account.key)
         self._entry("problem", entry, issue_id, account, message, repeat=told == message)
