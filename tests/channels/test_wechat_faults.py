@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from crosspost.channels.base import Intent, PublishTicket, RemoteDraft
-from crosspost.errors import PermanentError, RateLimitedError, UnconfirmedError
+from crosspost.errors import PermanentError, RateLimitedError, TransientError, UnconfirmedError
 from crosspost.sandbox.box import ManualClock, Sandbox
 
 from .test_wechat_adapter import adapter_for, content, image
@@ -33,6 +33,9 @@ RECOVERABLE = [
     "errcode:45011",
     "token_expired",
     "commit_then_drop",
+    # A relay in front of WeChat (whitelist proxy, API gateway) answering JSON of its own
+    # with HTTP 403: WeChat's answers are all HTTP 200, so this is no WeChat payload.
+    "relay_json:403",
 ]
 
 
@@ -176,7 +179,15 @@ def test_idempotent_calls_stop_at_once_on_quota_and_permanent_errors(
 
 # --- irreversible calls ---------------------------------------------------------------
 
-AMBIGUOUS = ["reset", "http:500", "http:502", "http:503", "errcode:-1", "commit_then_drop"]
+AMBIGUOUS = [
+    "reset",
+    "http:500",
+    "http:502",
+    "http:503",
+    "errcode:-1",
+    "commit_then_drop",
+    "relay_json:403",
+]
 REFUSED = ["http:429", "errcode:45009", "errcode:45011"]
 
 
@@ -299,3 +310,22 @@ def test_irreversible_calls_stop_on_permanent_errors_naming_the_code(
         op(world)
     assert caught.value.exit_code == 1
     assert world.calls(path) - before == 1
+
+
+def test_a_relays_json_is_never_read_as_an_empty_draft_box(world: World) -> None:
+    """A lost draft/add is reconciled by listing 草稿箱. A relay's own JSON (HTTP 403, no
+    errcode) was read as WeChat's answer listing nothing: "not created", and the next
+    run made a second draft. Now the listing fails as trouble on the way, nothing decided."""
+    intent = intent_of(world, "draft/add")
+    world.box.faults.add("wechat", "/cgi-bin/draft/add", "commit_then_drop", count=1)
+    with pytest.raises(UnconfirmedError):
+        create(world)
+    world.clock.advance(601)
+    world.box.faults.add("wechat", "/cgi-bin/draft/batchget", "relay_json:403")
+
+    with pytest.raises(TransientError, match="without errcode came back with HTTP 403") as caught:
+        world.wechat.reconcile("draft", intent)
+
+    assert caught.value.exit_code == 75
+    assert "proxy, firewall or login page is in the way" in str(caught.value)
+    assert len(truth(world, "draft/add", intent)) == 1  # the draft is there, and one only

@@ -34,7 +34,9 @@ from crosspost.channels.http.policy import HttpPolicy, Reply, RetryPolicy
 from crosspost.channels.registry import adapter_class
 from crosspost.channels.zhihu.adapter import ZhihuAdapter
 from crosspost.channels.zhihu.wire import (
+    ClockSkewed,
     browser_headers,
+    check_oss,
     check_reply,
     draft_id_of,
     oss_headers,
@@ -289,6 +291,51 @@ def test_an_image_still_processing_is_polled_on_the_fake_clock(world: World, don
     assert world.clock.sleeps[-3:] == [0.3, 0.5, 1.0]  # growing pauses, none waited for
 
 
+@pytest.mark.parametrize(
+    "options", [{"image_polls": 50}, {"require_upload_status": True}], ids=["slow", "needs-i3"]
+)
+def test_an_image_put_here_that_i4_never_calls_ready_takes_the_address_of_its_hash(
+    world: World, caplog: pytest.LogCaptureFixture, options: dict[str, Any]
+) -> None:
+    # I4's last word is an open question (spec §11), and the tools that upload by the hash
+    # never wait for it (Wechatsync v2, zhihu_obsidian): bytes put on OSS here are not a
+    # failed post because Zhihu still says "processing" (or, I3 refused, never moves on).
+    world.box.zhihu.update_options(options)
+    world.fault("/images/*/uploading_status", "http:400", count=1, method="PUT")  # I3 refused
+    image = png(13)
+
+    asset = world.adapter.upload_image(image, "inline")
+
+    assert asset.url == f"https://pic4.zhimg.com/v2-{image.md5}" and asset.media_id
+    assert world.calls("PUT", "/v2-") == 1
+    assert world.calls("GET", "/images/") == 9  # every check made, then no failure
+    assert "the article uses the address derived from their hash" in caplog.text
+
+
+def test_an_image_another_browser_sent_is_still_waited_for(world: World) -> None:
+    """State 1 (Zhihu has the hash, these bytes were not put here): still processing
+    after every check is temporary trouble, as before; nothing is derived from a hash
+    whose bytes this run never saw arrive."""
+    world.box.zhihu.update_options({"image_polls": 50})
+    image = png(14)
+    editor = requests.Session()
+    creds = world.box.zhihu.credentials()
+    editor.headers.update(browser_headers(creds["z_c0"], creds["xsrf"]))
+    announced = editor.post(
+        f"{world.box.zhihu_url}/images", json={"image_hash": image.md5, "source": "article"}
+    ).json()
+    key = announced["upload_file"]["object_key"]
+    editor.put(
+        f"{world.box.zhihu_url}/{key}",
+        data=image.data,
+        headers=oss_headers(key, image.mime, announced["upload_token"], now=0),
+    )
+
+    with pytest.raises(TransientError, match="still processing image"):
+        world.adapter.upload_image(image, "inline")
+    assert world.calls("PUT", "/v2-") == 1  # the other browser's, not ours
+
+
 def test_the_oss_upload_is_signed_as_aliyun_checks_it(world: World) -> None:
     world.box.zhihu.update_options({"verify_oss_signature": True})
 
@@ -296,6 +343,28 @@ def test_the_oss_upload_is_signed_as_aliyun_checks_it(world: World) -> None:
 
     assert asset.url.endswith(png(11).md5)
     assert [e.status for e in world.box.requests if e.path.startswith("/v2-")] == [200]
+
+
+def test_an_upload_from_a_machine_whose_clock_is_off_is_signed_with_the_hosts_time(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Aliyun refuses a PUT dated more than 15 minutes off its clock (RequestTimeTooSkewed,
+    # naming its time); the browser's uploader (ali-oss) signs once more with that time.
+    world.box.zhihu.update_options({"oss_clock_ahead": 3600, "verify_oss_signature": True})
+
+    asset = world.adapter.upload_image(png(15), "inline")
+
+    assert asset.url.endswith(png(15).md5)
+    assert [e.status for e in world.box.requests if e.path.startswith("/v2-")] == [403, 200]
+    assert "clock is -3600 s off the clock of Zhihu's image host" in caplog.text
+
+
+def test_a_skewed_clock_refusal_without_the_hosts_time_says_to_set_the_clock() -> None:
+    # Aliyun's samples lay the code out on lines of its own; no ServerTime, no Date.
+    xml = b"<Error>\n  <Code>\n    RequestTimeTooSkewed\n  </Code>\n</Error>"
+    with pytest.raises(ClockSkewed, match="clock is more than 15 minutes off") as caught:
+        check_oss(Reply("PUT", "/v2-x", 403, {}, xml))
+    assert caught.value.server_time is None and caught.value.exit_code == 1
 
 
 def test_a_refused_oss_upload_names_the_oss_code_and_is_not_hammered(world: World) -> None:

@@ -83,6 +83,7 @@ KINDS = {
         "errcode:45011",
         "token_expired",
         "http:429",
+        "relay_json:403",  # a whitelist relay's own JSON: no WeChat answer, nothing decided
     ],
     "zhihu": [*SHARED_KINDS, "http:429", "zhihu:40362", "zhihu:100"],
 }

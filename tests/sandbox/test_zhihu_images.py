@@ -204,6 +204,17 @@ def test_a_checked_signature_must_match(start: Callable[..., Zhihu]) -> None:
     assert zhihu.put(announced, data).status_code == 200
 
 
+def test_a_put_dated_far_from_the_oss_clock_is_refused_naming_the_servers_time(
+    start: Callable[..., Zhihu],
+) -> None:
+    # Aliyun: more than 15 minutes apart is 403 RequestTimeTooSkewed with <ServerTime>.
+    zhihu = start(oss_clock_ahead=0)  # the sandbox's clock (2026-09) against OSS_DATE (2026-02)
+    data = picture()
+    refused = zhihu.put(zhihu.announce(data), data)
+    assert refused.status_code == 403 and "<Code>RequestTimeTooSkewed</Code>" in refused.text
+    assert "<ServerTime>2026-" in refused.text and refused.headers["Date"].endswith("GMT")
+
+
 def test_a_too_large_image_is_refused_when_a_limit_is_set(start: Callable[..., Zhihu]) -> None:
     zhihu = start(image_max_bytes=10)
     data = picture()

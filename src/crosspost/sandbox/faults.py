@@ -21,6 +21,10 @@ Kinds the server carries out itself (they are the same on every platform):
 ``http:<status>``
     answer with that HTTP status (500, 502, 503, and 429 for Zhihu); the emulator may
     shape the body, otherwise a gateway-style HTML page is sent.
+``relay_json:<status>``
+    a relay in front of the platform (the reverse proxy an account calls WeChat through
+    for a fixed whitelisted IP, an API gateway) answers that status with JSON of its own,
+    ``{"code": <status>, "msg": "…"}``: JSON, but not the platform's (nothing is applied).
 ``commit_then_drop``
     let the emulator apply the request, then close the connection with no status line.
     It only matches calls the emulator calls mutating (create or publish).
@@ -126,7 +130,7 @@ def check_fault(fault: Fault) -> Fault:
     if fault.probability is not None and not 0 < fault.probability <= 1:
         raise UsageError(f"fault probability must be in (0, 1], not {fault.probability}")
     prefix, _, argument = fault.kind.partition(":")
-    if prefix in ("latency", "handshake", "http", "slow_answer"):
+    if prefix in ("latency", "handshake", "http", "slow_answer", "relay_json"):
         if not argument.isdigit():
             raise UsageError(f"fault kind {fault.kind!r} needs a number, e.g. {prefix}:500")
     elif not fault.kind or any(c.isspace() for c in fault.kind):

@@ -113,6 +113,12 @@ def _bad_gateway(status: int) -> Response:
     return Response(html, status=status, mimetype="text/html")
 
 
+def _relay_json(status: int) -> Response:
+    """What a relay in front of the platform sends of its own: JSON, in no platform's shape
+    (an API gateway's ``{"code": 403, "msg": …}``, a whitelist relay's refusal)."""
+    return _json({"code": status, "msg": "request refused by the relay"}, status)
+
+
 class EmulatorServer:
     """One emulator served on one loopback port, with faults, log and persistence."""
 
@@ -302,6 +308,8 @@ class EmulatorServer:
             status = decision.fault.http_status if decision.fault else None
             if response is None and status is not None:
                 response = _bad_gateway(status)
+            if response is None and kind.startswith("relay_json:"):
+                response = _relay_json(int(kind.split(":", 1)[1]))
             if response is None:
                 kind = f"{kind} (ignored: unknown to {emulator.name})"
         if response is None:

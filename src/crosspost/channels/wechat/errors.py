@@ -234,6 +234,21 @@ def check_reply(
         elsewhere = reply.is_html or reply.redirect_host is not None
         advice = f", so {IN_THE_WAY}" if elsewhere else "; run again later"
         raise TransientError(f"{problem}{advice}", channel=CHANNEL, code=reply.status)
+    if not 200 <= reply.status < 300 and "errcode" not in data:
+        # WeChat answers every call, its refusals too, with HTTP 200 (spec §0,
+        # [P-tencent-40164]); a JSON answer with another status and no errcode is someone
+        # else's: the relay many accounts call through to have a fixed IP for the whitelist
+        # (a reverse proxy in front of api.weixin.qq.com answering 403 of its own: go-gost/
+        # gost#659), an API gateway's {"code": 403, "msg": …}. Read as WeChat's payload it
+        # was a success: a draft listing with no items, so reconcile found no draft and a
+        # second draft/add went out.
+        problem = (
+            f"WeChat {reply.where}: a JSON answer without errcode came back with HTTP "
+            f"{reply.status}, which WeChat never sends (its own answers are HTTP 200)"
+        )
+        if irreversible:
+            raise UnconfirmedError(f"{problem}; it may or may not have happened", channel=CHANNEL)
+        raise TransientError(f"{problem}, so {IN_THE_WAY}", channel=CHANNEL, code=reply.status)
     try:
         code = int(data.get("errcode") or 0)
     except (TypeError, ValueError):

@@ -16,7 +16,8 @@ import json
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from email.utils import formatdate
+from datetime import datetime
+from email.utils import formatdate, parsedate_to_datetime
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -509,12 +510,61 @@ def _client_advice(cookies: Cookies) -> str:
     )
 
 
+class ClockSkewed(PermanentError):
+    """OSS refused the upload's date: 403 ``RequestTimeTooSkewed``, this machine's clock
+    more than 15 minutes from Aliyun's. ``server_time`` (seconds since the epoch) is the
+    OSS host's clock as its answer gives it (``<ServerTime>``, else ``Date``), or None."""
+
+    def __init__(self, message: str, *, server_time: float | None) -> None:
+        super().__init__(message, channel=CHANNEL, code=SKEWED)
+        self.server_time = server_time
+
+
+#: Aliyun OSS's code for a request dated too far from its clock (15 minutes).
+SKEWED: Final = "RequestTimeTooSkewed"
+
+
+def _xml_text(text: str, element: str) -> str:
+    """The text of ``<element>`` in an OSS XML error ("" when absent); Aliyun's samples
+    lay the value out on lines of its own, so it is stripped."""
+    opening, closing = f"<{element}>", f"</{element}>"
+    if opening not in text:
+        return ""
+    return text.split(opening, 1)[1].split(closing, 1)[0].strip()
+
+
+def _server_time(reply: Reply, text: str) -> float | None:
+    """The OSS host's clock in a RequestTimeTooSkewed answer: ``<ServerTime>`` (ISO 8601,
+    what ali-oss reads) or the ``Date`` header; None when neither can be read."""
+    stamp = _xml_text(text, "ServerTime")
+    try:
+        if stamp:
+            return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        pass
+    try:
+        return parsedate_to_datetime(reply.header("date")).timestamp()
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
 def check_oss(reply: Reply) -> None:
     """OSS speaks XML: 2xx is done; anything else names its ``<Code>``."""
     if reply.status < 300:
         return
     text = reply.text
-    code = text.split("<Code>", 1)[1].split("</Code>", 1)[0] if "<Code>" in text else ""
+    code = _xml_text(text, "Code")
+    if code == SKEWED:
+        # Aliyun refuses a request dated more than 15 minutes from its clock (help.aliyun.com
+        # OSS error 0002-00000504); the browser's own uploader (ali-oss, which Zhihu's editor
+        # uses) then signs once more with the time the answer gives (its request(): on
+        # RequestTimeTooSkewed, amendTimeSkewed = serverTime - now, and again).
+        raise ClockSkewed(
+            f"Zhihu's image host refused the upload's date (HTTP {reply.status} {SKEWED} on "
+            f"{reply.where}): this machine's clock is more than 15 minutes off; set it right "
+            "(NTP: timedatectl set-ntp true), then run again",
+            server_time=_server_time(reply, text),
+        )
     raise PermanentError(
         f"Zhihu's image host refused the upload (HTTP {reply.status} {code or 'error'} on "
         f"{reply.where}); run again, which fetches a fresh upload token — if it repeats, "

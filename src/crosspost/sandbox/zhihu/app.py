@@ -30,6 +30,9 @@ option                         default          meaning
 ``image_host``                 ``pic1.zhimg.``  CDN host in image URLs
 ``image_max_bytes``            ``None``         OSS refuses bigger bodies (the limit is unknown)
 ``verify_oss_signature``       ``False``        check the OSS V1 ``Authorization`` signature
+``oss_clock_ahead``            ``None``         seconds the OSS host's clock is ahead of the
+                                                sandbox's; set, a PUT dated more than 15 min
+                                                off is 403 ``RequestTimeTooSkewed`` (Aliyun)
 ``sanitize``                   ``True``         publish keeps only Zhihu's element set (§7/§12)
                                                 and notes each loss as a snapshot ``flags``
 ``error_envelope``             ``"wrapped"``    ``{"error":{…}}``; ``"top_level"`` as U-COOKIE;

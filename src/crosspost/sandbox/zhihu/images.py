@@ -18,6 +18,8 @@ import re
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, replace
+from datetime import UTC, datetime
+from email.utils import formatdate, parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -36,6 +38,8 @@ from crosspost.sandbox.zhihu.wire import (
 )
 
 _MD5 = re.compile(r"[0-9a-fA-F]{32}")
+#: How far a request's date may be from the OSS host's clock (Aliyun: 15 minutes).
+OSS_MAX_SKEW_SECONDS = 900
 _MAGIC = (
     (b"\x89PNG\r\n\x1a\n", "image/png", ""),
     (b"\xff\xd8\xff", "image/jpeg", ""),
@@ -184,6 +188,7 @@ class ImageDesk:
         image = self.images[token.image_id]
         if image.object_key != object_key:
             raise OssError(403, "AccessDenied", "The token does not grant access to this key.")
+        self._check_date(request)
         if self.options.verify_oss_signature:
             expected = oss_signature(token.access_key, oss_string_to_sign(request, object_key))
             if not hmac.compare_digest(expected, signature):
@@ -212,6 +217,35 @@ class ImageDesk:
             status=200,
             headers={"ETag": f'"{md5.hexdigest().upper()}"', "x-oss-request-id": new_id(set())},
         )
+
+    def _check_date(self, request: Request) -> None:
+        """With ``oss_clock_ahead`` set, the request's date is held against the OSS host's
+        clock (the sandbox's, that many seconds ahead), as Aliyun does: more than 15
+        minutes apart is 403 RequestTimeTooSkewed naming the server's time
+        (help.aliyun.com OSS error 0002-00000504); a missing or unreadable date is 403
+        AccessDenied."""
+        ahead = self.options.oss_clock_ahead
+        if ahead is None:
+            return
+        now = self.clock() + float(ahead)
+        sent = request.headers.get("x-oss-date") or request.headers.get("Date") or ""
+        try:
+            when = parsedate_to_datetime(sent).timestamp()
+        except (TypeError, ValueError, IndexError):
+            raise OssError(403, "AccessDenied", "The request date is missing or invalid.") from None
+        if abs(when - now) > OSS_MAX_SKEW_SECONDS:
+            server_time = datetime.fromtimestamp(now, UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+            raise OssError(
+                403,
+                "RequestTimeTooSkewed",
+                "The difference between the request time and the current time is too large.",
+                extra={
+                    "RequestTime": sent,
+                    "ServerTime": server_time,
+                    "MaxAllowedSkewMilliseconds": str(OSS_MAX_SKEW_SECONDS * 1000),
+                },
+                headers={"Date": formatdate(now, usegmt=True)},
+            )
 
     # --- I3 / I4: confirm and poll ------------------------------------------------------------
 

@@ -58,24 +58,37 @@ class ZhihuError(Exception):
 class OssError(Exception):
     """A refusal from the Aliyun OSS upload host, which speaks XML, not Zhihu JSON."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        extra: Mapping[str, str] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        #: More elements of the XML (RequestTimeTooSkewed names ServerTime), and headers.
+        self.extra = dict(extra or {})
+        self.headers = dict(headers or {})
 
     def response(self) -> Response:
         request_id = uuid.uuid4().hex[:24].upper()
+        more = "".join(f"  <{name}>{value}</{name}>\n" for name, value in self.extra.items())
         xml = (
             '<?xml version="1.0" encoding="UTF-8"?>\n<Error>\n'
             f"  <Code>{self.code}</Code>\n  <Message>{self.message}</Message>\n"
-            f"  <RequestId>{request_id}</RequestId>\n  <HostId>{OSS_HOST}</HostId>\n</Error>\n"
+            f"  <RequestId>{request_id}</RequestId>\n  <HostId>{OSS_HOST}</HostId>\n"
+            f"{more}</Error>\n"
         )
         return Response(
             xml,
             status=self.status,
             content_type="application/xml",
-            headers={"x-oss-request-id": request_id},
+            headers={"x-oss-request-id": request_id, **self.headers},
         )
 
 
@@ -153,6 +166,7 @@ class ZhihuOptions:
     image_host: str = "pic1.zhimg.com"
     image_max_bytes: int | None = None
     verify_oss_signature: bool = False
+    oss_clock_ahead: float | None = None
     sanitize: bool = True
     error_envelope: str = "wrapped"
     publish_result: str = "string"
