@@ -292,7 +292,7 @@ def test_a_placeholder_in_a_raw_links_address_is_named_and_kept(
     ("body", "line", "said"),
     [
         ("```{figure} images/plane.png\nThe plane.\n```\n", 4, "'```{figure}' is a MyST directive"),
-        ('<div markdown="1">\n**Bold** and ![](a.png)\n</div>\n', 4, "Markdown inside HTML"),
+        ('<div markdown="1">\n**Bold** and ![](a.png)</div>\n', 4, "Markdown inside HTML"),
         ("=== 'Linux'\n\n    Install with apt.\n", 4, "'=== 'Linux'' is a MkDocs content tab"),
         ("定义\n\\begin{equation}\nz=x+iy\n", 4, "'\\begin{equation}' is never closed"),
         ("\\begin{itemize}\n\\item x\n\\end{itemize}\n", 4, "'\\begin{itemize}' is LaTeX"),

@@ -61,7 +61,9 @@ def test_zhihu_page_imports_metadata_and_structure(tmp_path: Path) -> None:
     assert issue.title == "深度学习硬件的过去、现在和未来"
     assert issue.author == "OneFlow"
     assert "first_published: '2022-11-28T10:15:00+00:00'" in article.document
-    assert "![](https://pic1.zhimg.com/v2-abc_720w.jpg)" in issue.body
+    # The figure's caption is the picture's, not a paragraph of its own under it.
+    assert '![](https://pic1.zhimg.com/v2-abc_720w.jpg "演讲现场")' in issue.body
+    assert "\n演讲现场\n" not in issue.body
     assert "## 四个方向" in issue.body
     assert "1. 新的数字表示" in issue.body
 

@@ -24,6 +24,7 @@ from crosspost.issue.ai_citations import CODE as AI_CITATIONS
 from crosspost.issue.attachments import MISSING_ATTACHMENT
 from crosspost.issue.blocks import PICTURE_ENDING, shortened
 from crosspost.issue.body import footnote_definitions
+from crosspost.issue.chat_marks import CODE as CHAT_MARKUP
 from crosspost.issue.components import JAVASCRIPT_PICTURE, PICTURE_TAGS, SELF_CLOSING
 from crosspost.issue.csdn import CODE as CSDN_PICTURE
 from crosspost.issue.dialect import (
@@ -45,6 +46,7 @@ from crosspost.issue.loader import JSON_FIELD
 from crosspost.issue.logseq import MACRO_CODE as LOGSEQ_MACRO
 from crosspost.issue.logseq import REFERENCE_CODE as LOGSEQ_REFERENCE
 from crosspost.issue.merge_tags import merge_tags
+from crosspost.issue.mkdocs_icons import CODE as MKDOCS_ICON
 from crosspost.issue.model import Issue
 from crosspost.issue.model_reasoning import CODE as MODEL_REASONING
 from crosspost.issue.roam import ALIAS_CODE as ROAM_ALIAS
@@ -73,8 +75,29 @@ _CITATION = pattern(rf"\[[^\[\]\n]*?{_CITED_KEY.pattern}[^\[\]\n]*\](?![(:\[])")
 #: A link's reference definition: ``[@octocat]: https://github.com/octocat`` (Keep a
 #: Changelog thanks contributors so), which makes ``[@octocat]`` a link, not a citation.
 _DEFINED = pattern(r"^ {0,3}\[([^\[\]\n]+)\]:", re.MULTILINE)
+#: A newsletter service's merge tag or condition in its template language (Buttondown's
+#: and Kit's ``{{ subscriber.first_name }}``, ``{{ unsubscribe_url }}``, beehiiv's
+#: ``{{rp_refer_url}}``, ``{% if subscriber.tags … %}``): named as what it is, not as a
+#: static site's variable.
+_NEWSLETTER_TAG = re.compile(
+    r"\{([{%])-?\s*(?:(?:if|unless|elsif|elif)\s+)?(?:subscriber[._]|unsubscribe_url\b"
+    r"|unsubscribe_link\b|manage_subscription|rp_[a-z_]+\b|email\.|email_url\b)"
+    r"[^{}\n]*?-?(?:%\}|\}\})"
+)
 #: Syntax of static-site generators and editors that Markdown shows as it is written.
 _FOREIGN: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        _NEWSLETTER_TAG,
+        "a merge tag or condition your newsletter service (Buttondown, Kit, beehiiv) fills "
+        "in for each subscriber; WeChat and Zhihu do not, so readers would see it as "
+        "written: write the words it stands for, or leave it out",
+    ),
+    (
+        re.compile(r"(?m)^\.\.[ \t]+[A-Za-z][\w:-]*::.*$"),
+        "a reStructuredText directive crosspost does not read (it reads admonitions, "
+        "code-block and image): it goes out as literal text; write what it stands for in "
+        "Markdown, or leave it out",
+    ),
     (
         re.compile(r"\{\{<\s*(?:include|embed)\b.*?>\}\}"),
         "a shortcode (Quarto's, a site's) that includes another file, whose text is not in "
@@ -996,8 +1019,15 @@ def _diagrams(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
             )
 
 
-#: Raw HTML whose Markdown MkDocs (md_in_html) and kramdown read: ``<div markdown="1">``.
-_MARKDOWN_IN_HTML = pattern(r"\s*<[A-Za-z][\w-]*\b[^>]*\smarkdown\b", re.IGNORECASE)
+#: Raw HTML whose Markdown MkDocs (md_in_html) and kramdown read, ``<div markdown="1">``,
+#: that the dialect left as HTML (its closing tag is not alone on a line below): the
+#: element's name (group 1). kramdown's ``markdown="0"`` asks for HTML, and neither reads
+#: Markdown in an element of raw text (``<pre>``).
+_MARKDOWN_IN_HTML = pattern(
+    r"\s*<(?!(?:pre|script|style|textarea|canvas|math|option)\b)([A-Za-z][\w-]*)\b[^>]*"
+    r"\smarkdown\b(?!\s*=\s*[\"']?0)",
+    re.IGNORECASE,
+)
 #: A MkDocs content tab's label line: ``=== "Linux"``.
 _CONTENT_TAB = pattern(r"^={3}[+!]?\s+[\"']")
 #: A LaTeX environment written outside ``$$``: ``\begin{equation}``.
@@ -1027,14 +1057,16 @@ def _unread_blocks(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
             yield Finding(
                 line, None, kind, f"{name} is {what}, shown as code on every channel; {fix}"
             )
-        elif token.type == "html_block" and _MARKDOWN_IN_HTML.match(token.content):
+        elif token.type == "html_block" and (unread := _MARKDOWN_IN_HTML.match(token.content)):
+            closing = f"</{unread.group(1)}>"
             yield Finding(
                 line,
                 None,
                 "markdown-in-html",
-                "Markdown inside HTML is not read here (MkDocs's md_in_html, kramdown's "
-                'markdown="1"): its bold, links and images show as written and the images '
-                "are not uploaded; remove the HTML tags around it",
+                "Markdown inside HTML (MkDocs's md_in_html, kramdown's markdown=\"1\") is "
+                f"read up to a '{closing}' alone on a line, and none closes this one: its "
+                "bold, links and images show as written and the images are not uploaded; "
+                f"put '{closing}' on a line of its own where the element ends",
             )
         elif token.type == "inline" and _CONTENT_TAB.match(token.content):
             yield Finding(
@@ -1330,6 +1362,8 @@ _NOTES_TO_LOOK_AT = frozenset(
         MISSING_SNIPPET,
         CHUNK_OUTPUT,
         CSDN_PICTURE,
+        MKDOCS_ICON,
+        CHAT_MARKUP,
     }
 )
 
@@ -1403,8 +1437,14 @@ def _foreign(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
         # Code spans are blanked, not cut: a tag's quote keeps the code it holds.
         text = _CODE_SPAN.sub(lambda code: " " * len(code.group(0)), written)
         first = issue.body_line + token.map[0]
+        # A newsletter's tag is no static site's variable or tag too.
+        claimed = [found.span() for found in _NEWSLETTER_TAG.finditer(text)]
         for foreign, meaning in _FOREIGN:
             for match in foreign.finditer(text):
+                if foreign is not _NEWSLETTER_TAG and any(
+                    start <= match.start() < end for start, end in claimed
+                ):
+                    continue
                 if foreign is _CITATION and (
                     _defined(issue.body, match.group(0)[1:-1])  # a link to its definition
                     or _cross_references_only(match.group(0))  # named by _computed_text

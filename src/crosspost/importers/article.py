@@ -4,6 +4,17 @@ This is how an editor cross-posts an article that already ran on one channel. Th
 article body (WeChat ``#js_content``, Zhihu's ``Post-RichText``) is converted to
 Markdown by markdownify; title, author and publish time go into the front matter;
 images the saved page kept locally are copied next to the new issue.
+
+A page marked up as an ``h-entry`` (microformats2) is read by its marks: Medium's
+export writes each post so (``p-name``, ``p-summary``, ``e-content``, ``p-author``,
+``dt-published``, ``p-canonical``), its footer ("Exported from Medium") outside the
+body. The body's own copy of the title and subtitle (Medium's ``graf--title`` and
+``graf--subtitle``) is left out, the subtitle kept as the digest. A figure's
+``<figcaption>`` is its picture's caption (``![](a.png "caption")``), not a paragraph
+under it; a frame (a video, an embed) is kept as a raw ``<iframe>`` (every channel
+shows a line linking to it, and check says so) rather than left out without a word; a
+``<br>`` in code is a line break of the code; Medium's card linking another post is
+that link, its subtitle after it.
 """
 
 from __future__ import annotations
@@ -13,6 +24,7 @@ import re
 import shutil
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from html import escape as html_escape
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -27,9 +39,18 @@ from crosspost.patterns import pattern
 CHINA = timezone(timedelta(hours=8))
 
 # Where each platform keeps the parts of an article, most specific first.
-_BODY = ("#js_content", ".rich_media_content", ".Post-RichText", ".RichText.ztext", "article")
-_TITLE = ("#activity-name", ".rich_media_title", ".Post-Title", "h1")
+_BODY = (
+    "#js_content",
+    ".rich_media_content",
+    ".Post-RichText",
+    ".RichText.ztext",
+    ".h-entry .e-content",
+    "article",
+)
+_TITLE = ("#activity-name", ".rich_media_title", ".Post-Title", ".h-entry .p-name", "h1")
+_SUMMARY = (".h-entry .p-summary",)
 _AUTHOR = (
+    ".h-entry .p-author",
     "#js_author_name",
     ".rich_media_meta_text",
     "#js_name",
@@ -66,24 +87,27 @@ def import_article(path: Path | str, output: Path) -> ImportedArticle:
             path,
             "has no article body (no #js_content or Post-RichText); save the article page itself",
         )
-    for junk in body.select("script, style, noscript, iframe, mp-style-type"):
+    for junk in body.select("script, style, noscript, mp-style-type"):
         junk.decompose()
+    title = _text_of(soup, _TITLE)
+    summary = _text_of(soup, _SUMMARY)
+    _tidy(body, title, summary)
     warnings: list[str] = []
     copied = _localise_images(path, body, output, warnings)
-    markdown = MarkdownConverter(heading_style="ATX", bullets="-", strip=["span"]).convert_soup(
-        body
-    )
+    markdown = _Converter(heading_style="ATX", bullets="-", strip=["span"]).convert_soup(body)
     markdown = re.sub(r"\n{3,}", "\n\n", markdown).strip() + "\n"
-    front: dict[str, object] = {"title": _text_of(soup, _TITLE) or path.stem}
+    front: dict[str, object] = {"title": title or path.stem}
     author = _text_of(soup, _AUTHOR)
     if author:
         front["author"] = author
+    if summary:
+        front["digest"] = summary
     published = _published(soup, html)
     if published:
         front["first_published"] = published
-    canonical = soup.find("meta", attrs={"property": "og:url"})
-    if isinstance(canonical, Tag) and str(canonical.get("content", "")).startswith("http"):
-        front["source_url"] = str(canonical["content"])
+    source = _canonical(soup)
+    if source:
+        front["source_url"] = source
     header = yaml.safe_dump(front, allow_unicode=True, sort_keys=False, width=1000)
     return ImportedArticle(f"---\n{header}---\n\n{markdown}", tuple(copied), tuple(warnings))
 
@@ -126,18 +150,37 @@ def _text_of(soup: BeautifulSoup, selectors: tuple[str, ...]) -> str:
     return " ".join(found.get_text(" ").split()) if found else ""
 
 
+def _canonical(soup: BeautifulSoup) -> str | None:
+    """The article's own address: ``og:url``, else an h-entry's ``p-canonical`` link."""
+    meta = soup.find("meta", attrs={"property": "og:url"})
+    link = soup.select_one(".h-entry a.p-canonical, .h-entry a.u-url")
+    for found in (
+        meta.get("content") if isinstance(meta, Tag) else None,
+        link and link.get("href"),
+    ):
+        if isinstance(found, str) and found.startswith("http"):
+            return found
+    return None
+
+
 def _published(soup: BeautifulSoup, html: str) -> str | None:
     """The publish time as ISO-8601 with a timezone (China time when the page gives none)."""
+    stamps: list[object] = []
     for name in _META_TIME:
         meta = soup.find("meta", attrs={"property": name}) or soup.find(
             "meta", attrs={"itemprop": name}
         )
-        if isinstance(meta, Tag) and meta.get("content"):
-            try:
-                moment = datetime.fromisoformat(str(meta["content"]).replace("Z", "+00:00"))
-            except ValueError:
-                continue
-            return (moment if moment.tzinfo else moment.replace(tzinfo=CHINA)).isoformat()
+        stamps.append(meta.get("content") if isinstance(meta, Tag) else None)
+    entry = soup.select_one(".h-entry .dt-published")
+    stamps.append(entry.get("datetime") if entry is not None else None)
+    for stamp in stamps:
+        if not stamp or not isinstance(stamp, str):
+            continue
+        try:
+            moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+        except ValueError:
+            continue
+        return (moment if moment.tzinfo else moment.replace(tzinfo=CHINA)).isoformat()
     stamp = _WECHAT_CT.search(html)
     if stamp:
         return datetime.fromtimestamp(int(stamp.group(1)), CHINA).isoformat()
@@ -190,3 +233,58 @@ def _target_for(local: Path, target_dir: Path) -> Path:
 
 def _same_bytes(one: Path, other: Path) -> bool:
     return one.stat().st_size == other.stat().st_size and one.read_bytes() == other.read_bytes()
+
+
+def _words(tag: Tag) -> str:
+    return " ".join(tag.get_text(" ").split())
+
+
+def _tidy(body: Tag, title: str, summary: str) -> None:
+    """The body as a reader of the issue should get it (see the module): the title and
+    subtitle it repeats left out, figures' captions on their pictures, frames kept, code
+    lines apart, Medium's cards as links."""
+    for heading in body.select(".graf--title, .graf--subtitle")[:2]:
+        if _words(heading) in (title, summary):
+            heading.decompose()
+    first_rule = body.select_one(".section--first .section-divider")
+    if first_rule is not None:  # Medium's rule over its first section: over nothing
+        first_rule.decompose()
+    for figure in body.find_all("figure"):
+        pictures, caption = figure.find_all("img"), figure.find("figcaption")
+        if len(pictures) == 1 and caption is not None and _words(caption):
+            if not pictures[0].get("title"):
+                pictures[0]["title"] = _words(caption)
+            caption.decompose()
+    for frame in body.find_all("iframe"):
+        address = str(frame.get("src") or frame.get("data-src") or "")
+        if address.startswith("//"):
+            address = "https:" + address
+        if not address.startswith("http"):
+            frame.decompose()
+            continue
+        frame.attrs = {"src": address}
+    for code in body.find_all("pre"):
+        for line_break in code.find_all("br"):
+            line_break.replace_with("\n")
+    for card in body.select(".graf--mixtapeEmbed"):
+        link = card.find("a", href=True)
+        if link is None:
+            continue
+        name, subtitle = link.find("strong"), link.find("em")
+        shown = _words(name) if name is not None else _words(link)
+        replacement = BeautifulSoup("<p><a></a></p>", "html.parser")
+        anchor = replacement.a
+        assert anchor is not None
+        anchor["href"] = link["href"]
+        anchor.string = shown
+        if subtitle is not None and _words(subtitle):
+            anchor.insert_after(f" — {_words(subtitle)}")
+        card.replace_with(replacement)
+
+
+class _Converter(MarkdownConverter):
+    """markdownify, keeping a frame as the raw ``<iframe>`` it was (see the module)."""
+
+    def convert_iframe(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+        address = html_escape(str(el.get("src", "")), quote=True)
+        return f'\n\n<iframe src="{address}"></iframe>\n\n'

@@ -43,6 +43,7 @@ from mdit_py_plugins.subscript import sub_plugin
 from mdit_py_plugins.superscript import superscript_plugin
 
 from crosspost.issue.ai_citations import drop_ai_citations
+from crosspost.issue.asciidoc import asciidoc_block, asciidoc_links
 from crosspost.issue.attachments import (
     ATTACHED,
     Attached,
@@ -73,6 +74,7 @@ from crosspost.issue.callouts import (
     PLAIN_CALLOUT,
     callout_kind,
 )
+from crosspost.issue.chat_marks import chat_marks
 from crosspost.issue.citation_links import citation_links
 from crosspost.issue.code_annotations import code_annotations
 from crosspost.issue.collector import collector_paused
@@ -91,7 +93,9 @@ from crosspost.issue.kimi_notes import kimi_notes
 from crosspost.issue.kramdown import kramdown_extensions, table_attribute_rows
 from crosspost.issue.logseq import logseq_pages
 from crosspost.issue.mail_links import mail_links
+from crosspost.issue.markdown_in_html import figure_captions, markdown_block
 from crosspost.issue.merge_tags import mailchimp_tag
+from crosspost.issue.mkdocs_icons import mkdocs_icons
 from crosspost.issue.model_reasoning import model_reasoning
 from crosspost.issue.myst import roles, targets_and_labels
 from crosspost.issue.notion import notion_icons, notion_properties, wordless_links
@@ -104,6 +108,7 @@ from crosspost.issue.pandoc_tables import (
     table_captions,
 )
 from crosspost.issue.private_notes import private_notes
+from crosspost.issue.restructuredtext import rst_block, rst_links
 from crosspost.issue.roam import roam_export, roam_italics
 from crosspost.issue.script_links import script_links_plugin
 from crosspost.issue.shortcodes import emojized, shortcodes
@@ -2474,6 +2479,12 @@ def new_markdown() -> MarkdownIt:
     md.block.ruler.before("html_block", "lone_tag_line", _lone_tag_line)
     md.block.ruler.before(
         "lone_tag_line",
+        "markdown_block",
+        markdown_block,
+        {"alt": ["paragraph", "reference", "blockquote"]},
+    )
+    md.block.ruler.before(
+        "lone_tag_line",
         "feishu_block",
         feishu_block,
         {"alt": ["paragraph", "reference", "blockquote", "list"]},
@@ -2506,6 +2517,8 @@ def new_markdown() -> MarkdownIt:
     md.block.ruler.before("table", "simple_table", simple_table)
     md.block.ruler.before("paragraph", "content_block", content_block, {"alt": ["paragraph"]})
     md.block.ruler.before("paragraph", "snippet_block", snippet_block, {"alt": ["paragraph"]})
+    md.block.ruler.before("paragraph", "rst_block", rst_block)
+    md.block.ruler.before("heading", "asciidoc_block", asciidoc_block)
     md.block.ruler.before(
         "simple_table", "multiline_table", multiline_table, {"alt": ["paragraph"]}
     )
@@ -2612,6 +2625,10 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.before("inline", "bear_attachments", bear_attachments)
     md.core.ruler.before("inline", "snippet_fences", snippet_fences)
     md.core.ruler.before("inline", "quote_tags", quote_tags)
+    md.core.ruler.before("inline", "mkdocs_icons", mkdocs_icons)
+    md.core.ruler.before("inline", "chat_marks", chat_marks)
+    md.core.ruler.before("inline", "rst_links", rst_links)
+    md.core.ruler.before("inline", "asciidoc_links", asciidoc_links)
     md.core.ruler.before("inline", "bear_highlights", bear_highlights)
     md.core.ruler.before("inline", "bear_tags", bear_tags)
     md.core.ruler.before("inline", "wordpress_shortcodes", wordpress_shortcodes)
@@ -2641,6 +2658,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.push("span_attributes", span_attributes)
     md.core.ruler.push("sizes_in_alt", sizes_in_alt)
     md.core.ruler.push("tracking_pixels", tracking_pixels)
+    md.core.ruler.push("figure_captions", figure_captions)
     md.core.ruler.push("enumerated_lines", _enumerated_lines)
     md.core.ruler.push("table_captions", table_captions)
     md.core.ruler.push("definition_lists", definition_lists)

@@ -142,6 +142,10 @@ def template_block(state: StateBlock, start: int, end: int, silent: bool) -> boo
         inner(state, start, close)
         if name == "timeline":
             _timeline_nodes(state, first)
+        if name == "raw":  # its text's template tags and variables are shown as written
+            for token in state.tokens[first:]:
+                if token.type == "inline":
+                    token.content = outside_code(token.content, _as_written)
     elif name == "timenode":  # Volantis's and Butterfly's: a date, then what happened
         if arguments:
             paragraph(state, f"**{escaped(arguments.split(',')[0].strip())}**", start)
@@ -282,8 +286,23 @@ def template_tags(state: StateCore) -> None:
 
 
 def _read_tags(text: str) -> str:
+    if "raw" in text:  # before the tags inside are read: they are the raw text
+        text = _RAW_SPAN.sub(lambda found: _as_written(found.group(1)), text)
     text = _TAG.sub(_markdown_of, text) if "{%" in text else text
     return _EMBED.sub(_embedded, text) if "%[" in text else text
+
+
+#: ``{% raw %}…{% endraw %}`` within a line: what it holds (group 1) is text the site
+#: shows as written, template tags and variables and all.
+_RAW_SPAN = pattern(r"\{%-?\s*raw\s*-?%\}(.*?)\{%-?\s*endraw\s*-?%\}", re.DOTALL)
+#: The opening brace of a template's tag or variable.
+_TEMPLATE_BRACE = pattern(r"\{(?=[{%])")
+
+
+def _as_written(text: str) -> str:
+    """Markdown showing ``text``'s template tags and variables as written: their opening
+    brace as an entity, which no later reading (nor check) takes for a template's."""
+    return _TEMPLATE_BRACE.sub("&#123;", text)
 
 
 #: Hashnode's embed: ``%[https://www.youtube.com/watch?v=…]`` (a video, a tweet, a gist).
