@@ -6,6 +6,9 @@ folder is really deleted under an open ledger.
 
 from __future__ import annotations
 
+import errno
+import os
+import pwd
 import shutil
 import sqlite3
 import sys
@@ -17,6 +20,7 @@ from typing import Any
 import pytest
 
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_TEMPORARY, StorageError
+from crosspost.ledger.schema import storage_error
 from crosspost.ledger.store import Ledger, PostKey
 
 KEY = PostKey("ai-48", "zhihu", "main")
@@ -131,3 +135,74 @@ def test_bugs_keep_their_traceback(tmp_path: Path) -> None:
         pytest.raises(sqlite3.OperationalError, match="no such table"),
     ):
         ledger._db.execute("SELECT * FROM nowhere")
+
+
+def another_user(monkeypatch: pytest.MonkeyPatch) -> str:
+    """This process as the kernel would show it to a user who owns none of the test's
+    files and shares none of their groups (the cron user after a ``sudo crosspost``)."""
+    monkeypatch.setattr(os, "geteuid", lambda: 4242)
+    monkeypatch.setattr(os, "getegid", lambda: 4242)
+    monkeypatch.setattr(os, "getgroups", lambda: [])
+    return "4242"
+
+
+def test_a_ledger_wal_left_by_another_user_is_named_with_the_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite says only "attempt to write a readonly database"; the ledger and its folder
+    are writable, so "make the file and its folder writable" sent the operator to the
+    wrong place. The line names the -wal a root run left, and how to give it back."""
+    path = tmp_path / "ledger.sqlite3"
+    Ledger.open(path).close()
+    path.chmod(0o666)  # this user's to write, as the folder is
+    tmp_path.chmod(0o777)
+    reader = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    with pytest.raises(sqlite3.OperationalError) as refused:
+        reader.execute("CREATE TABLE t (x)")  # SQLite's own error for a file it may not write
+    reader.close()
+    wal = path.with_name("ledger.sqlite3-wal")
+    wal.write_bytes(b"")
+    wal.chmod(0o644)  # root's, as sudo left it
+    owner = pwd.getpwuid(path.stat().st_uid).pw_name
+    user = another_user(monkeypatch)
+
+    error = storage_error(path, refused.value)
+    assert error is not None and error.exit_code == EXIT_BAD_INPUT
+    assert str(error) == (
+        f"{path}: the ledger cannot be written (attempt to write a readonly database); "
+        f"ledger.sqlite3-wal belongs to {owner}, not to {user} who runs crosspost now: a "
+        f"run as {owner} ('sudo crosspost') left it; give the state dir back to {user} "
+        f"(sudo chown -R {user} '{tmp_path}')"
+    )
+
+
+def test_a_lock_file_left_by_another_user_is_named_and_a_home_folder_is_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = tmp_path / "state"
+    (state / "locks").mkdir(parents=True)
+    (state / "ledger.sqlite3").write_bytes(b"")
+    lock = state / "locks" / "ai-48.wechat.main.0123456789ab.lock"
+    lock.write_bytes(b"")
+    lock.chmod(0o644)
+    state.chmod(0o777)
+    (state / "locks").chmod(0o777)
+    owner = pwd.getpwuid(lock.stat().st_uid).pw_name
+    user = another_user(monkeypatch)
+    denied = PermissionError(errno.EACCES, "Permission denied", str(lock))
+
+    error = StorageError.from_os_error(denied, lock, "a post's lock file")
+    assert str(error) == (
+        f"{lock}: cannot write a post's lock file (Permission denied); {lock.name} belongs "
+        f"to {owner}, not to {user} who runs crosspost now: a run as {owner} ('sudo "
+        f"crosspost') left it; give the state dir back to {user} (sudo chown -R {user} "
+        f"'{state}')"
+    )
+    # A home folder that is root's is no run's leftover: the advice stays the usual one.
+    home = tmp_path / "home"
+    home.mkdir(mode=0o755)
+    denied = PermissionError(errno.EACCES, "Permission denied", str(home / ".local"))
+    assert str(StorageError.from_os_error(denied)).endswith(
+        "(Permission denied); make the folder writable for this user, or point "
+        "CROSSPOST_STATE_DIR / --state-dir at one that is"
+    )

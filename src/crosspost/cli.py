@@ -17,9 +17,9 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator, Sequence
-from types import ModuleType
-from typing import NoReturn, TextIO
+from collections.abc import Callable, Iterator, Sequence
+from types import FrameType, ModuleType
+from typing import Any, NoReturn, TextIO
 
 from crosspost import __version__
 from crosspost.errors import (
@@ -187,19 +187,42 @@ def _never_unprintable() -> None:
 
 @contextlib.contextmanager
 def _sigterm_as_interrupt() -> Iterator[None]:
-    """SIGTERM (systemd stopping a timer's unit, ``kill``, a container's shutdown) stops a
-    command as Ctrl-C does: a publish stops each post at its next step and says where, a
-    tick records what it did. Without this, SIGTERM ends the process on the spot, silent.
-    Only the main thread may set a handler; a command run from another (a test) keeps
-    what it has."""
+    """SIGTERM (systemd stopping a timer's unit, ``kill``, a container's shutdown) and
+    SIGHUP (the terminal or ssh session a run was started from went away, its shell
+    killed) stop a command as Ctrl-C does: a publish stops each post at its next step and
+    says where, a tick records what it did. Without this, either ended the process on the
+    spot, silent, with a call out and unrecorded: the next run found the post
+    unconfirmed (exit 3) and Zhihu kept a draft nobody could list. A SIGHUP ignored from
+    the start (``nohup``) stays ignored. Only the main thread may set a handler; a
+    command run from another (a test) keeps what it has."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    handlers: dict[int, Callable[[int, FrameType | None], Any]] = {
+        signal.SIGTERM: signal.default_int_handler
+    }
+    hangup = getattr(signal, "SIGHUP", None)  # POSIX
+    if hangup is not None and signal.getsignal(hangup) is not signal.SIG_IGN:
+        handlers[hangup] = _hung_up
+    before = {number: signal.signal(number, handler) for number, handler in handlers.items()}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, before)
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+
+def _hung_up(number: int, frame: FrameType | None) -> NoReturn:
+    """SIGHUP: a terminal the output goes to is gone, and writing there would fail (EIO),
+    so what the run still says goes to /dev/null (the ledger keeps it: ``status``); a
+    pipe or a file (cron's mail, a log) still gets it. Then stop as Ctrl-C does."""
+    from crosspost.commands.table import silence
+
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            if stream.isatty():
+                silence(stream)
+    raise KeyboardInterrupt
 
 
 class _OncePerRun(logging.Handler):
@@ -241,7 +264,15 @@ _warnings = _OncePerRun()
 
 
 def _report(message: str, code: int, *, prefix: str = "crosspost: error: ") -> int:
-    """Print one line on stderr and return ``code``; a closed stderr cannot stop that."""
+    """Print one line on stderr and return ``code``; a closed stderr cannot stop that.
+    What the command printed on stdout goes first: into one pipe (cron's mail), a
+    buffered stdout otherwise came after the error that is said below its lines."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _pipe_closed(code)
+    except (OSError, ValueError):
+        pass  # the error line matters more than what could not be written before it
     try:
         print(f"{prefix}{message}", file=sys.stderr)
     except BrokenPipeError:

@@ -10,6 +10,8 @@ that keeps the traceback (a person never gets the traceback itself).
 from __future__ import annotations
 
 import errno
+import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -132,6 +134,7 @@ class StorageError(CrosspostError):
         the operator named, not the state dir), instead of the state dir's."""
         where = error.filename if error.filename is not None else (path or "a file")
         reason = error.strerror or type(error).__name__
+        whose = ""
         if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
             advice = "free some space there and run again; nothing was half-written"
             fix = "free some space there"
@@ -140,6 +143,15 @@ class StorageError(CrosspostError):
             fix = "let the process that holds it finish"
         elif elsewhere:
             advice = fix = elsewhere
+        elif (
+            error.errno in (errno.EACCES, errno.EPERM)
+            and (error.filename is not None or path is not None)
+            and (foreign := someone_elses((where, Path(where).parent)))
+        ):
+            # A folder this user may write, holding a file it may not: "make the folder
+            # writable" would send the person to the wrong place.
+            whose, advice = f"; {foreign[0]}", foreign[1]
+            fix = foreign[1]
         elif error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
             advice = (
                 "make the folder writable for this user, or point CROSSPOST_STATE_DIR / "
@@ -152,13 +164,76 @@ class StorageError(CrosspostError):
         else:
             advice = "check the disk and the folder's permissions, then run again"
             fix = "check the disk and the folder's permissions"
-        problem = f"{where}: cannot write {what} ({reason})"
+        problem = f"{where}: cannot write {what} ({reason}){whose}"
         return cls(
             f"{problem}; {advice}",
             temporary=error.errno in _TEMPORARY_ERRNOS,
             problem=problem,
             fix=fix,
         )
+
+
+#: Names that mark a state dir, looked for in the folders above a file of ours.
+_STATE_MARKS = ("ledger.sqlite3", "run-due.lock", "run-due.json")
+
+
+def someone_elses(paths: Iterable[Path | str]) -> tuple[str, str] | None:
+    """``(problem, fix)`` when one of ``paths`` (the file crosspost could not use, then
+    what goes with it) is another user's and this one may not write it, else None.
+
+    A ``sudo crosspost`` run, once, leaves root's files (a lock, the ledger's ``-wal``)
+    in a state dir that stays this user's: the folder is writable, each of those files
+    is not, and the fix is to give them back. The advice names the whole state dir
+    (the folder above holding the ledger or run-due's files), as such a run leaves
+    several files behind. Only inside a state dir: a folder above it that is root's
+    (a home folder) is the setup's, which the caller's own advice covers.
+    """
+    me = getattr(os, "geteuid", None)  # POSIX; elsewhere the OS's own words stand
+    if me is None:
+        return None
+    for path in map(Path, paths):
+        try:
+            found = path.stat()
+        except OSError:
+            continue
+        if found.st_uid == me() or _writable(found, me()):
+            continue
+        folder = path if path.is_dir() else path.parent
+        state = next((f for f in (folder, *folder.parents[:2]) if _is_state_dir(f)), None)
+        if state is None:  # not in a state dir (a home folder that is root's): not ours to say
+            return None
+        owner, user = _user_name(found.st_uid), _user_name(me())
+        return (
+            f"{path.name} belongs to {owner}, not to {user} who runs crosspost now: a run "
+            f"as {owner} ('sudo crosspost') left it",
+            f"give the state dir back to {user} (sudo chown -R {user} '{state}')",
+        )
+    return None
+
+
+def _writable(found: os.stat_result, uid: int) -> bool:
+    """Whether the user ``uid`` (with this process's groups) may write what ``found``
+    describes, by its permission bits (root may write anything)."""
+    if uid == 0:
+        return True
+    if found.st_uid == uid:
+        return bool(found.st_mode & stat.S_IWUSR)
+    if found.st_gid in {os.getegid(), *os.getgroups()}:
+        return bool(found.st_mode & stat.S_IWGRP)
+    return bool(found.st_mode & stat.S_IWOTH)
+
+
+def _is_state_dir(folder: Path) -> bool:
+    return any((folder / name).exists() for name in _STATE_MARKS)
+
+
+def _user_name(uid: int) -> str:
+    try:
+        import pwd
+
+        return pwd.getpwuid(uid).pw_name
+    except (ImportError, KeyError):
+        return str(uid)  # chown takes the number as well
 
 
 # --- trouble on a platform --------------------------------------------------------

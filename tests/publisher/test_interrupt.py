@@ -27,7 +27,9 @@ from .world import PUBLISH_PATHS, World, assert_one_post_per_channel, calls_to
 BROADCAST_PATH = "/cgi-bin/message/mass/sendall"
 
 
-def interrupt_after_the_draft(publishers: list[Publisher]) -> object:
+def interrupt_after_the_draft(
+    publishers: list[Publisher], number: signal.Signals = signal.SIGINT
+) -> object:
     """A checkpoint that presses Ctrl-C once the first draft is made, then lets a post
     go on only once the main thread has taken the interrupt (as it would within
     milliseconds on a terminal; a test must not leave that to chance). Every post waits
@@ -40,7 +42,7 @@ def interrupt_after_the_draft(publishers: list[Publisher]) -> object:
             return
         if pressed.acquire(blocking=False):
             # a real SIGINT to the main thread, blocked waiting for the posts as in a run
-            signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+            signal.pthread_kill(threading.main_thread().ident or 0, number)
         deadline = time.monotonic() + 10
         while not publishers[0].stop.asked and time.monotonic() < deadline:
             time.sleep(0.001)
@@ -115,6 +117,48 @@ def test_sigterm_stops_a_command_as_ctrl_c_does() -> None:
         os.kill(os.getpid(), signal.SIGTERM)
         time.sleep(5)  # the handler interrupts this at once
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+
+def test_a_hangup_stops_a_run_as_ctrl_c_does_instead_of_killing_it_mid_call(
+    world: World,
+) -> None:
+    """SIGHUP (the ssh session of a run gone, its shell killed) ended the process on the
+    spot, its call out and unrecorded: the next run found the post unconfirmed (exit 3),
+    and a Zhihu draft made then was left where nobody can list it. Now the draft is
+    recorded, nothing more goes out, and the next run publishes it once."""
+    publishers: list[Publisher] = []
+
+    def work(publisher: Publisher) -> object:
+        publishers.append(publisher)
+        with _sigterm_as_interrupt():
+            return publisher.publish([world.issue], PublishOptions(mode="publish"))
+
+    report, _ = world.with_publisher(
+        work, checkpoint=interrupt_after_the_draft(publishers, signal.SIGHUP)
+    )
+
+    assert report.exit_code == EXIT_INTERRUPTED  # type: ignore[attr-defined]
+    for result in report.results:  # type: ignore[attr-defined]
+        assert result.message.startswith("interrupted before ")
+        assert result.message.endswith(": nothing more was sent; run again to finish")
+    assert calls_to(world.box, PUBLISH_PATHS["wechat"]) == 0
+    assert calls_to(world.box, PUBLISH_PATHS["zhihu"]) == 0
+    assert not any(post.pending_step for post in world.posts().values())
+    assert signal.getsignal(signal.SIGHUP) is signal.SIG_DFL
+
+    assert world.run("publish", str(world.issue), "--mode", "publish").returncode == EXIT_OK
+    assert_one_post_per_channel(world)
+
+
+def test_a_hangup_ignored_from_the_start_stays_ignored() -> None:
+    """``nohup crosspost run-due …``: the person asked for the run to outlive the terminal."""
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        with _sigterm_as_interrupt():
+            assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+            os.kill(os.getpid(), signal.SIGHUP)  # nothing happens
+    finally:
+        signal.signal(signal.SIGHUP, before)
 
 
 def test_a_real_pause_ends_as_soon_as_the_stop_is_asked() -> None:

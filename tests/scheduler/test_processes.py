@@ -151,3 +151,29 @@ def test_a_tick_with_its_output_closed_does_its_work_and_says_no_bug(live_desk: 
     assert "crosspost bug" not in closed.stderr
     assert desk.posts()["48 wechat"].state == "published"
     assert desk.creates("wechat") == 1 and desk.creates("zhihu") == 1
+
+
+def test_a_cron_mail_reads_the_lines_in_the_order_of_the_table(live_desk: Desk) -> None:
+    """Cron reads stdout and stderr through one pipe. A published line (stdout, buffered
+    when not a terminal) came after every failed line and the error (stderr), so a mail
+    read as if the failures had happened last."""
+    desk = live_desk
+    for name in ("45", "46"):
+        desk.write(name, _now())
+    desk.box.faults.add("zhihu", "/api/articles/drafts", "http:401")  # the login expired
+    process = subprocess.run(
+        [sys.executable, "-m", "crosspost", "run-due", str(desk.issues)],
+        cwd=desk.root,
+        env={**base_env(), **desk.env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=SUBPROCESS_TIMEOUT,
+    )
+    words = [line.split()[:3] for line in process.stdout.splitlines()]
+    assert words == [
+        ["published", "wechat:main", "45"],
+        ["failed", "zhihu:main", "45"],
+        ["published", "wechat:main", "46"],
+        ["failed", "zhihu:main", "46"],
+    ], process.stdout

@@ -10,6 +10,9 @@ real. Before anything is sent, such trouble stays the one line it always was.
 from __future__ import annotations
 
 import errno
+import os
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -174,3 +177,48 @@ def test_the_notice_of_such_a_tick_carries_the_error_with_the_posts(
     assert notice is not None and notice.kind == "failure"
     assert notice.body == f"error: {report.trouble}"
     assert "run-due.json: cannot write a state file (No space left on device)" in notice.body
+
+
+def test_a_post_lock_this_user_cannot_open_stops_that_post_alone_and_says_what_went_out(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A post's lock file the kernel refuses to open (one a ``sudo crosspost`` run left
+    root's, in a state dir that is still this user's): the other channel's post goes out
+    and its line is said, then the error, which names the lock file and never "nothing
+    was sent"; exit 2. Before, the OSError ended the whole tick: the published line was
+    never said, and every later tick failed the same way with nothing settled."""
+    desk.use_env(monkeypatch)
+    desk.write("96", at(-60))
+    locks = desk.state_dir / "locks"
+    refused = {"on": True}
+    real_open = os.open
+
+    def kernel_open(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        where = Path(os.fsdecode(path))
+        if refused["on"] and where.parent == locks and where.name.startswith("96.zhihu."):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(where))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", kernel_open)
+
+    assert tick() == EXIT_BAD_INPUT
+    out, err = capsys.readouterr()
+    assert out == f"published  wechat:main  96  {desk.posts()['96 wechat'].url}\n"
+    *lines, error = err.splitlines()
+    assert lines == [
+        "not sent   zhihu:main   96  not finished: stopped by the error below; run again "
+        "once it is fixed"
+    ]
+    assert error.startswith(f"crosspost: error: {locks / '96.zhihu.main.'}")
+    assert error.endswith(
+        ".lock: cannot write a post's lock file (Permission denied); make the folder "
+        "writable for this user, then run again: what this run sent before it is recorded "
+        "(the lines above)"
+    )
+    assert (desk.creates("wechat"), desk.creates("zhihu")) == (1, 0)
+
+    refused["on"] = False
+    assert tick(now=60) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert (out, err) == (f"published  zhihu:main  96  {desk.posts()['96 zhihu'].url}\n", "")
+    assert (desk.creates("wechat"), desk.creates("zhihu")) == (1, 1)

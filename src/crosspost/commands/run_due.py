@@ -297,7 +297,9 @@ def print_report(report: DueReport, *, verbose: bool) -> None:
         line = next(kept if stream is None else said)
         _record(line)
         if stream is not None:
-            print(line, file=stream)
+            # Each line at once: into one pipe (cron's mail), a buffered stdout put every
+            # published line below the failures and the error, out of the table's order.
+            print(line, file=stream, flush=True)
     summary = (
         f"run-due at {report.now.isoformat(timespec='seconds')}: {report.files} files, "
         f"{report.upcoming} scheduled later, {report.settled} settled"

@@ -38,7 +38,7 @@ from types import MappingProxyType
 from typing import Any
 
 from crosspost.config.redaction import REDACTED, SENSITIVE_NAMES
-from crosspost.errors import ConfigError, StorageError
+from crosspost.errors import ConfigError, StorageError, someone_elses
 
 #: "XPST": marks a SQLite file as a crosspost ledger (``PRAGMA application_id``).
 APPLICATION_ID = 0x58505354
@@ -403,6 +403,11 @@ def storage_error(path: Path, error: sqlite3.Error) -> StorageError | None:
         return _moved(path)
     if primary in (_SQLITE_READONLY, _SQLITE_CANTOPEN):
         problem = f"{path}: the ledger cannot be written ({error})"
+        foreign = _someone_elses(path)
+        if foreign is not None:
+            problem = f"{problem}; {foreign[0]}"
+            fix = foreign[1]
+            return StorageError(f"{problem}; {fix}", temporary=False, problem=problem, fix=fix)
         return StorageError(
             f"{problem}; make the file and its folder writable for this user (SQLite "
             "writes -wal and -shm files beside it), or point CROSSPOST_STATE_DIR / "
@@ -445,6 +450,13 @@ def storage_error(path: Path, error: sqlite3.Error) -> StorageError | None:
             fix="restore it from a backup",
         )
     return None
+
+
+def _someone_elses(path: Path) -> tuple[str, str] | None:
+    """Which of the ledger's files is another user's (see :func:`someone_elses`): SQLite's
+    message names neither its ``-wal`` nor its ``-shm``, which a run as root leaves."""
+    sidecars = (path.with_name(f"{path.name}-wal"), path.with_name(f"{path.name}-shm"))
+    return someone_elses((path, *sidecars, path.parent))
 
 
 def _moved(path: Path) -> StorageError:
@@ -611,6 +623,9 @@ def _explain(path: Path, error: sqlite3.DatabaseError) -> str:
     if "not a database" in text or "malformed" in text or "corrupt" in text:
         return f"{path}: the ledger file is damaged ({text}); {_what_to_do(path)}"
     if "readonly" in text or "unable to open" in text or "disk I/O" in text:
+        foreign = _someone_elses(path)
+        if foreign is not None:
+            return f"{path}: the ledger cannot be written ({text}); {foreign[0]}; {foreign[1]}"
         return (
             f"{path}: the ledger cannot be written ({text}); check the permissions of the "
             "file and of its folder (SQLite writes a -wal file beside it)"

@@ -192,6 +192,8 @@ class PostMachine:
                 "another crosspost run is publishing this post; run again later",
                 EXIT_TEMPORARY,
             )
+        except StorageError as error:  # its lock file: _guarded reports every other
+            return self._stopped(error)
 
     def adopt(self) -> PostResult:
         """``crosspost reconcile --adopt``: look on the platform for this post's article and

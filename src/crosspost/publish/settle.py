@@ -10,10 +10,11 @@ made or reconciled under, and the account's adapter.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,7 @@ from crosspost.errors import (
     EXIT_TEMPORARY,
     EXIT_UNCONFIRMED,
     ChannelError,
+    StorageError,
     TransientError,
     UnconfirmedError,
     UsageError,
@@ -290,14 +292,32 @@ def post_lock(
         )
         if shared is not None:
             return shared
-    locks = Path(state_dir) / "locks"
-    locks.mkdir(parents=True, exist_ok=True)
     full = f"{key.issue_id}.{key.channel}.{key.account}"
     # A readable name, made unique by a hash of the real key: two CJK ids of one length
     # would otherwise share a file and wait for each other.
     readable = re.sub(r"[^A-Za-z0-9._-]", "_", full)[:80]
     digest = hashlib.sha256(full.encode("utf-8")).hexdigest()[:12]
-    return FileLock(str(locks / f"{readable}.{digest}.lock"), timeout=timeout)
+    return _file_lock(Path(state_dir) / "locks" / f"{readable}.{digest}.lock", timeout)
+
+
+@contextlib.contextmanager
+def _file_lock(path: Path, timeout: float) -> Iterator[None]:
+    """Hold the lock file ``path``. A file this user cannot open (one a ``sudo crosspost``
+    run left, a state dir that takes no new file) is a :class:`StorageError`, which the
+    post reports as this machine's trouble, beside the other posts' lines: as an OSError
+    it ended the whole run, and the lines of the posts already sent were never said."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(str(path), timeout=timeout)
+        lock.acquire()
+    except Timeout:  # an OSError too (TimeoutError): another run holds the post
+        raise
+    except OSError as error:
+        raise StorageError.from_os_error(error, path, "a post's lock file") from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def build_adapter(
