@@ -78,14 +78,10 @@ def add_targets(parser: argparse.ArgumentParser, text: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from crosspost.config.settings import settings_from_args
-    from crosspost.ledger.store import Ledger
     from crosspost.publish.jobs import PublishOptions, said_after
-    from crosspost.publish.runner import Publisher
     from crosspost.publish.words import result_words
 
     settings = settings_from_args(args)
-    switches = Switches.from_environment()
-    clock = switches.clock(time.time)
     options = PublishOptions(
         targets=tuple(args.targets),
         mode=args.mode,
@@ -99,25 +95,13 @@ def run(args: argparse.Namespace) -> int:
     # an editor at a terminal would have read.
     said: list[str] = []
     progress = None if args.quiet else said.append if args.json else print_progress
-    with accounts_for_run(settings, sandbox=args.sandbox, switches=switches) as (settings, sleep):
-        from crosspost.config.redaction import redactor_for
-
-        redactor = redactor_for([s for a in settings.accounts for s in a.secrets])
-        make_state_dir(settings.state_dir)
-        with Ledger.open(settings.ledger, clock=clock, redact=redactor) as ledger:
-            publisher = Publisher(
-                settings,
-                ledger,
-                clock=clock,
-                sleep=sleep,
-                progress=progress,
-                checkpoint=switches.checkpoint,
-            )
-            jobs = publisher.plan(args.files, options)
-            if args.dry_run:
-                return _print_dry_run(publisher, jobs, options, as_json=args.json)
-            report = publisher.run(jobs, options)
-            words = result_words(ledger, report.results)
+    with publisher_for_run(settings, sandbox=args.sandbox, progress=progress) as publisher:
+        jobs = publisher.plan(args.files, options)
+        if args.dry_run:
+            return _print_dry_run(publisher, jobs, options, as_json=args.json)
+        report = publisher.run(jobs, options)
+        words = result_words(publisher.ledger, report.results)
+        settings = publisher.settings
     # This machine's own files stopped a post: raised now if nothing was sent, else said
     # below the posts' lines, which say what went out.
     after = said_after(report.results, report.trouble, report.exit_code, settings.command)
@@ -140,6 +124,39 @@ def accounts_for_run(
 
     with sandbox_settings(settings.rehearsal()) as sandboxed:
         yield sandboxed, switches.sleep(sandbox_pace)
+
+
+@contextlib.contextmanager
+def publisher_for_run(
+    settings: Settings,
+    *,
+    sandbox: bool,
+    progress: Callable[[str], None] | None,
+    make_state: bool = True,
+) -> Iterator[Publisher]:
+    """A publisher of the configured accounts (with ``--sandbox``, the emulators') on the
+    ledger they share, its secrets hidden in what it records; what ``publish``, ``review``,
+    ``approve`` and ``reconcile`` each set up the same way. ``make_state``: create the
+    state dir first (a command that only settles what a ledger holds needs none)."""
+    from crosspost.config.redaction import redactor_for
+    from crosspost.ledger.store import Ledger
+    from crosspost.publish.runner import Publisher
+
+    switches = Switches.from_environment()
+    clock = switches.clock(time.time)
+    with accounts_for_run(settings, sandbox=sandbox, switches=switches) as (settings, sleep):
+        redactor = redactor_for([s for a in settings.accounts for s in a.secrets])
+        if make_state:
+            make_state_dir(settings.state_dir)
+        with Ledger.open(settings.ledger, clock=clock, redact=redactor) as ledger:
+            yield Publisher(
+                settings,
+                ledger,
+                clock=clock,
+                sleep=sleep,
+                progress=progress,
+                checkpoint=switches.checkpoint,
+            )
 
 
 def make_state_dir(state_dir: Path) -> None:

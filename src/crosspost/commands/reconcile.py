@@ -8,12 +8,10 @@ the ledger does not know (a lost state dir, a second machine) and record it, so 
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from crosspost.commands.publish import accounts_for_run, print_report
-from crosspost.commands.switches import Switches
+from crosspost.commands.publish import print_report, publisher_for_run
 from crosspost.commands.table import print_progress
 from crosspost.config.sources import add_arguments
 from crosspost.errors import UsageError
@@ -40,51 +38,34 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from crosspost.config.settings import settings_from_args
-    from crosspost.ledger.store import Ledger
-    from crosspost.publish.runner import Publisher
     from crosspost.publish.words import result_words
 
     settings = settings_from_args(args)
     if args.adopt:
         return _adopt(args, settings)
-    # A rehearsal's posts are in its own ledger (the one accounts_for_run opens).
+    # A rehearsal's posts are in its own ledger (the one publisher_for_run opens).
     ledger_of_run = settings.rehearsal() if args.sandbox else settings
     if not ledger_of_run.ledger_exists:
         raise UsageError(f"no ledger at {ledger_of_run.ledger_shown}; nothing was published yet")
-    switches = Switches.from_environment()
-    clock = switches.clock(time.time)
-    with accounts_for_run(settings, sandbox=args.sandbox, switches=switches) as (settings, sleep):
-        from crosspost.config.redaction import redactor_for
-
-        redactor = redactor_for([s for a in settings.accounts for s in a.secrets])
-        with Ledger.open(settings.ledger, clock=clock, redact=redactor) as ledger:
-            publisher = Publisher(
-                settings, ledger, clock=clock, sleep=sleep, progress=print_progress
-            )
-            report = publisher.reconcile(args.issue_id)
-            words = result_words(ledger, report.results)
+    with publisher_for_run(
+        settings, sandbox=args.sandbox, progress=print_progress, make_state=False
+    ) as publisher:
+        report = publisher.reconcile(args.issue_id)
+        words = result_words(publisher.ledger, report.results)
     print_report(report, words, as_json=args.json)
     return report.exit_code
 
 
 def _adopt(args: argparse.Namespace, settings: Settings) -> int:
-    from crosspost.config.redaction import redactor_for
-    from crosspost.ledger.store import Ledger
     from crosspost.publish.jobs import PublishOptions
-    from crosspost.publish.runner import Publisher
     from crosspost.publish.words import result_words
 
-    switches = Switches.from_environment()
-    clock = switches.clock(time.time)
-    with accounts_for_run(settings, sandbox=args.sandbox, switches=switches) as (settings, sleep):
-        redactor = redactor_for([s for a in settings.accounts for s in a.secrets])
-        with Ledger.open(settings.ledger, clock=clock, redact=redactor) as ledger:
-            path = _issue_file(args.issue_id, ledger)
-            publisher = Publisher(
-                settings, ledger, clock=clock, sleep=sleep, progress=print_progress
-            )
-            report = publisher.adopt([path], PublishOptions())
-            words = result_words(ledger, report.results)
+    with publisher_for_run(
+        settings, sandbox=args.sandbox, progress=print_progress, make_state=False
+    ) as publisher:
+        path = _issue_file(args.issue_id, publisher.ledger)
+        report = publisher.adopt([path], PublishOptions())
+        words = result_words(publisher.ledger, report.results)
     print_report(report, words, as_json=args.json)
     return report.exit_code
 

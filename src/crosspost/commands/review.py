@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -54,32 +53,15 @@ def with_publisher(args: argparse.Namespace, work: Callable[[Publisher], Reviews
     """Run ``work`` with a publisher of the configured (or sandbox) accounts; print its
     lines, then the trouble that stopped it after something was sent (raised, with the
     run's exit code), and return the most urgent exit code."""
-    from crosspost.commands.publish import accounts_for_run, make_state_dir
-    from crosspost.commands.switches import Switches
-    from crosspost.config.redaction import redactor_for
+    from crosspost.commands.publish import publisher_for_run
     from crosspost.config.settings import settings_from_args
-    from crosspost.ledger.store import Ledger
-    from crosspost.publish.runner import Publisher
 
     settings = settings_from_args(args)
-    switches = Switches.from_environment()
-    clock = switches.clock(time.time)
     progress = None if args.quiet or args.json else print_progress
-    with accounts_for_run(settings, sandbox=args.sandbox, switches=switches) as (settings, sleep):
-        redactor = redactor_for([s for a in settings.accounts for s in a.secrets])
-        make_state_dir(settings.state_dir)
-        # The ledger publish and run-due use: a shared PostgreSQL one when ledger_url is set
-        # (an approval written to this machine's SQLite file would never reach their ticks).
-        with Ledger.open(settings.ledger, clock=clock, redact=redactor) as ledger:
-            publisher = Publisher(
-                settings,
-                ledger,
-                clock=clock,
-                sleep=sleep,
-                progress=progress,
-                checkpoint=switches.checkpoint,
-            )
-            done = work(publisher)
+    # The ledger publish and run-due use: a shared PostgreSQL one when ledger_url is set
+    # (an approval written to this machine's SQLite file would never reach their ticks).
+    with publisher_for_run(settings, sandbox=args.sandbox, progress=progress) as publisher:
+        done = work(publisher)
     lines = done.lines
     if args.json:
         rows = [
