@@ -137,8 +137,8 @@ CASES = [
         "naive datetime",
         "---\ntitle: T\npublish_at: 2026-11-23 09:00\n---\n",
         3,
-        "'publish_at' has no timezone, so its moment is ambiguous; "
-        "add one, e.g. 2026-11-23T09:00:00+08:00",
+        "'publish_at' has no timezone, so its moment is ambiguous; add one: write "
+        "2026-11-23T09:00:00+08:00 for that time in Beijing (+08:00; another zone: its offset)",
     ),
     (
         "date only",

@@ -56,23 +56,31 @@ def _command_module(module: str) -> ModuleType:
     return importlib.import_module(f"crosspost.commands.{module}")
 
 
-def build_parser(only: str | None = None, *, alone: bool = False) -> argparse.ArgumentParser:
+class _Parser(argparse.ArgumentParser):
+    """The top level's parser, which keeps each command's own (for a "did you mean")."""
+
+    commands: dict[str, argparse.ArgumentParser]
+
+
+def build_parser(only: str | None = None, *, alone: bool = False) -> _Parser:
     """The whole command line; with ``only`` (a command's name, or ``""`` for none), only
     that command's own options are filled in. Each command's module is imported to learn
     its options, and a run needs just its own: ``check`` need not load what ``publish``
     imports. With ``alone`` too, the other commands are not added at all: a line that
     begins with the command's name never reaches them (only the top level's ``--help``
     lists them), and their fourteen empty parsers cost ``check`` ~3 ms."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="crosspost",
         description="Publish one newsletter issue to WeChat and Zhihu, exactly once.",
     )
+    parser.commands = {}
     parser.add_argument("--version", action="version", version=f"crosspost {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module, summary in COMMANDS:
         if alone and name != only:
             continue
         sub = commands.add_parser(name, help=summary, description=summary)
+        parser.commands[name] = sub
         if only is None or only == name:
             _command_module(module).configure(sub)
         sub.set_defaults(_module=module)
@@ -116,8 +124,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # No command (``--help``, ``--version``, a typo): no command's options are needed.
     # A top-level option before the command (``-h check``) still lists every command.
     command = _command_named(argv)
+    if command is None and (unknown := _misspelt_command(argv)) is not None:
+        return _report(unknown, EXIT_BAD_INPUT)
     parser = build_parser(only=command or "", alone=command is not None and argv[0] == command)
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        return _unknown_words(parser.commands.get(args.command) or parser, args.command, extras)
     if not getattr(args, "_module", None):
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
@@ -149,6 +161,52 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = command_line("status", rehearsal=bool(getattr(args, "sandbox", False)))
             line += f"; what it had sent is in the ledger ('{status}' shows it)"
         return _report(line, EXIT_CHANNEL_FAILED)
+
+
+def _misspelt_command(argv: Sequence[str]) -> str | None:
+    """The line for a first word that is near a command's name (``publsh``), with the
+    name meant; None when there is no such word (argparse then says what it says)."""
+    if any(word in ("-h", "--help") for word in argv):
+        return None
+    word = next((word for word in argv if not word.startswith("-")), None)
+    if word is None:  # --version, no words at all: argparse's own answer
+        return None
+    import difflib  # only for a word that is not a command: not on every start
+
+    names = [name for name, _, _ in COMMANDS]
+    close = difflib.get_close_matches(word, names, n=1, cutoff=0.6)
+    if not close:
+        return None
+    return (
+        f"'{word}' is not a crosspost command; did you mean '{close[0]}'? "
+        "('crosspost --help' lists them; nothing was run)"
+    )
+
+
+def _unknown_words(parser: argparse.ArgumentParser, command: str | None, extras: list[str]) -> int:
+    """Words the command does not take (``--sandox``, a second issue id), each option with
+    the one of the command's options it is nearest, and the command's own usage: argparse
+    shows the top level's, which lists no option of the command at all."""
+    import difflib  # only for a word that is not right: not on every start
+
+    options = [word for action in parser._actions for word in action.option_strings]
+    named = []
+    for word in extras:
+        written = word.split("=", 1)[0]
+        close = (
+            difflib.get_close_matches(written, options, n=1, cutoff=0.6)
+            if written.startswith("-")
+            else []
+        )
+        named.append(f"'{word}' (did you mean '{close[0]}'?)" if close else f"'{word}'")
+    parser.print_usage(sys.stderr)
+    what = "these words" if len(extras) > 1 else "this word"
+    name = f"crosspost {command}" if command else "crosspost"
+    return _report(
+        f"{name} does not take {what}: {', '.join(named)}; nothing was run "
+        f"('{name} --help' lists what it takes)",
+        EXIT_BAD_INPUT,
+    )
 
 
 #: Commands that may have sent something before an internal error stopped them.

@@ -818,7 +818,9 @@ MORE_CASES: dict[str, Case] = {
         "as UTF-8",
     ),
     "invalid byte in the body": Case(_invalid_byte_in_body, r"issue\.md:\d+: is not UTF-8"),
-    "an image as the issue file": Case(_issue_is_an_image, r"cover\.jpg:\d+: "),
+    "an image as the issue file": Case(
+        _issue_is_an_image, r"cover\.jpg: is a picture \(\.jpg\), not an issue \(Markdown\)"
+    ),
     "timeout -1": Case(_negative_timeout, r"crosspost\.toml:2: .*more than 0 seconds"),
     "timeout a word": Case(_timeout_a_word, r"crosspost\.toml:2: .*not a number of seconds"),
     "CROSSPOST_TIMEOUT a word": Case(

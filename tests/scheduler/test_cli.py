@@ -302,7 +302,8 @@ def test_a_missed_issue_and_a_broken_file_make_one_notice(
     assert notice["title"] == "crosspost: 2 things need you"
     assert notice["message"].splitlines() == [
         f"problem: {broken}:3: 'publish_at' has no timezone, so its moment is ambiguous; "
-        "add one, e.g. 2026-11-23T09:00:00+08:00",
+        "add one: write 2026-11-23T09:00:00+08:00 for that time in Beijing (+08:00; another "
+        "zone: its offset)",
         f"missed zhihu:main 40: publish_at {at(-48 * 3600)} passed 2d ago, more than the "
         "grace of 1d; run with --include-missed to publish it",
     ]

@@ -55,7 +55,7 @@ def test_an_edit_wechat_cannot_take_is_a_to_do_line_once(
     assert f"to do      wechat:sandbox  48  {NOT_EDITABLE}" in lines
     assert (
         "changed    zhihu:sandbox   48  changed since it was published; run with --update to "
-        "edit it in place"
+        f"edit it in place: 'crosspost publish {issue} -c zhihu:sandbox --update --sandbox'"
     ) in lines
     assert err == ""
 
@@ -230,7 +230,8 @@ def test_a_comment_or_timeout_edit_is_no_new_version_but_a_mode_or_a_limit_is(
     broken.write_text("---\ntitle: 坏了\npublish_at: 2026-11-23 09:00\n---\n", encoding="utf-8")
     said = (
         f"problem  {broken}:3: 'publish_at' has no timezone, so its moment is ambiguous; "
-        "add one, e.g. 2026-11-23T09:00:00+08:00\n"
+        "add one: write 2026-11-23T09:00:00+08:00 for that time in Beijing (+08:00; another "
+        "zone: its offset)\n"
     )
     assert run_due() == EXIT_BAD_INPUT
     assert capsys.readouterr() == ("", said)

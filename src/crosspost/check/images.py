@@ -32,6 +32,7 @@ from crosspost.images.pipeline import (
 )
 from crosspost.images.remembered import remembered_probe
 from crosspost.images.sources import LOCAL, REMOTE, ImageSources, RefusedImage, kind_of, local_path
+from crosspost.issue.fields import near_file
 from crosspost.issue.model import Issue
 from crosspost.patterns import pattern
 
@@ -98,7 +99,9 @@ class ImageInfo:
             if path.is_dir():
                 return ImageProblem("bad-image", "is a folder; name an image file")
             if not path.is_file() and not path.is_symlink():
-                fix = "not found next to the issue; fix the path or add the file"
+                near = near_file(ref, self.issue_path.parent)
+                hint = f"did you mean {near!r}? " if near else ""
+                fix = f"not found next to the issue; {hint}fix the path or add the file"
                 return ImageProblem("missing-image", fix)
         try:
             rules = self.sources

@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     # This machine's own files stopped a post: raised now if nothing was sent, else said
     # below the posts' lines, which say what went out.
     after = said_after(report.results, report.trouble, report.exit_code, settings.command)
-    print_report(report, words, as_json=args.json, said=said)
+    print_report(report, words, as_json=args.json, said=said, quiet=args.quiet)
     if after is not None:
         raise after
     return report.exit_code
@@ -181,9 +181,12 @@ def print_report(
     *,
     as_json: bool,
     said: Sequence[str] = (),
+    quiet: bool = False,
 ) -> None:
     """The run's table (or JSON), each post's state in ``words``: the words ``status``
-    shows (:func:`~crosspost.publish.words.result_words`, read before the ledger closed)."""
+    shows (:func:`~crosspost.publish.words.result_words`, read before the ledger closed).
+    A ``quiet`` run printed no progress, so what a person must do is said below the table.
+    """
     if as_json:
         data = report.as_dict()
         for post, result in zip(data["posts"], report.results, strict=True):
@@ -201,9 +204,14 @@ def print_report(
     ]
     print_table(_HEADER, rows)
     for result in report.results:
-        # Failures, and advice the editor must see (an edit that needs --update).
+        # Failures, advice the editor must see (an edit that needs --update), and in a
+        # quiet run what a person must do (press 发表 by hand, approve, fix a published
+        # WeChat article by hand): the table's state alone ("published") would not say it.
+        where = f"{result.key.channel}:{result.key.account}"
         if result.exit_code != EXIT_OK or result.state == "changed":
-            print(f"{result.key.channel}:{result.key.account}: {result.message}", file=sys.stderr)
+            print(f"{where}: {result.message}", file=sys.stderr)
+        elif quiet and result.asks_person:
+            print(f"{where}: to do: {result.todo}", file=sys.stderr)
 
 
 _HEADER = ("channel", "issue", "state", "url")

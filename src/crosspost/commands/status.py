@@ -18,11 +18,13 @@ from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
 from crosspost.commands.table import display_width, format_table
+from crosspost.config.advice import command_line
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK, UsageError
 from crosspost.publish.words import state_word
 
 if TYPE_CHECKING:
+    from crosspost.config.settings import Settings
     from crosspost.ledger.store import PostRecord
     from crosspost.publish.urls import Companion
 
@@ -48,24 +50,29 @@ def run(args: argparse.Namespace) -> int:
     from crosspost.ledger.store import Ledger
     from crosspost.publish.urls import companion_of, url_pending
 
-    settings = settings_from_args(args)
-    if args.sandbox:
-        settings = settings.rehearsal()
+    base = settings_from_args(args)
+    settings = base.rehearsal() if args.sandbox else base
     if not settings.ledger_exists:
         if args.json:
             print("[]")
         else:
-            print(f"nothing published yet (no ledger at {settings.ledger_shown})")
+            there = other_ledger(base, "status", None, sandbox=args.sandbox)
+            print(f"nothing published yet (no ledger at {settings.ledger_shown}){there}")
         return EXIT_OK
     with Ledger.open(settings.ledger) as ledger:
         posts = ledger.posts(args.issue_id)
         # 多图文 companions without a URL say why (their ledger events hold it)
         unknown = {p.key: companion_of(ledger, p) for p in posts if p.is_published and not p.url}
     if args.issue_id and not posts:
+        there = other_ledger(base, "status", args.issue_id, sandbox=args.sandbox)
         raise UsageError(
-            f"the ledger has no posts of issue '{args.issue_id}'; "
-            f"'{settings.command('status')}' without an id lists the issues it knows"
+            f"the ledger has no posts of issue '{args.issue_id}'"
+            + (there or f"; '{settings.command('status')}' without an id lists the issues it knows")
         )
+    if not posts and not args.json:
+        there = other_ledger(base, "status", None, sandbox=args.sandbox)
+        print(f"nothing published yet (the ledger at {settings.ledger_shown} has no posts){there}")
+        return EXIT_OK
     zones = _zones(posts)
     if args.json:
         rows = [
@@ -105,6 +112,34 @@ def run(args: argparse.Namespace) -> int:
         whole = settings.command("status", *([args.issue_id] if args.issue_id else []), "--json")
         print(f"(errors cut to fit the terminal; {whole} shows them whole)")
     return EXIT_OK
+
+
+def other_ledger(base: Settings, command: str, issue_id: str | None, *, sandbox: bool) -> str:
+    """Where the posts an editor looks for are when this ledger has none: a ``--sandbox``
+    rehearsal keeps its own ledger, so a ``status`` or ``urls`` without the flag (or with
+    it, after real runs) finds nothing, and the URLs seem lost. ``"; …"`` naming the
+    command that shows them, or ``""`` when the other ledger has none either.
+
+    ``base`` are the settings without ``--sandbox``; the other ledger is only looked at
+    when it is a SQLite file that exists (a shared PostgreSQL ledger is not dialled for a
+    hint)."""
+    from crosspost.ledger.store import Ledger
+
+    other = base if sandbox else base.rehearsal()
+    if other.ledger_url is not None or not other.ledger_path.exists():
+        return ""
+    with Ledger.open(other.ledger) as ledger:
+        posts = ledger.posts(issue_id)
+    if not posts:
+        return ""
+    words = (command, issue_id) if issue_id else (command,)
+    shown = command_line(*words, rehearsal=not sandbox)
+    if sandbox:
+        return f"; the real ledger (runs without --sandbox) has {len(posts)} post(s): '{shown}'"
+    return (
+        f"; --sandbox rehearsals keep a ledger of their own, which has {len(posts)} "
+        f"post(s): '{shown}'"
+    )
 
 
 def _columns() -> int:

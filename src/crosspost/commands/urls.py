@@ -98,8 +98,8 @@ def run(args: argparse.Namespace) -> int:
         unknown = {p.key: companion_of(ledger, p) for p in posts if p.is_published and not p.url}
     if not posts:
         raise UsageError(
-            f"the ledger has no posts of issue '{args.issue_id}'; "
-            f"'{settings.command('status')}' lists the issues it knows"
+            f"the ledger has no posts of issue '{args.issue_id}'"
+            + (_elsewhere(args) or f"; '{settings.command('status')}' lists the issues it knows")
         )
     rehearsal = settings.rehearsing
     channel, account = args.channel or (None, None)
@@ -131,8 +131,19 @@ def _settings(args: argparse.Namespace) -> Settings:
     if args.sandbox:
         settings = settings.rehearsal()
     if not settings.ledger_exists:
-        raise UsageError(f"no ledger at {settings.ledger_shown}; nothing was published yet")
+        raise UsageError(
+            f"no ledger at {settings.ledger_shown}; nothing was published yet{_elsewhere(args)}"
+        )
     return settings
+
+
+def _elsewhere(args: argparse.Namespace) -> str:
+    """``"; …"`` naming the other ledger's command when it has the issue's posts (a
+    rehearsal's URLs asked for without ``--sandbox``, or the other way round)."""
+    from crosspost.commands.status import other_ledger
+    from crosspost.config.settings import settings_from_args
+
+    return other_ledger(settings_from_args(args), "urls", args.issue_id, sandbox=args.sandbox)
 
 
 def _example(args: argparse.Namespace) -> str:

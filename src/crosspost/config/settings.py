@@ -201,6 +201,13 @@ class Settings:
             if account.name == name:
                 return account
         names = ", ".join(a.name for a in accounts)
+        if all(a.rehearsal for a in accounts):
+            # The config's accounts are not a rehearsal's: the emulators stand in for them.
+            raise ConfigError(
+                f"a --sandbox rehearsal has no {channel} account called '{name}': it sends to "
+                f"the built-in emulator's account, {channel}:{accounts[0].name}; write "
+                f"-c {channel} (or -c {channel}:{accounts[0].name})"
+            )
         raise ConfigError(
             f"no {channel} account called '{name}' (configured: {names}); "
             f"check the spelling or add [channels.{channel}.accounts.{name}]"

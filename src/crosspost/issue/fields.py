@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -104,8 +104,34 @@ def _image_path(value: Any, ctx: FieldContext) -> Path | None:
     if image.is_dir():
         raise ctx.fail(f"names {text!r}, which is a folder; name the image file inside it")
     if not image.is_file():
-        raise ctx.fail(f"names {text!r}, which does not exist next to the issue; fix the path")
+        near = near_file(text, ctx.path.parent)
+        hint = f"did you mean {near!r}? " if near else ""
+        raise ctx.fail(
+            f"names {text!r}, which does not exist next to the issue; {hint}fix the path"
+        )
     return image
+
+
+def near_file(ref: str, folder: Path) -> str | None:
+    """The path a missing file's ``ref`` (relative to ``folder``, the issue's) was most
+    likely meant to be, written the way ``ref`` is: a typo in its name (``hardwre.png``)
+    or its case (``Cover.JPG``) beside a file that is there. None when nothing is near."""
+    import difflib  # only for a word that is not right: not on every start
+
+    written = ref.replace("\\", "/")
+    if written.startswith("/"):  # from the site's root: looked for in several folders
+        return None
+    head, _, name = written.rpartition("/")
+    place = folder / head if head else folder
+    try:
+        names = [entry.name for entry in place.iterdir() if entry.is_file()]
+    except OSError:  # the folder itself is missing or unreadable: nothing to offer
+        return None
+    by_lower = {n.lower(): n for n in names}
+    close = difflib.get_close_matches(name.lower(), list(by_lower), n=1, cutoff=0.75)
+    if not close or by_lower[close[0]] == name:
+        return None
+    return f"{head}/{by_lower[close[0]]}" if head else by_lower[close[0]]
 
 
 def _relative_image(value: Any, ctx: FieldContext) -> str | None:
@@ -179,9 +205,13 @@ def parse_moment(path: Path | str, key: str, value: Any, line: int | None) -> da
                 path, f"'{key}' is not a date and time ({value!r}); {fix}", line
             ) from None
     if moment.utcoffset() is None:
+        # The editor's own date and time with Beijing's offset, the zone of both platforms'
+        # readers: copied as printed it names the moment meant (an example's date would not).
+        beijing = moment.replace(tzinfo=timezone(timedelta(hours=8))).isoformat()
         raise IssueError(
             path,
-            f"'{key}' has no timezone, so its moment is ambiguous; add one, e.g. {MOMENT_EXAMPLE}",
+            f"'{key}' has no timezone, so its moment is ambiguous; add one: write "
+            f"{beijing} for that time in Beijing (+08:00; another zone: its offset)",
             line,
         )
     return moment

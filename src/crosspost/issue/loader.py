@@ -118,10 +118,48 @@ def read_issue(path: Path | str, *, lenient: bool = False) -> Issue:
     notice too, and the body is read without it; ``check`` keeps it the one line it is.
     """
     path = Path(path)
+    wrong = _not_an_issue(path)
+    if wrong:
+        raise IssueError(path, wrong)
     text = read_text(path)
     if not text.strip():
         raise IssueError(path, "is empty; write a '# title' line and the issue below it", 1)
     return _build_issue(path, _split(path, text, lenient=lenient))
+
+
+#: Files an editor may name by mistake (the config, a page crosspost wrote, a picture),
+#: by suffix → what they are. Read as Markdown they gave "needs a cover" and a publish of
+#: the file's raw text once one was added. Any other file may hold an issue (``.txt``).
+_NOT_ISSUES = {
+    **dict.fromkeys((".toml", ".ini", ".cfg", ".env"), "a settings file"),
+    **dict.fromkeys((".yaml", ".yml", ".json", ".jsonl"), "a data file"),
+    **dict.fromkeys((".html", ".htm", ".xhtml"), "a web page"),
+    **dict.fromkeys((".py", ".sh", ".js", ".css", ".j2"), "a program or template"),
+    **dict.fromkeys((".sqlite3", ".db"), "a database"),
+    **dict.fromkeys(
+        (".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".svg", ".heic"), "a picture"
+    ),
+    **dict.fromkeys((".pdf", ".doc", ".docx", ".xls", ".xlsx", ".ppt", ".pptx"), "a document"),
+    **dict.fromkeys((".zip", ".gz", ".tgz"), "an archive"),
+}
+
+
+def _not_an_issue(path: Path) -> str | None:
+    """What is wrong with naming ``path`` as an issue, when its suffix says it is no
+    Markdown at all; None for any file that may be one."""
+    what = _NOT_ISSUES.get(path.suffix.lower())
+    if what is None or not path.is_file():
+        return None
+    if what == "a web page":
+        return (
+            "is a web page, not an issue (Markdown): name the issue's .md file; a page "
+            "crosspost wrote (build/…/wechat.html) is its output, and a saved WeChat or "
+            f"Zhihu article becomes an issue with 'crosspost import {path}'"
+        )
+    if what == "a document":
+        fix = "export it as Markdown (Word: a converter such as pandoc) and name that file"
+        return f"is {what} ({path.suffix}), not an issue (Markdown); {fix}"
+    return f"is {what} ({path.suffix}), not an issue (Markdown); name the issue's .md file"
 
 
 def read_front_matter(path: Path | str) -> tuple[dict[str, Any], dict[str, int]]:

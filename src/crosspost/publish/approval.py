@@ -32,12 +32,18 @@ def is_approved(ledger: Ledger, job: Job) -> bool:
     )
 
 
-def waiting_line(job: Job) -> str:
-    """What an editor does for a post that waits for approval."""
+def waiting_line(job: Job, ledger: Ledger | None = None) -> str:
+    """What an editor does for a post that waits for approval; with the ``ledger``, also
+    that an approval given before was voided by an edit (the editor approved, then fixed a
+    typo, and wonders why nothing went out)."""
     path = str(job.issue.path)
     review = job.account.command("review", path, "--to", "WECHAT_ID")
+    voided = ledger is not None and any(
+        event.summary == APPROVED for event in ledger.events(job.key)
+    )
+    why = "the issue changed after it was approved, which voids the approval; " if voided else ""
     return (
-        f"waiting for approval: send it to reviewers with '{review}', then "
+        f"waiting for approval: {why}send it to reviewers with '{review}', then "
         f"'{job.account.command('approve', path)}' (an edit after approving voids it)"
     )
 

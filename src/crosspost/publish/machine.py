@@ -466,7 +466,7 @@ class PostMachine:
         """The draft is there; a handed-off post says where the editor presses the button."""
         said = "unchanged since the draft was made" if unchanged else f"draft {draft.id} ready"
         if self.job.awaits_approval:
-            line = waiting_line(self.job)
+            line = waiting_line(self.job, self.ledger)
             self.progress(line)  # after the draft is there, not before: it may fail
             result = self._result("waiting", draft.url, f"{said}; {line}")
             first = not any(  # the notice says it once per version of the content
@@ -661,10 +661,14 @@ class PostMachine:
         if not adapter.updates_published:
             return self._not_editable(adapter, record)
         if not options.update:
+            update = self.job.account.command(
+                "publish", str(self.job.issue.path), "-c", self.job.account.key, "--update"
+            )
             return self._result(
                 "changed",
                 record.url,
-                "changed since it was published; run with --update to edit it in place",
+                f"changed since it was published; run with --update to edit it in place: "
+                f"'{update}'",
             )
         if not record.article_id:
             return self._result(
@@ -705,7 +709,9 @@ class PostMachine:
                 self.key, STEP_UPDATE, EDIT_REFUSED, {"content_hash": self.job.content_hash}
             )
             self.progress(message)
-            return self._result("published", record.url, message)
+            # A person must act (the run's table says "published", the post is not edited):
+            # said below the table too, so a quiet run (-q) does not lose it.
+            return dataclasses.replace(self._result("published", record.url, message), todo=message)
         return self._result("published", record.url, "published; later edits are not on it")
 
     def _content(self, adapter: Adapter, *, mark: bool = True) -> DraftContent:
