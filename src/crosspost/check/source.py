@@ -21,6 +21,7 @@ from markdown_it.token import Token
 
 from crosspost.check.constructs import INFO, WARNING, Finding, lines_of
 from crosspost.issue.ai_citations import CODE as AI_CITATIONS
+from crosspost.issue.asciidoc import UNCLOSED as ASCIIDOC_UNCLOSED
 from crosspost.issue.attachments import MISSING_ATTACHMENT
 from crosspost.issue.blocks import PICTURE_ENDING, shortened
 from crosspost.issue.body import footnote_definitions
@@ -1364,6 +1365,7 @@ _NOTES_TO_LOOK_AT = frozenset(
         CSDN_PICTURE,
         MKDOCS_ICON,
         CHAT_MARKUP,
+        ASCIIDOC_UNCLOSED,
     }
 )
 
@@ -1428,6 +1430,7 @@ def _unread_front_matter(issue: Issue, lines: Sequence[str]) -> Iterator[Finding
 def _foreign(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
     """Static-site and editor syntax in the text, once per kind and line."""
     seen: set[tuple[int, str]] = set()
+    read: list[tuple[int, str, str, bool]] = []  # first line, as written, to search, raw
     for token in tokens:
         if token.type not in ("inline", "html_block") or not token.map:
             continue
@@ -1436,27 +1439,65 @@ def _foreign(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
         written = _UNREAD_HTML.sub(_kept_lines, token.content) if raw else token.content
         # Code spans are blanked, not cut: a tag's quote keeps the code it holds.
         text = _CODE_SPAN.sub(lambda code: " " * len(code.group(0)), written)
-        first = issue.body_line + token.map[0]
-        # A newsletter's tag is no static site's variable or tag too.
-        claimed = [found.span() for found in _NEWSLETTER_TAG.finditer(text)]
+        read.append((issue.body_line + token.map[0], written, text, raw))
+    branches = _newsletter_branches([text for _, _, text, _ in read])
+    for at, (first, written, text, raw) in enumerate(read):
+        # A newsletter's tag, and the else and end of its condition, are no static
+        # site's variable or tag too.
+        ours = [found.span() for found in _NEWSLETTER_TAG.finditer(text)]
+        ours = sorted([*ours, *branches.get(at, [])])
         for foreign, meaning in _FOREIGN:
-            for match in foreign.finditer(text):
-                if foreign is not _NEWSLETTER_TAG and any(
-                    start <= match.start() < end for start, end in claimed
-                ):
-                    continue
+            spans = ours if foreign is _NEWSLETTER_TAG else [
+                found.span()
+                for found in foreign.finditer(text)
+                if not any(start <= found.start() < end for start, end in ours)
+            ]  # fmt: skip
+            for start, end in spans:
+                found = text[start:end]
                 if foreign is _CITATION and (
-                    _defined(issue.body, match.group(0)[1:-1])  # a link to its definition
-                    or _cross_references_only(match.group(0))  # named by _computed_text
+                    _defined(issue.body, found[1:-1])  # a link to its definition
+                    or _cross_references_only(found)  # named by _computed_text
                 ):
                     continue
-                line = first + text.count("\n", 0, match.start())
+                line = first + text.count("\n", 0, start)
                 if (line, meaning) in seen:
                     continue
                 seen.add((line, meaning))
-                shown = shortened(" ".join(written[match.start() : match.end()].split()))
+                shown = shortened(" ".join(written[start:end].split()))
                 said = f"'{shown}' is {meaning}" + (_IN_RAW_HTML if raw else "")
                 yield Finding(line, None, "foreign-syntax", said)
+
+
+#: A Liquid tag that opens a block (``if``, ``unless``, ``case``, ``for``), goes on with
+#: it (``else``, ``elsif``, ``when``) or ends it (``endif``, …): group 1 ``end``, group 2
+#: the tag's name.
+_LIQUID_BLOCK_TAG = pattern(
+    r"\{%-?\s*(end)?(if|unless|case|for|capture|else|elsif|when)\b[^{}\n]*?-?%\}"
+)
+_LIQUID_GOES_ON = frozenset({"else", "elsif", "when"})
+
+
+def _newsletter_branches(texts: Sequence[str]) -> dict[int, list[tuple[int, int]]]:
+    """The ``{% else %}`` and ``{% endif %}`` (and the like) of a newsletter service's
+    condition (``{% if subscriber.tags contains "vip" %}``), by the index of the text
+    they stand in, as spans: they are named with the tag that opens the condition, on
+    whichever line or paragraph they come, not as a static site's template tags."""
+    opened: list[bool] = []  # each open block, innermost last: a newsletter's condition?
+    found: dict[int, list[tuple[int, int]]] = {}
+    for at, text in enumerate(texts):
+        if "{%" not in text:
+            continue
+        for tag in _LIQUID_BLOCK_TAG.finditer(text):
+            ends, name = tag.group(1), tag.group(2)
+            if ends or name in _LIQUID_GOES_ON:
+                ours = bool(opened) and opened[-1]
+                if ends and opened:
+                    opened.pop()
+                if ours:
+                    found.setdefault(at, []).append(tag.span())
+            else:
+                opened.append(bool(_NEWSLETTER_TAG.fullmatch(tag.group(0))))
+    return found
 
 
 def _defined(body: str, label: str) -> bool:

@@ -79,7 +79,7 @@ def import_article(path: Path | str, output: Path) -> ImportedArticle:
         raise IssueError(
             path, f"cannot be read ({error.strerror or error}); check the path"
         ) from None
-    html = _decode(path, raw)
+    html = decode_page(path, raw)
     soup = BeautifulSoup(html, "html.parser")
     body = _first(soup, _BODY)
     if body is None:
@@ -116,7 +116,7 @@ def import_article(path: Path | str, output: Path) -> ImportedArticle:
 _SUPERSET = {"gb2312": "gb18030", "gbk": "gb18030", "x-gbk": "gb18030", "iso-8859-1": "cp1252"}
 
 
-def _decode(path: Path, raw: bytes) -> str:
+def decode_page(path: Path, raw: bytes) -> str:
     """The page as text, in the charset it declares (a BOM or ``<meta charset>``), else UTF-8.
 
     Saved Chinese pages are often GBK; read as UTF-8 they would become mojibake in the
@@ -210,7 +210,7 @@ def _localise_images(page: Path, body: Tag, output: Path, warnings: list[str]) -
                 image["src"] = remote  # WeChat's lazy loading keeps the real address here
             continue
         target_dir.mkdir(parents=True, exist_ok=True)
-        target = _target_for(local, target_dir)
+        target = image_target(local, target_dir)
         if not target.exists():
             shutil.copyfile(local, target)
             copied.append(target)
@@ -220,7 +220,7 @@ def _localise_images(page: Path, body: Tag, output: Path, warnings: list[str]) -
     return copied
 
 
-def _target_for(local: Path, target_dir: Path) -> Path:
+def image_target(local: Path, target_dir: Path) -> Path:
     """Where ``local`` goes in ``images/``: its own name, unless a different picture is
     already there under that name (every WeChat image is ``640.png``), then the name with
     a piece of its content hash. An identical file there is reused, not copied again."""

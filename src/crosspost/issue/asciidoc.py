@@ -14,6 +14,11 @@ listing block is a code block of its language; ``image::`` alone on a line, and
 ``image:`` within one, the picture, its text in brackets its alt text; and a link its
 words, linked. An admonition written as a paragraph, ``NOTE: …``, reads well as it is
 and stays.
+
+A block whose closing delimiter never comes (``[NOTE]`` over ``====`` and no second
+``====``) was two headings again. Asciidoctor reads such a block to the end of the
+document, with a warning; so does crosspost (to the end of the list item or quote it
+stands in), and check says where to close it: every line is shown, none as a heading.
 """
 
 from __future__ import annotations
@@ -23,10 +28,12 @@ import re
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import escaped, inner, line_match, outside_code, paragraph
+from crosspost.issue.blocks import NOTES, escaped, inner, line_match, outside_code, paragraph
 from crosspost.issue.callouts import callout_kind
 from crosspost.patterns import pattern
 
+#: The code check files its warning under: a block never closed, read to the end.
+UNCLOSED = "asciidoc-unclosed"
 #: A block's attribute line: ``[NOTE]``, ``[source,python]``, ``[,js]``, ``[listing]``.
 _ATTRIBUTES = pattern(
     r"\[(?:(NOTE|TIP|IMPORTANT|WARNING|CAUTION)|(source|listing)?(?:,\s*([\w+#.-]*))?[^\]\n]*)\]"
@@ -74,25 +81,30 @@ def asciidoc_block(state: StateBlock, start: int, end: int, silent: bool) -> boo
     close = (
         _closing(state, at + 1, end, delimiter) if fenced else _paragraph_end(state, at + 1, end)
     )
-    if close is None:
+    if close is None and not fenced:
         return False
     if silent:
         return True
+    if close is None:  # as Asciidoctor reads it: the block runs to the end
+        close = after = _container_end(state, at + 1, end)
+        _note_unclosed(state, at, found.group(0).strip(), delimiter)
+    else:
+        after = close + 1 if fenced else close
     if kind:
         token = state.push("container_callout_open", "div", 1)
         token.info = f"{callout_kind(kind)} {title}".strip()
-        token.markup, token.map = ":::", [start, close + 1]
+        token.markup, token.map = ":::", [start, after]
         inner(state, at + 1 if fenced else at, close)
         state.push("container_callout_close", "div", -1).markup = ":::"
-        state.line = close + 1 if fenced else close
+        state.line = after
         return True
     if title:
         paragraph(state, f"**{escaped(title)}**", start)
     token = state.push("fence", "code", 0)
     token.info = language or ""
     token.content = state.getLines(at + 2, close, state.sCount[start], True)
-    token.markup, token.map = delimiter, [start, close + 1]
-    state.line = close + 1
+    token.markup, token.map = delimiter, [start, after]
+    state.line = after
     return True
 
 
@@ -103,6 +115,35 @@ def _line(state: StateBlock, line: int) -> str:
 def _closing(state: StateBlock, opened: int, end: int, delimiter: str) -> int | None:
     """The line of the delimiter that closes the block whose delimiter is on ``opened``."""
     return next((n for n in range(opened + 1, end) if _line(state, n) == delimiter), None)
+
+
+def _container_end(state: StateBlock, opened: int, end: int) -> int:
+    """The line after the last of the list item (or the issue) the block opened on
+    ``opened`` stands in: the first line less indented than the item's, or ``end``."""
+    return next(
+        (
+            n
+            for n in range(opened + 1, end)
+            if not state.isEmpty(n) and state.sCount[n] < state.blkIndent
+        ),
+        end,
+    )
+
+
+def _note_unclosed(state: StateBlock, line: int, attributes: str, delimiter: str) -> None:
+    """A note for check: the block under ``attributes`` opened by ``delimiter`` on the
+    next line is never closed, so it took every line after it."""
+    where = "the issue" if state.level == 0 else "the list item or quote it is in"
+    state.env.setdefault(NOTES, []).append(
+        (
+            line,
+            UNCLOSED,
+            f"the AsciiDoc block '{attributes}' opened by '{delimiter}' on the next line is "
+            f"never closed, so it runs to the end of {where}, as Asciidoctor reads it: every "
+            f"line after it is inside it; put '{delimiter}' on a line of its own where the "
+            "block ends",
+        )
+    )
 
 
 def _paragraph_end(state: StateBlock, first: int, end: int) -> int | None:

@@ -39,7 +39,8 @@ so. A video's or a frame's ``src={clip}`` is the file any import binds
 video as, linking to what was read (or nowhere), and check says so. A statement of
 JavaScript over several lines (``export const metadata = {`` … ``}``) is left out as a
 one-line one is where the post opens with it, and a component defined over several
-lines (``export const Highlight = (…) => (`` … ``);``) anywhere in a post that is MDX;
+lines (``export const Highlight = (…) => (`` … ``);``) or on one anywhere in a post that
+is MDX (the one-line one was shown as written, its tag eaten as raw HTML);
 Prettier's spaces ``{' '}`` at a line's end are a space.
 """
 
@@ -363,9 +364,11 @@ def mdx_lines(state: StateCore) -> None:
     """Core rule, before inline parsing: leave out, as MDX does, the paragraphs of
     ``import``/``export`` lines that open the body, further down those importing a file
     of the site's own (``import Support from "../_support.mdx";``), and paragraphs
-    holding nothing but ``{/* comments */}``. (``import React from 'react';`` further
-    down, in a post that is not MDX, may be an example someone forgot to put in code:
-    it stays.) In a post that is MDX, Prettier's ``{' '}`` ending a line, or alone on
+    holding nothing but ``{/* comments */}``; in a post that is MDX, those defining a
+    value or a component anywhere (``export const Badge = () => (<span/>);``, as
+    :func:`mdx_statement` does over several lines). (``import React from 'react';``
+    further down, in a post that is not MDX, may be an example someone forgot to put in
+    code: it stays.) In a post that is MDX, Prettier's ``{' '}`` ending a line, or alone on
     one, is the space JSX reads it as: the line break after it is one already."""
     source = state.src
     spaced = ("{' '}" in source or '{" "}' in source) and _is_mdx(source)
@@ -383,7 +386,9 @@ def mdx_lines(state: StateCore) -> None:
         token = tokens[index]
         if token.type == "paragraph_open" and token.level == 0 and index + 2 < len(tokens):
             content = tokens[index + 1].content
-            if _javascript_only(content, _ESM if opening else _LOCAL_IMPORT):
+            if _javascript_only(content, _ESM if opening else _LOCAL_IMPORT) or (
+                not opening and _definitions_only(content) and _is_mdx(source)
+            ):
                 index += 3  # the paragraph's open, inline and close
                 continue
         if token.block and token.nesting >= 0 and token.type != "html_block":
@@ -398,6 +403,19 @@ def _javascript_only(content: str, esm: re.Pattern[str]) -> bool:
     a ``{/* comment */}`` (or there is none: a paragraph of comments alone)."""
     lines = (line.strip() for line in _COMMENT.sub("", content).split("\n"))
     return all(esm.fullmatch(line) for line in lines if line)
+
+
+def _definitions_only(content: str) -> bool:
+    """Whether every line of a paragraph's ``content`` is a whole statement defining a
+    value or a component, ``export const Badge = ({children}) => (<span>{children}</span>);``
+    (what :func:`mdx_statement` leaves out where it takes several lines)."""
+    lines = [line.strip() for line in _COMMENT.sub("", content).split("\n") if line.strip()]
+    for line in lines:
+        brackets = _Brackets()
+        whole = brackets.read(line) and brackets.balanced and not _GOES_ON.search(line)
+        if not (whole and _DEFINITION.fullmatch(line)):
+            return False
+    return bool(lines)
 
 
 #: Prettier's JSX space, ``{' '}`` or ``{" "}``, ending a line.

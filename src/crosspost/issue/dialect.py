@@ -121,6 +121,7 @@ from crosspost.issue.task_states import task_states
 from crosspost.issue.template_tags import template_block, template_tags
 from crosspost.issue.tracked_changes import tracked_changes
 from crosspost.issue.tracking_pixels import PIXELS, tracking_pixels
+from crosspost.issue.ulysses import ulysses_marks
 from crosspost.issue.video_pictures import video_pictures
 from crosspost.issue.wechat_cards import wechat_cards
 from crosspost.issue.wechat_page_text import wechat_page_text
@@ -297,6 +298,36 @@ def _apart(char: str) -> bool:
 _highlight = _paired_marks("=")
 _inserted = _paired_marks("+")
 _caret_inserted = _paired_marks("^")
+
+#: PyMdown Caret's ``^^^x^^^`` (MkDocs Material): inserted and superscript at once, a word
+#: with no blank in it (a superscript's rule). The pairs rule read it as a caret, ``^^x^^``
+#: and a caret: ``^<u>x</u>^``.
+_INSERTED_SUPERSCRIPT = pattern(r"\^{3}([^\^\s]+?)\^{3}")
+#: The ``meta`` key of a superscript a writer asked for by its marks alone, with no word
+#: before it (:func:`_scripts` keeps it).
+_CARET_SUPERSCRIPT = "caret_superscript"
+
+
+def _inserted_superscript(state: StateInline, silent: bool) -> bool:
+    """Inline rule, before the pairs of carets: ``^^^x^^^`` as Caret shows it,
+    ``<ins><sup>x</sup></ins>``, apart from the words around it as its smart mode asks."""
+    start = state.pos
+    if not state.src.startswith("^^^", start):
+        return False
+    found = _INSERTED_SUPERSCRIPT.match(state.src, start, state.posMax)
+    if found is None:
+        return False
+    before = state.src[start - 1] if start else ""
+    if not (_apart(before) and _apart(state.src[found.end() : found.end() + 1])):
+        return False
+    if not silent:
+        state.push("html_inline", "", 0).content = "<ins>"
+        state.push("sup_open", "sup", 1).meta[_CARET_SUPERSCRIPT] = True
+        state.push("text", "", 0).content = found.group(1)
+        state.push("sup_close", "sup", -1)
+        state.push("html_inline", "", 0).content = "</ins>"
+    state.pos = found.end()
+    return True
 
 
 def _highlight_pairs(state: StateInline) -> None:
@@ -1892,7 +1923,7 @@ def _scripts(state: StateCore) -> None:
     for block in state.tokens:
         children = block.children or []
         for index, token in enumerate(children):
-            if token.type not in ("sub_open", "sup_open"):
+            if token.type not in ("sub_open", "sup_open") or token.meta.get(_CARET_SUPERSCRIPT):
                 continue
             inner, closing = children[index + 1 : index + 2], children[index + 2 : index + 3]
             before = children[index - 1] if index else None
@@ -2534,6 +2565,7 @@ def new_markdown() -> MarkdownIt:
     md.inline.ruler.after("strikethrough", "highlight", _highlight)
     md.inline.ruler.after("highlight", "inserted", _inserted)
     md.inline.ruler.after("inserted", "caret_inserted", _caret_inserted)
+    md.inline.ruler.before("caret_inserted", "inserted_superscript", _inserted_superscript)
     md.inline.ruler2.after("strikethrough", "highlight", _highlight_pairs)
     for name in ("emphasis", "strikethrough", "highlight", "inserted", "caret_inserted"):
         rule = next(rule.fn for rule in md.inline.ruler.__rules__ if rule.name == name)
@@ -2638,6 +2670,7 @@ def new_markdown() -> MarkdownIt:
     md.core.ruler.before("inline", "zola_calls", calls)
     md.core.ruler.before("inline", "mdx_lines", mdx_lines)
     md.core.ruler.before("inline", "private_notes", private_notes)
+    md.core.ruler.before("private_notes", "ulysses_marks", ulysses_marks)
     md.core.ruler.before("inline", "myst_targets", targets_and_labels)
     md.core.ruler.before("inline", "substack_footnotes", substack_footnotes)
     md.core.ruler.after("inline", "myst_roles", roles)

@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 from crosspost.errors import IssueError
 from crosspost.issue.attachments import attachments_of
 from crosspost.issue.body import check_containers
+from crosspost.issue.canvas import canvas_problem, is_canvas_text
+from crosspost.issue.carriage_returns import with_terminal_lines
 from crosspost.issue.dialect import parse_document
 from crosspost.issue.encoding import NAMES, as_utf8, decode, encoding_of, unmarked_wide
 from crosspost.issue.fields import (
@@ -122,6 +124,8 @@ def read_issue(path: Path | str, *, lenient: bool = False) -> Issue:
     if wrong:
         raise IssueError(path, wrong)
     text = read_text(path)
+    if text.startswith("{") and is_canvas_text(text):  # no front matter: no issue at all
+        raise IssueError(path, canvas_problem(text), 1)
     if not text.strip():
         raise IssueError(path, "is empty; write a '# title' line and the issue below it", 1)
     return _build_issue(path, _split(path, text, lenient=lenient))
@@ -222,7 +226,7 @@ def read_text(path: Path) -> str:
         raise IssueError(
             path, f"is not valid {name} text, though it opens with {name}'s mark; {save}", line
         ) from None
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return with_terminal_lines(text)
 
 
 def split_front_matter(path: Path, text: str) -> tuple[dict[str, Any], dict[str, int], str, int]:

@@ -165,6 +165,25 @@ _BOX = pattern(r"(?:border|background|height|padding|margin)[\w-]*\s*:", re.IGNO
 _BLANKS = pattern(r"[ \t]*\t[ \t]*| {2,}")
 
 
+def _shows_nothing(cleaned: str) -> bool:
+    """Whether cleaned raw HTML shows nothing on the page (see :data:`_SHOWS_NOTHING`)."""
+    return bool(_SHOWS_NOTHING.fullmatch(cleaned)) and not _BOX.search(cleaned)
+
+
+def _after_words(tokens: Sequence[Token], idx: int) -> bool:
+    """Whether the tight list item's paragraph opening at ``idx`` comes after another
+    of its paragraphs with nothing shown between: raw HTML tags alone on their lines,
+    such as the ``<div markdown>`` and ``</div>`` of MkDocs's md_in_html around a
+    paragraph, or a plain ``<div>`` of several lines. Its words would run into the
+    other's (Zhihu breaks the line there, as a browser does at the ``<div>``)."""
+    at = idx - 1
+    while at >= 0 and tokens[at].type == "html_block":
+        if not _shows_nothing(clean(tokens[at].content, ALLOWLIST)):
+            return False
+        at -= 1
+    return at >= 0 and tokens[at].type == "paragraph_close" and tokens[at].hidden
+
+
 def _marker_width(tokens: Sequence[Token], idx: int, start: int) -> str:
     """The indent's size for the ordered list opening at ``idx``: its last number's."""
     level, items = tokens[idx].level, 0
@@ -311,7 +330,7 @@ class WeChatRenderer(RendererHTML):
         state = _state(env)
         marker = state.take_marker()
         if tokens[idx].hidden:  # a tight list item: the marker goes straight before the text
-            return marker
+            return marker + ("<br>" if _after_words(tokens, idx) else "")
         inline = tokens[idx + 1] if idx + 1 < len(tokens) else None
         kinds = [child.type for child in inline.children or ()] if inline is not None else []
         # A picture alone, or alone in its link: a figure, captioned as Zhihu captions it.
@@ -545,8 +564,7 @@ class WeChatRenderer(RendererHTML):
 
         state = _state(env)
         cleaned = RawHtmlSanitiser(state).clean(clean(tokens[idx].content, ALLOWLIST))
-        shows_nothing = _SHOWS_NOTHING.fullmatch(cleaned) and not _BOX.search(cleaned)
-        return "" if shows_nothing else cleaned
+        return "" if _shows_nothing(cleaned) else cleaned
 
     def html_inline(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
