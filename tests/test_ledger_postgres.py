@@ -91,6 +91,35 @@ def test_a_ledger_from_a_newer_crosspost_is_refused(postgres_url: str) -> None:
     assert caught.value.exit_code == EXIT_BAD_INPUT
 
 
+def test_a_reader_writes_nothing_and_says_how_to_bring_an_older_ledger_up(
+    postgres_url: str,
+) -> None:
+    """``status`` and the other readers open the shared ledger without migrating it or
+    writing a row (a role that may only SELECT can run them)."""
+    with Ledger.open(postgres_url) as ledger:
+        ledger.ensure(PostKey("ai-48", "wechat", "main"))
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute(f"UPDATE {META_TABLE} SET version = {SCHEMA_VERSION - 1}")
+    with pytest.raises(ConfigError) as caught:
+        Ledger.open(postgres_url, read_only=True)
+    assert str(caught.value).endswith(
+        f": the ledger is at schema {SCHEMA_VERSION - 1}, older than this crosspost's "
+        f"{SCHEMA_VERSION}, and this command only reads; run a command that writes (publish, "
+        "run-due) with this crosspost once to bring it up to date, or read it with the "
+        "crosspost the other hosts run"
+    )
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute(f"UPDATE {META_TABLE} SET version = {SCHEMA_VERSION}")
+        # the row's xmin: any UPDATE, even to the same version, gives it a new one
+        before = db.execute(f"SELECT xmin::text, version FROM {META_TABLE}").fetchall()
+    with Ledger.open(postgres_url, read_only=True) as reader:
+        assert [p.issue_id for p in reader.posts()] == ["ai-48"]
+        with pytest.raises(RuntimeError, match="opened to read only"):
+            reader.record(PostKey("ai-48", "wechat", "main"), url="https://example.com/")
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        assert db.execute(f"SELECT xmin::text, version FROM {META_TABLE}").fetchall() == before
+
+
 def test_a_database_of_someone_else_is_not_taken_for_a_ledger(postgres_url: str) -> None:
     with psycopg.connect(postgres_url, autocommit=True) as db:
         db.execute("CREATE TABLE posts (title TEXT)")

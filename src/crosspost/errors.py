@@ -292,6 +292,15 @@ class UnconfirmedError(ChannelError):
     """A call that creates or publishes something may or may not have taken effect.
 
     Never retried: the next step is to reconcile (ask the platform what happened).
+    ``problem`` is what went wrong without the doubt and the advice ("Zhihu draft
+    creation for zhihu:main: HTTP 503 after sending"): once reconciling has answered the
+    doubt, a line says that answer instead (by default, the whole message).
     """
 
     exit_code = EXIT_UNCONFIRMED
+
+    def __init__(
+        self, message: str, *, channel: str = "", code: int | str | None = None, problem: str = ""
+    ) -> None:
+        super().__init__(message, channel=channel, code=code)
+        self.problem = problem or message

@@ -192,3 +192,28 @@ def test_a_post_live_before_the_stop_is_recorded_with_its_url(world: World) -> N
     (result,) = report.results  # type: ignore[attr-defined]
     assert result.state == "published" and result.url
     assert world.posts()["zhihu"].url == result.url
+
+
+def test_a_zhihu_post_stopped_before_its_draft_is_filled_in_says_it_has_a_draft(
+    world: World,
+) -> None:
+    """Zhihu's draft is made first, with its title only, and filled in once the images
+    are up. Stopped there, the line said "interrupted before making its draft" while
+    ``status`` showed the post drafted: each line now says the one thing the ledger knows."""
+    report, _ = publish_interrupted(world, "publish", "zhihu")
+
+    (result,) = report.results  # type: ignore[attr-defined]
+    assert (result.state, result.exit_code) == ("pending", EXIT_TEMPORARY)
+    assert result.message == (
+        "interrupted before filling in its draft: nothing more was sent; run again to finish"
+    )
+    record = world.posts()["zhihu"]
+    assert record.state == "draft_created" and record.draft_id
+    status = world.run("status")
+    (row,) = status.stdout.splitlines()[1:]
+    assert row.split()[1:3] == ["zhihu:main", "drafted"], status.stdout
+    assert calls_to(world.box, PUBLISH_PATHS["zhihu"]) == 0
+
+    done = world.run("publish", str(world.issue), "--mode", "publish", "-c", "zhihu")
+    assert done.returncode == EXIT_OK, done.stderr
+    assert world.drafts_on("zhihu") == [record.draft_id], "the same draft, filled in"

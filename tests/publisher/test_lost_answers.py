@@ -13,7 +13,7 @@ import json
 import pytest
 
 from crosspost.commands.switches import CLOCK_OFFSET_VARIABLE
-from crosspost.errors import EXIT_OK, EXIT_UNCONFIRMED
+from crosspost.errors import EXIT_OK, EXIT_TEMPORARY, EXIT_UNCONFIRMED
 from crosspost.publish.jobs import PublishReport
 from crosspost.sandbox.clock import ManualClock
 
@@ -151,3 +151,39 @@ def test_a_zhihu_publish_answered_in_a_shape_never_seen_is_published_once(
     assert calls_to(world.box, PUBLISH_PATHS["zhihu"]) == 1
     (record,) = [p for c, p in world.posts().items() if c == "zhihu"]
     assert record.url and record.url.startswith("https://zhuanlan.zhihu.com/p/")
+
+
+def test_a_draft_creation_lost_twice_says_what_the_platform_could_and_could_not_show(
+    manual_world: World,
+) -> None:
+    """A 503 after sending, twice, each reconciled as "not made". WeChat lists its drafts,
+    so it shows nothing was made; Zhihu lists none, so its line must not say so: it used
+    to say both "a private draft may exist" and "confirms nothing was made"."""
+    world = manual_world
+    for channel in ("wechat", "zhihu"):
+        world.box.faults.add(channel, CREATE_PATHS[channel], kind="http:503", count=2)
+
+    report, _ = world.publish(mode="publish")
+
+    assert only(report, "wechat") == (
+        "failed",
+        EXIT_TEMPORARY,
+        "HTTP 503 on POST /cgi-bin/draft/add after it was sent, twice; WeChat Official "
+        "Account shows nothing was made either time: nothing to undo, run again later "
+        "(temporary: safe to run again)",
+    )
+    assert only(report, "zhihu") == (
+        "failed",
+        EXIT_TEMPORARY,
+        "Zhihu draft creation for zhihu:main: HTTP 503 after sending, twice; Zhihu column "
+        "(知乎专栏) cannot say whether either attempt made something: Zhihu cannot list "
+        "drafts and none was noted here; at worst an unused private draft titled "
+        "'AI系统前沿动态 第48期' remains (delete it in the web editor); creating a new "
+        "draft is safe because drafts are never public; run again later (temporary: safe "
+        "to run again)",
+    )
+    for record in world.posts().values():  # what status shows as the last error
+        assert record.error_message is not None and "may exist" not in record.error_message
+    assert "confirms" not in str(world.posts()["zhihu"].error_message)
+    for channel in ("wechat", "zhihu"):
+        assert calls_to(world.box, CREATE_PATHS[channel]) == 2

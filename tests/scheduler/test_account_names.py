@@ -89,6 +89,38 @@ def test_a_day_later_a_renamed_account_does_not_mass_send_twice(
     assert desk.creates("wechat") == 2
 
 
+def test_a_renamed_account_keeps_its_one_mass_send_a_day(desk: Desk) -> None:
+    """The day's quota is the platform account's, whatever its name in the config: after
+    the rename, today's send under the old name counted for nothing, so another issue went
+    to WeChat the same day and was refused there as over quota. crosspost now refuses it
+    itself, before anything is sent, and sends it after Beijing midnight."""
+    desk.write("a1", at(-60), channels="[wechat]", extra=BROADCAST)
+    assert desk.tick().exit_code == EXIT_OK and sends(desk) == 1
+    rename_accounts(desk, "main", "primary")
+    desk.box.clock.advance(600)
+    desk.write("a2", at(300), channels="[wechat]", extra=BROADCAST)
+
+    report = desk.tick()
+    (refused,) = report.results
+    assert (refused.key.account, refused.exit_code, refused.sent) == (
+        "primary",
+        EXIT_TEMPORARY,
+        False,
+    )
+    assert refused.message.startswith(
+        "today's mass send (群发) already went out with 'a1' (as wechat:main, the same "
+        "account under another name); a subscription (kind not set: the strictest quota is "
+        "assumed) account gets one a day: the next is possible from 2026-11-24 00:00 +0800 "
+        "(Beijing midnight); nothing was sent"
+    ), refused.message
+    assert sends(desk) == 1, "a second send went to WeChat the same day"
+
+    desk.box.clock.advance(16 * 3600)  # past midnight in Beijing (T0 is 09:00 there)
+    later = desk.tick()
+    assert [(r.key.issue_id, r.state) for r in later.results] == [("a2", "published")]
+    assert sends(desk) == 2
+
+
 def test_two_names_for_one_account_in_the_config_send_nothing(desk: Desk) -> None:
     config = desk.root / "crosspost.toml"
     with config.open("a", encoding="utf-8") as file:

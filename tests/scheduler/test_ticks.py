@@ -7,7 +7,7 @@ what reached the platforms, what the ledger says, and what the report tells them
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_TEMPORARY
 from crosspost.sandbox.clock import ManualClock
@@ -186,6 +186,47 @@ def test_platform_down_for_three_ticks_is_published_on_the_fourth_with_growing_s
     assert 300 <= gaps[0] < 400 and 600 <= gaps[1] < 700 and 1200 <= gaps[2] < 1300
     fourth = desk.tick()
     assert [(r.state, r.exit_code) for r in fourth.results] == [("published", EXIT_OK)]
+    assert desk.creates("zhihu") == 1
+
+
+def test_a_clock_stepped_back_does_not_stretch_a_retry_wait_nor_shorten_it(desk: Desk) -> None:
+    """NTP corrected the clock 50 minutes back between two ticks: the post's 20-minute
+    wait, a time on the clock, became 70 minutes. It now ends 20 minutes after the tick
+    that saw the step, never sooner: nothing is tried before its whole wait has passed."""
+    clock = desk.box.clock
+    assert isinstance(clock, ManualClock)
+    desk.write("42", at(-3 * 3600), channels="[zhihu]")  # due well before the step
+    desk.box.faults.add("zhihu", "/api/v4/me", "http:503", count=12)  # three ticks' worth
+    for _ in range(2):  # 5 minutes, then 10
+        assert desk.tick().exit_code == EXIT_TEMPORARY
+        post = desk.posts()["42 zhihu"]
+        assert post.next_attempt_at is not None
+        clock.advance(post.next_attempt_at - clock() + 1)
+    assert desk.tick().exit_code == EXIT_TEMPORARY  # the third failure: a 20-minute wait
+    post = desk.posts()["42 zhihu"]
+    assert post.next_attempt_at is not None
+    assert 1200 <= post.next_attempt_at - clock() < 1300
+
+    clock.step(-50 * 60)  # NTP corrects the clock, 50 minutes back, before the next tick
+    sent = len(desk.box.requests)
+    waiting = desk.tick()
+    assert waiting.exit_code == EXIT_OK and waiting.quiet
+    (entry,) = waiting.of_kind("waiting")
+    ends = datetime.fromisoformat(entry.message.removeprefix("next try at "))
+    wait = post.next_attempt_at - post.updated_at  # the 20 minutes it was set for
+    assert 0 <= clock() + wait - ends.timestamp() < 1  # shown to the second
+    assert desk.posts()["42 zhihu"].next_attempt_at == clock() + wait  # kept for later ticks
+    (note,) = [e for e in desk.events("42", "zhihu") if e.step == "wait"]
+    assert note.summary == (
+        f"the clock went back since this wait was set: the 20m wait ends at {entry.message[12:]}"
+        ", not in 1h 10m"
+    )
+
+    clock.advance(20 * 60 - 5)  # never early: the whole wait passes after the step
+    assert desk.tick().of_kind("waiting") and len(desk.box.requests) == sent
+    clock.advance(10)
+    done = desk.tick()
+    assert [(r.state, r.exit_code) for r in done.results] == [("published", EXIT_OK)]
     assert desk.creates("zhihu") == 1
 
 

@@ -215,6 +215,10 @@ class Reconciliation:
     #: Published, although the platform gave no permanent URL (``remote_id`` is the
     #: article's id, not a ticket's): the post is published, its URL asked for later.
     url_pending: bool = False
+    #: Whether the platform itself showed the answer. False: it cannot be asked (Zhihu
+    #: lists no drafts), so ``happened`` False means only that doing it again is safe
+    #: (``detail`` says why), not that nothing was made.
+    confirmed: bool = True
 
 
 @dataclass(frozen=True)

@@ -91,7 +91,7 @@ def _export(where: Path | str, output: str | None, *, replace: bool = False) -> 
     if isinstance(where, Path) and not where.is_file():
         raise UsageError(f"no ledger at {where}; nothing was published yet")
     target = None if output is None else _export_target(output, replace=replace)
-    with Ledger.open(where) as ledger:
+    with Ledger.open(where, read_only=True) as ledger:
         lines = list(export_lines(ledger))
     text = "".join(line + "\n" for line in lines)
     if target is None:

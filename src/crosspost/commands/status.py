@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
             there = other_ledger(base, "status", None, sandbox=args.sandbox)
             print(f"nothing published yet (no ledger at {settings.ledger_shown}){there}")
         return EXIT_OK
-    with Ledger.open(settings.ledger) as ledger:
+    with Ledger.open(settings.ledger, read_only=True) as ledger:
         posts = ledger.posts(args.issue_id)
         # 多图文 companions without a URL say why (their ledger events hold it)
         unknown = {p.key: companion_of(ledger, p) for p in posts if p.is_published and not p.url}

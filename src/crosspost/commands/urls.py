@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         example = _example(args)
         raise UsageError(f"urls: a URL ({args.url}) is only given with --set, e.g. {example}")
     settings = _settings(args)
-    with Ledger.open(settings.ledger) as ledger:
+    with Ledger.open(settings.ledger, read_only=True) as ledger:
         posts = ledger.posts(args.issue_id)
         unknown = {p.key: companion_of(ledger, p) for p in posts if p.is_published and not p.url}
     if not posts:

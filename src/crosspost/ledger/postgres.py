@@ -188,6 +188,8 @@ class PostgresConnection:
     """The ledger's connection to PostgreSQL, with the interface of the SQLite one."""
 
     engine = "postgresql"
+    #: Opened to read only (``connect(read_only=True)``): never written, never migrated.
+    read_only = False
 
     def __init__(self, url: str, connection: psycopg.Connection[tuple[Any, ...]]) -> None:
         self.url = url
@@ -228,11 +230,20 @@ class PostgresConnection:
         self._db.close()
 
 
-def connect(url: str) -> PostgresConnection:
-    """Open and migrate the ledger at ``url``; safe when several hosts start at once."""
+def connect(url: str, *, read_only: bool = False) -> PostgresConnection:
+    """Open and migrate the ledger at ``url``; safe when several hosts start at once.
+
+    ``read_only``: for a command that only reads: nothing is migrated or written (a role
+    that may only SELECT can use it); a ledger of an older schema is refused with a line
+    saying how to bring it up to date, since the hosts that write it migrate it anyway.
+    """
     connection = PostgresConnection(url, open_connection(url))
     try:
-        migrate(connection)
+        if read_only:
+            _readable(connection)
+            connection.read_only = True
+        else:
+            migrate(connection)
     except BaseException:
         connection.rollback_quietly()
         connection.close()
@@ -255,6 +266,22 @@ def migrate(connection: PostgresConnection) -> int:
         connection.execute(f"UPDATE {META_TABLE} SET version = ?", (SCHEMA_VERSION,))
     connection.execute("COMMIT")
     return SCHEMA_VERSION
+
+
+def _readable(connection: PostgresConnection) -> None:
+    """The version check of :func:`migrate`, reading only."""
+    version = _checked_version(connection)
+    if version == 0:
+        raise ConfigError(
+            f"{shown(connection.url)}: holds no crosspost ledger yet; nothing was published with it"
+        )
+    if version < SCHEMA_VERSION:
+        raise ConfigError(
+            f"{shown(connection.url)}: the ledger is at schema {version}, older than this "
+            f"crosspost's {SCHEMA_VERSION}, and this command only reads; run a command that "
+            "writes (publish, run-due) with this crosspost once to bring it up to date, or "
+            "read it with the crosspost the other hosts run"
+        )
 
 
 def _checked_version(connection: PostgresConnection) -> int:

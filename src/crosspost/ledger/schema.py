@@ -61,7 +61,7 @@ _KINDS_SQL = ", ".join(f"'{kind}'" for kind in EVENT_KINDS)
 _NOW_SQL = "CAST(strftime('%s', 'now') AS REAL)"
 #: A link WeChat hands out for a while only (``…&tempkey=…``); see
 #: :meth:`crosspost.platforms.base.Platform.is_permanent_url`.
-_TEMPORARY_URL_SQL = "url LIKE '%tempkey=%'"
+TEMPORARY_URL_SQL = "url LIKE '%tempkey=%'"
 _URL_SET_ASIDE = (
     "published, URL pending: the link recorded was a temporary one (it expires); "
     "the permanent link is asked for again, or record it with crosspost urls --set"
@@ -201,16 +201,16 @@ MIGRATIONS: tuple[tuple[Statement, ...], ...] = (
             INSERT INTO events (post_id, step, kind, summary, data, at)
             SELECT id, 'url', 'note', '{_URL_SET_ASIDE}', json_object('preview_url', url),
                 {_NOW_SQL}
-            FROM posts WHERE state = 'published' AND {_TEMPORARY_URL_SQL}
+            FROM posts WHERE state = 'published' AND {TEMPORARY_URL_SQL}
             """,
             postgresql=f"""
             INSERT INTO events (post_id, step, kind, summary, data, at)
             SELECT id, 'url', 'note', '{_URL_SET_ASIDE}',
                 json_build_object('preview_url', url)::text, extract(epoch FROM now())
-            FROM posts WHERE state = 'published' AND {_TEMPORARY_URL_SQL}
+            FROM posts WHERE state = 'published' AND {TEMPORARY_URL_SQL}
             """,
         ),
-        f"UPDATE posts SET url = NULL WHERE state = 'published' AND {_TEMPORARY_URL_SQL}",
+        f"UPDATE posts SET url = NULL WHERE state = 'published' AND {TEMPORARY_URL_SQL}",
     ),
     # 2 → 3: mass sends (WeChat 群发). A broadcast post keeps its send's msg_id in
     # publish_id and msg_data_id in article_id; these say how it was delivered and how
@@ -474,18 +474,20 @@ class _Cursor(sqlite3.Cursor):
     """A cursor whose machine-level errors are :class:`StorageError` lines (see module)."""
 
     path: Path | None = None
+    #: Read as the file stands, without locks (``immutable=1``): see below.
+    unlocked = False
 
     def execute(self, sql: str, parameters: Any = (), /) -> _Cursor:
-        with _translated(self.path):
+        with _translated(self.path, unlocked=self.unlocked):
             super().execute(sql, parameters)
         return self
 
     def fetchone(self) -> Any:
-        with _translated(self.path):
+        with _translated(self.path, unlocked=self.unlocked):
             return super().fetchone()
 
     def fetchall(self) -> list[Any]:
-        with _translated(self.path):
+        with _translated(self.path, unlocked=self.unlocked):
             return super().fetchall()
 
 
@@ -505,10 +507,16 @@ class LedgerConnection(sqlite3.Connection):
     identity: tuple[int, int] | None = None
     #: The ``synchronous`` level in force (``_configure`` sets NORMAL).
     synchronous = "NORMAL"
+    #: Opened to read only (:mod:`crosspost.ledger.read_only`): never written, never migrated.
+    read_only = False
+    #: Read without locks (``immutable=1``): a run that writes meanwhile may make a read
+    #: look damaged, which is then a reason to read again, not to give the ledger up.
+    unlocked = False
 
     def execute(self, sql: str, parameters: Any = (), /) -> _Cursor:
         cursor = self.cursor(_Cursor)
         cursor.path = self.path
+        cursor.unlocked = self.unlocked
         return cursor.execute(sql, parameters)
 
     def version(self) -> int:
@@ -565,13 +573,24 @@ class LedgerConnection(sqlite3.Connection):
 
 
 @contextmanager
-def _translated(path: Path | None) -> Iterator[None]:
+def _translated(path: Path | None, *, unlocked: bool = False) -> Iterator[None]:
     try:
         yield
     except sqlite3.Error as error:
         translated = None if path is None else storage_error(path, error)
         if translated is None:
             raise
+        code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+        if unlocked and path is not None and code == _SQLITE_CORRUPT:
+            # Read without locks, the file may have changed under the read (a run's
+            # checkpoint): "move it aside" would throw a good ledger away.
+            problem = f"{path}: the ledger changed while it was read ({error})"
+            translated = StorageError(
+                f"{problem}; run the command again (a crosspost run was writing to it)",
+                temporary=True,
+                problem=problem,
+                fix="run the command again",
+            )
         raise translated from None
 
 
@@ -676,13 +695,13 @@ def _enable_wal(connection: sqlite3.Connection, busy_timeout: float) -> None:
 
 def migrate(connection: sqlite3.Connection, path: Path) -> int:
     """Bring the ledger to :data:`SCHEMA_VERSION`; safe when several processes race."""
-    version = _checked_version(connection, path)
+    version = checked_version(connection, path)
     if version == SCHEMA_VERSION:
         return int(version)
     connection.execute("BEGIN IMMEDIATE")
     try:
         # Read again under the write lock: another process may have migrated meanwhile.
-        version = _checked_version(connection, path)
+        version = checked_version(connection, path)
         for number in range(version, SCHEMA_VERSION):
             for statement in MIGRATIONS[number]:
                 connection.execute(for_engine(statement, "sqlite"))
@@ -718,7 +737,7 @@ def _compact(connection: sqlite3.Connection) -> None:
         pass
 
 
-def _checked_version(connection: sqlite3.Connection, path: Path) -> int:
+def checked_version(connection: sqlite3.Connection, path: Path) -> int:
     # One statement, so one snapshot: another process may commit its migration between
     # two separate reads, and a half-seen migration looks like somebody else's database.
     version, application, tables = connection.execute(

@@ -116,12 +116,19 @@ class Ledger:
         redact: Callable[[str], str] | None = None,
         secrets: Iterable[Any] = (),
         busy_timeout: float = 30.0,
+        read_only: bool = False,
     ) -> Ledger:
         """Open (creating and migrating as needed); ConfigError naming the file if unusable.
 
         ``target`` is the SQLite file, or a ``postgresql://`` URL (``Settings.ledger``):
         then the driver is imported, the server's trouble is a StorageError (exit 75),
         and :attr:`path` is the URL with its password hidden.
+
+        ``read_only``: for a command that only reads (``status``, ``urls``, ``ledger
+        export``, 往期回顾): nothing is created, migrated or written, so a ledger this user
+        may not write (another user's, a read-only mount, a backup) can be read; an older
+        schema is read as it is (:mod:`crosspost.ledger.read_only`, which also says what a
+        reader sees while a run writes). Writing through it is a bug, refused.
 
         ``redact`` is the hook every stored message passes through (the adapters' own
         :class:`Redactor`, ideally); without one, a fresh Redactor is used, taught the
@@ -136,9 +143,20 @@ class Ledger:
             from crosspost.ledger import postgres  # the driver only when it is used
 
             url = str(target)
-            return cls(postgres.connect(url), postgres.shown(url), clock=clock, redact=redact)
+            shared = postgres.connect(url, read_only=read_only)
+            return cls(shared, postgres.shown(url), clock=clock, redact=redact)
         path = Path(target)
+        if read_only:
+            from crosspost.ledger.read_only import connect_read_only
+
+            reading = connect_read_only(path, busy_timeout=busy_timeout)
+            return cls(reading, path, clock=clock, redact=redact)
         return cls(connect(path, busy_timeout=busy_timeout), path, clock=clock, redact=redact)
+
+    @property
+    def read_only(self) -> bool:
+        """Opened to read only (``Ledger.open(read_only=True)``)."""
+        return self._db.read_only
 
     @property
     def engine(self) -> str:
@@ -261,15 +279,28 @@ class Ledger:
             ).fetchall()
         return tuple(post_from_row(row) for row in rows)
 
-    def broadcasts(self, channel: str, account: str, since: float) -> tuple[PostRecord, ...]:
+    def broadcasts(
+        self, channel: str, account: str, since: float, *, identity: str | None = None
+    ) -> tuple[PostRecord, ...]:
         """The account's mass sends that went out (or may have) at ``since`` or later:
-        what the platform's quota counts (the plan refuses a send past it)."""
+        what the platform's quota counts (the plan refuses a send past it).
+
+        The platform counts per account, not per name: with ``identity`` (the account's
+        ``Account.identity``) a post is the account's when it went to that platform
+        account under any name (a name renamed in the config since), or, where the post
+        does not say which account it went to (recorded before schema 6), when it has
+        this name. A post under this name that went to another account is not counted."""
+        mine = "account = ?"
+        args: tuple[Any, ...] = (channel, account, since)
+        if identity is not None:
+            mine = "(account_identity = ? OR (account_identity IS NULL AND account = ?))"
+            args = (channel, identity, account, since)
         with self._lock:
             rows = self._db.execute(
-                f"SELECT {POST_COLUMNS} FROM posts WHERE channel = ? AND account = ? "
+                f"SELECT {POST_COLUMNS} FROM posts WHERE channel = ? AND {mine} "
                 "AND delivery = 'broadcast' AND mass_status IN ('sending', 'sent') "
                 "AND COALESCE(published_at, updated_at) >= ? ORDER BY published_at",
-                (channel, account, since),
+                args,
             ).fetchall()
         return tuple(post_from_row(row) for row in rows)
 
@@ -302,6 +333,8 @@ class Ledger:
         see ``LedgerConnection.begin``); a durable block inside one that is not (a batch
         of posts) makes the outer block's commit wait for the disk.
         """
+        if self.read_only:  # a command that only reads asked to write: crosspost's bug
+            raise RuntimeError(f"{self.path}: the ledger was opened to read only")
         with self._lock:
             if self._depth:
                 self._owed = self._owed or durable

@@ -308,5 +308,5 @@ def _ledger(settings: Settings) -> Iterator[Ledger | None]:
         yield None
         return
     secrets = [s for a in settings.accounts for s in a.secrets]
-    with Ledger.open(settings.ledger, secrets=secrets) as ledger:
+    with Ledger.open(settings.ledger, secrets=secrets, read_only=True) as ledger:
         yield ledger

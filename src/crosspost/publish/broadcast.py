@@ -115,26 +115,33 @@ class Quota:
 def quota(ledger: Ledger, account: Account, key: PostKey, now: float, zone: tzinfo | None) -> Quota:
     """A subscription account (or one of unknown kind) gets one mass send per Beijing
     day; a service account's followers four a month each (the platform skips those
-    capped, so that is a warning). Other kinds are refused by the platform itself."""
+    capped, so that is a warning). Other kinds are refused by the platform itself.
+    Counted per platform account: a send under a name the account had before it was
+    renamed in the config is one of its sends."""
     kind = account_kind(account)
+    mine = account.identity
     rules = ACCOUNT_KINDS.get(kind or STRICTEST_KIND)
     if rules is None:
         return Quota(None)
     if rules.sends_per_day is not None:
         start = beijing_day_start(now)
-        earlier = _sends(ledger.broadcasts(key.channel, key.account, start), key)
+        earlier = _sends(ledger.broadcasts(key.channel, key.account, start, identity=mine), key)
         if len(earlier) < rules.sends_per_day:
             return Quota(None)
         after = start + 86400.0
         which = kind or "subscription (kind not set: the strictest quota is assumed)"
+        first = earlier[0]
+        named = ""
+        if first.account != key.account:  # renamed in the config since: the same account
+            named = f" (as {first.channel}:{first.account}, the same account under another name)"
         return Quota(
             f"today's mass send (群发) already went out with "
-            f"'{earlier[0].issue_id}'; a {which} account gets one a day: the next is "
+            f"'{first.issue_id}'{named}; a {which} account gets one a day: the next is "
             f"possible from {shown(after, zone)} (Beijing midnight); nothing was sent"
         )
     monthly = rules.sends_per_follower_month
     if monthly is not None:
-        month = ledger.broadcasts(key.channel, key.account, beijing_month_start(now))
+        month = ledger.broadcasts(key.channel, key.account, beijing_month_start(now), identity=mine)
         sent = _sends(month, key)
         if len(sent) >= monthly:
             return Quota(

@@ -69,6 +69,28 @@ def retry_delay(attempts: int) -> float:
     return float(min(RETRY_MAX_SECONDS, RETRY_BASE_SECONDS * 2 ** max(0, attempts - 1)))
 
 
+def wait_end(record: PostRecord, now: float) -> float | None:
+    """When a post waiting after a temporary failure may be tried again: its
+    ``next_attempt_at``, or None when it is not waiting.
+
+    The wait was set with the post's ``updated_at`` (one transaction, one clock), so its
+    own length is the difference. A clock stepped back since (NTP correcting it between
+    two ticks) reads earlier than ``updated_at``, and ``next_attempt_at`` is then further
+    off than the whole wait: a 50-minute step turned a 20-minute wait into 70. Such a
+    wait ends at most its own length from ``now``. Never earlier than asked in real time:
+    the clock went back by more than the time that passed, so at least the whole wait has
+    still to pass. Only a wait the clock stretched is shortened (a post written to since
+    the failure, on a clock that did not go back, keeps its time), and only what is safe
+    to try again waits at all: a post with an intent in doubt is reconciled, never retried.
+    """
+    if record.next_attempt_at is None or record.pending_step or record.is_published:
+        return None
+    length = record.next_attempt_at - record.updated_at
+    if now >= record.updated_at or length <= 0:
+        return record.next_attempt_at
+    return min(record.next_attempt_at, now + length)
+
+
 def fingerprint(job: Job) -> str:
     """What an attempt depended on: the content sent, the account (server, options and
     credentials: a fixed AppSecret in ``.env`` counts as a change), the mode."""

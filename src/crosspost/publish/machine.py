@@ -44,6 +44,7 @@ from crosspost.channels.base import (
     ManualPublishRequired,
     PartLeftToEditor,
     PublishTicket,
+    Reconciliation,
     RemoteDraft,
     RemotePost,
     RunMemo,
@@ -96,7 +97,7 @@ from crosspost.publish.settle import (
     run_redactor,
     settle,
 )
-from crosspost.publish.stopping import RunStop
+from crosspost.publish.stopping import FILL_DRAFT, UPDATE_DRAFT, RunStop
 from crosspost.publish.urls import (
     STEP_BUNDLE,
     CompanionUrl,
@@ -895,7 +896,7 @@ class PostMachine:
                 return RemoteDraft(record.draft_id, record.url)
             if record.content_hash is None and self._owned_empty:
                 return self._fill_again(adapter, RemoteDraft(record.draft_id, record.url), content)
-            self.stop.check(STEP_UPDATE)
+            self.stop.check(UPDATE_DRAFT)
             self.progress(f"updating draft {record.draft_id} in place")
             draft = adapter.update_draft(record.draft_id, content)
             self.sent = True
@@ -954,7 +955,7 @@ class PostMachine:
     ) -> RemoteDraft:
         """Update a draft whose content is not (known to be) all there; a failure ends the
         run before publishing, with the draft kept for the next run."""
-        self.stop.check(STEP_DRAFT)
+        self.stop.check(FILL_DRAFT)
         try:
             filled = adapter.update_draft(draft.id, content)
         except CrosspostError as error:
@@ -1173,13 +1174,12 @@ class PostMachine:
                 self.sent = True
                 self.progress(f"{step}: the answer was lost ({error}); asking the platform")
                 self.ledger.fail(self.key, error, permanent=False, step=step)
-                happened = self._reconcile(adapter, self._record())
-                if happened:
+                answer = self._reconcile(adapter, self._record())
+                if answer.happened:
                     return None
                 if attempt == 2:
                     raise TransientError(
-                        f"{error}; {adapter.display_name} confirms nothing was made, twice: "
-                        "nothing to undo, run again later",
+                        _lost_twice(adapter, error, answer),
                         channel=self.key.channel,
                         code=error.code,
                     ) from None
@@ -1195,8 +1195,23 @@ class PostMachine:
             return result
         return None  # pragma: no cover - the loop always returns or raises
 
-    def _reconcile(self, adapter: Adapter, record: PostRecord) -> bool:
+    def _reconcile(self, adapter: Adapter, record: PostRecord) -> Reconciliation:
         return settle(self.ledger, adapter, record, self.progress, sleep=self.sleep)
+
+
+def _lost_twice(adapter: Adapter, error: UnconfirmedError, answer: Reconciliation) -> str:
+    """The line for a call whose answer was lost twice, each time reconciled as "did not
+    happen": what went wrong, then what the platform said, never a doubt the reconcile
+    settled beside a certainty it could not give."""
+    if answer.confirmed:
+        return (
+            f"{error.problem}, twice; {adapter.display_name} shows nothing was made either "
+            "time: nothing to undo, run again later"
+        )
+    return (
+        f"{error.problem}, twice; {adapter.display_name} cannot say whether either attempt "
+        f"made something: {answer.detail}; run again later"
+    )
 
 
 def _post_in(answer: object) -> RemotePost | None:

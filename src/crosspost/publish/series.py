@@ -86,7 +86,7 @@ def previous_reader(
             return ()
         from crosspost.ledger.store import Ledger
 
-        with Ledger.open(ledger_at) as ledger:
+        with Ledger.open(ledger_at, read_only=True) as ledger:
             return previous_issues(ledger, issue, channel)
 
     return previous

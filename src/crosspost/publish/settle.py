@@ -29,6 +29,7 @@ from crosspost.channels.base import (
     Intent,
     PublicationRefused,
     PublishTicket,
+    Reconciliation,
     RunMemo,
 )
 from crosspost.channels.http.policy import (
@@ -65,8 +66,10 @@ def settle(
     progress: Callable[[str], None],
     *,
     sleep: Callable[[float], None] | None = None,
-) -> bool:
-    """Ask the platform about a post's open intent and write the answer; True if it happened.
+) -> Reconciliation:
+    """Ask the platform about a post's open intent, write the answer and return it
+    (``happened`` True: it took effect; False: it did not, or, not ``confirmed``, doing it
+    again is safe).
 
     A create the platform may still be committing (within its settle window, see
     :attr:`~crosspost.platforms.base.Platform.settle_seconds`) is not settled by a first
@@ -84,7 +87,7 @@ def settle(
             sleep=sleep or adapter.sleep,
             clock=adapter.clock,
         )
-        return sender.settle_intent(record)
+        return Reconciliation(happened=sender.settle_intent(record))
     data = dict(record.pending_intent or {})
     names = {f.name for f in dataclasses.fields(Intent)}
     values = {k: v for k, v in data.items() if k in names}
@@ -113,7 +116,7 @@ def settle(
     if not answer.happened:
         back = "draft_created" if step == STEP_PUBLISH else _before_draft(record)
         ledger.finish_step(record.key, step, outcome="not-happened", state=back, summary=summary)
-        return False
+        return answer
     changes: dict[str, Any]
     if step == STEP_DRAFT:
         changes = {
@@ -135,7 +138,7 @@ def settle(
     else:
         changes = {"state": "submitted", "publish_id": answer.remote_id}
     ledger.finish_step(record.key, step, outcome="reconciled", summary=summary, **changes)
-    return True
+    return answer
 
 
 def reconcile_post(

@@ -20,9 +20,15 @@ from crosspost.errors import Interrupted
 
 Sleep = Callable[[float], None]
 
-#: What a post was about to do, in the words of its line.
+#: What a post was about to do, in the words of its line: only what is true at that
+#: boundary, since ``status`` shows the same post beside it (a post stopped before its
+#: draft is filled in has a draft, and says so).
+FILL_DRAFT = "fill"
+UPDATE_DRAFT = "update-draft"
 _NEXT = {
     "draft": "making its draft",
+    FILL_DRAFT: "filling in its draft",
+    UPDATE_DRAFT: "updating its draft",
     "publish": "publishing",
     "broadcast": "the mass send",
     "poll": "asking how its publication went",

@@ -32,6 +32,13 @@ class ManualClock:
             self._now += max(0.0, seconds)
             return self._now
 
+    def step(self, seconds: float) -> float:
+        """Set the clock ``seconds`` forward or back at once, as NTP does to a clock that
+        was wrong (a negative step: the clock goes back); return the new time."""
+        with self._lock:
+            self._now += seconds
+            return self._now
+
     def sleep(self, seconds: float) -> None:
         """What a test passes where code would call ``time.sleep``."""
         self.sleeps.append(seconds)

@@ -57,7 +57,8 @@ from crosspost.errors import (
     UsageError,
 )
 from crosspost.issue.fields import ISSUE_SUFFIXES
-from crosspost.ledger.store import Ledger, PostKey
+from crosspost.ledger.store import Ledger, PostKey, PostRecord
+from crosspost.publish.failures import wait_end
 from crosspost.publish.jobs import Job, PostResult, PublishOptions, stopped_by
 from crosspost.publish.machine import EDIT_REFUSED, Checkpoint, no_checkpoint
 from crosspost.publish.runner import Publisher
@@ -380,13 +381,8 @@ class _Tick:
                 known = bool(previous and previous[1] == MISSED)
                 if self._missed(entry, issue_id, account, print_, known):
                     continue
-            elif (
-                record.state != "published"
-                and not record.pending_step
-                and record.next_attempt_at is not None
-                and record.next_attempt_at > self.clock()
-            ):
-                retry_at = datetime.fromtimestamp(record.next_attempt_at, tz=UTC)
+            elif (retry := self._retry_at(record)) is not None and retry > self.clock():
+                retry_at = datetime.fromtimestamp(retry, tz=UTC)
                 self._entry("waiting", entry, issue_id, account, f"next try at {at(retry_at)}")
                 continue
             changed_since = previous and previous[0] != print_ and previous[1] == FAILED
@@ -416,6 +412,28 @@ class _Tick:
                 self.owners[job.key] = (entry.path, print_)
             planned.append(jobs)
         return planned[0], planned[1]
+
+    def _retry_at(self, record: PostRecord) -> float | None:
+        """When a post waiting after a temporary failure is tried again (None: it is not
+        waiting); a wait the clock stretched by going back is cut to its own length from
+        now (:func:`~crosspost.publish.failures.wait_end`), and the ledger keeps the new
+        time, so the next ticks count from this one."""
+        now = self.clock()
+        end = wait_end(record, now)
+        if end is None or end == record.next_attempt_at:
+            return end
+        assert record.next_attempt_at is not None
+        stretched = record.next_attempt_at - now
+        self.ledger.record(record.key, next_attempt_at=end)
+        self.ledger.note(
+            record.key,
+            "wait",
+            f"the clock went back since this wait was set: the {span(timedelta(seconds=end - now))}"
+            f" wait ends at {at(datetime.fromtimestamp(end, tz=UTC))}, not in "
+            f"{span(timedelta(seconds=stretched))}",
+            {"next_attempt_at": end, "was": record.next_attempt_at},
+        )
+        return end
 
     def _ledger_lost(self, entry: ScheduledFile, issue_id: str, account: Account) -> None:
         """A post an earlier tick settled as sent that the ledger does not know: the

@@ -110,12 +110,13 @@ class WeChatApi:
             )
         except AmbiguousOutcome as error:
             what = _WHAT.get(path, "publication")
+            problem = f"{error.reason} on POST /cgi-bin/{path} after it was sent"
             raise UnconfirmedError(
-                f"{error.reason} on POST /cgi-bin/{path} after it was sent, so the {what} "
-                f"may or may not exist on {self.account_key}; run crosspost again: it asks "
-                "WeChat what happened before it tries again",
+                f"{problem}, so the {what} may or may not exist on {self.account_key}; run "
+                "crosspost again: it asks WeChat what happened before it tries again",
                 channel=CHANNEL,
                 code="unconfirmed",
+                problem=problem,
             ) from None
 
     def _on_draft(

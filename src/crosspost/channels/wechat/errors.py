@@ -228,7 +228,9 @@ def check_reply(
             else f"an answer WeChat does not give came back (HTTP {reply.status})"
         )
         if irreversible:
-            raise UnconfirmedError(f"{problem}; it may or may not have happened", channel=CHANNEL)
+            raise UnconfirmedError(
+                f"{problem}; it may or may not have happened", channel=CHANNEL, problem=problem
+            )
         # A page where WeChat's JSON belongs is someone else's: a proxy, a firewall. So
         # is a redirect: WeChat's API answers every call itself, never elsewhere.
         elsewhere = reply.is_html or reply.redirect_host is not None
@@ -247,7 +249,9 @@ def check_reply(
             f"{reply.status}, which WeChat never sends (its own answers are HTTP 200)"
         )
         if irreversible:
-            raise UnconfirmedError(f"{problem}; it may or may not have happened", channel=CHANNEL)
+            raise UnconfirmedError(
+                f"{problem}; it may or may not have happened", channel=CHANNEL, problem=problem
+            )
         raise TransientError(f"{problem}, so {IN_THE_WAY}", channel=CHANNEL, code=reply.status)
     try:
         code = int(data.get("errcode") or 0)
@@ -273,7 +277,10 @@ def error_for(
     if code == -1:
         if irreversible:
             return UnconfirmedError(
-                f"{message}: it may or may not have happened", channel=CHANNEL, code=code
+                f"{message}: it may or may not have happened",
+                channel=CHANNEL,
+                code=code,
+                problem=message,
             )
         return TransientError(message, channel=CHANNEL, code=code)
     if code == 45011:

@@ -208,11 +208,12 @@ class ZhihuAdapter(Adapter):
         try:
             created = self.api.create_draft(body)
         except AmbiguousOutcome as unsure:
+            problem = f"Zhihu draft creation for {self.account.key}: {unsure.reason} after sending"
             raise UnconfirmedError(
-                f"Zhihu draft creation for {self.account.key}: {unsure.reason} after sending; "
-                "a private draft may exist — reconcile before creating another",
+                f"{problem}; a private draft may exist — reconcile before creating another",
                 channel=CHANNEL,
                 code="draft",
+                problem=problem,
             ) from None
         draft_id = draft_id_of(created)
         if draft_id is None:
@@ -272,11 +273,12 @@ class ZhihuAdapter(Adapter):
         try:
             answer = self.api.publish(body, referer=EDIT_URL.format(id=draft.id))
         except AmbiguousOutcome as unsure:
+            problem = f"Zhihu publish of draft {draft.id}: {unsure.reason} after sending"
             raise UnconfirmedError(
-                f"Zhihu publish of draft {draft.id}: {unsure.reason} after sending; the "
-                "article may be live — reconcile before publishing again",
+                f"{problem}; the article may be live — reconcile before publishing again",
                 channel=CHANNEL,
                 code="publish",
+                problem=problem,
             ) from None
         except PermanentError as error:
             if draft.id not in self._sent:
@@ -458,6 +460,7 @@ class ZhihuAdapter(Adapter):
         )
         return Reconciliation(
             happened=False,
+            confirmed=False,
             detail="Zhihu cannot list drafts and none was noted here; at worst an unused "
             f"private draft titled {intent.title!r} remains (delete it in the web editor); "
             "creating a new draft is safe because drafts are never public",
