@@ -234,7 +234,7 @@ def test_check_many_files_reports_each(
         "(900×383)" in stdout
     )
     assert (
-        f"{bad}:4: [zhihu] error: the body has 1 characters of text, zhihu needs at least 9; "
+        f"{bad}:4: [zhihu] error: the body has 1 character of text, zhihu needs at least 9; "
         "write more" in stdout
     )
     assert stdout[-1] == f"{example_issue}: ok (wechat, zhihu), 1 warning"

@@ -170,10 +170,10 @@ def test_a_correction_after_publishing_says_per_platform_what_happened_even_when
     assert main(["publish", str(issue), "--sandbox", "--mode", "publish", "-q"]) == EXIT_OK
     err = capsys.readouterr().err
     lines = err.splitlines()
-    wechat = next(line for line in lines if line.startswith("wechat:sandbox: "))
+    wechat = next(line for line in lines if line.startswith("wechat:sandbox  ai-systems-48: "))
     assert "to do: changed since it was published, but WeChat" in wechat
     assert "公众号后台 → 发表记录" in wechat
-    zhihu = next(line for line in lines if line.startswith("zhihu:sandbox: "))
+    zhihu = next(line for line in lines if line.startswith("zhihu:sandbox  ai-systems-48: "))
     assert "changed since it was published; run with --update" in zhihu
     update = quoted_command(zhihu)
     assert update == f"crosspost publish {issue} -c zhihu:sandbox --update --sandbox"

@@ -122,7 +122,7 @@ def test_zhihus_previous_issues_follow_the_text_even_after_an_open_code_block(
     previous = (PreviousIssue("p47", "第47期", "https://zhuanlan.zhihu.com/p/47"),)
     zhihu = render(issue, "zhihu", RenderContext(previous=previous))
     assert zhihu.body.endswith(
-        '</pre><h3>往期回顾</h3><ul><li><a href="https://zhuanlan.zhihu.com/p/47">第47期</a></li></ul>'
+        '</pre><h2>往期回顾</h2><ul><li><a href="https://zhuanlan.zhihu.com/p/47">第47期</a></li></ul>'
     )
     assert texts.count(issue.body) == 1
 

@@ -89,7 +89,8 @@ def test_a_mass_send_over_the_quota_names_its_post_once_in_the_words_of_status(
     second = capsys.readouterr()
     (line,) = second.err.splitlines()
     assert line.startswith(
-        "wechat:sandbox: today's mass send (群发) already went out with 'ai-systems-48'; "
+        "wechat:sandbox  ai-systems-49: today's mass send (群发) already went out with "
+        "'ai-systems-48'; "
     ), line
     assert line.count("wechat:sandbox") == 1 and line.endswith("; nothing was sent")
 

@@ -166,7 +166,7 @@ def test_the_issue_names_whom_the_send_reaches(tmp_path: Path) -> None:
         ("  broadcast: {tag_id: two}\n", "tag_id must be a tag's number"),
         ("  broadcast: {tag_id: -1}\n", "tag_id must be a tag's number"),
         ("  broadcast: {send_ignore_reprint: 1}\n", "must be true or false"),
-        ("  broadcast: {tag: 2}\n", "unknown key(s) tag"),
+        ("  broadcast: {tag: 2}\n", "unknown key tag"),
         ("  broadcast: everyone\n", "must be a mapping"),
     ],
 )

@@ -233,7 +233,7 @@ def test_when_wechat_lists_fewer_articles_no_companion_url_is_guessed(
     assert report.results[0].exit_code == EXIT_OK, report.results[0]
     _, links = published_articles(bundle)
     assert ledger_urls(bundle) == [links[0], None, None]
-    why = "WeChat lists 1 article(s) under the post but it holds 3"
+    why = "WeChat lists 1 article under the post but it holds 3"
     assert any(f"short-1: URL not known: {why}" in line for line in lines), lines
 
     bundle.use_env(monkeypatch)
@@ -334,8 +334,8 @@ def test_a_lost_submit_answer_settled_by_the_ticket_records_every_url(
     ("links", "why"),
     [
         pytest.param((), "listed none", id="none-listed"),
-        pytest.param((1, 2), "lists 2 article(s) under the post but it holds 3", id="fewer"),
-        pytest.param((1, 2, 3, 4), "lists 4 article(s)", id="more"),
+        pytest.param((1, 2), "lists 2 articles under the post but it holds 3", id="fewer"),
+        pytest.param((1, 2, 3, 4), "lists 4 articles", id="more"),
         pytest.param((1, 3, 4), "numbered the post's articles 1, 3, 4", id="gap"),
         pytest.param((1, 1, 2), "numbered the post's articles 1, 1, 2", id="twice"),
     ],

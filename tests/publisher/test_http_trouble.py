@@ -20,7 +20,7 @@ from channels.local_server import serving
 from crosspost.cli import main
 from crosspost.errors import EXIT_CHANNEL_FAILED, EXIT_OK, EXIT_TEMPORARY
 
-from .world import World, mutating, write_config
+from .world import ISSUE_ID, World, mutating, write_config
 
 TOKEN = "/cgi-bin/stable_token"
 
@@ -54,7 +54,7 @@ def test_a_mistyped_host_in_base_url_is_named_as_a_host_that_does_not_resolve(
     retries = [re.sub(r"after [0-9.]+ s", "after … s", line) for line in lines if "retry" in line]
     assert retries == [f"crosspost: warning: retry {n} of 3 after … s: {why}" for n in (1, 2, 3)]
     assert lines[-1] == (
-        f"wechat:main: {why} (gave up after 4 attempts) (temporary: safe to run again)"
+        f"wechat:main  {ISSUE_ID}: {why} (gave up after 4 attempts) (temporary: safe to run again)"
     )
     assert world.box.requests == []  # nothing reached any platform
 
@@ -70,7 +70,8 @@ def test_a_page_in_the_way_of_zhihus_login_check_is_temporary_and_the_next_run_p
 
     assert code == EXIT_TEMPORARY
     assert lines[-1] == (
-        'zhihu:main: Zhihu GET /api/v4/me: an HTML page came back (HTTP 403, "403 Forbidden") '
+        f"zhihu:main  {ISSUE_ID}: "
+        'Zhihu GET /api/v4/me: an HTML page came back (HTTP 403, "403 Forbidden") '
         "instead of Zhihu's JSON, so a proxy, firewall or login page is in the way; run again "
         "later, and if it repeats, check the proxy settings and the firewall (gave up after 4 "
         "attempts) (temporary: safe to run again)"
@@ -145,7 +146,8 @@ def test_a_path_in_wechats_base_url_is_named_when_wechat_knows_no_such_call(
 
     assert code == EXIT_CHANNEL_FAILED
     assert lines[-1] == (
-        "wechat:main: WeChat errcode 404 (no such api /cgi-bin/cgi-bin/stable_token) on POST "
+        f"wechat:main  {ISSUE_ID}: "
+        "WeChat errcode 404 (no such api /cgi-bin/cgi-bin/stable_token) on POST "
         "/cgi-bin/cgi-bin/stable_token; check base_url in the config: it should be the host "
         f"only ({host}), without /cgi-bin"
     )
@@ -169,7 +171,8 @@ def test_a_path_in_zhihus_base_url_is_named_when_zhihu_finds_nothing_there(
 
     assert code == EXIT_CHANNEL_FAILED
     assert lines[-1] == (
-        "zhihu:main: Zhihu 404 (资源不存在) on GET /zhihu/api/v4/me: Zhihu found nothing at "
+        f"zhihu:main  {ISSUE_ID}: "
+        "Zhihu 404 (资源不存在) on GET /zhihu/api/v4/me: Zhihu found nothing at "
         f"this address; check base_url in the config: it should be the host only ({host}), "
         "without /zhihu"
     )

@@ -172,7 +172,9 @@ def test_the_refusal_reads_plainly_on_the_command_line(world: World) -> None:
     refusing(world, 3)
     run = world.run("publish", str(world.issue), "--mode", "publish", "-c", "wechat")
     assert run.returncode == EXIT_CHANNEL_FAILED, run.stderr
-    (line,) = [line for line in run.stderr.splitlines() if line.startswith("wechat:main:")]
+    # The line below the table, named as the progress lines above it name the post.
+    line = run.stderr.splitlines()[-1]
+    assert line.startswith(f"wechat:main  {ISSUE_ID}: "), run.stderr
     assert "publishing failed (WeChat gives no reason) (publish_status 3)" in line
     assert line.endswith("then run with --retry-failed to submit it again")
     assert "Traceback" not in run.stderr

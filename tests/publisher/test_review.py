@@ -75,7 +75,7 @@ def test_require_approval_waits_then_publishes_what_was_approved_and_an_edit_voi
     assert world.drafts_on("wechat") and calls_to(world.box, SUBMIT) == 0
     (entry,), _ = dry_run(world, issue)
     assert entry.action == (
-        "nothing: the draft is up to date, then wait for approval "
+        "nothing: the draft is up to date; it waits for approval "
         f"('crosspost approve {issue}' lets it publish)"
     )
 

@@ -46,9 +46,9 @@ def test_a_full_disk_after_both_publications_is_a_table_of_what_went_out_and_exi
         f"zhihu:main   {ISSUE_ID}  unconfirmed  {zhihu}",
     ]
     assert err.splitlines() == [
-        f"wechat:main: {wechat}",
-        f"zhihu:main: went out ({zhihu}), but the ledger could not record it; once the error "
-        f"below is fixed, run {reconcile}",
+        f"wechat:main  {ISSUE_ID}: {wechat}",
+        f"zhihu:main  {ISSUE_ID}: went out ({zhihu}), but the ledger could not record it; "
+        f"once the error below is fixed, run {reconcile}",
         f"crosspost: error: {world.state_dir / 'ledger.sqlite3'}: the disk holding the ledger "
         f"is full; free some space there, then run {reconcile}: the ledger could not record "
         "how the unconfirmed posts above ended",
@@ -81,7 +81,7 @@ def test_a_token_cache_that_cannot_be_written_stops_wechat_and_zhihu_is_said(
     ]
     token = next(world.state_dir.glob("wechat-token-*.json.lock")).with_suffix("")
     assert err.splitlines() == [
-        f"wechat:main: {stopped}",
+        f"wechat:main  {ISSUE_ID}: {stopped}",
         f"crosspost: error: {token}: cannot write a state file (Permission denied); make the "
         "folder writable for this user, then run again: what this run sent before it is "
         "recorded (the lines above)",

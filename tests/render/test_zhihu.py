@@ -168,11 +168,11 @@ def test_earlier_issues_follow_the_body_with_links_where_they_are_on_zhihu() -> 
     issue = make_issue("正文[^1]\n\n[^1]: 注释\n")
     rendered = render(issue, "zhihu", RenderContext(previous=previous))
     assert rendered.body.endswith(
-        '<h3>往期回顾</h3><ul><li><a href="https://zhuanlan.zhihu.com/p/47">第47期 *特辑*</a></li>'
+        '<h2>往期回顾</h2><ul><li><a href="https://zhuanlan.zhihu.com/p/47">第47期 *特辑*</a></li>'
         "<li>第46期</li></ul>"
     )
     assert rendered.files["zhihu.md"] == (
-        "正文\\[1\\]\n\n## 往期回顾\n\n- [第47期 \\*特辑\\*](https://zhuanlan.zhihu.com/p/47)\n"
+        "正文\\[1\\]\n\n# 往期回顾\n\n- [第47期 \\*特辑\\*](https://zhuanlan.zhihu.com/p/47)\n"
         "- 第46期\n\n**参考**\n\n1. 注释\n"
     )
 

@@ -73,7 +73,7 @@ def test_nothing_due_is_silent_and_exits_0(
 
     assert run_due(desk, "-v") == EXIT_OK
     err = capsys.readouterr().err
-    assert "1 files, 1 scheduled later" in err and "49.md at 2026-11-23T10:00:00+08:00" in err
+    assert "1 file, 1 scheduled later" in err and "49.md at 2026-11-23T10:00:00+08:00" in err
 
 
 def test_a_published_post_is_one_line_and_then_silence(
@@ -539,8 +539,9 @@ def test_a_refused_post_says_the_command_that_tries_it_again(
     assert err.startswith("failed  wechat:main  46  ")
     assert err.rstrip().endswith(
         "run-due tries it again only when the issue or its settings change: once fixed "
-        f"elsewhere, run 'crosspost publish --retry-failed {issue} -c wechat:main'"
+        f"elsewhere, run 'crosspost publish --retry-failed {issue} -c wechat:main --mode publish'"
     )
     assert run_due(desk, now=60) == EXIT_OK and capsys.readouterr() == ("", "")
-    assert cli.main(["publish", "--retry-failed", str(issue), "-c", "wechat:main"]) == EXIT_OK
+    retry = ["publish", "--retry-failed", str(issue), "-c", "wechat:main", "--mode", "publish"]
+    assert cli.main(retry) == EXIT_OK
     assert desk.creates("wechat") == 1

@@ -32,6 +32,7 @@ from crosspost.check.images import (
     remote_format,
 )
 from crosspost.check.source import source_findings
+from crosspost.config.counts import counted
 from crosspost.config.settings import Settings
 from crosspost.errors import IssueError
 from crosspost.images.sources import ImageSources, shown_ref
@@ -203,7 +204,7 @@ def check_file(
         return Checked(Path(path), None, MappingProxyType({}), (problem,))
     wanted = tuple(channels) or issue.channels or platform_names()
     rendered: dict[str, Rendered] = {}
-    problems: list[Problem] = []
+    problems: list[Problem] = [] if issue.field_lines else _plain_digest(path, issue)
     for channel in wanted:
         own = context
         if previous is not None and issue.series and issue.previous > 0:
@@ -220,6 +221,30 @@ def check_file(
     # Name the file as the editor typed it (Issue.path is absolute).
     shown = tuple(replace(p, path=Path(path)) if p.path == issue.path else p for p in problems)
     return Checked(Path(path), issue, MappingProxyType(rendered), shown)
+
+
+def _plain_digest(path: Path | str, issue: Issue) -> list[Problem]:
+    """A file without front matter that is a plain-text digest, not Markdown (numbered
+    items with 链接/作者 lines, as a translator sends them): read as Markdown its
+    links, authors and notes run together, with no title and no cover. Refused (an
+    error, so ``publish`` sends nothing), naming the command that makes an issue of it;
+    ``render`` and ``preview`` still show it as it is. Any other text is an issue as
+    written."""
+    from crosspost.config.advice import command_line
+    from crosspost.importers.digest import digest_items
+
+    items = digest_items(issue.body)
+    if not items:
+        return []
+    shown = Path(path)
+    message = (
+        f"is a plain-text digest ({counted(items, 'numbered item')} with 链接/作者 lines, no "
+        "front matter), not an issue: read as Markdown, its links, authors and notes run "
+        f"together; '{command_line('import', str(shown), rehearsal=False)}' writes it as "
+        f"{shown.with_suffix('.md')} "
+        "(title, items, links, front matter to fill in): check that file and publish it"
+    )
+    return [Problem(issue.path, None, None, "plain-digest", message)]
 
 
 # --- the checks ------------------------------------------------------------------------
@@ -530,7 +555,8 @@ def _content(report: _Report, output: Rendered) -> None:
     if count:
         text = count(body)
         if limits.text_min_chars and text < limits.text_min_chars:
-            message = f"the body has {text} characters of text, {channel} needs at least "
+            has = counted(text, "character")
+            message = f"the body has {has} of text, {channel} needs at least "
             report.past(
                 "text_min_chars",
                 line,

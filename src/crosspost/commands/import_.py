@@ -7,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from crosspost.config.counts import counted
 from crosspost.errors import EXIT_OK, IssueError, UsageError
 
 _PAGE_SUFFIXES = {".html", ".htm", ".xhtml"}
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
             raise _cannot_write(Path(error.filename or output), error) from None
         document = article.document
         warnings = [f"{source}: warning: {text}" for text in article.warnings]
-        summary = f"{len(article.images_copied)} images copied"
+        summary = f"{counted(len(article.images_copied), 'image')} copied"
     else:
         from crosspost.importers.digest import import_digest
 
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         digest = import_digest(source)
         document = digest.document
         warnings = [f"{source}:{w.line}: warning: {w.message}" for w in digest.warnings]
-        summary = f"{digest.items} items"
+        summary = f"{counted(digest.items, 'item')}"
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(document, encoding="utf-8")
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         raise _cannot_write(output, error) from None
     for line in warnings:
         print(line, file=sys.stderr)
-    print(f"wrote {output} ({summary}, {len(warnings)} warnings)")
+    print(f"wrote {output} ({summary}, {counted(len(warnings), 'warning')})")
     return EXIT_OK
 
 

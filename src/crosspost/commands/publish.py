@@ -207,7 +207,9 @@ def print_report(
         # Failures, advice the editor must see (an edit that needs --update), and in a
         # quiet run what a person must do (press 发表 by hand, approve, fix a published
         # WeChat article by hand): the table's state alone ("published") would not say it.
-        where = f"{result.key.channel}:{result.key.account}"
+        # Named as the progress lines name a post (account, issue): a run of several
+        # files has several posts on one account.
+        where = f"{result.key.channel}:{result.key.account}  {result.key.issue_id}"
         if result.exit_code != EXIT_OK or result.state == "changed":
             print(f"{where}: {result.message}", file=sys.stderr)
         elif quiet and result.asks_person:

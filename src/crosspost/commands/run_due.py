@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from crosspost.commands.switches import Switches
 from crosspost.commands.table import format_rows, print_progress
+from crosspost.config.counts import counted
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK, CrosspostError, UsageError
 from crosspost.schedule.report import TEMPORARY
@@ -134,7 +135,7 @@ def _tick(
     # Most ticks find nothing due: they look, and never load the publisher.
     now = datetime.fromtimestamp(clock(), tz=UTC)
     found = look(options.dirs or settings.issue_dirs, now, rehearsal=settings.rehearsing)
-    if found.idle:
+    if found.idle and not (options.dry_run and found.later):
         report = DueReport.of_scan(now, found)
     else:
         report = _publish_due(args, settings, options, found, clock, switches, log, redactor)
@@ -301,8 +302,9 @@ def print_report(report: DueReport, *, verbose: bool) -> None:
             # published line below the failures and the error, out of the table's order.
             print(line, file=stream, flush=True)
     summary = (
-        f"run-due at {report.now.isoformat(timespec='seconds')}: {report.files} files, "
-        f"{report.upcoming} scheduled later, {report.settled} settled"
+        f"run-due at {report.now.isoformat(timespec='seconds')}: "
+        f"{counted(report.files, 'file')}, {report.upcoming} scheduled later, "
+        f"{report.settled} settled"
     )
     if report.next_due:
         summary += f"; next: {report.next_due[0]} at {report.next_due[1].isoformat()}"

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from crosspost.commands.table import display_width, format_table
 from crosspost.config.advice import command_line
+from crosspost.config.counts import counted
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK, UsageError
 from crosspost.publish.words import state_word
@@ -48,6 +49,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from crosspost.config.settings import settings_from_args
     from crosspost.ledger.store import Ledger
+    from crosspost.publish.approval import WAITING, waits_for_approval
     from crosspost.publish.urls import companion_of, url_pending
 
     base = settings_from_args(args)
@@ -63,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
         posts = ledger.posts(args.issue_id)
         # 多图文 companions without a URL say why (their ledger events hold it)
         unknown = {p.key: companion_of(ledger, p) for p in posts if p.is_published and not p.url}
+        # A draft held for approval is no mere draft: the editor must act (approve.py).
+        held = {p.key for p in posts if waits_for_approval(ledger, p)}
     if args.issue_id and not posts:
         there = other_ledger(base, "status", args.issue_id, sandbox=args.sandbox)
         raise UsageError(
@@ -80,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
                 "issue": p.issue_id,
                 "channel": p.channel,
                 "account": p.account,
-                "state": state_word(p),
+                "state": WAITING if p.key in held else state_word(p),
                 "url": p.url,
                 "url_pending": url_pending(p),
                 "url_not_known": _why(unknown.get(p.key)) or None,
@@ -100,9 +104,13 @@ def run(args: argparse.Namespace) -> int:
         (
             p.issue_id,
             f"{p.channel}:{p.account}",
-            state_word(p),
+            WAITING if p.key in held else state_word(p),
             _short_when(p.published_at or p.updated_at, zones.get(p.issue_id)),
-            _url_or_why(p, url_pending(p), _why(unknown.get(p.key))),
+            (
+                _approve(settings, p)
+                if p.key in held
+                else _url_or_why(p, url_pending(p), _why(unknown.get(p.key)))
+            ),
         )
         for p in posts
     ]
@@ -135,10 +143,11 @@ def other_ledger(base: Settings, command: str, issue_id: str | None, *, sandbox:
     words = (command, issue_id) if issue_id else (command,)
     shown = command_line(*words, rehearsal=not sandbox)
     if sandbox:
-        return f"; the real ledger (runs without --sandbox) has {len(posts)} post(s): '{shown}'"
+        has = counted(len(posts), "post")
+        return f"; the real ledger (runs without --sandbox) has {has}: '{shown}'"
     return (
-        f"; --sandbox rehearsals keep a ledger of their own, which has {len(posts)} "
-        f"post(s): '{shown}'"
+        f"; --sandbox rehearsals keep a ledger of their own, which has "
+        f"{counted(len(posts), 'post')}: '{shown}'"
     )
 
 
@@ -153,6 +162,13 @@ def _columns() -> int:
 def _why(companion: Companion | None) -> str:
     """Why a 多图文 companion has no URL ("" for any other post)."""
     return (companion.why or "WeChat did not say") if companion else ""
+
+
+def _approve(settings: Settings, post: PostRecord) -> str:
+    """The last column of a draft held for approval: what lets it go out (its preview
+    link is temporary and no place to find the post; ``--json`` keeps it)."""
+    approve = settings.command("approve", post.issue_path or post.issue_id)
+    return f"'{approve}' lets it go out (an edit after approving voids it)"
 
 
 def _url_or_why(post: PostRecord, pending: bool, companion: str = "") -> str:

@@ -17,8 +17,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from crosspost.issue.loader import read_text
 from crosspost.patterns import pattern
 from crosspost.platforms.registry import PLATFORMS
@@ -72,6 +70,27 @@ class _Digest:
     closing: list[str] = field(default_factory=list)
     keywords: list[str] = field(default_factory=list)
     warnings: list[DigestWarning] = field(default_factory=list)
+
+
+#: What only Markdown writes, at a line's start (a heading, a quote, a fence, a bullet, a
+#: table row) or inside it (a link or picture, bold, code). A digest's numbered lines
+#: are both Markdown's and a digest's, so they say nothing either way.
+_MARKDOWN = pattern(
+    r"^[ \t]*(?:#{1,6}[ \t]|>|```|~~~|[-*+][ \t]|\|.*\|[ \t]*$)|\]\(|!\[|\*\*|`", re.M
+)
+
+
+def digest_items(text: str) -> int:
+    """How many items of a plain-text digest ``text`` is, when it is one: numbered items,
+    at least one with its ``链接:``/``作者:``/``摘要:`` lines, and no Markdown of its own
+    (0 otherwise). Such a file, named as an issue, is read as Markdown into one run of
+    paragraphs (its links, authors and notes run together, no title, no cover);
+    ``crosspost import`` makes an issue of it."""
+    if _MARKDOWN.search(text):
+        return 0
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    items = _parse(lines).items
+    return len(items) if any(item.fields for item in items) else 0
 
 
 def import_digest(path: Path | str) -> ImportResult:
@@ -265,6 +284,8 @@ def _front_matter(digest: _Digest) -> str:
         data["digest"] = ";".join(i.title for i in digest.items[:2])[:_DIGEST_CHARS]
     if digest.keywords:
         data["zhihu"] = {"topics": digest.keywords}
+    import yaml  # here: check asks digest_items of files without front matter, no YAML
+
     dumped = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000)
     return f"---\n{dumped}---\n\n"
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from crosspost.config.counts import counted
 from crosspost.issue.blocks import NOTES, outside_code
 from crosspost.patterns import pattern
 
@@ -81,7 +82,9 @@ def bear_tags(state: StateCore) -> None:
     if not left_out:
         return
     state.tokens = kept
-    more = f" (and the tags on {len(left_out) - 1} more line(s))" if len(left_out) > 1 else ""
+    more = ""
+    if len(left_out) > 1:
+        more = f" (and the tags on {counted(len(left_out) - 1, 'more line')})"
     message = (
         f"this line holds only tags (Bear's, for filing the note){more}, so it is left "
         "out of every channel; write the words out of the '#' if readers should see them"

@@ -1196,8 +1196,9 @@ def _indented_html(state: StateCore) -> None:
             ):
                 token.type, token.tag, token.markup, token.info = "html_block", "", "", ""
                 first, last = token.map if token.map else (0, 1)
+                these = "this line is" if last - first == 1 else f"these {last - first} lines are"
                 message = (
-                    f"these {last - first} lines are HTML indented four spaces or more, "
+                    f"{these} HTML indented four spaces or more, "
                     "which Markdown reads as code; inside the raw HTML around them they are "
                     "read as HTML, as the editor they came from shows them (unindent them to "
                     "be sure)"

@@ -311,7 +311,8 @@ def _target(value: Any, ctx: FieldContext) -> Mapping[str, Any]:
         raise ctx.fail(f"must be a mapping, {example}")
     unknown = sorted(str(k) for k in value if k not in _TARGET_KEYS)
     if unknown:
-        raise ctx.fail(f"has unknown key(s) {', '.join(unknown)}; it takes {example}")
+        keys = "key" if len(unknown) == 1 else "keys"
+        raise ctx.fail(f"has unknown {keys} {', '.join(unknown)}; it takes {example}")
     tag = value.get("tag_id")
     if tag is not None and (isinstance(tag, bool) or not isinstance(tag, int) or tag < 0):
         raise ctx.fail(f"tag_id must be a tag's number (用户管理 → 标签), got {tag!r}")

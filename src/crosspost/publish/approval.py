@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from crosspost.ledger.store import Ledger
+from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.publish.jobs import Job
 
 #: The ledger note of an approval (its data: the approved content hash).
@@ -30,6 +30,21 @@ def is_approved(ledger: Ledger, job: Job) -> bool:
         event.summary == APPROVED and event.data.get("content_hash") == job.content_hash
         for event in ledger.events(job.key)
     )
+
+
+def waits_for_approval(ledger: Ledger, record: PostRecord) -> bool:
+    """Whether ``record``'s draft is held for an approval it lacks: a run drafted it and
+    began to wait (a :data:`WAITING` note for the draft's content) and no approval of
+    that content was given since. ``status`` says so instead of "drafted": the editor
+    must act, and the draft's preview link is no place to look for the post."""
+    if record.state != "draft_created" or record.pending_step or not record.content_hash:
+        return False
+    notes = {
+        event.summary
+        for event in ledger.events(record.key)
+        if event.data.get("content_hash") == record.content_hash
+    }
+    return WAITING in notes and APPROVED not in notes
 
 
 def waiting_line(job: Job, ledger: Ledger | None = None) -> str:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from crosspost.channels.base import STEP_UPLOAD, Adapter, DraftContent
+from crosspost.config.counts import counted
 from crosspost.images.pipeline import (
     PreparedImage,
     SourceImage,
@@ -113,7 +114,7 @@ class PostAssets:
         cover_size: tuple[int, int] | None = None
         try:
             wave = self._wave.result()  # raises what reading an image raised, as before
-            self.progress(f"{len(wave)} image(s) to check against the upload cache")
+            self.progress(f"{counted(len(wave), 'image')} to check against the upload cache")
             # Reads the draft step will need (Zhihu: its topics) go out beside the uploads.
             with ThreadPoolExecutor(max_workers=1) as ahead:
                 looked_ahead = ahead.submit(adapter.look_ahead, job.settings.options)
@@ -127,7 +128,7 @@ class PostAssets:
             self.close()
         rendered = job.rendered.with_image_urls({ref: asset.url for ref, asset in result.items()})
         if refs or cover:
-            self.summary = f"{len(result)} images, cover: {bool(cover)}"
+            self.summary = f"{counted(len(result), 'image')}, cover: {bool(cover)}"
         if mark:
             self.mark_uploaded()
         return DraftContent(

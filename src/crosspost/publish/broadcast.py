@@ -36,6 +36,7 @@ from crosspost.channels.base import (
 )
 from crosspost.config.accounts import Account
 from crosspost.config.advice import command_line
+from crosspost.config.counts import counted
 from crosspost.errors import (
     EXIT_OK,
     EXIT_TEMPORARY,
@@ -146,7 +147,7 @@ def quota(ledger: Ledger, account: Account, key: PostKey, now: float, zone: tzin
         if len(sent) >= monthly:
             return Quota(
                 None,
-                f"{len(sent)} mass sends this month already; WeChat skips "
+                f"{counted(len(sent), 'mass send')} this month already; WeChat skips "
                 f"followers who got {monthly}, so some will not receive this one",
             )
     return Quota(None)

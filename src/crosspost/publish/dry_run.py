@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from crosspost.channels.registry import adapter_class
+from crosspost.config.counts import counted
 from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.patterns import pattern
 from crosspost.publish.broadcast import BROADCAST, quota
@@ -77,7 +78,7 @@ def mass_send_action(job: Job, ledger: Ledger) -> str | None:
     refusal = quota(ledger, job.account, job.key, ledger.clock(), zone).refusal
     if refusal:
         return f"nothing: {refusal}"
-    companions = f" with {len(job.bundle)} companion article(s)" if job.bundle else ""
+    companions = f" with {counted(len(job.bundle), 'companion article')}" if job.bundle else ""
     if record is not None and record.draft_id and record.content_hash == job.content_hash:
         return f"send draft {record.draft_id}{companions} to the followers (群发)"
     return f"make the draft{companions}, then send it to the followers (群发)"
@@ -86,11 +87,20 @@ def mass_send_action(job: Job, ledger: Ledger) -> str | None:
 def planned_action(job: Job, record: PostRecord | None, options: PublishOptions) -> str:
     """The next step of a post, in the words the run's progress lines would use."""
     action = _next_step(job, record, options)
-    if job.awaits_approval and not action.startswith("nothing: already"):
+    if record is not None and record.state == "published":
+        # Out already: what stands between a draft and its readers (an approval, a button
+        # pressed by hand) is behind it, and a run never waits or hands off for it again.
+        return action
+    if job.awaits_approval:
         approve = job.account.command("approve", str(job.issue.path))
-        return f"{action}, then wait for approval ('{approve}' lets it {job.awaits_approval})"
-    if job.handoff and not action.startswith("nothing: already"):
+        lets = f"'{approve}' lets it {job.awaits_approval}"
+        if action.startswith("nothing:"):  # the draft stands as it is, and waits
+            return f"{action}; it waits for approval ({lets})"
+        return f"{action}, then wait for approval ({lets})"
+    if job.handoff:
         button = BUTTONS.get(job.handoff, BUTTONS["publish"])
+        if action.startswith("nothing:"):
+            return f"{action}; the editor presses {button} in 草稿箱 by hand"
         return f"{action}, then hand off: the editor presses {button} in 草稿箱 by hand"
     return action
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from crosspost.channels.base import Adapter, ArticleLink, RemotePost
+from crosspost.config.counts import counted
 from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.publish.broadcast import BROADCAST, sent_message, url_command
 
@@ -97,7 +98,8 @@ def companion_urls(links: Sequence[ArticleLink], titles: Sequence[str]) -> tuple
         return unknown("WeChat listed none of the post's articles")
     if len(links) != len(titles):
         return unknown(
-            f"WeChat lists {len(links)} article(s) under the post but it holds {len(titles)}, "
+            f"WeChat lists {counted(len(links), 'article')} under the post but it holds "
+            f"{len(titles)}, "
             "so which link is whose is not guessed"
         )
     if [link.index for link in links] != list(range(1, len(titles) + 1)):

@@ -46,6 +46,9 @@ class DueOptions:
 #: The kind of an entry for an issue that could not be planned for now (a remote
 #: picture out of reach): exit 75, and the next tick tries it again.
 TEMPORARY = "temporary"
+#: The kind of a ``--dry-run`` entry for an issue still to come: its moment and what a
+#: tick then would do on an account, or what stops it (never a failure: exit 0).
+COMING = "upcoming"
 
 
 @dataclass(frozen=True)
@@ -175,6 +178,13 @@ class DueReport:
 def at(moment: datetime) -> str:
     """A moment as the report shows it (seconds, with its offset)."""
     return moment.isoformat(timespec="seconds")
+
+
+def short_moment(moment: datetime) -> str:
+    """``2026-11-23 09:00 +08:00``: a moment to the minute, in the zone it was written in
+    (the issue's ``publish_at``), as ``status`` shows times."""
+    offset = moment.strftime("%z") or "+0000"
+    return f"{moment:%Y-%m-%d %H:%M} {offset[:3]}:{offset[3:5]}"
 
 
 def span(delta: timedelta) -> str:

@@ -145,6 +145,10 @@ class Scan:
     next_due: tuple[Path, datetime] | None = None
     #: Files that would be due had ``publish_at`` been spelt right (said once, exit 0).
     unscheduled: tuple[Unscheduled, ...] = ()
+    #: Every scheduled issue still in the future (its path, as a string: see
+    #: :func:`issue_files`) with its ``publish_at``, soonest first: what ``run-due
+    #: --dry-run`` says is coming (a tick never reads them further).
+    later: tuple[tuple[str, datetime], ...] = ()
 
     @property
     def idle(self) -> bool:
@@ -194,8 +198,7 @@ def scan(folders: Iterable[Path], now: datetime) -> Scan:
     past_due: list[ScheduledFile] = []
     problems: list[IssueError] = []
     unscheduled: list[Unscheduled] = []
-    upcoming = 0
-    next_due: tuple[str, datetime] | None = None
+    later: list[tuple[str, datetime]] = []
     for path in files:
         try:
             found = _schedule_of(path, now)
@@ -207,14 +210,18 @@ def scan(folders: Iterable[Path], now: datetime) -> Scan:
         if isinstance(found, Unscheduled):
             unscheduled.append(found)
         elif isinstance(found, datetime):
-            upcoming += 1
-            if next_due is None or found < next_due[1]:
-                next_due = (path, found)
+            later.append((path, found))
         else:
             past_due.append(found)
-    upcoming_first = (Path(next_due[0]), next_due[1]) if next_due else None
+    later.sort(key=lambda item: item[1])  # stable: files of one moment stay in path order
     return Scan(
-        len(files), tuple(past_due), tuple(problems), upcoming, upcoming_first, tuple(unscheduled)
+        len(files),
+        tuple(past_due),
+        tuple(problems),
+        len(later),
+        (Path(later[0][0]), later[0][1]) if later else None,
+        tuple(unscheduled),
+        tuple(later),
     )
 
 

@@ -51,12 +51,14 @@ from crosspost.errors import (
     EXIT_CHANNEL_FAILED,
     EXIT_OK,
     ConfigError,
+    CrosspostError,
     IssueError,
     StorageError,
     TransientError,
     UsageError,
 )
 from crosspost.issue.fields import ISSUE_SUFFIXES
+from crosspost.issue.loader import default_issue_id
 from crosspost.ledger.store import Ledger, PostKey, PostRecord
 from crosspost.publish.failures import wait_end
 from crosspost.publish.jobs import Job, PostResult, PublishOptions, stopped_by
@@ -64,11 +66,13 @@ from crosspost.publish.machine import EDIT_REFUSED, Checkpoint, no_checkpoint
 from crosspost.publish.runner import Publisher
 from crosspost.publish.words import result_words
 from crosspost.schedule.report import (
+    COMING,
     TEMPORARY,
     DueEntry,
     DueOptions,
     DueReport,
     at,
+    short_moment,
     span,
 )
 from crosspost.schedule.scan import Scan, ScheduledFile, look, named_pictures_digest
@@ -121,7 +125,7 @@ def run_due(
     now = datetime.fromtimestamp(clock(), tz=UTC)
     if found is None:
         found = look(options.dirs or settings.issue_dirs, now, rehearsal=settings.rehearsing)
-    if found.idle:
+    if found.idle and not (options.dry_run and found.later):
         return DueReport.of_scan(now, found)
     lock = (
         _no_lock()
@@ -204,6 +208,9 @@ class _Tick:
     unusable: set[str] = field(default_factory=set)
     #: Published posts of changed files → their latest "cannot edit" note before the run.
     refusals: dict[PostKey, int] = field(default_factory=dict)
+    #: Post key → the mode this tick meant for it (``publish`` for a post it only drafted
+    #: to hand off or to wait for approval): what a retry by hand must ask for.
+    modes: dict[PostKey, str] = field(default_factory=dict)
 
     def run(self, found: Scan) -> DueReport:
         publisher = Publisher(
@@ -237,6 +244,7 @@ class _Tick:
         results: list[PostResult] = []
         if self.options.dry_run:
             self._dry_run(publisher, [*jobs, *retry])
+            self._coming(publisher, found.later)
         else:
             for batch, again in ((jobs, False), (retry, True)):
                 options = PublishOptions(update=self.options.update, retry_failed=again)
@@ -410,6 +418,7 @@ class _Tick:
                 return [], []
             for job in jobs:
                 self.owners[job.key] = (entry.path, print_)
+                self.modes[job.key] = job.awaits_approval or job.handoff or job.mode
             planned.append(jobs)
         return planned[0], planned[1]
 
@@ -558,7 +567,16 @@ class _Tick:
         ticks leave it while the issue and the settings stay as they are (cron must not
         send a refused post every few minutes), so a fix made elsewhere (WeChat's IP
         whitelist, a secret renewed in the same variable) needs a person's run."""
-        retry = self.settings.command("publish", "--retry-failed", str(path), "-c", account)
+        # The run as this tick made it: its mode (which may have come from the cron
+        # line's --mode or environment, not the editor's shell) and --update; without
+        # them a retry in a broadcast tick would only leave a draft.
+        words = ["publish", "--retry-failed", str(path), "-c", account]
+        mode = self.modes.get(result.key)
+        if mode:
+            words += ["--mode", mode]
+        if self.options.update:
+            words.append("--update")
+        retry = self.settings.command(*words)
         message = (
             f"{result.message}; run-due tries it again only when the issue or its settings "
             f"change: once fixed elsewhere, run '{retry}'"
@@ -588,6 +606,33 @@ class _Tick:
         keys = self.accounts_of.get((path, print_), [])
         every = all(self.state.outcome(path, print_, key) for key in keys)
         self.state.mark(path, print_, complete=every, issue_id=self.issue_of.get(path))
+
+    def _coming(self, publisher: Publisher, later: Sequence[tuple[str, datetime]]) -> None:
+        """``--dry-run``: each issue still to come, soonest first, with its moment and
+        what a tick at that moment would do on each account (the plan ``publish
+        --dry-run`` shows: a draft that waits for approval, a hand-off), or what stops it
+        from going out as it is now (a problem in the file, an account without its
+        credentials, ``draft: true``). An editor's "is my issue going out tomorrow at 9?"
+        needs no ``-v`` and no ``--now``."""
+        options = PublishOptions(mode=self.options.mode, update=self.options.update)
+        for name, moment in later:
+            path = Path(name)
+            when = f"at {short_moment(moment)}"
+            try:
+                jobs = publisher.plan([path], options)
+                items = publisher.dry_run(jobs, options) if jobs else []
+            except CrosspostError as problem:
+                message = f"{when}, it will not go out as it is: {problem}"
+                self.entries.append(DueEntry(COMING, path, message, default_issue_id(path)))
+                continue
+            if not jobs:  # planned nothing: 'draft: true' (the planner said it in -v)
+                message = f"{when}, it will not go out: 'draft: true' (remove it when it is ready)"
+                self.entries.append(DueEntry(COMING, path, message, default_issue_id(path)))
+            for item in items:
+                key = item.job.key
+                account = f"{key.channel}:{key.account}"
+                message = f"{when}, {item.job.mode}: {item.action}"
+                self.entries.append(DueEntry(COMING, path, message, key.issue_id, account))
 
     def _dry_run(self, publisher: Publisher, jobs: Sequence[Job]) -> None:
         options = PublishOptions(update=self.options.update)

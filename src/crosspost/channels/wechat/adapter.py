@@ -69,6 +69,7 @@ from crosspost.channels.wechat.reconcile import (
     reconcile_publish,
 )
 from crosspost.channels.wechat.token import PollBudget, StableToken, backoff, spread, state_key
+from crosspost.config.counts import counted
 from crosspost.config.settings import Account
 from crosspost.config.sources import default_env_name
 from crosspost.errors import (
@@ -188,7 +189,9 @@ class WeChatAdapter(Adapter):
         missing = account.missing_credentials()
         if missing:
             names = ", ".join(account.credential_env.get(key, key) for key in missing)
-            raise ConfigError(f"{account.key}: missing credential(s) {names}; set them in .env")
+            what = "credential" if len(missing) == 1 else "credentials"
+            them = "it" if len(missing) == 1 else "them"
+            raise ConfigError(f"{account.key}: missing {what} {names}; set {them} in .env")
         base_url = (account.base_url or REAL_BASE_URL).rstrip("/")
         self.app_id = account.credentials["app_id"].reveal()
         secret_variable = account.credential_env.get("app_secret") or default_env_name(
@@ -288,7 +291,7 @@ class WeChatAdapter(Adapter):
         held = len(self.api.get_draft(remote_id).get("news_item") or [])
         if held and held != wanted:
             raise PermanentError(
-                f"WeChat draft {remote_id} holds {held} article(s) but the issue now has "
+                f"WeChat draft {remote_id} holds {counted(held, 'article')} but the issue now has "
                 f"{wanted} (多图文), and WeChat cannot add or remove a draft's articles; run "
                 "again with --new-draft to make a new draft (and delete the old one in 草稿箱)",
                 channel=CHANNEL,

@@ -26,13 +26,14 @@ from markdown_it.token import Token
 from markupsafe import Markup
 
 from crosspost.errors import UsageError
-from crosspost.issue.dialect import is_cjk
+from crosspost.issue.dialect import drop_title_heading, is_cjk
 from crosspost.issue.model import Issue
 from crosspost.patterns import pattern
 from crosspost.platforms.base import Limits
 from crosspost.platforms.wechat import WECHAT
 from crosspost.render.prepare import as_every_channel_reads
 from crosspost.render.rendered import RenderContext, Rendered
+from crosspost.render.sections import heading_levels, section_level
 from crosspost.render.templates import read_shared, read_theme, render_template
 from crosspost.render.wechat.lean import lean_styles
 from crosspost.render.wechat.raw import is_mp_link
@@ -340,7 +341,8 @@ def _article(
         placeholder=_placeholder(issue.body),
         counter=_written_numbers(tokens),
     )
-    content, notes = render_body(tokens, state, (settings.title, issue.title))
+    body = drop_title_heading(tokens, (settings.title, issue.title))
+    content, notes = render_body(body, state)
     previous = [
         {
             "id": item.id,
@@ -356,6 +358,8 @@ def _article(
         notes=[{"number": note.number, "html": Markup(note.html)} for note in notes],
         references=state.references,
         previous=previous,
+        # 往期回顾 is a section like the body's own: at the level of its top sections.
+        previous_level=section_level(heading_levels(body)),
         settings=settings,
         issue=issue,
     )

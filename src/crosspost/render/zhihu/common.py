@@ -35,6 +35,7 @@ from crosspost.platforms.zhihu import ZHIHU
 from crosspost.render.captions import caption_of
 from crosspost.render.prepare import as_every_channel_reads
 from crosspost.render.sanitize import ALWAYS_DROPPED, decoration
+from crosspost.render.sections import heading_levels as body_heading_levels
 from crosspost.render.tasks import BOXES, written_boxes
 
 CHANNEL = ZHIHU.name
@@ -108,8 +109,6 @@ def zhihu_tokens(
 
 # --- headings, tasks, strikethrough ------------------------------------------------------
 
-#: A heading's opening tag in raw HTML: ``<h2 id="x">``.
-_RAW_HEADING = pattern(r"<h([1-6])\b", re.IGNORECASE)
 #: Zhihu's two heading levels ("一级标题", "二级标题"); deeper headings are bold paragraphs.
 HEADING_TAGS = ("h2", "h3")
 #: What a task item (``- [ ]`` / ``- [x]``) starts with: Zhihu has no checkboxes.
@@ -121,18 +120,9 @@ STROKE = "\u0336"
 
 
 def heading_levels(tokens: Sequence[Token]) -> tuple[int, ...]:
-    """The levels of the body's own headings, highest first (1 for ``#``; those in quotes
-    and lists are bold text on Zhihu and do not count; raw HTML's ``<h2>`` counts as
-    ``##``); ``(1,)`` when it has none."""
-    levels = {
-        int(t.tag[1])
-        for t in tokens
-        if t.type == "heading_open" and t.level == 0 and t.tag[1:].isdigit()
-    }
-    for token in tokens:
-        if token.type == "html_block" and token.level == 0:
-            levels.update(int(level) for level in _RAW_HEADING.findall(token.content))
-    return tuple(sorted(levels)) or (1,)
+    """The levels of the body's own headings, highest first (see
+    :func:`crosspost.render.sections.heading_levels`); ``(1,)`` when it has none."""
+    return body_heading_levels(tokens) or (1,)
 
 
 def heading_tag(tag: str, levels: Sequence[int]) -> str | None:

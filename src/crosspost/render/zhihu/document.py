@@ -50,9 +50,10 @@ def render(issue: Issue, context: RenderContext) -> Rendered:
     """
     settings = issue.settings(CHANNEL)
     titles = (settings.title, issue.title)
-    tail = previous_section(context.previous)
-    # Heading levels follow the issue's own body (往期回顾 is fitted in, not counted).
+    # Heading levels follow the issue's own body; 往期回顾 is fitted in at the level of
+    # its top sections (Zhihu's <h2>), not counted.
     levels = heading_levels(body_tokens(issue.document, titles))
+    tail = previous_section(context.previous, levels[0])
     # The caption limit is the config's when it sets one (the channel's or the account's).
     captions = context.limits(CHANNEL).caption_chars
     body, images = render_html(
@@ -74,8 +75,9 @@ def render(issue: Issue, context: RenderContext) -> Rendered:
     )
 
 
-def previous_section(previous: tuple[PreviousIssue, ...]) -> Document | None:
-    """The 往期回顾 list of earlier issues on Zhihu, to follow the issue's text.
+def previous_section(previous: tuple[PreviousIssue, ...], level: int = 1) -> Document | None:
+    """The 往期回顾 list of earlier issues on Zhihu, to follow the issue's text, its
+    heading at ``level`` (the body's top sections', so Zhihu shows it as it shows them).
 
     Written as Markdown, so both outputs follow the same rules as the rest of the body;
     an issue not (yet) on Zhihu is listed without a link. It is a document of its own,
@@ -90,7 +92,8 @@ def previous_section(previous: tuple[PreviousIssue, ...]) -> Document | None:
         else f"- {escape_text(item.title)}"
         for item in previous
     ]
-    return parse_document(f"## {PREVIOUS_HEADING}\n\n" + "\n".join(items) + "\n")
+    heading = "#" * level
+    return parse_document(f"{heading} {PREVIOUS_HEADING}\n\n" + "\n".join(items) + "\n")
 
 
 def plain_text(body: str) -> str:
