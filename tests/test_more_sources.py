@@ -107,13 +107,13 @@ def test_ulysses_comment_lines_are_left_out_and_an_annotation_keeps_its_words(
         assert "需要确认日期" not in seen and "{a}(b)" in seen, channel
     said = [line for line in check_lines("---\ntitle: U\n---\n" + ULYSSES) if "Ulysses" in line]
     assert said == [
-        "issue.md:4: note: '%% 这段要再核实一下数据来源' is a comment line (Ulysses's): the "
+        "issue.md:4: warning: '%% 这段要再核实一下数据来源' is a comment line (Ulysses's): the "
         "writer's note to self, left out of every channel; write it without '%%' if readers "
         "should see it",
-        "issue.md:5: note: '{FlashAttention-3}(需要确认日期)' is an annotation (Ulysses's): its "
+        "issue.md:5: warning: '{FlashAttention-3}(需要确认日期)' is an annotation (Ulysses's): its "
         "words 'FlashAttention-3' are shown, its note left out of every channel; write the "
         "note in the text if readers should see it",
-        "issue.md:7: note: '%% TODO 补一张图' is a comment line (Ulysses's): the writer's note "
+        "issue.md:7: warning: '%% TODO 补一张图' is a comment line (Ulysses's): the writer's note "
         "to self, left out of every channel; write it without '%%' if readers should see it",
     ]
 
@@ -277,3 +277,20 @@ def test_an_obsidian_canvas_is_named_and_refused_by_render_check_and_import(
     assert main(["import", str(canvas), "-o", str(tmp_path / "w.md")]) == 2
     assert not (tmp_path / "w.md").exists()
     assert capsys.readouterr().err.count(CANVAS_LINE) == 2
+
+
+def test_a_telegram_photo_outside_the_exports_folder_is_not_copied(tmp_path: Path) -> None:
+    # A page naming '../secret.jpg' or an absolute path had that file copied into images/.
+    page = _telegram_export(tmp_path / "ChatExport")
+    secret = tmp_path / "secret.jpg"
+    Image.new("RGB", (8, 8)).save(secret, "JPEG")
+    html = page.read_text("utf-8")
+    html = html.replace('href="photos/photo_1@18-11-2026_09-31-40.jpg"', 'href="../secret.jpg"')
+    html = html.replace('href="photos/photo_2@20-11-2026_18-02-11.jpg"', f'href="{secret}"')
+    page.write_text(html, "utf-8")
+    (page.parent / "photos" / "photo_1@18-11-2026_09-31-40_thumb.jpg").unlink()
+    (page.parent / "photos" / "photo_2@20-11-2026_18-02-11_thumb.jpg").unlink()
+    article = import_telegram(page, tmp_path / "issue" / "issue.md")
+    assert [path.name for path in article.images_copied] == ["photo_3@20-11-2026_18-02-11.jpg"]
+    assert "secret" not in article.document
+    assert sum("its photo is not in the export's folder" in w for w in article.warnings) == 2

@@ -56,6 +56,8 @@ from crosspost.issue.roam import REFERENCE_CODE as ROAM_REFERENCE
 from crosspost.issue.script_links import CODE as SCRIPT_LINK
 from crosspost.issue.snippets import MISSING_SNIPPET
 from crosspost.issue.svg_pictures import CODE as PLACEHOLDER_PICTURE
+from crosspost.issue.ulysses import ANNOTATION as ULYSSES_ANNOTATION
+from crosspost.issue.ulysses import COMMENT as ULYSSES_COMMENT
 from crosspost.issue.wechat_cards import WECHAT_CARD
 from crosspost.issue.wechat_page_text import WECHAT_PAGE_TEXT
 from crosspost.patterns import pattern
@@ -1366,6 +1368,8 @@ _NOTES_TO_LOOK_AT = frozenset(
         MKDOCS_ICON,
         CHAT_MARKUP,
         ASCIIDOC_UNCLOSED,
+        ULYSSES_COMMENT,
+        ULYSSES_ANNOTATION,
     }
 )
 

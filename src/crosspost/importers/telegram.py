@@ -185,13 +185,16 @@ def _posted(title: str) -> datetime | None:
 
 
 def _picture(page: Path, photo: Tag, output: Path, copied: list[Path]) -> str:
-    """A photo as a picture of the issue, its file copied beside it ("" when missing)."""
+    """A photo as a picture of the issue, its file copied beside it ("" when missing).
+    Only a file inside the export's folder: a page that names ``../../.ssh/id_rsa`` or
+    ``/etc/passwd`` is no export's, and its file is not copied into an issue."""
     thumbnail = photo.find("img")
+    folder = page.parent.resolve()
     for address in (photo.get("href"), thumbnail.get("src") if thumbnail else None):
         if not isinstance(address, str) or not address or "://" in address:
             continue
         local = page.parent / unquote(address)
-        if not local.is_file():
+        if not local.is_file() or not local.resolve().is_relative_to(folder):
             continue
         target_dir = output.parent / "images"
         target_dir.mkdir(parents=True, exist_ok=True)

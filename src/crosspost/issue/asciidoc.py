@@ -28,7 +28,15 @@ import re
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import NOTES, escaped, inner, line_match, outside_code, paragraph
+from crosspost.issue.blocks import (
+    NOTES,
+    escaped,
+    inner,
+    line_match,
+    line_text,
+    outside_code,
+    paragraph,
+)
 from crosspost.issue.callouts import callout_kind
 from crosspost.patterns import pattern
 
@@ -44,7 +52,8 @@ _TITLE = pattern(r"\.([^\s.][^\n]*)")
 #: A block picture: ``image::path[alt, width, height]``.
 _PICTURE = pattern(r"image::([^\s\[\]]+)\[([^\]\n]*)\][ \t]*")
 #: Links and pictures within a line: ``link:url[words]``, ``https://url[words]``,
-#: ``image:path[alt]`` (group 1 says which).
+#: ``image:path[alt]`` (group 1 says which). A bare address followed by a number in
+#: brackets, ``https://x.org[1]``, is a citation's mark after a link, not its words.
 _INLINE = pattern(
     r"(?<![\w!\]/(<])(?:(link:|image:)(?!:)|(?=(?:https?|ftp|mailto):))"
     r"([^\s\[\]<>]*[^\s\[\]<>)])\[(?!\^)([^\]\n]*)\]"
@@ -109,7 +118,7 @@ def asciidoc_block(state: StateBlock, start: int, end: int, silent: bool) -> boo
 
 
 def _line(state: StateBlock, line: int) -> str:
-    return state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]].rstrip()
+    return line_text(state, line).rstrip()
 
 
 def _closing(state: StateBlock, opened: int, end: int, delimiter: str) -> int | None:
@@ -175,5 +184,7 @@ def _markdown_of(found: re.Match[str]) -> str:
         return f"![{escaped(alt)}](<{address}>)"
     if found.end() < len(found.string) and found.string[found.end()] == "(":
         return found.group(0)  # [words](…) after an address: Markdown's own link
+    if kind is None and words.strip().isdigit():
+        return found.group(0)  # https://x.org[1]: a citation's mark, not the link's words
     shown = words.split(",")[0].strip().strip('"') or address
     return f"[{escaped(shown)}](<{address}>)"

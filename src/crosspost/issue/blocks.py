@@ -28,6 +28,12 @@ _SPECIAL = pattern(r"([\\`*_\[\]<>!|~=$])")
 FENCE_LINE = pattern(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
 #: A code span of a line of Markdown: what it holds is shown as written.
 CODE_SPAN = pattern(r"(`+).+?\1", re.DOTALL)
+#: A code span or a formula (``$…$``, ``$$…$$``, ``\(…\)``): what a rule that reads
+#: marks also found in formulas (``f^{2}(x)``, a norm's ``||v||``) keeps as written.
+CODE_OR_MATH = pattern(
+    rf"{CODE_SPAN.pattern}|\$\$.+?\$\$|\$(?![\s$])[^$\n]*?(?<![\s\\])\$|\\\(.+?\\\)",
+    re.DOTALL,
+)
 
 
 def fence_starts(source: str) -> list[int]:
@@ -59,32 +65,46 @@ def outside_fences(
     return found_by.sub(rewritten, source)
 
 
-def outside_code(text: str, rewrite: Callable[[str], str]) -> str:
+def outside_code(
+    text: str, rewrite: Callable[[str], str], spans: re.Pattern[str] = CODE_SPAN
+) -> str:
     """``text`` (an inline's Markdown) with ``rewrite`` applied to all but its code spans:
-    a tag written in backticks is an example of the tag, not the tag."""
+    a tag written in backticks is an example of the tag, not the tag. ``spans``: what is
+    kept as written, when it is not every code span."""
     parts: list[str] = []
     done = 0
-    for span in CODE_SPAN.finditer(text):
+    for span in spans.finditer(text):
         parts += [rewrite(text[done : span.start()]), span.group(0)]
         done = span.end()
     return "".join(parts) + rewrite(text[done:])
 
 
 def inline_lines(
-    tokens: Iterable[Token], wanted: Callable[[str], bool], rewrite: Callable[..., str]
+    tokens: Iterable[Token],
+    wanted: Callable[[str], bool],
+    rewrite: Callable[..., str],
+    spans: re.Pattern[str] = CODE_SPAN,
 ) -> Iterator[tuple[Token, list[str]]]:
     """Each inline token whose text ``wanted`` picks, with its lines rewritten outside
-    their code spans by ``rewrite(text, line=…)``, ``line`` being the line's offset in
-    the body (0-based), so a note for check names the source's line. The caller writes
-    the lines back (``token.content``), after any change of its own."""
+    their code spans (``spans``: see :func:`outside_code`) by ``rewrite(text, line=…)``,
+    ``line`` being the line's offset in the body (0-based), so a note for check names the
+    source's line. The caller writes the lines back (``token.content``), after any change
+    of its own."""
     for token in tokens:
         if token.type != "inline" or not wanted(token.content):
             continue
         first = token.map[0] if token.map else 0
         lines = token.content.split("\n")
         for number, text in enumerate(lines):
-            lines[number] = outside_code(text, functools.partial(rewrite, line=first + number))
+            lines[number] = outside_code(
+                text, functools.partial(rewrite, line=first + number), spans
+            )
         yield token, lines
+
+
+def line_text(state: StateBlock, line: int) -> str:
+    """The text of ``line`` of a block rule's source, its indent left out."""
+    return state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
 
 
 def line_match(

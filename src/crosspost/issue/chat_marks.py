@@ -14,7 +14,8 @@ name when the markup has one, a channel ``#`` and its name, a ping ``@here``, an
 ``:name:`` (an emoji shortcode, shown as the emoji when it is one), a time the date and
 time it stands for (UTC). A mention or a channel known only by its id is ``@`` or ``#``
 and the id, and check says to write the name; a spoiler's words are shown, and check
-says so, as no channel can hide them. Code spans keep all of it as written.
+says so, as no channel can hide them. Code spans and formulas (a norm's ``$||v||$``)
+keep all of it as written.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from datetime import UTC, datetime
 
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import NOTES, escaped, inline_lines, shortened
+from crosspost.issue.blocks import CODE_OR_MATH, NOTES, escaped, inline_lines, shortened
 from crosspost.patterns import pattern
 
 #: The code check files its warnings under.
@@ -59,7 +60,7 @@ def chat_marks(state: StateCore) -> None:
     noted: _Noted = {}
     rewrite = functools.partial(_rewritten, noted=noted)
     for token, lines in inline_lines(
-        state.tokens, lambda text: bool(_MARKUP.search(text)), rewrite
+        state.tokens, lambda text: bool(_MARKUP.search(text)), rewrite, CODE_OR_MATH
     ):
         token.content = "\n".join(lines)
     notes = state.env.setdefault(NOTES, [])

@@ -63,6 +63,7 @@ from crosspost.issue.blocks import (
     in_fence,
     inner,
     line_match,
+    line_text,
     outside_fences,
     paragraph,
     raw_media,
@@ -340,7 +341,7 @@ def _long_opening(state: StateBlock, start: int, end: int) -> tuple[re.Match[str
     """An opening tag over several lines, read as one (match, its last line)."""
     if line_match(state, start, "<", _OPENING_START) is None:
         return None, start
-    written = [state.src[state.bMarks[start] + state.tShift[start] : state.eMarks[start]]]
+    written = [line_text(state, start)]
     for line in range(start + 1, min(end, start + _LONGEST_TAG)):
         text = state.src[state.bMarks[line] : state.eMarks[line]]
         if not text.strip() or "<" in text:

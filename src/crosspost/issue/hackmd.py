@@ -14,12 +14,11 @@ import re
 
 from markdown_it.rules_core import StateCore
 
+from crosspost.issue.blocks import outside_code
 from crosspost.patterns import pattern
 
 #: One tag: its name and its value.
 _TAG = pattern(r"\[(name|time|color)=([^\[\]\n]*)\]")
-#: A code span, kept as it is.
-_CODE_SPAN = pattern(r"(`+[^`]*?`+)")
 #: A run of tags, the blanks before it included.
 _TAGS = pattern(r"[ \t]*(?:\[(?:name|time|color)=[^\[\]\n]*\][ \t]*)+")
 
@@ -44,7 +43,5 @@ def quote_tags(state: StateCore) -> None:
             depth -= 1
         elif depth and token.type == "inline" and "[" in token.content and "=" in token.content:
             # Code spans keep what they hold: ``a[name=x]`` is a selector, no credit.
-            pieces = _CODE_SPAN.split(token.content)
-            pieces[::2] = [_TAGS.sub(_credit, piece) for piece in pieces[::2]]
-            credited = "".join(pieces)
+            credited = outside_code(token.content, lambda text: _TAGS.sub(_credit, text))
             token.content = credited.strip() if credited != token.content else credited

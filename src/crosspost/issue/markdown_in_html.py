@@ -34,7 +34,7 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from crosspost.issue.blocks import closing_line, html_attributes, inner, line_match
+from crosspost.issue.blocks import closing_line, html_attributes, inner, line_match, line_text
 from crosspost.patterns import pattern
 
 #: An opening tag alone on its line (group 1 its name, group 2 its attributes), or an
@@ -103,9 +103,7 @@ def _closing_line(state: StateBlock, start: int, end: int, name: str) -> int | N
 
 
 def _lines(state: StateBlock, first: int, close: int) -> list[str]:
-    return [
-        state.src[state.bMarks[n] + state.tShift[n] : state.eMarks[n]] for n in range(first, close)
-    ]
+    return [line_text(state, n) for n in range(first, close)]
 
 
 def _raw(state: StateBlock, content: str, lines: list[int]) -> Token:

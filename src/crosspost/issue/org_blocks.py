@@ -32,6 +32,7 @@ from crosspost.issue.blocks import (
     emptied,
     inner,
     line_match,
+    line_text,
     quoted,
 )
 from crosspost.issue.logseq import MACRO_CODE
@@ -84,10 +85,7 @@ def org_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     else:  # a comment or a query: nothing shown
         state.env.setdefault(_LEFT_OUT, set()).add(start)
     if name == _QUERY:
-        opening, closing = (
-            state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]].strip()
-            for line in (start, close)
-        )
+        opening, closing = (line_text(state, line).strip() for line in (start, close))
         state.env.setdefault(NOTES, []).append(
             (
                 start,

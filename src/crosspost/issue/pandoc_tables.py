@@ -29,6 +29,7 @@ import unicodedata
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
+from crosspost.issue.blocks import line_text
 from crosspost.patterns import pattern
 
 #: A border line: ``+---+---+``, ``+===+===+`` under the header, colons for alignment.
@@ -41,7 +42,7 @@ def grid_table(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """Block rule: a grid table from its first border line to its last."""
     if state.sCount[start] - state.blkIndent >= 4:
         return False
-    first = _line(state, start)
+    first = line_text(state, start)
     if not _BORDER.fullmatch(first) or "=" in first:
         return False
     columns = [at for at, char in enumerate(first) if char == "+"]
@@ -49,7 +50,7 @@ def grid_table(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     header_end = -1
     line = start + 1
     while line < end:
-        text = _line(state, line)
+        text = line_text(state, line)
         if _BORDER.fullmatch(text):
             if [at for at, char in enumerate(text) if char == "+"] != columns:
                 return False
@@ -66,7 +67,7 @@ def grid_table(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     if silent:
         return True
     rows = _rows(state, start, last, columns)
-    aligns = _alignments(_line(state, header_end if header_end > 0 else start), columns)
+    aligns = _alignments(line_text(state, header_end if header_end > 0 else start), columns)
     token = state.push("table_open", "table", 1)
     token.map, token.markup = [start, last + 1], "+"
     header = [row for row in rows if row[0] < header_end]
@@ -86,10 +87,6 @@ def grid_table(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     return True
 
 
-def _line(state: StateBlock, line: int) -> str:
-    return state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
-
-
 _Row = tuple[int, int, list[str]]
 
 
@@ -98,12 +95,12 @@ def _rows(state: StateBlock, start: int, last: int, columns: list[int]) -> list[
     rows: list[_Row] = []
     opened = start + 1
     for line in range(start + 1, last + 1):
-        if not _BORDER.fullmatch(_line(state, line)):
+        if not _BORDER.fullmatch(line_text(state, line)):
             continue
         if opened < line:
             cells: list[list[str]] = [[] for _ in columns[1:]]
             for content in range(opened, line):
-                text = _line(state, content)
+                text = line_text(state, content)
                 for index, (left, right) in enumerate(itertools.pairwise(columns)):
                     piece = text[left + 1 : right].strip()
                     if piece:

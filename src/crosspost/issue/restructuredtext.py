@@ -20,11 +20,12 @@ role is read as MyST's (``{ref}\\`setup\\```, see ``myst``). Any other directive
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import escaped, inner, line_match, paragraph
+from crosspost.issue.blocks import escaped, inner, line_match, line_text, paragraph
 from crosspost.issue.callouts import CALLOUT_LABELS, CALLOUT_SYNONYMS, callout_kind
 from crosspost.patterns import pattern
 
@@ -49,6 +50,10 @@ _EMBEDDED = pattern(r"(?<![`\w])`([^`<>\n]*?)\s*<([^<>\s`]+)>`(__?)(?![\w`])")
 _NAMED = pattern(r"(?<![`\w])`([^`<>\n]+)`(__?)(?![\w`])")
 #: A role: ``:ref:`setup```, ``:py:func:`len```.
 _ROLE = pattern(r"(?<![\w:`]):([a-z][\w+-]*(?::[a-z][\w+-]*)?):(?=`[^`\n]+`(?!`))")
+#: Code written in two backticks or more (``\`\`x\`\```, reST's own inline literal too):
+#: kept as written, so a code sample of reST's links and roles shows them. One backtick is
+#: reST's link and role, so single-backtick spans are read.
+_LITERAL = pattern(r"(?<!`)(`{2,})(?!`).+?(?<!`)\1(?!`)")
 #: Where the targets the links name are kept while the body is read.
 TARGETS = "crosspost_rst_targets"
 
@@ -108,8 +113,9 @@ def rst_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
 
 
 def _line(state: StateBlock, line: int, keep_indent: bool = False) -> str:
-    begin = state.bMarks[line] + (0 if keep_indent else state.tShift[line])
-    return state.src[begin : state.eMarks[line]]
+    if not keep_indent:
+        return line_text(state, line)
+    return state.src[state.bMarks[line] : state.eMarks[line]]
 
 
 def _body_end(state: StateBlock, start: int, end: int) -> int:
@@ -153,9 +159,23 @@ def rst_links(state: StateCore) -> None:
     for token in state.tokens:
         if token.type != "inline" or "`" not in token.content:
             continue
-        text = _EMBEDDED.sub(_embedded, token.content)
-        text = _NAMED.sub(lambda found: _named(found, named, anonymous), text)
-        token.content = _ROLE.sub(r"{\1}", text)
+        text = _outside_literals(_EMBEDDED, token.content, _embedded)
+        text = _outside_literals(_NAMED, text, lambda found: _named(found, named, anonymous))
+        token.content = _outside_literals(_ROLE, text, lambda found: f"{{{found.group(1)}}}")
+
+
+def _outside_literals(
+    found_by: re.Pattern[str], text: str, rewrite: Callable[[re.Match[str]], str]
+) -> str:
+    """``text`` with each match of ``found_by`` rewritten but those in a literal
+    (:data:`_LITERAL`), read in the whole text so a pattern sees what stands before it."""
+    literals = [literal.span() for literal in _LITERAL.finditer(text)] if "``" in text else []
+
+    def rewritten(found: re.Match[str]) -> str:
+        inside = any(start <= found.start() < end for start, end in literals)
+        return found.group(0) if inside else rewrite(found)
+
+    return found_by.sub(rewritten, text)
 
 
 def _label(written: str) -> str:

@@ -13,13 +13,16 @@ and check said nothing.
 As for iA Writer's content blocks (:mod:`crosspost.issue.attachments`), the loader
 reads the files, inside the issue's folder only, once (:func:`snippet_files`) and the
 parse shows them (:func:`snippet_block` for Markdown, :func:`snippet_fences` for code).
-A file not found there is left out, and check says which and what to do.
+A file not found there is left out, and check says which and what to do; in a code
+block the line is shown as written (a code sample of the syntax, most likely), with a
+note. Two ``--8<--`` lines with words between them that are no file names (a "cut
+here" mark around a passage) are no block: they stay as written.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from markdown_it.rules_block import StateBlock
@@ -34,19 +37,24 @@ from crosspost.issue.attachments import (
     note,
     parsed_here,
 )
-from crosspost.issue.blocks import paragraph
+from crosspost.issue.blocks import line_text, paragraph
 from crosspost.patterns import pattern
 
 #: A snippet line: ``--8<-- "file.md"`` (``;`` before it: shown as written).
 SNIPPET = pattern(r"^[ \t]{0,3}(;?)-+8<-+[ \t]+([\"'])([^\"'\n]+)\2[ \t]*$", re.MULTILINE)
 #: The line that opens and closes a block of file names.
 _BLOCK_MARK = pattern(r"^[ \t]{0,3}-+8<-+[ \t]*$")
+#: A line of such a block: a file's name (maybe its lines or section), one word. Between
+#: two ``--8<--`` lines of anything else (a "cut here" mark around a passage) is no block.
+_NAME_LINE = pattern(r"[ \t]*(?:;.*|[^\s\"']+\.[A-Za-z0-9]{1,10}(?::\d*(?::\d*)?|:[\w-]+)?)?[ \t]*")
 #: A file's section marks, left out of what it includes: ``--8<-- [start:name]``.
 _SECTION_MARK = pattern(r"^.*-+8<-+[ \t]+\[(start|end):([\w-]+)\].*\n?", re.MULTILINE)
 #: A file name's line range, ``file.md:3:10`` (either end may be left out), or section.
 _RANGE = pattern(r"^(.*?\.[A-Za-z0-9]{1,10})(?::(\d*)(?::(\d*))?|:([\w-]+))?$")
 #: What check calls the note about a snippet whose file is not found.
 MISSING_SNIPPET = "missing-snippet"
+#: ... and about one in a code block, shown as written (a code sample of the syntax?).
+SHOWN_SNIPPET = "snippet-shown"
 #: The snippets being included, innermost last (one that includes itself stops there).
 _INCLUDING = "crosspost_snippets_including"
 
@@ -85,11 +93,31 @@ def _names_in(text: str) -> Iterator[str]:
         if not found.group(1):
             yield found.group(3)
     lines = text.split("\n")
-    opened = False
+    number = 0
+    while number < len(lines):
+        close = _block_close(lines, number) if _BLOCK_MARK.match(lines[number]) else None
+        if close is None:
+            number += 1
+            continue
+        yield from _block_names(lines[number + 1 : close])
+        number = close + 1
+
+
+def _block_close(lines: Sequence[str], start: int) -> int | None:
+    """The line that closes the block of file names ``lines[start]`` opens, None when no
+    ``--8<--`` line comes after it with only file names (:data:`_NAME_LINE`) between."""
+    for number in range(start + 1, len(lines)):
+        if _BLOCK_MARK.match(lines[number]):
+            return number
+        if not _NAME_LINE.fullmatch(lines[number]):
+            return None
+    return None
+
+
+def _block_names(lines: Sequence[str]) -> Iterator[str]:
+    """The file names a block's ``lines`` write (blank lines and ``;`` ones aside)."""
     for line in lines:
-        if _BLOCK_MARK.match(line):
-            opened = not opened
-        elif opened and line.strip() and not line.lstrip().startswith(";"):
+        if line.strip() and not line.lstrip().startswith(";"):
             yield line.strip()
 
 
@@ -147,21 +175,18 @@ def snippet_block(state: StateBlock, start: int, end: int, silent: bool) -> bool
         return True
     if not _BLOCK_MARK.fullmatch(line):
         return False
-    close = next((n for n in range(start + 1, end) if _BLOCK_MARK.fullmatch(_line(state, n))), None)
+    lines = [line_text(state, n) for n in range(start, end)]
+    close = _block_close(lines, 0)
     if close is None:
         return False
     if silent:
         return True
-    state.line = close + 1
-    for number in range(start + 1, close):
-        written = _line(state, number).strip()
+    state.line = start + close + 1
+    for number in range(start + 1, start + close):
+        written = line_text(state, number).strip()
         if written and not written.startswith(";"):
             _include(state, written, number)
     return True
-
-
-def _line(state: StateBlock, number: int) -> str:
-    return state.src[state.bMarks[number] + state.tShift[number] : state.eMarks[number]]
 
 
 def _include(state: StateBlock, written: str, line: int) -> None:
@@ -181,7 +206,7 @@ def _include(state: StateBlock, written: str, line: int) -> None:
     including.pop()
 
 
-def _missing(state: StateBlock | StateCore, written: str, line: int) -> None:
+def _missing(state: StateBlock, written: str, line: int) -> None:
     name, _ = _named(written)
     note(
         state,
@@ -202,9 +227,10 @@ def snippet_fences(state: StateCore) -> None:
     for token in state.tokens:
         if token.type != "fence" or "8<" not in token.content:
             continue
-        line = token.map[0] if token.map else 0
+        opening = token.map[0] if token.map else 0
         pieces: list[str] = []
-        for text in token.content.splitlines(keepends=True):
+        for number, text in enumerate(token.content.splitlines(keepends=True)):
+            line = opening + 1 + number  # the code's lines start under the fence's
             found = SNIPPET.fullmatch(text.rstrip("\n"))
             if found is None:
                 pieces.append(text)
@@ -213,6 +239,14 @@ def snippet_fences(state: StateCore) -> None:
             elif found.group(3) in known:
                 part = _part(known[found.group(3)].text, found.group(3))
                 pieces.append(part if part.endswith("\n") or not part else part + "\n")
-            else:
-                _missing(state, found.group(3), line)
+            else:  # most likely a code sample of the syntax: shown, as before Snippets
+                pieces.append(text)
+                note(
+                    state,
+                    line,
+                    f"'--8<-- \"{found.group(3)}\"' in a code block names no file in the "
+                    "issue's folder, so it is shown as written (a code sample of MkDocs's "
+                    "snippets?); put the file beside the issue if it was meant to include it",
+                    SHOWN_SNIPPET,
+                )
         token.content = "".join(pieces)

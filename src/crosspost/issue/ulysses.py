@@ -14,7 +14,7 @@ the note left out, with a note for check. A line that starts ``%%`` is read as U
 only where Obsidian's reading cannot be meant: no other ``%%`` on the line, and the next
 ``%%`` of the issue, if any, is another such line. ``%%`` alone on a line, ``%% … %%``
 on one line and a comment ``%% from here`` closed by a later ``to here %%`` stay
-Obsidian's. Code keeps all of it as written.
+Obsidian's. Code and formulas keep all of it as written (``$f^{2}(x)$``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import re
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from crosspost.issue.blocks import CODE_SPAN, NOTES, outside_code, shortened
+from crosspost.issue.blocks import CODE_OR_MATH, CODE_SPAN, NOTES, outside_code, shortened
 from crosspost.patterns import pattern
 
 #: The codes check files its notes under.
@@ -35,8 +35,9 @@ _COMMENT_LINE = pattern(r"[ \t]*%%[ \t]+(?!.*%%)(\S.*)")
 #: A comment mark anywhere (a percent sign written twice after a digit is none).
 _MARK = pattern(r"(?<!\d)%%")
 #: An annotation: ``{words}(note)``, neither a template's ``{{ … }}`` nor an escaped
-#: brace, a formula's ``\\frac{a}`` or an attribute list's ``{: .class}``.
-_ANNOTATION = pattern(r"(?<![{\\\w$])\{(?![{:#.])([^{}\n]+)\}\(([^()\n]+)\)")
+#: brace, a formula's ``\\frac{a}{b}`` or ``x^{2}`` (outside ``$``: ``\\[…\\]``) or an
+#: attribute list's ``{: .class}``.
+_ANNOTATION = pattern(r"(?<![{}^\\\w$])\{(?![{:#.])([^{}\n]+)\}\(([^()\n]+)\)")
 
 
 def ulysses_marks(state: StateCore) -> None:
@@ -60,9 +61,8 @@ def ulysses_marks(state: StateCore) -> None:
                 notes.append((first + number, COMMENT, _left_out(written)))
                 continue
             if "}(" in text:
-                text = outside_code(
-                    text, functools.partial(_annotated, line=first + number, notes=notes)
-                )
+                annotated = functools.partial(_annotated, line=first + number, notes=notes)
+                text = outside_code(text, annotated, CODE_OR_MATH)  # $f^{2}(x)$: a formula
             lines.append(text)
         inline.content = "\n".join(lines)
 

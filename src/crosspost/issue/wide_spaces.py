@@ -42,9 +42,11 @@ def wide_spaces(state: StateCore) -> None:
 #: A front matter line's key (in a list item too) and its colon, then a wide space, where
 #: YAML needs an ASCII one: ``title:\u00a0第48期``. YAML reads ``title:\u00a0…`` as no
 #: key but words, and refused the whole block: ``render`` showed the issue without its
-#: title, and ``check`` named a later line, the one where YAML gave up.
+#: title, and ``check`` named a later line, the one where YAML gave up. A wide space after
+#: a plain one, ``digest: \u3000\u3000本期``, is the value's own (a paragraph's indent),
+#: which YAML reads as it is.
 _FIELD = pattern(
-    rf"^([ \t{_WIDE}]*(?:-[ \t{_WIDE}]+)?[A-Za-z_][\w-]*[ \t]*:)[ \t]*[{_WIDE}][ \t{_WIDE}]*",
+    rf"^([ \t{_WIDE}]*(?:-[ \t{_WIDE}]+)?[A-Za-z_][\w-]*[ \t]*:)[{_WIDE}][ \t{_WIDE}]*",
     re.MULTILINE,
 )
 #: A front matter line's indent, or a list item's dash, holding a wide space.
