@@ -10,6 +10,7 @@ inlined output compute the same styles, in both themes.
 from __future__ import annotations
 
 import io
+import itertools
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -273,3 +274,170 @@ def test_chinese_cells_break_the_same_without_their_word_break(
     assert boxes[0] == boxes[1]
     tall = [cell for cell in boxes[0] if cell[0].startswith(("单轮", "긴"))]
     assert len(tall) == 2 and all(cell[4] > 40 for cell in tall), "long cells wrap"
+
+
+#: A table wider than the screen: a long link and numbers beside Chinese sentences and
+#: names with hyphens.
+WIDE_TABLE = """---
+title: 宽表
+---
+
+| # | 模型 | 参数量 | 日期 | 链接 | 备注 |
+|---|---|---:|---|---|---|
+| 1 | Llama-3-70B-Instruct | 70,553,706,496 | 2024-04-18 | https://huggingface.co/meta/Llama-3 \
+| 长上下文优化后推理成本进一步降低，代价是信息需要多层传递 |
+"""  # the row's one line, continued by the backslash
+
+#: Per body cell of the first table: its text, its width and how many lines it takes.
+CELL_LINES = """() => [...document.querySelectorAll('td')].map((cell) => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+    return [cell.textContent, cell.getBoundingClientRect().width, tops.size];
+})"""
+
+
+@pytest.mark.parametrize("theme", ["default", "grace"])
+def test_a_wide_tables_sentences_and_hyphenated_names_stay_readable(
+    browser: Browser, theme: str, tmp_path: Path
+) -> None:
+    # Scrolling, the table was laid out at its narrowest: the Chinese note stood one
+    # character a line (its row 540 px tall), the model's name and the date broke at
+    # each hyphen.
+    from crosspost.preview.screenshot import new_page
+
+    issue = tmp_path / "table.md"
+    issue.write_text(WIDE_TABLE, encoding="utf-8")
+    body = wechat.render(load_issue(issue), RenderContext(theme=theme)).body
+    document = as_wechat_shows_it(body).replace(
+        "<body>", f'<body><style>{WECHAT_PAGE_RULES}</style><div class="rich_media_content">'
+    )
+    opened = new_page(browser, PHONE_WIDTH)
+    opened.set_content(document, wait_until="load")
+    cells = {text: (width, lines) for text, width, lines in opened.evaluate(CELL_LINES)}
+    scrolls = opened.evaluate(
+        "() => { const box = document.querySelector('table').parentElement;"
+        " return box.scrollWidth > box.clientWidth; }"
+    )
+    opened.close()
+    assert scrolls, "the table is wider than the screen: it scrolls"
+    for name in ("Llama-3-70B-Instruct", "2024-04-18", "70,553,706,496"):
+        assert cells[name][1] == 1, f"{name!r} is broken over {cells[name][1]} lines"
+    note = next(text for text in cells if text.startswith("长上下文"))
+    width, lines = cells[note]
+    assert width >= 90 and lines <= 7, f"the note is {width:.0f} px wide, {lines} lines"
+
+
+def test_a_display_formula_wider_than_the_screen_scrolls_at_the_texts_size(
+    browser: Browser, tmp_path: Path
+) -> None:
+    # WeChat's page gives every element max-width:100%: a long formula was squeezed to
+    # the column, its glyphs a few pixels tall.
+    from crosspost.preview.screenshot import new_page
+
+    terms = " + ".join(f"a_{{{n}}} x^{{{n}}}" for n in range(12))
+    issue = tmp_path / "formula.md"
+    issue.write_text(
+        f"---\ntitle: t\n---\n短的：\n\n$$\nx = 1\n$$\n\n长的：\n\n$$\nf(x) = {terms}\n$$\n",
+        "utf-8",
+    )
+    body = wechat.render(load_issue(issue), RenderContext()).body
+    document = as_wechat_shows_it(body).replace(
+        "<body>", f'<body><style>{WECHAT_PAGE_RULES}</style><div class="rich_media_content">'
+    )
+    opened = new_page(browser, PHONE_WIDTH)
+    opened.set_content(document, wait_until="load")
+    found = opened.evaluate(
+        """() => [...document.querySelectorAll('svg')].map((svg) => {
+            const box = svg.getBoundingClientRect();
+            const block = svg.parentElement;
+            return {width: box.width, height: box.height,
+                    font: parseFloat(getComputedStyle(block).fontSize),
+                    scrolls: block.scrollWidth > block.clientWidth,
+                    page: document.documentElement.scrollWidth};
+        })"""
+    )
+    opened.close()
+    short, long = found
+    assert long["height"] > 0.9 * long["font"], "the long formula is drawn at the text's size"
+    assert long["width"] > PHONE_WIDTH and long["scrolls"], "it scrolls in its own box"
+    assert long["page"] <= PHONE_WIDTH, "the page itself does not scroll sideways"
+    assert short["width"] < PHONE_WIDTH and not short["scrolls"]
+
+
+@pytest.mark.parametrize("theme", ["default", "grace"])
+def test_a_nested_list_stands_as_close_to_its_item_as_the_items_do(
+    browser: Browser, theme: str, tmp_path: Path
+) -> None:
+    # A list in an item took the list's own margin: a gap above and below it two and a
+    # half times the gap between items.
+    from crosspost.preview.screenshot import new_page
+
+    issue = tmp_path / "lists.md"
+    issue.write_text("---\ntitle: t\n---\n- 一\n- 二\n  - 二之一\n  - 二之二\n- 三\n", "utf-8")
+    body = wechat.render(load_issue(issue), RenderContext(theme=theme)).body
+    opened = new_page(browser, PHONE_WIDTH)
+    opened.set_content(as_wechat_shows_it(body), wait_until="load")
+    tops = opened.evaluate(
+        """() => {
+            const lines = {};
+            const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+            let node;
+            while ((node = walker.nextNode())) {
+                const text = node.textContent.trim();
+                if (!text || text.length > 4) continue;
+                const range = document.createRange();
+                range.selectNodeContents(node);
+                const box = range.getBoundingClientRect();
+                lines[text] = [box.top, box.bottom];
+            }
+            return lines;
+        }"""
+    )
+    opened.close()
+    order = ["一", "二", "二之一", "二之二", "三"]
+    gaps = [tops[b][0] - tops[a][1] for a, b in itertools.pairwise(order)]
+    assert max(gaps) - min(gaps) < 3, f"gaps between the lines of the list: {gaps}"
+
+
+@pytest.mark.parametrize("theme", ["default", "grace"])
+def test_a_references_words_are_never_split_and_its_number_keeps_its_title(
+    browser: Browser, theme: str, tmp_path: Path
+) -> None:
+    # The reference list broke break-all: its titles' English words split mid-word
+    # ("Xco" / "de") wherever a line ended.
+    from crosspost.preview.screenshot import new_page
+
+    title = "Why I'm Not Using Xcode's AI Chat Integration And What Could Change My Mind"
+    issue = tmp_path / "refs.md"
+    issue.write_text(
+        f"---\ntitle: t\n---\n读 [{title}](https://example.com/posts/xcode-ai-chat-integration)"
+        " 和 [b](https://example.com/a/very/long/path/that/has/no/end/at/all/index.html)。\n",
+        "utf-8",
+    )
+    body = wechat.render(load_issue(issue), RenderContext(theme=theme)).body
+    opened = new_page(browser, PHONE_WIDTH)
+    opened.set_content(as_wechat_shows_it(body), wait_until="load")
+    found = opened.evaluate(
+        """() => {
+            const list = [...document.querySelectorAll('section')].pop();
+            const split = [];
+            const walker = document.createTreeWalker(list, NodeFilter.SHOW_TEXT);
+            let node;
+            while ((node = walker.nextNode())) {
+                if (node.parentElement.tagName === 'EM') continue;  // an address may break
+                for (const m of node.textContent.matchAll(/[A-Za-z']+/g)) {
+                    const range = document.createRange();
+                    range.setStart(node, m.index);
+                    range.setEnd(node, m.index + m[0].length);
+                    const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+                    if (tops.size > 1) split.push(m[0]);
+                }
+            }
+            return {split, width: document.documentElement.scrollWidth, text: list.innerText};
+        }"""
+    )
+    opened.close()
+    assert "[1]" in found["text"] and "Xcode" in found["text"]
+    assert found["split"] == [], f"words split over lines: {found['split']}"
+    assert found["width"] <= PHONE_WIDTH, "a long address still breaks inside the column"

@@ -707,3 +707,27 @@ TEXT_PIECES = [
 def test_any_document_keeps_its_visible_text_in_order(markdown: str) -> None:
     rendered = wechat.render(issue_of(markdown), RenderContext())
     assert_text_preserved(markdown, rendered.body)
+
+
+def _luminance(colour: str) -> float:
+    """WCAG's relative luminance of a ``#rgb`` or ``#rrggbb`` colour."""
+    digits = colour.lstrip("#")
+    if len(digits) == 3:
+        digits = "".join(d * 2 for d in digits)
+    channels = [int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+@pytest.mark.parametrize("theme", ["default", "grace"])
+def test_small_grey_captions_are_readable_on_white(theme: str) -> None:
+    # Captions are 0.8em (12 px) grey on white: #999 was 2.8:1 and #8c8c8c 3.4:1, faint
+    # on a phone outdoors. WCAG asks 4.5:1 of text this small.
+    _, soup = render_body(
+        "![图注](a.png)\n\n| a |\n|---|\n| b |\n\nTable: 表注\n\n~~删去~~\n", theme=theme
+    )
+    for tag in (soup.find("figcaption"), soup.find("p", string="表注"), soup.find("s")):
+        assert tag is not None
+        colour = style_of(tag)["color"]
+        contrast = 1.05 / (_luminance(colour) + 0.05)
+        assert contrast >= 4.5, f"{tag.name} {colour}: {contrast:.2f}:1"

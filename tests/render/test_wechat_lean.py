@@ -126,15 +126,21 @@ def test_auto_side_margins_of_a_full_width_block_are_zero_of_a_narrow_one_stay()
 
 def test_a_table_cell_says_word_break_only_where_it_has_a_word_to_break() -> None:
     soup = render(
-        "| 维度 | 模型 |\n| --- | --- |\n| 正则化（训练） | GPT-2 |\n| 한국어 | ＡＢＣ |\n"
+        "| 维度 | 模型 |\n| --- | --- |\n| 正则化（训练） | GPT2 |\n| 한국어 | ＡＢＣ |\n"
+        "| 模型名 | GPT-2 |\n"
     )
     kept = {cell.get_text(): "word-break" in style_of(cell) for cell in soup.find_all(["td", "th"])}
-    # WeChat's page breaks cells anywhere: only letters and digits outside CJK care.
+    # WeChat's page breaks cells anywhere: only letters and digits outside CJK care, and
+    # not in a cell kept on one line (a name with hyphens: white-space:nowrap).
     assert kept == {
         "维度": False,
         "模型": False,
         "正则化（训练）": False,
-        "GPT-2": True,
+        "GPT2": True,
         "한국어": False,
         "ＡＢＣ": False,
+        "模型名": False,
+        "GPT-2": False,
     }
+    one_line = soup.find(lambda tag: tag.name == "td" and tag.get_text() == "GPT-2")
+    assert style_of(one_line) == {"white-space": "nowrap"}

@@ -35,6 +35,7 @@ from crosspost.render.prepare import as_every_channel_reads
 from crosspost.render.rendered import RenderContext, Rendered
 from crosspost.render.sections import heading_levels, section_level
 from crosspost.render.templates import read_shared, read_theme, render_template
+from crosspost.render.wechat.cells import mark_cells
 from crosspost.render.wechat.lean import lean_styles
 from crosspost.render.wechat.raw import is_mp_link
 from crosspost.render.wechat.rules import RenderState, render_body
@@ -363,7 +364,9 @@ def _article(
         settings=settings,
         issue=issue,
     )
-    return _root_section(page), state, theme
+    root = _root_section(page)
+    mark_cells(root)
+    return root, state, theme
 
 
 def styled_document(issue: Issue, context: RenderContext) -> str:

@@ -16,7 +16,8 @@ of the HTML, so after inlining this pass walks the tree with the cascade in mind
    any stylesheet WeChat's page may have, an inherited colour might not.
 
 Nothing the browser computes changes, on any element, with one exception that changes no
-pixel: a table cell's ``word-break`` is left out where its text has no word to break.
+pixel: a table cell's ``word-break`` is left out where its text has no word to break, or
+where the cell is kept on one line.
 WeChat's page breaks cells ``break-all``, which differs from ``normal`` only inside runs of
 letters and digits; Chinese and Japanese text breaks between any two characters either
 way, so a cell of it lays out the same (``tests/fidelity`` lays both out under the page's
@@ -356,8 +357,11 @@ class _Cascade:
 
     def _unbreakable_cell(self, element: lxml.html.HtmlElement, value: str) -> bool:
         """Whether a cell's ``word-break`` (WeChat's page may set one) changes nothing laid out:
-        it restates what the cell inherits, and its text has no letter or digit outside the
-        CJK ranges, the only characters ``break-all`` breaks where ``normal`` does not."""
+        the cell is kept on one line (``nowrap``), or it restates what the cell inherits and
+        its text has no letter or digit outside the CJK ranges, the only characters
+        ``break-all`` breaks where ``normal`` does not."""
+        if self.values.get(element, {}).get("white-space", "").startswith("nowrap"):
+            return True  # a cell kept on one line breaks nowhere, break-all or not
         parent = element.getparent()
         inherited = self.values.get(parent, {}) if parent is not None else {}
         if value != "normal" or inherited.get("word-break") != value:

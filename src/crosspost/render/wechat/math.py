@@ -255,7 +255,11 @@ def formula_svg(tex: str, *, display: bool) -> str | None:
     top = float(box.group(1).split()[1])
     depth = max(0.0, height + top)  # viewBox starts at -ascent: what is left is below
     style = f"width:{_em(width)};height:{_em(height)}"
-    style += ";display:block;margin:0 auto" if display else f";vertical-align:-{_em(depth)}"
+    # A display formula wider than the column scrolls in its box at the text's size:
+    # WeChat's page gives every element max-width:100%, which squeezed a long one to a
+    # line of glyphs a few pixels tall. A least width beats a greatest one.
+    shown = f";min-width:{_em(width)};display:block;margin:0 auto"
+    style += shown if display else f";vertical-align:-{_em(depth)}"
     head_end = svg.index(">")
     head = _XLINK.sub("", _SIZE.sub("", svg[:head_end]))
     label = html.escape(" ".join(written.split()))  # what the writer wrote, for a reader
