@@ -181,3 +181,62 @@ def test_an_account_swapped_for_another_gets_the_issue_as_a_new_account_does(
         ("wechat", "new", "published"),
         ("zhihu", "new", "published"),
     ]
+
+
+def test_two_names_for_one_account_planned_apart_in_one_tick_send_nothing(desk: Desk) -> None:
+    """A tick plans a file's accounts in two batches: those to try again after a permanent
+    failure and an edit, and the others. One name in each batch was still one account
+    twice: each batch alone had one name, so the issue was mass-sent to it twice."""
+    desk.write("a1", at(-60), channels="[wechat]", extra=BROADCAST)
+    desk.box.faults.add("wechat", "/cgi-bin/draft/add", "errcode:45002", count=1)
+    assert desk.tick().exit_code != EXIT_OK  # wechat:main failed for good: too long
+    config = desk.root / "crosspost.toml"
+    with config.open("a", encoding="utf-8") as file:
+        file.write(
+            '\n[channels.wechat.accounts.second]\napp_id_env = "WECHAT_APP_ID"\n'
+            f'app_secret_env = "WECHAT_APP_SECRET"\nbase_url = "{desk.box.wechat_url}"\n'
+        )
+    desk.write("a1", at(-60), channels="[wechat]", extra=BROADCAST, body="缩短后的正文。\n")
+    desk.box.clock.advance(60)
+
+    report = desk.tick()
+    assert report.exit_code == EXIT_BAD_INPUT, report.as_dict()
+    assert [p.message for p in report.of_kind("problem")] == [
+        "wechat:second and wechat:main are the same account (the same AppID): each issue "
+        f"would go to it twice; remove one of them from {config} (nothing was sent)"
+    ]
+    assert sends(desk) == 0 and desk.creates("wechat") == 1
+
+
+def test_a_post_under_a_name_without_credentials_is_doubt_not_the_same_account(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An earlier post under a name still in the config, from before the ledger kept
+    accounts, whose credentials this run does not have: the ledger cannot tell which
+    account it went to. Refused, as doubt is, but not with "the same account (the same
+    z_c0 login cookie)", which nothing showed."""
+    path = desk.write("a1", at(-60), channels="[zhihu]")
+    assert desk.tick().exit_code == EXIT_OK
+    set_identity(desk, None)
+    with sqlite3.connect(desk.state_dir / "ledger.sqlite3") as db:
+        db.execute("UPDATE posts SET account = 'other'")
+    config = desk.root / "crosspost.toml"
+    with config.open("a", encoding="utf-8") as file:
+        file.write(
+            '\n[channels.zhihu.accounts.other]\ncookie_env = "ZHIHU_OTHER_Z_C0"\n'
+            f'base_url = "{desk.box.zhihu_url}"\n'
+        )
+    desk.use_env(monkeypatch)
+    monkeypatch.delenv("ZHIHU_OTHER_Z_C0", raising=False)
+
+    assert cli.main(["publish", str(path), "-c", "zhihu:main"]) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert "and zhihu:other is the same account as zhihu:main" not in err
+    assert (
+        "this issue already went out as zhihu:other (published " in err
+        and "the ledger does not know which account that was; zhihu:other's credentials "
+        "are not set here, so whether zhihu:main is the same account (the same z_c0 login "
+        "cookie) cannot be told; nothing was sent."
+        in err
+    ), err
+    assert desk.creates("zhihu") == 1

@@ -360,3 +360,24 @@ def test_a_tick_without_one_account_does_not_make_its_old_posts_news_again(desk:
     assert back.exit_code == EXIT_OK and back.quiet
     assert desk.creates("zhihu") == 1 and desk.creates("wechat") == 1
     assert [r.state for r in back.results] == ["drafted", "drafted"], "looked at, not news"
+
+
+def test_a_dry_run_after_the_clock_stepped_back_writes_nothing_to_the_ledger(desk: Desk) -> None:
+    """``run-due --dry-run`` shows the wait the clock stretched cut to its length, and
+    leaves the ledger as it was: the real tick after it is the one that keeps the new time."""
+    clock = desk.box.clock
+    assert isinstance(clock, ManualClock)
+    desk.write("42", at(-3 * 3600), channels="[zhihu]")
+    desk.box.faults.add("zhihu", "/api/v4/me", "http:503", count=4)
+    assert desk.tick().exit_code == EXIT_TEMPORARY  # a 5-minute wait
+    before = desk.posts()["42 zhihu"]
+    assert before.next_attempt_at is not None
+
+    clock.step(-50 * 60)
+    shown = desk.tick(dry_run=True)
+    (entry,) = shown.of_kind("waiting")
+    ends = datetime.fromisoformat(entry.message.removeprefix("next try at "))
+    wait = before.next_attempt_at - before.updated_at
+    assert 0 <= clock() + wait - ends.timestamp() < 1
+    assert desk.posts()["42 zhihu"] == before, "a dry run wrote to the ledger"
+    assert not [e for e in desk.events("42", "zhihu") if e.step == "wait"]

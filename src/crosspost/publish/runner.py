@@ -174,7 +174,9 @@ class Publisher:
                 jobs.append(self._bundled(replace(job, handoff=delivery.handoff)))
         self.settings.require_credentials(job.account for job in jobs)
         config = str(self.settings.config_path or "the config")
-        doubled = two_names_one_account(jobs, config)
+        # With the run's earlier plans: a run-due tick plans a file's accounts in two
+        # batches (a retry after a fix apart), and one name in each is still one account.
+        doubled = two_names_one_account([*self._planned.values(), *jobs], config)
         if doubled is not None:
             raise doubled
         elsewhere: list[Earlier] = []

@@ -214,6 +214,15 @@ def other_name_refusal(found: OtherName, config: str) -> IssueError:
     standing = _standing(record)
     same = _same_what(job.account.channel)
     command = job.account.command("publish", str(job.issue.path), "-c", here, NEW_POST_FLAG)
+    if found.named is not None and not found.certain:  # a name without its credentials
+        return IssueError(
+            job.issue.path,
+            f"this issue already went out as {there} ({standing}), and the ledger does not "
+            f"know which account that was; {there}'s credentials are not set here, so "
+            f"whether {here} is the same account ({same}) cannot be told; nothing was sent. "
+            f"Set {there}'s credentials and run again to let crosspost compare them; if "
+            f"{here} is another account, publish the issue there with '{command}'",
+        )
     if found.named is not None:  # two names in the config for one account
         return IssueError(
             job.issue.path,

@@ -426,10 +426,10 @@ class _Tick:
         """When a post waiting after a temporary failure is tried again (None: it is not
         waiting); a wait the clock stretched by going back is cut to its own length from
         now (:func:`~crosspost.publish.failures.wait_end`), and the ledger keeps the new
-        time, so the next ticks count from this one."""
+        time, so the next ticks count from this one (not a dry run's: it writes nothing)."""
         now = self.clock()
         end = wait_end(record, now)
-        if end is None or end == record.next_attempt_at:
+        if end is None or end == record.next_attempt_at or self.options.dry_run:
             return end
         assert record.next_attempt_at is not None
         stretched = record.next_attempt_at - now
