@@ -31,6 +31,23 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("filterwarnings", "error::crosspost.errors.CrosspostWarning")
 
 
+@pytest.fixture
+def home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A machine with no config and no real ledger, as an editor's first day: the state
+    dir, HOME and the working folder are the test's own, polls do not pause, and status
+    rows are whole whatever runs the tests."""
+    from crosspost.commands.switches import MAX_SLEEP_VARIABLE
+
+    for name in ("CROSSPOST_CONFIG", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "CROSSPOST_MODE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("CROSSPOST_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setenv(MAX_SLEEP_VARIABLE, "0")
+    monkeypatch.setenv("COLUMNS", "1000")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _template_cache_of_the_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Compiled templates go to a folder of this run, never the user's own cache (the

@@ -13,25 +13,11 @@ from pathlib import Path
 import pytest
 
 from crosspost.cli import main
-from crosspost.commands.switches import MAX_SLEEP_VARIABLE
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
 from crosspost.ledger.store import Ledger
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "ai-systems-48" / "issue.md"
 Capsys = pytest.CaptureFixture[str]
-
-
-@pytest.fixture
-def home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """A machine with no config and no real ledger: the state dir is the test's own."""
-    for name in ("CROSSPOST_CONFIG", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "CROSSPOST_MODE"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("CROSSPOST_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv(MAX_SLEEP_VARIABLE, "0")
-    monkeypatch.setenv("COLUMNS", "1000")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 @pytest.fixture
@@ -88,6 +74,21 @@ def test_status_and_urls_without_sandbox_say_where_the_rehearsals_posts_are(
     assert "'crosspost status ai-systems-48 --sandbox'" in capsys.readouterr().err
 
 
+def test_a_damaged_rehearsal_ledger_does_not_stop_the_real_status(
+    home: Path, capsys: Capsys
+) -> None:
+    # The other ledger is only looked at for a hint: it is not the one asked about.
+    sandbox = home / "state" / "sandbox"
+    sandbox.mkdir(parents=True)
+    (sandbox / "ledger.sqlite3").write_bytes(b"not a database\n" * 100)
+    assert main(["status"]) == EXIT_OK
+    assert capsys.readouterr().out.startswith("nothing published yet (no ledger at ")
+    assert main(["urls", "ai-systems-48"]) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert err.endswith("nothing was published yet\n"), err
+    assert (sandbox / "ledger.sqlite3").read_bytes() == b"not a database\n" * 100
+
+
 def test_a_publish_at_without_timezone_names_the_editors_own_moment(
     issue: Path, capsys: Capsys
 ) -> None:
@@ -142,6 +143,21 @@ def test_publishing_the_wrong_file_says_what_it_is_and_sends_nothing(
     assert f"{wrong}: {said}" in captured.err
     assert "cover" not in captured.err.replace(str(wrong), "")
     assert captured.out == ""
+
+
+def test_a_file_named_like_a_command_is_not_taken_for_a_misspelt_one(
+    issue: Path, capsys: Capsys
+) -> None:
+    # The command left out: 'status.md' is near 'status', and the editor meant the file.
+    named = issue.with_name("status.md")
+    shutil.copy(issue, named)
+    assert main([str(named)]) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert "did you mean" not in err, err
+    assert f"'{named}' is a file, not a crosspost command" in err
+    advised = re.search(r"e\.g\. '(crosspost [^']+)'", err)
+    assert advised is not None, err
+    assert run_as_printed(advised.group(1)) == EXIT_OK
 
 
 def test_typos_on_the_command_line_name_what_was_meant(issue: Path, capsys: Capsys) -> None:

@@ -15,25 +15,11 @@ from pathlib import Path
 import pytest
 
 from crosspost.cli import main
-from crosspost.commands.switches import MAX_SLEEP_VARIABLE
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_TEMPORARY
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "ai-systems-48" / "issue.md"
 PERMANENT = "https://mp.weixin.qq.com/s/Xq3_permanent-link"
 Capsys = pytest.CaptureFixture[str]
-
-
-@pytest.fixture
-def home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """A machine with no config and no real ledger: the state dir is the test's own."""
-    for name in ("CROSSPOST_CONFIG", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "CROSSPOST_MODE"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("CROSSPOST_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv(MAX_SLEEP_VARIABLE, "0")
-    monkeypatch.setenv("COLUMNS", "1000")  # status rows whole, whatever runs the tests
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def second_issue(home: Path) -> Path:

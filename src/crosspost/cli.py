@@ -165,12 +165,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _misspelt_command(argv: Sequence[str]) -> str | None:
     """The line for a first word that is near a command's name (``publsh``), with the
-    name meant; None when there is no such word (argparse then says what it says)."""
+    name meant; None when there is no such word (argparse then says what it says). A
+    first word that is a file (``crosspost status.md``) is an issue with its command
+    left out, not a misspelt command: the line says to name one."""
     if any(word in ("-h", "--help") for word in argv):
         return None
     word = next((word for word in argv if not word.startswith("-")), None)
     if word is None:  # --version, no words at all: argparse's own answer
         return None
+    if os.path.isfile(word):
+        from crosspost.config.advice import command_line
+
+        return (
+            f"'{word}' is a file, not a crosspost command; name the command first, e.g. "
+            f"'{command_line('check', word, rehearsal=False)}' ('crosspost --help' lists "
+            "them; nothing was run)"
+        )
     import difflib  # only for a word that is not a command: not on every start
 
     names = [name for name, _, _ in COMMANDS]

@@ -133,9 +133,7 @@ def tally(problems: Iterable[Problem]) -> str:
         (sum(p.severity == severity for p in listed), _LABELS[severity])
         for severity in (ERROR, WARNING)
     ]
-    return ", ".join(
-        f"{count} {word}{'' if count == 1 else 's'}" for count, word in counts if count
-    )
+    return ", ".join(counted(count, word) for count, word in counts if count)
 
 
 def refused_line(path: Path | str, problems: Sequence[Problem]) -> str:

@@ -2,10 +2,10 @@
 
 Prints one line per problem, ``path:line: [channel] error: message`` (``warning:``;
 ``note:`` only with ``--verbose``), then a line per file: how many errors and warnings it
-has and that ``publish`` refuses it until the errors are fixed, or ``path: ok (…)`` when
-it has none. Exit 0 when no file has an error (warnings and notes do not fail), 2
-otherwise, 75 when a remote image could not be reached (network trouble: try again
-later).
+has and that ``publish`` refuses it until the errors are fixed (none after a file's one
+error alone: that line says it), or ``path: ok (…)`` when it has none. Exit 0 when no
+file has an error (warnings and notes do not fail), 2 otherwise, 75 when a remote image
+could not be reached (network trouble: try again later).
 """
 
 from __future__ import annotations

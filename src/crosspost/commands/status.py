@@ -130,14 +130,20 @@ def other_ledger(base: Settings, command: str, issue_id: str | None, *, sandbox:
 
     ``base`` are the settings without ``--sandbox``; the other ledger is only looked at
     when it is a SQLite file that exists (a shared PostgreSQL ledger is not dialled for a
-    hint)."""
+    hint). It is opened read-only (nothing created, migrated or waited for), and a ledger
+    that cannot be read (damaged, another user's) gives no hint: it is not the one asked
+    about, and a hint must not turn a ``status`` into an error."""
+    from crosspost.errors import CrosspostError
     from crosspost.ledger.store import Ledger
 
     other = base if sandbox else base.rehearsal()
-    if other.ledger_url is not None or not other.ledger_path.exists():
+    if other.ledger_url is not None or not other.ledger_path.is_file():
         return ""
-    with Ledger.open(other.ledger) as ledger:
-        posts = ledger.posts(issue_id)
+    try:
+        with Ledger.open(other.ledger, read_only=True) as ledger:
+            posts = ledger.posts(issue_id)
+    except CrosspostError:
+        return ""
     if not posts:
         return ""
     words = (command, issue_id) if issue_id else (command,)

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from crosspost.config.counts import counted
 from crosspost.config.redaction import redactor_for
 from crosspost.config.settings import Secret
 from crosspost.errors import EXIT_OK
@@ -79,9 +80,8 @@ def run_notice(report: DueReport, *, on_success: bool = False) -> Notice | None:
         if r.state == "published" and r.sent and r.url
     ]
     if on_success and published:
-        count = len(published)
         return Notice(
-            f"crosspost: {count} post{'s' if count > 1 else ''} published",
+            f"crosspost: {counted(len(published), 'post')} published",
             "\n".join(published),
             "success",
         )
