@@ -16,9 +16,7 @@ import pytest
 
 from crosspost.cli import main
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
-from test_editor_week import edit, home, quoted_command
-
-__all__ = ["home"]  # the fixture, shared with the editor's week
+from test_editor_week import edit, quoted_command
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "ai-systems-48" / "issue.md"
 Capsys = pytest.CaptureFixture[str]
