@@ -56,31 +56,23 @@ def _command_module(module: str) -> ModuleType:
     return importlib.import_module(f"crosspost.commands.{module}")
 
 
-class _Parser(argparse.ArgumentParser):
-    """The top level's parser, which keeps each command's own (for a "did you mean")."""
-
-    commands: dict[str, argparse.ArgumentParser]
-
-
-def build_parser(only: str | None = None, *, alone: bool = False) -> _Parser:
+def build_parser(only: str | None = None, *, alone: bool = False) -> argparse.ArgumentParser:
     """The whole command line; with ``only`` (a command's name, or ``""`` for none), only
     that command's own options are filled in. Each command's module is imported to learn
     its options, and a run needs just its own: ``check`` need not load what ``publish``
     imports. With ``alone`` too, the other commands are not added at all: a line that
     begins with the command's name never reaches them (only the top level's ``--help``
     lists them), and their fourteen empty parsers cost ``check`` ~3 ms."""
-    parser = _Parser(
+    parser = argparse.ArgumentParser(
         prog="crosspost",
         description="Publish one newsletter issue to WeChat and Zhihu, exactly once.",
     )
-    parser.commands = {}
     parser.add_argument("--version", action="version", version=f"crosspost {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module, summary in COMMANDS:
         if alone and name != only:
             continue
         sub = commands.add_parser(name, help=summary, description=summary)
-        parser.commands[name] = sub
         if only is None or only == name:
             _command_module(module).configure(sub)
         sub.set_defaults(_module=module)
@@ -129,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(only=command or "", alone=command is not None and argv[0] == command)
     args, extras = parser.parse_known_args(argv)
     if extras:
-        return _unknown_words(parser.commands.get(args.command) or parser, args.command, extras)
+        return _unknown_words(_own_parser(parser, args.command), args.command, extras)
     if not getattr(args, "_module", None):
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
@@ -161,6 +153,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = command_line("status", rehearsal=bool(getattr(args, "sandbox", False)))
             line += f"; what it had sent is in the ledger ('{status}' shows it)"
         return _report(line, EXIT_CHANNEL_FAILED)
+
+
+def _own_parser(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
+    """The parser of ``command`` (the one argparse's subcommands hold), else the top's."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            found: argparse.ArgumentParser = action.choices[command]
+            return found
+    return parser
 
 
 def _misspelt_command(argv: Sequence[str]) -> str | None:

@@ -44,6 +44,7 @@ from crosspost.ledger.schema import (
     LedgerConnection,
     checked_version,
     for_engine,
+    open_file,
     storage_error,
 )
 
@@ -73,14 +74,7 @@ def connect_read_only(path: Path, *, busy_timeout: float) -> LedgerConnection:
 
 def _open(path: Path, busy_timeout: float, *, immutable: bool) -> LedgerConnection:
     uri = f"{path.absolute().as_uri()}?mode=ro" + ("&immutable=1" if immutable else "")
-    connection = sqlite3.connect(
-        uri,
-        uri=True,
-        timeout=busy_timeout,
-        isolation_level=None,
-        check_same_thread=False,
-        factory=LedgerConnection,
-    )
+    connection = open_file(uri, busy_timeout=busy_timeout, uri=True)
     try:
         connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}").close()
         version = checked_version(connection, path)

@@ -594,6 +594,20 @@ def _translated(path: Path | None, *, unlocked: bool = False) -> Iterator[None]:
         raise translated from None
 
 
+def open_file(target: Path | str, *, busy_timeout: float, uri: bool = False) -> LedgerConnection:
+    """A connection to a SQLite ledger file (``target`` a path, or a ``file:`` URI with
+    ``uri``) as every ledger connection is made: autocommit (the ledger opens its own
+    transactions), usable from a run's threads, SQLite's busy wait set."""
+    return sqlite3.connect(
+        target,
+        uri=uri,
+        timeout=busy_timeout,
+        isolation_level=None,
+        check_same_thread=False,
+        factory=LedgerConnection,
+    )
+
+
 def connect(path: Path, *, busy_timeout: float) -> LedgerConnection:
     """Open (creating if needed) and migrate the ledger at ``path``; ConfigError if unusable."""
     try:
@@ -606,13 +620,7 @@ def connect(path: Path, *, busy_timeout: float) -> LedgerConnection:
     if path.is_dir():
         raise ConfigError(f"{path}: is a folder, not a ledger file; move it aside")
     try:
-        connection = sqlite3.connect(
-            path,
-            timeout=busy_timeout,
-            isolation_level=None,
-            check_same_thread=False,
-            factory=LedgerConnection,
-        )
+        connection = open_file(path, busy_timeout=busy_timeout)
     except sqlite3.Error as error:
         raise ConfigError(
             f"{path}: cannot open the ledger ({error}); check that the file and its folder "

@@ -25,7 +25,7 @@ from crosspost.errors import (
     run_exit_code,
 )
 from crosspost.issue.model import ChannelSettings, Issue
-from crosspost.ledger.store import Ledger, PostKey
+from crosspost.ledger.store import Ledger, PostKey, PostRecord
 from crosspost.publish.references import Link, resolve
 from crosspost.render.rendered import Rendered
 
@@ -85,6 +85,18 @@ class Job:
     def waits_for(self) -> tuple[PostKey, ...]:
         """The posts of this run whose URL this one needs before it can be rendered."""
         return tuple(dict.fromkeys(link.target for link in self.links if link.url is None))
+
+    def ensured(self, ledger: Ledger, *, sends: str | None = None) -> PostRecord:
+        """This post's row in ``ledger`` (made if new), with what the job knows of it
+        kept there: its file, its title (for ``posts_like``) and the platform account it
+        goes to (``Account.identity``); ``sends`` as :meth:`Ledger.ensure` takes it."""
+        return ledger.ensure(
+            self.key,
+            issue_path=self.issue.path,
+            sends=sends,
+            title=self.rendered.title,
+            identity=self.account.identity,
+        )
 
 
 @dataclass(frozen=True)

@@ -203,12 +203,7 @@ class PostMachine:
         adapter: Adapter | None = None
         try:
             with lock:
-                record = self.ledger.ensure(
-                    self.key,
-                    issue_path=self.job.issue.path,
-                    title=self.job.rendered.title,
-                    identity=self.job.account.identity,
-                )
+                record = self.job.ensured(self.ledger)
                 self._owned = True
                 if record.draft_id or record.article_id:
                     return self._result(record.state, record.url, "already in the ledger")
@@ -329,13 +324,7 @@ class PostMachine:
 
     def _steps(self, adapter: Adapter, options: PublishOptions) -> PostResult:
         job = self.job
-        record = self.ledger.ensure(
-            self.key,
-            issue_path=job.issue.path,
-            sends=job.content_hash,
-            title=job.rendered.title,
-            identity=job.account.identity,
-        )
+        record = job.ensured(self.ledger, sends=job.content_hash)
         self._owned = True
         record = reopen_intent(self.ledger, record)
         if record.pending_step:
@@ -759,15 +748,7 @@ class PostMachine:
         if not self.job.bundle or result.state not in ("published", "unchanged"):
             return result
         lead = self._record()
-        rows = [
-            self.ledger.ensure(
-                c.key,
-                issue_path=c.issue.path,
-                title=c.rendered.title,
-                identity=c.account.identity,
-            )
-            for c in self.job.bundle
-        ]
+        rows = [c.ensured(self.ledger) for c in self.job.bundle]
         sent = lead.delivery == BROADCAST  # a mass send has no URL (sent_message says so)
         if all(row.state == "published" and (row.url or sent) for row in rows):
             return result

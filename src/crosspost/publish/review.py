@@ -140,12 +140,7 @@ def approve(publisher: Publisher, paths: Sequence[Path], targets: Sequence[str] 
     lines = []
     for job in _jobs(publisher, paths, targets):
         ledger = publisher.ledger
-        ledger.ensure(
-            job.key,
-            issue_path=job.issue.path,
-            title=job.rendered.title,
-            identity=job.account.identity,
-        )
+        job.ensured(ledger)
         ledger.note(job.key, "approve", APPROVED, {"content_hash": job.content_hash})
         lines.append(
             Reviewed(
