@@ -62,15 +62,7 @@ from crosspost.publish.jobs import (
 )
 from crosspost.publish.machine import Checkpoint, PostMachine, no_checkpoint
 from crosspost.publish.references import Link, link, resolve
-from crosspost.publish.same_issue import (
-    Earlier,
-    earlier_post,
-    other_name_post,
-    other_name_refusal,
-    planned_alike,
-    refusal,
-    two_names_one_account,
-)
+from crosspost.publish.same_issue import Earlier, refusal, same_issue_as, two_names_one_account
 from crosspost.publish.series import previous_issues
 from crosspost.publish.settle import build_adapter, reconcile_issue, run_redactor
 from crosspost.publish.stopping import RunStop
@@ -186,14 +178,11 @@ class Publisher:
             if not options.new_post and (existing is None or not existing.reached_platform):
                 # A new key may be a published issue renamed, or its 'id:' changed; or
                 # another file of this run with the same words.
-                earlier = earlier_post(self.ledger, job) or planned_alike(job, this_run)
-                if earlier is not None:
-                    elsewhere.append(earlier)
                 # Or the same issue on the same platform account under another name.
                 configured = self.settings.accounts_for(job.account.channel)
-                renamed = other_name_post(self.ledger, job, configured)
-                if renamed is not None:
-                    raise other_name_refusal(renamed, config)
+                earlier = same_issue_as(self.ledger, job, this_run, configured, config)
+                if earlier is not None:
+                    elsewhere.append(earlier)
             this_run.setdefault((job.account.key, job.content_hash), job)
             owner = self.ledger.claimed_by(job.key, job.issue.path, job.content_hash)
             if owner:

@@ -89,6 +89,20 @@ def earlier_post(ledger: Ledger, job: Job) -> Earlier | None:
     return None
 
 
+def same_issue_as(
+    ledger: Ledger, job: Job, planned: Planned, configured: Sequence[Account], config: str
+) -> Earlier | None:
+    """Every look for ``job``'s issue elsewhere, for a post with nothing on its platform
+    yet: under another id (in the ledger, or planned earlier in this run: returned, so
+    the caller names every account of it in one line), or on the same platform account
+    under another name (``configured``: the channel's accounts; raised at once)."""
+    earlier = earlier_post(ledger, job) or planned_alike(job, planned)
+    renamed = other_name_post(ledger, job, configured)
+    if renamed is not None:
+        raise other_name_refusal(renamed, config)
+    return earlier
+
+
 def _from_ledger(job: Job, record: PostRecord, same: str) -> Earlier:
     return Earlier(job, record.issue_id, record.issue_path, _standing(record), same)
 
@@ -214,40 +228,38 @@ def other_name_refusal(found: OtherName, config: str) -> IssueError:
     standing = _standing(record)
     same = _same_what(job.account.channel)
     command = job.account.command("publish", str(job.issue.path), "-c", here, NEW_POST_FLAG)
-    if found.named is not None and not found.certain:  # a name without its credentials
-        return IssueError(
-            job.issue.path,
-            f"this issue already went out as {there} ({standing}), and the ledger does not "
-            f"know which account that was; {there}'s credentials are not set here, so "
-            f"whether {here} is the same account ({same}) cannot be told; nothing was sent. "
-            f"Set {there}'s credentials and run again to let crosspost compare them; if "
-            f"{here} is another account, publish the issue there with '{command}'",
-        )
-    if found.named is not None:  # two names in the config for one account
-        return IssueError(
-            job.issue.path,
-            f"this issue already went out as {there} ({standing}), and {there} is the same "
-            f"account as {here} ({same}); nothing was sent. Two names for one account "
-            f"would send it every issue twice: remove one of them from {config}",
-        )
+    went = f"this issue already went out as {there} ({standing})"
     old = f"[channels.{record.channel}.accounts.{record.account}]"
-    if found.certain:
-        return IssueError(
-            job.issue.path,
+    if found.named is not None and not found.certain:  # a name without its credentials
+        said = (
+            f"{went}, and the ledger does not know which account that was; {there}'s "
+            f"credentials are not set here, so whether {here} is the same account ({same}) "
+            f"cannot be told; nothing was sent. Set {there}'s credentials and run again to "
+            f"let crosspost compare them; if {here} is another account, publish the issue "
+            f"there with '{command}'"
+        )
+    elif found.named is not None:  # two names in the config for one account
+        said = (
+            f"{went}, and {there} is the same account as {here} ({same}); nothing was sent. "
+            f"Two names for one account would send it every issue twice: remove one of "
+            f"them from {config}"
+        )
+    elif found.certain:
+        said = (
             f"this issue already went out to this account as {there} ({standing}; {same} "
             f"as {here}), a name no longer in the config; nothing was sent. If the account "
             f"was renamed, its posts are in the ledger under its old name: give it back "
             f"({old} in {config}) to go on with them; to send the issue to it a second "
-            f"time all the same, run '{command}'",
+            f"time all the same, run '{command}'"
         )
-    return IssueError(
-        job.issue.path,
-        f"this issue already went out as {there} ({standing}), an account no longer in "
-        f"the config, and the ledger does not know whether {here} is that account; "
-        f"nothing was sent. If {here} is {there} renamed, give it back its old name "
-        f"({old} in {config}); if it is another account, publish the issue there with "
-        f"'{command}'",
-    )
+    else:
+        said = (
+            f"{went}, an account no longer in the config, and the ledger does not know "
+            f"whether {here} is that account; nothing was sent. If {here} is {there} "
+            f"renamed, give it back its old name ({old} in {config}); if it is another "
+            f"account, publish the issue there with '{command}'"
+        )
+    return IssueError(job.issue.path, said)
 
 
 def two_names_one_account(jobs: Sequence[Job], config: str) -> ConfigError | None:
