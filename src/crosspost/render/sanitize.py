@@ -375,7 +375,7 @@ def taken_back(tag: str, kept: frozenset[str] = frozenset()) -> tuple[str, ...]:
 
 
 #: An opening or closing tag, quoted values read whole (they may hold ``>``).
-_ANY_TAG = pattern(r"""<(/?)([A-Za-z][A-Za-z0-9-]*)\b(?:[^<>"']|"[^"]*"|'[^']*')*>""")
+_ANY_TAG = pattern(rf"<(/?)({TAG_NAME})\b{TAG_ATTRIBUTES}>")
 
 
 def plain_by_style(fragment: str, kept: frozenset[str] = frozenset()) -> str:
@@ -636,7 +636,7 @@ _BLOCKS = frozenset(
      "dd", "table", "caption", "thead", "tbody", "tfoot", "tr", "td", "th", "pre", "hr",
      "h1", "h2", "h3", "h4", "h5", "h6", "address"}
 )  # fmt: skip
-_TAG_NAMES = pattern(r"<(/?)([A-Za-z][A-Za-z0-9-]*)")
+_TAG_NAMES = pattern(rf"<(/?)({TAG_NAME})")
 
 
 def _marks_hold_blocks(cleaned: str, names: frozenset[str]) -> bool:

@@ -28,7 +28,6 @@ from markdown_it.utils import EnvType, OptionsDict
 from crosspost.issue.code_annotations import LineMark, line_marks
 from crosspost.issue.dialect import (
     code_title,
-    drop_title_heading,
     join_softbreak,
     new_markdown,
     tokens_after,
@@ -597,16 +596,11 @@ def wechat_markdown() -> MarkdownIt:
     return md
 
 
-def render_body(
-    tokens: list[Token], state: RenderState, titles: Sequence[str] = ()
-) -> tuple[str, list[Note]]:
-    """The HTML of the body's ``tokens`` (WeChat's own copy) and its footnotes, filling
-    ``state`` on the way.
-
-    A leading ``# heading`` equal to one of ``titles`` is left out: the title is shown
-    by WeChat above the article already."""
+def render_body(tokens: list[Token], state: RenderState) -> tuple[str, list[Note]]:
+    """The HTML of the body's ``tokens`` (WeChat's own copy, without a leading ``#
+    heading`` that repeats the title: :func:`~crosspost.issue.dialect.drop_title_heading`)
+    and its footnotes, filling ``state`` on the way."""
     md = wechat_markdown()
-    tokens = drop_title_heading(tokens, titles)
     env: EnvType = {"wechat": state}
     split = next((i for i, t in enumerate(tokens) if t.type == "footnote_block_open"), len(tokens))
     content = md.renderer.render(tokens[:split], md.options, env)
