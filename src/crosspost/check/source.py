@@ -23,7 +23,7 @@ from crosspost.check.constructs import INFO, WARNING, Finding, lines_of
 from crosspost.issue.ai_citations import CODE as AI_CITATIONS
 from crosspost.issue.asciidoc import UNCLOSED as ASCIIDOC_UNCLOSED
 from crosspost.issue.attachments import MISSING_ATTACHMENT
-from crosspost.issue.blocks import PICTURE_ENDING, shortened
+from crosspost.issue.blocks import CODE_SPAN, PICTURE_ENDING, shortened
 from crosspost.issue.body import footnote_definitions
 from crosspost.issue.chat_marks import CODE as CHAT_MARKUP
 from crosspost.issue.components import JAVASCRIPT_PICTURE, PICTURE_TAGS, SELF_CLOSING
@@ -46,6 +46,7 @@ from crosspost.issue.fullwidth_links import CODE as FULL_WIDTH
 from crosspost.issue.loader import JSON_FIELD
 from crosspost.issue.logseq import MACRO_CODE as LOGSEQ_MACRO
 from crosspost.issue.logseq import REFERENCE_CODE as LOGSEQ_REFERENCE
+from crosspost.issue.markdown_in_html import UNREAD_MARKDOWN
 from crosspost.issue.merge_tags import merge_tags
 from crosspost.issue.mkdocs_icons import CODE as MKDOCS_ICON
 from crosspost.issue.model import Issue
@@ -67,7 +68,6 @@ from crosspost.render.sanitize import EVERNOTE
 #: (CommonMark's HTML block kinds 1 and 2).
 _RUNS_TO_CLOSE = pattern(r"\s*<(script|pre|style|textarea)\b", re.IGNORECASE)
 _CALLOUT_CLOSE = pattern(r"^[\s>]*:{3,}\s*$")
-_CODE_SPAN = pattern(r"(`+).+?\1", re.DOTALL)
 #: An embed Obsidian shows as a picture (the dialect reads it as an image): not foreign.
 _EMBEDDED_IMAGE = rf"[^\]\n|#]*{PICTURE_ENDING}\s*[\]|#]"
 #: A key in a bracketed citation: ``@doe2020``, ``-@fig-mau`` (``-``: the author's name
@@ -1022,15 +1022,6 @@ def _diagrams(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
             )
 
 
-#: Raw HTML whose Markdown MkDocs (md_in_html) and kramdown read, ``<div markdown="1">``,
-#: that the dialect left as HTML (its closing tag is not alone on a line below): the
-#: element's name (group 1). kramdown's ``markdown="0"`` asks for HTML, and neither reads
-#: Markdown in an element of raw text (``<pre>``).
-_MARKDOWN_IN_HTML = pattern(
-    r"\s*<(?!(?:pre|script|style|textarea|canvas|math|option)\b)([A-Za-z][\w-]*)\b[^>]*"
-    r"\smarkdown\b(?!\s*=\s*[\"']?0)",
-    re.IGNORECASE,
-)
 #: A MkDocs content tab's label line: ``=== "Linux"``.
 _CONTENT_TAB = pattern(r"^={3}[+!]?\s+[\"']")
 #: A LaTeX environment written outside ``$$``: ``\begin{equation}``.
@@ -1060,7 +1051,7 @@ def _unread_blocks(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
             yield Finding(
                 line, None, kind, f"{name} is {what}, shown as code on every channel; {fix}"
             )
-        elif token.type == "html_block" and (unread := _MARKDOWN_IN_HTML.match(token.content)):
+        elif token.type == "html_block" and (unread := UNREAD_MARKDOWN.match(token.content)):
             closing = f"</{unread.group(1)}>"
             yield Finding(
                 line,
@@ -1442,7 +1433,7 @@ def _foreign(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
         # Raw HTML reads nothing as Markdown, and its code and scripts are examples.
         written = _UNREAD_HTML.sub(_kept_lines, token.content) if raw else token.content
         # Code spans are blanked, not cut: a tag's quote keeps the code it holds.
-        text = _CODE_SPAN.sub(lambda code: " " * len(code.group(0)), written)
+        text = CODE_SPAN.sub(lambda code: " " * len(code.group(0)), written)
         read.append((issue.body_line + token.map[0], written, text, raw))
     branches = _newsletter_branches([text for _, _, text, _ in read])
     for at, (first, written, text, raw) in enumerate(read):

@@ -34,20 +34,36 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from crosspost.issue.blocks import closing_line, html_attributes, inner, line_match, line_text
+from crosspost.issue.blocks import (
+    TAG_ATTRIBUTES,
+    TAG_NAME,
+    closing_line,
+    html_attributes,
+    inner,
+    line_match,
+    line_text,
+    paragraph,
+)
 from crosspost.patterns import pattern
 
 #: An opening tag alone on its line (group 1 its name, group 2 its attributes), or an
 #: element on one line (group 3 its content).
 _OPENING = pattern(
-    r"<([A-Za-z][A-Za-z0-9-]*)((?:\s(?:[^<>\"']|\"[^\"]*\"|'[^']*')*)?)>[ \t]*"
-    r"(?:(.*?)</\1\s*>[ \t]*)?",
-    re.IGNORECASE,
+    rf"<({TAG_NAME})((?:\s{TAG_ATTRIBUTES})?)>[ \t]*(?:(.*?)</\1\s*>[ \t]*)?", re.IGNORECASE
 )
 #: The ``markdown`` attribute itself, to leave out of the tag the channels get.
 _ATTRIBUTE = pattern(r"""\s+markdown(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?(?=[\s/>]|$)""")
 #: Elements whose content md_in_html never reads as Markdown.
 _RAW = frozenset({"canvas", "math", "option", "pre", "script", "style", "textarea"})
+#: Raw HTML whose Markdown MkDocs (md_in_html) and kramdown read, ``<div markdown="1">``,
+#: that :func:`markdown_block` left as HTML (its closing tag is not alone on a line
+#: below), for check: the element's name (group 1). kramdown's ``markdown="0"`` asks for
+#: HTML, and neither reads Markdown in an element of raw text (``<pre>``).
+UNREAD_MARKDOWN = pattern(
+    rf"\s*<(?!(?:{'|'.join(sorted(_RAW))})\b)([A-Za-z][\w-]*)\b[^>]*"
+    r"\smarkdown\b(?!\s*=\s*[\"']?0)",
+    re.IGNORECASE,
+)
 #: Elements md_in_html reads as a line of text ("span"), which crosspost has tokens for.
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _LINES = frozenset({"p", "address", "legend"}) | _HEADINGS
@@ -83,10 +99,7 @@ def markdown_block(state: StateBlock, start: int, end: int, silent: bool) -> boo
         if one_line:
             inline = (opened.group(3) or "").strip()
             if inline:
-                state.push("paragraph_open", "p", 1).map = [start, start + 1]
-                token = state.push("inline", "", 0)
-                token.content, token.map, token.children = inline, [start, start + 1], []
-                state.push("paragraph_close", "p", -1)
+                paragraph(state, inline, start)
         else:
             inner(state, start, close, dedent=True)
         _raw(state, f"</{opened.group(1)}>", [close, close + 1])

@@ -159,8 +159,7 @@ def snippet_block(state: StateBlock, start: int, end: int, silent: bool) -> bool
     read as the Markdown of the files it names (see the module)."""
     if state.sCount[start] - state.blkIndent >= 4:
         return False
-    begin, finish = state.bMarks[start] + state.tShift[start], state.eMarks[start]
-    line = state.src[begin:finish]
+    line = line_text(state, start)
     if "8<" not in line:
         return False
     single = SNIPPET.fullmatch(line)
