@@ -131,7 +131,8 @@ def test_a_ledger_from_a_newer_crosspost_is_refused(path: Path) -> None:
         Ledger.open(path)
     assert str(caught.value) == (
         f"{path}: was written by a newer crosspost (ledger schema {SCHEMA_VERSION + 1}; this "
-        f"version knows up to {SCHEMA_VERSION}); upgrade crosspost (pip install -U crosspost)"
+        f"version knows up to {SCHEMA_VERSION}); upgrade crosspost (in its checkout: git pull, "
+        "then .venv/bin/pip install .)"
     )
 
 

@@ -10,10 +10,12 @@ each get one line saying what to do, and the file is never half-written.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
+import crosspost.ledger
 from crosspost.cli import main
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_TEMPORARY
 from crosspost.ledger.store import Ledger, PostKey
@@ -130,3 +132,28 @@ def test_export_to_a_place_that_cannot_be_written_is_one_line(
     assert line.startswith(f"crosspost: error: {target}: cannot write the export (")
     assert "give -o a file in a folder this user can write to" in line
     assert ".tmp" not in line and "state dir" not in line
+
+
+@pytest.mark.parametrize("command", [["ledger", "migrate", "--to"], ["status"]])
+def test_a_postgresql_ledger_without_its_driver_says_how_to_install_it(
+    state: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: list[str],
+) -> None:
+    """The ``postgres`` extra not installed (the Quickstart's ``pip install .``): a
+    ``postgresql://`` ledger is one line saying how to install the driver, exit 2, and
+    not crosspost's internal-error report."""
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if psycopg were not installed
+    monkeypatch.delitem(sys.modules, "crosspost.ledger.postgres", raising=False)
+    monkeypatch.delattr(crosspost.ledger, "postgres", raising=False)  # imported by another test
+    url = "postgresql://crosspost@db.example.internal/newsletter"
+    if command[-1] == "--to":
+        argv = [*command, url, "--state-dir", str(state)]
+    else:
+        monkeypatch.setenv("CROSSPOST_LEDGER_URL", url)
+        argv = [*command, "--state-dir", str(state)]
+    assert main(argv) == EXIT_BAD_INPUT
+    line = one_line(capsys)
+    assert "psycopg, is not installed" in line and "pip install '.[postgres]'" in line
+    assert "internal error" not in line

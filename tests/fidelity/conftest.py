@@ -32,7 +32,7 @@ def chromium() -> Path:
         found = find_chromium()
         import playwright.sync_api  # noqa: F401  (the driver must be importable too)
     except ImportError:
-        message = "Playwright is missing: pip install 'crosspost[browser]'"
+        message = "Playwright is missing: .venv/bin/pip install '.[browser]' in the checkout"
         if os.environ.get(REQUIRE_ENV) == "1":
             pytest.fail(f"{REQUIRE_ENV}=1 but {message}")
         pytest.skip(message)

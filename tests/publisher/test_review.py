@@ -218,3 +218,20 @@ def test_approve_and_review_from_the_command_line_in_json(
     assert "preview to editor-wx refused" in capsys.readouterr().out
     assert main(["review", str(other), "--to", "x", "-c", "zhihu"]) == 2
     assert "review sends WeChat previews" in capsys.readouterr().err
+
+
+def test_a_dry_run_after_an_approval_plans_the_draft_in_the_words_status_uses(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: Capsys
+) -> None:
+    """``approve`` before the first run leaves the post in the ledger with no draft
+    (``status``: not sent); a dry run plans the draft as for a post never begun, not
+    "resume from 'rendered'", a word of the ledger's no person reads anywhere else."""
+    use_config(world, wechat_config(world))
+    issue = plain_issue(world.root)
+    world.use_env(monkeypatch)
+    assert main(["approve", str(issue)]) == EXIT_OK
+    assert main(["status"]) == EXIT_OK
+    assert "not sent" in capsys.readouterr().out
+    (entry,), _ = dry_run(world, issue)
+    assert entry.action == "create a draft and publish it"
+    assert world.drafts_on("wechat") == []

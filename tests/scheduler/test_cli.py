@@ -257,7 +257,7 @@ def test_notices_without_apprise_installed_say_how_to_install_it(
 ) -> None:
     monkeypatch.setitem(sys.modules, "apprise", None)
     warnings = send(Notice("t", "b"), [Secret("json://127.0.0.1:9/x")])
-    assert warnings == [MISSING_APPRISE] and "crosspost[notify]" in MISSING_APPRISE
+    assert warnings == [MISSING_APPRISE] and "pip install '.[notify]'" in MISSING_APPRISE
 
 
 def test_a_url_apprise_does_not_know_is_named_by_number_not_by_value(inbox: Inbox) -> None:

@@ -38,13 +38,24 @@ from contextlib import contextmanager
 from types import TracebackType
 from typing import Any
 
-import psycopg
-import psycopg.conninfo
 from filelock import Timeout
 
 from crosspost.config.redaction import Redactor
 from crosspost.errors import ConfigError, StorageError
 from crosspost.ledger.schema import MIGRATIONS, SCHEMA_VERSION, for_engine, is_postgres_url
+
+#: Said when a ``postgresql://`` ledger is asked for on a machine without the driver.
+MISSING_DRIVER = (
+    "this ledger is on PostgreSQL (a postgresql:// ledger_url, CROSSPOST_LEDGER_URL or "
+    "--to), but its driver, psycopg, is not installed; install the postgres extra in "
+    "crosspost's checkout: .venv/bin/pip install '.[postgres]' (nothing was sent)"
+)
+
+try:
+    import psycopg
+    import psycopg.conninfo
+except ImportError:  # the ``postgres`` extra is not installed: a setup to fix, not a bug
+    raise ConfigError(MISSING_DRIVER) from None
 
 __all__ = ["AdvisoryLock", "PostgresConnection", "connect", "is_postgres_url", "shown"]
 
@@ -303,7 +314,7 @@ def _checked_version(connection: PostgresConnection) -> int:
         raise ConfigError(
             f"{shown(connection.url)}: was written by a newer crosspost (ledger schema "
             f"{version}; this version knows up to {SCHEMA_VERSION}); upgrade crosspost "
-            "(pip install -U 'crosspost[postgres]')"
+            "(in its checkout: git pull, then .venv/bin/pip install '.[postgres]')"
         )
     return version
 

@@ -761,7 +761,8 @@ def checked_version(connection: sqlite3.Connection, path: Path) -> int:
     if version > SCHEMA_VERSION:
         raise ConfigError(
             f"{path}: was written by a newer crosspost (ledger schema {version}; this version "
-            f"knows up to {SCHEMA_VERSION}); upgrade crosspost (pip install -U crosspost)"
+            f"knows up to {SCHEMA_VERSION}); upgrade crosspost (in its checkout: git pull, "
+            "then .venv/bin/pip install .)"
         )
     return int(version)
 

@@ -73,7 +73,8 @@ def open_browser(executable: Path | None = None) -> Iterator[Browser]:
         from playwright.sync_api import sync_playwright
     except ImportError:
         raise UsageError(
-            "the browser driver is missing; pip install 'crosspost[browser]' (Playwright)"
+            "the browser driver (Playwright) is missing; install the browser extra in "
+            "crosspost's checkout: .venv/bin/pip install '.[browser]'"
         ) from None
     with sync_playwright() as driver:
         try:

@@ -19,6 +19,7 @@ from crosspost.patterns import pattern
 from crosspost.publish.broadcast import BROADCAST, quota
 from crosspost.publish.delivery import BUTTONS
 from crosspost.publish.jobs import Job, PublishOptions
+from crosspost.publish.words import state_word
 
 #: Closing tags after which the diff starts a new line (rendered bodies are one line).
 _BLOCK_END = pattern(r"(</(?:p|h\d|li|section|pre|table|tr|blockquote|figure)>)")
@@ -123,7 +124,9 @@ def _next_step(job: Job, record: PostRecord | None, options: PublishOptions) -> 
         return f"update draft {record.draft_id} in place{then}"
     if record.draft_id:
         return "nothing: the draft is up to date" if job.mode == "draft" else "publish draft"
-    return f"resume from '{record.state}'"
+    if record.state in ("rendered", "assets_uploaded"):  # no draft yet (an approval, images)
+        return _next_step(job, None, options)
+    return f"resume from '{state_word(record)}'"
 
 
 def _edits_published(channel: str) -> bool:

@@ -2,10 +2,10 @@
 
 Apprise turns one URL per destination into a message on WeCom, DingTalk, Feishu, Slack,
 Telegram, e-mail and a hundred more; it is the optional extra ``notify``
-(``pip install 'crosspost[notify]'``) and is imported only when a notice is sent, so a
-quiet cron tick never pays for it. The URLs come from the environment variable the
-config names (``[notify] urls_env``, default ``CROSSPOST_NOTIFY_URLS``), because they
-carry tokens.
+(``.venv/bin/pip install '.[notify]'`` in crosspost's checkout) and is imported only
+when a notice is sent, so a quiet cron tick never pays for it. The URLs come from the
+environment variable the config names (``[notify] urls_env``, default
+``CROSSPOST_NOTIFY_URLS``), because they carry tokens.
 
 A notice goes out when a run ends with a post failed or unconfirmed, a temporary
 failure, an issue missed or a file with bad input (each once per version of the file,
@@ -30,8 +30,8 @@ from crosspost.schedule.report import TEMPORARY, DueReport
 #: Apprise's notify types, by the name we use for a notice.
 KINDS = ("success", "warning", "failure")
 MISSING_APPRISE = (
-    "notices are configured but Apprise is not installed; install it with "
-    "pip install 'crosspost[notify]' (no notice was sent)"
+    "notices are configured but Apprise is not installed; install the notify extra in "
+    "crosspost's checkout: .venv/bin/pip install '.[notify]' (no notice was sent)"
 )
 
 
