@@ -6,6 +6,7 @@ exit 2, never a traceback.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -17,7 +18,8 @@ from urllib.parse import unquote
 
 import pytest
 
-from crosspost.cli import build_parser, main
+from crosspost.cli import COMMANDS, build_parser, main
+from crosspost.config.advice import REHEARSED, WITHOUT_SETTINGS, command_line, repeating
 
 WriteIssue = Callable[..., Path]
 
@@ -127,16 +129,161 @@ def test_directory_given_as_file(capsys: pytest.CaptureFixture[str], tmp_path: P
 def test_unknown_channel_flag_is_a_usage_error(
     capsys: pytest.CaptureFixture[str], example_issue: Path
 ) -> None:
-    with pytest.raises(SystemExit) as exit_:
-        main(["render", str(example_issue), "-c", "weibo"])
-    assert exit_.value.code == 2
-    assert "invalid choice: 'weibo'" in capsys.readouterr().err
+    assert run(capsys, "render", str(example_issue), "-c", "weibo") == (
+        2,
+        [],
+        [
+            "crosspost: error: crosspost render: argument -c/--channel: invalid choice: "
+            "'weibo' (choose from 'wechat', 'zhihu'); nothing was run ('crosspost render "
+            "--help' lists what it takes)"
+        ],
+    )
 
 
-def test_no_command_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, stderr = run(capsys)
-    assert code == 2
-    assert stderr[0].startswith("usage: crosspost")
+def test_no_command_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys) == (
+        2,
+        [],
+        [
+            "crosspost: error: crosspost needs a command, e.g. 'crosspost check FILE'; "
+            "nothing was run ('crosspost --help' lists what it takes)"
+        ],
+    )
+
+
+# --- a command line crosspost cannot run: one line, exit 2, never the usage block ---------
+
+#: (argv, the command it names, what the line says is wrong): every command, and the
+#: top level, with a word it does not take, a value or an argument left out, a choice
+#: that is not one.
+USAGE_ERRORS = [
+    ([], "crosspost", "crosspost needs a command, e.g. 'crosspost check FILE'"),
+    (["--bogus"], "crosspost", "crosspost does not take this word: '--bogus'"),
+    (["check"], "crosspost check", "crosspost check needs FILE"),
+    (["check", "x.md", "-c", "weibo"], "crosspost check", "argument -c/--channel: invalid"),
+    (["render", "x.md", "--bogus"], "crosspost render", "does not take this word: '--bogus'"),
+    (["preview"], "crosspost preview", "crosspost preview needs FILE"),
+    (["serve", "--port", "many"], "crosspost serve", "argument --port: invalid int value"),
+    (["review", "--to"], "crosspost review", "argument --to: expected one argument"),
+    (["approve"], "crosspost approve", "crosspost approve needs FILE"),
+    (["publish"], "crosspost publish", "crosspost publish needs FILE"),
+    (["publish", "--bogus", "x.md"], "crosspost publish", "does not take this word: '--bogus'"),
+    (
+        ["publish", "x.md", "--mode", "loud"],
+        "crosspost publish",
+        "argument --mode: invalid choice: 'loud' (choose from 'draft', 'publish', 'broadcast')",
+    ),
+    (["status", "--json", "extra", "words"], "crosspost status", "this word: 'words'"),
+    (["urls"], "crosspost urls", "crosspost urls needs ISSUE_ID"),
+    (["urls", "i", "-c", "weibo"], "crosspost urls", "'weibo' is not a channel"),
+    (["reconcile"], "crosspost reconcile", "crosspost reconcile needs ISSUE_ID"),
+    (["ledger"], "crosspost ledger", "crosspost ledger needs ACTION"),
+    (["ledger", "migrate"], "crosspost ledger migrate", "crosspost ledger migrate needs --to"),
+    (["ledger", "export", "-o"], "crosspost ledger export", "argument -o/--output: expected"),
+    (["import"], "crosspost import", "crosspost import needs FILE"),
+    (["doctor", "extra"], "crosspost doctor", "crosspost doctor does not take this word"),
+    (["sandbox", "--port", "many"], "crosspost sandbox", "argument --port: invalid int value"),
+    (["run-due", "--grace"], "crosspost run-due", "argument --grace: expected one argument"),
+    (["run-due", "--mode", "loud"], "crosspost run-due", "argument --mode: invalid choice"),
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "prog", "said"), USAGE_ERRORS, ids=[" ".join(c[0]) or "nothing" for c in USAGE_ERRORS]
+)
+def test_a_command_line_that_cannot_run_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    argv: list[str],
+    prog: str,
+    said: str,
+) -> None:
+    """What cron mails at 3 a.m.: the line that says what is wrong and where the command's
+    options are, not argparse's usage block above it; nothing run, nothing written."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CROSSPOST_STATE_DIR", str(tmp_path / "state"))
+    code, stdout, stderr = run(capsys, *argv)
+    assert (code, stdout, len(stderr)) == (2, [], 1), stderr
+    (line,) = stderr
+    assert line.startswith("crosspost: error: ") and said in line, line
+    assert line.endswith(f"; nothing was run ('{prog} --help' lists what it takes)"), line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_every_command_has_a_usage_error_case() -> None:
+    named = {argv[0] for argv, _, _ in USAGE_ERRORS if argv}
+    assert named >= {name for name, _, _ in COMMANDS}
+
+
+def test_a_word_that_is_no_command_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """Not argparse's list of every command's name: the line says where they are listed,
+    and keeps naming the command meant when the word is near one."""
+    assert run(capsys, "frobnicate") == (
+        2,
+        [],
+        [
+            "crosspost: error: 'frobnicate' is not a crosspost command ('crosspost --help' "
+            "lists them; nothing was run)"
+        ],
+    )
+    assert run(capsys, "stauts", "--json")[2] == [
+        "crosspost: error: 'stauts' is not a crosspost command; did you mean 'status'? "
+        "('crosspost --help' lists them; nothing was run)"
+    ]
+
+
+def test_help_is_still_the_whole_help(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--help"], ["publish", "--help"], ["ledger", "migrate", "--help"]):
+        with pytest.raises(SystemExit) as done:
+            main(argv)
+        assert done.value.code == 0
+        out = capsys.readouterr().out
+        assert out.startswith("usage: crosspost") and "options:" in out
+
+
+# --- the commands crosspost prints: on the ledger of the run that printed them -------------
+
+
+def test_printed_commands_repeat_the_runs_config_and_state_dir_where_taken() -> None:
+    """As given (a path with a space quoted for the shell), after the command's words,
+    ``--sandbox`` last; not for ``import``, which reads no settings, and no ``--sandbox``
+    for ``check``, which has none."""
+    given = {"config": "/etc/cross post.toml", "state_dir": "state", "mode": "publish"}
+    assert command_line("status", rehearsal=True) == "crosspost status --sandbox"
+    with repeating(given):
+        assert command_line("publish", "a b.md", "--retry-failed", rehearsal=True) == (
+            "crosspost publish 'a b.md' --retry-failed --config '/etc/cross post.toml' "
+            "--state-dir state --sandbox"
+        )
+        assert command_line("check", "x.md", rehearsal=True) == (
+            "crosspost check x.md --config '/etc/cross post.toml' --state-dir state"
+        )
+        assert command_line("import", "d.txt", rehearsal=True) == "crosspost import d.txt"
+        with repeating({"config": None, "state_dir": "other"}):
+            assert command_line("status", rehearsal=False) == "crosspost status --state-dir other"
+        assert command_line("urls", "x", rehearsal=False).endswith("--state-dir state")
+    assert command_line("status", rehearsal=False) == "crosspost status"
+
+
+@pytest.mark.parametrize("name", [name for name, _, _ in COMMANDS])
+def test_advice_knows_which_commands_take_which_flags(name: str) -> None:
+    """The two sets advice reads, held to each command's own parser (``ledger``'s
+    actions for it)."""
+
+    def below(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+        return [
+            p
+            for action in parser._actions
+            if isinstance(action, argparse._SubParsersAction)
+            for p in action.choices.values()
+        ]
+
+    (own,) = (p for p in below(build_parser(only=name)) if p.prog == f"crosspost {name}")
+    parsers = [own, *below(own)]
+    options = {word for p in parsers for a in p._actions for word in a.option_strings}
+    assert ("--config" in options) == ("--state-dir" in options) == (name not in WITHOUT_SETTINGS)
+    assert ("--sandbox" in options) == (name in REHEARSED)
 
 
 def help_of(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -204,10 +351,11 @@ def test_a_command_line_that_begins_with_its_command_builds_that_command_alone(
     shown = capsys.readouterr().out
     assert all(name in shown for name in every)
     assert "lint issue files against every channel's limits" in help_of(capsys, "check")
-    with pytest.raises(SystemExit) as exit_:
-        main(["check", "--no-such-flag"])
-    assert exit_.value.code == 2
-    assert "usage: crosspost check" in capsys.readouterr().err
+    assert main(["check", "--no-such-flag"]) == 2
+    assert capsys.readouterr().err == (
+        "crosspost: error: crosspost check needs FILE; nothing was run ('crosspost check "
+        "--help' lists what it takes)\n"
+    )
 
 
 # --- check ------------------------------------------------------------------------------
@@ -598,10 +746,9 @@ def test_urls_filters_by_channel_or_account_and_refuses_an_unknown_channel(
         "https://zhuanlan.zhihu.com/p/2"
     ]
     assert run(capsys, "urls", "ai-48", "-c", "wechat", *state)[:2] == (0, [])
-    with pytest.raises(SystemExit) as exited:
-        main(["urls", "ai-48", "-c", "weibo", *state])
-    assert exited.value.code == 2
-    assert "'weibo' is not a channel; use one of wechat, zhihu" in capsys.readouterr().err
+    code, _, stderr = run(capsys, "urls", "ai-48", "-c", "weibo", *state)
+    assert (code, len(stderr)) == (2, 1)
+    assert "'weibo' is not a channel; use one of wechat, zhihu" in stderr[0]
 
 
 def test_preview_uses_the_configured_theme(

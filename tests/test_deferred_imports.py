@@ -182,4 +182,7 @@ def test_the_program_exits_with_the_commands_code_and_spares_the_last_collection
     done = subprocess.run(
         [sys.executable, "-m", "crosspost", "no-such-command"], capture_output=True, cwd=REPO
     )
-    assert done.returncode == 2 and b"invalid choice" in done.stderr
+    assert done.returncode == 2 and done.stderr == (
+        b"crosspost: error: 'no-such-command' is not a crosspost command ('crosspost --help' "
+        b"lists them; nothing was run)\n"
+    )

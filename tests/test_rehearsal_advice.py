@@ -117,6 +117,49 @@ def test_reconcile_and_urls_set_of_a_rehearsal_say_drafted_and_advise_the_sandbo
     assert states(capsys.readouterr().out) == drafted
 
 
+def test_a_rehearsal_given_its_config_and_state_dir_advises_them(
+    home: Path, capsys: Capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--config`` and ``--state-dir`` on the command line are in every command the run
+    prints, as typed (a relative state dir stays relative), so the advice reads the
+    rehearsal's ledger there; a state dir from the environment is not written out."""
+    monkeypatch.delenv("CROSSPOST_STATE_DIR")
+    config = home / "conf dir" / "crosspost.toml"
+    config.parent.mkdir()
+    config.write_text("", encoding="utf-8")
+    flags = ["--config", str(config), "--state-dir", "cron-state"]
+    issue = second_issue(home)
+    assert main(["publish", str(issue), "--sandbox", "-c", "wechat", *flags]) == EXIT_OK
+    drafted = states(capsys.readouterr().out)
+    assert drafted == {("ai-systems-49", "wechat:sandbox"): "drafted"}
+
+    argv = ["urls", "--set", "ai-systems-49", "-c", "wechat", PERMANENT, "--sandbox", *flags]
+    assert main(argv) == EXIT_BAD_INPUT
+    given = f"--config '{config}' --state-dir cron-state --sandbox"
+    publish = f"crosspost publish {issue} {given}"
+    reconcile = f"crosspost reconcile ai-systems-49 {given}"
+    assert capsys.readouterr().err == (
+        "crosspost: error: urls --set: ai-systems-49 → wechat:sandbox is not published "
+        f"(it is drafted); run {publish} or {reconcile} first\n"
+    )
+    assert run_as_printed(reconcile) == EXIT_OK
+    assert states(capsys.readouterr().out) == drafted
+
+    # Without --sandbox, the hint names the rehearsals' ledger in the same state dir.
+    assert main(["status", *flags]) == EXIT_OK
+    hint = re.search(r"'(crosspost status [^\n]*--sandbox)'$", capsys.readouterr().out.strip())
+    assert hint is not None and hint.group(1) == f"crosspost status {given}"
+    assert run_as_printed(hint.group(1)) == EXIT_OK
+    assert states(capsys.readouterr().out) == drafted
+
+    # The same state dir from the environment: found there by the advice, not repeated.
+    monkeypatch.setenv("CROSSPOST_STATE_DIR", "cron-state")
+    assert main(argv[: -len(flags)]) == EXIT_BAD_INPUT
+    assert "or crosspost reconcile ai-systems-49 --sandbox first" in capsys.readouterr().err
+    assert run_as_printed("crosspost reconcile ai-systems-49 --sandbox") == EXIT_OK
+    assert states(capsys.readouterr().out) == drafted
+
+
 def test_the_doctor_says_how_the_sandbox_sets_its_kind_and_that_advice_runs(
     home: Path, capsys: Capsys
 ) -> None:

@@ -22,12 +22,15 @@ from types import FrameType, ModuleType
 from typing import Any, NoReturn, TextIO
 
 from crosspost import __version__
+from crosspost.commands.parser import CommandParser, refused
+from crosspost.config.advice import repeating
 from crosspost.errors import (
     EXIT_BAD_INPUT,
     EXIT_CHANNEL_FAILED,
     EXIT_PIPE_CLOSED,
     CrosspostError,
     StorageError,
+    UsageError,
 )
 from crosspost.issue.collector import collector_paused
 
@@ -62,8 +65,10 @@ def build_parser(only: str | None = None, *, alone: bool = False) -> argparse.Ar
     its options, and a run needs just its own: ``check`` need not load what ``publish``
     imports. With ``alone`` too, the other commands are not added at all: a line that
     begins with the command's name never reaches them (only the top level's ``--help``
-    lists them), and their fourteen empty parsers cost ``check`` ~3 ms."""
-    parser = argparse.ArgumentParser(
+    lists them), and their fourteen empty parsers cost ``check`` ~3 ms. Every parser in
+    it is a :class:`CommandParser`: a usage error is one line (argparse makes each
+    command's parser of the class of the parser that holds it)."""
+    parser = CommandParser(
         prog="crosspost",
         description="Publish one newsletter issue to WeChat and Zhihu, exactly once.",
     )
@@ -119,12 +124,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command is None and (unknown := _misspelt_command(argv)) is not None:
         return _report(unknown, EXIT_BAD_INPUT)
     parser = build_parser(only=command or "", alone=command is not None and argv[0] == command)
-    args, extras = parser.parse_known_args(argv)
+    try:
+        args, extras = parser.parse_known_args(argv)
+    except UsageError as error:  # argparse's refusal, in one line (CommandParser)
+        return _report(str(error), error.exit_code)
     if extras:
         return _unknown_words(_own_parser(parser, args.command), args.command, extras)
     if not getattr(args, "_module", None):
-        parser.print_help(sys.stderr)
-        return EXIT_BAD_INPUT
+        # No command at all (a crontab line that lost it): one line, not the whole help.
+        line = refused("crosspost", "crosspost needs a command, e.g. 'crosspost check FILE'")
+        return _report(line, EXIT_BAD_INPUT)
+    with repeating(vars(args)):
+        return _run(args, argv)
+
+
+def _run(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    """Run the command ``args`` names and return its exit code; every error it may meet
+    is one line on stderr."""
     _warnings.start_run()
     try:
         with _sigterm_as_interrupt():
@@ -165,10 +181,10 @@ def _own_parser(parser: argparse.ArgumentParser, command: str | None) -> argpars
 
 
 def _misspelt_command(argv: Sequence[str]) -> str | None:
-    """The line for a first word that is near a command's name (``publsh``), with the
-    name meant; None when there is no such word (argparse then says what it says). A
-    first word that is a file (``crosspost status.md``) is an issue with its command
-    left out, not a misspelt command: the line says to name one."""
+    """The line for a first word that is no command's name: near one (``publsh``), with
+    the name meant, else that it is none (not argparse's list of all fifteen); None when
+    there is no such word. A first word that is a file (``crosspost status.md``) is an
+    issue with its command left out, not a misspelt command: the line says to name one."""
     if any(word in ("-h", "--help") for word in argv):
         return None
     word = next((word for word in argv if not word.startswith("-")), None)
@@ -186,18 +202,17 @@ def _misspelt_command(argv: Sequence[str]) -> str | None:
 
     names = [name for name, _, _ in COMMANDS]
     close = difflib.get_close_matches(word, names, n=1, cutoff=0.6)
-    if not close:
-        return None
+    meant = f"; did you mean '{close[0]}'?" if close else ""
     return (
-        f"'{word}' is not a crosspost command; did you mean '{close[0]}'? "
-        "('crosspost --help' lists them; nothing was run)"
+        f"'{word}' is not a crosspost command{meant} ('crosspost --help' lists them; "
+        "nothing was run)"
     )
 
 
 def _unknown_words(parser: argparse.ArgumentParser, command: str | None, extras: list[str]) -> int:
     """Words the command does not take (``--sandox``, a second issue id), each option with
-    the one of the command's options it is nearest, and the command's own usage: argparse
-    shows the top level's, which lists no option of the command at all."""
+    the one of the command's options it is nearest, in one line (no usage block: the
+    line says where the command's options are listed)."""
     import difflib  # only for a word that is not right: not on every start
 
     options = [word for action in parser._actions for word in action.option_strings]
@@ -210,13 +225,10 @@ def _unknown_words(parser: argparse.ArgumentParser, command: str | None, extras:
             else []
         )
         named.append(f"'{word}' (did you mean '{close[0]}'?)" if close else f"'{word}'")
-    parser.print_usage(sys.stderr)
     what = "these words" if len(extras) > 1 else "this word"
     name = f"crosspost {command}" if command else "crosspost"
     return _report(
-        f"{name} does not take {what}: {', '.join(named)}; nothing was run "
-        f"('{name} --help' lists what it takes)",
-        EXIT_BAD_INPUT,
+        refused(name, f"{name} does not take {what}: {', '.join(named)}"), EXIT_BAD_INPUT
     )
 
 

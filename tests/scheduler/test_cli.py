@@ -7,6 +7,7 @@ URL), which keeps every body it receives; the test reads what a person would rea
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 import threading
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ from crosspost.commands.run_due import FILE_NOTES
 from crosspost.config.settings import Secret
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_CHANNEL_FAILED, EXIT_OK, EXIT_TEMPORARY
 from crosspost.images.remote import RemoteImages
+from crosspost.ledger.store import Ledger
 from crosspost.publish.words import MASS_WORDS, RUN_WORDS, STATE_WORDS, UNFINISHED
 from crosspost.schedule.notify import MISSING_APPRISE, Notice, send
 
@@ -545,3 +547,40 @@ def test_a_refused_post_says_the_command_that_tries_it_again(
     retry = ["publish", "--retry-failed", str(issue), "-c", "wechat:main", "--mode", "publish"]
     assert cli.main(retry) == EXIT_OK
     assert desk.creates("wechat") == 1
+
+
+def test_the_retry_it_names_works_on_the_ticks_config_and_ledger(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A crontab line that names its config and state dir itself, not in the environment:
+    the retry it prints names them too (quoted for the shell), so an operator who pastes
+    it in another folder retries the refused post in the tick's ledger, with the tick's
+    accounts; without them it found no config there, or the default state dir's ledger."""
+    desk.use_env(monkeypatch)
+    monkeypatch.delenv("CROSSPOST_CONFIG")
+    config = desk.root / "cron files" / "crosspost.toml"
+    config.parent.mkdir()
+    (desk.root / "crosspost.toml").rename(config)
+    state = desk.root / "cron state"
+    elsewhere = desk.root / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    issue = desk.write("46", at(-60), channels="[wechat]")
+    desk.box.faults.add("wechat", "/cgi-bin/stable_token", "errcode:40164", count=1)
+
+    assert run_due(desk, "--config", str(config), "--state-dir", str(state)) == (
+        EXIT_CHANNEL_FAILED
+    )
+    err = capsys.readouterr().err
+    retry = (
+        f"crosspost publish --retry-failed {issue} -c wechat:main --mode publish "
+        f"--config '{config}' --state-dir '{state}'"
+    )
+    assert err.rstrip().endswith(f"once fixed elsewhere, run '{retry}'"), err
+    words = shlex.split(retry)
+    assert cli.main(words[1:]) == EXIT_OK
+    assert desk.creates("wechat") == 1
+    with Ledger.open(state / "ledger.sqlite3") as ledger:
+        (post,) = ledger.posts("46")
+    assert post.state == "published"
+    assert not (desk.state_dir / "ledger.sqlite3").exists()  # the config's own state dir

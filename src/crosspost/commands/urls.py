@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from crosspost.commands.parser import CommandParser
 from crosspost.config.advice import command_line
 from crosspost.config.sources import add_arguments
 from crosspost.errors import EXIT_OK, UsageError
@@ -35,9 +36,10 @@ def channel_filter(text: str) -> tuple[str, str | None]:
     return channel, account or None
 
 
-class _AnyOrder(argparse.ArgumentParser):
+class _AnyOrder(CommandParser):
     """A parser whose positionals may come on both sides of the options, as in
-    ``urls --set ISSUE -c wechat URL`` (plain argparse takes positionals in one run)."""
+    ``urls --set ISSUE -c wechat URL`` (plain argparse takes positionals in one run);
+    its usage errors are one line, as every command's (:class:`CommandParser`)."""
 
     _inside = False
 

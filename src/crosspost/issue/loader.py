@@ -155,10 +155,13 @@ def _not_an_issue(path: Path) -> str | None:
     if what is None or not path.is_file():
         return None
     if what == "a web page":
+        from crosspost.config.advice import command_line  # only for a page named as an issue
+
+        command = command_line("import", str(path), rehearsal=False)
         return (
             "is a web page, not an issue (Markdown): name the issue's .md file; a page "
             "crosspost wrote (build/…/wechat.html) is its output, and a saved WeChat or "
-            f"Zhihu article becomes an issue with 'crosspost import {path}'"
+            f"Zhihu article becomes an issue with '{command}'"
         )
     if what == "a document":
         fix = "export it as Markdown (Word: a converter such as pandoc) and name that file"
