@@ -380,6 +380,26 @@ def test_unknown_language_and_indented_code_stay_plain_text() -> None:
     assert_wechat_safe(rendered.body)
 
 
+#: Languages whose Pygments lexers read a session a line at a time (a terminal, a REPL,
+#: literate code): each lost a block's last line when it had no newline after it, so a
+#: command's output (```console\n$ ls\nfile1\nfile2```) went to WeChat without file2.
+SESSION_LANGUAGES = (
+    "console", "shell-session", "doscon", "pwsh-session", "tcshcon", "psql", "sqlite3",
+    "pycon", "rconsole", "rbcon", "nodejsrepl", "iex", "erl", "psysh", "matlabsession",
+    "literate-haskell", "literate-agda", "dylan-console",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("language", SESSION_LANGUAGES)
+def test_a_sessions_last_line_of_output_is_kept(language: str) -> None:
+    session = "$ ls -l\nfile1\n>>> x = 1\n  two  spaces\nfile2 (the last line)"
+    _, soup = render_body(f"```{language}\n{session}\n```\n")
+    code = soup.find("code")
+    for br in code.find_all("br"):
+        br.replace_with("\n")
+    assert code.get_text().replace("\xa0", " ") == session
+
+
 def test_code_that_mentions_the_placeholder_word_survives() -> None:
     _, soup = render_body("crosspostcode0x\n\n```\nx = 1\n```\n")
     assert "crosspostcode0x" in soup.get_text() and "x\xa0=\xa01" in soup.get_text()

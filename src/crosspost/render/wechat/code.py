@@ -43,11 +43,11 @@ def _lexer(language: str) -> Lexer:
 
     if language:
         try:
-            lexer: Lexer = get_lexer_by_name(language, stripnl=False, ensurenl=False)
+            lexer: Lexer = get_lexer_by_name(language, stripnl=False)
             return lexer
         except ClassNotFound:
             pass
-    plain: Lexer = TextLexer(stripnl=False, ensurenl=False)
+    plain: Lexer = TextLexer(stripnl=False)
     return plain
 
 
