@@ -34,6 +34,27 @@ def test_a_formula_is_named_by_no_warning(body_warnings: BodyWarnings) -> None:
     assert body_warnings("函数 $f^{2}(x)$ 与范数 $||v||$。\n") == []
 
 
+@pytest.mark.parametrize(
+    ("body", "kept"),
+    [
+        # Discord's spoiler '||words||': the operands of a logical "or" lost their bars.
+        ("布尔运算 a || b 与 x||y 都是或。\n", "a || b 与 x||y"),
+        ("用 cmd1 || cmd2 兜底，或写 a ||b 以及 c|| d。\n", "a ||b 以及 c|| d"),
+        ("C 里 if (a||b) return ||c|| 也照写，p ||= q。\n", "return ||c|| 也照写"),
+        # Ulysses's annotation '{words}(note)': code written in prose lost its argument.
+        ("Go 的泛型写成 {T any}(x) 这样。\n", "{T any}(x)"),
+        ("集合 {a, b}(c) 与 {x}(y, z) 照写。\n", "{a, b}(c) 与 {x}(y, z)"),
+        ("立即调用 function(){ return x }(y) 照写。\n", "{ return x }(y)"),
+    ],
+)
+def test_code_written_in_prose_keeps_the_marks_other_tools_read(
+    body: str, kept: str, body_warnings: BodyWarnings
+) -> None:
+    for channel in CHANNELS:
+        assert kept in words(shown(body, channel)).replace("&amp;", "&"), channel
+    assert body_warnings(body) == []
+
+
 def test_a_code_sample_of_rest_links_and_roles_shows_them_as_written() -> None:
     # The code span showed '[Python](<https://python.org>)' and '{ref}`setup`'.
     body = "Sphinx 写作 `` `Python <https://python.org>`_ `` 和 `` :ref:`setup` ``。\n"

@@ -118,6 +118,45 @@ def test_ulysses_comment_lines_are_left_out_and_an_annotation_keeps_its_words(
     ]
 
 
+def test_ulysses_inline_comments_are_left_out_wherever_they_stand(
+    check_lines: CheckLines,
+) -> None:
+    # '++…++' was read as inserted text: the writer's comments went out underlined.
+    body = (
+        "%% 这段要再核实\n\n本周 ++问一下作者++ 有三篇论文，行尾也有++尾注++\n\n"
+        "++整段都是评论，\n跨了两行++\n\n开头 ++评论开始\n中间一行\n评论结束++ 结尾。\n\n"
+        "- 列表里 ++列表评论++ 也一样\n\n代码 `a ++b++ c` 不动，C++ 和 g++ 与 ++i 照写。\n"
+    )
+    for channel in CHANNELS:
+        seen = _lines(shown(body, channel))
+        assert "本周 有三篇论文，行尾也有\n" in seen and "开头 结尾。" in seen, channel
+        assert "列表里 也一样" in seen and "a ++b++ c" in seen and "与 ++i 照写" in seen
+        for comment in ("问一下", "尾注", "整段", "跨了", "评论", "中间一行"):
+            assert comment not in seen, (channel, comment)
+        assert "<ins>" not in shown(body, channel) and "<u>" not in shown(body, channel)
+    said = [line for line in check_lines("---\ntitle: U\n---\n" + body) if "'++" in line]
+    assert [line.split(" is a comment")[0] for line in said] == [
+        "issue.md:6: warning: '++问一下作者++'",
+        "issue.md:6: warning: '++尾注++'",
+        "issue.md:8: warning: '++整段都是评论， 跨了两行++'",
+        "issue.md:11: warning: '++评论开始 中间一行 评论结束++'",
+        "issue.md:15: warning: '++列表评论++'",
+    ]
+    assert said[0].endswith(
+        " is a comment (Ulysses's): the writer's note to self, left out of every channel; "
+        "write it without '++' if readers should see it"
+    )
+
+
+def test_underlined_text_of_other_editors_stays_underlined_where_no_ulysses_mark_is(
+    body_warnings: BodyWarnings,
+) -> None:
+    # doocs/md (a WeChat editor), Joplin and markdown-it-ins write '++underlined++'.
+    body = "用两个加号包裹文字：++下划线++。\n"
+    assert "<u>下划线</u>" in shown(body, "zhihu")
+    assert body_warnings(body) == []
+
+
 def test_an_obsidian_comment_opened_on_a_line_of_words_still_runs_to_its_closing_mark() -> None:
     body = "公开。\n\n%% 从这里开始私密\n\n私密的一段\n\n到这里结束 %%\n\n后面公开。\n"
     assert _lines(shown(body, "zhihu")).split() == ["公开。", "后面公开。"]
@@ -175,6 +214,28 @@ def test_a_progress_bar_redrawn_with_carriage_returns_shows_its_last_state(
         assert "ok" in seen and "文字" in seen and "第二行" in seen, channel
 
 
+def test_a_progress_bar_in_a_list_item_or_a_quote_shows_its_last_state(
+    tmp_path: Path,
+) -> None:
+    # Only a fence at the top was read so: in a list item or a quote every state of the
+    # bar was a line of its own, the later ones out of the block ('50%|…' as text).
+    issue = tmp_path / "issue.md"
+    issue.write_bytes(
+        "---\ntitle: 进度\n---\n\n1. 安装依赖：\n\n   ```text\n   $ pip install torch\n"
+        "     0%|     | 0/9\r 50%|██   | 4/9\r100%|█████| 9/9\n   ```\n\n"
+        "> 训练日志：\n>\n> ```\n> Epoch 1 loss 9.99\rEpoch 2 loss 0.5\n> done\n> ```\n\n"
+        "- 嵌套：\n  > ~~~\n  > ab\rX\n  > ~~~\n\n"
+        "- 缩进代码：\n\n      step 1/3\rstep 3/3\n".encode()
+    )
+    loaded = read_issue(issue)
+    for channel in CHANNELS:
+        seen = _lines(render(loaded, channel, RenderContext()).body)
+        assert "$ pip install torch\n100%|█████| 9/9\n" in seen, channel
+        assert "50%" not in seen and " 0%" not in seen, channel
+        assert "Epoch 2 loss 0.59\ndone" in seen and "Epoch 1" not in seen, channel
+        assert "Xb" in seen and "step 3/3" in seen and "step 1" not in seen, channel
+
+
 def test_a_file_whose_lines_end_in_carriage_returns_alone_keeps_its_lines(
     tmp_path: Path,
 ) -> None:
@@ -216,11 +277,12 @@ def test_a_telegram_channels_export_imports_each_post_with_its_time_and_photos(
         "> 分布式训练系列第 8 篇：[流水线并行](https://example.com/dist-8)\n\n"
         "## 2026-11-20 18:02\n\n![](<images/photo_2@20-11-2026_18-02-11.jpg>)\n\n"
         "![](<images/photo_3@20-11-2026_18-02-11.jpg>)\n\n本周会议现场\n\n"
-        "## 2026-11-20 18:30\n\n演讲录像\n"
+        "## 2026-11-20 18:30\n\n<video></video>\n\n演讲录像\n"
     )
     assert article.warnings == (
-        "message 7: a video is left out (neither WeChat nor Zhihu takes one from a Telegram "
-        "export); add it to the issue by hand if it matters",
+        "message 7: a video is not in the export (Telegram Desktop: 'Not included, change "
+        "data exporting settings to download.'), so a line linking nowhere is shown in its "
+        "place; export the chat again with it ticked, or put it on the web and link to it",
     )
     assert sorted(path.name for path in article.images_copied) == [
         "photo_1@18-11-2026_09-31-40.jpg",
@@ -245,6 +307,111 @@ def test_crosspost_import_reads_a_telegram_export_and_its_later_pages(
     assert "## 2026-11-21 09:00" in document  # from messages2.html
     assert "2026-11-18 – 2026-11-21" in document
     assert capsys.readouterr().out == f"wrote {output} (3 images copied, 2 warnings)\n"
+
+
+def _telegram_message(number: int, stamp: str, media: str, text: str = "") -> str:
+    """A message of Telegram Desktop's export, posted on 21.11.2026 at ``stamp``."""
+    words = f'<div class="text">\n{text}\n</div>' if text else ""
+    return (
+        f'<div class="message default clearfix" id="message{number}"><div class="body">'
+        f'<div class="pull_right date details" title="21.11.2026 {stamp} UTC+08:00">'
+        f'</div><div class="media_wrap clearfix">{media}</div>{words}</div></div>\n'
+    )
+
+
+def _generic_media(kind: str, title: str, status: str, href: str = "") -> str:
+    """Telegram Desktop's media of one kind: a link to its file, or (none) a box saying
+    the export left it out."""
+    opening = (
+        f'<a class="media clearfix pull_left block_link {kind}" href="{href}">'
+        if href
+        else f'<div class="media clearfix pull_left {kind}">'
+    )
+    missing = (
+        ""
+        if href
+        else (
+            '<div class="description">Exceeds maximum size, change data exporting settings '
+            "to download.</div>"
+        )
+    )
+    return (
+        f'{opening}<div class="fill pull_left"></div><div class="body"><div class="title '
+        f'bold">{title}</div>{missing}<div class="status details">{status}</div></div>'
+        f"{'</a>' if href else '</div>'}"
+    )
+
+
+def test_a_telegram_exports_videos_sounds_and_files_are_lines_linking_to_them(
+    tmp_path: Path, check_lines: CheckLines
+) -> None:
+    # They vanished from the issue: a warning at import, nothing in the article.
+    page = _telegram_export(tmp_path / "ChatExport")
+    for folder, name in (("video_files", "talk.mp4"), ("voice_messages", "audio_1.ogg"),
+                         ("files", "report 2026.pdf")):  # fmt: skip
+        (page.parent / folder).mkdir(exist_ok=True)
+        (page.parent / folder / name).write_bytes(b"\0" * 64)
+    Image.new("RGB", (64, 36)).save(page.parent / "video_files" / "talk.mp4_thumb.jpg")
+    messages = (
+        _telegram_message(
+            8, "10:00:00",
+            '<a class="video_file_wrap clearfix pull_left" href="video_files/talk.mp4">'
+            '<div class="video_play_bg"><div class="video_play"></div></div><div '
+            'class="video_duration">00:42</div><img class="video_file" '
+            'src="video_files/talk.mp4_thumb.jpg"/></a>',
+            "大会演讲",
+        )
+        + _telegram_message(9, "10:05:00", _generic_media(
+            "media_voice_message", "Voice message", "00:12", "voice_messages/audio_1.ogg"))
+        + _telegram_message(10, "10:10:00", _generic_media(
+            "media_file", "report 2026.pdf", "1.2 MB", "files/report%202026.pdf"), "周报")
+        + _telegram_message(11, "10:15:00", _generic_media(
+            "media_file", "slides_v2.pptx", "80.0 MB"))
+    )  # fmt: skip
+    html = page.read_text("utf-8").replace(
+        "    </div>\n\n   </div>\n\n  </div>\n\n </body>",
+        messages + "    </div></div></div></body>",
+    )
+    page.write_text(html, "utf-8")
+    output = tmp_path / "issue" / "issue.md"
+    article = import_telegram(page, output)
+    assert article.document.endswith(
+        '## 2026-11-21 10:00\n\n<video src="../ChatExport/video_files/talk.mp4" '
+        'poster="images/talk.mp4_thumb.jpg"></video>\n\n大会演讲\n\n'
+        '## 2026-11-21 10:05\n\n<audio src="../ChatExport/voice_messages/audio_1.ogg">'
+        "</audio>\n\n"
+        "## 2026-11-21 10:10\n\n[report 2026.pdf](<../ChatExport/files/report 2026.pdf>)\n\n"
+        "周报\n\n"
+        "## 2026-11-21 10:15\n\nslides\\_v2.pptx\n"
+    )
+    assert article.warnings[1:] == (
+        "message 8: a video is shown as a link to its file in the export "
+        "(../ChatExport/video_files/talk.mp4), which no reader can follow; put the file on "
+        "the web and write its address in the issue",
+        "message 9: a voice message is shown as a link to its file in the export "
+        "(../ChatExport/voice_messages/audio_1.ogg), which no reader can follow; put the "
+        "file on the web and write its address in the issue",
+        "message 10: a file is shown as a link to its file in the export "
+        "(../ChatExport/files/report 2026.pdf), which no reader can follow; put the file on "
+        "the web and write its address in the issue",
+        "message 11: a file (slides_v2.pptx) is not in the export (Telegram Desktop: "
+        "'Exceeds maximum size, change data exporting settings to download.'), so its name "
+        "is shown in its place; export the chat again with it ticked, or put it on the web "
+        "and link to it",
+    )
+    output.write_text(article.document, "utf-8")
+    zhihu = render(read_issue(output), "zhihu", RenderContext()).body
+    assert '<img src="images/talk.mp4_thumb.jpg"' in zhihu and "▶ 视频" in zhihu
+    assert "▶ 音频" in zhihu and "report 2026.pdf" in zhihu and "slides_v2.pptx" in zhihu
+    said = [line for line in check_lines(article.document) if "ChatExport" in line]
+    assert [line.split(" warning: ")[0] for line in said] == [
+        "issue.md:40:",
+        "issue.md:46:",
+        "issue.md:50:",
+    ]
+    assert "its source '../ChatExport/video_files/talk.mp4' is no web address" in said[0]
+    assert "its source '../ChatExport/voice_messages/audio_1.ogg' is no web addr" in said[1]
+    assert "the link to '../ChatExport/files/report 2026.pdf' is a path on your" in said[2]
 
 
 # --- Obsidian Canvas, passed by mistake -----------------------------------------------------------

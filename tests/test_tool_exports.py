@@ -148,6 +148,41 @@ def test_a_snippet_whose_file_is_not_beside_the_issue_is_named(
         assert "8&lt;" not in shown('\n--8<-- "includes/abbr.md"\n', channel)
 
 
+def test_a_snippet_is_read_as_a_content_blocks_file_is_and_one_unreadable_is_named(
+    tmp_path: Path, check_lines: CheckLines
+) -> None:
+    # A snippet in UTF-16 (Notepad's "Unicode") or with a BOM was left out, named a file
+    # "not in the issue's folder", though it was there; a GBK one the same.
+    (tmp_path / "includes").mkdir()
+    (tmp_path / "includes" / "wide.md").write_bytes("共享的**说明**。\r\n".encode("utf-16"))
+    (tmp_path / "includes" / "marked.md").write_bytes("带标记的说明。\n".encode("utf-8-sig"))
+    (tmp_path / "includes" / "gbk.md").write_bytes("notes\n国标编码的说明。\n".encode("gbk"))
+    (tmp_path / "gbk.md").write_bytes("国标编码的内容块。\n".encode("gbk"))
+    body = (
+        '\n正文正文正文正文正文正文。\n\n--8<-- "includes/wide.md"\n\n'
+        '--8<-- "includes/marked.md"\n\n--8<-- "includes/gbk.md"\n\n/gbk.md\n\n'
+        '```text\n--8<-- "includes/gbk.md"\n```\n'
+    )
+    issue = read_issue(_issue_in(tmp_path, body, {}))
+    for channel in CHANNELS:
+        seen = words(render(issue, channel, RenderContext()).body)
+        assert "共享的说明。" in seen and "带标记的说明。" in seen, channel
+        assert "国标编码" not in seen and "/gbk.md" in seen, channel
+    document = f"---\ntitle: 文档\n---\n{body}"
+    said = [line for line in check_lines(document) if "UTF-8" in line]
+    assert said == [
+        "issue.md:11: warning: '--8<-- \"includes/gbk.md\"' is a MkDocs snippet, but "
+        "includes/gbk.md is not UTF-8 text (its line 2); save it as UTF-8 (most editors: "
+        "'Save with encoding'); nothing is included there until then",
+        "issue.md:13: warning: '/gbk.md' is a content block, but gbk.md is not UTF-8 text "
+        "(its line 1); save it as UTF-8 (most editors: 'Save with encoding'); until then "
+        "the line is shown as it is",
+        "issue.md:16: warning: '--8<-- \"includes/gbk.md\"' is a MkDocs snippet, but "
+        "includes/gbk.md is not UTF-8 text (its line 2); save it as UTF-8 (most editors: "
+        "'Save with encoding'); nothing is included there until then",
+    ]
+
+
 def test_carets_around_words_are_inserted_text_and_one_caret_superscript() -> None:
     zhihu = shown("^^插入^^ 和 ^^insert me^^，x^2^。\n", "zhihu")
     assert "<u>插入</u> 和 <u>insert me</u>，x²。" in zhihu

@@ -22,7 +22,7 @@ from markdown_it.token import Token
 from crosspost.check.constructs import INFO, WARNING, Finding, lines_of
 from crosspost.issue.ai_citations import CODE as AI_CITATIONS
 from crosspost.issue.asciidoc import UNCLOSED as ASCIIDOC_UNCLOSED
-from crosspost.issue.attachments import MISSING_ATTACHMENT
+from crosspost.issue.attachments import MISSING_ATTACHMENT, UNREADABLE_FILE
 from crosspost.issue.blocks import CODE_SPAN, PICTURE_ENDING, shortened
 from crosspost.issue.body import footnote_definitions
 from crosspost.issue.chat_marks import CODE as CHAT_MARKUP
@@ -1354,6 +1354,7 @@ _NOTES_TO_LOOK_AT = frozenset(
         LOGSEQ_MACRO,
         MISSING_ATTACHMENT,
         MISSING_SNIPPET,
+        UNREADABLE_FILE,
         CHUNK_OUTPUT,
         CSDN_PICTURE,
         MKDOCS_ICON,

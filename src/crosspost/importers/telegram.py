@@ -13,14 +13,24 @@ are one section. A message's text is Markdown (bold, links, line breaks); a phot
 picture, the full-size file the export links copied beside the issue (its thumbnail
 only when the full one is missing); a forwarded message is a quote naming whom it came
 from and when. The channel's name is the title, the days the messages span after it.
-Telegram's own lines (the day's separator, "Channel created") are left out. What the
-export holds but no channel can show (a video, a voice message, a file, a sticker, a
-poll, or a photo the export did not include) is named in a warning, message by
-message, with what to do.
+Telegram's own lines (the day's separator, "Channel created") are left out.
+
+A video (an animation, a round video message too) or a sound (a voice message, an audio
+file) is what a ``<video>`` or ``<audio>`` in an issue is: every channel shows a line in
+its place (``▶ 视频``, the video's first frame above it), linking to its file in the
+export, and check says that no reader can follow that link until the file is on the
+web; a file (a document) is a link to it, named by its file name. The export's files
+are not copied (a video may be of gigabytes): the link leads to the export's folder. One
+the export did not include (its size over the limit, its kind not ticked) is still its
+line, linking nowhere (a file: its name), and the import's warning says so. What no
+channel can show at all (a sticker, a poll, a location, a contact, a photo the export
+did not include) is named in a warning, message by message, with what to do.
 """
 
 from __future__ import annotations
 
+import html
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -33,6 +43,7 @@ from markdownify import MarkdownConverter
 
 from crosspost.errors import IssueError
 from crosspost.importers.article import ImportedArticle, decode_page, image_target
+from crosspost.issue.blocks import escaped
 from crosspost.patterns import pattern
 
 #: What a page of Telegram Desktop's export holds and no other page does.
@@ -42,19 +53,29 @@ _SIGN = re.compile(rb'class="history"[\s\S]{0,2000}class="message')
 _STAMP = pattern(r"(\d{2})\.(\d{2})\.(\d{4}) (\d{2}):(\d{2}):(\d{2})(?: UTC([+-])(\d{2}):(\d{2}))?")
 #: A page of the export after the first (``messages2.html``), linked from the one before.
 _PAGE = pattern(r"messages(\d*)\.html")
-#: What each kind of media the export marks is called in a warning.
-_MEDIA = {
-    "media_video": "a video",
-    "video_file_wrap": "a video",
-    "media_voice_message": "a voice message",
-    "media_audio_file": "an audio file",
-    "media_file": "a file",
+#: The media the export marks that no channel can show, and what a warning calls each.
+_LEFT_OUT = {
     "media_photo": "a photo the export did not include",
-    "sticker": "a sticker",
-    "animated_wrap": "an animation",
+    "sticker_wrap": "a sticker",
     "media_poll": "a poll",
     "media_location": "a location",
     "media_contact": "a contact",
+    "media_game": "a game",
+    "media_invoice": "an invoice",
+    "media_call": "a call",
+}
+#: The export's media that an issue holds as the element of its kind (``<video>``,
+#: ``<audio>``; ``a`` is a link to a file), and what the import's warning calls each.
+#: ``video_file_wrap`` and ``animated_wrap`` are a video and an animation the export
+#: holds (with a first frame); ``media_video`` is one it left out, or a round video
+#: message; the rest are Telegram Desktop's "generic" media, a link when the file is in.
+_PLAYED = {
+    "video_file_wrap": ("video", "a video"),
+    "animated_wrap": ("video", "an animation"),
+    "media_video": ("video", "a video"),
+    "media_voice_message": ("audio", "a voice message"),
+    "media_audio_file": ("audio", "an audio file"),
+    "media_file": ("a", "a file"),
 }
 
 
@@ -148,18 +169,10 @@ def _read(
     holder = forwarded if forwarded is not None else message.select_one(".body")
     if holder is None:
         return
-    for photo in holder.select(".media_wrap a.photo_wrap"):
-        picture = _picture(page, photo, output, copied)
-        if picture:
-            section.parts.append(picture)
-        else:
-            warnings.append(f"{where}: its photo is not in the export's folder; left out")
-    for kind, what in _MEDIA.items():
-        for _ in holder.select(f".media_wrap .{kind}"):
-            warnings.append(
-                f"{where}: {what} is left out (neither WeChat nor Zhihu takes one from a "
-                "Telegram export); add it to the issue by hand if it matters"
-            )
+    for media in holder.select(".media_wrap > *"):
+        shown = _media(page, media, output, copied, where, warnings)
+        if shown:
+            section.parts.append(shown)
     text = holder.find("div", class_="text", recursive=False)
     words = _text(text) if isinstance(text, Tag) else ""
     if forwarded is not None:
@@ -184,26 +197,95 @@ def _posted(title: str) -> datetime | None:
     )  # fmt: skip
 
 
-def _picture(page: Path, photo: Tag, output: Path, copied: list[Path]) -> str:
-    """A photo as a picture of the issue, its file copied beside it ("" when missing).
-    Only a file inside the export's folder: a page that names ``../../.ssh/id_rsa`` or
-    ``/etc/passwd`` is no export's, and its file is not copied into an issue."""
-    thumbnail = photo.find("img")
-    folder = page.parent.resolve()
-    for address in (photo.get("href"), thumbnail.get("src") if thumbnail else None):
-        if not isinstance(address, str) or not address or "://" in address:
-            continue
-        local = page.parent / unquote(address)
-        if not local.is_file() or not local.resolve().is_relative_to(folder):
-            continue
-        target_dir = output.parent / "images"
-        target_dir.mkdir(parents=True, exist_ok=True)
-        target = image_target(local, target_dir)
-        if not target.exists():
-            target.write_bytes(local.read_bytes())
-            copied.append(target)
-        return f"![](<images/{target.name}>)"
-    return ""
+def _media(
+    page: Path, media: Tag, output: Path, copied: list[Path], where: str, warnings: list[str]
+) -> str:
+    """One of a message's media as the issue's Markdown ("" when no channel can show
+    it), and the warning it calls for (see the module)."""
+    classes = set(media.get_attribute_list("class"))
+    if "photo_wrap" in classes:
+        picture = _copied(_local(page, media.get("href")), output, copied)
+        if picture is None:
+            thumbnail = media.find("img")
+            source = thumbnail.get("src") if isinstance(thumbnail, Tag) else None
+            picture = _copied(_local(page, source), output, copied)
+        if picture is None:
+            warnings.append(f"{where}: its photo is not in the export's folder; left out")
+            return ""
+        return f"![](<{picture}>)"
+    kind = next((kind for kind in _PLAYED if kind in classes), None)
+    if kind is None:
+        left_out = next((what for name, what in _LEFT_OUT.items() if name in classes), None)
+        if left_out is None:  # a kind of media newer than this list: named, not lost
+            left_out = f"media of a kind crosspost does not know ({' '.join(sorted(classes))})"
+        warnings.append(
+            f"{where}: {left_out} is left out (neither WeChat nor Zhihu shows one); "
+            "add it to the issue by hand if it matters"
+        )
+        return ""
+    element, what = _PLAYED[kind]
+    local = _local(page, media.get("href"))
+    title = media.select_one(".title")
+    name = " ".join(title.get_text(" ").split()) if title is not None else ""
+    if local is None:
+        reason = media.select_one(".description") or media.select_one(".status")
+        said = " ".join(reason.get_text(" ").split()) if reason is not None else ""
+        shown_as = "its name" if element == "a" else "a line linking nowhere"
+        warnings.append(
+            f"{where}: {what}{f' ({name})' if element == 'a' and name else ''} is not in the "
+            f"export{f' (Telegram Desktop: {said!r})' if said else ''}, so {shown_as} is "
+            "shown in its place; export the chat again with it ticked, or put it on the "
+            "web and link to it"
+        )
+        return escaped(name) if element == "a" else f"<{element}></{element}>"
+    address = _relative(local, output.parent)
+    warnings.append(
+        f"{where}: {what} is shown as a link to its file in the export ({address}), which "
+        "no reader can follow; put the file on the web and write its address in the issue"
+    )
+    if element == "a":
+        return f"[{escaped(name or local.name)}](<{address.replace('>', '%3E')}>)"
+    frame = media.find("img")
+    poster = _copied(_local(page, frame.get("src") if isinstance(frame, Tag) else None),
+                     output, copied)  # fmt: skip
+    attributes = f' src="{html.escape(address)}"'
+    if poster is not None:
+        attributes += f' poster="{html.escape(poster)}"'
+    return f"<{element}{attributes}></{element}>"
+
+
+def _local(page: Path, address: object) -> Path | None:
+    """The file of the export a page's ``href`` or ``src`` names, None when there is
+    none. Only a file inside the export's folder: a page that names ``../../.ssh/id_rsa``
+    or ``/etc/passwd`` is no export's, and its file is neither copied nor linked to."""
+    if not isinstance(address, str) or not address or "://" in address:
+        return None
+    local = page.parent / unquote(address)
+    if not local.is_file() or not local.resolve().is_relative_to(page.parent.resolve()):
+        return None
+    return local
+
+
+def _copied(local: Path | None, output: Path, copied: list[Path]) -> str | None:
+    """A picture of the export, copied to the issue's ``images/``: its path there."""
+    if local is None:
+        return None
+    target_dir = output.parent / "images"
+    target_dir.mkdir(parents=True, exist_ok=True)
+    target = image_target(local, target_dir)
+    if not target.exists():
+        target.write_bytes(local.read_bytes())
+        copied.append(target)
+    return f"images/{target.name}"
+
+
+def _relative(local: Path, folder: Path) -> str:
+    """``local``'s path from the issue's ``folder``, ``/``-separated (absolute when there
+    is none: another drive, on Windows)."""
+    try:
+        return Path(os.path.relpath(local.resolve(), folder.resolve())).as_posix()
+    except ValueError:
+        return local.resolve().as_posix()
 
 
 def _text(text: Tag) -> str:

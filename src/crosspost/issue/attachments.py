@@ -11,6 +11,11 @@ it (renderers are pure; a parse is shared by every stage): so the loader asks it
 with :func:`attachments_of`, and keeps what it found on the issue; the parse reads that
 (:func:`content_block`, :func:`bear_attachments`). A line naming no file stays the
 writer's words: ``/usr/bin 是系统目录`` is prose.
+
+Every file whose text the issue takes in (a content block's, an MkDocs snippet's:
+:mod:`crosspost.issue.snippets`) is read by one reader, :func:`included_text`, as the
+issue itself is read (UTF-8, or what its byte-order mark says); one it cannot read, or
+too large to be meant, is shown as the line that names it, and check says why.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from crosspost.issue.blocks import (
     inline_lines,
     paragraph,
 )
-from crosspost.issue.encoding import decode
+from crosspost.issue.encoding import SAVE_AS_UTF8, NotText, text_of
 from crosspost.patterns import pattern
 
 #: A content block's line: ``/path/to/file.ext`` and maybe a title, ``"…"`` or ``(…)``.
@@ -49,6 +54,8 @@ CONTENT_BLOCK = pattern(
 BEAR_ATTACHMENT = pattern(r"\[(image|file):([^\[\]\n]+)\](?![(\[:])")
 #: What check is told of a Bear attachment naming no file found (a warning).
 MISSING_ATTACHMENT = "missing-attachment"
+#: What check is told of a file the issue includes that cannot be read (a warning).
+UNREADABLE_FILE = "unreadable-file"
 #: Where the parse finds the attachments, in its ``env``: an :class:`Attached`.
 ATTACHED = "crosspost_attached"
 #: The Markdown files being included, innermost last (a file that includes itself,
@@ -87,9 +94,10 @@ class Attachment:
     #: For a content block the path relative to the issue's folder; for Bear, as written.
     written: str
     path: str
-    #: ``image``, ``table``, ``text``, ``code``, ``file``, ``issue`` (the issue itself) or
-    #: ``too-large``.
+    #: ``image``, ``table``, ``text``, ``code``, ``file``, ``issue`` (the issue itself),
+    #: ``too-large`` or ``unreadable``.
     kind: str
+    #: The file's text; for an ``unreadable`` one, what is wrong with it and what to do.
     text: str = ""
 
 
@@ -176,18 +184,33 @@ def _read_block(folder: Path, relative: str, own: str) -> Attachment | None:
         return Attachment("block", relative, relative, "issue")
     if kind == "image":
         return Attachment("block", relative, relative, kind)
-    try:
-        if file.stat().st_size > MAX_INCLUDED_CHARS * 4:
-            return Attachment("block", relative, relative, "too-large")
-        text = decode(file.read_bytes())
-    except (OSError, UnicodeDecodeError):
-        return None  # unreadable: the line stays the writer's words
-    if len(text) > MAX_INCLUDED_CHARS:
-        return Attachment("block", relative, relative, "too-large")
+    read, text = included_text(file)
+    if read != "text":
+        return Attachment("block", relative, relative, read, text)
     if kind == "text":
         front = _FRONT_MATTER.match(text)
         text = text[front.end() :] if front else text
-    return Attachment("block", relative, relative, kind, text.replace("\r\n", "\n"))
+    return Attachment("block", relative, relative, kind, text)
+
+
+def included_text(file: Path) -> tuple[str, str]:
+    """The text of a file the issue includes (a content block's, a snippet's), read as
+    the issue is (:func:`crosspost.issue.encoding.text_of`), with Unix line ends:
+    ``("text", …)``; ``("too-large", "")`` past :data:`MAX_INCLUDED_CHARS`; or
+    ``("unreadable", why)``, ``why`` what is wrong with it and what to do, in words
+    that follow its name (``is not UTF-8 text (its line 3); save it as UTF-8 …``)."""
+    try:
+        if file.stat().st_size > MAX_INCLUDED_CHARS * 4:
+            return "too-large", ""
+        text = text_of(file.read_bytes())
+    except OSError as error:
+        return "unreadable", f"cannot be read ({error.strerror}); check its permissions"
+    except NotText as error:
+        where = f" (its line {error.line})" if error.line else ""
+        return "unreadable", f"{error.what}{where}; {SAVE_AS_UTF8}"
+    if len(text) > MAX_INCLUDED_CHARS:
+        return "too-large", ""
+    return "text", text.replace("\r\n", "\n")
 
 
 # --- the parse ------------------------------------------------------------------------
@@ -215,6 +238,16 @@ def content_block(state: StateBlock, start: int, end: int, silent: bool) -> bool
     title = next((part for part in found.groups()[1:] if part), "").strip()
     written = found.group(1)
     state.line = start + 1
+    if attachment.kind == "unreadable":
+        note(
+            state,
+            start,
+            f"'{written}' is a content block, but {attachment.path} {attachment.text}; until "
+            "then the line is shown as it is",
+            UNREADABLE_FILE,
+        )
+        paragraph(state, found.group(0).strip().replace("\\", "\\\\"), start)
+        return True
     if attachment.kind in ("issue", "too-large") or attachment.path in including:
         why = (
             f"'{written}' is larger than {MAX_INCLUDED_CHARS:,} characters"

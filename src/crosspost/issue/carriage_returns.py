@@ -9,23 +9,26 @@ block showed each state of the bar on a line of its own, a hundred lines for one
 an indented output block ended at the first state not indented like the rest, which
 went on as a paragraph of text.
 
-Here, in a code block (fenced, or indented after a blank line) of a file whose lines
-end in line feeds, a line with carriage returns in it is what the terminal showed last:
-each part written over the one before from the line's start (``abc\\rX`` is ``Xbc``).
-Anywhere else, and in a file whose lines end in carriage returns alone, a carriage
-return ends a line, as before.
+Here, in a code block (fenced, or indented after a blank line), wherever it stands (at
+the top, in a list item, in a quote, in a footnote), of a file whose lines end in line
+feeds, a line with carriage returns in it is what the terminal showed last: after the
+marks that put the line in its list or quote and the block's indent, each part written
+over the one before from the line's start (``abc\\rX`` is ``Xbc``). Anywhere else, and
+in a file whose lines end in carriage returns alone, a carriage return ends a line, as
+before. Which lines are code is Markdown's to say (CommonMark's block structure, which
+the dialect's containers do not change for a fence), so it is asked, not guessed.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
-from crosspost.patterns import pattern
+from markdown_it import MarkdownIt
 
-#: A fence's line, its indent (group 1) and its marks (group 2).
-_FENCE = pattern(r"( {0,3})(`{3,}|~{3,})")
-#: An indented code block's line: four spaces or a tab before anything.
-_INDENTED = pattern(r"(?: {4}| {0,3}\t)(?=\S)")
+#: Characters standing for a carriage return while Markdown reads the blocks (it reads
+#: one as a line's end): the first the text does not hold.
+_STAND_INS = "\ue000\ue001\ue002\ue003"
 
 
 def with_terminal_lines(text: str) -> str:
@@ -37,42 +40,35 @@ def with_terminal_lines(text: str) -> str:
     if "\n" not in text.rstrip("\r"):  # an old Mac's file: a CR ends each line
         return text.replace("\r", "\n")
     lines = text.split("\n")
-    fence: re.Match[str] | None = None
-    indented = False  # in an indented code block: indented lines after a blank one
-    blank = True  # the line before was blank (or there was none)
-    for number, line in enumerate(lines):
-        marks = _FENCE.match(line)
-        if fence is not None:
-            if _closes(fence, marks, line):
-                fence = None
-            elif "\r" in line:
-                lines[number] = _last_state(line, len(fence.group(1)))
+    for number, code in _redrawn_code(text):
+        line = lines[number]
+        # Markdown's view of the line is lost where a tab in the indent became spaces:
+        # the code then starts after the quote marks and the indent.
+        kept = code if line.endswith(code) else line.lstrip(" \t>")
+        before = len(line) - len(kept)
+        lines[number] = _last_state(line, before)
+    return "\n".join(line.replace("\r", "\n") for line in lines)
+
+
+def _redrawn_code(text: str) -> Iterator[tuple[int, str]]:
+    """Each line (its index) of a code block of ``text`` that holds a carriage return,
+    with the code's part of it: the line without the marks of the list or quote it is in
+    and the block's indent, as Markdown reads it."""
+    stand_in = next((c for c in _STAND_INS if c not in text), None)
+    if stand_in is None:  # a file of private-use characters: read as before, code or not
+        return
+    tokens = MarkdownIt("commonmark").parse(text.replace("\r", stand_in))
+    for token in tokens:
+        if token.type not in ("fence", "code_block") or token.map is None:
             continue
-        indent = _INDENTED.match(line)
-        indented = indent is not None and (indented or blank)
-        if marks is not None and not indented:
-            fence = marks
-        elif "\r" in line:
-            lines[number] = (
-                _last_state(line, indent.end()) if indented and indent else line.replace("\r", "\n")
-            )
-        blank = not line.strip()
-    return "\n".join(lines)
-
-
-def _closes(fence: re.Match[str], marks: re.Match[str] | None, line: str) -> bool:
-    """Whether ``line`` (its fence marks ``marks``) closes the block ``fence`` opened:
-    the same mark, as many or more, nothing after them."""
-    return (
-        marks is not None
-        and marks.group(2)[0] == fence.group(2)[0]
-        and len(marks.group(2)) >= len(fence.group(2))
-        and not line[marks.end() :].strip()
-    )
+        first = token.map[0] + (1 if token.type == "fence" else 0)
+        for offset, code in enumerate(token.content.split("\n")[:-1]):
+            if stand_in in code:
+                yield first + offset, code.replace(stand_in, "\r")
 
 
 def _last_state(line: str, indent: int) -> str:
-    """``line`` as a terminal leaves it: after its Markdown indent (``indent``
+    """``line`` as a terminal leaves it: after what puts it in its block (``indent``
     characters, kept), each part after a carriage return written over the line from its
     start."""
     shown: list[str] = []

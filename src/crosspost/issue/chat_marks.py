@@ -15,7 +15,8 @@ name when the markup has one, a channel ``#`` and its name, a ping ``@here``, an
 time it stands for (UTC). A mention or a channel known only by its id is ``@`` or ``#``
 and the id, and check says to write the name; a spoiler's words are shown, and check
 says so, as no channel can hide them. Code spans and formulas (a norm's ``$||v||$``)
-keep all of it as written.
+keep all of it as written, and so does a line that writes ``||`` as code's "or"
+(``a || b``, ``x||y``) elsewhere in it.
 """
 
 from __future__ import annotations
@@ -43,6 +44,11 @@ _MARKUP = pattern(
     r"|(?<![A-Za-z0-9_|])\|\|(?![\s|])([^|\n]+?)(?<!\s)\|\|(?![A-Za-z0-9_|])"
 )
 _QUICK = pattern(r"<[@#!:at]|\|\||\|[^<>\n]*>")
+#: ``||`` written as the operator it is in code and logic: blanks on both sides
+#: (``cmd1 || cmd2``), between two operands (``x||y``, ``(a)||!b``), or ``||=``. A line
+#: that writes one so writes no spoiler: its other ``||`` are the same operator
+#: (``a ||b`` … ``c|| d`` around ``x || y``), shown as written.
+_OPERATOR = pattern(r"(?<=\s)\|\|(?=\s)|(?<=[A-Za-z0-9_)\]])\|\|(?=[A-Za-z0-9_(!])|\|\|=")
 #: How Discord writes each style of time, as strftime does.
 _TIME_STYLES = {
     "t": "%H:%M", "T": "%H:%M:%S", "d": "%Y-%m-%d", "D": "%Y-%m-%d",
@@ -94,6 +100,8 @@ def _rewritten(text: str, line: int, noted: _Noted) -> str:
             return f":{emoji}:"
         if stamp:
             return _time(int(stamp), style or "f")
+        if _OPERATOR.search(text):
+            return found.group(0)
         noted.setdefault(line, []).append(
             f"'{shortened(found.group(0))}' is a Discord spoiler (or Ulysses's deleted text), "
             "whose words no channel can hide: they are shown as plain text; leave them out if "

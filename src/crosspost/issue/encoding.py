@@ -13,7 +13,16 @@ from __future__ import annotations
 
 import codecs
 
-__all__ = ["NAMES", "as_utf8", "decode", "encoding_of", "unmarked_wide"]
+__all__ = [
+    "NAMES",
+    "SAVE_AS_UTF8",
+    "NotText",
+    "as_utf8",
+    "decode",
+    "encoding_of",
+    "text_of",
+    "unmarked_wide",
+]
 
 #: Each byte-order mark and the codec that reads a file opening with it (and drops the
 #: mark). UTF-32 LE's mark opens with UTF-16 LE's, so it is looked for first.
@@ -26,6 +35,18 @@ _MARKS = (
 )
 #: How each codec is named to an editor ("is not valid UTF-16 text").
 NAMES = {"utf-32": "UTF-32", "utf-16": "UTF-16", "utf-8-sig": "UTF-8", "utf-8": "UTF-8"}
+#: What to do with a file that is no text crosspost reads.
+SAVE_AS_UTF8 = "save it as UTF-8 (most editors: 'Save with encoding')"
+
+
+class NotText(ValueError):
+    """A file's bytes that are not text as :func:`text_of` reads it: what they are
+    (``is not UTF-8 text``), and the line (1-based) where that shows, if one does."""
+
+    def __init__(self, what: str, line: int | None) -> None:
+        super().__init__(what)
+        self.what = what
+        self.line = line
 
 
 def encoding_of(raw: bytes) -> str:
@@ -60,3 +81,22 @@ def unmarked_wide(raw: bytes) -> bool:
     quarter or more of its bytes are NUL, as in every Latin character of those encodings,
     and in no text file. (Its ASCII would pass for UTF-8, NULs and all.)"""
     return encoding_of(raw) == "utf-8" and len(raw) >= 2 and raw.count(0) * 4 >= len(raw)
+
+
+def text_of(raw: bytes) -> str:
+    """A file's bytes as text (:func:`decode`), or :class:`NotText` saying what they are:
+    UTF-16 without its mark (its line numbers would mean nothing: the NULs say what it
+    is), or not valid in the encoding read (GBK, Latin-1: not UTF-8) at some line."""
+    if unmarked_wide(raw):
+        raise NotText("is UTF-16 or UTF-32 text without its byte-order mark, not UTF-8", None)
+    codec = encoding_of(raw)
+    try:
+        return decode(raw)
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].decode(codec, "replace").count("\n") + 1
+        if codec.startswith("utf-8"):
+            raise NotText("is not UTF-8 text", line) from None
+        name = NAMES[codec]
+        raise NotText(
+            f"is not valid {name} text, though it opens with {name}'s mark", line
+        ) from None

@@ -32,7 +32,7 @@ from crosspost.issue.body import check_containers
 from crosspost.issue.canvas import canvas_problem, is_canvas_text
 from crosspost.issue.carriage_returns import with_terminal_lines
 from crosspost.issue.dialect import parse_document
-from crosspost.issue.encoding import NAMES, as_utf8, decode, encoding_of, unmarked_wide
+from crosspost.issue.encoding import SAVE_AS_UTF8, NotText, as_utf8, text_of
 from crosspost.issue.fields import (
     ALIASES,
     FIELDS,
@@ -213,22 +213,10 @@ def read_text(path: Path) -> str:
         raw = path.read_bytes()
     except OSError as error:
         raise unreadable(path, error) from None
-    save = "save it as UTF-8 (most editors: 'Save with encoding')"
-    if unmarked_wide(raw):  # its line numbers would mean nothing: the NULs say what it is
-        raise IssueError(
-            path, f"is UTF-16 or UTF-32 text without its byte-order mark, not UTF-8; {save}"
-        )
-    codec = encoding_of(raw)
     try:
-        text = decode(raw)
-    except UnicodeDecodeError as error:
-        line = raw[: error.start].decode(codec, "replace").count("\n") + 1
-        if codec.startswith("utf-8"):
-            raise IssueError(path, f"is not UTF-8 text; {save}", line) from None
-        name = NAMES[codec]
-        raise IssueError(
-            path, f"is not valid {name} text, though it opens with {name}'s mark; {save}", line
-        ) from None
+        text = text_of(raw)
+    except NotText as error:
+        raise IssueError(path, f"{error.what}; {SAVE_AS_UTF8}", error.line) from None
     return with_terminal_lines(text)
 
 

@@ -11,12 +11,14 @@ words: both channels showed ``--8<-- "includes/note.md"``, the file's text went 
 and check said nothing.
 
 As for iA Writer's content blocks (:mod:`crosspost.issue.attachments`), the loader
-reads the files, inside the issue's folder only, once (:func:`snippet_files`) and the
-parse shows them (:func:`snippet_block` for Markdown, :func:`snippet_fences` for code).
-A file not found there is left out, and check says which and what to do; in a code
-block the line is shown as written (a code sample of the syntax, most likely), with a
-note. Two ``--8<--`` lines with words between them that are no file names (a "cut
-here" mark around a passage) are no block: they stay as written.
+reads the files, inside the issue's folder only, once (:func:`snippet_files`), with the
+reader a content block's file is read by (UTF-8, or UTF-16 with its mark, as the issue
+itself), and the parse shows them (:func:`snippet_block` for Markdown,
+:func:`snippet_fences` for code). A file not found there, or that cannot be read (not
+UTF-8: saved as GBK), is left out, and check says which and what to do; in a code block
+the line is shown as written (a code sample of the syntax, most likely), with a note.
+Two ``--8<--`` lines with words between them that are no file names (a "cut here" mark
+around a passage) are no block: they stay as written.
 """
 
 from __future__ import annotations
@@ -31,9 +33,11 @@ from markdown_it.rules_core import StateCore
 from crosspost.issue.attachments import (
     ATTACHED,
     MAX_INCLUDED_CHARS,
+    UNREADABLE_FILE,
     Attached,
     Attachment,
     block_path,
+    included_text,
     note,
     parsed_here,
 )
@@ -136,16 +140,10 @@ def snippet_files(issue_path: Path, body: str) -> tuple[Attachment, ...]:
             file = folder / relative
             if not file.is_file() or not file.resolve().is_relative_to(folder.resolve()):
                 continue
-            try:
-                if file.stat().st_size > MAX_INCLUDED_CHARS * 4:
-                    continue
-                text = file.read_text("utf-8-sig").replace("\r\n", "\n")
-            except (OSError, UnicodeDecodeError):
-                continue
-            if len(text) > MAX_INCLUDED_CHARS:
-                continue
-            found[written] = Attachment("snippet", written, relative, "text", text)
-            pending.append(text)
+            kind, text = included_text(file)
+            found[written] = Attachment("snippet", written, relative, kind, text)
+            if kind == "text":
+                pending.append(text)
     return tuple(found.values())
 
 
@@ -200,9 +198,25 @@ def _include(state: StateBlock, written: str, line: int) -> None:
         message = f"'--8<-- \"{written}\"' includes itself, so it is left out there"
         note(state, line, message, MISSING_SNIPPET)
         return
+    if snippet.kind != "text":
+        note(state, line, _unread(snippet), UNREADABLE_FILE)
+        return
     including.append(written)
     parsed_here(state, _part(snippet.text, written), line)
     including.pop()
+
+
+def _unread(snippet: Attachment) -> str:
+    """What check says of a snippet whose file is there but is not included."""
+    why = (
+        f"is larger than {MAX_INCLUDED_CHARS:,} characters (a log or a data file named by mistake?)"
+        if snippet.kind == "too-large"
+        else snippet.text
+    )
+    return (
+        f"'--8<-- \"{snippet.written}\"' is a MkDocs snippet, but {snippet.path} {why}; "
+        "nothing is included there until then"
+    )
 
 
 def _missing(state: StateBlock, written: str, line: int) -> None:
@@ -235,6 +249,9 @@ def snippet_fences(state: StateCore) -> None:
                 pieces.append(text)
             elif found.group(1):
                 pieces.append(text.replace(";", "", 1))
+            elif found.group(3) in known and known[found.group(3)].kind != "text":
+                pieces.append(text)  # shown as written, and check says why
+                note(state, line, _unread(known[found.group(3)]), UNREADABLE_FILE)
             elif found.group(3) in known:
                 part = _part(known[found.group(3)].text, found.group(3))
                 pieces.append(part if part.endswith("\n") or not part else part + "\n")
