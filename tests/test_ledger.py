@@ -473,3 +473,56 @@ def test_eight_processes_writing_one_post_at_once_make_one_row(
     with Ledger.open(path) as ledger:
         assert len(ledger.posts()) == 1
         assert len(ledger.events(KEY)) == 8
+
+
+def test_a_name_claims_its_posts_of_a_provisional_login_for_the_member_it_logs_in_as(
+    ledger: Ledger,
+) -> None:
+    """A Zhihu name's posts kept a login's digest (or none); the member the login check
+    found takes them all, under that name only, and the issue's posts come back as they
+    stand right after (both engines)."""
+    first, second = PostKey("i1", "zhihu", "main"), PostKey("i2", "zhihu", "main")
+    other = PostKey("i1", "zhihu", "other")
+    ledger.ensure(first, identity="1111111111111111", identity_kind="z_c0")
+    ledger.ensure(second)  # from before the ledger kept accounts
+    ledger.ensure(other, identity="2222222222222222", identity_kind="z_c0")
+    swapped = PostKey("i3", "zhihu", "main")
+    ledger.ensure(swapped, identity="3333333333333333", identity_kind="member")
+
+    posts = ledger.claim_identity(first, "abcdabcdabcdabcd", "member", provisional="z_c0")
+    assert [(p.account, p.account_identity, p.identity_kind) for p in posts] == [
+        ("main", "abcdabcdabcdabcd", "member"),
+        ("other", "2222222222222222", "z_c0"),  # another name: its own run says
+    ]
+    kept = {p.issue_id: (p.account_identity, p.identity_kind) for p in ledger.posts()}
+    assert kept["i2"] == ("abcdabcdabcdabcd", "member")
+    assert kept["i3"] == ("3333333333333333", "member"), "it went to another member"
+
+
+def test_a_schema_6_ledger_learns_what_each_identity_is_a_digest_of(
+    path: Path, clock: Clock
+) -> None:
+    from crosspost.ledger.schema import MIGRATIONS, for_engine
+
+    path.parent.mkdir(parents=True)
+    db = sqlite3.connect(path, isolation_level=None)
+    for statements in MIGRATIONS[:6]:
+        for statement in statements:
+            db.execute(for_engine(statement, "sqlite"))
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 6")
+    for issue, channel, identity in (
+        ("a", "wechat", "aaaaaaaaaaaaaaaa"),
+        ("a", "zhihu", "bbbbbbbbbbbbbbbb"),
+        ("b", "zhihu", None),
+    ):
+        db.execute(
+            "INSERT INTO posts (issue_id, channel, account, state, account_identity, "
+            "created_at, updated_at) VALUES (?, ?, 'main', 'published', ?, 1, 1)",
+            (issue, channel, identity),
+        )
+    db.close()
+    with Ledger.open(path, clock=clock) as ledger:
+        assert ledger.schema_version == SCHEMA_VERSION
+        kinds = {(p.issue_id, p.channel): p.identity_kind for p in ledger.posts()}
+    assert kinds == {("a", "wechat"): "app_id", ("a", "zhihu"): "z_c0", ("b", "zhihu"): None}

@@ -82,6 +82,27 @@ def test_a_ledger_walks_every_migration_from_any_version(postgres_url: str) -> N
         assert note.data["preview_url"] == "https://mp.weixin.qq.com/s?tempkey=x"
 
 
+def test_a_schema_6_ledger_learns_what_each_identity_is_a_digest_of(postgres_url: str) -> None:
+    """Migration 7 on PostgreSQL: the digests schema 6 kept are of the AppID and the z_c0."""
+    connection = PostgresConnection(postgres_url, open_connection(postgres_url))
+    for statements in MIGRATIONS[:6]:
+        for statement in statements:
+            connection.execute(for_engine(statement, "postgresql"))
+    connection.execute(f"CREATE TABLE {META_TABLE} (version INTEGER NOT NULL)")
+    connection.execute(f"INSERT INTO {META_TABLE} (version) VALUES (6)")
+    for channel, identity in (("wechat", "aaaaaaaaaaaaaaaa"), ("zhihu", "bbbbbbbbbbbbbbbb")):
+        connection.execute(
+            "INSERT INTO posts (issue_id, channel, account, state, account_identity, "
+            "created_at, updated_at) VALUES ('a', ?, 'main', 'published', ?, 1, 1)",
+            (channel, identity),
+        )
+    assert migrate(connection) == SCHEMA_VERSION
+    connection.close()
+    with Ledger.open(postgres_url) as ledger:
+        kinds = {p.channel: p.identity_kind for p in ledger.posts("a")}
+    assert kinds == {"wechat": "app_id", "zhihu": "z_c0"}
+
+
 def test_a_ledger_from_a_newer_crosspost_is_refused(postgres_url: str) -> None:
     Ledger.open(postgres_url).close()
     with psycopg.connect(postgres_url, autocommit=True) as db:

@@ -191,12 +191,14 @@ def test_a_ledger_from_before_mass_sends_is_migrated_with_its_posts(tmp_path: Pa
     db.execute("DROP INDEX posts_by_title")
     db.execute("ALTER TABLE posts DROP COLUMN title")
     db.execute("ALTER TABLE posts DROP COLUMN account_identity")  # nor schema 6's accounts
+    db.execute("ALTER TABLE posts DROP COLUMN identity_kind")  # nor schema 7's kinds
     db.execute("PRAGMA user_version = 2")
     db.commit()
     db.close()
     with Ledger.open(path) as ledger:
-        assert ledger.schema_version == SCHEMA_VERSION == 6
+        assert ledger.schema_version == SCHEMA_VERSION == 7
         old = ledger.post("old", "wechat", "main")
         assert old is not None and (old.delivery, old.mass_status) == (None, None)
         assert old.account_identity is None  # not known: the config's account answers
+        assert old.identity_kind is None
         assert ledger.broadcasts("wechat", "main", 0.0) == ()

@@ -94,7 +94,8 @@ def old_ledger(path: Path, posts: int) -> None:
     db = sqlite3.connect(path)
     db.execute("DROP TABLE shared_state")  # added by schema 4: not in a schema 1 ledger
     # What later schemas added is not there yet (mass sends: version 3; titles: 5;
-    # accounts: 6).
+    # accounts: 6, what their digests are of: 7).
+    db.execute("ALTER TABLE posts DROP COLUMN identity_kind")
     db.execute("ALTER TABLE posts DROP COLUMN account_identity")
     db.execute("DROP INDEX posts_by_content")
     db.execute("DROP INDEX posts_by_title")

@@ -121,6 +121,27 @@ def test_an_expired_ticket_answers_code_100_and_a_new_login_works(zhihu: Zhihu) 
     assert cookie_session(fresh).get(zhihu.box.zhihu_url + "/api/v4/me", timeout=5).ok
 
 
+def test_the_same_member_logs_in_again_in_another_browser_or_instead(zhihu: Zhihu) -> None:
+    """A second z_c0 of one member: both work (two browsers), or only the new one (a new
+    login); ``/api/v4/me`` names the same member under each. Over HTTP too."""
+    me = zhihu.call("GET", "/api/v4/me").json()
+    first = zhihu.box.zhihu.credentials()["z_c0"]
+    second = zhihu.box.zhihu.log_in_again(keep_old=True)
+    assert second != first and zhihu.box.zhihu.credentials()["z_c0"] == second
+    for ticket in (first, second):
+        answer = cookie_session(ticket).get(zhihu.box.zhihu_url + "/api/v4/me", timeout=5)
+        assert (answer.json()["id"], answer.json()["url_token"]) == (me["id"], me["url_token"])
+
+    control = f"{zhihu.box.zhihu_url}/__sandbox__/zhihu/login"
+    third = requests.post(control, json={"keep_old": False}, timeout=5).json()["z_c0"]
+    assert cookie_session(third).get(zhihu.box.zhihu_url + "/api/v4/me", timeout=5).ok
+    for ticket in (first, second):  # ended, as a logout ends them
+        answer = cookie_session(ticket).get(zhihu.box.zhihu_url + "/api/v4/me", timeout=5)
+        assert answer.status_code == 401 and error_of(answer)["code"] == 101
+    assert requests.post(control, json={"keep_old": "yes"}, timeout=5).status_code == 400
+    assert {first, second, third} <= set(zhihu.box.zhihu.secrets())
+
+
 def test_a_ticket_older_than_its_lifetime_expires(start: Callable[..., Zhihu]) -> None:
     zhihu = start(ticket_ttl=3600)
     assert zhihu.call("GET", "/api/v4/me").status_code == 200

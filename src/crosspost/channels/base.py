@@ -147,6 +147,11 @@ class Preflight:
     account: str
     #: The platform's name for the account (Zhihu user name, WeChat app id), when known.
     identity: str | None = None
+    #: Which platform account the login logs in as, for good, as a digest (``Account.
+    #: identity`` of kind ``member``): set where the credentials alone do not say it (a
+    #: Zhihu z_c0 changes at each login, the member behind it does not); None: the
+    #: credentials say it (WeChat's AppID).
+    account_identity: str | None = None
     #: False when the account may draft but not publish through the API.
     can_publish: bool | None = None
     detail: str = ""

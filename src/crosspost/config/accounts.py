@@ -21,6 +21,7 @@ from crosspost.config.advice import command_line
 
 __all__ = [
     "IDENTITY_CREDENTIALS",
+    "MEMBER",
     "OPTIONAL_CREDENTIALS",
     "REQUIRED_CREDENTIALS",
     "SECRET_CREDENTIALS",
@@ -41,6 +42,22 @@ SECRET_CREDENTIALS = frozenset({"app_secret", "z_c0", "xsrf", "d_c0"})
 #: The credential that names the platform account behind an account's name: WeChat's
 #: AppID is the Official Account; Zhihu's z_c0 is one member's login.
 IDENTITY_CREDENTIALS: Mapping[str, str] = MappingProxyType({"wechat": "app_id", "zhihu": "z_c0"})
+#: The kind of identity that names a platform account for good where a login does not:
+#: Zhihu's member (``GET /api/v4/me``), the same whatever z_c0 the editor pasted last.
+MEMBER = "member"
+
+
+def identity_digest(channel: str, *parts: str) -> str:
+    """Sixteen hex digits of SHA-256 over the channel and ``parts``: which account it is,
+    and nothing a credential or a person's id could be read back from."""
+    material = "\0".join((channel, *parts))
+    return hashlib.sha256(material.encode()).hexdigest()[:16]
+
+
+def member_identity(channel: str, member_id: str) -> str:
+    """The identity of the member a login logs in as (Zhihu's ``id`` from ``/api/v4/me``),
+    as :func:`identity_digest` hides it: a member's id names a person."""
+    return identity_digest(channel, MEMBER, member_id)
 
 
 class Secret:
@@ -153,13 +170,22 @@ class Account:
         The ledger keeps it with each post, so a post made under one name is known under
         another: an account renamed in the config, or two names for one Official Account,
         must not get the same issue again (see ``publish.same_issue``). The server is
-        left out: the same account reached through a proxy is the same account.
+        left out: the same account reached through a proxy is the same account. A Zhihu
+        login changes at each new login: a Zhihu post keeps its member instead, once the
+        run's login check has said which (see :attr:`identity_kind`).
         """
-        login = self.credentials.get(IDENTITY_CREDENTIALS.get(self.channel, ""))
+        login = self.credentials.get(self.identity_kind)
         if not login:
             return None
-        material = "\0".join((self.channel, login.reveal()))
-        return hashlib.sha256(material.encode()).hexdigest()[:16]
+        return identity_digest(self.channel, login.reveal())
+
+    @property
+    def identity_kind(self) -> str:
+        """What :attr:`identity` is a digest of: the channel's identity credential
+        (``app_id``, ``z_c0``). A Zhihu login is one member's until the login check
+        (``/api/v4/me``) says which member: the post then keeps the member
+        (:func:`member_identity`, kind :data:`MEMBER`)."""
+        return IDENTITY_CREDENTIALS.get(self.channel, "")
 
     def fingerprint(self) -> str:
         """A short digest of what shapes this account's posts (server, options, credentials).

@@ -265,6 +265,17 @@ MIGRATIONS: tuple[tuple[Statement, ...], ...] = (
     # config, or named twice) is not sent the issue again. Older posts have none: the
     # account their name stands for in the config now, if it is still there, answers.
     ("ALTER TABLE posts ADD COLUMN account_identity TEXT",),
+    # 6 → 7: what that digest is of (``identity_kind``): WeChat's AppID names the Official
+    # Account for good, but Zhihu's z_c0 cookie names one login, and it changes whenever
+    # the editor logs in again; Zhihu's posts now keep the member (``/api/v4/me``) instead.
+    # Schema 6 kept the digest of each channel's identity credential then (``app_id``,
+    # ``z_c0``): the kinds of the digests already there. A name's next run takes its
+    # ``z_c0`` posts for its member (``Ledger.claim_identity``).
+    (
+        "ALTER TABLE posts ADD COLUMN identity_kind TEXT",
+        "UPDATE posts SET identity_kind = CASE channel WHEN 'zhihu' THEN 'z_c0' "
+        "ELSE 'app_id' END WHERE account_identity IS NOT NULL",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -329,6 +340,10 @@ class PostRecord:
     #: Which platform account the post went to (``Account.identity``); None: not known
     #: (a post recorded before schema 6).
     account_identity: str | None = None
+    #: What ``account_identity`` is a digest of: ``app_id`` (WeChat's Official Account),
+    #: ``member`` (Zhihu's member, learned at the login check) or ``z_c0`` (one Zhihu
+    #: login: the member's until the login check of the post's run says which member).
+    identity_kind: str | None = None
 
     @property
     def key(self) -> PostKey:

@@ -377,11 +377,13 @@ class Ledger:
         sends: str | None = None,
         title: str | None = None,
         identity: str | None = None,
+        identity_kind: str | None = None,
     ) -> PostRecord:
         """The post's row, created in state ``rendered`` if new; ``title`` (the issue's
         title for the post's channel) is kept on it, for :meth:`posts_like`, and
-        ``identity`` (the platform account the post goes to, ``Account.identity``) when
-        the row has none yet: a post stays with the account it went to.
+        ``identity`` (the platform account the post goes to, ``Account.identity``, a
+        digest of ``identity_kind``) when the row has none yet: a post stays with the
+        account it went to.
 
         Raises :class:`IssueError` when another file that still exists already claimed
         this issue id (two files, one id); a file that moved just updates the path. A copy
@@ -398,21 +400,22 @@ class Ledger:
             if found is None:
                 self._db.execute(
                     "INSERT INTO posts (issue_id, channel, account, state, issue_path, "
-                    "content_hash, title, account_identity, created_at, updated_at) "
-                    "VALUES (?, ?, ?, 'rendered', ?, ?, ?, ?, ?, ?)",
+                    "content_hash, title, account_identity, identity_kind, created_at, "
+                    "updated_at) VALUES (?, ?, ?, 'rendered', ?, ?, ?, ?, ?, ?, ?)",
                     (
                         *(key.issue_id, key.channel, key.account, path, content_hash, title),
-                        *(identity, now, now),
+                        *(identity, identity_kind if identity else None, now, now),
                     ),
                 )
             else:
                 # Bookkeeping, not a change of the post: ``updated_at`` stays (a
                 # submission's ticket is dated by it).
-                changes = {}
+                changes: dict[str, str | None] = {}
                 if title is not None and found.title != title:
                     changes["title"] = title
                 if identity is not None and found.account_identity is None:
                     changes["account_identity"] = identity
+                    changes["identity_kind"] = identity_kind
                 if changes:
                     columns = ", ".join(f"{name} = ?" for name in changes)
                     self._db.execute(
@@ -423,6 +426,31 @@ class Ledger:
             record = self.get(key)
         assert record is not None
         return record
+
+    def claim_identity(
+        self, key: PostKey, identity: str, kind: str, *, provisional: str
+    ) -> tuple[PostRecord, ...]:
+        """Say that ``key``'s account name stands for the platform account ``identity``
+        (a digest of ``kind``), learned from the platform itself (Zhihu's member, at the
+        login check before anything is created), and return the posts of ``key``'s issue
+        on its channel, as they stand right after.
+
+        Every post of the name whose account was not known for good is the name's account:
+        one with no identity (from before schema 6) or with a ``provisional`` one (a Zhihu
+        login: a new login under the same name is the same member). A post that names
+        another account of that ``kind`` keeps it: it went there.
+
+        One transaction: two runs (or two posts of one run) that learn the same account
+        under two names see each other's claim, whichever comes second.
+        """
+        with self.transaction():
+            self._db.execute(
+                "UPDATE posts SET account_identity = ?, identity_kind = ? "
+                "WHERE channel = ? AND account = ? "
+                "AND (account_identity IS NULL OR identity_kind IS NULL OR identity_kind = ?)",
+                (identity, kind, key.channel, key.account, provisional),
+            )
+            return self.posts(key.issue_id, channel=key.channel)
 
     def claimed_by(self, key: PostKey, path: Path | str, sends: str | None = None) -> str | None:
         """Another file that still exists and owns ``key``'s issue id, or None.

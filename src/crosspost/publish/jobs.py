@@ -96,6 +96,7 @@ class Job:
             sends=sends,
             title=self.rendered.title,
             identity=self.account.identity,
+            identity_kind=self.account.identity_kind,
         )
 
 

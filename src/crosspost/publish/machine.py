@@ -18,7 +18,7 @@ intent behind, and the next run starts by reconciling it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import tzinfo
 from pathlib import Path
@@ -49,7 +49,9 @@ from crosspost.channels.base import (
     RemotePost,
     RunMemo,
 )
+from crosspost.config.accounts import MEMBER
 from crosspost.config.files import write_atomic
+from crosspost.config.settings import Account
 from crosspost.errors import (
     EXIT_CHANNEL_FAILED,
     EXIT_OK,
@@ -89,6 +91,7 @@ from crosspost.publish.dry_run import sent_copy
 from crosspost.publish.failures import Refusal, final_refusal, record_failure, same_attempt
 from crosspost.publish.jobs import Job, PostResult, Progress, PublishOptions
 from crosspost.publish.parts import mark_left_to_editor, mark_parts, missing_parts
+from crosspost.publish.same_issue import OtherNameRefused, member_post, other_name_refusal
 from crosspost.publish.settle import (
     build_adapter,
     forget_draft,
@@ -148,8 +151,14 @@ class PostMachine:
         memo: RunMemo | None = None,
         images: ImageSources | None = None,
         stop: RunStop | None = None,
+        accounts: Sequence[Account] = (),
+        config: str = "the config",
     ) -> None:
         self.job = job
+        #: The config's accounts of the job's channel, and the config file as messages
+        #: name it: whether another name of the same platform account is still there.
+        self.accounts = tuple(accounts)
+        self.config = config
         #: The run's stop flag (Ctrl-C, SIGTERM): looked at before each step goes out.
         self.stop = stop or RunStop()
         #: Where the post's images may be read from (the run's, shared with its check).
@@ -208,7 +217,7 @@ class PostMachine:
                 if record.draft_id or record.article_id:
                     return self._result(record.state, record.url, "already in the ledger")
                 adapter = self._adapter()
-                adapter.preflight()
+                self._preflight(adapter)
                 adopted = self._adopt(adapter)
                 if adopted is None:
                     return self._result(record.state, None, "nothing of this issue found")
@@ -285,7 +294,10 @@ class PostMachine:
         return dataclasses.replace(result, stopped_by=error)
 
     def _failed(self, error: CrosspostError) -> PostResult:
-        if not self._owned:  # refused before this run took the post: the ledger is not ours
+        # Refused before this run took the post (the ledger is not ours), or before it
+        # created anything, for a reason not the post's (the same account under another
+        # name): nothing of it is recorded.
+        if not self._owned or isinstance(error, OtherNameRefused):
             return self._result("failed", None, str(error), error.exit_code)
         outcome = record_failure(self.ledger, self.job, error, self.clock)
         return self._result(outcome.state, outcome.url, outcome.message, outcome.exit_code)
@@ -300,6 +312,23 @@ class PostMachine:
             redactor=run_redactor(self.ledger),
             memo=self.memo,
         )
+
+    def _preflight(self, adapter: Adapter, *, first: bool = False) -> None:
+        """The adapter's login check; where it names the platform account for good (Zhihu's
+        member, which no login cookie does), the ledger learns it for every post of this
+        account name, and, before the ``first`` create of a post, a post of its issue
+        under another name of the same account stops it (:class:`OtherNameRefused`)."""
+        checked = adapter.preflight()
+        if checked.account_identity is None:
+            return
+        posts = self.ledger.claim_identity(
+            self.key, checked.account_identity, MEMBER, provisional=self.job.account.identity_kind
+        )
+        if not first:
+            return
+        found = member_post(self.job, posts, checked.account_identity, self.accounts)
+        if found is not None:
+            raise other_name_refusal(found, self.config)
 
     def _remember_sent(self) -> None:
         """Keep the body just sent, for the next ``--dry-run``'s diff (atomic replace). Not
@@ -379,7 +408,9 @@ class PostMachine:
         )
         if submitted is None:  # the post's images are read while its first call is out
             self._post_assets().start(adapter)
-        adapter.preflight()
+        # Nothing of the post on the platform yet: the login check is the last look for
+        # the issue on the same account under another name before the first create.
+        self._preflight(adapter, first=not (record.reached_platform or options.new_post))
         if submitted is not None:
             return self._wait(adapter, submitted)
         # --new-draft says the recorded draft is gone, not where: published by hand is as
@@ -577,7 +608,7 @@ class PostMachine:
                 "changed since it was sent to followers; WeChat cannot edit or send again "
                 "a mass-sent article: it stays as sent",
             )
-        adapter.preflight()
+        self._preflight(adapter)
         outcome = self._sender(adapter).follow()
         result = self._result(outcome.state, record.url, outcome.message, outcome.code)
         return self._bundle_recorded(result, adapter)
@@ -646,7 +677,7 @@ class PostMachine:
                 return unchanged
             if not missing_parts(self.ledger, self.key, parts):
                 return unchanged
-            adapter.preflight()
+            self._preflight(adapter)
             return self._complete(adapter, RemotePost(record.article_id, record.url), unchanged)
         if not adapter.updates_published:
             return self._not_editable(adapter, record)
@@ -669,7 +700,7 @@ class PostMachine:
                 EXIT_CHANNEL_FAILED,
             )
         self._post_assets().start(adapter)  # reads images while the first call is out
-        adapter.preflight()
+        self._preflight(adapter)
         content = self._content(adapter)
         self.stop.check(STEP_UPDATE)
         self.progress(f"updating published post {record.article_id}")

@@ -485,6 +485,8 @@ class Publisher:
             memo=memo,
             images=images,
             stop=self.stop,
+            accounts=self.settings.accounts_for(job.account.channel),
+            config=str(self.settings.config_path or "the config"),
         )
 
     def dry_run(self, jobs: Sequence[Job], options: PublishOptions) -> list[DryRunEntry]:

@@ -37,6 +37,14 @@ went to (``Account.identity``, a digest of the AppID or the login); a post of th
 under another name of the same account, or under a name no longer in the config whose
 account the ledger does not know (a post from before it kept one: doubt refuses), stops
 the run the same way, naming the earlier post and the ways on.
+
+A Zhihu login is no account: its z_c0 cookie changes each time the editor logs in again,
+and two browsers hold two of them for one member. So a Zhihu post keeps its member (a
+digest of its id, kind ``member``), which the login check (``/api/v4/me``, the run's first
+call of the account) says before anything is created: there :func:`member_refusal` stops a
+post whose issue went to the same member under another name (renamed and logged in again,
+or two names with two logins). The plan's look, before any call, still catches the same
+login under another name, and doubt; it leaves posts of a member to the login check.
 """
 
 from __future__ import annotations
@@ -45,7 +53,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from crosspost.config.accounts import IDENTITY_CREDENTIALS, Account
+from crosspost.config.accounts import MEMBER, Account
 from crosspost.errors import ConfigError, IssueError
 from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.publish.jobs import Job
@@ -180,12 +188,23 @@ def _standing(record: PostRecord) -> str:
     return f"{word} {record.url}" if record.url else word
 
 
-#: What makes two account names one account on the platform, in a message.
-_SAME_LOGIN = {"app_id": "the same AppID", "z_c0": "the same z_c0 login cookie"}
+#: What makes two account names one account on the platform, in a message, by the kind
+#: of identity that showed it.
+_SAME_LOGIN = {
+    "app_id": "the same AppID",
+    "z_c0": "the same z_c0 login cookie",
+    MEMBER: "the same Zhihu member",
+}
 
 
-def _same_what(channel: str) -> str:
-    return _SAME_LOGIN.get(IDENTITY_CREDENTIALS.get(channel, ""), "the same credentials")
+def _same_what(kind: str | None) -> str:
+    return _SAME_LOGIN.get(kind or "", "the same credentials")
+
+
+class OtherNameRefused(IssueError):
+    """The issue already went to this platform account under another account name: the
+    post is refused before anything is created, and it is no failure of the post (the
+    ledger keeps nothing of it: the run after the fix goes on as if it had not been)."""
 
 
 @dataclass(frozen=True)
@@ -199,6 +218,8 @@ class OtherName:
     #: Whether the ledger (or the config) says it is the same account, or only cannot
     #: say it is another one (a post from before the ledger kept accounts).
     certain: bool
+    #: The kind of identity that says so (``app_id``, ``z_c0``, ``member``).
+    kind: str | None = None
 
 
 def other_name_post(ledger: Ledger, job: Job, configured: Sequence[Account]) -> OtherName | None:
@@ -206,27 +227,52 @@ def other_name_post(ledger: Ledger, job: Job, configured: Sequence[Account]) -> 
     account name of the same platform account, or of an account the ledger cannot tell
     apart from it (its name gone from the config, its account not recorded). One indexed
     look-up (the issue's posts on the channel)."""
-    mine = job.account.identity
+    mine, kind = job.account.identity, job.account.identity_kind
     if mine is None:
         return None
     names = {account.name: account for account in configured}
     for record in ledger.posts(job.issue.id, channel=job.account.channel):
         if record.account == job.account.name or not record.reached_platform:
             continue
+        if record.account_identity and record.identity_kind == MEMBER:
+            continue  # no login says which member it is: the login check does
         named = names.get(record.account)
         known = record.account_identity or (named.identity if named else None)
         if known is None or known == mine:
-            return OtherName(job, record, named, certain=known is not None)
+            return OtherName(job, record, named, certain=known is not None, kind=kind)
+        if named is None and record.identity_kind == kind == "z_c0":
+            # Another login, of a name gone from the config, kept before the ledger kept
+            # Zhihu's members: that login may have been this member's. Doubt refuses.
+            return OtherName(job, record, None, certain=False, kind=kind)
     return None
 
 
-def other_name_refusal(found: OtherName, config: str) -> IssueError:
+def member_post(
+    job: Job, posts: Sequence[PostRecord], member: str, configured: Sequence[Account]
+) -> OtherName | None:
+    """A post of ``job``'s issue (``posts``: its channel's, as :meth:`Ledger.claim_identity`
+    returns them) that went, or is going, to ``member`` under another account name: one
+    that reached the platform, or one of a name still in the config (two names for one
+    member: the other may be sending it this very moment)."""
+    names = {account.name: account for account in configured}
+    for record in posts:
+        if record.account == job.account.name or record.identity_kind != MEMBER:
+            continue
+        if record.account_identity != member:
+            continue
+        named = names.get(record.account)
+        if record.reached_platform or named is not None:
+            return OtherName(job, record, named, certain=True, kind=MEMBER)
+    return None
+
+
+def other_name_refusal(found: OtherName, config: str) -> OtherNameRefused:
     """The one line for an issue already on this platform account under another name
     (``config``: the config file, as the line names it)."""
     job, record = found.job, found.record
     here, there = job.account.key, f"{record.channel}:{record.account}"
     standing = _standing(record)
-    same = _same_what(job.account.channel)
+    same = _same_what(found.kind)
     command = job.account.command("publish", str(job.issue.path), "-c", here, NEW_POST_FLAG)
     went = f"this issue already went out as {there} ({standing})"
     old = f"[channels.{record.channel}.accounts.{record.account}]"
@@ -239,6 +285,8 @@ def other_name_refusal(found: OtherName, config: str) -> IssueError:
             f"there with '{command}'"
         )
     elif found.named is not None:  # two names in the config for one account
+        if not record.reached_platform:  # on its way under the other name, this very run
+            went = f"this issue is going out as {there} ({standing})"
         said = (
             f"{went}, and {there} is the same account as {here} ({same}); nothing was sent. "
             f"Two names for one account would send it every issue twice: remove one of "
@@ -259,7 +307,7 @@ def other_name_refusal(found: OtherName, config: str) -> IssueError:
             f"renamed, give it back its old name ({old} in {config}); if it is another "
             f"account, publish the issue there with '{command}'"
         )
-    return IssueError(job.issue.path, said)
+    return OtherNameRefused(job.issue.path, said)
 
 
 def two_names_one_account(jobs: Sequence[Job], config: str) -> ConfigError | None:
@@ -274,7 +322,7 @@ def two_names_one_account(jobs: Sequence[Job], config: str) -> ConfigError | Non
         if first.name != job.account.name:
             return ConfigError(
                 f"{first.key} and {job.account.key} are the same account "
-                f"({_same_what(first.channel)}): each issue would go to it twice; remove "
+                f"({_same_what(first.identity_kind)}): each issue would go to it twice; remove "
                 f"one of them from {config} (nothing was sent)"
             )
     return None

@@ -67,6 +67,7 @@ from crosspost.channels.zhihu.wire import (
     publish_body,
     published_id,
 )
+from crosspost.config.accounts import member_identity
 from crosspost.config.settings import Account
 from crosspost.errors import AuthError, ChannelError, PermanentError, UnconfirmedError
 from crosspost.images.pipeline import PreparedImage
@@ -157,7 +158,8 @@ class ZhihuAdapter(Adapter):
         return ((self.api.url_for("www", "/api/v4/"), 1), (self.api.url_for("zhuanlan", "/"), 3))
 
     def preflight(self) -> Preflight:
-        """``GET /api/v4/me``: who the cookie logs in as; stops on an expired login."""
+        """``GET /api/v4/me``: who the cookie logs in as; stops on an expired login. The
+        member's id, as a digest, is the account's identity: the same under every login."""
         me = self.api.me()
         if not isinstance(me, Mapping) or not me.get("id"):
             raise PermanentError(
@@ -167,7 +169,11 @@ class ZhihuAdapter(Adapter):
                 code="me",
             )
         name = str(me.get("name") or me.get("url_token") or me["id"])
-        return Preflight(account=self.account.key, identity=name, can_publish=True)
+        # The member's id, not its url_token: a member may change its url_token (个性域名).
+        member = member_identity(CHANNEL, str(me["id"]))
+        return Preflight(
+            account=self.account.key, identity=name, account_identity=member, can_publish=True
+        )
 
     def look_ahead(self, options: Mapping[str, Any]) -> None:
         """E8 for the issue's topics and E11 for its column while the images upload;

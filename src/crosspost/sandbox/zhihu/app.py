@@ -181,6 +181,12 @@ class ZhihuEmulator(Emulator):
             "is_realname": True,
         }
         self.ticket = new_ticket(clock())
+        #: Every ``z_c0`` that logs in as the member now: the newest (``ticket``, what
+        #: :meth:`credentials` hands out) and any earlier one another browser still holds
+        #: (:meth:`log_in_again` with ``keep_old``).
+        self.logins: list[str] = [self.ticket]
+        #: Every ``z_c0`` handed out, ended ones too: secrets for as long as the sandbox runs.
+        self.issued: list[str] = [self.ticket]
         self.xsrf = new_xsrf()
         #: The browser's device cookie (any value is accepted; only its absence is odd).
         self.d_c0 = new_xsrf()
@@ -268,7 +274,7 @@ class ZhihuEmulator(Emulator):
         ttl = self.settings.ticket_ttl
         if ticket in self.expired or (ttl is not None and self.clock() - issued > ttl):
             raise ticket_expired()
-        if ticket != self.ticket:
+        if ticket not in self.logins:
             raise no_login()
         if request.method in _SAFE_METHODS or self.settings.xsrf == "off":
             return
@@ -363,11 +369,35 @@ class ZhihuEmulator(Emulator):
         """Expire the current ``z_c0`` (answers 401 code 100 from now on); return a new one."""
         with self._lock:
             self.expired.add(self.ticket)
-            self.ticket = new_ticket(self.clock())
-            return self.ticket
+            self.logins.remove(self.ticket)
+            return self.log_in_again(keep_old=True)
+
+    def log_in_again(self, *, keep_old: bool = False) -> str:
+        """The same member logs in once more: a new ``z_c0`` (returned, and handed out by
+        :meth:`credentials` from now on). ``keep_old``: every earlier login still works, as
+        a second browser's does; else they end as a logout ends them (401 code 101)."""
+        with self._lock:
+            ticket = new_ticket(self.clock())
+            while ticket in self.logins or ticket in self.expired:
+                ticket = new_ticket(self.clock())
+            self.logins = [*self.logins, ticket] if keep_old else [ticket]
+            self.issued.append(ticket)
+            self.ticket = ticket
+            return ticket
+
+    def control(self, method: str, what: str, body: Any) -> dict[str, Any] | None:
+        """``POST /__sandbox__/zhihu/login {"keep_old": true|false}``: the member logs in
+        again (:meth:`log_in_again`); the answer is the new ``{"z_c0": …}``."""
+        if method != "POST" or what != "zhihu/login":
+            return None
+        keep = body.get("keep_old", False) if isinstance(body, dict) else False
+        if not isinstance(keep, bool):
+            raise ValueError("keep_old must be true or false")
+        return {"z_c0": self.log_in_again(keep_old=keep)}
 
     def secrets(self) -> list[str]:
-        return [self.ticket, self.xsrf, self.d_c0, *sorted(self.expired), *self.images.secrets()]
+        tickets = dict.fromkeys([self.ticket, *self.logins, *self.issued, *sorted(self.expired)])
+        return [*tickets, self.xsrf, self.d_c0, *self.images.secrets()]
 
     def snapshot(self) -> dict[str, Any]:
         with self._lock:
@@ -382,6 +412,8 @@ class ZhihuEmulator(Emulator):
             return {
                 "user": dict(self.user),
                 "ticket": self.ticket,
+                "logins": list(self.logins),
+                "issued": list(self.issued),
                 "xsrf": self.xsrf,
                 "d_c0": self.d_c0,
                 "expired": sorted(self.expired),
@@ -393,6 +425,9 @@ class ZhihuEmulator(Emulator):
         with self._lock:
             self.user = dict(state.get("user", self.user))
             self.ticket = str(state.get("ticket", self.ticket))
+            logins = [str(t) for t in state.get("logins", ())]
+            self.logins = logins if self.ticket in logins else [*logins, self.ticket]
+            self.issued = list(dict.fromkeys([*map(str, state.get("issued", ())), *self.logins]))
             self.xsrf = str(state.get("xsrf", self.xsrf))
             self.d_c0 = str(state.get("d_c0", self.d_c0))
             self.expired = set(state.get("expired", ()))
