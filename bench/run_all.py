@@ -88,6 +88,12 @@ BENCHMARKS = (
         ("--profile", "12"),
         ("--repeat", "2", "--no-corpus", "--items", "50", "250", "--scaling-repeat", "1"),
     ),
+    Benchmark(
+        "One long line (render and check)",
+        "bench_long_lines.py",
+        (),
+        ("--sizes", "2", "4", "--repeat", "1", "--kind", "cjk", "--kind", "marks"),
+    ),
     Benchmark("WeChat HTML size", "bench_html_ratio.py", (), ("--no-corpus",)),
 )
 

@@ -12,7 +12,9 @@ a pattern in use costs what a compiled one does.
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Iterator
 from typing import Any, AnyStr, cast
 
 #: The methods of :class:`re.Pattern` a caller may ask for; each is replaced on the
@@ -71,3 +73,45 @@ def pattern(source: AnyStr, flags: int | re.RegexFlag = 0) -> re.Pattern[AnyStr]
     """``re.compile(source, flags)``, compiled when first used. A mistake in ``source``
     shows at that use, not at import: ``tests/test_patterns.py`` compiles every one."""
     return cast("re.Pattern[AnyStr]", _Deferred(source, int(flags)))
+
+
+_LINE_BREAK = pattern(r"\n")
+
+
+class ClosedOnItsLine:
+    """``opening.*?closing`` (``.`` stopping at a line break), whose ``finditer`` finds what
+    ``re`` finds, reading a long line a few times rather than once per opening.
+
+    ``re`` tries the lazy ``.*?`` from every opening to the end of its line when no
+    closing follows there: a line of many ``{{`` and no ``}}`` was read once per ``{{``,
+    which grew with the square of the line. Here the closings' starts are found first,
+    and the whole pattern is tried only at an opening followed by a closing on the same
+    line (without one it cannot match); a match found there is ``re``'s own. ``opening``
+    must match in one way only where it matches (as a literal with lookarounds does), so
+    that where it ends is where ``.*?`` begins. ``pattern`` is the whole pattern's source,
+    as a compiled pattern's is.
+    """
+
+    def __init__(self, opening: str, closing: str) -> None:
+        self.pattern = f"{opening}.*?{closing}"
+        self._opening = pattern(opening)
+        self._whole = pattern(self.pattern)
+        # Every start of a closing, overlapping ones too (``}}}`` closes at 0 and at 1).
+        self._closing = pattern(f"(?={closing})")
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """The matches of ``pattern`` in ``text``, as ``re.finditer`` gives them."""
+        closings = [found.start() for found in self._closing.finditer(text)]
+        breaks = [found.start() for found in _LINE_BREAK.finditer(text)]
+        at = 0
+        while (opening := self._opening.search(text, at)) is not None:
+            start, end = opening.span()  # where the lazy ``.*?`` would begin
+            index, line = bisect.bisect_left(closings, end), bisect.bisect_left(breaks, end)
+            line_end = breaks[line] if line < len(breaks) else len(text)
+            closed = index < len(closings) and closings[index] < line_end
+            found = self._whole.match(text, start) if closed else None
+            if found is None:
+                at = start + 1
+                continue
+            yield found
+            at = found.end() if found.end() > start else start + 1

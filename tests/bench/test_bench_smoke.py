@@ -200,3 +200,10 @@ def test_html_ratio_benchmark_has_a_row_per_document_and_the_median() -> None:
     for document in sorted(corpus.glob("*.md")) if corpus.is_dir() else []:
         if document.name != "SOURCES.md":
             assert document.name in out  # measured, or named with the reason it was not
+
+
+def test_long_lines_benchmark_prints_each_kind_with_its_exponent() -> None:
+    out = bench("bench_long_lines.py", "--sizes", "2", "4", "--repeat", "1", "--kind", "marks")
+    assert "| marks | render |" in out
+    assert "| marks | check |" in out
+    assert "SUMMARY: check of one long line, 2 → 4 KB, worst exponent (marks) | ≤ 1.2 |" in out

@@ -23,7 +23,13 @@ from crosspost.check.constructs import INFO, WARNING, Finding, lines_of
 from crosspost.issue.ai_citations import CODE as AI_CITATIONS
 from crosspost.issue.asciidoc import UNCLOSED as ASCIIDOC_UNCLOSED
 from crosspost.issue.attachments import MISSING_ATTACHMENT, UNREADABLE_FILE
-from crosspost.issue.blocks import CODE_SPAN, PICTURE_ENDING, shortened
+from crosspost.issue.blocks import (
+    CODE_SPAN,
+    PICTURE_ENDING,
+    line_at,
+    shortened,
+    within,
+)
 from crosspost.issue.body import footnote_definitions
 from crosspost.issue.chat_marks import CODE as CHAT_MARKUP
 from crosspost.issue.components import JAVASCRIPT_PICTURE, PICTURE_TAGS, SELF_CLOSING
@@ -61,7 +67,7 @@ from crosspost.issue.ulysses import ANNOTATION as ULYSSES_ANNOTATION
 from crosspost.issue.ulysses import COMMENT as ULYSSES_COMMENT
 from crosspost.issue.wechat_cards import WECHAT_CARD
 from crosspost.issue.wechat_page_text import WECHAT_PAGE_TEXT
-from crosspost.patterns import pattern
+from crosspost.patterns import ClosedOnItsLine, pattern
 from crosspost.render.sanitize import EVERNOTE
 
 #: HTML blocks that run to their closing tag, or to the end of the issue without one
@@ -88,7 +94,7 @@ _NEWSLETTER_TAG = re.compile(
     r"[^{}\n]*?-?(?:%\}|\}\})"
 )
 #: Syntax of static-site generators and editors that Markdown shows as it is written.
-_FOREIGN: tuple[tuple[re.Pattern[str], str], ...] = (
+_FOREIGN: tuple[tuple[re.Pattern[str] | ClosedOnItsLine, str], ...] = (
     (
         _NEWSLETTER_TAG,
         "a merge tag or condition your newsletter service (Buttondown, Kit, beehiiv) fills "
@@ -102,17 +108,17 @@ _FOREIGN: tuple[tuple[re.Pattern[str], str], ...] = (
         "Markdown, or leave it out",
     ),
     (
-        re.compile(r"\{\{<\s*(?:include|embed)\b.*?>\}\}"),
+        ClosedOnItsLine(r"\{\{<\s*(?:include|embed)\b", r">\}\}"),
         "a shortcode (Quarto's, a site's) that includes another file, whose text is not in "
         "this file: it goes out as literal text; paste that file's text in its place",
     ),
     (
-        re.compile(r"\{\{<\s*(?:var|meta|env)\b.*?>\}\}"),
+        ClosedOnItsLine(r"\{\{<\s*(?:var|meta|env)\b", r">\}\}"),
         "a shortcode (Quarto's) for a value filled in when the document is rendered: it "
         "goes out as literal text; write its value",
     ),
     (
-        re.compile(r"\{\{(?:%|<(?!\s*(?:include|embed|var|meta|env)\b)).*?[>%]\}\}"),
+        ClosedOnItsLine(r"\{\{(?:%|<(?!\s*(?:include|embed|var|meta|env)\b))", r"[>%]\}\}"),
         "a shortcode (Hugo's, Quarto's) crosspost does not read, not Markdown: it goes out "
         "as literal text; write what it stands for in Markdown (an image is "
         "![caption](path))",
@@ -123,12 +129,14 @@ _FOREIGN: tuple[tuple[re.Pattern[str], str], ...] = (
         "text; write what it stands for in Markdown",
     ),
     (
-        re.compile(r"(?<!\{)\{%(?!\s*[A-Za-z_]\w*\([^(){}]*\)\s*%\})(?!\s*end\s*%\}).*?%\}(?!\})"),
+        ClosedOnItsLine(
+            r"(?<!\{)\{%(?!\s*[A-Za-z_]\w*\([^(){}]*\)\s*%\})(?!\s*end\s*%\})", r"%\}(?!\})"
+        ),
         "a Jekyll or Hexo template tag, not Markdown: it goes out as literal text; write "
         "what it stands for in Markdown (an image is ![caption](path))",
     ),
     (
-        re.compile(r"\{\{(?!\s*[A-Za-z_]\w*\([^(){}]*\)\s*\}\})[^<%/].*?\}\}"),
+        ClosedOnItsLine(r"\{\{(?!\s*[A-Za-z_]\w*\([^(){}]*\)\s*\}\})[^<%/]", r"\}\}"),
         "a static-site template variable: it goes out as literal text; write its value",
     ),
     (
@@ -702,7 +710,7 @@ def _unknown_tags(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
         if token.type == "html_block":  # every tag of the block, each on its line
             content = _UNREAD_HTML.sub(_kept_lines, token.content)
             pieces = [
-                (content.count("\n", 0, found.start()), found.group(0))
+                (line_at(content, found.start()), found.group(0))
                 for found in _WHOLE_TAG.finditer(content)
             ]
             alone = len(pieces) == 1 and not _WHOLE_TAG.sub("", content).strip()
@@ -1442,11 +1450,10 @@ def _foreign(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
         # site's variable or tag too.
         ours = [found.span() for found in _NEWSLETTER_TAG.finditer(text)]
         ours = sorted([*ours, *branches.get(at, [])])
+        in_ours = within(ours)
         for foreign, meaning in _FOREIGN:
             spans = ours if foreign is _NEWSLETTER_TAG else [
-                found.span()
-                for found in foreign.finditer(text)
-                if not any(start <= found.start() < end for start, end in ours)
+                found.span() for found in foreign.finditer(text) if not in_ours(found.start())
             ]  # fmt: skip
             for start, end in spans:
                 found = text[start:end]
@@ -1455,7 +1462,7 @@ def _foreign(issue: Issue, tokens: Sequence[Token]) -> Iterator[Finding]:
                     or _cross_references_only(found)  # named by _computed_text
                 ):
                     continue
-                line = first + text.count("\n", 0, start)
+                line = first + line_at(text, start)
                 if (line, meaning) in seen:
                     continue
                 seen.add((line, meaning))

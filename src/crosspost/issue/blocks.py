@@ -23,6 +23,8 @@ from crosspost.patterns import pattern
 #: check to say: (0-based body line, a code, the message). See ``Document.notes``.
 NOTES = "crosspost_dialect_notes"
 
+_LINE_BREAK = pattern(r"\n")
+_BACKTICK = pattern(r"`")
 _SPECIAL = pattern(r"([\\`*_\[\]<>!|~=$])")
 #: A fence's line: three backticks or tildes, indented at most three spaces.
 FENCE_LINE = pattern(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
@@ -278,11 +280,65 @@ def first_group(found: re.Match[str], start: int = 0) -> str:
     return next((part for part in found.groups()[start:] if part is not None), "")
 
 
+def line_at(text: str, at: int) -> int:
+    """The 0-based line of ``text`` offset ``at`` stands on (``text.count("\\n", 0, at)``),
+    by a binary search over where its line breaks are (see :func:`_breaks`)."""
+    return bisect.bisect_left(_breaks(text), at)
+
+
+def line_bounds(text: str, at: int) -> tuple[int, int]:
+    """Where the line offset ``at`` of ``text`` stands on begins and ends (its line break
+    left out), as ``text.rfind("\\n", 0, at) + 1`` and ``text.find("\\n", at)`` (or the
+    end) say, without reading the line."""
+    breaks = _breaks(text)
+    line = bisect.bisect_left(breaks, at)
+    return (breaks[line - 1] + 1 if line else 0), (
+        breaks[line] if line < len(breaks) else len(text)
+    )
+
+
+def within(spans: Iterable[tuple[int, int]]) -> Callable[[int], bool]:
+    """``inside(at)``: whether offset ``at`` lies in one of ``spans`` (``start <= at <
+    end``; they may overlap), in a binary search over their union rather than a look at
+    each span for each offset."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for start, end in sorted(spans):
+        if ends and start <= ends[-1]:
+            ends[-1] = max(ends[-1], end)
+        elif start < end:
+            starts.append(start)
+            ends.append(end)
+
+    def inside(at: int) -> bool:
+        index = bisect.bisect_right(starts, at) - 1
+        return index >= 0 and at < ends[index]
+
+    return inside
+
+
 def in_code_span(text: str, at: int) -> bool:
     """Whether offset ``at`` of ``text`` (Markdown before the block parse) stands in a
     code span of its line: an odd number of backticks before it on the line. A rule that
     rewrites the source leaves an example of the markup, written in backticks, alone."""
-    return text.count("`", text.rfind("\n", 0, at) + 1, at) % 2 == 1
+    begin, _ = line_bounds(text, at)
+    ticks = _ticks(text)
+    return (bisect.bisect_left(ticks, at) - bisect.bisect_left(ticks, begin)) % 2 == 1
+
+
+# The rules ask about offsets of one text once per match, in a row: counting from the top
+# (or from the line's start) each time read a long line once per match, which grew with
+# the square of the line. Each text is read once for all, kept for the last few texts.
+@functools.lru_cache(maxsize=4)
+def _breaks(text: str) -> list[int]:
+    """Where ``text``'s line breaks stand, in order."""
+    return [found.start() for found in _LINE_BREAK.finditer(text)]
+
+
+@functools.lru_cache(maxsize=4)
+def _ticks(text: str) -> list[int]:
+    """Where ``text``'s backticks stand, in order."""
+    return [found.start() for found in _BACKTICK.finditer(text)]
 
 
 def copy_token(token: Token) -> Token:

@@ -43,12 +43,15 @@ _MARKUP = pattern(
     r"|<t:(-?\d{1,13})(?::([tTdDfFR]))?>"
     r"|(?<![A-Za-z0-9_|])\|\|(?![\s|])([^|\n]+?)(?<!\s)\|\|(?![A-Za-z0-9_|])"
 )
-_QUICK = pattern(r"<[@#!:at]|\|\||\|[^<>\n]*>")
 #: ``||`` written as the operator it is in code and logic: blanks on both sides
 #: (``cmd1 || cmd2``), between two operands (``x||y``, ``(a)||!b``), or ``||=``. A line
 #: that writes one so writes no spoiler: its other ``||`` are the same operator
 #: (``a ||b`` … ``c|| d`` around ``x || y``), shown as written.
 _OPERATOR = pattern(r"(?<=\s)\|\|(?=\s)|(?<=[A-Za-z0-9_)\]])\|\|(?=[A-Za-z0-9_(!])|\|\|=")
+#: Whether a source may hold any (a search, never a rewrite). A bar's run stops at the next
+#: bar: the last bar before a ``>`` matches if any does, and a line of many bars and no
+#: ``>`` is read once, not once from each bar to its end.
+_QUICK = pattern(r"<[@#!:at]|\|\||\|[^<>\n|]*>")
 #: How Discord writes each style of time, as strftime does.
 _TIME_STYLES = {
     "t": "%H:%M", "T": "%H:%M:%S", "d": "%Y-%m-%d", "D": "%Y-%m-%d",

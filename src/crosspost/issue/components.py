@@ -62,6 +62,7 @@ from crosspost.issue.blocks import (
     in_code_span,
     in_fence,
     inner,
+    line_at,
     line_match,
     line_text,
     outside_fences,
@@ -664,7 +665,7 @@ def mdx_pictures(state: StateCore) -> None:
         closed = text.find(">", found.end())
         rest = text[found.end() : closed if closed >= 0 else found.end()]
         alt = _attributes(f"{attributes} {rest}").get("alt", "")
-        line = text.count("\n", 0, found.start(4))
+        line = line_at(text, found.start(4))
         notes.append((line, JAVASCRIPT_PICTURE, _unread(name, expression.strip(), alt, pictures)))
         return opening
 

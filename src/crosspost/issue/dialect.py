@@ -577,6 +577,22 @@ def _not_before_a_word(rule: InlineRule) -> InlineRule:
     return inline
 
 
+#: What a MyST role starts with: its name in braces, then a backtick (the plugin's own
+#: test of the name, and the first of its ticks), matched where the inline rule stands.
+_ROLE_START = pattern(r"\{[a-zA-Z0-9_\-+:]+\}`")
+
+
+def _role_ahead(rule: InlineRule) -> InlineRule:
+    """The MyST role rule, asked only where a role starts: the plugin copies the rest of
+    the source (``state.src[state.pos:]``) before it looks at the name, at every ``{``,
+    so a long line with many braces was copied once per brace."""
+
+    def inline(state: StateInline, silent: bool) -> bool:
+        return bool(_ROLE_START.match(state.src, state.pos)) and rule(state, silent)
+
+    return inline
+
+
 def callout_marker(info: str) -> tuple[str, str]:
     """(name as written, lower-cased; title) of a ``::: name title`` line's parameters.
 
@@ -2588,6 +2604,8 @@ def new_markdown() -> MarkdownIt:
     md.use(container_plugin, name="callout", validate=_validate_callout)
     md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
     md.use(myst_role_plugin)
+    role = next(rule.fn for rule in md.inline.ruler.__rules__ if rule.name == "myst_role")
+    md.inline.ruler.at("myst_role", _role_ahead(role))
     md.use(sub_plugin).use(superscript_plugin)
     # "…as follows:" and a $$ line under it: a display formula, as MathJax and Typora show
     # it; the plugin's rule could not end a paragraph, and its TeX ran into the words.

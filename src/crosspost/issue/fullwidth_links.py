@@ -20,7 +20,15 @@ from urllib.parse import urlsplit
 
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import NOTES, PICTURE_FILE, in_code_span, outside_fences, shortened
+from crosspost.issue.blocks import (
+    NOTES,
+    PICTURE_FILE,
+    in_code_span,
+    line_at,
+    line_bounds,
+    outside_fences,
+    shortened,
+)
 from crosspost.patterns import pattern
 
 #: A link or picture with at least one full-width mark among its brackets: the ``!``,
@@ -33,6 +41,8 @@ _ADDRESS = pattern(r"(?:https?|ftp)://[^\s/?#]\S*|mailto:[^\s@]+@[^\s@]+", re.IG
 #: An image file's name at the end of an address's path, or WeChat's ``wx_fmt=png``.
 _IMAGE_FORMAT = pattern(r"(?:^|&)wx_fmt=(?:png|jpe?g|gif|webp)(?:&|$)", re.IGNORECASE)
 _FULL_WIDTH = frozenset("！【】（）")
+#: A line of raw HTML: blanks, then a tag's ``<`` (matched within the line's bounds).
+_HTML_LINE = pattern(r"\s*<")
 #: The code check files its notes under (a warning).
 CODE = "full-width-link"
 
@@ -46,20 +56,20 @@ def fullwidth_links(state: StateCore) -> None:
 
     def read(found: re.Match[str]) -> str:
         text, at = found.string, found.start()
-        line_start = text.rfind("\n", 0, at) + 1
+        line_start, line_end = line_bounds(text, at)
         written = _reading(found, text[at - 1] if at > line_start else "")
         if written is None:
             return found.group(0)
-        line_end = text.find("\n", at)
-        line = text[line_start : line_end if line_end >= 0 else len(text)]
-        if line.startswith(("    ", "\t")) or line.lstrip().startswith("<"):
+        if text.startswith(("    ", "\t"), line_start) or _HTML_LINE.match(
+            text, line_start, line_end
+        ):
             return found.group(0)  # indented code, or a line of raw HTML: as written
         if in_code_span(text, at):
             return found.group(0)
         if text[at - 1 : at] == "[" and text.startswith("](", found.end()):
             return found.group(0)  # the words of a link written right: [【官方】(…)](…)
         meant, message = written
-        notes.append((text.count("\n", 0, at), CODE, message))
+        notes.append((line_at(text, at), CODE, message))
         return meant
 
     state.src = outside_fences(_TYPED, state.src, read)

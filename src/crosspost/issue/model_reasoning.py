@@ -20,7 +20,7 @@ import re
 
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import NOTES, outside_fences
+from crosspost.issue.blocks import NOTES, line_at, outside_fences
 from crosspost.patterns import pattern
 
 #: A reasoning block: its opening at a line's start, to its closing tag.
@@ -39,7 +39,7 @@ def model_reasoning(state: StateCore) -> None:
     notes = state.env.setdefault(NOTES, [])
 
     def leave_out(found: re.Match[str]) -> str:
-        first = found.string.count("\n", 0, found.start())
+        first = line_at(found.string, found.start())
         breaks = found.group(0).count("\n")
         notes.append((first, CODE, _message(first, first + breaks, found.group(1))))
         return "\n" * breaks

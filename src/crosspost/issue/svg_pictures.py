@@ -31,7 +31,7 @@ from urllib.parse import unquote
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 
-from crosspost.issue.blocks import NOTES, in_code_span, outside_fences, shortened
+from crosspost.issue.blocks import NOTES, in_code_span, line_at, outside_fences, shortened
 from crosspost.patterns import pattern
 
 #: An SVG's ``data:`` address, as markdown-it checks it (trimmed, in lower case).
@@ -120,7 +120,7 @@ def svg_pictures(state: StateCore) -> None:
         if active or _is_placeholder(svg):
             shown = " ".join(f"data:image/svg+xml{header},{payload}".split())
             shown = shortened(shown, 50)
-            notes.append((text.count("\n", 0, at), CODE, _message(shown, active=active)))
+            notes.append((line_at(text, at), CODE, _message(shown, active=active)))
             return breaks
         if not _UNREADABLE.search(payload):
             return written

@@ -26,7 +26,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from crosspost.issue.blocks import CODE_SPAN, NOTES, escaped, first_group
+from crosspost.issue.blocks import CODE_SPAN, NOTES, escaped, first_group, line_at, within
 from crosspost.patterns import pattern
 
 #: The code check's finding has (see ``check.source._NOTES_TO_LOOK_AT``).
@@ -65,6 +65,8 @@ CARDS = {
 }
 
 _ANY_CARD = pattern(r"<(?:mp|qqmusic)", re.IGNORECASE)
+#: Nothing but blanks (matched within bounds: the text beside a card, not a copy of it).
+_BLANK = pattern(r"\s*")
 #: One card element: its opening tag, and what it holds up to its closing tag (written
 #: ``<x/>``, or never closed: the opening alone).
 _CARD = pattern(
@@ -95,17 +97,19 @@ def wechat_cards(state: StateCore) -> None:
 def _written(token: Token, first_line: int, notes: list[tuple[int, str, str]]) -> str:
     content = token.content
     in_html = token.type == "html_block"
-    code = [] if in_html else [span.span() for span in CODE_SPAN.finditer(content)]
+    in_code = within([] if in_html else [span.span() for span in CODE_SPAN.finditer(content)])
     parts: list[str] = []
     done = 0
     for found in _CARD.finditer(content):
-        if any(start <= found.start() < end for start, end in code):
+        if in_code(found.start()):
             continue
         tag = found.group(1).lower()
         words, link = _read(CARDS[tag], found.group(2), found.group(3) or "")
-        line = first_line + content.count("\n", 0, found.start())
+        line = first_line + line_at(content, found.start())
         notes.append((line, WECHAT_CARD, _message(tag, words, link)))
-        alone = in_html and not (content[: found.start()] + content[found.end() :]).strip()
+        alone = in_html and bool(
+            _BLANK.fullmatch(content, 0, found.start()) and _BLANK.fullmatch(content, found.end())
+        )
         parts += [content[done : found.start()], _line(words, link, in_html, alone)]
         done = found.end()
     return "".join(parts) + content[done:] if parts else content
