@@ -695,6 +695,16 @@ def test_hugo_shortcodes_come_out_as_what_the_site_shows(body_warnings: BodyWarn
     ]
 
 
+def test_a_hugo_figures_title_caption_and_credit_are_all_its_caption() -> None:
+    # Hugo's figure shows its title over its caption and credit; the first of them alone
+    # was kept, so a figure with a title lost its caption (and the credit went always).
+    body = '{{< figure src="cat.png" title="猫" caption="一只猫" attr="摄影：张三" alt="图" >}}\n'
+    zhihu = shown(body, "zhihu")
+    assert zhihu.startswith('<img src="cat.png" data-caption="猫 · 一只猫 · 摄影：张三"')
+    assert ">猫 · 一只猫 · 摄影：张三</figcaption>" in shown(body, "wechat")
+    assert 'data-caption="图"' in shown('{{< figure src="cat.png" alt="图" >}}\n', "zhihu")
+
+
 def test_a_formula_in_doubled_backslash_brackets_is_a_formula() -> None:
     # Hexo and Hugo posts write \\( … \\): their Markdown leaves \( … \) for MathJax.
     body = "其中\\\\( c\\approx 3 \\\\)，而 \\\\ 单独不是。\n"

@@ -389,6 +389,39 @@ def test_a_table_that_lays_a_page_out_is_its_content(table: str, laid_out: bool)
         assert ("<table" not in clean(table, allowlist)) is laid_out, allowlist
 
 
+def test_a_layout_tables_caption_is_a_block_before_its_cells() -> None:
+    """Written as its cells, the table took its caption with it, on every channel."""
+    table = "<table><caption>图注 <b>一</b></caption><tr><td><p>段落</p></td></tr></table>"
+    for allowlist in (WECHAT, ZHIHU):
+        assert clean(table, allowlist) == "<div>图注 <b>一</b></div><div><p>段落</p></div>"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "<object>备用文字 words</object>\n",
+        "前文 <object>备用文字 *words*</object> 后文\n",
+        "<div><object>\n备用文字 words\n</object></div>\n",
+    ],
+)
+def test_an_object_that_embeds_nothing_shows_the_words_it_holds(body: str) -> None:
+    """A browser shows what an ``<object>`` holds when it embeds nothing; it went out as
+    '▶ 嵌入内容' linking nowhere, its words gone, and check (which reads such an object
+    as a wrapper) said nothing."""
+    for channel in ("wechat", "zhihu"):
+        issue = Issue(path=Path("/issues/o/issue.md"), id="o", title="t", body=body, body_line=1)
+        shown = render(issue, channel, RenderContext()).body
+        assert "备用文字" in shown and "words" in shown and "▶" not in shown, channel
+
+
+def test_an_object_that_embeds_something_is_still_its_line() -> None:
+    body = '前文 <object data="https://e.com/a.swf">备用</object> 后文 <object>包着 <video src="https://v.com/a.mp4">x</video></object>\n'
+    for channel in ("wechat", "zhihu"):
+        issue = Issue(path=Path("/issues/o/issue.md"), id="o", title="t", body=body, body_line=1)
+        shown = render(issue, channel, RenderContext()).body
+        assert "▶ 嵌入内容" in shown and "▶ 视频" in shown and "包着" in shown, channel
+
+
 def test_a_mark_on_a_block_of_blocks_goes_inside_each_around_its_words() -> None:
     """Around the blocks, Zhihu read them as one line of bold words, a list's items run
     together; WeChat drew an empty mark before them."""

@@ -196,6 +196,37 @@ def test_a_table_in_a_list_and_a_list_in_a_quote_keep_the_dialect() -> None:
     assert "<tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr>" in rendered.body
 
 
+def test_an_item_numbered_as_text_that_opens_with_code_keeps_it_code_in_the_markdown() -> None:
+    # Zhihu numbers every list from 1, so "5." is written as the item's text; written on
+    # the fence's line ("- 5\\. ```html"), the fence was words and the code under it raw
+    # HTML: zhihu.md lost the <script> line and the lines after it, and check said nothing.
+    body = (
+        "4. 前一项\n5. ```html\n   <script>var k = 1;</script>\n   <div>x &amp; y</div>\n   ```\n"
+        "6. > 引用的一项\n"
+    )
+    markdown = render_zhihu(body).files["zhihu.md"]
+    assert "- 5\\.\n\n  ```html\n  <script>var k = 1;</script>\n" in markdown
+    page = BeautifulSoup(new_markdown().render(markdown), "html.parser")
+    code = page.find("code")
+    assert code is not None and "<script>var k = 1;</script>" in code.get_text()
+    assert page.find("blockquote") is not None and "引用的一项" in page.get_text()
+
+
+def test_a_raw_tables_caption_is_a_line_above_it() -> None:
+    # Zhihu's table has no <caption>: its words were gone with the tag, in silence.
+    body = (
+        "<table><caption>表 1：<b>结果</b></caption><tr><th>列</th></tr><tr><td>格</td></tr>"
+        "</table>\n\n前文\n\n<table><tr><th>外</th></tr><tr><td>外格<table><caption>内表"
+        "</caption><tr><td>内格</td></tr></table></td></tr></table>\n"
+    )
+    rendered = render_zhihu(body)
+    assert rendered.body.startswith("<p>表 1：<b>结果</b></p><table")
+    assert "外格<br>内表<br>内格" in rendered.body  # a nested table: a line each
+    assert "<caption" not in rendered.body
+    assert_zhihu_dialect(rendered.body)
+    assert rendered.files["zhihu.md"].startswith("<p>表 1：<b>结果</b></p><table")
+
+
 # --- the example and the corpus ----------------------------------------------------------
 
 

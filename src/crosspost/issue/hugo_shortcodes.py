@@ -146,11 +146,15 @@ def _markdown_of(match: re.Match[str]) -> str:
 
 
 def _figure(positional: list[str], named: dict[str, str]) -> str | None:
-    """``{{< figure src="a.png" caption="…" alt="…" >}}``: the image, captioned."""
+    """``{{< figure src="a.png" title="…" caption="…" attr="…" alt="…" >}}``: the image,
+    captioned with what Hugo's caption shows (its title, caption and credit, in that
+    order), else with its ``alt``. Captioned by the first of them alone, a figure with
+    a title lost its caption, and one with both a caption and a credit the credit."""
     source = named.get("src") or (positional[0] if positional else "")
     if not source:
         return None
-    words = named.get("caption") or named.get("title") or named.get("alt") or ""
+    shown = [named[key].strip() for key in ("title", "caption", "attr") if named.get(key)]
+    words = " · ".join(part for part in shown if part) or named.get("alt") or ""
     return f"![{escaped(words)}](<{source}>)"
 
 

@@ -117,8 +117,15 @@ def unwrap_layout_tables(cleaned: str) -> str:
 
 
 def _blocks(soup: BeautifulSoup, table: Tag) -> list[Tag]:
-    """A layout table's cells as blocks, in order; empty ones (spacers) left out."""
+    """A layout table's caption and cells as blocks, in order; empty cells (spacers) left
+    out. The caption is words a browser shows above the table: with the table gone,
+    they went with it."""
     blocks = []
+    for caption in table.find_all("caption", recursive=False):
+        if caption.get_text().strip():
+            block = soup.new_tag("div")
+            block.extend(list(caption.contents))
+            blocks.append(block)
     for cell in (cell for row in _cells_by_row(table) for cell in row):
         if not _shows_something(cell):
             continue

@@ -569,10 +569,16 @@ def first_media(fragment: str) -> Media | None:
 def wrapper_object(element: Tag) -> bool:
     """Whether ``element`` is an ``<object>`` that embeds nothing and only wraps what it
     holds: Apple Notes writes every table inside one. Shown as a media line, the table
-    was gone; unwrapped, it is the table."""
+    was gone; unwrapped, it is the table. Words alone count too (``<object>words
+    </object>``): a browser shows them, there being nothing to embed."""
+    from bs4.element import NavigableString
+
     if element.name != "object" or _media_source(element):
         return False
-    return any(child.name != "param" for child in element.find_all(True, recursive=False))
+    return any(
+        child.name != "param" if not isinstance(child, NavigableString) else child.strip()
+        for child in element.children
+    )
 
 
 def _media_as_lines(fragment: str, media: frozenset[str]) -> str:
@@ -723,6 +729,9 @@ class _MediaFrame:
     name: str
     poster: str
     written: bool
+    #: An ``<object>`` that names nothing to embed: a wrapper, its content shown as it
+    #: is (see :func:`wrapper_object`), no line written for it.
+    wrapper: bool = False
 
 
 #: Elements that show something though empty (``<td/>``, ``<polygon … />``): a table
@@ -834,6 +843,8 @@ class TagStream:
                 if not self._media:
                     return ""
                 frame = self._media.pop()
+                if frame.wrapper:
+                    return ""
                 self.dropping = max(0, self.dropping - 1)
                 if frame.written:
                     return ""
@@ -842,10 +853,15 @@ class TagStream:
             source = _media_source(element) if isinstance(element, Tag) else ""
             poster = str(element.get("poster") or "") if isinstance(element, Tag) else ""
             shown_as = _media_name(element) if isinstance(element, Tag) else name
+            nested = any(not frame.wrapper for frame in self._media)
+            if name == "object" and not source and not self_closed and not self.dropping:
+                # Embeds nothing: what it holds is shown (``Text <object>words</object>``
+                # lost its words to a line linking nowhere; check says nothing of it).
+                self._media.append(_MediaFrame(shown_as, poster, written=True, wrapper=True))
+                return ""
             line = clean(media_line(shown_as, source, poster), allowlist)
             if name in VOID or self_closed:
-                return "" if self._media else line
-            nested = bool(self._media)
+                return "" if nested else line
             self.dropping += 1
             self._media.append(_MediaFrame(shown_as, poster, written=nested or bool(source)))
             return line if source and not nested else ""

@@ -176,7 +176,14 @@ def _list(node: SyntaxTreeNode, context: _Context) -> str:
         if checked is not None:
             body = TASK_MARKERS[bool(checked)] + body
         if start is not None:  # Zhihu numbers every list from 1: the number is text
-            body = _LINE_START.sub(_escape_line_start, item_number(number)) + body
+            written = _LINE_START.sub(_escape_line_start, item_number(number))
+            if item.children and item.children[0].type not in ("paragraph", "html_block"):
+                # A block opening the item (code, a quote, a heading, a list) starts a line
+                # of its own: after the number, "5\. ```html" was words, and the code under
+                # it raw HTML (a <script> in it left out with the lines after it). Raw HTML
+                # reads the same inline.
+                written = written.rstrip() + "\n\n"
+            body = written + body
         number += 1
         pad = " " * (len(marker) + 1)
         lines = body.split("\n")

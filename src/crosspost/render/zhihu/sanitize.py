@@ -75,6 +75,7 @@ ALLOWLIST = Allowlist(
             "a",
             "img",
             "br",
+            "caption",  # its words become a line above the table (see _blocks)
             "thead",
             "tbody",
             "tfoot",
@@ -322,6 +323,10 @@ class Sanitizer:
             elif name == "hr":
                 out.append("<hr>")
             elif name == "table":  # one that laid a page out is its blocks already
+                # Zhihu's table has no caption: its words are a line above it, where a
+                # browser shows them.
+                for caption in node.find_all("caption", recursive=False):
+                    self._flush(out, [_trim_br(self._inline_children(caption))])
                 out.append(self._table(node))
             else:  # layout wrappers: their content stands in their place
                 self._blocks(node, out, run)
@@ -459,7 +464,9 @@ class Sanitizer:
                 spanned: dict[int, tuple[int, str]] = {}
                 cells = [self._cells(row, spanned) for row in table_rows(node)]
                 words = [[_CELL_TAGS.sub("", cell) for cell in row] for row in cells]
-                lines = [" ".join(word for word in row if word) for row in words]
+                captions = node.find_all("caption", recursive=False)
+                lines = [_trim_br(self._cell_children(caption)) for caption in captions]
+                lines += [" ".join(word for word in row if word) for row in words]
                 before = _trim_br("".join(out))
                 out = [before, "<br>"] if before else []
                 out.append("<br>".join(line.strip() for line in lines))
