@@ -27,11 +27,12 @@ import math
 import os
 import pstats
 import random
-import statistics
 import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+
+from bench_render import exponent
 
 from crosspost.check.lint import check_file
 from crosspost.issue.dialect import parse_document
@@ -180,16 +181,6 @@ def cpu_seconds(command: Callable[[Path], None], path: Path) -> float:
     started = time.process_time()
     command(path)
     return time.process_time() - started
-
-
-def exponent(times: dict[int, float]) -> float:
-    """The least-squares slope of log(time) over log(size): 1 is linear."""
-    xs = [math.log(n) for n in times]
-    ys = [math.log(max(t, 1e-6)) for t in times.values()]
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum(
-        (x - mx) ** 2 for x in xs
-    )
 
 
 def measure(kinds: Sequence[str], sizes: Sequence[int], repeat: int) -> str:

@@ -232,13 +232,11 @@ def cpu_seconds(issue: Issue, channel: str, paused: bool) -> float:
 
 
 def exponent(times: dict[int, float]) -> float:
-    """The least-squares slope of log(time) over log(items): 1 is linear."""
-    xs = [math.log(n) for n in times]
-    ys = [math.log(t) for t in times.values()]
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum(
-        (x - mx) ** 2 for x in xs
-    )
+    """The least-squares slope of log(time) over log(size) (items, KB): 1 is linear. A
+    time too short to measure counts as a microsecond (a log needs more than 0)."""
+    sizes = [math.log(n) for n in times]
+    spent = [math.log(max(t, 1e-6)) for t in times.values()]
+    return statistics.linear_regression(sizes, spent).slope
 
 
 def scaling(sizes: Sequence[int], repeat: int) -> str:

@@ -266,6 +266,17 @@ def test_printed_commands_repeat_the_runs_config_and_state_dir_where_taken() -> 
     assert command_line("status", rehearsal=False) == "crosspost status"
 
 
+def test_a_commands_flags_are_not_advised_after_it_ends(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One process, several commands (as in the tests): what one command line gave is
+    repeated while that command runs, and no longer once it has ended, well or not."""
+    for argv in (["status", "--state-dir", "s1"], ["urls", "no-such-issue", "--config", "x"]):
+        main(argv)
+        capsys.readouterr()
+        assert command_line("status", rehearsal=False) == "crosspost status"
+
+
 @pytest.mark.parametrize("name", [name for name, _, _ in COMMANDS])
 def test_advice_knows_which_commands_take_which_flags(name: str) -> None:
     """The two sets advice reads, held to each command's own parser (``ledger``'s

@@ -23,7 +23,7 @@ from typing import Any, NoReturn, TextIO
 
 from crosspost import __version__
 from crosspost.commands.parser import CommandParser, refused
-from crosspost.config.advice import repeating
+from crosspost.config.advice import command_line, repeating
 from crosspost.errors import (
     EXIT_BAD_INPUT,
     EXIT_CHANNEL_FAILED,
@@ -161,7 +161,6 @@ def _run(args: argparse.Namespace, argv: Sequence[str]) -> int:
     except KeyboardInterrupt:
         return _report("interrupted", 130, prefix="crosspost: ")
     except Exception as error:  # a bug: one line for the person, the traceback in a file
-        from crosspost.config.advice import command_line
         from crosspost.config.crash import bug_report
 
         line = bug_report(f"'{args.command}'", argv, error)
@@ -191,8 +190,6 @@ def _misspelt_command(argv: Sequence[str]) -> str | None:
     if word is None:  # --version, no words at all: argparse's own answer
         return None
     if os.path.isfile(word):
-        from crosspost.config.advice import command_line
-
         return (
             f"'{word}' is a file, not a crosspost command; name the command first, e.g. "
             f"'{command_line('check', word, rehearsal=False)}' ('crosspost --help' lists "

@@ -76,6 +76,14 @@ class ConfigError(UsageError):
     """The configuration or environment is wrong (missing credential, unknown account)."""
 
 
+def install_extra(extra: str) -> str:
+    """What to do when an optional extra (``postgres``, ``notify``, ``browser``) is not
+    installed, in the words of a message. crosspost is installed from its checkout, on no
+    package index (README, "Install"), so every such message names the same command, and
+    names it again from here the day that changes."""
+    return f"install the {extra} extra in crosspost's checkout: .venv/bin/pip install '.[{extra}]'"
+
+
 # --- trouble with this machine's own files (state dir, ledger) -------------------------
 
 #: errno values that pass once a person frees space or another process lets go: exit 75.

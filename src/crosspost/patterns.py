@@ -13,6 +13,7 @@ a pattern in use costs what a compiled one does.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Iterator
 from typing import Any, AnyStr, cast
@@ -75,7 +76,16 @@ def pattern(source: AnyStr, flags: int | re.RegexFlag = 0) -> re.Pattern[AnyStr]
     return cast("re.Pattern[AnyStr]", _Deferred(source, int(flags)))
 
 
-_LINE_BREAK = pattern(r"\n")
+# Rules ask about offsets of one text once per match, in a row: counting from the top (or
+# from the line's start) each time read a long line once per match, which grew with the
+# square of the line. Each text is read once for all, kept for the last few texts. Here,
+# below every stage, so that the issue's rules (``issue.blocks.line_at``) and check's
+# patterns (:class:`ClosedOnItsLine`) share one reading of a text.
+@functools.lru_cache(maxsize=8)
+def offsets_of(mark: str, text: str) -> tuple[int, ...]:
+    """Where ``mark`` (a line break, a backtick) stands in ``text``, in order, for a binary
+    search (:mod:`bisect`) over them."""
+    return tuple(found.start() for found in re.finditer(re.escape(mark), text))
 
 
 class ClosedOnItsLine:
@@ -102,7 +112,7 @@ class ClosedOnItsLine:
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         """The matches of ``pattern`` in ``text``, as ``re.finditer`` gives them."""
         closings = [found.start() for found in self._closing.finditer(text)]
-        breaks = [found.start() for found in _LINE_BREAK.finditer(text)]
+        breaks = offsets_of("\n", text)
         at = 0
         while (opening := self._opening.search(text, at)) is not None:
             start, end = opening.span()  # where the lazy ``.*?`` would begin

@@ -216,7 +216,7 @@ OTHER_TOOLS = [
     "[WARNING]\n====\nwarnbody\n====",
     ".. note::\n\n   rstnotebody",
     "#+BEGIN_QUOTE\norgquote\n#+END_QUOTE",
-    "!!! note \"mkdocstitle\"\n    mkdocsbody",
+    '!!! note "mkdocstitle"\n    mkdocsbody',
     "> [!tip]- foldtitle\n> foldbody",
     "||spoilerword|| and ==highword== and H~2~O",
     "Escapes \\*star\\* \\_under\\_ \\`tick\\` \\\\ and a hard  \nbreak\\\nthird.",

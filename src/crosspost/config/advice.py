@@ -44,26 +44,32 @@ REHEARSED = frozenset(
 )
 
 #: ``--config X --state-dir Y`` as the running command was given them (see
-#: :func:`repeating`); one list for the process, as its command line is: every thread of
-#: a run (its posts are published side by side) advises the same.
-_given: list[str] = []
+#: :func:`repeating`). One value for the process, as its command line is, and not a
+#: setting: advice is spelt far from the settings (an account's, the ledger's, a
+#: platform's message) and by every thread of a run (its posts go out side by side, in a
+#: pool whose threads would not see a :mod:`contextvars` value set by the command line).
+#: Rebound, never changed in place: a thread reads the whole of one command's flags.
+_given: tuple[str, ...] = ()
 
 
 @contextlib.contextmanager
 def repeating(flags: Mapping[str, object]) -> Iterator[None]:
     """While this lasts, every command advised repeats ``--config`` and ``--state-dir``
-    as ``flags`` (a parsed command line, ``vars(args)``) holds them; None: not given."""
-    before = list(_given)
-    _given[:] = [
+    as ``flags`` (a parsed command line, ``vars(args)``) holds them; None: not given.
+    What was repeated before comes back when it ends, however it ends: a second command
+    in the same process (a test's ``main()``) does not advise the first one's flags."""
+    global _given
+    before = _given
+    _given = tuple(
         word
         for name, flag in REPEATED_FLAGS
         if flags.get(name) is not None
         for word in (flag, str(flags[name]))
-    ]
+    )
     try:
         yield
     finally:
-        _given[:] = before
+        _given = before
 
 
 def command_line(*words: str, rehearsal: bool) -> str:
@@ -74,7 +80,7 @@ def command_line(*words: str, rehearsal: bool) -> str:
     Placeholders a person fills in (``URL``, ``WECHAT_ID``) are words like any other.
     """
     command = words[0] if words else ""
-    added = [] if command in WITHOUT_SETTINGS else list(_given)
+    added: tuple[str, ...] = () if command in WITHOUT_SETTINGS else _given
     if rehearsal and command in REHEARSED:
-        added.append(SANDBOX_FLAG)
+        added += (SANDBOX_FLAG,)
     return " ".join(["crosspost", *(shlex.quote(word) for word in (*words, *added))])

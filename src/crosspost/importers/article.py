@@ -147,7 +147,7 @@ def _first(soup: BeautifulSoup, selectors: tuple[str, ...]) -> Tag | None:
 
 def _text_of(soup: BeautifulSoup, selectors: tuple[str, ...]) -> str:
     found = _first(soup, selectors)
-    return " ".join(found.get_text(" ").split()) if found else ""
+    return words_of(found)
 
 
 def _canonical(soup: BeautifulSoup) -> str | None:
@@ -235,8 +235,10 @@ def _same_bytes(one: Path, other: Path) -> bool:
     return one.stat().st_size == other.stat().st_size and one.read_bytes() == other.read_bytes()
 
 
-def _words(tag: Tag) -> str:
-    return " ".join(tag.get_text(" ").split())
+def words_of(element: object) -> str:
+    """An element's words as a reader sees them, on one line, blanks folded ("" for
+    nothing, or for what is no element: a ``find`` that found text or nothing)."""
+    return " ".join(element.get_text(" ").split()) if isinstance(element, Tag) else ""
 
 
 def _tidy(body: Tag, title: str, summary: str) -> None:
@@ -244,16 +246,16 @@ def _tidy(body: Tag, title: str, summary: str) -> None:
     subtitle it repeats left out, figures' captions on their pictures, frames kept, code
     lines apart, Medium's cards as links."""
     for heading in body.select(".graf--title, .graf--subtitle")[:2]:
-        if _words(heading) in (title, summary):
+        if words_of(heading) in (title, summary):
             heading.decompose()
     first_rule = body.select_one(".section--first .section-divider")
     if first_rule is not None:  # Medium's rule over its first section: over nothing
         first_rule.decompose()
     for figure in body.find_all("figure"):
         pictures, caption = figure.find_all("img"), figure.find("figcaption")
-        if len(pictures) == 1 and caption is not None and _words(caption):
+        if len(pictures) == 1 and caption is not None and words_of(caption):
             if not pictures[0].get("title"):
-                pictures[0]["title"] = _words(caption)
+                pictures[0]["title"] = words_of(caption)
             caption.decompose()
     for frame in body.find_all("iframe"):
         address = str(frame.get("src") or frame.get("data-src") or "")
@@ -271,14 +273,14 @@ def _tidy(body: Tag, title: str, summary: str) -> None:
         if link is None:
             continue
         name, subtitle = link.find("strong"), link.find("em")
-        shown = _words(name) if name is not None else _words(link)
+        shown = words_of(name) if name is not None else words_of(link)
         replacement = BeautifulSoup("<p><a></a></p>", "html.parser")
         anchor = replacement.a
         assert anchor is not None
         anchor["href"] = link["href"]
         anchor.string = shown
-        if subtitle is not None and _words(subtitle):
-            anchor.insert_after(f" — {_words(subtitle)}")
+        if subtitle is not None and words_of(subtitle):
+            anchor.insert_after(f" — {words_of(subtitle)}")
         card.replace_with(replacement)
 
 

@@ -42,7 +42,7 @@ from bs4 import BeautifulSoup, Tag
 from markdownify import MarkdownConverter
 
 from crosspost.errors import IssueError
-from crosspost.importers.article import ImportedArticle, decode_page, image_target
+from crosspost.importers.article import ImportedArticle, decode_page, image_target, words_of
 from crosspost.issue.blocks import escaped
 from crosspost.patterns import pattern
 
@@ -103,7 +103,7 @@ def import_telegram(path: Path | str, output: Path) -> ImportedArticle:
     for page in _pages(path):
         soup = BeautifulSoup(decode_page(page, page.read_bytes()), "html.parser")
         header = soup.select_one(".page_header .text")
-        name = name or (" ".join(header.get_text(" ").split()) if header else "")
+        name = name or words_of(header)
         for message in soup.select(".history .message.default"):
             _read(page, message, output, sections, warnings, copied)
     if not sections:
@@ -226,10 +226,10 @@ def _media(
     element, what = _PLAYED[kind]
     local = _local(page, media.get("href"))
     title = media.select_one(".title")
-    name = " ".join(title.get_text(" ").split()) if title is not None else ""
+    name = words_of(title)
     if local is None:
         reason = media.select_one(".description") or media.select_one(".status")
-        said = " ".join(reason.get_text(" ").split()) if reason is not None else ""
+        said = words_of(reason)
         shown_as = "its name" if element == "a" else "a line linking nowhere"
         warnings.append(
             f"{where}: {what}{f' ({name})' if element == 'a' and name else ''} is not in the "
@@ -305,7 +305,7 @@ def _quoted(forwarded: Tag, words: str) -> str:
     posted = _posted(str(stamp.get("title", ""))) if isinstance(stamp, Tag) else None
     if isinstance(stamp, Tag):
         stamp.decompose()
-    who = " ".join(source.get_text(" ").split()) if isinstance(source, Tag) else ""
+    who = words_of(source)
     said = f"转自 **{who}**" if who else "转发"
     if posted is not None:
         said += f"（{posted:%Y-%m-%d %H:%M}）"

@@ -17,14 +17,12 @@ from collections.abc import Callable, Iterable, Iterator
 from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
 
-from crosspost.patterns import pattern
+from crosspost.patterns import offsets_of, pattern
 
 #: Where a rule notes, in the parse's ``env``, what it read in another tool's way for
 #: check to say: (0-based body line, a code, the message). See ``Document.notes``.
 NOTES = "crosspost_dialect_notes"
 
-_LINE_BREAK = pattern(r"\n")
-_BACKTICK = pattern(r"`")
 _SPECIAL = pattern(r"([\\`*_\[\]<>!|~=$])")
 #: A fence's line: three backticks or tildes, indented at most three spaces.
 FENCE_LINE = pattern(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
@@ -282,15 +280,16 @@ def first_group(found: re.Match[str], start: int = 0) -> str:
 
 def line_at(text: str, at: int) -> int:
     """The 0-based line of ``text`` offset ``at`` stands on (``text.count("\\n", 0, at)``),
-    by a binary search over where its line breaks are (see :func:`_breaks`)."""
-    return bisect.bisect_left(_breaks(text), at)
+    by a binary search over where its line breaks are (:func:`~crosspost.patterns.offsets_of`,
+    read once for all the offsets asked about)."""
+    return bisect.bisect_left(offsets_of("\n", text), at)
 
 
 def line_bounds(text: str, at: int) -> tuple[int, int]:
     """Where the line offset ``at`` of ``text`` stands on begins and ends (its line break
     left out), as ``text.rfind("\\n", 0, at) + 1`` and ``text.find("\\n", at)`` (or the
     end) say, without reading the line."""
-    breaks = _breaks(text)
+    breaks = offsets_of("\n", text)
     line = bisect.bisect_left(breaks, at)
     return (breaks[line - 1] + 1 if line else 0), (
         breaks[line] if line < len(breaks) else len(text)
@@ -322,23 +321,8 @@ def in_code_span(text: str, at: int) -> bool:
     code span of its line: an odd number of backticks before it on the line. A rule that
     rewrites the source leaves an example of the markup, written in backticks, alone."""
     begin, _ = line_bounds(text, at)
-    ticks = _ticks(text)
+    ticks = offsets_of("`", text)
     return (bisect.bisect_left(ticks, at) - bisect.bisect_left(ticks, begin)) % 2 == 1
-
-
-# The rules ask about offsets of one text once per match, in a row: counting from the top
-# (or from the line's start) each time read a long line once per match, which grew with
-# the square of the line. Each text is read once for all, kept for the last few texts.
-@functools.lru_cache(maxsize=4)
-def _breaks(text: str) -> list[int]:
-    """Where ``text``'s line breaks stand, in order."""
-    return [found.start() for found in _LINE_BREAK.finditer(text)]
-
-
-@functools.lru_cache(maxsize=4)
-def _ticks(text: str) -> list[int]:
-    """Where ``text``'s backticks stand, in order."""
-    return [found.start() for found in _BACKTICK.finditer(text)]
 
 
 def copy_token(token: Token) -> Token:

@@ -36,7 +36,14 @@ import re
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from crosspost.issue.blocks import CODE_OR_MATH, CODE_SPAN, NOTES, outside_code, shortened
+from crosspost.issue.blocks import (
+    CODE_OR_MATH,
+    CODE_SPAN,
+    NOTES,
+    line_at,
+    outside_code,
+    shortened,
+)
 from crosspost.patterns import pattern
 
 #: The codes check files its notes under.
@@ -104,7 +111,7 @@ def _without_comments(inline: Token, notes: list[tuple[int, str, str]]) -> str:
     done = 0
     for found in _INLINE_COMMENT.finditer(masked):
         written = " ".join(text[found.start() : found.end()].split())
-        line = first + masked.count("\n", 0, found.start())
+        line = first + line_at(masked, found.start())
         notes.append(
             (
                 line,

@@ -41,14 +41,14 @@ from typing import Any
 from filelock import Timeout
 
 from crosspost.config.redaction import Redactor
-from crosspost.errors import ConfigError, StorageError
+from crosspost.errors import ConfigError, StorageError, install_extra
 from crosspost.ledger.schema import MIGRATIONS, SCHEMA_VERSION, for_engine, is_postgres_url
 
 #: Said when a ``postgresql://`` ledger is asked for on a machine without the driver.
 MISSING_DRIVER = (
     "this ledger is on PostgreSQL (a postgresql:// ledger_url, CROSSPOST_LEDGER_URL or "
-    "--to), but its driver, psycopg, is not installed; install the postgres extra in "
-    "crosspost's checkout: .venv/bin/pip install '.[postgres]' (nothing was sent)"
+    f"--to), but its driver, psycopg, is not installed; {install_extra('postgres')} "
+    "(nothing was sent)"
 )
 
 try:

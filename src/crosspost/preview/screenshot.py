@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from crosspost.errors import UsageError
+from crosspost.errors import UsageError, install_extra
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, Route
@@ -73,8 +73,7 @@ def open_browser(executable: Path | None = None) -> Iterator[Browser]:
         from playwright.sync_api import sync_playwright
     except ImportError:
         raise UsageError(
-            "the browser driver (Playwright) is missing; install the browser extra in "
-            "crosspost's checkout: .venv/bin/pip install '.[browser]'"
+            f"the browser driver (Playwright) is missing; {install_extra('browser')}"
         ) from None
     with sync_playwright() as driver:
         try:

@@ -41,10 +41,11 @@ the run the same way, naming the earlier post and the ways on.
 A Zhihu login is no account: its z_c0 cookie changes each time the editor logs in again,
 and two browsers hold two of them for one member. So a Zhihu post keeps its member (a
 digest of its id, kind ``member``), which the login check (``/api/v4/me``, the run's first
-call of the account) says before anything is created: there :func:`member_refusal` stops a
+call of the account) says before anything is created: there :func:`member_post` finds a
 post whose issue went to the same member under another name (renamed and logged in again,
-or two names with two logins). The plan's look, before any call, still catches the same
-login under another name, and doubt; it leaves posts of a member to the login check.
+or two names with two logins), and :func:`other_name_refusal` stops the run on it. The
+plan's look, before any call, still catches the same login under another name, and
+doubt; it leaves posts of a member to the login check.
 """
 
 from __future__ import annotations

@@ -571,12 +571,13 @@ def wrapper_object(element: Tag) -> bool:
     holds: Apple Notes writes every table inside one. Shown as a media line, the table
     was gone; unwrapped, it is the table. Words alone count too (``<object>words
     </object>``): a browser shows them, there being nothing to embed."""
-    from bs4.element import NavigableString
+    from bs4.element import NavigableString, Tag
 
     if element.name != "object" or _media_source(element):
         return False
     return any(
-        child.name != "param" if not isinstance(child, NavigableString) else child.strip()
+        (isinstance(child, Tag) and child.name != "param")
+        or (isinstance(child, NavigableString) and bool(child.strip()))
         for child in element.children
     )
 

@@ -24,14 +24,14 @@ from typing import Any
 from crosspost.config.counts import counted
 from crosspost.config.redaction import redactor_for
 from crosspost.config.settings import Secret
-from crosspost.errors import EXIT_OK
+from crosspost.errors import EXIT_OK, install_extra
 from crosspost.schedule.report import TEMPORARY, DueReport
 
 #: Apprise's notify types, by the name we use for a notice.
 KINDS = ("success", "warning", "failure")
 MISSING_APPRISE = (
-    "notices are configured but Apprise is not installed; install the notify extra in "
-    "crosspost's checkout: .venv/bin/pip install '.[notify]' (no notice was sent)"
+    f"notices are configured but Apprise is not installed; {install_extra('notify')} "
+    "(no notice was sent)"
 )
 
 

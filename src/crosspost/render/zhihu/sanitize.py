@@ -75,7 +75,7 @@ ALLOWLIST = Allowlist(
             "a",
             "img",
             "br",
-            "caption",  # its words become a line above the table (see _blocks)
+            "caption",  # its words become a line above the table (Sanitizer._blocks)
             "thead",
             "tbody",
             "tfoot",
