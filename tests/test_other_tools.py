@@ -305,6 +305,17 @@ import x from 'y'; 留在中间的一行
 """
 
 
+def test_a_directive_callouts_title_attribute_is_its_title() -> None:
+    # Rspress writes :::tip{title="…"}: the title was taken for an attribute the site
+    # reads and left out, with no word from check. Other attributes still are.
+    body = ':::danger{title="别这样"}\n正文。\n:::\n\n:::tip[方括号]{title="属性"}\n二。\n:::\n'
+    body += ':::note{icon="heart"}\n三。\n:::\n'
+    zhihu = shown(body, "zhihu")
+    assert "<b>别这样</b><br>正文。" in zhihu and "<b>方括号</b><br>二。" in zhihu
+    assert "<b>注</b><br>三。" in zhihu and "heart" not in zhihu
+    assert "别这样" in words(shown(body, "wechat"))
+
+
 def test_mdx_components_are_blocks_of_markdown_and_its_javascript_is_left_out(
     body_warnings: BodyWarnings,
 ) -> None:
@@ -703,6 +714,36 @@ def test_a_hugo_figures_title_caption_and_credit_are_all_its_caption() -> None:
     assert zhihu.startswith('<img src="cat.png" data-caption="猫 · 一只猫 · 摄影：张三"')
     assert ">猫 · 一只猫 · 摄影：张三</figcaption>" in shown(body, "wechat")
     assert 'data-caption="图"' in shown('{{< figure src="cat.png" alt="图" >}}\n', "zhihu")
+
+
+@pytest.mark.parametrize(
+    ("shortcode", "title", "under"),
+    [
+        # A quote's author and source (Hugo themes' quote) were left out with no word.
+        ('{{< quote author="鲁迅" source="《故乡》" >}}', None, "— 鲁迅, 《故乡》"),
+        # A spoiler's words are its text (hugo-shortcode-spoiler), not a title.
+        ('{{< spoiler text="点开看答案" >}}', "点开看答案", None),
+        # A notice titled by its one argument: that argument is words, not a kind.
+        ('{{< notice "阅读之前" >}}', "阅读之前", None),
+        ('{{< tip "小窍门" >}}', "小窍门", None),
+        # Settings are no words: a kind, a colour, an icon.
+        ('{{< alert icon="👉" context="warning" >}}', None, None),
+        ('{{< notice warning "标题" >}}', "标题", None),
+    ],
+)
+def test_every_word_a_hugo_notes_arguments_hold_is_shown(
+    shortcode: str, title: str | None, under: str | None
+) -> None:
+    name = shortcode.split()[1]
+    body = f"{shortcode}\n正文。\n{{{{< /{name} >}}}}\n"
+    zhihu = shown(body, "zhihu")
+    if title:
+        assert f"<b>{title}</b><br>正文。" in zhihu
+    if under:
+        assert f"正文。<br>{under}</blockquote>" in zhihu
+        assert under in words(shown(body, "wechat"))
+    if not (title or under):
+        assert "👉" not in zhihu and "warning" not in zhihu
 
 
 def test_a_formula_in_doubled_backslash_brackets_is_a_formula() -> None:

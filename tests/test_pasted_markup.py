@@ -12,6 +12,7 @@ from pathlib import Path
 from crosspost.importers.article import import_article
 from crosspost.issue.body import image_refs
 from crosspost.issue.loader import load_issue
+from crosspost.render.rendered import RenderContext, render
 from rendering import CHANNELS, BodyWarnings, issue_of, shown, words
 
 
@@ -54,6 +55,22 @@ def test_markdown_inside_html_marked_markdown_is_read_and_its_pictures_uploaded(
         assert shown(FIGURE, channel).count("Image caption") == 1, channel
     assert "Image caption" in _seen(FIGURE, "wechat")
     assert body_warnings(FIGURE) == []
+
+
+def test_a_figures_caption_is_kept_beside_its_pictures_own_title() -> None:
+    # The <figcaption> was dropped as the picture's caption, but the picture kept its
+    # title alone: the caption's words reached no channel, and check said nothing.
+    body = (
+        '<figure markdown>\n![替代](https://e.com/a.png "悬停的标题")\n'
+        "<figcaption>图一：架构</figcaption>\n</figure>\n\n"
+        '<figure markdown>\n![替代](https://e.com/b.png "同一句")\n'
+        "<figcaption>同一句</figcaption>\n</figure>\n"
+    )
+    assert 'data-caption="图一：架构 · 悬停的标题"' in shown(body, "zhihu")
+    assert 'data-caption="同一句"' in shown(body, "zhihu")  # said once
+    assert ">图一：架构 · 悬停的标题</figcaption>" in shown(body, "wechat")
+    markdown = render(issue_of(body), "zhihu", RenderContext()).files["zhihu.md"]
+    assert '"图一：架构 · 悬停的标题")' in markdown
 
 
 def test_markdown_inside_html_never_closed_on_a_line_of_its_own_is_named(

@@ -154,12 +154,17 @@ def inner(
     state.parentType, state.lineMax, state.blkIndent = was, line_max, indent
 
 
-def callout(state: StateBlock, start: int, close: int, kind: str, title: str = "") -> None:
+def callout(
+    state: StateBlock, start: int, close: int, kind: str, title: str = "", credit: str = ""
+) -> None:
     """The lines between ``start`` and ``close`` as a callout of ``kind`` (the tokens
-    ``::: kind title`` makes), titled ``title`` or, without one, by its kind."""
+    ``::: kind title`` makes), titled ``title`` or, without one, by its kind; ``credit``
+    (Markdown) a paragraph under those lines."""
     token = state.push("container_callout_open", "div", 1)
     token.info, token.markup, token.map = f"{kind} {title}".strip(), ":::", [start, close + 1]
     inner(state, start, close)
+    if credit:
+        paragraph(state, credit, close)
     state.push("container_callout_close", "div", -1).markup = ":::"
 
 

@@ -399,8 +399,9 @@ _QUOTED_TITLE = pattern(r"\"(.*)\"|'(.*)'")
 #: domain (``{prf:definition}``).
 _CALLOUT_MARKER = pattern(r"^(?:\{([^\s{}]+)\}|([^\s:{]+))\s*(.*?)\s*$")
 #: Docusaurus 3's ``:::note[Title]``; remark-directive's attributes after the name or
-#: the title (Starlight's ``:::tip{icon="heart"}``), which the site reads, not shows.
-_BRACKET_TITLE = pattern(r"^([A-Za-z][\w-]*)(?:\[(.*)\](?:\{[^{}]*\})?|\{[^{}]*\})\s*$")
+#: the title (Starlight's ``:::tip{icon="heart"}``), which the site reads, not shows, but
+#: for a ``title`` where no brackets give one (Rspress's ``:::tip{title="标题"}``).
+_BRACKET_TITLE = pattern(r"^([A-Za-z][\w-]*)(?:\[(.*)\](?:\{([^{}]*)\})?|\{([^{}]*)\})\s*$")
 #: Pandoc's attributes after the colons: ``{#id .class key="value"}``, then any words.
 _DIV_ATTRIBUTES = pattern(r"^\{([^{}]*)\}\s*(.*?)\s*$")
 _DIV_CLASS = pattern(r"(?:^|\s)\.([\w-]+)")
@@ -598,10 +599,14 @@ def callout_marker(info: str) -> tuple[str, str]:
 
     Pandoc's and Quarto's attribute form names the kind by its first class:
     ``::: {.callout-tip title="标题"}``, ``::: {#id .warning}``; Docusaurus 3 puts the
-    title in brackets: ``:::tip[标题]``."""
+    title in brackets: ``:::tip[标题]``, Rspress in attributes: ``:::tip{title="标题"}``."""
     bracketed = _BRACKET_TITLE.match(info.strip())
     if bracketed:
-        return bracketed.group(1).lower(), (bracketed.group(2) or "").strip()
+        title = (bracketed.group(2) or "").strip()
+        attributes = _DIV_TITLE.search(bracketed.group(3) or bracketed.group(4) or "")
+        if not title and attributes:
+            title = (attributes.group(1) or attributes.group(2) or "").strip()
+        return bracketed.group(1).lower(), title
     div = _DIV_ATTRIBUTES.match(info.strip())
     classes = _DIV_CLASS.findall(div.group(1)) if div else []
     if div and classes:

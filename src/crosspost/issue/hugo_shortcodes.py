@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import NamedTuple
 
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
@@ -87,22 +88,75 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
             tab_title(state, title, start)
         inner(state, start, close)
     else:
-        callout(state, start, close, *note_of(lowered, positional, named))
+        note = note_of(lowered, positional, named)
+        callout(state, start, close, note.kind, note.title, credit(note.credit))
     state.line = close + 1
     return True
 
 
-def note_of(name: str, positional: list[str], named: dict[str, str]) -> tuple[str, str]:
-    """(kind, title) of a note shortcode: ``{{< notice tip >}}``, ``{{< admonition
-    type="warning" title="…" >}}``, ``{{< hint danger >}}``, ``{{< details summary="…"
-    >}}``, ``{{< tip >}}``."""
+#: A note's arguments that title it, the first one written first.
+_TITLES = ("title", "summary", "text", "header", "heading", "label")
+#: A note's arguments that say how it looks or behaves: never words a reader sees.
+_SETTINGS = frozenset({
+    "type", "kind", "color", "colour", "icon", "emoji", "open", "class", "id", "style",
+    "collapse", "collapsed", "closed", "expand", "expanded", "folded", "theme", "variant",
+    "context", "size", "width", "lang", "markdown", "mode", "float", "align", "border",
+})  # fmt: skip
+
+
+_KIND_WORD = pattern(r"[A-Za-z][\w-]*")
+
+
+class Note(NamedTuple):
+    """A note shortcode as a callout: its kind, its title, and the words of its other
+    arguments (a quote's ``author`` and ``source``), shown under what it holds."""
+
+    kind: str
+    title: str
+    credit: tuple[str, ...] = ()
+
+
+def note_of(name: str, positional: list[str], named: dict[str, str]) -> Note:
+    """A note shortcode read: ``{{< notice tip >}}``, ``{{< admonition type="warning"
+    title="…" >}}``, ``{{< hint danger >}}``, ``{{< details summary="…" >}}``, ``{{< tip
+    >}}``, ``{{< spoiler text="…" >}}``, ``{{< quote author="…" source="…" >}}``.
+    Every argument that is not a setting (its kind, colour, icon…) is shown: one that
+    titles it as its title, any other under it. Themes name their arguments as they
+    like, and a note that read only ``title`` left a spoiler's ``text`` and a quote's
+    ``author`` out, with no word from check."""
+    titled = next((key for key in _TITLES if named.get(key, "").strip()), None)
     if name == "details":
-        return "details", named.get("summary") or named.get("title") or " ".join(positional)
-    if name not in NOTES:  # named by its kind: {{< warning >}}
-        return callout_kind(name), named.get("title", "")
-    written = named.get("type") or named.get("color") or (positional[0] if positional else "")
-    title = named.get("title") or (positional[1] if len(positional) > 1 else "")
-    return callout_kind(written) if is_callout_name(written) else "note", title
+        kind, used = "details", 0
+    elif name not in NOTES:  # named by its kind: {{< warning >}}
+        kind, used = callout_kind(name), 0
+    else:
+        written = next((named[key] for key in ("type", "color") if named.get(key)), None)
+        # The first positional argument is the kind when it reads as one (``warning``,
+        # a theme's ``primary``), not words (``"注意事项"``, ``"Read this"``).
+        if written is None and positional and _KIND_WORD.fullmatch(positional[0]):
+            written, used = positional[0], 1
+        else:
+            used = 0
+        kind = callout_kind(written) if written and is_callout_name(written) else "note"
+    rest = positional[used:]
+    if titled:
+        title = named[titled]
+    elif name == "details" or name not in NOTES:
+        title, rest = " ".join(rest), []
+    else:
+        title, rest = (rest[0], rest[1:]) if rest else ("", [])
+    others = [
+        value.strip()
+        for key, value in named.items()
+        if key != titled and key not in _SETTINGS and value.strip()
+    ]
+    return Note(kind, title.strip(), tuple(part for part in [*rest, *others] if part.strip()))
+
+
+def credit(words: tuple[str, ...]) -> str:
+    """The line a note shows under what it holds for the words of its other arguments
+    (``— author, source``, as Hexo's quote ends), in Markdown; none without them."""
+    return "— " + ", ".join(escaped(word) for word in words) if words else ""
 
 
 def _closing_line(state: StateBlock, start: int, end: int, name: str) -> int | None:

@@ -182,7 +182,12 @@ def figure_captions(state: StateCore) -> None:
         if token.meta.get(MARKDOWN):  # its words are Markdown too: **bold** is bold
             written = _words(state, written)
         words = " ".join(html.unescape(written).split())
-        if words and not image.attrs.get("title"):
+        # A picture with a title of its own keeps it after the caption the figure shows:
+        # the caption is not dropped for it (both words are the editor's).
+        titled = " ".join(str(image.attrs.get("title") or "").split())
+        if words and titled and titled != words:
+            words = f"{words} · {titled}"
+        if words:
             image.attrs["title"] = words
         dropped.add(captions[0])
     if dropped:

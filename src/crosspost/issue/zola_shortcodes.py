@@ -21,7 +21,7 @@ from markdown_it.rules_core import StateCore
 
 from crosspost.issue.blocks import callout, closing_line, first_group, line_match, outside_code
 from crosspost.issue.callouts import callout_kind, is_callout_name
-from crosspost.issue.hugo_shortcodes import NOTES, READINGS, note_of
+from crosspost.issue.hugo_shortcodes import NOTES, READINGS, credit, note_of
 from crosspost.patterns import pattern
 
 #: ``{{ name(arguments) }}`` within a line.
@@ -52,11 +52,11 @@ def body_shortcode(state: StateBlock, start: int, end: int, silent: bool) -> boo
     if silent:
         return True
     named = arguments(opened.group(2))
-    kind, title = note_of(name, [], named)
+    note = note_of(name, [], named)
     written = named.get("kind") or named.get("type") or ""
-    if is_callout_name(written):  # {% note(kind="warning") %}: the kind it names
-        kind = callout_kind(written)
-    callout(state, start, close, kind, title)
+    # {% note(kind="warning") %}: the kind it names
+    kind = callout_kind(written) if is_callout_name(written) else note.kind
+    callout(state, start, close, kind, note.title, credit(note.credit))
     state.line = close + 1
     return True
 
