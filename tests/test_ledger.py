@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -488,6 +489,11 @@ def test_a_name_claims_its_posts_of_a_provisional_login_for_the_member_it_logs_i
     ledger.ensure(other, identity="2222222222222222", identity_kind="z_c0")
     swapped = PostKey("i3", "zhihu", "main")
     ledger.ensure(swapped, identity="3333333333333333", identity_kind="member")
+    ledger.record(swapped, state="published", article_id="42", url="https://z/p/42")
+    # Made for another member, nothing of it sent: it goes where the name logs in now.
+    unsent = PostKey("i4", "zhihu", "main")
+    ledger.ensure(unsent, identity="4444444444444444", identity_kind="member")
+    ledger.record(unsent, state="failed")
 
     posts = ledger.claim_identity(first, "abcdabcdabcdabcd", "member", provisional="z_c0")
     assert [(p.account, p.account_identity, p.identity_kind) for p in posts] == [
@@ -497,6 +503,49 @@ def test_a_name_claims_its_posts_of_a_provisional_login_for_the_member_it_logs_i
     kept = {p.issue_id: (p.account_identity, p.identity_kind) for p in ledger.posts()}
     assert kept["i2"] == ("abcdabcdabcdabcd", "member")
     assert kept["i3"] == ("3333333333333333", "member"), "it went to another member"
+    assert kept["i4"] == ("abcdabcdabcdabcd", "member"), "it goes to this one"
+
+
+def test_two_hosts_claiming_one_member_under_two_names_never_both_miss_the_other(
+    ledger_target: Path | str, clock: Clock
+) -> None:
+    """Two cron hosts (a ledger each, one file or server) log in as one member under two
+    names at once: the claim and the read after it are one transaction, so the second
+    always sees the first's claim (both engines); a refusal needs only that."""
+    rounds = 12
+    seen: dict[str, list[bool]] = {"main": [], "second": []}
+    opened = {name: Ledger.open(ledger_target, clock=clock) for name in seen}
+    try:
+        for round_ in range(rounds):
+            member = f"{round_:016x}"
+            keys = {name: PostKey(f"r{round_}", "zhihu", name) for name in seen}
+            for name, key in keys.items():
+                opened[name].ensure(key, identity=f"{name}-{round_}", identity_kind="z_c0")
+            start = threading.Barrier(2)
+
+            def claim(
+                name: str,
+                member: str = member,
+                keys: dict[str, PostKey] = keys,
+                start: threading.Barrier = start,
+            ) -> None:
+                start.wait()
+                posts = opened[name].claim_identity(
+                    keys[name], member, "member", provisional="z_c0"
+                )
+                other = [p for p in posts if p.account != name]
+                seen[name].append(other[0].account_identity == member)
+
+            threads = [threading.Thread(target=claim, args=(name,)) for name in seen]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(timeout=30)
+            assert seen["main"][-1] or seen["second"][-1], f"round {round_}: both missed"
+    finally:
+        for each in opened.values():
+            each.close()
+    assert len(seen["main"]) == len(seen["second"]) == rounds
 
 
 def test_a_schema_6_ledger_learns_what_each_identity_is_a_digest_of(

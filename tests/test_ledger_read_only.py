@@ -289,3 +289,39 @@ def test_a_file_changed_under_a_read_without_locks_is_read_again_not_thrown_away
         f"{path}: the ledger changed while it was read (database disk image is malformed); "
         "run the command again (a crosspost run was writing to it)"
     )
+
+
+def test_a_schema_6_ledger_read_only_says_what_its_digests_are_of_as_migration_7_will(
+    shell: Path,
+) -> None:
+    """A reader of a schema-6 ledger shows each post's account as migration 7 leaves it
+    (the digest of the AppID, or of a z_c0), not as of nothing known: one ledger, one
+    story, whether it was read before or after a writer migrated it."""
+    folder = shell / "state"
+    folder.mkdir()
+    path = folder / "ledger.sqlite3"
+    old_ledger(path, 6)
+    db = sqlite3.connect(path)
+    for key, identity in ((WECHAT, "aaaaaaaaaaaaaaaa"), (ZHIHU, "bbbbbbbbbbbbbbbb")):
+        db.execute(
+            "INSERT INTO posts (issue_id, channel, account, state, account_identity, "
+            "created_at, updated_at) VALUES (?, ?, ?, 'published', ?, 1, 1)",
+            (*(key.issue_id, key.channel, key.account), identity),
+        )
+    db.execute(
+        "INSERT INTO posts (issue_id, channel, account, state, created_at, updated_at) "
+        "VALUES ('older', 'zhihu', 'main', 'published', 1, 1)"
+    )
+    db.commit()
+    db.close()
+
+    def kinds(ledger: Ledger) -> dict[str, str | None]:
+        return {f"{p.issue_id} {p.channel}": p.identity_kind for p in ledger.posts()}
+
+    with Ledger.open(path, read_only=True) as ledger:
+        assert ledger.schema_version == 6
+        read = kinds(ledger)
+    with Ledger.open(path) as ledger:
+        assert ledger.schema_version == SCHEMA_VERSION
+        assert kinds(ledger) == read
+    assert set(read.values()) == {"app_id", "z_c0", None}

@@ -250,10 +250,12 @@ def test_a_dry_run_says_what_it_would_do_and_sends_nothing(desk: Desk) -> None:
     would = report.of_kind("would")
     assert [w.account for w in would] == ["wechat:main", "zhihu:main"]
     assert all("create a draft and publish it" in w.message for w in would)
-    # Only reads: the token and what the account may do (openapi/quota/get).
+    # Only reads: the token, what the account may do (openapi/quota/get) and which Zhihu
+    # member the login is (the issue may have gone to it under another name).
     assert {r.path for r in desk.box.requests} <= {
         "/cgi-bin/stable_token",
         "/cgi-bin/openapi/quota/get",
+        "/api/v4/me",
     }
     assert not (desk.state_dir / "run-due.json").exists()
 

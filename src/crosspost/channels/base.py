@@ -376,6 +376,10 @@ class Adapter(ABC):
     #: while the images upload, and ``update_draft`` once with the whole content, so the
     #: draft's round trips are off the critical path.
     drafts_before_images: ClassVar[bool] = False
+    #: True when only the login check (:meth:`preflight`, a read) says which platform
+    #: account the credentials are (``Preflight.account_identity``: Zhihu's member); a
+    #: dry run asks it too, for what a run would refuse there.
+    identity_at_login: ClassVar[bool] = False
 
     @classmethod
     def uploads_at_once(cls, account: Account) -> int:

@@ -39,6 +39,7 @@ from pathlib import Path
 from crosspost.errors import ConfigError
 from crosspost.ledger.schema import (
     MIGRATIONS,
+    SCHEMA_6_IDENTITY_KIND_SQL,
     SCHEMA_VERSION,
     TEMPORARY_URL_SQL,
     LedgerConnection,
@@ -127,7 +128,8 @@ def _as_current(connection: sqlite3.Connection, version: int) -> None:
     """Show a ledger of an older schema in the current one's shape, without changing it:
     a temporary view per table that lacks something (SQLite looks for a name in ``temp``
     before ``main``), each missing column NULL, a missing table empty. A link recorded
-    before schema 2 that was only a temporary one is no URL, as migration 2 says."""
+    before schema 2 that was only a temporary one is no URL, as migration 2 says; a
+    schema-6 post's account digest is of its channel's credential, as migration 7 says."""
     for table, wanted in _current_tables().items():
         have = {
             str(row[1]) for row in connection.execute(f"PRAGMA main.table_info({table})").fetchall()
@@ -136,7 +138,9 @@ def _as_current(connection: sqlite3.Connection, version: int) -> None:
             continue
         columns = []
         for column in wanted:
-            if column not in have:
+            if table == "posts" and column == "identity_kind" and "account_identity" in have:
+                columns.append(f"{SCHEMA_6_IDENTITY_KIND_SQL} AS {column}")  # migration 7's
+            elif column not in have:
                 columns.append(f"NULL AS {column}")
             elif table == "posts" and column == "url" and version < 2:
                 when = f"state = 'published' AND {TEMPORARY_URL_SQL}"

@@ -62,6 +62,20 @@ _NOW_SQL = "CAST(strftime('%s', 'now') AS REAL)"
 #: A link WeChat hands out for a while only (``…&tempkey=…``); see
 #: :meth:`crosspost.platforms.base.Platform.is_permanent_url`.
 TEMPORARY_URL_SQL = "url LIKE '%tempkey=%'"
+#: What a schema-6 post's ``account_identity`` is a digest of (migration 7 keeps it in
+#: ``identity_kind``; a reader of a schema-6 ledger shows it the same): each channel's
+#: identity credential then, NULL for a post with none.
+SCHEMA_6_IDENTITY_KIND_SQL = (
+    "CASE WHEN account_identity IS NULL THEN NULL "
+    "WHEN channel = 'zhihu' THEN 'z_c0' ELSE 'app_id' END"
+)
+#: A post nothing of which is, or may be, on its platform: :attr:`PostRecord.reached_platform`
+#: false, said in SQL (an empty id is none, as there).
+UNREACHED_SQL = (
+    "COALESCE(draft_id, '') = '' AND COALESCE(article_id, '') = '' "
+    "AND COALESCE(publish_id, '') = '' AND COALESCE(pending_step, '') = '' "
+    "AND state NOT IN ('submitted', 'published', 'unconfirmed')"
+)
 _URL_SET_ASIDE = (
     "published, URL pending: the link recorded was a temporary one (it expires); "
     "the permanent link is asked for again, or record it with crosspost urls --set"
@@ -273,8 +287,7 @@ MIGRATIONS: tuple[tuple[Statement, ...], ...] = (
     # ``z_c0`` posts for its member (``Ledger.claim_identity``).
     (
         "ALTER TABLE posts ADD COLUMN identity_kind TEXT",
-        "UPDATE posts SET identity_kind = CASE channel WHEN 'zhihu' THEN 'z_c0' "
-        "ELSE 'app_id' END WHERE account_identity IS NOT NULL",
+        f"UPDATE posts SET identity_kind = {SCHEMA_6_IDENTITY_KIND_SQL}",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -356,7 +369,8 @@ class PostRecord:
     @property
     def reached_platform(self) -> bool:
         """Whether something of the post is, or may be, on its platform: a draft, an
-        article, a submission or a send, or a call whose answer is not recorded."""
+        article, a submission or a send, or a call whose answer is not recorded (its
+        negation in SQL: :data:`UNREACHED_SQL`)."""
         made = (self.draft_id, self.article_id, self.publish_id, self.pending_step)
         return any(made) or self.state in ("submitted", "published", "unconfirmed")
 

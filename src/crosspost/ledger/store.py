@@ -34,6 +34,7 @@ from crosspost.ledger.schema import (
     POST_COLUMNS,
     POST_STATES,
     SCHEMA_VERSION,
+    UNREACHED_SQL,
     Event,
     LedgerConnection,
     PostKey,
@@ -437,8 +438,11 @@ class Ledger:
 
         Every post of the name whose account was not known for good is the name's account:
         one with no identity (from before schema 6) or with a ``provisional`` one (a Zhihu
-        login: a new login under the same name is the same member). A post that names
-        another account of that ``kind`` keeps it: it went there.
+        login: a new login under the same name is the same member), and one nothing of
+        which reached the platform yet, whatever account it once named: what it sends
+        goes where the name logs in now (the editor may have pasted another person's
+        login since). A post that went to another account of that ``kind`` keeps it: it
+        went there.
 
         One transaction: two runs (or two posts of one run) that learn the same account
         under two names see each other's claim, whichever comes second.
@@ -446,11 +450,28 @@ class Ledger:
         with self.transaction():
             self._db.execute(
                 "UPDATE posts SET account_identity = ?, identity_kind = ? "
-                "WHERE channel = ? AND account = ? "
-                "AND (account_identity IS NULL OR identity_kind IS NULL OR identity_kind = ?)",
+                "WHERE channel = ? AND account = ? AND (account_identity IS NULL "
+                f"OR identity_kind IS NULL OR identity_kind = ? OR ({UNREACHED_SQL}))",
                 (identity, kind, key.channel, key.account, provisional),
             )
             return self.posts(key.issue_id, channel=key.channel)
+
+    def as_claimed(
+        self, key: PostKey, identity: str, kind: str, *, provisional: str
+    ) -> tuple[PostRecord, ...]:
+        """The posts of ``key``'s issue on its channel as :meth:`claim_identity` would
+        leave them, the ledger left as it is (``--dry-run``): the same rule, in Python."""
+        return tuple(
+            dataclasses.replace(record, account_identity=identity, identity_kind=kind)
+            if record.account == key.account
+            and (
+                record.account_identity is None
+                or record.identity_kind in (None, provisional)
+                or not record.reached_platform
+            )
+            else record
+            for record in self.posts(key.issue_id, channel=key.channel)
+        )
 
     def claimed_by(self, key: PostKey, path: Path | str, sends: str | None = None) -> str | None:
         """Another file that still exists and owns ``key``'s issue id, or None.

@@ -91,7 +91,7 @@ from crosspost.publish.dry_run import sent_copy
 from crosspost.publish.failures import Refusal, final_refusal, record_failure, same_attempt
 from crosspost.publish.jobs import Job, PostResult, Progress, PublishOptions
 from crosspost.publish.parts import mark_left_to_editor, mark_parts, missing_parts
-from crosspost.publish.same_issue import OtherNameRefused, member_post, other_name_refusal
+from crosspost.publish.same_issue import OtherNameRefused, login_refusal
 from crosspost.publish.settle import (
     build_adapter,
     forget_draft,
@@ -316,19 +316,19 @@ class PostMachine:
     def _preflight(self, adapter: Adapter, *, first: bool = False) -> None:
         """The adapter's login check; where it names the platform account for good (Zhihu's
         member, which no login cookie does), the ledger learns it for every post of this
-        account name, and, before the ``first`` create of a post, a post of its issue
-        under another name of the same account stops it (:class:`OtherNameRefused`)."""
+        account name, and :func:`login_refusal` stops the post (:class:`OtherNameRefused`)
+        that went to another member, or, before its ``first`` create, whose issue went
+        to this one under another name."""
         checked = adapter.preflight()
         if checked.account_identity is None:
             return
+        member = checked.account_identity
         posts = self.ledger.claim_identity(
-            self.key, checked.account_identity, MEMBER, provisional=self.job.account.identity_kind
+            self.key, member, MEMBER, provisional=self.job.account.identity_kind
         )
-        if not first:
-            return
-        found = member_post(self.job, posts, checked.account_identity, self.accounts)
-        if found is not None:
-            raise other_name_refusal(found, self.config)
+        refused = login_refusal(self.job, posts, member, self.accounts, self.config, first=first)
+        if refused is not None:
+            raise refused
 
     def _remember_sent(self) -> None:
         """Keep the body just sent, for the next ``--dry-run``'s diff (atomic replace). Not

@@ -21,11 +21,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from crosspost.channels.base import Adapter, RunMemo
+from crosspost.channels.registry import adapter_class
 from crosspost.check.images import UNREACHABLE, only_unreachable
 from crosspost.check.lint import ERROR, Checked, Problem, check_file, lint
 from crosspost.config.settings import Account, Settings
 from crosspost.errors import (
     EXIT_TEMPORARY,
+    CrosspostError,
     IssueError,
     TransientError,
     UsageError,
@@ -62,7 +64,13 @@ from crosspost.publish.jobs import (
 )
 from crosspost.publish.machine import Checkpoint, PostMachine, no_checkpoint
 from crosspost.publish.references import Link, link, resolve
-from crosspost.publish.same_issue import Earlier, refusal, same_issue_as, two_names_one_account
+from crosspost.publish.same_issue import (
+    Earlier,
+    member_refusal_ahead,
+    refusal,
+    same_issue_as,
+    two_names_one_account,
+)
 from crosspost.publish.series import previous_issues
 from crosspost.publish.settle import build_adapter, reconcile_issue, run_redactor
 from crosspost.publish.stopping import RunStop
@@ -493,10 +501,44 @@ class Publisher:
         """What :meth:`run` would do for each job, and a diff against what was last sent."""
         jobs = [self._probed(job) for job in jobs]
         entries = dry_run(self.ledger, self.settings.state_dir, jobs, options)
+        entries = [self._login_checked(entry, options) for entry in entries]
         return [
             replace(e, action=f"{e.action}; {describe_links(e.job)}") if e.job.links else e
             for e in entries
         ]
+
+    def _login_checked(self, entry: DryRunEntry, options: PublishOptions) -> DryRunEntry:
+        """For ``--dry-run``: what the login check would say of a post a run would send
+        something of, where only that check says which account the login is (Zhihu's
+        member): the refusal a run would give there (another member's post, the issue
+        already sent to this one under another name), or that the check fails now. A
+        read, once per run per account (the run's memo)."""
+        job = entry.job
+        if (
+            entry.action.startswith("nothing:")
+            or not adapter_class(job.account.channel).identity_at_login
+            or job.account.missing_credentials()
+        ):
+            return entry
+        record = self.ledger.get(job.key)
+        # As the run: --new-post skips the look for the issue under another name.
+        first = not (options.new_post or (record is not None and record.reached_platform))
+        adapter = self.adapter_for(job.account, self._memo)
+        try:
+            checked = adapter.preflight()
+        except CrosspostError as error:
+            action = f"{entry.action}, once the login check passes (now: {error})"
+            return replace(entry, action=action)
+        finally:
+            adapter.http.close()
+        if checked.account_identity is None:
+            return entry
+        config = str(self.settings.config_path or "the config")
+        configured = self.settings.accounts_for(job.account.channel)
+        refused = member_refusal_ahead(
+            self.ledger, job, checked.account_identity, configured, config, first=first
+        )
+        return entry if refused is None else replace(entry, action=f"nothing: {refused.problem}")
 
     def publish(self, paths: Sequence[Path | str], options: PublishOptions) -> PublishReport:
         """Plan, then run: the whole of ``crosspost publish``."""

@@ -54,7 +54,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from crosspost.config.accounts import MEMBER, Account
+from crosspost.config.accounts import IDENTITY_CREDENTIALS, MEMBER, Account
 from crosspost.errors import ConfigError, IssueError
 from crosspost.ledger.store import Ledger, PostRecord
 from crosspost.publish.jobs import Job
@@ -265,6 +265,58 @@ def member_post(
         if record.reached_platform or named is not None:
             return OtherName(job, record, named, certain=True, kind=MEMBER)
     return None
+
+
+def login_refusal(
+    job: Job,
+    posts: Sequence[PostRecord],
+    member: str,
+    configured: Sequence[Account],
+    config: str,
+    *,
+    first: bool,
+) -> OtherNameRefused | None:
+    """What the login check says of ``job`` when its login is ``member``'s (``posts``: its
+    issue's on the channel, as :meth:`Ledger.claim_identity` leaves them). A post that went
+    to another member is changed through no one else's login (the wrong person's cookie
+    pasted: Zhihu would refuse, or a draft found gone would be made again, for the wrong
+    member); and, before the ``first`` create, the issue sent to ``member`` under another
+    name stops the post (:func:`member_post`)."""
+    own = next((record for record in posts if record.account == job.account.name), None)
+    if (
+        own is not None
+        and own.reached_platform
+        and own.identity_kind == MEMBER
+        and own.account_identity != member
+    ):
+        here = job.account.key
+        credential = IDENTITY_CREDENTIALS.get(job.account.channel, "login")
+        said = (
+            f"{here} now logs in as another Zhihu member than the one this issue went to as "
+            f"{here} ({_standing(own)}); nothing was sent. If the login is someone else's, "
+            f"put the account's own back (its {credential} in {config} or its environment); "
+            f"if {here} is another account now, give that account a name of its own"
+        )
+        return OtherNameRefused(job.issue.path, said)
+    if not first:
+        return None
+    found = member_post(job, posts, member, configured)
+    return None if found is None else other_name_refusal(found, config)
+
+
+def member_refusal_ahead(
+    ledger: Ledger,
+    job: Job,
+    member: str,
+    configured: Sequence[Account],
+    config: str,
+    *,
+    first: bool,
+) -> OtherNameRefused | None:
+    """For ``--dry-run``: :func:`login_refusal` of a run whose login check says
+    ``member``, the ledger read as the run's claim would leave it, nothing written."""
+    posts = ledger.as_claimed(job.key, member, MEMBER, provisional=job.account.identity_kind)
+    return login_refusal(job, posts, member, configured, config, first=first)
 
 
 def other_name_refusal(found: OtherName, config: str) -> OtherNameRefused:

@@ -91,6 +91,8 @@ class ZhihuAdapter(Adapter):
     updates_published: ClassVar[bool] = True
     # E2 takes a title alone (spec §4.1 step 3): the draft is made while images upload.
     drafts_before_images: ClassVar[bool] = True
+    # A z_c0 is one login; /api/v4/me says which member it is.
+    identity_at_login: ClassVar[bool] = True
     # Zhihu publishes synchronously: one E4 read settles it, no long polling.
     poll_delays: ClassVar[tuple[float, ...]] = (1.0, 3.0, 10.0)
     # --- plumbing ----------------------------------------------------------------------
