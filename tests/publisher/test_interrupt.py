@@ -24,6 +24,21 @@ from crosspost.publish.stopping import RunStop
 
 from .world import PUBLISH_PATHS, World, assert_one_post_per_channel, calls_to
 
+
+@pytest.fixture(autouse=True)
+def _signals_as_at_a_terminal() -> object:
+    """Ctrl-C and a hang-up as an editor's shell delivers them. A suite started in the
+    background (``cmd &`` without job control, or under ``nohup``) inherits SIGINT and
+    SIGHUP ignored, and crosspost rightly keeps an ignored signal ignored: these tests
+    would then find no run interrupted."""
+    before = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGHUP)}
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    yield
+    for number, handler in before.items():
+        signal.signal(number, handler)
+
+
 BROADCAST_PATH = "/cgi-bin/message/mass/sendall"
 
 
