@@ -76,12 +76,23 @@ class ConfigError(UsageError):
     """The configuration or environment is wrong (missing credential, unknown account)."""
 
 
+def _pip_install(extra: str | None) -> str:
+    """The command that installs crosspost (with ``extra``) from its checkout: it is on no
+    package index (README, "Install"), so every message that says to install or upgrade
+    it names this command, from here, the day that changes too."""
+    return ".venv/bin/pip install " + (f"'.[{extra}]'" if extra else ".")
+
+
 def install_extra(extra: str) -> str:
     """What to do when an optional extra (``postgres``, ``notify``, ``browser``) is not
-    installed, in the words of a message. crosspost is installed from its checkout, on no
-    package index (README, "Install"), so every such message names the same command, and
-    names it again from here the day that changes."""
-    return f"install the {extra} extra in crosspost's checkout: .venv/bin/pip install '.[{extra}]'"
+    installed, in the words of a message."""
+    return f"install the {extra} extra in crosspost's checkout: {_pip_install(extra)}"
+
+
+def upgrade(extra: str | None = None) -> str:
+    """What to do when a ledger was written by a newer crosspost (with ``extra``: the one
+    that ledger needs), in the words of a message."""
+    return f"upgrade crosspost (in its checkout: git pull, then {_pip_install(extra)})"
 
 
 # --- trouble with this machine's own files (state dir, ledger) -------------------------

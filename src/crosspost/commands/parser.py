@@ -21,19 +21,15 @@ from crosspost.errors import UsageError
 _REQUIRED = "the following arguments are required: "
 
 
-class CommandLineError(UsageError):
-    """A command line argparse refused: an unknown choice, a value left out, a required
-    argument missing. Nothing was run."""
-
-
 class CommandParser(argparse.ArgumentParser):
-    """An :class:`argparse.ArgumentParser` whose usage errors raise :class:`CommandLineError`
-    (one line naming the command, what was wrong and where its options are listed)."""
+    """An :class:`argparse.ArgumentParser` whose usage errors (an unknown choice, a value
+    left out, a required argument missing) raise a :class:`~crosspost.errors.UsageError`:
+    one line naming the command, what was wrong and where its options are listed."""
 
     def error(self, message: str) -> NoReturn:
         """Raise the one line for argparse's ``message`` instead of printing the usage
         block and exiting."""
-        raise CommandLineError(usage_line(self.prog, message))
+        raise UsageError(usage_line(self.prog, message))
 
 
 def usage_line(prog: str, problem: str) -> str:

@@ -43,7 +43,7 @@ from markdownify import MarkdownConverter
 
 from crosspost.errors import IssueError
 from crosspost.importers.article import ImportedArticle, decode_page, image_target, words_of
-from crosspost.issue.blocks import escaped
+from crosspost.issue.blocks import destination, escaped
 from crosspost.patterns import pattern
 
 #: What a page of Telegram Desktop's export holds and no other page does.
@@ -244,10 +244,10 @@ def _media(
         "no reader can follow; put the file on the web and write its address in the issue"
     )
     if element == "a":
-        return f"[{escaped(name or local.name)}](<{address.replace('>', '%3E')}>)"
+        return f"[{escaped(name or local.name)}]({destination(address)})"
     frame = media.find("img")
-    poster = _copied(_local(page, frame.get("src") if isinstance(frame, Tag) else None),
-                     output, copied)  # fmt: skip
+    first_frame = _local(page, frame.get("src") if isinstance(frame, Tag) else None)
+    poster = _copied(first_frame, output, copied)
     attributes = f' src="{html.escape(address)}"'
     if poster is not None:
         attributes += f' poster="{html.escape(poster)}"'

@@ -36,6 +36,7 @@ from markdown_it.token import Token
 
 from crosspost.issue.blocks import (
     NOTES,
+    destination,
     fence_starts,
     in_fence,
     inline_lines,
@@ -238,28 +239,26 @@ def content_block(state: StateBlock, start: int, end: int, silent: bool) -> bool
     title = next((part for part in found.groups()[1:] if part), "").strip()
     written = found.group(1)
     state.line = start + 1
-    if attachment.kind == "unreadable":
-        note(
-            state,
-            start,
-            f"'{written}' is a content block, but {attachment.path} {attachment.text}; until "
-            "then the line is shown as it is",
-            UNREADABLE_FILE,
-        )
-        paragraph(state, found.group(0).strip().replace("\\", "\\\\"), start)
-        return True
-    if attachment.kind in ("issue", "too-large") or attachment.path in including:
-        why = (
-            f"'{written}' is larger than {MAX_INCLUDED_CHARS:,} characters"
-            if attachment.kind == "too-large"
-            else f"'{written}' would include itself"
-        )
-        note(state, start, f"{why}, so the content block is shown as the line it is")
+    if attachment.kind in ("unreadable", "issue", "too-large") or attachment.path in including:
+        if attachment.kind == "unreadable":
+            note(
+                state,
+                start,
+                f"'{written}' is a content block, but {attachment.path} {attachment.text}; "
+                "until then the line is shown as it is",
+                UNREADABLE_FILE,
+            )
+        else:
+            why = (
+                f"'{written}' is larger than {MAX_INCLUDED_CHARS:,} characters"
+                if attachment.kind == "too-large"
+                else f"'{written}' would include itself"
+            )
+            note(state, start, f"{why}, so the content block is shown as the line it is")
         paragraph(state, found.group(0).strip().replace("\\", "\\\\"), start)
         return True
     if attachment.kind == "image":
-        target = attachment.path.replace(">", "%3E")
-        paragraph(state, f"![{_escaped(title)}](<{target}>)", start)
+        paragraph(state, f"![{_escaped(title)}]({destination(attachment.path)})", start)
         what = "the picture"
     elif attachment.kind == "code":
         token = state.push("fence", "code", 0)
@@ -355,10 +354,9 @@ def bear_attachments(state: StateCore) -> None:
         if named is None:
             missing.append((line, found.group(1), found.group(0)))
             return found.group(0)
-        target = named.path.replace(">", "%3E")
         if named.kind == "image":
-            return f"![](<{target}>)"
-        return f"[{_escaped(named.written)}](<{target}>)"
+            return f"![]({destination(named.path)})"
+        return f"[{_escaped(named.written)}]({destination(named.path)})"
 
     def attachments(text: str, line: int) -> str:
         if "[image:" not in text and "[file:" not in text:

@@ -125,6 +125,20 @@ def escaped(text: str) -> str:
     return _SPECIAL.sub(r"\\\1", text)
 
 
+def credit_line(parts: Iterable[str]) -> str:
+    """The line under a quote or a note that says whose words they are and where from
+    (``— author, source``, as Hexo's quote ends), of ``parts`` in Markdown; none without
+    them."""
+    shown = [part for part in parts if part]
+    return "— " + ", ".join(shown) if shown else ""
+
+
+def destination(address: str) -> str:
+    """``address`` as a link's or a picture's destination in Markdown, in angle brackets
+    (a space or a parenthesis in a file's name is then no end of it), its ``>`` escaped."""
+    return "<" + address.replace(">", "%3E") + ">"
+
+
 def paragraph(state: StateBlock, markdown: str, line: int) -> None:
     """A paragraph of ``markdown`` (its inline is parsed with the rest), for ``line``."""
     state.push("paragraph_open", "p", 1).map = [line, line + 1]

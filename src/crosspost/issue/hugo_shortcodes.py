@@ -29,6 +29,7 @@ from crosspost.issue.blocks import (
     callout,
     closing_line,
     code,
+    credit_line,
     escaped,
     first_group,
     inner,
@@ -89,7 +90,7 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
         inner(state, start, close)
     else:
         note = note_of(lowered, positional, named)
-        callout(state, start, close, note.kind, note.title, credit(note.credit))
+        callout(state, start, close, note.kind, note.title, note.credit_line)
     state.line = close + 1
     return True
 
@@ -104,6 +105,7 @@ _SETTINGS = frozenset({
 })  # fmt: skip
 
 
+#: A first argument that names a kind (``warning``, a theme's ``primary``), not words.
 _KIND_WORD = pattern(r"[A-Za-z][\w-]*")
 
 
@@ -114,6 +116,11 @@ class Note(NamedTuple):
     kind: str
     title: str
     credit: tuple[str, ...] = ()
+
+    @property
+    def credit_line(self) -> str:
+        """The line shown under what the note holds for :attr:`credit`, in Markdown."""
+        return credit_line(escaped(word) for word in self.credit)
 
 
 def note_of(name: str, positional: list[str], named: dict[str, str]) -> Note:
@@ -151,12 +158,6 @@ def note_of(name: str, positional: list[str], named: dict[str, str]) -> Note:
         if key != titled and key not in _SETTINGS and value.strip()
     ]
     return Note(kind, title.strip(), tuple(part for part in [*rest, *others] if part.strip()))
-
-
-def credit(words: tuple[str, ...]) -> str:
-    """The line a note shows under what it holds for the words of its other arguments
-    (``— author, source``, as Hexo's quote ends), in Markdown; none without them."""
-    return "— " + ", ".join(escaped(word) for word in words) if words else ""
 
 
 def _closing_line(state: StateBlock, start: int, end: int, name: str) -> int | None:

@@ -28,6 +28,7 @@ from crosspost.issue.blocks import (
     callout,
     closing_line,
     code,
+    credit_line,
     escaped,
     inner,
     line_match,
@@ -269,7 +270,7 @@ def _credit(arguments: str) -> str:
         link = words[at]
         shown = " ".join(words[at + 1 :]) or link
         parts.append(f"[{escaped(shown)}](<{link}>)")
-    return "— " + ", ".join(parts) if parts else ""
+    return credit_line(parts)
 
 
 # --- tags within a line ------------------------------------------------------------------

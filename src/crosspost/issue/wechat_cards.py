@@ -26,7 +26,15 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from crosspost.issue.blocks import CODE_SPAN, NOTES, escaped, first_group, line_at, within
+from crosspost.issue.blocks import (
+    CODE_SPAN,
+    NOTES,
+    destination,
+    escaped,
+    first_group,
+    line_at,
+    within,
+)
 from crosspost.patterns import pattern
 
 #: The code check's finding has (see ``check.source._NOTES_TO_LOOK_AT``).
@@ -155,7 +163,7 @@ def _line(words: str, link: str, in_html: bool, alone: bool) -> str:
             shown = f'<a href="{html.escape(link)}">{shown}</a>'
         return f"<p>{shown}</p>" if alone else shown
     if link:
-        return f"[{escaped(words)}](<{link.replace('>', '%3E')}>)"
+        return f"[{escaped(words)}]({destination(link)})"
     return escaped(words)
 
 

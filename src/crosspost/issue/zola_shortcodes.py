@@ -21,7 +21,7 @@ from markdown_it.rules_core import StateCore
 
 from crosspost.issue.blocks import callout, closing_line, first_group, line_match, outside_code
 from crosspost.issue.callouts import callout_kind, is_callout_name
-from crosspost.issue.hugo_shortcodes import NOTES, READINGS, credit, note_of
+from crosspost.issue.hugo_shortcodes import NOTES, READINGS, note_of
 from crosspost.patterns import pattern
 
 #: ``{{ name(arguments) }}`` within a line.
@@ -56,7 +56,7 @@ def body_shortcode(state: StateBlock, start: int, end: int, silent: bool) -> boo
     written = named.get("kind") or named.get("type") or ""
     # {% note(kind="warning") %}: the kind it names
     kind = callout_kind(written) if is_callout_name(written) else note.kind
-    callout(state, start, close, kind, note.title, credit(note.credit))
+    callout(state, start, close, kind, note.title, note.credit_line)
     state.line = close + 1
     return True
 

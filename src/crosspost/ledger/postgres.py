@@ -41,7 +41,7 @@ from typing import Any
 from filelock import Timeout
 
 from crosspost.config.redaction import Redactor
-from crosspost.errors import ConfigError, StorageError, install_extra
+from crosspost.errors import ConfigError, StorageError, install_extra, upgrade
 from crosspost.ledger.schema import MIGRATIONS, SCHEMA_VERSION, for_engine, is_postgres_url
 
 #: Said when a ``postgresql://`` ledger is asked for on a machine without the driver.
@@ -313,8 +313,7 @@ def _checked_version(connection: PostgresConnection) -> int:
     if version > SCHEMA_VERSION:
         raise ConfigError(
             f"{shown(connection.url)}: was written by a newer crosspost (ledger schema "
-            f"{version}; this version knows up to {SCHEMA_VERSION}); upgrade crosspost "
-            "(in its checkout: git pull, then .venv/bin/pip install '.[postgres]')"
+            f"{version}; this version knows up to {SCHEMA_VERSION}); {upgrade('postgres')}"
         )
     return version
 

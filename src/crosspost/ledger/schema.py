@@ -38,7 +38,7 @@ from types import MappingProxyType
 from typing import Any
 
 from crosspost.config.redaction import REDACTED, SENSITIVE_NAMES
-from crosspost.errors import ConfigError, StorageError, someone_elses
+from crosspost.errors import ConfigError, StorageError, someone_elses, upgrade
 
 #: "XPST": marks a SQLite file as a crosspost ledger (``PRAGMA application_id``).
 APPLICATION_ID = 0x58505354
@@ -790,8 +790,7 @@ def checked_version(connection: sqlite3.Connection, path: Path) -> int:
     if version > SCHEMA_VERSION:
         raise ConfigError(
             f"{path}: was written by a newer crosspost (ledger schema {version}; this version "
-            f"knows up to {SCHEMA_VERSION}); upgrade crosspost (in its checkout: git pull, "
-            "then .venv/bin/pip install .)"
+            f"knows up to {SCHEMA_VERSION}); {upgrade()}"
         )
     return int(version)
 

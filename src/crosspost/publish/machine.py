@@ -91,7 +91,7 @@ from crosspost.publish.dry_run import sent_copy
 from crosspost.publish.failures import Refusal, final_refusal, record_failure, same_attempt
 from crosspost.publish.jobs import Job, PostResult, Progress, PublishOptions
 from crosspost.publish.parts import mark_left_to_editor, mark_parts, missing_parts
-from crosspost.publish.same_issue import OtherNameRefused, login_refusal
+from crosspost.publish.same_issue import OtherNameRefused, before_first_create, login_refusal
 from crosspost.publish.settle import (
     build_adapter,
     forget_draft,
@@ -410,7 +410,7 @@ class PostMachine:
             self._post_assets().start(adapter)
         # Nothing of the post on the platform yet: the login check is the last look for
         # the issue on the same account under another name before the first create.
-        self._preflight(adapter, first=not (record.reached_platform or options.new_post))
+        self._preflight(adapter, first=before_first_create(record, options))
         if submitted is not None:
             return self._wait(adapter, submitted)
         # --new-draft says the recorded draft is gone, not where: published by hand is as

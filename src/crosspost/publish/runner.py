@@ -21,9 +21,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from crosspost.channels.base import Adapter, RunMemo
-from crosspost.channels.registry import adapter_class
 from crosspost.check.images import UNREACHABLE, only_unreachable
 from crosspost.check.lint import ERROR, Checked, Problem, check_file, lint
+from crosspost.config.accounts import MEMBER
 from crosspost.config.settings import Account, Settings
 from crosspost.errors import (
     EXIT_TEMPORARY,
@@ -66,7 +66,9 @@ from crosspost.publish.machine import Checkpoint, PostMachine, no_checkpoint
 from crosspost.publish.references import Link, link, resolve
 from crosspost.publish.same_issue import (
     Earlier,
-    member_refusal_ahead,
+    before_first_create,
+    login_names_no_account,
+    login_refusal,
     refusal,
     same_issue_as,
     two_names_one_account,
@@ -173,7 +175,7 @@ class Publisher:
                 job = self._job(issue, account, delivery.mode, checked.rendered, found)
                 jobs.append(self._bundled(replace(job, handoff=delivery.handoff)))
         self.settings.require_credentials(job.account for job in jobs)
-        config = str(self.settings.config_path or "the config")
+        config = self._config_shown
         # With the run's earlier plans: a run-due tick plans a file's accounts in two
         # batches (a retry after a fix apart), and one name in each is still one account.
         doubled = two_names_one_account([*self._planned.values(), *jobs], config)
@@ -338,6 +340,11 @@ class Publisher:
             self._said.add(note)
             self.progress(note)
 
+    @property
+    def _config_shown(self) -> str:
+        """The config file as a refusal names it (where to rename or remove an account)."""
+        return str(self.settings.config_path or "the config")
+
     def adapter_for(self, account: Account, memo: RunMemo | None = None) -> Adapter:
         """An adapter of ``account`` on this run's clock, sleep and redactor (the caller
         closes its ``http``)."""
@@ -494,7 +501,7 @@ class Publisher:
             images=images,
             stop=self.stop,
             accounts=self.settings.accounts_for(job.account.channel),
-            config=str(self.settings.config_path or "the config"),
+            config=self._config_shown,
         )
 
     def dry_run(self, jobs: Sequence[Job], options: PublishOptions) -> list[DryRunEntry]:
@@ -516,13 +523,11 @@ class Publisher:
         job = entry.job
         if (
             entry.action.startswith("nothing:")
-            or not adapter_class(job.account.channel).identity_at_login
+            or not login_names_no_account(job)
             or job.account.missing_credentials()
         ):
             return entry
-        record = self.ledger.get(job.key)
-        # As the run: --new-post skips the look for the issue under another name.
-        first = not (options.new_post or (record is not None and record.reached_platform))
+        first = before_first_create(self.ledger.get(job.key), options)
         adapter = self.adapter_for(job.account, self._memo)
         try:
             checked = adapter.preflight()
@@ -531,13 +536,15 @@ class Publisher:
             return replace(entry, action=action)
         finally:
             adapter.http.close()
-        if checked.account_identity is None:
+        member = checked.account_identity
+        if member is None:
             return entry
-        config = str(self.settings.config_path or "the config")
-        configured = self.settings.accounts_for(job.account.channel)
-        refused = member_refusal_ahead(
-            self.ledger, job, checked.account_identity, configured, config, first=first
+        # The ledger as the run's claim would leave it (nothing written), then the run's look.
+        posts = self.ledger.as_claimed(
+            job.key, member, MEMBER, provisional=job.account.identity_kind
         )
+        configured = self.settings.accounts_for(job.account.channel)
+        refused = login_refusal(job, posts, member, configured, self._config_shown, first=first)
         return entry if refused is None else replace(entry, action=f"nothing: {refused.problem}")
 
     def publish(self, paths: Sequence[Path | str], options: PublishOptions) -> PublishReport:

@@ -54,10 +54,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from crosspost.channels.registry import adapter_class
 from crosspost.config.accounts import IDENTITY_CREDENTIALS, MEMBER, Account
 from crosspost.errors import ConfigError, IssueError
 from crosspost.ledger.store import Ledger, PostRecord
-from crosspost.publish.jobs import Job
+from crosspost.publish.jobs import Job, PublishOptions
 from crosspost.publish.words import state_word
 
 #: The flag that publishes such an issue all the same (``publish --new-post``).
@@ -241,11 +242,20 @@ def other_name_post(ledger: Ledger, job: Job, configured: Sequence[Account]) -> 
         known = record.account_identity or (named.identity if named else None)
         if known is None or known == mine:
             return OtherName(job, record, named, certain=known is not None, kind=kind)
-        if named is None and record.identity_kind == kind == "z_c0":
+        if named is None and record.identity_kind == kind and login_names_no_account(job):
             # Another login, of a name gone from the config, kept before the ledger kept
-            # Zhihu's members: that login may have been this member's. Doubt refuses.
+            # the account behind it (Zhihu's member): it may have been this one's. Doubt
+            # refuses.
             return OtherName(job, record, None, certain=False, kind=kind)
     return None
+
+
+def login_names_no_account(job: Job) -> bool:
+    """Whether ``job``'s :attr:`Account.identity <crosspost.config.accounts.Account.
+    identity>` is one login's, not the platform account's: so on a channel whose login
+    check says which account it is (Zhihu's z_c0, its member), which the adapter declares
+    (``identity_at_login``)."""
+    return adapter_class(job.account.channel).identity_at_login
 
 
 def member_post(
@@ -304,19 +314,12 @@ def login_refusal(
     return None if found is None else other_name_refusal(found, config)
 
 
-def member_refusal_ahead(
-    ledger: Ledger,
-    job: Job,
-    member: str,
-    configured: Sequence[Account],
-    config: str,
-    *,
-    first: bool,
-) -> OtherNameRefused | None:
-    """For ``--dry-run``: :func:`login_refusal` of a run whose login check says
-    ``member``, the ledger read as the run's claim would leave it, nothing written."""
-    posts = ledger.as_claimed(job.key, member, MEMBER, provisional=job.account.identity_kind)
-    return login_refusal(job, posts, member, configured, config, first=first)
+def before_first_create(record: PostRecord | None, options: PublishOptions) -> bool:
+    """Whether a post's login check still looks for its issue under another name of the
+    same account (:func:`login_refusal`'s ``first``): nothing of the post is on its
+    platform yet, and ``--new-post`` did not say to send it all the same. A run and its
+    ``--dry-run`` ask the same."""
+    return not (options.new_post or (record is not None and record.reached_platform))
 
 
 def other_name_refusal(found: OtherName, config: str) -> OtherNameRefused:
