@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import time
@@ -49,9 +50,19 @@ def test_serve_examples_starts_quickly_and_prints_one_address(tmp_path: Path) ->
             urllib.request.urlopen(base + "/", timeout=30)
         assert refused.value.code == 403
         refused.value.close()
+        guess = token[:-1] + ("A" if token[-1] != "A" else "B")  # the token with a typo
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{base}/?week=1&token={guess}", timeout=30)
+        refused.value.close()
     finally:
         process.terminate()
-        process.communicate(timeout=30)
+        _, log = process.communicate(timeout=30)
+    # The request log on standard error shows each visit, never the token's value (the
+    # address with it was printed once, on standard output, for the editor to open).
+    log = re.sub(r"\x1b\[[0-9;]*m", "", log)  # werkzeug's colours
+    assert '"GET /?token=… HTTP/1.1" 303' in log, log
+    assert '"GET /?week=1&token=… HTTP/1.1" 403' in log, log
+    assert token not in log and guess not in log and token[:12] not in log
 
 
 def test_the_command_listens_on_this_machine_only_unless_told() -> None:

@@ -55,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from werkzeug.serving import make_server
 
     from crosspost.config.listen import listening_socket
+    from crosspost.preview.request_log import RequestLog
 
     settings = settings_of(args)
     targets: tuple[Path, ...] = tuple(args.targets)
@@ -71,7 +72,14 @@ def run(args: argparse.Namespace) -> int:
     app = _Deferred(build)
     # Bound here, as the sandbox's are: werkzeug would print two lines and exit 1 itself.
     with listening_socket(args.host, args.port) as listener:
-        server = make_server(args.host, args.port, app, threaded=True, fd=listener.fileno())
+        server = make_server(
+            args.host,
+            args.port,
+            app,
+            threaded=True,
+            request_handler=RequestLog,
+            fd=listener.fileno(),
+        )
     shown = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{shown}:{server.port}/?token={token}"
     print(f"crosspost serve: {url}", flush=True)
