@@ -74,7 +74,11 @@ def test_check_judges_by_the_configured_limits(tmp_path: Path, write_issue: Writ
     [
         (
             "[channels.wechat.limits]\ntitel_chars = 30\n",
-            ":2: wechat has no limit 'titel_chars'; known limits: ",
+            ":2: wechat has no limit 'titel_chars' (did you mean 'title_chars'?); known limits: ",
+        ),
+        (
+            "[channels.zhihu.limits]\nmaximum = 30\n",
+            ":2: zhihu has no limit 'maximum'; known limits: ",
         ),
         (
             '[channels.zhihu.limits]\ntitle_chars = "long"\n',
@@ -82,7 +86,7 @@ def test_check_judges_by_the_configured_limits(tmp_path: Path, write_issue: Writ
         ),
         ("[channels.wechat]\nlimits = 3\n", ":2: 'limits' must be a table"),
     ],
-    ids=["unknown name", "wrong type", "not a table"],
+    ids=["unknown name", "nothing close", "wrong type", "not a table"],
 )
 def test_a_bad_limit_stops_the_run_naming_its_line(
     tmp_path: Path, text: str, expected: str

@@ -255,6 +255,28 @@ def test_unknown_channel_option_is_a_warning(write_issue: WriteIssue) -> None:
     )
     assert (problem.line, problem.severity) == (6, WARNING)
     assert problem.message.startswith("'zhihu.topic' is not an option crosspost knows")
+    assert problem.message.endswith("; did you mean 'topics'?")
+
+
+def test_every_wrong_key_of_a_channel_block_is_named_and_the_rest_is_read(
+    write_issue: WriteIssue,
+) -> None:
+    """A wrong mode does not hide a mistyped option beside it, nor drop the block's title."""
+    front = (
+        FRONT
+        + "wechat: {title: 频道标题, mode: drfat, need_open_commnet: true, source_url: ftp://x}\n"
+    )
+    checked = check_file(write_issue(front=front))
+    named = sorted((p.code, p.severity, p.message) for p in checked.problems if p.line == 6)
+    assert [(code, severity) for code, severity, _ in named] == [
+        ("invalid-field", ERROR),
+        ("invalid-field", ERROR),
+        ("unknown-option", WARNING),
+    ]
+    assert "'wechat.mode'" in named[0][2] and "'wechat.source_url'" in named[1][2]
+    assert named[2][2].endswith("did you mean 'need_open_comment'?")
+    assert checked.issue is not None
+    assert checked.issue.settings("wechat").title == "频道标题"
 
 
 def test_an_unloadable_file_is_one_error_problem(write_issue: WriteIssue) -> None:

@@ -280,7 +280,10 @@ def test_an_override_may_lift_a_limit_that_may_be_unknown() -> None:
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        ({"title_char": 30}, "wechat has no limit 'title_char'; known limits: "),
+        (
+            {"title_char": 30},
+            "wechat has no limit 'title_char' (did you mean 'title_chars'?); known limits: ",
+        ),
         ({"title_chars": "30"}, "wechat limit 'title_chars' must be a whole number"),
         ({"title_chars": None}, "wechat limit 'title_chars' must be a whole number"),
         ({"title_chars": True}, "wechat limit 'title_chars' must be a whole number"),

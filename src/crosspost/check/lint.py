@@ -518,9 +518,12 @@ def _options(report: _Report) -> None:
     known = sorted({*_SHARED_KEYS, *(option.name for option in report.platform.options)})
     for key in report.issue.overrides.get(channel, {}):
         if key not in known:
+            import difflib  # only for an option crosspost does not know
+
+            close = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
+            hint = f"did you mean '{close[0]}'?" if close else "check the spelling"
             message = (
-                f"'{channel}.{key}' is not an option crosspost knows ({', '.join(known)}); "
-                "check the spelling"
+                f"'{channel}.{key}' is not an option crosspost knows ({', '.join(known)}); " + hint
             )
             report.add(report.issue.line_of(f"{channel}.{key}"), "unknown-option", message, WARNING)
 

@@ -9,7 +9,7 @@ declarations (:mod:`crosspost.platforms`): each option's kind picks its parser h
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -355,6 +355,18 @@ CHANNEL_OPTIONS: Mapping[str, Mapping[str, Parser]] = MappingProxyType(
 )
 
 
+class PartlyRead(IssueError):
+    """Some keys of a field's block are wrong: each is an error of its own (``errors``),
+    and ``value`` is the block without them, so the rest of it is still read (a wrong
+    ``mode`` does not hide a mistyped option beside it, nor drop the channel's title)."""
+
+    def __init__(self, errors: Sequence[IssueError], value: Mapping[str, Any]) -> None:
+        first = errors[0]
+        super().__init__(first.path, first.problem, first.line)
+        self.errors = tuple(errors)
+        self.value = value
+
+
 def _channel_block(value: Any, ctx: FieldContext) -> Mapping[str, Any]:
     if value is None:
         return MappingProxyType({})
@@ -362,9 +374,18 @@ def _channel_block(value: Any, ctx: FieldContext) -> Mapping[str, Any]:
         raise ctx.fail("must be a mapping, e.g. {title: …, mode: draft}")
     table = {**_SHARED_OVERRIDES, **CHANNEL_OPTIONS.get(ctx.key, {})}
     block = {str(key): item for key, item in value.items()}
+    errors: list[IssueError] = []
     for key, parse in table.items():
         if key in block:
-            block[key] = parse(block[key], FieldContext(ctx.path, ctx.lines, f"{ctx.key}.{key}"))
+            try:
+                block[key] = parse(
+                    block[key], FieldContext(ctx.path, ctx.lines, f"{ctx.key}.{key}")
+                )
+            except IssueError as error:
+                errors.append(error)
+                del block[key]
+    if errors:
+        raise PartlyRead(errors, MappingProxyType(block))
     return MappingProxyType(block)
 
 

@@ -42,6 +42,7 @@ from crosspost.issue.fields import (
     TEXT_FIELDS,
     FieldContext,
     ImpossibleMoment,
+    PartlyRead,
     meant_field,
     moment_problem,
 )
@@ -1113,6 +1114,9 @@ def _build_issue(path: Path, split: _Front) -> Issue:
         context = FieldContext(path, lines, written)
         try:
             values[key] = parse(front.get(written), context)
+        except PartlyRead as error:
+            notices += [Notice(one.line, "invalid-field", one.problem) for one in error.errors]
+            values[key] = error.value
         except IssueError as error:
             if written == key or key != "id":
                 notices.append(Notice(error.line, "invalid-field", error.problem))

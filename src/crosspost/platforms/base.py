@@ -287,8 +287,12 @@ class Platform:
         changes: dict[str, Any] = {}
         for key, value in overrides.items():
             if key not in types:
+                import difflib  # only for a mistyped limit
+
+                close = difflib.get_close_matches(key, sorted(types), n=1, cutoff=0.75)
+                meant = f" (did you mean '{close[0]}'?)" if close else ""
                 known = ", ".join(sorted(types))
-                raise ConfigError(f"{self.name} has no limit '{key}'; known limits: {known}")
+                raise ConfigError(f"{self.name} has no limit '{key}'{meant}; known limits: {known}")
             where = f"{self.name} limit '{key}'"
             changes[key] = _checked(where, types[key], value, least=_AT_LEAST.get(key, 0))
         evidence = {**self.limits.evidence, **{key: FROM_CONFIG for key in changes}}
