@@ -18,7 +18,6 @@ import functools
 import re
 from pathlib import Path
 
-import pytest
 from bs4 import BeautifulSoup, NavigableString, Tag
 from hypothesis import HealthCheck, example, given, seed, settings
 from hypothesis import strategies as st
@@ -42,14 +41,10 @@ SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 #: One seed for every property over :func:`documents`: they all see the same documents
-#: in the same order, so :func:`both` renders each document once for all of them.
-#: (``derandomize`` alone seeds each test from its own name: every property would render
-#: 300 documents of its own, and the cache would never hit.)
+#: in the same order, so :func:`both` renders each document once for all the properties
+#: a process runs. (``derandomize`` alone seeds each test from its own name: every
+#: property rendered 300 documents of its own, and the cache never hit.)
 SAME_DOCUMENTS = seed(20_251_130)
-#: ... on the same worker under ``pytest -n`` (the cache is one process's), and outside
-#: the coverage tracer, which makes them 2.2 times slower: they are the suite's longest
-#: tests, and the fixture tests in ``tests/render`` reach the lines they reach.
-pytestmark = [pytest.mark.xdist_group("renderer-properties"), pytest.mark.no_cover]
 BLOCK_TAGS = "section|p|h[1-6]|ul|ol|li|blockquote|pre|table|thead|tbody|tr|td|th|figure"
 
 # --- documents ---------------------------------------------------------------------------
