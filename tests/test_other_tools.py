@@ -716,6 +716,23 @@ def test_a_hugo_figures_title_caption_and_credit_are_all_its_caption() -> None:
     assert 'data-caption="图"' in shown('{{< figure src="cat.png" alt="图" >}}\n', "zhihu")
 
 
+def test_a_hugo_figures_links_reach_the_reader() -> None:
+    # Hugo links the picture (link=) and the credit's words (attrlink=); both went.
+    credited = (
+        '{{< figure src="cat.png" caption="一只猫" attr="张三" '
+        'attrlink="https://z.example.com/a" >}}\n'
+    )
+    wechat = shown(credited, "wechat")
+    assert ">一只猫 · 张三<sup" in wechat  # still a captioned figure, its mark closing it
+    assert "一只猫 · 张三: <em>https://z.example.com/a</em>" in wechat
+    assert 'href="https://z.example.com/a"' in shown(credited, "zhihu")
+    linked = '{{< figure src="cat.png" caption="一只猫" link="https://shop.example.com/cat" >}}\n'
+    assert "一只猫: <em>https://shop.example.com/cat</em>" in shown(linked, "wechat")
+    # One link per picture: with both, the credit's address is written in the caption.
+    both = credited.replace(" >}}", ' link="https://shop.example.com/cat" >}}')
+    assert ">一只猫 · 张三 · https://z.example.com/a<sup" in shown(both, "wechat")
+
+
 @pytest.mark.parametrize(
     ("shortcode", "title", "under"),
     [

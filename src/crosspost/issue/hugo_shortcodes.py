@@ -30,6 +30,7 @@ from crosspost.issue.blocks import (
     closing_line,
     code,
     credit_line,
+    destination,
     escaped,
     first_group,
     inner,
@@ -204,13 +205,23 @@ def _figure(positional: list[str], named: dict[str, str]) -> str | None:
     """``{{< figure src="a.png" title="…" caption="…" attr="…" alt="…" >}}``: the image,
     captioned with what Hugo's caption shows (its title, caption and credit, in that
     order), else with its ``alt``. Captioned by the first of them alone, a figure with
-    a title lost its caption, and one with both a caption and a credit the credit."""
+    a title lost its caption, and one with both a caption and a credit the credit.
+
+    The picture links where Hugo's does (``link=``), else to its credit's page
+    (``attrlink=``, which Hugo puts on the credit's words): a picture alone in its link
+    is still a captioned figure, and WeChat numbers the address under the caption. With
+    both, the credit's address is written after the credit: a picture has one link."""
     source = named.get("src") or (positional[0] if positional else "")
     if not source:
         return None
+    link, credit = (named.get(key, "").strip() for key in ("link", "attrlink"))
     shown = [named[key].strip() for key in ("title", "caption", "attr") if named.get(key)]
+    if link and credit:
+        shown.append(credit)
     words = " · ".join(part for part in shown if part) or named.get("alt") or ""
-    return f"![{escaped(words)}](<{source}>)"
+    picture = f"![{escaped(words)}]({destination(source)})"
+    target = link or credit
+    return f"[{picture}]({destination(target)})" if target else picture
 
 
 _Reading = Callable[[list[str], dict[str, str]], "str | None"]
