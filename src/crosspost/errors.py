@@ -95,6 +95,15 @@ def upgrade(extra: str | None = None) -> str:
     return f"upgrade crosspost (in its checkout: git pull, then {_pip_install(extra)})"
 
 
+def did_you_mean(written: str, known: Iterable[str]) -> str | None:
+    """ "did you mean 'x'?" for the known name closest to a mistyped one (a config key, a
+    limit, a channel option), or None when none is close: one cutoff for every message."""
+    import difflib  # only for a mistyped name: every command reads the config
+
+    close = difflib.get_close_matches(written, sorted(known), n=1, cutoff=0.75)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
 # --- trouble with this machine's own files (state dir, ledger) -------------------------
 
 #: errno values that pass once a person frees space or another process lets go: exit 75.

@@ -15,6 +15,7 @@ SQLite ledger.
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -52,6 +53,17 @@ def second_name(desk: Desk, name: str = "second") -> None:
             f'\n[channels.zhihu.accounts.{name}]\ncookie_env = "ZHIHU_{name.upper()}_Z_C0"\n'
             f'base_url = "{desk.box.zhihu_url}"\ntopics = ["人工智能"]\n'
         )
+
+
+def posted_then_second_browser(desk: Desk, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """a1 posted to Zhihu under main; then a second name for the account, logged in from
+    a second browser (its own z_c0, the first one still valid), the environment set."""
+    path = desk.write("a1", at(-60), channels=ZHIHU_ONLY)
+    assert desk.tick().exit_code == EXIT_OK
+    second_name(desk)
+    log_in_again(desk, keep_old=True, into="ZHIHU_SECOND_Z_C0")
+    desk.use_env(monkeypatch)
+    return path
 
 
 def identities(desk: Desk) -> dict[str, tuple[str | None, str | None]]:
@@ -210,11 +222,7 @@ def test_two_names_with_two_logins_of_one_member_send_the_issue_once(desk: Desk)
 def test_two_names_with_two_logins_of_one_member_in_two_runs_send_it_once(
     desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = desk.write("a1", at(-60), channels=ZHIHU_ONLY)
-    assert desk.tick().exit_code == EXIT_OK
-    second_name(desk)
-    log_in_again(desk, keep_old=True, into="ZHIHU_SECOND_Z_C0")  # a second browser
-    desk.use_env(monkeypatch)
+    path = posted_then_second_browser(desk, monkeypatch)
 
     assert cli.main(["publish", str(path), "-c", "zhihu:second"]) == EXIT_BAD_INPUT
     err = capsys.readouterr().err

@@ -12,7 +12,14 @@ from crosspost import cli
 from crosspost.errors import EXIT_BAD_INPUT, EXIT_OK
 
 from .desk import Desk, at
-from .test_zhihu_logins import ZHIHU_ONLY, articles, identities, log_in_again, second_name
+from .test_zhihu_logins import (
+    ZHIHU_ONLY,
+    articles,
+    identities,
+    log_in_again,
+    posted_then_second_browser,
+    second_name,
+)
 
 DRAFTS = "/api/articles/drafts"
 
@@ -60,11 +67,7 @@ def test_a_dry_run_says_the_refusal_a_run_would_give_and_writes_nothing(
 ) -> None:
     """``--dry-run`` asks the login check (a read) where the account is its member, so it
     does not promise a post the run then refuses; the ledger is left as it was."""
-    path = desk.write("a1", at(-60), channels=ZHIHU_ONLY)
-    assert desk.tick().exit_code == EXIT_OK
-    second_name(desk)
-    log_in_again(desk, keep_old=True, into="ZHIHU_SECOND_Z_C0")
-    desk.use_env(monkeypatch)
+    path = posted_then_second_browser(desk, monkeypatch)
     kept = identities(desk)
     capsys.readouterr()
 
@@ -137,11 +140,7 @@ def test_a_post_is_not_changed_through_another_members_login(
 def test_no_member_id_nor_login_in_the_ledger_status_or_export(
     desk: Desk, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = desk.write("a1", at(-60), channels=ZHIHU_ONLY)
-    assert desk.tick().exit_code == EXIT_OK
-    second_name(desk)
-    log_in_again(desk, keep_old=True, into="ZHIHU_SECOND_Z_C0")
-    desk.use_env(monkeypatch)
+    path = posted_then_second_browser(desk, monkeypatch)
     assert cli.main(["publish", str(path), "-c", "zhihu:second"]) == EXIT_BAD_INPUT
     assert cli.main(["reconcile", "a1", "--adopt"]) in (EXIT_OK, EXIT_BAD_INPUT)
     assert cli.main(["status"]) == EXIT_OK

@@ -34,7 +34,7 @@ from crosspost.check.images import (
 from crosspost.check.source import source_findings
 from crosspost.config.counts import counted
 from crosspost.config.settings import Settings
-from crosspost.errors import IssueError
+from crosspost.errors import IssueError, did_you_mean
 from crosspost.images.sources import ImageSources, shown_ref
 from crosspost.issue.body import (
     ImageRef,
@@ -518,10 +518,7 @@ def _options(report: _Report) -> None:
     known = sorted({*_SHARED_KEYS, *(option.name for option in report.platform.options)})
     for key in report.issue.overrides.get(channel, {}):
         if key not in known:
-            import difflib  # only for an option crosspost does not know
-
-            close = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
-            hint = f"did you mean '{close[0]}'?" if close else "check the spelling"
+            hint = did_you_mean(key, known) or "check the spelling"
             message = (
                 f"'{channel}.{key}' is not an option crosspost knows ({', '.join(known)}); " + hint
             )

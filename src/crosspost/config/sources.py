@@ -20,7 +20,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NoReturn
 
-from crosspost.errors import ConfigError
+from crosspost.errors import ConfigError, did_you_mean
 from crosspost.patterns import pattern
 
 MODES = ("draft", "publish", "broadcast")
@@ -547,10 +547,7 @@ def check_keys(
         if key in known:
             continue
         where = f" in [{'.'.join(table)}]" if table else ""
-        import difflib  # only for a mistyped key: every command reads the config
-
-        close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.75)
-        hint = f"did you mean '{close[0]}'?" if close else f"known: {', '.join(sorted(known))}"
+        hint = did_you_mean(key, known) or f"known: {', '.join(sorted(known))}"
         config.origin(table, key).fail(f"unknown setting '{key}'{where}; {hint}")
 
 

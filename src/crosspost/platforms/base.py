@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from crosspost.errors import ConfigError
+from crosspost.errors import ConfigError, did_you_mean
 
 #: One megabyte as the platforms count it (2**20 bytes), for limits and messages.
 MB = 1024 * 1024
@@ -287,10 +287,8 @@ class Platform:
         changes: dict[str, Any] = {}
         for key, value in overrides.items():
             if key not in types:
-                import difflib  # only for a mistyped limit
-
-                close = difflib.get_close_matches(key, sorted(types), n=1, cutoff=0.75)
-                meant = f" (did you mean '{close[0]}'?)" if close else ""
+                hint = did_you_mean(key, types)
+                meant = f" ({hint})" if hint else ""
                 known = ", ".join(sorted(types))
                 raise ConfigError(f"{self.name} has no limit '{key}'{meant}; known limits: {known}")
             where = f"{self.name} limit '{key}'"
